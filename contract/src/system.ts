@@ -1,0 +1,22 @@
+// Health probe and capability discovery: the first calls any client makes.
+import { z } from "zod";
+
+export const healthResponseSchema = z.object({ status: z.literal("ok") });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** Capabilities the server can switch on; later modules add theirs here. */
+export const capabilitySchema = z.enum([
+  "accounts",
+  "email_verification",
+  "text",
+  "image",
+  "video",
+  "transcription",
+  "payments",
+]);
+export type Capability = z.infer<typeof capabilitySchema>;
+
+export const configResponseSchema = z.object({
+  capabilities: z.array(capabilitySchema).describe("The capabilities that are on"),
+});
+export type ConfigResponse = z.infer<typeof configResponseSchema>;

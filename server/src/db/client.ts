@@ -1,0 +1,84 @@
+// Opens the database: PostgreSQL over the network when a URL is given, otherwise embedded PGlite.
+// Both expose the same Drizzle API, a raw executeSql for pg-boss, a ping for health and a close.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type SqlResult = { rows: Record<string, unknown>[] };
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** Raw SQL for libraries that bring their own (pg-boss). */
+  executeSql: (text: string, values?: unknown[]) => Promise<SqlResult>;
+  /** One real round trip; throws when the database is unreachable or closed. */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+  /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
+  dump?: () => Promise<Blob>;
+};
+
+export type DatabaseTarget =
+  | { url: string }
+  /** `pgliteDir` may be "memory://"; `loadDataDir` starts it from a dump (tests start from a migrated template). */
+  | { pgliteDir: string; loadDataDir?: Blob };
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return "url" in target ? openPostgres(target.url) : openPglite(target.pgliteDir, target.loadDataDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  let closed = false;
+  return {
+    kind: "postgres",
+    db: drizzlePg({ client: pool, schema }) as unknown as Db,
+    executeSql: async (text, values) => {
+      const result = await pool.query(text, values);
+      return { rows: result.rows };
+    },
+    ping: async () => {
+      if (closed) throw new Error("database is closed");
+      await pool.query("select 1");
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<Database> {
+  if (!dir.startsWith("memory://")) await mkdir(path.dirname(dir), { recursive: true });
+  const client = await PGlite.create({ dataDir: dir, ...(loadDataDir ? { loadDataDir } : {}) });
+  return {
+    kind: "pglite",
+    db: drizzlePglite({ client, schema }) as unknown as Db,
+    executeSql: async (text, values) => {
+      // PGlite's extended protocol takes one statement; pg-boss sends scripts without parameters.
+      if (values && values.length > 0) {
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows };
+      }
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    },
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+    dump: () => client.dumpDataDir("none"),
+  };
+}

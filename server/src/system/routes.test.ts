@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+
+describe("system routes", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it("GET /api/health answers ok after a database round trip", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok" });
+  });
+
+  it("GET /api/config lists no capabilities yet", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/config" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ capabilities: [] });
+  });
+
+  it("unknown API paths get a JSON 404 with a detail", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/nope"],
+      ["POST", "/api/stories/1/unknown"],
+      ["GET", "/api"],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers["content-type"]).toContain("application/json");
+      expect(res.json().detail).toContain(url);
+    }
+  });
+
+  it("serves the SPA's index for every non-API path, including /verify-email?token=", async () => {
+    for (const url of ["/", "/stories", "/verify-email?token=abc123", "/some/deep/link"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.body).toContain("<div id=root></div>");
+    }
+  });
+
+  it("sends security headers with a strict Content-Security-Policy", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("publishes an OpenAPI document generated from the contract schemas, with a UI", async () => {
+    const doc = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(doc.statusCode).toBe(200);
+    const spec = doc.json();
+    expect(spec.openapi).toMatch(/^3\./);
+    const health = spec.paths["/api/health"].get.responses["200"].content["application/json"].schema;
+    expect(health.properties.status.enum).toEqual(["ok"]);
+    const signup = spec.paths["/api/newsletter"].post.requestBody.content["application/json"].schema;
+    expect(signup.required).toContain("email");
+
+    const ui = await t.app.inject({ method: "GET", url: "/api/docs" });
+    const page =
+      ui.statusCode === 302 ? await t.app.inject({ method: "GET", url: ui.headers.location! }) : ui;
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("swagger-ui");
+  });
+});
+
+describe("health when the database is down", () => {
+  it("answers 503 with a detail", async () => {
+    const t = await createTestApp();
+    await t.jobs.stop(1_000);
+    await t.database.close();
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: "Database unavailable" });
+    await t.app.close();
+    await t.cleanup().catch(() => {});
+  });
+});

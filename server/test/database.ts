@@ -1,0 +1,70 @@
+// A fresh, migrated database for one test file: PGlite in memory by default, or a brand-new database on the
+// PostgreSQL server of TEST_DATABASE_URL when the run is the PostgreSQL pass (TEST_DB_ENGINE=postgres).
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import pg from "pg";
+import { inject } from "vitest";
+import { type Database, type DatabaseTarget, openDatabase } from "../src/db/client";
+import { runMigrations } from "../src/db/migrate";
+
+export const testEngine: "pglite" | "postgres" =
+  process.env.TEST_DB_ENGINE === "postgres" ? "postgres" : "pglite";
+
+export type TestDatabase = {
+  database: Database;
+  /** How to open this same database again (restart tests). */
+  target: DatabaseTarget;
+  cleanup: () => Promise<void>;
+};
+
+/** A new empty database on the PostgreSQL server; its URL, and how to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error("TEST_DATABASE_URL is required for the PostgreSQL pass");
+  const name = `storyverse_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * A migrated database. With `dir` on the PGlite engine it lives in that folder (so it can be reopened);
+ * otherwise in memory, started from the run's migrated template.
+ */
+export async function createTestDatabase(options: { dir?: string } = {}): Promise<TestDatabase> {
+  if (testEngine === "postgres") {
+    const { url, drop } = await createPostgresDatabase();
+    const database = await openDatabase({ url });
+    await runMigrations(database);
+    return {
+      database,
+      target: { url },
+      cleanup: async () => {
+        await database.close();
+        await drop();
+      },
+    };
+  }
+  if (options.dir) {
+    const target = { pgliteDir: options.dir };
+    const database = await openDatabase(target);
+    await runMigrations(database);
+    return { database, target, cleanup: () => database.close() };
+  }
+  const template = new Blob([await readFile(inject("pgliteTemplate"))]);
+  const database = await openDatabase({ pgliteDir: "memory://", loadDataDir: template });
+  await runMigrations(database);
+  return { database, target: { pgliteDir: "memory://" }, cleanup: () => database.close() };
+}
