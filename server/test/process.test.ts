@@ -130,7 +130,9 @@ describe("the server process", () => {
       headers: { "content-type": "application/json" },
       body,
     });
-    expect((await again.json()).message).toBe("You're already on the list. We'll be in touch.");
+    expect(((await again.json()) as { message: string }).message).toBe(
+      "You're already on the list. We'll be in touch.",
+    );
     second.child.kill("SIGTERM");
     const [secondCode] = await once(second.child, "exit");
     expect(secondCode).toBe(0);
