@@ -1,0 +1,96 @@
+// Accounts: registration, sign-in, email verification, password reset, sessions (spec sections 3, 5, 7).
+import { z } from "zod";
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 30;
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+export const PASSWORD_MIN_LENGTH = 6;
+/** Bounds the work one request can ask of the password hash. */
+export const PASSWORD_MAX_LENGTH = 256;
+export const EMAIL_MAX_LENGTH = 254;
+export const NEW_ACCOUNT_CREDITS = 15;
+export const RESET_LINK_TTL_MINUTES = 60;
+export const VERIFY_LINK_TTL_HOURS = 24;
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(USERNAME_MIN_LENGTH, `Username must be at least ${USERNAME_MIN_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters`)
+  .regex(USERNAME_PATTERN, "Username may only contain letters, digits, _, . and -");
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1, "Email is required")
+  .max(EMAIL_MAX_LENGTH, "Email is too long")
+  .pipe(z.email("Please enter a valid email address"));
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const registerRequestSchema = z.object({
+  email: emailSchema,
+  username: usernameSchema,
+  password: passwordSchema,
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const loginRequestSchema = z.object({
+  /** An email address or a username. */
+  email: z.string().trim().min(1, "Email or username is required").max(EMAIL_MAX_LENGTH),
+  password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const authResponseSchema = z.object({
+  /** null while the account still has to verify its email. */
+  access_token: z.string().nullable(),
+  token_type: z.literal("bearer"),
+  user_id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  requires_verification: z.boolean(),
+  email_verified: z.boolean(),
+  credits_remaining: z.number(),
+});
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const availabilityResponseSchema = z.object({ available: z.boolean(), message: z.string() });
+export type AvailabilityResponse = z.infer<typeof availabilityResponseSchema>;
+
+export const emailRequestSchema = z.object({ email: emailSchema });
+export type EmailRequest = z.infer<typeof emailRequestSchema>;
+
+export const resetPasswordRequestSchema = z.object({
+  token: z.string().min(1, "Reset token is required").max(200),
+  password: passwordSchema,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const userSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  email_verified: z.boolean(),
+  /** -1 means unlimited. */
+  credits_remaining: z.number(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const verifyUserResponseSchema = userSchema.extend({ valid: z.literal(true) });
+export type VerifyUserResponse = z.infer<typeof verifyUserResponseSchema>;
+
+export const logoutResponseSchema = z.object({ success: z.literal(true) });
+
+/** Messages the client shows word for word (spec section 8). */
+export const forgotPasswordMessage = (email: string) =>
+  `If an account exists with ${email}, we've sent a password reset link to your inbox.`;
+export const RESEND_VERIFICATION_MESSAGE = "Verification email sent! Please check your inbox.";
+export const EMAIL_VERIFIED_MESSAGE = "Email verified successfully! You can now log in.";
