@@ -7,6 +7,7 @@ import { loadConfig } from "../server/src/config";
 import { openDatabase } from "../server/src/db/client";
 import { runMigrations } from "../server/src/db/migrate";
 import { startJobQueue } from "../server/src/jobs/queue";
+import { systemClock } from "../server/src/platform/clock";
 import { benchConnections, benchSeconds, measure, printComparison } from "./harness";
 
 async function startBaseline(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -27,6 +28,7 @@ async function startApp() {
     jobs,
     capabilities: [],
     webDistDir: os.tmpdir(),
+    clock: systemClock,
     logger: false,
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -1,0 +1,23 @@
+// The app's composition root: providers (query client, theme, auth, view) around the current view.
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
+import { AuthProvider } from "./auth-provider";
+import { createQueryClient } from "./query-client";
+import { ThemeProvider } from "./theme-provider";
+import { ViewOutlet } from "./view-outlet";
+import { ViewProvider } from "./view-provider";
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <AuthProvider>
+          <ViewProvider>
+            <ViewOutlet />
+          </ViewProvider>
+        </AuthProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,89 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { Suspense } from "react";
+import { describe, expect, it } from "vitest";
+import { Providers, renderApp, SIGNED_IN } from "../test/render-app";
+import { renderView } from "./view-outlet";
+
+const header = () => screen.getByRole("banner");
+
+describe("view switching", () => {
+  it("shows the landing page at / and remembers the view", async () => {
+    renderApp("/");
+    expect(screen.getByRole("heading", { level: 1, name: "Start Your Universe Now" })).toBeTruthy();
+    expect(localStorage.getItem("currentView")).toBe("landing");
+  });
+
+  it("moves to the auth view and back, keeping the URL in step", async () => {
+    renderApp("/");
+    act(() => within(header()).getByRole("button", { name: "Get Started" }).click());
+    expect(await screen.findByRole("heading", { name: "Welcome to Storyverse" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/auth");
+    expect(localStorage.getItem("currentView")).toBe("auth");
+
+    act(() => screen.getByRole("button", { name: "Back to Home" }).click());
+    expect(await screen.findByRole("heading", { name: "Start Your Universe Now" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/");
+  });
+
+  it("follows the browser's back and forward buttons", async () => {
+    renderApp("/");
+    act(() => within(header()).getByRole("button", { name: "Get Started" }).click());
+    await screen.findByRole("heading", { name: "Welcome to Storyverse" });
+
+    act(() => window.history.back());
+    await waitFor(() => expect(window.location.pathname).toBe("/"));
+    expect(await screen.findByRole("heading", { name: "Start Your Universe Now" })).toBeTruthy();
+
+    act(() => window.history.forward());
+    expect(await screen.findByRole("heading", { name: "Welcome to Storyverse" })).toBeTruthy();
+  });
+
+  it("sends a signed-out visitor of a signed-in view to the auth view and fixes the URL", async () => {
+    renderApp("/studio");
+    expect(await screen.findByRole("heading", { name: "Welcome to Storyverse" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/auth");
+  });
+
+  it("opens email verification from /verify-email and keeps the token", async () => {
+    renderApp("/verify-email?token=abc123");
+    expect(await screen.findByRole("heading", { name: "Check Your Email" })).toBeTruthy();
+    expect(window.location.pathname + window.location.search).toBe("/verify-email?token=abc123");
+  });
+
+  it("restores the last signed-in view and its nav item on reload", async () => {
+    localStorage.setItem("currentView", "library");
+    localStorage.setItem("activeNavItem", "library");
+    renderApp("/", SIGNED_IN);
+    expect(await screen.findByRole("heading", { name: "Your Media Gallery" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/library");
+    expect(localStorage.getItem("activeNavItem")).toBe("library");
+  });
+
+  it("shows stories when the stored view is not one to restore", async () => {
+    localStorage.setItem("currentView", "story-interface");
+    renderApp("/", SIGNED_IN);
+    expect(await screen.findByRole("heading", { name: "Your Stories" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/stories");
+  });
+
+  it("shows a left panel and an empty canvas for an unknown view", async () => {
+    render(
+      <Providers auth={SIGNED_IN}>
+        <Suspense>{renderView("no-such-view", true, () => {})}</Suspense>
+      </Providers>,
+    );
+    expect(await screen.findByText("No Image Yet")).toBeTruthy();
+    expect(screen.getByRole("complementary")).toBeTruthy();
+  });
+});
+
+describe("theme toggle", () => {
+  it("flips the theme on <html> and stores the choice", () => {
+    renderApp("/");
+    // jsdom has no matchMedia: the product is dark-first.
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+    act(() => screen.getByRole("button", { name: "Toggle theme" }).click());
+    expect(document.documentElement.classList.contains("dark")).toBe(false);
+    expect(localStorage.getItem("theme")).toBe("light");
+  });
+});

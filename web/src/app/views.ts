@@ -1,0 +1,65 @@
+// The product's views, by the spec's internal names, and which of them a visitor may see.
+
+export const VIEW_NAMES = [
+  "landing",
+  "auth",
+  "email-verification",
+  "forgot-password",
+  "stories",
+  "story-interface",
+  "studio",
+  "chat",
+  "library",
+  "subscription",
+  "news",
+] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+/** Views an anonymous visitor may see; every other view needs a signed-in user. */
+export const PUBLIC_VIEWS = ["landing", "auth", "email-verification", "forgot-password"] as const;
+export type PublicView = (typeof PUBLIC_VIEWS)[number];
+
+/** The only views restored from storage on reload (spec §2); anything else falls back to stories. */
+export const RESTORABLE_VIEWS = ["stories", "studio", "chat", "library", "subscription", "news"] as const;
+export type RestorableView = (typeof RESTORABLE_VIEWS)[number];
+
+export const DEFAULT_SIGNED_IN_VIEW = "stories" satisfies RestorableView;
+
+/** Sidebar items, keyed as the spec keys them (Gallery is `library`, Credits `subscription`, Updates `news`). */
+export const NAV_ITEMS = ["stories", "studio", "library", "subscription", "news"] as const;
+export type NavItem = (typeof NAV_ITEMS)[number];
+
+export function isViewName(value: string): value is ViewName {
+  return (VIEW_NAMES as readonly string[]).includes(value);
+}
+
+export function isPublicView(value: string): value is PublicView {
+  return (PUBLIC_VIEWS as readonly string[]).includes(value);
+}
+
+export function isRestorableView(value: string): value is RestorableView {
+  return (RESTORABLE_VIEWS as readonly string[]).includes(value);
+}
+
+export function isNavItem(value: string): value is NavItem {
+  return (NAV_ITEMS as readonly string[]).includes(value);
+}
+
+export function requiresAuth(view: ViewName): boolean {
+  return !isPublicView(view);
+}
+
+/** Document titles, from the headings the spec gives each screen. */
+export const VIEW_TITLES: Record<ViewName, string> = {
+  landing: "Storyverse: Start Your Universe Now",
+  auth: "Sign in · Storyverse",
+  "email-verification": "Verify your email · Storyverse",
+  "forgot-password": "Reset your password · Storyverse",
+  stories: "Your Stories · Storyverse",
+  "story-interface": "Story · Storyverse",
+  studio: "Studio · Storyverse",
+  chat: "Chat · Storyverse",
+  library: "Your Media Gallery · Storyverse",
+  subscription: "Manage Credits · Storyverse",
+  news: "Updates & News · Storyverse",
+};

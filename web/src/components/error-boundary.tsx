@@ -1,0 +1,48 @@
+// Catches a view that failed to render or whose chunk failed to load (offline, a new deploy replaced
+// the chunk, the 120 s time-out), and offers a reload instead of a blank page.
+import { RotateCw, TriangleAlert } from "lucide-react";
+import { Component, type ErrorInfo, type ReactNode } from "react";
+import { buttonClasses } from "./button-classes";
+
+interface Props {
+  children: ReactNode;
+}
+
+interface State {
+  error: Error | null;
+}
+
+export class ErrorBoundary extends Component<Props, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.warn("A view failed to load", error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <main className="grid min-h-dvh place-items-center bg-canvas px-4 text-ink">
+        <div className="w-full max-w-md rounded-3xl border border-line bg-surface p-8 text-center shadow-soft">
+          <TriangleAlert aria-hidden="true" className="mx-auto size-10 text-accent-ink" />
+          <h1 className="mt-4 text-xl font-semibold">This screen didn’t load</h1>
+          <p className="mt-2 text-sm text-ink-muted">
+            Check your connection and try again. If a new version was just released, a reload fetches it.
+          </p>
+          <button
+            type="button"
+            className={`${buttonClasses("primary")} mt-6`}
+            onClick={() => window.location.reload()}
+          >
+            <RotateCw aria-hidden="true" className="size-4" />
+            Reload
+          </button>
+        </div>
+      </main>
+    );
+  }
+}

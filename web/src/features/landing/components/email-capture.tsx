@@ -1,0 +1,99 @@
+import { CircleAlert, CircleCheck, LoaderCircle, Mail } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { errorMessage } from "../../../lib/api-errors";
+import { preloadNewsletter, useSubscribeNewsletter } from "../api/use-subscribe-newsletter";
+
+type Status = { kind: "success" | "error"; text: string } | null;
+
+export function EmailCapture() {
+  const [email, setEmail] = useState("");
+  const [status, setStatus] = useState<Status>(null);
+  const subscribe = useSubscribeNewsletter();
+  const inputId = useId();
+  const statusId = useId();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (email.trim() === "") {
+      setStatus({ kind: "error", text: "Please enter your email address" });
+      return;
+    }
+    setStatus(null);
+    subscribe.mutate(email, {
+      onSuccess: (response) => {
+        setStatus({ kind: "success", text: response.message });
+        setEmail("");
+      },
+      onError: (error) => setStatus({ kind: "error", text: errorMessage(error) }),
+    });
+  };
+
+  const invalid = status?.kind === "error";
+
+  return (
+    <div className="bg-primary-gradient mt-16 rounded-3xl p-px shadow-lifted">
+      <div className="grid grid-cols-1 gap-8 rounded-[23px] bg-surface p-6 sm:p-10 lg:grid-cols-[1fr_1.1fr] lg:items-center">
+        <div>
+          <span className="grid size-12 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
+            <Mail aria-hidden="true" className="size-6" />
+          </span>
+          <h3 className="mt-6 text-2xl font-semibold tracking-tight sm:text-3xl">
+            Get early access to new worlds
+          </h3>
+          <p className="mt-3 leading-7 text-ink-muted">
+            Be first to try new narrators, styles and motion features. One email a month, and you can leave
+            whenever you like.
+          </p>
+        </div>
+        <form noValidate onSubmit={onSubmit} aria-label="Early access sign-up">
+          <label htmlFor={inputId} className="text-sm font-medium">
+            Email address
+          </label>
+          <div className="mt-2 flex flex-col gap-3 sm:flex-row">
+            <input
+              id={inputId}
+              type="email"
+              name="email"
+              autoComplete="email"
+              inputMode="email"
+              placeholder="you@example.com"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              onFocus={preloadNewsletter}
+              aria-invalid={invalid || undefined}
+              aria-describedby={statusId}
+              className="h-12 min-w-0 flex-1 rounded-xl border border-line bg-canvas px-4 text-base text-ink shadow-inner transition duration-200 outline-none placeholder:text-ink-muted/80 focus:border-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 aria-invalid:border-danger"
+            />
+            <button
+              type="submit"
+              className={buttonClasses("primary", "md")}
+              disabled={subscribe.isPending}
+              aria-busy={subscribe.isPending || undefined}
+            >
+              {subscribe.isPending ? (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              ) : null}
+              Get Early Access
+            </button>
+          </div>
+          <p
+            id={statusId}
+            role="status"
+            className={`mt-3 flex min-h-6 items-start gap-2 text-sm ${
+              status?.kind === "error" ? "text-danger" : "text-success"
+            }`}
+          >
+            {status?.kind === "success" ? (
+              <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            ) : null}
+            {status?.kind === "error" ? (
+              <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            ) : null}
+            {status?.text}
+          </p>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { Menu, X } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
+import { ThemeToggle } from "../../../components/theme-toggle";
+import { Wordmark } from "../../../components/wordmark";
+import { useActiveSection } from "./use-active-section";
+
+export const SECTION_LINKS = [
+  { id: "features", label: "Features" },
+  { id: "studio", label: "Studio" },
+  { id: "gallery", label: "Gallery" },
+] as const;
+
+const SECTION_IDS = SECTION_LINKS.map((link) => link.id);
+
+function linkClasses(active: boolean): string {
+  return `rounded-lg px-4 py-2 text-sm font-medium transition duration-200 ${
+    active ? "text-ink bg-surface-2" : "text-ink-muted hover:text-ink hover:bg-surface-2"
+  }`;
+}
+
+export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const activeSection = useActiveSection(SECTION_IDS);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-50 border-b border-line/70 bg-canvas/80 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/65">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
+        <a href="#top" className="rounded-lg" aria-label="Storyverse, back to top">
+          <Wordmark />
+        </a>
+
+        <nav aria-label="Sections" className="mx-auto hidden md:block">
+          <ul className="flex items-center gap-1">
+            {SECTION_LINKS.map((link) => (
+              <li key={link.id}>
+                <a
+                  href={`#${link.id}`}
+                  className={linkClasses(activeSection === link.id)}
+                  aria-current={activeSection === link.id ? "location" : undefined}
+                >
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
+          <ThemeToggle />
+          <div className="hidden md:block">
+            <button type="button" className={buttonClasses("primary", "sm")} onClick={onGetStarted}>
+              Get Started
+            </button>
+          </div>
+          <button
+            ref={menuButton}
+            type="button"
+            className={`${iconButtonClasses} md:hidden`}
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? (
+              <X aria-hidden="true" className="size-5" />
+            ) : (
+              <Menu aria-hidden="true" className="size-5" />
+            )}
+          </button>
+        </div>
+      </div>
+
+      <div
+        id={menuId}
+        hidden={!menuOpen}
+        className="border-t border-line/70 bg-canvas/95 shadow-lifted md:hidden"
+      >
+        <nav aria-label="Menu" className="mx-auto max-w-7xl px-4 pt-2 pb-4 sm:px-6">
+          <ul className="flex flex-col">
+            {SECTION_LINKS.map((link) => (
+              <li key={link.id}>
+                <a
+                  href={`#${link.id}`}
+                  className="flex h-12 items-center rounded-xl px-4 text-base font-medium text-ink hover:bg-surface-2"
+                  onClick={() => setMenuOpen(false)}
+                >
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className={`${buttonClasses("primary", "md")} mt-2 w-full`}
+            onClick={() => {
+              setMenuOpen(false);
+              onGetStarted();
+            }}
+          >
+            Get Started
+          </button>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,31 @@
+// The landing page (spec §2): what anonymous visitors see first. Loaded eagerly, so it is the page the
+// 120 KB initial-JavaScript budget is about (DESIGN §8).
+import { CreateSection } from "./create-section";
+import { FeaturesSection } from "./features-section";
+import { GallerySection } from "./gallery-section";
+import { HeroSection } from "./hero-section";
+import { LandingFooter } from "./landing-footer";
+import { LandingHeader } from "./landing-header";
+import { StudioSection } from "./studio-section";
+
+export function LandingPage({ onGetStarted }: { onGetStarted: () => void }) {
+  return (
+    <div className="relative min-h-dvh overflow-x-clip bg-canvas text-ink">
+      <a
+        href="#main"
+        className="sr-only z-[60] rounded-xl bg-surface px-4 py-3 font-semibold shadow-lifted focus:not-sr-only focus:fixed focus:top-4 focus:left-4"
+      >
+        Skip to content
+      </a>
+      <LandingHeader onGetStarted={onGetStarted} />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <HeroSection onGetStarted={onGetStarted} />
+        <FeaturesSection />
+        <StudioSection onGetStarted={onGetStarted} />
+        <CreateSection />
+        <GallerySection />
+      </main>
+      <LandingFooter onGetStarted={onGetStarted} />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+// The one HTTP client of the web app: the only place that calls fetch(). It sends JSON, attaches the
+// bearer token, checks every response against its contract schema and turns every failure into an
+// ApiError whose `detail` is fit to show a user. It shows nothing and redirects nowhere itself: a 401
+// goes to the handler the app injects (setUnauthorizedHandler).
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  ApiError,
+  INVALID_RESPONSE_MESSAGE,
+  NETWORK_ERROR_MESSAGE,
+  TIMEOUT_ERROR_MESSAGE,
+} from "./api-errors";
+import { readStorage } from "./storage";
+
+/** Anything that can check an unknown value and return it typed: the contract's zod schemas. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
+}
+
+let unauthorizedHandler: (() => void) | null = null;
+
+/** The app decides what a 401 means (log out, go to landing); the client only reports it. */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export interface RequestOptions<T> {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  schema: ResponseSchema<T>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
+  const { method = "GET", body, schema, signal, timeoutMs } = options;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = readStorage("token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const signals = [signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw new ApiError(0, TIMEOUT_ERROR_MESSAGE);
+    }
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+
+  const data = await readJson(response);
+
+  if (!response.ok) {
+    if (response.status === 401) unauthorizedHandler?.();
+    const parsed = errorBodySchema.safeParse(data);
+    const detail = parsed.success
+      ? parsed.data.detail
+      : response.statusText || `Request failed with status ${response.status}`;
+    throw new ApiError(response.status, detail);
+  }
+
+  try {
+    return schema.parse(data);
+  } catch {
+    throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE);
+  }
+}

@@ -1,0 +1,34 @@
+// The error types every API call can end in, kept apart from the client so that code which only needs
+// to recognise an error does not pull the client and its schemas into the landing page's first chunk.
+
+export class ApiError extends Error {
+  /** HTTP status, or 0 when no response arrived (network failure or time-out). */
+  readonly status: number;
+  readonly detail: string;
+
+  constructor(status: number, detail: string) {
+    super(detail);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** Input rejected by the contract's schema before any request was sent. */
+export class InvalidInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidInputError";
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = "Network connection error. Please check your internet and try again.";
+export const TIMEOUT_ERROR_MESSAGE = "Request timed out. Please try again.";
+export const INVALID_RESPONSE_MESSAGE = "Invalid response format from server";
+export const GENERIC_ERROR_MESSAGE = "An error occurred";
+
+/** The words to show a user for a failed call or form: the server's detail, our own check, or a fallback. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError || error instanceof InvalidInputError) return error.message;
+  return GENERIC_ERROR_MESSAGE;
+}

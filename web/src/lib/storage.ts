@@ -1,0 +1,163 @@
+// The one typed gateway to localStorage. Every key the product persists is declared here with the
+// spec's exact name, its value type and how it is written, so nothing else touches raw storage.
+// Reads never throw: storage can be disabled (private windows, strict settings) or hold stale junk
+// from an older build, and both simply read as "nothing stored".
+
+export type Theme = "light" | "dark";
+export type SidebarState = "collapsed" | "expanded";
+export type ChatMode = "chat" | "image" | "video";
+
+export interface StoredUser {
+  id: string;
+  email: string;
+  username: string;
+  credits_remaining: number;
+}
+
+export interface StoryMediaState {
+  image: string | null;
+  video: string | null;
+  isVideoMode: boolean;
+  lastUpdated: string;
+}
+
+export interface StorageSchema {
+  theme: Theme;
+  /** The last view shown; restored on reload only for the signed-in views (see app/navigation.ts). */
+  currentView: string;
+  activeNavItem: string;
+  sidebarState: SidebarState;
+  chatMode: ChatMode;
+  batchSize: number;
+  story_media_states: Record<string, StoryMediaState>;
+  token: string;
+  user: StoredUser;
+}
+
+export type StorageKey = keyof StorageSchema;
+
+interface Codec<T> {
+  parse(raw: string): T | null;
+  serialize(value: T): string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function oneOf<const T extends string>(...allowed: T[]): Codec<T> {
+  return {
+    parse: (raw) => (allowed.includes(raw as T) ? (raw as T) : null),
+    serialize: (value) => value,
+  };
+}
+
+const plainString: Codec<string> = {
+  parse: (raw) => (raw === "" ? null : raw),
+  serialize: (value) => value,
+};
+
+function isStoryMediaState(value: unknown): value is StoryMediaState {
+  return (
+    isRecord(value) &&
+    (value.image === null || typeof value.image === "string") &&
+    (value.video === null || typeof value.video === "string") &&
+    typeof value.isVideoMode === "boolean" &&
+    typeof value.lastUpdated === "string"
+  );
+}
+
+function isStoredUser(value: unknown): value is StoredUser {
+  return (
+    isRecord(value) &&
+    typeof value.id === "string" &&
+    typeof value.email === "string" &&
+    typeof value.username === "string" &&
+    typeof value.credits_remaining === "number"
+  );
+}
+
+export const BATCH_SIZE_MIN = 1;
+export const BATCH_SIZE_MAX = 4;
+
+const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
+  theme: oneOf("light", "dark"),
+  currentView: plainString,
+  activeNavItem: plainString,
+  sidebarState: oneOf("collapsed", "expanded"),
+  chatMode: oneOf("chat", "image", "video"),
+  batchSize: {
+    parse: (raw) => {
+      const n = Number(raw);
+      return Number.isInteger(n) && n >= BATCH_SIZE_MIN && n <= BATCH_SIZE_MAX ? n : null;
+    },
+    serialize: (value) => String(value),
+  },
+  story_media_states: {
+    parse: (raw) => {
+      const value = parseJson(raw);
+      if (!isRecord(value)) return null;
+      // Keep the valid entries: one corrupted story must not wipe the others.
+      const states: Record<string, StoryMediaState> = {};
+      for (const [storyId, state] of Object.entries(value)) {
+        if (isStoryMediaState(state)) states[storyId] = state;
+      }
+      return states;
+    },
+    serialize: (value) => JSON.stringify(value),
+  },
+  token: plainString,
+  user: {
+    parse: (raw) => {
+      const value = parseJson(raw);
+      return isStoredUser(value) ? value : null;
+    },
+    serialize: (value) => JSON.stringify(value),
+  },
+};
+
+function backend(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored value, or null when absent, unreadable or not of the key's type. */
+export function readStorage<K extends StorageKey>(key: K): StorageSchema[K] | null {
+  try {
+    const raw = backend()?.getItem(key);
+    return raw == null ? null : codecs[key].parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a value; returns false when storage is unavailable or full (the app keeps working). */
+export function writeStorage<K extends StorageKey>(key: K, value: StorageSchema[K]): boolean {
+  try {
+    const store = backend();
+    if (!store) return false;
+    store.setItem(key, codecs[key].serialize(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeStorage(key: StorageKey): void {
+  try {
+    backend()?.removeItem(key);
+  } catch {
+    // Nothing to do: an unavailable storage holds nothing to remove.
+  }
+}

@@ -1,0 +1,18 @@
+import "./index.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/app";
+import { applyTheme, getInitialTheme } from "./lib/theme";
+
+// The CSP forbids inline scripts, so the theme goes on <html> here, before React renders anything:
+// this module runs before the first paint of the app, so no wrong-theme flash.
+applyTheme(getInitialTheme());
+
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root element");
+
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
