@@ -1,11 +1,8 @@
-// The landing page's email capture box ("Get early access to new worlds").
+// The landing page's email capture box.
 import { z } from "zod";
+import { emailSchema } from "./accounts";
 
-export const EMAIL_MAX_LENGTH = 254;
-
-export const newsletterSignupRequestSchema = z.object({
-  email: z.string().trim().max(EMAIL_MAX_LENGTH).pipe(z.email("Please enter a valid email address")),
-});
+export const newsletterSignupRequestSchema = z.object({ email: emailSchema });
 export type NewsletterSignupRequest = z.infer<typeof newsletterSignupRequestSchema>;
 
 export const newsletterSignupResponseSchema = z.object({

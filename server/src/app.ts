@@ -5,14 +5,19 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Capability } from "@storyverse/contract/system";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { registerAccountRoutes } from "./accounts/routes";
+import type { AccountsContext } from "./accounts/service";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import { installAuth } from "./http/auth";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
 import type { JobQueue } from "./jobs/queue";
 import { registerNewsletterRoutes } from "./newsletter/routes";
+import type { Clock } from "./platform/clock";
+import { createRateLimiter } from "./platform/rate-limit";
 import { registerSystemRoutes } from "./system/routes";
 
 export type AppDeps = {
@@ -23,6 +28,7 @@ export type AppDeps = {
   capabilities: Capability[];
   /** The built web app (web/dist); its index.html answers every non-API path. */
   webDistDir: string;
+  clock: Clock;
   /** false silences request logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean;
 };
@@ -41,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     bodyLimit: 1024 * 1024,
     // Request ids make one user's failure traceable in the log without exposing internals.
     requestIdHeader: false,
+    trustProxy: deps.config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -49,8 +56,19 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await installSecurityHeaders(app, deps.config.appEnv === "production");
   await installApiDocs(app);
 
+  installAuth(app);
+
+  const limiter = createRateLimiter(deps.clock);
+  const accounts: AccountsContext = {
+    db: deps.database.db,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    config: deps.config,
+  };
+
   registerSystemRoutes(app, deps);
   registerNewsletterRoutes(app, deps);
+  registerAccountRoutes(app, accounts, limiter);
 
   await installSpa(app, deps.webDistDir);
   return app;

@@ -2,12 +2,15 @@
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Capability } from "@storyverse/contract/system";
 import { buildApp, type TypedApp } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
+import { startWorkers } from "./jobs/workers";
+import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
+import { systemClock } from "./platform/clock";
+import { capabilitiesFor } from "./system/capabilities";
 
 export const defaultWebDistDir = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -38,7 +41,8 @@ export async function startServer(
     throw error;
   }
   const jobs = await startJobQueue(database);
-  const capabilities: Capability[] = [];
+  const clock = systemClock;
+  const capabilities = capabilitiesFor(config);
 
   let app: TypedApp | undefined;
   let url: string | undefined;
@@ -49,8 +53,15 @@ export async function startServer(
       jobs,
       capabilities,
       webDistDir: options.webDistDir ?? defaultWebDistDir,
+      clock,
     });
     url = await app.listen({ port: config.port, host: config.host });
+  }
+  if (config.worker !== "off") {
+    const mailer: Mailer = config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+      : createLogMailer(app?.log ?? { info: () => {} });
+    await startWorkers(jobs, { db: database.db, clock, jobs, config, mailer });
   }
 
   let stopping: Promise<void> | undefined;

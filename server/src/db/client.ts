@@ -11,6 +11,10 @@ import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction handle; repos take `Queryable` so services decide where transactions begin. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Queryable = Db | Tx;
+
 export type SqlResult = { rows: Record<string, unknown>[] };
 
 export type Database = {

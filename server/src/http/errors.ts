@@ -7,7 +7,9 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
+    /** Extra fields of the body, beside detail (e.g. quota_exceeded). */
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -56,7 +58,10 @@ function describeValidation(error: FastifyError): string {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ detail: error.detail, ...error.extra });
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ detail: error.detail, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ detail: describeValidation(error) });

@@ -16,10 +16,10 @@ describe("system routes", () => {
     expect(res.json()).toEqual({ status: "ok" });
   });
 
-  it("GET /api/config lists no capabilities yet", async () => {
+  it("GET /api/config lists the capabilities that are on", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/config" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ capabilities: [] });
+    expect(res.json()).toEqual({ capabilities: ["accounts", "email_verification"] });
   });
 
   it("unknown API paths get a JSON 404 with a detail", async () => {

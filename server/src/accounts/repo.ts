@@ -1,0 +1,123 @@
+// SQL for users, sessions and mail tokens.
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import { emailTokens, sessions, users } from "../db/schema";
+
+export type UserRow = typeof users.$inferSelect;
+export type TokenPurpose = "verify_email" | "reset_password";
+
+export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  const [row] = await q.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  return row;
+}
+
+export async function findUserByUsername(q: Queryable, username: string): Promise<UserRow | undefined> {
+  const [row] = await q.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row;
+}
+
+export async function findUserByLogin(q: Queryable, login: string): Promise<UserRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(users)
+    .where(or(sql`lower(${users.email}) = lower(${login})`, sql`lower(${users.username}) = lower(${login})`))
+    .limit(1);
+  return row;
+}
+
+export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await q.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function insertUser(
+  q: Queryable,
+  values: { email: string; username: string; passwordHash: string; createdAt: Date; emailVerifiedAt?: Date },
+): Promise<UserRow> {
+  const [row] = await q.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function setEmailVerified(q: Queryable, userId: string, at: Date): Promise<void> {
+  await q
+    .update(users)
+    .set({ emailVerifiedAt: at })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+}
+
+export async function setPasswordHash(q: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await q.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export async function insertSession(
+  q: Queryable,
+  values: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await q.insert(sessions).values(values);
+}
+
+/** The live session for a token digest, with its user. */
+export async function findLiveSession(q: Queryable, tokenHash: string, now: Date) {
+  const [row] = await q
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  return row;
+}
+
+export async function extendSession(q: Queryable, sessionId: string, expiresAt: Date): Promise<void> {
+  await q.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeSession(q: Queryable, tokenHash: string, at: Date): Promise<void> {
+  await q
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessions(q: Queryable, userId: string, at: Date): Promise<void> {
+  await q
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function insertEmailToken(
+  q: Queryable,
+  values: { userId: string; purpose: TokenPurpose; tokenHash: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await q.insert(emailTokens).values(values);
+}
+
+export async function findEmailToken(q: Queryable, tokenHash: string, purpose: TokenPurpose) {
+  const [row] = await q
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose)));
+  return row;
+}
+
+/** Marks the token used unless it already was; false when another request used it first. */
+export async function consumeEmailToken(q: Queryable, tokenId: string, at: Date): Promise<boolean> {
+  const updated = await q
+    .update(emailTokens)
+    .set({ usedAt: at })
+    .where(and(eq(emailTokens.id, tokenId), isNull(emailTokens.usedAt)))
+    .returning({ id: emailTokens.id });
+  return updated.length === 1;
+}
+
+/** A new link replaces older unused ones of the same purpose. */
+export async function retireEmailTokens(
+  q: Queryable,
+  userId: string,
+  purpose: TokenPurpose,
+  at: Date,
+): Promise<void> {
+  await q
+    .update(emailTokens)
+    .set({ usedAt: at })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}

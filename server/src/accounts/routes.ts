@@ -1,0 +1,204 @@
+// HTTP for accounts (spec section 7 "Auth and account"): schemas from the contract, rules in the service.
+import {
+  authResponseSchema,
+  availabilityResponseSchema,
+  emailRequestSchema,
+  emailSchema,
+  loginRequestSchema,
+  logoutResponseSchema,
+  messageResponseSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  usernameSchema,
+  userSchema,
+  verifyUserResponseSchema,
+} from "@storyverse/contract/accounts";
+import { errorBodySchema } from "@storyverse/contract/errors";
+import { z } from "zod";
+import type { TypedApp } from "../app";
+import { currentUser, requireUser } from "../http/auth";
+import type { RateLimiter } from "../platform/rate-limit";
+import { accountLimits } from "./limits";
+import * as accounts from "./service";
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema };
+const tags = ["accounts"];
+const bearer = [{ bearerAuth: [] }];
+
+export function registerAccountRoutes(
+  app: TypedApp,
+  ctx: accounts.AccountsContext,
+  limiter: RateLimiter,
+): void {
+  const auth = requireUser(ctx);
+
+  app.post(
+    "/api/register",
+    {
+      schema: {
+        tags,
+        summary: "Create an account",
+        body: registerRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.registerPerAddress, request.ip);
+      return accounts.register(ctx, request.body);
+    },
+  );
+
+  app.post(
+    "/api/login",
+    {
+      schema: {
+        tags,
+        summary: "Sign in with an email or a username",
+        body: loginRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.loginPerAddress, request.ip);
+      limiter.hit(accountLimits.loginPerAccount, request.body.email.toLowerCase());
+      return accounts.login(ctx, request.body.email, request.body.password);
+    },
+  );
+
+  app.post(
+    "/api/logout",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        summary: "End this session",
+        security: bearer,
+        response: { 200: logoutResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.logout(ctx, currentUser(request));
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    "/api/check-username/:username",
+    {
+      schema: {
+        tags,
+        summary: "Is a username free?",
+        params: z.object({ username: usernameSchema }),
+        response: { 200: availabilityResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.availabilityPerAddress, request.ip);
+      return accounts.usernameAvailability(ctx, request.params.username);
+    },
+  );
+
+  app.get(
+    "/api/check-email/:email",
+    {
+      schema: {
+        tags,
+        summary: "Is an email address free?",
+        params: z.object({ email: emailSchema }),
+        response: { 200: availabilityResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.availabilityPerAddress, request.ip);
+      return accounts.emailAvailability(ctx, request.params.email);
+    },
+  );
+
+  app.get(
+    "/api/verify-email/:token",
+    {
+      schema: {
+        tags,
+        summary: "Use the link from the verification mail",
+        params: z.object({ token: z.string().min(1).max(200) }),
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => accounts.verifyEmail(ctx, request.params.token),
+  );
+
+  app.post(
+    "/api/resend-verification",
+    {
+      schema: {
+        tags,
+        summary: "Mail a new verification link",
+        body: emailRequestSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.resendPerAddress, request.ip);
+      limiter.hit(accountLimits.resendPerAccount, request.body.email.toLowerCase());
+      return accounts.resendVerification(ctx, request.body.email);
+    },
+  );
+
+  app.post(
+    "/api/forgot-password",
+    {
+      schema: {
+        tags,
+        summary: "Mail a password reset link (same answer whether or not the account exists)",
+        body: emailRequestSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      limiter.hit(accountLimits.forgotPerAddress, request.ip);
+      limiter.hit(accountLimits.forgotPerAccount, request.body.email.toLowerCase());
+      return accounts.requestPasswordReset(ctx, request.body.email);
+    },
+  );
+
+  app.post(
+    "/api/reset-password",
+    {
+      schema: {
+        tags,
+        summary: "Choose a new password with the link from the reset mail",
+        body: resetPasswordRequestSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => accounts.resetPassword(ctx, request.body.token, request.body.password),
+  );
+
+  app.get(
+    "/api/user/verify",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        summary: "Check the session",
+        security: bearer,
+        response: { 200: verifyUserResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ valid: true as const, ...(await accounts.getUser(ctx, currentUser(request).id)) }),
+  );
+
+  app.get(
+    "/api/profile",
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        summary: "The signed-in user",
+        security: bearer,
+        response: { 200: userSchema, ...errors },
+      },
+    },
+    async (request) => accounts.getUser(ctx, currentUser(request).id),
+  );
+}

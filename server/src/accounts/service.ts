@@ -1,0 +1,283 @@
+// Account rules: registration, sign-in, sessions, email verification and password reset.
+// Services take plain values and throw typed HTTP errors; routes only translate HTTP.
+import {
+  type AuthResponse,
+  EMAIL_VERIFIED_MESSAGE,
+  forgotPasswordMessage,
+  RESEND_VERIFICATION_MESSAGE,
+  RESET_LINK_TTL_MINUTES,
+  type RegisterRequest,
+  type User,
+  VERIFY_LINK_TTL_HOURS,
+} from "@storyverse/contract/accounts";
+import type { Config } from "../config";
+import { openAccountWithSignupBonus, remainingCredits } from "../credits/service";
+import type { Db } from "../db/client";
+import { BadRequest, Conflict, Unauthorized } from "../http/errors";
+import type { JobQueue } from "../jobs/queue";
+import type { Mailer } from "../mail/mailer";
+import { passwordResetMail, verificationMail } from "../mail/templates";
+import type { Clock } from "../platform/clock";
+import { sendAccountLinkJob } from "./jobs";
+import {
+  consumeEmailToken,
+  extendSession,
+  findEmailToken,
+  findLiveSession,
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  findUserByUsername,
+  insertEmailToken,
+  insertSession,
+  insertUser,
+  retireEmailTokens,
+  revokeAllSessions,
+  revokeSession,
+  setEmailVerified,
+  setPasswordHash,
+  type TokenPurpose,
+  type UserRow,
+} from "./repo";
+import { digestToken, hashPassword, newToken, spendPasswordCheckTime, verifyPassword } from "./secrets";
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session's expiry is pushed forward at most this often, so reads don't turn into writes. */
+const SESSION_EXTEND_EVERY_MS = 60 * 60 * 1000;
+const LINK_TTL_MS: Record<TokenPurpose, number> = {
+  verify_email: VERIFY_LINK_TTL_HOURS * 60 * 60 * 1000,
+  reset_password: RESET_LINK_TTL_MINUTES * 60 * 1000,
+};
+
+export type AccountsContext = {
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+  config: Pick<Config, "appUrl" | "requireEmailVerification">;
+};
+
+export type AuthenticatedUser = { id: string; email: string; username: string; sessionTokenHash: string };
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
+
+export async function toUser(ctx: AccountsContext, row: UserRow): Promise<User> {
+  return {
+    user_id: row.id,
+    email: row.email,
+    username: row.username,
+    email_verified: row.emailVerifiedAt !== null,
+    credits_remaining: await remainingCredits(ctx.db, row.id),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+async function authResponse(
+  ctx: AccountsContext,
+  row: UserRow,
+  accessToken: string | null,
+): Promise<AuthResponse> {
+  const user = await toUser(ctx, row);
+  return {
+    access_token: accessToken,
+    token_type: "bearer",
+    user_id: user.user_id,
+    email: user.email,
+    username: user.username,
+    requires_verification: accessToken === null,
+    email_verified: user.email_verified,
+    credits_remaining: user.credits_remaining,
+  };
+}
+
+const needsVerification = (ctx: AccountsContext, row: UserRow) =>
+  ctx.config.requireEmailVerification && row.emailVerifiedAt === null;
+
+async function createSession(ctx: AccountsContext, userId: string): Promise<string> {
+  const token = newToken();
+  const now = ctx.clock.now();
+  await insertSession(ctx.db, {
+    userId,
+    tokenHash: digestToken(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+  });
+  return token;
+}
+
+export async function register(ctx: AccountsContext, input: RegisterRequest): Promise<AuthResponse> {
+  if (await findUserByEmail(ctx.db, input.email)) {
+    throw new Conflict("An account with this email already exists. Try signing in instead.");
+  }
+  if (await findUserByUsername(ctx.db, input.username)) {
+    throw new Conflict(`Username '${input.username}' is already taken`);
+  }
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  let row: UserRow;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      const user = await insertUser(tx, {
+        email: input.email,
+        username: input.username,
+        passwordHash,
+        createdAt: now,
+      });
+      await openAccountWithSignupBonus(tx, user.id, now);
+      return user;
+    });
+  } catch (error) {
+    // Two sign-ups racing for the same name: the unique index decides, the loser gets a clear 409.
+    if (isUniqueViolation(error))
+      throw new Conflict("That email or username was just taken. Please choose another.");
+    throw error;
+  }
+  await ctx.jobs.send(sendAccountLinkJob, { purpose: "verify_email", email: row.email });
+  const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
+  return authResponse(ctx, row, token);
+}
+
+export async function login(
+  ctx: AccountsContext,
+  loginName: string,
+  password: string,
+): Promise<AuthResponse> {
+  const row = await findUserByLogin(ctx.db, loginName);
+  const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
+  if (!row || !ok) throw new Unauthorized("Incorrect email, username or password.");
+  const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
+  return authResponse(ctx, row, token);
+}
+
+/** The signed-in user for a bearer token, or undefined; slides the session's expiry forward. */
+export async function authenticate(
+  ctx: AccountsContext,
+  token: string,
+): Promise<AuthenticatedUser | undefined> {
+  const tokenHash = digestToken(token);
+  const now = ctx.clock.now();
+  const found = await findLiveSession(ctx.db, tokenHash, now);
+  if (!found) return undefined;
+  const renewedExpiry = now.getTime() + SESSION_TTL_MS;
+  if (renewedExpiry - found.session.expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
+    await extendSession(ctx.db, found.session.id, new Date(renewedExpiry));
+  }
+  return {
+    id: found.user.id,
+    email: found.user.email,
+    username: found.user.username,
+    sessionTokenHash: tokenHash,
+  };
+}
+
+export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
+  await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
+}
+
+export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {
+  const row = await findUserById(ctx.db, userId);
+  if (!row) throw new Unauthorized();
+  return toUser(ctx, row);
+}
+
+export async function usernameAvailability(ctx: AccountsContext, username: string) {
+  const taken = Boolean(await findUserByUsername(ctx.db, username));
+  return {
+    available: !taken,
+    message: taken ? `Username '${username}' is already taken` : `Username '${username}' is available`,
+  };
+}
+
+export async function emailAvailability(ctx: AccountsContext, email: string) {
+  const taken = Boolean(await findUserByEmail(ctx.db, email));
+  return {
+    available: !taken,
+    message: taken ? `Email '${email}' is already registered` : `Email '${email}' is available`,
+  };
+}
+
+/** Same answer and the same work whether or not the account exists; the job does the rest. */
+export async function requestPasswordReset(ctx: AccountsContext, email: string) {
+  await ctx.jobs.send(sendAccountLinkJob, { purpose: "reset_password", email });
+  return { success: true as const, message: forgotPasswordMessage(email) };
+}
+
+export async function resendVerification(ctx: AccountsContext, email: string) {
+  await ctx.jobs.send(sendAccountLinkJob, { purpose: "verify_email", email });
+  return { success: true as const, message: RESEND_VERIFICATION_MESSAGE };
+}
+
+/** Job: create a fresh link (retiring older ones) and mail it, if the account exists and needs it. */
+export async function sendAccountLink(
+  ctx: AccountsContext & { mailer: Mailer },
+  purpose: TokenPurpose,
+  email: string,
+): Promise<void> {
+  const row = await findUserByEmail(ctx.db, email);
+  if (!row) return;
+  if (purpose === "verify_email" && row.emailVerifiedAt !== null) return;
+  const token = newToken();
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await retireEmailTokens(tx, row.id, purpose, now);
+    await insertEmailToken(tx, {
+      userId: row.id,
+      purpose,
+      tokenHash: digestToken(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS[purpose]),
+    });
+  });
+  const mail =
+    purpose === "verify_email"
+      ? verificationMail(ctx.config.appUrl, row.email, row.username, token)
+      : passwordResetMail(ctx.config.appUrl, row.email, row.username, token);
+  await ctx.mailer.send(mail);
+}
+
+async function useLink(ctx: AccountsContext, purpose: TokenPurpose, token: string) {
+  const what = purpose === "verify_email" ? "verification" : "reset";
+  const row = await findEmailToken(ctx.db, digestToken(token), purpose);
+  const now = ctx.clock.now();
+  if (!row || row.usedAt !== null) {
+    throw new BadRequest(`This ${what} link is invalid or has already been used. Please request a new one.`);
+  }
+  if (row.expiresAt <= now) {
+    throw new BadRequest(`This ${what} link has expired. Please request a new one.`);
+  }
+  if (!(await consumeEmailToken(ctx.db, row.id, now))) {
+    throw new BadRequest(`This ${what} link is invalid or has already been used. Please request a new one.`);
+  }
+  return row;
+}
+
+export async function verifyEmail(ctx: AccountsContext, token: string) {
+  const link = await useLink(ctx, "verify_email", token);
+  await setEmailVerified(ctx.db, link.userId, ctx.clock.now());
+  return { success: true as const, message: EMAIL_VERIFIED_MESSAGE };
+}
+
+export async function resetPassword(ctx: AccountsContext, token: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  const link = await useLink(ctx, "reset_password", token);
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await setPasswordHash(tx, link.userId, passwordHash);
+    // Whoever had the old password is signed out everywhere.
+    await revokeAllSessions(tx, link.userId, now);
+    // The link arrived by mail, which proves the address.
+    await setEmailVerified(tx, link.userId, now);
+  });
+  return { success: true as const, message: "Your password has been reset. You can now sign in with it." };
+}
+
+/** Admin CLI: mark an address verified without a mail round trip. */
+export async function markEmailVerified(
+  ctx: Pick<AccountsContext, "db" | "clock">,
+  email: string,
+): Promise<boolean> {
+  const row = await findUserByEmail(ctx.db, email);
+  if (!row) return false;
+  await setEmailVerified(ctx.db, row.id, ctx.clock.now());
+  return true;
+}

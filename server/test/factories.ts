@@ -1,0 +1,51 @@
+// Small factories for API tests: users created through the real endpoints.
+import { randomBytes } from "node:crypto";
+import type { TestApp } from "./app";
+import { linkFrom } from "./smtp-sink";
+
+let addressCounter = 0;
+/** A distinct client address per call, so rate limits only bite where a test means them to. */
+export const freshAddress = () => {
+  addressCounter += 1;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+};
+
+export type TestUser = { email: string; username: string; password: string; token: string; userId: string };
+
+export function newCredentials() {
+  const id = randomBytes(4).toString("hex");
+  return { email: `user-${id}@example.com`, username: `user_${id}`, password: `secret-${id}` };
+}
+
+/** Registers, follows the verification link from the real mail, and signs in. */
+export async function createUser(
+  t: TestApp,
+  overrides: Partial<ReturnType<typeof newCredentials>> = {},
+): Promise<TestUser> {
+  const credentials = { ...newCredentials(), ...overrides };
+  const registered = await t.app.inject({
+    method: "POST",
+    url: "/api/register",
+    payload: credentials,
+    remoteAddress: freshAddress(),
+  });
+  if (registered.statusCode !== 200) throw new Error(`register failed: ${registered.body}`);
+  const mail = await t.smtp.waitForMail(credentials.email);
+  const token = new URL(linkFrom(mail, `${t.config.appUrl}/verify-email`)).searchParams.get("token")!;
+  const verified = await t.app.inject({
+    method: "GET",
+    url: `/api/verify-email/${encodeURIComponent(token)}`,
+  });
+  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  const login = await t.app.inject({
+    method: "POST",
+    url: "/api/login",
+    payload: { email: credentials.email, password: credentials.password },
+    remoteAddress: freshAddress(),
+  });
+  const body = login.json();
+  if (!body.access_token) throw new Error(`login failed: ${login.body}`);
+  return { ...credentials, token: body.access_token, userId: body.user_id };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
