@@ -6,6 +6,8 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+/** The browser tests start a real SMTP sink on this port (e2e/support/smtp.ts); the server mails it. */
+export const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2526);
 const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storyverse-e2e-"));
 
@@ -50,6 +52,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       APP_URL: baseURL,
       LOG_LEVEL: "warn",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     },
   },
 });
