@@ -27,6 +27,11 @@ describe("loadConfig", () => {
       APP_ENV: "production",
       LOG_LEVEL: "warn",
       WORKER: "off",
+      TRUST_PROXY: "true",
+      SESSION_SECRET: "x".repeat(32),
+      REQUIRE_EMAIL_VERIFICATION: "false",
+      SMTP_URL: "smtps://user:pass@mail.example.com:465",
+      MAIL_FROM: "Stories <hello@example.com>",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -37,6 +42,11 @@ describe("loadConfig", () => {
       appEnv: "production",
       logLevel: "warn",
       worker: "off",
+      trustProxy: true,
+      sessionSecret: "x".repeat(32),
+      requireEmailVerification: false,
+      smtpUrl: "smtps://user:pass@mail.example.com:465",
+      mailFrom: "Stories <hello@example.com>",
     });
   });
 
@@ -53,6 +63,10 @@ describe("loadConfig", () => {
     ["DATABASE_URL", "mysql://x"],
     ["APP_URL", "not a url"],
     ["WORKER", "maybe"],
+    ["TRUST_PROXY", "perhaps"],
+    ["SESSION_SECRET", "short"],
+    ["REQUIRE_EMAIL_VERIFICATION", "sometimes"],
+    ["SMTP_URL", "http://mail"],
   ])("rejects %s=%s with one line naming the variable", (name, value) => {
     let error: unknown;
     try {
@@ -64,5 +78,34 @@ describe("loadConfig", () => {
     const message = (error as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain("\n");
+  });
+
+  describe("APP_ENV=production", () => {
+    const safe = {
+      APP_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      APP_URL: "https://stories.example.com",
+      SMTP_URL: "smtp://mail.example.com:587",
+    };
+
+    it("starts with every production setting in place", () => {
+      expect(loadConfig(safe).appEnv).toBe("production");
+    });
+
+    it.each([
+      ["SESSION_SECRET", { SESSION_SECRET: undefined }],
+      ["APP_URL", { APP_URL: undefined }],
+      ["SMTP_URL", { SMTP_URL: undefined }],
+    ])("refuses to start without %s, naming it", (name, change) => {
+      expect(() => loadConfig({ ...safe, ...change })).toThrow(
+        new RegExp(`^Invalid environment variable ${name}`),
+      );
+    });
+
+    it("allows the log mailer when email verification is off", () => {
+      expect(
+        loadConfig({ ...safe, SMTP_URL: undefined, REQUIRE_EMAIL_VERIFICATION: "false" }).smtpUrl,
+      ).toBeUndefined();
+    });
   });
 });
