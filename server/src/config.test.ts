@@ -32,6 +32,7 @@ describe("loadConfig", () => {
       REQUIRE_EMAIL_VERIFICATION: "false",
       SMTP_URL: "smtps://user:pass@mail.example.com:465",
       MAIL_FROM: "Stories <hello@example.com>",
+      ALLOW_OFFLINE_AI: "1",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -67,6 +68,10 @@ describe("loadConfig", () => {
     ["SESSION_SECRET", "short"],
     ["REQUIRE_EMAIL_VERIFICATION", "sometimes"],
     ["SMTP_URL", "http://mail"],
+    ["TEXT_PROVIDER", "gpt"],
+    ["IMAGE_PROVIDER", "dalle"],
+    ["MEDIA_STORAGE", "ftp"],
+    ["PROVIDER_TIMEOUT_SECONDS", "0"],
   ])("rejects %s=%s with one line naming the variable", (name, value) => {
     let error: unknown;
     try {
@@ -80,12 +85,37 @@ describe("loadConfig", () => {
     expect(message).not.toContain("\n");
   });
 
+  it.each([
+    ["TEXT_API_KEY", { TEXT_PROVIDER: "byteplus" }],
+    ["IMAGE_API_KEY", { IMAGE_PROVIDER: "replicate" }],
+    ["VIDEO_API_KEY", { VIDEO_PROVIDER: "byteplus" }],
+    ["SPEECH_API_KEY", { SPEECH_PROVIDER: "openai" }],
+    ["S3_BUCKET", { MEDIA_STORAGE: "s3" }],
+  ])("asks for %s when a provider or store needs it", (name, env) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment variable ${name}`));
+  });
+
+  it("lets an OpenAI-compatible server on a custom base URL run without a key (Ollama, vLLM)", () => {
+    const config = loadConfig({
+      TEXT_PROVIDER: "openai",
+      TEXT_BASE_URL: "http://localhost:11434/v1",
+      TEXT_MODEL: "llama3",
+    });
+    expect(config.providers.text).toEqual({
+      kind: "openai",
+      apiKey: undefined,
+      baseUrl: "http://localhost:11434/v1",
+      model: "llama3",
+    });
+  });
+
   describe("APP_ENV=production", () => {
     const safe = {
       APP_ENV: "production",
       SESSION_SECRET: "s".repeat(40),
       APP_URL: "https://stories.example.com",
       SMTP_URL: "smtp://mail.example.com:587",
+      ALLOW_OFFLINE_AI: "1",
     };
 
     it("starts with every production setting in place", () => {
@@ -96,10 +126,25 @@ describe("loadConfig", () => {
       ["SESSION_SECRET", { SESSION_SECRET: undefined }],
       ["APP_URL", { APP_URL: undefined }],
       ["SMTP_URL", { SMTP_URL: undefined }],
+      ["ALLOW_OFFLINE_AI", { ALLOW_OFFLINE_AI: undefined }],
     ])("refuses to start without %s, naming it", (name, change) => {
       expect(() => loadConfig({ ...safe, ...change })).toThrow(
         new RegExp(`^Invalid environment variable ${name}`),
       );
+    });
+
+    it("starts on real providers without ALLOW_OFFLINE_AI", () => {
+      const real = {
+        ...safe,
+        ALLOW_OFFLINE_AI: undefined,
+        TEXT_PROVIDER: "openai",
+        TEXT_API_KEY: "sk-test",
+        IMAGE_PROVIDER: "byteplus",
+        IMAGE_API_KEY: "ark-test",
+        VIDEO_PROVIDER: "replicate",
+        VIDEO_API_KEY: "r8-test",
+      };
+      expect(loadConfig(real).providers.video).toMatchObject({ kind: "replicate", apiKey: "r8-test" });
     });
 
     it("allows the log mailer when email verification is off", () => {

@@ -35,6 +35,50 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
   MAIL_FROM: z.string().min(3, "must be an address like Storyverse <no-reply@example.com>").optional(),
+  TEXT_PROVIDER: z
+    .enum(["offline", "openai", "byteplus"], { error: "must be offline, openai or byteplus" })
+    .default("offline"),
+  TEXT_API_KEY: z.string().optional(),
+  TEXT_BASE_URL: z.url("must be an absolute URL").optional(),
+  TEXT_MODEL: z.string().optional(),
+  IMAGE_PROVIDER: z
+    .enum(["offline", "openai", "byteplus", "replicate"], {
+      error: "must be offline, openai, byteplus or replicate",
+    })
+    .default("offline"),
+  IMAGE_API_KEY: z.string().optional(),
+  IMAGE_BASE_URL: z.url("must be an absolute URL").optional(),
+  IMAGE_MODEL: z.string().optional(),
+  VIDEO_PROVIDER: z
+    .enum(["offline", "byteplus", "replicate"], { error: "must be offline, byteplus or replicate" })
+    .default("offline"),
+  VIDEO_API_KEY: z.string().optional(),
+  VIDEO_BASE_URL: z.url("must be an absolute URL").optional(),
+  VIDEO_MODEL: z.string().optional(),
+  SPEECH_PROVIDER: z.enum(["none", "openai"], { error: "must be none or openai" }).default("none"),
+  SPEECH_API_KEY: z.string().optional(),
+  SPEECH_BASE_URL: z.url("must be an absolute URL").optional(),
+  SPEECH_MODEL: z.string().optional(),
+  PROVIDER_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int()
+    .min(1)
+    .max(1800)
+    .default(120),
+  ALLOW_OFFLINE_AI: booleanFlag.default(false),
+  MEDIA_STORAGE: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
+  MEDIA_URL_TTL_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ENDPOINT: z.url("must be an absolute URL").optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
 });
 
 export type Config = {
@@ -56,7 +100,39 @@ export type Config = {
   /** SMTP when set; otherwise mails are written to the server log. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  providers: ProvidersConfig;
+  storage: StorageConfig;
 };
+
+export type ProviderSettings<Kind extends string> = {
+  kind: Kind;
+  apiKey: string | undefined;
+  /** Overrides the vendor's default base URL (OpenAI-compatible servers, regions, test fakes). */
+  baseUrl: string | undefined;
+  model: string | undefined;
+};
+
+export type ProvidersConfig = {
+  text: ProviderSettings<"offline" | "openai" | "byteplus">;
+  image: ProviderSettings<"offline" | "openai" | "byteplus" | "replicate">;
+  video: ProviderSettings<"offline" | "byteplus" | "replicate">;
+  speech: ProviderSettings<"none" | "openai">;
+  /** Every vendor call gives up after this long. */
+  timeoutMs: number;
+};
+
+export type StorageConfig =
+  | { kind: "local"; dir: string; urlTtlSeconds: number }
+  | {
+      kind: "s3";
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+      urlTtlSeconds: number;
+    };
 
 export class ConfigError extends Error {}
 
@@ -75,11 +151,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const e = parsed.data;
+  requireProviderKeys(e);
+  if (e.MEDIA_STORAGE === "s3" && !e.S3_BUCKET) {
+    throw new ConfigError("Invalid environment variable S3_BUCKET: required when MEDIA_STORAGE=s3");
+  }
   if (e.APP_ENV === "production") refuseUnsafeProductionDefaults(e);
+  const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     appEnv: e.APP_ENV,
@@ -90,7 +171,60 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "Storyverse <no-reply@localhost>",
+    providers: {
+      text: { kind: e.TEXT_PROVIDER, apiKey: e.TEXT_API_KEY, baseUrl: e.TEXT_BASE_URL, model: e.TEXT_MODEL },
+      image: {
+        kind: e.IMAGE_PROVIDER,
+        apiKey: e.IMAGE_API_KEY,
+        baseUrl: e.IMAGE_BASE_URL,
+        model: e.IMAGE_MODEL,
+      },
+      video: {
+        kind: e.VIDEO_PROVIDER,
+        apiKey: e.VIDEO_API_KEY,
+        baseUrl: e.VIDEO_BASE_URL,
+        model: e.VIDEO_MODEL,
+      },
+      speech: {
+        kind: e.SPEECH_PROVIDER,
+        apiKey: e.SPEECH_API_KEY,
+        baseUrl: e.SPEECH_BASE_URL,
+        model: e.SPEECH_MODEL,
+      },
+      timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
+    },
+    storage:
+      e.MEDIA_STORAGE === "s3"
+        ? {
+            kind: "s3",
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION ?? "us-east-1",
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
+          }
+        : { kind: "local", dir: path.join(dataDir, "media"), urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS },
   };
+}
+
+/** A hosted vendor needs its key; an OpenAI-compatible server on a custom base URL (Ollama, vLLM) may not. */
+function requireProviderKeys(e: z.infer<typeof envSchema>): void {
+  const checks = [
+    ["TEXT", e.TEXT_PROVIDER, e.TEXT_API_KEY, e.TEXT_BASE_URL],
+    ["IMAGE", e.IMAGE_PROVIDER, e.IMAGE_API_KEY, e.IMAGE_BASE_URL],
+    ["VIDEO", e.VIDEO_PROVIDER, e.VIDEO_API_KEY, e.VIDEO_BASE_URL],
+    ["SPEECH", e.SPEECH_PROVIDER, e.SPEECH_API_KEY, e.SPEECH_BASE_URL],
+  ] as const;
+  for (const [prefix, kind, key, baseUrl] of checks) {
+    const keyless = kind === "offline" || kind === "none" || (kind === "openai" && baseUrl);
+    if (!keyless && !key) {
+      throw new ConfigError(
+        `Invalid environment variable ${prefix}_API_KEY: required when ${prefix}_PROVIDER=${kind}`,
+      );
+    }
+  }
 }
 
 /** APP_ENV=production must not run on the conveniences of a local install; each refusal names its variable. */
@@ -101,6 +235,12 @@ function refuseUnsafeProductionDefaults(e: z.infer<typeof envSchema>): void {
   if (!e.APP_URL) {
     throw new ConfigError(
       "Invalid environment variable APP_URL: required when APP_ENV=production (links in mails)",
+    );
+  }
+  const offline = [e.TEXT_PROVIDER, e.IMAGE_PROVIDER, e.VIDEO_PROVIDER].filter((kind) => kind === "offline");
+  if (offline.length > 0 && !e.ALLOW_OFFLINE_AI) {
+    throw new ConfigError(
+      "Invalid environment variable ALLOW_OFFLINE_AI: set TEXT_PROVIDER, IMAGE_PROVIDER and VIDEO_PROVIDER to real providers, or ALLOW_OFFLINE_AI=1, when APP_ENV=production",
     );
   }
   if (e.REQUIRE_EMAIL_VERIFICATION && !e.SMTP_URL) {

@@ -1,0 +1,93 @@
+// The four AI capabilities, one interface each. Adapters (offline, openai, byteplus, replicate) implement
+// them; nothing outside src/providers knows which vendor is behind an interface.
+
+export type ChatRole = "system" | "user" | "assistant";
+export type ChatMessage = { role: ChatRole; content: string };
+
+export type TextRequest = {
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+};
+
+export interface TextProvider {
+  /** "offline", "openai", "byteplus": reported by /api/config. */
+  readonly name: string;
+  complete(request: TextRequest): Promise<string>;
+  /** The same answer as complete(), delivered in pieces as the vendor produces them. */
+  stream(request: TextRequest): AsyncIterable<string>;
+}
+
+/** Bytes plus their type: references going in, results coming out. Vendor URLs are always downloaded. */
+export type MediaFile = { data: Buffer; mimeType: string };
+
+export type ImageRequest = {
+  prompt: string;
+  /** 1..4 images per call. */
+  count: number;
+  /** 0..10 reference images that the results should stay consistent with. */
+  references: MediaFile[];
+  signal?: AbortSignal;
+};
+
+export interface ImageProvider {
+  readonly name: string;
+  /** Images at 2K (about 2048 px on the long side). */
+  generate(request: ImageRequest): Promise<MediaFile[]>;
+}
+
+export type VideoRequest = {
+  prompt: string;
+  /** The first frame: the clip animates this image. */
+  image: MediaFile;
+  durationSeconds: 5;
+  signal?: AbortSignal;
+};
+
+export type VideoTaskState =
+  | { status: "pending" }
+  | { status: "succeeded"; video: MediaFile }
+  | { status: "failed"; error: string };
+
+export interface VideoProvider {
+  readonly name: string;
+  start(request: VideoRequest): Promise<{ taskId: string }>;
+  poll(taskId: string, signal?: AbortSignal): Promise<VideoTaskState>;
+}
+
+export type TranscriptionRequest = {
+  audio: Buffer;
+  mimeType: string;
+  filename: string;
+  signal?: AbortSignal;
+};
+
+export interface SpeechProvider {
+  readonly name: string;
+  transcribe(request: TranscriptionRequest): Promise<string>;
+}
+
+export type Providers = {
+  text: TextProvider;
+  image: ImageProvider;
+  video: VideoProvider;
+  /** Absent when no transcription provider is configured (there is no offline one). */
+  speech: SpeechProvider | undefined;
+};
+
+/**
+ * A vendor call that failed. `message` is safe to show a user: no keys, URLs or vendor internals.
+ * `retryable` says whether trying again later may help (429, 5xx, time-outs), which the job queue honours.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** For the log only: vendor status and error code, never shown to users. */
+    readonly internal: string = "",
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
