@@ -1,7 +1,8 @@
-// The app's composition root: providers (query client, theme, auth, view) around the current view.
+// The app's composition root: providers (query client, theme, banners, auth, view) around the current view.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { AuthProvider } from "./auth-provider";
+import { BannerProvider } from "./banner-provider";
 import { createQueryClient } from "./query-client";
 import { ThemeProvider } from "./theme-provider";
 import { ViewOutlet } from "./view-outlet";
@@ -12,11 +13,13 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
-        <AuthProvider>
-          <ViewProvider>
-            <ViewOutlet />
-          </ViewProvider>
-        </AuthProvider>
+        <BannerProvider>
+          <AuthProvider>
+            <ViewProvider>
+              <ViewOutlet />
+            </ViewProvider>
+          </AuthProvider>
+        </BannerProvider>
       </ThemeProvider>
     </QueryClientProvider>
   );

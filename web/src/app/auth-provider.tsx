@@ -1,22 +1,131 @@
-// Who is signed in. Accounts arrive in a later issue: until then nobody is, so only the public views
-// (landing, auth, email verification, password reset) can be reached. The views already ask this
-// context, so the account work only has to fill it in.
-import { createContext, type ReactNode, useContext } from "react";
-import type { StoredUser } from "../lib/storage";
+// Who is signed in (spec §4 "Startup", "Auth flow", logout). A stored token and user restore the session
+// at load; signing in stores both; signing out ends the session on the server, then forgets everything
+// the spec lists (token, user, view, nav item, Studio messages) whether or not the server answered.
+// The server is asked whether a restored session is still live by the signed-in shell (app/shell), so
+// the landing page's first chunk carries no API code.
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import {
+  clearPendingUser,
+  readStorage,
+  removeStorage,
+  type StorageKey,
+  type StoredUser,
+  writeStorage,
+} from "../lib/storage";
 
 export interface AuthState {
   isAuthenticated: boolean;
   user: StoredUser | null;
 }
 
+export interface SignOutOptions {
+  /** End the session on the server too (POST /api/logout). Off when the server already ended it. */
+  revoke?: boolean;
+}
+
+export interface AuthContextValue extends AuthState {
+  /** The app was opened by the return from the payment page (a `payment` query parameter). */
+  returningFromPayment: boolean;
+  signIn: (token: string, user: StoredUser) => void;
+  signOut: (options?: SignOutOptions) => Promise<void>;
+  /** Keeps the stored user in step with the server (e.g. the credit balance). */
+  updateUser: (patch: Partial<Omit<StoredUser, "id">>) => void;
+}
+
+/** What logout forgets (spec §4). */
+export const SESSION_STORAGE_KEYS: readonly StorageKey[] = [
+  "token",
+  "user",
+  "currentView",
+  "activeNavItem",
+  "studio_messages",
+];
+
 const SIGNED_OUT: AuthState = { isAuthenticated: false, user: null };
 
-const AuthContext = createContext<AuthState>(SIGNED_OUT);
+/** The session the browser remembers: both a token and a user, or none. */
+export function readStoredSession(): AuthState {
+  const token = readStorage("token");
+  const user = readStorage("user");
+  return token && user ? { isAuthenticated: true, user } : SIGNED_OUT;
+}
 
-export function AuthProvider({ children, value = SIGNED_OUT }: { children: ReactNode; value?: AuthState }) {
+export function isReturningFromPayment(search: string): boolean {
+  return new URLSearchParams(search).has("payment");
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>(readStoredSession);
+  // Read before anything rewrites the address bar (the view provider tidies it right after the first render).
+  const [returningFromPayment] = useState(() => isReturningFromPayment(window.location.search));
+  const signingOut = useRef<Promise<void> | null>(null);
+
+  const signIn = useCallback((token: string, user: StoredUser) => {
+    writeStorage("token", token);
+    writeStorage("user", user);
+    clearPendingUser();
+    setState({ isAuthenticated: true, user });
+  }, []);
+
+  const signOut = useCallback(({ revoke = true }: SignOutOptions = {}) => {
+    // A logout already under way (e.g. its own request answered 401) is the one that counts.
+    if (signingOut.current) return signingOut.current;
+    const run = async () => {
+      if (revoke && readStorage("token")) {
+        try {
+          const { logout } = await import("../features/accounts/api/logout");
+          await logout();
+        } catch {
+          // Offline or already ended: the local session is forgotten all the same.
+        }
+      }
+      for (const key of SESSION_STORAGE_KEYS) removeStorage(key);
+      setState(SIGNED_OUT);
+    };
+    signingOut.current = run().finally(() => {
+      signingOut.current = null;
+    });
+    return signingOut.current;
+  }, []);
+
+  const updateUser = useCallback((patch: Partial<Omit<StoredUser, "id">>) => {
+    setState((prev) => {
+      if (!prev.user) return prev;
+      const user = { ...prev.user, ...patch };
+      writeStorage("user", user);
+      return { ...prev, user };
+    });
+  }, []);
+
+  // Once signed out (and the signed-in screens are gone), nothing cached for that user may linger.
+  const wasAuthenticated = useRef(state.isAuthenticated);
+  useEffect(() => {
+    if (wasAuthenticated.current && !state.isAuthenticated) queryClient.clear();
+    wasAuthenticated.current = state.isAuthenticated;
+  }, [state.isAuthenticated, queryClient]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ ...state, returningFromPayment, signIn, signOut, updateUser }),
+    [state, returningFromPayment, signIn, signOut, updateUser],
+  );
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 
-export function useAuth(): AuthState {
-  return useContext(AuthContext);
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used inside <AuthProvider>");
+  return value;
 }

@@ -1,6 +1,7 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import { Suspense } from "react";
 import { describe, expect, it } from "vitest";
+import { json, mockFetch } from "../test/mock-fetch";
 import { Providers, renderApp, SIGNED_IN } from "../test/render-app";
 import { renderView } from "./view-outlet";
 
@@ -44,10 +45,24 @@ describe("view switching", () => {
     expect(window.location.pathname).toBe("/auth");
   });
 
-  it("opens email verification from /verify-email and keeps the token", async () => {
+  it("opens email verification from /verify-email, keeps the token until it is spent", async () => {
+    let answer: (response: Response) => void = () => {};
+    const calls = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     renderApp("/verify-email?token=abc123");
-    expect(await screen.findByRole("heading", { name: "Check Your Email" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Verifying your email" })).toBeTruthy();
     expect(window.location.pathname + window.location.search).toBe("/verify-email?token=abc123");
+    expect(calls.map((call) => call.path)).toEqual(["/api/verify-email/abc123"]);
+
+    await act(async () =>
+      answer(json({ success: true, message: "Email verified successfully! You can now log in." })),
+    );
+    expect(await screen.findByText("Email verified successfully! You can now log in.")).toBeTruthy();
+    expect(window.location.pathname + window.location.search).toBe("/verify-email");
+  });
+
+  it("opens the pending verification screen without a token", async () => {
+    renderApp("/verify-email");
+    expect(await screen.findByRole("heading", { name: "Check Your Email" })).toBeTruthy();
   });
 
   it("restores the last signed-in view and its nav item on reload", async () => {

@@ -6,6 +6,8 @@ import { buttonClasses } from "./button-classes";
 
 interface Props {
   children: ReactNode;
+  /** Inside the signed-in shell, whose <main> is already there: draw a plain block in the content area. */
+  inShell?: boolean;
 }
 
 interface State {
@@ -25,8 +27,13 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (!this.state.error) return this.props.children;
+    const Frame = this.props.inShell ? "div" : "main";
     return (
-      <main className="grid min-h-dvh place-items-center bg-canvas px-4 text-ink">
+      <Frame
+        className={`grid place-items-center bg-canvas px-4 text-ink ${
+          this.props.inShell ? "min-h-[calc(100dvh-65px)]" : "min-h-dvh"
+        }`}
+      >
         <div className="w-full max-w-md rounded-3xl border border-line bg-surface p-8 text-center shadow-soft">
           <TriangleAlert aria-hidden="true" className="mx-auto size-10 text-accent-ink" />
           <h1 className="mt-4 text-xl font-semibold">This screen didn’t load</h1>
@@ -42,7 +49,7 @@ export class ErrorBoundary extends Component<Props, State> {
             Reload
           </button>
         </div>
-      </main>
+      </Frame>
     );
   }
 }

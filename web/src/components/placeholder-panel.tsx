@@ -1,5 +1,5 @@
 // A signed-in view that is not built yet: its spec heading and subtitle, so navigation can be wired and
-// tested before the feature lands.
+// tested before the feature lands. It sits in the shell's <main>, below the top bar.
 import type { LucideIcon } from "lucide-react";
 
 interface PlaceholderPanelProps {
@@ -10,7 +10,7 @@ interface PlaceholderPanelProps {
 
 export function PlaceholderPanel({ icon: Icon, title, subtitle }: PlaceholderPanelProps) {
   return (
-    <main className="min-h-dvh bg-canvas px-4 pt-[65px] text-ink sm:px-6 lg:px-8">
+    <div className="px-4 text-ink sm:px-6 lg:px-8">
       <section className="mx-auto max-w-5xl py-12" aria-labelledby="view-title">
         <h1 id="view-title" className="text-3xl font-semibold tracking-tight">
           {title}
@@ -24,6 +24,6 @@ export function PlaceholderPanel({ icon: Icon, title, subtitle }: PlaceholderPan
           <p className="mt-1 max-w-sm text-sm text-ink-muted">This space is being built.</p>
         </div>
       </section>
-    </main>
+    </div>
   );
 }

@@ -1,9 +1,13 @@
 import { LoaderCircle } from "lucide-react";
 
-/** Shown while a view's chunk loads. */
-export function ViewLoading() {
+/** Shown while a view's chunk loads: full screen, or (inside the signed-in shell) the content area. */
+export function ViewLoading({ inShell = false }: { inShell?: boolean }) {
   return (
-    <div className="grid min-h-dvh place-items-center bg-canvas text-ink-muted">
+    <div
+      className={`grid place-items-center bg-canvas text-ink-muted ${
+        inShell ? "min-h-[calc(100dvh-65px)]" : "min-h-dvh"
+      }`}
+    >
       <p role="status" className="flex items-center gap-3 text-sm font-medium">
         <LoaderCircle aria-hidden="true" className="size-5 animate-spin text-accent-ink" />
         Loading…

@@ -16,10 +16,13 @@ export interface ResponseSchema<T> {
   parse(data: unknown): T;
 }
 
-let unauthorizedHandler: (() => void) | null = null;
+/** Told the path of a request the server answered with 401. */
+export type UnauthorizedHandler = (path: string) => void;
+
+let unauthorizedHandler: UnauthorizedHandler | null = null;
 
 /** The app decides what a 401 means (log out, go to landing); the client only reports it. */
-export function setUnauthorizedHandler(handler: (() => void) | null): void {
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
   unauthorizedHandler = handler;
 }
 
@@ -48,9 +51,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   const token = readStorage("token");
   if (token) headers.Authorization = `Bearer ${token}`;
 
-  const signals = [signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
-    (s): s is AbortSignal => s !== undefined,
-  );
+  // The time-out is a plain timer that aborts the request: the same as AbortSignal.timeout, but on the
+  // page's own clock, which tests can drive.
+  const timeout = timeoutMs === undefined ? undefined : new AbortController();
+  const timer =
+    timeout &&
+    setTimeout(() => timeout.abort(new DOMException("The request timed out.", "TimeoutError")), timeoutMs);
+  const signals = [signal, timeout?.signal].filter((s): s is AbortSignal => s !== undefined);
 
   let response: Response;
   try {
@@ -58,30 +65,33 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === "TimeoutError") {
-      throw new ApiError(0, TIMEOUT_ERROR_MESSAGE);
-    }
+    if (signal?.aborted) throw signal.reason ?? error;
+    if (timeout?.signal.aborted) throw new ApiError(0, TIMEOUT_ERROR_MESSAGE);
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  } finally {
+    clearTimeout(timer);
   }
 
   const data = await readJson(response);
 
   if (!response.ok) {
-    if (response.status === 401) unauthorizedHandler?.();
+    if (response.status === 401) unauthorizedHandler?.(path);
     const parsed = errorBodySchema.safeParse(data);
-    const detail = parsed.success
-      ? parsed.data.detail
-      : response.statusText || `Request failed with status ${response.status}`;
-    throw new ApiError(response.status, detail);
+    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true);
+    throw new ApiError(
+      response.status,
+      response.statusText || `Request failed with status ${response.status}`,
+      false,
+    );
   }
 
   try {
     return schema.parse(data);
   } catch {
-    throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE);
+    throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE, false);
   }
 }

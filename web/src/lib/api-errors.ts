@@ -5,12 +5,15 @@ export class ApiError extends Error {
   /** HTTP status, or 0 when no response arrived (network failure or time-out). */
   readonly status: number;
   readonly detail: string;
+  /** The server explained itself (an error body with `detail`), rather than a status text or our fallback. */
+  readonly fromServer: boolean;
 
-  constructor(status: number, detail: string) {
+  constructor(status: number, detail: string, fromServer = status > 0) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
+    this.fromServer = fromServer;
   }
 }
 

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readStorage, removeStorage, writeStorage } from "./storage";
+import {
+  clearPendingUser,
+  readPendingUser,
+  readStorage,
+  removeStorage,
+  writePendingUser,
+  writeStorage,
+} from "./storage";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,5 +71,32 @@ describe("typed local storage", () => {
     });
     expect(readStorage("theme")).toBeNull();
     expect(writeStorage("theme", "dark")).toBe(false);
+  });
+});
+
+describe("pending user (session storage, spec §3)", () => {
+  it("keeps email, username and credits for the tab, and forgets them on request", () => {
+    writePendingUser({ email: "ada@example.com", username: "ada", credits_remaining: 15 });
+    expect(sessionStorage.getItem("pendingUser")).toBe(
+      JSON.stringify({ email: "ada@example.com", username: "ada", credits_remaining: 15 }),
+    );
+    expect(localStorage.getItem("pendingUser")).toBeNull();
+    expect(readPendingUser()).toEqual({ email: "ada@example.com", username: "ada", credits_remaining: 15 });
+    clearPendingUser();
+    expect(readPendingUser()).toBeNull();
+  });
+
+  it("reads junk as nothing", () => {
+    sessionStorage.setItem("pendingUser", "{oops");
+    expect(readPendingUser()).toBeNull();
+    sessionStorage.setItem("pendingUser", JSON.stringify({ email: 1 }));
+    expect(readPendingUser()).toBeNull();
+  });
+
+  it("stores the Studio's messages under studio_messages", () => {
+    writeStorage("studio_messages", [{ id: "m1" }]);
+    expect(localStorage.getItem("studio_messages")).toBe('[{"id":"m1"}]');
+    localStorage.setItem("studio_messages", '{"not":"a list"}');
+    expect(readStorage("studio_messages")).toBeNull();
   });
 });

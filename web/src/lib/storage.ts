@@ -32,6 +32,8 @@ export interface StorageSchema {
   story_media_states: Record<string, StoryMediaState>;
   token: string;
   user: StoredUser;
+  /** The Studio's conversation, owned by the Studio feature; cleared at logout with the rest of the session. */
+  studio_messages: unknown[];
 }
 
 export type StorageKey = keyof StorageSchema;
@@ -122,6 +124,13 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
     },
     serialize: (value) => JSON.stringify(value),
   },
+  studio_messages: {
+    parse: (raw) => {
+      const value = parseJson(raw);
+      return Array.isArray(value) ? value : null;
+    },
+    serialize: (value) => JSON.stringify(value),
+  },
 };
 
 function backend(): Storage | null {
@@ -159,5 +168,61 @@ export function removeStorage(key: StorageKey): void {
     backend()?.removeItem(key);
   } catch {
     // Nothing to do: an unavailable storage holds nothing to remove.
+  }
+}
+
+// Session storage: the one value the spec keeps for the browser tab only (spec §3), the account that
+// still has to verify its email. It outlives a reload but not the tab, like the sign-up it belongs to.
+
+export interface PendingUser {
+  email: string;
+  username: string;
+  credits_remaining: number;
+}
+
+export const PENDING_USER_KEY = "pendingUser";
+
+function sessionBackend(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function isPendingUser(value: unknown): value is PendingUser {
+  return (
+    isRecord(value) &&
+    typeof value.email === "string" &&
+    typeof value.username === "string" &&
+    typeof value.credits_remaining === "number"
+  );
+}
+
+export function readPendingUser(): PendingUser | null {
+  try {
+    const raw = sessionBackend()?.getItem(PENDING_USER_KEY);
+    if (raw == null) return null;
+    const value = parseJson(raw);
+    return isPendingUser(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writePendingUser(user: PendingUser): void {
+  try {
+    const { email, username, credits_remaining } = user;
+    sessionBackend()?.setItem(PENDING_USER_KEY, JSON.stringify({ email, username, credits_remaining }));
+  } catch {
+    // Without session storage the verification screen simply has no address to show.
+  }
+}
+
+export function clearPendingUser(): void {
+  try {
+    sessionBackend()?.removeItem(PENDING_USER_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
   }
 }

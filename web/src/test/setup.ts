@@ -1,15 +1,26 @@
 // Shared set-up for the web unit tests (jsdom).
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+
+// Views are lazy chunks, and the first import of one is transformed on the spot: give findBy* time for it.
+configure({ asyncUtilTimeout: 3_000 });
 
 beforeEach(() => {
   localStorage.clear();
+  sessionStorage.clear();
   window.history.replaceState(null, "", "/");
   document.documentElement.className = "";
   // jsdom does not implement scrolling.
   vi.spyOn(window, "scrollTo").mockImplementation(() => {});
+  // No test reaches a real network: a test that needs answers routes fetch itself (test/mock-fetch.ts).
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(() => Promise.reject(new TypeError("No network in unit tests"))),
+  );
 });
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
 });

@@ -1,18 +1,29 @@
-// Placeholder for email verification: opened by /verify-email?token=... from the verification email.
-import { AccountScreen } from "../../features/accounts/components/account-screen";
+// Email verification, opened after sign-up or sign-in of an unverified account (pending), or by the
+// mail's link /verify-email?token=... (verifying).
+import { useCallback, useState } from "react";
+import { EmailVerificationScreen } from "../../features/accounts/components/email-verification-screen";
+import { clearPendingUser, readPendingUser } from "../../lib/storage";
 import { useView } from "../view-provider";
+import { useGoToRoot, useUrlToken } from "./use-account-links";
 
 export function EmailVerificationView() {
   const { navigate } = useView();
-  const hasToken = new URLSearchParams(window.location.search).has("token");
+  const [token, clearToken] = useUrlToken();
+  const [pendingEmail] = useState(() => readPendingUser()?.email ?? null);
+  const goToRoot = useGoToRoot();
+
+  const onVerified = useCallback(() => {
+    clearPendingUser();
+    clearToken();
+  }, [clearToken]);
+
   return (
-    <AccountScreen
-      title="Check Your Email"
-      description={
-        hasToken
-          ? "We received your verification link. Email verification opens with accounts in the next release."
-          : "We sent a verification link to your inbox. Open it to finish setting up your account."
-      }
+    <EmailVerificationScreen
+      token={token}
+      pendingEmail={pendingEmail}
+      onVerified={onVerified}
+      onDone={goToRoot}
+      onBackToLogin={() => navigate("auth")}
       onBackToHome={() => navigate("landing")}
     />
   );

@@ -1,13 +1,18 @@
-// Placeholder for the password reset flow (email, sent, reset, success) that comes with accounts.
-import { AccountScreen } from "../../features/accounts/components/account-screen";
+// Password reset: the email step, or, opened by the mail's link /forgot-password?token=..., the reset step.
+import { ForgotPasswordScreen } from "../../features/accounts/components/forgot-password-screen";
 import { useView } from "../view-provider";
+import { useGoToRoot, useUrlToken } from "./use-account-links";
 
 export function ForgotPasswordView() {
   const { navigate } = useView();
+  const [token, clearToken] = useUrlToken();
+  const goToRoot = useGoToRoot();
   return (
-    <AccountScreen
-      title="Reset Your Password"
-      description="Password reset opens with accounts in the next release. Reset links will stay valid for 1 hour."
+    <ForgotPasswordScreen
+      token={token}
+      onTokenSpent={clearToken}
+      onDone={goToRoot}
+      onBackToLogin={() => navigate("auth")}
       onBackToHome={() => navigate("landing")}
     />
   );

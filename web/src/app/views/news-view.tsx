@@ -1,12 +1,13 @@
-import { Newspaper } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { NewsPage } from "../../features/news/components/news-page";
+import { useView } from "../view-provider";
 
 export function NewsView() {
+  const { navigate, isNavigating } = useView();
   return (
-    <PlaceholderPanel
-      icon={Newspaper}
-      title="Updates & News"
-      subtitle="What's new in Storyverse, updated weekly"
+    <NewsPage
+      onOpen={(destination) => {
+        if (!isNavigating) navigate(destination);
+      }}
     />
   );
 }

@@ -1,45 +1,66 @@
-// The frame shared by the signed-out account screens (sign in, email verification, password reset):
-// a centred card over the product's artwork, with the way back to the landing page.
-import { ArrowLeft } from "lucide-react";
+// The frame shared by the signed-out account screens (email verification, password reset): a centred
+// card over the product's artwork, an icon that says how things stand, and the way back home.
+import { ArrowLeft, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import { buttonClasses } from "../../../components/button-classes";
 import { ThemeToggle } from "../../../components/theme-toggle";
 import { Wordmark } from "../../../components/wordmark";
 
+export type AccountScreenTone = "accent" | "success" | "danger";
+
 interface AccountScreenProps {
+  icon: LucideIcon;
+  tone?: AccountScreenTone;
+  /** Spins the icon: the screen is waiting on the server. */
+  busy?: boolean;
   title: string;
-  description: ReactNode;
+  description?: ReactNode;
   onBackToHome: () => void;
   children?: ReactNode;
 }
 
-export function AccountScreen({ title, description, onBackToHome, children }: AccountScreenProps) {
+const TONES: Record<AccountScreenTone, string> = {
+  accent: "bg-accent-soft text-accent-ink",
+  success: "bg-success/15 text-success",
+  danger: "bg-danger/15 text-danger",
+};
+
+export function AccountScreen({
+  icon: Icon,
+  tone = "accent",
+  busy = false,
+  title,
+  description,
+  onBackToHome,
+  children,
+}: AccountScreenProps) {
   return (
     <div className="relative isolate flex min-h-dvh flex-col bg-canvas text-ink">
       <div aria-hidden="true" className="absolute inset-0 -z-10 overflow-hidden">
-        <img src={castleDragon} alt="" className="size-full object-cover opacity-25 dark:opacity-40" />
-        <div className="absolute inset-0 bg-gradient-to-b from-canvas/70 via-canvas/85 to-canvas" />
+        <img src={castleDragon} alt="" className="size-full object-cover opacity-20 dark:opacity-35" />
+        <div className="absolute inset-0 bg-gradient-to-b from-canvas/60 via-canvas/85 to-canvas" />
       </div>
-      <header className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8">
-        <Wordmark />
+      <header className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <button type="button" className={buttonClasses("ghost", "sm")} onClick={onBackToHome}>
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to Home
+        </button>
         <ThemeToggle />
       </header>
-      <main className="flex flex-1 items-center justify-center px-4 py-12">
-        <div className="w-full max-w-md rounded-3xl border border-line bg-surface/95 p-8 shadow-lifted backdrop-blur-xl sm:p-10">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{title}</h1>
-          <div className="mt-3 leading-7 text-ink-muted">{description}</div>
+      <main className="flex flex-1 items-center justify-center px-4 py-10">
+        <div className="w-full max-w-md rounded-3xl border border-line bg-surface/95 p-6 shadow-lifted backdrop-blur-xl sm:p-10">
+          <span className={`grid size-14 place-items-center rounded-2xl ${TONES[tone]}`}>
+            <Icon aria-hidden="true" className={`size-7 ${busy ? "animate-spin" : ""}`} />
+          </span>
+          <h1 className="mt-6 text-2xl font-semibold tracking-tight sm:text-3xl">{title}</h1>
+          {description ? <div className="mt-3 leading-7 text-ink-muted">{description}</div> : null}
           {children}
-          <button
-            type="button"
-            className={`${buttonClasses("secondary", "md")} mt-8 w-full`}
-            onClick={onBackToHome}
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Back to Home
-          </button>
         </div>
       </main>
+      <footer className="flex h-16 items-center justify-center">
+        <Wordmark />
+      </footer>
     </div>
   );
 }

@@ -1,0 +1,44 @@
+// Checks every account test makes: no console errors (Content-Security-Policy violations included),
+// and no serious or critical axe violations.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+export interface ConsoleWatch {
+  errors: string[];
+  /** A failed request the test causes on purpose (e.g. a wrong password's 401) is not an error. */
+  allow: (pattern: RegExp) => void;
+  assertClean: () => void;
+}
+
+export function watchConsole(page: Page): ConsoleWatch {
+  const errors: string[] = [];
+  const allowed: RegExp[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return {
+    errors,
+    allow: (pattern) => allowed.push(pattern),
+    assertClean: () => {
+      const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect(unexpected, "console errors").toEqual([]);
+    },
+  };
+}
+
+/** The browser's own report of a response with this status (the app handles it; the browser still logs it). */
+export const failedRequest = (status: number) =>
+  new RegExp(`Failed to load resource: the server responded with a status of ${status}\\b`);
+
+export async function expectNoSeriousAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      rule: violation.id,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(" ")),
+    }));
+  expect(blocking, `axe on ${where}`).toEqual([]);
+}

@@ -1,0 +1,20 @@
+// The sidebar's items (spec §2 "App shell"), keyed by the view each opens.
+import { BookOpenText, Coins, Images, type LucideIcon, Newspaper, WandSparkles } from "lucide-react";
+import type { NavItem } from "../views";
+
+export interface SidebarItem {
+  key: NavItem;
+  label: string;
+  icon: LucideIcon;
+}
+
+export const SIDEBAR_ITEMS: readonly SidebarItem[] = [
+  { key: "stories", label: "Stories", icon: BookOpenText },
+  { key: "studio", label: "Studio", icon: WandSparkles },
+  { key: "library", label: "Gallery", icon: Images },
+  { key: "subscription", label: "Credits", icon: Coins },
+  { key: "news", label: "Updates", icon: Newspaper },
+];
+
+/** The view the profile item and the credit balance open: credit management. */
+export const PROFILE_VIEW = "subscription" satisfies NavItem;

@@ -1,0 +1,89 @@
+// The fixed top bar of the signed-in app (spec §2): wordmark, credit balance, theme toggle, the user
+// with a Logout button, and the avatar menu. On a phone it also opens the navigation drawer.
+import { Coins, LoaderCircle, LogOut, Menu } from "lucide-react";
+import type { Ref } from "react";
+import { iconButtonClasses } from "../../components/button-classes";
+import { ThemeToggle } from "../../components/theme-toggle";
+import { Wordmark } from "../../components/wordmark";
+import { creditLabel, formatCredits, UNLIMITED_CREDITS } from "../../lib/credits";
+import type { StoredUser } from "../../lib/storage";
+import { AccountMenu } from "./account-menu";
+
+interface TopBarProps {
+  user: StoredUser | null;
+  loggingOut: boolean;
+  navigationButton?: Ref<HTMLButtonElement>;
+  onOpenNavigation: () => void;
+  onManageCredits: () => void;
+  onLogout: () => void;
+}
+
+export function TopBar({
+  user,
+  loggingOut,
+  navigationButton,
+  onOpenNavigation,
+  onManageCredits,
+  onLogout,
+}: TopBarProps) {
+  const remaining = user?.credits_remaining ?? 0;
+  const unlimited = remaining === UNLIMITED_CREDITS;
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 h-[65px] border-b border-line bg-canvas/85 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/70">
+      <div className="flex h-full items-center gap-2 px-3 sm:px-4">
+        <button
+          ref={navigationButton}
+          type="button"
+          aria-label="Open navigation"
+          className={`${iconButtonClasses} md:hidden`}
+          onClick={onOpenNavigation}
+        >
+          <Menu aria-hidden="true" className="size-5" />
+        </button>
+        <Wordmark />
+
+        <div className="ml-auto flex items-center gap-1 sm:gap-2">
+          <button
+            type="button"
+            onClick={onManageCredits}
+            title="Manage Credits"
+            className="inline-flex h-10 items-center gap-2 rounded-xl border border-line bg-surface px-3 text-sm font-semibold text-ink shadow-soft transition duration-200 hover:border-accent-400/60 hover:bg-surface-2"
+          >
+            <Coins aria-hidden="true" className="size-4 text-accent-ink" />
+            {unlimited ? (
+              <>
+                <span aria-hidden="true">∞</span>
+                <span className="sr-only">Unlimited</span>
+              </>
+            ) : (
+              <span className="tabular-nums">{formatCredits(remaining)}</span>
+            )}{" "}
+            <span className="sr-only sm:not-sr-only sm:font-medium sm:text-ink-muted">
+              {unlimited ? "credits" : creditLabel(remaining)}
+            </span>
+          </button>
+          <ThemeToggle />
+          <div className="hidden items-center gap-1 border-l border-line pl-3 lg:flex">
+            <span className="max-w-40 truncate text-sm font-medium" title={user?.email}>
+              {user?.username}
+            </span>
+            <button
+              type="button"
+              onClick={onLogout}
+              disabled={loggingOut}
+              className="inline-flex h-10 items-center gap-2 rounded-xl px-3 text-sm font-medium text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink disabled:opacity-60"
+            >
+              {loggingOut ? (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              ) : (
+                <LogOut aria-hidden="true" className="size-4" />
+              )}
+              Logout
+            </button>
+          </div>
+          <AccountMenu user={user} onManageCredits={onManageCredits} onLogout={onLogout} />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,277 @@
+// The auth screen (spec §2 "Auth screen", §4 "Auth flow", §5): sign in or register, switched by
+// 'Create one' / 'Sign in' (which clears fields, errors and availability messages), live availability
+// checks while registering, a connectivity probe, and the slideshow beside the form on wide screens.
+// What a successful answer leads to (a session, or the email-verification screen) is decided by
+// auth-rules.ts and carried out by the caller.
+
+import type { AuthResponse } from "@storyverse/contract/accounts";
+import { useMutation } from "@tanstack/react-query";
+import { ArrowLeft, LoaderCircle, WifiOff } from "lucide-react";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { FormAlert } from "../../../components/form-alert";
+import { PasswordField, TextField } from "../../../components/text-field";
+import { ThemeToggle } from "../../../components/theme-toggle";
+import { LogoMark } from "../../../components/wordmark";
+import type { PendingUser, StoredUser } from "../../../lib/storage";
+import { useConnectivity } from "../api/health";
+import { login } from "../api/login";
+import { register } from "../api/register";
+import {
+  type AuthFormValues,
+  type AuthMode,
+  authErrorMessage,
+  authOutcome,
+  EMPTY_AUTH_FORM,
+  MESSAGES,
+  registrationNotice,
+  validateAuthForm,
+} from "../auth-rules";
+import { AuthSlideshow } from "./auth-slideshow";
+import { AvailabilityHint } from "./availability-hint";
+import { useAvailability } from "./use-availability";
+
+export interface AuthScreenProps {
+  onSignedIn: (token: string, user: StoredUser) => void;
+  /** The account must verify its email first; `notice` is the alert to show on the way. */
+  onVerificationRequired: (pending: PendingUser, notice: { kind: "error" | "success"; text: string }) => void;
+  onForgotPassword: () => void;
+  onBackToHome: () => void;
+  initialMode?: AuthMode;
+}
+
+const COPY: Record<AuthMode, { title: string; lede: string; submit: string; busy: string }> = {
+  signin: {
+    title: "Welcome to Storyverse",
+    lede: "Sign in to pick up your stories where you left them.",
+    submit: "Continue",
+    busy: "Signing in...",
+  },
+  register: {
+    title: "Create your account",
+    lede: "Start with 15 free credits. No card needed.",
+    submit: "Create Account",
+    busy: "Creating Account...",
+  },
+};
+
+function submitAuth({ mode, values }: { mode: AuthMode; values: AuthFormValues }): Promise<AuthResponse> {
+  return mode === "signin"
+    ? login({ email: values.email.trim(), password: values.password })
+    : register({ email: values.email.trim(), username: values.username.trim(), password: values.password });
+}
+
+export function AuthScreen({
+  onSignedIn,
+  onVerificationRequired,
+  onForgotPassword,
+  onBackToHome,
+  initialMode = "signin",
+}: AuthScreenProps) {
+  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const [values, setValues] = useState<AuthFormValues>(EMPTY_AUTH_FORM);
+  const [error, setError] = useState<string | null>(null);
+  const headingId = useId();
+  const firstField = useRef<HTMLInputElement>(null);
+  const { offline } = useConnectivity();
+
+  const registering = mode === "register";
+  const username = useAvailability("username", values.username, registering);
+  const email = useAvailability("email", values.email, registering);
+
+  const submit = useMutation({ mutationFn: submitAuth });
+  const busy = submit.isPending;
+  const copy = COPY[mode];
+
+  const set = (field: keyof AuthFormValues) => (value: string) =>
+    setValues((prev) => ({ ...prev, [field]: value }));
+
+  const switchMode = () => {
+    if (busy) return;
+    setMode(registering ? "signin" : "register");
+    // Clearing the values also clears both availability messages (their checks restart from empty).
+    setValues(EMPTY_AUTH_FORM);
+    setError(null);
+    submit.reset();
+    queueMicrotask(() => firstField.current?.focus());
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const problem = validateAuthForm(mode, values);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    submit.mutate(
+      { mode, values },
+      {
+        onSuccess: (response, variables) => {
+          const outcome = authOutcome(variables.mode, response);
+          if (outcome.kind === "error") setError(outcome.message);
+          else if (outcome.kind === "signed-in") onSignedIn(outcome.token, outcome.user);
+          else {
+            onVerificationRequired(
+              outcome.pending,
+              variables.mode === "register"
+                ? { kind: "success", text: registrationNotice(outcome.pending.email) }
+                : { kind: "error", text: MESSAGES.verificationRequired },
+            );
+          }
+        },
+        onError: (failure) => setError(authErrorMessage(failure)),
+      },
+    );
+  };
+
+  return (
+    <div className="min-h-dvh bg-canvas text-ink lg:grid lg:grid-cols-[minmax(0,1fr)_minmax(0,1.15fr)]">
+      <div className="relative isolate flex min-h-dvh flex-col px-4 sm:px-8 lg:px-12">
+        <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10 overflow-hidden">
+          <div className="absolute -top-48 left-1/2 h-[520px] w-[760px] -translate-x-1/2 rounded-full bg-[radial-gradient(closest-side,rgb(139_92_246/0.2),transparent)]" />
+        </div>
+        <header className="flex h-16 items-center justify-between gap-4">
+          <button type="button" className={buttonClasses("ghost", "sm")} onClick={onBackToHome}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Back to Home
+          </button>
+          <ThemeToggle />
+        </header>
+
+        <main className="flex flex-1 items-center justify-center py-8">
+          <div className="w-full max-w-[420px]">
+            <LogoMark className="size-11" />
+            <h1 id={headingId} className="mt-6 text-3xl font-semibold tracking-tight">
+              {copy.title}
+            </h1>
+            <p className="mt-2 leading-7 text-ink-muted">{copy.lede}</p>
+
+            {offline ? (
+              <p
+                role="status"
+                className="mt-6 flex items-start gap-3 rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm leading-6 text-ink-muted"
+              >
+                <WifiOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
+                <span>
+                  <span className="font-medium text-ink">You seem to be offline.</span> We can't reach
+                  Storyverse right now and will keep trying.
+                </span>
+              </p>
+            ) : null}
+
+            <form
+              noValidate
+              aria-labelledby={headingId}
+              onSubmit={onSubmit}
+              className="mt-8 flex flex-col gap-5"
+            >
+              {registering ? (
+                <>
+                  <TextField
+                    ref={firstField}
+                    label="Username"
+                    name="username"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    autoCorrect="off"
+                    spellCheck={false}
+                    value={values.username}
+                    onValueChange={set("username")}
+                    hint={<AvailabilityHint state={username} />}
+                  />
+                  <TextField
+                    label="Email"
+                    name="email"
+                    type="email"
+                    inputMode="email"
+                    autoComplete="email"
+                    value={values.email}
+                    onValueChange={set("email")}
+                    hint={<AvailabilityHint state={email} />}
+                  />
+                  <PasswordField
+                    label="Password"
+                    name="password"
+                    autoComplete="new-password"
+                    value={values.password}
+                    onValueChange={set("password")}
+                    hint={<span className="text-ink-muted">At least 6 characters.</span>}
+                  />
+                  <PasswordField
+                    label="Confirm password"
+                    name="confirmPassword"
+                    autoComplete="new-password"
+                    value={values.confirmPassword}
+                    onValueChange={set("confirmPassword")}
+                  />
+                </>
+              ) : (
+                <>
+                  <TextField
+                    ref={firstField}
+                    label="Email or username"
+                    name="email"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    autoCorrect="off"
+                    spellCheck={false}
+                    value={values.email}
+                    onValueChange={set("email")}
+                  />
+                  <PasswordField
+                    label="Password"
+                    name="password"
+                    autoComplete="current-password"
+                    value={values.password}
+                    onValueChange={set("password")}
+                    labelAside={
+                      <button
+                        type="button"
+                        onClick={onForgotPassword}
+                        className="rounded text-sm font-medium text-accent-ink hover:underline"
+                      >
+                        Forgot password?
+                      </button>
+                    }
+                  />
+                </>
+              )}
+
+              <FormAlert message={error} />
+
+              <button
+                type="submit"
+                className={`${buttonClasses("primary", "md")} w-full`}
+                disabled={busy}
+                aria-busy={busy || undefined}
+              >
+                {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+                {busy ? copy.busy : copy.submit}
+              </button>
+            </form>
+
+            <p className="mt-8 text-center text-sm text-ink-muted">
+              {registering ? "Already have an account? " : "New to Storyverse? "}
+              <button
+                type="button"
+                onClick={switchMode}
+                disabled={busy}
+                className="rounded font-semibold text-accent-ink hover:underline disabled:opacity-60"
+              >
+                {registering ? "Sign in" : "Create one"}
+              </button>
+            </p>
+          </div>
+        </main>
+
+        <div aria-hidden="true" className="h-16" />
+      </div>
+
+      <div className="sticky top-0 hidden h-dvh p-4 lg:block">
+        <AuthSlideshow className="size-full" />
+      </div>
+    </div>
+  );
+}

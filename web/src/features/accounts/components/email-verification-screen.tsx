@@ -1,0 +1,200 @@
+// The email-verification screen (spec §2, §4 "Verification", §8): pending (check your inbox, resend,
+// back to login), verifying (a token in the URL, checked once and automatically), success (then home
+// after 3 s) or error (resend, back to login).
+import { VERIFY_LINK_TTL_HOURS } from "@storyverse/contract/accounts";
+import { useMutation } from "@tanstack/react-query";
+import { CircleCheck, LoaderCircle, MailCheck, MailWarning } from "lucide-react";
+import { useEffect, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { FormAlert } from "../../../components/form-alert";
+import { resendVerification } from "../api/resend-verification";
+import { verifyEmailOnce } from "../api/verify-email";
+import { MESSAGES, resendErrorMessage, verifyErrorMessage } from "../auth-rules";
+import { AccountScreen } from "./account-screen";
+import { RedirectNotice, useRedirectAfter } from "./redirect-notice";
+
+type VerificationState =
+  | { step: "pending" }
+  | { step: "verifying" }
+  | { step: "success"; message: string }
+  | { step: "error"; message: string };
+
+export interface EmailVerificationScreenProps {
+  /** The token from the mail's link, if the screen was opened by one. */
+  token: string | null;
+  /** The address of the account waiting for verification (session storage), if known. */
+  pendingEmail: string | null;
+  /** Called once the link worked (forget the pending account, tidy the URL). */
+  onVerified: () => void;
+  /** The redirect 3 s after success: the app's root. */
+  onDone: () => void;
+  onBackToLogin: () => void;
+  onBackToHome: () => void;
+}
+
+export function EmailVerificationScreen({
+  token,
+  pendingEmail,
+  onVerified,
+  onDone,
+  onBackToLogin,
+  onBackToHome,
+}: EmailVerificationScreenProps) {
+  const [state, setState] = useState<VerificationState>(token ? { step: "verifying" } : { step: "pending" });
+
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    // verifyEmailOnce shares one request per token, so StrictMode's second effect run waits on the first.
+    verifyEmailOnce(token).then(
+      () => {
+        if (!current) return;
+        setState({ step: "success", message: MESSAGES.verified });
+        onVerified();
+      },
+      (error: unknown) => {
+        if (current) setState({ step: "error", message: verifyErrorMessage(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token, onVerified]);
+
+  if (state.step === "verifying") {
+    return (
+      <AccountScreen
+        icon={LoaderCircle}
+        busy
+        title="Verifying your email"
+        description={<p role="status">One moment while we confirm your address…</p>}
+        onBackToHome={onBackToHome}
+      />
+    );
+  }
+
+  if (state.step === "success") {
+    return (
+      <VerifiedCard
+        message={state.message}
+        onDone={onDone}
+        onBackToLogin={onBackToLogin}
+        onBackToHome={onBackToHome}
+      />
+    );
+  }
+
+  const failed = state.step === "error";
+  return (
+    <AccountScreen
+      icon={failed ? MailWarning : MailCheck}
+      tone={failed ? "danger" : "accent"}
+      title={failed ? "Verification failed" : "Check Your Email"}
+      description={
+        failed ? null : pendingEmail ? (
+          <p>
+            We sent a verification link to{" "}
+            <strong className="inline-block max-w-full font-semibold break-all text-ink">
+              {pendingEmail}
+            </strong>
+            . Open it to activate your account.
+          </p>
+        ) : (
+          <p>We sent a verification link to your inbox. Open it to activate your account.</p>
+        )
+      }
+      onBackToHome={onBackToHome}
+    >
+      {failed ? (
+        <div className="mt-4">
+          <FormAlert message={state.message} />
+        </div>
+      ) : (
+        <p className="mt-4 text-sm leading-6 text-ink-muted">
+          Can't find it? Look in your spam folder, or send a new link. Each link works once and expires after{" "}
+          {VERIFY_LINK_TTL_HOURS} hours.
+        </p>
+      )}
+      <ResendActions pendingEmail={pendingEmail} onBackToLogin={onBackToLogin} />
+    </AccountScreen>
+  );
+}
+
+function VerifiedCard({
+  message,
+  onDone,
+  onBackToLogin,
+  onBackToHome,
+}: {
+  message: string;
+  onDone: () => void;
+  onBackToLogin: () => void;
+  onBackToHome: () => void;
+}) {
+  const secondsLeft = useRedirectAfter(onDone);
+  return (
+    <AccountScreen icon={CircleCheck} tone="success" title="Email verified" onBackToHome={onBackToHome}>
+      <div className="mt-4">
+        <FormAlert tone="success" message={message} />
+      </div>
+      <RedirectNotice secondsLeft={secondsLeft} />
+      <button
+        type="button"
+        className={`${buttonClasses("primary", "md")} mt-6 w-full`}
+        onClick={onBackToLogin}
+      >
+        Sign in now
+      </button>
+    </AccountScreen>
+  );
+}
+
+function ResendActions({
+  pendingEmail,
+  onBackToLogin,
+}: {
+  pendingEmail: string | null;
+  onBackToLogin: () => void;
+}) {
+  const [status, setStatus] = useState<{ tone: "success" | "danger"; text: string } | null>(null);
+  const resend = useMutation({ mutationFn: resendVerification });
+
+  const onResend = () => {
+    if (resend.isPending) return;
+    if (!pendingEmail) {
+      setStatus({ tone: "danger", text: MESSAGES.resendNoEmail });
+      return;
+    }
+    setStatus(null);
+    resend.mutate(pendingEmail, {
+      onSuccess: () => setStatus({ tone: "success", text: MESSAGES.resendSent }),
+      onError: (error) => setStatus({ tone: "danger", text: resendErrorMessage(error) }),
+    });
+  };
+
+  return (
+    <div className="mt-6 flex flex-col gap-3">
+      <div>
+        <FormAlert
+          tone="success"
+          className="mb-1"
+          message={status?.tone === "success" ? status.text : null}
+        />
+        <FormAlert className="mb-1" message={status?.tone === "danger" ? status.text : null} />
+      </div>
+      <button
+        type="button"
+        className={`${buttonClasses("primary", "md")} w-full`}
+        onClick={onResend}
+        disabled={resend.isPending}
+        aria-busy={resend.isPending || undefined}
+      >
+        {resend.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+        {resend.isPending ? "Sending..." : "Resend Verification Email"}
+      </button>
+      <button type="button" className={`${buttonClasses("secondary", "md")} w-full`} onClick={onBackToLogin}>
+        Back to Login
+      </button>
+    </div>
+  );
+}
