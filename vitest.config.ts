@@ -9,8 +9,9 @@ const serverProject = (engine: "pglite" | "postgres"): TestProjectInlineConfigur
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["./test/global-setup.ts"],
     env: { TEST_DB_ENGINE: engine },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a loaded CI machine renders 2K scenes and MP4s several times slower than an idle one.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     // Two cores: PGlite is CPU-bound, more parallel files only thrash.
     maxWorkers: 2,
   },

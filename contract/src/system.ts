@@ -18,5 +18,14 @@ export type Capability = z.infer<typeof capabilitySchema>;
 
 export const configResponseSchema = z.object({
   capabilities: z.array(capabilitySchema).describe("The capabilities that are on"),
+  providers: z
+    .object({
+      text: z.string(),
+      image: z.string(),
+      video: z.string(),
+      transcription: z.string().nullable(),
+    })
+    .describe("Which adapter serves each capability; 'offline' means generated locally, without an AI vendor"),
+  offline_providers: z.boolean().describe("True when any capability is served by the offline providers"),
 });
 export type ConfigResponse = z.infer<typeof configResponseSchema>;

@@ -1,7 +1,13 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
+import { randomUUID } from "node:crypto";
+import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
+import { findUserByEmail } from "./accounts/repo";
 import { markEmailVerified } from "./accounts/service";
 import { ConfigError, loadConfig } from "./config";
-import { openDatabase } from "./db/client";
+import { listBalances } from "./credits/history";
+import { setUnlimited } from "./credits/repo";
+import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
+import { type Db, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { systemClock } from "./platform/clock";
 import { databaseTarget } from "./server";
@@ -9,7 +15,78 @@ import { databaseTarget } from "./server";
 const usage = `Usage: npm run admin -- <command>
 
 Commands:
-  verify-email <email>   mark an account's email as verified (for installs without SMTP)`;
+  verify-email <email>              mark an account's email as verified (for installs without SMTP)
+  grant-credits <email> <credits>   add credits (e.g. 50 or 2.5); they show in the account's history
+  set-unlimited <email> on|off      switch unlimited credits on or off (usage is still logged)
+  list-balances                     every account's email, username and credits`;
+
+/** Largest single grant, so a typo (an extra zero or five) cannot mint a fortune. */
+const MAX_GRANT_CREDITS = 1_000_000;
+
+const describeCredits = (remaining: number) => (remaining === -1 ? "unlimited" : `${remaining} credits`);
+
+async function grantCredits(db: Db, email: string | undefined, amount: string | undefined): Promise<number> {
+  const credits = Number(amount);
+  if (!email || !amount || !/^\d+(\.\d)?$/.test(amount) || credits <= 0 || credits > MAX_GRANT_CREDITS) {
+    console.error(
+      `grant-credits needs an email and a number of credits above 0 and up to ${MAX_GRANT_CREDITS}, with at most one decimal (e.g. 50 or 2.5)`,
+    );
+    return 1;
+  }
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    console.error(`No account with the email ${email}.`);
+    return 1;
+  }
+  const now = new Date();
+  await grant(
+    db,
+    user.id,
+    toTenths(credits),
+    TRANSACTION_TYPES.adminGrant,
+    `admin-grant:${randomUUID()}`,
+    now,
+    `${credits} credits granted by an administrator`,
+  );
+  console.log(
+    `Granted ${credits} credits to ${user.email}. Balance: ${describeCredits(await remainingCredits(db, user.id))}.`,
+  );
+  return 0;
+}
+
+async function switchUnlimited(db: Db, email: string | undefined, flag: string | undefined): Promise<number> {
+  if (!email || (flag !== "on" && flag !== "off")) {
+    console.error("set-unlimited needs an email and on or off");
+    return 1;
+  }
+  const user = await findUserByEmail(db, email);
+  if (!user || !(await setUnlimited(db, user.id, flag === "on", new Date()))) {
+    console.error(`No account with the email ${email}.`);
+    return 1;
+  }
+  console.log(
+    `Unlimited credits ${flag} for ${user.email}. Balance: ${describeCredits(await remainingCredits(db, user.id))}.`,
+  );
+  return 0;
+}
+
+async function printBalances(db: Db): Promise<number> {
+  const rows = await listBalances(db);
+  if (rows.length === 0) {
+    console.log("No accounts yet.");
+    return 0;
+  }
+  const emailWidth = Math.max(5, ...rows.map((row) => row.email.length));
+  const nameWidth = Math.max(8, ...rows.map((row) => row.username.length));
+  console.log(`${"EMAIL".padEnd(emailWidth)}  ${"USERNAME".padEnd(nameWidth)}  CREDITS`);
+  for (const row of rows) {
+    const credits = row.unlimited
+      ? `unlimited (${fromTenths(row.balanceTenths)} kept)`
+      : String(fromTenths(row.balanceTenths));
+    console.log(`${row.email.padEnd(emailWidth)}  ${row.username.padEnd(nameWidth)}  ${credits}`);
+  }
+  return 0;
+}
 
 export async function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const [command, ...rest] = args;
@@ -32,6 +109,12 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
         console.log(found ? `Verified ${email}.` : `No account with the email ${email}.`);
         return found ? 0 : 1;
       }
+      case "grant-credits":
+        return await grantCredits(database.db, rest[0], rest[1]);
+      case "set-unlimited":
+        return await switchUnlimited(database.db, rest[0], rest[1]);
+      case "list-balances":
+        return await printBalances(database.db);
       default:
         console.error(`Unknown command "${command}".\n\n${usage}`);
         return 1;

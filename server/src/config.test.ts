@@ -33,6 +33,9 @@ describe("loadConfig", () => {
       SMTP_URL: "smtps://user:pass@mail.example.com:465",
       MAIL_FROM: "Stories <hello@example.com>",
       ALLOW_OFFLINE_AI: "1",
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_live_abc",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -48,6 +51,12 @@ describe("loadConfig", () => {
       requireEmailVerification: false,
       smtpUrl: "smtps://user:pass@mail.example.com:465",
       mailFrom: "Stories <hello@example.com>",
+      payments: {
+        provider: "stripe",
+        secretKey: "sk_live_abc",
+        webhookSecret: "whsec_abc",
+        apiBase: undefined,
+      },
     });
   });
 
@@ -72,6 +81,10 @@ describe("loadConfig", () => {
     ["IMAGE_PROVIDER", "dalle"],
     ["MEDIA_STORAGE", "ftp"],
     ["PROVIDER_TIMEOUT_SECONDS", "0"],
+    ["PAYMENT_PROVIDER", "paypal"],
+    ["STRIPE_SECRET_KEY", "pk_test_publishable"],
+    ["STRIPE_WEBHOOK_SECRET", "secret"],
+    ["STRIPE_API_BASE", "ftp://stripe.local"],
   ])("rejects %s=%s with one line naming the variable", (name, value) => {
     let error: unknown;
     try {
@@ -91,6 +104,8 @@ describe("loadConfig", () => {
     ["VIDEO_API_KEY", { VIDEO_PROVIDER: "byteplus" }],
     ["SPEECH_API_KEY", { SPEECH_PROVIDER: "openai" }],
     ["S3_BUCKET", { MEDIA_STORAGE: "s3" }],
+    ["STRIPE_SECRET_KEY", { PAYMENT_PROVIDER: "stripe", STRIPE_WEBHOOK_SECRET: "whsec_x" }],
+    ["STRIPE_WEBHOOK_SECRET", { PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_x" }],
   ])("asks for %s when a provider or store needs it", (name, env) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment variable ${name}`));
   });
@@ -109,6 +124,22 @@ describe("loadConfig", () => {
     });
   });
 
+  it("uses the sandbox payment provider by default, and Stripe (optionally at another address) when asked", () => {
+    expect(loadConfig({}).payments).toEqual({ provider: "sandbox" });
+    const stripe = loadConfig({
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_456",
+      STRIPE_API_BASE: "http://127.0.0.1:4242",
+    }).payments;
+    expect(stripe).toEqual({
+      provider: "stripe",
+      secretKey: "sk_test_123",
+      webhookSecret: "whsec_456",
+      apiBase: { host: "127.0.0.1", port: 4242, protocol: "http" },
+    });
+  });
+
   describe("APP_ENV=production", () => {
     const safe = {
       APP_ENV: "production",
@@ -116,6 +147,9 @@ describe("loadConfig", () => {
       APP_URL: "https://stories.example.com",
       SMTP_URL: "smtp://mail.example.com:587",
       ALLOW_OFFLINE_AI: "1",
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_live_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_123",
     };
 
     it("starts with every production setting in place", () => {
@@ -127,6 +161,8 @@ describe("loadConfig", () => {
       ["APP_URL", { APP_URL: undefined }],
       ["SMTP_URL", { SMTP_URL: undefined }],
       ["ALLOW_OFFLINE_AI", { ALLOW_OFFLINE_AI: undefined }],
+      ["PAYMENT_PROVIDER", { PAYMENT_PROVIDER: undefined }],
+      ["PAYMENT_PROVIDER", { PAYMENT_PROVIDER: "sandbox" }],
     ])("refuses to start without %s, naming it", (name, change) => {
       expect(() => loadConfig({ ...safe, ...change })).toThrow(
         new RegExp(`^Invalid environment variable ${name}`),
@@ -145,6 +181,17 @@ describe("loadConfig", () => {
         VIDEO_API_KEY: "r8-test",
       };
       expect(loadConfig(real).providers.video).toMatchObject({ kind: "replicate", apiKey: "r8-test" });
+    });
+
+    it("refuses the sandbox payment provider in one line that names PAYMENT_PROVIDER", () => {
+      let message = "";
+      try {
+        loadConfig({ ...safe, PAYMENT_PROVIDER: "sandbox" });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^Invalid environment variable PAYMENT_PROVIDER: .*PAYMENT_PROVIDER=stripe/);
+      expect(message).not.toContain("\n");
     });
 
     it("allows the log mailer when email verification is off", () => {

@@ -79,6 +79,17 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"], { error: "must be sandbox or stripe" }).default("sandbox"),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_... or rk_...)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
+    .optional(),
+  /** Only for tests and Stripe-compatible fakes; the SDK talks to api.stripe.com otherwise. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
 });
 
 export type Config = {
@@ -102,6 +113,7 @@ export type Config = {
   mailFrom: string;
   providers: ProvidersConfig;
   storage: StorageConfig;
+  payments: PaymentsConfig;
 };
 
 export type ProviderSettings<Kind extends string> = {
@@ -134,6 +146,17 @@ export type StorageConfig =
       urlTtlSeconds: number;
     };
 
+/** sandbox: the app's own checkout page, no card charged (local only); stripe: Stripe Checkout. */
+export type PaymentsConfig =
+  | { provider: "sandbox" }
+  | {
+      provider: "stripe";
+      secretKey: string;
+      webhookSecret: string;
+      /** Where the SDK sends requests instead of api.stripe.com (tests point it at a local fake). */
+      apiBase: { host: string; port: number; protocol: "http" | "https" } | undefined;
+    };
+
 export class ConfigError extends Error {}
 
 /** Parses an environment map; throws ConfigError whose message is one line naming the variable. */
@@ -152,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   requireProviderKeys(e);
+  requirePaymentKeys(e);
   if (e.MEDIA_STORAGE === "s3" && !e.S3_BUCKET) {
     throw new ConfigError("Invalid environment variable S3_BUCKET: required when MEDIA_STORAGE=s3");
   }
@@ -206,7 +230,36 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
           }
         : { kind: "local", dir: path.join(dataDir, "media"), urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS },
+    payments:
+      e.PAYMENT_PROVIDER === "stripe"
+        ? {
+            provider: "stripe",
+            secretKey: e.STRIPE_SECRET_KEY!,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+            apiBase: e.STRIPE_API_BASE ? stripeApiBase(e.STRIPE_API_BASE) : undefined,
+          }
+        : { provider: "sandbox" },
   };
+}
+
+function stripeApiBase(url: string): { host: string; port: number; protocol: "http" | "https" } {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === "http:" ? "http" : "https";
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : protocol === "http" ? 80 : 443,
+    protocol,
+  };
+}
+
+/** Stripe needs both its API key and the webhook signing secret: without the second no purchase is credited. */
+function requirePaymentKeys(e: z.infer<typeof envSchema>): void {
+  if (e.PAYMENT_PROVIDER !== "stripe") return;
+  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+    if (!e[name]) {
+      throw new ConfigError(`Invalid environment variable ${name}: required when PAYMENT_PROVIDER=stripe`);
+    }
+  }
 }
 
 /** A hosted vendor needs its key; an OpenAI-compatible server on a custom base URL (Ollama, vLLM) may not. */
@@ -241,6 +294,11 @@ function refuseUnsafeProductionDefaults(e: z.infer<typeof envSchema>): void {
   if (offline.length > 0 && !e.ALLOW_OFFLINE_AI) {
     throw new ConfigError(
       "Invalid environment variable ALLOW_OFFLINE_AI: set TEXT_PROVIDER, IMAGE_PROVIDER and VIDEO_PROVIDER to real providers, or ALLOW_OFFLINE_AI=1, when APP_ENV=production",
+    );
+  }
+  if (e.PAYMENT_PROVIDER === "sandbox") {
+    throw new ConfigError(
+      "Invalid environment variable PAYMENT_PROVIDER: set PAYMENT_PROVIDER=stripe (with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET) when APP_ENV=production; the sandbox adds credits without any payment",
     );
   }
   if (e.REQUIRE_EMAIL_VERIFICATION && !e.SMTP_URL) {

@@ -4,13 +4,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp, type TypedApp } from "./app";
 import type { Config } from "./config";
+import type { AppContext, Logger } from "./context";
 import { type Database, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { startWorkers } from "./jobs/workers";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
+import { createMediaStorage } from "./media/storage/create-storage";
 import { systemClock } from "./platform/clock";
-import { capabilitiesFor } from "./system/capabilities";
+import { createProviders } from "./providers/create-providers";
 
 export const defaultWebDistDir = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -29,6 +31,13 @@ export function databaseTarget(config: Config) {
     : { pgliteDir: path.join(config.dataDir, "pglite") };
 }
 
+/** JSON lines on stdout for a worker-only process, which has no Fastify logger. */
+const consoleLogger: Logger = {
+  info: (obj, msg) => console.log(JSON.stringify({ level: "info", msg, ...obj })),
+  warn: (obj, msg) => console.warn(JSON.stringify({ level: "warn", msg, ...obj })),
+  error: (obj, msg) => console.error(JSON.stringify({ level: "error", msg, ...obj })),
+};
+
 export async function startServer(
   config: Config,
   options: { webDistDir?: string } = {},
@@ -42,7 +51,8 @@ export async function startServer(
   }
   const jobs = await startJobQueue(database);
   const clock = systemClock;
-  const capabilities = capabilitiesFor(config);
+  const providers = createProviders(config.providers);
+  const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
 
   let app: TypedApp | undefined;
   let url: string | undefined;
@@ -51,17 +61,20 @@ export async function startServer(
       config,
       database,
       jobs,
-      capabilities,
-      webDistDir: options.webDistDir ?? defaultWebDistDir,
+      providers,
+      storage,
       clock,
+      webDistDir: options.webDistDir ?? defaultWebDistDir,
     });
     url = await app.listen({ port: config.port, host: config.host });
   }
   if (config.worker !== "off") {
+    const log = app?.log ?? consoleLogger;
     const mailer: Mailer = config.smtpUrl
       ? createSmtpMailer(config.smtpUrl, config.mailFrom)
-      : createLogMailer(app?.log ?? { info: () => {} });
-    await startWorkers(jobs, { db: database.db, clock, jobs, config, mailer });
+      : createLogMailer(log);
+    const ctx: AppContext = { config, db: database.db, clock, jobs, providers, storage, log };
+    await startWorkers(jobs, { ...ctx, mailer });
   }
 
   let stopping: Promise<void> | undefined;

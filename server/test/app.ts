@@ -1,15 +1,20 @@
-// Builds the real app over a fresh test database, with its job workers and a real SMTP sink for mail.
-// Requests go through app.inject (no network listener) unless a test listens itself.
+// Builds the real app over a fresh test database, with its job workers, a real SMTP sink for mail, local
+// media storage in a temp folder and the offline providers (or whatever providers a test passes, e.g.
+// adapters pointed at a fake vendor server). Requests go through app.inject unless a test listens itself.
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildApp, type TypedApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
+import type { AppContext } from "../src/context";
 import { type JobQueue, startJobQueue } from "../src/jobs/queue";
 import { startWorkers } from "../src/jobs/workers";
 import { createSmtpMailer } from "../src/mail/mailer";
-import { type Clock, createFakeClock } from "../src/platform/clock";
-import { capabilitiesFor } from "../src/system/capabilities";
+import { createMediaStorage } from "../src/media/storage/create-storage";
+import type { MediaStorage } from "../src/media/storage/types";
+import { createFakeClock, createTickingClock } from "../src/platform/clock";
+import { createProviders } from "../src/providers/create-providers";
+import type { Providers } from "../src/providers/types";
 import { createTestDatabase, type TestDatabase } from "./database";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink";
 
@@ -21,6 +26,9 @@ export type TestApp = TestDatabase & {
   jobs: JobQueue;
   clock: FakeClock;
   smtp: SmtpSink;
+  storage: MediaStorage;
+  providers: Providers;
+  ctx: AppContext;
   webDistDir: string;
 };
 
@@ -29,34 +37,49 @@ export async function createFakeWebDist(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-web-"));
   await writeFile(
     path.join(dir, "index.html"),
-    "<!doctype html><html><body><div id=root></div>SPA</body></html>",
+    '<!doctype html><html><head><meta name="csp-nonce" content="__CSP_NONCE__"></head><body><div id=root></div>SPA</body></html>',
   );
   return dir;
 }
 
-export async function createTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    env?: Record<string, string>;
+    providers?: Partial<Providers>;
+    workers?: boolean;
+    tickingClock?: boolean;
+  } = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const smtp = await startSmtpSink();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-data-"));
   const config = loadConfig({
-    DATA_DIR: os.tmpdir(),
+    DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     APP_URL: "http://app.test",
     SMTP_URL: smtp.url,
     ...options.env,
   });
-  // Fake time starts at the real time so pg-boss (which uses the database's clock) stays in step.
-  const clock = createFakeClock(new Date());
+  // Fake time starts at the real time so pg-boss (which uses the database's clock) stays in step. A
+  // ticking clock (real time plus what a test adds) suits tests that order things made one after another.
+  const clock = options.tickingClock ? createTickingClock() : createFakeClock(new Date());
   const jobs = await startJobQueue(testDb.database, { pollingIntervalSeconds: 0.5 });
-  const mailer = createSmtpMailer(smtp.url, config.mailFrom);
-  await startWorkers(jobs, { db: testDb.database.db, clock: clock as Clock, jobs, config, mailer });
+  const providers: Providers = { ...createProviders(config.providers), ...options.providers };
+  const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
+  const silent = { info: () => {}, warn: () => {}, error: () => {} };
+  const ctx: AppContext = { config, db: testDb.database.db, clock, jobs, providers, storage, log: silent };
+  if (options.workers !== false) {
+    await startWorkers(jobs, { ...ctx, mailer: createSmtpMailer(smtp.url, config.mailFrom) });
+  }
   const webDistDir = await createFakeWebDist();
   const app = await buildApp({
     config,
     database: testDb.database,
     jobs,
-    capabilities: capabilitiesFor(config),
-    webDistDir,
+    providers,
+    storage,
     clock,
+    webDistDir,
     logger: false,
   });
   await app.ready();
@@ -67,6 +90,9 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     jobs,
     clock,
     smtp,
+    storage,
+    providers,
+    ctx,
     webDistDir,
     cleanup: async () => {
       await app.close();

@@ -43,7 +43,7 @@ function spawnServer(env: Record<string, string>): { child: ChildProcess; output
 async function startServer(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
-  const deadline = Date.now() + 40_000;
+  const deadline = Date.now() + 80_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${output()}`);
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
@@ -142,5 +142,5 @@ describe("the server process", () => {
     );
     expect(await countSignups(database.db)).toBe(1);
     await database.close();
-  });
+  }, 240_000);
 });

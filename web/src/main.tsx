@@ -1,4 +1,5 @@
 import "./index.css";
+import { setNonce } from "get-nonce";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
@@ -10,6 +11,10 @@ applyTheme(getInitialTheme());
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+
+// Radix dialogs inject a <style> element; the strict CSP admits it only with this response's nonce.
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+if (nonce && nonce !== "__CSP_NONCE__") setNonce(nonce);
 
 createRoot(root).render(
   <StrictMode>

@@ -68,7 +68,7 @@ export function registerAccountRoutes(
   app.post(
     "/api/logout",
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags,
         summary: "End this session",
@@ -177,7 +177,7 @@ export function registerAccountRoutes(
   app.get(
     "/api/user/verify",
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags,
         summary: "Check the session",
@@ -191,7 +191,7 @@ export function registerAccountRoutes(
   app.get(
     "/api/profile",
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags,
         summary: "The signed-in user",

@@ -40,6 +40,7 @@ import {
   type UserRow,
 } from "./repo";
 import { digestToken, hashPassword, newToken, spendPasswordCheckTime, verifyPassword } from "./secrets";
+import type { SessionCache } from "./session-cache";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A session's expiry is pushed forward at most this often, so reads don't turn into writes. */
@@ -54,6 +55,8 @@ export type AccountsContext = {
   clock: Clock;
   jobs: JobQueue;
   config: Pick<Config, "appUrl" | "requireEmailVerification">;
+  /** Present in the HTTP app; workers and the admin CLI do without. */
+  sessions?: SessionCache;
 };
 
 export type AuthenticatedUser = { id: string; email: string; username: string; sessionTokenHash: string };
@@ -172,6 +175,7 @@ export async function authenticate(
 
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
   await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
+  ctx.sessions?.evict(user.sessionTokenHash);
 }
 
 export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {
@@ -268,6 +272,7 @@ export async function resetPassword(ctx: AccountsContext, token: string, passwor
     // The link arrived by mail, which proves the address.
     await setEmailVerified(tx, link.userId, now);
   });
+  ctx.sessions?.evictUser(link.userId);
   return { success: true as const, message: "Your password has been reset. You can now sign in with it." };
 }
 

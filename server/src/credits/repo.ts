@@ -1,5 +1,6 @@
-// SQL for credit balances and the ledger.
-import { eq } from "drizzle-orm";
+// SQL for credit balances and the ledger. Balance changes are single conditional UPDATEs, so two
+// requests can never both spend the same tenth.
+import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { creditAccounts, creditTransactions } from "../db/schema";
 
@@ -12,22 +13,86 @@ export async function insertAccount(
   await q.insert(creditAccounts).values({ userId, balanceTenths, updatedAt: at });
 }
 
-export async function insertTransaction(
-  q: Queryable,
-  row: {
-    userId: string;
-    transactionType: string;
-    amountTenths: number;
-    balanceAfterTenths: number;
-    reference?: string;
-    description?: string;
-    createdAt: Date;
-  },
-): Promise<void> {
+export type LedgerRow = {
+  userId: string;
+  transactionType: string;
+  amountTenths: number;
+  balanceAfterTenths: number;
+  reference?: string;
+  description?: string;
+  createdAt: Date;
+};
+
+export async function insertTransaction(q: Queryable, row: LedgerRow): Promise<void> {
   await q.insert(creditTransactions).values(row);
+}
+
+/** Inserts unless the reference was already used; false when it was (exactly-once grants and refunds). */
+export async function insertTransactionOnce(
+  q: Queryable,
+  row: LedgerRow & { reference: string },
+): Promise<boolean> {
+  const inserted = await q
+    .insert(creditTransactions)
+    .values(row)
+    .onConflictDoNothing({ target: creditTransactions.reference })
+    .returning({ id: creditTransactions.id });
+  return inserted.length === 1;
 }
 
 export async function findAccount(q: Queryable, userId: string) {
   const [row] = await q.select().from(creditAccounts).where(eq(creditAccounts.userId, userId));
   return row;
+}
+
+/**
+ * Takes `tenths` if the balance covers it (unlimited accounts are not charged).
+ * Returns the account after the change, or undefined when the balance was too low.
+ */
+export async function debitIfCovered(q: Queryable, userId: string, tenths: number, at: Date) {
+  const [row] = await q
+    .update(creditAccounts)
+    .set({
+      balanceTenths: sql`case when ${creditAccounts.unlimited} then ${creditAccounts.balanceTenths} else ${creditAccounts.balanceTenths} - ${tenths} end`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(creditAccounts.userId, userId),
+        sql`(${creditAccounts.unlimited} or ${creditAccounts.balanceTenths} >= ${tenths})`,
+      ),
+    )
+    .returning({ balanceTenths: creditAccounts.balanceTenths, unlimited: creditAccounts.unlimited });
+  return row;
+}
+
+export async function credit(q: Queryable, userId: string, tenths: number, at: Date) {
+  const [row] = await q
+    .update(creditAccounts)
+    .set({ balanceTenths: sql`${creditAccounts.balanceTenths} + ${tenths}`, updatedAt: at })
+    .where(eq(creditAccounts.userId, userId))
+    .returning({ balanceTenths: creditAccounts.balanceTenths, unlimited: creditAccounts.unlimited });
+  return row;
+}
+
+export async function setUnlimited(
+  q: Queryable,
+  userId: string,
+  unlimited: boolean,
+  at: Date,
+): Promise<boolean> {
+  const updated = await q
+    .update(creditAccounts)
+    .set({ unlimited, updatedAt: at })
+    .where(eq(creditAccounts.userId, userId))
+    .returning({ userId: creditAccounts.userId });
+  return updated.length === 1;
+}
+
+export async function ledgerSum(q: Queryable, userId: string): Promise<number> {
+  const [row] = await q
+    .select({ total: sql<number>`coalesce(sum(${creditTransactions.amountTenths}), 0)::int` })
+    .from(creditTransactions)
+    .where(eq(creditTransactions.userId, userId));
+  return row?.total ?? 0;
 }

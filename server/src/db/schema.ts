@@ -102,3 +102,130 @@ export const creditTransactions = pgTable(
   },
   (t) => [index("credit_transactions_user_idx").on(t.userId, t.createdAt)],
 );
+
+/** chat: every turn of the main chat (story_id null) and of stories. */
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id"),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    content: text("content").notNull(),
+    mode: text("mode", { enum: ["chat", "image", "video"] }),
+    /** The narrator's one-paragraph description of the scene, which the image model draws. */
+    sceneDescription: text("scene_description"),
+    mediaStatus: text("media_status", { enum: ["none", "pending", "completed", "failed"] })
+      .notNull()
+      .default("none"),
+    mediaError: text("media_error"),
+    imageKey: text("image_key"),
+    videoKey: text("video_key"),
+    /** What the turn cost, in tenths, so a media failure refunds exactly the right amount. */
+    chargedTenths: integer("charged_tenths").notNull().default(0),
+    /** Storage keys of reference images sent with the turn (selected story images, inputs). */
+    referenceKeys: text("reference_keys").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt)],
+);
+
+/** media: every generated file, the gallery. Survives the deletion of its story (the title is kept). */
+export const mediaItems = pgTable(
+  "media_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["image", "video"] }).notNull(),
+    storageKey: text("storage_key").notNull().unique(),
+    thumbnailKey: text("thumbnail_key"),
+    mimeType: text("mime_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    source: text("source", { enum: ["main_chat", "story", "studio"] }).notNull(),
+    storyId: uuid("story_id"),
+    storyTitle: text("story_title"),
+    messageId: uuid("message_id"),
+    description: text("description").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("media_items_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/** stories: named adventures; their messages live in chat_messages (story_id), their media in media_items. */
+export const stories = pgTable(
+  "stories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    context: text("context").notNull().default(""),
+    /** A picture the user pinned; newer media replaces it on the card. */
+    pinnedThumbnailKey: text("pinned_thumbnail_key"),
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("stories_user_idx").on(t.userId, t.updatedAt)],
+);
+
+/** studio: the Studio's conversation: prompts, advisor answers and generated batches. */
+export const studioMessages = pgTable(
+  "studio_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    content: text("content").notNull(),
+    isAdvisor: boolean("is_advisor").notNull().default(false),
+    /** Gallery item ids of the images this message produced (assistant) or was given (user). */
+    mediaIds: uuid("media_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    inputKeys: text("input_keys").array().notNull().default(sql`'{}'::text[]`),
+    batchSize: integer("batch_size").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("studio_messages_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** payments: one row per checkout session (Stripe's cs_... id or the sandbox's); credits are granted once. */
+export const paymentSessions = pgTable(
+  "payment_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["stripe", "sandbox"] }).notNull(),
+    packId: text("pack_id").notNull(),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    status: text("status", { enum: ["open", "paid", "cancelled", "expired"] })
+      .notNull()
+      .default("open"),
+    customerId: text("customer_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [index("payment_sessions_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** payments: the payment provider's customer for a user, for the billing portal. */
+export const billingCustomers = pgTable("billing_customers", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  provider: text("provider", { enum: ["stripe", "sandbox"] }).notNull(),
+  customerId: text("customer_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});

@@ -1,5 +1,6 @@
-// Bearer-token authentication: a preHandler that resolves the session to a user, or answers 401.
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+// Bearer-token authentication: an onRequest hook (so it runs before the body is read or validated) that
+// resolves the session to a user, or answers 401.
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { type AccountsContext, type AuthenticatedUser, authenticate } from "../accounts/service";
 import { Unauthorized } from "./errors";
 
@@ -18,7 +19,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function requireUser(ctx: AccountsContext): preHandlerAsyncHookHandler {
+export function requireUser(ctx: AccountsContext): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
     if (!token) throw new Unauthorized("Not authenticated. Please log in.");
@@ -28,7 +29,7 @@ export function requireUser(ctx: AccountsContext): preHandlerAsyncHookHandler {
   };
 }
 
-/** The user a requireUser preHandler put on the request. */
+/** The user the requireUser hook put on the request. */
 export function currentUser(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw new Unauthorized();
   return request.user;

@@ -2,7 +2,9 @@
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 
-export const appContentSecurityPolicy = {
+type Directives = Record<string, string[] | null>;
+
+export const appContentSecurityPolicy: Directives = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],
@@ -17,14 +19,44 @@ export const appContentSecurityPolicy = {
   upgradeInsecureRequests: null,
 };
 
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The app's policy; media may also come from the S3 store's origin (presigned links). */
+export function appDirectives(mediaOrigin?: string): Directives {
+  if (!mediaOrigin) return appContentSecurityPolicy;
+  return {
+    ...appContentSecurityPolicy,
+    imgSrc: [...(appContentSecurityPolicy.imgSrc ?? []), mediaOrigin],
+    mediaSrc: [...(appContentSecurityPolicy.mediaSrc ?? []), mediaOrigin],
+  };
+}
+
+/**
+ * The app's policy as a header value, with a per-response nonce admitted for <style> elements: dialog and
+ * menu libraries inject one, and the nonce lets exactly those in while inline styles stay refused.
+ */
+export function appCspHeader(styleNonce: string, mediaOrigin?: string): string {
+  return Object.entries(appDirectives(mediaOrigin))
+    .filter((entry): entry is [string, string[]] => entry[1] !== null)
+    .map(([name, values]) => {
+      const list = name === "styleSrc" ? [...values, `'nonce-${styleNonce}'`] : values;
+      return `${kebab(name)} ${list.join(" ")}`;
+    })
+    .join("; ");
+}
+
 /** Swagger UI sets inline styles from its bundle; only the docs pages get this looser policy. */
 export const docsContentSecurityPolicy =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
-export async function installSecurityHeaders(app: FastifyInstance, production: boolean): Promise<void> {
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  production: boolean,
+  mediaOrigin?: string,
+): Promise<void> {
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: appContentSecurityPolicy },
+    contentSecurityPolicy: { useDefaults: false, directives: appDirectives(mediaOrigin) },
     // HSTS only makes sense behind TLS, which production deployments terminate in front of us.
     hsts: production ? { maxAge: 15552000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,

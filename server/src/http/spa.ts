@@ -1,23 +1,44 @@
 // Serves the built web app on the API's port: hashed assets cached for a year, index.html for every
 // non-API path so the SPA can route (including /verify-email?token=...). Unknown /api paths stay JSON 404s.
-import { existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { appCspHeader } from "./security";
 
-export async function installSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
+export async function installSpa(
+  app: FastifyInstance,
+  webDistDir: string,
+  mediaOrigin?: string,
+): Promise<void> {
   const indexFile = path.join(webDistDir, "index.html");
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       wildcard: true,
-      index: "index.html",
+      // index.html is answered below, with a fresh CSP nonce each time.
+      index: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
       },
     });
+  }
+
+  const indexHtml = hasBuild ? readFileSync(indexFile, "utf8") : "";
+  const sendIndex = (reply: FastifyReply) => {
+    const nonce = randomBytes(16).toString("base64");
+    return reply
+      .header("cache-control", "no-cache")
+      .header("content-security-policy", appCspHeader(nonce, mediaOrigin))
+      .type("text/html; charset=utf-8")
+      .send(indexHtml.replaceAll("__CSP_NONCE__", nonce));
+  };
+  if (hasBuild) {
+    app.get("/", { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+    app.get("/index.html", { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   }
 
   app.setNotFoundHandler((request, reply) => {
@@ -31,6 +52,6 @@ export async function installSpa(app: FastifyInstance, webDistDir: string): Prom
         .type("text/plain")
         .send("The web app is not built yet. Run `npm run build`, then reload.");
     }
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    return sendIndex(reply);
   });
 }

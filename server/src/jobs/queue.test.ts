@@ -48,7 +48,7 @@ describe("job queue", () => {
       void queueAfter.work(greet, async ({ name }) => resolve(name));
     });
     await expect(processed).resolves.toBe("Ada");
-  });
+  }, 120_000);
 
   it("retries a failing job until it succeeds", async () => {
     const testDb = await createTestDatabase();

@@ -14,9 +14,12 @@ export type JobSpec<Payload> = {
   expireInSeconds: number;
 };
 
+/** Which try this is: a handler that fails on the last one should record the failure for good. */
+export type JobAttempt = { jobId: string; retryCount: number; isLastAttempt: boolean };
+
 export type JobQueue = {
   send<P>(spec: JobSpec<P>, payload: P): Promise<string>;
-  work<P>(spec: JobSpec<P>, handler: (payload: P, jobId: string) => Promise<void>): Promise<void>;
+  work<P>(spec: JobSpec<P>, handler: (payload: P, attempt: JobAttempt) => Promise<void>): Promise<void>;
   /** Stops fetching, lets running handlers finish (up to timeoutMs), leaves the database open. */
   stop(timeoutMs?: number): Promise<void>;
 };
@@ -37,21 +40,29 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
   });
   boss.on("error", (error) => options.onError?.(error));
   await boss.start();
-  const createdQueues = new Set<string>();
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
 
-  async function ensureQueue(spec: JobSpec<unknown>): Promise<void> {
-    if (createdQueues.has(spec.name)) return;
-    if (!(await boss.getQueue(spec.name))) {
-      await boss.createQueue(spec.name, {
-        name: spec.name,
-        retryLimit: spec.retryLimit,
-        retryDelay: spec.retryDelaySeconds,
-        retryBackoff: spec.retryBackoff,
-        expireInSeconds: spec.expireInSeconds,
-      });
+  // One creation per queue name per process: concurrent first sends must not race each other into
+  // pg-boss's createQueue (on PostgreSQL that deadlocks).
+  const queueReady = new Map<string, Promise<void>>();
+  function ensureQueue(spec: JobSpec<unknown>): Promise<void> {
+    let ready = queueReady.get(spec.name);
+    if (!ready) {
+      ready = (async () => {
+        if (await boss.getQueue(spec.name)) return;
+        await boss.createQueue(spec.name, {
+          name: spec.name,
+          retryLimit: spec.retryLimit,
+          retryDelay: spec.retryDelaySeconds,
+          retryBackoff: spec.retryBackoff,
+          expireInSeconds: spec.expireInSeconds,
+        });
+      })();
+      // A failed creation is retried by the next caller instead of being remembered.
+      ready.catch(() => queueReady.delete(spec.name));
+      queueReady.set(spec.name, ready);
     }
-    createdQueues.add(spec.name);
+    return ready;
   }
 
   return {
@@ -69,12 +80,20 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
     },
     async work(spec, handler) {
       await ensureQueue(spec as JobSpec<unknown>);
-      await boss.work<unknown>(spec.name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) {
-          // A throw here marks the job failed; pg-boss retries it with the spec's backoff.
-          await handler(spec.payload.parse(job.data), job.id);
-        }
-      });
+      await boss.work<unknown>(
+        spec.name,
+        { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
+        async (jobs) => {
+          for (const job of jobs) {
+            // A throw here marks the job failed; pg-boss retries it with the spec's backoff.
+            await handler(spec.payload.parse(job.data), {
+              jobId: job.id,
+              retryCount: job.retryCount,
+              isLastAttempt: job.retryCount >= job.retryLimit,
+            });
+          }
+        },
+      );
     },
     async stop(timeoutMs = 30_000) {
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });

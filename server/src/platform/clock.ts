@@ -19,3 +19,17 @@ export function createFakeClock(start = new Date("2026-01-01T12:00:00Z")): Clock
     },
   };
 }
+
+/** Real time plus an offset tests can push forward: order-by-time stays meaningful, expiry stays testable. */
+export function createTickingClock(): Clock & { advance: (ms: number) => void; set: (at: Date) => void } {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+    set: (at) => {
+      offset = at.getTime() - Date.now();
+    },
+  };
+}

@@ -1,9 +1,25 @@
-// What GET /api/config reports as on, derived from configuration alone.
-import type { Capability } from "@storyverse/contract/system";
+// What GET /api/config reports, derived from configuration alone.
+import type { Capability, ConfigResponse } from "@storyverse/contract/system";
 import type { Config } from "../config";
 
-export function capabilitiesFor(config: Pick<Config, "requireEmailVerification">): Capability[] {
+export function describeServer(
+  config: Pick<Config, "requireEmailVerification" | "providers">,
+): ConfigResponse {
+  const { text, image, video, speech } = config.providers;
   const capabilities: Capability[] = ["accounts"];
   if (config.requireEmailVerification) capabilities.push("email_verification");
-  return capabilities;
+  capabilities.push("text", "image", "video");
+  if (speech.kind !== "none") capabilities.push("transcription");
+  // Credit packs can always be bought: through Stripe, or locally through the sandbox checkout.
+  capabilities.push("payments");
+  return {
+    capabilities,
+    providers: {
+      text: text.kind,
+      image: image.kind,
+      video: video.kind,
+      transcription: speech.kind === "none" ? null : speech.kind,
+    },
+    offline_providers: [text.kind, image.kind, video.kind].includes("offline"),
+  };
 }

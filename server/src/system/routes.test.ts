@@ -19,7 +19,11 @@ describe("system routes", () => {
   it("GET /api/config lists the capabilities that are on", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/config" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ capabilities: ["accounts", "email_verification"] });
+    expect(res.json()).toEqual({
+      capabilities: ["accounts", "email_verification", "text", "image", "video", "payments"],
+      providers: { text: "offline", image: "offline", video: "offline", transcription: null },
+      offline_providers: true,
+    });
   });
 
   it("unknown API paths get a JSON 404 with a detail", async () => {
@@ -54,6 +58,20 @@ describe("system routes", () => {
     expect(csp).toContain("object-src 'none'");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("gives every page load its own style nonce, in the policy and in the page, and no inline script", async () => {
+    const nonces = [];
+    for (const url of ["/", "/stories"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      const nonce = /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1];
+      expect(nonce).toBeTruthy();
+      expect(res.body).toContain(`content="${nonce}"`);
+      expect(res.body).not.toContain("__CSP_NONCE__");
+      expect(String(res.headers["content-security-policy"])).toMatch(/script-src 'self';/);
+      nonces.push(nonce);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
   });
 
   it("publishes an OpenAPI document generated from the contract schemas, with a UI", async () => {

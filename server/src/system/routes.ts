@@ -3,6 +3,7 @@ import { errorBodySchema } from "@storyverse/contract/errors";
 import { configResponseSchema, healthResponseSchema } from "@storyverse/contract/system";
 import type { AppDeps, TypedApp } from "../app";
 import { ServiceUnavailable } from "../http/errors";
+import { describeServer } from "./capabilities";
 
 export function registerSystemRoutes(app: TypedApp, deps: AppDeps): void {
   app.get(
@@ -35,6 +36,6 @@ export function registerSystemRoutes(app: TypedApp, deps: AppDeps): void {
         response: { 200: configResponseSchema },
       },
     },
-    async () => ({ capabilities: deps.capabilities }),
+    async () => describeServer(deps.config),
   );
 }

@@ -1,0 +1,85 @@
+// The main chat and its media (spec section 7 "Main chat and media").
+import { z } from "zod";
+import { quotaInfoSchema } from "./credits";
+
+export const PROMPT_MAX_LENGTH = 4000;
+export const MAX_INPUT_IMAGES = 10;
+export const MIN_BATCH_SIZE = 1;
+export const MAX_BATCH_SIZE = 4;
+/** The narrator sees this many earlier messages. */
+export const HISTORY_WINDOW = 20;
+
+export const chatModeSchema = z.enum(["chat", "image", "video"], {
+  error: "chat_mode must be one of chat, image or video",
+});
+export type ChatMode = z.infer<typeof chatModeSchema>;
+
+export const chatRequestSchema = z.object({
+  prompt: z
+    .string({ error: "prompt is required" })
+    .trim()
+    .min(1, "Please type a message first")
+    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`),
+  generate_video: z.boolean().optional(),
+  chat_mode: chatModeSchema.optional(),
+});
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+export const mediaGenerationSchema = z.object({
+  status: z.enum(["started", "none"]),
+  type: z.enum(["image", "video"]).nullable(),
+});
+
+export const chatResponseSchema = z.object({
+  success: z.literal(true),
+  quota_exceeded: z.literal(false),
+  story_text: z.string(),
+  message_id: z.string(),
+  media_generation: mediaGenerationSchema,
+  quota_info: quotaInfoSchema,
+});
+export type ChatResponse = z.infer<typeof chatResponseSchema>;
+
+export const mediaStatusSchema = z.object({
+  message_id: z.string(),
+  status: z.enum(["none", "pending", "completed", "failed"]),
+  media_generation_completed: z.boolean(),
+  media_generation_failed: z.boolean(),
+  media_generation_error: z.string().nullable(),
+  image_url: z.string().nullable(),
+  video_url: z.string().nullable(),
+});
+export type MediaStatus = z.infer<typeof mediaStatusSchema>;
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  message_id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  timestamp: z.string(),
+  created_at: z.string(),
+  mode: chatModeSchema.nullable(),
+  image_url: z.string().nullable(),
+  video_url: z.string().nullable(),
+  media_status: z.enum(["none", "pending", "completed", "failed"]),
+  media_error: z.string().nullable(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const chatHistorySchema = z.object({ success: z.literal(true), messages: z.array(chatMessageSchema) });
+
+export const videoStatusSchema = z.object({
+  task_id: z.string(),
+  status: z.enum(["processing", "completed", "error"]),
+  video_url: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+export const transcriptionResponseSchema = z.object({
+  success: z.boolean(),
+  text: z.string(),
+  error: z.string().nullable(),
+});
+export const NO_SPEECH_MESSAGE = "No speech detected in the audio. Please try speaking more clearly.";
+export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;

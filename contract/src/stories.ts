@@ -1,0 +1,91 @@
+// Stories: named, persistent adventures (spec sections 3 and 7 "Stories").
+import { z } from "zod";
+import { chatModeSchema, MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
+
+export const STORY_NAME_MAX_LENGTH = 30;
+export const STORY_TITLE_MAX_LENGTH = 100;
+export const STORY_CONTEXT_MAX_LENGTH = 2000;
+
+const titleSchema = (max: number) =>
+  z
+    .string({ error: "Story title is required" })
+    .trim()
+    .min(1, "Story title is required")
+    .max(max, `Story title must be at most ${max} characters`);
+
+const contextSchema = z
+  .string()
+  .max(STORY_CONTEXT_MAX_LENGTH, `Story context must be at most ${STORY_CONTEXT_MAX_LENGTH} characters`);
+
+export const createStoryRequestSchema = z.object({
+  title: titleSchema(STORY_NAME_MAX_LENGTH),
+  context: contextSchema.optional().default(""),
+});
+export type CreateStoryRequest = z.input<typeof createStoryRequestSchema>;
+
+export const updateStoryRequestSchema = z
+  .object({
+    title: titleSchema(STORY_TITLE_MAX_LENGTH).optional(),
+    context: contextSchema.optional(),
+    /** One of the user's own media URLs, pinned as the card's picture until newer media arrives. */
+    thumbnail: z.string().max(4096).optional(),
+  })
+  .refine((v) => v.title !== undefined || v.context !== undefined || v.thumbnail !== undefined, {
+    message: "Nothing to update: send title, context or thumbnail",
+  });
+export type UpdateStoryRequest = z.input<typeof updateStoryRequestSchema>;
+
+export const storySchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  title: z.string(),
+  context: z.string(),
+  thumbnail: z.string().nullable(),
+  message_count: z.number(),
+  last_updated: z.string(),
+  updated_at: z.string(),
+  created_at: z.string(),
+});
+export type Story = z.infer<typeof storySchema>;
+
+export const storiesResponseSchema = z.object({ success: z.literal(true), stories: z.array(storySchema) });
+export const storyResponseSchema = z.object({ success: z.literal(true), story: storySchema });
+export const deleteStoryResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+export const storyMediaItemSchema = z.object({
+  message_id: z.string(),
+  type: z.enum(["image", "video"]),
+  url: z.string(),
+  created_at: z.string(),
+  content_preview: z.string(),
+});
+export const storyMediaResponseSchema = z.object({ success: z.literal(true), media: z.array(storyMediaItemSchema) });
+
+/** A selected image: a URL we signed, an object carrying one (spec "Selected story image"), or a data: URL. */
+export const inputImageSchema = z.union([
+  z.string().min(1).max(15_000_000),
+  z.object({ url: z.string().min(1).max(15_000_000), id: z.string().optional(), messageId: z.string().optional() }),
+  z.object({ data: z.string().min(1).max(15_000_000), name: z.string().optional() }),
+]);
+export type InputImage = z.infer<typeof inputImageSchema>;
+
+export const storyChatRequestSchema = z.object({
+  prompt: z
+    .string({ error: "prompt is required" })
+    .trim()
+    .min(1, "Please type a message first")
+    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`),
+  generate_video: z.boolean().optional(),
+  chat_mode: chatModeSchema.optional(),
+  batchSize: z
+    .number()
+    .int()
+    .min(MIN_BATCH_SIZE, `batchSize must be between ${MIN_BATCH_SIZE} and ${MAX_BATCH_SIZE}`)
+    .max(MAX_BATCH_SIZE, `batchSize must be between ${MIN_BATCH_SIZE} and ${MAX_BATCH_SIZE}`)
+    .optional(),
+  inputImages: z
+    .array(inputImageSchema)
+    .max(MAX_INPUT_IMAGES, `Maximum ${MAX_INPUT_IMAGES} images allowed for Seedream-4.`)
+    .optional(),
+});
+export type StoryChatRequest = z.input<typeof storyChatRequestSchema>;

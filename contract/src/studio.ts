@@ -1,0 +1,118 @@
+// The Studio (spec sections 2 "Studio", 3 "Studio message" and "Input image", 7 "Studio") and the paginated
+// Gallery (spec section 2 "Gallery page"). Limits the web and the server both enforce live here.
+import { z } from "zod";
+import { MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
+import { quotaInfoSchema } from "./credits";
+import { galleryItemSchema } from "./media";
+import { inputImageSchema } from "./stories";
+
+/** Earlier Studio results that can be selected for reuse as inputs at once (spec section 5). */
+export const MAX_REUSED_RESULTS = 3;
+/** GET /api/studio/messages answers with the newest this many, oldest first. */
+export const STUDIO_HISTORY_LIMIT = 200;
+/** The advisor sees this many earlier advisor messages. */
+export const ADVISOR_HISTORY_WINDOW = 10;
+
+export const GALLERY_PAGE_DEFAULT = 60;
+export const GALLERY_PAGE_MAX = 100;
+
+/** The spec's wording, with the count the user actually sent (section 5, image inputs). */
+export const tooManyInputImagesMessage = (count: number) =>
+  `Maximum ${MAX_INPUT_IMAGES} images allowed for Seedream-4. You currently have ${count} images.`;
+
+const promptSchema = (what: string) =>
+  z
+    .string({ error: "prompt is required" })
+    .trim()
+    .min(1, `Please type ${what} first`)
+    .max(PROMPT_MAX_LENGTH, `Prompts are limited to ${PROMPT_MAX_LENGTH} characters`);
+
+export const batchSizeSchema = z
+  .number({ error: `batch_size must be a whole number from ${MIN_BATCH_SIZE} to ${MAX_BATCH_SIZE}` })
+  .int(`batch_size must be a whole number from ${MIN_BATCH_SIZE} to ${MAX_BATCH_SIZE}`)
+  .min(MIN_BATCH_SIZE, `batch_size must be between ${MIN_BATCH_SIZE} and ${MAX_BATCH_SIZE}`)
+  .max(MAX_BATCH_SIZE, `batch_size must be between ${MIN_BATCH_SIZE} and ${MAX_BATCH_SIZE}`);
+
+export const studioGenerateRequestSchema = z.object({
+  prompt: promptSchema("a prompt"),
+  batch_size: batchSizeSchema.optional().default(MIN_BATCH_SIZE),
+  /**
+   * Each one a gallery item of the user's (its id, its URL, or `{url, id}` as the picker sends it) or an
+   * upload (a data: URL, or `{data, name}`).
+   */
+  input_images: z
+    .array(inputImageSchema)
+    .max(MAX_INPUT_IMAGES, {
+      error: (issue) => tooManyInputImagesMessage(Array.isArray(issue.input) ? issue.input.length : 0),
+    })
+    .optional()
+    .default([]),
+});
+export type StudioGenerateRequest = z.input<typeof studioGenerateRequestSchema>;
+
+export const studioGenerateResponseSchema = z.object({
+  success: z.literal(true),
+  /** Signed URLs of the new images, in order. */
+  images: z.array(z.string()),
+  /** The same images as gallery items (with thumbnail_url). */
+  items: z.array(galleryItemSchema),
+  /** The assistant message that holds the batch. */
+  message_id: z.string(),
+  quota_info: quotaInfoSchema,
+});
+export type StudioGenerateResponse = z.infer<typeof studioGenerateResponseSchema>;
+
+export const advisorChatRequestSchema = z.object({ prompt: promptSchema("a question") });
+export type AdvisorChatRequest = z.input<typeof advisorChatRequestSchema>;
+
+export const advisorChatResponseSchema = z.object({
+  success: z.literal(true),
+  /** The advisor's answer, in Markdown (render it safely: no raw HTML). */
+  response: z.string(),
+  message_id: z.string(),
+  quota_info: quotaInfoSchema,
+});
+export type AdvisorChatResponse = z.infer<typeof advisorChatResponseSchema>;
+
+export const studioMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  /** Signed URLs of the images this message produced (assistant messages of a batch). */
+  images: z.array(z.string()),
+  /** The same images as gallery items, for thumbnails and the lightbox. */
+  image_items: z.array(galleryItemSchema),
+  /** Signed URLs of the input images a user message was sent with. */
+  input_images: z.array(z.string()),
+  isAdvisor: z.boolean(),
+  batchSize: z.number(),
+  timestamp: z.string(),
+});
+export type StudioMessage = z.infer<typeof studioMessageSchema>;
+
+export const studioMessagesResponseSchema = z.object({
+  success: z.literal(true),
+  messages: z.array(studioMessageSchema),
+});
+
+export const galleryPageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}` })
+    .int(`limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}`)
+    .min(1, `limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}`)
+    .max(GALLERY_PAGE_MAX, `limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}`)
+    .optional()
+    .default(GALLERY_PAGE_DEFAULT),
+  /** next_cursor of the previous page; absent for the first. Opaque: do not build one. */
+  cursor: z.string().max(200).optional(),
+});
+export type GalleryPageQuery = z.input<typeof galleryPageQuerySchema>;
+
+export const galleryPageSchema = z.object({
+  success: z.literal(true),
+  /** Newest first: images and videos from every source. Show thumbnail_url in grids, never url. */
+  items: z.array(galleryItemSchema),
+  /** Pass as cursor for the next page; null when this page is the last. */
+  next_cursor: z.string().nullable(),
+});
+export type GalleryPage = z.infer<typeof galleryPageSchema>;

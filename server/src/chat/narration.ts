@@ -1,0 +1,56 @@
+// How the narrator is asked (system prompt, history window) and how its answer is read back:
+// story text for the reader, then one "SCENE: ..." line for the image model.
+import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import type { ChatMessage } from "../providers/types";
+
+export type StorySetting = { title: string; context: string };
+
+const MAIN_CHAT_SETTING: StorySetting = {
+  title: "The Never-Ending Story",
+  context: "An open-ended adventure that goes wherever the player takes it.",
+};
+
+export function narratorSystemPrompt(setting: StorySetting | null): string {
+  const { title, context } = setting ?? MAIN_CHAT_SETTING;
+  return [
+    "You are the narrator of an interactive story. The player tells you what happens or what they do;",
+    "you continue the story in the second person, vividly and concisely, keeping characters, places and",
+    "objects consistent with everything said before. Never refuse to continue; steer away from harm gently.",
+    "",
+    `Story title: ${title}`,
+    `Story context: ${context || "(none given)"}`,
+    "",
+    "Answer with one to three short paragraphs of story. Then write a blank line, then exactly one line that",
+    'starts with "SCENE: " and describes the current scene as a single paragraph for an illustrator:',
+    "setting, characters and their look, lighting, mood and camera framing. No other text after it.",
+  ].join("\n");
+}
+
+export function buildNarratorMessages(
+  setting: StorySetting | null,
+  history: { role: "user" | "assistant"; content: string }[],
+  prompt: string,
+): ChatMessage[] {
+  return [
+    { role: "system", content: narratorSystemPrompt(setting) },
+    ...history.slice(-HISTORY_WINDOW).map((m) => ({ role: m.role, content: m.content })),
+    { role: "user", content: prompt },
+  ];
+}
+
+/** Splits the narrator's answer; a model that forgot the SCENE line still gets a usable description. */
+export function parseNarration(answer: string, prompt: string): { storyText: string; scene: string } {
+  const lines = answer.trim().split("\n");
+  const sceneIndex = lines.findLastIndex((line) => /^\s*\**scene\**\s*:/i.test(line));
+  if (sceneIndex === -1) {
+    const storyText = answer.trim();
+    return { storyText, scene: `${prompt}. ${storyText}`.slice(0, 1000) };
+  }
+  const storyText = lines.slice(0, sceneIndex).join("\n").trim();
+  const scene = lines
+    .slice(sceneIndex)
+    .join(" ")
+    .replace(/^\s*\**scene\**\s*:\s*/i, "")
+    .trim();
+  return { storyText: storyText || answer.trim(), scene: scene || prompt };
+}

@@ -1,0 +1,115 @@
+// SQL for chat messages (main chat and stories).
+import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import { chatMessages } from "../db/schema";
+
+export type MessageRow = typeof chatMessages.$inferSelect;
+export type NewMessage = typeof chatMessages.$inferInsert;
+
+/** storyId: a story, null for the main chat, undefined for any of the user's conversations. */
+const inConversation = (userId: string, storyId: string | null | undefined): SQL =>
+  storyId === undefined
+    ? eq(chatMessages.userId, userId)
+    : and(
+        eq(chatMessages.userId, userId),
+        storyId ? eq(chatMessages.storyId, storyId) : isNull(chatMessages.storyId),
+      )!;
+
+export async function insertMessage(q: Queryable, values: NewMessage): Promise<MessageRow> {
+  const [row] = await q.insert(chatMessages).values(values).returning();
+  return row!;
+}
+
+/** The newest `limit` messages of one conversation, oldest first. */
+export async function recentMessages(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+  limit: number,
+): Promise<MessageRow[]> {
+  const rows = await q
+    .select()
+    .from(chatMessages)
+    .where(inConversation(userId, storyId))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+export async function allMessages(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+): Promise<MessageRow[]> {
+  return q
+    .select()
+    .from(chatMessages)
+    .where(inConversation(userId, storyId))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+}
+
+// Media-status polling runs this lookup constantly: build its SQL once per database, not per request.
+const findMessageStatements = new WeakMap<object, ReturnType<typeof prepareFindMessage>>();
+function prepareFindMessage(q: Queryable) {
+  return q
+    .select()
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, sql.placeholder("userId")),
+        eq(chatMessages.id, sql.placeholder("messageId")),
+      ),
+    )
+    .prepare("find_chat_message");
+}
+
+/** One message of this user's conversation; undefined for anyone else's. */
+export async function findMessage(
+  q: Queryable,
+  userId: string,
+  storyId: string | null | undefined,
+  messageId: string,
+): Promise<MessageRow | undefined> {
+  let statement = findMessageStatements.get(q);
+  if (!statement) {
+    statement = prepareFindMessage(q);
+    findMessageStatements.set(q, statement);
+  }
+  const [row] = await statement.execute({ userId, messageId });
+  if (!row || (storyId !== undefined && row.storyId !== storyId)) return undefined;
+  return row;
+}
+
+export async function findMessageById(q: Queryable, messageId: string): Promise<MessageRow | undefined> {
+  const [row] = await q.select().from(chatMessages).where(eq(chatMessages.id, messageId));
+  return row;
+}
+
+export async function updateMessageMedia(
+  q: Queryable,
+  messageId: string,
+  values: Partial<Pick<MessageRow, "imageKey" | "videoKey" | "mediaStatus" | "mediaError">> & {
+    updatedAt: Date;
+  },
+): Promise<void> {
+  await q.update(chatMessages).set(values).where(eq(chatMessages.id, messageId));
+}
+
+export async function deleteConversation(q: Queryable, userId: string, storyId: string): Promise<void> {
+  await q.delete(chatMessages).where(inConversation(userId, storyId));
+}
+
+/** pending -> failed, only if still pending; false when the job finished (or failed) first. */
+export async function failIfPending(
+  q: Queryable,
+  messageId: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const updated = await q
+    .update(chatMessages)
+    .set({ mediaStatus: "failed", mediaError: reason, updatedAt: at })
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.mediaStatus, "pending")))
+    .returning({ id: chatMessages.id });
+  return updated.length === 1;
+}

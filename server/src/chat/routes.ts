@@ -1,0 +1,119 @@
+// HTTP for the main chat (a story without an id) and media status polling.
+import {
+  chatHistorySchema,
+  chatRequestSchema,
+  chatResponseSchema,
+  mediaStatusSchema,
+  videoStatusSchema,
+} from "@storyverse/contract/chat";
+import { insufficientCreditsSchema } from "@storyverse/contract/credits";
+import { errorBodySchema } from "@storyverse/contract/errors";
+import { z } from "zod";
+import type { TypedApp } from "../app";
+import type { AppContext } from "../context";
+import { currentUser } from "../http/auth";
+import type { RouteKit } from "../http/route-kit";
+import { allMessages } from "./repo";
+import { mediaStatus, sendTurn, toChatMessage } from "./service";
+
+const tags = ["chat"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const messageIdParams = z.object({ messageId: z.uuid("Unknown message id") });
+
+export function registerChatRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+  app.post(
+    "/api/chat",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "One turn of the main chat: story text now, media by job",
+        security: kit.security,
+        body: chatRequestSchema,
+        response: {
+          200: chatResponseSchema,
+          402: insufficientCreditsSchema,
+          502: errorBodySchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      kit.limitGeneration(user.id);
+      const { prompt, chat_mode, generate_video } = request.body;
+      return sendTurn(ctx, {
+        userId: user.id,
+        storyId: null,
+        story: null,
+        prompt,
+        mode: chat_mode ?? (generate_video ? "video" : "image"),
+        referenceKeys: [],
+      });
+    },
+  );
+
+  app.get(
+    "/api/chat/history",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "The main chat's messages, oldest first",
+        security: kit.security,
+        response: { 200: chatHistorySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const rows = await allMessages(ctx.db, currentUser(request).id, null);
+      return {
+        success: true as const,
+        messages: await Promise.all(rows.map((row) => toChatMessage(ctx, row))),
+      };
+    },
+  );
+
+  app.get(
+    "/api/chat/media-status/:messageId",
+    {
+      onRequest: kit.auth,
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "Poll the media of one main-chat message",
+        security: kit.security,
+        params: messageIdParams,
+        response: { 200: mediaStatusSchema, ...errors },
+      },
+    },
+    async (request) => mediaStatus(ctx, currentUser(request).id, null, request.params.messageId),
+  );
+
+  app.get(
+    "/api/video-status/:taskId",
+    {
+      onRequest: kit.auth,
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "Poll a video task (the task id is the message id of a video turn)",
+        security: kit.security,
+        params: z.object({ taskId: z.uuid("Unknown video task") }),
+        response: { 200: videoStatusSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const status = await mediaStatus(ctx, currentUser(request).id, undefined, request.params.taskId);
+      return {
+        task_id: request.params.taskId,
+        status: status.video_url
+          ? ("completed" as const)
+          : status.media_generation_failed
+            ? ("error" as const)
+            : ("processing" as const),
+        video_url: status.video_url,
+        error: status.media_generation_error,
+      };
+    },
+  );
+}

@@ -1,0 +1,24 @@
+// Everything a service may need, built once at start (server.ts) or per test (test/app.ts).
+// Services take the parts they use (Pick<AppContext, ...>), so their dependencies stay visible.
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { JobQueue } from "./jobs/queue";
+import type { MediaStorage } from "./media/storage/types";
+import type { Clock } from "./platform/clock";
+import type { Providers } from "./providers/types";
+
+export type Logger = {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+  error: (obj: object, msg?: string) => void;
+};
+
+export type AppContext = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+  providers: Providers;
+  storage: MediaStorage;
+  log: Logger;
+};

@@ -1,0 +1,91 @@
+// HTTP for balances, prices, the ledger's history and this month's activity.
+import {
+  creditHistoryQuerySchema,
+  creditHistoryResponseSchema,
+  monthlyActivitySchema,
+} from "@storyverse/contract/billing";
+import {
+  CREDIT_COSTS,
+  creditBalanceSchema,
+  quotaResponseSchema,
+  UNKNOWN_KIND_COST,
+} from "@storyverse/contract/credits";
+import { errorBodySchema } from "@storyverse/contract/errors";
+import type { TypedApp } from "../app";
+import type { AppContext } from "../context";
+import { currentUser } from "../http/auth";
+import type { RouteKit } from "../http/route-kit";
+import { monthlyActivity } from "./activity";
+import { creditHistory } from "./history";
+import { remainingCredits } from "./service";
+
+const tags = ["credits"];
+
+export function registerCreditRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+  app.get(
+    "/api/credit-balance",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Remaining credits (-1 = unlimited)",
+        security: kit.security,
+        response: { 200: creditBalanceSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const remaining = await remainingCredits(ctx.db, currentUser(request).id);
+      return { remaining, unlimited: remaining === -1 };
+    },
+  );
+
+  app.get(
+    "/api/quota",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Remaining credits and the price list",
+        security: kit.security,
+        response: { 200: quotaResponseSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const remaining = await remainingCredits(ctx.db, currentUser(request).id);
+      return {
+        remaining,
+        unlimited: remaining === -1,
+        costs: { ...CREDIT_COSTS, unknown: UNKNOWN_KIND_COST },
+      };
+    },
+  );
+
+  app.get(
+    "/api/credit-history",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Your credit transactions, newest first (page with limit and before)",
+        security: kit.security,
+        querystring: creditHistoryQuerySchema,
+        response: { 200: creditHistoryResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => creditHistory(ctx.db, currentUser(request).id, request.query),
+  );
+
+  app.get(
+    "/api/monthly-activity",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "This calendar month's activity (UTC): chats, images, videos, stories, credits used",
+        security: kit.security,
+        response: { 200: monthlyActivitySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => monthlyActivity(ctx.db, currentUser(request).id, ctx.clock.now()),
+  );
+}

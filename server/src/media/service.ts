@@ -1,0 +1,158 @@
+// Media: stores generated files (with a webp thumbnail for images), records them as gallery items, and
+// turns storage keys into signed URLs for the API. The database keeps keys; URLs are made per response.
+import { randomUUID } from "node:crypto";
+import type { GalleryItem } from "@storyverse/contract/media";
+import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
+import { NotFound } from "../http/errors";
+import { inspectImage, makeThumbnail } from "./images";
+import { findOwnedByKey, insertMediaItem, listMediaItems, listStoryMedia, type MediaItemRow } from "./repo";
+
+const extensionFor: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+};
+
+export type MediaOrigin = {
+  userId: string;
+  source: "main_chat" | "story" | "studio";
+  storyId: string | null;
+  storyTitle: string | null;
+  messageId: string | null;
+  description: string;
+};
+
+type MediaContext = Pick<AppContext, "storage" | "clock">;
+
+export async function saveImage(
+  ctx: MediaContext,
+  q: Queryable,
+  origin: MediaOrigin,
+  data: Buffer,
+): Promise<MediaItemRow> {
+  const info = await inspectImage(data);
+  const id = randomUUID();
+  const key = `u/${origin.userId}/${id}.${extensionFor[info.mimeType] ?? "bin"}`;
+  const thumbnailKey = `u/${origin.userId}/${id}.thumb.webp`;
+  await ctx.storage.put(key, data, info.mimeType);
+  await ctx.storage.put(thumbnailKey, await makeThumbnail(data), "image/webp");
+  return insertMediaItem(q, {
+    id,
+    userId: origin.userId,
+    kind: "image",
+    storageKey: key,
+    thumbnailKey,
+    mimeType: info.mimeType,
+    bytes: data.length,
+    width: info.width,
+    height: info.height,
+    source: origin.source,
+    storyId: origin.storyId,
+    storyTitle: origin.storyTitle,
+    messageId: origin.messageId,
+    description: origin.description,
+    createdAt: ctx.clock.now(),
+  });
+}
+
+export async function saveVideo(
+  ctx: MediaContext,
+  q: Queryable,
+  origin: MediaOrigin,
+  data: Buffer,
+  posterKey: string | null,
+): Promise<MediaItemRow> {
+  const id = randomUUID();
+  const key = `u/${origin.userId}/${id}.mp4`;
+  await ctx.storage.put(key, data, "video/mp4");
+  return insertMediaItem(q, {
+    id,
+    userId: origin.userId,
+    kind: "video",
+    storageKey: key,
+    // The scene image the clip was made from doubles as its poster in the gallery.
+    thumbnailKey: posterKey,
+    mimeType: "video/mp4",
+    bytes: data.length,
+    source: origin.source,
+    storyId: origin.storyId,
+    storyTitle: origin.storyTitle,
+    messageId: origin.messageId,
+    description: origin.description,
+    createdAt: ctx.clock.now(),
+  });
+}
+
+export async function urlFor(ctx: Pick<AppContext, "storage">, key: string | null): Promise<string | null> {
+  return key ? ctx.storage.signedUrl(key) : null;
+}
+
+export async function toGalleryItem(
+  ctx: Pick<AppContext, "storage">,
+  row: MediaItemRow,
+): Promise<GalleryItem> {
+  const url = await ctx.storage.signedUrl(row.storageKey);
+  return {
+    id: row.id,
+    type: row.kind,
+    media_url: url,
+    url,
+    thumbnail_url: await urlFor(ctx, row.thumbnailKey),
+    created_at: row.createdAt.toISOString(),
+    description: row.description,
+    source: row.source,
+    story_id: row.storyId,
+    story_title: row.storyTitle,
+    file_extension: extensionFor[row.mimeType] ?? "bin",
+    message_id: row.messageId,
+  };
+}
+
+export async function listGallery(
+  ctx: Pick<AppContext, "storage" | "db">,
+  userId: string,
+  options: { kind?: "image" | "video"; limit: number; before?: { createdAt: Date; id: string } },
+): Promise<GalleryItem[]> {
+  const rows = await listMediaItems(ctx.db, userId, options);
+  return Promise.all(rows.map((row) => toGalleryItem(ctx, row)));
+}
+
+/**
+ * The bytes behind one of our media URLs, only if the file is the caller's. Anything else (another user's
+ * file, an outside address, garbage) is a 404: we never fetch a URL we did not sign.
+ */
+export async function downloadOwn(ctx: Pick<AppContext, "storage" | "db">, userId: string, url: string) {
+  const key = ctx.storage.keyFromUrl(url);
+  const item = key ? await findOwnedByKey(ctx.db, userId, key) : undefined;
+  if (!key || !item) throw new NotFound("Media not found");
+  const isThumbnail = key === item.thumbnailKey;
+  const mimeType = isThumbnail ? (key.endsWith(".webp") ? "image/webp" : item.mimeType) : item.mimeType;
+  const data = await ctx.storage.read(key);
+  const filename = `storyverse-${item.kind}-${item.createdAt.toISOString().slice(0, 10)}-${item.id.slice(0, 8)}.${extensionFor[mimeType] ?? "bin"}`;
+  return { data, mimeType, filename };
+}
+
+/** A story's media, newest first, in the spec's "Story media item" shape. */
+export async function storyMedia(ctx: Pick<AppContext, "storage" | "db">, userId: string, storyId: string) {
+  const rows = await listStoryMedia(ctx.db, userId, storyId);
+  return Promise.all(
+    rows.map(async (row) => ({
+      message_id: row.messageId ?? row.id,
+      type: row.kind,
+      url: await ctx.storage.signedUrl(row.storageKey),
+      created_at: row.createdAt.toISOString(),
+      content_preview: row.description.slice(0, 160),
+    })),
+  );
+}
+
+/** The key of one of the user's media files behind a URL we signed, or undefined. */
+export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, userId: string, url: string) {
+  const key = ctx.storage.keyFromUrl(url);
+  const item = key ? await findOwnedByKey(ctx.db, userId, key) : undefined;
+  return item ? (item.thumbnailKey ?? item.storageKey) : undefined;
+}

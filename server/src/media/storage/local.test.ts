@@ -1,0 +1,115 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HttpError } from "../../http/errors";
+import { createFakeClock } from "../../platform/clock";
+import { createMediaStorage } from "./create-storage";
+import { LocalMediaStorage } from "./local";
+import type { MediaStorage } from "./types";
+
+const secret = "a-test-secret-that-is-long-enough-0123";
+let root: string;
+let storage: MediaStorage;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "storyverse-local-"));
+  storage = createMediaStorage(
+    { kind: "local", dir: path.join(root, "media"), urlTtlSeconds: 3600 },
+    secret,
+    createFakeClock(),
+  );
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof HttpError ? error.statusCode : -1;
+  }
+}
+
+describe("local media storage", () => {
+  it("is chosen for kind local", () => {
+    expect(storage.kind).toBe("local");
+    expect(storage).toBeInstanceOf(LocalMediaStorage);
+  });
+
+  it("puts, reads, overwrites and deletes, creating directories as needed", async () => {
+    const key = "u/42/deep/a.png";
+    await storage.put(key, Buffer.from("first"), "image/png");
+    expect((await storage.read(key)).toString()).toBe("first");
+    await storage.put(key, Buffer.from("second"), "image/png");
+    expect((await storage.read(key)).toString()).toBe("second");
+    expect(await readFile(path.join(root, "media", "u", "42", "deep", "a.png"), "utf8")).toBe("second");
+    // Atomic writes leave no temp files behind.
+    expect(await readdir(path.join(root, "media", "u", "42", "deep"))).toEqual(["a.png"]);
+    await storage.delete(key);
+    expect(await statusOf(storage.read(key))).toBe(404);
+  });
+
+  it("answers 404 for a missing file and deletes a missing file without complaint", async () => {
+    expect(await statusOf(storage.read("u/1/none.png"))).toBe(404);
+    expect(await statusOf(storage.read("u"))).toBe(404);
+    await expect(storage.delete("u/1/none.png")).resolves.toBeUndefined();
+  });
+
+  it("refuses keys that could leave the media directory or are not plain", async () => {
+    await writeFile(path.join(root, "secret.txt"), "do not serve");
+    const bad = [
+      "../secret.txt",
+      "u/../../secret.txt",
+      "..",
+      ".",
+      "u/./a.png",
+      "/etc/passwd",
+      "u//a.png",
+      "u/",
+      "",
+      "u\\..\\secret.txt",
+      "u/a b.png",
+      "u/%2e%2e/a.png",
+      "u/é.png",
+      "u/a.png\0",
+      "x".repeat(600),
+    ];
+    for (const key of bad) {
+      expect(await statusOf(storage.put(key, Buffer.from("x"), "image/png")), key).toBe(400);
+      expect(await statusOf(storage.read(key)), key).toBe(400);
+      expect(await statusOf(storage.delete(key)), key).toBe(400);
+      expect(await statusOf(storage.signedUrl(key)), key).toBe(400);
+    }
+    expect(await readFile(path.join(root, "secret.txt"), "utf8")).toBe("do not serve");
+    expect(await readdir(root)).toEqual(["secret.txt"]);
+  });
+
+  it("signs relative same-origin URLs", async () => {
+    const url = await storage.signedUrl("u/1/a.png");
+    expect(url).toMatch(/^\/api\/media\/u\/1\/a\.png\?exp=\d+&sig=[0-9a-f]{64}$/);
+    expect(url).toContain(`exp=${Date.parse("2026-01-01T13:00:00Z") / 1000}&`);
+  });
+
+  it("finds the key behind its own URLs, relative or absolute, and nothing else", async () => {
+    const url = await storage.signedUrl("u/1/a.png");
+    expect(storage.keyFromUrl(url)).toBe("u/1/a.png");
+    expect(storage.keyFromUrl(`https://storyverse.example${url}`)).toBe("u/1/a.png");
+    expect(storage.keyFromUrl("/api/media/u/1/a.png?exp=1&sig=bad")).toBe("u/1/a.png");
+    for (const other of [
+      "/api/mediax/u/1/a.png",
+      "/api/media/",
+      "/api/media/u/%2e%2e/%2e%2e/secret.txt",
+      "/api/media/u/a%20b.png",
+      "/other/u/1/a.png",
+      "javascript:alert(1)//api/media/u/1/a.png",
+      "data:image/png;base64,AAAA",
+      "https://[::1",
+    ]) {
+      expect(storage.keyFromUrl(other), other).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,16 @@
+// Where media bytes live. Keys look like "u/<userId>/<uuid>.png"; the database keeps keys, never URLs,
+// because URLs are signed and expire.
+
+export interface MediaStorage {
+  readonly kind: "local" | "s3";
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  read(key: string): Promise<Buffer>;
+  delete(key: string): Promise<void>;
+  /** A URL a browser can load with no headers (img src, video src); it expires after the configured TTL. */
+  signedUrl(key: string): Promise<string>;
+  /**
+   * The key behind a URL this storage signed, or undefined for anything else. The signature need not be
+   * valid (an expired link still names the file); callers check ownership of the key themselves.
+   */
+  keyFromUrl(url: string): string | undefined;
+}

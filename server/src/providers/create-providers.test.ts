@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type BytePlusFake, startBytePlusFake } from "../../test/fakes/byteplus-fake";
+import { sampleReference } from "../../test/fakes/media";
+import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { type ReplicateFake, startReplicateFake } from "../../test/fakes/replicate-fake";
+import type { ProvidersConfig } from "../config";
+import { createProviders, defaultModels } from "./create-providers";
+
+const offline: ProvidersConfig = {
+  text: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
+  image: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
+  video: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
+  speech: { kind: "none", apiKey: undefined, baseUrl: undefined, model: undefined },
+  timeoutMs: 5000,
+};
+
+let openai: OpenAIFake;
+let byteplus: BytePlusFake;
+let replicate: ReplicateFake;
+
+beforeAll(async () => {
+  [openai, byteplus, replicate] = await Promise.all([
+    startOpenAIFake(),
+    startBytePlusFake(),
+    startReplicateFake(),
+  ]);
+});
+afterAll(() => Promise.all([openai.close(), byteplus.close(), replicate.close()]));
+beforeEach(() => {
+  for (const fake of [openai, byteplus, replicate]) fake.reset();
+  Object.assign(replicate.predictions, {
+    finishWhileWaiting: true,
+    outcome: "succeeded",
+    pollsBeforeDone: 1,
+  });
+});
+
+describe("createProviders", () => {
+  it("runs offline with no transcription when nothing is configured", () => {
+    const providers = createProviders(offline);
+    expect([providers.text.name, providers.image.name, providers.video.name]).toEqual([
+      "offline",
+      "offline",
+      "offline",
+    ]);
+    expect(providers.speech).toBeUndefined();
+  });
+
+  it("wires OpenAI for text, images and speech with the default models", async () => {
+    const settings = {
+      kind: "openai" as const,
+      apiKey: openai.apiKey,
+      baseUrl: `${openai.baseUrl}/`,
+      model: undefined,
+    };
+    const providers = createProviders({ ...offline, text: settings, image: settings, speech: settings });
+    expect([providers.text.name, providers.image.name, providers.speech?.name]).toEqual([
+      "openai",
+      "openai",
+      "openai",
+    ]);
+    expect(providers.video.name).toBe("offline");
+    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    await providers.image.generate({ prompt: "x", count: 1, references: [] });
+    await providers.speech?.transcribe({
+      audio: Buffer.from("a"),
+      mimeType: "audio/webm",
+      filename: "a.webm",
+    });
+    const models = openai.requests.map((request) =>
+      request.json ? (request.json as { model: string }).model : "multipart",
+    );
+    expect(models.slice(0, 2)).toEqual([defaultModels.text.openai, defaultModels.image.openai]);
+    expect(openai.requests[2]?.path).toBe("/v1/audio/transcriptions");
+  });
+
+  it("wires BytePlus for text, images and video", async () => {
+    const settings = {
+      kind: "byteplus" as const,
+      apiKey: byteplus.apiKey,
+      baseUrl: byteplus.baseUrl,
+      model: undefined,
+    };
+    const providers = createProviders({ ...offline, text: settings, image: settings, video: settings });
+    expect([providers.text.name, providers.image.name, providers.video.name]).toEqual([
+      "byteplus",
+      "byteplus",
+      "byteplus",
+    ]);
+    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    await providers.image.generate({ prompt: "x", count: 1, references: [] });
+    await providers.video.start({ prompt: "x", image: await sampleReference(), durationSeconds: 5 });
+    expect(byteplus.requests.map((request) => (request.json as { model: string }).model)).toEqual([
+      defaultModels.text.byteplus,
+      defaultModels.image.byteplus,
+      defaultModels.video.byteplus,
+    ]);
+  });
+
+  it("wires Replicate for images and video, and honours a model override", async () => {
+    const settings = { kind: "replicate" as const, apiKey: replicate.apiKey, baseUrl: replicate.baseUrl };
+    const providers = createProviders({
+      ...offline,
+      image: { ...settings, model: undefined },
+      video: { ...settings, model: "bytedance/seedance-1-pro" },
+    });
+    expect([providers.image.name, providers.video.name]).toEqual(["replicate", "replicate"]);
+    await providers.image.generate({ prompt: "x", count: 1, references: [] });
+    await providers.video.start({ prompt: "x", image: await sampleReference(), durationSeconds: 5 });
+    expect(replicate.requests.map((request) => request.path)).toEqual([
+      `/v1/models/${defaultModels.image.replicate}/predictions`,
+      "/v1/models/bytedance/seedance-1-pro/predictions",
+    ]);
+  });
+
+  it("uses the configured model instead of the default", async () => {
+    const providers = createProviders({
+      ...offline,
+      text: { kind: "openai", apiKey: openai.apiKey, baseUrl: openai.baseUrl, model: "llama3.1:8b" },
+    });
+    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    expect(openai.requests[0]?.json).toMatchObject({ model: "llama3.1:8b" });
+  });
+});

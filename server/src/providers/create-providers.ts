@@ -1,0 +1,114 @@
+// Picks one adapter per capability from configuration, filling in each vendor's default base URL and model.
+// The defaults live here and nowhere else; every one is overridable by *_BASE_URL and *_MODEL.
+import type { ProvidersConfig } from "../config";
+import { createBytePlusImageProvider } from "./byteplus/image";
+import { createBytePlusTextProvider } from "./byteplus/text";
+import { createBytePlusVideoProvider } from "./byteplus/video";
+import { normalizeBaseUrl } from "./http";
+import { createOfflineImageProvider } from "./offline/image";
+import { createOfflineTextProvider } from "./offline/text";
+import { createOfflineVideoProvider } from "./offline/video";
+import { createOpenAIImageProvider } from "./openai/image";
+import { createOpenAISpeechProvider } from "./openai/speech";
+import { createOpenAITextProvider } from "./openai/text";
+import { createReplicateImageProvider } from "./replicate/image";
+import { createReplicateVideoProvider } from "./replicate/video";
+import type { ImageProvider, Providers, SpeechProvider, TextProvider, VideoProvider } from "./types";
+
+export const defaultBaseUrls = {
+  openai: "https://api.openai.com/v1",
+  // The Volcengine (mainland China) region of the same API: https://ark.cn-beijing.volces.com/api/v3
+  byteplus: "https://ark.ap-southeast.bytepluses.com/api/v3",
+  replicate: "https://api.replicate.com/v1",
+} as const;
+
+export const defaultModels = {
+  text: { openai: "gpt-4o-mini", byteplus: "seed-1-6-250615" },
+  image: { openai: "gpt-image-1", byteplus: "seedream-4-0-250828", replicate: "bytedance/seedream-4" },
+  video: { byteplus: "seedance-1-0-pro-250528", replicate: "bytedance/seedance-1-pro" },
+  speech: { openai: "whisper-1" },
+} as const;
+
+type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
+
+function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, timeoutMs: number) {
+  return {
+    apiKey: settings.apiKey,
+    baseUrl: normalizeBaseUrl(settings.baseUrl ?? defaultBaseUrls[vendor]),
+    model: settings.model ?? model,
+    timeoutMs,
+  };
+}
+
+export function createProviders(config: ProvidersConfig): Providers {
+  const { timeoutMs } = config;
+  return {
+    text: createText(config.text, timeoutMs),
+    image: createImage(config.image, timeoutMs),
+    video: createVideo(config.video, timeoutMs),
+    speech: createSpeech(config.speech, timeoutMs),
+  };
+}
+
+function createText(settings: ProvidersConfig["text"], timeoutMs: number): TextProvider {
+  switch (settings.kind) {
+    case "openai":
+      return createOpenAITextProvider({
+        ...resolve(settings, "openai", defaultModels.text.openai, timeoutMs),
+        vendor: "openai",
+      });
+    case "byteplus":
+      return createBytePlusTextProvider(
+        resolve(settings, "byteplus", defaultModels.text.byteplus, timeoutMs),
+      );
+    case "offline":
+      return createOfflineTextProvider();
+  }
+}
+
+function createImage(settings: ProvidersConfig["image"], timeoutMs: number): ImageProvider {
+  switch (settings.kind) {
+    case "openai":
+      return createOpenAIImageProvider({
+        ...resolve(settings, "openai", defaultModels.image.openai, timeoutMs),
+        vendor: "openai",
+      });
+    case "byteplus":
+      return createBytePlusImageProvider(
+        resolve(settings, "byteplus", defaultModels.image.byteplus, timeoutMs),
+      );
+    case "replicate":
+      return createReplicateImageProvider(
+        resolve(settings, "replicate", defaultModels.image.replicate, timeoutMs),
+      );
+    case "offline":
+      return createOfflineImageProvider();
+  }
+}
+
+function createVideo(settings: ProvidersConfig["video"], timeoutMs: number): VideoProvider {
+  switch (settings.kind) {
+    case "byteplus":
+      return createBytePlusVideoProvider(
+        resolve(settings, "byteplus", defaultModels.video.byteplus, timeoutMs),
+      );
+    case "replicate":
+      return createReplicateVideoProvider(
+        resolve(settings, "replicate", defaultModels.video.replicate, timeoutMs),
+      );
+    case "offline":
+      return createOfflineVideoProvider();
+  }
+}
+
+function createSpeech(settings: ProvidersConfig["speech"], timeoutMs: number): SpeechProvider | undefined {
+  switch (settings.kind) {
+    case "openai":
+      return createOpenAISpeechProvider({
+        ...resolve(settings, "openai", defaultModels.speech.openai, timeoutMs),
+        vendor: "openai",
+      });
+    case "none":
+      return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../types";
+import { keyPhrases, toSecondPerson } from "./narrator";
+import { createOfflineTextProvider } from "./text";
+
+const narratorPrompt = (title: string, context: string): ChatMessage => ({
+  role: "system",
+  content: `You are the narrator of an interactive story.\nStory title: ${title}\nStory context: ${context}\nWrite in the second person.`,
+});
+
+const CONTEXT =
+  "Mara, a young cartographer, searches for her missing brother in the drowned city of Vell, where a bell rings under the sea.";
+
+function turn(prompt: string, context = CONTEXT, title = "The Drowned Bell"): ChatMessage[] {
+  return [narratorPrompt(title, context), { role: "user", content: prompt }];
+}
+
+/** Splits an answer the way the chat service does: story paragraphs, then the SCENE line. */
+function parse(answer: string): { paragraphs: string[]; scene: string } {
+  const blocks = answer.split("\n\n");
+  const last = blocks.pop() ?? "";
+  return { paragraphs: blocks, scene: last };
+}
+
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+describe("offline narrator", () => {
+  const provider = createOfflineTextProvider();
+
+  it("is called offline", () => {
+    expect(provider.name).toBe("offline");
+  });
+
+  it("answers the same messages with the same text, and different prompts differently", async () => {
+    const a = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
+    const b = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
+    const c = await provider.complete({ messages: turn("I climb down to the flooded market") });
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+  });
+
+  it("reacts to the prompt and the story context", async () => {
+    const answer = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
+    const { paragraphs, scene } = parse(answer);
+    const story = paragraphs.join(" ").toLowerCase();
+    expect(story).toContain("you open the rusty door of the lighthouse");
+    expect(story).toMatch(/drowned city|young cartographer|missing brother|drowned bell|the bell|the sea/);
+    expect(scene.toLowerCase()).toContain("rusty door");
+  });
+
+  it("writes 1-3 paragraphs of 60-160 words, a blank line, then exactly one SCENE line", async () => {
+    const answer = await provider.complete({ messages: turn("a dragon over a castle at night") });
+    const { paragraphs, scene } = parse(answer);
+    expect(paragraphs.length).toBeGreaterThanOrEqual(1);
+    expect(paragraphs.length).toBeLessThanOrEqual(3);
+    expect(words(paragraphs.join(" "))).toBeGreaterThanOrEqual(60);
+    expect(words(paragraphs.join(" "))).toBeLessThanOrEqual(160);
+    expect(scene).toMatch(/^SCENE: \S/);
+    expect(scene).not.toContain("\n");
+    expect(scene).toContain("dragon over a castle at night");
+    // The SCENE words steer the offline painter: night must be named.
+    expect(scene).toMatch(/night/);
+    expect(answer.match(/^SCENE:/gm)).toHaveLength(1);
+  });
+
+  it("keeps the format for any prompt and context, even hostile ones", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 400 }),
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom("", "SCENE: inject\n\nSCENE: twice", "The Last Lantern"),
+        async (prompt, context, title) => {
+          const answer = await provider.complete({
+            messages: turn(`${prompt}\nSCENE: fake`, context, title),
+          });
+          const { paragraphs, scene } = parse(answer);
+          expect(answer.match(/^SCENE:/gm)).toHaveLength(1);
+          expect(scene.startsWith("SCENE: ")).toBe(true);
+          expect(paragraphs.length).toBeGreaterThanOrEqual(1);
+          expect(paragraphs.length).toBeLessThanOrEqual(3);
+          const count = words(paragraphs.join(" "));
+          expect(count).toBeGreaterThanOrEqual(60);
+          expect(count).toBeLessThanOrEqual(160);
+        },
+      ),
+      { seed: 4242, numRuns: 150 },
+    );
+  });
+
+  it("works without a system prompt and with history", async () => {
+    const answer = await provider.complete({
+      messages: [
+        { role: "user", content: "a neon city in rain" },
+        { role: "assistant", content: "You find a glowing key in the gutter.\n\nSCENE: A key in the rain." },
+        { role: "user", content: "I follow the hooded stranger" },
+      ],
+    });
+    const { paragraphs, scene } = parse(answer);
+    expect(paragraphs.join(" ")).toContain("You follow the hooded stranger");
+    expect(scene).toMatch(/^SCENE: /);
+  });
+
+  it("gives prompt advice, without a SCENE line, when the system prompt asks for the advisor", async () => {
+    const answer = await provider.complete({
+      messages: [
+        { role: "system", content: "Role: prompt advisor\nHelp the user write a better image prompt." },
+        { role: "user", content: "a cat wizard in a library" },
+      ],
+    });
+    expect(answer).not.toMatch(/SCENE:/);
+    const bullets = answer.split("\n").filter((line) => line.startsWith("- "));
+    expect(bullets.length).toBeGreaterThanOrEqual(3);
+    expect(bullets.length).toBeLessThanOrEqual(5);
+    for (const bullet of bullets) expect(bullet).toContain("a cat wizard in a library");
+  });
+
+  it("streams the same text in several chunks", async () => {
+    const messages = turn("What is that light under the water?");
+    const chunks: string[] = [];
+    for await (const chunk of provider.stream({ messages })) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join("")).toBe(await provider.complete({ messages }));
+  });
+
+  it("stops when the caller aborts", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(provider.complete({ messages: turn("hello"), signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe("narrator helpers", () => {
+  it("turns first person into second person", () => {
+    expect(toSecondPerson("I draw my sword and we charge")).toBe("you draw your sword and you charge");
+  });
+
+  it("picks confident noun phrases", () => {
+    expect(keyPhrases("I open the rusty door of the lighthouse", 3)).toEqual([
+      "the rusty door",
+      "the lighthouse",
+    ]);
+    expect(keyPhrases("Mara lights her lantern and dives", 3)).toEqual(["her lantern", "Mara"]);
+  });
+});

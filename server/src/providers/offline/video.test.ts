@@ -1,0 +1,100 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { createFakeClock } from "../../platform/clock";
+import type { VideoProvider, VideoTaskState } from "../types";
+import { readMp4Info } from "./mp4";
+import { createOfflineVideoProvider } from "./video";
+
+async function until(provider: VideoProvider, taskId: string): Promise<VideoTaskState> {
+  for (;;) {
+    const state = await provider.poll(taskId);
+    if (state.status !== "pending") return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A 2K-ish gradient scene: cheap to make, with enough detail for the camera move to matter. */
+async function sceneImage(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2048" height="1536"><defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#17214a"/><stop offset="1" stop-color="#f6a25a"/></linearGradient></defs><rect width="2048" height="1536" fill="url(#s)"/><circle cx="1400" cy="500" r="120" fill="#ffe2a0"/><path d="M0,1536L0,1100L600,800L1100,1150L1600,900L2048,1200L2048,1536Z" fill="#1a0d1f"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+describe("offline video provider", () => {
+  it("renders a 5-second 640x480 H.264 MP4 in the background and hands it over via poll", async () => {
+    const clock = createFakeClock();
+    const provider = createOfflineVideoProvider({ clock });
+    expect(provider.name).toBe("offline");
+    const rejectionHandlers = process.listeners("unhandledRejection").length;
+    const crashHandlers = process.listeners("uncaughtException").length;
+
+    const image = { data: await sceneImage(), mimeType: "image/png" };
+    const { taskId } = await provider.start({
+      prompt: "a slow pan over the hills",
+      image,
+      durationSeconds: 5,
+    });
+    expect(await provider.poll(taskId)).toEqual({ status: "pending" });
+
+    const state = await until(provider, taskId);
+    if (state.status !== "succeeded") throw new Error(`video failed: ${JSON.stringify(state)}`);
+    expect(state.video.mimeType).toBe("video/mp4");
+    const data = state.video.data;
+    expect(data.toString("latin1", 4, 8)).toBe("ftyp");
+    const info = readMp4Info(data);
+    expect(info).not.toBeNull();
+    expect(info!.durationSeconds).toBeGreaterThan(4.8);
+    expect(info!.durationSeconds).toBeLessThan(5.2);
+    expect([info!.width, info!.height]).toEqual([640, 480]);
+    // An H.264 track: the sample description carries an avc1 entry with its avcC configuration.
+    expect(data.includes(Buffer.from("avc1"))).toBe(true);
+    expect(data.includes(Buffer.from("avcC"))).toBe(true);
+
+    // The WASM glue's process-wide error handlers must not outlive loading it.
+    expect(process.listeners("unhandledRejection")).toHaveLength(rejectionHandlers);
+    expect(process.listeners("uncaughtException")).toHaveLength(crashHandlers);
+
+    // Collected results stay for a grace period, then are forgotten.
+    clock.advance(30_000);
+    expect((await provider.poll(taskId)).status).toBe("succeeded");
+    clock.advance(31_000);
+    expect(await provider.poll(taskId)).toEqual({ status: "failed", error: "Unknown video task" });
+  }, 120_000);
+
+  it("fails unknown tasks", async () => {
+    const provider = createOfflineVideoProvider();
+    expect(await provider.poll("offline-nope")).toEqual({ status: "failed", error: "Unknown video task" });
+  });
+
+  it("fails a task whose image cannot be read, with a message a user can see", async () => {
+    const provider = createOfflineVideoProvider();
+    const { taskId } = await provider.start({
+      prompt: "broken",
+      image: { data: Buffer.from("definitely not an image"), mimeType: "image/png" },
+      durationSeconds: 5,
+    });
+    const state = await until(provider, taskId);
+    expect(state.status).toBe("failed");
+    if (state.status === "failed") expect(state.error).toMatch(/could not be rendered/);
+  });
+
+  it("forgets uncollected results after their time-to-live", async () => {
+    const clock = createFakeClock();
+    const provider = createOfflineVideoProvider({ clock, retentionMs: 1000 });
+    const { taskId } = await provider.start({
+      prompt: "broken",
+      image: { data: Buffer.from("x"), mimeType: "image/png" },
+      durationSeconds: 5,
+    });
+    // Wait for the (failed) render to finish without polling it, which would count as collecting.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    clock.advance(1001);
+    expect(await provider.poll(taskId)).toEqual({ status: "failed", error: "Unknown video task" });
+  });
+});
+
+describe("readMp4Info", () => {
+  it("rejects bytes that are not an MP4", () => {
+    expect(readMp4Info(Buffer.from("not a video at all"))).toBeNull();
+    expect(readMp4Info(Buffer.alloc(0))).toBeNull();
+  });
+});

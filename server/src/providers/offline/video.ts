@@ -1,0 +1,108 @@
+// The offline video provider: animates the scene image into a real 5-second H.264 MP4 (a slow Ken Burns
+// move, 640x480 at 24 fps) with a WASM encoder, no network. Like a vendor's task API, start() returns at
+// once and poll() reports progress; results live in a small in-memory map that forgets them after they
+// have been collected (plus a grace period) or after a longer time-to-live if nobody asks.
+import { randomUUID } from "node:crypto";
+import { type Clock, systemClock } from "../../platform/clock";
+import type { VideoProvider, VideoRequest, VideoTaskState } from "../types";
+import { planMove, prepareSource, renderFrame } from "./ken-burns";
+import { encodeMp4, readMp4Info } from "./mp4";
+import { createRng, hashString } from "./seeded";
+
+export const VIDEO_WIDTH = 640;
+export const VIDEO_HEIGHT = 480;
+export const VIDEO_FPS = 24;
+const QUANTIZATION = 28;
+
+export type OfflineVideoOptions = {
+  clock?: Clock;
+  /** How long a collected result stays available for a repeated poll. */
+  collectedGraceMs?: number;
+  /** How long a finished result waits for its first poll before it is dropped. */
+  retentionMs?: number;
+  /** Finished results kept at most; the oldest go first. */
+  maxFinished?: number;
+};
+
+type Task = { state: VideoTaskState; finishedAt?: number; collectedAt?: number };
+
+/** The whole clip as MP4 bytes: one decode, then 120 sampled frames streamed into the encoder. */
+export async function renderKenBurns(image: Buffer, prompt: string, seconds: number): Promise<Buffer> {
+  const source = await prepareSource(image, VIDEO_WIDTH, VIDEO_HEIGHT);
+  const move = planMove(createRng(hashString(`${prompt}\u0000video`)));
+  const total = Math.round(seconds * VIDEO_FPS);
+  const frame = new Uint8Array(VIDEO_WIDTH * VIDEO_HEIGHT * 4);
+  async function* frames(): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < total; i++) {
+      renderFrame(source, move, total > 1 ? i / (total - 1) : 0, frame, VIDEO_WIDTH, VIDEO_HEIGHT);
+      yield frame;
+      // Let the server answer requests between frames instead of blocking for the whole clip.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return encodeMp4({
+    width: VIDEO_WIDTH,
+    height: VIDEO_HEIGHT,
+    frameRate: VIDEO_FPS,
+    quantizationParameter: QUANTIZATION,
+    frames: frames(),
+  });
+}
+
+export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): VideoProvider {
+  const clock = options.clock ?? systemClock;
+  const collectedGraceMs = options.collectedGraceMs ?? 60_000;
+  const retentionMs = options.retentionMs ?? 30 * 60_000;
+  const maxFinished = options.maxFinished ?? 50;
+  const tasks = new Map<string, Task>();
+
+  const prune = (): void => {
+    const now = clock.now().getTime();
+    const finished: [string, Task][] = [];
+    for (const [id, task] of tasks) {
+      if (task.finishedAt === undefined) continue;
+      const expired =
+        (task.collectedAt !== undefined && now - task.collectedAt > collectedGraceMs) ||
+        now - task.finishedAt > retentionMs;
+      if (expired) tasks.delete(id);
+      else finished.push([id, task]);
+    }
+    finished.sort((a, b) => a[1].finishedAt! - b[1].finishedAt!);
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - maxFinished))) tasks.delete(id);
+  };
+
+  const render = async (id: string, request: VideoRequest): Promise<void> => {
+    const task = tasks.get(id)!;
+    try {
+      const data = await renderKenBurns(request.image.data, request.prompt, request.durationSeconds);
+      // Never hand out a file the browser would choke on.
+      if (!readMp4Info(data)) throw new Error("Encoder produced no playable MP4");
+      task.state = { status: "succeeded", video: { data, mimeType: "video/mp4" } };
+    } catch {
+      task.state = { status: "failed", error: "The offline video could not be rendered from this image." };
+    }
+    task.finishedAt = clock.now().getTime();
+    prune();
+  };
+
+  return {
+    name: "offline",
+    async start(request: VideoRequest): Promise<{ taskId: string }> {
+      request.signal?.throwIfAborted();
+      prune();
+      const taskId = `offline-${randomUUID()}`;
+      tasks.set(taskId, { state: { status: "pending" } });
+      // Rendering outlives the start() call, like a vendor task; the caller's signal only guards start().
+      setImmediate(() => void render(taskId, request));
+      return { taskId };
+    },
+    async poll(taskId: string, signal?: AbortSignal): Promise<VideoTaskState> {
+      signal?.throwIfAborted();
+      prune();
+      const task = tasks.get(taskId);
+      if (!task) return { status: "failed", error: "Unknown video task" };
+      if (task.finishedAt !== undefined) task.collectedAt ??= clock.now().getTime();
+      return task.state;
+    },
+  };
+}

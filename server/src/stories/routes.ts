@@ -1,0 +1,188 @@
+// HTTP for stories (spec section 7 "Stories"). Every route is scoped to the caller: another user's id is a 404.
+import { chatHistorySchema, chatResponseSchema, mediaStatusSchema } from "@storyverse/contract/chat";
+import { insufficientCreditsSchema } from "@storyverse/contract/credits";
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  createStoryRequestSchema,
+  deleteStoryResponseSchema,
+  storiesResponseSchema,
+  storyChatRequestSchema,
+  storyMediaResponseSchema,
+  storyResponseSchema,
+  updateStoryRequestSchema,
+} from "@storyverse/contract/stories";
+import { z } from "zod";
+import type { TypedApp } from "../app";
+import type { AppContext } from "../context";
+import { currentUser } from "../http/auth";
+import type { RouteKit } from "../http/route-kit";
+import * as stories from "./service";
+
+const tags = ["stories"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+/** Selected images may be uploads (data: URLs): ten of 10 MB each, base64-encoded. */
+const IMAGE_BODY_LIMIT = 150 * 1024 * 1024;
+
+export function registerStoryRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Your stories",
+        security: kit.security,
+        response: { 200: storiesResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      stories: await stories.list(ctx, currentUser(request).id),
+    }),
+  );
+
+  app.post(
+    "/api/stories",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Create a story",
+        security: kit.security,
+        body: createStoryRequestSchema,
+        response: { 200: storyResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      story: await stories.create(ctx, currentUser(request).id, {
+        title: request.body.title,
+        context: request.body.context,
+      }),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Change a story's title, context or pinned thumbnail",
+        security: kit.security,
+        params: storyParams,
+        body: updateStoryRequestSchema,
+        response: { 200: storyResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      story: await stories.update(ctx, currentUser(request).id, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    "/api/stories/:id",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Delete a story and its messages (its media stay in the gallery)",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: deleteStoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await stories.remove(ctx, currentUser(request).id, request.params.id);
+      return { success: true as const, message: "Story deleted. Its media remain in your gallery." };
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/messages",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "A story's messages, oldest first",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: chatHistorySchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      messages: await stories.messages(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.get(
+    "/api/stories/:id/media",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "A story's media, newest first",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: storyMediaResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      media: await stories.media(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.get(
+    "/api/stories/:id/media-status/:messageId",
+    {
+      ...common,
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "Poll the media of one story message",
+        security: kit.security,
+        params: storyParams.extend({ messageId: z.uuid("Message not found") }),
+        response: { 200: mediaStatusSchema, ...errors },
+      },
+    },
+    async (request) =>
+      stories.messageMediaStatus(ctx, currentUser(request).id, request.params.id, request.params.messageId),
+  );
+
+  app.post(
+    "/api/stories/:id/chat",
+    {
+      ...common,
+      bodyLimit: IMAGE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: "One turn of a story: story text now, media by job",
+        security: kit.security,
+        params: storyParams,
+        body: storyChatRequestSchema,
+        response: {
+          200: chatResponseSchema,
+          402: insufficientCreditsSchema,
+          502: errorBodySchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      kit.limitGeneration(user.id);
+      const { prompt, chat_mode, generate_video, inputImages } = request.body;
+      return stories.chat(ctx, user.id, request.params.id, {
+        prompt,
+        mode: chat_mode ?? (generate_video ? "video" : "image"),
+        inputImages: inputImages ?? [],
+      });
+    },
+  );
+}
