@@ -20,7 +20,9 @@ export const galleryItemSchema = z.object({
 export type GalleryItem = z.infer<typeof galleryItemSchema>;
 
 export const latestMediaSchema = z.object({
-  latest_media: z.object({ url: z.string(), type: z.enum(["image", "video"]), created_at: z.string() }).nullable(),
+  latest_media: z
+    .object({ url: z.string(), type: z.enum(["image", "video"]), created_at: z.string() })
+    .nullable(),
 });
 export const lastImageSchema = z.object({ image: z.string().nullable() });
 export const userImagesSchema = z.object({ success: z.literal(true), images: z.array(galleryItemSchema) });

@@ -59,12 +59,19 @@ export const storyMediaItemSchema = z.object({
   created_at: z.string(),
   content_preview: z.string(),
 });
-export const storyMediaResponseSchema = z.object({ success: z.literal(true), media: z.array(storyMediaItemSchema) });
+export const storyMediaResponseSchema = z.object({
+  success: z.literal(true),
+  media: z.array(storyMediaItemSchema),
+});
 
 /** A selected image: a URL we signed, an object carrying one (spec "Selected story image"), or a data: URL. */
 export const inputImageSchema = z.union([
   z.string().min(1).max(15_000_000),
-  z.object({ url: z.string().min(1).max(15_000_000), id: z.string().optional(), messageId: z.string().optional() }),
+  z.object({
+    url: z.string().min(1).max(15_000_000),
+    id: z.string().optional(),
+    messageId: z.string().optional(),
+  }),
   z.object({ data: z.string().min(1).max(15_000_000), name: z.string().optional() }),
 ]);
 export type InputImage = z.infer<typeof inputImageSchema>;

@@ -25,7 +25,9 @@ export const configResponseSchema = z.object({
       video: z.string(),
       transcription: z.string().nullable(),
     })
-    .describe("Which adapter serves each capability; 'offline' means generated locally, without an AI vendor"),
+    .describe(
+      "Which adapter serves each capability; 'offline' means generated locally, without an AI vendor",
+    ),
   offline_providers: z.boolean().describe("True when any capability is served by the offline providers"),
 });
 export type ConfigResponse = z.infer<typeof configResponseSchema>;
