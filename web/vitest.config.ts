@@ -9,5 +9,7 @@ export default defineProject({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
     restoreMocks: true,
+    // A loaded CI machine transforms a lazy view's first import slowly; findBy* waits up to 15 s for it.
+    testTimeout: 30_000,
   },
 });

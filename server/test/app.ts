@@ -1,7 +1,7 @@
 // Builds the real app over a fresh test database, with its job workers, a real SMTP sink for mail, local
 // media storage in a temp folder and the offline providers (or whatever providers a test passes, e.g.
 // adapters pointed at a fake vendor server). Requests go through app.inject unless a test listens itself.
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildApp, type TypedApp } from "../src/app";
@@ -39,6 +39,12 @@ export async function createFakeWebDist(): Promise<string> {
     path.join(dir, "index.html"),
     '<!doctype html><html><head><meta name="csp-nonce" content="__CSP_NONCE__"></head><body><div id=root></div>SPA</body></html>',
   );
+  // A built asset with its pre-compressed twin, as scripts/compress-dist.mjs writes them.
+  const { brotliCompressSync } = await import("node:zlib");
+  const script = `console.log(${JSON.stringify("x".repeat(4000))});`;
+  await mkdir(path.join(dir, "assets"), { recursive: true });
+  await writeFile(path.join(dir, "assets", "app-abc123.js"), script);
+  await writeFile(path.join(dir, "assets", "app-abc123.js.br"), brotliCompressSync(script));
   return dir;
 }
 

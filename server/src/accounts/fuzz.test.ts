@@ -52,27 +52,26 @@ describe("fuzzing the account endpoints", () => {
     );
   });
 
-  it.each(jsonBodies)(
-    "POST %s with field-shaped objects of arbitrary values never fails with a 5xx",
-    async (url) => {
-      const field = fc.oneof(fc.string(), fc.jsonValue(), fc.emailAddress(), fc.constant(user.email));
-      await fc.assert(
-        fc.asyncProperty(
-          fc.record({ email: field, username: field, password: field, token: field }, { requiredKeys: [] }),
-          async (value) => {
-            const res = await t.app.inject({
-              method: "POST",
-              url,
-              payload: value,
-              remoteAddress: freshAddress(),
-            });
-            expectClean(res, `${url} ${JSON.stringify(value)}`);
-          },
-        ),
-        { numRuns: 40 },
-      );
-    },
-  );
+  it.each(
+    jsonBodies,
+  )("POST %s with field-shaped objects of arbitrary values never fails with a 5xx", async (url) => {
+    const field = fc.oneof(fc.string(), fc.jsonValue(), fc.emailAddress(), fc.constant(user.email));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ email: field, username: field, password: field, token: field }, { requiredKeys: [] }),
+        async (value) => {
+          const res = await t.app.inject({
+            method: "POST",
+            url,
+            payload: value,
+            remoteAddress: freshAddress(),
+          });
+          expectClean(res, `${url} ${JSON.stringify(value)}`);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 
   it("POST with a body that is not JSON at all never fails with a 5xx", async () => {
     await fc.assert(
@@ -109,23 +108,22 @@ describe("fuzzing the account endpoints", () => {
     );
   });
 
-  it.each(authenticated)(
-    "GET %s with arbitrary Authorization headers never fails with a 5xx",
-    async (url) => {
-      await fc.assert(
-        fc.asyncProperty(fc.string({ maxLength: 200 }), async (value) => {
-          const header = value.replace(/[^\x20-\x7e]/g, "");
-          const res = await t.app.inject({
-            method: "GET",
-            url,
-            headers: { authorization: `Bearer ${header}` },
-          });
-          expectClean(res, `${url} ${header}`);
-          expect(res.statusCode).toBe(401);
-        }),
-        { numRuns: 60 },
-      );
-      expect((await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).statusCode).toBe(200);
-    },
-  );
+  it.each(
+    authenticated,
+  )("GET %s with arbitrary Authorization headers never fails with a 5xx", async (url) => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 200 }), async (value) => {
+        const header = value.replace(/[^\x20-\x7e]/g, "");
+        const res = await t.app.inject({
+          method: "GET",
+          url,
+          headers: { authorization: `Bearer ${header}` },
+        });
+        expectClean(res, `${url} ${header}`);
+        expect(res.statusCode).toBe(401);
+      }),
+      { numRuns: 60 },
+    );
+    expect((await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).statusCode).toBe(200);
+  });
 });

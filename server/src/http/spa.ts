@@ -20,6 +20,8 @@ export async function installSpa(
       wildcard: true,
       // index.html is answered below, with a fresh CSP nonce each time.
       index: false,
+      // The build writes .br and .gz beside each asset (scripts/compress-dist.mjs).
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");

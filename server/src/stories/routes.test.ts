@@ -141,19 +141,16 @@ describe("stories", () => {
       { prompt: "go", chat_mode: "image", inputImages: ["data:image/png;base64,aGVsbG8="] },
       "image files only",
     ],
-  ] as const)(
-    "%s /api/stories%s with %j is a 400 and charges nothing",
-    async (method, path, payload, fragment) => {
-      const user = await createUser(t);
-      const story = await newStory(user);
-      const res = await call(user, method, `/api/stories${path.replace("ID", story.id)}`, payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toContain(fragment);
-      expect((await call(user, "GET", "/api/credit-balance")).json().remaining).toBe(15);
-      const [after] = (await call(user, "GET", "/api/stories")).json().stories;
-      expect(after).toMatchObject({ title: "The Ember Crown", message_count: 0 });
-    },
-  );
+  ] as const)("%s /api/stories%s with %j is a 400 and charges nothing", async (method, path, payload, fragment) => {
+    const user = await createUser(t);
+    const story = await newStory(user);
+    const res = await call(user, method, `/api/stories${path.replace("ID", story.id)}`, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toContain(fragment);
+    expect((await call(user, "GET", "/api/credit-balance")).json().remaining).toBe(15);
+    const [after] = (await call(user, "GET", "/api/stories")).json().stories;
+    expect(after).toMatchObject({ title: "The Ember Crown", message_count: 0 });
+  });
 
   it("another user's story is a 404 on every endpoint", async () => {
     const owner = await createUser(t);

@@ -74,6 +74,18 @@ describe("system routes", () => {
     expect(nonces[0]).not.toBe(nonces[1]);
   });
 
+  it("sends built assets pre-compressed and cacheable for a year", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/assets/app-abc123.js",
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-encoding"]).toBe("br");
+    expect(res.rawPayload.length).toBeLessThan(200);
+    expect(res.headers["cache-control"]).toContain("immutable");
+  });
+
   it("publishes an OpenAPI document generated from the contract schemas, with a UI", async () => {
     const doc = await t.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(doc.statusCode).toBe(200);

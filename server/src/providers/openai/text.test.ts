@@ -162,26 +162,25 @@ describe("OpenAI text: stream", () => {
     expect(pieces.join("")).toBe("Once upon a time.");
   });
 
-  it.each(standardFailures.filter(({ failure }) => typeof failure === "object" || failure === "hang"))(
-    "maps $name before the stream starts",
-    async (expected) => {
-      fake.failNext(expected.failure);
-      const subject = expected.failure === "hang" ? quick : text;
-      const error = await catchProviderError(collect(subject.stream({ messages })));
-      expectFailure(error, expected);
-      expectNoSecrets(error, fake);
-    },
-  );
+  it.each(
+    standardFailures.filter(({ failure }) => typeof failure === "object" || failure === "hang"),
+  )("maps $name before the stream starts", async (expected) => {
+    fake.failNext(expected.failure);
+    const subject = expected.failure === "hang" ? quick : text;
+    const error = await catchProviderError(collect(subject.stream({ messages })));
+    expectFailure(error, expected);
+    expectNoSecrets(error, fake);
+  });
 
-  it.each(["malformed-json", "html"] as const)(
-    "calls a %s body instead of events unreadable",
-    async (failure) => {
-      fake.failNext(failure);
-      const error = await catchProviderError(collect(text.stream({ messages })));
-      expect(error.message).toBe(userMessages.malformed);
-      expect(error.retryable).toBe(true);
-    },
-  );
+  it.each([
+    "malformed-json",
+    "html",
+  ] as const)("calls a %s body instead of events unreadable", async (failure) => {
+    fake.failNext(failure);
+    const error = await catchProviderError(collect(text.stream({ messages })));
+    expect(error.message).toBe(userMessages.malformed);
+    expect(error.retryable).toBe(true);
+  });
 
   it("calls an event that is not JSON unreadable", async () => {
     fake.chat.midStream = "garbage";
