@@ -46,12 +46,18 @@ describe("restore rule (spec §2)", () => {
     expect(restoreView(view)).toBe(view);
   });
 
-  it.each(["landing", "auth", "email-verification", "forgot-password", "story-interface", "bogus", "", null])(
-    "falls back to stories for %s",
-    (stored) => {
-      expect(restoreView(stored)).toBe("stories");
-    },
-  );
+  it.each([
+    "landing",
+    "auth",
+    "email-verification",
+    "forgot-password",
+    "story-interface",
+    "bogus",
+    "",
+    null,
+  ])("falls back to stories for %s", (stored) => {
+    expect(restoreView(stored)).toBe("stories");
+  });
 
   it("restores the stored nav item only where the view has none of its own", () => {
     expect(navItemForView("studio", "library")).toBe("studio");
