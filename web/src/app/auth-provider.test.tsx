@@ -68,7 +68,8 @@ describe("startup (spec §4)", () => {
   it("keeps the session on the return from payment", async () => {
     server({ "GET /api/user/verify": expired });
     renderApp("/?payment=success&session_id=cs_test_1", SIGNED_IN);
-    expect(await screen.findByRole("heading", { level: 1, name: "Your Stories" })).toBeTruthy();
+    // The payment return opens the Credits page (spec §2 "Credits page").
+    expect(await screen.findByRole("heading", { level: 1, name: "Manage Credits" })).toBeTruthy();
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByText("Session expired. Please log in again.")).toBeNull();
     expect(localStorage.getItem("token")).toBe(TEST_TOKEN);

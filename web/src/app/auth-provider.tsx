@@ -14,6 +14,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { captureStartupPaymentReturn } from "../features/credits/payment-return";
 import {
   clearPendingUser,
   readStorage,
@@ -60,17 +61,14 @@ export function readStoredSession(): AuthState {
   return token && user ? { isAuthenticated: true, user } : SIGNED_OUT;
 }
 
-export function isReturningFromPayment(search: string): boolean {
-  return new URLSearchParams(search).has("payment");
-}
-
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>(readStoredSession);
-  // Read before anything rewrites the address bar (the view provider tidies it right after the first render).
-  const [returningFromPayment] = useState(() => isReturningFromPayment(window.location.search));
+  // Read before anything rewrites the address bar (the view provider tidies it right after the first render):
+  // the payment return's query string is taken here, once, and the address becomes the Credits page's.
+  const [returningFromPayment] = useState(() => captureStartupPaymentReturn());
   const signingOut = useRef<Promise<void> | null>(null);
 
   const signIn = useCallback((token: string, user: StoredUser) => {

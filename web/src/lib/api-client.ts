@@ -28,6 +28,7 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
 
 export interface RequestOptions<T> {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON; a FormData goes as multipart/form-data (the browser sets the boundary). */
   body?: unknown;
   schema: ResponseSchema<T>;
   signal?: AbortSignal;
@@ -47,7 +48,8 @@ async function readJson(response: Response): Promise<unknown> {
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
   const { method = "GET", body, schema, signal, timeoutMs } = options;
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const multipart = body instanceof FormData;
+  if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
   const token = readStorage("token");
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -64,7 +66,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
   } catch (error) {
@@ -94,4 +96,45 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   } catch {
     throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE, false);
   }
+}
+
+/**
+ * A file download: the same bearer token and error handling as apiRequest, but the body comes back as
+ * a Blob (with the server's file name from Content-Disposition when it gave one) instead of JSON.
+ */
+export async function apiDownload(
+  path: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<{ blob: Blob; filename: string | null }> {
+  const headers: Record<string, string> = {};
+  const token = readStorage("token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+  if (!response.ok) {
+    if (response.status === 401) unauthorizedHandler?.(path);
+    const parsed = errorBodySchema.safeParse(await readJson(response));
+    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true);
+    throw new ApiError(
+      response.status,
+      response.statusText || `Request failed with status ${response.status}`,
+      false,
+    );
+  }
+  const disposition = response.headers.get("Content-Disposition") ?? "";
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  let filename: string | null = null;
+  if (match) {
+    try {
+      filename = match[1] ? decodeURIComponent(match[1]) : (match[2] ?? null);
+    } catch {
+      filename = match[2] ?? null;
+    }
+  }
+  return { blob: await response.blob(), filename };
 }

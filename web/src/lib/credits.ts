@@ -1,34 +1,26 @@
-// Credit prices, packs and how a balance reads (spec §9). The credits module will own these on the
-// server; until its contract lands they live here, beside the one helper that formats a balance.
-
-/** Credits per item, by kind of request. */
-export const CREDIT_COSTS = { chat: 0.5, image: 1.5, video: 3.0 } as const;
-
-export interface CreditPack {
-  name: string;
-  priceUsd: number;
-  credits: number;
-  bonus: number;
-}
-
-/** One-time packs; purchased credits never expire. */
-export const CREDIT_PACKS: readonly CreditPack[] = [
-  { name: "Starter Pack", priceUsd: 10, credits: 100, bonus: 0 },
-  { name: "Pro Pack", priceUsd: 25, credits: 275, bonus: 25 },
-  { name: "Expert Pack", priceUsd: 50, credits: 600, bonus: 100 },
-];
-
-/** The balance the server reports for an account that is never charged. */
-export const UNLIMITED_CREDITS = -1;
+// How the web app reads credits out loud. Prices and packs live in the contract
+// (@storyverse/contract/credits and /billing); these helpers only format them.
+import { formatCredits, UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 
 const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 
-/** "15", "14.5", or "∞" for an unlimited account. */
-export function formatCredits(remaining: number): string {
+/** "15", "14.5", "1,250", or "∞" for an unlimited account (-1). */
+export function formatBalance(remaining: number): string {
   return remaining === UNLIMITED_CREDITS ? "∞" : numberFormat.format(remaining);
 }
 
 /** 'credit' for exactly 1, otherwise 'credits' (decimals kept: "0.5 credits"). */
 export function creditLabel(amount: number): string {
-  return amount === 1 ? "credit" : "credits";
+  return Math.abs(amount) === 1 ? "credit" : "credits";
+}
+
+/** A cost label: "1 credit", "0.5 credits", "6 credits"; decimals kept (the contract's wording). */
+export const costLabel: (amount: number) => string = formatCredits;
+
+/**
+ * The cost label to show beside an action, or null for an unlimited user (spec §2: costs are hidden for
+ * users who are never charged).
+ */
+export function visibleCostLabel(amount: number, unlimited: boolean): string | null {
+  return unlimited ? null : costLabel(amount);
 }

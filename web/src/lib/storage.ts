@@ -6,6 +6,8 @@
 export type Theme = "light" | "dark";
 export type SidebarState = "collapsed" | "expanded";
 export type ChatMode = "chat" | "image" | "video";
+/** The Studio's two modes: the prompt advisor (chat) or image batches. */
+export type StudioMode = "chat" | "image";
 
 export interface StoredUser {
   id: string;
@@ -28,6 +30,8 @@ export interface StorageSchema {
   activeNavItem: string;
   sidebarState: SidebarState;
   chatMode: ChatMode;
+  /** The Studio's own mode, apart from the story chat's (which also has video). */
+  studioMode: StudioMode;
   batchSize: number;
   story_media_states: Record<string, StoryMediaState>;
   token: string;
@@ -96,6 +100,7 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   activeNavItem: plainString,
   sidebarState: oneOf("collapsed", "expanded"),
   chatMode: oneOf("chat", "image", "video"),
+  studioMode: oneOf("chat", "image"),
   batchSize: {
     parse: (raw) => {
       const n = Number(raw);
@@ -222,6 +227,37 @@ export function writePendingUser(user: PendingUser): void {
 export function clearPendingUser(): void {
   try {
     sessionBackend()?.removeItem(PENDING_USER_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+}
+
+// The query string the payment page sent the browser back with (spec §4 "Payment return"), kept for this
+// tab until the signed-in app has handled it, so a visitor who has to sign in first still gets it handled
+// right after login. It leaves the address bar at once, so a reload never handles it twice.
+
+export const PAYMENT_RETURN_KEY = "paymentReturn";
+
+export function readPaymentReturnQuery(): string | null {
+  try {
+    const raw = sessionBackend()?.getItem(PAYMENT_RETURN_KEY);
+    return raw == null || raw === "" ? null : raw;
+  } catch {
+    return null;
+  }
+}
+
+export function writePaymentReturnQuery(query: string): void {
+  try {
+    sessionBackend()?.setItem(PAYMENT_RETURN_KEY, query);
+  } catch {
+    // Without session storage the return is handled only if the user is already signed in.
+  }
+}
+
+export function clearPaymentReturnQuery(): void {
+  try {
+    sessionBackend()?.removeItem(PAYMENT_RETURN_KEY);
   } catch {
     // Nothing stored, nothing to clear.
   }

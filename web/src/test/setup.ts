@@ -1,14 +1,17 @@
 // Shared set-up for the web unit tests (jsdom).
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+import { resetPaymentReturnForTests } from "../features/credits/payment-return";
 
 // Views are lazy chunks, and the first import of one is transformed on the spot: give findBy* time for it.
-configure({ asyncUtilTimeout: 3_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   window.history.replaceState(null, "", "/");
+  // Every test is a fresh page load: the startup capture of a payment return runs again.
+  resetPaymentReturnForTests();
   document.documentElement.className = "";
   // jsdom does not implement scrolling.
   vi.spyOn(window, "scrollTo").mockImplementation(() => {});

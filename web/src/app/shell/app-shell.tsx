@@ -3,6 +3,8 @@
 // also owns the startup session check and what a 401 means (use-session-check.ts). Loaded as its own
 // chunk: a signed-out visitor never downloads it.
 import { type ReactNode, useCallback, useRef, useState } from "react";
+import { QuotaPromptProvider } from "../../features/credits/components/quota-prompt-provider";
+import { usePaymentReturn } from "../../features/credits/components/use-payment-return";
 import { useAuth } from "../auth-provider";
 import { useView } from "../view-provider";
 import type { NavItem } from "../views";
@@ -24,6 +26,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const navigationButton = useRef<HTMLButtonElement>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   useSessionCheck();
+  usePaymentReturn();
 
   // Spec §2: a choice is ignored while a navigation is under way or when it is the current item.
   const select = useCallback(
@@ -49,54 +52,56 @@ export function AppShell({ children }: { children: ReactNode }) {
   const fixedHeight = FIXED_HEIGHT_VIEWS.has(view);
 
   return (
-    <div className="min-h-dvh bg-canvas text-ink">
-      <a
-        href="#main"
-        className="sr-only z-[80] rounded-xl bg-surface px-4 py-3 font-semibold shadow-lifted focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to content
-      </a>
-      <TopBar
-        user={user}
-        loggingOut={loggingOut}
-        navigationButton={navigationButton}
-        onOpenNavigation={() => setDrawerOpen(true)}
-        onManageCredits={openCredits}
-        onLogout={logout}
-      />
-      <Sidebar
-        activeItem={activeNavItem}
-        collapsed={collapsed}
-        onSelect={select}
-        user={user}
-        onToggle={toggle}
-        onProfile={openCredits}
-      />
-      <NavDrawer
-        open={drawerOpen}
-        onOpenChange={setDrawerOpen}
-        activeItem={activeNavItem}
-        user={user}
-        onSelect={select}
-        onProfile={openCredits}
-        opener={navigationButton}
-      />
-      {isNavigating ? (
-        <div
-          aria-hidden="true"
-          className="bg-primary-gradient fixed inset-x-0 top-[64px] z-50 h-0.5 motion-safe:animate-pulse"
+    <QuotaPromptProvider>
+      <div className="min-h-dvh bg-canvas text-ink">
+        <a
+          href="#main"
+          className="sr-only z-[80] rounded-xl bg-surface px-4 py-3 font-semibold shadow-lifted focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        >
+          Skip to content
+        </a>
+        <TopBar
+          user={user}
+          loggingOut={loggingOut}
+          navigationButton={navigationButton}
+          onOpenNavigation={() => setDrawerOpen(true)}
+          onManageCredits={openCredits}
+          onLogout={logout}
         />
-      ) : null}
-      <main
-        id="main"
-        tabIndex={-1}
-        aria-busy={isNavigating || undefined}
-        className={`pt-[65px] outline-none transition-[margin] duration-200 ease-out ${
-          collapsed ? "md:ml-16" : "md:ml-64"
-        } ${fixedHeight ? "h-dvh overflow-hidden" : "min-h-dvh"}`}
-      >
-        {children}
-      </main>
-    </div>
+        <Sidebar
+          activeItem={activeNavItem}
+          collapsed={collapsed}
+          onSelect={select}
+          user={user}
+          onToggle={toggle}
+          onProfile={openCredits}
+        />
+        <NavDrawer
+          open={drawerOpen}
+          onOpenChange={setDrawerOpen}
+          activeItem={activeNavItem}
+          user={user}
+          onSelect={select}
+          onProfile={openCredits}
+          opener={navigationButton}
+        />
+        {isNavigating ? (
+          <div
+            aria-hidden="true"
+            className="bg-primary-gradient fixed inset-x-0 top-[64px] z-50 h-0.5 motion-safe:animate-pulse"
+          />
+        ) : null}
+        <main
+          id="main"
+          tabIndex={-1}
+          aria-busy={isNavigating || undefined}
+          className={`pt-[65px] outline-none transition-[margin] duration-200 ease-out ${
+            collapsed ? "md:ml-16" : "md:ml-64"
+          } ${fixedHeight ? "h-dvh overflow-hidden" : "min-h-dvh"}`}
+        >
+          {children}
+        </main>
+      </div>
+    </QuotaPromptProvider>
   );
 }

@@ -5,7 +5,8 @@ import type { Ref } from "react";
 import { iconButtonClasses } from "../../components/button-classes";
 import { ThemeToggle } from "../../components/theme-toggle";
 import { Wordmark } from "../../components/wordmark";
-import { creditLabel, formatCredits, UNLIMITED_CREDITS } from "../../lib/credits";
+import { useCreditBalance } from "../../features/credits/api/credit-balance";
+import { creditLabel, formatBalance } from "../../lib/credits";
 import type { StoredUser } from "../../lib/storage";
 import { AccountMenu } from "./account-menu";
 
@@ -26,8 +27,7 @@ export function TopBar({
   onManageCredits,
   onLogout,
 }: TopBarProps) {
-  const remaining = user?.credits_remaining ?? 0;
-  const unlimited = remaining === UNLIMITED_CREDITS;
+  const { remaining, unlimited } = useCreditBalance();
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-[65px] border-b border-line bg-canvas/85 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/70">
       <div className="flex h-full items-center gap-2 px-3 sm:px-4">
@@ -56,7 +56,7 @@ export function TopBar({
                 <span className="sr-only">Unlimited</span>
               </>
             ) : (
-              <span className="tabular-nums">{formatCredits(remaining)}</span>
+              <span className="tabular-nums">{formatBalance(remaining)}</span>
             )}{" "}
             <span className="sr-only sm:not-sr-only sm:font-medium sm:text-ink-muted">
               {unlimited ? "credits" : creditLabel(remaining)}

@@ -1,12 +1,5 @@
-import { MessageCircle } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { MainChat } from "../../features/chat/components/main-chat";
 
 export function ChatView() {
-  return (
-    <PlaceholderPanel
-      icon={MessageCircle}
-      title="Start Your Adventure"
-      subtitle="Type a message below to begin your story!"
-    />
-  );
+  return <MainChat />;
 }

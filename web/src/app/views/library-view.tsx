@@ -1,12 +1,5 @@
-import { Images } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { GalleryPage } from "../../features/gallery/components/gallery-page";
 
 export function LibraryView() {
-  return (
-    <PlaceholderPanel
-      icon={Images}
-      title="Your Media Gallery"
-      subtitle="All your generated images and videos, newest first"
-    />
-  );
+  return <GalleryPage />;
 }

@@ -1,12 +1,5 @@
-import { BookOpenText } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { StoriesPage } from "../../features/stories/components/stories-page";
 
 export function StoriesView() {
-  return (
-    <PlaceholderPanel
-      icon={BookOpenText}
-      title="Your Stories"
-      subtitle="Manage your AI-powered story adventures"
-    />
-  );
+  return <StoriesPage />;
 }

@@ -1,12 +1,5 @@
-import { MessagesSquare } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { StoryInterface } from "../../features/stories/components/story-interface";
 
 export function StoryInterfaceView() {
-  return (
-    <PlaceholderPanel
-      icon={MessagesSquare}
-      title="Start Your Adventure"
-      subtitle="Type a message below to begin your story!"
-    />
-  );
+  return <StoryInterface />;
 }

@@ -1,8 +1,5 @@
-import { WandSparkles } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { StudioPage } from "../../features/studio/components/studio-page";
 
 export function StudioView() {
-  return (
-    <PlaceholderPanel icon={WandSparkles} title="Studio" subtitle="Start creating amazing images with AI" />
-  );
+  return <StudioPage />;
 }

@@ -1,12 +1,5 @@
-import { CreditCard } from "lucide-react";
-import { PlaceholderPanel } from "../../components/placeholder-panel";
+import { CreditsPage } from "../../features/credits/components/credits-page";
 
 export function SubscriptionView() {
-  return (
-    <PlaceholderPanel
-      icon={CreditCard}
-      title="Manage Credits"
-      subtitle="Your credits, this month's activity and top-ups"
-    />
-  );
+  return <CreditsPage />;
 }

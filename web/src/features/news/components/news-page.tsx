@@ -1,6 +1,8 @@
 // The Updates & News page (spec §1): what credits cost, the Stories, Studio and Gallery features,
 // quick-start steps and tips. Updated weekly; support and billing live in the profile or account menu.
 import { NEW_ACCOUNT_CREDITS } from "@storyverse/contract/accounts";
+import { CREDIT_PACKS } from "@storyverse/contract/billing";
+import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import {
   ArrowRight,
   BookOpenText,
@@ -18,7 +20,7 @@ import {
   WandSparkles,
 } from "lucide-react";
 import { buttonClasses } from "../../../components/button-classes";
-import { CREDIT_COSTS, CREDIT_PACKS, creditLabel } from "../../../lib/credits";
+import { creditLabel } from "../../../lib/credits";
 
 export type NewsDestination = "stories" | "studio" | "library" | "subscription";
 
@@ -155,12 +157,12 @@ export function NewsPage({ onOpen }: NewsPageProps) {
                 className="flex flex-col rounded-2xl border border-line p-4 transition duration-200 hover:border-accent-400/60"
               >
                 <p className="text-sm font-semibold">{pack.name}</p>
-                <p className="mt-2 text-3xl font-semibold tracking-tight">${pack.priceUsd}</p>
+                <p className="mt-2 text-3xl font-semibold tracking-tight">${pack.price_usd}</p>
                 <p className="mt-1 text-sm text-ink-muted">
                   {pack.credits} credits
-                  {pack.bonus > 0 ? (
+                  {pack.bonus_credits > 0 ? (
                     <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">
-                      +{pack.bonus} bonus
+                      +{pack.bonus_credits} bonus
                     </span>
                   ) : null}
                 </p>

@@ -1,0 +1,213 @@
+// The full-screen media viewer shared by the Gallery, the Studio and the story views: one item at a
+// time with download, close, previous, next and its position 'n of total'. Escape closes (Radix Dialog),
+// the arrow keys step through the items, videos play muted with their controls. The caller owns the
+// index, so it can open the viewer at any item and keep it in step with its own list.
+import * as Dialog from "@radix-ui/react-dialog";
+import { ChevronLeft, ChevronRight, Download, LoaderCircle, X } from "lucide-react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { apiDownload } from "../lib/api-client";
+
+export interface LightboxItem {
+  url: string;
+  type: "image" | "video";
+  description?: string;
+  /** The file name to save a download under; otherwise the server's name or one made from the URL. */
+  downloadName?: string;
+}
+
+export interface LightboxProps {
+  items: LightboxItem[];
+  index: number;
+  onIndexChange: (index: number) => void;
+  onClose: () => void;
+}
+
+const controlClasses =
+  "inline-grid size-11 shrink-0 place-items-center rounded-full bg-white/10 text-white backdrop-blur " +
+  "transition duration-200 hover:bg-white/20 disabled:cursor-not-allowed disabled:opacity-40 " +
+  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
+
+/** A name for the saved file: the caller's, the server's, or the last segment of the URL's path. */
+export function downloadFileName(item: LightboxItem, fromServer: string | null): string {
+  if (item.downloadName) return item.downloadName;
+  if (fromServer) return fromServer;
+  try {
+    const last = new URL(item.url, window.location.href).pathname.split("/").pop();
+    if (last) return decodeURIComponent(last);
+  } catch {
+    // fall through to the generic name
+  }
+  return item.type === "video" ? "storyverse-video.mp4" : "storyverse-image.png";
+}
+
+function saveFile(href: string, filename: string, newTab = false): void {
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = filename;
+  if (newTab) {
+    link.target = "_blank";
+    link.rel = "noopener noreferrer";
+  }
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * Saves the item as a file: fetched through /api/download with the user's token (the media host's own
+ * URL is cross-origin, where the download attribute is ignored); if that fails, the plain URL is
+ * handed to the browser instead.
+ */
+export async function downloadMedia(item: LightboxItem): Promise<void> {
+  try {
+    const { blob, filename } = await apiDownload(`/api/download?url=${encodeURIComponent(item.url)}`);
+    const objectUrl = URL.createObjectURL(blob);
+    saveFile(objectUrl, downloadFileName(item, filename));
+    // Give the browser a moment to start the download before the URL is revoked.
+    setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
+  } catch {
+    saveFile(item.url, downloadFileName(item, null), true);
+  }
+}
+
+export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps) {
+  const total = items.length;
+  const current = total > 0 ? Math.min(Math.max(index, 0), total - 1) : -1;
+  const item = current >= 0 ? items[current] : undefined;
+  const [downloading, setDownloading] = useState(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const hasPrevious = current > 0;
+  const hasNext = current >= 0 && current < total - 1;
+  const previous = () => {
+    if (hasPrevious) onIndexChange(current - 1);
+  };
+  const next = () => {
+    if (hasNext) onIndexChange(current + 1);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented) return;
+    // Arrows inside the video's own controls seek or change the volume; leave them to the player.
+    if (event.target instanceof HTMLMediaElement) return;
+    if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      previous();
+    } else if (event.key === "ArrowRight") {
+      event.preventDefault();
+      next();
+    }
+  };
+
+  const download = async () => {
+    if (!item || downloading) return;
+    setDownloading(true);
+    try {
+      await downloadMedia(item);
+    } finally {
+      if (mounted.current) setDownloading(false);
+    }
+  };
+
+  const label = item?.description?.trim() || (item?.type === "video" ? "Video" : "Image");
+
+  return (
+    <Dialog.Root open={item !== undefined} onOpenChange={(open) => (open ? undefined : onClose())}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[60] bg-black/90 backdrop-blur-sm motion-safe:animate-fade-in" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          onKeyDown={onKeyDown}
+          className="fixed inset-0 z-[60] flex flex-col text-white outline-none motion-safe:animate-fade-in"
+          data-testid="lightbox"
+        >
+          <Dialog.Title className="sr-only">Media viewer</Dialog.Title>
+          <div className="flex items-center justify-between gap-3 p-3 sm:p-4">
+            <p
+              className="rounded-full bg-white/10 px-3 py-1.5 text-sm font-medium tabular-nums"
+              aria-live="polite"
+            >
+              {current + 1} of {total}
+            </p>
+            <div className="flex items-center gap-2">
+              <button
+                type="button"
+                className={controlClasses}
+                onClick={download}
+                disabled={downloading}
+                aria-label="Download"
+                title="Download"
+              >
+                {downloading ? (
+                  <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+                ) : (
+                  <Download aria-hidden="true" className="size-5" />
+                )}
+              </button>
+              <Dialog.Close className={controlClasses} aria-label="Close" title="Close (Esc)">
+                <X aria-hidden="true" className="size-5" />
+              </Dialog.Close>
+            </div>
+          </div>
+
+          <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-2 sm:px-16 sm:pb-6">
+            {item ? (
+              item.type === "video" ? (
+                <video
+                  key={item.url}
+                  src={item.url}
+                  controls
+                  muted
+                  playsInline
+                  autoPlay
+                  aria-label={label}
+                  className="max-h-full max-w-full rounded-lg bg-black shadow-lifted"
+                />
+              ) : (
+                <img
+                  key={item.url}
+                  src={item.url}
+                  alt={label}
+                  className="max-h-full max-w-full rounded-lg object-contain shadow-lifted"
+                />
+              )
+            ) : null}
+
+            <button
+              type="button"
+              className={`${controlClasses} absolute top-1/2 left-2 -translate-y-1/2 sm:left-4`}
+              onClick={previous}
+              disabled={!hasPrevious}
+              aria-label="Previous"
+              title="Previous (←)"
+            >
+              <ChevronLeft aria-hidden="true" className="size-6" />
+            </button>
+            <button
+              type="button"
+              className={`${controlClasses} absolute top-1/2 right-2 -translate-y-1/2 sm:right-4`}
+              onClick={next}
+              disabled={!hasNext}
+              aria-label="Next"
+              title="Next (→)"
+            >
+              <ChevronRight aria-hidden="true" className="size-6" />
+            </button>
+          </div>
+
+          {item?.description ? (
+            <p className="mx-auto max-w-3xl px-4 pb-4 text-center text-sm text-white/80 sm:pb-6">
+              {item.description}
+            </p>
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,191 @@
+// A conversation beside its scene canvas, used by the story interface and the main chat (spec §2): the
+// chat panel on the left (header, messages, input) and the canvas on the right; on a phone the canvas
+// sits above the chat as a strip. Both the canvas and the pictures in the chat open the large preview.
+import type { ChatMessage } from "@storyverse/contract/chat";
+import { RotateCw, TriangleAlert } from "lucide-react";
+import { type ReactNode, useMemo, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { Lightbox, type LightboxItem } from "../../../components/lightbox";
+import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
+import { errorMessage } from "../../../lib/api-errors";
+import { useServerConfig } from "../api/server-config";
+import { hasMedia } from "../canvas-media";
+import { useChatMode } from "../use-chat-preferences";
+import type { ChatSession } from "../use-chat-session";
+import { voiceInputSupported } from "../use-voice-recorder";
+import { ChatInput } from "./chat-input";
+import { MessageList, type MessageSelection } from "./message-list";
+
+export const PREVIEW_DESCRIPTION = "Generated story image";
+
+export interface ReferenceSelection extends MessageSelection {
+  count: number;
+  clear: () => void;
+}
+
+interface ChatExperienceProps {
+  session: ChatSession;
+  header: ReactNode;
+  /** Pictures can be chosen as references (story chats). */
+  selection?: ReferenceSelection | null;
+  /** Names the saved files, e.g. after the story. */
+  downloadPrefix?: string;
+}
+
+interface Preview {
+  items: LightboxItem[];
+  index: number;
+}
+
+function previewItem(message: ChatMessage, name: string): LightboxItem | null {
+  if (message.video_url) {
+    return {
+      url: message.video_url,
+      type: "video",
+      description: "Generated story video",
+      downloadName: `${name}.mp4`,
+    };
+  }
+  if (message.image_url) {
+    return {
+      url: message.image_url,
+      type: "image",
+      description: PREVIEW_DESCRIPTION,
+      downloadName: `${name}.png`,
+    };
+  }
+  return null;
+}
+
+function safeFileName(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "storyverse"
+  );
+}
+
+export function ChatExperience({
+  session,
+  header,
+  selection,
+  downloadPrefix = "storyverse",
+}: ChatExperienceProps) {
+  const [mode, setMode] = useChatMode();
+  const config = useServerConfig();
+  const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
+  const [preview, setPreview] = useState<Preview | null>(null);
+
+  const mediaMessages = useMemo(() => session.messages.filter(hasMedia), [session.messages]);
+  const prefix = safeFileName(downloadPrefix);
+  const items = useMemo(
+    () =>
+      mediaMessages.flatMap((message, n) => {
+        const item = previewItem(message, `${prefix}-scene-${n + 1}`);
+        return item ? [item] : [];
+      }),
+    [mediaMessages, prefix],
+  );
+
+  const openMessage = (messageId: string) => {
+    const index = mediaMessages.findIndex((m) => m.id === messageId);
+    if (index >= 0) setPreview({ items, index });
+  };
+
+  const openCanvas = ({ url, type }: CanvasPreview) => {
+    const index = items.findIndex((item) => item.url === url);
+    if (index >= 0) setPreview({ items, index });
+    // Media the conversation no longer lists under that address (a remembered canvas, a fallback image).
+    else
+      setPreview({
+        items: [{ url, type, description: type === "video" ? "Generated story video" : PREVIEW_DESCRIPTION }],
+        index: 0,
+      });
+  };
+
+  const pendingMessage = session.messages.find(
+    (m) => m.media_status === "pending" && !session.timedOut.has(m.id),
+  );
+  const generating = pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null;
+  const busy = session.sending || session.generating;
+
+  return (
+    <div className="flex h-[calc(100dvh-65px)] flex-col lg:flex-row">
+      <MediaCanvas
+        media={session.canvas}
+        onOpen={openCanvas}
+        onMediaError={session.reportMediaError}
+        generating={generating}
+        className={`shrink-0 border-b border-line lg:order-2 lg:h-full lg:flex-1 lg:border-b-0 ${
+          session.canvas ? "h-[32dvh] min-h-40" : "h-24"
+        } lg:min-h-0`}
+      />
+      <section
+        aria-label="Chat"
+        className="flex min-h-0 flex-1 flex-col bg-canvas lg:order-1 lg:w-[440px] lg:flex-none lg:border-r lg:border-line xl:w-[500px]"
+      >
+        {header}
+        {session.error && session.messages.length === 0 ? (
+          <LoadError error={session.error} onRetry={session.retry} />
+        ) : session.isLoading ? (
+          <ConversationSkeleton />
+        ) : (
+          <MessageList
+            messages={session.messages}
+            timedOut={session.timedOut}
+            sending={session.sending ? (mode === "chat" ? "chat" : "media") : null}
+            selection={selection}
+            onPreview={openMessage}
+            onMediaError={session.reportMediaError}
+          />
+        )}
+        <ChatInput
+          mode={mode}
+          onModeChange={setMode}
+          onSend={session.send}
+          busy={busy}
+          voiceEnabled={voiceEnabled}
+          references={selection ? { count: selection.count, onClear: selection.clear } : null}
+        />
+      </section>
+      {preview ? (
+        <Lightbox
+          items={preview.items}
+          index={preview.index}
+          onIndexChange={(index) => setPreview((p) => (p ? { ...p, index } : p))}
+          onClose={() => setPreview(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ConversationSkeleton() {
+  return (
+    <div role="status" aria-label="Loading messages" className="flex-1 space-y-5 overflow-hidden px-5 py-6">
+      {[0, 1, 2].map((n) => (
+        <div key={n} className="space-y-3">
+          <div className="ml-auto h-10 w-2/3 rounded-2xl bg-surface-2 motion-safe:animate-pulse" />
+          <div className="flex gap-3">
+            <div className="size-8 shrink-0 rounded-xl bg-surface-2 motion-safe:animate-pulse" />
+            <div className="h-24 flex-1 rounded-2xl bg-surface-2 motion-safe:animate-pulse" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-1 flex-col items-center justify-center px-6 text-center">
+      <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
+      <p className="mt-3 font-semibold text-ink">Failed to load data: {errorMessage(error)}</p>
+      <button type="button" onClick={onRetry} className={`${buttonClasses("secondary", "sm")} mt-5`}>
+        <RotateCw aria-hidden="true" className="size-4" /> Try again
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+// The message box under a chat (spec §2 "Chat input"): the mode (chat, image or video), the price of a
+// turn in that mode (hidden for unlimited accounts), a textarea that grows to 200 px, Enter to send and
+// Shift+Enter for a new line, and the microphone when the server can transcribe. Sending is refused
+// while a turn or its media is under way; the words stay in the box until a send is refused for good.
+import type { ChatMode } from "@storyverse/contract/chat";
+import { ArrowUp, Clapperboard, ImageIcon, LoaderCircle, MessageSquare, Mic, Square, X } from "lucide-react";
+import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
+import { useBanner } from "../../../app/banner-provider";
+import { CostLabel } from "../../credits/components/cost-label";
+import { useVoiceRecorder } from "../use-voice-recorder";
+
+export const TEXTAREA_MAX_HEIGHT = 200;
+export const PROMPT_LIMIT = 4000;
+
+const MODES: { mode: ChatMode; label: string; icon: typeof MessageSquare; hint: string }[] = [
+  { mode: "chat", label: "Chat", icon: MessageSquare, hint: "Text only" },
+  { mode: "image", label: "Image", icon: ImageIcon, hint: "Text and a painted scene" },
+  { mode: "video", label: "Video", icon: Clapperboard, hint: "Text and a 5-second video" },
+];
+
+const PLACEHOLDERS: Record<ChatMode, string> = {
+  chat: "Talk with the narrator…",
+  image: "What happens next? The scene will be painted…",
+  video: "What happens next? The scene will come alive…",
+};
+
+export interface BatchControl {
+  value: number;
+  onChange: (size: number) => void;
+}
+
+interface ChatInputProps {
+  mode: ChatMode;
+  onModeChange: (mode: ChatMode) => void;
+  /** Resolves false when the turn was not taken: the words go back into the box. */
+  onSend: (text: string, mode: ChatMode) => Promise<boolean>;
+  /** A turn or its media is under way. */
+  busy: boolean;
+  /** Show the microphone (the server has a transcription provider and the browser can record). */
+  voiceEnabled: boolean;
+  /** Images chosen as references (image mode only), with a way to clear them. */
+  references?: { count: number; onClear: () => void } | null;
+  /** Surfaces that make several images per turn offer a batch size (1 to 4). */
+  batch?: BatchControl | null;
+}
+
+export function ChatInput({
+  mode,
+  onModeChange,
+  onSend,
+  busy,
+  voiceEnabled,
+  references,
+  batch,
+}: ChatInputProps) {
+  const [text, setText] = useState("");
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const { showError } = useBanner();
+  const hintId = useId();
+
+  const voice = useVoiceRecorder({
+    onText: (spoken) => {
+      setText((current) => (current.trim() ? `${current.trimEnd()} ${spoken}` : spoken));
+      textarea.current?.focus();
+    },
+    onError: showError,
+  });
+
+  // Grow with the text up to 200 px, then scroll inside.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
+  useLayoutEffect(() => {
+    const element = textarea.current;
+    if (!element) return;
+    element.style.height = "auto";
+    const height = Math.min(element.scrollHeight, TEXTAREA_MAX_HEIGHT);
+    element.style.height = `${height}px`;
+    element.style.overflowY = element.scrollHeight > TEXTAREA_MAX_HEIGHT ? "auto" : "hidden";
+  }, [text]);
+
+  const canSend = text.trim().length > 0 && !busy && voice.state === "idle";
+
+  const submit = async () => {
+    if (!canSend) return;
+    const sent = text;
+    setText("");
+    const ok = await onSend(sent, mode);
+    // Refused or failed: give the words back, unless something new was typed meanwhile.
+    if (!ok) setText((current) => (current === "" ? sent : current));
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    // While recording, Enter stops the recording instead of sending.
+    if (voice.state === "recording") voice.stop();
+    else void submit();
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="border-t border-line bg-surface/80 p-3 backdrop-blur-xl sm:p-4">
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <fieldset className="flex rounded-xl border border-line bg-canvas p-1">
+          <legend className="sr-only">Mode</legend>
+          {MODES.map(({ mode: value, label, icon: Icon, hint }) => {
+            const active = value === mode;
+            return (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={active}
+                title={hint}
+                onClick={() => onModeChange(value)}
+                className={`inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-semibold transition duration-200 ${
+                  active
+                    ? "bg-primary-gradient text-white shadow-soft"
+                    : "text-ink-muted hover:bg-surface-2 hover:text-ink"
+                }`}
+              >
+                <Icon aria-hidden="true" className="size-3.5" />
+                {label}
+              </button>
+            );
+          })}
+        </fieldset>
+        {batch ? (
+          <label className="inline-flex h-10 items-center gap-2 rounded-xl border border-line bg-canvas px-3 text-xs font-semibold text-ink-muted">
+            Batch
+            <select
+              value={batch.value}
+              onChange={(event) => batch.onChange(Number(event.target.value))}
+              className="bg-transparent text-ink outline-none"
+            >
+              {[1, 2, 3, 4].map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <CostLabel
+          kind={mode}
+          quantity={batch && mode === "image" ? batch.value : 1}
+          className="ml-auto rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent-ink"
+        />
+      </div>
+
+      {references && references.count > 0 && mode === "image" ? (
+        <p className="mb-3 flex items-center gap-2 text-xs font-medium text-ink-muted">
+          <span className="inline-flex items-center gap-1.5 rounded-full border border-amber-400/50 bg-amber-400/15 px-2.5 py-1 text-amber-800 dark:text-amber-200">
+            <ImageIcon aria-hidden="true" className="size-3.5" />
+            {references.count === 1 ? "1 reference image" : `${references.count} reference images`}
+          </span>
+          <button
+            type="button"
+            onClick={references.onClear}
+            className="inline-flex items-center gap-1 rounded-lg px-2 py-1 transition duration-200 hover:bg-surface-2 hover:text-ink"
+          >
+            <X aria-hidden="true" className="size-3.5" /> Clear
+          </button>
+        </p>
+      ) : null}
+
+      <div className="flex items-end gap-2 rounded-2xl border border-line bg-canvas p-2 shadow-inner transition duration-200 focus-within:border-accent-500">
+        <label htmlFor={`${hintId}-text`} className="sr-only">
+          Message
+        </label>
+        <textarea
+          ref={textarea}
+          id={`${hintId}-text`}
+          rows={1}
+          value={text}
+          maxLength={PROMPT_LIMIT}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={
+            voice.state === "recording"
+              ? "Listening… press Enter or the stop button when done"
+              : PLACEHOLDERS[mode]
+          }
+          aria-describedby={hintId}
+          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[0.9375rem] leading-6 text-ink outline-none placeholder:text-ink-muted/80"
+        />
+        {voiceEnabled ? (
+          <button
+            type="button"
+            onClick={() => (voice.state === "recording" ? voice.stop() : void voice.start())}
+            disabled={voice.state === "transcribing"}
+            aria-label={
+              voice.state === "recording"
+                ? "Stop recording"
+                : voice.state === "transcribing"
+                  ? "Transcribing"
+                  : "Record a voice message"
+            }
+            title={voice.state === "recording" ? "Stop recording" : "Record a voice message"}
+            className={`grid size-10 shrink-0 place-items-center rounded-xl transition duration-200 disabled:cursor-wait ${
+              voice.state === "recording"
+                ? "bg-red-600 text-white motion-safe:animate-pulse"
+                : "text-ink-muted hover:bg-surface-2 hover:text-ink"
+            }`}
+          >
+            {voice.state === "recording" ? (
+              <Square aria-hidden="true" className="size-4 fill-current" />
+            ) : voice.state === "transcribing" ? (
+              <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+            ) : (
+              <Mic aria-hidden="true" className="size-5" />
+            )}
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          disabled={!canSend}
+          aria-label="Send message"
+          title="Send (Enter)"
+          className="bg-primary-gradient grid size-10 shrink-0 place-items-center rounded-xl text-white shadow-soft transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          {busy ? (
+            <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+          ) : (
+            <ArrowUp aria-hidden="true" className="size-5" />
+          )}
+        </button>
+      </div>
+      <p id={hintId} className="mt-2 hidden px-1 text-xs text-ink-muted sm:block">
+        {busy ? "Wait for the narrator to finish this scene…" : "Enter to send · Shift+Enter for a new line"}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,290 @@
+// The conversation (spec §2 "Story interface"): the user's words as plain text, the narrator's as safe
+// Markdown with its image or video at 4:3 underneath. A picture can be selected as a reference (the
+// yellow toggle); clicking it toggles that and opens the preview. Media that cannot load are hidden.
+import type { ChatMessage } from "@storyverse/contract/chat";
+import { Check, Clapperboard, Feather, LoaderCircle, Sparkles, TriangleAlert } from "lucide-react";
+import { useLayoutEffect, useRef, useState } from "react";
+import { Markdown } from "../../../components/markdown";
+import { MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "../media-polling";
+
+export const SENDING_TEXT = "Generating story and image...";
+export const SENDING_TEXT_CHAT = "Generating story...";
+
+export interface MessageSelection {
+  isSelected: (messageId: string) => boolean;
+  toggle: (messageId: string, url: string) => void;
+}
+
+interface MessageListProps {
+  messages: readonly ChatMessage[];
+  timedOut: ReadonlySet<string>;
+  /** A turn is on its way: the spinner, worded for the mode. */
+  sending: "chat" | "media" | null;
+  /** Story chats let pictures be chosen as references; the main chat does not. */
+  selection?: MessageSelection | null;
+  onPreview: (messageId: string) => void;
+  onMediaError: () => void;
+}
+
+export function MessageList({
+  messages,
+  timedOut,
+  sending,
+  selection,
+  onPreview,
+  onMediaError,
+}: MessageListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const last = messages[messages.length - 1];
+  const lastKey = `${messages.length}:${last?.id}:${last?.media_status}:${sending}`;
+
+  // Follow the conversation as it grows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the last message or the spinner changes
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [lastKey]);
+
+  return (
+    // A log: new messages are announced politely; focusable, so the keyboard can scroll it.
+    <div
+      ref={scroller}
+      role="log"
+      aria-label="Conversation"
+      aria-live="polite"
+      aria-relevant="additions"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-500 focus-visible:ring-inset sm:px-5"
+    >
+      {messages.length === 0 && !sending ? (
+        <EmptyConversation />
+      ) : (
+        <ol aria-label="Messages" className="flex flex-col gap-5">
+          {messages.map((message) => (
+            <li key={message.id}>
+              {message.role === "user" ? (
+                <UserMessage message={message} />
+              ) : (
+                <AssistantMessage
+                  message={message}
+                  timedOut={timedOut.has(message.id)}
+                  selection={selection ?? null}
+                  onPreview={onPreview}
+                  onMediaError={onMediaError}
+                />
+              )}
+            </li>
+          ))}
+          {sending ? (
+            <li>
+              <div role="status" className="flex items-center gap-3">
+                <NarratorAvatar />
+                <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
+                  <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+                  {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
+                </p>
+              </div>
+            </li>
+          ) : null}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function EmptyConversation() {
+  return (
+    <div className="flex h-full min-h-56 flex-col items-center justify-center px-4 text-center">
+      <span className="bg-primary-gradient grid size-14 place-items-center rounded-2xl text-white shadow-lifted">
+        <Sparkles aria-hidden="true" className="size-7" />
+      </span>
+      <h2 className="mt-5 text-lg font-semibold text-ink">Start Your Adventure</h2>
+      <p className="mt-1 max-w-xs text-sm text-ink-muted">Type a message below to begin your story!</p>
+    </div>
+  );
+}
+
+function NarratorAvatar() {
+  return (
+    <span
+      aria-hidden="true"
+      className="grid size-8 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent-ink ring-1 ring-line"
+    >
+      <Feather className="size-4" />
+    </span>
+  );
+}
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
+}
+
+function UserMessage({ message }: { message: ChatMessage }) {
+  return (
+    <div className="flex justify-end pl-10">
+      <p
+        title={formatTime(message.timestamp)}
+        className="bg-primary-gradient rounded-2xl rounded-tr-md px-4 py-2.5 text-[0.9375rem] leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
+      >
+        <span className="sr-only">You: </span>
+        {message.content}
+      </p>
+    </div>
+  );
+}
+
+interface AssistantMessageProps {
+  message: ChatMessage;
+  timedOut: boolean;
+  selection: MessageSelection | null;
+  onPreview: (messageId: string) => void;
+  onMediaError: () => void;
+}
+
+function AssistantMessage({ message, timedOut, selection, onPreview, onMediaError }: AssistantMessageProps) {
+  const generating = message.media_status === "pending" && !timedOut;
+  return (
+    <div className="flex gap-3 pr-2 sm:pr-6">
+      <NarratorAvatar />
+      <div className="min-w-0 flex-1">
+        <div
+          title={formatTime(message.timestamp)}
+          className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
+        >
+          <span className="sr-only">Narrator: </span>
+          <Markdown>{message.content}</Markdown>
+        </div>
+        {generating ? (
+          <MediaPlaceholder kind={message.mode === "video" ? "video" : "image"} />
+        ) : message.media_status === "failed" ? (
+          <MediaNotice text={MEDIA_FAILED_MESSAGE} />
+        ) : timedOut && message.media_status === "pending" ? (
+          <MediaNotice text={MEDIA_TIMED_OUT_MESSAGE} />
+        ) : (
+          <MessageMedia
+            message={message}
+            selection={selection}
+            onPreview={onPreview}
+            onMediaError={onMediaError}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function MediaPlaceholder({ kind }: { kind: "image" | "video" }) {
+  return (
+    <div className="relative mt-3 grid aspect-[4/3] w-full max-w-md place-items-center overflow-hidden rounded-2xl border border-line bg-surface-2">
+      <div
+        aria-hidden="true"
+        className="absolute inset-0 bg-[linear-gradient(110deg,transparent_30%,rgb(139_92_246/0.14)_50%,transparent_70%)] bg-[length:200%_100%] motion-safe:animate-pulse"
+      />
+      <p role="status" className="relative flex items-center gap-2 text-sm font-medium text-ink-muted">
+        <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+        {kind === "video" ? "Rendering the video…" : "Painting the scene…"}
+      </p>
+    </div>
+  );
+}
+
+function MediaNotice({ text }: { text: string }) {
+  return (
+    <p className="mt-3 flex max-w-md items-start gap-2 rounded-xl border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      {text}
+    </p>
+  );
+}
+
+interface MessageMediaProps {
+  message: ChatMessage;
+  selection: MessageSelection | null;
+  onPreview: (messageId: string) => void;
+  onMediaError: () => void;
+}
+
+function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMediaProps) {
+  // Hidden per address: a fresh signed URL for the same media is tried again.
+  const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
+  const fail = (url: string) => {
+    setFailed((set) => new Set(set).add(url));
+    onMediaError();
+  };
+  const video = message.video_url && !failed.has(message.video_url) ? message.video_url : null;
+  const image = message.image_url && !failed.has(message.image_url) ? message.image_url : null;
+
+  if (video) {
+    return (
+      <div className="group relative mt-3 aspect-[4/3] w-full max-w-md overflow-hidden rounded-2xl border border-line bg-black shadow-soft">
+        <video
+          src={video}
+          poster={image ?? undefined}
+          controls
+          muted
+          loop
+          playsInline
+          preload="metadata"
+          aria-label="Generated story video"
+          onError={() => fail(video)}
+          className="size-full object-cover"
+        />
+        <button
+          type="button"
+          onClick={() => onPreview(message.id)}
+          className="absolute top-2 left-2 inline-flex items-center gap-1.5 rounded-lg bg-black/60 px-2.5 py-1.5 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/80"
+        >
+          <Clapperboard aria-hidden="true" className="size-3.5" /> Preview
+        </button>
+      </div>
+    );
+  }
+  if (!image) return null;
+
+  const selected = selection?.isSelected(message.id) ?? false;
+  return (
+    <div
+      className={`group relative mt-3 aspect-[4/3] w-full max-w-md overflow-hidden rounded-2xl border shadow-soft transition duration-200 ${
+        selected ? "border-amber-400 ring-2 ring-amber-400" : "border-line"
+      }`}
+    >
+      <button
+        type="button"
+        onClick={() => {
+          selection?.toggle(message.id, image);
+          onPreview(message.id);
+        }}
+        aria-label="Generated story image"
+        className="block size-full cursor-zoom-in"
+      >
+        <img
+          src={image}
+          alt=""
+          loading="lazy"
+          onError={() => fail(image)}
+          className="size-full object-cover transition duration-200 group-hover:scale-[1.02]"
+        />
+      </button>
+      {selection ? (
+        <button
+          type="button"
+          aria-pressed={selected}
+          aria-label={selected ? "Selected as reference" : "Select as reference"}
+          title={
+            selected ? "Selected as a reference for the next image" : "Use as a reference for the next image"
+          }
+          onClick={() => selection.toggle(message.id, image)}
+          className={`absolute top-2 right-2 grid size-9 place-items-center rounded-full border-2 shadow-lifted backdrop-blur-md transition duration-200 ${
+            selected
+              ? "border-amber-300 bg-amber-400 text-black"
+              : "border-white/80 bg-black/40 text-transparent hover:bg-black/60 hover:text-white/80"
+          }`}
+        >
+          <Check aria-hidden="true" className="size-5" strokeWidth={3} />
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,272 @@
+// One conversation with the narrator, for a story or for the main chat (spec §4 "Sending a message",
+// "On completion"): the messages (server state, kept in step locally), the optimistic send, the media
+// polling for every message whose picture or video is still being made, and what the canvas shows.
+import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
+import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useBanner } from "../../app/banner-provider";
+import { ApiError } from "../../lib/api-errors";
+import { refreshCreditBalance } from "../credits/api/credit-balance";
+import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
+import { isOutOfCreditsError } from "../credits/out-of-credits";
+import { GALLERY_KEY } from "../gallery/api/gallery-page";
+import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import {
+  applyCanvasMedia,
+  type CanvasMedia,
+  canvasMediaFor,
+  newestMediaMessage,
+  sameCanvasMedia,
+} from "./canvas-media";
+import { pollMediaStatus } from "./media-polling";
+
+export const SEND_FAILED_MESSAGE = "Failed to send message";
+/** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
+const EXPIRED_MEDIA_REFETCH_MS = 30_000;
+
+export interface ChatBackend {
+  /** The conversation's query key, and how to read it. */
+  queryKey: QueryKey;
+  fetchMessages: (signal: AbortSignal) => Promise<ChatMessage[]>;
+  /** Read the conversation afresh whenever the view opens (unless the opener just did). */
+  refreshOnOpen?: boolean;
+  send: (prompt: string, mode: ChatMode) => Promise<ChatResponse>;
+  mediaStatus: (messageId: string, signal: AbortSignal) => Promise<MediaStatus>;
+  /** After a turn was accepted (e.g. the story's message count changed). */
+  onSent?: () => void;
+  /** A message's media arrived. */
+  onMediaCompleted?: (message: ChatMessage) => void;
+  /** The canvas changed (e.g. to remember it per story). */
+  onCanvasChange?: (canvas: CanvasMedia | null) => void;
+}
+
+let localIds = 0;
+
+/** A message shown before the server has it: the user's own words, at once. */
+export function localUserMessage(content: string, mode: ChatMode, now = new Date()): ChatMessage {
+  const id = `local-${++localIds}`;
+  const at = now.toISOString();
+  return {
+    id,
+    _id: id,
+    message_id: id,
+    role: "user",
+    content,
+    timestamp: at,
+    created_at: at,
+    mode,
+    image_url: null,
+    video_url: null,
+    media_status: "none",
+    media_error: null,
+  };
+}
+
+export function isLocalMessage(message: Pick<ChatMessage, "id">): boolean {
+  return message.id.startsWith("local-");
+}
+
+/** The narrator's answer as the server will list it, built from the send's response. */
+export function assistantMessageFrom(response: ChatResponse, mode: ChatMode, now = new Date()): ChatMessage {
+  const at = now.toISOString();
+  return {
+    id: response.message_id,
+    _id: response.message_id,
+    message_id: response.message_id,
+    role: "assistant",
+    content: response.story_text,
+    timestamp: at,
+    created_at: at,
+    mode,
+    image_url: null,
+    video_url: null,
+    media_status: response.media_generation.status === "started" ? "pending" : "none",
+    media_error: null,
+  };
+}
+
+export interface ChatSession {
+  messages: ChatMessage[];
+  isLoading: boolean;
+  error: Error | null;
+  retry: () => void;
+  /** A turn is on its way to the narrator. */
+  sending: boolean;
+  /** Some message's media is still being made. */
+  generating: boolean;
+  /** Messages whose media took longer than the polling limit. */
+  timedOut: ReadonlySet<string>;
+  /** Sends a turn; resolves false when it was refused or failed (the words can go back in the box). */
+  send: (prompt: string, mode: ChatMode) => Promise<boolean>;
+  canvas: CanvasMedia | null;
+  /** A media element failed to load: its signed URL may have expired, so re-read the conversation. */
+  reportMediaError: () => void;
+}
+
+export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia | null = null): ChatSession {
+  const queryClient = useQueryClient();
+  const { showError } = useBanner();
+  const { showQuotaExceeded } = useQuotaPrompt();
+  const backendRef = useRef(backend);
+  backendRef.current = backend;
+  const { queryKey } = backend;
+  const query = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => backendRef.current.fetchMessages(signal),
+    // Kept in step locally (sends, polling); read again when opened and when a media URL has expired.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnMount: backend.refreshOnOpen ? "always" : true,
+  });
+
+  const [sending, setSending] = useState(false);
+  const sendingRef = useRef(false);
+  const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => new Set());
+
+  const messages = query.data ?? EMPTY;
+  const pending = useMemo(
+    () =>
+      messages.filter(
+        (m) =>
+          m.role === "assistant" && m.media_status === "pending" && !isLocalMessage(m) && !timedOut.has(m.id),
+      ),
+    [messages, timedOut],
+  );
+  const generating = pending.length > 0;
+
+  const patchMessage = useCallback(
+    (id: string, patch: Partial<ChatMessage>) => {
+      queryClient.setQueryData<ChatMessage[]>(queryKey, (list) =>
+        list?.map((m) => (m.id === id ? { ...m, ...patch } : m)),
+      );
+    },
+    [queryClient, queryKey],
+  );
+
+  // --- the canvas: the newest media, forced when the conversation is first read -----------------------
+  const [canvas, setCanvas] = useState<CanvasMedia | null>(initialCanvas);
+  const forceSync = useRef(true);
+  useEffect(() => {
+    if (!query.data) return;
+    const newest = newestMediaMessage(query.data);
+    const next = newest ? canvasMediaFor(newest) : null;
+    const force = forceSync.current;
+    forceSync.current = false;
+    setCanvas((current) => {
+      const updated = applyCanvasMedia(current, next, { force });
+      return sameCanvasMedia(current, updated) ? current : updated;
+    });
+  }, [query.data]);
+
+  const canvasSeen = useRef(canvas);
+  useEffect(() => {
+    if (canvasSeen.current === canvas) return;
+    canvasSeen.current = canvas;
+    backendRef.current.onCanvasChange?.(canvas);
+  }, [canvas]);
+
+  // --- polling: one poller per message whose media is pending -----------------------------------------
+  const pollers = useRef(new Map<string, () => void>());
+  const pendingIds = pending.map((m) => m.id).join(",");
+  useEffect(() => {
+    const wanted = new Set(pendingIds ? pendingIds.split(",") : []);
+    for (const [id, stop] of pollers.current) {
+      if (!wanted.has(id)) {
+        stop();
+        pollers.current.delete(id);
+      }
+    }
+    for (const id of wanted) {
+      if (pollers.current.has(id)) continue;
+      const stop = pollMediaStatus({
+        check: (signal) => backendRef.current.mediaStatus(id, signal),
+        onOutcome: (outcome) => {
+          pollers.current.delete(id);
+          if (outcome.kind === "completed") {
+            const { image_url, video_url } = outcome.status;
+            const patch = { image_url, video_url, media_status: "completed" as const, media_error: null };
+            patchMessage(id, patch);
+            const message = queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === id);
+            if (message) backendRef.current.onMediaCompleted?.({ ...message, ...patch });
+            void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+            void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
+          } else if (outcome.kind === "failed") {
+            patchMessage(id, { media_status: "failed", media_error: outcome.status.media_generation_error });
+            // What was not delivered was refunded: show the balance as it now is.
+            void refreshCreditBalance(queryClient);
+          } else {
+            setTimedOut((set) => new Set(set).add(id));
+          }
+        },
+      });
+      pollers.current.set(id, stop);
+    }
+  }, [pendingIds, patchMessage, queryClient, queryKey]);
+
+  useEffect(() => {
+    const active = pollers.current;
+    return () => {
+      for (const stop of active.values()) stop();
+      active.clear();
+    };
+  }, []);
+
+  // --- sending -------------------------------------------------------------------------------------------
+  const send = useCallback(
+    async (prompt: string, mode: ChatMode) => {
+      const text = prompt.trim();
+      if (!text || sendingRef.current || generating) return false;
+      sendingRef.current = true;
+      setSending(true);
+      const local = localUserMessage(text, mode);
+      queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [...(list ?? []), local]);
+      try {
+        const response = await backendRef.current.send(text, mode);
+        void refreshCreditBalance(queryClient, response.quota_info);
+        const answer = assistantMessageFrom(response, mode);
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [...(list ?? []), answer]);
+        backendRef.current.onSent?.();
+        return true;
+      } catch (error) {
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => list?.filter((m) => m.id !== local.id));
+        if (isOutOfCreditsError(error)) {
+          showQuotaExceeded();
+          void refreshCreditBalance(queryClient);
+        } else {
+          showError(error instanceof ApiError && error.message ? error.message : SEND_FAILED_MESSAGE);
+        }
+        return false;
+      } finally {
+        sendingRef.current = false;
+        setSending(false);
+      }
+    },
+    [generating, queryClient, queryKey, showError, showQuotaExceeded],
+  );
+
+  // --- expired media URLs ----------------------------------------------------------------------------------
+  const lastRefetch = useRef(0);
+  const { refetch } = query;
+  const reportMediaError = useCallback(() => {
+    const now = Date.now();
+    if (sendingRef.current || now - lastRefetch.current < EXPIRED_MEDIA_REFETCH_MS) return;
+    lastRefetch.current = now;
+    // The same media with a fresh address must replace the dead one, whatever its timestamp.
+    forceSync.current = true;
+    void refetch();
+  }, [refetch]);
+
+  return {
+    messages,
+    isLoading: query.isPending,
+    error: query.error,
+    retry: () => void refetch(),
+    sending,
+    generating,
+    timedOut,
+    send,
+    canvas,
+    reportMediaError,
+  };
+}
+
+const EMPTY: ChatMessage[] = [];

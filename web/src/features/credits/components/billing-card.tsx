@@ -1,0 +1,78 @@
+// 'Billing and Payments' (spec §2): the billing type and Manage Billing, which opens the payment provider's
+// billing portal, or says why there is none yet (spec §8 "Billing").
+import { BILLING_TYPE_LABEL } from "@storyverse/contract/billing";
+import { ExternalLink, Info, LoaderCircle, Wallet } from "lucide-react";
+import { useState } from "react";
+import { useBanner } from "../../../app/banner-provider";
+import { buttonClasses } from "../../../components/button-classes";
+import { errorMessage } from "../../../lib/api-errors";
+import { useManageBilling } from "../api/manage-billing";
+import { manageBillingOutcome } from "../billing-outcome";
+import { cardClasses } from "./card-states";
+import { redirectTo } from "./redirect";
+
+export function BillingCard() {
+  const manage = useManageBilling();
+  const { showError } = useBanner();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const busy = manage.isPending || leaving;
+
+  const openPortal = () => {
+    if (busy) return;
+    setNotice(null);
+    manage.mutate(undefined, {
+      onSuccess: (response) => {
+        const outcome = manageBillingOutcome(response);
+        if (outcome.kind === "redirect") {
+          if (redirectTo(outcome.url, () => setLeaving(false))) setLeaving(true);
+          else showError("Unable to access billing portal: the portal address is not valid");
+        } else if (outcome.kind === "notice") setNotice(outcome.message);
+        else showError(outcome.message);
+      },
+      onError: (error) => showError(`Unable to access billing portal: ${errorMessage(error)}`),
+    });
+  };
+
+  return (
+    <section aria-labelledby="billing-card-title" className={`${cardClasses} flex flex-col`}>
+      <h2 id="billing-card-title" className="text-lg font-semibold tracking-tight">
+        Billing and Payments
+      </h2>
+      <dl className="mt-5 flex items-center justify-between gap-3 rounded-2xl bg-surface-2 p-4">
+        <dt className="flex items-center gap-2 text-sm text-ink-muted">
+          <Wallet aria-hidden="true" className="size-4 text-accent-ink" />
+          Billing Type
+        </dt>
+        <dd className="text-sm font-semibold">{BILLING_TYPE_LABEL}</dd>
+      </dl>
+      <p className="mt-4 text-sm leading-6 text-ink-muted">
+        Buy credits when you need them. No subscription, and purchased credits never expire.
+      </p>
+      <div className="mt-auto pt-5">
+        <button
+          type="button"
+          onClick={openPortal}
+          disabled={busy}
+          aria-busy={busy || undefined}
+          className={`${buttonClasses("secondary", "sm")} w-full`}
+        >
+          {busy ? (
+            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          ) : (
+            <ExternalLink aria-hidden="true" className="size-4" />
+          )}
+          Manage Billing
+        </button>
+        <div role="status">
+          {notice ? (
+            <p className="mt-3 flex items-start gap-2 rounded-xl bg-accent-soft px-3 py-2 text-sm leading-6 text-ink">
+              <Info aria-hidden="true" className="mt-1 size-4 shrink-0 text-accent-ink" />
+              <span>{notice}</span>
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+// The Credits page (spec §2 "Credits page (Manage Credits)"): the Credits card, this month's activity,
+// billing, the Top Up packs and the credit history.
+import { useCreditBalance } from "../api/credit-balance";
+import { BillingCard } from "./billing-card";
+import { CreditHistory } from "./credit-history";
+import { CreditsCard } from "./credits-card";
+import { MonthlyActivityCard } from "./monthly-activity-card";
+import { TopUpPacks } from "./top-up-packs";
+
+export function CreditsPage() {
+  const { unlimited } = useCreditBalance();
+  return (
+    <div className="px-4 pb-16 text-ink sm:px-6 lg:px-8">
+      <div className="mx-auto max-w-6xl">
+        <div className="pt-10 pb-8 sm:pt-12">
+          <h1 id="view-title" className="text-3xl font-semibold tracking-tight sm:text-4xl">
+            Manage Credits
+          </h1>
+          <p className="mt-2 text-ink-muted">Your credits, this month's activity and top-ups.</p>
+        </div>
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
+          <CreditsCard />
+          <MonthlyActivityCard unlimited={unlimited} />
+          <BillingCard />
+        </div>
+        <TopUpPacks />
+        <CreditHistory />
+      </div>
+    </div>
+  );
+}

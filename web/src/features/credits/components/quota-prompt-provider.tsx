@@ -1,0 +1,90 @@
+// The Quota Exceeded dialog (spec §2 "Modals"): any feature whose request is refused for want of credits
+// calls useQuotaPrompt().showQuotaExceeded(). 'View Plans' opens the Credits page, 'Later' closes it.
+// Mounted once inside the signed-in shell.
+//
+// The spec's "out-of-credits prompt" of the other flows (a chat turn, a Studio batch refused with 402 or a
+// message containing 'Insufficient credits', see ../out-of-credits.ts) is this same dialog: one prompt,
+// one set of words and one way to the Credits page wherever credits run out.
+import * as Dialog from "@radix-ui/react-dialog";
+import { Sparkles } from "lucide-react";
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { useView } from "../../../app/view-provider";
+import { buttonClasses } from "../../../components/button-classes";
+
+export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
+export const QUOTA_EXCEEDED_TEXT =
+  "You've reached your free usage limit. Upgrade to continue creating amazing content.";
+
+/** The view the spec calls credit management. */
+export const CREDITS_VIEW = "subscription";
+
+interface QuotaPromptContextValue {
+  showQuotaExceeded: () => void;
+}
+
+const QuotaPromptContext = createContext<QuotaPromptContextValue | null>(null);
+
+export function QuotaPromptProvider({ children }: { children: ReactNode }) {
+  const { navigate } = useView();
+  const [open, setOpen] = useState(false);
+  const showQuotaExceeded = useCallback(() => setOpen(true), []);
+  const value = useMemo(() => ({ showQuotaExceeded }), [showQuotaExceeded]);
+
+  const viewPlans = () => {
+    setOpen(false);
+    navigate(CREDITS_VIEW);
+  };
+
+  return (
+    <QuotaPromptContext value={value}>
+      {children}
+      <QuotaExceededDialog open={open} onOpenChange={setOpen} onViewPlans={viewPlans} />
+    </QuotaPromptContext>
+  );
+}
+
+interface QuotaExceededDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onViewPlans: () => void;
+}
+
+export function QuotaExceededDialog({ open, onOpenChange, onViewPlans }: QuotaExceededDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[60] bg-black/55 backdrop-blur-sm motion-safe:animate-fade-in" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-[60] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-3xl border border-line bg-surface p-6 text-ink shadow-lifted outline-none motion-safe:animate-fade-in sm:p-8">
+          <div
+            aria-hidden="true"
+            className="bg-primary-gradient mx-auto mb-5 grid size-14 place-items-center rounded-2xl text-white shadow-soft"
+          >
+            <Sparkles className="size-7" />
+          </div>
+          <Dialog.Title className="text-center text-xl font-bold tracking-tight">
+            {QUOTA_EXCEEDED_TITLE}
+          </Dialog.Title>
+          <Dialog.Description className="mt-3 text-center text-sm leading-6 text-ink-muted">
+            {QUOTA_EXCEEDED_TEXT}
+          </Dialog.Description>
+          <div className="mt-7 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
+            <Dialog.Close className={`${buttonClasses("secondary", "sm")} sm:min-w-28`}>Later</Dialog.Close>
+            <button
+              type="button"
+              onClick={onViewPlans}
+              className={`${buttonClasses("primary", "sm")} sm:min-w-36`}
+            >
+              View Plans
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function useQuotaPrompt(): QuotaPromptContextValue {
+  const value = useContext(QuotaPromptContext);
+  if (!value) throw new Error("useQuotaPrompt must be used inside <QuotaPromptProvider>");
+  return value;
+}

@@ -1,0 +1,107 @@
+// Handles the payment return the startup capture kept (payment-return.ts), once the user is signed in:
+// opens the Credits page, and for a paid return verifies the session, shows what it added and refreshes
+// every balance on screen. Used once, by the signed-in shell.
+import { PAYMENT_CANCELLED_MESSAGE, type VerifySessionResponse } from "@storyverse/contract/billing";
+import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useBanner } from "../../../app/banner-provider";
+import { useView } from "../../../app/view-provider";
+import { ApiError } from "../../../lib/api-errors";
+import { costLabel } from "../../../lib/credits";
+import { refreshCreditBalance } from "../api/credit-balance";
+import { verifyCheckoutSession } from "../api/verify-checkout-session";
+import { type PaymentReturn, restorePendingPaymentReturn, takePendingPaymentReturn } from "../payment-return";
+import { CREDITS_VIEW } from "./quota-prompt-provider";
+
+/** Spec §8: the purchase may well have gone through, but this page could not confirm it. */
+export const PAYMENT_REFRESH_MESSAGE = "Please refresh the page to update your account information.";
+export const INVALID_SESSION_MESSAGE =
+  "This payment return has no valid checkout session, so there was nothing to verify.";
+
+export function paymentSuccessMessage(
+  result: Pick<VerifySessionResponse, "plan_name" | "credits_added">,
+): string {
+  return `Payment successful! ${result.plan_name}: ${costLabel(result.credits_added)} added to your account.`;
+}
+
+/** What to say when verification failed. null: the session ended (401); it is retried after the next login. */
+export function verifyFailureMessage(error: unknown): string | null {
+  if (error instanceof ApiError) {
+    if (error.status === 401) return null;
+    // The server looked at the session and said no (not paid, cancelled, not yours): its words are exact.
+    if (error.fromServer && error.status >= 400 && error.status < 500) return error.detail;
+  }
+  // A network failure, a time-out or a server error: the payment may have been credited all the same.
+  return PAYMENT_REFRESH_MESSAGE;
+}
+
+export interface PaymentReturnHandlers {
+  navigate: (view: string) => void;
+  showError: (text: string) => void;
+  showSuccess: (text: string) => void;
+  refresh: (balance?: { remaining: number; unlimited: boolean }) => Promise<void>;
+  verify?: typeof verifyCheckoutSession;
+}
+
+/** Acts on one payment return (exported for tests; the hook below is what the app uses). */
+export async function handlePaymentReturn(
+  ret: PaymentReturn,
+  handlers: PaymentReturnHandlers,
+): Promise<void> {
+  const { navigate, showError, verify = verifyCheckoutSession } = handlers;
+  navigate(CREDITS_VIEW);
+  switch (ret.kind) {
+    case "open":
+      return;
+    case "cancelled":
+      showError(PAYMENT_CANCELLED_MESSAGE);
+      return;
+    case "invalid-session":
+      showError(INVALID_SESSION_MESSAGE);
+      return;
+    case "success":
+      return verifyPaidReturn(ret.sessionId, ret.type, handlers, verify);
+  }
+}
+
+async function verifyPaidReturn(
+  sessionId: string,
+  type: string,
+  { showError, showSuccess, refresh }: PaymentReturnHandlers,
+  verify: typeof verifyCheckoutSession,
+): Promise<void> {
+  let result: VerifySessionResponse;
+  try {
+    result = await verify(sessionId);
+  } catch (error) {
+    const message = verifyFailureMessage(error);
+    if (message === null) {
+      restorePendingPaymentReturn(sessionId, type);
+      return;
+    }
+    showError(message);
+    await refresh();
+    return;
+  }
+  showSuccess(paymentSuccessMessage(result));
+  await refresh({ remaining: result.remaining, unlimited: result.remaining === UNLIMITED_CREDITS });
+}
+
+export function usePaymentReturn(): void {
+  const { navigate } = useView();
+  const { showError, showSuccess } = useBanner();
+  const queryClient = useQueryClient();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per signed-in shell; the return is taken once
+  useEffect(() => {
+    const ret = takePendingPaymentReturn();
+    if (!ret) return;
+    void handlePaymentReturn(ret, {
+      navigate,
+      showError,
+      showSuccess,
+      refresh: (balance) => refreshCreditBalance(queryClient, balance),
+    });
+  }, []);
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../lib/api-errors";
+import { isOutOfCreditsError, isQuotaExceededResponse } from "./out-of-credits";
+
+describe("out of credits (spec §8 'Chat')", () => {
+  it("recognises the server's 402 and any message containing 'Insufficient credits'", () => {
+    expect(isOutOfCreditsError(new ApiError(402, "Payment required", true))).toBe(true);
+    expect(
+      isOutOfCreditsError(new ApiError(400, "Insufficient credits: this costs 1.5 and you have 0.5.")),
+    ).toBe(true);
+    expect(isOutOfCreditsError(new Error("Insufficient credits"))).toBe(true);
+    expect(isOutOfCreditsError(new ApiError(500, "Internal error"))).toBe(false);
+    expect(isOutOfCreditsError("Insufficient credits")).toBe(false);
+  });
+
+  it("recognises a quota_exceeded answer", () => {
+    expect(isQuotaExceededResponse({ quota_exceeded: true })).toBe(true);
+    expect(isQuotaExceededResponse({ quota_exceeded: false })).toBe(false);
+    expect(isQuotaExceededResponse(null)).toBe(false);
+  });
+});

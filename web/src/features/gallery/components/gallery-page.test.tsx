@@ -1,0 +1,174 @@
+import type { GalleryItem } from "@storyverse/contract/media";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { GalleryPage } from "./gallery-page";
+
+function item(n: number, overrides: Partial<GalleryItem> = {}): GalleryItem {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+    type: "image",
+    media_url: `/media/${n}.png?sig=x`,
+    url: `/media/${n}.png?sig=x`,
+    thumbnail_url: `/media/${n}.thumb.webp?sig=x`,
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 100 - n)).toISOString(),
+    description: `Scene ${n}`,
+    source: "studio",
+    story_id: null,
+    story_title: null,
+    file_extension: "png",
+    message_id: null,
+    ...overrides,
+  };
+}
+
+/** IntersectionObserver as the browser gives it, driven by the test. */
+let observed: { callback: IntersectionObserverCallback; target: Element | null }[] = [];
+beforeEach(() => {
+  observed = [];
+  vi.stubGlobal(
+    "IntersectionObserver",
+    class {
+      entry: { callback: IntersectionObserverCallback; target: Element | null };
+      constructor(callback: IntersectionObserverCallback) {
+        this.entry = { callback, target: null };
+        observed.push(this.entry);
+      }
+      observe(target: Element) {
+        this.entry.target = target;
+      }
+      disconnect() {
+        this.entry.target = null;
+      }
+      unobserve() {}
+      takeRecords() {
+        return [];
+      }
+    },
+  );
+});
+
+function scrollToEnd() {
+  act(() => {
+    for (const entry of observed.filter((o) => o.target)) {
+      entry.callback(
+        [{ isIntersecting: true, target: entry.target } as IntersectionObserverEntry],
+        {} as IntersectionObserver,
+      );
+    }
+  });
+}
+
+function renderGallery(auth = SIGNED_IN) {
+  return render(
+    <Providers auth={auth}>
+      <GalleryPage />
+    </Providers>,
+  );
+}
+
+const grid = () => screen.getByRole("list", { name: "Your media" });
+const tiles = () => within(grid()).getAllByRole("button");
+
+describe("Gallery page", () => {
+  it("says 'Loading Gallery...' while the first page loads", async () => {
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderGallery();
+    expect(screen.getByRole("heading", { level: 1, name: "Your Media Gallery" })).toBeTruthy();
+    expect(await screen.findByText("Loading Gallery...")).toBeTruthy();
+  });
+
+  it("says 'No Content Yet' when there is nothing", async () => {
+    mockFetch(() => json({ success: true, items: [], next_cursor: null }));
+    renderGallery();
+    expect(await screen.findByRole("heading", { name: "No Content Yet" })).toBeTruthy();
+  });
+
+  it("says 'Gallery: {message}' when loading fails", async () => {
+    mockFetch(() => json({ detail: "The gallery is resting." }, 400));
+    renderGallery();
+    expect((await screen.findByRole("alert")).textContent).toContain("Gallery: The gallery is resting.");
+  });
+
+  it("asks a signed-out visitor to log in", () => {
+    const calls = mockFetch(() => json({}));
+    renderGallery({ isAuthenticated: false, user: null });
+    expect(screen.getByRole("alert").textContent).toContain("Please log in to view your gallery");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("shows thumbnails (never the originals) in the server's order, newest first, descriptions on hover", async () => {
+    const calls = mockFetch(() =>
+      json({
+        success: true,
+        items: [
+          item(1),
+          item(2, { type: "video", url: "/media/2.mp4?sig=x", file_extension: "mp4" }),
+          item(3),
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    expect(calls[0]?.path).toBe("/api/gallery?limit=30");
+    const images = within(grid()).getAllByRole("img");
+    expect(images.map((img) => img.getAttribute("src"))).toEqual([
+      "/media/1.thumb.webp?sig=x",
+      "/media/2.thumb.webp?sig=x",
+      "/media/3.thumb.webp?sig=x",
+    ]);
+    expect(images.map((img) => img.getAttribute("alt"))).toEqual(["Scene 1", "Video: Scene 2", "Scene 3"]);
+    expect(tiles()[0]?.getAttribute("title")).toBe("Scene 1");
+    expect(tiles()[0]?.textContent).toContain("Scene 1");
+    expect(screen.getByText("3 items")).toBeTruthy();
+  });
+
+  it("opens the lightbox on a click and steps through the loaded items with the keyboard", async () => {
+    mockFetch(() =>
+      json({
+        success: true,
+        items: [item(1), item(2, { type: "video", url: "/media/2.mp4?sig=x" }), item(3)],
+        next_cursor: null,
+      }),
+    );
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    fireEvent.click(tiles()[1]!);
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText("2 of 3")).toBeTruthy();
+    const video = dialog.querySelector("video");
+    expect(video?.getAttribute("src")).toBe("/media/2.mp4?sig=x");
+    expect(video?.muted).toBe(true);
+    fireEvent.keyDown(dialog, { key: "ArrowRight" });
+    expect(within(dialog).getByText("3 of 3")).toBeTruthy();
+    expect(within(dialog).getByRole("img").getAttribute("src")).toBe("/media/3.png?sig=x");
+    fireEvent.keyDown(dialog, { key: "ArrowLeft" });
+    fireEvent.keyDown(dialog, { key: "ArrowLeft" });
+    expect(within(dialog).getByText("1 of 3")).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("loads the next page by its cursor when the end of the grid scrolls into view", async () => {
+    const calls = mockFetch((call) =>
+      call.path.includes("cursor=")
+        ? json({ success: true, items: [item(4), item(5)], next_cursor: null })
+        : json({ success: true, items: [item(1), item(2), item(3)], next_cursor: "page-2" }),
+    );
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    expect(tiles()).toHaveLength(3);
+    scrollToEnd();
+    await waitFor(() => expect(tiles()).toHaveLength(5));
+    expect(calls.map((call) => call.path)).toEqual([
+      "/api/gallery?limit=30",
+      "/api/gallery?limit=30&cursor=page-2",
+    ]);
+    expect(screen.getByText("5 items")).toBeTruthy();
+    // The last page: nothing more is asked for.
+    scrollToEnd();
+    expect(calls).toHaveLength(2);
+  });
+});

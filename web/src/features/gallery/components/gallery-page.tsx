@@ -1,0 +1,279 @@
+// The Gallery page (spec section 2 "Gallery page", view `library`): every image and video the user has
+// made, newest first, as thumbnails; the description shows on hover; a click opens the Lightbox, which
+// steps through everything loaded so far. More pages load as the end of the grid scrolls into view.
+import type { GalleryItem } from "@storyverse/contract/media";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Images, LoaderCircle, RotateCw, Sparkles, WandSparkles } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useAuth } from "../../../app/auth-provider";
+import { useView } from "../../../app/view-provider";
+import { buttonClasses } from "../../../components/button-classes";
+import { Lightbox, type LightboxItem } from "../../../components/lightbox";
+import { MediaThumb } from "../../../components/media-thumb";
+import { ApiError, errorMessage } from "../../../lib/api-errors";
+import { galleryQueryOptions } from "../api/gallery-page";
+
+export const GALLERY_TITLE = "Your Media Gallery";
+export const GALLERY_LOADING = "Loading Gallery...";
+export const GALLERY_EMPTY = "No Content Yet";
+export const GALLERY_LOGIN_MESSAGE = "Please log in to view your gallery";
+export const galleryErrorMessage = (message: string) => `Gallery: ${message}`;
+
+/** Items in the first rows load at once; the rest when scrolled near. */
+const EAGER_ITEMS = 6;
+
+const SOURCE_LABELS: Record<GalleryItem["source"], string> = {
+  studio: "Studio",
+  story: "Story",
+  main_chat: "Chat",
+};
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : dateFormat.format(date);
+}
+
+/** What a screen reader hears for a tile, and the lightbox's caption: the description, else what it is. */
+export function itemLabel(item: GalleryItem): string {
+  const description = item.description.trim();
+  if (description) return description;
+  return `${item.type === "video" ? "Video" : "Image"} from ${formatDate(item.created_at)}`;
+}
+
+export function toLightboxItem(item: GalleryItem): LightboxItem {
+  return {
+    url: item.url,
+    type: item.type,
+    description: item.description.trim() || undefined,
+    downloadName: `storyverse-${item.id.slice(0, 8)}.${item.file_extension || (item.type === "video" ? "mp4" : "png")}`,
+  };
+}
+
+export function GalleryPage() {
+  const { isAuthenticated } = useAuth();
+  const query = useInfiniteQuery({ ...galleryQueryOptions(), enabled: isAuthenticated });
+  const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  // The next page loads when the end of the grid comes within 400 px of the viewport (no nearer: a page
+  // fetched before anyone scrolls is weight on the first screen).
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !hasNextPage || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "0px 0px 400px 0px" },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  // Stepping through the lightbox towards the end of what is loaded loads more behind it.
+  useEffect(() => {
+    if (openIndex !== null && openIndex >= items.length - 3 && hasNextPage && !isFetchingNextPage) {
+      void fetchNextPage();
+    }
+  }, [openIndex, items.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const lightboxItems = useMemo(() => items.map(toLightboxItem), [items]);
+  const nextPageError = query.error;
+
+  let body: React.ReactNode;
+  if (!isAuthenticated || (query.error instanceof ApiError && query.error.status === 401)) {
+    body = <GalleryNotice tone="error" title={GALLERY_LOGIN_MESSAGE} />;
+  } else if (query.isPending) {
+    body = <GalleryLoading />;
+  } else if (query.isError) {
+    body = (
+      <GalleryNotice
+        tone="error"
+        title={galleryErrorMessage(errorMessage(query.error))}
+        action={
+          <button
+            type="button"
+            className={buttonClasses("secondary", "sm")}
+            onClick={() => void query.refetch()}
+          >
+            <RotateCw aria-hidden="true" className="size-4" />
+            Try again
+          </button>
+        }
+      />
+    );
+  } else if (items.length === 0) {
+    body = <GalleryEmpty />;
+  } else {
+    body = (
+      <>
+        <ul
+          aria-label="Your media"
+          className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6"
+        >
+          {items.map((item, index) => (
+            <li key={item.id}>
+              <GalleryTile item={item} eager={index < EAGER_ITEMS} onOpen={() => setOpenIndex(index)} />
+            </li>
+          ))}
+        </ul>
+        <div ref={sentinel} className="flex min-h-16 items-center justify-center py-6 text-sm text-ink-muted">
+          {isFetchingNextPage ? (
+            <span className="inline-flex items-center gap-2" role="status">
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              Loading more...
+            </span>
+          ) : query.isFetchNextPageError ? (
+            <span className="inline-flex items-center gap-3" role="alert">
+              {galleryErrorMessage(errorMessage(nextPageError))}
+              <button
+                type="button"
+                className={buttonClasses("secondary", "sm")}
+                onClick={() => void fetchNextPage()}
+              >
+                Try again
+              </button>
+            </span>
+          ) : !hasNextPage ? (
+            <span>
+              {items.length} {items.length === 1 ? "item" : "items"}
+            </span>
+          ) : null}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className="px-4 text-ink sm:px-6 lg:px-8">
+      <section className="mx-auto max-w-[1600px] py-8 sm:py-10" aria-labelledby="gallery-title">
+        <div className="mb-6 flex flex-wrap items-end justify-between gap-3 sm:mb-8">
+          <div>
+            <h1 id="gallery-title" className="text-2xl font-semibold tracking-tight sm:text-3xl">
+              {GALLERY_TITLE}
+            </h1>
+            <p className="mt-1.5 text-sm text-ink-muted sm:text-base">
+              Every image and video you have created, newest first.
+            </p>
+          </div>
+          {query.isFetching && !query.isPending && !isFetchingNextPage ? (
+            <span className="inline-flex items-center gap-2 text-sm text-ink-muted">
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              Refreshing
+            </span>
+          ) : null}
+        </div>
+        {body}
+      </section>
+      {openIndex !== null && lightboxItems.length > 0 ? (
+        <Lightbox
+          items={lightboxItems}
+          index={Math.min(openIndex, lightboxItems.length - 1)}
+          onIndexChange={setOpenIndex}
+          onClose={() => setOpenIndex(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function GalleryTile({ item, eager, onOpen }: { item: GalleryItem; eager: boolean; onOpen: () => void }) {
+  const label = itemLabel(item);
+  const description = item.description.trim();
+  const source = item.source === "story" && item.story_title ? item.story_title : SOURCE_LABELS[item.source];
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      title={description || undefined}
+      className="group relative block aspect-square w-full overflow-hidden rounded-2xl border border-line bg-surface-2 shadow-soft transition duration-200 hover:-translate-y-0.5 hover:shadow-lifted motion-reduce:hover:translate-y-0"
+    >
+      <MediaThumb
+        src={item.thumbnail_url ?? (item.type === "image" ? item.url : null)}
+        type={item.type}
+        alt={item.type === "video" ? `Video: ${label}` : label}
+        eager={eager}
+        className="size-full transition duration-200 group-hover:scale-[1.03] motion-reduce:group-hover:scale-100"
+      />
+      <span
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-x-0 bottom-0 flex translate-y-2 flex-col gap-1 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pt-10 pb-3 text-left text-white opacity-0 transition duration-200 group-hover:translate-y-0 group-hover:opacity-100 group-focus-visible:translate-y-0 group-focus-visible:opacity-100"
+      >
+        {description ? (
+          <span className="line-clamp-3 text-xs leading-5 font-medium">{description}</span>
+        ) : null}
+        <span className="truncate text-[11px] text-white/75">
+          {source} · {formatDate(item.created_at)}
+        </span>
+      </span>
+    </button>
+  );
+}
+
+function GalleryLoading() {
+  return (
+    <div role="status" aria-live="polite">
+      <p className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-ink-muted">
+        <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+        {GALLERY_LOADING}
+      </p>
+      <div
+        aria-hidden="true"
+        className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6"
+      >
+        {Array.from({ length: 12 }, (_, index) => (
+          <div
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders that never reorder
+            key={index}
+            className="aspect-square rounded-2xl border border-line bg-surface-2 motion-safe:animate-pulse"
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function GalleryEmpty() {
+  const { navigate } = useView();
+  return (
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-24">
+      <span className="grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
+        <Images aria-hidden="true" className="size-7" />
+      </span>
+      <h2 className="mt-4 text-lg font-semibold">{GALLERY_EMPTY}</h2>
+      <p className="mt-1 max-w-sm text-sm text-ink-muted">
+        Images and videos from your stories and the Studio will appear here.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <button type="button" className={buttonClasses("primary", "sm")} onClick={() => navigate("studio")}>
+          <WandSparkles aria-hidden="true" className="size-4" />
+          Open Studio
+        </button>
+        <button
+          type="button"
+          className={buttonClasses("secondary", "sm")}
+          onClick={() => navigate("stories")}
+        >
+          <Sparkles aria-hidden="true" className="size-4" />
+          Start a story
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function GalleryNotice({ tone, title, action }: { tone: "error"; title: string; action?: React.ReactNode }) {
+  return (
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className="grid place-items-center rounded-3xl border border-danger/30 bg-surface px-6 py-16 text-center shadow-soft"
+    >
+      <p className="max-w-md font-medium text-ink">{title}</p>
+      {action ? <div className="mt-5">{action}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// POST /api/stories/{id}/chat: one turn of a story. The answer carries the story text; the media follow
+// by polling. Story chat always asks for one picture (spec §5), and sends the selected images only in
+// image mode.
+import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
+import type { StoryChatRequest } from "@storyverse/contract/stories";
+import { apiRequest } from "../../../lib/api-client";
+import type { SelectedStoryImage } from "../selection";
+
+export interface StoryTurn {
+  storyId: string;
+  prompt: string;
+  mode: ChatMode;
+  selectedImages: readonly SelectedStoryImage[];
+}
+
+export function storyChatRequest({
+  prompt,
+  mode,
+  selectedImages,
+}: Omit<StoryTurn, "storyId">): StoryChatRequest {
+  const body: StoryChatRequest = {
+    prompt,
+    generate_video: mode === "video",
+    chat_mode: mode,
+    batchSize: 1,
+  };
+  if (mode === "image" && selectedImages.length > 0) {
+    body.inputImages = selectedImages.map(({ id, url, messageId }) => ({ id, url, messageId }));
+  }
+  return body;
+}
+
+export function sendStoryMessage(turn: StoryTurn): Promise<ChatResponse> {
+  return apiRequest(`/api/stories/${encodeURIComponent(turn.storyId)}/chat`, {
+    method: "POST",
+    body: storyChatRequest(turn),
+    schema: chatResponseSchema,
+    // The narrator may take its time; media come later by polling.
+    timeoutMs: 180_000,
+  });
+}

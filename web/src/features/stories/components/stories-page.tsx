@@ -1,0 +1,201 @@
+// The Stories list (spec §2): 'Your Stories', the search over titles and contexts, a grid of one to four
+// columns of story cards, and the Create, Story Settings and Delete dialogs. With no stories yet it
+// welcomes the user and explains that each story is like a saved game.
+import type { Story } from "@storyverse/contract/stories";
+import { useQueryClient } from "@tanstack/react-query";
+import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { errorMessage } from "../../../lib/api-errors";
+import { STORIES_KEY, useStories } from "../api/list-stories";
+import { pruneStoryMediaStates } from "../media-states";
+import { byLastActivity, filterStories } from "../story-filter";
+import { useOpenStoryAction } from "../use-open-story-action";
+import { CreateStoryDialog } from "./create-story-dialog";
+import { DeleteStoryDialog } from "./delete-story-dialog";
+import { StoryCard } from "./story-card";
+import { StorySettingsDialog } from "./story-settings-dialog";
+
+/** An expired thumbnail re-reads the list at most this often. */
+const THUMBNAIL_REFETCH_MS = 30_000;
+
+export function StoriesPage() {
+  const stories = useStories();
+  const queryClient = useQueryClient();
+  const [query, setQuery] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Story | null>(null);
+  const [deleting, setDeleting] = useState<Story | null>(null);
+  const { open, openingId } = useOpenStoryAction();
+
+  // Stored canvases of stories that no longer exist are forgotten.
+  useEffect(() => {
+    if (stories.data) pruneStoryMediaStates(stories.data.map((story) => story.id));
+  }, [stories.data]);
+
+  const lastRefetch = useRef(0);
+  const onThumbnailError = () => {
+    const now = Date.now();
+    if (now - lastRefetch.current < THUMBNAIL_REFETCH_MS) return;
+    lastRefetch.current = now;
+    void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+  };
+
+  const list = useMemo(() => byLastActivity(stories.data ?? []), [stories.data]);
+  const shown = filterStories(list, query);
+
+  return (
+    <div className="px-4 pb-16 text-ink sm:px-6 lg:px-8">
+      <section className="mx-auto max-w-7xl pt-8 sm:pt-10" aria-labelledby="stories-title">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <h1 id="stories-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
+              Your Stories
+            </h1>
+            <p className="mt-2 text-ink-muted">Manage your AI-powered story adventures</p>
+          </div>
+          <button
+            type="button"
+            onClick={() => setCreating(true)}
+            className={`${buttonClasses("primary", "md")} sm:self-auto`}
+          >
+            <Plus aria-hidden="true" className="size-5" />
+            Create New Story
+          </button>
+        </div>
+
+        {list.length > 0 ? (
+          <div className="relative mt-8 max-w-md">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-4 size-4 -translate-y-1/2 text-ink-muted"
+            />
+            <input
+              type="search"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              placeholder="Search stories by title or context"
+              aria-label="Search stories"
+              className="h-11 w-full rounded-xl border border-line bg-surface pr-10 pl-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
+            />
+            {query ? (
+              <button
+                type="button"
+                onClick={() => setQuery("")}
+                aria-label="Clear search"
+                className="absolute top-1/2 right-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
+              >
+                <X aria-hidden="true" className="size-4" />
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+
+        <div className="mt-8">
+          {stories.isPending ? (
+            <StoriesSkeleton />
+          ) : stories.isError && list.length === 0 ? (
+            <LoadError message={errorMessage(stories.error)} onRetry={() => void stories.refetch()} />
+          ) : list.length === 0 ? (
+            <WelcomeState onCreate={() => setCreating(true)} />
+          ) : shown.length === 0 ? (
+            <NoMatches query={query} onClear={() => setQuery("")} />
+          ) : (
+            <>
+              <p className="sr-only" aria-live="polite">
+                {query ? `${shown.length} of ${list.length} stories` : ""}
+              </p>
+              <ul className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
+                {shown.map((story) => (
+                  <li key={story.id} className="flex">
+                    <div className="flex w-full flex-col [&>article]:flex-1">
+                      <StoryCard
+                        story={story}
+                        opening={openingId === story.id}
+                        onOpen={(s) => void open(s)}
+                        onSettings={setEditing}
+                        onDelete={setDeleting}
+                        onThumbnailError={onThumbnailError}
+                      />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      </section>
+
+      <CreateStoryDialog open={creating} onOpenChange={setCreating} onCreated={(story) => void open(story)} />
+      <StorySettingsDialog story={editing} onClose={() => setEditing(null)} />
+      <DeleteStoryDialog story={deleting} onClose={() => setDeleting(null)} />
+    </div>
+  );
+}
+
+function WelcomeState({ onCreate }: { onCreate: () => void }) {
+  return (
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-20">
+      <span className="bg-primary-gradient grid size-16 place-items-center rounded-2xl text-white shadow-lifted">
+        <BookOpenText aria-hidden="true" className="size-8" />
+      </span>
+      <h2 className="mt-6 text-2xl font-bold tracking-tight">Welcome to Your Stories</h2>
+      <p className="mt-3 max-w-lg text-ink-muted">
+        Each story is like a saved game: its own world, characters and history, with every scene painted as
+        you play. Leave whenever you like and pick up right where you left off.
+      </p>
+      <button type="button" onClick={onCreate} className={`${buttonClasses("primary", "md")} mt-8`}>
+        <Plus aria-hidden="true" className="size-5" />
+        Create New Story
+      </button>
+    </div>
+  );
+}
+
+function NoMatches({ query, onClear }: { query: string; onClear: () => void }) {
+  return (
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line px-6 py-16 text-center">
+      <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
+      <p className="mt-4 font-semibold">No stories match “{query.trim()}”</p>
+      <p className="mt-1 text-sm text-ink-muted">Try another word from a title or a context.</p>
+      <button type="button" onClick={onClear} className={`${buttonClasses("secondary", "sm")} mt-6`}>
+        Clear search
+      </button>
+    </div>
+  );
+}
+
+function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="grid place-items-center rounded-3xl border border-danger/30 bg-danger/5 px-6 py-16 text-center"
+    >
+      <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
+      <p className="mt-4 font-semibold">Failed to load data: {message}</p>
+      <button type="button" onClick={onRetry} className={`${buttonClasses("secondary", "sm")} mt-6`}>
+        <RotateCw aria-hidden="true" className="size-4" /> Try again
+      </button>
+    </div>
+  );
+}
+
+function StoriesSkeleton() {
+  return (
+    <ul
+      aria-label="Loading stories"
+      className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4"
+    >
+      {[0, 1, 2, 3].map((n) => (
+        <li key={n} className="overflow-hidden rounded-2xl border border-line bg-surface shadow-soft">
+          <div className="aspect-[16/10] bg-surface-2 motion-safe:animate-pulse" />
+          <div className="space-y-3 p-4">
+            <div className="h-4 w-2/3 rounded bg-surface-2 motion-safe:animate-pulse" />
+            <div className="h-3 w-full rounded bg-surface-2 motion-safe:animate-pulse" />
+            <div className="h-3 w-4/5 rounded bg-surface-2 motion-safe:animate-pulse" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

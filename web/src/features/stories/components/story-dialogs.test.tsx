@@ -1,0 +1,198 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { readStoryMediaStates, saveStoryMediaState } from "../media-states";
+import { makeStory } from "../test-fixtures";
+import { CreateStoryDialog } from "./create-story-dialog";
+import { DeleteStoryDialog } from "./delete-story-dialog";
+import { StorySettingsDialog, storyChanges } from "./story-settings-dialog";
+
+const type = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const button = (name: string) => screen.getByRole("button", { name }) as HTMLButtonElement;
+
+describe("Create New Story", () => {
+  function renderCreate() {
+    const onCreated = vi.fn();
+    const onOpenChange = vi.fn();
+    render(
+      <Providers auth={SIGNED_IN}>
+        <CreateStoryDialog open onOpenChange={onOpenChange} onCreated={onCreated} />
+      </Providers>,
+    );
+    return { onCreated, onOpenChange };
+  }
+
+  it("counts the name against 30, hints at the context and keeps Create disabled while the name is blank", () => {
+    mockFetch(() => json({}, 500));
+    renderCreate();
+    expect(screen.getByRole("dialog", { name: "Create New Story" })).toBeTruthy();
+    expect(screen.getByText("0/30")).toBeTruthy();
+    expect(screen.getByText(/Set the scene and style for the first image/)).toBeTruthy();
+    expect(screen.getByText("Optional")).toBeTruthy();
+    expect(button("Create").disabled).toBe(true);
+    type("Story Name", "   ");
+    expect(button("Create").disabled).toBe(true);
+    type("Story Name", "Neon Nights");
+    expect(screen.getByText("11/30")).toBeTruthy();
+    expect(button("Create").disabled).toBe(false);
+    expect((screen.getByLabelText("Story Name") as HTMLInputElement).maxLength).toBe(30);
+    expect(button("Cancel")).toBeTruthy();
+  });
+
+  it("creates with the trimmed name and the context, then hands the story over", async () => {
+    const story = makeStory({ title: "Neon Nights", context: "Rain" });
+    const calls = mockFetch(() => json({ success: true, story }));
+    const { onCreated, onOpenChange } = renderCreate();
+    type("Story Name", "  Neon Nights ");
+    type("Story Context", "Rain");
+    fireEvent.click(button("Create"));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith(story));
+    expect(calls[0]).toMatchObject({
+      path: "/api/stories",
+      method: "POST",
+      body: { title: "Neon Nights", context: "Rain" },
+    });
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it("says 'Failed to create story.' when the server refuses, keeping what was typed", async () => {
+    mockFetch(() => json({ detail: "Internal error" }, 500));
+    renderCreate();
+    type("Story Name", "Neon Nights");
+    fireEvent.click(button("Create"));
+    expect(await screen.findByText("Failed to create story.")).toBeTruthy();
+    expect((screen.getByLabelText("Story Name") as HTMLInputElement).value).toBe("Neon Nights");
+  });
+});
+
+describe("Story Settings", () => {
+  const story = makeStory({ title: "The Lantern Forest", context: "Misty woods" });
+
+  function renderSettings() {
+    const onClose = vi.fn();
+    render(
+      <Providers auth={SIGNED_IN}>
+        <StorySettingsDialog story={story} onClose={onClose} />
+      </Providers>,
+    );
+    return onClose;
+  }
+
+  it("knows which fields changed", () => {
+    expect(storyChanges(story, "The Lantern Forest", "Misty woods")).toBeNull();
+    expect(storyChanges(story, "  The Lantern Forest  ", "Misty woods")).toBeNull();
+    expect(storyChanges(story, " New title ", "Misty woods")).toEqual({ title: "New title" });
+    expect(storyChanges(story, "The Lantern Forest", "Misty woods at dusk")).toEqual({
+      context: "Misty woods at dusk",
+    });
+    expect(storyChanges(story, "Other", "")).toEqual({ title: "Other", context: "" });
+  });
+
+  it("starts from the story, counts the context against 2000 and refuses a blank title", () => {
+    mockFetch(() => json({}, 500));
+    renderSettings();
+    expect((screen.getByLabelText("Story Title") as HTMLInputElement).value).toBe("The Lantern Forest");
+    expect(screen.getByText("11/2000")).toBeTruthy();
+    type("Story Context", "Misty woods, at dusk");
+    expect(screen.getByText("20/2000")).toBeTruthy();
+    type("Story Title", "  ");
+    expect(button("Save Changes").disabled).toBe(true);
+  });
+
+  it("closes without a call when nothing changed", () => {
+    const calls = mockFetch(() => json({}, 500));
+    const onClose = renderSettings();
+    type("Story Title", " The Lantern Forest ");
+    fireEvent.click(button("Save Changes"));
+    expect(onClose).toHaveBeenCalled();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("sends only the changed field, trimmed, showing 'Saving...' meanwhile", async () => {
+    let answer: (response: Response) => void = () => {};
+    const calls = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const onClose = renderSettings();
+    type("Story Title", "  Lanterns at Dusk ");
+    fireEvent.click(button("Save Changes"));
+    expect(await screen.findByRole("button", { name: "Saving..." })).toBeTruthy();
+    expect(calls[0]).toMatchObject({
+      path: `/api/stories/${story.id}`,
+      method: "PUT",
+      body: { title: "Lanterns at Dusk" },
+    });
+    answer(json({ success: true, story: { ...story, title: "Lanterns at Dusk" } }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("says 'Failed to update story: {message}'", async () => {
+    mockFetch(() => json({ detail: "Story title must be at most 100 characters" }, 400));
+    renderSettings();
+    type("Story Context", "New context");
+    fireEvent.click(button("Save Changes"));
+    expect(
+      await screen.findByText("Failed to update story: Story title must be at most 100 characters"),
+    ).toBeTruthy();
+  });
+});
+
+describe("Delete Story", () => {
+  const story = makeStory({ title: "Neon Nights" });
+
+  it("names the story, warns it cannot be undone and that the media stay in the gallery", () => {
+    mockFetch(() => json({}, 500));
+    render(
+      <Providers auth={SIGNED_IN}>
+        <DeleteStoryDialog story={story} onClose={vi.fn()} />
+      </Providers>,
+    );
+    const dialog = screen.getByRole("dialog", { name: "Delete Story" });
+    expect(dialog.textContent).toContain("“Neon Nights”");
+    expect(dialog.textContent).toContain("cannot be undone");
+    expect(dialog.textContent).toContain("remain in your gallery");
+    expect(button("Cancel")).toBeTruthy();
+  });
+
+  it("deletes ('Deleting...'), forgets the story's stored canvas, and closes", async () => {
+    saveStoryMediaState(story.id, {
+      image: "/a.png",
+      video: null,
+      isVideoMode: false,
+      lastUpdated: "2026-01-01T00:00:00Z",
+    });
+    saveStoryMediaState("other", {
+      image: "/b.png",
+      video: null,
+      isVideoMode: false,
+      lastUpdated: "2026-01-01T00:00:00Z",
+    });
+    let answer: (response: Response) => void = () => {};
+    const calls = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const onClose = vi.fn();
+    render(
+      <Providers auth={SIGNED_IN}>
+        <DeleteStoryDialog story={story} onClose={onClose} />
+      </Providers>,
+    );
+    fireEvent.click(button("Delete Story"));
+    expect(await screen.findByRole("button", { name: "Deleting..." })).toBeTruthy();
+    expect(calls[0]).toMatchObject({ path: `/api/stories/${story.id}`, method: "DELETE" });
+    answer(json({ success: true, message: "Story deleted." }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(Object.keys(readStoryMediaStates())).toEqual(["other"]);
+  });
+
+  it("says 'Failed to delete story: {message}' and stays open", async () => {
+    mockFetch(() => json({ detail: "Story not found" }, 404));
+    const onClose = vi.fn();
+    render(
+      <Providers auth={SIGNED_IN}>
+        <DeleteStoryDialog story={story} onClose={onClose} />
+      </Providers>,
+    );
+    fireEvent.click(button("Delete Story"));
+    expect(await screen.findByText("Failed to delete story: Story not found")).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,306 @@
+import type { ChatMessage } from "@storyverse/contract/chat";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
+import { readStoryMediaState, saveStoryMediaState } from "../media-states";
+import { closeOpenStory, setOpenStory } from "../open-story";
+import { makeMessage, makeStory } from "../test-fixtures";
+import { StoryInterface } from "./story-interface";
+
+const story = makeStory({
+  id: "22222222-2222-4222-8222-222222222222",
+  title: "Neon Nights",
+  context: "Rain",
+});
+const ANSWER_ID = "33333333-3333-4333-8333-333333333333";
+const quota = { remaining: 13.5, unlimited: false, cost: 1.5, charged: 1.5 };
+const config = {
+  capabilities: ["accounts", "text", "image", "video"],
+  providers: { text: "offline", image: "offline", video: "offline", transcription: null },
+  offline_providers: true,
+};
+
+interface Server {
+  messages?: ChatMessage[];
+  chat?: (call: FetchCall) => Response | Promise<Response>;
+  status?: (count: number) => Response;
+}
+
+function serve({ messages = [], chat, status }: Server = {}) {
+  let statusLooks = 0;
+  return mockFetch((call) => {
+    const { path, method } = call;
+    if (path === "/api/config") return json(config);
+    if (path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
+    if (path === `/api/stories/${story.id}/messages`) return json({ success: true, messages });
+    if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
+    if (path.startsWith(`/api/stories/${story.id}/media-status/`) && status) return status(++statusLooks);
+    if (path === "/api/stories") return json({ success: true, stories: [story] });
+    return json({ detail: `unexpected ${method} ${path}` }, 404);
+  });
+}
+
+function renderStory() {
+  setOpenStory(story, SIGNED_IN.user?.id ?? "");
+  return render(
+    <Providers auth={SIGNED_IN}>
+      <QuotaPromptProvider>
+        <StoryInterface />
+      </QuotaPromptProvider>
+    </Providers>,
+  );
+}
+
+const pending = () =>
+  json({
+    message_id: ANSWER_ID,
+    status: "pending",
+    media_generation_completed: false,
+    media_generation_failed: false,
+    media_generation_error: null,
+    image_url: null,
+    video_url: null,
+  });
+
+const started = () =>
+  json({
+    success: true,
+    quota_exceeded: false,
+    story_text: "The rain **glows** neon.",
+    message_id: ANSWER_ID,
+    media_generation: { status: "started", type: "image" },
+    quota_info: quota,
+  });
+
+/** What the conversation shows (the message box aside). */
+const conversationText = () =>
+  screen.getByRole("region", { name: "Chat", hidden: true }).querySelector('ol[aria-label="Messages"]')
+    ?.textContent ?? "";
+
+function send(text: string) {
+  fireEvent.change(screen.getByLabelText("Message"), { target: { value: text } });
+  fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
+}
+
+afterEach(() => {
+  closeOpenStory();
+});
+
+describe("the story interface", () => {
+  it("shows the story, the empty state, the empty canvas and the offline note", async () => {
+    serve();
+    renderStory();
+    expect(screen.getByRole("heading", { level: 1, name: "Neon Nights" })).toBeTruthy();
+    expect(screen.getByText("Rain")).toBeTruthy();
+    expect(await screen.findByText("Start Your Adventure")).toBeTruthy();
+    expect(screen.getByText("Type a message below to begin your story!")).toBeTruthy();
+    expect(screen.getByText("No Media Yet")).toBeTruthy();
+    expect(screen.getByText("Start your story to see the generated scene here")).toBeTruthy();
+    expect(await screen.findByText("Offline AI")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Story Settings" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Close story" })).toBeTruthy();
+  });
+
+  it("sends a turn: the user's words at once, the spinner, the answer, then the picture by polling", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer: (response: Response) => void = () => {};
+    const calls = serve({
+      chat: () => new Promise<Response>((resolve) => (answer = resolve)),
+      status: (n) =>
+        n < 2
+          ? pending()
+          : json({
+              message_id: ANSWER_ID,
+              status: "completed",
+              media_generation_completed: true,
+              media_generation_failed: false,
+              media_generation_error: null,
+              image_url: "/media/scene.png?sig=1",
+              video_url: null,
+            }),
+    });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("Follow the lights");
+
+    expect(await screen.findByText("Follow the lights")).toBeTruthy();
+    expect(screen.getByText("Generating story and image...")).toBeTruthy();
+    const request = calls.find((c) => c.method === "POST");
+    expect(request?.body).toEqual({
+      prompt: "Follow the lights",
+      generate_video: false,
+      chat_mode: "image",
+      batchSize: 1,
+    });
+
+    await act(async () => answer(started()));
+    expect(await screen.findByText("glows")).toBeTruthy();
+    expect(screen.queryByText("Generating story and image...")).toBeNull();
+    expect(screen.getByText("Painting the scene…")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Send message" }) as HTMLButtonElement).disabled).toBe(true);
+
+    // First look after 2 s (still pending), the next 10 s later (done).
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    expect(calls.filter((c) => c.path.includes("/media-status/"))).toHaveLength(1);
+    await act(async () => vi.advanceTimersByTimeAsync(10_000));
+    expect(calls.filter((c) => c.path.includes("/media-status/"))).toHaveLength(2);
+
+    const canvas = screen.getByRole("region", { name: "Scene canvas" });
+    await waitFor(() =>
+      expect(within(canvas).getByRole("img", { name: "Generated story scene" }).getAttribute("src")).toBe(
+        "/media/scene.png?sig=1",
+      ),
+    );
+    expect(screen.getByRole("button", { name: "Generated story image" })).toBeTruthy();
+    expect(readStoryMediaState(story.id)).toMatchObject({
+      image: "/media/scene.png?sig=1",
+      isVideoMode: false,
+    });
+  });
+
+  it("removes the user's message and shows the server's message when the send fails", async () => {
+    serve({ chat: () => json({ detail: "The narrator could not answer. Please try again." }, 502) });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("Hello?");
+    expect(await screen.findByText("The narrator could not answer. Please try again.")).toBeTruthy();
+    expect(conversationText()).not.toContain("Hello?");
+    expect((screen.getByLabelText("Message") as HTMLTextAreaElement).value).toBe("Hello?");
+  });
+
+  it("opens the out-of-credits prompt and removes the user's message when credits run out", async () => {
+    serve({
+      chat: () =>
+        json(
+          {
+            detail: "Insufficient credits: this needs 1.5 and you have 0.5",
+            quota_exceeded: true,
+            quota_info: { remaining: 0.5, unlimited: false, cost: 1.5, charged: 0 },
+          },
+          402,
+        ),
+    });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("One more scene");
+    expect(await screen.findByRole("dialog", { name: "Quota Exceeded" })).toBeTruthy();
+    expect(conversationText()).not.toContain("One more scene");
+  });
+
+  it("says 'Media generation failed. Please try again.' when the media fail", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serve({
+      chat: started,
+      status: () =>
+        json({
+          message_id: ANSWER_ID,
+          status: "failed",
+          media_generation_completed: false,
+          media_generation_failed: true,
+          media_generation_error: "provider down",
+          image_url: null,
+          video_url: null,
+        }),
+    });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("Go");
+    await screen.findByText("glows");
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    expect(await screen.findByText("Media generation failed. Please try again.")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Send message" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "Again" } });
+    expect((screen.getByRole("button", { name: "Send message" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("says 'Media generation timed out. Please try again.' after 60 looks", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = serve({ chat: started, status: pending });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("Go");
+    await screen.findByText("glows");
+    await act(async () => vi.advanceTimersByTimeAsync(2_000 + 59 * 10_000));
+    expect(await screen.findByText("Media generation timed out. Please try again.")).toBeTruthy();
+    expect(calls.filter((c) => c.path.includes("/media-status/"))).toHaveLength(60);
+  });
+
+  it("restores the story's stored canvas at once, then follows the newest media of its messages", async () => {
+    saveStoryMediaState(story.id, {
+      image: "/media/old.png",
+      video: null,
+      isVideoMode: false,
+      lastUpdated: "2026-01-01T00:00:00Z",
+    });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    mockFetch(async ({ path }) => {
+      if (path === `/api/stories/${story.id}/messages`) {
+        await gate;
+        return json({
+          success: true,
+          messages: [
+            makeMessage({ id: "a", timestamp: "2026-01-01T00:00:00Z", image_url: "/media/a.png" }),
+            makeMessage({
+              id: "b",
+              timestamp: "2026-01-02T00:00:00Z",
+              image_url: "/media/b.png",
+              video_url: "/media/b.mp4",
+              mode: "video",
+            }),
+          ],
+        });
+      }
+      if (path === "/api/config") return json(config);
+      return json({ remaining: 15, unlimited: false });
+    });
+    renderStory();
+    const canvas = screen.getByRole("region", { name: "Scene canvas" });
+    expect(within(canvas).getByRole("img", { name: "Generated story scene" }).getAttribute("src")).toBe(
+      "/media/old.png",
+    );
+    release();
+    await waitFor(() => expect(canvas.querySelector("video")?.getAttribute("src")).toBe("/media/b.mp4"));
+    expect(canvas.querySelector("video")?.autoplay).toBe(true);
+    expect(canvas.querySelector("video")?.loop).toBe(true);
+    expect(canvas.querySelector("video")?.muted).toBe(true);
+    expect(canvas.querySelector("video")?.controls).toBe(true);
+    // A video that cannot play falls back to its image.
+    fireEvent.error(canvas.querySelector("video") as HTMLVideoElement);
+    expect(within(canvas).getByRole("img", { name: "Generated story scene" }).getAttribute("src")).toBe(
+      "/media/b.png",
+    );
+    expect(readStoryMediaState(story.id)).toMatchObject({ video: "/media/b.mp4", isVideoMode: true });
+  });
+
+  it("toggles a picture as a reference (yellow) and sends it with the next image turn", async () => {
+    const calls = serve({
+      messages: [makeMessage({ id: "pic", image_url: "/media/pic.png", media_status: "completed" })],
+      chat: () => json({ detail: "stop here" }, 500),
+    });
+    renderStory();
+    const toggle = await screen.findByRole("button", { name: "Select as reference" });
+    fireEvent.click(toggle);
+    expect(screen.getByRole("button", { name: "Selected as reference" }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    expect(screen.getByText("1 reference image")).toBeTruthy();
+    send("Keep the same hero");
+    await screen.findByText("stop here");
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({
+      inputImages: [{ id: "story-pic", url: "/media/pic.png", messageId: "pic" }],
+    });
+  });
+
+  it("hides media that cannot load", async () => {
+    serve({
+      messages: [makeMessage({ id: "pic", image_url: "/media/gone.png", media_status: "completed" })],
+    });
+    renderStory();
+    const picture = await screen.findByRole("button", { name: "Generated story image" });
+    fireEvent.error(picture.querySelector("img") as HTMLImageElement);
+    expect(screen.queryByRole("button", { name: "Generated story image" })).toBeNull();
+  });
+});

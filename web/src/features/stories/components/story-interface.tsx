@@ -1,0 +1,168 @@
+// The story interface (spec §2): the open story's chat beside its canvas. The header shows the title and
+// context with the settings and close buttons; closing forgets the open story and its messages and
+// returns to the list. The canvas starts from the story's remembered media state and is kept in step
+// with the conversation, which is remembered again for the next switch back to this story.
+import type { ChatMessage } from "@storyverse/contract/chat";
+import type { Story } from "@storyverse/contract/stories";
+import { useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, BookOpenText, Settings2, X } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useAuth } from "../../../app/auth-provider";
+import { useBanner } from "../../../app/banner-provider";
+import { useView } from "../../../app/view-provider";
+import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
+import { ChatExperience, type ReferenceSelection } from "../../chat/components/chat-experience";
+import { OfflineBadge } from "../../chat/components/offline-badge";
+import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
+import { STORIES_KEY } from "../api/list-stories";
+import { sendStoryMessage } from "../api/send-story-message";
+import { fetchStoryMediaStatus } from "../api/story-media-status";
+import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
+import { readStoryMediaState, saveStoryMediaState } from "../media-states";
+import { closeOpenStory, useOpenStory } from "../open-story";
+import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
+import { StorySettingsDialog } from "./story-settings-dialog";
+
+export function StoryInterface() {
+  const open = useOpenStory();
+  const { user } = useAuth();
+  if (!open || open.userId !== user?.id) return <NoStoryOpen />;
+  return <OpenStoryChat key={open.story.id} story={open.story} />;
+}
+
+function NoStoryOpen() {
+  const { navigate } = useView();
+  return (
+    <div className="grid min-h-[calc(100dvh-65px)] place-items-center px-6 text-center">
+      <div>
+        <span className="mx-auto grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
+          <BookOpenText aria-hidden="true" className="size-7" />
+        </span>
+        <h1 className="mt-5 text-xl font-semibold text-ink">No story is open</h1>
+        <p className="mt-2 text-sm text-ink-muted">Pick a story from your list to continue your adventure.</p>
+        <button
+          type="button"
+          onClick={() => navigate("stories")}
+          className={`${buttonClasses("primary", "sm")} mt-6`}
+        >
+          <ArrowLeft aria-hidden="true" className="size-4" /> Your Stories
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function OpenStoryChat({ story }: { story: Story }) {
+  const queryClient = useQueryClient();
+  const { navigate } = useView();
+  const { showError } = useBanner();
+  const [editing, setEditing] = useState(false);
+  const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+
+  const backend = useMemo<ChatBackend>(() => {
+    const messagesKey = storyMessagesKey(story.id);
+    const currentUrl = (messageId: string) =>
+      queryClient.getQueryData<ChatMessage[]>(messagesKey)?.find((m) => m.id === messageId)?.image_url ??
+      null;
+    return {
+      queryKey: messagesKey,
+      fetchMessages: (signal) => fetchStoryMessages(story.id, signal),
+      send: (prompt, mode) =>
+        sendStoryMessage({
+          storyId: story.id,
+          prompt,
+          mode,
+          selectedImages: refreshSelection(selectedRef.current, currentUrl),
+        }),
+      mediaStatus: (messageId, signal) => fetchStoryMediaStatus(story.id, messageId, signal),
+      onSent: () => void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true }),
+      onMediaCompleted: (message) => {
+        // The card shows the new scene and the new activity at once; the server's list follows.
+        queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
+          stories?.map((s) =>
+            s.id === story.id
+              ? { ...s, thumbnail: message.image_url ?? s.thumbnail, last_updated: new Date().toISOString() }
+              : s,
+          ),
+        );
+        void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      },
+      onCanvasChange: (canvas) => saveStoryMediaState(story.id, canvas),
+    };
+  }, [story.id, queryClient]);
+
+  const [initialCanvas] = useState(() => readStoryMediaState(story.id));
+  const session = useChatSession(backend, initialCanvas);
+
+  // The close button forgets the story and its messages once the list has taken over the screen.
+  const closing = useRef(false);
+  useEffect(
+    () => () => {
+      if (!closing.current) return;
+      closeOpenStory();
+      queryClient.removeQueries({ queryKey: storyMessagesKey(story.id) });
+    },
+    [queryClient, story.id],
+  );
+  const close = () => {
+    closing.current = true;
+    navigate("stories");
+  };
+
+  const selection: ReferenceSelection = {
+    count: selected.length,
+    isSelected: (messageId) => selected.some((image) => image.messageId === messageId),
+    toggle: (messageId, url) => {
+      const result = toggleSelection(selectedRef.current, messageId, url);
+      if (result.error) showError(result.error);
+      selectedRef.current = result.selected;
+      setSelected(result.selected);
+    },
+    clear: () => setSelected([]),
+  };
+
+  const header = (
+    <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
+      <div className="min-w-0 flex-1">
+        <div className="flex items-center gap-2">
+          <h1 className="truncate text-lg font-semibold text-ink">{story.title}</h1>
+          <OfflineBadge compact className="shrink-0" />
+        </div>
+        {story.context ? (
+          <p className="mt-0.5 line-clamp-2 text-sm text-ink-muted" title={story.context}>
+            {story.context}
+          </p>
+        ) : null}
+      </div>
+      <div className="-mr-2 flex shrink-0 items-center">
+        <button
+          type="button"
+          onClick={() => setEditing(true)}
+          aria-label="Story Settings"
+          title="Story Settings"
+          className={iconButtonClasses}
+        >
+          <Settings2 aria-hidden="true" className="size-5" />
+        </button>
+        <button
+          type="button"
+          onClick={close}
+          aria-label="Close story"
+          title="Close story"
+          className={iconButtonClasses}
+        >
+          <X aria-hidden="true" className="size-5" />
+        </button>
+      </div>
+    </div>
+  );
+
+  return (
+    <>
+      <ChatExperience session={session} header={header} selection={selection} downloadPrefix={story.title} />
+      <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} />
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { byLastActivity, filterStories, lastActivityLabel, messageCountLabel } from "./story-filter";
+
+const stories = [
+  { title: "The Lantern Forest", context: "Misty woods, floating lights" },
+  { title: "Neon Nights", context: "A cyberpunk city in the RAIN" },
+  { title: "Desert Relic", context: "" },
+];
+
+describe("the Stories search", () => {
+  it("matches titles and contexts, ignoring case and surrounding spaces", () => {
+    expect(filterStories(stories, "lantern").map((s) => s.title)).toEqual(["The Lantern Forest"]);
+    expect(filterStories(stories, "  rain ").map((s) => s.title)).toEqual(["Neon Nights"]);
+    expect(filterStories(stories, "NEON").map((s) => s.title)).toEqual(["Neon Nights"]);
+    expect(filterStories(stories, "e").length).toBe(3);
+    expect(filterStories(stories, "dragon")).toEqual([]);
+  });
+
+  it("shows everything for an empty search", () => {
+    expect(filterStories(stories, "")).toEqual(stories);
+    expect(filterStories(stories, "   ")).toEqual(stories);
+  });
+});
+
+describe("card labels", () => {
+  it("reads 'New' for a story without messages, else the last activity date", () => {
+    const base = { last_updated: "2026-03-05T10:00:00Z", updated_at: "2026-03-01T10:00:00Z" };
+    expect(lastActivityLabel({ ...base, message_count: 0 })).toBe("New");
+    expect(lastActivityLabel({ ...base, message_count: 2 })).toBe(
+      new Date("2026-03-05T10:00:00Z").toLocaleDateString(undefined, {
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+      }),
+    );
+  });
+
+  it("counts messages, 0 by default", () => {
+    expect(messageCountLabel(undefined)).toBe("0 messages");
+    expect(messageCountLabel(1)).toBe("1 message");
+    expect(messageCountLabel(12)).toBe("12 messages");
+  });
+});
+
+describe("the list order", () => {
+  it("puts the most recently played story first", () => {
+    const older = { title: "a", last_updated: "2026-01-01T00:00:00Z" };
+    const newer = { title: "b", last_updated: "2026-02-01T00:00:00Z" };
+    expect(byLastActivity([older, newer]).map((s) => s.title)).toEqual(["b", "a"]);
+  });
+});

@@ -1,0 +1,224 @@
+// The Studio's prompt box: the mode (image or the prompt advisor), the batch size (1 to 4), the input
+// images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
+// Shift+Enter adds a line; the box grows up to 200 px.
+import { ArrowUp, Images, ImageUp, LoaderCircle, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef } from "react";
+import { MediaThumb } from "../../../components/media-thumb";
+import type { StudioMode } from "../../../lib/storage";
+import { MAX_INPUT_IMAGES, type StudioInput } from "../studio-rules";
+import { BATCH_SIZES } from "../use-studio-preferences";
+
+const TEXTAREA_MAX_HEIGHT = 200;
+
+interface StudioComposerProps {
+  mode: StudioMode;
+  onModeChange: (mode: StudioMode) => void;
+  batchSize: number;
+  onBatchSizeChange: (size: number) => void;
+  inputs: StudioInput[];
+  onRemoveInput: (key: string) => void;
+  onUpload: (files: File[]) => void;
+  onOpenPicker: () => void;
+  prompt: string;
+  onPromptChange: (prompt: string) => void;
+  onSubmit: () => void;
+  sending: boolean;
+  /** "1.5 credits"; null for an unlimited user. */
+  cost: string | null;
+}
+
+const MODES: { value: StudioMode; label: string; icon: typeof WandSparkles }[] = [
+  { value: "image", label: "Image", icon: WandSparkles },
+  { value: "chat", label: "Advisor", icon: MessageCircleQuestion },
+];
+
+export function StudioComposer(props: StudioComposerProps) {
+  const { mode, inputs, prompt, sending, cost } = props;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const ids = useId();
+  const imageMode = mode === "image";
+  const canSend = prompt.trim().length > 0 && !sending;
+
+  useLayoutEffect(() => {
+    const element = textarea.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, TEXTAREA_MAX_HEIGHT)}px`;
+  });
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (canSend) props.onSubmit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const onFiles = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    event.target.value = "";
+    if (files.length > 0) props.onUpload(files);
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Studio prompt"
+      className="rounded-3xl border border-line bg-surface p-3 shadow-lifted sm:p-4"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <fieldset className="inline-flex rounded-xl bg-surface-2 p-1">
+          <legend className="sr-only">Mode</legend>
+          {MODES.map(({ value, label, icon: Icon }) => {
+            const active = mode === value;
+            return (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={active}
+                onClick={() => props.onModeChange(value)}
+                className={`inline-flex h-9 items-center gap-1.5 rounded-lg px-2.5 text-sm font-semibold transition duration-200 sm:px-3 ${
+                  active ? "bg-surface text-ink shadow-soft" : "text-ink-muted hover:text-ink"
+                }`}
+              >
+                <Icon aria-hidden="true" className={`size-4 ${active ? "text-accent-ink" : ""}`} />
+                {label}
+              </button>
+            );
+          })}
+        </fieldset>
+
+        {imageMode ? (
+          <fieldset className="flex items-center gap-2">
+            <legend className="sr-only">Batch size</legend>
+            <span aria-hidden="true" className="hidden text-xs font-medium text-ink-muted sm:inline">
+              Batch
+            </span>
+            <div className="inline-flex rounded-xl bg-surface-2 p-1">
+              {BATCH_SIZES.map((size) => (
+                <label
+                  key={size}
+                  className="relative grid h-8 w-7 cursor-pointer place-items-center rounded-lg text-sm font-semibold text-ink-muted transition duration-200 hover:text-ink has-checked:bg-surface has-checked:text-ink has-checked:shadow-soft has-focus-visible:outline-2 has-focus-visible:outline-offset-1 has-focus-visible:outline-[var(--sv-focus)] sm:w-8"
+                >
+                  <input
+                    type="radio"
+                    name={`${ids}-batch`}
+                    value={size}
+                    checked={props.batchSize === size}
+                    onChange={() => props.onBatchSizeChange(size)}
+                    className="sr-only"
+                    aria-label={`${size} ${size === 1 ? "image" : "images"}`}
+                  />
+                  <span aria-hidden="true">{size}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+      </div>
+
+      {imageMode ? (
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          {inputs.length > 0 ? (
+            <ul className="flex flex-wrap gap-2" aria-label="Input images">
+              {inputs.map((input, index) => (
+                <li key={input.key} className="relative">
+                  <MediaThumb
+                    src={input.preview}
+                    type="image"
+                    alt={`Input image ${index + 1}${"name" in input ? `: ${input.name}` : ""}`}
+                    eager
+                    className="size-14 rounded-xl border border-line"
+                  />
+                  <button
+                    type="button"
+                    onClick={() => props.onRemoveInput(input.key)}
+                    aria-label={`Remove input image ${index + 1}`}
+                    className="absolute -top-1.5 -right-1.5 grid size-6 place-items-center rounded-full border border-line bg-surface text-ink shadow-soft transition hover:bg-surface-2"
+                  >
+                    <X aria-hidden="true" className="size-3.5" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="flex items-center gap-1.5">
+            <button
+              type="button"
+              onClick={() => fileInput.current?.click()}
+              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium text-ink transition hover:border-accent-400/60 hover:bg-surface-2"
+            >
+              <ImageUp aria-hidden="true" className="size-4 text-accent-ink" />
+              Upload
+            </button>
+            <button
+              type="button"
+              onClick={props.onOpenPicker}
+              aria-label="Choose from gallery"
+              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium text-ink transition hover:border-accent-400/60 hover:bg-surface-2"
+            >
+              <Images aria-hidden="true" className="size-4 text-accent-ink" />
+              Gallery
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="image/*"
+              multiple
+              onChange={onFiles}
+              className="sr-only"
+              tabIndex={-1}
+              aria-label="Upload input images"
+            />
+            <span className="ml-1 text-xs text-ink-muted tabular-nums">
+              {inputs.length}/{MAX_INPUT_IMAGES}
+              <span className="hidden sm:inline"> · paste images with Ctrl+V</span>
+            </span>
+          </div>
+        </div>
+      ) : null}
+
+      <div className="mt-3 flex items-end gap-2">
+        <label htmlFor={`${ids}-prompt`} className="sr-only">
+          {imageMode ? "Describe the image" : "Ask the prompt advisor"}
+        </label>
+        <textarea
+          id={`${ids}-prompt`}
+          ref={textarea}
+          value={prompt}
+          onChange={(event) => props.onPromptChange(event.target.value)}
+          onKeyDown={onKeyDown}
+          rows={1}
+          placeholder={
+            imageMode
+              ? "Describe the image you want to create..."
+              : "Ask the advisor for help with a prompt..."
+          }
+          className="max-h-[200px] min-h-12 flex-1 resize-none rounded-2xl border border-line bg-canvas px-4 py-3 text-sm leading-6 text-ink placeholder:text-ink-muted focus:border-accent-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[var(--sv-focus)]"
+        />
+        <button
+          type="submit"
+          disabled={!canSend}
+          aria-label={imageMode ? "Generate" : "Send"}
+          className="bg-primary-gradient grid size-12 shrink-0 place-items-center rounded-2xl text-white shadow-[0_8px_24px_-10px_rgb(124_58_237/0.7)] transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          {sending ? (
+            <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+          ) : (
+            <ArrowUp aria-hidden="true" className="size-5" />
+          )}
+        </button>
+      </div>
+      {cost ? (
+        <p className="mt-2 px-1 text-xs text-ink-muted">
+          {imageMode ? "Generate" : "Ask"} for <span className="font-semibold text-ink">{cost}</span>
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,247 @@
+// The Studio conversation: the user's prompts (with the input images they were sent with), the advisor's
+// answers as Markdown, and each batch of results in a 4-column grid (2 on phones). A result opens in the
+// Lightbox on click and can be selected for reuse as an input (at most 3 at once). An answer still on its
+// way shows a placeholder tile per image; a failed one says why and offers to try again.
+import type { GalleryItem } from "@storyverse/contract/media";
+import { Check, CircleAlert, LoaderCircle, Plus, RotateCw, Sparkles, X } from "lucide-react";
+import { Markdown } from "../../../components/markdown";
+import { MediaThumb } from "../../../components/media-thumb";
+import type { StudioChatMessage } from "../use-studio-conversation";
+
+/** A result as the grid and the lightbox know it: the gallery item when the server gave one. */
+export interface StudioResult {
+  key: string;
+  url: string;
+  thumbnail: string | null;
+  item: GalleryItem | null;
+  description: string;
+}
+
+export function resultsOf(message: StudioChatMessage): StudioResult[] {
+  if (message.image_items.length > 0) {
+    return message.image_items.map((item) => ({
+      key: item.id,
+      url: item.url,
+      thumbnail: item.thumbnail_url ?? item.url,
+      item,
+      description: item.description,
+    }));
+  }
+  return message.images.map((url, index) => ({
+    key: `${message.id}-${index}`,
+    url,
+    thumbnail: url,
+    item: null,
+    description: "",
+  }));
+}
+
+interface StudioMessageListProps {
+  messages: StudioChatMessage[];
+  /** Ids of the gallery items currently selected as inputs. */
+  selectedIds: ReadonlySet<string>;
+  onToggleResult: (item: GalleryItem) => void;
+  onOpenResult: (url: string) => void;
+  onRetry: (answerId: string) => void;
+  onDismiss: (answerId: string) => void;
+  canRetry: (answerId: string) => boolean;
+  retrying: boolean;
+}
+
+const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : timeFormat.format(date);
+}
+
+export function StudioMessageList(props: StudioMessageListProps) {
+  return (
+    <ol className="flex flex-col gap-6" aria-label="Studio conversation">
+      {props.messages.map((message) => (
+        <li key={message.id} className={message.role === "user" ? "flex justify-end" : "flex justify-start"}>
+          {message.role === "user" ? (
+            <UserMessage message={message} />
+          ) : (
+            <AnswerMessage message={message} {...props} />
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function UserMessage({ message }: { message: StudioChatMessage }) {
+  return (
+    <div className="flex max-w-[85%] flex-col items-end gap-2 sm:max-w-[70%]">
+      {message.input_images.length > 0 ? (
+        <ul className="flex flex-wrap justify-end gap-1.5" aria-label="Images sent with this prompt">
+          {message.input_images.map((url, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a sent message's inputs never change order
+            <li key={index}>
+              <MediaThumb
+                src={url}
+                type="image"
+                alt={`Input image ${index + 1}`}
+                className="size-12 rounded-lg border border-line"
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="bg-primary-gradient rounded-2xl rounded-br-md px-4 py-2.5 text-sm leading-6 whitespace-pre-wrap break-words text-white shadow-soft">
+        {message.content}
+      </div>
+      <p className="text-xs text-ink-muted">
+        {message.isAdvisor
+          ? "Advisor"
+          : `${message.batchSize} ${message.batchSize === 1 ? "image" : "images"}`}
+        {formatTime(message.timestamp) ? ` · ${formatTime(message.timestamp)}` : ""}
+      </p>
+    </div>
+  );
+}
+
+function AnswerMessage({
+  message,
+  selectedIds,
+  onToggleResult,
+  onOpenResult,
+  onRetry,
+  onDismiss,
+  canRetry,
+  retrying,
+}: { message: StudioChatMessage } & StudioMessageListProps) {
+  if (message.isLoading) {
+    return message.isAdvisor ? (
+      <div
+        className="flex items-center gap-2 rounded-2xl rounded-bl-md border border-line bg-surface px-4 py-3 text-sm text-ink-muted shadow-soft"
+        role="status"
+      >
+        <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+        The advisor is thinking...
+      </div>
+    ) : (
+      <div className="w-full" role="status">
+        <p className="mb-2 flex items-center gap-2 text-sm font-medium text-ink-muted">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+          Generating {message.batchSize} {message.batchSize === 1 ? "image" : "images"}...
+        </p>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3" aria-hidden="true">
+          {Array.from({ length: message.batchSize }, (_, index) => (
+            <div
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders of a fixed count
+              key={index}
+              className="relative aspect-square overflow-hidden rounded-2xl border border-line bg-surface-2"
+            >
+              <div className="absolute inset-0 bg-gradient-to-br from-accent-500/15 via-transparent to-glow-600/15 motion-safe:animate-pulse" />
+              <Sparkles className="absolute top-1/2 left-1/2 size-6 -translate-x-1/2 -translate-y-1/2 text-accent-ink/60" />
+            </div>
+          ))}
+        </div>
+      </div>
+    );
+  }
+
+  if (message.error) {
+    return (
+      <div className="flex max-w-[85%] flex-col gap-3 rounded-2xl rounded-bl-md border border-danger/40 bg-surface px-4 py-3 shadow-soft sm:max-w-[70%]">
+        <p className="flex items-start gap-2 text-sm font-medium text-danger">
+          <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span className="text-ink">{message.error}</span>
+        </p>
+        <div className="flex gap-2">
+          {canRetry(message.id) ? (
+            <button
+              type="button"
+              disabled={retrying}
+              onClick={() => onRetry(message.id)}
+              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium transition hover:bg-surface-2 disabled:opacity-60"
+            >
+              <RotateCw aria-hidden="true" className="size-4" />
+              Try again
+            </button>
+          ) : null}
+          <button
+            type="button"
+            onClick={() => onDismiss(message.id)}
+            className="inline-flex h-9 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-ink-muted transition hover:bg-surface-2 hover:text-ink"
+          >
+            <X aria-hidden="true" className="size-4" />
+            Dismiss
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  if (message.isAdvisor) {
+    return (
+      <div className="flex max-w-[92%] gap-3 sm:max-w-[80%]">
+        <span
+          aria-hidden="true"
+          className="bg-primary-gradient mt-1 grid size-8 shrink-0 place-items-center rounded-xl text-white"
+        >
+          <Sparkles className="size-4" />
+        </span>
+        <div className="min-w-0 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft">
+          <p className="mb-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">Prompt advisor</p>
+          <Markdown>{message.content}</Markdown>
+        </div>
+      </div>
+    );
+  }
+
+  const results = resultsOf(message);
+  return (
+    <div className="w-full">
+      {message.content ? <p className="mb-2 text-sm text-ink-muted">{message.content}</p> : null}
+      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3" aria-label="Results">
+        {results.map((result, index) => {
+          const item = result.item;
+          const selected = item ? selectedIds.has(item.id) : false;
+          const label = `Result ${index + 1} of ${results.length}`;
+          return (
+            <li key={result.key} className="group relative">
+              <button
+                type="button"
+                onClick={() => onOpenResult(result.url)}
+                className={`block aspect-square w-full overflow-hidden rounded-2xl border-2 shadow-soft transition duration-200 hover:shadow-lifted ${
+                  selected ? "border-accent-500 ring-2 ring-accent-500/40" : "border-line"
+                }`}
+                title={result.description || undefined}
+              >
+                <MediaThumb
+                  src={result.thumbnail}
+                  type="image"
+                  alt={result.description ? `${label}: ${result.description}` : label}
+                  className="size-full transition duration-200 group-hover:scale-[1.02] motion-reduce:group-hover:scale-100"
+                />
+              </button>
+              {item ? (
+                <button
+                  type="button"
+                  aria-pressed={selected}
+                  aria-label={`Use result ${index + 1} as input`}
+                  title={selected ? "Selected as input" : "Use as input"}
+                  onClick={() => onToggleResult(item)}
+                  className={`absolute top-2 right-2 grid size-9 place-items-center rounded-full shadow-soft ring-1 backdrop-blur transition duration-200 ${
+                    selected
+                      ? "bg-primary-gradient text-white ring-white/40"
+                      : "bg-black/55 text-white ring-white/30 hover:bg-black/70"
+                  }`}
+                >
+                  {selected ? (
+                    <Check aria-hidden="true" className="size-4" />
+                  ) : (
+                    <Plus aria-hidden="true" className="size-4" />
+                  )}
+                </button>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+// The Studio (spec section 2 "Studio", view `studio`): image batches from a prompt and input images, and a
+// prompt advisor. Composes the conversation, the composer, the gallery picker and the Lightbox, and turns
+// every refusal into the app's error banner (the spec's alerts) or the Quota Exceeded dialog.
+import type { GalleryItem } from "@storyverse/contract/media";
+import { LoaderCircle, MessageCircleQuestion, WandSparkles } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useBanner } from "../../../app/banner-provider";
+import { Lightbox, type LightboxItem } from "../../../components/lightbox";
+import { visibleCostLabel } from "../../../lib/credits";
+import { useCreditBalance } from "../../credits/api/credit-balance";
+import { useQuotaPrompt } from "../../credits/components/quota-prompt-provider";
+import { studioCost } from "../studio-rules";
+import { clipboardFiles, useInputImages } from "../use-input-images";
+import { useStudioConversation } from "../use-studio-conversation";
+import { useStudioPreferences } from "../use-studio-preferences";
+import { GalleryPickerDialog } from "./gallery-picker-dialog";
+import { StudioComposer } from "./studio-composer";
+import { resultsOf, StudioMessageList } from "./studio-message-list";
+
+export const STUDIO_TITLE = "Studio";
+export const STUDIO_SUBTITLE = "Start creating amazing images with AI";
+
+const IMAGE_IDEAS = [
+  "A lighthouse on a cliff at dusk, storm clouds, cinematic lighting",
+  "A cozy fox librarian reading by candlelight, watercolor",
+  "Neon-lit rainy street in a futuristic city, wide shot",
+];
+const ADVISOR_IDEAS = [
+  "How do I keep a character consistent across images?",
+  "Suggest a prompt for a dreamy fantasy forest",
+];
+
+export function StudioPage() {
+  const { showError } = useBanner();
+  const { showQuotaExceeded } = useQuotaPrompt();
+  const { unlimited } = useCreditBalance();
+  const { mode, setMode, batchSize, setBatchSize } = useStudioPreferences();
+  const conversation = useStudioConversation({ onError: showError, onQuota: showQuotaExceeded });
+  const { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore } =
+    useInputImages(showError);
+  const [prompt, setPrompt] = useState("");
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [lightboxIndex, setLightboxIndex] = useState<number | null>(null);
+  const end = useRef<HTMLDivElement>(null);
+
+  const { messages, sending } = conversation;
+  const cost = visibleCostLabel(studioCost(mode, batchSize), unlimited);
+
+  // Clipboard images anywhere on the Studio become inputs (image mode); a text paste is left alone.
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+  const pickerOpenRef = useRef(pickerOpen);
+  pickerOpenRef.current = pickerOpen;
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      if (modeRef.current !== "image" || pickerOpenRef.current) return;
+      const files = clipboardFiles(event.clipboardData);
+      if (!files.some((file) => file.type.startsWith("image/"))) return;
+      event.preventDefault();
+      void addFiles(files, "paste");
+    };
+    document.addEventListener("paste", onPaste);
+    return () => document.removeEventListener("paste", onPaste);
+  }, [addFiles]);
+
+  // Every new message (and every answer arriving) brings the end of the conversation into view.
+  const last = messages.at(-1);
+  const lastKey = last ? `${last.id}-${last.isLoading ? "loading" : "done"}` : "";
+  useEffect(() => {
+    if (lastKey) end.current?.scrollIntoView?.({ block: "end" });
+  }, [lastKey]);
+
+  const submit = useCallback(async () => {
+    const text = prompt.trim();
+    if (!text) return;
+    const sentInputs = mode === "image" ? inputs : [];
+    setPrompt("");
+    if (mode === "image") clear();
+    const outcome = await conversation.send({ mode, prompt: text, batchSize, inputs: sentInputs });
+    if (outcome === "quota") {
+      // Nothing was made: give the prompt and its inputs back.
+      setPrompt((current) => current || text);
+      if (mode === "image") restore(sentInputs);
+    }
+  }, [prompt, mode, inputs, batchSize, clear, restore, conversation]);
+
+  const selectedIds = useMemo(
+    () => new Set(inputs.flatMap((input) => (input.origin === "result" ? [input.id] : []))),
+    [inputs],
+  );
+
+  const results = useMemo(
+    () => messages.filter((message) => !message.isAdvisor && message.role === "assistant").flatMap(resultsOf),
+    [messages],
+  );
+  const lightboxItems = useMemo<LightboxItem[]>(
+    () =>
+      results.map((result) => ({
+        url: result.url,
+        type: "image",
+        description: result.description || undefined,
+        downloadName: result.item
+          ? `storyverse-${result.item.id.slice(0, 8)}.${result.item.file_extension || "png"}`
+          : undefined,
+      })),
+    [results],
+  );
+  const openResult = useCallback(
+    (url: string) => {
+      const index = results.findIndex((result) => result.url === url);
+      if (index >= 0) setLightboxIndex(index);
+    },
+    [results],
+  );
+
+  const toggle = useCallback(
+    (item: GalleryItem) => {
+      // Reusing a result is an image-mode action: switch there so the selection is seen.
+      if (mode !== "image") setMode("image");
+      toggleResult(item);
+    },
+    [mode, setMode, toggleResult],
+  );
+
+  const empty = messages.length === 0;
+
+  return (
+    <div className="flex min-h-[calc(100dvh-65px)] flex-col px-3 text-ink sm:px-6 lg:px-8">
+      <div className="mx-auto flex w-full max-w-5xl flex-1 flex-col">
+        {empty ? (
+          <section
+            aria-labelledby="studio-title"
+            className="flex flex-1 flex-col items-center justify-center py-12 text-center"
+          >
+            <span className="bg-primary-gradient grid size-16 place-items-center rounded-3xl text-white shadow-lifted">
+              <WandSparkles aria-hidden="true" className="size-8" />
+            </span>
+            <h1 id="studio-title" className="mt-5 text-3xl font-semibold tracking-tight sm:text-4xl">
+              {STUDIO_TITLE}
+            </h1>
+            <p className="mt-2 max-w-md text-ink-muted">{STUDIO_SUBTITLE}</p>
+            {conversation.isLoadingHistory ? (
+              <p role="status" className="mt-6 inline-flex items-center gap-2 text-sm text-ink-muted">
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+                Loading your Studio...
+              </p>
+            ) : (
+              <div className="mt-8 w-full max-w-2xl">
+                <p className="mb-3 text-xs font-semibold tracking-wide text-ink-muted uppercase">
+                  {mode === "image" ? "Try an idea" : "Ask the advisor"}
+                </p>
+                <ul className="flex flex-wrap justify-center gap-2">
+                  {(mode === "image" ? IMAGE_IDEAS : ADVISOR_IDEAS).map((idea) => (
+                    <li key={idea}>
+                      <button
+                        type="button"
+                        onClick={() => setPrompt(idea)}
+                        className="inline-flex items-center gap-2 rounded-full border border-line bg-surface px-4 py-2 text-left text-sm text-ink shadow-soft transition duration-200 hover:border-accent-400/60 hover:bg-surface-2"
+                      >
+                        {mode === "image" ? (
+                          <WandSparkles aria-hidden="true" className="size-4 shrink-0 text-accent-ink" />
+                        ) : (
+                          <MessageCircleQuestion
+                            aria-hidden="true"
+                            className="size-4 shrink-0 text-accent-ink"
+                          />
+                        )}
+                        {idea}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+          </section>
+        ) : (
+          <section aria-labelledby="studio-title" className="flex-1 pt-6 pb-6 sm:pt-8">
+            <div className="mb-6 flex items-center gap-3">
+              <span className="bg-primary-gradient grid size-10 place-items-center rounded-2xl text-white shadow-soft">
+                <WandSparkles aria-hidden="true" className="size-5" />
+              </span>
+              <div>
+                <h1 id="studio-title" className="text-xl font-semibold tracking-tight">
+                  {STUDIO_TITLE}
+                </h1>
+                <p className="text-sm text-ink-muted">{STUDIO_SUBTITLE}</p>
+              </div>
+            </div>
+            <StudioMessageList
+              messages={messages}
+              selectedIds={selectedIds}
+              onToggleResult={toggle}
+              onOpenResult={openResult}
+              onRetry={(id) => void conversation.retry(id)}
+              onDismiss={conversation.dismissFailure}
+              canRetry={conversation.canRetry}
+              retrying={sending}
+            />
+            <div ref={end} />
+          </section>
+        )}
+
+        <div className="sticky bottom-0 z-10 -mx-3 bg-gradient-to-t from-canvas via-canvas to-canvas/0 px-3 pt-4 pb-3 sm:-mx-2 sm:px-2 sm:pb-5">
+          <StudioComposer
+            mode={mode}
+            onModeChange={setMode}
+            batchSize={batchSize}
+            onBatchSizeChange={setBatchSize}
+            inputs={inputs}
+            onRemoveInput={remove}
+            onUpload={(files) => void addFiles(files, "upload")}
+            onOpenPicker={() => setPickerOpen(true)}
+            prompt={prompt}
+            onPromptChange={setPrompt}
+            onSubmit={() => void submit()}
+            sending={sending}
+            cost={cost}
+          />
+        </div>
+      </div>
+
+      <GalleryPickerDialog
+        open={pickerOpen}
+        onOpenChange={setPickerOpen}
+        inputs={inputs}
+        onAdd={addFromGallery}
+      />
+      {lightboxIndex !== null && lightboxItems.length > 0 ? (
+        <Lightbox
+          items={lightboxItems}
+          index={Math.min(lightboxIndex, lightboxItems.length - 1)}
+          onIndexChange={setLightboxIndex}
+          onClose={() => setLightboxIndex(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

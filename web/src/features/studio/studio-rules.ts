@@ -1,0 +1,126 @@
+// The Studio's input-image rules (spec section 5) as pure functions: what may be added from an upload, a
+// paste, the gallery picker or an earlier result, and the exact words shown when something may not.
+// The components only call these and show the message they return.
+import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
+import { creditCost } from "@storyverse/contract/credits";
+import { MAX_REUSED_RESULTS, tooManyInputImagesMessage } from "@storyverse/contract/studio";
+
+export { MAX_INPUT_IMAGES, MAX_REUSED_RESULTS };
+
+export const IMAGE_FILES_ONLY_MESSAGE = "Please select image files only.";
+export const PASTE_LIMIT_MESSAGE = "Maximum 10 images allowed. Remove some images before pasting new ones.";
+export const PICKER_LIMIT_MESSAGE = "Maximum 10 images can be selected for Seedream-4 input";
+export const REUSE_LIMIT_MESSAGE = "Maximum 3 images can be selected for input";
+export const INVALID_GENERATION_RESPONSE = "Invalid response from image generation service";
+/** The counter's denominator in the gallery picker. The spec shows /3 there while the picker caps at 10. */
+export const PICKER_COUNTER_DENOMINATOR = 3;
+export const PICKER_MAX_SELECTION = MAX_INPUT_IMAGES;
+
+/** 'Maximum 10 images allowed for Seedream-4. You currently have N images.' */
+export const overallLimitMessage = (current: number) => tooManyInputImagesMessage(current);
+
+export const generationFailedMessage = (message: string) => `Generation failed: ${message}`;
+
+/** The picker's counter: '{n}/3 selected', exactly as the spec shows it even past 3. */
+export const pickerCounter = (selected: number) => `${selected}/${PICKER_COUNTER_DENOMINATOR} selected`;
+
+/** What an input image came from; only `result` counts against the reuse limit of 3. */
+export type InputOrigin = "upload" | "paste" | "gallery" | "result";
+
+/**
+ * An input image as the composer holds it: either one of the user's gallery items (sent by its id) or an
+ * uploaded file (sent as {data, name}). `preview` is what the tray shows.
+ */
+export type StudioInput =
+  | { key: string; origin: "gallery" | "result"; id: string; url: string; preview: string }
+  | { key: string; origin: "upload" | "paste"; data: string; name: string; preview: string };
+
+/** The answer of every rule: what to add (possibly nothing) and, when something was refused, why. */
+export interface RuleResult<T> {
+  accepted: T[];
+  error: string | null;
+}
+
+export function isImageFile(file: { type: string }): boolean {
+  return file.type.startsWith("image/");
+}
+
+/** Files from the file picker: image files only, and never beyond 10 inputs in all. Nothing is half-added. */
+export function checkUploads<T extends { type: string }>(files: T[], currentCount: number): RuleResult<T> {
+  if (files.length === 0) return { accepted: [], error: null };
+  if (!files.every(isImageFile)) return { accepted: [], error: IMAGE_FILES_ONLY_MESSAGE };
+  if (currentCount + files.length > MAX_INPUT_IMAGES) {
+    return { accepted: [], error: overallLimitMessage(currentCount) };
+  }
+  return { accepted: files, error: null };
+}
+
+/**
+ * Images from the clipboard (other clipboard content is not ours: a text paste goes to the prompt).
+ * A paste that would pass 10 inputs adds nothing and says so.
+ */
+export function checkPaste<T extends { type: string }>(items: T[], currentCount: number): RuleResult<T> {
+  const images = items.filter(isImageFile);
+  if (images.length === 0) return { accepted: [], error: null };
+  if (currentCount + images.length > MAX_INPUT_IMAGES) return { accepted: [], error: PASTE_LIMIT_MESSAGE };
+  return { accepted: images, error: null };
+}
+
+/** Toggling one image in the gallery picker: at most 10 selected at once. */
+export function togglePickerSelection(
+  selected: readonly string[],
+  id: string,
+): RuleResult<string> & {
+  selection: string[];
+} {
+  if (selected.includes(id)) {
+    return { accepted: [], error: null, selection: selected.filter((value) => value !== id) };
+  }
+  if (selected.length >= PICKER_MAX_SELECTION) {
+    return { accepted: [], error: PICKER_LIMIT_MESSAGE, selection: [...selected] };
+  }
+  return { accepted: [id], error: null, selection: [...selected, id] };
+}
+
+/** Adding the picker's selection to the inputs (those already there are skipped): never beyond 10 in all. */
+export function checkPickerAdd(
+  newIds: readonly string[],
+  inputs: readonly StudioInput[],
+): RuleResult<string> {
+  const present = new Set(inputs.flatMap((input) => ("id" in input ? [input.id] : [])));
+  const fresh = newIds.filter((id) => !present.has(id));
+  if (inputs.length + fresh.length > MAX_INPUT_IMAGES) {
+    return { accepted: [], error: overallLimitMessage(inputs.length) };
+  }
+  return { accepted: fresh, error: null };
+}
+
+/**
+ * Selecting an earlier result for reuse: at most 3 results at once (and 10 inputs in all). Selecting a
+ * result that is already an input removes it again.
+ */
+export function toggleResultReuse(
+  inputs: readonly StudioInput[],
+  result: { id: string; url: string; preview: string },
+): { inputs: StudioInput[]; error: string | null } {
+  const existing = inputs.find((input) => "id" in input && input.id === result.id);
+  if (existing) return { inputs: inputs.filter((input) => input !== existing), error: null };
+  const reused = inputs.filter((input) => input.origin === "result").length;
+  if (reused >= MAX_REUSED_RESULTS) return { inputs: [...inputs], error: REUSE_LIMIT_MESSAGE };
+  if (inputs.length >= MAX_INPUT_IMAGES)
+    return { inputs: [...inputs], error: overallLimitMessage(inputs.length) };
+  return {
+    inputs: [...inputs, { key: `result-${result.id}`, origin: "result", ...result }],
+    error: null,
+  };
+}
+
+/** What a batch costs (1.5 credits an image) and what the advisor costs. */
+export function studioCost(mode: "chat" | "image", batchSize: number): number {
+  return mode === "chat" ? creditCost("advisor") : creditCost("image", batchSize);
+}
+
+/** What goes to the server for each input: a gallery item by its id, an upload as {data, name}. */
+export function toRequestInput(input: StudioInput): string | { data: string; name: string } {
+  return "id" in input ? input.id : { data: input.data, name: input.name };
+}

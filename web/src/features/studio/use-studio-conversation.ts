@@ -1,0 +1,275 @@
+// The Studio conversation (spec section 3 "Studio message", section 4 "Sending a message"): what the server
+// recorded (GET /api/studio/messages) plus what only this browser knows, an exchange still running or one
+// that failed. The whole list is kept in local storage under `studio_messages` (cleared at logout), so the
+// Studio shows at once on return while the server's copy, with freshly signed URLs, loads behind it.
+import type { GalleryItem } from "@storyverse/contract/media";
+import { type StudioMessage, studioMessageSchema } from "@storyverse/contract/studio";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError, errorMessage } from "../../lib/api-errors";
+import { readStorage, writeStorage } from "../../lib/storage";
+import { refreshCreditBalance } from "../credits/api/credit-balance";
+import { GALLERY_KEY } from "../gallery/api/gallery-page";
+import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import { askAdvisor } from "./api/advisor-chat";
+import { generateImages } from "./api/generate-image";
+import { STUDIO_MESSAGES_KEY, studioMessagesQueryOptions } from "./api/studio-messages";
+import {
+  generationFailedMessage,
+  INVALID_GENERATION_RESPONSE,
+  type StudioInput,
+  toRequestInput,
+} from "./studio-rules";
+
+export interface StudioChatMessage extends StudioMessage {
+  /** The answer is on its way. */
+  isLoading?: boolean;
+  /** The words shown in place of an answer that failed. */
+  error?: string;
+  /** Known to this browser only: an exchange still running, or one that failed (the server keeps neither). */
+  localOnly?: boolean;
+}
+
+export interface StudioRequest {
+  mode: "chat" | "image";
+  prompt: string;
+  batchSize: number;
+  inputs: StudioInput[];
+}
+
+/** How a send ended, for the composer: sent (clear it), refused for credits (keep it), or failed. */
+export type SendOutcome = "sent" | "quota" | "failed";
+
+const STORED_MESSAGES_MAX = 200;
+
+/** 402, or a detail that says so: both mean the Quota Exceeded dialog (spec section 8, Chat). */
+export function isQuotaError(error: unknown): boolean {
+  if (error instanceof ApiError && error.status === 402) return true;
+  return errorMessage(error).includes("Insufficient credits");
+}
+
+function isStudioChatMessage(value: unknown): value is StudioChatMessage {
+  return studioMessageSchema.safeParse(value).success;
+}
+
+/** The stored conversation: valid messages only; one left loading by a closed tab is dropped. */
+export function readStoredMessages(): StudioChatMessage[] {
+  const stored = readStorage("studio_messages") ?? [];
+  return stored.filter(isStudioChatMessage).filter((message) => !message.isLoading);
+}
+
+/** What is worth storing: no unfinished answers, and no uploaded pictures (megabytes of data: URLs). */
+export function toStoredMessages(messages: StudioChatMessage[]): StudioChatMessage[] {
+  return messages
+    .filter((message) => !message.isLoading)
+    .slice(-STORED_MESSAGES_MAX)
+    .map((message) => ({
+      ...message,
+      input_images: message.input_images.filter((url) => !url.startsWith("data:")),
+    }));
+}
+
+function byTime(a: StudioChatMessage, b: StudioChatMessage): number {
+  return a.timestamp.localeCompare(b.timestamp);
+}
+
+let localId = 0;
+const nextLocalId = (kind: string) => `local-${kind}-${Date.now().toString(36)}-${++localId}`;
+
+function batchSummary(made: number): string {
+  return made === 1 ? "Here is your image." : `Here are your ${made} images.`;
+}
+
+export function useStudioConversation(options: { onError: (text: string) => void; onQuota: () => void }) {
+  const queryClient = useQueryClient();
+  const { onError, onQuota } = options;
+  const [initial] = useState(readStoredMessages);
+  const server = useQuery({
+    ...studioMessagesQueryOptions(),
+    placeholderData: initial.filter((message) => !message.localOnly),
+  });
+  const [local, setLocal] = useState<StudioChatMessage[]>(() =>
+    initial.filter((message) => message.localOnly),
+  );
+  const [sending, setSending] = useState(false);
+  const sendingRef = useRef(false);
+  /** The request behind each failed answer still in memory, so it can be tried again. */
+  const retries = useRef(new Map<string, StudioRequest>());
+
+  const messages = useMemo<StudioChatMessage[]>(
+    () => [...(server.data ?? []), ...local].sort(byTime),
+    [server.data, local],
+  );
+
+  useEffect(() => {
+    if (server.isPlaceholderData && messages.length === 0) return;
+    writeStorage("studio_messages", toStoredMessages(messages));
+  }, [messages, server.isPlaceholderData]);
+
+  /** Records a finished exchange in the server's copy, where it now lives. */
+  const commit = useCallback(
+    async (pending: string[], exchange: StudioChatMessage[]) => {
+      // A history fetch still under way would land on top of this exchange: stop it, and fetch again after
+      // (the server has recorded the exchange by now).
+      const wasFetching = queryClient.isFetching({ queryKey: STUDIO_MESSAGES_KEY }) > 0;
+      if (wasFetching) await queryClient.cancelQueries({ queryKey: STUDIO_MESSAGES_KEY });
+      queryClient.setQueryData<StudioMessage[]>(STUDIO_MESSAGES_KEY, (old) => [
+        ...(old ?? server.data ?? []),
+        ...exchange,
+      ]);
+      setLocal((prev) => prev.filter((message) => !pending.includes(message.id)));
+      if (wasFetching) void queryClient.invalidateQueries({ queryKey: STUDIO_MESSAGES_KEY });
+    },
+    [queryClient, server.data],
+  );
+
+  const send = useCallback(
+    async (request: StudioRequest, retryOf?: string): Promise<SendOutcome> => {
+      if (sendingRef.current) return "failed";
+      sendingRef.current = true;
+      setSending(true);
+      const isAdvisor = request.mode === "chat";
+      const batchSize = isAdvisor ? 1 : request.batchSize;
+      const now = Date.now();
+      const user: StudioChatMessage = {
+        id: nextLocalId("user"),
+        role: "user",
+        content: request.prompt,
+        images: [],
+        image_items: [],
+        input_images: isAdvisor ? [] : request.inputs.map((input) => input.preview),
+        isAdvisor,
+        batchSize,
+        timestamp: new Date(now).toISOString(),
+        localOnly: true,
+      };
+      const answer: StudioChatMessage = {
+        id: nextLocalId("answer"),
+        role: "assistant",
+        content: "",
+        images: [],
+        image_items: [],
+        input_images: [],
+        isAdvisor,
+        batchSize,
+        timestamp: new Date(now + 1).toISOString(),
+        isLoading: true,
+        localOnly: true,
+      };
+      retries.current.set(answer.id, request);
+      setLocal((prev) => [
+        ...prev.filter((message) => !retryOf || !isExchangeOf(prev, retryOf, message)),
+        user,
+        answer,
+      ]);
+      if (retryOf) retries.current.delete(retryOf);
+      const pending = [user.id, answer.id];
+
+      try {
+        if (isAdvisor) {
+          const response = await askAdvisor({ prompt: request.prompt });
+          void refreshCreditBalance(queryClient, response.quota_info);
+          await commit(pending, [
+            { ...user, localOnly: undefined },
+            {
+              ...answer,
+              id: response.message_id,
+              content: response.response,
+              isLoading: undefined,
+              localOnly: undefined,
+            },
+          ]);
+        } else {
+          const response = await generateImages({
+            prompt: request.prompt,
+            batch_size: batchSize,
+            input_images: request.inputs.map(toRequestInput),
+          });
+          void refreshCreditBalance(queryClient, response.quota_info);
+          if (response.images.length === 0) throw new Error(INVALID_GENERATION_RESPONSE);
+          const items: GalleryItem[] = response.items;
+          await commit(pending, [
+            { ...user, localOnly: undefined },
+            {
+              ...answer,
+              id: response.message_id,
+              content: batchSummary(response.images.length),
+              images: response.images,
+              image_items: items,
+              isLoading: undefined,
+              localOnly: undefined,
+            },
+          ]);
+          void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+          void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
+        }
+        retries.current.delete(answer.id);
+        return "sent";
+      } catch (error) {
+        if (isQuotaError(error)) {
+          // Like the story chat: the refused message goes, and the prompt stays in the composer.
+          setLocal((prev) => prev.filter((message) => !pending.includes(message.id)));
+          retries.current.delete(answer.id);
+          void refreshCreditBalance(queryClient);
+          onQuota();
+          return "quota";
+        }
+        const detail =
+          error instanceof Error && error.message === INVALID_GENERATION_RESPONSE
+            ? INVALID_GENERATION_RESPONSE
+            : errorMessage(error);
+        const text = isAdvisor ? detail : generationFailedMessage(detail);
+        setLocal((prev) =>
+          prev.map((message) =>
+            message.id === answer.id
+              ? { ...message, isLoading: undefined, error: text, content: text }
+              : message,
+          ),
+        );
+        onError(text);
+        return "failed";
+      } finally {
+        sendingRef.current = false;
+        setSending(false);
+      }
+    },
+    [commit, onError, onQuota, queryClient],
+  );
+
+  const retry = useCallback(
+    (answerId: string) => {
+      const request = retries.current.get(answerId);
+      if (!request) return Promise.resolve<SendOutcome>("failed");
+      return send(request, answerId);
+    },
+    [send],
+  );
+
+  const canRetry = useCallback((answerId: string) => retries.current.has(answerId), []);
+
+  /** Forgets a failed exchange (its user message and the failed answer). */
+  const dismissFailure = useCallback((answerId: string) => {
+    retries.current.delete(answerId);
+    setLocal((prev) => prev.filter((message) => !isExchangeOf(prev, answerId, message)));
+  }, []);
+
+  return {
+    messages,
+    sending,
+    /** The server's copy has not answered yet and nothing is stored: show a loading state, not the empty one. */
+    isLoadingHistory:
+      server.isPending || (server.isPlaceholderData && messages.length === 0 && server.isFetching),
+    historyError: server.isError ? errorMessage(server.error) : null,
+    send,
+    retry,
+    canRetry,
+    dismissFailure,
+  };
+}
+
+/** The failed answer with this id, and the user message just before it. */
+function isExchangeOf(messages: StudioChatMessage[], answerId: string, message: StudioChatMessage): boolean {
+  if (message.id === answerId) return true;
+  const index = messages.findIndex((m) => m.id === answerId);
+  return index > 0 && messages[index - 1] === message && message.role === "user" && !!message.localOnly;
+}
