@@ -12,13 +12,13 @@ const serverProject = (engine: "pglite" | "postgres"): TestProjectInlineConfigur
     // Generous: a loaded CI machine renders 2K scenes and MP4s several times slower than an idle one.
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // Two cores: PGlite is CPU-bound, more parallel files only thrash.
-    maxWorkers: 2,
   },
 });
 
 export default defineConfig({
   test: {
+    // Two cores: PGlite is CPU-bound, more parallel files only thrash.
+    maxWorkers: 2,
     projects: [
       serverProject("pglite"),
       ...(process.env.TEST_DATABASE_URL ? [serverProject("postgres")] : []),
