@@ -300,8 +300,8 @@ test("a dead session ends with 'Session expired', and on the return from payment
   await expect(page.getByRole("heading", HERO)).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
 
-  // The return from payment: the startup check leaves the session be (spec §4) and the Credits page opens
-  // (spec §2); the page's own requests, refused, then end the dead session the ordinary way (a paid return
+  // The return from payment: the startup check leaves the session be and the Credits page opens;
+  // the page's own requests, refused, then end the dead session the ordinary way (a paid return
   // is kept for the next sign-in: credits.spec.ts signs in and sees it handled).
   await storeDead();
   await page.goto("/?payment=cancelled&nav=manage-subscription");

@@ -5,6 +5,7 @@
 // chat, no microphone without a speech provider, and axe on every screen in both themes.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { smtpPort } from "./playwright.config";
+import { expectSameMediaSrc } from "./support/media-url";
 import {
   type ConsoleWatch,
   expectNoSeriousAxeViolations,
@@ -55,7 +56,7 @@ const messageBox = (page: Page) => page.getByLabel("Message", { exact: true });
 async function openStory(page: Page, title: string) {
   await card(page, title).getByRole("button", { name: title, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
-  await expect(page).toHaveURL(/\/story$/);
+  await expect(page).toHaveURL(/\/stories\/[0-9a-f-]{36}$/);
 }
 
 async function closeStory(page: Page) {
@@ -186,6 +187,59 @@ test("switching stories and back restores each canvas", async ({ page }) => {
   await expect(page.getByText("No stories match “dragon”")).toBeVisible();
   await page.getByRole("button", { name: "Clear search" }).first().click();
   await expect(card(page, SECOND)).toBeVisible();
+});
+
+test("a story has its own address: reload into it, back and forward, a link in another tab", async ({
+  page,
+  context,
+}) => {
+  const id = await storyId(page, FIRST);
+  await openList(page);
+  await openStory(page, FIRST);
+  await expect(page).toHaveURL(`/stories/${id}`);
+  const src = await expectCanvasImage(page);
+
+  // A reload comes back into the same story, with its conversation and its picture.
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: FIRST })).toBeVisible();
+  await expect(page.getByText("I follow the brightest lantern into the woods")).toBeVisible();
+  await expectCanvasImage(page);
+  await expectSameMediaSrc(canvas(page).getByRole("img", { name: "Generated story scene" }), src);
+  await expect(page).toHaveTitle("Story · Storyverse");
+
+  // Back leaves for the list; forward returns to the story.
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Your Stories" })).toBeVisible();
+  await expect(page).toHaveURL("/stories");
+  await page.goForward();
+  await expect(page.getByRole("heading", { level: 1, name: FIRST })).toBeVisible();
+  await expect(page).toHaveURL(`/stories/${id}`);
+  await expectCanvasImage(page);
+
+  // From one story to another and back through the history.
+  await closeStory(page);
+  await openStory(page, SECOND);
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: FIRST })).toBeVisible();
+  await expect(page).toHaveURL(`/stories/${id}`);
+  await page.goForward();
+  await page.goForward();
+  await expect(page.getByRole("heading", { level: 1, name: SECOND })).toBeVisible();
+
+  // The address, pasted into another tab of the same browser, opens the story there too.
+  const other = await context.newPage();
+  await other.goto(`/stories/${id}`);
+  await expect(other.getByRole("heading", { level: 1, name: FIRST })).toBeVisible();
+  await expect(
+    other.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Stories" }),
+  ).toHaveAttribute("aria-current", "page");
+  // An address of a story this account does not have says so.
+  await other.goto("/stories/00000000-0000-4000-8000-000000000000");
+  await expect(other.getByRole("heading", { level: 1, name: "Story not found" })).toBeVisible();
+  await other.getByRole("button", { name: "Your Stories" }).click();
+  await expect(other.getByRole("heading", { level: 1, name: "Your Stories" })).toBeVisible();
+  await other.close();
 });
 
 test("video mode plays a video on the canvas", async ({ page }) => {

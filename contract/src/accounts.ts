@@ -1,4 +1,4 @@
-// Accounts: registration, sign-in, email verification, password reset, sessions (spec sections 3, 5, 7).
+// Accounts: registration, sign-in, email verification, password reset, sessions.
 import { z } from "zod";
 
 export const USERNAME_MIN_LENGTH = 3;
@@ -89,7 +89,7 @@ export type VerifyUserResponse = z.infer<typeof verifyUserResponseSchema>;
 
 export const logoutResponseSchema = z.object({ success: z.literal(true) });
 
-/** Messages the client shows word for word (spec section 8). */
+/** Messages the client shows word for word: the server sends them and the web shows them unchanged. */
 export const forgotPasswordMessage = (email: string) =>
   `If an account exists with ${email}, we've sent a password reset link to your inbox.`;
 export const RESEND_VERIFICATION_MESSAGE = "Verification email sent! Please check your inbox.";

@@ -1,5 +1,5 @@
-// Credit packs and the billing API (spec sections 2 "Credits page", 3, 4 "Payment return", 7 "Credits and
-// billing", 8 and 9): the packs are defined here once, for the server's checkout and the web's Top Up cards.
+// Credit packs and the billing API (checkout, payment return, billing portal, history, monthly activity): the
+// packs are defined here once, for the server's checkout and the web's Top Up cards.
 import { z } from "zod";
 
 export const CREDIT_PACKS = [
@@ -29,7 +29,7 @@ export const findPack = (priceId: string): CreditPack | undefined =>
 export const BILLING_TYPE = "pay_as_you_go";
 export const BILLING_TYPE_LABEL = "Pay as you go";
 export const PAYMENT_CANCELLED_MESSAGE = "Payment was cancelled. You can try again anytime.";
-/** Checkout session ids of both providers start with this (spec section 4 "Payment return"). */
+/** Checkout session ids of both providers start with this; the web ignores a payment return without one. */
 export const CHECKOUT_SESSION_PREFIX = "cs_";
 /** Manage Billing for someone who has never bought a pack: there is no billing account yet. */
 export const BILLING_PORTAL_PENDING_MESSAGE =
@@ -47,7 +47,7 @@ export const TRANSACTION_TYPES = {
 /** Every charge is logged as usage_<kind> (usage_chat, usage_image, usage_video, usage_advisor ...). */
 export const USAGE_TRANSACTION_PREFIX = "usage_";
 
-/** The query string both providers send the browser back with (spec section 2 "Credits page"). */
+/** The `nav` value both providers send the browser back with: it opens the Credits page. */
 export const PAYMENT_RETURN_NAV = "manage-subscription";
 
 // --- GET /api/credit-history ---

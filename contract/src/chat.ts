@@ -1,4 +1,4 @@
-// The main chat and its media (spec section 7 "Main chat and media").
+// The main chat and its media: turns, history, media status and voice transcription.
 import { z } from "zod";
 import { quotaInfoSchema } from "./credits";
 
@@ -8,6 +8,23 @@ export const MIN_BATCH_SIZE = 1;
 export const MAX_BATCH_SIZE = 4;
 /** The narrator sees this many earlier messages. */
 export const HISTORY_WINDOW = 20;
+
+/** What a failed media turn says, on the message (server) and under it (web). */
+export const MEDIA_FAILED_MESSAGE = "Media generation failed. Please try again.";
+/** What a media turn says when it never finished: the server gave up on it, or the web stopped polling. */
+export const MEDIA_TIMED_OUT_MESSAGE = "Media generation timed out. Please try again.";
+/** The client polls a message's media first after 2 s, then every 10 s, 60 times at most, then gives up. */
+export const MEDIA_FIRST_POLL_DELAY_MS = 2_000;
+export const MEDIA_POLL_INTERVAL_MS = 10_000;
+export const MEDIA_MAX_POLL_ATTEMPTS = 60;
+/** When the client's last media-status poll happens, counted from the turn's answer (592 s). */
+export const MEDIA_CLIENT_GIVE_UP_MS =
+  MEDIA_FIRST_POLL_DELAY_MS + (MEDIA_MAX_POLL_ATTEMPTS - 1) * MEDIA_POLL_INTERVAL_MS;
+/**
+ * The server settles every turn's media this long after the turn (delivered, or failed and refunded), a
+ * margin before the client's last poll, so the client always hears the outcome instead of giving up.
+ */
+export const MEDIA_DEADLINE_MS = 9 * 60 * 1000;
 
 export const chatModeSchema = z.enum(["chat", "image", "video"], {
   error: "chat_mode must be one of chat, image or video",

@@ -1,4 +1,4 @@
-// Credit prices and balances (spec section 9, DESIGN.md section 4). One place for every price.
+// Credit prices and balances. One place for every price: the server charges them, the web shows them.
 import { z } from "zod";
 
 export const CREDIT_COSTS = {
@@ -7,6 +7,8 @@ export const CREDIT_COSTS = {
   video: 3.0,
   advisor: 0.5,
   transcription: 0,
+  /** The story's film joins clips and pictures that were already paid for. */
+  film: 0,
 } as const;
 export type CreditKind = keyof typeof CREDIT_COSTS;
 /** Anything without a listed price. */

@@ -1,4 +1,4 @@
-// Gallery items: every generated image and video (spec section 3 "Gallery item").
+// Gallery items: every generated image and video.
 import { z } from "zod";
 
 export const mediaSourceSchema = z.enum(["main_chat", "story", "studio"]);

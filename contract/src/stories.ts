@@ -1,4 +1,4 @@
-// Stories: named, persistent adventures (spec sections 3 and 7 "Stories").
+// Stories: named, persistent adventures, each with its own chat and media.
 import { z } from "zod";
 import { chatModeSchema, MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
 
@@ -64,7 +64,7 @@ export const storyMediaResponseSchema = z.object({
   media: z.array(storyMediaItemSchema),
 });
 
-/** A selected image: a URL we signed, an object carrying one (spec "Selected story image"), or a data: URL. */
+/** A selected image: a URL we signed, an object carrying one (a story media item the user picked), or a data: URL. */
 export const inputImageSchema = z.union([
   z.string().min(1).max(15_000_000),
   z.object({

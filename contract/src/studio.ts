@@ -1,12 +1,12 @@
-// The Studio (spec sections 2 "Studio", 3 "Studio message" and "Input image", 7 "Studio") and the paginated
-// Gallery (spec section 2 "Gallery page"). Limits the web and the server both enforce live here.
+// The Studio (its conversation, input images, the prompt advisor and image batches) and the paginated
+// Gallery. Limits the web and the server both enforce live here.
 import { z } from "zod";
 import { MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
 import { quotaInfoSchema } from "./credits";
 import { galleryItemSchema } from "./media";
 import { inputImageSchema } from "./stories";
 
-/** Earlier Studio results that can be selected for reuse as inputs at once (spec section 5). */
+/** Earlier Studio results that can be selected for reuse as inputs at once. */
 export const MAX_REUSED_RESULTS = 3;
 /** GET /api/studio/messages answers with the newest this many, oldest first. */
 export const STUDIO_HISTORY_LIMIT = 200;
@@ -16,7 +16,10 @@ export const ADVISOR_HISTORY_WINDOW = 10;
 export const GALLERY_PAGE_DEFAULT = 60;
 export const GALLERY_PAGE_MAX = 100;
 
-/** The spec's wording, with the count the user actually sent (section 5, image inputs). */
+/** A picked or uploaded file that is not an image: the web checks before sending, the server by the bytes. */
+export const IMAGE_FILES_ONLY_MESSAGE = "Please select image files only.";
+
+/** The product's fixed wording (the web shows it too), with the count the user actually sent. */
 export const tooManyInputImagesMessage = (count: number) =>
   `Maximum ${MAX_INPUT_IMAGES} images allowed for Seedream-4. You currently have ${count} images.`;
 

@@ -1,13 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTestDatabase } from "../test/database";
+import { createFakeWebDist } from "../test/app";
+import { createPostgresDatabase, createTestDatabase, testEngine } from "../test/database";
 import { findUserByEmail, insertUser } from "./accounts/repo";
 import { runAdmin } from "./admin";
+import { loadConfig } from "./config";
 import { findAccount } from "./credits/repo";
 import { openAccountWithSignupBonus, remainingCredits } from "./credits/service";
-import { openDatabase } from "./db/client";
+import { DataDirectoryInUse, openDatabase } from "./db/client";
+import { startServer } from "./server";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -99,4 +103,73 @@ describe("npm run admin: credits", () => {
     await reopened.close();
     await testDb.cleanup();
   }, 120_000);
+});
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("npm run admin beside a running server", () => {
+  it("refuses on PGlite while the server runs (and works once it stops); works beside it on PostgreSQL", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-admin-"));
+    dirs.push(dataDir);
+    const postgres = testEngine === "postgres" ? await createPostgresDatabase() : undefined;
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      WORKER: "off",
+      REQUIRE_EMAIL_VERIFICATION: "false",
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    };
+    const server = await startServer(loadConfig(env), { webDistDir: await createFakeWebDist() });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const registered = await fetch(`${server.url}/api/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "owner@example.com", username: "owner", password: "secret-owner" }),
+      });
+      const { access_token: token } = (await registered.json()) as { access_token: string };
+      const credits = async () => {
+        const profile = await fetch(`${server.url}/api/profile`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await profile.json()) as { credits_remaining: number }).credits_remaining;
+      };
+
+      const granted = await runAdmin(["grant-credits", "owner@example.com", "50"], env);
+      if (postgres) {
+        // PostgreSQL serves both processes: the running server sees the grant at once.
+        expect(granted).toBe(0);
+        expect(await credits()).toBe(65);
+        return;
+      }
+      // On PGlite the write would land where the running server never looks, so the CLI refuses.
+      expect(granted).toBe(1);
+      expect(String(error.mock.lastCall?.[0])).toContain("stop the server first");
+      expect(await runAdmin(["verify-email", "owner@example.com"], env)).toBe(1);
+      expect(await credits()).toBe(15);
+      // A second server on the same directory is refused the same way.
+      await expect(startServer(loadConfig({ ...env, PORT: String(await freePort()) }))).rejects.toThrow(
+        DataDirectoryInUse,
+      );
+
+      await server.stop();
+      expect(await runAdmin(["grant-credits", "owner@example.com", "50"], env)).toBe(0);
+      const reopened = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
+      const owner = await findUserByEmail(reopened.db, "owner@example.com");
+      expect(await remainingCredits(reopened.db, owner!.id)).toBe(65);
+      await reopened.close();
+    } finally {
+      await server.stop();
+      await postgres?.drop();
+    }
+  }, 180_000);
 });

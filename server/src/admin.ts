@@ -1,13 +1,13 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
 import { randomUUID } from "node:crypto";
 import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
-import { findUserByEmail } from "./accounts/repo";
+import { findUserByEmail, listUsers } from "./accounts/repo";
 import { markEmailVerified } from "./accounts/service";
 import { ConfigError, loadConfig } from "./config";
 import { listBalances } from "./credits/history";
 import { setUnlimited } from "./credits/repo";
 import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
-import { type Db, openDatabase } from "./db/client";
+import { type Database, DataDirectoryInUse, type Db, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { systemClock } from "./platform/clock";
 import { databaseTarget } from "./server";
@@ -71,7 +71,11 @@ async function switchUnlimited(db: Db, email: string | undefined, flag: string |
 }
 
 async function printBalances(db: Db): Promise<number> {
-  const rows = await listBalances(db);
+  const balances = new Map((await listBalances(db)).map((row) => [row.userId, row]));
+  const rows = (await listUsers(db)).flatMap((user) => {
+    const balance = balances.get(user.id);
+    return balance ? [{ ...user, ...balance }] : [];
+  });
   if (rows.length === 0) {
     console.log("No accounts yet.");
     return 0;
@@ -95,7 +99,16 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
     return command ? 0 : 1;
   }
   const config = loadConfig(env);
-  const database = await openDatabase(databaseTarget(config));
+  let database: Database;
+  try {
+    // On PGlite this takes the data directory's lock, so a running server makes the command refuse
+    // instead of writing where the server never looks.
+    database = await openDatabase(databaseTarget(config));
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUse)) throw error;
+    console.error(error.message);
+    return 1;
+  }
   try {
     await runMigrations(database);
     switch (command) {

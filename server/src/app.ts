@@ -1,38 +1,41 @@
 // buildApp(deps): a Fastify instance from explicit dependencies, so tests build it with an in-memory
 // database and whatever fakes sit at the vendor boundary. Nothing here reads the environment.
-import type { IncomingMessage, ServerResponse } from "node:http";
 import multipart from "@fastify/multipart";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
+import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { registerAccountRoutes } from "./accounts/routes";
+import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache } from "./accounts/session-cache";
-import { registerChatRoutes } from "./chat/routes";
+import { chatRoutes } from "./chat/routes";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
-import { registerCreditRoutes } from "./credits/routes";
+import { creditRoutes } from "./credits/routes";
 import type { Database } from "./db/client";
+import { exportRoutes } from "./exports/routes";
 import { installAuth } from "./http/auth";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
+import { installInputGuards } from "./http/input-guards";
 import { createRouteKit } from "./http/route-kit";
+import type { RouteModuleOptions, TypedApp } from "./http/route-module";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
 import type { JobQueue } from "./jobs/queue";
-import { registerMediaFileRoutes } from "./media/file-routes";
-import { registerGalleryRoutes } from "./media/gallery-routes";
-import { registerMediaRoutes } from "./media/routes";
+import { mediaFileRoutes } from "./media/file-routes";
+import { galleryRoutes } from "./media/gallery-routes";
+import { mediaRoutes } from "./media/routes";
 import { createMediaSigner } from "./media/storage/signing";
 import type { MediaStorage } from "./media/storage/types";
-import { registerNewsletterRoutes } from "./newsletter/routes";
-import { registerPaymentRoutes } from "./payments/routes";
+import { newsletterRoutes } from "./newsletter/routes";
+import { paymentRoutes } from "./payments/routes";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
 import type { Providers } from "./providers/types";
-import { registerStoryRoutes } from "./stories/routes";
-import { registerStudioRoutes } from "./studio/routes";
-import { registerSystemRoutes } from "./system/routes";
-import { registerTranscriptionRoutes } from "./transcription/routes";
+import { sharingRoutes } from "./sharing/routes";
+import { storyRoutes } from "./stories/routes";
+import { studioRoutes } from "./studio/routes";
+import { systemRoutes } from "./system/routes";
+import { transcriptionRoutes } from "./transcription/routes";
 
 export type AppDeps = {
   config: Config;
@@ -47,25 +50,31 @@ export type AppDeps = {
   logger?: boolean;
 };
 
-export type TypedApp = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+/** A hop count trusts that many proxies in front (the nearest first), as Fastify does for a number. */
+function fastifyTrustProxy(trust: Config["trustProxy"]) {
+  return typeof trust === "number" ? (_address: string, hop: number) => hop < trust : trust;
+}
 
 export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   const app = Fastify({
     logger: deps.logger === false ? false : { level: deps.config.logLevel },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
+    // A client that trickles its request in is cut off; the response may still take as long as it needs.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, deps.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, deps.config.requestTimeoutMs / 4)),
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installInputGuards(app, {
+    maxConnectionsPerAddress: deps.config.trustProxy === false ? deps.config.maxConnectionsPerAddress : 0,
+  });
   // Presigned S3 links point at the store's own origin, which the page must be allowed to load media from.
   const mediaOrigin =
     deps.storage.kind === "s3" ? new URL(await deps.storage.signedUrl("csp-probe")).origin : undefined;
@@ -84,24 +93,29 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     log: app.log,
   };
   const accounts: AccountsContext = { ...ctx, sessions: createSessionCache(deps.clock) };
-  const limiter = createRateLimiter(deps.clock);
-  const kit = createRouteKit(accounts, limiter);
-
-  registerSystemRoutes(app, deps);
-  registerNewsletterRoutes(app, deps);
-  registerAccountRoutes(app, accounts, limiter);
-  registerCreditRoutes(app, ctx, kit);
-  registerPaymentRoutes(app, ctx, kit);
-  registerChatRoutes(app, ctx, kit);
-  registerMediaRoutes(app, ctx, kit);
-  registerStoryRoutes(app, ctx, kit);
-  registerStudioRoutes(app, ctx, kit);
-  registerGalleryRoutes(app, ctx, kit);
-  registerTranscriptionRoutes(app, ctx, kit);
-  registerMediaFileRoutes(app, deps.storage, {
-    signer: createMediaSigner(deps.config.sessionSecret),
-    clock: deps.clock,
+  const kit = createRouteKit({
+    accounts,
+    limiter: createRateLimiter(deps.clock),
+    pingDatabase: deps.database.ping,
+    mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },
   });
+
+  // Every route module is a plugin of the same shape, registered in order with the same options.
+  const routes: RouteModuleOptions = { ctx, kit };
+  await app.register(systemRoutes, routes);
+  await app.register(newsletterRoutes, routes);
+  await app.register(accountRoutes, routes);
+  await app.register(creditRoutes, routes);
+  await app.register(paymentRoutes, routes);
+  await app.register(chatRoutes, routes);
+  await app.register(mediaRoutes, routes);
+  await app.register(storyRoutes, routes);
+  await app.register(studioRoutes, routes);
+  await app.register(galleryRoutes, routes);
+  await app.register(transcriptionRoutes, routes);
+  await app.register(mediaFileRoutes, routes);
+  await app.register(exportRoutes, routes);
+  await app.register(sharingRoutes, { ...routes, pages: { webDistDir: deps.webDistDir, mediaOrigin } });
 
   await installSpa(app, deps.webDistDir, mediaOrigin);
   return app;

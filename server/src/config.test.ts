@@ -27,7 +27,7 @@ describe("loadConfig", () => {
       APP_ENV: "production",
       LOG_LEVEL: "warn",
       WORKER: "off",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "1",
       SESSION_SECRET: "x".repeat(32),
       REQUIRE_EMAIL_VERIFICATION: "false",
       SMTP_URL: "smtps://user:pass@mail.example.com:465",
@@ -46,7 +46,7 @@ describe("loadConfig", () => {
       appEnv: "production",
       logLevel: "warn",
       worker: "off",
-      trustProxy: true,
+      trustProxy: 1,
       sessionSecret: "x".repeat(32),
       requireEmailVerification: false,
       smtpUrl: "smtps://user:pass@mail.example.com:465",
@@ -58,6 +58,49 @@ describe("loadConfig", () => {
         apiBase: undefined,
       },
     });
+  });
+
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["1", 1],
+    ["2", 2],
+    ["10.0.0.0/8,127.0.0.1", ["10.0.0.0/8", "127.0.0.1"]],
+    [" 192.168.1.10 , fd00::/8 ", ["192.168.1.10", "fd00::/8"]],
+    ["true", true],
+  ] as const)("reads TRUST_PROXY=%s as a hop count or proxy list", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(["10.0.0.0/33", "proxy.local", "1,2", "-1", "10.0.0.0/8,"])("rejects TRUST_PROXY=%s", (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      /^Invalid environment variable TRUST_PROXY: must be a hop count/,
+    );
+  });
+
+  it.each([
+    ["SMTP_URL", "http://mailer:hunter2-pass@mail.example.com"],
+    ["DATABASE_URL", "mysql://root:hunter2-pass@db:3306/app"],
+    ["STRIPE_WEBHOOK_SECRET", "hunter2-pass"],
+    ["STRIPE_SECRET_KEY", "pk_live_hunter2-pass"],
+    ["SESSION_SECRET", "hunter2-pass"],
+    ["S3_ENDPOINT", "minio://key:hunter2-pass@"],
+    ["APP_URL", "https://admin:hunter2-pass@"],
+  ])("names %s and its rule but never prints a secret value or URL credentials", (name, value) => {
+    let message = "";
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(new RegExp(`^Invalid environment variable ${name}: `));
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("still shows a harmless wrong value, to help fix it", () => {
+    expect(() => loadConfig({ PORT: "abc" })).toThrow(
+      'Invalid environment variable PORT: must be a number (got "abc")',
+    );
   });
 
   it("treats empty strings as unset", () => {
@@ -192,6 +235,26 @@ describe("loadConfig", () => {
       }
       expect(message).toMatch(/^Invalid environment variable PAYMENT_PROVIDER: .*PAYMENT_PROVIDER=stripe/);
       expect(message).not.toContain("\n");
+    });
+
+    it("refuses TRUST_PROXY=true, saying what to set instead", () => {
+      expect(() => loadConfig({ ...safe, TRUST_PROXY: "true" })).toThrow(
+        /^Invalid environment variable TRUST_PROXY: .*TRUST_PROXY=1.*TRUST_PROXY=10\.0\.0\.0\/8,127\.0\.0\.1/,
+      );
+      expect(loadConfig({ ...safe, TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    });
+
+    it.each([
+      ["STRIPE_SECRET_KEY", { STRIPE_SECRET_KEY: "sk_test_123" }],
+      ["STRIPE_SECRET_KEY", { STRIPE_SECRET_KEY: "rk_test_123" }],
+      ["STRIPE_API_BASE", { STRIPE_API_BASE: "http://127.0.0.1:4242" }],
+    ])("refuses Stripe test mode (%s) unless ALLOW_STRIPE_TEST_MODE says so", (name, change) => {
+      expect(() => loadConfig({ ...safe, ...change })).toThrow(
+        new RegExp(`^Invalid environment variable ${name}: .*ALLOW_STRIPE_TEST_MODE=1`),
+      );
+      expect(loadConfig({ ...safe, ...change, ALLOW_STRIPE_TEST_MODE: "1" }).payments.provider).toBe(
+        "stripe",
+      );
     });
 
     it("allows the log mailer when email verification is off", () => {

@@ -1,5 +1,6 @@
 // The only module that reads process.env: one zod schema, parsed once at boot.
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -15,6 +16,42 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/**
+ * Which hops may set X-Forwarded-For: a hop count ("1": the proxy right in front) or proxy addresses and
+ * CIDRs ("10.0.0.0/8,127.0.0.1"). "true" trusts whatever a client writes in the header, so every
+ * per-address limit could be dodged; it is refused in production.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, context): TrustProxy => {
+    const lower = value.toLowerCase();
+    if (["false", "no", "0", "off"].includes(lower)) return false;
+    if (["true", "yes", "on"].includes(lower)) return true;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 32) return hops;
+    }
+    const entries = value.split(",").map((entry) => entry.trim());
+    if (entries.length > 0 && entries.every(isAddressOrCidr)) return entries;
+    context.addIssue({
+      code: "custom",
+      message:
+        "must be a hop count (e.g. 1) or proxy addresses and CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)",
+    });
+    return z.NEVER;
+  });
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split("/");
+  if (!address || rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
 const envSchema = z.object({
   PORT: portSchema.default(3000),
   HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
@@ -27,7 +64,7 @@ const envSchema = z.object({
   APP_ENV: z.enum(["local", "production"], { error: "must be local or production" }).default("local"),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
   WORKER: z.enum(["on", "off", "only"], { error: "must be on, off or only" }).default("on"),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxySchema.default(false),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(true),
   SMTP_URL: z
@@ -90,7 +127,42 @@ const envSchema = z.object({
     .optional(),
   /** Only for tests and Stripe-compatible fakes; the SDK talks to api.stripe.com otherwise. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  /** Lets APP_ENV=production run on Stripe test keys or STRIPE_API_BASE (a staging install). */
+  ALLOW_STRIPE_TEST_MODE: booleanFlag.default(false),
+  /** Hosts vendor result files may come from, on top of the private-address refusal; empty means any. */
+  VENDOR_DOWNLOAD_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .optional(),
+  /** How long a client may take to send a whole request (headers and body). */
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 3600")
+    .max(3600, "must be between 1 and 3600")
+    .default(120),
+  /** Open connections one client address may hold; 0 turns the cap off. Not applied behind TRUST_PROXY. */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 (off) or more")
+    .default(256),
+  /** New accounts one client address may create per hour (a school or office behind one NAT needs more). */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 10000")
+    .max(10000, "must be between 1 and 10000")
+    .default(10),
 });
+
+/** Fastify's trustProxy: off, everything (local only), a hop count, or the proxies' addresses. */
+export type TrustProxy = boolean | number | string[];
 
 export type Config = {
   port: number;
@@ -103,8 +175,14 @@ export type Config = {
   logLevel: (typeof logLevels)[number];
   /** on: http and worker in one process; off: http only; only: worker only. */
   worker: "on" | "off" | "only";
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** Behind a reverse proxy: which hops' X-Forwarded-For entries to believe (see TrustProxy). */
+  trustProxy: TrustProxy;
+  /** Slow clients are cut off when a request has not fully arrived after this long. */
+  requestTimeoutMs: number;
+  /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
+  maxConnectionsPerAddress: number;
+  /** Accounts one client address may register per hour. */
+  signupsPerAddressPerHour: number;
   /** Signs media URLs; a random per-process secret locally, required in production. */
   sessionSecret: string;
   requireEmailVerification: boolean;
@@ -131,6 +209,8 @@ export type ProvidersConfig = {
   speech: ProviderSettings<"none" | "openai">;
   /** Every vendor call gives up after this long. */
   timeoutMs: number;
+  /** When set, vendor result files are fetched only from these hosts (or their subdomains). */
+  downloadHosts?: string[] | undefined;
 };
 
 export type StorageConfig =
@@ -170,7 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? "environment");
     throw new ConfigError(
-      `Invalid environment variable ${name}: ${issue.message} (got "${present[name] ?? ""}")`,
+      `Invalid environment variable ${name}: ${issue.message}${shownValue(name, present[name])}`,
     );
   }
   const e = parsed.data;
@@ -191,6 +271,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     worker: e.WORKER,
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION,
     smtpUrl: e.SMTP_URL,
@@ -216,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         model: e.SPEECH_MODEL,
       },
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
+      downloadHosts: e.VENDOR_DOWNLOAD_HOSTS?.length ? e.VENDOR_DOWNLOAD_HOSTS : undefined,
     },
     storage:
       e.MEDIA_STORAGE === "s3"
@@ -240,6 +324,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           }
         : { provider: "sandbox" },
   };
+}
+
+/** Variables whose values are credentials: a config error names them but never prints them. */
+const secretVariables = /(SECRET|KEY|PASSWORD|TOKEN)|^(SMTP_URL|DATABASE_URL)$/;
+
+/** ` (got "...")` for a harmless value; nothing for a secret or a value carrying user:password@. */
+function shownValue(name: string, value: string | undefined): string {
+  if (value === undefined || secretVariables.test(name)) return "";
+  const withoutCredentials = value.replace(/\/\/[^/@\s]*@/, "//");
+  if (withoutCredentials !== value) return "";
+  return ` (got "${value.length > 100 ? `${value.slice(0, 100)}…` : value}")`;
 }
 
 function stripeApiBase(url: string): { host: string; port: number; protocol: "http" | "https" } {
@@ -300,6 +395,23 @@ function refuseUnsafeProductionDefaults(e: z.infer<typeof envSchema>): void {
     throw new ConfigError(
       "Invalid environment variable PAYMENT_PROVIDER: set PAYMENT_PROVIDER=stripe (with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET) when APP_ENV=production; the sandbox adds credits without any payment",
     );
+  }
+  if (e.TRUST_PROXY === true) {
+    throw new ConfigError(
+      "Invalid environment variable TRUST_PROXY: true would believe any client's X-Forwarded-For when APP_ENV=production; set the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.0/8,127.0.0.1)",
+    );
+  }
+  if (e.PAYMENT_PROVIDER === "stripe" && !e.ALLOW_STRIPE_TEST_MODE) {
+    if (/^(sk|rk)_test_/.test(e.STRIPE_SECRET_KEY ?? "")) {
+      throw new ConfigError(
+        "Invalid environment variable STRIPE_SECRET_KEY: a test-mode key (sk_test_/rk_test_) takes no real payments when APP_ENV=production; use a live key, or set ALLOW_STRIPE_TEST_MODE=1 for a staging install",
+      );
+    }
+    if (e.STRIPE_API_BASE) {
+      throw new ConfigError(
+        "Invalid environment variable STRIPE_API_BASE: payments would go somewhere other than Stripe when APP_ENV=production; unset it, or set ALLOW_STRIPE_TEST_MODE=1 for a staging install",
+      );
+    }
   }
   if (e.REQUIRE_EMAIL_VERIFICATION && !e.SMTP_URL) {
     throw new ConfigError(

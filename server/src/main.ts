@@ -14,30 +14,38 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const server = await startServer(config);
-  const log = server.app?.log;
-  if (server.url) {
-    log?.info(`Storyverse is running on ${config.appUrl} (listening on ${server.url})`);
-  }
-
+  // The handlers go in before anything starts: the server answers /api/health as soon as it listens, while
+  // the workers may still be starting, and a SIGTERM then must still mean "finish, then stop", not die.
   let signals = 0;
+  let starting: ReturnType<typeof startServer> | undefined;
   const shutdown = (signal: string) => {
     signals += 1;
     if (signals > 1) {
       console.error(`${signal} again: exiting without waiting`);
       process.exit(1);
     }
-    log?.info(`${signal} received: finishing in-flight work, then stopping`);
-    server.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error("shutdown failed", error);
-        process.exit(1);
-      },
-    );
+    if (!starting) process.exit(0);
+    starting
+      .then((server) => {
+        server.app?.log.info(`${signal} received: finishing in-flight work, then stopping`);
+        return server.stop();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("shutdown failed", error);
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+
+  starting = startServer(config);
+  const server = await starting;
+  if (server.url) {
+    server.app?.log.info(`Storyverse is running on ${config.appUrl} (listening on ${server.url})`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -2,11 +2,12 @@
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildApp, type TypedApp } from "./app";
+import { buildApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
 import { type Database, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
+import type { TypedApp } from "./http/route-module";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { startWorkers } from "./jobs/workers";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";

@@ -4,9 +4,10 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buildApp, type TypedApp } from "../src/app";
+import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
 import type { AppContext } from "../src/context";
+import type { TypedApp } from "../src/http/route-module";
 import { type JobQueue, startJobQueue } from "../src/jobs/queue";
 import { startWorkers } from "../src/jobs/workers";
 import { createSmtpMailer } from "../src/mail/mailer";

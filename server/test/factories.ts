@@ -35,6 +35,7 @@ export async function createUser(
   const verified = await t.app.inject({
     method: "GET",
     url: `/api/verify-email/${encodeURIComponent(token)}`,
+    remoteAddress: freshAddress(),
   });
   if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
   const login = await t.app.inject({

@@ -1,5 +1,6 @@
-// The real entry point in a child process: configuration errors, data kept across restarts, and a
-// graceful stop that lets an in-flight request finish before the database closes.
+// The real entry point in a child process: configuration errors, a new user's first sign-up over real
+// HTTP and SMTP, data kept across restarts, and a graceful stop that lets an in-flight request finish
+// before the database closes. `.ci/run` also runs this file under the other supported Node versions.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -11,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client";
 import { countSignups } from "../src/newsletter/repo";
 import { createPostgresDatabase, testEngine } from "./database";
+import { newCredentials } from "./factories";
+import { linkFrom, startSmtpSink } from "./smtp-sink";
 
 const serverDir = path.resolve(import.meta.dirname, "..");
 
@@ -88,6 +91,66 @@ describe("the server process", () => {
     expect(lines[0]).toContain("PORT");
   });
 
+  it("signs up a new user: register, verification link by mail, sign in, then a clean stop", async () => {
+    const smtp = await startSmtpSink();
+    let server: Started | undefined;
+    try {
+      server = await startServer({ ...env, SMTP_URL: smtp.url });
+      const base = `http://127.0.0.1:${server.port}`;
+      const post = (url: string, payload: unknown) =>
+        fetch(`${base}${url}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(payload),
+        });
+      const c = newCredentials();
+
+      const registered = await post("/api/register", c);
+      expect(registered.status, server.output()).toBe(200);
+      expect(await registered.json()).toMatchObject({ requires_verification: true, credits_remaining: 15 });
+
+      // Links point at the default APP_URL, which follows PORT.
+      const mail = await smtp.waitForMail(c.email, { timeoutMs: 60_000 });
+      const link = linkFrom(mail, `http://localhost:${server.port}/verify-email?token=`);
+      const token = new URL(link).searchParams.get("token")!;
+      const verified = await fetch(`${base}/api/verify-email/${encodeURIComponent(token)}`);
+      expect(verified.status).toBe(200);
+
+      const login = await post("/api/login", { email: c.email, password: c.password });
+      expect(await login.json()).toMatchObject({
+        access_token: expect.any(String),
+        email_verified: true,
+        credits_remaining: 15,
+      });
+
+      server.child.kill("SIGTERM");
+      const [code] = await once(server.child, "exit");
+      expect(code, server.output()).toBe(0);
+    } finally {
+      if (server?.child.exitCode === null) server.child.kill("SIGKILL");
+      await smtp.close();
+    }
+  }, 240_000);
+
+  it("stops cleanly on a SIGTERM that arrives the moment it first answers, while its workers may still be starting", async () => {
+    const port = await freePort();
+    const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
+    const deadline = Date.now() + 80_000;
+    // Poll tightly: the window between listening and the workers being started is short.
+    while (Date.now() < deadline && child.exitCode === null) {
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    child.kill("SIGTERM");
+    const [code, signal] = await once(child, "exit");
+    // Killed by the signal itself (code null) would mean the shutdown handler was not in place yet.
+    expect({ code, signal }, output()).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
   it("finishes an in-flight request on SIGTERM, exits 0, and keeps the data for the next start", async () => {
     const first = await startServer(env);
     const body = JSON.stringify({ email: "slow@example.com" });
@@ -131,7 +194,7 @@ describe("the server process", () => {
       body,
     });
     expect(((await again.json()) as { message: string }).message).toBe(
-      "You're already on the list. We'll be in touch.",
+      "You're on the list! We'll write when new worlds open.",
     );
     second.child.kill("SIGTERM");
     const [secondCode] = await once(second.child, "exit");

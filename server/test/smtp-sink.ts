@@ -1,47 +1,44 @@
-// A real SMTP server on a free local port that keeps every mail it receives, for tests.
+// A real SMTP server on a local port that keeps every mail it receives, for the server's tests and the
+// browser tests alike (e2e/support/smtp.ts re-exports it). Mails are decoded by mailparser, so any MIME
+// the mailer writes (quoted-printable, base64, multipart, encoded headers) reads back as plain text.
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export type ReceivedMail = { to: string[]; raw: string; subject: string; text: string; html: string };
-
-/** Decodes the quoted-printable or base64 body of one MIME part. */
-function decodePart(part: string): { type: string; body: string } {
-  const [head = "", ...rest] = part.split(/\r?\n\r?\n/);
-  const body = rest.join("\n\n");
-  const type = /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1]?.trim().toLowerCase() ?? "";
-  const encoding = /content-transfer-encoding:\s*(\S+)/i.exec(head)?.[1]?.toLowerCase();
-  if (encoding === "base64")
-    return { type, body: Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8") };
-  if (encoding === "quoted-printable") {
-    const bytes = body
-      .replace(/=\r?\n/g, "")
-      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    return { type, body: Buffer.from(bytes, "latin1").toString("utf8") };
-  }
-  return { type, body };
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  raw: string;
 }
 
-function parse(raw: string, to: string[]): ReceivedMail {
-  const subject = /^subject:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? "";
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
-  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1).map(decodePart) : [decodePart(raw)];
+export interface WaitForMailOptions {
+  /** Only a mail whose subject matches. */
+  subject?: RegExp;
+  timeoutMs?: number;
+}
+
+export interface SmtpSink {
+  url: string;
+  mails: ReceivedMail[];
+  /** The next mail to this address (whose subject matches, if asked), or one received and not yet taken. */
+  waitForMail: (to: string, options?: WaitForMailOptions) => Promise<ReceivedMail>;
+  close: () => Promise<void>;
+}
+
+async function parseMail(raw: Buffer, to: string[]): Promise<ReceivedMail> {
+  const parsed = await simpleParser(raw);
   return {
     to,
-    raw,
-    subject,
-    text: parts.find((p) => p.type === "text/plain")?.body ?? "",
-    html: parts.find((p) => p.type === "text/html")?.body ?? "",
+    raw: raw.toString("utf8"),
+    subject: parsed.subject ?? "",
+    text: parsed.text ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : "",
   };
 }
 
-export type SmtpSink = {
-  url: string;
-  mails: ReceivedMail[];
-  /** Resolves with the next mail to this address (or one already received and not yet taken). */
-  waitForMail: (to: string, timeoutMs?: number) => Promise<ReceivedMail>;
-  close: () => Promise<void>;
-};
-
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** Listens on `port` (0: any free port; the chosen one is in `url`). */
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const server = new SMTPServer({
@@ -52,21 +49,31 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        mails.push(parse(Buffer.concat(chunks).toString("utf8"), to));
-        callback();
+        const to = session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase());
+        parseMail(Buffer.concat(chunks), to).then(
+          (mail) => {
+            mails.push(mail);
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as { port: number };
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const { port: bound } = server.server.address() as { port: number };
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
-    async waitForMail(to, timeoutMs = 15_000) {
+    async waitForMail(to, { subject, timeoutMs = 30_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const mail = mails.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase()));
+        const mail = mails.find(
+          (m) => !taken.has(m) && m.to.includes(to.toLowerCase()) && (!subject || subject.test(m.subject)),
+        );
         if (mail) {
           taken.add(mail);
           return mail;
@@ -79,7 +86,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   };
 }
 
-/** The first link in a mail's text that starts with the given prefix. */
+/** The first link in a mail's text that starts with the given address. */
 export function linkFrom(mail: ReceivedMail, prefix: string): string {
   const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));
   if (!link) throw new Error(`no ${prefix} link in mail: ${mail.text}`);

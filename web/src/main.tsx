@@ -1,6 +1,6 @@
 import "./index.css";
 import { setNonce } from "get-nonce";
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { applyTheme, getInitialTheme } from "./lib/theme";
@@ -16,8 +16,20 @@ if (!root) throw new Error("index.html has no #root element");
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
 if (nonce && nonce !== "__CSP_NONCE__") setNonce(nonce);
 
+// A shared story (/s/{token}) is a page of its own for signed-out readers: none of the app around it.
+const SharedStoryPage = lazy(() =>
+  import("./features/sharing/components/shared-story-page").then((m) => ({ default: m.SharedStoryPage })),
+);
+const isSharedStory = window.location.pathname.startsWith("/s/");
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    {isSharedStory ? (
+      <Suspense fallback={null}>
+        <SharedStoryPage />
+      </Suspense>
+    ) : (
+      <App />
+    )}
   </StrictMode>,
 );

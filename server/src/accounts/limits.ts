@@ -1,15 +1,26 @@
-// Rate limits on the account endpoints (per client address, and per account where one is named).
+// Rate limits on the account endpoints: per client address, and per account where one is named. Account
+// buckets are keyed so that a stranger cannot spend the owner's allowance: sign-in counts failures per user
+// id, and mail requests count per account and address together.
 import type { RateLimitRule } from "../platform/rate-limit";
 
 const MINUTE = 60_000;
 
 export const accountLimits = {
   loginPerAddress: { name: "login-address", limit: 30, windowMs: 15 * MINUTE },
-  loginPerAccount: { name: "login-account", limit: 10, windowMs: 15 * MINUTE },
+  /** Wrong passwords for one account (by user id, whether named by email or username). */
+  loginFailuresPerAccount: { name: "login-failures-account", limit: 10, windowMs: 15 * MINUTE },
+  /** Wrong sign-ins from one address; an address with none may still try a locked account. */
+  loginFailuresPerAddress: { name: "login-failures-address", limit: 30, windowMs: 15 * MINUTE },
   registerPerAddress: { name: "register-address", limit: 10, windowMs: 60 * MINUTE },
   availabilityPerAddress: { name: "availability-address", limit: 120, windowMs: MINUTE },
   forgotPerAddress: { name: "forgot-address", limit: 10, windowMs: 60 * MINUTE },
-  forgotPerAccount: { name: "forgot-account", limit: 5, windowMs: 60 * MINUTE },
+  forgotPerAccountAndAddress: { name: "forgot-account-address", limit: 5, windowMs: 60 * MINUTE },
+  /** Mails actually sent per account; over it the answer stays the same and the last link stays live. */
+  forgotMailsPerAccount: { name: "forgot-mails-account", limit: 10, windowMs: 60 * MINUTE },
   resendPerAddress: { name: "resend-address", limit: 10, windowMs: 60 * MINUTE },
-  resendPerAccount: { name: "resend-account", limit: 5, windowMs: 60 * MINUTE },
+  resendPerAccountAndAddress: { name: "resend-account-address", limit: 5, windowMs: 60 * MINUTE },
+  resendMailsPerAccount: { name: "resend-mails-account", limit: 10, windowMs: 60 * MINUTE },
+  /** Link checks: each one is a database lookup, and a reset also costs a password hash. */
+  resetPerAddress: { name: "reset-address", limit: 20, windowMs: 15 * MINUTE },
+  verifyPerAddress: { name: "verify-address", limit: 30, windowMs: 15 * MINUTE },
 } satisfies Record<string, RateLimitRule>;

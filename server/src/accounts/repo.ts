@@ -1,5 +1,5 @@
 // SQL for users, sessions and mail tokens.
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { emailTokens, sessions, users } from "../db/schema";
 
@@ -28,6 +28,14 @@ export async function findUserByLogin(q: Queryable, login: string): Promise<User
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
   const [row] = await q.select().from(users).where(eq(users.id, id));
   return row;
+}
+
+/** Every account's name and address, by email (for operators). */
+export async function listUsers(q: Queryable): Promise<Pick<UserRow, "id" | "email" | "username">[]> {
+  return q
+    .select({ id: users.id, email: users.email, username: users.username })
+    .from(users)
+    .orderBy(asc(sql`lower(${users.email})`));
 }
 
 export async function insertUser(

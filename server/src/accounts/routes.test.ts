@@ -288,16 +288,21 @@ describe("rate limits", () => {
     );
   }
 
-  it("limits sign-in attempts per account, whatever the address", async () => {
+  it("refuses wrong guesses at an account after 10 failures, from the addresses that failed", async () => {
     const u = newCredentials();
     await post("/api/register", u);
     const token = await linkToken(u.email, "/verify-email");
     await get(`/api/verify-email/${token}`);
-    await expectLimited(() => post("/api/login", { email: u.email, password: "guess" }), 10);
-    // Even the right password is refused until the window passes.
-    expect((await post("/api/login", { email: u.email, password: u.password })).statusCode).toBe(429);
+    const guesser = freshAddress();
+    await expectLimited(() => post("/api/login", { email: u.email, password: "guess" }, guesser), 10);
+    // The guessing address is refused even the right password until the window passes.
+    expect((await post("/api/login", { email: u.email, password: u.password }, guesser)).statusCode).toBe(
+      429,
+    );
     t.clock.advance(15 * 60 * 1000);
-    expect((await post("/api/login", { email: u.email, password: u.password })).statusCode).toBe(200);
+    expect((await post("/api/login", { email: u.email, password: u.password }, guesser)).statusCode).toBe(
+      200,
+    );
   });
 
   it("limits sign-in attempts per address, whatever the account", async () => {
@@ -315,5 +320,26 @@ describe("rate limits", () => {
     await expectLimited(() => post("/api/forgot-password", { email: newCredentials().email }, address), 10);
     const other = freshAddress();
     await expectLimited(() => post("/api/resend-verification", { email: newCredentials().email }, other), 10);
+  });
+
+  it("lets the operator set how many accounts one address may create per hour", async () => {
+    const office = await createTestApp({ env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "3" } });
+    try {
+      const register = () =>
+        office.app.inject({
+          method: "POST",
+          url: "/api/register",
+          payload: newCredentials(),
+          remoteAddress: "192.0.2.77",
+        });
+      for (let i = 0; i < 3; i++) expect((await register()).statusCode).toBe(200);
+      const refused = await register();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().detail).toMatch(/^Too many attempts\./);
+      office.clock.advance(60 * 60 * 1000);
+      expect((await register()).statusCode).toBe(200);
+    } finally {
+      await office.cleanup();
+    }
   });
 });

@@ -1,4 +1,5 @@
-// HTTP for accounts (spec section 7 "Auth and account"): schemas from the contract, rules in the service.
+// HTTP for accounts (registration, sign-in, verification, password reset, profile): schemas from the
+// contract, rules in the service.
 import {
   authResponseSchema,
   availabilityResponseSchema,
@@ -15,22 +16,18 @@ import {
 } from "@storyverse/contract/accounts";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
-import type { TypedApp } from "../app";
-import { currentUser, requireUser } from "../http/auth";
-import type { RateLimiter } from "../platform/rate-limit";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
 import { accountLimits } from "./limits";
 import * as accounts from "./service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema };
 const tags = ["accounts"];
-const bearer = [{ bearerAuth: [] }];
 
-export function registerAccountRoutes(
-  app: TypedApp,
-  ctx: accounts.AccountsContext,
-  limiter: RateLimiter,
-): void {
-  const auth = requireUser(ctx);
+export const accountRoutes: RouteModule = async (app, { kit }) => {
+  // The session cache lives in this context, so logout and resets evict what the shared auth hook reads.
+  const ctx = kit.accounts;
+  const { auth, limiter, security: bearer } = kit;
 
   app.post(
     "/api/register",
@@ -43,7 +40,10 @@ export function registerAccountRoutes(
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.registerPerAddress, request.ip);
+      limiter.hit(
+        { ...accountLimits.registerPerAddress, limit: ctx.config.signupsPerAddressPerHour },
+        request.ip,
+      );
       return accounts.register(ctx, request.body);
     },
   );
@@ -60,8 +60,7 @@ export function registerAccountRoutes(
     },
     async (request) => {
       limiter.hit(accountLimits.loginPerAddress, request.ip);
-      limiter.hit(accountLimits.loginPerAccount, request.body.email.toLowerCase());
-      return accounts.login(ctx, request.body.email, request.body.password);
+      return accounts.login(ctx, request.body.email, request.body.password, { limiter, address: request.ip });
     },
   );
 
@@ -124,7 +123,10 @@ export function registerAccountRoutes(
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => accounts.verifyEmail(ctx, request.params.token),
+    async (request) => {
+      limiter.hit(accountLimits.verifyPerAddress, request.ip);
+      return accounts.verifyEmail(ctx, request.params.token);
+    },
   );
 
   app.post(
@@ -138,9 +140,11 @@ export function registerAccountRoutes(
       },
     },
     async (request) => {
+      const email = request.body.email.toLowerCase();
       limiter.hit(accountLimits.resendPerAddress, request.ip);
-      limiter.hit(accountLimits.resendPerAccount, request.body.email.toLowerCase());
-      return accounts.resendVerification(ctx, request.body.email);
+      limiter.hit(accountLimits.resendPerAccountAndAddress, `${email}|${request.ip}`);
+      const sendMail = limiter.allow(accountLimits.resendMailsPerAccount, email);
+      return accounts.resendVerification(ctx, request.body.email, sendMail);
     },
   );
 
@@ -155,9 +159,11 @@ export function registerAccountRoutes(
       },
     },
     async (request) => {
+      const email = request.body.email.toLowerCase();
       limiter.hit(accountLimits.forgotPerAddress, request.ip);
-      limiter.hit(accountLimits.forgotPerAccount, request.body.email.toLowerCase());
-      return accounts.requestPasswordReset(ctx, request.body.email);
+      limiter.hit(accountLimits.forgotPerAccountAndAddress, `${email}|${request.ip}`);
+      const sendMail = limiter.allow(accountLimits.forgotMailsPerAccount, email);
+      return accounts.requestPasswordReset(ctx, request.body.email, sendMail);
     },
   );
 
@@ -171,7 +177,10 @@ export function registerAccountRoutes(
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => accounts.resetPassword(ctx, request.body.token, request.body.password),
+    async (request) => {
+      limiter.hit(accountLimits.resetPerAddress, request.ip);
+      return accounts.resetPassword(ctx, request.body.token, request.body.password);
+    },
   );
 
   app.get(
@@ -201,4 +210,4 @@ export function registerAccountRoutes(
     },
     async (request) => accounts.getUser(ctx, currentUser(request).id),
   );
-}
+};

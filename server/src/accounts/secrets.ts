@@ -14,11 +14,45 @@ const argonOptions = {
   parallelism: 1,
 };
 
-export const hashPassword = (password: string) => hash(password, argonOptions);
+/**
+ * argon2 runs on libuv's thread pool (4 threads by default), which media file reads and image resizing
+ * share. At most this many hashes run at once, whatever a flood of sign-ins asks; the rest wait their turn,
+ * so the pool always has threads left for serving files.
+ */
+export const MAX_CONCURRENT_PASSWORD_HASHES = 2;
+
+const activity = { hashes: 0, verifications: 0, running: 0, peakRunning: 0 };
+const waiting: (() => void)[] = [];
+
+/** How much password work this process has done (hashes, verifications) and the most run at once. */
+export const passwordHashingActivity = () => ({ ...activity });
+
+async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  // A finishing hash hands its slot straight to the next waiter, so newcomers cannot slip in between.
+  if (activity.running >= MAX_CONCURRENT_PASSWORD_HASHES) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    activity.running += 1;
+  }
+  activity.peakRunning = Math.max(activity.peakRunning, activity.running);
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else activity.running -= 1;
+  }
+}
+
+export function hashPassword(password: string): Promise<string> {
+  activity.hashes += 1;
+  return withHashingSlot(() => hash(password, argonOptions));
+}
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  activity.verifications += 1;
   try {
-    return await verify(passwordHash, password);
+    return await withHashingSlot(() => verify(passwordHash, password));
   } catch {
     return false;
   }

@@ -18,7 +18,9 @@ import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
+import { type RateLimiter, TooManyRequests } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
+import { accountLimits } from "./limits";
 import {
   consumeEmailToken,
   extendSession,
@@ -54,7 +56,7 @@ export type AccountsContext = {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
-  config: Pick<Config, "appUrl" | "requireEmailVerification">;
+  config: Pick<Config, "appUrl" | "requireEmailVerification" | "signupsPerAddressPerHour">;
   /** Present in the HTTP app; workers and the admin CLI do without. */
   sessions?: SessionCache;
 };
@@ -140,14 +142,36 @@ export async function register(ctx: AccountsContext, input: RegisterRequest): Pr
   return authResponse(ctx, row, token);
 }
 
+/** Where a sign-in comes from, for the failure counts that guard accounts against guessing. */
+export type LoginGuard = { limiter: RateLimiter; address: string };
+
+/**
+ * Failures count per user id (email and username name one account) and per address. An account with many
+ * recent failures only refuses addresses that have failed themselves: a stranger guessing from elsewhere
+ * cannot lock the owner out, while each guessing address is cut off after its first wrong try.
+ */
 export async function login(
   ctx: AccountsContext,
   loginName: string,
   password: string,
+  guard?: LoginGuard,
 ): Promise<AuthResponse> {
   const row = await findUserByLogin(ctx.db, loginName);
+  if (row && guard) {
+    const account = guard.limiter.peek(accountLimits.loginFailuresPerAccount, row.id);
+    const address = guard.limiter.peek(accountLimits.loginFailuresPerAddress, guard.address);
+    if (account.count >= accountLimits.loginFailuresPerAccount.limit && address.count > 0) {
+      throw new TooManyRequests(account.retryAfterSeconds);
+    }
+  }
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
-  if (!row || !ok) throw new Unauthorized("Incorrect email, username or password.");
+  if (!row || !ok) {
+    if (guard) {
+      guard.limiter.allow(accountLimits.loginFailuresPerAddress, guard.address);
+      if (row) guard.limiter.allow(accountLimits.loginFailuresPerAccount, row.id);
+    }
+    throw new Unauthorized("Incorrect email, username or password.");
+  }
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
   return authResponse(ctx, row, token);
 }
@@ -200,14 +224,17 @@ export async function emailAvailability(ctx: AccountsContext, email: string) {
   };
 }
 
-/** Same answer and the same work whether or not the account exists; the job does the rest. */
-export async function requestPasswordReset(ctx: AccountsContext, email: string) {
-  await ctx.jobs.send(sendAccountLinkJob, { purpose: "reset_password", email });
+/**
+ * Same answer and the same work whether or not the account exists; the job does the rest. With
+ * `sendMail: false` (the account's mail allowance is spent) nothing is sent and the last link stays live.
+ */
+export async function requestPasswordReset(ctx: AccountsContext, email: string, sendMail = true) {
+  if (sendMail) await ctx.jobs.send(sendAccountLinkJob, { purpose: "reset_password", email });
   return { success: true as const, message: forgotPasswordMessage(email) };
 }
 
-export async function resendVerification(ctx: AccountsContext, email: string) {
-  await ctx.jobs.send(sendAccountLinkJob, { purpose: "verify_email", email });
+export async function resendVerification(ctx: AccountsContext, email: string, sendMail = true) {
+  if (sendMail) await ctx.jobs.send(sendAccountLinkJob, { purpose: "verify_email", email });
   return { success: true as const, message: RESEND_VERIFICATION_MESSAGE };
 }
 
@@ -262,8 +289,9 @@ export async function verifyEmail(ctx: AccountsContext, token: string) {
 }
 
 export async function resetPassword(ctx: AccountsContext, token: string, password: string) {
-  const passwordHash = await hashPassword(password);
+  // The link is checked and used up before the (costly) hash, so bogus tokens cost a lookup only.
   const link = await useLink(ctx, "reset_password", token);
+  const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     await setPasswordHash(tx, link.userId, passwordHash);
@@ -285,4 +313,13 @@ export async function markEmailVerified(
   if (!row) return false;
   await setEmailVerified(ctx.db, row.id, ctx.clock.now());
   return true;
+}
+
+/** A user's public name, for pages the owner chose to sign (never the email). */
+export async function publicUsername(
+  ctx: Pick<AccountsContext, "db">,
+  userId: string,
+): Promise<string | null> {
+  const row = await findUserById(ctx.db, userId);
+  return row?.username ?? null;
 }

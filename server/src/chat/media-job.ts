@@ -1,15 +1,24 @@
 // The media job: after the narrator has answered, draw the scene (image mode) or draw it and animate it
 // for 5 seconds (video mode). Runs in the worker with retries; a try that finally fails marks the message
 // failed and refunds everything above the text's price.
+//
+// One outcome per turn: media reach a message only while it is still pending. If the message was failed
+// meanwhile (the stale time-out refunded it) or deleted (its story was deleted, which refunds it), the
+// files this try made are removed again instead of being kept beside the refund.
+
+import { MEDIA_DEADLINE_MS, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { refund, toTenths } from "../credits/service";
+import { refundPaid } from "../credits/paid-work";
+import { toTenths } from "../credits/service";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { prepareReference } from "../media/images";
-import { type MediaOrigin, saveImage, saveVideo } from "../media/service";
+import { discardUploadedInputs } from "../media/inputs";
+import type { MediaItemRow } from "../media/repo";
+import { discardMedia, type MediaOrigin, saveImage, saveVideo } from "../media/service";
 import { type MediaFile, ProviderError } from "../providers/types";
-import { failIfPending, findMessageById, type MessageRow, updateMessageMedia } from "./repo";
+import { failIfPending, findMessageById, type MessageRow, updateMediaIfPending } from "./repo";
 
 export const generateMediaJob: JobSpec<{ messageId: string; storyTitle: string | null }> = {
   name: "chat-generate-media",
@@ -17,35 +26,66 @@ export const generateMediaJob: JobSpec<{ messageId: string; storyTitle: string |
   retryLimit: 2,
   retryDelaySeconds: 5,
   retryBackoff: true,
-  // Long enough for a slow vendor video; the handler gives up on its own before this.
-  expireInSeconds: 30 * 60,
+  // A safety net only: every try already stops at the turn's media deadline.
+  expireInSeconds: MEDIA_DEADLINE_MS / 1000,
 };
-
-export const MEDIA_FAILED_MESSAGE = "Media generation failed. Please try again.";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type MediaJobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "config" | "log">;
+type MediaJobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "config" | "log" | "jobs">;
+
+/** When the turn's media must be settled: the client stops asking soon after. */
+export const mediaDeadline = (message: Pick<MessageRow, "createdAt">) =>
+  message.createdAt.getTime() + MEDIA_DEADLINE_MS;
+
+class PastDeadline extends Error {}
+/** The message was failed, refunded or deleted while this try ran: stop, keep nothing. */
+class NoLongerPending extends Error {}
 
 async function loadReferences(ctx: MediaJobContext, keys: string[]): Promise<MediaFile[]> {
   return Promise.all(keys.map(async (key) => prepareReference(await ctx.storage.read(key))));
 }
 
-async function animate(ctx: MediaJobContext, prompt: string, image: MediaFile): Promise<MediaFile> {
-  const deadline = Date.now() + ctx.config.providers.timeoutMs * 5;
+async function animate(
+  ctx: MediaJobContext,
+  prompt: string,
+  image: MediaFile,
+  deadline: number,
+): Promise<MediaFile> {
+  const giveUpAt =
+    Date.now() + Math.min(ctx.config.providers.timeoutMs * 5, deadline - ctx.clock.now().getTime());
   const { taskId } = await ctx.providers.video.start({ prompt, image, durationSeconds: 5 });
   let wait = 500;
-  while (Date.now() < deadline) {
+  while (Date.now() < giveUpAt) {
     await sleep(wait);
     wait = Math.min(wait * 2, 3000);
     const state = await ctx.providers.video.poll(taskId);
     if (state.status === "succeeded") return state.video;
     if (state.status === "failed") throw new ProviderError(state.error, false);
   }
+  if (ctx.clock.now().getTime() >= deadline) throw new PastDeadline();
   throw new ProviderError("The video took too long to make. Please try again.", true);
 }
 
+/** Attaches a saved item to the message if it still waits for it; otherwise removes the item again. */
+async function attach(
+  ctx: MediaJobContext,
+  message: MessageRow,
+  item: MediaItemRow,
+  field: "imageKey" | "videoKey",
+): Promise<void> {
+  const attached = await updateMediaIfPending(ctx.db, message.id, {
+    [field]: item.storageKey,
+    updatedAt: ctx.clock.now(),
+  });
+  if (!attached) {
+    await discardMedia(ctx, item);
+    throw new NoLongerPending();
+  }
+}
+
 async function produce(ctx: MediaJobContext, message: MessageRow, storyTitle: string | null): Promise<void> {
+  const deadline = mediaDeadline(message);
   const origin: MediaOrigin = {
     userId: message.userId,
     source: message.storyId ? "story" : "main_chat",
@@ -66,23 +106,27 @@ async function produce(ctx: MediaJobContext, message: MessageRow, storyTitle: st
     const [image] = await ctx.providers.image.generate({ prompt, count: 1, references });
     if (!image) throw new ProviderError("The image service returned no image.", true);
     const item = await saveImage(ctx, ctx.db, origin, image.data);
+    await attach(ctx, message, item, "imageKey");
     sceneKey = item.storageKey;
     posterKey = item.thumbnailKey;
     if (message.mode === "video") scene = await prepareReference(image.data);
-    await updateMessageMedia(ctx.db, message.id, { imageKey: sceneKey, updatedAt: ctx.clock.now() });
   }
 
   if (message.mode === "video" && !message.videoKey) {
     scene ??= await prepareReference(await ctx.storage.read(sceneKey));
-    const video = await animate(ctx, prompt, scene);
+    const video = await animate(ctx, prompt, scene, deadline);
     const item = await saveVideo(ctx, ctx.db, origin, video.data, posterKey);
-    await updateMessageMedia(ctx.db, message.id, { videoKey: item.storageKey, updatedAt: ctx.clock.now() });
+    await attach(ctx, message, item, "videoKey");
   }
-  await updateMessageMedia(ctx.db, message.id, {
-    mediaStatus: "completed",
-    mediaError: null,
-    updatedAt: ctx.clock.now(),
-  });
+  if (
+    !(await updateMediaIfPending(ctx.db, message.id, {
+      mediaStatus: "completed",
+      mediaError: null,
+      updatedAt: ctx.clock.now(),
+    }))
+  ) {
+    throw new NoLongerPending();
+  }
 }
 
 export async function generateMedia(
@@ -92,9 +136,18 @@ export async function generateMedia(
 ): Promise<void> {
   const message = await findMessageById(ctx.db, payload.messageId);
   if (message?.mediaStatus !== "pending") return;
+  if (ctx.clock.now().getTime() >= mediaDeadline(message)) {
+    await failMedia(ctx, message, MEDIA_TIMED_OUT_MESSAGE);
+    return;
+  }
   try {
     await produce(ctx, message, payload.storyTitle);
   } catch (error) {
+    if (error instanceof NoLongerPending) return;
+    if (error instanceof PastDeadline) {
+      await failMedia(ctx, message, MEDIA_TIMED_OUT_MESSAGE);
+      return;
+    }
     const retryable = error instanceof ProviderError ? error.retryable : true;
     ctx.log.warn(
       {
@@ -110,17 +163,38 @@ export async function generateMedia(
   }
 }
 
-/** Records the failure for good and gives back everything above the text's price. */
-export async function failMedia(ctx: Pick<AppContext, "db" | "clock">, message: MessageRow, reason: string) {
+/** The part of a turn's charge that paid for its media: everything above the text's price. */
+export const mediaPartTenths = (message: Pick<MessageRow, "chargedTenths">) =>
+  Math.max(0, message.chargedTenths - toTenths(CREDIT_COSTS.chat));
+
+/**
+ * Records the failure for good and gives back the media part, in one transaction (a crash between the two
+ * cannot keep the money). Also cancels the job, so a try still queued never starts; a try already running
+ * finds the message failed and keeps nothing. The refund is keyed by the message: at most once.
+ */
+export async function failMedia(
+  ctx: Pick<AppContext, "db" | "clock" | "log" | "jobs" | "storage">,
+  message: MessageRow,
+  reason: string,
+): Promise<boolean> {
   const now = ctx.clock.now();
-  if (!(await failIfPending(ctx.db, message.id, reason, now))) return;
-  const refundTenths = message.chargedTenths - toTenths(CREDIT_COSTS.chat);
-  await refund(
-    ctx.db,
-    message.userId,
-    refundTenths,
-    `media-refund:${message.id}`,
-    now,
-    "Refund: media generation failed",
-  );
+  const failed = await ctx.db.transaction(async (tx) => {
+    if (!(await failIfPending(tx, message.id, reason, now))) return false;
+    await refundPaid(
+      { ...ctx, db: tx as unknown as AppContext["db"] },
+      message,
+      mediaPartTenths(message),
+      message.id,
+      reason === MEDIA_TIMED_OUT_MESSAGE
+        ? "Refund: media generation timed out"
+        : "Refund: media generation failed",
+    );
+    return true;
+  });
+  if (!failed) return false;
+  await ctx.jobs.cancel(generateMediaJob, message.id).catch((error: Error) => {
+    ctx.log.warn({ err: error, messageId: message.id }, "media job could not be cancelled");
+  });
+  await discardUploadedInputs(ctx, message.referenceKeys);
+  return true;
 }

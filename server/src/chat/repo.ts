@@ -1,5 +1,5 @@
 // SQL for chat messages (main chat and stories).
-import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 
@@ -85,14 +85,36 @@ export async function findMessageById(q: Queryable, messageId: string): Promise<
   return row;
 }
 
-export async function updateMessageMedia(
+/**
+ * Sets media fields only while the message is still pending; false when it was failed (a stale time-out,
+ * a refund) or deleted meanwhile, so a late job can never deliver what was already refunded.
+ */
+export async function updateMediaIfPending(
   q: Queryable,
   messageId: string,
   values: Partial<Pick<MessageRow, "imageKey" | "videoKey" | "mediaStatus" | "mediaError">> & {
     updatedAt: Date;
   },
-): Promise<void> {
-  await q.update(chatMessages).set(values).where(eq(chatMessages.id, messageId));
+): Promise<boolean> {
+  const updated = await q
+    .update(chatMessages)
+    .set(values)
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.mediaStatus, "pending")))
+    .returning({ id: chatMessages.id });
+  return updated.length === 1;
+}
+
+/** The story's messages still waiting for media (locked until the caller's transaction ends). */
+export async function pendingMessagesOfStory(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+): Promise<MessageRow[]> {
+  return q
+    .select()
+    .from(chatMessages)
+    .where(and(inConversation(userId, storyId), eq(chatMessages.mediaStatus, "pending")))
+    .for("update");
 }
 
 export async function deleteConversation(q: Queryable, userId: string, storyId: string): Promise<void> {
@@ -112,4 +134,30 @@ export async function failIfPending(
     .where(and(eq(chatMessages.id, messageId), eq(chatMessages.mediaStatus, "pending")))
     .returning({ id: chatMessages.id });
   return updated.length === 1;
+}
+
+export type ConversationStats = { storyId: string; messageCount: number; lastMessageAt: Date | null };
+
+/** Message count and newest message time of each of these stories' conversations (absent: no messages). */
+export async function storyConversationStats(
+  q: Queryable,
+  userId: string,
+  storyIds: string[],
+): Promise<ConversationStats[]> {
+  if (storyIds.length === 0) return [];
+  const rows = await q
+    .select({
+      storyId: chatMessages.storyId,
+      messageCount: sql<number>`count(*)::int`,
+      // Epoch milliseconds: the same on both drivers, whatever their timestamp parsing.
+      lastMessageAt: sql<string>`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+    })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.storyId, storyIds)))
+    .groupBy(chatMessages.storyId);
+  return rows.map((row) => ({
+    storyId: row.storyId!,
+    messageCount: Number(row.messageCount),
+    lastMessageAt: new Date(Number(row.lastMessageAt)),
+  }));
 }

@@ -9,10 +9,8 @@ import {
 import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { allMessages } from "./repo";
 import { mediaStatus, sendTurn, toChatMessage } from "./service";
 
@@ -20,7 +18,7 @@ const tags = ["chat"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const messageIdParams = z.object({ messageId: z.uuid("Unknown message id") });
 
-export function registerChatRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/chat",
     {
@@ -48,7 +46,7 @@ export function registerChatRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit
         story: null,
         prompt,
         mode: chat_mode ?? (generate_video ? "video" : "image"),
-        referenceKeys: [],
+        references: [],
       });
     },
   );
@@ -116,4 +114,4 @@ export function registerChatRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit
       };
     },
   );
-}
+};

@@ -1,23 +1,27 @@
-// A chat turn (main chat or story): charge first, ask the narrator, store both messages, and queue the
-// media job. The HTTP answer goes back as soon as the story text exists.
+// A chat turn (main chat or story): charge first, ask the narrator, then store both messages and queue the
+// media job in one transaction. The HTTP answer goes back as soon as the story text exists. The charge
+// runs through payFor: if anything before the commit fails, the whole charge is refunded, keyed by the
+// answer's message id, so the turn has exactly one outcome.
 import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
-import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import { HISTORY_WINDOW, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import type { AppContext } from "../context";
-import { charge, refund } from "../credits/service";
+import { payFor, refundPaid } from "../credits/paid-work";
 import { HttpError, NotFound } from "../http/errors";
+import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
-import { failMedia, generateMediaJob, MEDIA_FAILED_MESSAGE } from "./media-job";
+import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
 import { buildNarratorMessages, parseNarration, type StorySetting } from "./narration";
 import {
   allMessages,
   deleteConversation,
-  failIfPending,
   findMessage,
   insertMessage,
   type MessageRow,
+  pendingMessagesOfStory,
   recentMessages,
+  storyConversationStats,
 } from "./repo";
 
 export class ProviderUnavailable extends HttpError {
@@ -33,95 +37,93 @@ export type TurnInput = {
   story: StorySetting | null;
   prompt: string;
   mode: ChatMode;
-  /** Storage keys of reference images (image mode only), already checked to be the user's. */
-  referenceKeys: string[];
+  /** Reference images (image mode only), already checked to be the user's; uploads are stored once paid. */
+  references: CheckedInput[];
 };
 
-type TurnContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log">;
+type TurnContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log" | "storage">;
+
+const chargeLabel = (mode: ChatMode) =>
+  mode === "chat" ? "Chat" : mode === "image" ? "Story image" : "Story video";
 
 export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<ChatResponse> {
-  const paid = await charge(
-    ctx.db,
-    input.userId,
-    input.mode,
-    1,
-    ctx.clock.now(),
-    `${input.mode === "chat" ? "Chat" : input.mode === "image" ? "Story image" : "Story video"}: ${input.prompt.slice(0, 80)}`,
-  );
-  const history = await recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW);
-
-  let answer: string;
-  try {
-    answer = await ctx.providers.text.complete({
-      messages: buildNarratorMessages(input.story, history, input.prompt),
-      maxTokens: 900,
-      temperature: 0.9,
-    });
-  } catch (error) {
-    // Nothing was delivered: the whole charge goes back.
-    await refund(
-      ctx.db,
-      input.userId,
-      paid.chargedTenths,
-      `text-refund:${randomUUID()}`,
-      ctx.clock.now(),
-      "Refund: the narrator did not answer",
-    );
-    ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
-    throw new ProviderUnavailable(
-      error instanceof ProviderError ? error.message : "The narrator could not answer. Please try again.",
-    );
-  }
-
-  const { storyText, scene } = parseNarration(answer, input.prompt);
   const wantsMedia = input.mode !== "chat";
-  let assistantId: string | undefined;
-  try {
-    const userAt = ctx.clock.now();
-    // The answer is stamped a millisecond later so ordering by time never puts it before its question.
-    const answerAt = new Date(userAt.getTime() + 1);
-    await insertMessage(ctx.db, {
+  // The answer's id is fixed up front: the job and any refund are keyed by it.
+  const assistantId = randomUUID();
+  const { result: storyText, paid } = await payFor(
+    ctx,
+    {
       userId: input.userId,
-      storyId: input.storyId,
-      role: "user",
-      content: input.prompt,
-      mode: input.mode,
-      createdAt: userAt,
-      updatedAt: userAt,
-    });
-    const assistant = await insertMessage(ctx.db, {
-      userId: input.userId,
-      storyId: input.storyId,
-      role: "assistant",
-      content: storyText,
-      mode: input.mode,
-      sceneDescription: scene,
-      mediaStatus: wantsMedia ? "pending" : "none",
-      chargedTenths: paid.chargedTenths,
-      referenceKeys: input.mode === "image" ? input.referenceKeys : [],
-      createdAt: answerAt,
-      updatedAt: answerAt,
-    });
-    assistantId = assistant.id;
-    if (wantsMedia) {
-      await ctx.jobs.send(generateMediaJob, {
-        messageId: assistant.id,
-        storyTitle: input.story?.title ?? null,
-      });
-    }
-  } catch (error) {
-    // Whatever broke after the charge, the user gets everything back and no message waits forever.
-    if (assistantId) await failIfPending(ctx.db, assistantId, MEDIA_FAILED_MESSAGE, ctx.clock.now());
-    await refund(
-      ctx.db,
-      input.userId,
-      paid.chargedTenths,
-      `turn-refund:${randomUUID()}`,
-      ctx.clock.now(),
-      "Refund: the turn could not be saved",
-    );
-    throw error;
-  }
+      kind: input.mode,
+      quantity: 1,
+      description: `${chargeLabel(input.mode)}: ${input.prompt.slice(0, 80)}`,
+      paidFor: assistantId,
+      refundDescription: "Refund: the turn could not be completed",
+    },
+    async (charged) => {
+      const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
+      try {
+        const history = await recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW);
+        let answer: string;
+        try {
+          answer = await ctx.providers.text.complete({
+            messages: buildNarratorMessages(input.story, history, input.prompt),
+            maxTokens: 900,
+            temperature: 0.9,
+          });
+        } catch (error) {
+          ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
+          throw new ProviderUnavailable(
+            error instanceof ProviderError
+              ? error.message
+              : "The narrator could not answer. Please try again.",
+          );
+        }
+        const { storyText, scene } = parseNarration(answer, input.prompt);
+        const userAt = ctx.clock.now();
+        // The answer is stamped a millisecond later so ordering by time never puts it before its question.
+        const answerAt = new Date(userAt.getTime() + 1);
+        // Both messages and the job commit together: no message waits for a job that was never queued.
+        if (wantsMedia) await ctx.jobs.ready(generateMediaJob);
+        await ctx.db.transaction(async (tx) => {
+          await insertMessage(tx, {
+            userId: input.userId,
+            storyId: input.storyId,
+            role: "user",
+            content: input.prompt,
+            mode: input.mode,
+            createdAt: userAt,
+            updatedAt: userAt,
+          });
+          await insertMessage(tx, {
+            id: assistantId,
+            userId: input.userId,
+            storyId: input.storyId,
+            role: "assistant",
+            content: storyText,
+            mode: input.mode,
+            sceneDescription: scene,
+            mediaStatus: wantsMedia ? "pending" : "none",
+            chargedTenths: charged.chargedTenths,
+            referenceKeys,
+            createdAt: answerAt,
+            updatedAt: answerAt,
+          });
+          if (wantsMedia) {
+            await ctx.jobs.send(
+              generateMediaJob,
+              { messageId: assistantId, storyTitle: input.story?.title ?? null },
+              { id: assistantId, tx },
+            );
+          }
+        });
+        return { result: storyText };
+      } catch (error) {
+        await discardUploadedInputs(ctx, referenceKeys);
+        throw error;
+      }
+    },
+  );
   return {
     success: true,
     quota_exceeded: false,
@@ -154,23 +156,21 @@ export async function toChatMessage(ctx: Pick<AppContext, "storage">, row: Messa
 }
 
 /**
- * A media job that never reported back (its worker died on the last try, or the queue lost it) must not
- * leave a message pending forever with the user's credits held: after this long it counts as timed out.
+ * Media still pending past the turn's deadline (its job died on the last try, or the queue lost it) must
+ * not hold the user's credits: the poll that notices fails it, refunds the media part and cancels the job.
  */
-export const MEDIA_STALE_MS = 45 * 60 * 1000;
-export const MEDIA_TIMED_OUT_MESSAGE = "Media generation timed out. Please try again.";
-
 export async function mediaStatus(
-  ctx: Pick<AppContext, "db" | "storage" | "clock">,
+  ctx: Pick<AppContext, "db" | "storage" | "clock" | "jobs" | "log">,
   userId: string,
   storyId: string | null | undefined,
   messageId: string,
 ): Promise<MediaStatus> {
   let row = await findMessage(ctx.db, userId, storyId, messageId);
   if (!row) throw new NotFound("Message not found");
-  if (row.mediaStatus === "pending" && ctx.clock.now().getTime() - row.updatedAt.getTime() > MEDIA_STALE_MS) {
+  if (row.mediaStatus === "pending" && ctx.clock.now().getTime() >= mediaDeadline(row)) {
     await failMedia(ctx, row, MEDIA_TIMED_OUT_MESSAGE);
-    row = { ...row, mediaStatus: "failed", mediaError: MEDIA_TIMED_OUT_MESSAGE };
+    // Read back: the job may have finished first, and then its media are the answer.
+    row = (await findMessage(ctx.db, userId, storyId, messageId)) ?? row;
   }
   return {
     message_id: row.id,
@@ -192,6 +192,59 @@ export async function conversation(
   return Promise.all(rows.map((row) => toChatMessage(ctx, row)));
 }
 
-export async function deleteStoryConversation(ctx: Pick<AppContext, "db">, userId: string, storyId: string) {
+/**
+ * Deletes a story's messages. Media still being made for them will never reach the user (the job finds
+ * its message gone and removes what it made), so their media part is refunded and their jobs cancelled, in
+ * the caller's transaction. Refunds are keyed by message id: a job that failed first cannot double them.
+ */
+export async function deleteStoryConversation(
+  ctx: Pick<AppContext, "db" | "clock" | "log" | "jobs" | "storage">,
+  userId: string,
+  storyId: string,
+) {
+  const pending = await pendingMessagesOfStory(ctx.db, userId, storyId);
+  for (const message of pending) {
+    await refundPaid(
+      ctx,
+      message,
+      mediaPartTenths(message),
+      message.id,
+      "Refund: the story was deleted before its media was ready",
+    );
+    await ctx.jobs.cancel(generateMediaJob, message.id, { tx: ctx.db });
+  }
   await deleteConversation(ctx.db, userId, storyId);
+  await discardUploadedInputs(
+    ctx,
+    pending.flatMap((message) => message.referenceKeys),
+  );
+}
+
+/** How many messages each story's conversation holds and when the newest was written. */
+export async function conversationStats(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
+  return storyConversationStats(ctx.db, userId, storyIds);
+}
+
+/** A story's turns, oldest first, as stored (storage keys, not URLs): for exports and share pages. */
+export type StoryTurn = Pick<
+  MessageRow,
+  "id" | "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey" | "createdAt"
+>;
+
+export async function storyTurns(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<StoryTurn[]> {
+  const rows = await allMessages(ctx.db, userId, storyId);
+  return rows.map(({ id, role, content, mode, mediaStatus, imageKey, videoKey, createdAt }) => ({
+    id,
+    role,
+    content,
+    mode,
+    mediaStatus,
+    imageKey,
+    videoKey,
+    createdAt,
+  }));
 }

@@ -12,8 +12,10 @@ import {
   USAGE_TRANSACTION_PREFIX,
 } from "@storyverse/contract/billing";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import type { Queryable } from "../db/client";
-import { creditTransactions, mediaItems, stories } from "../db/schema";
+import type { Db } from "../db/client";
+import { creditTransactions } from "../db/schema";
+import { mediaMadeBetween } from "../media/service";
+import { storiesCreatedBetween } from "../stories/service";
 import { fromTenths } from "./service";
 
 /** The calendar month (UTC) that contains `at`: [start, end). */
@@ -27,12 +29,12 @@ export function utcMonth(at: Date): { start: Date; end: Date; label: string } {
   };
 }
 
-export async function monthlyActivity(q: Queryable, userId: string, now: Date): Promise<MonthlyActivity> {
+export async function monthlyActivity(db: Db, userId: string, now: Date): Promise<MonthlyActivity> {
   const { start, end, label } = utcMonth(now);
   const type = creditTransactions.transactionType;
   const isUsage = sql`left(${type}, ${USAGE_TRANSACTION_PREFIX.length}) = ${USAGE_TRANSACTION_PREFIX}`;
 
-  const [ledger] = await q
+  const [ledger] = await db
     .select({
       interactions: sql<number>`count(*) filter (where ${isUsage} and ${type} <> ${`${USAGE_TRANSACTION_PREFIX}transcription`})::int`,
       chargedTenths: sql<number>`coalesce(sum(-${creditTransactions.amountTenths}) filter (where ${isUsage}), 0)::int`,
@@ -47,27 +49,16 @@ export async function monthlyActivity(q: Queryable, userId: string, now: Date): 
       ),
     );
 
-  const [media] = await q
-    .select({
-      images: sql<number>`count(*) filter (where ${mediaItems.kind} = 'image')::int`,
-      videos: sql<number>`count(*) filter (where ${mediaItems.kind} = 'video')::int`,
-    })
-    .from(mediaItems)
-    .where(
-      and(eq(mediaItems.userId, userId), gte(mediaItems.createdAt, start), lt(mediaItems.createdAt, end)),
-    );
-
-  const [created] = await q
-    .select({ count: sql<number>`count(*)::int` })
-    .from(stories)
-    .where(and(eq(stories.userId, userId), gte(stories.createdAt, start), lt(stories.createdAt, end)));
+  // The gallery and the stories are other modules' tables: ask their services.
+  const media = await mediaMadeBetween({ db }, userId, start, end);
+  const storiesCreated = await storiesCreatedBetween({ db }, userId, start, end);
 
   const usedTenths = Math.max(0, Number(ledger?.chargedTenths ?? 0) - Number(ledger?.refundedTenths ?? 0));
   return {
     chat_interactions: Number(ledger?.interactions ?? 0),
-    images_generated: Number(media?.images ?? 0),
-    videos_generated: Number(media?.videos ?? 0),
-    stories_created: Number(created?.count ?? 0),
+    images_generated: media.images,
+    videos_generated: media.videos,
+    stories_created: storiesCreated,
     total_credits_used: fromTenths(usedTenths),
     month: label,
   };

@@ -6,9 +6,9 @@ import {
   type CreditHistoryResponse,
   TRANSACTION_TYPES,
 } from "@storyverse/contract/billing";
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { creditAccounts, creditTransactions, users } from "../db/schema";
+import { creditAccounts, creditTransactions } from "../db/schema";
 import { BadRequest } from "../http/errors";
 import { fromTenths } from "./service";
 
@@ -77,18 +77,15 @@ export async function ledgerTotals(q: Queryable, userId: string): Promise<Ledger
   };
 }
 
-export type BalanceRow = { email: string; username: string; balanceTenths: number; unlimited: boolean };
+export type BalanceRow = { userId: string; balanceTenths: number; unlimited: boolean };
 
-/** Every account's balance, by email (for operators). */
+/** Every credit account's balance (for operators; the accounts module knows whose it is). */
 export async function listBalances(q: Queryable): Promise<BalanceRow[]> {
   return q
     .select({
-      email: users.email,
-      username: users.username,
+      userId: creditAccounts.userId,
       balanceTenths: creditAccounts.balanceTenths,
       unlimited: creditAccounts.unlimited,
     })
-    .from(creditAccounts)
-    .innerJoin(users, eq(users.id, creditAccounts.userId))
-    .orderBy(asc(sql`lower(${users.email})`));
+    .from(creditAccounts);
 }

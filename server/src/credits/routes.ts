@@ -11,17 +11,15 @@ import {
   UNKNOWN_KIND_COST,
 } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { monthlyActivity } from "./activity";
 import { creditHistory } from "./history";
 import { remainingCredits } from "./service";
 
 const tags = ["credits"];
 
-export function registerCreditRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const creditRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/credit-balance",
     {
@@ -88,4 +86,4 @@ export function registerCreditRoutes(app: TypedApp, ctx: AppContext, kit: RouteK
     },
     async (request) => monthlyActivity(ctx.db, currentUser(request).id, ctx.clock.now()),
   );
-}
+};

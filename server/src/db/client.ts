@@ -1,6 +1,6 @@
 // Opens the database: PostgreSQL over the network when a URL is given, otherwise embedded PGlite.
 // Both expose the same Drizzle API, a raw executeSql for pg-boss, a ping for health and a close.
-import { mkdir } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -62,9 +62,66 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/** Another process (or another open in this one) holds the PGlite data directory. */
+export class DataDirectoryInUse extends Error {}
+
+/** Lock files this process holds, so a second open here is refused too. */
+const heldLocks = new Set<string>();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process on the same directory never sees the first one's
+ * writes and can corrupt the files. A lock file beside the directory holds the owner's pid; a lock whose
+ * process is gone (a crash, kill -9) is taken over.
+ */
+async function lockDataDirectory(dir: string): Promise<() => Promise<void>> {
+  const lockPath = `${dir}.lock`;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const handle = await open(lockPath, "wx");
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      heldLocks.add(lockPath);
+      return async () => {
+        if (!heldLocks.delete(lockPath)) return;
+        await rm(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+    }
+    const pid = Number((await readFile(lockPath, "utf8").catch(() => "")).trim());
+    const ownedHere = heldLocks.has(lockPath);
+    if (ownedHere || (pid > 0 && pid !== process.pid && isRunning(pid))) {
+      throw new DataDirectoryInUse(
+        `The database in ${dir} is in use by another Storyverse process (pid ${ownedHere ? process.pid : pid}). ` +
+          "Two processes on one PGlite directory lose writes and can corrupt it: stop the server first, " +
+          "or run the server on PostgreSQL (DATABASE_URL) to use admin commands beside it.",
+      );
+    }
+    await rm(lockPath, { force: true });
+  }
+  throw new DataDirectoryInUse(`Could not lock the database in ${dir}; stop the server first.`);
+}
+
 async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<Database> {
-  if (!dir.startsWith("memory://")) await mkdir(path.dirname(dir), { recursive: true });
-  const client = await PGlite.create({ dataDir: dir, ...(loadDataDir ? { loadDataDir } : {}) });
+  const inMemory = dir.startsWith("memory://");
+  if (!inMemory) await mkdir(path.dirname(dir), { recursive: true });
+  const unlock = inMemory ? async () => {} : await lockDataDirectory(dir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create({ dataDir: dir, ...(loadDataDir ? { loadDataDir } : {}) });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   return {
     kind: "pglite",
     db: drizzlePglite({ client, schema }) as unknown as Db,
@@ -82,6 +139,7 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
     },
     close: async () => {
       if (!client.closed) await client.close();
+      await unlock();
     },
     dump: () => client.dumpDataDir("none"),
   };

@@ -229,3 +229,50 @@ export const billingCustomers = pgTable("billing_customers", {
   customerId: text("customer_id").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
+
+/** sharing: read-only links to a story. Only the SHA-256 of the 128-bit token is kept; revoked links stay dead. */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The owner chose to show their username on the public page (never the email). */
+    showUsername: boolean("show_username").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("share_links_story_idx").on(t.storyId)],
+);
+
+/** exports: the story's film, made by a job; at most one queued or running per story. */
+export const storyFilms = pgTable(
+  "story_films",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    /** 0 to 100. */
+    progress: integer("progress").notNull().default(0),
+    error: text("error"),
+    /** The gallery video the film became. */
+    mediaItemId: uuid("media_item_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("story_films_story_idx").on(t.storyId, t.createdAt),
+    // The database itself refuses a second film in progress, so two racing requests cannot both start one.
+    uniqueIndex("story_films_one_active").on(t.storyId).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);

@@ -1,7 +1,10 @@
-// What most authenticated routes need, built once per app: the auth hook, the OpenAPI security
-// marker, and the per-user generation limit.
+// What the HTTP layer adds to the services' context, built once per app and handed to every route module:
+// the auth hook, the OpenAPI security marker, the rate limiter and the per-user generation limit, the
+// accounts context the auth hook reads sessions through, the health probe's database ping and the check
+// for locally served media links.
 import type { onRequestAsyncHookHandler } from "fastify";
 import type { AccountsContext } from "../accounts/service";
+import type { MediaLinkVerifier } from "../media/storage/signing";
 import type { RateLimiter } from "../platform/rate-limit";
 import { requireUser } from "./auth";
 
@@ -11,15 +14,26 @@ export type RouteKit = {
   limiter: RateLimiter;
   /** Counts one generation request (chat turn, studio batch, advisor message) for the user. */
   limitGeneration: (userId: string) => void;
+  /** The accounts service's context in the HTTP app: the shared context plus the session cache. */
+  accounts: AccountsContext;
+  /** One database round trip; throws when the database is unreachable. */
+  pingDatabase: () => Promise<void>;
+  mediaLinks: MediaLinkVerifier;
 };
 
 const generationRule = { name: "generation-user", limit: 120, windowMs: 60_000 };
 
-export function createRouteKit(accounts: AccountsContext, limiter: RateLimiter): RouteKit {
+export function createRouteKit(parts: {
+  accounts: AccountsContext;
+  limiter: RateLimiter;
+  pingDatabase: () => Promise<void>;
+  mediaLinks: MediaLinkVerifier;
+}): RouteKit {
+  const { accounts, limiter } = parts;
   return {
+    ...parts,
     auth: requireUser(accounts),
     security: [{ bearerAuth: [] }],
-    limiter,
     limitGeneration: (userId) => limiter.hit(generationRule, userId),
   };
 }

@@ -45,7 +45,9 @@ export async function installSpa(
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
-    if (pathname === "/api" || pathname.startsWith("/api/") || request.method !== "GET") {
+    // HEAD is asked the same question as GET (link checkers, uptime probes, curl -I).
+    const readsPage = request.method === "GET" || request.method === "HEAD";
+    if (pathname === "/api" || pathname.startsWith("/api/") || !readsPage) {
       return reply.code(404).send({ detail: `No API route ${request.method} ${pathname}` });
     }
     if (!hasBuild) {

@@ -69,6 +69,69 @@ describe("job queue", () => {
     await expect(succeeded).resolves.toBe(2);
   });
 
+  it("a job cut off by a crash is retried by the next worker within the dead-worker time", async () => {
+    const testDb = await createTestDatabase();
+    cleanups.push(() => testDb.cleanup());
+    // Short times so the test is quick; production uses DEFAULT_DEAD_WORKER_SECONDS (60 s).
+    const fast = { pollingIntervalSeconds: 0.5, deadWorkerSeconds: 2, maintenanceIntervalSeconds: 1 };
+    const crashed = await startJobQueue(testDb.database, fast);
+    const started = new Promise<void>((resolve) => {
+      // The first worker starts the job and never finishes it: the process "dies" mid-run.
+      void crashed.work(greet, () => {
+        resolve();
+        return new Promise<void>(() => {});
+      });
+    });
+    await crashed.send(greet, { name: "Ada" });
+    await started;
+    await crashed.stop(100);
+
+    const revived = await startJobQueue(testDb.database, fast);
+    cleanups.push(() => revived.stop(1_000));
+    const retried = new Promise<{ name: string; retryCount: number }>((resolve) => {
+      void revived.work(greet, async ({ name }, attempt) =>
+        resolve({ name, retryCount: attempt.retryCount }),
+      );
+    });
+    // Within the test's time-out (far below the old 30-minute expiry): the new worker runs it again.
+    await expect(retried).resolves.toEqual({ name: "Ada", retryCount: 1 });
+  }, 60_000);
+
+  it("a job running longer than the dead-worker time keeps its heartbeat and runs once", async () => {
+    const testDb = await createTestDatabase();
+    const queue = await startJobQueue(testDb.database, {
+      pollingIntervalSeconds: 0.5,
+      deadWorkerSeconds: 2,
+      maintenanceIntervalSeconds: 1,
+    });
+    cleanups.push(async () => {
+      await queue.stop(1_000);
+      await testDb.cleanup();
+    });
+    let runs = 0;
+    const finished = new Promise<void>((resolve) => {
+      void queue.work(greet, async () => {
+        runs += 1;
+        // Several expiry periods and maintenance runs pass while this try is alive and beating.
+        await new Promise((wait) => setTimeout(wait, 6_000));
+        resolve();
+      });
+    });
+    const id = await queue.send(greet, { name: "Grace" });
+    await finished;
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await testDb.database.executeSql("select state from pgboss.job where id = $1", [id]);
+      if (rows[0]?.state === "completed") break;
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+    const { rows } = await testDb.database.executeSql(
+      "select state, retry_count from pgboss.job where id = $1",
+      [id],
+    );
+    expect(rows[0]).toEqual({ state: "completed", retry_count: 0 });
+    expect(runs).toBe(1);
+  }, 60_000);
+
   it("refuses a payload that does not match the job's schema", async () => {
     const testDb = await createTestDatabase();
     const queue = await startJobQueue(testDb.database);

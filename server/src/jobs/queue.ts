@@ -1,9 +1,15 @@
 // Durable background jobs on the app's own database (pg-boss), on PostgreSQL and on PGlite alike.
 // A job is declared once as a JobSpec (name, zod payload, retry policy); payloads are validated
 // when sent and again when picked up, so a stale or hand-inserted row cannot reach a handler malformed.
+//
+// Crash recovery: a running job proves its worker is alive with a heartbeat (it moves the job's start
+// time forward), and every job row expires after `deadWorkerSeconds` without one. So a job whose process
+// died (kill -9, power loss) is handed to the next worker within about a minute instead of waiting out the
+// longest a try may legitimately take. How long one try may run is the spec's own time-out, enforced here.
+import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 
 export type JobSpec<Payload> = {
   name: string;
@@ -11,36 +17,81 @@ export type JobSpec<Payload> = {
   retryLimit: number;
   retryDelaySeconds: number;
   retryBackoff: boolean;
+  /** The longest one try may run; a try still running then counts as failed (and is retried). */
   expireInSeconds: number;
 };
 
 /** Which try this is: a handler that fails on the last one should record the failure for good. */
 export type JobAttempt = { jobId: string; retryCount: number; isLastAttempt: boolean };
 
+export type SendOptions = {
+  /** The job's id (a uuid): lets the sender cancel it later without storing another id. */
+  id?: string;
+  /** Queue the job inside this transaction: it exists exactly when the rows it refers to do. */
+  tx?: Queryable;
+};
+
 export type JobQueue = {
-  send<P>(spec: JobSpec<P>, payload: P): Promise<string>;
+  /**
+   * Creates the job's queue if needed. Call before sending inside a transaction: on PGlite the queue's own
+   * queries would wait for that transaction to end.
+   */
+  ready<P>(spec: JobSpec<P>): Promise<void>;
+  send<P>(spec: JobSpec<P>, payload: P, options?: SendOptions): Promise<string>;
   work<P>(spec: JobSpec<P>, handler: (payload: P, attempt: JobAttempt) => Promise<void>): Promise<void>;
-  /** Stops fetching, lets running handlers finish (up to timeoutMs), leaves the database open. */
+  /** Cancels a job that has not finished; a running try is not interrupted, but is never retried. */
+  cancel<P>(spec: JobSpec<P>, jobId: string, options?: { tx?: Queryable }): Promise<void>;
+  /**
+   * Stops fetching and lets running handlers finish (up to timeoutMs), leaving the database open. A
+   * handler still running after that is abandoned as a crash would leave it: no completion, no failure and
+   * no more heartbeats, so its job expires and is retried by a worker.
+   */
   stop(timeoutMs?: number): Promise<void>;
 };
 
 export type QueueOptions = {
   /** How often idle workers look for new jobs; short in tests. */
   pollingIntervalSeconds?: number;
+  /** A running job with no heartbeat for this long belongs to a dead worker and is retried. */
+  deadWorkerSeconds?: number;
+  /** How often expired jobs are looked for (pg-boss maintenance). */
+  maintenanceIntervalSeconds?: number;
   onError?: (error: Error) => void;
 };
 
+export const DEFAULT_DEAD_WORKER_SECONDS = 60;
+export const DEFAULT_MAINTENANCE_INTERVAL_SECONDS = 15;
+const SCHEMA = "pgboss";
+
+/** pg-boss's numbered-parameter SQL, run on a Drizzle transaction so its rows commit with the caller's. */
+function inTransaction(tx: Queryable) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const query: SQL = sql.empty();
+      text.split(/\$(\d+)/).forEach((part, index) => {
+        query.append(index % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`);
+      });
+      const result = (await tx.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+      return { rows: result.rows };
+    },
+  };
+}
+
+class TryTimedOut extends Error {}
+
 export async function startJobQueue(database: Database, options: QueueOptions = {}): Promise<JobQueue> {
+  const deadWorkerSeconds = options.deadWorkerSeconds ?? DEFAULT_DEAD_WORKER_SECONDS;
   const boss = new PgBoss({
     db: { executeSql: (text, values) => database.executeSql(text, values) },
-    schema: "pgboss",
-    // One process on PGlite: maintenance is cheap, and a job stuck "active" by a crash is retried on expiry.
+    schema: SCHEMA,
     supervise: true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? DEFAULT_MAINTENANCE_INTERVAL_SECONDS,
     schedule: false,
   });
   boss.on("error", (error) => options.onError?.(error));
   await boss.start();
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const pollingMs = (options.pollingIntervalSeconds ?? 2) * 1000;
+  const heartbeatMs = (deadWorkerSeconds * 1000) / 4;
 
   // One creation per queue name per process: concurrent first sends must not race each other into
   // pg-boss's createQueue (on PostgreSQL that deadlocks).
@@ -55,7 +106,7 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
           retryLimit: spec.retryLimit,
           retryDelay: spec.retryDelaySeconds,
           retryBackoff: spec.retryBackoff,
-          expireInSeconds: spec.expireInSeconds,
+          expireInSeconds: deadWorkerSeconds,
         });
       })();
       // A failed creation is retried by the next caller instead of being remembered.
@@ -65,38 +116,136 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
     return ready;
   }
 
+  let stopping = false;
+  const running = new Set<{ done: Promise<void>; abandon: () => void }>();
+  const loops: Promise<void>[] = [];
+  const wakeSleepers = new Set<() => void>();
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pollingMs);
+      function done() {
+        clearTimeout(timer);
+        wakeSleepers.delete(done);
+        resolve();
+      }
+      wakeSleepers.add(done);
+    });
+
+  const heartbeat = (name: string, id: string) =>
+    database.executeSql(
+      `UPDATE ${SCHEMA}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`,
+      [name, id],
+    );
+
+  async function runOne<P>(
+    spec: JobSpec<P>,
+    handler: (payload: P, attempt: JobAttempt) => Promise<void>,
+    job: { id: string; data: unknown; retryCount: number; retryLimit: number },
+  ): Promise<void> {
+    let abandoned = false;
+    const beat = setInterval(() => {
+      heartbeat(spec.name, job.id).catch((error: Error) => options.onError?.(error));
+    }, heartbeatMs);
+    let timer: NodeJS.Timeout | undefined;
+    const done = (async () => {
+      let failure: unknown;
+      try {
+        const timedOut = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new TryTimedOut(`job ran longer than ${spec.expireInSeconds} s`)),
+            spec.expireInSeconds * 1000,
+          );
+        });
+        await Promise.race([
+          handler(spec.payload.parse(job.data), {
+            jobId: job.id,
+            retryCount: job.retryCount,
+            isLastAttempt: job.retryCount >= job.retryLimit,
+          }),
+          timedOut,
+        ]);
+      } catch (error) {
+        failure = error;
+      } finally {
+        clearTimeout(timer);
+        clearInterval(beat);
+      }
+      if (abandoned) return;
+      // A throw marks the job failed; pg-boss retries it with the spec's backoff.
+      if (failure === undefined) await boss.complete(spec.name, job.id);
+      else {
+        const message = failure instanceof Error ? failure.message : String(failure);
+        await boss.fail(spec.name, job.id, { message });
+      }
+    })().catch((error: Error) => options.onError?.(error));
+    const entry = {
+      done,
+      abandon: () => {
+        abandoned = true;
+        clearInterval(beat);
+      },
+    };
+    running.add(entry);
+    try {
+      await done;
+    } finally {
+      running.delete(entry);
+    }
+  }
+
   return {
-    async send(spec, payload) {
+    ready: (spec) => ensureQueue(spec as JobSpec<unknown>),
+    async send(spec, payload, sendOptions = {}) {
       await ensureQueue(spec as JobSpec<unknown>);
       const data = spec.payload.parse(payload) as object;
       const id = await boss.send(spec.name, data, {
+        ...(sendOptions.id ? { id: sendOptions.id } : {}),
+        ...(sendOptions.tx ? { db: inTransaction(sendOptions.tx) } : {}),
         retryLimit: spec.retryLimit,
         retryDelay: spec.retryDelaySeconds,
         retryBackoff: spec.retryBackoff,
-        expireInSeconds: spec.expireInSeconds,
+        expireInSeconds: deadWorkerSeconds,
       });
       if (!id) throw new Error(`job ${spec.name} was not queued`);
       return id;
     },
     async work(spec, handler) {
       await ensureQueue(spec as JobSpec<unknown>);
-      await boss.work<unknown>(
-        spec.name,
-        { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
-        async (jobs) => {
-          for (const job of jobs) {
-            // A throw here marks the job failed; pg-boss retries it with the spec's backoff.
-            await handler(spec.payload.parse(job.data), {
-              jobId: job.id,
-              retryCount: job.retryCount,
-              isLastAttempt: job.retryCount >= job.retryLimit,
+      // One try at a time per job kind and process; more processes run more.
+      const loop = (async () => {
+        while (!stopping) {
+          const [job] = await boss
+            .fetch<unknown>(spec.name, { batchSize: 1, includeMetadata: true })
+            .catch((error: Error) => {
+              options.onError?.(error);
+              return [];
             });
+          if (!job) {
+            await idle();
+            continue;
           }
-        },
-      );
+          await runOne(spec, handler, job);
+        }
+      })();
+      loops.push(loop);
+    },
+    async cancel(spec, jobId, cancelOptions = {}) {
+      // No queue creation here: cancelling in a queue that does not exist yet simply changes nothing.
+      await boss.cancel(spec.name, jobId, cancelOptions.tx ? { db: inTransaction(cancelOptions.tx) } : {});
     },
     async stop(timeoutMs = 30_000) {
-      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+      stopping = true;
+      for (const wake of [...wakeSleepers]) wake();
+      // Each loop ends after the try it is running (or a job it is just fetching) is finished.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<"gave-up">((resolve) => {
+        timer = setTimeout(() => resolve("gave-up"), timeoutMs);
+      });
+      if ((await Promise.race([Promise.all(loops), gaveUp])) === "gave-up") {
+        for (const entry of running) entry.abandon();
+      }
+      clearTimeout(timer);
+      await boss.stop({ graceful: false, wait: true, close: false });
     },
   };
 }

@@ -4,10 +4,10 @@ import path from "node:path";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TypedApp } from "../app";
 import { installErrorHandling } from "../http/errors";
+import type { TypedApp } from "../http/route-module";
 import { createFakeClock } from "../platform/clock";
-import { INVALID_LINK_DETAIL, parseRange, registerMediaFileRoutes } from "./file-routes";
+import { INVALID_LINK_DETAIL, mediaFileRoutes, parseRange } from "./file-routes";
 import { createMediaStorage } from "./storage/create-storage";
 import { createMediaSigner } from "./storage/signing";
 import type { MediaStorage } from "./storage/types";
@@ -28,7 +28,10 @@ async function buildTestApp(store: MediaStorage): Promise<TypedApp> {
   instance.setValidatorCompiler(validatorCompiler);
   instance.setSerializerCompiler(serializerCompiler);
   installErrorHandling(instance);
-  registerMediaFileRoutes(instance, store, { signer: createMediaSigner(secret), clock });
+  await instance.register(mediaFileRoutes, {
+    ctx: { storage: store },
+    kit: { mediaLinks: { signer: createMediaSigner(secret), clock } },
+  });
   await instance.ready();
   return instance;
 }

@@ -3,12 +3,13 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import type { TypedApp } from "../app";
+import type { AppContext } from "../context";
 import { Forbidden, HttpError, NotFound } from "../http/errors";
+import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { contentTypeForKey, isValidMediaKey } from "./storage/keys";
 import { isMissingFile, LocalMediaStorage, MEDIA_ROUTE_PREFIX } from "./storage/local";
-import { type MediaLinkVerifier, parseExpiry } from "./storage/signing";
-import type { MediaStorage } from "./storage/types";
+import { parseExpiry } from "./storage/signing";
 
 export const INVALID_LINK_DETAIL = "This media link has expired or is invalid.";
 
@@ -47,11 +48,10 @@ const querySchema = z.object({
 });
 
 /** Registers the route for the local store; with S3 it adds nothing and /api/media/* stays a JSON 404. */
-export function registerMediaFileRoutes(
-  app: TypedApp,
-  storage: MediaStorage,
-  verifier: MediaLinkVerifier,
-): void {
+export const mediaFileRoutes: RouteModule<{
+  ctx: Pick<AppContext, "storage">;
+  kit: Pick<RouteKit, "mediaLinks">;
+}> = async (app, { ctx: { storage }, kit: { mediaLinks: verifier } }) => {
   if (!(storage instanceof LocalMediaStorage)) return;
 
   app.get(
@@ -95,7 +95,7 @@ export function registerMediaFileRoutes(
         .send(createReadStream(file, { start: range.start, end: range.end }));
     },
   );
-}
+};
 
 async function fileSize(file: string): Promise<number> {
   try {

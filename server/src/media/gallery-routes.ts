@@ -4,11 +4,10 @@
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { galleryPageQuerySchema, galleryPageSchema } from "@storyverse/contract/studio";
-import type { TypedApp } from "../app";
 import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
 import { BadRequest } from "../http/errors";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { findOwnedByKey, listMediaItems, type MediaItemRow } from "./repo";
 import { toGalleryItem } from "./service";
 
@@ -22,10 +21,14 @@ export function encodeCursor(item: { created_at: string; id: string }): string {
   return Buffer.from(`${item.created_at}|${item.id}`, "utf8").toString("base64url");
 }
 
+/** Dates the database can compare against: JavaScript allows years up to 275760, PostgreSQL does not. */
+const isStorableDate = (date: Date) =>
+  !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999;
+
 export function decodeCursor(cursor: string): Position {
   const [at, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(at ?? "");
-  if (rest.length > 0 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+  if (rest.length > 0 || !id || !UUID.test(id) || !isStorableDate(createdAt)) {
     throw new BadRequest(CURSOR_DETAIL);
   }
   return { createdAt, id };
@@ -59,7 +62,7 @@ export async function galleryPage(
   return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };
 }
 
-export function registerGalleryRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const galleryRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/gallery",
     {
@@ -77,4 +80,4 @@ export function registerGalleryRoutes(app: TypedApp, ctx: AppContext, kit: Route
       return { success: true as const, items, next_cursor: nextCursor };
     },
   );
-}
+};

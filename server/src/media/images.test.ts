@@ -1,3 +1,4 @@
+import { IMAGE_FILES_ONLY_MESSAGE } from "@storyverse/contract/studio";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HttpError } from "../http/errors";
@@ -8,7 +9,6 @@ import {
   inspectImage,
   MAX_IMAGE_BYTES,
   makeThumbnail,
-  NOT_AN_IMAGE_DETAIL,
   TOO_MANY_PIXELS_DETAIL,
 } from "./images";
 
@@ -59,9 +59,9 @@ describe("inspectImage", () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
     const tiff = await solid(10, 10).tiff().toBuffer();
     for (const data of [textNamedPng, Buffer.alloc(0), svg, tiff]) {
-      expect(await rejection(inspectImage(data))).toEqual({ status: 400, detail: NOT_AN_IMAGE_DETAIL });
+      expect(await rejection(inspectImage(data))).toEqual({ status: 400, detail: IMAGE_FILES_ONLY_MESSAGE });
     }
-    expect(NOT_AN_IMAGE_DETAIL).toBe("Please select image files only.");
+    expect(IMAGE_FILES_ONLY_MESSAGE).toBe("Please select image files only.");
   });
 
   it("rejects a truncated image whose header looks fine", async () => {
@@ -138,7 +138,7 @@ describe("decodeDataUrl", () => {
         value,
       ).toEqual({
         status: 400,
-        detail: NOT_AN_IMAGE_DETAIL,
+        detail: IMAGE_FILES_ONLY_MESSAGE,
       });
     }
   });

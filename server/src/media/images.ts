@@ -1,15 +1,21 @@
 // Image checks and thumbnails (sharp). Uploads are judged by their bytes, never by file name or declared
 // type, and the pixel limit is enforced from the header before anything is decoded, so a small file cannot
 // expand into gigabytes of pixels (a decompression bomb).
+import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
+import { IMAGE_FILES_ONLY_MESSAGE } from "@storyverse/contract/studio";
 import sharp, { type Metadata } from "sharp";
 import { BadRequest } from "../http/errors";
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * The largest JSON body a route taking input images accepts: ten uploads at the size limit, base64-encoded
+ * (4 characters per 3 bytes), plus 64 KB for the prompt and the rest. Every other route keeps 1 MB.
+ */
+export const IMAGE_ROUTE_BODY_LIMIT = MAX_INPUT_IMAGES * Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
 export const THUMBNAIL_MAX_SIZE = 512;
 const THUMBNAIL_QUALITY = 78;
 
-export const NOT_AN_IMAGE_DETAIL = "Please select image files only.";
 export const IMAGE_TOO_BIG_DETAIL = "Each image must be 10 MB or smaller.";
 export const TOO_MANY_PIXELS_DETAIL = "Each image must be at most 50 megapixels (for example 7000 x 7000).";
 export const DAMAGED_IMAGE_DETAIL = "This image could not be read; the file may be damaged.";
@@ -31,14 +37,14 @@ export async function inspectImage(data: Buffer): Promise<ImageInfo> {
   try {
     metadata = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch (error) {
-    throw new BadRequest(isPixelLimitError(error) ? TOO_MANY_PIXELS_DETAIL : NOT_AN_IMAGE_DETAIL);
+    throw new BadRequest(isPixelLimitError(error) ? TOO_MANY_PIXELS_DETAIL : IMAGE_FILES_ONLY_MESSAGE);
   }
   // SVG, TIFF, HEIF and the rest are refused: browsers and vendors cannot all show them, and SVG can
   // carry script.
   const format = metadata.format;
-  if (!Object.hasOwn(MIME_TYPES, format)) throw new BadRequest(NOT_AN_IMAGE_DETAIL);
+  if (!Object.hasOwn(MIME_TYPES, format)) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
   const { width, height } = metadata.autoOrient ?? metadata;
-  if (!width || !height) throw new BadRequest(NOT_AN_IMAGE_DETAIL);
+  if (!width || !height) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
   if (width * height > MAX_INPUT_PIXELS) throw new BadRequest(TOO_MANY_PIXELS_DETAIL);
 
   // A valid header can front truncated or corrupt data; decoding to a tiny size proves the whole file
@@ -62,7 +68,7 @@ export function decodeDataUrl(value: string): DecodedDataUrl {
   const comma = value.indexOf(",");
   const header = comma < 0 ? "" : value.slice(0, comma);
   const declared = header.match(/^data:(image\/[a-z0-9.+-]+)(;[a-z0-9.+-]+=[^;,]*)*;base64$/i);
-  if (!declared) throw new BadRequest(NOT_AN_IMAGE_DETAIL);
+  if (!declared) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
   // Line breaks and spaces are tolerated (some clients wrap base64); everything else must be base64.
   const payload = value.slice(comma + 1).replace(/\s+/g, "");
   // Refuse by length before decoding, so a huge string is not turned into a huge buffer first.

@@ -1,6 +1,7 @@
 // Input images for a generation (selected story images, Studio inputs): each must be one of the user's own
-// media (by a URL we signed) or an uploaded data: URL, which is checked by content and stored. Returns
-// storage keys the media job can read; anything else is a 400 and nothing is charged.
+// media (by a URL we signed) or an uploaded data: URL, which is checked by content. Checking happens in
+// memory and before the charge (anything wrong is a 400 and nothing is charged or stored); uploads reach
+// storage only once the request is paid for, and a request that then fails deletes them again.
 import { randomUUID } from "node:crypto";
 import type { InputImage } from "@storyverse/contract/stories";
 import type { AppContext } from "../context";
@@ -15,20 +16,23 @@ const extension: Record<string, string> = {
   "image/gif": "gif",
 };
 
-export async function resolveInputImages(
+/** A checked input: one of the user's stored images, or an upload not stored yet. */
+export type CheckedInput = { key: string } | { upload: Buffer; mimeType: string };
+
+const UPLOAD_PREFIX = "/inputs/";
+
+export async function checkInputImages(
   ctx: Pick<AppContext, "db" | "storage">,
   userId: string,
   inputs: InputImage[],
-): Promise<string[]> {
-  const keys: string[] = [];
+): Promise<CheckedInput[]> {
+  const checked: CheckedInput[] = [];
   for (const input of inputs) {
     const value = typeof input === "string" ? input : "url" in input ? input.url : input.data;
     if (value.startsWith("data:")) {
       const decoded = decodeDataUrl(value);
       const info = await inspectImage(decoded.data);
-      const key = `u/${userId}/inputs/${randomUUID()}.${extension[info.mimeType] ?? "img"}`;
-      await ctx.storage.put(key, decoded.data, info.mimeType);
-      keys.push(key);
+      checked.push({ upload: decoded.data, mimeType: info.mimeType });
       continue;
     }
     const key = ctx.storage.keyFromUrl(value);
@@ -41,7 +45,40 @@ export async function resolveInputImages(
         "One of the selected images is not yours or no longer exists. Please select it again.",
       );
     }
-    keys.push(item.storageKey);
+    checked.push({ key: item.storageKey });
+  }
+  return checked;
+}
+
+/** Stores the uploads among `inputs` (call only after the charge); the storage keys of every input, in order. */
+export async function storeInputImages(
+  ctx: Pick<AppContext, "storage">,
+  userId: string,
+  inputs: CheckedInput[],
+): Promise<string[]> {
+  const keys: string[] = [];
+  try {
+    for (const input of inputs) {
+      if ("key" in input) {
+        keys.push(input.key);
+        continue;
+      }
+      const key = `u/${userId}${UPLOAD_PREFIX}${randomUUID()}.${extension[input.mimeType] ?? "img"}`;
+      keys.push(key);
+      await ctx.storage.put(key, input.upload, input.mimeType);
+    }
+  } catch (error) {
+    await discardUploadedInputs(ctx, keys);
+    throw error;
   }
   return keys;
+}
+
+/** Deletes the uploads among `keys` (never a gallery item), for a request that failed or was refunded. */
+export async function discardUploadedInputs(ctx: Pick<AppContext, "storage">, keys: string[]): Promise<void> {
+  await Promise.all(
+    keys
+      .filter((key) => key.includes(UPLOAD_PREFIX))
+      .map((key) => ctx.storage.delete(key).catch(() => undefined)),
+  );
 }

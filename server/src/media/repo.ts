@@ -1,5 +1,5 @@
 // SQL for gallery items.
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { mediaItems } from "../db/schema";
 
@@ -71,4 +71,57 @@ export async function listStoryMedia(q: Queryable, userId: string, storyId: stri
     .from(mediaItems)
     .where(and(eq(mediaItems.userId, userId), eq(mediaItems.storyId, storyId)))
     .orderBy(desc(mediaItems.createdAt), desc(mediaItems.id));
+}
+
+export type NewestStoryMedia = { storyId: string; key: string; createdAt: Date };
+
+/** Each story's newest item of this user (its thumbnail when it has one): what a story card shows. */
+export async function newestStoryMedia(
+  q: Queryable,
+  userId: string,
+  storyIds: string[],
+): Promise<NewestStoryMedia[]> {
+  if (storyIds.length === 0) return [];
+  const rows = await q
+    .selectDistinctOn([mediaItems.storyId], {
+      storyId: mediaItems.storyId,
+      key: sql<string>`coalesce(${mediaItems.thumbnailKey}, ${mediaItems.storageKey})`,
+      createdAt: mediaItems.createdAt,
+    })
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, userId), inArray(mediaItems.storyId, storyIds)))
+    .orderBy(mediaItems.storyId, desc(mediaItems.createdAt), desc(mediaItems.id));
+  return rows.map((row) => ({ storyId: row.storyId!, key: row.key, createdAt: row.createdAt }));
+}
+
+/** The user's items among `ids`, in one query; a stray id can never show someone else's file. */
+export async function findOwnedByIds(q: Queryable, userId: string, ids: string[]): Promise<MediaItemRow[]> {
+  if (ids.length === 0) return [];
+  return q
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, userId), inArray(mediaItems.id, ids)));
+}
+
+/** How many images and videos the user made in [start, end). */
+export async function countMediaBetween(
+  q: Queryable,
+  userId: string,
+  start: Date,
+  end: Date,
+): Promise<{ images: number; videos: number }> {
+  const [row] = await q
+    .select({
+      images: sql<number>`count(*) filter (where ${mediaItems.kind} = 'image')::int`,
+      videos: sql<number>`count(*) filter (where ${mediaItems.kind} = 'video')::int`,
+    })
+    .from(mediaItems)
+    .where(
+      and(eq(mediaItems.userId, userId), gte(mediaItems.createdAt, start), lt(mediaItems.createdAt, end)),
+    );
+  return { images: Number(row?.images ?? 0), videos: Number(row?.videos ?? 0) };
+}
+
+export async function deleteMediaItem(q: Queryable, id: string): Promise<void> {
+  await q.delete(mediaItems).where(eq(mediaItems.id, id));
 }

@@ -7,10 +7,8 @@ import {
   userVideosSchema,
 } from "@storyverse/contract/media";
 import { z } from "zod";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { listMediaItems } from "./repo";
 import { downloadOwn, listGallery } from "./service";
 
@@ -18,7 +16,7 @@ const tags = ["media"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const LIST_LIMIT = 200;
 
-export function registerMediaRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/user/latest-media",
     {
@@ -115,4 +113,4 @@ export function registerMediaRoutes(app: TypedApp, ctx: AppContext, kit: RouteKi
         .send(file.data);
     },
   );
-}
+};

@@ -6,7 +6,18 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { NotFound } from "../http/errors";
 import { inspectImage, makeThumbnail } from "./images";
-import { findOwnedByKey, insertMediaItem, listMediaItems, listStoryMedia, type MediaItemRow } from "./repo";
+import {
+  countMediaBetween,
+  deleteMediaItem,
+  findOwnedById,
+  findOwnedByIds,
+  findOwnedByKey,
+  insertMediaItem,
+  listMediaItems,
+  listStoryMedia,
+  type MediaItemRow,
+  newestStoryMedia,
+} from "./repo";
 
 const extensionFor: Record<string, string> = {
   "image/png": "png",
@@ -87,6 +98,19 @@ export async function saveVideo(
   });
 }
 
+/**
+ * Removes a just-made item that must not be kept (its request was refunded meanwhile): the gallery row,
+ * then its files. A video's poster is the scene image's thumbnail, which belongs to that image.
+ */
+export async function discardMedia(
+  ctx: Pick<AppContext, "storage" | "db">,
+  item: Pick<MediaItemRow, "id" | "kind" | "storageKey" | "thumbnailKey">,
+): Promise<void> {
+  await deleteMediaItem(ctx.db, item.id);
+  const keys = [item.storageKey, ...(item.kind === "image" && item.thumbnailKey ? [item.thumbnailKey] : [])];
+  await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => undefined)));
+}
+
 export async function urlFor(ctx: Pick<AppContext, "storage">, key: string | null): Promise<string | null> {
   return key ? ctx.storage.signedUrl(key) : null;
 }
@@ -136,7 +160,7 @@ export async function downloadOwn(ctx: Pick<AppContext, "storage" | "db">, userI
   return { data, mimeType, filename };
 }
 
-/** A story's media, newest first, in the spec's "Story media item" shape. */
+/** A story's media, newest first, as the story media list shows them (contract: storyMediaItemSchema). */
 export async function storyMedia(ctx: Pick<AppContext, "storage" | "db">, userId: string, storyId: string) {
   const rows = await listStoryMedia(ctx.db, userId, storyId);
   return Promise.all(
@@ -155,4 +179,25 @@ export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, u
   const key = ctx.storage.keyFromUrl(url);
   const item = key ? await findOwnedByKey(ctx.db, userId, key) : undefined;
   return item ? (item.thumbnailKey ?? item.storageKey) : undefined;
+}
+
+/** Each story's newest picture key and its time, for the story cards. */
+export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
+  return newestStoryMedia(ctx.db, userId, storyIds);
+}
+
+/** The user's gallery items among `ids` (others' ids are left out). */
+export async function ownedMediaByIds(ctx: Pick<AppContext, "db">, userId: string, ids: string[]) {
+  return findOwnedByIds(ctx.db, userId, ids);
+}
+
+/** Images and videos the user made in [start, end): the gallery keeps them after their story is gone. */
+export async function mediaMadeBetween(ctx: Pick<AppContext, "db">, userId: string, start: Date, end: Date) {
+  return countMediaBetween(ctx.db, userId, start, end);
+}
+
+/** A signed URL for one of the user's gallery items by id, or null if it is not theirs (or gone). */
+export async function ownedMediaUrl(ctx: Pick<AppContext, "storage" | "db">, userId: string, id: string) {
+  const item = await findOwnedById(ctx.db, userId, id);
+  return item ? ctx.storage.signedUrl(item.storageKey) : null;
 }

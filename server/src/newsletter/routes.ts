@@ -4,10 +4,10 @@ import {
   newsletterSignupRequestSchema,
   newsletterSignupResponseSchema,
 } from "@storyverse/contract/newsletter";
-import type { AppDeps, TypedApp } from "../app";
-import { subscribe } from "./service";
+import type { RouteModule } from "../http/route-module";
+import { newsletterPerAddress, subscribe } from "./service";
 
-export function registerNewsletterRoutes(app: TypedApp, deps: AppDeps): void {
+export const newsletterRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/newsletter",
     {
@@ -15,12 +15,13 @@ export function registerNewsletterRoutes(app: TypedApp, deps: AppDeps): void {
         tags: ["newsletter"],
         summary: "Leave an email address for product news",
         body: newsletterSignupRequestSchema,
-        response: { 201: newsletterSignupResponseSchema, 400: errorBodySchema },
+        response: { 201: newsletterSignupResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const { message } = await subscribe(deps.database.db, request.body.email);
+      kit.limiter.hit(newsletterPerAddress, request.ip);
+      const { message } = await subscribe(ctx.db, request.body.email);
       return reply.code(201).send({ subscribed: true as const, message });
     },
   );
-}
+};

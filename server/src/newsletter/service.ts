@@ -1,12 +1,18 @@
-// Newsletter rules: one signup per address; signing up twice is not an error for the visitor.
+// Newsletter rules: one signup per address. The answer is the same whether or not the address was already on
+// the list, so the box cannot be used to learn who subscribed; a per-address limit stops it being flooded.
 import type { Db } from "../db/client";
+import type { RateLimitRule } from "../platform/rate-limit";
 import { insertSignup } from "./repo";
 
+export const NEWSLETTER_THANKS = "You're on the list! We'll write when new worlds open.";
+
+export const newsletterPerAddress: RateLimitRule = {
+  name: "newsletter-address",
+  limit: 10,
+  windowMs: 60 * 60_000,
+};
+
 export async function subscribe(db: Db, email: string): Promise<{ message: string }> {
-  const isNew = await insertSignup(db, email.trim().toLowerCase());
-  return {
-    message: isNew
-      ? "You're on the list! We'll write when new worlds open."
-      : "You're already on the list. We'll be in touch.",
-  };
+  await insertSignup(db, email.trim().toLowerCase());
+  return { message: NEWSLETTER_THANKS };
 }

@@ -1,7 +1,7 @@
-// HTTP for billing (spec section 7 "Credits and billing"): checkout, verify-session, manage-billing and
-// subscription-details for the signed-in user; the provider's webhook, which reads its body as raw bytes in
-// its own encapsulated scope (the signature covers the exact bytes, so JSON parsing must not touch them);
-// and the sandbox's HTML pages (sandbox-routes.ts).
+// HTTP for billing: checkout, verify-session, manage-billing and subscription-details for the signed-in
+// user; the provider's webhook, which reads its body as raw bytes in its own encapsulated scope (the
+// signature covers the exact bytes, so JSON parsing must not touch them); and the sandbox's HTML pages
+// (sandbox-routes.ts).
 import {
   createCheckoutRequestSchema,
   createCheckoutResponseSchema,
@@ -13,13 +13,11 @@ import {
 } from "@storyverse/contract/billing";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import type { RateLimitRule } from "../platform/rate-limit";
 import { createPaymentProvider } from "./create-provider";
-import { registerSandboxRoutes } from "./sandbox-routes";
+import { sandboxRoutes } from "./sandbox-routes";
 import * as payments from "./service";
 
 const tags = ["billing"];
@@ -41,7 +39,7 @@ const limits = {
   portal: { name: "billing-portal-user", limit: 30, windowMs: 10 * MINUTE },
 } satisfies Record<string, RateLimitRule>;
 
-export function registerPaymentRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
   const provider = createPaymentProvider(ctx);
   const pctx: payments.PaymentsContext = { ...ctx, provider };
 
@@ -143,5 +141,5 @@ export function registerPaymentRoutes(app: TypedApp, ctx: AppContext, kit: Route
     );
   });
 
-  registerSandboxRoutes(app, pctx);
-}
+  await app.register(sandboxRoutes, { ctx: pctx });
+};

@@ -5,8 +5,8 @@
 import type { FastifyError } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { TypedApp } from "../app";
 import { HttpError } from "../http/errors";
+import type { RouteModule } from "../http/route-module";
 import {
   renderCheckoutPage,
   renderErrorPage,
@@ -23,7 +23,7 @@ const sessionParams = z.object({
 const portalParams = z.object({ token: z.string().max(300) });
 const html = "text/html; charset=utf-8";
 
-export function registerSandboxRoutes(app: TypedApp, ctx: payments.PaymentsContext): void {
+export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext }> = async (app, { ctx }) => {
   app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     // The forms carry no fields we read; the parser only lets their posts in.
@@ -97,4 +97,4 @@ export function registerSandboxRoutes(app: TypedApp, ctx: payments.PaymentsConte
       },
     );
   });
-}
+};

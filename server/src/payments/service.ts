@@ -42,7 +42,7 @@ export type PaymentsContext = Pick<AppContext, "db" | "clock" | "config" | "log"
   provider: PaymentProvider;
 };
 
-/** Where the browser comes back to: the app's root with the query string of spec section 4 "Payment return". */
+/** Where the browser comes back to: the app's root with the query string the web handles as a payment return. */
 export function returnUrls(config: Pick<AppContext["config"], "appUrl">) {
   return {
     success: `${config.appUrl}/?payment=success&type=credits&session_id={CHECKOUT_SESSION_ID}&nav=${PAYMENT_RETURN_NAV}`,

@@ -31,81 +31,79 @@ export const defaultModels = {
 
 type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
 
-function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, timeoutMs: number) {
+/** What every adapter shares: the time limit and where result files may be downloaded from. */
+type Shared = Pick<ProvidersConfig, "timeoutMs" | "downloadHosts">;
+
+function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, shared: Shared) {
   return {
     apiKey: settings.apiKey,
     baseUrl: normalizeBaseUrl(settings.baseUrl ?? defaultBaseUrls[vendor]),
     model: settings.model ?? model,
-    timeoutMs,
+    timeoutMs: shared.timeoutMs,
+    downloadHosts: shared.downloadHosts,
   };
 }
 
 export function createProviders(config: ProvidersConfig): Providers {
-  const { timeoutMs } = config;
+  const shared: Shared = { timeoutMs: config.timeoutMs, downloadHosts: config.downloadHosts };
   return {
-    text: createText(config.text, timeoutMs),
-    image: createImage(config.image, timeoutMs),
-    video: createVideo(config.video, timeoutMs),
-    speech: createSpeech(config.speech, timeoutMs),
+    text: createText(config.text, shared),
+    image: createImage(config.image, shared),
+    video: createVideo(config.video, shared),
+    speech: createSpeech(config.speech, shared),
   };
 }
 
-function createText(settings: ProvidersConfig["text"], timeoutMs: number): TextProvider {
+function createText(settings: ProvidersConfig["text"], shared: Shared): TextProvider {
   switch (settings.kind) {
     case "openai":
       return createOpenAITextProvider({
-        ...resolve(settings, "openai", defaultModels.text.openai, timeoutMs),
+        ...resolve(settings, "openai", defaultModels.text.openai, shared),
         vendor: "openai",
       });
     case "byteplus":
-      return createBytePlusTextProvider(
-        resolve(settings, "byteplus", defaultModels.text.byteplus, timeoutMs),
-      );
+      return createBytePlusTextProvider(resolve(settings, "byteplus", defaultModels.text.byteplus, shared));
     case "offline":
       return createOfflineTextProvider();
   }
 }
 
-function createImage(settings: ProvidersConfig["image"], timeoutMs: number): ImageProvider {
+function createImage(settings: ProvidersConfig["image"], shared: Shared): ImageProvider {
   switch (settings.kind) {
     case "openai":
       return createOpenAIImageProvider({
-        ...resolve(settings, "openai", defaultModels.image.openai, timeoutMs),
+        ...resolve(settings, "openai", defaultModels.image.openai, shared),
         vendor: "openai",
       });
     case "byteplus":
-      return createBytePlusImageProvider(
-        resolve(settings, "byteplus", defaultModels.image.byteplus, timeoutMs),
-      );
+      return createBytePlusImageProvider(resolve(settings, "byteplus", defaultModels.image.byteplus, shared));
     case "replicate":
       return createReplicateImageProvider(
-        resolve(settings, "replicate", defaultModels.image.replicate, timeoutMs),
+        resolve(settings, "replicate", defaultModels.image.replicate, shared),
       );
     case "offline":
       return createOfflineImageProvider();
   }
 }
 
-function createVideo(settings: ProvidersConfig["video"], timeoutMs: number): VideoProvider {
+function createVideo(settings: ProvidersConfig["video"], shared: Shared): VideoProvider {
   switch (settings.kind) {
     case "byteplus":
-      return createBytePlusVideoProvider(
-        resolve(settings, "byteplus", defaultModels.video.byteplus, timeoutMs),
-      );
+      return createBytePlusVideoProvider(resolve(settings, "byteplus", defaultModels.video.byteplus, shared));
     case "replicate":
       return createReplicateVideoProvider(
-        resolve(settings, "replicate", defaultModels.video.replicate, timeoutMs),
+        resolve(settings, "replicate", defaultModels.video.replicate, shared),
       );
     case "offline":
       return createOfflineVideoProvider();
   }
 }
 
-function createSpeech(settings: ProvidersConfig["speech"], timeoutMs: number): SpeechProvider | undefined {
+function createSpeech(settings: ProvidersConfig["speech"], shared: Shared): SpeechProvider | undefined {
   switch (settings.kind) {
     case "openai":
       return createOpenAISpeechProvider({
-        ...resolve(settings, "openai", defaultModels.speech.openai, timeoutMs),
+        ...resolve(settings, "openai", defaultModels.speech.openai, shared),
         vendor: "openai",
       });
     case "none":

@@ -103,6 +103,8 @@ describe("downloadMedia", () => {
   let chunked: http.Server;
   let chunkedUrl: string;
   let png: Buffer;
+  /** The vendor serves its results from its own (here: local) origin, which is trusted as configured. */
+  let vendor: VendorContext;
 
   beforeAll(async () => {
     png = await samplePng();
@@ -118,6 +120,7 @@ describe("downloadMedia", () => {
     });
     await new Promise<void>((resolve) => chunked.listen(0, "127.0.0.1", resolve));
     chunkedUrl = `http://127.0.0.1:${(chunked.address() as AddressInfo).port}/big.png`;
+    vendor = { ...ctx, baseUrl: `${files.origin}/v1` };
   });
   afterAll(async () => {
     await files.close();
@@ -126,19 +129,19 @@ describe("downloadMedia", () => {
 
   it("copies an image whatever its declared content type, without credentials", async () => {
     const url = files.addFile("a.png", png, "application/octet-stream");
-    const file = await downloadMedia(ctx, url, { kind: "image", timeoutMs: 5000 });
+    const file = await downloadMedia(vendor, url, { kind: "image", timeoutMs: 5000 });
     expect(file).toEqual({ data: png, mimeType: "image/png" });
     expect(files.downloads[0]?.headers.authorization).toBeUndefined();
   });
 
   it("accepts a result sent inline as a data: URL", async () => {
-    const file = await downloadMedia(ctx, `data:image/png;base64,${png.toString("base64")}`, {
+    const file = await downloadMedia(vendor, `data:image/png;base64,${png.toString("base64")}`, {
       kind: "image",
       timeoutMs: 5000,
     });
     expect(file).toEqual({ data: png, mimeType: "image/png" });
     const notVideo = await catchProviderError(
-      downloadMedia(ctx, `data:video/mp4;base64,${png.toString("base64")}`, {
+      downloadMedia(vendor, `data:video/mp4;base64,${png.toString("base64")}`, {
         kind: "video",
         timeoutMs: 5000,
       }),
@@ -149,12 +152,16 @@ describe("downloadMedia", () => {
   it("refuses a file over the cap, declared or streamed", async () => {
     const url = files.addFile("b.png", png, "image/png");
     const declared = await catchProviderError(
-      downloadMedia(ctx, url, { kind: "image", timeoutMs: 5000, maxBytes: png.length - 1 }),
+      downloadMedia(vendor, url, { kind: "image", timeoutMs: 5000, maxBytes: png.length - 1 }),
     );
     expect(declared.message).toBe(userMessages.tooLarge);
     expect(declared.retryable).toBe(false);
     const streamed = await catchProviderError(
-      downloadMedia(ctx, chunkedUrl, { kind: "image", timeoutMs: 5000, maxBytes: png.length + 100 }),
+      downloadMedia({ ...ctx, baseUrl: new URL(chunkedUrl).origin }, chunkedUrl, {
+        kind: "image",
+        timeoutMs: 5000,
+        maxBytes: png.length + 100,
+      }),
     );
     expect(streamed.message).toBe(userMessages.tooLarge);
   });
@@ -162,17 +169,17 @@ describe("downloadMedia", () => {
   it("refuses a video where an image was expected, and other schemes than http(s)", async () => {
     const url = files.addFile("c.mp4", sampleMp4(), "image/png");
     expect(
-      (await catchProviderError(downloadMedia(ctx, url, { kind: "image", timeoutMs: 5000 }))).message,
+      (await catchProviderError(downloadMedia(vendor, url, { kind: "image", timeoutMs: 5000 }))).message,
     ).toBe(userMessages.malformed);
     const fileScheme = await catchProviderError(
-      downloadMedia(ctx, "file:///etc/passwd", { kind: "image", timeoutMs: 5000 }),
+      downloadMedia(vendor, "file:///etc/passwd", { kind: "image", timeoutMs: 5000 }),
     );
     expect(fileScheme.message).toBe(userMessages.malformed);
   });
 
   it("reports an expired link and a hanging download without the link itself", async () => {
     const gone = await catchProviderError(
-      downloadMedia(ctx, `${files.origin}/files/missing.png?X-Signature=secret`, {
+      downloadMedia(vendor, `${files.origin}/files/missing.png?X-Signature=secret`, {
         kind: "image",
         timeoutMs: 5000,
       }),
@@ -181,9 +188,99 @@ describe("downloadMedia", () => {
     expect(gone.internal).not.toContain("X-Signature");
     files.failNext("hang", "/files/");
     const url = files.addFile("d.png", png, "image/png");
-    const slow = await catchProviderError(downloadMedia(ctx, url, { kind: "image", timeoutMs: 200 }));
+    const slow = await catchProviderError(downloadMedia(vendor, url, { kind: "image", timeoutMs: 200 }));
     expect(slow.message).toBe(userMessages.timeout);
     expect(slow.retryable).toBe(true);
+  });
+});
+
+describe("downloadMedia: where a result link may lead", () => {
+  let png: Buffer;
+  /** Something on this machine the server must never fetch for a vendor (an admin page, a metadata API). */
+  let internal: http.Server;
+  let internalPort: number;
+  let internalHits = 0;
+  /** The vendor: answers its own files, and redirects /hop/<url> wherever it is told. */
+  let vendorServer: http.Server;
+  let vendor: VendorContext;
+
+  beforeAll(async () => {
+    png = await samplePng();
+    internal = http.createServer((_req, res) => {
+      internalHits += 1;
+      res.writeHead(200, { "content-type": "image/png" });
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+    internalPort = (internal.address() as AddressInfo).port;
+    vendorServer = http.createServer((req, res) => {
+      const target = /^\/hop\/(.+)$/.exec(req.url ?? "")?.[1];
+      if (target) {
+        res.writeHead(302, { location: decodeURIComponent(target) });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "image/png" });
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => vendorServer.listen(0, "127.0.0.1", resolve));
+    vendor = { ...ctx, baseUrl: `http://127.0.0.1:${(vendorServer.address() as AddressInfo).port}/v1` };
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => internal.close(resolve));
+    await new Promise((resolve) => vendorServer.close(resolve));
+  });
+
+  const refused = async (context: VendorContext, url: string) => {
+    const error = await catchProviderError(downloadMedia(context, url, { kind: "image", timeoutMs: 5000 }));
+    expect(error.message).toBe(userMessages.download);
+    expect(error.retryable).toBe(false);
+    expect(error.internal).toMatch(/download refused/);
+    return error;
+  };
+
+  it("fetches from the vendor's own configured origin", async () => {
+    const file = await downloadMedia(vendor, `${new URL(vendor.baseUrl).origin}/files/x.png`, {
+      kind: "image",
+      timeoutMs: 5000,
+    });
+    expect(file.mimeType).toBe("image/png");
+  });
+
+  it.each([
+    (port: number) => `http://127.0.0.1:${port}/secret.png`,
+    (port: number) => `http://localhost:${port}/secret.png`,
+    (port: number) => `http://[::1]:${port}/secret.png`,
+    (port: number) => `http://[::ffff:127.0.0.1]:${port}/secret.png`,
+    (port: number) => `http://2130706433:${port}/secret.png`,
+    (port: number) => `http://0x7f000001:${port}/secret.png`,
+    (port: number) => `http://0177.0.0.1:${port}/secret.png`,
+    () => "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+    () => "http://10.1.2.3/secret.png",
+    () => "http://192.168.0.1/secret.png",
+    () => "http://[fe80::1]/secret.png",
+    () => "http://224.0.0.1/secret.png",
+  ])("refuses a result link to a non-public address (%#)", async (link) => {
+    const before = internalHits;
+    const error = await refused(vendor, link(internalPort));
+    expect(error.internal).toMatch(/non-public address/);
+    expect(internalHits).toBe(before);
+  });
+
+  it("checks every redirect hop, so the vendor cannot bounce the download to this machine", async () => {
+    const before = internalHits;
+    const bounce = `${new URL(vendor.baseUrl).origin}/hop/${encodeURIComponent(`http://localhost:${internalPort}/secret.png`)}`;
+    await refused(vendor, bounce);
+    expect(internalHits).toBe(before);
+  });
+
+  it("keeps to VENDOR_DOWNLOAD_HOSTS when the operator lists them", async () => {
+    const listed = { ...vendor, downloadHosts: ["cdn.vendor.example"] };
+    const error = await refused(listed, "https://elsewhere.example/result.png");
+    expect(error.internal).toContain("not in VENDOR_DOWNLOAD_HOSTS");
+    // A listed name that resolves to this machine is still refused.
+    const local = { ...vendor, downloadHosts: ["localhost"] };
+    await refused(local, `http://localhost:${internalPort}/secret.png`);
   });
 });
 

@@ -2,6 +2,7 @@
 // into a ProviderError whose message is safe to show a user, and copying result files from vendor URLs (which
 // expire) into memory with a size cap and a content check.
 import type { z } from "zod";
+import { refusalFor } from "./download-guard";
 import { type MediaFile, ProviderError } from "./types";
 
 /** What a user reads when a vendor call fails. Never vendor internals, keys or addresses. */
@@ -25,9 +26,13 @@ export type VendorContext = {
   /** Without a trailing slash. */
   baseUrl: string;
   timeoutMs: number;
+  /** When set, result files are fetched only from these hosts (and the vendor's own origin). */
+  downloadHosts?: string[] | undefined;
 };
 
 export const maxImageBytes = 50 * 1024 * 1024;
+/** Redirects followed for one result file; each hop's address is checked again. */
+const maxDownloadRedirects = 5;
 export const maxVideoBytes = 200 * 1024 * 1024;
 // JSON answers are small (results come as URLs); the cap only stops a broken server from filling memory.
 const maxJsonBytes = 32 * 1024 * 1024;
@@ -349,11 +354,12 @@ export async function downloadMedia(
     throw malformedError(ctx, `result link has scheme ${parsed.protocol}`);
   }
   const maxBytes = maxBytesFor(options);
-  // The signed query string of a result link is a credential of sorts: log the host only.
-  const where = `download from ${parsed.host}`;
   const deadline = new Deadline(options.timeoutMs, options.signal);
+  // The signed query string of a result link is a credential of sorts: log the host only.
+  let where = `download from ${parsed.host}`;
   try {
-    const response = await fetch(parsed, { signal: deadline.signal, redirect: "follow" });
+    const response = await fetchPublicHop(ctx, parsed, deadline);
+    where = `download from ${new URL(response.url).host}`;
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new ProviderError(userMessages.download, true, `${ctx.vendor} ${where}: HTTP ${response.status}`);
@@ -372,6 +378,45 @@ export async function downloadMedia(
     throw failureToThrow(error, deadline, options.signal, ctx);
   } finally {
     deadline.dispose();
+  }
+}
+
+/**
+ * Fetches a result link, following redirects by hand so that every hop's host is resolved and checked
+ * before anything is sent to it. Answers the final response, whose `url` is the last hop.
+ */
+async function fetchPublicHop(ctx: VendorContext, start: URL, deadline: Deadline): Promise<Response> {
+  const policy = { trustedOrigin: originOf(ctx.baseUrl), allowedHosts: ctx.downloadHosts };
+  let url = start;
+  for (let hop = 0; ; hop += 1) {
+    const refusal = await refusalFor(url, policy);
+    if (refusal) {
+      throw new ProviderError(userMessages.download, false, `${ctx.vendor} download refused: ${refusal}`);
+    }
+    const response = await fetch(url, { signal: deadline.signal, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) {
+      // fetch leaves `url` empty for a Response it did not follow; keep the hop for messages.
+      if (!response.url) Object.defineProperty(response, "url", { value: url.toString() });
+      return response;
+    }
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= maxDownloadRedirects) {
+      throw new ProviderError(userMessages.download, true, `${ctx.vendor} download: too many redirects`);
+    }
+    const next = new URL(location, url);
+    if (next.protocol !== "https:" && next.protocol !== "http:") {
+      throw malformedError(ctx, `result link redirects to scheme ${next.protocol}`);
+    }
+    url = next;
+  }
+}
+
+function originOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return undefined;
   }
 }
 

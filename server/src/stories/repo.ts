@@ -1,76 +1,38 @@
-// SQL for stories. Counts and dates come from the messages and media themselves, so they are always current.
-import { and, desc, eq, sql } from "drizzle-orm";
+// SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
 
 export type StoryRow = typeof stories.$inferSelect;
-export type StoryWithStats = StoryRow & {
-  messageCount: number;
-  lastMessageAt: Date | null;
-  newestMediaKey: string | null;
-  newestMediaAt: Date | null;
-};
 
-// Correlated subqueries written out with explicit aliases: Drizzle drops table names from columns in
-// single-table selects, which would make "story_id = id" compare two columns of the same row.
-const statsColumns = {
-  messageCount: sql<number>`(select count(*)::int from chat_messages m where m.story_id = "stories"."id")`,
-  // Epoch milliseconds: the same on both drivers, whatever their timestamp parsing.
-  lastMessageAt: sql<string | null>`(select (extract(epoch from max(m.created_at)) * 1000)::bigint::text
-    from chat_messages m where m.story_id = "stories"."id")`,
-  newestMedia: sql<
-    string | null
-  >`(select coalesce(mi.thumbnail_key, mi.storage_key) || '|' || ((extract(epoch from mi.created_at) * 1000)::bigint)::text
-    from media_items mi where mi.story_id = "stories"."id" and mi.user_id = "stories"."user_id"
-    order by mi.created_at desc limit 1)`,
-};
-
-function withStats(
-  row: StoryRow & { messageCount: number; lastMessageAt: string | null; newestMedia: string | null },
-): StoryWithStats {
-  const { newestMedia, ...rest } = row;
-  const separator = newestMedia?.lastIndexOf("|") ?? -1;
-  return {
-    ...rest,
-    messageCount: Number(row.messageCount),
-    lastMessageAt: row.lastMessageAt === null ? null : new Date(Number(row.lastMessageAt)),
-    newestMediaKey: newestMedia && separator > 0 ? newestMedia.slice(0, separator) : null,
-    newestMediaAt: newestMedia && separator > 0 ? new Date(Number(newestMedia.slice(separator + 1))) : null,
-  };
-}
-
-export async function listStories(q: Queryable, userId: string): Promise<StoryWithStats[]> {
-  const rows = await q
-    .select({ ...storyColumns(), ...statsColumns })
-    .from(stories)
-    .where(eq(stories.userId, userId))
-    .orderBy(desc(stories.updatedAt));
-  return rows.map(withStats);
+export async function listStories(q: Queryable, userId: string): Promise<StoryRow[]> {
+  return q.select().from(stories).where(eq(stories.userId, userId)).orderBy(desc(stories.updatedAt));
 }
 
 export async function findStory(
   q: Queryable,
   userId: string,
   storyId: string,
-): Promise<StoryWithStats | undefined> {
+): Promise<StoryRow | undefined> {
   const [row] = await q
-    .select({ ...storyColumns(), ...statsColumns })
+    .select()
     .from(stories)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
-  return row ? withStats(row) : undefined;
+  return row;
 }
 
-function storyColumns() {
-  return {
-    id: stories.id,
-    userId: stories.userId,
-    title: stories.title,
-    context: stories.context,
-    pinnedThumbnailKey: stories.pinnedThumbnailKey,
-    pinnedAt: stories.pinnedAt,
-    createdAt: stories.createdAt,
-    updatedAt: stories.updatedAt,
-  };
+/** Stories the user created in [start, end) that still exist. */
+export async function countStoriesCreated(
+  q: Queryable,
+  userId: string,
+  start: Date,
+  end: Date,
+): Promise<number> {
+  const [row] = await q
+    .select({ count: sql<number>`count(*)::int` })
+    .from(stories)
+    .where(and(eq(stories.userId, userId), gte(stories.createdAt, start), lt(stories.createdAt, end)));
+  return Number(row?.count ?? 0);
 }
 
 export async function insertStory(

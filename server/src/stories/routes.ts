@@ -1,4 +1,5 @@
-// HTTP for stories (spec section 7 "Stories"). Every route is scoped to the caller: another user's id is a 404.
+// HTTP for stories: list, create, edit, delete, and each story's chat, media and media status. Every route
+// is scoped to the caller: another user's id is a 404.
 import { chatHistorySchema, chatResponseSchema, mediaStatusSchema } from "@storyverse/contract/chat";
 import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
@@ -12,19 +13,17 @@ import {
   updateStoryRequestSchema,
 } from "@storyverse/contract/stories";
 import { z } from "zod";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
+import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import * as stories from "./service";
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const storyParams = z.object({ id: z.uuid("Story not found") });
-/** Selected images may be uploads (data: URLs): ten of 10 MB each, base64-encoded. */
-const IMAGE_BODY_LIMIT = 150 * 1024 * 1024;
+const IMAGE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
-export function registerStoryRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   const common = { onRequest: kit.auth };
 
   app.get(
@@ -185,4 +184,4 @@ export function registerStoryRoutes(app: TypedApp, ctx: AppContext, kit: RouteKi
       });
     },
   );
-}
+};

@@ -2,21 +2,74 @@
 // never its media, and its card picture follows the newest media unless the user pinned a newer one.
 
 import type { ChatMode } from "@storyverse/contract/chat";
-import type { CreateStoryRequest, InputImage, Story, UpdateStoryRequest } from "@storyverse/contract/stories";
-import { conversation, deleteStoryConversation, mediaStatus, sendTurn } from "../chat/service";
+import type { InputImage, Story } from "@storyverse/contract/stories";
+import {
+  conversation,
+  conversationStats,
+  deleteStoryConversation,
+  mediaStatus,
+  sendTurn,
+} from "../chat/service";
 import type { AppContext } from "../context";
+import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { BadRequest, NotFound } from "../http/errors";
-import { resolveInputImages } from "../media/inputs";
-import { ownedKeyFromUrl, storyMedia } from "../media/service";
-import { deleteStory, findStory, insertStory, listStories, type StoryWithStats, updateStory } from "./repo";
+import { checkInputImages } from "../media/inputs";
+import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import {
+  countStoriesCreated,
+  deleteStory,
+  findStory,
+  insertStory,
+  listStories,
+  type StoryRow,
+  updateStory,
+} from "./repo";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log">;
 
-async function toStory(ctx: Pick<AppContext, "storage">, row: StoryWithStats): Promise<Story> {
+/** A story with what its card shows from other modules: its conversation's size and age, its newest media. */
+type StoryWithStats = StoryRow & {
+  messageCount: number;
+  lastMessageAt: Date | null;
+  newestMediaKey: string | null;
+  newestMediaAt: Date | null;
+};
+
+async function withStats(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  rows: StoryRow[],
+): Promise<StoryWithStats[]> {
+  const ids = rows.map((row) => row.id);
+  const [conversations, newestMedia] = await Promise.all([
+    conversationStats(ctx, userId, ids),
+    newestMediaOfStories(ctx, userId, ids),
+  ]);
+  const statsOf = new Map(conversations.map((stats) => [stats.storyId, stats]));
+  const mediaOf = new Map(newestMedia.map((media) => [media.storyId, media]));
+  return rows.map((row) => {
+    const stats = statsOf.get(row.id);
+    const media = mediaOf.get(row.id);
+    return {
+      ...row,
+      messageCount: stats?.messageCount ?? 0,
+      lastMessageAt: stats?.lastMessageAt ?? null,
+      newestMediaKey: media?.key ?? null,
+      newestMediaAt: media?.createdAt ?? null,
+    };
+  });
+}
+
+/** The card picture: the pinned one unless newer media arrived since. */
+function thumbnailKeyOf(row: StoryWithStats): string | null {
   const pinnedIsNewer =
     row.pinnedThumbnailKey !== null &&
     (row.newestMediaAt === null || (row.pinnedAt !== null && row.pinnedAt >= row.newestMediaAt));
-  const thumbnailKey = pinnedIsNewer ? row.pinnedThumbnailKey : row.newestMediaKey;
+  return pinnedIsNewer ? row.pinnedThumbnailKey : row.newestMediaKey;
+}
+
+async function toStory(ctx: Pick<AppContext, "storage">, row: StoryWithStats): Promise<Story> {
+  const thumbnailKey = thumbnailKeyOf(row);
   const lastUpdated =
     row.lastMessageAt && row.lastMessageAt > row.updatedAt ? row.lastMessageAt : row.updatedAt;
   return {
@@ -32,18 +85,48 @@ async function toStory(ctx: Pick<AppContext, "storage">, row: StoryWithStats): P
   };
 }
 
-async function ownStory(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-  storyId: string,
-): Promise<StoryWithStats> {
+async function ownStory(ctx: Pick<AppContext, "db">, userId: string, storyId: string): Promise<StoryRow> {
   const row = await findStory(ctx.db, userId, storyId);
   if (!row) throw new NotFound("Story not found");
   return row;
 }
 
+/** One of the user's stories as its card shows it. */
+async function storyCard(ctx: StoriesContext, userId: string, storyId: string): Promise<Story> {
+  const [row] = await withStats(ctx, userId, [await ownStory(ctx, userId, storyId)]);
+  return toStory(ctx, row!);
+}
+
+/** What other modules (export, sharing) may read of a story: its words and the storage key of its card picture. */
+export type StoryRecord = {
+  id: string;
+  userId: string;
+  title: string;
+  context: string;
+  thumbnailKey: string | null;
+  createdAt: Date;
+};
+
+/** One of the user's stories for reading; NotFound for anyone else's. */
+export async function ownedStoryRecord(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<StoryRecord> {
+  const [row] = await withStats(ctx, userId, [await ownStory(ctx, userId, storyId)]);
+  if (!row) throw new NotFound("Story not found");
+  return {
+    id: row.id,
+    userId: row.userId,
+    title: row.title,
+    context: row.context,
+    thumbnailKey: thumbnailKeyOf(row),
+    createdAt: row.createdAt,
+  };
+}
+
 export async function list(ctx: StoriesContext, userId: string): Promise<Story[]> {
-  const rows = await listStories(ctx.db, userId);
+  const rows = await withStats(ctx, userId, await listStories(ctx.db, userId));
   return Promise.all(rows.map((row) => toStory(ctx, row)));
 }
 
@@ -54,7 +137,7 @@ export async function create(ctx: StoriesContext, userId: string, input: { title
     context: input.context,
     at: ctx.clock.now(),
   });
-  return toStory(ctx, await ownStory(ctx, userId, row.id));
+  return storyCard(ctx, userId, row.id);
 }
 
 export async function update(
@@ -75,13 +158,13 @@ export async function update(
     values.pinnedAt = now;
   }
   await updateStory(ctx.db, userId, storyId, values);
-  return toStory(ctx, await ownStory(ctx, userId, storyId));
+  return storyCard(ctx, userId, storyId);
 }
 
 export async function remove(ctx: StoriesContext, userId: string, storyId: string): Promise<void> {
   await ownStory(ctx, userId, storyId);
   await ctx.db.transaction(async (tx) => {
-    await deleteStoryConversation({ db: tx as unknown as AppContext["db"] }, userId, storyId);
+    await deleteStoryConversation({ ...ctx, db: tx as unknown as AppContext["db"] }, userId, storyId);
     await deleteStory(tx, userId, storyId);
   });
 }
@@ -113,17 +196,30 @@ export async function chat(
   input: { prompt: string; mode: ChatMode; inputImages: InputImage[] },
 ) {
   const story = await ownStory(ctx, userId, storyId);
-  // Selected images only travel in image mode; they are checked before anything is charged.
-  const referenceKeys =
-    input.mode === "image" ? await resolveInputImages(ctx, userId, input.inputImages) : [];
-  return sendTurn(ctx, {
-    userId,
-    storyId,
-    story: { title: story.title, context: story.context },
-    prompt: input.prompt,
-    mode: input.mode,
-    referenceKeys,
+  const turn = async (references: Awaited<ReturnType<typeof checkInputImages>>) =>
+    sendTurn(ctx, {
+      userId,
+      storyId,
+      story: { title: story.title, context: story.context },
+      prompt: input.prompt,
+      mode: input.mode,
+      references,
+    });
+  // Selected images only travel in image mode. A user who cannot pay is refused before they are decoded,
+  // and they are checked before anything is charged; uploads are stored only once the turn is paid for.
+  if (input.mode !== "image" || input.inputImages.length === 0) return turn([]);
+  return withHeavySlot(userId, async () => {
+    await assertCovers(ctx, userId, input.mode, 1);
+    return turn(await checkInputImages(ctx, userId, input.inputImages));
   });
 }
 
-export type { CreateStoryRequest, UpdateStoryRequest };
+/** Stories the user created in [start, end) that still exist. */
+export async function storiesCreatedBetween(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  start: Date,
+  end: Date,
+) {
+  return countStoriesCreated(ctx.db, userId, start, end);
+}

@@ -1,4 +1,4 @@
-// HTTP for the Studio (spec section 7 "Studio"): its conversation, the prompt advisor and image batches.
+// HTTP for the Studio: its conversation, the prompt advisor and image batches.
 import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
@@ -8,19 +8,17 @@ import {
   studioGenerateResponseSchema,
   studioMessagesResponseSchema,
 } from "@storyverse/contract/studio";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
+import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { askAdvisor, generateImages, studioHistory } from "./service";
 
 const tags = ["studio"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
 const paidErrors = { ...errors, 402: insufficientCreditsSchema, 502: errorBodySchema };
-/** Up to ten uploads of 10 MB each arrive base64-encoded in the JSON body; every other route keeps 1 MB. */
-const GENERATE_BODY_LIMIT = 150 * 1024 * 1024;
+const GENERATE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
-export function registerStudioRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/studio/messages",
     {
@@ -82,4 +80,4 @@ export function registerStudioRoutes(app: TypedApp, ctx: AppContext, kit: RouteK
       });
     },
   );
-}
+};

@@ -1,6 +1,7 @@
-// The Studio's rules: a batch of images from a prompt and input images (synchronous, as the spec's client
-// waits for the images), the prompt advisor, and the conversation that records both. Inputs are checked
-// before anything is charged; a user pays only for the images they received.
+// The Studio's rules: a batch of images from a prompt and input images (synchronous: the client waits for
+// the images in the response), the prompt advisor, and the conversation that records both. Inputs are checked
+// before anything is charged;
+// a user pays only for the images they received (payFor settles every charge: delivered or refunded).
 import { randomUUID } from "node:crypto";
 import type { GalleryItem } from "@storyverse/contract/media";
 import type { InputImage } from "@storyverse/contract/stories";
@@ -13,20 +14,16 @@ import {
 } from "@storyverse/contract/studio";
 import { ProviderUnavailable } from "../chat/service";
 import type { AppContext } from "../context";
-import { type Charge, charge, fromTenths, refund, remainingCredits } from "../credits/service";
+import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
+import { type Charge, fromTenths, remainingCredits } from "../credits/service";
 import { HttpError } from "../http/errors";
 import { prepareReference } from "../media/images";
-import { resolveInputImages } from "../media/inputs";
+import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import type { MediaItemRow } from "../media/repo";
-import { type MediaOrigin, saveImage, toGalleryItem } from "../media/service";
+import { discardMedia, type MediaOrigin, ownedMediaByIds, saveImage, toGalleryItem } from "../media/service";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
-import {
-  findOwnedMediaByIds,
-  insertStudioMessages,
-  recentStudioMessages,
-  type StudioMessageRow,
-} from "./repo";
+import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } from "./repo";
 
 type StudioContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log">;
 
@@ -73,116 +70,117 @@ export async function generateImages(
   ctx: StudioContext,
   input: GenerateInput,
 ): Promise<StudioGenerateResponse> {
-  // Everything that can be the user's mistake is found before the charge: foreign or missing gallery items,
-  // non-images, oversized or damaged uploads (400, nothing charged).
-  const inputKeys = await resolveInputImages(ctx, input.userId, input.inputImages);
-  const references: MediaFile[] = await Promise.all(
-    inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
-  );
+  return withHeavySlot(input.userId, () => generateBatch(ctx, input));
+}
 
-  // The assistant message's id is fixed up front: gallery items point at it and refunds are keyed by it.
+async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<StudioGenerateResponse> {
+  // A user who cannot pay is refused before any input is decoded. Everything that can be the user's
+  // mistake (foreign or missing gallery items, non-images, oversized or damaged uploads) is found before
+  // the charge: a 400 with nothing charged and nothing stored.
+  await assertCovers(ctx, input.userId, "image", input.batchSize);
+  const inputs = await checkInputImages(ctx, input.userId, input.inputImages);
+
+  // The assistant message's id is fixed up front: gallery items point at it and the refund is keyed by it.
   const messageId = randomUUID();
-  const refundReference = `studio-refund:${messageId}`;
-  const paid = await charge(
-    ctx.db,
-    input.userId,
-    "image",
-    input.batchSize,
-    ctx.clock.now(),
-    `Studio: ${input.batchSize} image${input.batchSize === 1 ? "" : "s"}: ${input.prompt.slice(0, 80)}`,
-  );
-
-  let images: MediaFile[];
-  try {
-    images = await ctx.providers.image.generate({
-      prompt: input.prompt,
-      count: input.batchSize,
-      references,
-    });
-  } catch (error) {
-    await refund(
-      ctx.db,
-      input.userId,
-      paid.chargedTenths,
-      refundReference,
-      ctx.clock.now(),
-      "Refund: the Studio images could not be made",
-    );
-    ctx.log.warn(
-      { err: error, internal: (error as ProviderError).internal },
-      "studio image generation failed",
-    );
-    throw new ProviderUnavailable(error instanceof ProviderError ? error.message : IMAGE_FAILED_DETAIL);
-  }
-
-  const origin: MediaOrigin = {
-    userId: input.userId,
-    source: "studio",
-    storyId: null,
-    storyTitle: null,
-    messageId,
-    description: input.prompt,
-  };
-  // A vendor may send fewer images than asked, or bytes that are not an image; each is judged on its own.
-  const settled = await Promise.allSettled(
-    images.slice(0, input.batchSize).map((image) => saveImage(ctx, ctx.db, origin, image.data)),
-  );
-  const saved: MediaItemRow[] = [];
-  let ownFailure: unknown;
-  for (const result of settled) {
-    if (result.status === "fulfilled") saved.push(result.value);
-    else {
-      ctx.log.warn({ err: result.reason }, "a studio image could not be saved");
-      // inspectImage's 400 means the vendor sent junk; anything else is our own storage or database failing.
-      if (!(result.reason instanceof HttpError)) ownFailure ??= result.reason;
-    }
-  }
-
-  const missing = input.batchSize - saved.length;
-  const refundedTenths = Math.round((paid.chargedTenths * missing) / input.batchSize);
-  if (missing > 0) {
-    await refund(
-      ctx.db,
-      input.userId,
-      refundedTenths,
-      refundReference,
-      ctx.clock.now(),
-      `Refund: ${missing} of ${input.batchSize} Studio images could not be made`,
-    );
-  }
-  if (saved.length === 0) {
-    if (ownFailure) throw ownFailure;
-    throw new ProviderUnavailable(NO_IMAGES_DETAIL);
-  }
-
-  const mediaIds = saved.map((row) => row.id);
-  await recordExchange(
+  const { result, paid, refundedTenths } = await payFor(
     ctx,
     {
       userId: input.userId,
-      content: input.prompt,
-      isAdvisor: false,
-      mediaIds: [],
-      inputKeys,
-      batchSize: input.batchSize,
+      kind: "image",
+      quantity: input.batchSize,
+      description: `Studio: ${input.batchSize} image${input.batchSize === 1 ? "" : "s"}: ${input.prompt.slice(0, 80)}`,
+      paidFor: messageId,
+      refundDescription: "Refund: the Studio images could not be made",
     },
-    {
-      id: messageId,
-      userId: input.userId,
-      content: batchSummary(saved.length, input.batchSize),
-      isAdvisor: false,
-      mediaIds,
-      inputKeys: [],
-      batchSize: input.batchSize,
+    async (charged) => {
+      const inputKeys = await storeInputImages(ctx, input.userId, inputs);
+      const saved: MediaItemRow[] = [];
+      try {
+        const references: MediaFile[] = await Promise.all(
+          inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
+        );
+        let images: MediaFile[];
+        try {
+          images = await ctx.providers.image.generate({
+            prompt: input.prompt,
+            count: input.batchSize,
+            references,
+          });
+        } catch (error) {
+          ctx.log.warn(
+            { err: error, internal: (error as ProviderError).internal },
+            "studio image generation failed",
+          );
+          throw new ProviderUnavailable(error instanceof ProviderError ? error.message : IMAGE_FAILED_DETAIL);
+        }
+
+        const origin: MediaOrigin = {
+          userId: input.userId,
+          source: "studio",
+          storyId: null,
+          storyTitle: null,
+          messageId,
+          description: input.prompt,
+        };
+        // A vendor may send fewer images than asked, or bytes that are not an image; each is judged alone.
+        const settled = await Promise.allSettled(
+          images.slice(0, input.batchSize).map((image) => saveImage(ctx, ctx.db, origin, image.data)),
+        );
+        let ownFailure: unknown;
+        for (const outcome of settled) {
+          if (outcome.status === "fulfilled") saved.push(outcome.value);
+          else {
+            ctx.log.warn({ err: outcome.reason }, "a studio image could not be saved");
+            // inspectImage's 400 means the vendor sent junk; anything else is our own storage or database.
+            if (!(outcome.reason instanceof HttpError)) ownFailure ??= outcome.reason;
+          }
+        }
+        if (saved.length === 0) {
+          if (ownFailure) throw ownFailure;
+          throw new ProviderUnavailable(NO_IMAGES_DETAIL);
+        }
+
+        await recordExchange(
+          ctx,
+          {
+            userId: input.userId,
+            content: input.prompt,
+            isAdvisor: false,
+            mediaIds: [],
+            inputKeys,
+            batchSize: input.batchSize,
+          },
+          {
+            id: messageId,
+            userId: input.userId,
+            content: batchSummary(saved.length, input.batchSize),
+            isAdvisor: false,
+            mediaIds: saved.map((row) => row.id),
+            inputKeys: [],
+            batchSize: input.batchSize,
+          },
+        );
+      } catch (error) {
+        // Refunded in full (payFor): nothing of this batch stays, neither its images nor its uploads.
+        await Promise.all(saved.map((item) => discardMedia(ctx, item)));
+        await discardUploadedInputs(ctx, inputKeys);
+        throw error;
+      }
+      const missing = input.batchSize - saved.length;
+      return {
+        result: saved,
+        undeliveredTenths: Math.round((charged.chargedTenths * missing) / input.batchSize),
+        refundDescription: `Refund: ${missing} of ${input.batchSize} Studio images could not be made`,
+      };
     },
   );
-  const items = await Promise.all(saved.map((row) => toGalleryItem(ctx, row)));
+  const items = await Promise.all(result.map((row) => toGalleryItem(ctx, row)));
   return {
     success: true,
     images: items.map((item) => item.url),
     items,
     message_id: messageId,
-    quota_info: await settledQuota(ctx, paid, missing > 0 ? refundedTenths : 0),
+    quota_info: await settledQuota(ctx, paid, refundedTenths),
   };
 }
 
@@ -192,41 +190,44 @@ export async function askAdvisor(
   prompt: string,
 ): Promise<AdvisorChatResponse> {
   const messageId = randomUUID();
-  const paid = await charge(
-    ctx.db,
-    userId,
-    "advisor",
-    1,
-    ctx.clock.now(),
-    `Studio advisor: ${prompt.slice(0, 80)}`,
-  );
-  const history = await recentStudioMessages(ctx.db, userId, ADVISOR_HISTORY_WINDOW, { advisorOnly: true });
-
-  let answer: string;
-  try {
-    answer = (
-      await ctx.providers.text.complete({
-        messages: buildAdvisorMessages(history, prompt),
-        maxTokens: 600,
-        temperature: 0.7,
-      })
-    ).trim();
-    if (!answer) throw new ProviderError(ADVISOR_FAILED_DETAIL, true, "empty advisor answer");
-  } catch (error) {
-    await refund(
-      ctx.db,
+  const { result: answer, paid } = await payFor(
+    ctx,
+    {
       userId,
-      paid.chargedTenths,
-      `advisor-refund:${messageId}`,
-      ctx.clock.now(),
-      "Refund: the advisor did not answer",
-    );
-    ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "advisor failed");
-    throw new ProviderUnavailable(error instanceof ProviderError ? error.message : ADVISOR_FAILED_DETAIL);
-  }
-
-  const common = { userId, isAdvisor: true, mediaIds: [], inputKeys: [], batchSize: 1 };
-  await recordExchange(ctx, { ...common, content: prompt }, { ...common, id: messageId, content: answer });
+      kind: "advisor",
+      quantity: 1,
+      description: `Studio advisor: ${prompt.slice(0, 80)}`,
+      paidFor: messageId,
+      refundDescription: "Refund: the advisor did not answer",
+    },
+    async () => {
+      const history = await recentStudioMessages(ctx.db, userId, ADVISOR_HISTORY_WINDOW, {
+        advisorOnly: true,
+      });
+      let answer: string;
+      try {
+        answer = (
+          await ctx.providers.text.complete({
+            messages: buildAdvisorMessages(history, prompt),
+            maxTokens: 600,
+            temperature: 0.7,
+          })
+        ).trim();
+        if (!answer) throw new ProviderError(ADVISOR_FAILED_DETAIL, true, "empty advisor answer");
+      } catch (error) {
+        ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "advisor failed");
+        throw new ProviderUnavailable(error instanceof ProviderError ? error.message : ADVISOR_FAILED_DETAIL);
+      }
+      // Storing the exchange is part of the delivery: if it fails, payFor refunds the 0.5.
+      const common = { userId, isAdvisor: true, mediaIds: [], inputKeys: [], batchSize: 1 };
+      await recordExchange(
+        ctx,
+        { ...common, content: prompt },
+        { ...common, id: messageId, content: answer },
+      );
+      return { result: answer };
+    },
+  );
   return { success: true, response: answer, message_id: messageId, quota_info: paid.quotaInfo };
 }
 
@@ -236,8 +237,8 @@ export async function studioHistory(
   userId: string,
 ): Promise<StudioMessage[]> {
   const rows = await recentStudioMessages(ctx.db, userId, STUDIO_HISTORY_LIMIT);
-  const media = await findOwnedMediaByIds(
-    ctx.db,
+  const media = await ownedMediaByIds(
+    ctx,
     userId,
     rows.flatMap((row) => row.mediaIds),
   );

@@ -40,7 +40,13 @@ describe("system routes", () => {
   });
 
   it("serves the SPA's index for every non-API path, including /verify-email?token=", async () => {
-    for (const url of ["/", "/stories", "/verify-email?token=abc123", "/some/deep/link"]) {
+    for (const url of [
+      "/",
+      "/stories",
+      "/stories/5f0c2a9e-8d1b-4c3a-9e7f-1a2b3c4d5e6f",
+      "/verify-email?token=abc123",
+      "/some/deep/link",
+    ]) {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers["content-type"]).toContain("text/html");

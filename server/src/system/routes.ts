@@ -1,11 +1,11 @@
 // Health probe and capability discovery.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { configResponseSchema, healthResponseSchema } from "@storyverse/contract/system";
-import type { AppDeps, TypedApp } from "../app";
 import { ServiceUnavailable } from "../http/errors";
+import type { RouteModule } from "../http/route-module";
 import { describeServer } from "./capabilities";
 
-export function registerSystemRoutes(app: TypedApp, deps: AppDeps): void {
+export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/health",
     {
@@ -18,7 +18,7 @@ export function registerSystemRoutes(app: TypedApp, deps: AppDeps): void {
     },
     async (request) => {
       try {
-        await deps.database.ping();
+        await kit.pingDatabase();
       } catch (error) {
         request.log.warn({ err: error }, "health check: database unreachable");
         throw new ServiceUnavailable("Database unavailable");
@@ -36,6 +36,6 @@ export function registerSystemRoutes(app: TypedApp, deps: AppDeps): void {
         response: { 200: configResponseSchema },
       },
     },
-    async () => describeServer(deps.config),
+    async () => describeServer(ctx.config),
   );
-}
+};

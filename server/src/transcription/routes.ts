@@ -1,17 +1,15 @@
 // POST /api/transcribe-audio: a recorded voice message (multipart, webm or mp4, up to 25 MB) to text.
 import { MAX_AUDIO_BYTES, NO_SPEECH_MESSAGE, transcriptionResponseSchema } from "@storyverse/contract/chat";
 import { errorBodySchema } from "@storyverse/contract/errors";
-import type { TypedApp } from "../app";
-import type { AppContext } from "../context";
 import { currentUser } from "../http/auth";
 import { BadRequest, HttpError } from "../http/errors";
-import type { RouteKit } from "../http/route-kit";
+import type { RouteModule } from "../http/route-module";
 import { ProviderError } from "../providers/types";
 import { sniffAudio } from "./audio";
 
 const transcriptionRule = { name: "transcription-user", limit: 30, windowMs: 60_000 };
 
-export function registerTranscriptionRoutes(app: TypedApp, ctx: AppContext, kit: RouteKit): void {
+export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/transcribe-audio",
     {
@@ -55,4 +53,4 @@ export function registerTranscriptionRoutes(app: TypedApp, ctx: AppContext, kit:
       }
     },
   );
-}
+};

@@ -32,7 +32,7 @@ function storeExtras() {
   localStorage.setItem("studio_messages", JSON.stringify([{ id: "m1", role: "user" }]));
 }
 
-describe("startup (spec §4)", () => {
+describe("startup", () => {
   it("restores a stored session and view, then refreshes the user from /api/user/verify", async () => {
     const calls = server({ "GET /api/user/verify": () => verifyAnswer(42.5) });
     localStorage.setItem("currentView", "news");
@@ -68,7 +68,7 @@ describe("startup (spec §4)", () => {
   it("keeps the session on the return from payment", async () => {
     server({ "GET /api/user/verify": expired });
     renderApp("/?payment=success&session_id=cs_test_1", SIGNED_IN);
-    // The payment return opens the Credits page (spec §2 "Credits page").
+    // The payment return opens the Credits page.
     expect(await screen.findByRole("heading", { level: 1, name: "Manage Credits" })).toBeTruthy();
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByText("Session expired. Please log in again.")).toBeNull();
@@ -94,7 +94,7 @@ describe("startup (spec §4)", () => {
   });
 });
 
-describe("logout (spec §4)", () => {
+describe("logout", () => {
   it("ends the session on the server, then forgets token, user, view, nav and studio messages", async () => {
     const calls = server({
       "GET /api/user/verify": () => verifyAnswer(15),
@@ -130,7 +130,7 @@ describe("logout (spec §4)", () => {
   });
 });
 
-describe("sign in (spec §4)", () => {
+describe("sign in", () => {
   it("stores the token and the user, forgets the pending account and opens stories", async () => {
     server({
       "GET /api/health": () => json({ status: "ok" }),

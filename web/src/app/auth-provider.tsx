@@ -1,4 +1,4 @@
-// Who is signed in (spec §4 "Startup", "Auth flow", logout). A stored token and user restore the session
+// Who is signed in. A stored token and user restore the session
 // at load; signing in stores both; signing out ends the session on the server, then forgets everything
 // the spec lists (token, user, view, nav item, Studio messages) whether or not the server answered.
 // The server is asked whether a restored session is still live by the signed-in shell (app/shell), so
@@ -43,7 +43,7 @@ export interface AuthContextValue extends AuthState {
   updateUser: (patch: Partial<Omit<StoredUser, "id">>) => void;
 }
 
-/** What logout forgets (spec §4). */
+/** What logout forgets. */
 export const SESSION_STORAGE_KEYS: readonly StorageKey[] = [
   "token",
   "user",

@@ -23,7 +23,7 @@ const renderBanners = () =>
     </BannerProvider>,
   );
 
-describe("banners (spec §2, §9)", () => {
+describe("banners", () => {
   it("shows an error and a success banner at once and clears each after 5 seconds", async () => {
     vi.useFakeTimers();
     renderBanners();

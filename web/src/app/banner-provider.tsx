@@ -1,5 +1,5 @@
-// The app-wide error and success banners (spec §2 "Modals and banners"): one of each at a time, shown at
-// the top of every screen, dismissed by a click and cleared on their own after 5 seconds (spec §9).
+// The app-wide error and success banners: one of each at a time, shown at
+// the top of every screen, dismissed by a click and cleared on their own after 5 seconds.
 import { CircleAlert, CircleCheck, X } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 

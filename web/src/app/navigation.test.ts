@@ -2,19 +2,41 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalUrl,
   navItemForView,
+  pathForRoute,
   pathForView,
-  resolvePopStateView,
-  resolveStartupView,
+  type Route,
+  resolveRoute,
   restoreView,
+  routeFromPath,
+  storyPath,
   viewFromPath,
 } from "./navigation";
 import { RESTORABLE_VIEWS, VIEW_NAMES } from "./views";
 
 describe("URL <-> view mapping", () => {
   it("gives every view its own path and reads each path back to the same view", () => {
-    const paths = VIEW_NAMES.map(pathForView);
+    const routes: Route[] = VIEW_NAMES.map((view) => ({
+      view,
+      storyId: view === "story-interface" ? "a1b2" : null,
+    }));
+    const paths = routes.map(pathForRoute);
     expect(new Set(paths).size).toBe(VIEW_NAMES.length);
-    for (const view of VIEW_NAMES) expect(viewFromPath(pathForView(view))).toBe(view);
+    for (const route of routes) expect(routeFromPath(pathForRoute(route))).toEqual(route);
+  });
+
+  it("gives each story its own address under /stories, and reads the id back", () => {
+    const id = "5f0c2a9e-8d1b-4c3a-9e7f-1a2b3c4d5e6f";
+    expect(storyPath(id)).toBe(`/stories/${id}`);
+    expect(pathForRoute({ view: "story-interface", storyId: id })).toBe(`/stories/${id}`);
+    expect(routeFromPath(`/stories/${id}`)).toEqual({ view: "story-interface", storyId: id });
+    expect(routeFromPath(`/stories/${id}/`)).toEqual({ view: "story-interface", storyId: id });
+    // An id is kept as written (not lower-cased), and odd characters survive the round trip.
+    expect(routeFromPath(storyPath("Odd id/?#"))).toEqual({ view: "story-interface", storyId: "Odd id/?#" });
+    expect(routeFromPath("/stories")).toEqual({ view: "stories", storyId: null });
+    expect(routeFromPath("/stories/a/b")).toBeNull();
+    expect(routeFromPath("/stories/%E0%A4%A")).toBeNull();
+    // The story interface without a story has no address of its own: the list's.
+    expect(pathForRoute({ view: "story-interface", storyId: null })).toBe("/stories");
   });
 
   it("uses / for the landing page and the spec's /verify-email for email verification", () => {
@@ -30,18 +52,22 @@ describe("URL <-> view mapping", () => {
     expect(viewFromPath("/studio/")).toBe("studio");
     expect(viewFromPath("/Library")).toBe("library");
     expect(viewFromPath("/nowhere")).toBeNull();
-    expect(viewFromPath("/stories/42")).toBeNull();
+    expect(viewFromPath("/story")).toBeNull();
   });
 
   it("keeps the query and hash only when the address already names the view", () => {
+    const at = (view: Route["view"], storyId: string | null = null): Route => ({ view, storyId });
     const link = { pathname: "/verify-email", search: "?token=abc", hash: "" };
-    expect(canonicalUrl("email-verification", link)).toBe("/verify-email?token=abc");
-    expect(canonicalUrl("landing", { pathname: "/", search: "", hash: "#gallery" })).toBe("/#gallery");
-    expect(canonicalUrl("auth", { pathname: "/studio", search: "?x=1", hash: "#y" })).toBe("/auth");
+    expect(canonicalUrl(at("email-verification"), link)).toBe("/verify-email?token=abc");
+    expect(canonicalUrl(at("landing"), { pathname: "/", search: "", hash: "#gallery" })).toBe("/#gallery");
+    expect(canonicalUrl(at("auth"), { pathname: "/studio", search: "?x=1", hash: "#y" })).toBe("/auth");
+    const story = { pathname: "/stories/s1", search: "?x=1", hash: "" };
+    expect(canonicalUrl(at("story-interface", "s1"), story)).toBe("/stories/s1?x=1");
+    expect(canonicalUrl(at("story-interface", "s2"), story)).toBe("/stories/s2");
   });
 });
 
-describe("restore rule (spec §2)", () => {
+describe("restore rule: only stories, studio, chat, library, subscription and news come back", () => {
   it.each(RESTORABLE_VIEWS)("restores %s", (view) => {
     expect(restoreView(view)).toBe(view);
   });
@@ -70,9 +96,9 @@ describe("restore rule (spec §2)", () => {
 
 describe("view at load", () => {
   const signedOut = (pathname: string, storedView: string | null = null) =>
-    resolveStartupView({ pathname, isAuthenticated: false, storedView });
+    resolveRoute({ pathname, isAuthenticated: false, storedView }).view;
   const signedIn = (pathname: string, storedView: string | null = null) =>
-    resolveStartupView({ pathname, isAuthenticated: true, storedView });
+    resolveRoute({ pathname, isAuthenticated: true, storedView }).view;
 
   it("shows a signed-out visitor the public view the URL names, else the landing page", () => {
     expect(signedOut("/")).toBe("landing");
@@ -87,7 +113,11 @@ describe("view at load", () => {
 
   it("asks a signed-out visitor to sign in for a bookmarked signed-in view", () => {
     expect(signedOut("/studio")).toBe("auth");
-    expect(signedOut("/story")).toBe("auth");
+    expect(signedOut("/stories/s1")).toBe("auth");
+    expect(resolveRoute({ pathname: "/stories/s1", isAuthenticated: false, storedView: null })).toEqual({
+      view: "auth",
+      storyId: null,
+    });
   });
 
   it("opens email verification from /verify-email whoever is signed in", () => {
@@ -107,10 +137,15 @@ describe("view at load", () => {
     expect(signedIn("/nowhere", "subscription")).toBe("subscription");
   });
 
-  it("does not reopen a story on reload, but does on back/forward", () => {
-    expect(signedIn("/story", "studio")).toBe("stories");
-    expect(resolvePopStateView({ pathname: "/story", isAuthenticated: true, storedView: null })).toBe(
-      "story-interface",
-    );
+  it("opens the story a URL names (reload, bookmark, link, back or forward), whatever view was stored", () => {
+    expect(resolveRoute({ pathname: "/stories/s1", isAuthenticated: true, storedView: "studio" })).toEqual({
+      view: "story-interface",
+      storyId: "s1",
+    });
+  });
+
+  it("never restores the story interface from storage: without a story in the URL, stories", () => {
+    expect(signedIn("/", "story-interface")).toBe("stories");
+    expect(signedIn("/story", "story-interface")).toBe("stories");
   });
 });

@@ -11,6 +11,13 @@ import {
   type ViewName,
 } from "./views";
 
+/** A place in the app: a view, and for the story interface the story it shows. */
+export interface Route {
+  view: ViewName;
+  /** The open story's id; only the story interface has one. */
+  storyId: string | null;
+}
+
 const VIEW_PATHS: Record<ViewName, string> = {
   landing: "/",
   auth: "/auth",
@@ -18,7 +25,8 @@ const VIEW_PATHS: Record<ViewName, string> = {
   "email-verification": "/verify-email",
   "forgot-password": "/forgot-password",
   stories: "/stories",
-  "story-interface": "/story",
+  // The story interface lives under the story's own address, /stories/{id} (see storyPath).
+  "story-interface": "/stories",
   studio: "/studio",
   chat: "/chat",
   library: "/library",
@@ -27,17 +35,52 @@ const VIEW_PATHS: Record<ViewName, string> = {
 };
 
 const PATH_VIEWS = new Map<string, ViewName>(
-  Object.entries(VIEW_PATHS).map(([view, path]) => [path, view as ViewName]),
+  Object.entries(VIEW_PATHS)
+    .filter(([view]) => view !== "story-interface")
+    .map(([view, path]) => [path, view as ViewName]),
 );
+
+const STORY_PATH = /^\/stories\/([^/]+)\/?$/i;
+
+/** The address of one story: bookmarkable, reloadable and linkable. */
+export function storyPath(storyId: string): string {
+  return `/stories/${encodeURIComponent(storyId)}`;
+}
+
+/** The path of a route. The story interface without a story has no address of its own: the list's. */
+export function pathForRoute(route: Route): string {
+  if (route.view === "story-interface" && route.storyId) return storyPath(route.storyId);
+  return VIEW_PATHS[route.view];
+}
 
 export function pathForView(view: ViewName): string {
   return VIEW_PATHS[view];
 }
 
-/** The view a URL path names, or null for a path no view owns. Tolerates a trailing slash and case. */
-export function viewFromPath(pathname: string): ViewName | null {
+/** The route a URL path names, or null for a path no view owns. Tolerates a trailing slash and case. */
+export function routeFromPath(pathname: string): Route | null {
+  const story = STORY_PATH.exec(pathname);
+  if (story?.[1]) {
+    let storyId: string;
+    try {
+      storyId = decodeURIComponent(story[1]);
+    } catch {
+      return null;
+    }
+    return { view: "story-interface", storyId };
+  }
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "").toLowerCase() : pathname;
-  return PATH_VIEWS.get(normalized || "/") ?? null;
+  const view = PATH_VIEWS.get(normalized || "/");
+  return view ? { view, storyId: null } : null;
+}
+
+/** The view a URL path names, or null for a path no view owns. */
+export function viewFromPath(pathname: string): ViewName | null {
+  return routeFromPath(pathname)?.view ?? null;
+}
+
+export function sameRoute(a: Route, b: Route): boolean {
+  return a.view === b.view && a.storyId === b.storyId;
 }
 
 /** The spec's restore rule: the stored view if it is one of the restorable ones, otherwise stories. */
@@ -62,43 +105,37 @@ export interface ResolveInput {
   storedView: string | null;
 }
 
-function resolve(input: ResolveInput, allowStoryInterface: boolean): ViewName {
-  const fromPath = viewFromPath(input.pathname);
+/**
+ * The route to show for an address: at load, and after the browser's back or forward button. A URL that
+ * names a signed-in view (a story included) opens it; the stored view is restored only where the URL names
+ * none, and only if it is restorable.
+ */
+export function resolveRoute(input: ResolveInput): Route {
+  const fromPath = routeFromPath(input.pathname);
+  const view = fromPath?.view ?? null;
   // Links from emails must work whoever is signed in.
-  if (fromPath === "email-verification" || fromPath === "forgot-password") return fromPath;
+  if (view === "email-verification" || view === "forgot-password") return { view, storyId: null };
 
   if (!input.isAuthenticated) {
-    if (fromPath === null) return "landing";
+    if (view === null) return { view: "landing", storyId: null };
     // A bookmarked signed-in view asks the visitor to sign in first.
-    return isPublicView(fromPath) ? fromPath : "auth";
+    return { view: isPublicView(view) ? view : "auth", storyId: null };
   }
 
-  if (fromPath !== null && isRestorableView(fromPath)) return fromPath;
-  // An open story lives in memory: reachable by back/forward, but a reload starts from the list.
-  if (fromPath === "story-interface") return allowStoryInterface ? fromPath : DEFAULT_SIGNED_IN_VIEW;
+  if (fromPath !== null && (isRestorableView(fromPath.view) || fromPath.view === "story-interface")) {
+    return fromPath;
+  }
   // "/", the auth screens or an unknown path while signed in: the spec's restore rule.
-  return restoreView(input.storedView);
-}
-
-/** The view to show when the app loads. */
-export function resolveStartupView(input: ResolveInput): ViewName {
-  return resolve(input, false);
-}
-
-/** The view to show after the browser's back or forward button. */
-export function resolvePopStateView(input: ResolveInput): ViewName {
-  return resolve(input, true);
+  return { view: restoreView(input.storedView), storyId: null };
 }
 
 /**
- * The URL to put in the address bar for a view shown at load. Query and hash survive only when the
- * address already named this view (a verification token, a bookmarked section), never onto another view.
+ * The URL to put in the address bar for a route shown at load. Query and hash survive only when the
+ * address already named this route (a verification token, a bookmarked section), never onto another.
  */
-export function canonicalUrl(
-  view: ViewName,
-  location: Pick<Location, "pathname" | "search" | "hash">,
-): string {
-  const path = pathForView(view);
-  if (viewFromPath(location.pathname) !== view) return path;
+export function canonicalUrl(route: Route, location: Pick<Location, "pathname" | "search" | "hash">): string {
+  const path = pathForRoute(route);
+  const current = routeFromPath(location.pathname);
+  if (current === null || !sameRoute(current, route)) return path;
   return `${path}${location.search}${location.hash}`;
 }

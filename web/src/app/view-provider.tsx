@@ -1,7 +1,7 @@
-// The current view, the highlighted sidebar item and how to move between views. The view is the source
-// of truth (spec §2); the URL follows it with pushState so back, forward and bookmarks work, and both are
-// remembered in local storage for the restore-on-reload rule. Signing in opens stories and signing out
-// returns to the landing page (spec §4). A move to a view whose chunk is still loading is a transition:
+// The current view, the highlighted sidebar item and how to move between views. The view (with the open
+// story's id in the story interface) is the source of truth; the URL follows it with pushState so back,
+// forward, bookmarks and links work, and the view and nav item are remembered in local storage for the
+// restore-on-reload rule. Signing in opens stories and signing out returns to the landing page. A move to a view whose chunk is still loading is a transition:
 // the current screen stays until the next is ready, and `isNavigating` says one is under way.
 import {
   createContext,
@@ -19,9 +19,11 @@ import { useAuth } from "./auth-provider";
 import {
   canonicalUrl,
   navItemForView,
-  pathForView,
-  resolvePopStateView,
-  resolveStartupView,
+  pathForRoute,
+  type Route,
+  resolveRoute,
+  routeFromPath,
+  sameRoute,
 } from "./navigation";
 import { DEFAULT_SIGNED_IN_VIEW, isViewName, type NavItem, requiresAuth, VIEW_TITLES } from "./views";
 
@@ -29,10 +31,17 @@ interface ViewState {
   /** A view name; a name the app does not know renders the unknown-view screen. */
   view: string;
   activeNavItem: NavItem;
+  /** The story the story interface shows; null on every other view. */
+  storyId: string | null;
+}
+
+export interface NavigateOptions {
+  /** For the story interface: which story to show. */
+  storyId?: string;
 }
 
 interface ViewContextValue extends ViewState {
-  navigate: (view: string) => void;
+  navigate: (view: string, options?: NavigateOptions) => void;
   /** A navigation is under way (the next view's chunk is loading). */
   isNavigating: boolean;
 }
@@ -43,16 +52,25 @@ function currentLocation(): Pick<Location, "pathname" | "search" | "hash"> {
   return window.location;
 }
 
+/** The route a state stands for, or null for a view name the app does not know (it has no address). */
+function routeOf(state: Pick<ViewState, "view" | "storyId">): Route | null {
+  return isViewName(state.view) ? { view: state.view, storyId: state.storyId } : null;
+}
+
+function stateFor(route: Route, storedNav: string | null): ViewState {
+  return { view: route.view, storyId: route.storyId, activeNavItem: navItemForView(route.view, storedNav) };
+}
+
 export function ViewProvider({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
 
   const [state, setState] = useState<ViewState>(() => {
-    const view = resolveStartupView({
+    const route = resolveRoute({
       pathname: currentLocation().pathname,
       isAuthenticated,
       storedView: readStorage("currentView"),
     });
-    return { view, activeNavItem: navItemForView(view, readStorage("activeNavItem")) };
+    return stateFor(route, readStorage("activeNavItem"));
   });
   const [isNavigating, startTransition] = useTransition();
 
@@ -62,19 +80,19 @@ export function ViewProvider({ children }: { children: ReactNode }) {
   if (authSeen !== isAuthenticated) {
     setAuthSeen(isAuthenticated);
     const view = isAuthenticated ? DEFAULT_SIGNED_IN_VIEW : "landing";
-    setState({ view, activeNavItem: navItemForView(view, null) });
+    setState(stateFor({ view, storyId: null }, null));
   }
-  const viewRef = useRef(state.view);
-  viewRef.current = state.view;
+  const stateRef = useRef(state);
+  stateRef.current = state;
 
   // ...and the address bar follows that change with a history entry of its own.
   const authAtMount = useRef(isAuthenticated);
   useEffect(() => {
     if (authAtMount.current === isAuthenticated) return;
     authAtMount.current = isAuthenticated;
-    const view = viewRef.current;
-    if (isViewName(view) && currentLocation().pathname !== pathForView(view)) {
-      window.history.pushState(null, "", pathForView(view));
+    const route = routeOf(stateRef.current);
+    if (route && currentLocation().pathname !== pathForRoute(route)) {
+      window.history.pushState(null, "", pathForRoute(route));
       window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     }
   }, [isAuthenticated]);
@@ -83,8 +101,9 @@ export function ViewProvider({ children }: { children: ReactNode }) {
   // becomes "/auth"), without adding a history entry.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, for the view chosen at load
   useEffect(() => {
-    if (!isViewName(state.view)) return;
-    const url = canonicalUrl(state.view, currentLocation());
+    const route = routeOf(state);
+    if (!route) return;
+    const url = canonicalUrl(route, currentLocation());
     const { pathname, search, hash } = currentLocation();
     if (url !== `${pathname}${search}${hash}`) window.history.replaceState(window.history.state, "", url);
   }, []);
@@ -100,17 +119,19 @@ export function ViewProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onPopState = () => {
       const location = currentLocation();
-      const view = resolvePopStateView({
+      const route = resolveRoute({
         pathname: location.pathname,
         isAuthenticated,
         storedView: readStorage("currentView"),
       });
       // An in-page anchor also fires popstate: the path, and so the view, stay the same.
-      setState((prev) =>
-        prev.view === view ? prev : { view, activeNavItem: navItemForView(view, prev.activeNavItem) },
-      );
-      if (pathForView(view) !== location.pathname) {
-        window.history.replaceState(window.history.state, "", canonicalUrl(view, location));
+      setState((prev) => {
+        const shown = routeOf(prev);
+        return shown && sameRoute(shown, route) ? prev : stateFor(route, prev.activeNavItem);
+      });
+      const named = routeFromPath(location.pathname);
+      if (!named || !sameRoute(named, route)) {
+        window.history.replaceState(window.history.state, "", canonicalUrl(route, location));
       }
     };
     window.addEventListener("popstate", onPopState);
@@ -118,18 +139,21 @@ export function ViewProvider({ children }: { children: ReactNode }) {
   }, [isAuthenticated]);
 
   const navigate = useCallback(
-    (target: string) => {
+    (target: string, options: NavigateOptions = {}) => {
       const view = isViewName(target) && requiresAuth(target) && !isAuthenticated ? "auth" : target;
-      // Choosing the view already shown does nothing (spec: same item is ignored).
-      if (view === viewRef.current) return;
+      const storyId = view === "story-interface" ? (options.storyId ?? null) : null;
+      // Choosing what is already shown does nothing (the same nav item is ignored).
+      if (view === stateRef.current.view && storyId === stateRef.current.storyId) return;
       startTransition(() => {
         setState((prev) => ({
           view,
+          storyId,
           activeNavItem: isViewName(view) ? navItemForView(view, prev.activeNavItem) : prev.activeNavItem,
         }));
       });
-      if (isViewName(view)) {
-        const path = pathForView(view);
+      const route = routeOf({ view, storyId });
+      if (route) {
+        const path = pathForRoute(route);
         const { pathname, search, hash } = currentLocation();
         if (`${pathname}${search}${hash}` !== path) window.history.pushState(null, "", path);
       }

@@ -19,7 +19,7 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export const PUBLIC_VIEWS = ["landing", "auth", "email-verification", "forgot-password"] as const;
 export type PublicView = (typeof PUBLIC_VIEWS)[number];
 
-/** The only views restored from storage on reload (spec §2); anything else falls back to stories. */
+/** The only views restored from storage on reload; anything else falls back to stories. */
 export const RESTORABLE_VIEWS = ["stories", "studio", "chat", "library", "subscription", "news"] as const;
 export type RestorableView = (typeof RESTORABLE_VIEWS)[number];
 

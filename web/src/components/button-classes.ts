@@ -1,7 +1,7 @@
 // Class names for the product's buttons (and links styled as buttons), so every call to action shares
 // one size scale, one focus ring and the one accent gradient for primary actions.
 
-export type ButtonVariant = "primary" | "secondary" | "ghost";
+export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
 export type ButtonSize = "sm" | "md" | "lg";
 
 const BASE =
@@ -15,6 +15,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
   secondary:
     "border border-line bg-surface text-ink shadow-soft hover:border-accent-400/60 hover:bg-surface-2",
   ghost: "text-ink-muted hover:bg-surface-2 hover:text-ink",
+  // For what cannot be undone (e.g. deleting a story).
+  danger: "bg-red-600 text-white shadow-[0_8px_24px_-10px_rgb(220_38_38/0.7)] hover:bg-red-700",
 };
 
 const SIZES: Record<ButtonSize, string> = {

@@ -1,15 +1,11 @@
 // A yes/no question before something that cannot be taken back (deleting a story). The confirm button
 // shows its busy label while the action runs; a failure is shown in the dialog, which stays open.
-import { LoaderCircle, TriangleAlert } from "lucide-react";
+import { TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "./button";
 import { buttonClasses } from "./button-classes";
 import { FormAlert } from "./form-alert";
 import { Modal, ModalActions, ModalClose } from "./modal";
-
-const DANGER_BUTTON =
-  "inline-flex h-10 shrink-0 items-center justify-center gap-2 rounded-xl bg-red-600 px-4 text-sm font-semibold " +
-  "whitespace-nowrap text-white shadow-[0_8px_24px_-10px_rgb(220_38_38/0.7)] transition duration-200 " +
-  "hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-60";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -51,15 +47,15 @@ export function ConfirmDialog({
         <ModalClose disabled={busy} className={buttonClasses("secondary", "sm")}>
           Cancel
         </ModalClose>
-        <button
-          type="button"
+        <Button
           onClick={onConfirm}
-          disabled={busy}
-          className={tone === "danger" ? DANGER_BUTTON : buttonClasses("primary", "sm")}
+          variant={tone === "danger" ? "danger" : "primary"}
+          size="sm"
+          loading={busy}
+          loadingText={busyLabel}
         >
-          {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-          {busy ? busyLabel : confirmLabel}
-        </button>
+          {confirmLabel}
+        </Button>
       </ModalActions>
     </Modal>
   );

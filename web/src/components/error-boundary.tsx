@@ -2,7 +2,7 @@
 // the chunk, the 120 s time-out), and offers a reload instead of a blank page.
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { buttonClasses } from "./button-classes";
+import { Button } from "./button";
 
 interface Props {
   children: ReactNode;
@@ -40,14 +40,10 @@ export class ErrorBoundary extends Component<Props, State> {
           <p className="mt-2 text-sm text-ink-muted">
             Check your connection and try again. If a new version was just released, a reload fetches it.
           </p>
-          <button
-            type="button"
-            className={`${buttonClasses("primary")} mt-6`}
-            onClick={() => window.location.reload()}
-          >
+          <Button className="mt-6" onClick={() => window.location.reload()}>
             <RotateCw aria-hidden="true" className="size-4" />
             Reload
-          </button>
+          </Button>
         </div>
       </Frame>
     );

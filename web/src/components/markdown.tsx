@@ -1,4 +1,4 @@
-// The narrator's text as Markdown, safely (spec §1, DESIGN.md §6). Raw HTML is never rendered: it shows
+// The narrator's text as Markdown, safely. Raw HTML is never rendered: it shows
 // as the literal text it is. Links and images keep their address only when it is relative or uses http,
 // https, irc, ircs, mailto or xmpp (react-markdown's default URL filter is exactly that list); any other
 // address is emptied. Links open in a new tab without the opener or a referrer. Pictures from other

@@ -1,4 +1,4 @@
-// The scene canvas beside a chat (spec §2 "Story interface"): the latest video in video mode (autoplay,
+// The scene canvas beside a chat: the latest video in video mode (autoplay,
 // loop, muted, controls), else the latest image, else 'No Media Yet'. A click opens the large preview.
 // A video that cannot play falls back to its image; media that cannot load at all are reported (their
 // signed URL may have expired, so the owner re-reads them) and the empty state shows meanwhile.

@@ -1,5 +1,6 @@
-// A labelled text input with an optional hint or message under it, and a password variant with a
-// show/hide toggle. Shared by every form so they share one look, one focus ring and one error style.
+// Form fields: a label with what sits at its right (a counter such as x/30, a note such as 'Optional',
+// or a link), a labelled text input with an optional hint or message under it, and a password variant
+// with a show/hide toggle. Shared by every form so they share one look, one focus ring and one error style.
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from "react";
 
@@ -7,6 +8,37 @@ export const inputClasses =
   "h-12 w-full min-w-0 rounded-xl border border-line bg-canvas px-4 text-base text-ink shadow-inner " +
   "transition duration-200 outline-none placeholder:text-ink-muted/80 hover:border-ink-muted/50 " +
   "focus:border-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 aria-invalid:border-danger";
+
+export const textareaClasses =
+  "w-full min-w-0 resize-y rounded-xl border border-line bg-canvas px-4 py-3 text-base leading-6 text-ink shadow-inner " +
+  "transition duration-200 outline-none placeholder:text-ink-muted/80 hover:border-ink-muted/50 " +
+  "focus:border-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2";
+
+interface FieldLabelProps {
+  htmlFor: string;
+  children: ReactNode;
+  /** A character counter, e.g. "12/30". */
+  counter?: string;
+  /** A short note (e.g. "Optional") or an element such as a "Forgot password?" link. */
+  aside?: ReactNode;
+}
+
+export function FieldLabel({ htmlFor, children, counter, aside }: FieldLabelProps) {
+  return (
+    <div className="flex items-baseline justify-between gap-4">
+      <label htmlFor={htmlFor} className="text-sm font-medium text-ink">
+        {children}
+      </label>
+      {counter ? (
+        <span className="text-xs font-medium text-ink-muted tabular-nums">{counter}</span>
+      ) : typeof aside === "string" ? (
+        <span className="text-xs font-medium text-ink-muted">{aside}</span>
+      ) : (
+        aside
+      )}
+    </div>
+  );
+}
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "id"> {
   label: string;
@@ -36,12 +68,9 @@ export function TextField({
   const hintId = `${id}-hint`;
   return (
     <div className={className}>
-      <div className="flex items-baseline justify-between gap-4">
-        <label htmlFor={id} className="text-sm font-medium text-ink">
-          {label}
-        </label>
-        {labelAside}
-      </div>
+      <FieldLabel htmlFor={id} aside={labelAside}>
+        {label}
+      </FieldLabel>
       <div className="relative mt-2">
         <input
           ref={ref}

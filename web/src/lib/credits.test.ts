@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costLabel, creditLabel, formatBalance, visibleCostLabel } from "./credits";
 
-describe("cost labels (spec §9)", () => {
+describe("cost labels", () => {
   it("says 'credit' for exactly 1 and 'credits' otherwise, decimals kept", () => {
     expect(costLabel(1)).toBe("1 credit");
     expect(costLabel(0.5)).toBe("0.5 credits");

@@ -18,8 +18,8 @@ export function creditLabel(amount: number): string {
 export const costLabel: (amount: number) => string = formatCredits;
 
 /**
- * The cost label to show beside an action, or null for an unlimited user (spec §2: costs are hidden for
- * users who are never charged).
+ * The cost label to show beside an action, or null for an unlimited user (costs are hidden for users
+ * who are never charged).
  */
 export function visibleCostLabel(amount: number, unlimited: boolean): string | null {
   return unlimited ? null : costLabel(amount);

@@ -74,7 +74,7 @@ describe("typed local storage", () => {
   });
 });
 
-describe("pending user (session storage, spec §3)", () => {
+describe("pending user (session storage)", () => {
   it("keeps email, username and credits for the tab, and forgets them on request", () => {
     writePendingUser({ email: "ada@example.com", username: "ada", credits_remaining: 15 });
     expect(sessionStorage.getItem("pendingUser")).toBe(

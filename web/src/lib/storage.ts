@@ -2,10 +2,10 @@
 // spec's exact name, its value type and how it is written, so nothing else touches raw storage.
 // Reads never throw: storage can be disabled (private windows, strict settings) or hold stale junk
 // from an older build, and both simply read as "nothing stored".
+import { type ChatMode, chatModeSchema, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 
 export type Theme = "light" | "dark";
 export type SidebarState = "collapsed" | "expanded";
-export type ChatMode = "chat" | "image" | "video";
 /** The Studio's two modes: the prompt advisor (chat) or image batches. */
 export type StudioMode = "chat" | "image";
 
@@ -91,20 +91,17 @@ function isStoredUser(value: unknown): value is StoredUser {
   );
 }
 
-export const BATCH_SIZE_MIN = 1;
-export const BATCH_SIZE_MAX = 4;
-
 const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   theme: oneOf("light", "dark"),
   currentView: plainString,
   activeNavItem: plainString,
   sidebarState: oneOf("collapsed", "expanded"),
-  chatMode: oneOf("chat", "image", "video"),
+  chatMode: oneOf(...chatModeSchema.options),
   studioMode: oneOf("chat", "image"),
   batchSize: {
     parse: (raw) => {
       const n = Number(raw);
-      return Number.isInteger(n) && n >= BATCH_SIZE_MIN && n <= BATCH_SIZE_MAX ? n : null;
+      return Number.isInteger(n) && n >= MIN_BATCH_SIZE && n <= MAX_BATCH_SIZE ? n : null;
     },
     serialize: (value) => String(value),
   },
@@ -176,7 +173,7 @@ export function removeStorage(key: StorageKey): void {
   }
 }
 
-// Session storage: the one value the spec keeps for the browser tab only (spec §3), the account that
+// Session storage: the one value the spec keeps for the browser tab only, the account that
 // still has to verify its email. It outlives a reload but not the tab, like the sign-up it belongs to.
 
 export interface PendingUser {
@@ -232,7 +229,7 @@ export function clearPendingUser(): void {
   }
 }
 
-// The query string the payment page sent the browser back with (spec §4 "Payment return"), kept for this
+// The query string the payment page sent the browser back with, kept for this
 // tab until the signed-in app has handled it, so a visitor who has to sign in first still gets it handled
 // right after login. It leaves the address bar at once, so a reload never handles it twice.
 

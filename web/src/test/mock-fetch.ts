@@ -38,13 +38,6 @@ export function mockFetch(handler: FetchHandler): FetchCall[] {
   return calls;
 }
 
-/** A network that is down: every request fails the way fetch fails offline. */
-export function mockOffline(): FetchCall[] {
-  return mockFetch(() => {
-    throw new TypeError("Failed to fetch");
-  });
-}
-
 /** A server that never answers: the request ends only when its signal aborts (a time-out, a newer request). */
 export function mockHangingFetch(): FetchCall[] {
   return mockFetch(

@@ -118,7 +118,12 @@ describe("S3 media storage (s3rver)", () => {
   });
 
   it("gives the same URL for repeated calls within a window, so browsers can cache", async () => {
-    expect(await storage.signedUrl("u/2/b.png")).toBe(await storage.signedUrl("u/2/b.png"));
+    // A frozen clock: with the real one, the two calls could straddle a window boundary.
+    const clock = createFakeClock(new Date("2026-01-01T12:00:01Z"));
+    const frozen = createMediaStorage(s3Config(), secret, clock);
+    const first = await frozen.signedUrl("u/2/b.png");
+    clock.advance(60_000);
+    expect(await frozen.signedUrl("u/2/b.png")).toBe(first);
   });
 
   // s3rver 3.7 does not check SigV4 signatures (lib/middleware/authentication.js: "Signature version 4

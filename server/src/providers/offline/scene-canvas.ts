@@ -6,8 +6,6 @@ import { n } from "./svg-shapes";
 
 export const SCENE_WIDTH = 2048;
 export const SCENE_HEIGHT = 1536;
-export const W = SCENE_WIDTH;
-export const H = SCENE_HEIGHT;
 
 export type Canvas = {
   defs: string[];
@@ -52,7 +50,7 @@ export function mist(canvas: Canvas, y: number, height: number, color: string, o
     [1, color, 0],
   ]);
   canvas.body.push(
-    `<rect x="0" y="${n(y - height / 2)}" width="${W}" height="${n(height)}" fill="url(#${id})"/>`,
+    `<rect x="0" y="${n(y - height / 2)}" width="${SCENE_WIDTH}" height="${n(height)}" fill="url(#${id})"/>`,
   );
 }
 

@@ -1,7 +1,7 @@
 // The offline scene's landscapes, one build per biome: distant ranges, sea, dunes, skylines, craters or a
 // volcano, fading into the haze layer by layer. Each build reports the ground its subjects stand on.
 import { darken, lighten, mix } from "./colour";
-import { type Canvas, depth, glow, H, linear, mist, W } from "./scene-canvas";
+import { type Canvas, depth, glow, SCENE_HEIGHT as H, linear, mist, SCENE_WIDTH as W } from "./scene-canvas";
 import type { Palette, SceneTheme } from "./scene-theme";
 import type { Rng } from "./seeded";
 import {

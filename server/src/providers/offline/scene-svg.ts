@@ -2,7 +2,7 @@
 // a flying creature, a figure, weather and a vignette, all placed by a seeded PRNG so a prompt always
 // paints the same picture. The biome decides the layers; the theme decides what stands in them.
 import { darken, lighten, mix } from "./colour";
-import { type Canvas, glow, H, linear, radial, W } from "./scene-canvas";
+import { type Canvas, glow, SCENE_HEIGHT as H, linear, radial, SCENE_WIDTH as W } from "./scene-canvas";
 import { paintLand, type Stage } from "./scene-land";
 import type { Landmark, Palette, SceneTheme } from "./scene-theme";
 import type { Rng } from "./seeded";

@@ -75,6 +75,49 @@ export function hillRidge(
   );
 }
 
+/**
+ * A ridgeline by midpoint displacement, closed to `bottom`: natural-looking mountains or dunes. `peaks`
+ * ([x, y, spread]) pull the line up to a chosen summit; the landing page's artwork draws its ranges this way.
+ */
+export function displacedRidgePath(
+  rng: Rng,
+  options: {
+    y: number;
+    amp: number;
+    from: number;
+    to: number;
+    bottom: number;
+    rough?: number;
+    depth?: number;
+    peaks?: readonly (readonly [number, number, number])[];
+  },
+): string {
+  const { y, amp, from, to, bottom, rough = 0.55, depth = 7, peaks = [] } = options;
+  const count = 2 ** depth;
+  const ys = new Array<number>(count + 1).fill(0);
+  ys[0] = y + (rng.next() - 0.5) * amp;
+  ys[count] = y + (rng.next() - 0.5) * amp;
+  let step = count;
+  let scale = amp;
+  while (step > 1) {
+    const half = step / 2;
+    for (let i = half; i < count; i += step) {
+      ys[i] = (ys[i - half]! + ys[i + half]!) / 2 + (rng.next() - 0.5) * scale;
+    }
+    step = half;
+    scale *= rough;
+  }
+  for (const [px, py, spread] of peaks) {
+    for (let i = 0; i <= count; i++) {
+      const d = Math.abs(from + ((to - from) * i) / count - px) / spread;
+      if (d < 1) ys[i] = Math.min(ys[i]!, ys[i]! * d + py * (1 - d));
+    }
+  }
+  let d = `M${n(from)},${n(bottom)}`;
+  for (let i = 0; i <= count; i++) d += `L${n(from + ((to - from) * i) / count)},${n(ys[i]!)}`;
+  return `${d}L${n(to)},${n(bottom)}Z`;
+}
+
 /** Closes a ridge down to the bottom of the canvas. */
 export function ridgePath(ridge: Ridge, bottom: number): string {
   const pts = ridge.points;

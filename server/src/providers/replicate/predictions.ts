@@ -22,6 +22,7 @@ export function replicateContext(settings: ReplicateSettings): VendorContext {
     apiKey: settings.apiKey,
     baseUrl: settings.baseUrl,
     timeoutMs: settings.timeoutMs,
+    downloadHosts: settings.downloadHosts,
     vendor: "replicate",
   };
 }

@@ -1,4 +1,4 @@
-// The avatar button and its menu (spec §2): Manage Credits and Logout. Radix gives it roving focus,
+// The avatar button and its menu: Manage Credits and Logout. Radix gives it roving focus,
 // typeahead, Escape and the menu roles. It is not modal: a modal menu locks page scroll by injecting a
 // <style> element, which the app's Content-Security-Policy (style-src 'self') refuses.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";

@@ -31,7 +31,7 @@ async function renderShell(url = "/stories", credits = 15) {
 const nav = () => screen.getByRole("navigation", { name: "Main" });
 const main = () => screen.getByRole("main");
 
-describe("app shell (spec §2)", () => {
+describe("app shell", () => {
   it("shows the wordmark, the balance, the user with Logout and the sidebar items", async () => {
     await renderShell();
     const bar = screen.getByRole("banner");

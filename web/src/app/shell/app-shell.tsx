@@ -1,4 +1,4 @@
-// The signed-in app's frame (spec §2 "App shell"): fixed top bar, sidebar (a drawer on phones) and the
+// The signed-in app's frame: fixed top bar, sidebar (a drawer on phones) and the
 // main content, which keeps 65 px clear of the top bar and a left margin that follows the sidebar. It
 // also owns the startup session check and what a 401 means (use-session-check.ts). Loaded as its own
 // chunk: a signed-out visitor never downloads it.
@@ -28,7 +28,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   useSessionCheck();
   usePaymentReturn();
 
-  // Spec §2: a choice is ignored while a navigation is under way or when it is the current item.
+  // A choice is ignored while a navigation is under way or when it is the current item.
   const select = useCallback(
     (item: NavItem) => {
       setDrawerOpen(false);

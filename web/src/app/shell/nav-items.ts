@@ -1,4 +1,4 @@
-// The sidebar's items (spec §2 "App shell"), keyed by the view each opens.
+// The sidebar's items, keyed by the view each opens.
 import { BookOpenText, Coins, Images, type LucideIcon, Newspaper, WandSparkles } from "lucide-react";
 import type { NavItem } from "../views";
 

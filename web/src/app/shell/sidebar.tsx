@@ -1,4 +1,4 @@
-// The left sidebar (spec §2): Stories, Studio, Gallery, Credits, Updates, and the profile item, which
+// The left sidebar: Stories, Studio, Gallery, Credits, Updates, and the profile item, which
 // opens credit management. Beside the content from 768 px (64 px collapsed, 256 px expanded); on a phone
 // the same list opens as a drawer over the content (see nav-drawer.tsx).
 import { ChevronsLeft, ChevronsRight } from "lucide-react";

@@ -1,4 +1,4 @@
-// The fixed top bar of the signed-in app (spec §2): wordmark, credit balance, theme toggle, the user
+// The fixed top bar of the signed-in app: wordmark, credit balance, theme toggle, the user
 // with a Logout button, and the avatar menu. On a phone it also opens the navigation drawer.
 import { Coins, LoaderCircle, LogOut, Menu } from "lucide-react";
 import type { Ref } from "react";

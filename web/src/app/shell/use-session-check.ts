@@ -1,4 +1,4 @@
-// The signed-in app's side of spec §4 "Startup": ask the server whether the stored session is live,
+// The signed-in app's side of startup: ask the server whether the stored session is live,
 // keep the stored user (and so the credit balance) in step with its answer, and log out with
 // 'Session expired. Please log in again.' when it is not, except on the return from the payment page.
 // Any other request answered 401 ends the session the same way (the API client only reports it).

@@ -1,4 +1,4 @@
-// The sidebar's collapsed/expanded state (spec §2, §9): collapsed by default, remembered under
+// The sidebar's collapsed/expanded state: collapsed by default, remembered under
 // `sidebarState`, and broadcast as a window event carrying the margin the main content should keep, so
 // views that position things themselves (canvases, fixed inputs) can follow it.
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
@@ -6,7 +6,6 @@ import { readStorage, writeStorage } from "../../lib/storage";
 
 export const SIDEBAR_COLLAPSED_PX = 64;
 export const SIDEBAR_EXPANDED_PX = 256;
-export const TOP_BAR_PX = 65;
 export const SIDEBAR_EVENT = "sidebarStateChange";
 /** From this width the sidebar sits beside the content; below it, it opens as a drawer over it. */
 export const DESKTOP_QUERY = "(min-width: 768px)";

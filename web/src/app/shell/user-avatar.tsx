@@ -1,6 +1,6 @@
 import type { StoredUser } from "../../lib/storage";
 
-/** Spec §2: the avatar shows the first letter of the email or, without one, of the username. */
+/** The avatar shows the first letter of the email or, without one, of the username. */
 export function avatarLetter(user: Pick<StoredUser, "email" | "username"> | null): string {
   const source = user?.email?.trim() || user?.username?.trim() || "?";
   return source.charAt(0).toUpperCase();

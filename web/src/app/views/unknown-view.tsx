@@ -1,6 +1,6 @@
-// Spec §2: a view name the app does not know shows a left panel and an empty canvas.
+// A view name the app does not know shows a left panel and an empty canvas.
 import { ImageOff } from "lucide-react";
-import { buttonClasses } from "../../components/button-classes";
+import { Button } from "../../components/button";
 import { useAuth } from "../auth-provider";
 import { useView } from "../view-provider";
 
@@ -14,13 +14,9 @@ export function UnknownView() {
         <p className="text-sm leading-6 text-ink-muted">
           This screen does not exist. Pick up where you left off.
         </p>
-        <button
-          type="button"
-          className={buttonClasses("primary", "sm")}
-          onClick={() => navigate(isAuthenticated ? "stories" : "landing")}
-        >
+        <Button size="sm" onClick={() => navigate(isAuthenticated ? "stories" : "landing")}>
           {isAuthenticated ? "Go to Your Stories" : "Back to Home"}
-        </button>
+        </Button>
       </aside>
       <section aria-label="Canvas" className="flex flex-1 items-center justify-center p-6">
         <div className="grid aspect-[4/3] w-full max-w-2xl place-items-center rounded-3xl border border-dashed border-line bg-surface-2/60">

@@ -19,7 +19,7 @@ import {
 
 const filled = { username: "ada", email: "ada@example.com", password: "secret1", confirmPassword: "secret1" };
 
-describe("register validation (spec §5)", () => {
+describe("register validation", () => {
   it("requires every field", () => {
     for (const field of ["username", "email", "password", "confirmPassword"] as const) {
       expect(validateAuthForm("register", { ...filled, [field]: "  " })).toBe("Please fill in all fields");
@@ -56,7 +56,7 @@ describe("register validation (spec §5)", () => {
   });
 });
 
-describe("password reset validation (spec §5)", () => {
+describe("password reset validation", () => {
   it("checks the email step", () => {
     expect(validateResetEmail(" ")).toBe("Please enter your email address");
     expect(validateResetEmail("nope")).toBe("Please enter a valid email address");
@@ -72,7 +72,7 @@ describe("password reset validation (spec §5)", () => {
   });
 });
 
-describe("availability messages (spec §5, §8)", () => {
+describe("availability messages", () => {
   it("asks about usernames from 3 characters and emails with an at-sign", () => {
     expect(isCheckable("username", "ad")).toBe(false);
     expect(isCheckable("username", " ad ")).toBe(false);
@@ -125,7 +125,7 @@ describe("availability messages (spec §5, §8)", () => {
   });
 });
 
-describe("what a sign-in or registration answer leads to (spec §4)", () => {
+describe("what a sign-in or registration answer leads to", () => {
   const response = (patch: Partial<AuthResponse>): AuthResponse => ({
     access_token: "tok",
     token_type: "bearer",
@@ -179,7 +179,7 @@ describe("what a sign-in or registration answer leads to (spec §4)", () => {
   });
 });
 
-describe("mail link failures (spec §8)", () => {
+describe("mail link failures", () => {
   it("verification: the server's detail, the fallback, or the network text", () => {
     expect(verifyErrorMessage(new ApiError(400, "This verification link has expired."))).toBe(
       "This verification link has expired.",

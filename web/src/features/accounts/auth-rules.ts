@@ -1,5 +1,5 @@
-// The account screens' rules as pure functions: form validation (spec §5), the words of the live
-// availability checks (spec §5 and §8) and what a sign-in or registration response leads to (spec §4).
+// The account screens' rules as pure functions: form validation, the words of the live
+// availability checks and what a sign-in or registration response leads to.
 import {
   type AuthResponse,
   EMAIL_VERIFIED_MESSAGE,
@@ -65,7 +65,7 @@ export function validateAuthForm(mode: AuthMode, values: AuthFormValues): string
   return firstIssue(usernameSchema.safeParse(username)) ?? firstIssue(emailSchema.safeParse(email));
 }
 
-/** Spec §5 for the reset step. */
+/** The reset step: both fields required, at least 6 characters, and the two must match. */
 export function validateNewPassword(password: string, confirmPassword: string): string | null {
   if (password === "" || confirmPassword === "") return MESSAGES.resetRequired;
   if (password.length < PASSWORD_MIN_LENGTH) return MESSAGES.resetTooShort;
@@ -87,7 +87,7 @@ export interface AvailabilityMessage {
   tone: "success" | "danger";
 }
 
-/** Whether a value is worth asking the server about (spec §5): 3+ characters, or an at-sign. */
+/** Whether a value is worth asking the server about: 3+ characters, or an at-sign. */
 export function isCheckable(kind: AvailabilityKind, value: string): boolean {
   const trimmed = value.trim();
   return kind === "username" ? trimmed.length >= USERNAME_MIN_LENGTH : trimmed.includes("@");
@@ -99,7 +99,7 @@ export function localAvailabilityProblem(kind: AvailabilityKind, value: string):
 }
 
 /**
- * Spec §5: green when the text says "available". The name the user typed is quoted in the text and is
+ * Green when the text says "available". The name the user typed is quoted in the text and is
  * left out of the test, so a taken name like 'available_ada' does not turn its own refusal green.
  */
 export function availabilityTone(text: string): "success" | "danger" {
@@ -131,7 +131,7 @@ export function availabilityErrorMessage(kind: AvailabilityKind, error: unknown)
 }
 
 // ---------------------------------------------------------------------------------------------------
-// What a sign-in or registration answer leads to (spec §4)
+// What a sign-in or registration answer leads to
 
 export type AuthOutcome =
   | { kind: "signed-in"; token: string; user: StoredUser }
@@ -169,7 +169,7 @@ export function authErrorMessage(error: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Email links (spec §8)
+// Email links
 
 /** The server's reason for refusing a verification link, or the spec's fallbacks. */
 export function verifyErrorMessage(error: unknown): string {

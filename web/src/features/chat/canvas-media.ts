@@ -1,4 +1,4 @@
-// What the media canvas shows (spec §4 "Opening a story", "Story switch", "On completion"): the newest
+// What the media canvas shows: the newest
 // media of the conversation, a video when it has one (video mode) with its scene image as the fallback.
 // An update older than what is shown is ignored unless forced (opening a story forces).
 import type { ChatMessage } from "@storyverse/contract/chat";

@@ -1,5 +1,6 @@
 import type { MediaStatus } from "@storyverse/contract/chat";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../lib/api-errors";
 import {
   FIRST_POLL_DELAY_MS,
   MAX_POLL_ATTEMPTS,
@@ -101,15 +102,29 @@ describe("media polling schedule", () => {
     expect(outcomes).toEqual([{ kind: "completed", status: done }]);
   });
 
-  it("ends with a time-out when every look fails", async () => {
+  it("ends with 'could not check' when the looks still fail at the limit", async () => {
     const check = vi.fn(async () => {
-      throw new Error("offline");
+      throw new ApiError(0, "Network connection error. Please check your internet and try again.");
     });
     const outcomes: PollOutcome[] = [];
     pollMediaStatus({ check, onOutcome: (o) => outcomes.push(o) });
     await vi.advanceTimersByTimeAsync(FIRST_POLL_DELAY_MS + MAX_POLL_ATTEMPTS * POLL_INTERVAL_MS);
     expect(check).toHaveBeenCalledTimes(MAX_POLL_ATTEMPTS);
-    expect(outcomes).toEqual([{ kind: "timeout" }]);
+    expect(outcomes).toEqual([{ kind: "check-failed" }]);
+  });
+
+  it("keeps asking through busy or slow answers, but stops at once when the server refuses for good", async () => {
+    const check = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(429, "Too many requests"))
+      .mockRejectedValueOnce(new ApiError(503, "Service Unavailable"))
+      .mockRejectedValueOnce(new ApiError(404, "Message not found"));
+    const outcomes: PollOutcome[] = [];
+    pollMediaStatus({ check, onOutcome: (o) => outcomes.push(o) });
+    await vi.advanceTimersByTimeAsync(FIRST_POLL_DELAY_MS + 2 * POLL_INTERVAL_MS);
+    expect(outcomes).toEqual([{ kind: "check-failed" }]);
+    await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 5);
+    expect(check).toHaveBeenCalledTimes(3);
   });
 
   it("stops when told to, aborting a look in flight", async () => {

@@ -1,20 +1,40 @@
-// Polling one message's media (spec §4 "Sending a message", §9): the first look after 2 s, then every
-// 10 s, at most 60 looks (about ten minutes). A look that fails is retried on the same schedule until
-// the limit. A small timer chain rather than a query's refetchInterval, because the schedule (a short
+// Polling one message's media: the first look after 2 s, then every 10 s, at most 60 looks (about ten
+// minutes). A look that fails is retried on the same schedule until the limit; when the looks fail for
+// good (the last one failed, or the server refused the question outright), the status could not be
+// checked, which is not the same as media that took too long. A small timer chain rather than a query's refetchInterval, because the schedule (a short
 // first delay, a hard stop) and the per-message lifetime are the point, and a chain is easy to test.
-import type { MediaStatus } from "@storyverse/contract/chat";
+import {
+  MEDIA_FIRST_POLL_DELAY_MS,
+  MEDIA_MAX_POLL_ATTEMPTS,
+  MEDIA_POLL_INTERVAL_MS,
+  type MediaStatus,
+} from "@storyverse/contract/chat";
+import { ApiError } from "../../lib/api-errors";
 
-export const FIRST_POLL_DELAY_MS = 2_000;
-export const POLL_INTERVAL_MS = 10_000;
-export const MAX_POLL_ATTEMPTS = 60;
+// The server's media deadline (MEDIA_DEADLINE_MS) is set from these, so both sides give up together.
+export const FIRST_POLL_DELAY_MS = MEDIA_FIRST_POLL_DELAY_MS;
+export const POLL_INTERVAL_MS = MEDIA_POLL_INTERVAL_MS;
+export const MAX_POLL_ATTEMPTS = MEDIA_MAX_POLL_ATTEMPTS;
 
-export const MEDIA_FAILED_MESSAGE = "Media generation failed. Please try again.";
-export const MEDIA_TIMED_OUT_MESSAGE = "Media generation timed out. Please try again.";
+export const MEDIA_CHECK_FAILED_MESSAGE = "Failed to check media status.";
 
 export type PollOutcome =
   | { kind: "completed"; status: MediaStatus }
   | { kind: "failed"; status: MediaStatus }
-  | { kind: "timeout" };
+  | { kind: "timeout" }
+  /** The status could not be read: the looks kept failing to the limit, or one was refused for good. */
+  | { kind: "check-failed" };
+
+/** A refusal that asking again will not change (the message is gone, the request is wrong). */
+function isFinalFailure(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
+}
 
 export interface PollOptions {
   check: (signal: AbortSignal) => Promise<MediaStatus>;
@@ -45,17 +65,20 @@ export function pollMediaStatus({
 
   const look = async () => {
     attempts += 1;
+    let lookFailed = false;
     try {
       const status = await check(controller.signal);
       if (controller.signal.aborted) return;
       onStatus?.(status);
       if (status.media_generation_completed) return onOutcome({ kind: "completed", status });
       if (status.media_generation_failed) return onOutcome({ kind: "failed", status });
-    } catch {
+    } catch (error) {
       if (controller.signal.aborted) return;
+      if (isFinalFailure(error)) return onOutcome({ kind: "check-failed" });
       // A failed look says nothing about the media: try again on the schedule.
+      lookFailed = true;
     }
-    if (attempts >= maxAttempts) return onOutcome({ kind: "timeout" });
+    if (attempts >= maxAttempts) return onOutcome({ kind: lookFailed ? "check-failed" : "timeout" });
     schedule(intervalMs);
   };
 

@@ -1,8 +1,8 @@
-// The chat input's remembered choices (spec §2 "Chat input"): the mode (chat, image or video) under
+// The chat input's remembered choices: the mode (chat, image or video) under
 // chatMode and the batch size under batchSize, both in local storage through the typed helper.
-import type { ChatMode } from "@storyverse/contract/chat";
+import { type ChatMode, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
-import { BATCH_SIZE_MAX, BATCH_SIZE_MIN, readStorage, writeStorage } from "../../lib/storage";
+import { readStorage, writeStorage } from "../../lib/storage";
 
 /** A story is pictured by default: every turn paints its scene. */
 export const DEFAULT_CHAT_MODE: ChatMode = "image";
@@ -20,7 +20,7 @@ export function useChatMode(): [ChatMode, (mode: ChatMode) => void] {
 export function useBatchSize(): [number, (size: number) => void] {
   const [size, setSize] = useState<number>(() => readStorage("batchSize") ?? DEFAULT_BATCH_SIZE);
   const choose = useCallback((next: number) => {
-    const clamped = Math.min(BATCH_SIZE_MAX, Math.max(BATCH_SIZE_MIN, Math.round(next)));
+    const clamped = Math.min(MAX_BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.round(next)));
     setSize(clamped);
     writeStorage("batchSize", clamped);
   }, []);

@@ -1,6 +1,6 @@
-// One conversation with the narrator, for a story or for the main chat (spec §4 "Sending a message",
-// "On completion"): the messages (server state, kept in step locally), the optimistic send, the media
-// polling for every message whose picture or video is still being made, and what the canvas shows.
+// One conversation with the narrator, for a story or for the main chat: the messages (server state,
+// kept in step locally), the optimistic send, the media polling for every message whose picture or
+// video is still being made, and what the canvas shows.
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -19,6 +19,9 @@ import {
   sameCanvasMedia,
 } from "./canvas-media";
 import { pollMediaStatus } from "./media-polling";
+
+/** Why a message's polling ended without its media. */
+export type PollingStop = "timed-out" | "check-failed";
 
 export const SEND_FAILED_MESSAGE = "Failed to send message";
 /** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
@@ -94,8 +97,8 @@ export interface ChatSession {
   sending: boolean;
   /** Some message's media is still being made. */
   generating: boolean;
-  /** Messages whose media took longer than the polling limit. */
-  timedOut: ReadonlySet<string>;
+  /** Messages whose polling ended without media: it took too long, or its status could not be checked. */
+  pollingStopped: ReadonlyMap<string, PollingStop>;
   /** Sends a turn; resolves false when it was refused or failed (the words can go back in the box). */
   send: (prompt: string, mode: ChatMode) => Promise<boolean>;
   canvas: CanvasMedia | null;
@@ -120,16 +123,19 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
 
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
-  const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => new Set());
+  const [pollingStopped, setPollingStopped] = useState<ReadonlyMap<string, PollingStop>>(() => new Map());
 
   const messages = query.data ?? EMPTY;
   const pending = useMemo(
     () =>
       messages.filter(
         (m) =>
-          m.role === "assistant" && m.media_status === "pending" && !isLocalMessage(m) && !timedOut.has(m.id),
+          m.role === "assistant" &&
+          m.media_status === "pending" &&
+          !isLocalMessage(m) &&
+          !pollingStopped.has(m.id),
       ),
-    [messages, timedOut],
+    [messages, pollingStopped],
   );
   const generating = pending.length > 0;
 
@@ -194,7 +200,8 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
             // What was not delivered was refunded: show the balance as it now is.
             void refreshCreditBalance(queryClient);
           } else {
-            setTimedOut((set) => new Set(set).add(id));
+            const why = outcome.kind === "timeout" ? "timed-out" : "check-failed";
+            setPollingStopped((stopped) => new Map(stopped).set(id, why));
           }
         },
       });
@@ -262,7 +269,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     retry: () => void refetch(),
     sending,
     generating,
-    timedOut,
+    pollingStopped,
     send,
     canvas,
     reportMediaError,

@@ -1,4 +1,4 @@
-// Voice input (spec §2 "Chat input", §8 "Transcription", §9): record from the microphone (mono, 16 kHz,
+// Voice input: record from the microphone (mono, 16 kHz,
 // WebM or MP4, whichever this browser records), stop by the button or Enter, send the recording to
 // /api/transcribe-audio and hand the text back. Every failure ends in one of the spec's messages.
 import { NO_SPEECH_MESSAGE } from "@storyverse/contract/chat";

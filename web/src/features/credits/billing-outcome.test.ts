@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { manageBillingOutcome } from "./billing-outcome";
 import { safeRedirectUrl } from "./components/redirect";
 
-describe("Manage Billing (spec §8 'Billing')", () => {
+describe("Manage Billing", () => {
   it("goes to the portal when there is one", () => {
     expect(
       manageBillingOutcome({ success: true, portal_url: "https://billing.example/p/1", fallback: false }),

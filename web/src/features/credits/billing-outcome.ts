@@ -1,4 +1,4 @@
-// What Manage Billing does with the server's answer (spec §7, §8 "Billing"): go to the portal, say why
+// What Manage Billing does with the server's answer: go to the portal, say why
 // there is none yet, or report the failure.
 import {
   BILLING_ACCOUNT_SETTING_UP_MESSAGE,

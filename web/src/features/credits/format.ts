@@ -59,7 +59,7 @@ function parseDate(iso: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** "Jan 5, 2026", or 'None' when there has been no top-up (spec §2). */
+/** "Jan 5, 2026", or 'None' when there has been no top-up. */
 export function formatTopUpDate(iso: string | null): string {
   const date = iso === null ? null : parseDate(iso);
   return date ? dateFormat.format(date) : "None";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/api-errors";
 import { isOutOfCreditsError, isQuotaExceededResponse } from "./out-of-credits";
 
-describe("out of credits (spec §8 'Chat')", () => {
+describe("out of credits", () => {
   it("recognises the server's 402 and any message containing 'Insufficient credits'", () => {
     expect(isOutOfCreditsError(new ApiError(402, "Payment required", true))).toBe(true);
     expect(

@@ -1,4 +1,4 @@
-// Which failures mean "out of credits" (spec §8 "Chat"): the server's 402 with quota_exceeded, or any
+// Which failures mean "out of credits": the server's 402 with quota_exceeded, or any
 // message that contains 'Insufficient credits'. Features open the Quota Exceeded dialog for these.
 import { ApiError } from "../../lib/api-errors";
 

@@ -18,7 +18,7 @@ import {
 const SUCCESS = "?payment=success&type=credits&session_id=cs_test_a1B2&nav=manage-subscription";
 const CANCELLED = "?payment=cancelled&nav=manage-subscription";
 
-describe("parsePaymentReturn (spec §4 'Payment return')", () => {
+describe("parsePaymentReturn", () => {
   it("reads a paid return with its checkout session", () => {
     expect(parsePaymentReturn(SUCCESS)).toEqual({
       kind: "success",

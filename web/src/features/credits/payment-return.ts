@@ -1,4 +1,4 @@
-// The return from the payment page (spec §2 "Credits page", §4 "Payment return"): both providers send the
+// The return from the payment page: both providers send the
 // browser back to `/?payment=success&type=credits&session_id=cs_...&nav=manage-subscription`, or
 // `/?payment=cancelled&nav=manage-subscription`; the billing portal returns with `?nav=manage-subscription`.
 //
@@ -77,7 +77,8 @@ type History = Pick<typeof window.history, "state" | "replaceState">;
 /**
  * Run once at startup, before the view is chosen: keeps a payment return for the signed-in shell, puts the
  * Credits page's address in the address bar without the return's parameters, and tells whether the page
- * was opened by the return from the payment page (spec §4 "Startup": no session-expired logout then).
+ * was opened by the return from the payment page (then a failed session check does not log out with
+ * 'Session expired').
  * Later calls return the first answer.
  */
 export function captureStartupPaymentReturn(

@@ -1,4 +1,4 @@
-// Per-story media states (spec §3, local storage key story_media_states): what each story's canvas last
+// Per-story media states (local storage key story_media_states): what each story's canvas last
 // showed, so switching back to a story restores its picture at once, before its messages arrive.
 // The URLs in here are signed and may have expired: the canvas treats a failed load as "refetch".
 import { readStorage, type StoryMediaState, writeStorage } from "../../lib/storage";
@@ -24,7 +24,7 @@ export function removeStoryMediaState(storyId: string): void {
   saveStoryMediaState(storyId, null);
 }
 
-/** Forgets the states of stories that no longer exist (spec §4: pruned when stories are deleted). */
+/** Forgets the states of stories that no longer exist (pruned whenever the list is read). */
 export function pruneStoryMediaStates(existingStoryIds: Iterable<string>): void {
   const keep = new Set(existingStoryIds);
   const states = readStoryMediaStates();

@@ -1,6 +1,7 @@
-// The story that is open in the story interface. It lives in memory, outside any one view, because the
-// Stories list opens it and the story-interface view (a separate chunk) shows it; a reload starts from
-// the list again (spec §2), so nothing here is persisted.
+// The story that was last opened and prepared (session checked, messages read, canvas set). It lives in
+// memory, outside any one view, because the Stories list opens it and the story-interface view (a
+// separate chunk) shows it. The address (/stories/{id}) says which story to show; when it names another
+// one (a reload, a link, back or forward), the story interface prepares that one first.
 import type { Story } from "@storyverse/contract/stories";
 import { useSyncExternalStore } from "react";
 

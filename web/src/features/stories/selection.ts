@@ -1,4 +1,4 @@
-// Selected story images (spec §3 "Selected story image", §4 "Image selection"): the yellow toggles on a
+// Selected story images: the yellow toggles on a
 // story's pictures. In image mode they travel with the next message as references, which keeps a
 // character or an object consistent from scene to scene. At most 10 (the image model's limit).
 import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";

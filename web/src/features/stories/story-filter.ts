@@ -1,4 +1,4 @@
-// The Stories list's search (spec §2): case-insensitive, over the title and the context.
+// The Stories list's search: case-insensitive, over the title and the context.
 import type { Story } from "@storyverse/contract/stories";
 
 export function filterStories<T extends Pick<Story, "title" | "context">>(

@@ -1,4 +1,4 @@
-// The Studio's input-image rules (spec section 5) as pure functions: what may be added from an upload, a
+// The Studio's input-image rules as pure functions: what may be added from an upload, a
 // paste, the gallery picker or an earlier result, and the exact words shown when something may not.
 // The components only call these and show the message they return.
 import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
@@ -24,12 +24,10 @@ export const generationFailedMessage = (message: string) => `Generation failed: 
 /** The picker's counter: '{n}/3 selected', exactly as the spec shows it even past 3. */
 export const pickerCounter = (selected: number) => `${selected}/${PICKER_COUNTER_DENOMINATOR} selected`;
 
-/** What an input image came from; only `result` counts against the reuse limit of 3. */
-export type InputOrigin = "upload" | "paste" | "gallery" | "result";
-
 /**
  * An input image as the composer holds it: either one of the user's gallery items (sent by its id) or an
- * uploaded file (sent as {data, name}). `preview` is what the tray shows.
+ * uploaded file (sent as {data, name}). `preview` is what the tray shows; of the origins, only `result`
+ * counts against the reuse limit of 3.
  */
 export type StudioInput =
   | { key: string; origin: "gallery" | "result"; id: string; url: string; preview: string }

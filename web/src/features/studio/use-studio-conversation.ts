@@ -1,4 +1,4 @@
-// The Studio conversation (spec section 3 "Studio message", section 4 "Sending a message"): what the server
+// The Studio conversation: what the server
 // recorded (GET /api/studio/messages) plus what only this browser knows, an exchange still running or one
 // that failed. The whole list is kept in local storage under `studio_messages` (cleared at logout), so the
 // Studio shows at once on return while the server's copy, with freshly signed URLs, loads behind it.
@@ -6,9 +6,10 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { type StudioMessage, studioMessageSchema } from "@storyverse/contract/studio";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, errorMessage } from "../../lib/api-errors";
+import { errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { refreshCreditBalance } from "../credits/api/credit-balance";
+import { isOutOfCreditsError } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
 import { askAdvisor } from "./api/advisor-chat";
@@ -41,12 +42,6 @@ export interface StudioRequest {
 export type SendOutcome = "sent" | "quota" | "failed";
 
 const STORED_MESSAGES_MAX = 200;
-
-/** 402, or a detail that says so: both mean the Quota Exceeded dialog (spec section 8, Chat). */
-export function isQuotaError(error: unknown): boolean {
-  if (error instanceof ApiError && error.status === 402) return true;
-  return errorMessage(error).includes("Insufficient credits");
-}
 
 function isStudioChatMessage(value: unknown): value is StudioChatMessage {
   return studioMessageSchema.safeParse(value).success;
@@ -206,7 +201,7 @@ export function useStudioConversation(options: { onError: (text: string) => void
         retries.current.delete(answer.id);
         return "sent";
       } catch (error) {
-        if (isQuotaError(error)) {
+        if (isOutOfCreditsError(error)) {
           // Like the story chat: the refused message goes, and the prompt stays in the composer.
           setLocal((prev) => prev.filter((message) => !pending.includes(message.id)));
           retries.current.delete(answer.id);

@@ -1,23 +1,18 @@
-// The Studio's persisted choices (spec section 2 "Studio", section 5): the mode (advisor chat or image)
+// The Studio's persisted choices: the mode (advisor chat or image)
 // under `studioMode`, and the batch size (1 to 4) under the spec's `batchSize` key.
+import { MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
-import {
-  BATCH_SIZE_MAX,
-  BATCH_SIZE_MIN,
-  readStorage,
-  type StudioMode,
-  writeStorage,
-} from "../../lib/storage";
+import { readStorage, type StudioMode, writeStorage } from "../../lib/storage";
 
 export const DEFAULT_STUDIO_MODE: StudioMode = "image";
 export const BATCH_SIZES = Array.from(
-  { length: BATCH_SIZE_MAX - BATCH_SIZE_MIN + 1 },
-  (_, index) => BATCH_SIZE_MIN + index,
+  { length: MAX_BATCH_SIZE - MIN_BATCH_SIZE + 1 },
+  (_, index) => MIN_BATCH_SIZE + index,
 );
 
 export function useStudioPreferences() {
   const [mode, setModeState] = useState<StudioMode>(() => readStorage("studioMode") ?? DEFAULT_STUDIO_MODE);
-  const [batchSize, setBatchSizeState] = useState<number>(() => readStorage("batchSize") ?? BATCH_SIZE_MIN);
+  const [batchSize, setBatchSizeState] = useState<number>(() => readStorage("batchSize") ?? MIN_BATCH_SIZE);
 
   const setMode = useCallback((next: StudioMode) => {
     setModeState(next);
@@ -25,7 +20,7 @@ export function useStudioPreferences() {
   }, []);
 
   const setBatchSize = useCallback((next: number) => {
-    const size = Math.min(BATCH_SIZE_MAX, Math.max(BATCH_SIZE_MIN, Math.round(next)));
+    const size = Math.min(MAX_BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.round(next)));
     setBatchSizeState(size);
     writeStorage("batchSize", size);
   }, []);

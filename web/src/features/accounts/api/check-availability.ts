@@ -5,7 +5,7 @@ import { apiRequest } from "../../../lib/api-client";
 
 export type AvailabilityKind = "username" | "email";
 
-/** Spec §9: a check that has not answered in 10 s is abandoned. */
+/** A check that has not answered in 10 s is abandoned. */
 export const AVAILABILITY_TIMEOUT_MS = 10_000;
 
 // The spec falls back to its own wording when the message is missing; only `available` is required.

@@ -1,7 +1,6 @@
 // POST /api/forgot-password: mail a reset link. The server answers the same whether or not the
 // account exists, and so does the screen.
 import { type MessageResponse, messageResponseSchema } from "@storyverse/contract/accounts";
-import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 export function forgotPassword(email: string): Promise<MessageResponse> {
@@ -11,8 +10,4 @@ export function forgotPassword(email: string): Promise<MessageResponse> {
     schema: messageResponseSchema,
     timeoutMs: 30_000,
   });
-}
-
-export function useForgotPassword() {
-  return useMutation<MessageResponse, Error, string>({ mutationFn: forgotPassword });
 }

@@ -1,6 +1,5 @@
 // POST /api/login: sign in with an email address or a username.
 import { type AuthResponse, authResponseSchema, type LoginRequest } from "@storyverse/contract/accounts";
-import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 export const AUTH_TIMEOUT_MS = 30_000;
@@ -12,8 +11,4 @@ export function login(body: LoginRequest): Promise<AuthResponse> {
     schema: authResponseSchema,
     timeoutMs: AUTH_TIMEOUT_MS,
   });
-}
-
-export function useLogin() {
-  return useMutation<AuthResponse, Error, LoginRequest>({ mutationFn: login });
 }

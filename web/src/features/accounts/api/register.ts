@@ -1,6 +1,5 @@
 // POST /api/register: create an account (15 free credits; may have to verify its email first).
 import { type AuthResponse, authResponseSchema, type RegisterRequest } from "@storyverse/contract/accounts";
-import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { AUTH_TIMEOUT_MS } from "./login";
 
@@ -11,8 +10,4 @@ export function register(body: RegisterRequest): Promise<AuthResponse> {
     schema: authResponseSchema,
     timeoutMs: AUTH_TIMEOUT_MS,
   });
-}
-
-export function useRegister() {
-  return useMutation<AuthResponse, Error, RegisterRequest>({ mutationFn: register });
 }

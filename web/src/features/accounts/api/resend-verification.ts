@@ -1,6 +1,5 @@
 // POST /api/resend-verification: mail a fresh verification link.
 import { type MessageResponse, messageResponseSchema } from "@storyverse/contract/accounts";
-import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 export function resendVerification(email: string): Promise<MessageResponse> {
@@ -10,8 +9,4 @@ export function resendVerification(email: string): Promise<MessageResponse> {
     schema: messageResponseSchema,
     timeoutMs: 30_000,
   });
-}
-
-export function useResendVerification() {
-  return useMutation<MessageResponse, Error, string>({ mutationFn: resendVerification });
 }

@@ -4,7 +4,6 @@ import {
   messageResponseSchema,
   type ResetPasswordRequest,
 } from "@storyverse/contract/accounts";
-import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 export function resetPassword(body: ResetPasswordRequest): Promise<MessageResponse> {
@@ -14,8 +13,4 @@ export function resetPassword(body: ResetPasswordRequest): Promise<MessageRespon
     schema: messageResponseSchema,
     timeoutMs: 30_000,
   });
-}
-
-export function useResetPassword() {
-  return useMutation<MessageResponse, Error, ResetPasswordRequest>({ mutationFn: resetPassword });
 }

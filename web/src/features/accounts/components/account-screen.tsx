@@ -3,7 +3,7 @@
 import { ArrowLeft, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { ThemeToggle } from "../../../components/theme-toggle";
 import { Wordmark } from "../../../components/wordmark";
 
@@ -41,13 +41,7 @@ export function AccountScreen({
         <img src={castleDragon} alt="" className="size-full object-cover opacity-20 dark:opacity-35" />
         <div className="absolute inset-0 bg-gradient-to-b from-canvas/60 via-canvas/85 to-canvas" />
       </div>
-      <header className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <button type="button" className={buttonClasses("ghost", "sm")} onClick={onBackToHome}>
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to Home
-        </button>
-        <ThemeToggle />
-      </header>
+      <AccountTopBar onBackToHome={onBackToHome} className="mx-auto w-full max-w-7xl px-4 sm:px-6 lg:px-8" />
       <main className="flex flex-1 items-center justify-center px-4 py-10">
         <div className="w-full max-w-md rounded-3xl border border-line bg-surface/95 p-6 shadow-lifted backdrop-blur-xl sm:p-10">
           <span className={`grid size-14 place-items-center rounded-2xl ${TONES[tone]}`}>
@@ -62,5 +56,24 @@ export function AccountScreen({
         <Wordmark />
       </footer>
     </div>
+  );
+}
+
+/** The account screens' top bar: Back to Home on the left, the theme toggle on the right. */
+export function AccountTopBar({
+  onBackToHome,
+  className = "",
+}: {
+  onBackToHome: () => void;
+  className?: string;
+}) {
+  return (
+    <header className={`flex h-16 items-center justify-between gap-4 ${className}`}>
+      <Button variant="ghost" size="sm" onClick={onBackToHome}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to Home
+      </Button>
+      <ThemeToggle />
+    </header>
   );
 }

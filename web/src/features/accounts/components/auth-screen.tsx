@@ -1,4 +1,4 @@
-// The auth screen (spec §2 "Auth screen", §4 "Auth flow", §5): sign in or register, switched by
+// The auth screen: sign in or register, switched by
 // 'Create one' / 'Sign in' (which clears fields, errors and availability messages), live availability
 // checks while registering, a connectivity probe, and the slideshow beside the form on wide screens.
 // What a successful answer leads to (a session, or the email-verification screen) is decided by
@@ -6,12 +6,11 @@
 
 import type { AuthResponse } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { ArrowLeft, LoaderCircle, WifiOff } from "lucide-react";
+import { WifiOff } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
-import { ThemeToggle } from "../../../components/theme-toggle";
 import { LogoMark } from "../../../components/wordmark";
 import type { PendingUser, StoredUser } from "../../../lib/storage";
 import { useConnectivity } from "../api/health";
@@ -27,6 +26,7 @@ import {
   registrationNotice,
   validateAuthForm,
 } from "../auth-rules";
+import { AccountTopBar } from "./account-screen";
 import { AuthSlideshow } from "./auth-slideshow";
 import { AvailabilityHint } from "./availability-hint";
 import { useAvailability } from "./use-availability";
@@ -132,13 +132,7 @@ export function AuthScreen({
         <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10 overflow-hidden">
           <div className="absolute -top-48 left-1/2 h-[520px] w-[760px] -translate-x-1/2 rounded-full bg-[radial-gradient(closest-side,rgb(139_92_246/0.2),transparent)]" />
         </div>
-        <header className="flex h-16 items-center justify-between gap-4">
-          <button type="button" className={buttonClasses("ghost", "sm")} onClick={onBackToHome}>
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Back to Home
-          </button>
-          <ThemeToggle />
-        </header>
+        <AccountTopBar onBackToHome={onBackToHome} />
 
         <main className="flex flex-1 items-center justify-center py-8">
           <div className="w-full max-w-[420px]">
@@ -241,15 +235,9 @@ export function AuthScreen({
 
               <FormAlert message={error} />
 
-              <button
-                type="submit"
-                className={`${buttonClasses("primary", "md")} w-full`}
-                disabled={busy}
-                aria-busy={busy || undefined}
-              >
-                {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-                {busy ? copy.busy : copy.submit}
-              </button>
+              <Button type="submit" className="w-full" loading={busy} loadingText={copy.busy}>
+                {copy.submit}
+              </Button>
             </form>
 
             <p className="mt-8 text-center text-sm text-ink-muted">

@@ -1,13 +1,13 @@
-// The auth screen's right-hand slideshow (spec §2): 5 of the project's own scenes, advancing every 5 s
-// (spec §9), with a dot per slide and a pause button (WCAG 2.2.2). Keyboard focus inside holds it
-// still; reduced motion drops the cross-fade, not the rotation.
+// The auth screen's right-hand slideshow: 5 of the project's own scenes, advancing every 5 s, with a dot
+// per slide and a pause button (the rotation rules are useCarousel's).
 import { Pause, Play } from "lucide-react";
-import { type FocusEvent, useEffect, useId, useState } from "react";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import floatingIsles from "../../../assets/art/floating-isles.svg";
 import neonCity from "../../../assets/art/neon-city.svg";
 import oceanLighthouse from "../../../assets/art/ocean-lighthouse.svg";
 import wandererPortrait from "../../../assets/art/wanderer-portrait.svg";
+import { CarouselDots } from "../../../components/carousel-dots";
+import { useCarousel } from "../../../components/use-carousel";
 
 export const SLIDESHOW_INTERVAL_MS = 5_000;
 
@@ -62,46 +62,22 @@ export function AuthSlideshow({
   intervalMs = SLIDESHOW_INTERVAL_MS,
   className = "",
 }: AuthSlideshowProps) {
-  const [active, setActive] = useState(0);
-  const [paused, setPaused] = useState(false);
-  const [keyboardFocusInside, setKeyboardFocusInside] = useState(false);
-  const slidesId = useId();
-  const rotating = !paused && !keyboardFocusInside && slides.length > 1;
-
-  useEffect(() => {
-    if (!rotating) return;
-    // Keyed on `active`: a slide picked from its dot gets its full 5 seconds too.
-    const timer = window.setTimeout(() => setActive((active + 1) % slides.length), intervalMs);
-    return () => window.clearTimeout(timer);
-  }, [rotating, active, intervalMs, slides.length]);
-
-  const onFocus = (event: FocusEvent<HTMLElement>) => {
-    if (event.target.matches(":focus-visible")) setKeyboardFocusInside(true);
-  };
-  const onBlur = (event: FocusEvent<HTMLElement>) => {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setKeyboardFocusInside(false);
-  };
+  const carousel = useCarousel(slides.length, intervalMs);
+  const { active, slidesId } = carousel;
 
   return (
     <section
-      aria-roledescription="carousel"
+      {...carousel.rootProps}
       aria-label="Storyverse highlights"
-      onFocus={onFocus}
-      onBlur={onBlur}
       className={`relative isolate overflow-hidden rounded-[28px] bg-surface-2 shadow-lifted ${className}`}
     >
-      <div id={slidesId} aria-live={rotating ? "off" : "polite"} className="absolute inset-0">
+      <div {...carousel.slidesProps} className="absolute inset-0">
         {slides.map((slide, index) => {
           const current = index === active;
           return (
-            // biome-ignore lint/a11y/useSemanticElements: the APG carousel marks each slide as a group
             <div
               key={slide.src}
-              role="group"
-              aria-roledescription="slide"
-              aria-label={`Slide ${index + 1} of ${slides.length}`}
-              aria-hidden={!current}
-              inert={!current}
+              {...carousel.slideProps(index)}
               className={`absolute inset-0 motion-safe:transition-opacity motion-safe:duration-200 ${
                 current ? "opacity-100" : "opacity-0"
               }`}
@@ -125,38 +101,19 @@ export function AuthSlideshow({
       </div>
 
       <div className="absolute inset-x-0 bottom-0 flex items-center justify-between gap-4 px-6 pb-6 sm:px-8">
-        <div className="flex items-center gap-1">
-          {slides.map((slide, index) => (
-            <button
-              key={slide.src}
-              type="button"
-              aria-label={`Show slide ${index + 1}: ${slide.title}`}
-              aria-current={index === active ? "true" : undefined}
-              aria-controls={slidesId}
-              onClick={() => setActive(index)}
-              className="group grid h-10 min-w-6 place-items-center rounded-full px-1"
-            >
-              <span
-                aria-hidden="true"
-                className={`block h-2 rounded-full transition-all duration-200 ${
-                  index === active ? "w-7 bg-white" : "w-2 bg-white/45 group-hover:bg-white/75"
-                }`}
-              />
-            </button>
-          ))}
-        </div>
+        <CarouselDots carousel={carousel} slides={slides} tone="on-image" />
         <button
           type="button"
           aria-controls={slidesId}
-          onClick={() => setPaused((value) => !value)}
+          onClick={carousel.togglePaused}
           className="inline-flex h-10 items-center gap-2 rounded-xl bg-black/35 px-3 text-sm font-medium text-white backdrop-blur transition duration-200 hover:bg-black/55"
         >
-          {paused ? (
+          {carousel.paused ? (
             <Play aria-hidden="true" className="size-4" />
           ) : (
             <Pause aria-hidden="true" className="size-4" />
           )}
-          {paused ? "Play slideshow" : "Pause slideshow"}
+          {carousel.paused ? "Play slideshow" : "Pause slideshow"}
         </button>
       </div>
     </section>

@@ -1,17 +1,17 @@
-// The email-verification screen (spec §2, §4 "Verification", §8): pending (check your inbox, resend,
+// The email-verification screen: pending (check your inbox, resend,
 // back to login), verifying (a token in the URL, checked once and automatically), success (then home
 // after 3 s) or error (resend, back to login).
 import { VERIFY_LINK_TTL_HOURS } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { CircleCheck, LoaderCircle, MailCheck, MailWarning } from "lucide-react";
+import { LoaderCircle, MailCheck, MailWarning } from "lucide-react";
 import { useEffect, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { resendVerification } from "../api/resend-verification";
 import { verifyEmailOnce } from "../api/verify-email";
 import { MESSAGES, resendErrorMessage, verifyErrorMessage } from "../auth-rules";
 import { AccountScreen } from "./account-screen";
-import { RedirectNotice, useRedirectAfter } from "./redirect-notice";
+import { SuccessRedirectCard } from "./redirect-notice";
 
 type VerificationState =
   | { step: "pending" }
@@ -75,7 +75,8 @@ export function EmailVerificationScreen({
 
   if (state.step === "success") {
     return (
-      <VerifiedCard
+      <SuccessRedirectCard
+        title="Email verified"
         message={state.message}
         onDone={onDone}
         onBackToLogin={onBackToLogin}
@@ -120,35 +121,6 @@ export function EmailVerificationScreen({
   );
 }
 
-function VerifiedCard({
-  message,
-  onDone,
-  onBackToLogin,
-  onBackToHome,
-}: {
-  message: string;
-  onDone: () => void;
-  onBackToLogin: () => void;
-  onBackToHome: () => void;
-}) {
-  const secondsLeft = useRedirectAfter(onDone);
-  return (
-    <AccountScreen icon={CircleCheck} tone="success" title="Email verified" onBackToHome={onBackToHome}>
-      <div className="mt-4">
-        <FormAlert tone="success" message={message} />
-      </div>
-      <RedirectNotice secondsLeft={secondsLeft} />
-      <button
-        type="button"
-        className={`${buttonClasses("primary", "md")} mt-6 w-full`}
-        onClick={onBackToLogin}
-      >
-        Sign in now
-      </button>
-    </AccountScreen>
-  );
-}
-
 function ResendActions({
   pendingEmail,
   onBackToLogin,
@@ -182,19 +154,12 @@ function ResendActions({
         />
         <FormAlert className="mb-1" message={status?.tone === "danger" ? status.text : null} />
       </div>
-      <button
-        type="button"
-        className={`${buttonClasses("primary", "md")} w-full`}
-        onClick={onResend}
-        disabled={resend.isPending}
-        aria-busy={resend.isPending || undefined}
-      >
-        {resend.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-        {resend.isPending ? "Sending..." : "Resend Verification Email"}
-      </button>
-      <button type="button" className={`${buttonClasses("secondary", "md")} w-full`} onClick={onBackToLogin}>
+      <Button className="w-full" onClick={onResend} loading={resend.isPending} loadingText="Sending...">
+        Resend Verification Email
+      </Button>
+      <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
         Back to Login
-      </button>
+      </Button>
     </div>
   );
 }

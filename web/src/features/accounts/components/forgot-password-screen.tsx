@@ -1,11 +1,11 @@
-// Password reset (spec §2 "Password reset screens", §4, §5, §8): email, then sent (always, whether or
+// Password reset: email, then sent (always, whether or
 // not an account exists), then reset (opened by the token in the mail's link), then success and home
 // after 3 s.
 import { forgotPasswordMessage, RESET_LINK_TTL_MINUTES } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { CircleCheck, KeyRound, LoaderCircle, LockKeyhole, MailCheck } from "lucide-react";
+import { KeyRound, LockKeyhole, MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
 import { ApiError } from "../../../lib/api-errors";
@@ -13,7 +13,7 @@ import { forgotPassword } from "../api/forgot-password";
 import { resetPassword } from "../api/reset-password";
 import { resetErrorMessage, validateNewPassword, validateResetEmail } from "../auth-rules";
 import { AccountScreen } from "./account-screen";
-import { RedirectNotice, useRedirectAfter } from "./redirect-notice";
+import { SuccessRedirectCard } from "./redirect-notice";
 
 export type ResetStep = "email" | "sent" | "reset" | "success";
 
@@ -55,20 +55,12 @@ export function ForgotPasswordScreen({
           another.
         </p>
         <div className="mt-6 flex flex-col gap-3">
-          <button
-            type="button"
-            className={`${buttonClasses("primary", "md")} w-full`}
-            onClick={() => setStep("email")}
-          >
+          <Button className="w-full" onClick={() => setStep("email")}>
             Send Another Reset Email
-          </button>
-          <button
-            type="button"
-            className={`${buttonClasses("secondary", "md")} w-full`}
-            onClick={onBackToLogin}
-          >
+          </Button>
+          <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
             Back to Login
-          </button>
+          </Button>
         </div>
       </AccountScreen>
     );
@@ -93,7 +85,15 @@ export function ForgotPasswordScreen({
   }
 
   if (step === "success") {
-    return <SuccessCard message={successMessage} onDone={onDone} onBackToLogin={onBackToLogin} {...common} />;
+    return (
+      <SuccessRedirectCard
+        title="Password Reset"
+        message={successMessage || "Your password has been reset. You can now sign in with it."}
+        onDone={onDone}
+        onBackToLogin={onBackToLogin}
+        {...common}
+      />
+    );
   }
 
   return (
@@ -139,7 +139,7 @@ function EmailStepCard({
     send.mutate(address, {
       onSuccess: () => onSent(address),
       onError: (failure) => {
-        // The sent step is shown whatever the server decided (spec §4), so no answer reveals whether an
+        // The sent step is shown whatever the server decided, so no answer reveals whether an
         // account exists. Only a request that never got a say (offline, rate-limited) is reported.
         if (failure instanceof ApiError && (failure.status === 0 || failure.status === 429)) {
           setError(failure.message);
@@ -173,22 +173,12 @@ function EmailStepCard({
           onValueChange={onEmailChange}
         />
         <FormAlert message={error} />
-        <button
-          type="submit"
-          className={`${buttonClasses("primary", "md")} w-full`}
-          disabled={send.isPending}
-          aria-busy={send.isPending || undefined}
-        >
-          {send.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-          {send.isPending ? "Sending..." : "Send Reset Link"}
-        </button>
-        <button
-          type="button"
-          className={`${buttonClasses("secondary", "md")} w-full`}
-          onClick={onBackToLogin}
-        >
+        <Button type="submit" className="w-full" loading={send.isPending} loadingText="Sending...">
+          Send Reset Link
+        </Button>
+        <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
           Back to Login
-        </button>
+        </Button>
       </form>
     </AccountScreen>
   );
@@ -258,55 +248,13 @@ function ResetStepCard({
           onValueChange={setConfirmPassword}
         />
         <FormAlert message={error} />
-        <button
-          type="submit"
-          className={`${buttonClasses("primary", "md")} w-full`}
-          disabled={reset.isPending}
-          aria-busy={reset.isPending || undefined}
-        >
-          {reset.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-          {reset.isPending ? "Resetting..." : "Reset Password"}
-        </button>
-        <button
-          type="button"
-          className={`${buttonClasses("secondary", "md")} w-full`}
-          onClick={onRequestNewLink}
-        >
+        <Button type="submit" className="w-full" loading={reset.isPending} loadingText="Resetting...">
+          Reset Password
+        </Button>
+        <Button variant="secondary" className="w-full" onClick={onRequestNewLink}>
           Request a New Link
-        </button>
+        </Button>
       </form>
-    </AccountScreen>
-  );
-}
-
-function SuccessCard({
-  message,
-  onDone,
-  onBackToLogin,
-  onBackToHome,
-}: {
-  message: string;
-  onDone: () => void;
-  onBackToLogin: () => void;
-  onBackToHome: () => void;
-}) {
-  const secondsLeft = useRedirectAfter(onDone);
-  return (
-    <AccountScreen icon={CircleCheck} tone="success" title="Password Reset" onBackToHome={onBackToHome}>
-      <div className="mt-4">
-        <FormAlert
-          tone="success"
-          message={message || "Your password has been reset. You can now sign in with it."}
-        />
-      </div>
-      <RedirectNotice secondsLeft={secondsLeft} />
-      <button
-        type="button"
-        className={`${buttonClasses("primary", "md")} mt-6 w-full`}
-        onClick={onBackToLogin}
-      >
-        Sign in now
-      </button>
     </AccountScreen>
   );
 }

@@ -1,6 +1,11 @@
-// "Taking you home in 3 seconds": the success screens' promised redirect (spec §9), with a visible
-// countdown so it is never a surprise, and a button for those who would rather not wait.
+// "Taking you home in 3 seconds": the success screens' promised redirect (3 s after a verified email or a
+// new password), with a visible countdown so it is never a surprise, and a button for those who would
+// rather not wait.
+import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Button } from "../../../components/button";
+import { FormAlert } from "../../../components/form-alert";
+import { AccountScreen } from "./account-screen";
 
 export const REDIRECT_DELAY_MS = 3_000;
 
@@ -28,5 +33,36 @@ export function RedirectNotice({ secondsLeft }: { secondsLeft: number }) {
     <p className="mt-4 text-sm text-ink-muted">
       Taking you to the home page in {secondsLeft} {secondsLeft === 1 ? "second" : "seconds"}…
     </p>
+  );
+}
+
+interface SuccessRedirectCardProps {
+  title: string;
+  message: string;
+  /** The redirect 3 s after success: the app's root. */
+  onDone: () => void;
+  onBackToLogin: () => void;
+  onBackToHome: () => void;
+}
+
+/** The success screen both account flows end on: the message, the countdown home, and Sign in now. */
+export function SuccessRedirectCard({
+  title,
+  message,
+  onDone,
+  onBackToLogin,
+  onBackToHome,
+}: SuccessRedirectCardProps) {
+  const secondsLeft = useRedirectAfter(onDone);
+  return (
+    <AccountScreen icon={CircleCheck} tone="success" title={title} onBackToHome={onBackToHome}>
+      <div className="mt-4">
+        <FormAlert tone="success" message={message} />
+      </div>
+      <RedirectNotice secondsLeft={secondsLeft} />
+      <Button className="mt-6 w-full" onClick={onBackToLogin}>
+        Sign in now
+      </Button>
+    </AccountScreen>
   );
 }

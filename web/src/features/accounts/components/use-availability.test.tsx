@@ -29,7 +29,7 @@ function renderCheck(kind: "username" | "email", value: string, enabled = true) 
   );
 }
 
-describe("live availability check (spec §5)", () => {
+describe("live availability check", () => {
   it("asks once, 500 ms after typing stops", async () => {
     const calls = availableAnswer();
     const hook = renderCheck("username", "ada");

@@ -1,4 +1,4 @@
-// Live availability check for one register field (spec §5): 500 ms after typing stops, only for a value
+// Live availability check for one register field: 500 ms after typing stops, only for a value
 // worth asking about, 10-second time-out. A newer keystroke aborts the older request, so an answer
 // never lands on a value it was not about.
 import { useEffect, useState } from "react";

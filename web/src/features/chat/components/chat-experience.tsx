@@ -1,10 +1,10 @@
-// A conversation beside its scene canvas, used by the story interface and the main chat (spec §2): the
+// A conversation beside its scene canvas, used by the story interface and the main chat: the
 // chat panel on the left (header, messages, input) and the canvas on the right; on a phone the canvas
 // sits above the chat as a strip. Both the canvas and the pictures in the chat open the large preview.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
 import { errorMessage } from "../../../lib/api-errors";
@@ -106,7 +106,7 @@ export function ChatExperience({
   };
 
   const pendingMessage = session.messages.find(
-    (m) => m.media_status === "pending" && !session.timedOut.has(m.id),
+    (m) => m.media_status === "pending" && !session.pollingStopped.has(m.id),
   );
   const generating = pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null;
   const busy = session.sending || session.generating;
@@ -134,7 +134,7 @@ export function ChatExperience({
         ) : (
           <MessageList
             messages={session.messages}
-            timedOut={session.timedOut}
+            pollingStopped={session.pollingStopped}
             sending={session.sending ? (mode === "chat" ? "chat" : "media") : null}
             selection={selection}
             onPreview={openMessage}
@@ -183,9 +183,9 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
     <div role="alert" className="flex flex-1 flex-col items-center justify-center px-6 text-center">
       <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
       <p className="mt-3 font-semibold text-ink">Failed to load data: {errorMessage(error)}</p>
-      <button type="button" onClick={onRetry} className={`${buttonClasses("secondary", "sm")} mt-5`}>
+      <Button onClick={onRetry} variant="secondary" size="sm" className="mt-5">
         <RotateCw aria-hidden="true" className="size-4" /> Try again
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-// The message box under a chat (spec §2 "Chat input"): the mode (chat, image or video), the price of a
+// The message box under a chat: the mode (chat, image or video), the price of a
 // turn in that mode (hidden for unlimited accounts), a textarea that grows to 200 px, Enter to send and
 // Shift+Enter for a new line, and the microphone when the server can transcribe. Sending is refused
 // while a turn or its media is under way; the words stay in the box until a send is refused for good.

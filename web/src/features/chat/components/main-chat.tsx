@@ -1,4 +1,4 @@
-// The main chat (spec §2, view "chat"): the never-ending main story over /api/chat, with its canvas.
+// The main chat (view "chat"): the never-ending main story over /api/chat, with its canvas.
 // It has no settings and no references; its canvas follows the newest media of the conversation.
 import { Infinity as InfinityIcon } from "lucide-react";
 import { useMemo } from "react";

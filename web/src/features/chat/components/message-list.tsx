@@ -1,11 +1,13 @@
-// The conversation (spec §2 "Story interface"): the user's words as plain text, the narrator's as safe
+// The conversation: the user's words as plain text, the narrator's as safe
 // Markdown with its image or video at 4:3 underneath. A picture can be selected as a reference (the
 // yellow toggle); clicking it toggles that and opens the preview. Media that cannot load are hidden.
-import type { ChatMessage } from "@storyverse/contract/chat";
+import { type ChatMessage, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import { Check, Clapperboard, Feather, LoaderCircle, Sparkles, TriangleAlert } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Markdown } from "../../../components/markdown";
-import { MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "../media-polling";
+import { formatMessageTime } from "../../../lib/message-time";
+import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
+import type { PollingStop } from "../use-chat-session";
 
 export const SENDING_TEXT = "Generating story and image...";
 export const SENDING_TEXT_CHAT = "Generating story...";
@@ -17,7 +19,7 @@ export interface MessageSelection {
 
 interface MessageListProps {
   messages: readonly ChatMessage[];
-  timedOut: ReadonlySet<string>;
+  pollingStopped: ReadonlyMap<string, PollingStop>;
   /** A turn is on its way: the spinner, worded for the mode. */
   sending: "chat" | "media" | null;
   /** Story chats let pictures be chosen as references; the main chat does not. */
@@ -28,7 +30,7 @@ interface MessageListProps {
 
 export function MessageList({
   messages,
-  timedOut,
+  pollingStopped,
   sending,
   selection,
   onPreview,
@@ -68,7 +70,7 @@ export function MessageList({
               ) : (
                 <AssistantMessage
                   message={message}
-                  timedOut={timedOut.has(message.id)}
+                  pollingStopped={pollingStopped.get(message.id) ?? null}
                   selection={selection ?? null}
                   onPreview={onPreview}
                   onMediaError={onMediaError}
@@ -116,16 +118,11 @@ function NarratorAvatar() {
   );
 }
 
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
-}
-
 function UserMessage({ message }: { message: ChatMessage }) {
   return (
     <div className="flex justify-end pl-10">
       <p
-        title={formatTime(message.timestamp)}
+        title={formatMessageTime(message.timestamp, "full")}
         className="bg-primary-gradient rounded-2xl rounded-tr-md px-4 py-2.5 text-[0.9375rem] leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
       >
         <span className="sr-only">You: </span>
@@ -137,20 +134,27 @@ function UserMessage({ message }: { message: ChatMessage }) {
 
 interface AssistantMessageProps {
   message: ChatMessage;
-  timedOut: boolean;
+  /** Why polling ended without media, if it did. */
+  pollingStopped: PollingStop | null;
   selection: MessageSelection | null;
   onPreview: (messageId: string) => void;
   onMediaError: () => void;
 }
 
-function AssistantMessage({ message, timedOut, selection, onPreview, onMediaError }: AssistantMessageProps) {
-  const generating = message.media_status === "pending" && !timedOut;
+function AssistantMessage({
+  message,
+  pollingStopped,
+  selection,
+  onPreview,
+  onMediaError,
+}: AssistantMessageProps) {
+  const generating = message.media_status === "pending" && !pollingStopped;
   return (
     <div className="flex gap-3 pr-2 sm:pr-6">
       <NarratorAvatar />
       <div className="min-w-0 flex-1">
         <div
-          title={formatTime(message.timestamp)}
+          title={formatMessageTime(message.timestamp, "full")}
           className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
         >
           <span className="sr-only">Narrator: </span>
@@ -160,8 +164,10 @@ function AssistantMessage({ message, timedOut, selection, onPreview, onMediaErro
           <MediaPlaceholder kind={message.mode === "video" ? "video" : "image"} />
         ) : message.media_status === "failed" ? (
           <MediaNotice text={MEDIA_FAILED_MESSAGE} />
-        ) : timedOut && message.media_status === "pending" ? (
-          <MediaNotice text={MEDIA_TIMED_OUT_MESSAGE} />
+        ) : pollingStopped && message.media_status === "pending" ? (
+          <MediaNotice
+            text={pollingStopped === "timed-out" ? MEDIA_TIMED_OUT_MESSAGE : MEDIA_CHECK_FAILED_MESSAGE}
+          />
         ) : (
           <MessageMedia
             message={message}

@@ -1,10 +1,10 @@
-// 'Billing and Payments' (spec §2): the billing type and Manage Billing, which opens the payment provider's
-// billing portal, or says why there is none yet (spec §8 "Billing").
+// 'Billing and Payments': the billing type and Manage Billing, which opens the payment provider's
+// billing portal, or says why there is none yet.
 import { BILLING_TYPE_LABEL } from "@storyverse/contract/billing";
-import { ExternalLink, Info, LoaderCircle, Wallet } from "lucide-react";
+import { ExternalLink, Info, Wallet } from "lucide-react";
 import { useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 import { useManageBilling } from "../api/manage-billing";
 import { manageBillingOutcome } from "../billing-outcome";
@@ -50,20 +50,10 @@ export function BillingCard() {
         Buy credits when you need them. No subscription, and purchased credits never expire.
       </p>
       <div className="mt-auto pt-5">
-        <button
-          type="button"
-          onClick={openPortal}
-          disabled={busy}
-          aria-busy={busy || undefined}
-          className={`${buttonClasses("secondary", "sm")} w-full`}
-        >
-          {busy ? (
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-          ) : (
-            <ExternalLink aria-hidden="true" className="size-4" />
-          )}
+        <Button onClick={openPortal} loading={busy} variant="secondary" size="sm" className="w-full">
+          {busy ? null : <ExternalLink aria-hidden="true" className="size-4" />}
           Manage Billing
-        </button>
+        </Button>
         <div role="status">
           {notice ? (
             <p className="mt-3 flex items-start gap-2 rounded-xl bg-accent-soft px-3 py-2 text-sm leading-6 text-ink">

@@ -1,6 +1,6 @@
 // The Credits page's loading and error states, shared by its cards.
 import { CircleAlert, RotateCw } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 
 /** A grey bar where text will be; the page says "Loading" once, for screen readers, in its status line. */
@@ -13,8 +13,22 @@ export function Skeleton({ className = "" }: { className?: string }) {
   );
 }
 
-/** Spec §8 "Load": 'Failed to load data: {message}', with a way to try again. */
-export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+/** What the Credits card says when the account's details cannot be read. */
+export const ACCOUNT_DATA_ERROR = "Failed to load account data.";
+
+/**
+ * A card that could not load, with a way to try again: 'Failed to load data: {message}', or the card's
+ * own words when it has them.
+ */
+export function LoadError({
+  error,
+  onRetry,
+  message = `Failed to load data: ${errorMessage(error)}`,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  message?: string;
+}) {
   return (
     <div
       role="alert"
@@ -22,12 +36,12 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
     >
       <p className="flex items-start gap-2 text-sm leading-6 text-danger">
         <CircleAlert aria-hidden="true" className="mt-1 size-4 shrink-0" />
-        <span>Failed to load data: {errorMessage(error)}</span>
+        <span>{message}</span>
       </p>
-      <button type="button" onClick={onRetry} className={buttonClasses("secondary", "sm")}>
+      <Button onClick={onRetry} variant="secondary" size="sm">
         <RotateCw aria-hidden="true" className="size-4" />
         Try again
-      </button>
+      </Button>
     </div>
   );
 }

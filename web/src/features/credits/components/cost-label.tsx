@@ -1,4 +1,4 @@
-// The price beside an action ("1.5 credits", "1 credit"), hidden for unlimited users (spec §6).
+// The price beside an action ("1.5 credits", "1 credit"), hidden for unlimited users.
 import { creditCost } from "@storyverse/contract/credits";
 import { visibleCostLabel } from "../../../lib/credits";
 import { useCreditBalance } from "../api/credit-balance";

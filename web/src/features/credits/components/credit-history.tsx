@@ -1,8 +1,8 @@
-// The credit history (spec §3 "Credit transaction"): every purchase, bonus, charge and refund, newest
+// The credit history: every purchase, bonus, charge and refund, newest
 // first, with a Load more for older pages.
 import type { CreditTransaction } from "@storyverse/contract/billing";
-import { Gift, History, LoaderCircle, type LucideIcon, ShoppingBag, Undo2, Zap } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Gift, History, type LucideIcon, ShoppingBag, Undo2, Zap } from "lucide-react";
+import { Button } from "../../../components/button";
 import { creditLabel, formatBalance } from "../../../lib/credits";
 import { useCreditHistory } from "../api/credit-history";
 import {
@@ -66,17 +66,14 @@ export function CreditHistory() {
 
       {history.hasNextPage ? (
         <div className="mt-4 flex justify-center">
-          <button
-            type="button"
+          <Button
             onClick={() => void history.fetchNextPage()}
-            disabled={history.isFetchingNextPage}
-            className={buttonClasses("secondary", "sm")}
+            loading={history.isFetchingNextPage}
+            variant="secondary"
+            size="sm"
           >
-            {history.isFetchingNextPage ? (
-              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-            ) : null}
             Load more
-          </button>
+          </Button>
         </div>
       ) : null}
     </section>

@@ -1,13 +1,13 @@
-// The Credits card (spec §2): credits available (infinity for an unlimited account), the last top-up or
+// The Credits card: credits available (infinity for an unlimited account), the last top-up or
 // 'None', and every credit ever added.
 import { creditCost } from "@storyverse/contract/credits";
 import { Coins, Plus } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
 import { useCreditBalance } from "../api/credit-balance";
 import { useSubscriptionDetails } from "../api/subscription-details";
 import { formatTopUpDate } from "../format";
-import { LoadError, Skeleton } from "./card-states";
+import { ACCOUNT_DATA_ERROR, LoadError, Skeleton } from "./card-states";
 import { TOP_UP_HEADING_ID } from "./top-up-packs";
 
 /** Brings the packs into view and moves focus to their heading, so keyboard users land there too. */
@@ -55,7 +55,11 @@ export function CreditsCard() {
 
       {details.isError ? (
         <div className="mt-6">
-          <LoadError error={details.error} onRetry={() => void details.refetch()} />
+          <LoadError
+            error={details.error}
+            message={ACCOUNT_DATA_ERROR}
+            onRetry={() => void details.refetch()}
+          />
         </div>
       ) : (
         <dl className="mt-6 grid grid-cols-2 gap-4 border-t border-line pt-5 text-sm">
@@ -88,10 +92,10 @@ export function CreditsCard() {
             and a video {costLabel(creditCost("video"))}.
           </p>
         )}
-        <button type="button" onClick={showTopUps} className={`${buttonClasses("secondary", "sm")} w-full`}>
+        <Button onClick={showTopUps} variant="secondary" size="sm" className="w-full">
           <Plus aria-hidden="true" className="size-4" />
           Top up credits
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -89,7 +89,7 @@ beforeEach(() => {
 // The page is a lazy chunk transformed on first use: give the first render room on a busy machine.
 const FIRST_RENDER = { timeout: 15_000 };
 
-describe("Credits page (spec §2)", { timeout: 30_000 }, () => {
+describe("Credits page", { timeout: 30_000 }, () => {
   it("shows the Credits card, this month's activity, billing, the packs and the history", async () => {
     server();
     renderApp("/subscription", SIGNED_IN);
@@ -243,6 +243,33 @@ describe("Credits page (spec §2)", { timeout: 30_000 }, () => {
     fail = false;
     fireEvent.click(within(activity).getByRole("button", { name: "Try again" }));
     await waitFor(() => expect(activity.textContent).toContain("4.5 credits used this month"));
+  });
+
+  it("says 'Failed to load account data.' when the account's details cannot load, and recovers on retry", async () => {
+    let fail = true;
+    server({
+      "GET /api/subscription-details": () =>
+        fail
+          ? json({ detail: "Database unavailable" }, 503)
+          : json({
+              billing_type: "pay_as_you_go",
+              remaining: 14.5,
+              lifetime_credits: 115,
+              last_top_up_at: null,
+              has_billing_account: false,
+            }),
+    });
+    renderApp("/subscription", SIGNED_IN);
+    const credits = await screen.findByRole("region", { name: "Credits" }, FIRST_RENDER);
+    const alert = await within(credits).findByRole("alert");
+    expect(alert.textContent).toContain("Failed to load account data.");
+    expect(within(credits).queryByText("Lifetime credits")).toBeNull();
+    fail = false;
+    fireEvent.click(within(credits).getByRole("button", { name: "Try again" }));
+    await waitFor(() =>
+      expect(within(credits).getByText("Lifetime credits").nextElementSibling?.textContent).toBe("115"),
+    );
+    expect(within(credits).queryByText("Failed to load account data.")).toBeNull();
   });
 
   it("has a designed empty history", async () => {

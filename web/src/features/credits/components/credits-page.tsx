@@ -1,4 +1,4 @@
-// The Credits page (spec §2 "Credits page (Manage Credits)"): the Credits card, this month's activity,
+// The Credits page: the Credits card, this month's activity,
 // billing, the Top Up packs and the credit history.
 import { useCreditBalance } from "../api/credit-balance";
 import { BillingCard } from "./billing-card";

@@ -1,4 +1,4 @@
-// 'Activity This Month' (spec §2): stories, images, videos and chat interactions this calendar month.
+// 'Activity This Month': stories, images, videos and chat interactions this calendar month.
 
 import type { MonthlyActivity } from "@storyverse/contract/billing";
 import { BookOpenText, Clapperboard, Image as ImageIcon, type LucideIcon, MessageCircle } from "lucide-react";

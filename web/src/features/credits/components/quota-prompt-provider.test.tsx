@@ -29,7 +29,7 @@ function renderPrompt() {
   act(() => showQuotaExceeded());
 }
 
-describe("Quota Exceeded dialog (spec §2 'Modals')", () => {
+describe("Quota Exceeded dialog", () => {
   it("says the spec's words and offers View Plans and Later", async () => {
     renderPrompt();
     const dialog = await screen.findByRole("dialog", { name: "Quota Exceeded" });

@@ -1,4 +1,4 @@
-// The Quota Exceeded dialog (spec §2 "Modals"): any feature whose request is refused for want of credits
+// The Quota Exceeded dialog: any feature whose request is refused for want of credits
 // calls useQuotaPrompt().showQuotaExceeded(). 'View Plans' opens the Credits page, 'Later' closes it.
 // Mounted once inside the signed-in shell.
 //
@@ -9,6 +9,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Sparkles } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { useView } from "../../../app/view-provider";
+import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 
 export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
@@ -69,13 +70,9 @@ export function QuotaExceededDialog({ open, onOpenChange, onViewPlans }: QuotaEx
           </Dialog.Description>
           <div className="mt-7 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
             <Dialog.Close className={`${buttonClasses("secondary", "sm")} sm:min-w-28`}>Later</Dialog.Close>
-            <button
-              type="button"
-              onClick={onViewPlans}
-              className={`${buttonClasses("primary", "sm")} sm:min-w-36`}
-            >
+            <Button onClick={onViewPlans} size="sm" className="sm:min-w-36">
               View Plans
-            </button>
+            </Button>
           </div>
         </Dialog.Content>
       </Dialog.Portal>

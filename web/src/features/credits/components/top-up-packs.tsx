@@ -1,10 +1,10 @@
-// 'Top Up Credits' (spec §2, §9): the three one-time packs. Buy starts a checkout session and the browser
+// 'Top Up Credits': the three one-time packs. Buy starts a checkout session and the browser
 // goes to the payment page; it comes back to the Credits page (payment-return.ts).
 import { CREDIT_PACKS, type CreditPack } from "@storyverse/contract/billing";
-import { Check, LoaderCircle, Sparkles } from "lucide-react";
+import { Check, Sparkles } from "lucide-react";
 import { useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 import { useCreateCheckoutSession } from "../api/create-checkout-session";
 import { redirectTo } from "./redirect";
@@ -94,16 +94,17 @@ export function TopUpPacks() {
                 </li>
               </ul>
               <div className="mt-auto pt-6">
-                <button
-                  type="button"
+                <Button
                   onClick={() => buy(pack)}
                   disabled={buying !== null}
-                  aria-busy={busy || undefined}
-                  className={`${buttonClasses(featured ? "primary" : "secondary", "sm")} w-full`}
+                  loading={busy}
+                  loadingText="Opening checkout…"
+                  variant={featured ? "primary" : "secondary"}
+                  size="sm"
+                  className="w-full"
                 >
-                  {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
-                  {busy ? "Opening checkout…" : `Buy ${pack.name}`}
-                </button>
+                  {`Buy ${pack.name}`}
+                </Button>
               </div>
             </li>
           );

@@ -30,7 +30,7 @@ function handlers(verify?: PaymentReturnHandlers["verify"]) {
   } satisfies PaymentReturnHandlers;
 }
 
-describe("handlePaymentReturn (spec §4 'Payment return')", () => {
+describe("handlePaymentReturn", () => {
   it("verifies a paid session, says what it added and refreshes the balance with the new one", async () => {
     const verify = vi.fn(async () => PAID);
     const h = handlers(verify);

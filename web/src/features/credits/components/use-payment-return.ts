@@ -14,7 +14,7 @@ import { verifyCheckoutSession } from "../api/verify-checkout-session";
 import { type PaymentReturn, restorePendingPaymentReturn, takePendingPaymentReturn } from "../payment-return";
 import { CREDITS_VIEW } from "./quota-prompt-provider";
 
-/** Spec §8: the purchase may well have gone through, but this page could not confirm it. */
+/** The purchase may well have gone through, but this page could not confirm it. */
 export const PAYMENT_REFRESH_MESSAGE = "Please refresh the page to update your account information.";
 export const INVALID_SESSION_MESSAGE =
   "This payment return has no valid checkout session, so there was nothing to verify.";

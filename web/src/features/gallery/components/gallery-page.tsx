@@ -1,4 +1,4 @@
-// The Gallery page (spec section 2 "Gallery page", view `library`): every image and video the user has
+// The Gallery page (view `library`): every image and video the user has
 // made, newest first, as thumbnails; the description shows on hover; a click opens the Lightbox, which
 // steps through everything loaded so far. More pages load as the end of the grid scrolls into view.
 import type { GalleryItem } from "@storyverse/contract/media";
@@ -7,7 +7,7 @@ import { Images, LoaderCircle, RotateCw, Sparkles, WandSparkles } from "lucide-r
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAuth } from "../../../app/auth-provider";
 import { useView } from "../../../app/view-provider";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
@@ -95,14 +95,10 @@ export function GalleryPage() {
         tone="error"
         title={galleryErrorMessage(errorMessage(query.error))}
         action={
-          <button
-            type="button"
-            className={buttonClasses("secondary", "sm")}
-            onClick={() => void query.refetch()}
-          >
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
             <RotateCw aria-hidden="true" className="size-4" />
             Try again
-          </button>
+          </Button>
         }
       />
     );
@@ -130,13 +126,9 @@ export function GalleryPage() {
           ) : query.isFetchNextPageError ? (
             <span className="inline-flex items-center gap-3" role="alert">
               {galleryErrorMessage(errorMessage(nextPageError))}
-              <button
-                type="button"
-                className={buttonClasses("secondary", "sm")}
-                onClick={() => void fetchNextPage()}
-              >
+              <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>
                 Try again
-              </button>
+              </Button>
             </span>
           ) : !hasNextPage ? (
             <span>
@@ -249,18 +241,14 @@ function GalleryEmpty() {
         Images and videos from your stories and the Studio will appear here.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <button type="button" className={buttonClasses("primary", "sm")} onClick={() => navigate("studio")}>
+        <Button size="sm" onClick={() => navigate("studio")}>
           <WandSparkles aria-hidden="true" className="size-4" />
           Open Studio
-        </button>
-        <button
-          type="button"
-          className={buttonClasses("secondary", "sm")}
-          onClick={() => navigate("stories")}
-        >
+        </Button>
+        <Button variant="secondary" size="sm" onClick={() => navigate("stories")}>
           <Sparkles aria-hidden="true" className="size-4" />
           Start a story
-        </button>
+        </Button>
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 // The mutation behind the "Get Early Access" box. The request code (zod schemas, API client: about a
 // fifth of the landing's JavaScript) is fetched on first use, which keeps the landing inside its
-// 120 KB budget (DESIGN §8); preloadNewsletter() warms it as soon as the visitor reaches for the box.
+// 120 KB initial-JavaScript budget; preloadNewsletter() warms it as soon as the visitor reaches for the box.
 import type { NewsletterSignupResponse } from "@storyverse/contract/newsletter";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, NETWORK_ERROR_MESSAGE } from "../../../lib/api-errors";

@@ -1,6 +1,6 @@
-import { CircleAlert, CircleCheck, LoaderCircle, Mail } from "lucide-react";
+import { CircleAlert, CircleCheck, Mail } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 import { preloadNewsletter, useSubscribeNewsletter } from "../api/use-subscribe-newsletter";
 
@@ -65,17 +65,9 @@ export function EmailCapture() {
               aria-describedby={statusId}
               className="h-12 min-w-0 flex-1 rounded-xl border border-line bg-canvas px-4 text-base text-ink shadow-inner transition duration-200 outline-none placeholder:text-ink-muted/80 focus:border-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 aria-invalid:border-danger"
             />
-            <button
-              type="submit"
-              className={buttonClasses("primary", "md")}
-              disabled={subscribe.isPending}
-              aria-busy={subscribe.isPending || undefined}
-            >
-              {subscribe.isPending ? (
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-              ) : null}
+            <Button type="submit" loading={subscribe.isPending}>
               Get Early Access
-            </button>
+            </Button>
           </div>
           <p
             id={statusId}

@@ -1,4 +1,5 @@
 import { ArrowRight, Sparkles } from "lucide-react";
+import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { StoryWindow } from "./story-window";
 
@@ -34,10 +35,10 @@ export function HeroSection({ onGetStarted }: { onGetStarted: () => void }) {
             2K image, and any moment can become a 5-second cinematic motion clip.
           </p>
           <div className="mt-8 flex flex-col gap-4 sm:flex-row">
-            <button type="button" className={buttonClasses("primary", "lg")} onClick={onGetStarted}>
+            <Button size="lg" onClick={onGetStarted}>
               Create Your First Story
               <ArrowRight aria-hidden="true" className="size-5" />
-            </button>
+            </Button>
             <a href="#create" className={buttonClasses("secondary", "lg")}>
               See What You Can Create
             </a>

@@ -1,6 +1,7 @@
 import { Menu, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
+import { iconButtonClasses } from "../../../components/button-classes";
 import { ThemeToggle } from "../../../components/theme-toggle";
 import { Wordmark } from "../../../components/wordmark";
 import { useActiveSection } from "./use-active-section";
@@ -62,9 +63,9 @@ export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
         <div className="ml-auto flex items-center gap-2 md:ml-0">
           <ThemeToggle />
           <div className="hidden md:block">
-            <button type="button" className={buttonClasses("primary", "sm")} onClick={onGetStarted}>
+            <Button size="sm" onClick={onGetStarted}>
               Get Started
-            </button>
+            </Button>
           </div>
           <button
             ref={menuButton}
@@ -103,16 +104,15 @@ export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
               </li>
             ))}
           </ul>
-          <button
-            type="button"
-            className={`${buttonClasses("primary", "md")} mt-2 w-full`}
+          <Button
+            className="mt-2 w-full"
             onClick={() => {
               setMenuOpen(false);
               onGetStarted();
             }}
           >
             Get Started
-          </button>
+          </Button>
         </nav>
       </div>
     </header>

@@ -1,5 +1,5 @@
-// The landing page (spec §2): what anonymous visitors see first. Loaded eagerly, so it is the page the
-// 120 KB initial-JavaScript budget is about (DESIGN §8).
+// The landing page: what anonymous visitors see first. Loaded eagerly, so it is the page the
+// 120 KB (gzip) initial-JavaScript budget is about.
 import { CreateSection } from "./create-section";
 import { FeaturesSection } from "./features-section";
 import { GallerySection } from "./gallery-section";

@@ -1,5 +1,5 @@
 import { ArrowRight, ImagePlus, Layers, MessageSquareText, Repeat2, Sparkles } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { art } from "./landing-art";
 import { SectionHeading } from "./section-heading";
 import { type CarouselSlide, StudioCarousel } from "./studio-carousel";
@@ -42,14 +42,10 @@ export function StudioSection({ onGetStarted }: { onGetStarted: () => void }) {
               </li>
             ))}
           </ul>
-          <button
-            type="button"
-            className={`${buttonClasses("secondary", "md")} mt-10`}
-            onClick={onGetStarted}
-          >
+          <Button variant="secondary" className="mt-10" onClick={onGetStarted}>
             Open the Studio
             <ArrowRight aria-hidden="true" className="size-4" />
-          </button>
+          </Button>
         </div>
 
         <div className="relative">

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { NewsPage } from "./news-page";
 
-describe("Updates & News (spec §1)", () => {
+describe("Updates & News", () => {
   it("lists the credit prices, the free credits and the packs", () => {
     render(<NewsPage onOpen={() => {}} />);
     expect(screen.getByRole("heading", { level: 1, name: "Updates & News" })).toBeTruthy();

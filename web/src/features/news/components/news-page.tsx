@@ -1,4 +1,4 @@
-// The Updates & News page (spec §1): what credits cost, the Stories, Studio and Gallery features,
+// The Updates & News page: what credits cost, the Stories, Studio and Gallery features,
 // quick-start steps and tips. Updated weekly; support and billing live in the profile or account menu.
 import { NEW_ACCOUNT_CREDITS } from "@storyverse/contract/accounts";
 import { CREDIT_PACKS } from "@storyverse/contract/billing";
@@ -19,7 +19,7 @@ import {
   Sparkles,
   WandSparkles,
 } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { creditLabel } from "../../../lib/credits";
 
 export type NewsDestination = "stories" | "studio" | "library" | "subscription";
@@ -169,14 +169,10 @@ export function NewsPage({ onOpen }: NewsPageProps) {
               </li>
             ))}
           </ul>
-          <button
-            type="button"
-            className={`${buttonClasses("secondary", "sm")} mt-6`}
-            onClick={() => onOpen("subscription")}
-          >
+          <Button variant="secondary" size="sm" className="mt-6" onClick={() => onOpen("subscription")}>
             Manage Credits
             <ArrowRight aria-hidden="true" className="size-4" />
-          </button>
+          </Button>
         </section>
 
         <section aria-labelledby="news-features" className="mt-12">

@@ -1,5 +1,5 @@
 // POST /api/stories/{id}/chat: one turn of a story. The answer carries the story text; the media follow
-// by polling. Story chat always asks for one picture (spec §5), and sends the selected images only in
+// by polling. Story chat always asks for one picture, and sends the selected images only in
 // image mode.
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
 import type { StoryChatRequest } from "@storyverse/contract/stories";

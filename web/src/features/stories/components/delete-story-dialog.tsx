@@ -1,4 +1,4 @@
-// Delete Story (spec §2 "Modals", §4 "Deleting a story"): names the story, says it cannot be undone and
+// Delete Story: names the story, says it cannot be undone and
 // that its media stay in the gallery; Cancel or Delete Story ('Deleting...'). A failure reads
 // 'Failed to delete story: {message}'. Done, the story leaves the list and its stored canvas is forgotten.
 import type { Story } from "@storyverse/contract/stories";

@@ -1,11 +1,11 @@
-// The Stories list (spec §2): 'Your Stories', the search over titles and contexts, a grid of one to four
+// The Stories list: 'Your Stories', the search over titles and contexts, a grid of one to four
 // columns of story cards, and the Create, Story Settings and Delete dialogs. With no stories yet it
 // welcomes the user and explains that each story is like a saved game.
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
 import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 import { STORIES_KEY, useStories } from "../api/list-stories";
 import { pruneStoryMediaStates } from "../media-states";
@@ -54,14 +54,10 @@ export function StoriesPage() {
             </h1>
             <p className="mt-2 text-ink-muted">Manage your AI-powered story adventures</p>
           </div>
-          <button
-            type="button"
-            onClick={() => setCreating(true)}
-            className={`${buttonClasses("primary", "md")} sm:self-auto`}
-          >
+          <Button onClick={() => setCreating(true)} className="sm:self-auto">
             <Plus aria-hidden="true" className="size-5" />
             Create New Story
-          </button>
+          </Button>
         </div>
 
         {list.length > 0 ? (
@@ -144,10 +140,10 @@ function WelcomeState({ onCreate }: { onCreate: () => void }) {
         Each story is like a saved game: its own world, characters and history, with every scene painted as
         you play. Leave whenever you like and pick up right where you left off.
       </p>
-      <button type="button" onClick={onCreate} className={`${buttonClasses("primary", "md")} mt-8`}>
+      <Button onClick={onCreate} className="mt-8">
         <Plus aria-hidden="true" className="size-5" />
         Create New Story
-      </button>
+      </Button>
     </div>
   );
 }
@@ -158,9 +154,9 @@ function NoMatches({ query, onClear }: { query: string; onClear: () => void }) {
       <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
       <p className="mt-4 font-semibold">No stories match “{query.trim()}”</p>
       <p className="mt-1 text-sm text-ink-muted">Try another word from a title or a context.</p>
-      <button type="button" onClick={onClear} className={`${buttonClasses("secondary", "sm")} mt-6`}>
+      <Button onClick={onClear} variant="secondary" size="sm" className="mt-6">
         Clear search
-      </button>
+      </Button>
     </div>
   );
 }
@@ -173,9 +169,9 @@ function LoadError({ message, onRetry }: { message: string; onRetry: () => void 
     >
       <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
       <p className="mt-4 font-semibold">Failed to load data: {message}</p>
-      <button type="button" onClick={onRetry} className={`${buttonClasses("secondary", "sm")} mt-6`}>
+      <Button onClick={onRetry} variant="secondary" size="sm" className="mt-6">
         <RotateCw aria-hidden="true" className="size-4" /> Try again
-      </button>
+      </Button>
     </div>
   );
 }

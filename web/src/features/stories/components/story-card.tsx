@@ -1,4 +1,4 @@
-// One story in the list (spec §2 "Stories list"): its picture (the newest scene, or placeholder art),
+// One story in the list: its picture (the newest scene, or placeholder art),
 // title, two lines of context, message count, last activity or 'New', and the Story Settings and
 // Delete Story buttons. The whole card opens the story.
 import type { Story } from "@storyverse/contract/stories";

@@ -57,6 +57,16 @@ describe("Create New Story", () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
+  it("checks the fields with the contract's schema before sending: a context over 2000 characters is refused", async () => {
+    const calls = mockFetch(() => json({}, 500));
+    renderCreate();
+    type("Story Name", "Neon Nights");
+    type("Story Context", "x".repeat(2001));
+    fireEvent.click(button("Create"));
+    expect(await screen.findByText("Story context must be at most 2000 characters")).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
   it("says 'Failed to create story.' when the server refuses, keeping what was typed", async () => {
     mockFetch(() => json({ detail: "Internal error" }, 500));
     renderCreate();
@@ -101,12 +111,12 @@ describe("Story Settings", () => {
     expect(button("Save Changes").disabled).toBe(true);
   });
 
-  it("closes without a call when nothing changed", () => {
+  it("closes without a call when nothing changed", async () => {
     const calls = mockFetch(() => json({}, 500));
     const onClose = renderSettings();
     type("Story Title", " The Lantern Forest ");
     fireEvent.click(button("Save Changes"));
-    expect(onClose).toHaveBeenCalled();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(calls).toHaveLength(0);
   });
 

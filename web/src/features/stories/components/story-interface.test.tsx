@@ -38,12 +38,24 @@ function serve({ messages = [], chat, status }: Server = {}) {
     if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
     if (path.startsWith(`/api/stories/${story.id}/media-status/`) && status) return status(++statusLooks);
     if (path === "/api/stories") return json({ success: true, stories: [story] });
+    if (path === "/api/user/verify") {
+      return json({
+        valid: true,
+        user_id: SIGNED_IN.user?.id,
+        email: SIGNED_IN.user?.email,
+        username: SIGNED_IN.user?.username,
+        email_verified: true,
+        credits_remaining: 15,
+        created_at: "2025-01-01T00:00:00.000Z",
+      });
+    }
     return json({ detail: `unexpected ${method} ${path}` }, 404);
   });
 }
 
 function renderStory() {
   setOpenStory(story, SIGNED_IN.user?.id ?? "");
+  window.history.replaceState(null, "", `/stories/${story.id}`);
   return render(
     <Providers auth={SIGNED_IN}>
       <QuotaPromptProvider>
@@ -227,6 +239,24 @@ describe("the story interface", () => {
     expect(calls.filter((c) => c.path.includes("/media-status/"))).toHaveLength(60);
   });
 
+  it("says 'Failed to check media status.' when the media's status can no longer be read", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = serve({ chat: started, status: () => json({ detail: "Message not found" }, 404) });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    send("Go");
+    await screen.findByText("glows");
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    expect(await screen.findByText("Failed to check media status.")).toBeTruthy();
+    expect(screen.queryByText("Painting the scene…")).toBeNull();
+    // The looks stop: asking again would get the same answer.
+    await act(async () => vi.advanceTimersByTimeAsync(30_000));
+    expect(calls.filter((c) => c.path.includes("/media-status/"))).toHaveLength(1);
+    // And a new turn may be sent.
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "Again" } });
+    expect((screen.getByRole("button", { name: "Send message" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("restores the story's stored canvas at once, then follows the newest media of its messages", async () => {
     saveStoryMediaState(story.id, {
       image: "/media/old.png",
@@ -302,5 +332,58 @@ describe("the story interface", () => {
     const picture = await screen.findByRole("button", { name: "Generated story image" });
     fireEvent.error(picture.querySelector("img") as HTMLImageElement);
     expect(screen.queryByRole("button", { name: "Generated story image" })).toBeNull();
+  });
+});
+
+describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a link)", () => {
+  function renderAt(path: string) {
+    closeOpenStory();
+    window.history.replaceState(null, "", path);
+    return render(
+      <Providers auth={SIGNED_IN}>
+        <QuotaPromptProvider>
+          <StoryInterface />
+        </QuotaPromptProvider>
+      </Providers>,
+    );
+  }
+
+  it("checks the session, reads the messages, puts the newest media on the canvas, then shows the story", async () => {
+    const calls = serve({
+      messages: [
+        makeMessage({ id: "old", image_url: "/media/old.png", timestamp: "2026-03-01T10:00:00.000Z" }),
+        makeMessage({ id: "new", image_url: "/media/new.png", timestamp: "2026-03-04T10:00:00.000Z" }),
+      ],
+    });
+    renderAt(`/stories/${story.id}`);
+    expect(await screen.findByRole("heading", { level: 1, name: "Neon Nights" })).toBeTruthy();
+    const scene = within(screen.getByRole("region", { name: "Scene canvas" })).getByRole("img", {
+      name: "Generated story scene",
+    });
+    expect(scene.getAttribute("src")).toBe("/media/new.png");
+    expect(readStoryMediaState(story.id)).toMatchObject({ image: "/media/new.png" });
+    const paths = calls.map((c) => c.path);
+    expect(paths.indexOf("/api/user/verify")).toBeGreaterThanOrEqual(0);
+    expect(paths.indexOf("/api/user/verify")).toBeLessThan(
+      paths.indexOf(`/api/stories/${story.id}/messages`),
+    );
+  });
+
+  it("says the story was not found when the address names a story this account does not have", async () => {
+    serve();
+    renderAt("/stories/99999999-9999-4999-8999-999999999999");
+    expect(await screen.findByRole("heading", { level: 1, name: "Story not found" })).toBeTruthy();
+    expect(screen.getByText("It may have been deleted, or it belongs to another account.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Your Stories" })).toBeTruthy();
+  });
+
+  it("says why when the story cannot be opened", async () => {
+    mockFetch(({ path }) =>
+      path === "/api/user/verify" ? json({ detail: "Service Unavailable" }, 503) : json({ detail: "x" }, 404),
+    );
+    renderAt(`/stories/${story.id}`);
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Failed to open story: Service Unavailable" }),
+    ).toBeTruthy();
   });
 });

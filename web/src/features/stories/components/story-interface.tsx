@@ -1,19 +1,23 @@
-// The story interface (spec §2): the open story's chat beside its canvas. The header shows the title and
+// The story interface: the open story's chat beside its canvas. The header shows the title and
 // context with the settings and close buttons; closing forgets the open story and its messages and
 // returns to the list. The canvas starts from the story's remembered media state and is kept in step
 // with the conversation, which is remembered again for the next switch back to this story.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, BookOpenText, Settings2, X } from "lucide-react";
+import { ArrowLeft, BookOpenText, SearchX, Settings2, Share2, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAuth } from "../../../app/auth-provider";
 import { useBanner } from "../../../app/banner-provider";
 import { useView } from "../../../app/view-provider";
-import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
+import { iconButtonClasses } from "../../../components/button-classes";
+import { ViewLoading } from "../../../components/view-loading";
+import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { ChatExperience, type ReferenceSelection } from "../../chat/components/chat-experience";
 import { OfflineBadge } from "../../chat/components/offline-badge";
 import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
+import { ShareExportDialog } from "../../sharing/components/share-export-dialog";
 import { STORIES_KEY } from "../api/list-stories";
 import { sendStoryMessage } from "../api/send-story-message";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
@@ -21,32 +25,80 @@ import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
+import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
 export function StoryInterface() {
   const open = useOpenStory();
   const { user } = useAuth();
-  if (!open || open.userId !== user?.id) return <NoStoryOpen />;
-  return <OpenStoryChat key={open.story.id} story={open.story} />;
+  const { storyId } = useView();
+  if (!storyId || !user) return <NoStoryOpen />;
+  if (open && open.userId === user.id && open.story.id === storyId) {
+    return <OpenStoryChat key={open.story.id} story={open.story} />;
+  }
+  return <StoryOpener key={storyId} storyId={storyId} userId={user.id} />;
 }
 
-function NoStoryOpen() {
+type OpenerState = { status: "opening" } | { status: "not-found" } | { status: "failed"; message: string };
+
+/**
+ * A story reached by its address (a reload, a bookmark, a link, back or forward) is opened the way the
+ * list opens one: session, messages, canvas; then it shows.
+ */
+function StoryOpener({ storyId, userId }: { storyId: string; userId: string }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<OpenerState>({ status: "opening" });
+  useEffect(() => {
+    let current = true;
+    prepareStoryById(queryClient, storyId, userId).catch((error: unknown) => {
+      if (!current) return;
+      // An ended session is handled by the shell (it signs out with its own message).
+      if (error instanceof ApiError && error.status === 401) return;
+      setState(
+        error instanceof StoryNotFoundError
+          ? { status: "not-found" }
+          : { status: "failed", message: `Failed to open story: ${errorMessage(error)}` },
+      );
+    });
+    return () => {
+      current = false;
+    };
+  }, [queryClient, storyId, userId]);
+
+  if (state.status === "not-found") {
+    return (
+      <NoStoryOpen
+        icon={SearchX}
+        title="Story not found"
+        text="It may have been deleted, or it belongs to another account."
+      />
+    );
+  }
+  if (state.status === "failed") return <NoStoryOpen icon={TriangleAlert} title={state.message} />;
+  return <ViewLoading inShell />;
+}
+
+function NoStoryOpen({
+  icon: Icon = BookOpenText,
+  title = "No story is open",
+  text = "Pick a story from your list to continue your adventure.",
+}: {
+  icon?: typeof BookOpenText;
+  title?: string;
+  text?: string;
+}) {
   const { navigate } = useView();
   return (
     <div className="grid min-h-[calc(100dvh-65px)] place-items-center px-6 text-center">
       <div>
         <span className="mx-auto grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
-          <BookOpenText aria-hidden="true" className="size-7" />
+          <Icon aria-hidden="true" className="size-7" />
         </span>
-        <h1 className="mt-5 text-xl font-semibold text-ink">No story is open</h1>
-        <p className="mt-2 text-sm text-ink-muted">Pick a story from your list to continue your adventure.</p>
-        <button
-          type="button"
-          onClick={() => navigate("stories")}
-          className={`${buttonClasses("primary", "sm")} mt-6`}
-        >
+        <h1 className="mt-5 text-xl font-semibold text-ink">{title}</h1>
+        <p className="mt-2 text-sm text-ink-muted">{text}</p>
+        <Button onClick={() => navigate("stories")} size="sm" className="mt-6">
           <ArrowLeft aria-hidden="true" className="size-4" /> Your Stories
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -57,6 +109,7 @@ function OpenStoryChat({ story }: { story: Story }) {
   const { navigate } = useView();
   const { showError } = useBanner();
   const [editing, setEditing] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
@@ -139,6 +192,15 @@ function OpenStoryChat({ story }: { story: Story }) {
       <div className="-mr-2 flex shrink-0 items-center">
         <button
           type="button"
+          onClick={() => setSharing(true)}
+          aria-label="Share & export"
+          title="Share & export"
+          className={iconButtonClasses}
+        >
+          <Share2 aria-hidden="true" className="size-5" />
+        </button>
+        <button
+          type="button"
           onClick={() => setEditing(true)}
           aria-label="Story Settings"
           title="Story Settings"
@@ -163,6 +225,7 @@ function OpenStoryChat({ story }: { story: Story }) {
     <>
       <ChatExperience session={session} header={header} selection={selection} downloadPrefix={story.title} />
       <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} />
+      <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-// The Studio's gallery picker (spec section 2 "Studio", section 5): the user's images in a 5-column grid of
+// The Studio's gallery picker: the user's images in a 5-column grid of
 // thumbnails, toggled on and off, added to the inputs together. Up to 10 may be selected ('Maximum 10
 // images can be selected for Seedream-4 input'); the counter reads '{n}/3 selected' as the spec shows it;
 // and the inputs never pass 10 in all.
@@ -7,6 +7,7 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
 import { Check, ImagePlus, LoaderCircle, X } from "lucide-react";
 import { useState } from "react";
+import { Button } from "../../../components/button";
 import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
 import { MediaThumb } from "../../../components/media-thumb";
 import { errorMessage } from "../../../lib/api-errors";
@@ -162,14 +163,9 @@ function PickerBody({
           </p>
           <div className="flex gap-2">
             <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
-            <button
-              type="button"
-              className={buttonClasses("primary", "sm")}
-              disabled={selected.length === 0}
-              onClick={add}
-            >
+            <Button size="sm" disabled={selected.length === 0} onClick={add}>
               Add Selected
-            </button>
+            </Button>
           </div>
         </div>
       </div>

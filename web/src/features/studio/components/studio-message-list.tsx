@@ -6,6 +6,7 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { Check, CircleAlert, LoaderCircle, Plus, RotateCw, Sparkles, X } from "lucide-react";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
+import { formatMessageTime } from "../../../lib/message-time";
 import type { StudioChatMessage } from "../use-studio-conversation";
 
 /** A result as the grid and the lightbox know it: the gallery item when the server gave one. */
@@ -46,13 +47,6 @@ interface StudioMessageListProps {
   onDismiss: (answerId: string) => void;
   canRetry: (answerId: string) => boolean;
   retrying: boolean;
-}
-
-const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : timeFormat.format(date);
 }
 
 export function StudioMessageList(props: StudioMessageListProps) {
@@ -96,7 +90,9 @@ function UserMessage({ message }: { message: StudioChatMessage }) {
         {message.isAdvisor
           ? "Advisor"
           : `${message.batchSize} ${message.batchSize === 1 ? "image" : "images"}`}
-        {formatTime(message.timestamp) ? ` · ${formatTime(message.timestamp)}` : ""}
+        {formatMessageTime(message.timestamp, "clock")
+          ? ` · ${formatMessageTime(message.timestamp, "clock")}`
+          : ""}
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
-// The Studio (spec section 2 "Studio", view `studio`): image batches from a prompt and input images, and a
+// The Studio (view `studio`): image batches from a prompt and input images, and a
 // prompt advisor. Composes the conversation, the composer, the gallery picker and the Lightbox, and turns
-// every refusal into the app's error banner (the spec's alerts) or the Quota Exceeded dialog.
+// every refusal into the app's error banner or the Quota Exceeded dialog.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { LoaderCircle, MessageCircleQuestion, WandSparkles } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";

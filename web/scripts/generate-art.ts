@@ -1,102 +1,101 @@
 // Draws the landing page's artwork as SVG files under src/assets/art. Every scene is the project's own:
 // made of gradients, seeded noise ridgelines and hand-placed shapes, so nothing is downloaded or licensed.
-// Run with `node web/scripts/generate-art.mjs` after changing a scene; the SVGs are committed.
+// The seeded random numbers, ridgelines, smooth paths and number formatting are the server's offline
+// painter (server/src/providers/offline), imported rather than copied, so the two cannot drift apart;
+// generate-art.test.ts fails when the committed files no longer match what this script draws.
+// Run with `npm run art` after changing a scene or the painter; the SVGs are committed.
 // No <style> elements or style attributes: the files must render under a strict style-src CSP.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRng } from "../../server/src/providers/offline/seeded";
+import {
+  displacedRidgePath,
+  n as f,
+  type Point,
+  smoothPath,
+} from "../../server/src/providers/offline/svg-shapes";
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "assets", "art");
+export const ART_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "assets", "art");
 const W = 1600;
 const H = 1000;
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded source of numbers in [0, 1): the painter's generator. */
+const rng = (seed: number): (() => number) => createRng(seed).next;
 
-const f = (n) => (Math.round(n * 10) / 10).toString();
+/** A gradient stop: offset, colour and (when not 1) opacity. */
+type Stop = [number, string, number?];
 
 let currentTitle = "";
 
-function svg(body, defs, { w = W, h = H } = {}) {
+function svg(body: string, defs: string, { w = W, h = H }: { w?: number; h?: number } = {}): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" preserveAspectRatio="xMidYMid slice"><title>${currentTitle}</title><defs>${defs}</defs>${body}</svg>\n`;
 }
 
-function linear(id, stops, { x1 = 0, y1 = 0, x2 = 0, y2 = 1 } = {}) {
-  return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stops
+function stopsOf(stops: Stop[]): string {
+  return stops
     .map(
       ([o, c, op = 1]) => `<stop offset="${o}" stop-color="${c}"${op === 1 ? "" : ` stop-opacity="${op}"`}/>`,
     )
-    .join("")}</linearGradient>`;
+    .join("");
 }
 
-function radial(id, stops, { cx = 0.5, cy = 0.5, r = 0.5 } = {}) {
-  return `<radialGradient id="${id}" cx="${cx}" cy="${cy}" r="${r}">${stops
-    .map(
-      ([o, c, op = 1]) => `<stop offset="${o}" stop-color="${c}"${op === 1 ? "" : ` stop-opacity="${op}"`}/>`,
-    )
-    .join("")}</radialGradient>`;
+function linear(
+  id: string,
+  stops: Stop[],
+  { x1 = 0, y1 = 0, x2 = 0, y2 = 1 }: { x1?: number; y1?: number; x2?: number; y2?: number } = {},
+): string {
+  return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stopsOf(stops)}</linearGradient>`;
 }
 
-function blur(id, sd) {
+function radial(
+  id: string,
+  stops: Stop[],
+  { cx = 0.5, cy = 0.5, r = 0.5 }: { cx?: number; cy?: number; r?: number } = {},
+): string {
+  return `<radialGradient id="${id}" cx="${cx}" cy="${cy}" r="${r}">${stopsOf(stops)}</radialGradient>`;
+}
+
+function blur(id: string, sd: number): string {
   return `<filter id="${id}" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="${sd}"/></filter>`;
 }
 
-/** A ridgeline by midpoint displacement: natural-looking mountains or dunes, closed to the bottom. */
+/** A mountain or dune line across the whole scene, closed to the bottom: the painter's displaced ridge. */
 function ridge(
-  seed,
-  { y, amp, rough = 0.55, from = -20, to = W + 20, bottom = H + 10, depth = 7, peaks = [] },
-) {
-  const r = rng(seed);
-  const n = 2 ** depth;
-  const ys = new Array(n + 1).fill(0);
-  ys[0] = y + (r() - 0.5) * amp;
-  ys[n] = y + (r() - 0.5) * amp;
-  let step = n;
-  let scale = amp;
-  while (step > 1) {
-    const half = step / 2;
-    for (let i = half; i < n; i += step) {
-      ys[i] = (ys[i - half] + ys[i + half]) / 2 + (r() - 0.5) * scale;
-    }
-    step = half;
-    scale *= rough;
-  }
-  for (const [px, py, spread] of peaks) {
-    for (let i = 0; i <= n; i++) {
-      const x = from + ((to - from) * i) / n;
-      const d = Math.abs(x - px) / spread;
-      if (d < 1) ys[i] = Math.min(ys[i], ys[i] * d + py * (1 - d));
-    }
-  }
-  let d = `M${f(from)},${f(bottom)}`;
-  for (let i = 0; i <= n; i++) d += `L${f(from + ((to - from) * i) / n)},${f(ys[i])}`;
-  return `${d}L${f(to)},${f(bottom)}Z`;
+  seed: number,
+  options: {
+    y: number;
+    amp: number;
+    rough?: number;
+    from?: number;
+    to?: number;
+    bottom?: number;
+    depth?: number;
+    peaks?: [number, number, number][];
+  },
+): string {
+  return displacedRidgePath(createRng(seed), { from: -20, to: W + 20, bottom: H + 10, ...options });
 }
 
-/** Smooth rolling hills or dunes through given points (Catmull-Rom as cubic Béziers). */
-function smooth(points, bottom = H + 10) {
-  let d = `M${f(points[0][0])},${f(bottom)}L${f(points[0][0])},${f(points[0][1])}`;
-  for (let i = 0; i < points.length - 1; i++) {
-    const p0 = points[i - 1] ?? points[i];
-    const p1 = points[i];
-    const p2 = points[i + 1];
-    const p3 = points[i + 2] ?? p2;
-    const c1 = [p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6];
-    const c2 = [p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6];
-    d += `C${f(c1[0])},${f(c1[1])} ${f(c2[0])},${f(c2[1])} ${f(p2[0])},${f(p2[1])}`;
-  }
-  return `${d}L${f(points.at(-1)[0])},${f(bottom)}Z`;
+/** Smooth rolling hills or dunes through the points (the painter's Catmull-Rom), closed to the bottom. */
+function smooth(points: Point[], bottom = H + 10): string {
+  const [x0, y0] = points[0]!;
+  const curve = smoothPath(points).slice(`M${f(x0)},${f(y0)}`.length);
+  return `M${f(x0)},${f(bottom)}L${f(x0)},${f(y0)}${curve}L${f(points.at(-1)![0])},${f(bottom)}Z`;
 }
 
-function stars(seed, count, { x0 = 0, x1 = W, y0 = 0, y1 = H * 0.6, color = "#fff", max = 2.2 } = {}) {
+function stars(
+  seed: number,
+  count: number,
+  {
+    x0 = 0,
+    x1 = W,
+    y0 = 0,
+    y1 = H * 0.6,
+    color = "#fff",
+    max = 2.2,
+  }: { x0?: number; x1?: number; y0?: number; y1?: number; color?: string; max?: number } = {},
+): string {
   const r = rng(seed);
   let out = "";
   for (let i = 0; i < count; i++) {
@@ -109,11 +108,12 @@ function stars(seed, count, { x0 = 0, x1 = W, y0 = 0, y1 = H * 0.6, color = "#ff
   return out;
 }
 
-function sparkle(x, y, s, color = "#fff", op = 1) {
+function sparkle(x: number, y: number, s: number, color = "#fff", op = 1): string {
   return `<path d="M${f(x)},${f(y - s)}L${f(x + s * 0.18)},${f(y - s * 0.18)}L${f(x + s)},${f(y)}L${f(x + s * 0.18)},${f(y + s * 0.18)}L${f(x)},${f(y + s)}L${f(x - s * 0.18)},${f(y + s * 0.18)}L${f(x - s)},${f(y)}L${f(x - s * 0.18)},${f(y - s * 0.18)}Z" fill="${color}" opacity="${op}"/>`;
 }
 
-function pine(x, base, h, w) {
+/** A tiered pine as one path, base at (x, base): taller and denser than the painter's own pine. */
+function pine(x: number, base: number, h: number, w: number): string {
   const tiers = 4;
   let d = `M${f(x - w * 0.06)},${f(base)}L${f(x - w * 0.06)},${f(base - h * 0.12)}`;
   for (let i = 0; i < tiers; i++) {
@@ -130,7 +130,28 @@ function pine(x, base, h, w) {
   return `${d}L${f(x + w * 0.06)},${f(base - h * 0.12)}L${f(x + w * 0.06)},${f(base)}Z`;
 }
 
-function pineRow(seed, { y, count, hMin, hMax, wRatio = 0.42, x0 = -40, x1 = W + 40, jitter = 30 }) {
+function pineRow(
+  seed: number,
+  {
+    y,
+    count,
+    hMin,
+    hMax,
+    wRatio = 0.42,
+    x0 = -40,
+    x1 = W + 40,
+    jitter = 30,
+  }: {
+    y: number;
+    count: number;
+    hMin: number;
+    hMax: number;
+    wRatio?: number;
+    x0?: number;
+    x1?: number;
+    jitter?: number;
+  },
+): string {
   const r = rng(seed);
   let d = "";
   for (let i = 0; i < count; i++) {
@@ -201,17 +222,19 @@ function castleDragon() {
     blur("soft", 30) +
     blur("glow", 6);
   const r = rng(7);
-  const windows = [
-    [1126, 560],
-    [1150, 560],
-    [1214, 486],
-    [1214, 520],
-    [1290, 560],
-    [1318, 560],
-    [1380, 600],
-    [1060, 610],
-    [1252, 612],
-  ]
+  const windows = (
+    [
+      [1126, 560],
+      [1150, 560],
+      [1214, 486],
+      [1214, 520],
+      [1290, 560],
+      [1318, 560],
+      [1380, 600],
+      [1060, 610],
+      [1252, 612],
+    ] as Point[]
+  )
     .map(
       ([x, y]) =>
         `<circle cx="${x + 4}" cy="${y + 8}" r="16" fill="url(#window)"/><rect x="${x}" y="${y}" width="8" height="16" rx="4" fill="#ffd58a"/>`,
@@ -331,7 +354,7 @@ function neonCity() {
   let near = "";
   let lights = "";
   const palette = ["#ffd27a", "#7ff0ff", "#ff8bd1", "#ffe9b8"];
-  const towers = [
+  const towers: [number, number, number][] = [
     [-20, 170, 420],
     [150, 120, 330],
     [275, 150, 520],
@@ -354,7 +377,7 @@ function neonCity() {
       }
     }
   }
-  const sign = (x, y, w, h, color, inner) =>
+  const sign = (x: number, y: number, w: number, h: number, color: string, inner: string) =>
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="10" fill="#12071f"/>` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="10" fill="none" stroke="${color}" stroke-width="8" filter="url(#glow)"/>` +
     `<g stroke="${color}" stroke-width="6" stroke-linecap="round" fill="none" filter="url(#glow)">${inner}</g>` +
@@ -431,7 +454,7 @@ function lanternForest() {
     ]) +
     blur("soft", 22) +
     blur("glow", 5);
-  const trunks = (seed, count, color, wMin, wMax, yTop = -20) => {
+  const trunks = (seed: number, count: number, color: string, wMin: number, wMax: number, yTop = -20) => {
     const rr = rng(seed);
     let d = "";
     for (let i = 0; i < count; i++) {
@@ -446,15 +469,17 @@ function lanternForest() {
     }
     return `<path d="${d}" fill="${color}"/>`;
   };
-  const lanterns = [
-    [520, 360, 1],
-    [690, 300, 0.8],
-    [930, 410, 1.1],
-    [1110, 340, 0.75],
-    [360, 470, 1.25],
-    [1270, 460, 1.2],
-    [800, 480, 0.6],
-  ]
+  const lanterns = (
+    [
+      [520, 360, 1],
+      [690, 300, 0.8],
+      [930, 410, 1.1],
+      [1110, 340, 0.75],
+      [360, 470, 1.25],
+      [1270, 460, 1.2],
+      [800, 480, 0.6],
+    ] as [number, number, number][]
+  )
     .map(([x, y, s]) => {
       const cord = `<path d="M${x},${y - 120 * s}V${y - 18 * s}" stroke="#0a1d1e" stroke-width="${f(2 * s)}"/>`;
       return (
@@ -784,9 +809,9 @@ function oceanLighthouse() {
   for (let i = 0; i < 16; i++) {
     clouds += `<ellipse cx="${f(r() * W)}" cy="${f(60 + r() * 300)}" rx="${f(160 + r() * 260)}" ry="${f(40 + r() * 60)}" fill="${r() > 0.5 ? "#3a4a6c" : "#22304e"}" opacity="${f(0.55 + r() * 0.35)}"/>`;
   }
-  const waves = (seed, y, amp, color, crest) => {
+  const waves = (seed: number, y: number, amp: number, color: string, crest: string) => {
     const rr = rng(seed);
-    const pts = [];
+    const pts: Point[] = [];
     for (let x = -40; x <= W + 80; x += 120) pts.push([x, y + (rr() - 0.5) * amp]);
     const d = smooth(pts);
     const crestLine = pts
@@ -886,7 +911,7 @@ function rpgDungeon() {
     const inset = i * 34;
     return `<path d="M${600 + inset - 60 + i * 10},${y}L${1000 - inset + 60 - i * 10},${y}L${1000 - inset + 40 - i * 10},${y - 46}L${600 + inset - 40 + i * 10},${y - 46}Z" fill="url(#step)" opacity="${f(1 - i * 0.08)}"/>`;
   }).join("");
-  const torch = (x) =>
+  const torch = (x: number) =>
     `<circle cx="${x}" cy="430" r="160" fill="url(#warm)"/>` +
     `<path d="M${x - 14},470L${x + 14},470L${x + 8},540L${x - 8},540Z" fill="#2a1a12"/>` +
     `<rect x="${x - 22}" y="462" width="44" height="12" rx="4" fill="#4a2e1e"/>` +
@@ -977,7 +1002,7 @@ function prototypeHeadphones() {
   let grid = "";
   for (let x = 0; x <= W; x += 80) grid += `M${x},0V${H}`;
   for (let y = 0; y <= H; y += 80) grid += `M0,${y}H${W}`;
-  const cup = (x, mirror) =>
+  const cup = (x: number, mirror: boolean) =>
     `<g transform="translate(${x} 560)${mirror ? " scale(-1 1)" : ""}">` +
     `<rect x="-78" y="-130" width="156" height="250" rx="74" fill="url(#cupDark)"/>` +
     `<rect x="-64" y="-118" width="132" height="226" rx="64" fill="url(#cup)"/>` +
@@ -1037,7 +1062,7 @@ function desertRuins() {
       [1, "#1f0a22"],
     ]) +
     blur("soft", 20);
-  const column = (x, base, h, broken) =>
+  const column = (x: number, base: number, h: number, broken: boolean) =>
     `<rect x="${x}" y="${base - h}" width="46" height="${h}" fill="#2a0f2e"/>` +
     `<rect x="${x - 10}" y="${base - h - 14}" width="66" height="16" rx="3" fill="#2a0f2e"/>` +
     (broken ? `<path d="M${x},${base - h - 14}l16,-22l12,14l18,-30v38Z" fill="#2a0f2e"/>` : "");
@@ -1119,7 +1144,7 @@ function floatingIsles() {
     const y = 620 + r() * 380;
     clouds += `<ellipse cx="${f(x)}" cy="${f(y)}" rx="${f(180 + r() * 220)}" ry="${f(50 + r() * 60)}" fill="#fff" opacity="${f(0.55 + r() * 0.4)}"/>`;
   }
-  const isle = (x, y, s) => {
+  const isle = (x: number, y: number, s: number) => {
     const rr = rng(Math.round(x + y));
     let trees = "";
     for (let i = 0; i < 5; i++) {
@@ -1154,7 +1179,7 @@ function floatingIsles() {
   return svg(body, defs);
 }
 
-const scenes = {
+const scenes: Record<string, [draw: () => string, title: string]> = {
   "castle-dragon": [castleDragon, "A dragon over a moonlit castle"],
   "neon-city": [neonCity, "A neon city in the rain"],
   "lantern-forest": [lanternForest, "A lantern-lit forest"],
@@ -1168,10 +1193,20 @@ const scenes = {
   "floating-isles": [floatingIsles, "Floating islands above the clouds"],
 };
 
-mkdirSync(OUT, { recursive: true });
-for (const [name, [draw, title]] of Object.entries(scenes)) {
-  currentTitle = title;
-  const out = draw();
-  writeFileSync(join(OUT, `${name}.svg`), out);
-  console.log(`${name}.svg ${(out.length / 1024).toFixed(1)} KB`);
+/** Every scene as SVG text, by file name. */
+export function drawLandingArt(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [name, [draw, title]] of Object.entries(scenes)) {
+    currentTitle = title;
+    files.set(`${name}.svg`, draw());
+  }
+  return files;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(ART_DIR, { recursive: true });
+  for (const [file, text] of drawLandingArt()) {
+    writeFileSync(join(ART_DIR, file), text);
+    console.log(`${file} ${(text.length / 1024).toFixed(1)} KB`);
+  }
 }

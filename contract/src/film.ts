@@ -1,0 +1,24 @@
+// The story's film: a job that joins the story's clips and scene pans into one MP4 with captions.
+import { z } from "zod";
+
+export const filmSchema = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "running", "completed", "failed"]),
+  progress: z.number().describe("0 to 100"),
+  error: z.string().nullable(),
+  /** The film, once made (it is also in the Gallery as a video). */
+  video_url: z.string().nullable(),
+  media_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Film = z.infer<typeof filmSchema>;
+
+export const filmResponseSchema = z.object({
+  success: z.literal(true),
+  /** The newest film of the story, or null when none was made. */
+  film: filmSchema.nullable(),
+  /** What making a film costs, in credits. */
+  cost: z.number(),
+});
+export type FilmResponse = z.infer<typeof filmResponseSchema>;

@@ -1,0 +1,58 @@
+// Read-only share links to a story: the owner makes (or replaces) one, anyone with it reads the story.
+import { z } from "zod";
+
+export const createShareRequestSchema = z
+  .object({
+    /** Show the owner's username on the public page; the email is never shown. */
+    show_username: z.boolean().optional(),
+  })
+  // A POST with no body at all makes a link with the defaults.
+  .nullish();
+export type CreateShareRequest = z.input<typeof createShareRequestSchema>;
+
+export const shareLinkResponseSchema = z.object({
+  success: z.literal(true),
+  url: z.string().describe("The public link; shown once, only its hash is kept"),
+  created_at: z.string(),
+  show_username: z.boolean(),
+});
+export type ShareLinkResponse = z.infer<typeof shareLinkResponseSchema>;
+
+export const shareStatusResponseSchema = z.object({
+  success: z.literal(true),
+  shared: z.boolean().describe("Whether a live link exists (its address cannot be shown again)"),
+  created_at: z.string().nullable(),
+  show_username: z.boolean(),
+});
+export type ShareStatusResponse = z.infer<typeof shareStatusResponseSchema>;
+
+export const revokeShareResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+export const sharedMessageSchema = z.object({
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  mode: z.enum(["chat", "image", "video"]).nullable(),
+  image_url: z.string().nullable(),
+  video_url: z.string().nullable(),
+});
+export type SharedMessage = z.infer<typeof sharedMessageSchema>;
+
+export const sharedStoryResponseSchema = z.object({
+  success: z.literal(true),
+  story: z.object({
+    title: z.string(),
+    context: z.string(),
+    created_at: z.string(),
+    thumbnail: z.string().nullable(),
+  }),
+  /** The owner's username when they opted in, else null. */
+  author: z.string().nullable(),
+  messages: z.array(sharedMessageSchema),
+});
+export type SharedStoryResponse = z.infer<typeof sharedStoryResponseSchema>;
+
+/** 128 random bits, base64url without padding. */
+export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;

@@ -1,0 +1,36 @@
+// knip: finds files, exports and dependencies nothing uses (`npm run knip`, part of `npm test`). Entries are
+// the real starting points of each workspace; test files count as entries, so a helper used only by its
+// tests is still reported as unused by the app only when no test uses it either.
+import type { KnipConfig } from "knip";
+
+/** Tailwind and the font arrive through CSS @import lines, which knip does not read on its own. */
+const cssImports = (text: string) =>
+  [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map(([, name]) => `import "${name}";`).join("\n");
+
+const config: KnipConfig = {
+  // A constant or helper exported for a test but also used where it is defined is not dead code.
+  ignoreExportsUsedInFile: true,
+  compilers: { css: cssImports },
+  workspaces: {
+    ".": {
+      // bench/run.ts and the server's main and admin are found through the package.json scripts.
+      entry: ["scripts/*.mjs", "bench/gallery-size.ts"],
+      playwright: { config: ["e2e/playwright.config.ts"], entry: ["e2e/**/*.spec.ts"] },
+      // The server workspace's tests use them; they live at the root with the other test tools.
+      // s3rver is loaded with createRequire (it ships no ESM), which knip cannot follow.
+      ignoreDependencies: ["s3rver", "@types/smtp-server"],
+      // A server project's global setup, which knip resolves from the root rather than the project's root.
+      ignoreUnresolved: ["./test/global-setup.ts"],
+    },
+    contract: {
+      // Every module is the contract's public API, imported by path (@storyverse/contract/<module>).
+      entry: ["src/*.ts"],
+    },
+    web: {
+      entry: ["scripts/*.ts"],
+      project: ["src/**/*.{ts,tsx,css}", "scripts/**/*.ts"],
+    },
+  },
+};
+
+export default config;

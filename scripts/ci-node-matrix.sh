@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The Node versions beside the machine's: after `npm test` (which runs on the machine's Node), run the Vitest
+# suite under Node 24 and the server's start-up test under Node 22, so an install on either keeps working.
+#
+# Each Node is the official build published on the npm registry as `node-<platform>-<arch>@<major>` (the
+# newest release of that major), installed into a temporary folder and removed afterwards; nothing is
+# installed globally and nothing is downloaded from anywhere but the registry. The project's node_modules
+# are shared: its native addons (argon2, sharp, the bundlers) are Node-API prebuilds, which load on any Node
+# version, and PGlite and the MP4 encoder are WebAssembly. scripts/check-native-addons.mjs first loads every
+# addon on each Node, so one built for a single Node's ABI fails the run with its name.
+#
+# Time: only what depends on the Node version runs again (no second install, build, type check, lint or
+# browser run). The passes run one after another: the suite is CPU-bound and uses both cores, so running
+# them side by side would save no time and only make time-outs likelier.
+#
+# Usage: scripts/ci-node-matrix.sh (from anywhere). TEST_DATABASE_URL, when set, adds the PostgreSQL passes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VITEST_MAJOR=24
+STARTUP_MAJOR=22
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/storyverse-node-matrix.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+summary=()
+
+# Installs node-<platform>-<arch>@<major> under $work and prints the folder holding its `node` binary.
+install_node() {
+  local major="$1" prefix="$work/node$1"
+  local package
+  package="node-$(node -p process.platform)-$(node -p process.arch)@$major"
+  npm install --prefix "$prefix" --no-save --no-package-lock --ignore-scripts --no-audit --no-fund \
+    --loglevel=error "$package" >&2
+  local dir="$prefix/node_modules/.bin"
+  local version
+  version="$("$dir/node" --version)"
+  if [[ "$version" != "v$major."* ]]; then
+    echo "$package installed Node $version, not $major.x" >&2
+    exit 1
+  fi
+  echo "$dir"
+}
+
+# Runs a command with the given Node first on PATH, so child processes (Vitest's workers, the server the
+# process test spawns, `#!/usr/bin/env node` scripts) use it too. Records the outcome and time.
+run_on() {
+  local dir="$1" label="$2"
+  shift 2
+  local version start status=0
+  version="$("$dir/node" --version)"
+  echo
+  echo "=== Node $version: $label"
+  start=$SECONDS
+  PATH="$dir:$PATH" "$@" || status=$?
+  local result="passed"
+  [[ $status -eq 0 ]] || result="FAILED (exit $status)"
+  summary+=("Node $version: $label: $result in $((SECONDS - start)) s")
+  return $status
+}
+
+projects=(--project server)
+engines="PGlite"
+if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
+  projects+=(--project server-postgres)
+  engines="PGlite and PostgreSQL"
+fi
+
+node_vitest="$(install_node "$VITEST_MAJOR")"
+node_startup="$(install_node "$STARTUP_MAJOR")"
+
+failed=0
+run_on "$node_vitest" "native addons load" "$node_vitest/node" scripts/check-native-addons.mjs || failed=1
+run_on "$node_startup" "native addons load" "$node_startup/node" scripts/check-native-addons.mjs || failed=1
+run_on "$node_vitest" "Vitest suite, server on $engines, and web" \
+  "$node_vitest/node" node_modules/vitest/vitest.mjs run || failed=1
+run_on "$node_startup" "server start-up test (server/test/process.test.ts) on $engines" \
+  "$node_startup/node" node_modules/vitest/vitest.mjs run "${projects[@]}" test/process.test.ts || failed=1
+
+echo
+echo "=== Which Node ran what"
+printf '%s\n' "${summary[@]}"
+exit $failed

@@ -1,0 +1,119 @@
+// Attacks on the account endpoints from the outside audit, replayed against the real app: argon2 work for
+// bogus reset links, unlimited link checks, and strangers locking an owner out of sign-in or reset mail.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { createUser, freshAddress } from "../../test/factories";
+import { linkFrom } from "../../test/smtp-sink";
+import { MAX_CONCURRENT_PASSWORD_HASHES, passwordHashingActivity } from "./secrets";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+const post = (url: string, payload: unknown, remoteAddress = freshAddress()) =>
+  t.app.inject({ method: "POST", url, payload: payload as object, remoteAddress });
+const login = (name: string, password: string, remoteAddress = freshAddress()) =>
+  post("/api/login", { email: name, password }, remoteAddress);
+
+describe("password hashing under a flood", () => {
+  it("does no password hashing for reset requests with made-up tokens", async () => {
+    const before = passwordHashingActivity().hashes;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        post("/api/reset-password", { token: `bogus-${i}`, password: "a-long-new-password" }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(40).fill(400));
+    expect(answers[0]!.json().detail).toBe(
+      "This reset link is invalid or has already been used. Please request a new one.",
+    );
+    expect(passwordHashingActivity().hashes).toBe(before);
+  });
+
+  it("limits reset-password and verify-email per address", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 20; i += 1) {
+      const res = await post("/api/reset-password", { token: `bogus-${i}`, password: "whatever1" }, address);
+      expect(res.statusCode).toBe(400);
+    }
+    const limited = await post("/api/reset-password", { token: "one-more", password: "whatever1" }, address);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().detail).toMatch(/^Too many attempts\. Please wait/);
+
+    const other = freshAddress();
+    const verify = (token: string) =>
+      t.app.inject({ method: "GET", url: `/api/verify-email/${token}`, remoteAddress: other });
+    for (let i = 0; i < 30; i += 1) expect((await verify(`bogus-${i}`)).statusCode).toBe(400);
+    expect((await verify("one-more")).statusCode).toBe(429);
+  });
+
+  it("never runs more password hashes at once than its bound, however many sign-ins arrive", async () => {
+    const u = await createUser(t);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => login(u.email, "wrong-password")));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(16).fill(401));
+    // The flood filled every slot, and never more.
+    expect(passwordHashingActivity().peakRunning).toBe(MAX_CONCURRENT_PASSWORD_HASHES);
+  });
+});
+
+describe("sign-in lock-out", () => {
+  it("lets the owner in from their own address after strangers failed 10 times elsewhere", async () => {
+    const u = await createUser(t);
+    for (let i = 0; i < 10; i += 1) expect((await login(u.email, `guess-${i}`)).statusCode).toBe(401);
+    const owner = await login(u.email, u.password);
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().access_token).toEqual(expect.any(String));
+  });
+
+  it("counts email and username as one account, and blocks an address that keeps guessing", async () => {
+    const u = await createUser(t);
+    const attacker = freshAddress();
+    for (let i = 0; i < 5; i += 1) {
+      expect((await login(u.email, `guess-${i}`, attacker)).statusCode).toBe(401);
+      expect((await login(u.username.toUpperCase(), `guess-u${i}`, attacker)).statusCode).toBe(401);
+    }
+    expect((await login(u.email, "guess-again", attacker)).statusCode).toBe(429);
+    expect((await login(u.username, u.password, attacker)).statusCode).toBe(429);
+    // A fresh address gets one wrong try at a locked account, then is refused too.
+    const next = freshAddress();
+    expect((await login(u.email, "guess-fresh", next)).statusCode).toBe(401);
+    expect((await login(u.email, "guess-fresh-2", next)).statusCode).toBe(429);
+  });
+
+  it("never counts successful sign-ins against the account", async () => {
+    const u = await createUser(t);
+    const address = freshAddress();
+    for (let i = 0; i < 15; i += 1)
+      expect((await login(u.username, u.password, address)).statusCode).toBe(200);
+  });
+});
+
+describe("reset mail lock-out", () => {
+  it("still mails the owner a working reset link after a stranger used up their own allowance", async () => {
+    const u = await createUser(t);
+    const stranger = freshAddress();
+    for (let i = 0; i < 5; i += 1) {
+      expect((await post("/api/forgot-password", { email: u.email }, stranger)).statusCode).toBe(200);
+    }
+    expect((await post("/api/forgot-password", { email: u.email }, stranger)).statusCode).toBe(429);
+
+    const owner = await post("/api/forgot-password", { email: u.email.toUpperCase() });
+    expect(owner.statusCode).toBe(200);
+    const mails = [];
+    for (let i = 0; i < 6; i += 1) mails.push(await t.smtp.waitForMail(u.email));
+    const tokens = mails.map(
+      (mail) => new URL(linkFrom(mail, `${t.config.appUrl}/forgot-password`)).searchParams.get("token")!,
+    );
+    // Each request retires the links before it; whichever was mailed last is live.
+    const answers = [];
+    for (const token of tokens) {
+      answers.push((await post("/api/reset-password", { token, password: "owner-new-secret" })).statusCode);
+    }
+    expect(answers.filter((status) => status === 200)).toHaveLength(1);
+    expect((await login(u.email, "owner-new-secret")).statusCode).toBe(200);
+  });
+});

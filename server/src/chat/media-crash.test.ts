@@ -1,0 +1,80 @@
+// A video turn whose worker dies mid-job (the process is killed while the clip is being made): once a worker
+// runs again, the job is retried within about a minute (the dead-worker time), resumes from the scene image it
+// already made, and the user gets the video for the price they paid, once.
+import { afterEach, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { bearer, createUser } from "../../test/factories";
+import { waitForMedia } from "../../test/media";
+import { DEFAULT_DEAD_WORKER_SECONDS, type JobQueue, startJobQueue } from "../jobs/queue";
+import { startWorkers } from "../jobs/workers";
+import { createSmtpMailer } from "../mail/mailer";
+import type { VideoProvider } from "../providers/types";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+it("a video job cut off by a crash is finished by the next worker within about a minute", async () => {
+  const t: TestApp = await createTestApp();
+  cleanups.push(() => t.cleanup());
+  const user = await createUser(t);
+
+  // The animator starts the clip and then the process "dies": the first worker never hears back.
+  const animator = t.providers.video;
+  let started!: () => void;
+  const animating = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const dying: VideoProvider = {
+    name: animator.name,
+    async start() {
+      started();
+      return new Promise(() => {});
+    },
+    poll: (taskId) => animator.poll(taskId),
+  };
+  t.providers.video = dying;
+
+  const turn = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/chat",
+      headers: bearer(user.token),
+      payload: { prompt: "The ship sails into the storm", chat_mode: "video" },
+    })
+  ).json();
+  await animating;
+  await t.jobs.stop(100);
+
+  // A new worker process starts on the same database, with healthy providers.
+  t.providers.video = animator;
+  const revived: JobQueue = await startJobQueue(t.database, {
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 1,
+  });
+  cleanups.push(() => revived.stop(5_000));
+  await startWorkers(revived, {
+    ...t.ctx,
+    jobs: revived,
+    mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
+  });
+
+  const status = await waitForMedia(
+    t,
+    user.token,
+    `/api/chat/media-status/${turn.message_id}`,
+    (DEFAULT_DEAD_WORKER_SECONDS + 60) * 1000,
+  );
+  expect(status.media_generation_completed).toBe(true);
+  expect(status.video_url).toBeTruthy();
+  const images = await t.app.inject({ method: "GET", url: "/api/user/images", headers: bearer(user.token) });
+  // The scene drawn before the crash was reused, not drawn (or paid for) again.
+  expect(images.json().images).toHaveLength(1);
+  const balance = await t.app.inject({
+    method: "GET",
+    url: "/api/credit-balance",
+    headers: bearer(user.token),
+  });
+  expect(balance.json().remaining).toBe(12);
+}, 240_000);

@@ -1,0 +1,288 @@
+// Credits under faults for chat and story turns, against the real app, database and worker: every charge
+// ends delivered or refunded exactly once, whatever fails, races or gets deleted while the media job runs.
+// The image model is the real offline painter, held at a gate so a test can act while a job is mid-run.
+import http from "node:http";
+import { MEDIA_CLIENT_GIVE_UP_MS, MEDIA_DEADLINE_MS } from "@storyverse/contract/chat";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { bearer, createUser, type TestUser } from "../../test/factories";
+import { waitForMedia } from "../../test/media";
+import { ledgerSum } from "../credits/repo";
+import type { ImageProvider } from "../providers/types";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+// A test that fails while images are held must not leave the painter held for the tests after it.
+let releaseHeld: (() => void) | undefined;
+afterEach(() => {
+  releaseHeld?.();
+  releaseHeld = undefined;
+});
+
+/** Holds every image request at a gate until released, then paints with the real offline painter. */
+function holdImages() {
+  const painter = t.providers.image;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered!: () => void;
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const held: ImageProvider = {
+    name: painter.name,
+    async generate(request) {
+      entered();
+      await released;
+      return painter.generate(request);
+    },
+  };
+  t.providers.image = held;
+  releaseHeld = () => {
+    t.providers.image = painter;
+    release();
+  };
+  return { started, release: releaseHeld };
+}
+
+const get = async (user: TestUser, url: string) =>
+  (await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).json();
+const balance = async (user: TestUser) => (await get(user, "/api/credit-balance")).remaining as number;
+const refunds = async (user: TestUser) =>
+  (
+    await t.database.executeSql(
+      "select reference, amount_tenths from credit_transactions where user_id = $1 and transaction_type = 'refund'",
+      [user.userId],
+    )
+  ).rows as { reference: string; amount_tenths: number }[];
+
+async function newStory(user: TestUser) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/stories",
+    headers: bearer(user.token),
+    payload: { title: "The Lantern", context: "A cave" },
+  });
+  return res.json().story.id as string;
+}
+
+/**
+ * Waits until every media job queued so far has finished running: the worker runs one media job at a time,
+ * so once a later turn's media is done, the earlier job's handler has returned (even if it was cancelled).
+ */
+async function drainMediaJobs() {
+  const sentinel = await createUser(t);
+  const turn = await t.app.inject({
+    method: "POST",
+    url: "/api/chat",
+    headers: bearer(sentinel.token),
+    payload: { prompt: "A lighthouse", chat_mode: "image" },
+  });
+  await waitForMedia(t, sentinel.token, `/api/chat/media-status/${turn.json().message_id}`);
+}
+
+describe("a turn's charge has exactly one outcome", () => {
+  it("a turn whose media job cannot be queued leaves no messages and refunds once, keyed by its answer", async () => {
+    const user = await createUser(t);
+    // The database refuses the job row: messages and job share one transaction, so neither may remain.
+    await t.database.executeSql(`
+      create or replace function refuse_media_jobs() returns trigger language plpgsql as $$
+      begin
+        if new.name = 'chat-generate-media' then raise exception 'queue unavailable'; end if;
+        return new;
+      end $$;
+      create trigger refuse_media_jobs before insert on pgboss.job
+        for each row execute function refuse_media_jobs();
+    `);
+    try {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/chat",
+        headers: bearer(user.token),
+        payload: { prompt: "Into the cave", chat_mode: "image" },
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().detail).toBeTruthy();
+    } finally {
+      await t.database.executeSql("drop trigger refuse_media_jobs on pgboss.job");
+    }
+    expect((await get(user, "/api/chat/history")).messages).toEqual([]);
+    expect(await balance(user)).toBe(15);
+    const rows = await refunds(user);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount_tenths: 15 });
+    expect(rows[0]!.reference).toMatch(/^refund:[0-9a-f-]{36}$/);
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(150);
+  });
+
+  it("media still pending at the client's last poll has timed out and been refunded; the job finishing later adds nothing", async () => {
+    const user = await createUser(t);
+    const gate = holdImages();
+    const turn = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/chat",
+        headers: bearer(user.token),
+        payload: { prompt: "The dragon wakes", chat_mode: "image" },
+      })
+    ).json();
+    await gate.started;
+    // The client polls for at most MEDIA_CLIENT_GIVE_UP_MS; its last poll must hear the outcome.
+    t.clock.advance(MEDIA_CLIENT_GIVE_UP_MS);
+    const statusUrl = `/api/chat/media-status/${turn.message_id}`;
+    expect(await get(user, statusUrl)).toMatchObject({
+      media_generation_failed: true,
+      media_generation_error: "Media generation timed out. Please try again.",
+      image_url: null,
+    });
+    expect(await balance(user)).toBe(14.5);
+
+    // The painter was only slow: the job now finishes, but the refunded message must not get media too.
+    gate.release();
+    await drainMediaJobs();
+    expect(await get(user, statusUrl)).toMatchObject({ media_generation_failed: true, image_url: null });
+    expect((await get(user, "/api/user/images")).images).toEqual([]);
+    expect(await balance(user)).toBe(14.5);
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(145);
+  }, 120_000);
+
+  it("the server's media deadline falls before the client's last poll", async () => {
+    // Not a timing test: the two constants are what the client and the server actually use.
+    expect(MEDIA_DEADLINE_MS).toBeLessThan(MEDIA_CLIENT_GIVE_UP_MS);
+  });
+
+  it("deleting a story while its media job runs refunds the media part and keeps no media", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const gate = holdImages();
+    const turn = (
+      await t.app.inject({
+        method: "POST",
+        url: `/api/stories/${storyId}/chat`,
+        headers: bearer(user.token),
+        payload: { prompt: "The dragon wakes", chat_mode: "video" },
+      })
+    ).json();
+    await gate.started;
+    expect(await balance(user)).toBe(12);
+
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/stories/${storyId}`,
+      headers: bearer(user.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    // The text was delivered (0.5); the video it never received is refunded.
+    expect(await balance(user)).toBe(14.5);
+
+    gate.release();
+    await drainMediaJobs();
+    expect((await get(user, "/api/user/images")).images).toEqual([]);
+    expect((await get(user, "/api/user/videos")).videos ?? []).toEqual([]);
+    expect(await balance(user)).toBe(14.5);
+    expect(await refunds(user)).toEqual([{ reference: `refund:${turn.message_id}`, amount_tenths: 25 }]);
+  }, 120_000);
+
+  it("many polls past the deadline racing a story deletion refund the media part exactly once", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const gate = holdImages();
+    const turn = (
+      await t.app.inject({
+        method: "POST",
+        url: `/api/stories/${storyId}/chat`,
+        headers: bearer(user.token),
+        payload: { prompt: "Run", chat_mode: "image" },
+      })
+    ).json();
+    await gate.started;
+    t.clock.advance(MEDIA_DEADLINE_MS + 1000);
+    await Promise.all([
+      ...Array.from({ length: 30 }, () =>
+        t.app.inject({
+          method: "GET",
+          url: `/api/stories/${storyId}/media-status/${turn.message_id}`,
+          headers: bearer(user.token),
+        }),
+      ),
+      t.app.inject({ method: "DELETE", url: `/api/stories/${storyId}`, headers: bearer(user.token) }),
+    ]);
+    gate.release();
+    await drainMediaJobs();
+    expect(await balance(user)).toBe(14.5);
+    expect(await refunds(user)).toEqual([{ reference: `refund:${turn.message_id}`, amount_tenths: 10 }]);
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(145);
+  }, 120_000);
+
+  it("a client that disconnects mid-turn is charged once for a turn delivered to its history", async () => {
+    const user = await createUser(t);
+    const narrator = t.providers.text;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered!: () => void;
+    const writing = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    t.providers.text = {
+      name: narrator.name,
+      async complete(request) {
+        entered();
+        await released;
+        return narrator.complete(request);
+      },
+      stream: (request) => narrator.stream(request),
+    };
+    try {
+      const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+      const body = JSON.stringify({ prompt: "The bridge", chat_mode: "image" });
+      const request = http.request(`${address}/api/chat`, {
+        method: "POST",
+        headers: { ...bearer(user.token), "content-type": "application/json", "content-length": body.length },
+      });
+      request.on("error", () => {});
+      request.end(body);
+      // The browser tab closes while the narrator writes: the server finishes the turn it was paid for.
+      await writing;
+      request.destroy();
+    } finally {
+      t.providers.text = narrator;
+      release();
+    }
+    let history: { message_id: string }[] = [];
+    for (let i = 0; i < 600 && history.length < 2; i++) {
+      history = (await get(user, "/api/chat/history")).messages;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(history).toHaveLength(2);
+    const status = await waitForMedia(t, user.token, `/api/chat/media-status/${history[1]!.message_id}`);
+    expect(status.media_generation_completed).toBe(true);
+    expect(await balance(user)).toBe(13.5);
+    expect(await refunds(user)).toEqual([]);
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(135);
+  }, 120_000);
+
+  it("a turn that completes normally is not refunded", async () => {
+    const user = await createUser(t);
+    const turn = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/chat",
+        headers: bearer(user.token),
+        payload: { prompt: "A quiet lake", chat_mode: "image" },
+      })
+    ).json();
+    const status = await waitForMedia(t, user.token, `/api/chat/media-status/${turn.message_id}`);
+    expect(status.media_generation_completed).toBe(true);
+    expect(await balance(user)).toBe(13.5);
+    expect(await refunds(user)).toEqual([]);
+  }, 120_000);
+});

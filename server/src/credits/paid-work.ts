@@ -1,0 +1,128 @@
+// Paid work, the one way every chargeable request runs (main chat, story chat, Studio batches, advisor):
+// check the price is covered before any expensive preparation, charge, deliver, and give back what was not
+// delivered. Every refund is keyed by what it refunds (a message or batch id), and the ledger accepts one
+// refund per key, so a retried or raced refund (a job retry, a stale-timeout poll, a story deletion) can
+// never pay out twice.
+import { creditCost } from "@storyverse/contract/credits";
+import type { AppContext } from "../context";
+import { HttpError } from "../http/errors";
+import { findAccount } from "./repo";
+import { type Charge, charge, fromTenths, InsufficientCredits, refund, toTenths } from "./service";
+
+/** The ledger reference of the (single) refund for the message or batch `id`. */
+export const refundReference = (id: string) => `refund:${id}`;
+
+type PaidContext = Pick<AppContext, "db" | "clock" | "log">;
+
+export type PaidRequest = {
+  userId: string;
+  /** A price kind: chat, image, video, advisor. */
+  kind: string;
+  quantity: number;
+  /** The ledger text of the charge. */
+  description: string;
+  /** The id of what is paid for (the answer message or batch); refunds are keyed by it. */
+  paidFor: string;
+  /** The ledger text of a refund. */
+  refundDescription: string;
+};
+
+/** What deliver hands back: its result, and how much of the charge it could not deliver (0 = all of it). */
+export type Delivery<T> = { result: T; undeliveredTenths?: number; refundDescription?: string };
+
+/**
+ * A 402 before any work when the balance cannot cover the price, so a user with no credits never makes the
+ * server decode, store or send anything. Only a pre-check: the charge itself stays the atomic guard.
+ */
+export async function assertCovers(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  kind: string,
+  quantity: number,
+): Promise<void> {
+  const cost = creditCost(kind, quantity);
+  const account = await findAccount(ctx.db, userId);
+  if (account?.unlimited) return;
+  const balance = account?.balanceTenths ?? 0;
+  if (balance < toTenths(cost)) {
+    throw new InsufficientCredits({ remaining: fromTenths(balance), unlimited: false, cost, charged: 0 });
+  }
+}
+
+/**
+ * Charges, runs `deliver`, and settles: if deliver throws, the whole charge goes back; otherwise whatever
+ * it reports undelivered goes back. Either way at most one refund, keyed by `paidFor`.
+ */
+export async function payFor<T>(
+  ctx: PaidContext,
+  request: PaidRequest,
+  deliver: (paid: Charge) => Promise<Delivery<T>>,
+): Promise<{ result: T; paid: Charge; refundedTenths: number }> {
+  const paid = await charge(
+    ctx.db,
+    request.userId,
+    request.kind,
+    request.quantity,
+    ctx.clock.now(),
+    request.description,
+  );
+  let delivery: Delivery<T>;
+  try {
+    delivery = await deliver(paid);
+  } catch (error) {
+    await refundPaid(ctx, paid, paid.chargedTenths, request.paidFor, request.refundDescription);
+    throw error;
+  }
+  const refundedTenths = Math.min(paid.chargedTenths, Math.max(0, delivery.undeliveredTenths ?? 0));
+  if (refundedTenths > 0) {
+    await refundPaid(
+      ctx,
+      paid,
+      refundedTenths,
+      request.paidFor,
+      delivery.refundDescription ?? request.refundDescription,
+    );
+  }
+  return { result: delivery.result, paid, refundedTenths };
+}
+
+/** Gives back `tenths` of the charge for `paidFor`, once whatever happens next. */
+export async function refundPaid(
+  ctx: PaidContext,
+  paid: Pick<Charge, "userId">,
+  tenths: number,
+  paidFor: string,
+  description: string,
+): Promise<boolean> {
+  if (tenths <= 0) return false;
+  try {
+    return await refund(ctx.db, paid.userId, tenths, refundReference(paidFor), ctx.clock.now(), description);
+  } catch (error) {
+    // The database itself is failing: the ledger cannot take the refund now. Leave a trail to settle by hand.
+    ctx.log.error({ err: error, userId: paid.userId, paidFor, tenths }, "refund could not be recorded");
+    throw error;
+  }
+}
+
+/** Heavy paid requests (uploads decoded, a vendor held for a whole batch) one user may have running at once. */
+export const MAX_HEAVY_REQUESTS_PER_USER = 2;
+const TOO_MANY_HEAVY_DETAIL = `You already have ${MAX_HEAVY_REQUESTS_PER_USER} image requests in progress. Please wait for one to finish.`;
+
+const heavyInFlight = new Map<string, number>();
+
+/**
+ * Runs `work` holding one of the user's heavy-request slots; a request beyond the cap gets a 429 before
+ * anything is decoded or charged. Counted per process (each API process has its own cap).
+ */
+export async function withHeavySlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  const inFlight = heavyInFlight.get(userId) ?? 0;
+  if (inFlight >= MAX_HEAVY_REQUESTS_PER_USER) throw new HttpError(429, TOO_MANY_HEAVY_DETAIL);
+  heavyInFlight.set(userId, inFlight + 1);
+  try {
+    return await work();
+  } finally {
+    const left = (heavyInFlight.get(userId) ?? 1) - 1;
+    if (left <= 0) heavyInFlight.delete(userId);
+    else heavyInFlight.set(userId, left);
+  }
+}

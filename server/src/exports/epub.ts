@@ -1,0 +1,183 @@
+// The EPUB 3 export. Container rules: `mimetype` is the first entry, stored (not compressed) and without
+// extra fields; META-INF/container.xml points at the package document, which lists every file (each
+// picture included) and the reading order; nav.xhtml is the table of contents. Chapters hold
+// EXCHANGES_PER_CHAPTER exchanges each, with each scene's picture shrunk for e-readers (video turns show
+// the scene they were animated from). The cover is the story card's picture. An empty story is a valid
+// book of a cover-less title page.
+import type { ZipFile } from "yazl";
+import type { AppContext } from "../context";
+import { type Book, EXCHANGES_PER_CHAPTER, type Exchange, pad } from "./book";
+import { bookImage, inOrder } from "./ereader-images";
+import { markdownToXhtml, xmlEscape } from "./text";
+
+type ManifestItem = { id: string; href: string; mediaType: string; properties?: string };
+
+const XHTML = "application/xhtml+xml";
+
+const page = (title: string, body: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en" xml:lang="en">
+<head>
+<meta charset="UTF-8"/>
+<title>${xmlEscape(title)}</title>
+<link rel="stylesheet" type="text/css" href="style.css"/>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+
+const STYLE = `body { font-family: serif; line-height: 1.5; margin: 0 5%; }
+h1, h2 { text-align: center; }
+.context { font-style: italic; text-align: center; }
+.player { margin: 1.2em 0 0.6em; padding-left: 0.8em; border-left: 3px solid #888; font-style: italic; }
+.who { font-weight: bold; font-style: normal; }
+figure { margin: 1em 0; text-align: center; }
+figure img { max-width: 100%; height: auto; }
+.cover { text-align: center; margin: 0; padding: 0; }
+.cover img { max-width: 100%; max-height: 100%; }
+`;
+
+const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles>
+    <rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>
+  </rootfiles>
+</container>
+`;
+
+function exchangeXhtml(exchange: Exchange, imageHref: string | null): string {
+  const parts: string[] = [`<section class="exchange" id="exchange-${exchange.number}">`];
+  if (exchange.player !== null) {
+    parts.push(
+      `<div class="player"><p><span class="who">You:</span></p>${markdownToXhtml(exchange.player)}</div>`,
+    );
+  }
+  if (exchange.narrator !== null) parts.push(markdownToXhtml(exchange.narrator));
+  if (imageHref) parts.push(`<figure><img src="${imageHref}" alt="Scene ${exchange.number}"/></figure>`);
+  parts.push("</section>");
+  return parts.join("\n");
+}
+
+const chapterTitle = (n: number) => `Chapter ${n}`;
+
+export async function writeEpub(
+  ctx: Pick<AppContext, "storage" | "log">,
+  zip: ZipFile,
+  book: Book,
+  modifiedAt: Date,
+): Promise<void> {
+  // First, stored, and with no extra field: readers find the type at a fixed offset.
+  zip.addBuffer(Buffer.from("application/epub+zip", "ascii"), "mimetype", {
+    compress: false,
+    forceDosTimestamp: true,
+  });
+  zip.addBuffer(Buffer.from(CONTAINER), "META-INF/container.xml");
+  zip.addBuffer(Buffer.from(STYLE), "OEBPS/style.css");
+
+  const manifest: ManifestItem[] = [
+    { id: "nav", href: "nav.xhtml", mediaType: XHTML, properties: "nav" },
+    { id: "style", href: "style.css", mediaType: "text/css" },
+  ];
+  const spine: string[] = [];
+
+  const cover = book.coverKey ? await bookImage(ctx, book.coverKey) : null;
+  if (cover) {
+    zip.addBuffer(cover.data, "OEBPS/images/cover.jpg", { compress: false });
+    manifest.push({
+      id: "cover-image",
+      href: "images/cover.jpg",
+      mediaType: "image/jpeg",
+      properties: "cover-image",
+    });
+    zip.addBuffer(
+      Buffer.from(
+        page(
+          book.title,
+          `<section epub:type="cover" class="cover"><img src="images/cover.jpg" alt="Cover"/></section>`,
+        ),
+      ),
+      "OEBPS/cover.xhtml",
+    );
+    manifest.push({ id: "cover", href: "cover.xhtml", mediaType: XHTML });
+    spine.push("cover");
+  }
+
+  const titleBody = [
+    `<section epub:type="titlepage"><h1>${xmlEscape(book.title)}</h1>`,
+    book.context.trim() ? `<div class="context">${markdownToXhtml(book.context)}</div>` : "",
+    "</section>",
+  ].join("\n");
+  zip.addBuffer(Buffer.from(page(book.title, titleBody)), "OEBPS/title.xhtml");
+  manifest.push({ id: "title", href: "title.xhtml", mediaType: XHTML });
+  spine.push("title");
+
+  const chapters: { id: string; href: string; title: string }[] = [];
+  let sections: string[] = [];
+  const flushChapter = () => {
+    if (sections.length === 0) return;
+    const n = chapters.length + 1;
+    const id = `chapter-${pad(n)}`;
+    const href = `${id}.xhtml`;
+    const title = chapterTitle(n);
+    const body = `<section epub:type="chapter"><h2>${title}</h2>\n${sections.join("\n")}\n</section>`;
+    zip.addBuffer(Buffer.from(page(title, body)), `OEBPS/${href}`);
+    manifest.push({ id, href, mediaType: XHTML });
+    spine.push(id);
+    chapters.push({ id, href, title });
+    sections = [];
+  };
+
+  const withImages = inOrder(book.exchanges, async (exchange) => ({
+    exchange,
+    image: exchange.imageKey ? await bookImage(ctx, exchange.imageKey) : null,
+  }));
+  for await (const { exchange, image } of withImages) {
+    let href: string | null = null;
+    if (image) {
+      href = `images/scene-${pad(exchange.number)}.jpg`;
+      zip.addBuffer(image.data, `OEBPS/${href}`, { compress: false });
+      manifest.push({ id: `image-${pad(exchange.number)}`, href, mediaType: "image/jpeg" });
+    }
+    sections.push(exchangeXhtml(exchange, href));
+    if (sections.length === EXCHANGES_PER_CHAPTER) flushChapter();
+  }
+  flushChapter();
+
+  const tocItems = [
+    `<li><a href="title.xhtml">${xmlEscape(book.title)}</a></li>`,
+    ...chapters.map((chapter) => `<li><a href="${chapter.href}">${chapter.title}</a></li>`),
+  ];
+  const nav = `<nav epub:type="toc" id="toc"><h2>Contents</h2><ol>${tocItems.join("")}</ol></nav>`;
+  zip.addBuffer(Buffer.from(page("Contents", nav)), "OEBPS/nav.xhtml");
+
+  zip.addBuffer(Buffer.from(packageDocument(book, manifest, spine, modifiedAt)), "OEBPS/content.opf");
+}
+
+function packageDocument(book: Book, manifest: ManifestItem[], spine: string[], modifiedAt: Date): string {
+  const modified = `${modifiedAt.toISOString().slice(0, 19)}Z`;
+  const items = manifest.map(
+    (item) =>
+      `    <item id="${item.id}" href="${item.href}" media-type="${item.mediaType}"${
+        item.properties ? ` properties="${item.properties}"` : ""
+      }/>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="book-id">urn:uuid:${book.storyId}</dc:identifier>
+    <dc:title>${xmlEscape(book.title)}</dc:title>
+    <dc:language>en</dc:language>
+    <dc:publisher>Storyverse</dc:publisher>
+    <meta property="dcterms:modified">${modified}</meta>
+  </metadata>
+  <manifest>
+${items.join("\n")}
+  </manifest>
+  <spine>
+${spine.map((id) => `    <itemref idref="${id}"/>`).join("\n")}
+  </spine>
+</package>
+`;
+}

@@ -1,0 +1,84 @@
+// HTTP for exports. Only the owner exports a story (anyone else: 404); the file streams as it is made.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import { filmResponseSchema } from "@storyverse/contract/film";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { filmStatus, startFilm } from "./film";
+import * as exports from "./service";
+
+const tags = ["exports"];
+const storyParams = z.object({ id: z.uuid("Story not found") });
+/** Making a book reads and shrinks every picture of the story: a few a minute is plenty for a person. */
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const exportRule = { name: "export-user", limit: 20, windowMs: 60_000 };
+
+export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
+  app.get(
+    "/api/stories/:id/export",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Download a story as Markdown (zip with images), EPUB 3 or PDF",
+        security: kit.security,
+        params: storyParams,
+        querystring: z.object({
+          // Checked by the service so that the message can name the allowed values.
+          format: z.string().optional().catch(undefined),
+          paper: z.string().optional().catch(undefined),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const format = exports.parseFormat(request.query.format);
+      const paper = exports.parsePaper(request.query.paper);
+      kit.limiter.hit(exportRule, user.id);
+      const file = await exports.exportStory(ctx, user.id, request.params.id, format, paper);
+      return reply
+        .header("content-type", file.contentType)
+        .header(
+          "content-disposition",
+          `attachment; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        )
+        .header("cache-control", "no-store")
+        .send(file.stream);
+    },
+  );
+
+  app.post(
+    "/api/stories/:id/film",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Start making the story's film (free; one at a time per story)",
+        security: kit.security,
+        params: storyParams,
+        response: { 202: filmResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      kit.limitGeneration(user.id);
+      return reply.code(202).send(await startFilm(ctx, user.id, request.params.id));
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/film",
+    {
+      onRequest: kit.auth,
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "The story's newest film: status, progress and, when made, its URL",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: filmResponseSchema, ...errors },
+      },
+    },
+    async (request) => filmStatus(ctx, currentUser(request).id, request.params.id),
+  );
+};

@@ -1,0 +1,75 @@
+// Exports: a story taken out as a Markdown zip, an EPUB 3 book or a PDF. The owner check and the reading
+// of the story happen before any byte is sent (so a stranger gets a clean 404); the file itself is then
+// streamed while it is being made, so a long story starts downloading at once and never sits whole in memory.
+import type { Readable } from "node:stream";
+import { ZipFile } from "yazl";
+import type { AppContext } from "../context";
+import { BadRequest } from "../http/errors";
+import { fileStem, loadBook } from "./book";
+import { writeEpub } from "./epub";
+import { writeMarkdownZip } from "./markdown-zip";
+import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
+
+export const EXPORT_FORMATS = ["md", "epub", "pdf"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
+
+export type ExportFile = { stream: Readable; filename: string; contentType: string };
+
+export function parseFormat(raw: string | undefined): ExportFormat {
+  if (raw && (EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as ExportFormat;
+  throw new BadRequest(`Unknown export format${raw ? ` "${raw.slice(0, 20)}"` : ""}: use md, epub or pdf.`);
+}
+
+export function parsePaper(raw: string | undefined): Paper {
+  if (raw === undefined) return "a4";
+  if (Object.hasOwn(PAPER_SIZES, raw)) return raw as Paper;
+  throw new BadRequest("Unknown paper size: use a4 or letter.");
+}
+
+function zipStream(ctx: ExportContext, fill: (zip: ZipFile) => Promise<void>): Readable {
+  const zip = new ZipFile();
+  const stream = zip.outputStream as Readable;
+  fill(zip).then(
+    () => zip.end(),
+    (error: unknown) => {
+      // Headers are gone already: cutting the stream makes the download fail visibly instead of saving
+      // a silently incomplete book.
+      ctx.log.error({ err: error }, "export failed");
+      stream.destroy(error as Error);
+    },
+  );
+  return stream;
+}
+
+export async function exportStory(
+  ctx: ExportContext,
+  userId: string,
+  storyId: string,
+  format: ExportFormat,
+  paper: Paper,
+): Promise<ExportFile> {
+  const book = await loadBook(ctx, userId, storyId);
+  const stem = fileStem(book.title);
+  switch (format) {
+    case "md":
+      return {
+        stream: zipStream(ctx, (zip) => writeMarkdownZip(ctx, zip, book, stem)),
+        filename: `${stem}.zip`,
+        contentType: "application/zip",
+      };
+    case "epub":
+      return {
+        stream: zipStream(ctx, (zip) => writeEpub(ctx, zip, book, ctx.clock.now())),
+        filename: `${stem}.epub`,
+        contentType: "application/epub+zip",
+      };
+    case "pdf":
+      return {
+        stream: writePdf(ctx, book, paper).stream,
+        filename: `${stem}.pdf`,
+        contentType: "application/pdf",
+      };
+  }
+}

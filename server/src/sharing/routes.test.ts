@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { bearer, createUser, freshAddress, type TestUser } from "../../test/factories";
+import { fetchMedia, waitForMedia } from "../../test/media";
+import { shareLinks } from "../db/schema";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+const call = (user: TestUser, method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
+
+const anonymous = (url: string, remoteAddress = freshAddress()) =>
+  t.app.inject({ method: "GET", url, remoteAddress });
+
+async function storyWithImage(user: TestUser, title = "The Ember Crown") {
+  const story = (await call(user, "POST", "/api/stories", { title, context: "A *dragon* kingdom" })).json()
+    .story as { id: string };
+  const turn = (
+    await call(user, "POST", `/api/stories/${story.id}/chat`, {
+      prompt: "I climb the tower",
+      chat_mode: "image",
+    })
+  ).json();
+  const status = await waitForMedia(
+    t,
+    user.token,
+    `/api/stories/${story.id}/media-status/${turn.message_id}`,
+  );
+  expect(status.media_generation_completed).toBe(true);
+  return story.id;
+}
+
+const tokenOf = (url: string) => new URL(url).pathname.replace(/^\/s\//, "");
+
+describe("share links", () => {
+  it("lets anyone with the link read the story and its media, and nothing of the account", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner);
+    const created = await call(owner, "POST", `/api/stories/${storyId}/share`, {});
+    expect(created.statusCode).toBe(200);
+    const { url } = created.json();
+    expect(url).toMatch(/^http:\/\/app\.test\/s\/[A-Za-z0-9_-]{22}$/);
+    const token = tokenOf(url);
+    // 22 base64url characters carry 132 bits, of which the 16 random bytes fill 128.
+    expect(Buffer.from(token, "base64url")).toHaveLength(16);
+
+    const shared = await anonymous(`/api/shared/${token}`);
+    expect(shared.statusCode).toBe(200);
+    expect(shared.headers["x-robots-tag"]).toContain("noindex");
+    expect(shared.headers["cache-control"]).toBe("no-store");
+    const body = shared.json();
+    expect(body.story).toMatchObject({ title: "The Ember Crown", context: "A *dragon* kingdom" });
+    expect(body.author).toBeNull();
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+    expect(body.messages[0].content).toBe("I climb the tower");
+    const image = await fetchMedia(t, body.messages[1].image_url);
+    expect(image.status).toBe(200);
+    expect(image.type).toMatch(/^image\//);
+
+    // Nothing that identifies the account or its other records travels with the story.
+    for (const secret of [owner.email, owner.username, owner.userId, storyId]) {
+      expect(shared.body).not.toContain(secret);
+    }
+  });
+
+  it("shows the username only when the owner opts in, and never the email", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner, "Signed tale");
+    const { url } = (
+      await call(owner, "POST", `/api/stories/${storyId}/share`, { show_username: true })
+    ).json();
+    const shared = await anonymous(`/api/shared/${tokenOf(url)}`);
+    expect(shared.json().author).toBe(owner.username);
+    expect(shared.body).not.toContain(owner.email);
+  });
+
+  it("keeps only a hash of the token, and a new link retires the old one", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner);
+    const first = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    const rows = await t.database.db.select().from(shareLinks);
+    const hashes = rows.map((row) => row.tokenHash);
+    expect(hashes).toContain(createHash("sha256").update(first).digest("hex"));
+    expect(JSON.stringify(rows)).not.toContain(first);
+
+    const second = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    expect(second).not.toBe(first);
+    expect((await anonymous(`/api/shared/${first}`)).statusCode).toBe(404);
+    expect((await anonymous(`/api/shared/${second}`)).statusCode).toBe(200);
+    expect((await call(owner, "GET", `/api/stories/${storyId}/share`)).json()).toMatchObject({
+      shared: true,
+      show_username: false,
+    });
+  });
+
+  it("stops working the moment it is revoked, as JSON and as a page", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner);
+    const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    expect((await anonymous(`/s/${token}`)).statusCode).toBe(200);
+
+    const revoked = await call(owner, "DELETE", `/api/stories/${storyId}/share`);
+    expect(revoked.statusCode).toBe(200);
+    const json = await anonymous(`/api/shared/${token}`);
+    expect(json.statusCode).toBe(404);
+    expect(json.json().detail).toBe("This shared story does not exist or is no longer shared.");
+    const page = await anonymous(`/s/${token}`);
+    expect(page.statusCode).toBe(404);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    expect(page.body).toContain("no longer shared");
+    expect(page.body).toContain('name="robots" content="noindex');
+    expect(page.body).not.toContain("The Ember Crown");
+    expect((await call(owner, "GET", `/api/stories/${storyId}/share`)).json().shared).toBe(false);
+  });
+
+  it("answers unknown and malformed tokens with the same plain 404", async () => {
+    for (const token of ["AAAAAAAAAAAAAAAAAAAAAA", "short", "../../etc/passwd", "x".repeat(150), "a/b"]) {
+      const json = await anonymous(`/api/shared/${encodeURIComponent(token)}`);
+      expect(json.statusCode).toBe(404);
+      const page = await anonymous(`/s/${encodeURIComponent(token)}`);
+      expect(page.statusCode).toBe(404);
+      expect(page.body).toContain("no longer shared");
+    }
+  });
+
+  it("lets only the owner share, see or revoke a story's link", async () => {
+    const owner = await createUser(t);
+    const stranger = await createUser(t);
+    const storyId = await storyWithImage(owner);
+    const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    for (const method of ["POST", "GET", "DELETE"] as const) {
+      const res = await call(stranger, method, `/api/stories/${storyId}/share`);
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await anonymous(`/api/shared/${token}`)).statusCode).toBe(200);
+    const unsigned = await t.app.inject({ method: "POST", url: `/api/stories/${storyId}/share` });
+    expect(unsigned.statusCode).toBe(401);
+  });
+
+  it("serves a page with link-preview tags, noindex and the app's CSP, inert to the story's words", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner, '<script>alert("x")</script>');
+    const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    const page = await anonymous(`/s/${token}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(page.headers["x-robots-tag"]).toContain("noindex");
+    expect(page.headers["referrer-policy"]).toBe("no-referrer");
+    expect(page.body).toContain('<meta name="robots" content="noindex, nofollow" />');
+    expect(page.body).toContain(
+      '<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" />',
+    );
+    expect(page.body).not.toContain('<script>alert("x")');
+    expect(page.body).toContain('<meta property="og:description" content="A dragon kingdom" />');
+    const image = page.body.match(/<meta property="og:image" content="([^"]+)"/)?.[1];
+    expect(image).toMatch(new RegExp(`^http://app\\.test/api/shared/${token}/media/cover\\?`));
+    const picture = new URL(image!.replaceAll("&amp;", "&"));
+    expect((await fetchMedia(t, picture.pathname + picture.search)).status).toBe(200);
+    // The web app's own page, so the lazy shared-story view can render it.
+    expect(page.body).toContain("<div id=root></div>");
+  });
+
+  it("gives no way from a shared picture to the owner's other media, and its media die with the link", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner, "Shared");
+    await storyWithImage(owner, "Private");
+    const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    const body = (await anonymous(`/api/shared/${token}`)).json();
+    const imageUrl = body.messages[1].image_url as string;
+    // Shared links name a place in the story, never a storage key (keys carry the owner's id).
+    expect(imageUrl).toMatch(new RegExp(`^/api/shared/${token}/media/1-image\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect(JSON.stringify(body)).not.toContain("/api/media/");
+    expect((await fetchMedia(t, imageUrl)).status).toBe(200);
+    expect((await fetchMedia(t, body.story.thumbnail)).status).toBe(200);
+
+    // The signature is bound to its ref and its link: moved anywhere else it opens nothing.
+    const { search } = new URL(imageUrl, "http://x");
+    for (const ref of ["0-image", "1-video", "cover", "2-image"]) {
+      expect((await fetchMedia(t, `/api/shared/${token}/media/${ref}${search}`)).status).toBe(403);
+    }
+    const other = await storyWithImage(owner, "Also shared");
+    const otherToken = tokenOf((await call(owner, "POST", `/api/stories/${other}/share`)).json().url);
+    expect((await fetchMedia(t, `/api/shared/${otherToken}/media/1-image${search}`)).status).toBe(403);
+    expect((await fetchMedia(t, `/api/media/u/${owner.userId}/x.png${search}`)).status).toBe(403);
+
+    await call(owner, "DELETE", `/api/stories/${storyId}/share`);
+    expect((await fetchMedia(t, imageUrl)).status).toBe(404);
+  });
+
+  it("limits how often one address may read shared links", async () => {
+    const address = freshAddress();
+    let last = 0;
+    for (let i = 0; i < 121; i += 1) {
+      last = (await anonymous("/api/shared/AAAAAAAAAAAAAAAAAAAAAA", address)).statusCode;
+    }
+    expect(last).toBe(429);
+    expect((await anonymous("/api/shared/AAAAAAAAAAAAAAAAAAAAAA")).statusCode).toBe(404);
+  });
+});

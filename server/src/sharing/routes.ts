@@ -1,0 +1,174 @@
+// HTTP for share links. The owner's routes are scoped to the caller (another user's story is a 404); the
+// public ones (GET /api/shared/{token}, the page /s/{token}) need no account and are rate limited per address.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  createShareRequestSchema,
+  revokeShareResponseSchema,
+  sharedStoryResponseSchema,
+  shareLinkResponseSchema,
+  shareStatusResponseSchema,
+} from "@storyverse/contract/sharing";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import { HttpError } from "../http/errors";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { parseRange } from "../media/file-routes";
+import { contentTypeForKey } from "../media/storage/keys";
+import { parseExpiry } from "../media/storage/signing";
+import { createSharePages, previewText, type SharePageOptions } from "./page";
+import * as sharing from "./service";
+
+const tags = ["sharing"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+const tokenParams = z.object({ token: z.string().max(200) });
+/** Generous for a reader (a page load is two hits) and tight for anyone guessing tokens. */
+const sharedReadRule = { name: "shared-address", limit: 120, windowMs: 60_000 };
+/** A long story's page loads many pictures at once, and a video seeks by ranges. */
+const sharedMediaRule = { name: "shared-media-address", limit: 1200, windowMs: 60_000 };
+const mediaQuery = z.object({
+  // Anything odd (repeated parameters give arrays) is treated as a bad link, not a validation error.
+  exp: z.string().optional().catch(undefined),
+  sig: z.string().optional().catch(undefined),
+});
+
+/** Sharing also renders the public page, so it needs the built app's folder and the media origin. */
+export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageOptions }> = async (
+  app,
+  { ctx, kit, pages: pageOptions },
+) => {
+  const common = { onRequest: kit.auth };
+  const pages = createSharePages(pageOptions);
+
+  app.post(
+    "/api/stories/:id/share",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Make a read-only link to a story (replaces any earlier link)",
+        security: kit.security,
+        params: storyParams,
+        body: createShareRequestSchema,
+        response: { 200: shareLinkResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      sharing.createShare(ctx, currentUser(request).id, request.params.id, {
+        showUsername: request.body?.show_username ?? false,
+      }),
+  );
+
+  app.get(
+    "/api/stories/:id/share",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Whether a story has a live share link",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: shareStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => sharing.shareStatus(ctx, currentUser(request).id, request.params.id),
+  );
+
+  app.delete(
+    "/api/stories/:id/share",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Revoke a story's share link at once",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: revokeShareResponseSchema, ...errors },
+      },
+    },
+    async (request) => sharing.revokeShare(ctx, currentUser(request).id, request.params.id),
+  );
+
+  app.get(
+    "/api/shared/:token",
+    {
+      schema: {
+        tags,
+        summary: "A shared story, read-only, for anyone holding the link",
+        params: tokenParams,
+        response: { 200: sharedStoryResponseSchema, 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      kit.limiter.hit(sharedReadRule, request.ip);
+      reply.header("cache-control", "no-store").header("x-robots-tag", "noindex, nofollow");
+      return (await sharing.readSharedStory(ctx, request.params.token)).response;
+    },
+  );
+
+  app.get(
+    "/api/shared/:token/media/:ref",
+    {
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "One picture or clip of a shared story, behind a short-lived signed link",
+        params: tokenParams.extend({ ref: z.string().max(40) }),
+        querystring: mediaQuery,
+      },
+    },
+    async (request, reply) => {
+      kit.limiter.hit(sharedMediaRule, request.ip);
+      const { token, ref } = request.params;
+      const exp = parseExpiry(request.query.exp);
+      const key = await sharing.sharedMediaKey(ctx, token, ref, exp, request.query.sig ?? "");
+      const data = await ctx.storage.read(key);
+      const range = parseRange(request.headers.range, data.length);
+      if (range === "unsatisfiable") {
+        throw new HttpError(
+          416,
+          "The requested range is not satisfiable.",
+          {},
+          {
+            "content-range": `bytes */${data.length}`,
+          },
+        );
+      }
+      const remaining = Math.max(0, Math.floor((exp * 1000 - ctx.clock.now().getTime()) / 1000));
+      reply
+        .header("content-type", contentTypeForKey(key) ?? "application/octet-stream")
+        .header("cache-control", `private, max-age=${remaining}`)
+        .header("accept-ranges", "bytes")
+        .header("x-robots-tag", "noindex, nofollow");
+      if (!range) return reply.send(data);
+      return reply
+        .code(206)
+        .header("content-range", `bytes ${range.start}-${range.end}/${data.length}`)
+        .send(data.subarray(range.start, range.end + 1));
+    },
+  );
+
+  // A wildcard, so that no address under /s/ (however long or deep) falls through to the web app's page.
+  const pageParams = z.object({ "*": z.string() });
+  app.get("/s/*", { schema: { hide: true, params: pageParams } }, async (request, reply) => {
+    kit.limiter.hit(sharedReadRule, request.ip);
+    const token = request.params["*"];
+    let shared: sharing.SharedStory;
+    try {
+      shared = await sharing.readSharedStory(ctx, token);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 404) return pages.notFound(reply);
+      throw error;
+    }
+    const { story, messages } = shared.response;
+    const firstWords = story.context || messages.find((m) => m.role === "assistant")?.content || "";
+    const base = ctx.config.appUrl.replace(/\/$/, "");
+    return pages.story(reply, {
+      title: story.title,
+      description: previewText(firstWords) || "A story told on Storyverse.",
+      // Previews are fetched by other services: the picture needs an absolute address.
+      image: story.thumbnail ? new URL(story.thumbnail, `${base}/`).toString() : null,
+      url: sharing.shareUrl(ctx, token),
+    });
+  });
+};

@@ -1,0 +1,77 @@
+// The design's module rules, checked over the source: a module's SQL touches only its own tables (other
+// modules are reached through their services), and no module imports app.ts (which imports every module).
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const src = path.resolve(import.meta.dirname, "../src");
+
+/** Which module owns which table (Drizzle name, SQL name). docs/architecture.md lists the same. */
+const owners: Record<string, { drizzle: string; sql: string }[]> = {
+  accounts: [
+    { drizzle: "users", sql: "users" },
+    { drizzle: "sessions", sql: "sessions" },
+    { drizzle: "emailTokens", sql: "email_tokens" },
+  ],
+  credits: [
+    { drizzle: "creditAccounts", sql: "credit_accounts" },
+    { drizzle: "creditTransactions", sql: "credit_transactions" },
+  ],
+  chat: [{ drizzle: "chatMessages", sql: "chat_messages" }],
+  media: [{ drizzle: "mediaItems", sql: "media_items" }],
+  stories: [{ drizzle: "stories", sql: "stories" }],
+  studio: [{ drizzle: "studioMessages", sql: "studio_messages" }],
+  payments: [
+    { drizzle: "paymentSessions", sql: "payment_sessions" },
+    { drizzle: "billingCustomers", sql: "billing_customers" },
+  ],
+  newsletter: [{ drizzle: "newsletterSignups", sql: "newsletter_signups" }],
+  sharing: [{ drizzle: "shareLinks", sql: "share_links" }],
+  exports: [{ drizzle: "storyFilms", sql: "story_films" }],
+};
+
+async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {
+  const entries = await readdir(src, { recursive: true, withFileTypes: true });
+  const files = entries.filter(
+    (entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"),
+  );
+  return Promise.all(
+    files.map(async (entry) => {
+      const file = path.relative(src, path.join(entry.parentPath, entry.name));
+      return { module: file.split(path.sep)[0]!, file, text: await readFile(path.join(src, file), "utf8") };
+    }),
+  );
+}
+
+function importedTables(text: string): string[] {
+  const match = /import\s*\{([^}]*)\}\s*from\s*"\.\.\/db\/schema"/.exec(text);
+  return match ? match[1]!.split(",").map((name) => name.replace(/^\s*type\s+/, "").trim()) : [];
+}
+
+describe("module boundaries", () => {
+  it("lets each module query only the tables it owns", async () => {
+    const trespasses: string[] = [];
+    for (const { module, file, text } of await moduleSources()) {
+      const own = new Set((owners[module] ?? []).map((table) => table.drizzle));
+      for (const name of importedTables(text)) {
+        if (name && !own.has(name)) trespasses.push(`${file} imports the table ${name}`);
+      }
+      for (const [owner, tables] of Object.entries(owners)) {
+        if (owner === module) continue;
+        for (const table of tables) {
+          if (new RegExp(`\\b(from|join|into|update)\\s+"?${table.sql}\\b"?`, "i").test(text)) {
+            trespasses.push(`${file} writes SQL over ${table.sql}`);
+          }
+        }
+      }
+    }
+    expect(trespasses).toEqual([]);
+  });
+
+  it("keeps app.ts out of every module's imports", async () => {
+    const importers = (await moduleSources())
+      .filter(({ text }) => /from\s+"\.\.\/app"/.test(text))
+      .map(({ file }) => file);
+    expect(importers).toEqual([]);
+  });
+});

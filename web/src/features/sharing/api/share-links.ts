@@ -1,0 +1,81 @@
+// The share-link calls: make (or replace), see, revoke a story's link, and read a shared story signed out.
+
+import { type FilmResponse, filmResponseSchema } from "@storyverse/contract/film";
+import {
+  type CreateShareRequest,
+  revokeShareResponseSchema,
+  type SharedStoryResponse,
+  type ShareLinkResponse,
+  type ShareStatusResponse,
+  sharedStoryResponseSchema,
+  shareLinkResponseSchema,
+  shareStatusResponseSchema,
+} from "@storyverse/contract/sharing";
+import { apiDownload, apiRequest } from "../../../lib/api-client";
+
+const sharePath = (storyId: string) => `/api/stories/${encodeURIComponent(storyId)}/share`;
+
+export const shareStatusKey = (storyId: string) => ["stories", storyId, "share"] as const;
+
+export function fetchShareStatus(storyId: string): Promise<ShareStatusResponse> {
+  return apiRequest(sharePath(storyId), { schema: shareStatusResponseSchema, timeoutMs: 30_000 });
+}
+
+export function createShareLink(storyId: string, body: CreateShareRequest): Promise<ShareLinkResponse> {
+  return apiRequest(sharePath(storyId), {
+    method: "POST",
+    body: body ?? {},
+    schema: shareLinkResponseSchema,
+    timeoutMs: 30_000,
+  });
+}
+
+export async function revokeShareLink(storyId: string): Promise<void> {
+  await apiRequest(sharePath(storyId), {
+    method: "DELETE",
+    schema: revokeShareResponseSchema,
+    timeoutMs: 30_000,
+  });
+}
+
+export function fetchSharedStory(token: string, signal?: AbortSignal): Promise<SharedStoryResponse> {
+  return apiRequest(`/api/shared/${encodeURIComponent(token)}`, {
+    schema: sharedStoryResponseSchema,
+    signal,
+    timeoutMs: 60_000,
+  });
+}
+
+export type ExportFormat = "md" | "epub" | "pdf";
+
+/** Downloads the story as a file: the browser saves it under the server's file name. */
+export async function downloadStoryExport(storyId: string, format: ExportFormat): Promise<void> {
+  const { blob, filename } = await apiDownload(
+    `/api/stories/${encodeURIComponent(storyId)}/export?format=${format}`,
+  );
+  const objectUrl = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = objectUrl;
+  link.download = filename ?? `story.${format === "md" ? "zip" : format}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+}
+
+export const filmKey = (storyId: string) => ["stories", storyId, "film"] as const;
+
+export function fetchFilm(storyId: string): Promise<FilmResponse> {
+  return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/film`, {
+    schema: filmResponseSchema,
+    timeoutMs: 30_000,
+  });
+}
+
+export function startFilm(storyId: string): Promise<FilmResponse> {
+  return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/film`, {
+    method: "POST",
+    schema: filmResponseSchema,
+    timeoutMs: 30_000,
+  });
+}

@@ -1,0 +1,202 @@
+// "Share & export" for one story: download it as Markdown, EPUB or PDF, and make, copy or revoke its
+// read-only share link. The link's address is only known right after it is made (the server keeps a hash),
+// so a live link made earlier is shown as "live" with the choice to replace or revoke it.
+import type { Story } from "@storyverse/contract/stories";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Copy, Download, LoaderCircle, Share2 } from "lucide-react";
+import { useId, useState } from "react";
+import { buttonClasses } from "../../../components/button-classes";
+import { FormAlert } from "../../../components/form-alert";
+import { Modal } from "../../../components/modal";
+import { inputClasses } from "../../../components/text-field";
+import { errorMessage } from "../../../lib/api-errors";
+import {
+  createShareLink,
+  downloadStoryExport,
+  type ExportFormat,
+  fetchShareStatus,
+  revokeShareLink,
+  shareStatusKey,
+} from "../api/share-links";
+import { FilmSection } from "./film-section";
+
+const FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: "md", label: "Markdown (.zip)" },
+  { format: "epub", label: "EPUB book" },
+  { format: "pdf", label: "PDF" },
+];
+
+interface ShareExportDialogProps {
+  story: Story | null;
+  onClose: () => void;
+}
+
+export function ShareExportDialog({ story, onClose }: ShareExportDialogProps) {
+  return (
+    <Modal
+      open={story !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Share & export"
+      description="Keep the story as a book, or let friends read it with a link."
+      icon={<Share2 className="size-5" />}
+    >
+      {story ? <ShareExportBody key={story.id} storyId={story.id} /> : null}
+    </Modal>
+  );
+}
+
+function ShareExportBody({ storyId }: { storyId: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState<ExportFormat | null>(null);
+
+  const download = async (format: ExportFormat) => {
+    setError(null);
+    setExporting(format);
+    try {
+      await downloadStoryExport(storyId, format);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <FormAlert message={error} />
+      <section aria-labelledby="export-heading" className="flex flex-col gap-3">
+        <h3 id="export-heading" className="text-sm font-semibold">
+          Export
+        </h3>
+        <div className="flex flex-wrap gap-2">
+          {FORMATS.map(({ format, label }) => (
+            <button
+              key={format}
+              type="button"
+              className={buttonClasses("secondary", "sm")}
+              disabled={exporting !== null}
+              onClick={() => void download(format)}
+            >
+              {exporting === format ? (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              ) : (
+                <Download aria-hidden="true" className="size-4" />
+              )}
+              {label}
+            </button>
+          ))}
+        </div>
+      </section>
+      <FilmSection storyId={storyId} onError={setError} />
+      <ShareLinkSection storyId={storyId} onError={setError} />
+    </div>
+  );
+}
+
+function ShareLinkSection({
+  storyId,
+  onError,
+}: {
+  storyId: string;
+  onError: (message: string | null) => void;
+}) {
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: shareStatusKey(storyId), queryFn: () => fetchShareStatus(storyId) });
+  const [showUsername, setShowUsername] = useState(false);
+  const [url, setUrl] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const checkboxId = useId();
+
+  const create = useMutation({
+    mutationFn: () => createShareLink(storyId, { show_username: showUsername }),
+    onMutate: () => onError(null),
+    onSuccess: (link) => {
+      setUrl(link.url);
+      setCopied(false);
+      void queryClient.invalidateQueries({ queryKey: shareStatusKey(storyId) });
+    },
+    onError: (cause) => onError(errorMessage(cause)),
+  });
+  const revoke = useMutation({
+    mutationFn: () => revokeShareLink(storyId),
+    onMutate: () => onError(null),
+    onSuccess: () => {
+      setUrl(null);
+      void queryClient.invalidateQueries({ queryKey: shareStatusKey(storyId) });
+    },
+    onError: (cause) => onError(errorMessage(cause)),
+  });
+  const busy = create.isPending || revoke.isPending;
+  const live = url !== null || status.data?.shared === true;
+
+  const copy = async () => {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+    } catch {
+      onError("Could not copy. Select the link and copy it yourself.");
+    }
+  };
+
+  return (
+    <section aria-labelledby="share-heading" className="flex flex-col gap-3">
+      <h3 id="share-heading" className="text-sm font-semibold">
+        Share link
+      </h3>
+      <p className="text-sm text-ink-muted">
+        Anyone with the link can read this story and see its pictures and clips, without an account. Your
+        email is never shown.
+      </p>
+      {url ? (
+        <div className="flex gap-2">
+          <input
+            readOnly
+            aria-label="Share link"
+            value={url}
+            className={inputClasses}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <button type="button" className={buttonClasses("secondary", "sm")} onClick={() => void copy()}>
+            <Copy aria-hidden="true" className="size-4" />
+            {copied ? "Copied" : "Copy link"}
+          </button>
+        </div>
+      ) : live ? (
+        <p className="text-sm">
+          A share link is live. Make a new link to see its address again; the old one then stops working.
+        </p>
+      ) : null}
+      <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">
+        <input
+          id={checkboxId}
+          type="checkbox"
+          checked={showUsername}
+          onChange={(event) => setShowUsername(event.target.checked)}
+        />
+        Show my username on the shared page
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={buttonClasses("primary", "sm")}
+          disabled={busy}
+          onClick={() => create.mutate()}
+        >
+          {create.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+          {live ? "Make a new link" : "Create share link"}
+        </button>
+        {live ? (
+          <button
+            type="button"
+            className={buttonClasses("secondary", "sm")}
+            disabled={busy}
+            onClick={() => revoke.mutate()}
+          >
+            Revoke link
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeStory } from "../../stories/test-fixtures";
+import { ShareExportDialog } from "./share-export-dialog";
+import { SHARE_GONE_MESSAGE, SharedStoryPage, shareTokenFromPath } from "./shared-story-page";
+
+const TOKEN = "AbCdEfGhIjKlMnOpQrStUv";
+const story = makeStory();
+const film = (status: string, progress: number, video_url: string | null = null) => ({
+  id: "f1",
+  status,
+  progress,
+  error: null,
+  video_url,
+  media_id: video_url ? "m1" : null,
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+});
+
+afterEach(() => window.history.replaceState(null, "", "/"));
+
+describe("Share & export dialog", () => {
+  it("shows the film's price before starting it, then its progress", async () => {
+    let started = false;
+    const calls = mockFetch(({ path, method }) => {
+      if (path.endsWith("/film") && method === "POST") {
+        started = true;
+        return json({ success: true, film: film("queued", 0), cost: 0 }, 202);
+      }
+      if (path.endsWith("/film"))
+        return json({ success: true, film: started ? film("running", 40) : null, cost: 0 });
+      return json({ success: true, shared: false, created_at: null, show_username: false });
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} />
+      </Providers>,
+    );
+    expect(await screen.findByText(/Free: it reuses the scenes you already made/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Make the film" }));
+    expect(await screen.findByRole("progressbar", { name: "Film progress" })).toBeTruthy();
+    expect(
+      calls.some((call) => call.method === "POST" && call.path === `/api/stories/${story.id}/film`),
+    ).toBe(true);
+  });
+
+  it("makes a link with the username choice, shows it, and revokes it", async () => {
+    let live = false;
+    const calls = mockFetch(({ path, method }) => {
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      if (method === "POST") {
+        live = true;
+        return json({
+          success: true,
+          url: `http://app.test/s/${TOKEN}`,
+          created_at: "x",
+          show_username: true,
+        });
+      }
+      if (method === "DELETE") {
+        live = false;
+        return json({ success: true, message: "The share link no longer works." });
+      }
+      return json({ success: true, shared: live, created_at: null, show_username: false });
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} />
+      </Providers>,
+    );
+    fireEvent.click(await screen.findByLabelText("Show my username on the shared page"));
+    fireEvent.click(screen.getByRole("button", { name: "Create share link" }));
+    const box = (await screen.findByRole("textbox", { name: "Share link" })) as HTMLInputElement;
+    expect(box.value).toBe(`http://app.test/s/${TOKEN}`);
+    expect(calls.find((call) => call.method === "POST")?.body).toEqual({ show_username: true });
+    fireEvent.click(screen.getByRole("button", { name: "Revoke link" }));
+    expect(await screen.findByRole("button", { name: "Create share link" })).toBeTruthy();
+    expect(screen.queryByRole("textbox", { name: "Share link" })).toBeNull();
+  });
+});
+
+describe("the shared story page", () => {
+  it("reads the token from /s/{token} only", () => {
+    expect(shareTokenFromPath(`/s/${TOKEN}`)).toBe(TOKEN);
+    expect(shareTokenFromPath("/stories")).toBeNull();
+  });
+
+  it("shows the story with its words inert", async () => {
+    window.history.replaceState(null, "", `/s/${TOKEN}`);
+    const calls = mockFetch(() =>
+      json({
+        success: true,
+        story: { title: "Lanterns", context: "A misty forest", created_at: "x", thumbnail: null },
+        author: "ada",
+        messages: [
+          {
+            role: "user",
+            content: "<img src=x onerror=alert(1)> I knock",
+            mode: "image",
+            image_url: null,
+            video_url: null,
+          },
+          {
+            role: "assistant",
+            content: "The door **opens**.",
+            mode: "image",
+            image_url: "/i.png",
+            video_url: null,
+          },
+        ],
+      }),
+    );
+    const { container } = render(<SharedStoryPage />);
+    expect(await screen.findByRole("heading", { level: 1, name: "Lanterns" })).toBeTruthy();
+    expect(calls[0]?.path).toBe(`/api/shared/${TOKEN}`);
+    expect(screen.getByText("A story by ada")).toBeTruthy();
+    expect(screen.getByText("<img src=x onerror=alert(1)> I knock")).toBeTruthy();
+    expect(container.querySelector('img[src="x"]')).toBeNull();
+    expect(screen.getByRole("img", { name: "The scene" }).getAttribute("src")).toBe("/i.png");
+    expect(container.querySelector("strong")?.textContent).toBe("opens");
+  });
+
+  it("says plainly when the link is gone", async () => {
+    window.history.replaceState(null, "", `/s/${TOKEN}`);
+    mockFetch(() => json({ detail: "This shared story does not exist or is no longer shared." }, 404));
+    render(<SharedStoryPage />);
+    expect((await screen.findByRole("alert")).textContent).toBe(SHARE_GONE_MESSAGE);
+  });
+});

@@ -1,0 +1,142 @@
+// The one form behind both story dialogs: a title with its limit, a context, Cancel and the submit button
+// (disabled while the title is blank, spinning while busy). Create New Story asks for a Story Name (x/30)
+// and an optional context with a hint; Story Settings for a Story Title (up to 100) and a context with its
+// counter (x/2000). The contract's request schema checks the fields before anything is sent (react-hook-
+// form with its zod resolver); what happens on submit is each dialog's own.
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  createStoryRequestSchema,
+  STORY_CONTEXT_MAX_LENGTH,
+  STORY_NAME_MAX_LENGTH,
+  STORY_TITLE_MAX_LENGTH,
+  updateStoryRequestSchema,
+} from "@storyverse/contract/stories";
+import { useId } from "react";
+import { type Resolver, useForm } from "react-hook-form";
+import { Button } from "../../../components/button";
+import { buttonClasses } from "../../../components/button-classes";
+import { FormAlert } from "../../../components/form-alert";
+import { ModalActions, ModalClose } from "../../../components/modal";
+import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
+
+export interface StoryFields {
+  title: string;
+  context: string;
+}
+
+type StoryFormKind = "create" | "settings";
+
+const FORMS = {
+  create: {
+    schema: createStoryRequestSchema,
+    titleLabel: "Story Name",
+    titleMax: STORY_NAME_MAX_LENGTH,
+    titleCounter: true,
+    titlePlaceholder: "e.g. The Lantern Forest",
+    // The Create form sets no limit of its own on the context (the server's still holds).
+    contextMax: undefined,
+    contextRows: 4,
+    contextPlaceholder: "A misty forest lit by floating lanterns; painterly, warm and mysterious…",
+    contextHint: "Set the scene and style for the first image: the world, the mood, the look.",
+    submit: "Create",
+    submitting: "Creating...",
+  },
+  settings: {
+    schema: updateStoryRequestSchema,
+    titleLabel: "Story Title",
+    titleMax: STORY_TITLE_MAX_LENGTH,
+    titleCounter: false,
+    titlePlaceholder: undefined,
+    contextMax: STORY_CONTEXT_MAX_LENGTH,
+    contextRows: 6,
+    contextPlaceholder: "The world, the characters, the tone and the look of the pictures…",
+    contextHint: undefined,
+    submit: "Save Changes",
+    submitting: "Saving...",
+  },
+} as const;
+
+interface StoryFormProps {
+  kind: StoryFormKind;
+  initial?: StoryFields;
+  busy: boolean;
+  error: string | null;
+  /** Called with the fields as typed, once the request schema accepts them. */
+  onSubmit: (fields: StoryFields) => void;
+}
+
+export function StoryForm({
+  kind,
+  initial = { title: "", context: "" },
+  busy,
+  error,
+  onSubmit,
+}: StoryFormProps) {
+  const form = FORMS[kind];
+  const { register, handleSubmit, watch, formState } = useForm<StoryFields>({
+    defaultValues: initial,
+    // Raw: each dialog gets the fields as typed (Story Settings sends the context untrimmed).
+    resolver: zodResolver(form.schema, undefined, { raw: true }) as Resolver<StoryFields>,
+  });
+  const title = watch("title");
+  const context = watch("context");
+  const id = useId();
+  const blank = title.trim() === "";
+  const invalid = formState.errors.title?.message ?? formState.errors.context?.message ?? null;
+
+  return (
+    <form onSubmit={handleSubmit((fields) => (busy ? undefined : onSubmit(fields)))} noValidate>
+      <div className="space-y-5">
+        <div>
+          <FieldLabel
+            htmlFor={`${id}-title`}
+            counter={form.titleCounter ? `${title.length}/${form.titleMax}` : undefined}
+          >
+            {form.titleLabel}
+          </FieldLabel>
+          <input
+            id={`${id}-title`}
+            {...register("title")}
+            maxLength={form.titleMax}
+            placeholder={form.titlePlaceholder}
+            autoComplete="off"
+            required
+            className={`${inputClasses} mt-2`}
+          />
+        </div>
+        <div>
+          <FieldLabel
+            htmlFor={`${id}-context`}
+            counter={form.contextMax ? `${context.length}/${form.contextMax}` : undefined}
+            aside={form.contextMax ? undefined : "Optional"}
+          >
+            Story Context
+          </FieldLabel>
+          <textarea
+            id={`${id}-context`}
+            {...register("context")}
+            maxLength={form.contextMax}
+            rows={form.contextRows}
+            placeholder={form.contextPlaceholder}
+            aria-describedby={form.contextHint ? `${id}-context-hint` : undefined}
+            className={`${textareaClasses} mt-2`}
+          />
+          {form.contextHint ? (
+            <p id={`${id}-context-hint`} className="mt-2 text-sm text-ink-muted">
+              {form.contextHint}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <FormAlert message={error ?? invalid} className="mt-5" />
+      <ModalActions>
+        <ModalClose type="button" disabled={busy} className={buttonClasses("secondary", "sm")}>
+          Cancel
+        </ModalClose>
+        <Button type="submit" size="sm" disabled={blank} loading={busy} loadingText={form.submitting}>
+          {form.submit}
+        </Button>
+      </ModalActions>
+    </form>
+  );
+}
