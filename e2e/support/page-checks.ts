@@ -32,6 +32,20 @@ export const failedRequest = (status: number) =>
   new RegExp(`Failed to load resource: the server responded with a status of ${status}\\b`);
 
 export async function expectNoSeriousAxeViolations(page: Page, where: string): Promise<void> {
+  // A dialog fading in has text at partial opacity, which axe reports as low contrast: let every finite
+  // animation and transition finish before checking what the user ends up seeing.
+  // A paused animation never finishes, so the wait is capped.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().iterations ?? 1))
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    ]),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")

@@ -9,6 +9,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -108,7 +109,9 @@ export function ViewProvider({ children }: { children: ReactNode }) {
     if (url !== `${pathname}${search}${hash}`) window.history.replaceState(window.history.state, "", url);
   }, []);
 
-  useEffect(() => {
+  // A layout effect, so the remembered view is written in the same commit that draws it: a reload (or a
+  // reader) the moment the new screen appears never finds the previous view stored.
+  useLayoutEffect(() => {
     writeStorage("currentView", state.view);
     // The nav item belongs to the signed-in app; logout forgets it and the public screens leave it be.
     if (isViewName(state.view) && requiresAuth(state.view))
