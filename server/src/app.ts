@@ -91,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     providers: deps.providers,
     storage: deps.storage,
     log: app.log,
+    notify: deps.database.notifier,
   };
   const accounts: AccountsContext = { ...ctx, sessions: createSessionCache(deps.clock) };
   const kit = createRouteKit({

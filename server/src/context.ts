@@ -5,6 +5,7 @@ import type { Db } from "./db/client";
 import type { JobQueue } from "./jobs/queue";
 import type { MediaStorage } from "./media/storage/types";
 import type { Clock } from "./platform/clock";
+import type { Notifier } from "./platform/notify";
 import type { Providers } from "./providers/types";
 
 export type Logger = {
@@ -21,4 +22,6 @@ export type AppContext = {
   providers: Providers;
   storage: MediaStorage;
   log: Logger;
+  /** Cross-process signals (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite). */
+  notify: Notifier;
 };

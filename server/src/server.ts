@@ -74,7 +74,16 @@ export async function startServer(
     const mailer: Mailer = config.smtpUrl
       ? createSmtpMailer(config.smtpUrl, config.mailFrom)
       : createLogMailer(log);
-    const ctx: AppContext = { config, db: database.db, clock, jobs, providers, storage, log };
+    const ctx: AppContext = {
+      config,
+      db: database.db,
+      clock,
+      jobs,
+      providers,
+      storage,
+      log,
+      notify: database.notifier,
+    };
     await startWorkers(jobs, { ...ctx, mailer });
   }
 

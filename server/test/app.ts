@@ -74,7 +74,16 @@ export async function createTestApp(
   const providers: Providers = { ...createProviders(config.providers), ...options.providers };
   const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
   const silent = { info: () => {}, warn: () => {}, error: () => {} };
-  const ctx: AppContext = { config, db: testDb.database.db, clock, jobs, providers, storage, log: silent };
+  const ctx: AppContext = {
+    config,
+    db: testDb.database.db,
+    clock,
+    jobs,
+    providers,
+    storage,
+    log: silent,
+    notify: testDb.database.notifier,
+  };
   if (options.workers !== false) {
     await startWorkers(jobs, { ...ctx, mailer: createSmtpMailer(smtp.url, config.mailFrom) });
   }

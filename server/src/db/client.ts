@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,6 +26,8 @@ export type Database = {
   /** One real round trip; throws when the database is unreachable or closed. */
   ping: () => Promise<void>;
   close: () => Promise<void>;
+  /** Signals between the processes on this database (LISTEN/NOTIFY, or in-process on PGlite). */
+  notifier: Notifier;
   /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
   dump?: () => Promise<Blob>;
 };
@@ -43,8 +46,10 @@ async function openPostgres(url: string): Promise<Database> {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   let closed = false;
+  const notifier = createPostgresNotifier(url, pool);
   return {
     kind: "postgres",
+    notifier,
     db: drizzlePg({ client: pool, schema }) as unknown as Db,
     executeSql: async (text, values) => {
       const result = await pool.query(text, values);
@@ -57,6 +62,7 @@ async function openPostgres(url: string): Promise<Database> {
     close: async () => {
       if (closed) return;
       closed = true;
+      await notifier.close();
       await pool.end();
     },
   };
@@ -122,8 +128,10 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
     await unlock();
     throw error;
   }
+  const notifier = createLocalNotifier();
   return {
     kind: "pglite",
+    notifier,
     db: drizzlePglite({ client, schema }) as unknown as Db,
     executeSql: async (text, values) => {
       // PGlite's extended protocol takes one statement; pg-boss sends scripts without parameters.
@@ -138,6 +146,7 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
       await client.query("select 1");
     },
     close: async () => {
+      await notifier.close();
       if (!client.closed) await client.close();
       await unlock();
     },

@@ -1,0 +1,109 @@
+// Cross-process signals: PostgreSQL LISTEN/NOTIFY when the app runs on PostgreSQL (every HTTP and worker
+// process on one database hears every signal), an in-process emitter on embedded PGlite (one process).
+// Payloads are small and carry ids only: a receiver reads anything secret or signed from the database itself.
+import { EventEmitter } from "node:events";
+import pg from "pg";
+
+export type Notifier = {
+  /** Sends `payload` (at most ~7,900 bytes: PostgreSQL's NOTIFY limit) to every subscriber of `channel`. */
+  publish: (channel: string, payload: string) => Promise<void>;
+  /** Calls `handler` for every payload on `channel`, from any process; returns the unsubscribe. */
+  subscribe: (channel: string, handler: (payload: string) => void) => () => void;
+  close: () => Promise<void>;
+};
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function checkChannel(channel: string): void {
+  // Channel names go into LISTEN unquoted-safe form; only our own constants are ever used.
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid notify channel: ${channel}`);
+}
+
+/** One process: an emitter. Delivery is asynchronous, as it is through PostgreSQL. */
+export function createLocalNotifier(): Notifier {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish: async (channel, payload) => {
+      checkChannel(channel);
+      queueMicrotask(() => emitter.emit(channel, payload));
+    },
+    subscribe: (channel, handler) => {
+      checkChannel(channel);
+      emitter.on(channel, handler);
+      return () => emitter.off(channel, handler);
+    },
+    close: async () => {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+/**
+ * PostgreSQL: one dedicated connection LISTENs on every channel with a subscriber (reconnecting after a
+ * drop, then re-LISTENing); NOTIFY goes through the pool. A signal sent while the listener is reconnecting
+ * is lost, so consumers that must not miss one (the event stream) also replay from the database.
+ */
+export function createPostgresNotifier(url: string, pool: pg.Pool): Notifier {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const channels = new Set<string>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client | undefined> | undefined;
+  let closed = false;
+
+  const connect = (): Promise<pg.Client | undefined> => {
+    connecting ??= (async () => {
+      while (!closed) {
+        const next = new pg.Client({ connectionString: url });
+        try {
+          await next.connect();
+          next.on("notification", (message) => emitter.emit(message.channel, message.payload ?? ""));
+          next.on("error", () => {
+            if (client === next) {
+              client = undefined;
+              connecting = undefined;
+              next.end().catch(() => {});
+              if (!closed && channels.size > 0) void connect();
+            }
+          });
+          for (const channel of channels) await next.query(`LISTEN ${channel}`);
+          if (closed) {
+            await next.end().catch(() => {});
+            return undefined;
+          }
+          client = next;
+          return next;
+        } catch {
+          await next.end().catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+      return undefined;
+    })();
+    return connecting;
+  };
+
+  return {
+    publish: async (channel, payload) => {
+      checkChannel(channel);
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    subscribe: (channel, handler) => {
+      checkChannel(channel);
+      emitter.on(channel, handler);
+      if (!channels.has(channel)) {
+        channels.add(channel);
+        void connect().then((listener) => listener?.query(`LISTEN ${channel}`).catch(() => {}));
+      }
+      return () => emitter.off(channel, handler);
+    },
+    close: async () => {
+      closed = true;
+      emitter.removeAllListeners();
+      await connecting?.catch(() => undefined);
+      await client?.end().catch(() => {});
+      client = undefined;
+    },
+  };
+}
