@@ -5,7 +5,8 @@
 // Crash recovery: a running job proves its worker is alive with a heartbeat (it moves the job's start
 // time forward), and every job row expires after `deadWorkerSeconds` without one. So a job whose process
 // died (kill -9, power loss) is handed to the next worker within about a minute instead of waiting out the
-// longest a try may legitimately take. How long one try may run is the spec's own time-out, enforced here.
+// longest a try may legitimately take. How long one try may run is the JobSpec's own time-out
+// (`expireInSeconds`), enforced here.
 import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
@@ -171,7 +172,7 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
         clearInterval(beat);
       }
       if (abandoned) return;
-      // A throw marks the job failed; pg-boss retries it with the spec's backoff.
+      // A throw marks the job failed; pg-boss retries it with the JobSpec's backoff.
       if (failure === undefined) await boss.complete(spec.name, job.id);
       else {
         const message = failure instanceof Error ? failure.message : String(failure);

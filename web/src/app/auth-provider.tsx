@@ -1,6 +1,6 @@
 // Who is signed in. A stored token and user restore the session
 // at load; signing in stores both; signing out ends the session on the server, then forgets everything
-// the spec lists (token, user, view, nav item, Studio messages) whether or not the server answered.
+// the browser keeps for it (token, user, view, nav item, Studio messages) whether or not the server answered.
 // The server is asked whether a restored session is still live by the signed-in shell (app/shell), so
 // the landing page's first chunk carries no API code.
 import { useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,6 @@
-// Views other than the landing page load as separate chunks. A chunk that has not arrived within the
-// spec's 120 s gives up, so the error boundary can offer a reload instead of a spinner forever.
+// Views other than the landing page load as separate chunks. A chunk that has not arrived within 120 s
+// (the product's lazy-chunk time-out) gives up, so the error boundary can offer a reload instead of a
+// spinner forever.
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 
 export const CHUNK_TIMEOUT_MS = 120_000;

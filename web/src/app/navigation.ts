@@ -1,6 +1,7 @@
 // Pure rules that tie views to URLs and decide which view to show on load and on back/forward.
-// The spec switches views by name; we also keep the URL in step so views can be bookmarked and the
-// browser's history works, without weakening the spec's restore rule for signed-in views.
+// Views switch by name; we also keep the URL in step so views can be bookmarked and the browser's
+// history works, without weakening the restore rule for signed-in views (see docs/decisions.md,
+// "Navigation and URLs").
 import {
   DEFAULT_SIGNED_IN_VIEW,
   isNavItem,
@@ -21,7 +22,7 @@ export interface Route {
 const VIEW_PATHS: Record<ViewName, string> = {
   landing: "/",
   auth: "/auth",
-  // The only path the spec itself reacts to: the link in the verification email.
+  // The one path the product has always reacted to: the link in the verification email.
   "email-verification": "/verify-email",
   "forgot-password": "/forgot-password",
   stories: "/stories",
@@ -83,7 +84,7 @@ export function sameRoute(a: Route, b: Route): boolean {
   return a.view === b.view && a.storyId === b.storyId;
 }
 
-/** The spec's restore rule: the stored view if it is one of the restorable ones, otherwise stories. */
+/** The restore rule: the stored view if it is one of the restorable ones, otherwise stories. */
 export function restoreView(storedView: string | null): RestorableView {
   return storedView !== null && isRestorableView(storedView) ? storedView : DEFAULT_SIGNED_IN_VIEW;
 }
@@ -125,7 +126,7 @@ export function resolveRoute(input: ResolveInput): Route {
   if (fromPath !== null && (isRestorableView(fromPath.view) || fromPath.view === "story-interface")) {
     return fromPath;
   }
-  // "/", the auth screens or an unknown path while signed in: the spec's restore rule.
+  // "/", the auth screens or an unknown path while signed in: the restore rule.
   return { view: restoreView(input.storedView), storyId: null };
 }
 

@@ -1,4 +1,5 @@
-// The product's views, by the spec's internal names, and which of them a visitor may see.
+// The product's views, by their internal names (also the stored `currentView` values), and which of them a
+// visitor may see.
 
 export const VIEW_NAMES = [
   "landing",
@@ -25,7 +26,7 @@ export type RestorableView = (typeof RESTORABLE_VIEWS)[number];
 
 export const DEFAULT_SIGNED_IN_VIEW = "stories" satisfies RestorableView;
 
-/** Sidebar items, keyed as the spec keys them (Gallery is `library`, Credits `subscription`, Updates `news`). */
+/** Sidebar items, by their stored keys (Gallery is `library`, Credits `subscription`, Updates `news`). */
 export const NAV_ITEMS = ["stories", "studio", "library", "subscription", "news"] as const;
 export type NavItem = (typeof NAV_ITEMS)[number];
 
@@ -49,7 +50,7 @@ export function requiresAuth(view: ViewName): boolean {
   return !isPublicView(view);
 }
 
-/** Document titles, from the headings the spec gives each screen. */
+/** Document titles, from each screen's heading. */
 export const VIEW_TITLES: Record<ViewName, string> = {
   landing: "Storyverse: Start Your Universe Now",
   auth: "Sign in · Storyverse",

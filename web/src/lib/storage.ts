@@ -1,5 +1,5 @@
 // The one typed gateway to localStorage. Every key the product persists is declared here with the
-// spec's exact name, its value type and how it is written, so nothing else touches raw storage.
+// exact key name, its value type and how it is written, so nothing else touches raw storage.
 // Reads never throw: storage can be disabled (private windows, strict settings) or hold stale junk
 // from an older build, and both simply read as "nothing stored".
 import { type ChatMode, chatModeSchema, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
@@ -173,7 +173,7 @@ export function removeStorage(key: StorageKey): void {
   }
 }
 
-// Session storage: the one value the spec keeps for the browser tab only, the account that
+// Session storage: the one value kept for the browser tab only, the account that
 // still has to verify its email. It outlives a reload but not the tab, like the sign-up it belongs to.
 
 export interface PendingUser {

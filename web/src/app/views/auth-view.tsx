@@ -1,5 +1,6 @@
 // The auth screen, wired to the app: a session signs in (the view provider then opens stories); an
-// account that must verify its email goes to the verification screen with the spec's alert.
+// account that must verify its email goes to the verification screen with the notice the form
+// gives (a success or an error banner).
 import { AuthScreen } from "../../features/accounts/components/auth-screen";
 import { writePendingUser } from "../../lib/storage";
 import { useAuth } from "../auth-provider";

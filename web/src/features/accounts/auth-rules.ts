@@ -50,7 +50,7 @@ export const registrationNotice = (email: string) =>
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues[0]?.message ?? null;
 
-/** The first problem with the form, in the spec's words, or null when it may be sent. */
+/** The first problem with the form, in the product's fixed words, or null when it may be sent. */
 export function validateAuthForm(mode: AuthMode, values: AuthFormValues): string | null {
   if (mode === "signin") {
     return values.email.trim() === "" || values.password === "" ? MESSAGES.signInRequired : null;
@@ -163,7 +163,7 @@ export function authOutcome(mode: AuthMode, response: AuthResponse): AuthOutcome
   };
 }
 
-/** The words for a failed sign-in or registration: the server's detail, else the spec's fallback. */
+/** The words for a failed sign-in or registration: the server's detail, else a fixed fallback. */
 export function authErrorMessage(error: unknown): string {
   return error instanceof ApiError && error.message ? error.message : MESSAGES.authFallback;
 }
@@ -171,14 +171,14 @@ export function authErrorMessage(error: unknown): string {
 // ---------------------------------------------------------------------------------------------------
 // Email links
 
-/** The server's reason for refusing a verification link, or the spec's fallbacks. */
+/** The server's reason for refusing a verification link, or fixed fallbacks. */
 export function verifyErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 0) return MESSAGES.verifyNetwork;
   if (error instanceof ApiError && error.fromServer) return error.message;
   return MESSAGES.verifyFailed;
 }
 
-/** Resend failures read the spec's words, except a rate limit, whose detail says when to try again. */
+/** Resend failures read fixed words, except a rate limit, whose detail says when to try again. */
 export function resendErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 429 && error.fromServer) return error.message;
   return MESSAGES.resendFailed;

@@ -1,6 +1,6 @@
 // Voice input: record from the microphone (mono, 16 kHz,
 // WebM or MP4, whichever this browser records), stop by the button or Enter, send the recording to
-// /api/transcribe-audio and hand the text back. Every failure ends in one of the spec's messages.
+// /api/transcribe-audio and hand the text back. Every failure ends in one fixed message.
 import { NO_SPEECH_MESSAGE } from "@storyverse/contract/chat";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../lib/api-errors";

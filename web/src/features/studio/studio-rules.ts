@@ -12,7 +12,7 @@ export const PASTE_LIMIT_MESSAGE = "Maximum 10 images allowed. Remove some image
 export const PICKER_LIMIT_MESSAGE = "Maximum 10 images can be selected for Seedream-4 input";
 export const REUSE_LIMIT_MESSAGE = "Maximum 3 images can be selected for input";
 export const INVALID_GENERATION_RESPONSE = "Invalid response from image generation service";
-/** The counter's denominator in the gallery picker. The spec shows /3 there while the picker caps at 10. */
+/** The counter's denominator in the gallery picker: it reads /3 while the picker caps at 10 (wording kept). */
 export const PICKER_COUNTER_DENOMINATOR = 3;
 export const PICKER_MAX_SELECTION = MAX_INPUT_IMAGES;
 
@@ -21,7 +21,7 @@ export const overallLimitMessage = (current: number) => tooManyInputImagesMessag
 
 export const generationFailedMessage = (message: string) => `Generation failed: ${message}`;
 
-/** The picker's counter: '{n}/3 selected', exactly as the spec shows it even past 3. */
+/** The picker's counter: '{n}/3 selected', worded so even past 3. */
 export const pickerCounter = (selected: number) => `${selected}/${PICKER_COUNTER_DENOMINATOR} selected`;
 
 /**

@@ -1,5 +1,5 @@
 // The Studio's persisted choices: the mode (advisor chat or image)
-// under `studioMode`, and the batch size (1 to 4) under the spec's `batchSize` key.
+// under `studioMode`, and the batch size (1 to 4) under the `batchSize` key.
 import { MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
 import { readStorage, type StudioMode, writeStorage } from "../../lib/storage";

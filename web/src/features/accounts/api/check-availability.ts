@@ -8,7 +8,7 @@ export type AvailabilityKind = "username" | "email";
 /** A check that has not answered in 10 s is abandoned. */
 export const AVAILABILITY_TIMEOUT_MS = 10_000;
 
-// The spec falls back to its own wording when the message is missing; only `available` is required.
+// The form falls back to its own wording when the message is missing; only `available` is required.
 const responseSchema = availabilityResponseSchema.partial({ message: true });
 
 export interface AvailabilityResult {

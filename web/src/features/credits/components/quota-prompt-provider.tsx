@@ -2,7 +2,7 @@
 // calls useQuotaPrompt().showQuotaExceeded(). 'View Plans' opens the Credits page, 'Later' closes it.
 // Mounted once inside the signed-in shell.
 //
-// The spec's "out-of-credits prompt" of the other flows (a chat turn, a Studio batch refused with 402 or a
+// The "out-of-credits prompt" of the other flows (a chat turn, a Studio batch refused with 402 or a
 // message containing 'Insufficient credits', see ../out-of-credits.ts) is this same dialog: one prompt,
 // one set of words and one way to the Credits page wherever credits run out.
 import * as Dialog from "@radix-ui/react-dialog";
@@ -16,7 +16,7 @@ export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
 export const QUOTA_EXCEEDED_TEXT =
   "You've reached your free usage limit. Upgrade to continue creating amazing content.";
 
-/** The view the spec calls credit management. */
+/** The credit management view (the Credits page). */
 export const CREDITS_VIEW = "subscription";
 
 interface QuotaPromptContextValue {

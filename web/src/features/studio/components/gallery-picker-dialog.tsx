@@ -1,7 +1,7 @@
 // The Studio's gallery picker: the user's images in a 5-column grid of
 // thumbnails, toggled on and off, added to the inputs together. Up to 10 may be selected ('Maximum 10
-// images can be selected for Seedream-4 input'); the counter reads '{n}/3 selected' as the spec shows it;
-// and the inputs never pass 10 in all.
+// images can be selected for Seedream-4 input'); the counter reads '{n}/3 selected' on purpose (see
+// studio-rules.ts); and the inputs never pass 10 in all.
 import * as Dialog from "@radix-ui/react-dialog";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
