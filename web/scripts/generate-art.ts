@@ -1,7 +1,9 @@
 // Draws the landing page's artwork as SVG files under src/assets/art. Every scene is the project's own:
 // made of gradients, seeded noise ridgelines and hand-placed shapes, so nothing is downloaded or licensed.
-// The seeded random numbers, ridgelines, smooth paths and number formatting are the server's offline
-// painter (server/src/providers/offline), imported rather than copied, so the two cannot drift apart;
+// Everything the offline painter (server/src/providers/offline) also draws comes from it, imported rather
+// than copied, so the two cannot drift apart: the seeded random numbers, ridgelines, smooth paths, number
+// formatting and the silhouettes (pines, castle, dragon, lighthouse, ruins, camels, traveller, birds).
+// This script adds only what the painter has no shape for (cities, lanterns, crystals, portraits...).
 // generate-art.test.ts fails when the committed files no longer match what this script draws.
 // Run with `npm run art` after changing a scene or the painter; the SVGs are committed.
 // No <style> elements or style attributes: the files must render under a strict style-src CSP.
@@ -10,10 +12,18 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRng } from "../../server/src/providers/offline/seeded";
 import {
+  bird,
+  camel,
+  castle,
   displacedRidgePath,
+  dragon,
   n as f,
+  lighthouse,
   type Point,
+  pine,
+  ruins,
   smoothPath,
+  traveler,
 } from "../../server/src/providers/offline/svg-shapes";
 
 export const ART_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "assets", "art");
@@ -112,65 +122,41 @@ function sparkle(x: number, y: number, s: number, color = "#fff", op = 1): strin
   return `<path d="M${f(x)},${f(y - s)}L${f(x + s * 0.18)},${f(y - s * 0.18)}L${f(x + s)},${f(y)}L${f(x + s * 0.18)},${f(y + s * 0.18)}L${f(x)},${f(y + s)}L${f(x - s * 0.18)},${f(y + s * 0.18)}L${f(x - s)},${f(y)}L${f(x - s * 0.18)},${f(y - s * 0.18)}Z" fill="${color}" opacity="${op}"/>`;
 }
 
-/** A tiered pine as one path, base at (x, base): taller and denser than the painter's own pine. */
-function pine(x: number, base: number, h: number, w: number): string {
-  const tiers = 4;
-  let d = `M${f(x - w * 0.06)},${f(base)}L${f(x - w * 0.06)},${f(base - h * 0.12)}`;
-  for (let i = 0; i < tiers; i++) {
-    const yb = base - h * 0.12 - (h * 0.88 * i) / tiers;
-    const tw = w * (1 - i / (tiers + 0.6)) * 0.5;
-    d += `L${f(x - tw)},${f(yb)}L${f(x - tw * 0.45)},${f(yb - h * 0.2)}`;
-  }
-  d += `L${f(x)},${f(base - h)}`;
-  for (let i = tiers - 1; i >= 0; i--) {
-    const yb = base - h * 0.12 - (h * 0.88 * i) / tiers;
-    const tw = w * (1 - i / (tiers + 0.6)) * 0.5;
-    d += `L${f(x + tw * 0.45)},${f(yb - h * 0.2)}L${f(x + tw)},${f(yb)}`;
-  }
-  return `${d}L${f(x + w * 0.06)},${f(base - h * 0.12)}L${f(x + w * 0.06)},${f(base)}Z`;
-}
-
+/** A row of the painter's pines along y, evenly spread between x0 and x1 with a seeded jitter. */
 function pineRow(
   seed: number,
+  fill: string,
   {
     y,
     count,
     hMin,
     hMax,
-    wRatio = 0.42,
     x0 = -40,
     x1 = W + 40,
     jitter = 30,
-  }: {
-    y: number;
-    count: number;
-    hMin: number;
-    hMax: number;
-    wRatio?: number;
-    x0?: number;
-    x1?: number;
-    jitter?: number;
-  },
+  }: { y: number; count: number; hMin: number; hMax: number; x0?: number; x1?: number; jitter?: number },
 ): string {
   const r = rng(seed);
-  let d = "";
+  let out = "";
   for (let i = 0; i < count; i++) {
     const x = x0 + ((x1 - x0) * (i + r() * 0.8)) / count;
     const h = hMin + r() * (hMax - hMin);
-    d += pine(x, y + r() * jitter, h, h * wRatio);
+    out += pine(x, y + r() * jitter, h, fill, null);
   }
-  return d;
+  return out;
 }
 
-// A wyvern in flight, facing left, in a 520 x 300 box centred on its body.
-const DRAGON =
-  "M-252,-22C-240,-30 -226,-34 -210,-36L-186,-64L-192,-38L-166,-56L-176,-32C-158,-26 -140,-18 -124,-12C-104,0 -84,-4 -62,-10" +
-  "C-70,-48 -92,-96 -132,-150C-96,-128 -64,-110 -40,-96C-40,-120 -48,-150 -66,-186C-30,-160 -8,-130 6,-98" +
-  "C10,-124 6,-156 -6,-196C28,-160 44,-118 42,-76C60,-92 84,-126 96,-168C110,-128 104,-84 82,-48" +
-  "C104,-54 128,-66 150,-86C148,-58 132,-34 108,-16C132,-8 160,6 190,12C214,16 238,14 256,4" +
-  "L252,-14L282,10L250,30L252,18C232,30 206,34 180,30C150,26 124,14 96,10C70,18 44,22 20,20" +
-  "C0,34 -14,52 -16,72L-26,72C-28,58 -30,42 -36,28C-44,38 -50,54 -50,70L-60,70C-60,50 -58,32 -64,18" +
-  "C-88,18 -110,14 -130,6C-150,-2 -168,-6 -186,-4C-200,-2 -212,2 -226,0L-248,-8L-232,-15Z";
+/** A painter's shape (drawn around its own origin) placed at (x, y), scaled and optionally mirrored. */
+function place(
+  x: number,
+  y: number,
+  scale: number,
+  shape: string,
+  { mirror = false, rotate = 0 } = {},
+): string {
+  const sx = mirror ? -scale : scale;
+  return `<g transform="translate(${f(x)} ${f(y)}) rotate(${f(rotate)}) scale(${f(sx)} ${f(scale)})">${shape}</g>`;
+}
 
 function castleDragon() {
   const defs =
@@ -222,34 +208,11 @@ function castleDragon() {
     blur("soft", 30) +
     blur("glow", 6);
   const r = rng(7);
-  const windows = (
-    [
-      [1126, 560],
-      [1150, 560],
-      [1214, 486],
-      [1214, 520],
-      [1290, 560],
-      [1318, 560],
-      [1380, 600],
-      [1060, 610],
-      [1252, 612],
-    ] as Point[]
-  )
-    .map(
-      ([x, y]) =>
-        `<circle cx="${x + 4}" cy="${y + 8}" r="16" fill="url(#window)"/><rect x="${x}" y="${y}" width="8" height="16" rx="4" fill="#ffd58a"/>`,
-    )
-    .join("");
-  const castle =
-    // keep, towers and spires on the cliff top
-    `<path fill="#0b0512" d="M1010,700L1010,600L1030,600L1030,586L1044,586L1044,600L1060,600L1060,586L1074,586L1074,600L1090,600L1090,520L1082,520L1116,440L1150,520L1142,520L1142,590L1180,590L1180,460L1172,460L1214,360L1256,460L1248,460L1248,590L1276,590L1276,530L1268,530L1300,462L1332,530L1324,530L1324,600L1352,600L1352,560L1346,560L1370,508L1394,560L1388,560L1388,640L1420,660L1420,700Z"/>` +
-    `<rect x="1212" y="330" width="4" height="32" fill="#0b0512"/><path d="M1216,330L1240,338L1216,346Z" fill="#ff7a59"/>`;
-  const birds = Array.from({ length: 5 }, (_, i) => {
-    const x = 520 + i * 46 + r() * 30;
-    const y = 420 + r() * 60;
-    const s = 6 + r() * 5;
-    return `<path d="M${f(x - s)},${f(y)}Q${f(x - s / 2)},${f(y - s * 0.6)} ${f(x)},${f(y)}Q${f(x + s / 2)},${f(y - s * 0.6)} ${f(x + s)},${f(y)}" fill="none" stroke="#2a1233" stroke-width="2.4" stroke-linecap="round"/>`;
-  }).join("");
+  // The painter's castle on the cliff top, its windows haloed by the "window" gradient.
+  const keep = place(1215, 700, 0.8, castle(createRng(7), "#0b0512", "#ffd58a", "window"));
+  const birds = Array.from({ length: 5 }, (_, i) =>
+    bird(520 + i * 46 + r() * 30, 420 + r() * 60, 6 + r() * 5, "#2a1233"),
+  ).join("");
   const body =
     `<rect width="${W}" height="${H}" fill="url(#sky)"/>` +
     `<ellipse cx="380" cy="230" rx="420" ry="190" fill="url(#nebB)"/>` +
@@ -261,14 +224,13 @@ function castleDragon() {
     `<circle cx="1180" cy="260" r="300" fill="url(#moonGlow)"/>` +
     `<circle cx="1180" cy="260" r="118" fill="url(#moon)"/>` +
     `<circle cx="1140" cy="230" r="20" fill="#f0c8a8" opacity="0.5"/><circle cx="1212" cy="300" r="28" fill="#f0c8a8" opacity="0.4"/><circle cx="1222" cy="214" r="11" fill="#f0c8a8" opacity="0.5"/>` +
-    `<g transform="translate(860 300) scale(1.05) rotate(-8)"><path d="${DRAGON}" fill="#12061c"/></g>` +
-    `<g transform="translate(330 210) scale(0.34) rotate(6)"><path d="${DRAGON}" fill="#2a1238" opacity="0.8"/></g>` +
+    place(840, 350, 0.85, dragon("#12061c", "#2a1238", "#ff9f7a"), { mirror: true, rotate: -6 }) +
+    `<g opacity="0.8">${place(330, 210, 0.32, dragon("#2a1238", "#3a1a4c", "#2a1238"), { mirror: true, rotate: 6 })}</g>` +
     birds +
     `<path d="${ridge(3, { y: 640, amp: 200, peaks: [[300, 470, 260]] })}" fill="url(#far)"/>` +
     `<rect y="560" width="${W}" height="200" fill="url(#haze)"/>` +
     `<path d="${ridge(5, { y: 740, amp: 160, peaks: [[640, 610, 240]] })}" fill="url(#mid)"/>` +
-    castle +
-    `<g filter="url(#glow)">${windows}</g>` +
+    keep +
     `<path d="${smooth([
       [-20, 790],
       [200, 760],
@@ -279,8 +241,8 @@ function castleDragon() {
       [1440, 690],
       [1620, 720],
     ])}" fill="url(#near)"/>` +
-    `<path fill="#07030c" d="${pineRow(9, { y: 880, count: 22, hMin: 90, hMax: 190, x0: -60, x1: 960 })}"/>` +
-    `<path fill="#07030c" d="${pineRow(19, { y: 930, count: 12, hMin: 120, hMax: 260, x0: 1100, x1: 1660 })}"/>` +
+    pineRow(9, "#07030c", { y: 880, count: 22, hMin: 90, hMax: 190, x0: -60, x1: 960 }) +
+    pineRow(19, "#07030c", { y: 930, count: 12, hMin: 120, hMax: 260, x0: 1100, x1: 1660 }) +
     `<rect y="960" width="${W}" height="40" fill="#07030c"/>`;
   return svg(body, defs);
 }
@@ -501,10 +463,10 @@ function lanternForest() {
     `<circle cx="820" cy="250" r="360" fill="url(#moon)"/>` +
     `<circle cx="820" cy="250" r="54" fill="#eafff5" opacity="0.95"/>` +
     stars(33, 60, { y1: 380, max: 1.4, color: "#dffcf0" }) +
-    `<path fill="#16423f" d="${pineRow(35, { y: 640, count: 30, hMin: 160, hMax: 280, wRatio: 0.38 })}"/>` +
+    pineRow(35, "#16423f", { y: 640, count: 30, hMin: 160, hMax: 280 }) +
     `<rect y="470" width="${W}" height="260" fill="url(#fog)"/>` +
     trunks(37, 9, "#0f302f", 22, 40) +
-    `<path fill="#0c2727" d="${pineRow(39, { y: 760, count: 18, hMin: 200, hMax: 340, wRatio: 0.36 })}"/>` +
+    pineRow(39, "#0c2727", { y: 760, count: 18, hMin: 200, hMax: 340 }) +
     `<rect y="620" width="${W}" height="220" fill="url(#fog)"/>` +
     `<path d="M700,1000C760,900 760,820 790,760C810,720 830,700 840,690C850,700 870,730 880,770C900,840 940,920 1020,1000Z" fill="url(#path)"/>` +
     trunks(41, 6, "#061514", 60, 110) +
@@ -750,7 +712,7 @@ function nebulaPeaks() {
   const scene =
     `<path d="${peaks}" fill="url(#peak)"/>` +
     `<path d="${mid}" fill="url(#peak2)"/>` +
-    `<path fill="#070a1e" d="${pineRow(65, { y: 760, count: 44, hMin: 40, hMax: 90 })}"/>`;
+    pineRow(65, "#070a1e", { y: 760, count: 44, hMin: 40, hMax: 90 });
   const body =
     `<rect width="${W}" height="${H}" fill="url(#sky)"/>` +
     `<ellipse cx="720" cy="250" rx="620" ry="230" fill="url(#n1)" transform="rotate(-18 720 250)"/>` +
@@ -777,7 +739,7 @@ function oceanLighthouse() {
     linear(
       "beam",
       [
-        [0, "#fff4c2", 0.75],
+        [0, "#fff4c2", 0.5],
         [1, "#fff4c2", 0],
       ],
       { x1: 1, y1: 0, x2: 0, y2: 0 },
@@ -796,13 +758,18 @@ function oceanLighthouse() {
       [1, "#08182a"],
     ]) +
     linear(
-      "tower",
+      "towerShade",
       [
         [0, "#e9e4dc"],
         [1, "#9d948a"],
       ],
       { x2: 1, y2: 0 },
     ) +
+    // Paint for the painter's lighthouse, in its own units: shaded stone with two red bands on the
+    // shaft (the tile is tall enough that the lamp room above them stays plain).
+    `<pattern id="tower" patternUnits="userSpaceOnUse" x="-60" y="-340" width="120" height="400">` +
+    `<rect width="120" height="400" fill="url(#towerShade)"/>` +
+    `<rect width="120" height="40" fill="#b8323a"/><rect y="100" width="120" height="40" fill="#b8323a"/></pattern>` +
     blur("soft", 26) +
     blur("glow", 8);
   let clouds = "";
@@ -833,18 +800,10 @@ function oceanLighthouse() {
     `<g filter="url(#soft)">${clouds}</g>` +
     `<path d="M420,60L452,160L424,170L470,280L440,288L480,380" fill="none" stroke="#e6f0ff" stroke-width="5" filter="url(#glow)"/>` +
     `<path d="M420,60L452,160L424,170L470,280L440,288L480,380" fill="none" stroke="#fff" stroke-width="2"/>` +
-    `<path d="M${tx},352L-100,170L-100,560Z" fill="url(#beam)" opacity="0.65"/>` +
     `<rect y="600" width="${W}" height="${H - 600}" fill="url(#sea)"/>` +
-    // rocks and lighthouse
+    // the painter's lighthouse, its beam sweeping left over the sea, standing behind its rock
+    place(tx, 772, 1, lighthouse("url(#tower)", "#fff6cf", "lamp", "beam", true)) +
     `<path d="M1000,720C1040,640 1100,610 1160,600C1230,592 1290,630 1330,690C1360,740 1380,780 1420,800L980,800Z" fill="#0b1220"/>` +
-    `<path d="M${tx - 60},640L${tx - 40},390L${tx + 40},390L${tx + 60},640Z" fill="url(#tower)"/>` +
-    `<path d="M${tx - 53},560L${tx + 53},560L${tx + 56},600L${tx - 56},600Z M${tx - 47},470L${tx + 47},470L${tx + 50},510L${tx - 50},510Z" fill="#b8323a"/>` +
-    `<rect x="${tx - 56}" y="378" width="112" height="14" rx="3" fill="#2a2f3d"/>` +
-    `<rect x="${tx - 34}" y="320" width="68" height="58" fill="#1a1f2b"/>` +
-    `<path d="M${tx - 44},320L${tx},282L${tx + 44},320Z" fill="#b8323a"/>` +
-    `<circle cx="${tx}" cy="350" r="110" fill="url(#lamp)"/>` +
-    `<rect x="${tx - 20}" y="332" width="40" height="36" rx="6" fill="#fff6cf"/>` +
-    `<rect x="${tx - 16}" y="420" width="12" height="20" rx="6" fill="#ffd97a" opacity="0.8"/>` +
     waves(73, 700, 50, "url(#wave)", "#a9d6ee") +
     waves(75, 800, 70, "#0b2236", "#cfeaf7") +
     waves(77, 900, 80, "#06131f", "#e6f6ff") +
@@ -942,9 +901,8 @@ function rpgDungeon() {
     `<path d="${archOuter}" fill="url(#stone)"/>` +
     `<path d="${archInner}" fill="url(#door)"/>` +
     `<path d="M660,1000L660,470C660,370 720,300 800,300C880,300 940,370 940,470L940,1000Z" fill="#fff4d0" opacity="0.35" filter="url(#soft)"/>` +
-    // a lone adventurer silhouette in the doorway
-    `<path d="M792,640C780,640 774,650 774,662C774,672 780,680 786,684L770,700C760,740 762,780 770,820L782,820L784,880L798,880L800,830L806,880L820,880L822,820L832,820C840,780 842,740 832,700L816,684C822,680 828,672 828,662C828,650 822,640 810,640Z" fill="#1a0d0a"/>` +
-    `<path d="M836,700L880,600" stroke="#1a0d0a" stroke-width="6" stroke-linecap="round"/>` +
+    // a lone traveller (the painter's) in the doorway
+    place(796, 880, 1.25, traveler("#1a0d0a")) +
     steps +
     `<g filter="url(#glow)">${runes}</g>${runes}` +
     torch(420) +
@@ -1062,10 +1020,6 @@ function desertRuins() {
       [1, "#1f0a22"],
     ]) +
     blur("soft", 20);
-  const column = (x: number, base: number, h: number, broken: boolean) =>
-    `<rect x="${x}" y="${base - h}" width="46" height="${h}" fill="#2a0f2e"/>` +
-    `<rect x="${x - 10}" y="${base - h - 14}" width="66" height="16" rx="3" fill="#2a0f2e"/>` +
-    (broken ? `<path d="M${x},${base - h - 14}l16,-22l12,14l18,-30v38Z" fill="#2a0f2e"/>` : "");
   const body =
     `<rect width="${W}" height="${H}" fill="url(#sky)"/>` +
     stars(83, 80, { y1: 360, max: 1.5 }) +
@@ -1080,12 +1034,8 @@ function desertRuins() {
       [1250, 630],
       [1620, 590],
     ])}" fill="url(#dune1)"/>` +
-    // ruins on the middle dune
-    column(1040, 700, 220, false) +
-    column(1140, 700, 180, true) +
-    column(1300, 690, 240, false) +
-    `<path d="M1020,480H1370V500H1020Z" fill="#2a0f2e"/>` +
-    `<path d="M1160,480C1180,430 1220,410 1260,420L1264,480Z" fill="#2a0f2e"/>` +
+    // the painter's ruins on the middle dune
+    place(1195, 700, 0.7, ruins(createRng(85), "#2a0f2e")) +
     `<path d="${smooth([
       [-20, 760],
       [300, 700],
@@ -1102,13 +1052,8 @@ function desertRuins() {
       [1200, 800],
       [1620, 860],
     ])}" fill="url(#dune3)"/>` +
-    // a small caravan crossing the ridge
-    [0, 1, 2]
-      .map(
-        (i) =>
-          `<g transform="translate(${300 + i * 60} ${700 - i * 4})" fill="#2a0f2e"><ellipse cx="0" cy="-18" rx="20" ry="10"/><rect x="-14" y="-12" width="4" height="18"/><rect x="10" y="-12" width="4" height="18"/><path d="M18,-22l10,-16h6l-4,18Z"/><rect x="-4" y="-40" width="8" height="16" rx="4"/></g>`,
-      )
-      .join("");
+    // a small caravan of the painter's camels crossing the ridge
+    [0, 1, 2].map((i) => place(300 + i * 62, 702 - i * 4, 0.36, camel("#2a0f2e"))).join("");
   return svg(body, defs);
 }
 
@@ -1159,12 +1104,9 @@ function floatingIsles() {
       trees
     );
   };
-  const birds = Array.from({ length: 7 }, () => {
-    const x = 300 + r() * 1000;
-    const y = 120 + r() * 200;
-    const s = 8 + r() * 8;
-    return `<path d="M${f(x - s)},${f(y)}Q${f(x - s / 2)},${f(y - s * 0.7)} ${f(x)},${f(y)}Q${f(x + s / 2)},${f(y - s * 0.7)} ${f(x + s)},${f(y)}" fill="none" stroke="#2b2f5e" stroke-width="2.4" stroke-linecap="round"/>`;
-  }).join("");
+  const birds = Array.from({ length: 7 }, () =>
+    bird(300 + r() * 1000, 120 + r() * 200, 8 + r() * 8, "#2b2f5e"),
+  ).join("");
   const body =
     `<rect width="${W}" height="${H}" fill="url(#sky)"/>` +
     `<circle cx="1260" cy="200" r="300" fill="url(#sun)"/>` +
