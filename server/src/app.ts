@@ -50,6 +50,8 @@ export type AppDeps = {
   logger?: boolean;
 };
 
+const SOCKET_IDLE_MS = 10 * 60_000;
+
 /** A hop count trusts that many proxies in front (the nearest first), as Fastify does for a number. */
 function fastifyTrustProxy(trust: Config["trustProxy"]) {
   return typeof trust === "number" ? (_address: string, hop: number) => hop < trust : trust;
@@ -63,6 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // A client that trickles its request in is cut off; the response may still take as long as it needs.
     requestTimeout: deps.config.requestTimeoutMs,
+    // A socket with no traffic either way for this long is closed: longer than any answer may take to start
+    // (a Studio batch waits on the vendor), and the event stream's heartbeat keeps live streams busy.
+    connectionTimeout: SOCKET_IDLE_MS,
     http: {
       headersTimeout: Math.min(60_000, deps.config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, deps.config.requestTimeoutMs / 4)),
@@ -74,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   installErrorHandling(app);
   installInputGuards(app, {
     maxConnectionsPerAddress: deps.config.trustProxy === false ? deps.config.maxConnectionsPerAddress : 0,
+    bodyTimeoutMs: deps.config.bodyTimeoutMs,
   });
   // Presigned S3 links point at the store's own origin, which the page must be allowed to load media from.
   const mediaOrigin =

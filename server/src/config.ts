@@ -146,6 +146,13 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 3600")
     .max(3600, "must be between 1 and 3600")
     .default(120),
+  /** How long a client may take to send an ordinary request's body (uploads get REQUEST_TIMEOUT_SECONDS). */
+  BODY_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 3600")
+    .max(3600, "must be between 1 and 3600")
+    .default(15),
   /** Open connections one client address may hold; 0 turns the cap off. Not applied behind TRUST_PROXY. */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ error: "must be a number" })
@@ -179,6 +186,8 @@ export type Config = {
   trustProxy: TrustProxy;
   /** Slow clients are cut off when a request has not fully arrived after this long. */
   requestTimeoutMs: number;
+  /** Ordinary (non-upload) requests must have sent their whole body within this long. */
+  bodyTimeoutMs: number;
   /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
   maxConnectionsPerAddress: number;
   /** Accounts one client address may register per hour. */
@@ -272,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     worker: e.WORKER,
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),

@@ -2,7 +2,7 @@
 // bogus reset links, unlimited link checks, and strangers locking an owner out of sign-in or reset mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { createUser, freshAddress } from "../../test/factories";
+import { createUser, freshAddress, newCredentials } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 import { MAX_CONCURRENT_PASSWORD_HASHES, passwordHashingActivity } from "./secrets";
 
@@ -115,5 +115,51 @@ describe("reset mail lock-out", () => {
     }
     expect(answers.filter((status) => status === 200)).toHaveLength(1);
     expect((await login(u.email, "owner-new-secret")).statusCode).toBe(200);
+  });
+
+  it("still mails the owner after strangers at two addresses spent the account's whole mail allowance", async () => {
+    const u = await createUser(t);
+    const strangers = [freshAddress(), freshAddress()];
+    for (const stranger of strangers) {
+      for (let i = 0; i < 5; i += 1) {
+        expect((await post("/api/forgot-password", { email: u.email }, stranger)).statusCode).toBe(200);
+      }
+    }
+    const strangerMails = [];
+    for (let i = 0; i < 10; i += 1) strangerMails.push(await t.smtp.waitForMail(u.email));
+
+    // The account's 10 mails an hour are spent; the owner, asking from an address of their own, still gets one.
+    expect((await post("/api/forgot-password", { email: u.email })).statusCode).toBe(200);
+    const ownerMail = await t.smtp.waitForMail(u.email);
+    const token = new URL(linkFrom(ownerMail, `${t.config.appUrl}/forgot-password`)).searchParams.get(
+      "token",
+    )!;
+    expect((await post("/api/reset-password", { token, password: "owner-second-secret" })).statusCode).toBe(
+      200,
+    );
+    expect((await login(u.email, "owner-second-secret")).statusCode).toBe(200);
+  });
+
+  it("still mails a new verification link to its owner after strangers spent the allowance", async () => {
+    const c = newCredentials();
+    expect((await post("/api/register", c)).statusCode).toBe(200);
+    await t.smtp.waitForMail(c.email);
+    for (const stranger of [freshAddress(), freshAddress()]) {
+      for (let i = 0; i < 5; i += 1) {
+        expect((await post("/api/resend-verification", { email: c.email }, stranger)).statusCode).toBe(200);
+      }
+    }
+    for (let i = 0; i < 10; i += 1) await t.smtp.waitForMail(c.email);
+
+    expect((await post("/api/resend-verification", { email: c.email })).statusCode).toBe(200);
+    const mail = await t.smtp.waitForMail(c.email);
+    const token = new URL(linkFrom(mail, `${t.config.appUrl}/verify-email`)).searchParams.get("token")!;
+    const verified = await t.app.inject({
+      method: "GET",
+      url: `/api/verify-email/${encodeURIComponent(token)}`,
+      remoteAddress: freshAddress(),
+    });
+    expect(verified.statusCode).toBe(200);
+    expect((await login(c.email, c.password)).statusCode).toBe(200);
   });
 });

@@ -17,6 +17,11 @@ export const accountLimits = {
   forgotPerAccountAndAddress: { name: "forgot-account-address", limit: 5, windowMs: 60 * MINUTE },
   /** Mails actually sent per account; over it the answer stays the same and the last link stays live. */
   forgotMailsPerAccount: { name: "forgot-mails-account", limit: 10, windowMs: 60 * MINUTE },
+  /**
+   * Mails to one account however many addresses ask: once the per-account allowance is spent, an address
+   * asking for the first time still gets its mail (the owner, locked out by strangers), up to this cap.
+   */
+  mailsPerAccountHardCap: { name: "mails-account-cap", limit: 30, windowMs: 60 * MINUTE },
   resendPerAddress: { name: "resend-address", limit: 10, windowMs: 60 * MINUTE },
   resendPerAccountAndAddress: { name: "resend-account-address", limit: 5, windowMs: 60 * MINUTE },
   resendMailsPerAccount: { name: "resend-mails-account", limit: 10, windowMs: 60 * MINUTE },

@@ -18,6 +18,7 @@ import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
+import type { RateLimitRule } from "../platform/rate-limit";
 import { accountLimits } from "./limits";
 import * as accounts from "./service";
 
@@ -28,6 +29,17 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   // The session cache lives in this context, so logout and resets evict what the shared auth hook reads.
   const ctx = kit.accounts;
   const { auth, limiter, security: bearer } = kit;
+
+  /**
+   * Whether this mail request may send a mail: within the account's allowance, or (once strangers have
+   * spent it) when this address asks for the account for the first time in the window, up to a hard cap.
+   * Called after the per-account-and-address bucket counted this request.
+   */
+  const mayMail = (mails: RateLimitRule, perAddress: RateLimitRule, email: string, ip: string) => {
+    if (limiter.allow(mails, email)) return true;
+    const firstFromHere = limiter.peek(perAddress, `${email}|${ip}`).count <= 1;
+    return firstFromHere && limiter.allow(accountLimits.mailsPerAccountHardCap, email);
+  };
 
   app.post(
     "/api/register",
@@ -143,7 +155,12 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       const email = request.body.email.toLowerCase();
       limiter.hit(accountLimits.resendPerAddress, request.ip);
       limiter.hit(accountLimits.resendPerAccountAndAddress, `${email}|${request.ip}`);
-      const sendMail = limiter.allow(accountLimits.resendMailsPerAccount, email);
+      const sendMail = mayMail(
+        accountLimits.resendMailsPerAccount,
+        accountLimits.resendPerAccountAndAddress,
+        email,
+        request.ip,
+      );
       return accounts.resendVerification(ctx, request.body.email, sendMail);
     },
   );
@@ -162,7 +179,12 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       const email = request.body.email.toLowerCase();
       limiter.hit(accountLimits.forgotPerAddress, request.ip);
       limiter.hit(accountLimits.forgotPerAccountAndAddress, `${email}|${request.ip}`);
-      const sendMail = limiter.allow(accountLimits.forgotMailsPerAccount, email);
+      const sendMail = mayMail(
+        accountLimits.forgotMailsPerAccount,
+        accountLimits.forgotPerAccountAndAddress,
+        email,
+        request.ip,
+      );
       return accounts.requestPasswordReset(ctx, request.body.email, sendMail);
     },
   );

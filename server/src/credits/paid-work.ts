@@ -111,18 +111,38 @@ const TOO_MANY_HEAVY_DETAIL = `You already have ${MAX_HEAVY_REQUESTS_PER_USER} i
 const heavyInFlight = new Map<string, number>();
 
 /**
- * Runs `work` holding one of the user's heavy-request slots; a request beyond the cap gets a 429 before
- * anything is decoded or charged. Counted per process (each API process has its own cap).
+ * Takes one of the user's heavy-request slots now and returns its release (safe to call twice); a request
+ * beyond the cap gets a 429 before anything is decoded or charged. Counted per process (each API process
+ * has its own cap).
  */
-export async function withHeavySlot<T>(userId: string, work: () => Promise<T>): Promise<T> {
+export function takeHeavySlot(userId: string): () => void {
   const inFlight = heavyInFlight.get(userId) ?? 0;
   if (inFlight >= MAX_HEAVY_REQUESTS_PER_USER) throw new HttpError(429, TOO_MANY_HEAVY_DETAIL);
   heavyInFlight.set(userId, inFlight + 1);
-  try {
-    return await work();
-  } finally {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
     const left = (heavyInFlight.get(userId) ?? 1) - 1;
     if (left <= 0) heavyInFlight.delete(userId);
     else heavyInFlight.set(userId, left);
+  };
+}
+
+/**
+ * Runs `work` holding one of the user's heavy-request slots, unless the request already holds one (the
+ * upload gate takes it before a large body is read, see http/heavy-upload-gate.ts).
+ */
+export async function withHeavySlot<T>(
+  userId: string,
+  work: () => Promise<T>,
+  options: { slotHeld?: boolean } = {},
+): Promise<T> {
+  if (options.slotHeld) return work();
+  const release = takeHeavySlot(userId);
+  try {
+    return await work();
+  } finally {
+    release();
   }
 }

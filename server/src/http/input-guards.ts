@@ -1,6 +1,9 @@
 // Checks every request makes before its route sees it: no NUL characters in any string of the body, query
-// or path (PostgreSQL text cannot hold them, and no field of this app has a use for one), and a cap on open
-// connections per client address (browsers open about six), so one host cannot hold the server's sockets.
+// or path (PostgreSQL text cannot hold them, and no field of this app has a use for one); a short deadline
+// for an ordinary request's body (upload routes, marked `config: { slowBody: true }`, get the longer
+// REQUEST_TIMEOUT_SECONDS that Node enforces for every request); and a cap on open connections per client
+// address (browsers open about six), so one host cannot hold the server's sockets.
+import { Socket } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { BadRequest } from "./errors";
 
@@ -45,12 +48,45 @@ function refuseNul(request: FastifyRequest): void {
   }
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** An upload route: its body may take REQUEST_TIMEOUT_SECONDS instead of BODY_TIMEOUT_SECONDS. */
+    slowBody?: boolean;
+  }
+}
+
+const TIMED_OUT = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+
+/** Cuts off, with a 408 as Node itself answers, a request whose body is not in after `timeoutMs`. */
+function installBodyDeadline(app: FastifyInstance, timeoutMs: number): void {
+  app.addHook("onRequest", (request, _reply, done) => {
+    const raw = request.raw;
+    // Injected requests (tests, in-process) have no real socket to cut off.
+    if (raw.complete || request.routeOptions.config?.slowBody || !(raw.socket instanceof Socket))
+      return done();
+    const timer = setTimeout(() => {
+      if (raw.complete || raw.socket.destroyed) return;
+      raw.socket.end(TIMED_OUT);
+      raw.socket.destroySoon();
+    }, timeoutMs);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    raw.once("end", clear);
+    raw.once("close", clear);
+    done();
+  });
+}
+
 export function installInputGuards(
   app: FastifyInstance,
-  /** 0 for no cap. Behind a proxy every connection comes from the proxy, so the caller passes 0 there. */
-  options: { maxConnectionsPerAddress: number },
+  options: {
+    /** 0 for no cap. Behind a proxy every connection comes from the proxy, so the caller passes 0 there. */
+    maxConnectionsPerAddress: number;
+    bodyTimeoutMs: number;
+  },
 ): void {
   app.addHook("preValidation", async (request) => refuseNul(request));
+  installBodyDeadline(app, options.bodyTimeoutMs);
 
   const cap = options.maxConnectionsPerAddress;
   if (cap <= 0) return;

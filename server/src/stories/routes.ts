@@ -14,6 +14,7 @@ import {
 } from "@storyverse/contract/stories";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import * as stories from "./service";
@@ -159,6 +160,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     {
       ...common,
       bodyLimit: IMAGE_BODY_LIMIT,
+      preParsing: heavyUploadGate(ctx, { kind: "image", quantity: 1 }),
+      config: { slowBody: true },
       schema: {
         tags,
         summary: "One turn of a story: story text now, media by job",
@@ -181,6 +184,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         prompt,
         mode: chat_mode ?? (generate_video ? "video" : "image"),
         inputImages: inputImages ?? [],
+        heavySlotHeld: holdsHeavySlot(request),
       });
     },
   );

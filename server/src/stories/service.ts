@@ -193,7 +193,7 @@ export async function chat(
   ctx: StoriesContext,
   userId: string,
   storyId: string,
-  input: { prompt: string; mode: ChatMode; inputImages: InputImage[] },
+  input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
 ) {
   const story = await ownStory(ctx, userId, storyId);
   const turn = async (references: Awaited<ReturnType<typeof checkInputImages>>) =>
@@ -208,10 +208,14 @@ export async function chat(
   // Selected images only travel in image mode. A user who cannot pay is refused before they are decoded,
   // and they are checked before anything is charged; uploads are stored only once the turn is paid for.
   if (input.mode !== "image" || input.inputImages.length === 0) return turn([]);
-  return withHeavySlot(userId, async () => {
-    await assertCovers(ctx, userId, input.mode, 1);
-    return turn(await checkInputImages(ctx, userId, input.inputImages));
-  });
+  return withHeavySlot(
+    userId,
+    async () => {
+      await assertCovers(ctx, userId, input.mode, 1);
+      return turn(await checkInputImages(ctx, userId, input.inputImages));
+    },
+    { slotHeld: input.heavySlotHeld },
+  );
 }
 
 /** Stories the user created in [start, end) that still exist. */

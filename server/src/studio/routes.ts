@@ -9,6 +9,7 @@ import {
   studioMessagesResponseSchema,
 } from "@storyverse/contract/studio";
 import { currentUser } from "../http/auth";
+import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { askAdvisor, generateImages, studioHistory } from "./service";
@@ -60,6 +61,8 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
     {
       onRequest: kit.auth,
       bodyLimit: GENERATE_BODY_LIMIT,
+      preParsing: heavyUploadGate(ctx, { kind: "image", quantity: 1 }),
+      config: { slowBody: true },
       schema: {
         tags,
         summary: "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded)",
@@ -77,6 +80,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
         prompt,
         batchSize: batch_size,
         inputImages: input_images,
+        heavySlotHeld: holdsHeavySlot(request),
       });
     },
   );

@@ -64,13 +64,15 @@ export type GenerateInput = {
   prompt: string;
   batchSize: number;
   inputImages: InputImage[];
+  /** The upload gate already took the user's heavy slot for this request. */
+  heavySlotHeld?: boolean;
 };
 
 export async function generateImages(
   ctx: StudioContext,
   input: GenerateInput,
 ): Promise<StudioGenerateResponse> {
-  return withHeavySlot(input.userId, () => generateBatch(ctx, input));
+  return withHeavySlot(input.userId, () => generateBatch(ctx, input), { slotHeld: input.heavySlotHeld });
 }
 
 async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<StudioGenerateResponse> {

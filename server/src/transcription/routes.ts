@@ -14,6 +14,7 @@ export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
     "/api/transcribe-audio",
     {
       onRequest: kit.auth,
+      config: { slowBody: true },
       schema: {
         tags: ["chat"],
         summary: "Transcribe a voice recording (multipart field `audio` or `file`; webm or mp4; 25 MB)",
