@@ -206,4 +206,37 @@ describe("the server process", () => {
     expect(await countSignups(database.db)).toBe(1);
     await database.close();
   }, 240_000);
+
+  it("keeps a second process off a PGlite data directory in use, and takes over the lock of a killed one", async () => {
+    const sharedEnv =
+      testEngine === "postgres"
+        ? env
+        : { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "storyverse-lock-")) };
+    const first = await startServer(sharedEnv);
+    try {
+      if (testEngine === "postgres") {
+        // PostgreSQL serves any number of processes: a second one starts beside the first.
+        const second = await startServer(sharedEnv);
+        second.child.kill("SIGTERM");
+        expect((await once(second.child, "exit"))[0]).toBe(0);
+        return;
+      }
+      const port = await freePort();
+      const second = spawnServer({ ...sharedEnv, PORT: String(port), HOST: "127.0.0.1" });
+      const [code] = await once(second.child, "exit");
+      expect(code).toBe(1);
+      expect(second.output()).toContain("is in use by another Storyverse process");
+      expect(second.output()).toContain("stop the server first");
+
+      // kill -9 leaves the lock file behind; the next start sees its owner is gone and takes it over.
+      first.child.kill("SIGKILL");
+      await once(first.child, "exit");
+      const third = await startServer(sharedEnv);
+      third.child.kill("SIGTERM");
+      expect((await once(third.child, "exit"))[0], third.output()).toBe(0);
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill("SIGKILL");
+      if (sharedEnv !== env) await rm(sharedEnv.DATA_DIR!, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
