@@ -2,11 +2,19 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MediaFile } from "../types";
 import { createOfflineImageProvider } from "./image";
+import { dominantColours } from "./references";
 import { detectTheme } from "./scene-theme";
 import { createRng } from "./seeded";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PROMPT = "a dragon over a castle at night";
+
+/** How far one channel (0 red, 1 green, 2 blue) leads the other two, over the whole picture. */
+async function lead(png: Buffer, channel: 0 | 1 | 2): Promise<number> {
+  const means = (await sharp(png).stats()).channels.slice(0, 3).map((c) => c.mean);
+  const others = means.filter((_, i) => i !== channel);
+  return means[channel]! - (others[0]! + others[1]!) / 2;
+}
 
 describe("offline image provider", () => {
   const provider = createOfflineImageProvider();
@@ -46,7 +54,7 @@ describe("offline image provider", () => {
     expect(other!.data.equals(batch[0]!.data)).toBe(false);
   }, 60_000);
 
-  it("blends reference images in and skips unreadable ones", async () => {
+  it("lets a red reference make the scene measurably redder, skipping unreadable ones", async () => {
     const portrait = await sharp({ create: { width: 300, height: 400, channels: 3, background: "#c0392b" } })
       .jpeg()
       .toBuffer();
@@ -55,11 +63,79 @@ describe("offline image provider", () => {
       { data: portrait, mimeType: "image/jpeg" },
     ];
     const [blended] = await provider.generate({ prompt: PROMPT, count: 1, references });
-    expect(blended!.data.equals(batch[0]!.data)).toBe(false);
-    // The red reference warms the picture: its mean red rises relative to the plain scene.
-    const red = async (png: Buffer): Promise<number> => (await sharp(png).stats()).channels[0]!.mean;
-    expect(await red(blended!.data)).toBeGreaterThan((await red(batch[0]!.data)) + 5);
+    expect(await lead(blended!.data, 0)).toBeGreaterThan((await lead(batch[0]!.data, 0)) + 10);
   }, 60_000);
+
+  it("never pastes a reference into the picture", async () => {
+    // A pure green no scene palette contains: a pasted photo, thumbnail or wash would bring its pixels.
+    const green = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#00ff00" } })
+      .png()
+      .toBuffer();
+    const [image] = await provider.generate({
+      prompt: PROMPT,
+      count: 1,
+      references: [{ data: green, mimeType: "image/png" }],
+    });
+    const { data } = await sharp(image!.data).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    let pasted = 0;
+    for (let i = 0; i < data.length; i += 3) {
+      if (data[i]! < 60 && data[i + 1]! > 200 && data[i + 2]! < 60) pasted++;
+    }
+    expect(pasted).toBe(0);
+    // It still steers the colours: the scene is greener than without it.
+    expect(await lead(image!.data, 1)).toBeGreaterThan((await lead(batch[0]!.data, 1)) + 5);
+  }, 60_000);
+
+  it("puts the scene's light on the side where the reference's light is", async () => {
+    const lit = (cx: number) =>
+      sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#101820"/><circle cx="${cx}" cy="110" r="70" fill="#fff2c0"/></svg>`,
+        ),
+      )
+        .png()
+        .toBuffer();
+    // Brightness of the left half minus the right half of the picture.
+    const leftLead = async (png: Buffer): Promise<number> => {
+      const half = async (left: number): Promise<number> => {
+        const part = await sharp(png).extract({ left, top: 0, width: 1024, height: 1536 }).toBuffer();
+        const { channels } = await sharp(part).stats();
+        return channels.slice(0, 3).reduce((sum, c) => sum + c.mean, 0);
+      };
+      return (await half(0)) - (await half(1024));
+    };
+    const paintWith = async (reference: Buffer) =>
+      (
+        await provider.generate({
+          prompt: "a lighthouse on the coast at sunset",
+          count: 1,
+          references: [{ data: reference, mimeType: "image/png" }],
+        })
+      )[0]!.data;
+    const left = await paintWith(await lit(60));
+    const right = await paintWith(await lit(340));
+    expect(await leftLead(left)).toBeGreaterThan((await leftLead(right)) + 50);
+  }, 60_000);
+
+  it("finds an image's dominant colours, the most prominent first", async () => {
+    // Three quarters blue, one quarter orange.
+    const image = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#1e40af"/><rect width="100" height="400" fill="#f97316"/></svg>`,
+      ),
+    )
+      .png()
+      .toBuffer();
+    const colours = await dominantColours(image, 3);
+    expect(colours.length).toBeGreaterThanOrEqual(2);
+    const near = (hex: string, target: [number, number, number]): boolean => {
+      const v = Number.parseInt(hex.slice(1), 16);
+      return Math.hypot((v >> 16) - target[0], ((v >> 8) & 255) - target[1], (v & 255) - target[2]) < 30;
+    };
+    expect(near(colours[0]!, [0x1e, 0x40, 0xaf])).toBe(true);
+    expect(near(colours[1]!, [0xf9, 0x73, 0x16])).toBe(true);
+    expect(await dominantColours(Buffer.from("not an image"))).toEqual([]);
+  });
 
   it("stops when the caller aborts", async () => {
     const controller = new AbortController();

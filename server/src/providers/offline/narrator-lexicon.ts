@@ -27,6 +27,18 @@ export const ACTION_VERBS = new Set(
   ).split(" "),
 );
 
+/** Verbs a prompt uses for what happens ("the bell rings"): a noun phrase stops before them. */
+export const EVENT_VERBS = new Set(
+  (
+    "ring rang fall fell rise rose roar howl burn glow shine shone appear arrive happen begin began start stop " +
+    "grow shake tremble flicker echo move come came go went swim swam sink sank float land crash explode " +
+    "collapse die wake woke scream cry sing sang call whisper emerge vanish disappear spin dance bark growl " +
+    "hiss creak groan shatter drip flow pour blow blew sound seem become became stand stood sit sat lie lay " +
+    "shift stir lean hold notice answer catch drift cling creep gather waver tighten carry fade rumble " +
+    "is are was were has have had"
+  ).split(" "),
+);
+
 export const OPENINGS = [
   "The air around {place} shifts, carrying {smell} and a hush that feels deliberate.",
   "{Light} falls across {place}, and every shadow seems to lean a little closer.",
@@ -52,6 +64,8 @@ export const SENSES = [
   "Your pulse is loud in your ears; beneath it, {sound}.",
   "The cold of {place} creeps into your fingers, sharp and clarifying.",
   "Dust drifts through {light}, slow as falling snow.",
+  "The smell of {smell} clings to everything here.",
+  "Somewhere close, {sound}, then nothing at all.",
 ];
 
 export const CONTEXT_TIES = [
@@ -68,8 +82,11 @@ export const DEVELOPMENTS = [
   "The ground gives the faintest sigh, like a door settling on old hinges.",
   "A light flickers at the edge of your vision and is gone before you can turn.",
   "The silence afterwards is heavier than any sound.",
+  "Footprints that are not yours lead away into the dark.",
+  "Something small and bright lies at your feet, as if dropped a moment ago.",
 ];
 
+/** Closing lines: the narrator avoids any it has used in the turns it can still see. */
 export const HOOKS = [
   "*Not yet,* you tell yourself. *Not until you understand.*",
   "Whatever comes next, you know you will not be the same on the other side of it.",
@@ -77,6 +94,16 @@ export const HOOKS = [
   "Somewhere ahead, {n1} is only the beginning.",
   "You steady your breath. The night, the road, {n1}: all of it is waiting.",
   "*What now?* you wonder, and the world seems to wonder with you.",
+  "Behind you, {sound} falls silent, as if the world is waiting for your answer.",
+  "You have a choice to make, and {place} will not wait long for it.",
+  "For now, {n1} keeps its secrets. For now.",
+  "Your hand tightens. Whatever you do next, you mean to do it well.",
+  "The moment stretches, thin as glass, waiting for you to break it.",
+  "Somewhere in {place}, something has noticed you.",
+  "It is only a beginning, and you both know it: you and {n1}.",
+  "A decision gathers in you like a held breath.",
+  "{Light} wavers, and you realise you have already decided.",
+  "You look once more at {n1}, and then you move.",
 ];
 
 /** Used when the prompt has no key nouns of its own. */
@@ -175,4 +202,39 @@ export const ADVICE_FOCUS = [
   "a red cloak that catches the eye",
   "an ancient carved doorway",
   "a trail of footprints leading into the scene",
+];
+
+/** What a player may want more of, and the prompt words that deliver it. */
+export const ADVICE_QUALITIES: Record<string, readonly string[]> = {
+  dramatic: ["dramatic chiaroscuro lighting", "low-angle hero shot", "storm clouds breaking overhead"],
+  epic: ["vast sense of scale", "wide establishing shot", "tiny figures for scale"],
+  moody: ["moody blue-hour light", "drifting fog", "muted desaturated palette"],
+  dark: ["low-key lighting", "deep shadows", "a single cold light source"],
+  scary: ["deep shadows", "a single flickering light", "something half-seen in the dark"],
+  creepy: ["a single flickering light", "unnatural stillness", "sickly green tint"],
+  mysterious: ["drifting mist", "a half-hidden figure", "light from an unseen source"],
+  realistic: ["cinematic photorealism", "natural light, 35mm lens", "true-to-life textures"],
+  cinematic: ["anamorphic widescreen framing", "film grain", "teal and orange grade"],
+  cute: ["soft pastel palette", "rounded shapes and big expressive eyes", "gentle storybook style"],
+  cozy: ["warm lamplight", "soft knitted textures", "steam rising from a cup"],
+  cosy: ["warm lamplight", "soft knitted textures", "steam rising from a cup"],
+  peaceful: ["calm still water", "soft morning light", "wide open space"],
+  bright: ["high-key lighting", "clear midday sun", "crisp saturated colour"],
+  vibrant: ["saturated complementary colours", "bold colour blocking", "glowing highlights"],
+  colorful: ["saturated complementary colours", "rainbow accents", "bold colour blocking"],
+  colourful: ["saturated complementary colours", "rainbow accents", "bold colour blocking"],
+  magical: ["glowing motes in the air", "soft magical light", "iridescent highlights"],
+  dreamy: ["soft focus", "glowing haze", "pastel light leaks"],
+  detailed: ["intricate fine detail", "sharp focus throughout", "rich surface texture"],
+  futuristic: ["sleek chrome and neon", "holographic signage", "clean sci-fi architecture"],
+  vintage: ["faded film photo look", "warm sepia tones", "soft grain"],
+  minimal: ["clean negative space", "limited two-colour palette", "simple bold shapes"],
+};
+
+export const ADVICE_TIPS = [
+  "Tip: lead with the subject, then the setting, the light and the style, and keep one clear focal point.",
+  "Tip: one strong light source and one clear subject beat a long list of details.",
+  "Tip: name the camera (close-up, wide shot, low angle) and the image model will frame it for you.",
+  "Tip: describe what is in the picture, not what you want it to feel like; the mood follows the light.",
+  "Tip: change one thing at a time between batches so you can see what each word does.",
 ];

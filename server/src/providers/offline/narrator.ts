@@ -10,10 +10,13 @@ import {
   ADVICE_LIGHT,
   ADVICE_MOMENT,
   ADVICE_PALETTE,
+  ADVICE_QUALITIES,
   ADVICE_STYLE,
+  ADVICE_TIPS,
   COMPOSITIONS,
   CONTEXT_TIES,
   DEVELOPMENTS,
+  EVENT_VERBS,
   FALLBACK_NOUNS,
   FALLBACK_PLACES,
   HOOKS,
@@ -37,6 +40,10 @@ export type Conversation = {
   prompt: string;
   /** The narrator's previous turn, without its SCENE line, for a touch of continuity. */
   previous: string;
+  /** Every earlier narrator turn still in view, oldest first: its sentences are not used again. */
+  earlier: string[];
+  /** The player's earlier messages, oldest first (the advisor falls back on them for a subject). */
+  earlierPrompts: string[];
   advisor: boolean;
 };
 
@@ -66,6 +73,8 @@ export function readConversation(messages: readonly ChatMessage[]): Conversation
     context: field("Story context"),
     prompt: clean(users[users.length - 1]?.content ?? ""),
     previous: clean(lastAssistant.replace(/^\s*SCENE:.*$/gim, "")),
+    earlier: assistants.map((m) => clean(m.content.replace(/^\s*SCENE:.*$/gim, ""))),
+    earlierPrompts: users.slice(0, -1).map((m) => clean(m.content)),
     advisor: /role:\s*prompt advisor/i.test(system),
   };
 }
@@ -105,15 +114,27 @@ const SECOND_PERSON: Record<string, string> = {
   ourselves: "yourselves",
 };
 
-/** "I draw my sword" -> "you draw your sword". */
+/** "I draw my sword" -> "you draw your sword"; "let's go" mid-sentence -> "time to go". */
 export function toSecondPerson(text: string): string {
-  return text.replace(/\b[A-Za-z]+(?:'[a-z]+)?\b/g, (word) => {
+  return text.replace(/\b(?:let'?s|let us)\b/gi, "time to").replace(/\b[A-Za-z]+(?:'[a-z]+)?\b/g, (word) => {
     const swap = SECOND_PERSON[word.toLowerCase()];
     if (!swap) return word;
     // "I" is always capitalised, so only other words keep their capital (a sentence start like "We").
     const startsSentence = !/^I\b/.test(word) && word[0] !== word[0]!.toLowerCase();
     return startsSentence ? capitalize(swap) : swap;
   });
+}
+
+/** A verb, in its plain or "-s" form ("rings", "attacks", "flies"): where a noun phrase ends. */
+function isVerb(word: string): boolean {
+  const known = (w: string): boolean => ACTION_VERBS.has(w) || EVENT_VERBS.has(w);
+  if (known(word)) return true;
+  if (!word.endsWith("s") || word.endsWith("ss")) return false;
+  return (
+    known(word.slice(0, -1)) ||
+    (word.endsWith("es") && known(word.slice(0, -2))) ||
+    (word.endsWith("ies") && known(`${word.slice(0, -3)}y`))
+  );
 }
 
 const DETERMINERS = new Set("a an the my your his her their our its this that these those some".split(" "));
@@ -164,7 +185,7 @@ export function keyPhrases(text: string, max: number): string[] {
     for (const token of tokens) {
       const word = token.replace(/^['’]+|['’]+$/g, "");
       const lower = word.toLowerCase();
-      const plain = /^[a-z][a-z'’-]*$/i.test(word) && !STOP_WORDS.has(lower) && !ACTION_VERBS.has(lower);
+      const plain = /^[a-z][a-z'’-]*$/i.test(word) && !STOP_WORDS.has(lower) && !isVerb(lower);
       // Names and common words do not share a run: "Mara lights" is a name and a verb.
       if (plain && run.length > 0 && isCapital(run[0]!) !== isCapital(word)) {
         const last = run[run.length - 1]!;
@@ -219,38 +240,120 @@ function fill(template: string, slots: Slots): string | null {
   return missing ? null : capitalize(text);
 }
 
+/** The template's longest fixed stretch of words: if an earlier turn contains it, the template was used. */
+function signature(template: string): string {
+  return (
+    template
+      .split(/\{\w+\}/)
+      // Earlier turns are read through clean(), so compare in the same plain form.
+      .map((part) => clean(part).toLowerCase())
+      .reduce((a, b) => (b.length > a.length ? b : a), "")
+  );
+}
+
 function pickSentence(
   rng: Rng,
   templates: readonly string[],
   slots: Slots,
   used: Set<string>,
+  earlier: readonly string[],
 ): string | null {
-  const usable = templates
-    .map((template) => fill(template, slots))
-    .filter((text): text is string => text !== null && !used.has(text));
-  if (usable.length === 0) return null;
-  const chosen = rng.pick(usable);
+  const filled = templates
+    .map((template) => ({ template, text: fill(template, slots) }))
+    .filter((c): c is { template: string; text: string } => c.text !== null && !used.has(c.text));
+  if (filled.length === 0) return null;
+  // Fresh first: a template no turn in view has used; then one the last two turns have not; then any.
+  const seenIn = (turns: readonly string[], template: string): boolean => {
+    const sig = signature(template);
+    return sig.length >= 8 && turns.some((turn) => turn.toLowerCase().includes(sig));
+  };
+  const tiers = [
+    filled.filter((c) => !seenIn(earlier, c.template)),
+    filled.filter((c) => !seenIn(earlier.slice(-2), c.template)),
+    filled,
+  ];
+  const chosen = rng.pick(tiers.find((tier) => tier.length > 0)!).text;
   used.add(chosen);
   return chosen;
 }
 
-/** The player's own words as the turn's central action, in the second person. */
+/** Words a player puts before what they mean: "please open the door", "ok so I run". */
+const LEAD_INS = /^(?:(?:please|ok|okay|so|then|now|and|well|alright|hmm+|um+|oh)\b[,!.]?\s+)+/i;
+const LETS = /^(?:let'?s|lets|let us)\s+/i;
+const SUBJECTS = new Set(
+  "i i'm i've i'll i'd we we're we've we'll we'd you you're you've you'll you'd".split(" "),
+);
+const GREETINGS = new Set("hello hi hey greetings goodbye bye farewell thanks thank welcome".split(" "));
+const QUESTION_WORDS = new Set("what who whom where when why how which whose".split(" "));
+
+/** What kind of thing the player wrote, and their words ready to be echoed. */
+export type PromptReading = {
+  kind: "none" | "question" | "speech" | "subject" | "imperative" | "event";
+  /** The player's words: trimmed, lead-ins dropped, at most ECHO_WORDS words, no closing punctuation. */
+  text: string;
+  /** How the words ended: "?", "!" or "" (and "…" when cut short). */
+  end: string;
+};
+
+export function readPrompt(prompt: string): PromptReading {
+  let text = prompt.trim().replace(/^["“'‘]+|["”'’]+$/g, "");
+  const quoted = text !== prompt.trim();
+  text = text.replace(LEAD_INS, "");
+  const lets = LETS.test(text);
+  text = text.replace(LETS, "");
+  const long = text.split(" ").length > ECHO_WORDS;
+  text = truncateWords(text, ECHO_WORDS).replace(/…$/, "");
+  const mark = /[?!]/.exec(text.replace(/[\s.]+$/, "").slice(-1))?.[0] ?? "";
+  text = text.replace(/[\s.!?…,;:]+$/, "").replace(/"/g, "'");
+  const end = long ? "…" : mark;
+  if (!text) return { kind: "none", text: "", end: "" };
+  const first = text
+    .split(/\s+/)[0]!
+    .toLowerCase()
+    .replace(/[^a-z']/g, "");
+  if (mark === "?" || QUESTION_WORDS.has(first)) return { kind: "question", text, end };
+  if (quoted || GREETINGS.has(first)) return { kind: "speech", text, end };
+  if (lets || ACTION_VERBS.has(first)) return { kind: "imperative", text, end };
+  if (SUBJECTS.has(first)) return { kind: "subject", text, end };
+  return { kind: "event", text, end };
+}
+
+/** The player's own words as the turn's central action, in the second person and a whole sentence. */
 function actionSentence(prompt: string, rng: Rng): string {
-  if (!prompt) return "You pause, and take in everything around you.";
-  const text = truncateWords(prompt.replace(/[.!\s]+$/, ""), ECHO_WORDS);
-  const first = text.split(" ")[0]!.toLowerCase();
-  if (text.endsWith("?")) return `*${text}* you ask, and the question hangs in the air.`;
-  if (["i", "i'm", "i've", "i'll", "i'd", "we"].includes(first))
-    return `${capitalize(toSecondPerson(text))}.`;
-  if (ACTION_VERBS.has(first)) return `You ${first}${toSecondPerson(text.slice(first.length))}.`;
-  const body = STOP_WORDS.has(first) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-  const lead = rng.pick([
-    "Then it happens:",
-    "And there it is:",
-    "It begins without warning:",
-    "Before you:",
-  ]);
-  return `${lead} ${toSecondPerson(body)}.`;
+  const { kind, text, end } = readPrompt(prompt);
+  const stop = end === "…" ? "…" : end === "!" ? "!" : ".";
+  switch (kind) {
+    case "none":
+      return "You pause, and take in everything around you.";
+    case "question":
+      // Their own words, so the question stays in their voice.
+      return `"${capitalize(text)}${end === "…" ? "…" : "?"}" you ${rng.pick([
+        "ask, and the question hangs in the air.",
+        "ask. For a moment, nothing answers.",
+        "ask, half to yourself.",
+        "ask aloud, and your voice carries further than you expected.",
+      ])}`;
+    case "speech":
+      return end === "!" || end === "?"
+        ? `"${capitalize(text)}${end}" you call out.`
+        : `"${capitalize(text)}${end === "…" ? "…" : ","}" you say.`;
+    case "subject":
+      return `${capitalize(toSecondPerson(text))}${stop}`;
+    case "imperative": {
+      const [verb, ...rest] = text.split(" ");
+      const tail = rest.length ? ` ${toSecondPerson(rest.join(" "))}` : "";
+      return `You ${verb!.toLowerCase()}${tail}${stop}`;
+    }
+    default: {
+      const first = text.split(" ")[0]!;
+      // "the bell rings": a lowercase start reads on after the colon; names keep their capital.
+      const body = STOP_WORDS.has(first.toLowerCase())
+        ? first.toLowerCase() + text.slice(first.length)
+        : text;
+      const lead = rng.pick(["Then it happens:", "And there it is:", "It begins without warning:"]);
+      return `${lead} ${toSecondPerson(body)}${stop}`;
+    }
+  }
 }
 
 /** What the turn looks like, decided once so the prose and the SCENE line agree. */
@@ -292,7 +395,7 @@ function sceneLine(
       ? "serene"
       : rng.pick(MOODS);
   const subject = descriptive
-    ? truncateWords(conversation.prompt.replace(/[.!?\s]+$/, ""), 25)
+    ? truncateWords(readPrompt(conversation.prompt).text, 25)
     : `a lone cloaked figure seen from behind, facing ${nouns.slice(0, 2).join(" and ")}`;
   const echo = context.length ? `, with hints of ${context.slice(0, 2).join(" and ")}` : "";
   return `SCENE: ${capitalize(subject)}, set in ${SETTINGS[staging.biome]}${echo}; ${LIGHTING[staging.time]}; a ${mood} atmosphere. ${capitalize(rng.pick(COMPOSITIONS))}, stylised digital painting, rich colour, no text.`;
@@ -308,12 +411,8 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
   const contextPlaces = contextPhrases.filter(isPlace);
   const fallback = rng.shuffle(FALLBACK_NOUNS).map((noun) => `the ${noun}`);
   const nouns = [...promptNouns, ...contextThings, ...fallback];
-  const first = conversation.prompt.split(" ")[0]?.toLowerCase() ?? "";
-  const descriptive =
-    conversation.prompt !== "" &&
-    !conversation.prompt.trim().endsWith("?") &&
-    !ACTION_VERBS.has(first) &&
-    !["i", "i'm", "i've", "i'll", "i'd", "we"].includes(first);
+  const reading = readPrompt(conversation.prompt);
+  const descriptive = reading.kind === "event";
 
   const slots: Slots = {
     n1: nouns[0],
@@ -330,7 +429,8 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
     light: rng.pick(LIGHT_BY_TIME[staging.time]),
   };
   const used = new Set<string>();
-  const say = (templates: readonly string[]): string | null => pickSentence(rng, templates, slots, used);
+  const say = (templates: readonly string[]): string | null =>
+    pickSentence(rng, templates, slots, used, conversation.earlier);
   const action = actionSentence(conversation.prompt, rng);
 
   // Three shapes of turn, so consecutive answers do not share one skeleton.
@@ -385,25 +485,106 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
   return `${story}\n\n${sceneLine(conversation, staging, rng, nouns, descriptive, [...contextPlaces, ...contextThings])}`;
 }
 
+/** Words that name the picture rather than what is in it: "my dragon picture" is a dragon. */
+const MEDIA_WORDS =
+  /\b(?:picture|image|prompt|painting|photo|photograph|drawing|illustration|render|artwork|art|pic|shot|version|one)s?\b/gi;
+/** Words that frame a request rather than name its subject: "how can I make", "a good prompt for". */
+const FRAME_WORDS = new Set(
+  (
+    "how what what's whats which can could would should do does did is are i i'm i'd id you we me please help " +
+    "want like love need give suggest show tell make get draw paint create improve write describe turn fix " +
+    "change with for about of to it this that some any good better nice great cool idea ideas way ways look " +
+    "looks feel more less really very so just also"
+  ).split(" "),
+);
+/** Where a request stops naming its subject and starts saying what it wants: "look more dramatic". */
+const WANT_CLAUSE =
+  /\s*\b(?:look|looks|feel|feels|seem|seems|appear|more|less|better|stand out|pop|so that|to be)\b.*$/i;
+const SUBJECT_DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "this", "that"]);
+const ASKING =
+  /^(?:how|what|what's|whats|which|can|could|would|should|any|help|please|i want|i'd like|give me|suggest|improve|make|fix)\b/i;
+
+/** What the player wants advice on: the subject of their prompt, and any qualities they asked for. */
+export function readAdviceRequest(
+  prompt: string,
+  earlierPrompts: readonly string[] = [],
+): { subject: string; wants: string[]; asked: boolean } {
+  const text = prompt.replace(/[.!?\s]+$/, "").trim();
+  const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+  const wants = Object.keys(ADVICE_QUALITIES).filter((quality) => words.has(quality));
+  const asked = prompt.trim().endsWith("?") || ASKING.test(text);
+  if (!asked) return { subject: truncateWords(text, 30), wants, asked };
+  // Drop the framing words in front; a determiner stays when a subject word follows it.
+  const tokens = text.split(/\s+/);
+  const media = (word: string): boolean => new RegExp(`^${MEDIA_WORDS.source}$`, "i").test(word);
+  const framing = (word: string): boolean => {
+    const lower = word.toLowerCase().replace(/[^a-z']/g, "");
+    return FRAME_WORDS.has(lower) || media(lower);
+  };
+  let start = 0;
+  while (start < tokens.length) {
+    const word = tokens[start]!.toLowerCase();
+    if (SUBJECT_DETERMINERS.has(word) && tokens[start + 1] && !framing(tokens[start + 1]!)) break;
+    if (!framing(word) && !SUBJECT_DETERMINERS.has(word)) break;
+    start++;
+  }
+  // Only qualities left ("make it more moody"): there is no subject in this message.
+  const rest = tokens.slice(start);
+  const onlyWants = rest.every((word) => word.toLowerCase().replace(/[^a-z]/g, "") in ADVICE_QUALITIES);
+  const subject = (onlyWants ? [] : rest)
+    .join(" ")
+    .replace(MEDIA_WORDS, " ")
+    .replace(WANT_CLAUSE, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^(?:my|our|your|this|that)\s+/i, "a ")
+    .replace(/\s+(?:a|an|the|of|for|with|and|to|in|on)$/i, "")
+    .replace(/^a (?=[aeiou])/i, "an ");
+  // Nothing left ("how do I make it better?"): the idea is whatever they described before.
+  const previous = [...earlierPrompts].reverse().find((p) => p && !ASKING.test(p) && !p.trim().endsWith("?"));
+  const chosen = /[a-z]{3}/i.test(subject) ? subject : (previous?.replace(/[.!?\s]+$/, "") ?? "");
+  return { subject: truncateWords(chosen, 30), wants, asked };
+}
+
 function advice(conversation: Conversation, rng: Rng): string {
-  const idea = truncateWords(conversation.prompt.replace(/[.!?\s]+$/, ""), 30) || "your scene";
-  const quoted = `*${idea}*`;
+  const { subject, wants, asked } = readAdviceRequest(conversation.prompt, conversation.earlierPrompts);
+  const idea = subject || "your scene";
+  // Each bullet is a whole prompt the player can paste: their subject first, then one added dimension.
+  const wanted = wants.flatMap((quality) => ADVICE_QUALITIES[quality] ?? []);
+  const extra = (): string => (wanted.length ? `, ${rng.pick(wanted)}` : "");
   const bullets = rng
     .shuffle([
-      `- **Set the light:** "${idea}, ${rng.pick(ADVICE_LIGHT)}, ${rng.pick(ADVICE_CAMERA)}"`,
-      `- **Give the eye a focal point:** "${idea}, with ${rng.pick(ADVICE_FOCUS)} in the foreground"`,
-      `- **Pick a style:** "${idea}, ${rng.pick(ADVICE_STYLE)}, ${rng.pick(ADVICE_PALETTE)}"`,
-      `- **Freeze a moment:** "${idea}, just as ${rng.pick(ADVICE_MOMENT)}, ${rng.pick(ADVICE_CAMERA)}"`,
-      `- **Add texture and weather:** "${idea}, drifting mist, fine detail, ${rng.pick(ADVICE_LIGHT)}"`,
+      `- **Set the light:** "${idea}, ${rng.pick(ADVICE_LIGHT)}, ${rng.pick(ADVICE_CAMERA)}${extra()}"`,
+      `- **Give the eye a focal point:** "${idea}, with ${rng.pick(ADVICE_FOCUS)} in the foreground${extra()}"`,
+      `- **Pick a style:** "${idea}, ${rng.pick(ADVICE_STYLE)}, ${rng.pick(ADVICE_PALETTE)}${extra()}"`,
+      `- **Freeze a moment:** "${idea}, just as ${rng.pick(ADVICE_MOMENT)}, ${rng.pick(ADVICE_CAMERA)}${extra()}"`,
+      `- **Add texture and weather:** "${idea}, drifting mist, fine detail, ${rng.pick(ADVICE_LIGHT)}${extra()}"`,
     ])
     .slice(0, rng.int(3, 5));
-  return [
-    `Here are a few stronger ways to phrase ${quoted}:`,
-    "",
-    ...bullets,
-    "",
-    "Tip: lead with the subject, then the setting, the light and the style, and keep one clear focal point.",
-  ].join("\n");
+  if (wanted.length) {
+    // What they asked for comes first, spelled out.
+    const picks = rng.shuffle(wanted).slice(0, 3);
+    bullets.unshift(`- **Make it ${wants.join(" and ")}:** "${idea}, ${picks.join(", ")}"`);
+    bullets.splice(4);
+  }
+  const how = wants.length ? ` feel more ${wants.join(" and ")}` : " stand out";
+  const intro = !subject
+    ? rng.pick([
+        "Tell me what is in the picture and I can be more specific; meanwhile, these work for almost any scene:",
+        "Here are a few directions that lift almost any scene:",
+      ])
+    : asked
+      ? rng.pick([
+          `To make *${idea}*${how}, try one of these:`,
+          `A few ways to make *${idea}*${how}:`,
+          `For *${idea}*, I would try:`,
+        ])
+      : rng.pick([
+          `Here are a few stronger ways to phrase *${idea}*:`,
+          `*${capitalize(idea)}* is a good start. Try building it out:`,
+          `Some ways to take *${idea}* further:`,
+        ]);
+  return [intro, "", ...bullets, "", rng.pick(ADVICE_TIPS)].join("\n");
 }
 
 /** The whole answer for a conversation: same messages, same text. */

@@ -1,88 +1,114 @@
-// Turns the reference images a user selected into things the offline painter can use: their average
-// colour (to tint the palette), a soft colour wash, and a rounded, feathered inset of the first one.
+// Turns the reference images a user selected into what the offline painter takes from them: their
+// dominant colours (which recolour the scene's palette) and where their weight sits (which side the
+// scene's light and focal point go). The picture never contains the reference itself: no inset, no wash.
 import sharp from "sharp";
 import type { MediaFile } from "../types";
-import { toHex } from "./colour";
+import { type Rgb, toHex } from "./colour";
 
-export type PreparedReferences = {
-  /** Mean colour over every readable reference, as #rrggbb. */
-  tint: string;
-  /** The first reference, squared, rounded and feathered, as a PNG with alpha, `size` px a side. */
-  inset: Buffer;
-  size: number;
-  /** A blurred, translucent full-frame version of the first reference for a soft-light wash: raw RGBA. */
-  wash: Buffer;
+export type ReferenceStyle = {
+  /** Up to four colours, the most prominent first, as #rrggbb: the first few across all references. */
+  dominant: string[];
+  /** Where the references' light and colour sit, left (0) to right (1): the scene puts its light there. */
+  focusX: number;
 };
 
-export const INSET_SIZE = 440;
-/** How much of the wash shows through: enough to carry the reference's colours, never its detail. */
-const WASH_ALPHA = 0.2;
+/** Each reference is read at this size: plenty for colour statistics, and quick even for large JPEGs. */
+const SAMPLE = 48;
+/** Colours closer than this (0-441 RGB distance) count as one. */
+const DISTINCT = 60;
 
-/** Unreadable references are skipped rather than failing the whole picture. */
-export async function prepareReferences(
-  references: readonly MediaFile[],
-  width: number,
-  height: number,
-): Promise<PreparedReferences | null> {
-  const readable: { file: MediaFile; mean: [number, number, number] }[] = [];
+type Sample = { pixels: Buffer; width: number; height: number };
+
+async function sample(data: Buffer): Promise<Sample> {
+  const { data: pixels, info } = await sharp(data)
+    .rotate()
+    .resize(SAMPLE, SAMPLE, { fit: "inside" })
+    .flatten({ background: "#000000" })
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error("unexpected channel count");
+  return { pixels, width: info.width, height: info.height };
+}
+
+const distance = (a: Rgb, b: Rgb): number => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+
+function saturation({ r, g, b }: Rgb): number {
+  const max = Math.max(r, g, b);
+  return max === 0 ? 0 : (max - Math.min(r, g, b)) / max;
+}
+
+/**
+ * The dominant colours of a set of sampled pixels: pixels are binned (8 levels a channel), each bin weighted by its pixel count and, a little, by its saturation (a red cloak outweighs as much grey
+ * wall), then the heaviest bins that differ enough from each other are kept, heaviest first.
+ */
+function dominantOf(samples: readonly Sample[], count: number): string[] {
+  const bins = new Map<number, { sum: Rgb; pixels: number }>();
+  for (const { pixels } of samples) {
+    for (let i = 0; i + 2 < pixels.length; i += 3) {
+      const r = pixels[i]!;
+      const g = pixels[i + 1]!;
+      const b = pixels[i + 2]!;
+      const key = ((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5);
+      const bin = bins.get(key) ?? { sum: { r: 0, g: 0, b: 0 }, pixels: 0 };
+      bin.sum.r += r;
+      bin.sum.g += g;
+      bin.sum.b += b;
+      bin.pixels += 1;
+      bins.set(key, bin);
+    }
+  }
+  const ranked = [...bins.values()]
+    .map(({ sum, pixels }) => {
+      const colour = { r: sum.r / pixels, g: sum.g / pixels, b: sum.b / pixels };
+      return { colour, weight: pixels * (1 + saturation(colour)) };
+    })
+    .sort((a, b) => b.weight - a.weight);
+  const kept: Rgb[] = [];
+  for (const { colour } of ranked) {
+    if (kept.length >= count) break;
+    if (kept.every((other) => distance(other, colour) >= DISTINCT)) kept.push(colour);
+  }
+  return kept.map(toHex);
+}
+
+/** The dominant colours of one image, the most prominent first (#rrggbb); empty if it cannot be read. */
+export async function dominantColours(image: Buffer, count = 4): Promise<string[]> {
+  try {
+    return dominantOf([await sample(image)], count);
+  } catch {
+    return [];
+  }
+}
+
+/** Brightness-and-colour weighted centre of mass, left to right, 0..1. */
+function focusOf(samples: readonly Sample[]): number {
+  let total = 0;
+  let moment = 0;
+  for (const { pixels, width } of samples) {
+    for (let i = 0; i + 2 < pixels.length; i += 3) {
+      const colour = { r: pixels[i]!, g: pixels[i + 1]!, b: pixels[i + 2]! };
+      const luma = 0.2126 * colour.r + 0.7152 * colour.g + 0.0722 * colour.b;
+      // Squared, so the bright or vivid part of a picture decides, not its mid-tones.
+      const weight = ((luma / 255) * (0.5 + saturation(colour))) ** 2;
+      const x = ((i / 3) % width) / Math.max(1, width - 1);
+      total += weight;
+      moment += weight * x;
+    }
+  }
+  return total > 0 ? moment / total : 0.5;
+}
+
+/** Unreadable references are skipped rather than failing the whole picture; null when none is readable. */
+export async function referenceStyle(references: readonly MediaFile[]): Promise<ReferenceStyle | null> {
+  const samples: Sample[] = [];
   for (const file of references.slice(0, 10)) {
     try {
-      // Shrink first: the mean colour does not need every pixel, and JPEGs decode far faster shrunk.
-      const { channels } = await sharp(file.data).resize(64, 64, { fit: "inside" }).stats();
-      const [r, g, b] = channels;
-      if (!r) continue;
-      // Greyscale images have one channel: use it for all three.
-      readable.push({ file, mean: [r.mean, (g ?? r).mean, (b ?? r).mean] });
+      samples.push(await sample(file.data));
     } catch {
       // Not an image sharp can read: leave it out.
     }
   }
-  const first = readable[0];
-  if (!first) return null;
-
-  const sum = readable.reduce((acc, { mean }) => acc.map((v, i) => v + mean[i]!), [0, 0, 0]);
-  const tint = toHex({
-    r: sum[0]! / readable.length,
-    g: sum[1]! / readable.length,
-    b: sum[2]! / readable.length,
-  });
-
-  const size = INSET_SIZE;
-  // A rounded square whose edge fades out over ~20 px: blurring the mask is cheap at this size.
-  const mask = await sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect x="12" y="12" width="${size - 24}" height="${size - 24}" rx="46" fill="#fff" fill-opacity="0.86"/></svg>`,
-    ),
-  )
-    .blur(6)
-    .extractChannel("alpha")
-    .png()
-    .toBuffer();
-  // Two passes because sharp applies alpha removal at output time, after any joinChannel.
-  const rgb = await sharp(first.file.data)
-    .rotate()
-    .resize(size, size, { fit: "cover", position: "attention" })
-    .flatten({ background: "#000000" })
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer();
-  const inset = await sharp(rgb, { raw: { width: size, height: size, channels: 3 } })
-    .joinChannel(mask)
-    .png()
-    .toBuffer();
-
-  // Down to a handful of pixels and back up: a smooth field of the reference's colours.
-  const tiny = await sharp(first.file.data)
-    .rotate()
-    .resize(8, 6, { fit: "cover" })
-    .flatten({ background: "#000000" })
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer();
-  const wash = await sharp(tiny, { raw: { width: 8, height: 6, channels: 3 } })
-    .resize(width, height, { kernel: "cubic" })
-    .ensureAlpha(WASH_ALPHA)
-    .raw()
-    .toBuffer();
-  return { tint, inset, size, wash };
+  if (samples.length === 0) return null;
+  return { dominant: dominantOf(samples, 4), focusX: focusOf(samples) };
 }

@@ -22,9 +22,13 @@ import {
   traveler,
 } from "./svg-shapes";
 
-export { SCENE_HEIGHT, SCENE_WIDTH } from "./scene-canvas";
-
-function paintSky(canvas: Canvas, theme: SceneTheme, palette: Palette, rng: Rng): { x: number; y: number } {
+function paintSky(
+  canvas: Canvas,
+  theme: SceneTheme,
+  palette: Palette,
+  rng: Rng,
+  focusX?: number,
+): { x: number; y: number } {
   const sky = linear(canvas, [
     [0, palette.skyTop],
     [0.5, palette.skyMid],
@@ -55,7 +59,9 @@ function paintSky(canvas: Canvas, theme: SceneTheme, palette: Palette, rng: Rng)
   }
 
   // The light source sits off-centre, on a third, like a painter would put it.
-  const x = rng.pick([0.28, 0.72]) * W + rng.range(-120, 120);
+  // References move it to where their own light sits (the draws still happen, so the rest stays put).
+  const third = rng.pick([0.28, 0.72]) * W + rng.range(-120, 120);
+  const x = focusX === undefined ? third : (0.15 + 0.7 * Math.max(0, Math.min(1, focusX))) * W;
   const low = theme.time === "sunset" || theme.time === "dawn";
   const y = low ? H * rng.range(0.5, 0.56) : H * rng.range(0.14, 0.28);
   if (theme.biome === "space") {
@@ -342,23 +348,15 @@ function paintWeather(canvas: Canvas, theme: SceneTheme, palette: Palette, rng: 
   }
 }
 
-/** Where a reference image goes, so the caller can composite it over the rendered scene. */
-export type InsetSlot = { left: number; top: number; size: number };
-
 /**
- * The whole picture as an SVG document at 2048x1536. With `insetSize`, it also keeps a framed, glowing
- * spot free for a reference image in the top corner away from the light, and says where.
+ * The whole picture as an SVG document at 2048x1536. `focusX` (0..1, from reference images) moves the
+ * light, and with it the landmark and figure that balance it, toward that side of the frame.
  */
-export function sceneSvg(
-  theme: SceneTheme,
-  palette: Palette,
-  rng: Rng,
-  insetSize?: number,
-): { svg: string; inset: InsetSlot | null } {
+export function sceneSvg(theme: SceneTheme, palette: Palette, rng: Rng, focusX?: number): string {
   let counter = 0;
   const canvas: Canvas = { defs: [], body: [], id: (prefix) => `${prefix}${counter++}` };
 
-  const sun = paintSky(canvas, theme, palette, rng);
+  const sun = paintSky(canvas, theme, palette, rng, focusX);
   const layers = paintLand(canvas, theme, palette, rng, sun);
 
   // Subjects on the thirds: the landmark opposite the light, the flyer across from the landmark.
@@ -392,19 +390,6 @@ export function sceneSvg(
   );
   canvas.body.push(`<rect width="${W}" height="${H}" fill="url(#${vignette})"/>`);
 
-  let inset: InsetSlot | null = null;
-  if (insetSize) {
-    const margin = 96;
-    const left = sun.x > W / 2 ? margin : W - margin - insetSize;
-    inset = { left, top: margin, size: insetSize };
-    const c = left + insetSize / 2;
-    const m = margin + insetSize / 2;
-    glow(canvas, c, m, insetSize * 0.95, palette.light, 0.45);
-    canvas.body.push(
-      `<rect x="${n(left - 2)}" y="${n(margin - 2)}" width="${n(insetSize + 4)}" height="${n(insetSize + 4)}" rx="52" fill="${palette.near}" fill-opacity="0.35" stroke="${lighten(palette.light, 0.3)}" stroke-opacity="0.8" stroke-width="4"/>`,
-    );
-  }
-
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${canvas.defs.join("")}</defs>${canvas.body.join("")}</svg>`;
-  return { svg, inset };
+  return svg;
 }

@@ -1,7 +1,7 @@
 // Reads a prompt the way the offline painter needs it: which landscape, time of day, landmark, flying
 // creature and weather it asks for, and the palette that follows. The narrator uses the same reading so
 // its SCENE line and the offline image agree.
-import { mix } from "./colour";
+import { fromHsl, mix, toHsl } from "./colour";
 import type { Rng } from "./seeded";
 
 export type TimeOfDay = "day" | "dawn" | "sunset" | "night";
@@ -320,8 +320,33 @@ export function paletteFor(theme: SceneTheme, rng: Rng): Palette {
   };
 }
 
-/** Tints every colour of a palette toward a reference colour, so a scene picks up its inputs' mood. */
-export function tintPalette(palette: Palette, tint: string, amount: number): Palette {
-  const entries = Object.entries(palette).map(([key, value]) => [key, mix(value, tint, amount)]);
-  return Object.fromEntries(entries) as Palette;
+/** `base` with the hue and saturation of `reference` but its own lightness, mixed in by `amount`. */
+function recolour(base: string, reference: string, amount: number): string {
+  const from = toHsl(base);
+  const to = toHsl(reference);
+  // A grey reference greys the scene; a vivid one colours it, never brighter or darker than the theme.
+  return mix(base, fromHsl({ h: to.h, s: Math.max(to.s, from.s * 0.5), l: from.l }), amount);
+}
+
+/**
+ * A palette recoloured by reference images' dominant colours (most prominent first): the first drives the
+ * sky and haze, the second the land, the most saturated the highlights. Lightness stays the theme's, so a
+ * night scene with a red reference is a red night, not a red day.
+ */
+export function recolourPalette(palette: Palette, dominant: readonly string[], amount: number): Palette {
+  const [primary, secondary = primary] = dominant;
+  if (!primary || !secondary) return palette;
+  const vivid = [...dominant].sort((a, b) => toHsl(b).s - toHsl(a).s)[0]!;
+  return {
+    skyTop: recolour(palette.skyTop, primary, amount * 0.8),
+    skyMid: recolour(palette.skyMid, primary, amount),
+    skyHorizon: recolour(palette.skyHorizon, primary, amount),
+    haze: recolour(palette.haze, primary, amount),
+    light: recolour(palette.light, primary, amount * 0.4),
+    near: recolour(palette.near, secondary, amount * 0.8),
+    ground: recolour(palette.ground, secondary, amount * 0.8),
+    accent: recolour(palette.accent, vivid, amount),
+    accent2: recolour(palette.accent2, vivid, amount),
+    particle: recolour(palette.particle, vivid, amount * 0.6),
+  };
 }

@@ -115,6 +115,97 @@ describe("offline narrator", () => {
     for (const bullet of bullets) expect(bullet).toContain("a cat wizard in a library");
   });
 
+  it("does not glue a question into its templates", async () => {
+    const answer = await provider.complete({
+      messages: [
+        { role: "system", content: "Role: prompt advisor\nHelp the user write a better image prompt." },
+        { role: "user", content: "how can I make my dragon picture look more dramatic?" },
+      ],
+    });
+    expect(answer.toLowerCase()).not.toContain("how can i");
+    expect(answer).not.toContain("picture look");
+    const bullets = answer.split("\n").filter((line) => line.startsWith("- "));
+    expect(bullets.length).toBeGreaterThanOrEqual(3);
+    for (const bullet of bullets) {
+      // Each suggestion is a prompt to paste: the subject first, no question marks.
+      expect(bullet).toMatch(/"a dragon, /);
+      expect(bullet).not.toContain("?");
+    }
+    // What was asked for shapes the answer.
+    expect(answer).toMatch(/dramatic/);
+  });
+
+  it("finds the advisor's subject in a request, or in an earlier message when there is none", async () => {
+    const ask = (prompt: string, before: string[] = []) =>
+      provider.complete({
+        messages: [
+          { role: "system", content: "Role: prompt advisor" },
+          ...before.flatMap((content): ChatMessage[] => [
+            { role: "user", content },
+            { role: "assistant", content: "- ok" },
+          ]),
+          { role: "user", content: prompt },
+        ],
+      });
+    expect(await ask("what's a good prompt for a castle in the clouds?")).toContain(
+      '"a castle in the clouds, ',
+    );
+    const moody = await ask("make it more moody", ["a fox in the snow"]);
+    expect(moody).toContain('"a fox in the snow, ');
+    expect(moody).toMatch(/moody|fog|blue-hour/);
+    expect(moody).not.toContain("make it");
+  });
+
+  it("varies its closing line from turn to turn", async () => {
+    const prompts = [
+      "I open the rusty door of the lighthouse",
+      "look around",
+      "What is that light under the water?",
+      "the bell rings again",
+      "Mara swims down toward the bell",
+      "I follow her",
+      "search the flooded market",
+      "I call out her name",
+      "wait in the dark",
+      "I dive",
+    ];
+    const messages: ChatMessage[] = [narratorPrompt("The Drowned Bell", CONTEXT)];
+    const closings: string[] = [];
+    for (const prompt of prompts) {
+      messages.push({ role: "user", content: prompt });
+      const { paragraphs } = parse(await provider.complete({ messages }));
+      // The chat service keeps the story text (without the SCENE line) as the narrator's message.
+      const story = paragraphs.join("\n\n");
+      messages.push({ role: "assistant", content: story });
+      closings.push(story.slice(-40));
+    }
+    expect(new Set(closings).size).toBe(prompts.length);
+  });
+
+  it("echoes the player's words as whole, grammatical sentences", async () => {
+    const story = async (prompt: string) =>
+      parse(await provider.complete({ messages: turn(prompt) })).paragraphs.join(" ");
+    expect(await story("What is that light under the water?")).toContain(
+      '"What is that light under the water?" you ask',
+    );
+    expect(await story("where is my brother")).toContain('"Where is my brother?" you ask');
+    expect(await story("hello there")).toContain('"Hello there," you say.');
+    expect(await story("please open the door")).toContain("You open the door.");
+    expect(await story("let's search the cave")).toContain("You search the cave.");
+    const own = await story("you draw your sword");
+    expect(own).toContain("You draw your sword.");
+    expect(own).not.toMatch(/: you draw/);
+    expect(await story("I'm scared, let's go home")).toContain("You're scared, time to go home.");
+    const long = await story(`I walk ${"very ".repeat(40)}slowly`);
+    expect(long).not.toContain("….");
+    // A run of words before a verb is a thing, not a thing that rings.
+    expect(await story("the bell rings again")).not.toMatch(
+      /the bell rings (is|answers|and|catches)|on the bell rings/,
+    );
+    const scene = parse(await provider.complete({ messages: turn("run!") })).scene;
+    expect(scene).not.toMatch(/^SCENE: Run,/);
+  });
+
   it("streams the same text in several chunks", async () => {
     const messages = turn("What is that light under the water?");
     const chunks: string[] = [];
@@ -141,5 +232,7 @@ describe("narrator helpers", () => {
       "the lighthouse",
     ]);
     expect(keyPhrases("Mara lights her lantern and dives", 3)).toEqual(["her lantern", "Mara"]);
+    expect(keyPhrases("the bell rings again", 3)).toEqual(["the bell"]);
+    expect(keyPhrases("a dragon attacks the ship", 3)).toEqual(["the dragon", "the ship"]);
   });
 });
