@@ -1,5 +1,6 @@
-// The product's button: one of the shared variants and sizes (button-classes.ts), and a loading state
-// that puts the spinner in front of the busy label and disables the button, so no form places its own.
+// The product's button: one of the shared variants and sizes (button-classes.ts), an optional icon before
+// the label, and a loading state that puts the spinner in front of the busy label (in the icon's place) and
+// disables the button, so no form places its own.
 import { LoaderCircle } from "lucide-react";
 import type { ButtonHTMLAttributes, ReactNode, Ref } from "react";
 import { type ButtonSize, type ButtonVariant, buttonClasses } from "./button-classes";
@@ -10,6 +11,8 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** Shows the spinner (and `loadingText`, if given, in place of the label) and disables the button. */
   loading?: boolean;
   loadingText?: ReactNode;
+  /** An icon before the label (aria-hidden); the spinner takes its place while loading. */
+  icon?: ReactNode;
   ref?: Ref<HTMLButtonElement>;
 }
 
@@ -18,6 +21,7 @@ export function Button({
   size = "md",
   loading = false,
   loadingText,
+  icon,
   disabled,
   className = "",
   type = "button",
@@ -32,7 +36,7 @@ export function Button({
       className={`${buttonClasses(variant, size)} ${className}`}
       {...props}
     >
-      {loading ? <Spinner /> : null}
+      {loading ? <Spinner /> : icon}
       {loading && loadingText !== undefined ? loadingText : children}
     </button>
   );

@@ -3,11 +3,11 @@
 // steps through everything loaded so far. More pages load as the end of the grid scrolls into view.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Images, LoaderCircle, RotateCw, Sparkles, WandSparkles } from "lucide-react";
+import { Images, RotateCw, Sparkles, WandSparkles } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAuth } from "../../../app/auth-provider";
 import { useView } from "../../../app/view-provider";
-import { Button } from "../../../components/button";
+import { Button, Spinner } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
@@ -95,8 +95,12 @@ export function GalleryPage() {
         tone="error"
         title={galleryErrorMessage(errorMessage(query.error))}
         action={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            <RotateCw aria-hidden="true" className="size-4" />
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<RotateCw aria-hidden="true" className="size-4" />}
+            onClick={() => void query.refetch()}
+          >
             Try again
           </Button>
         }
@@ -120,7 +124,7 @@ export function GalleryPage() {
         <div ref={sentinel} className="flex min-h-16 items-center justify-center py-6 text-sm text-ink-muted">
           {isFetchingNextPage ? (
             <span className="inline-flex items-center gap-2" role="status">
-              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              <Spinner />
               Loading more...
             </span>
           ) : query.isFetchNextPageError ? (
@@ -154,7 +158,7 @@ export function GalleryPage() {
           </div>
           {query.isFetching && !query.isPending && !isFetchingNextPage ? (
             <span className="inline-flex items-center gap-2 text-sm text-ink-muted">
-              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              <Spinner />
               Refreshing
             </span>
           ) : null}
@@ -210,7 +214,7 @@ function GalleryLoading() {
   return (
     <div role="status" aria-live="polite">
       <p className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-ink-muted">
-        <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+        <Spinner />
         {GALLERY_LOADING}
       </p>
       <div

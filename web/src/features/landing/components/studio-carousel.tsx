@@ -1,6 +1,7 @@
 // The Studio showcase's image carousel: it advances every 2 seconds, with a dot per slide and a pause
 // button (the rotation rules are useCarousel's).
 import { Pause, Play } from "lucide-react";
+import { Button } from "../../../components/button";
 import { CarouselDots } from "../../../components/carousel-dots";
 import { useCarousel } from "../../../components/use-carousel";
 import type { Artwork } from "./landing-art";
@@ -61,21 +62,23 @@ export function StudioCarousel({
       </div>
 
       <div className="mt-4 flex items-center justify-between gap-4">
-        <button
-          type="button"
+        <Button
+          variant="ghost"
+          size="sm"
           aria-controls={slidesId}
           onClick={carousel.togglePaused}
-          className="inline-flex h-10 items-center gap-2 rounded-xl px-3 text-sm font-medium text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
+          icon={
+            carousel.paused ? (
+              <Play aria-hidden="true" className="size-4" />
+            ) : (
+              <Pause aria-hidden="true" className="size-4" />
+            )
+          }
         >
-          {carousel.paused ? (
-            <Play aria-hidden="true" className="size-4" />
-          ) : (
-            <Pause aria-hidden="true" className="size-4" />
-          )}
           <span className="sr-only sm:not-sr-only">
             {carousel.paused ? "Play slideshow" : "Pause slideshow"}
           </span>
-        </button>
+        </Button>
         <CarouselDots carousel={carousel} slides={slides} tone="on-page" />
       </div>
     </section>

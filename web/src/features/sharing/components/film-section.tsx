@@ -2,8 +2,8 @@
 // itself (also in the Gallery). Polls only while a film is being made.
 import { CREDIT_COSTS, formatCredits } from "@storyverse/contract/credits";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Clapperboard, LoaderCircle } from "lucide-react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Clapperboard } from "lucide-react";
+import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
 import { fetchFilm, filmKey, startFilm } from "../api/share-links";
 
@@ -78,19 +78,15 @@ export function FilmSection({
         </div>
       ) : null}
       <div>
-        <button
-          type="button"
-          className={buttonClasses("secondary", "sm")}
-          disabled={making || start.isPending}
+        <Button
+          variant="secondary"
+          size="sm"
+          loading={making || start.isPending}
+          icon={<Clapperboard aria-hidden="true" className="size-4" />}
           onClick={() => start.mutate()}
         >
-          {start.isPending || making ? (
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-          ) : (
-            <Clapperboard aria-hidden="true" className="size-4" />
-          )}
           {current?.status === "completed" ? "Make the film again" : "Make the film"}
-        </button>
+        </Button>
       </div>
     </section>
   );

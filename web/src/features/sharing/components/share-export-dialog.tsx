@@ -3,9 +3,9 @@
 // so a live link made earlier is shown as "live" with the choice to replace or revoke it.
 import type { Story } from "@storyverse/contract/stories";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Copy, Download, LoaderCircle, Share2 } from "lucide-react";
+import { Copy, Download, Share2 } from "lucide-react";
 import { useId, useState } from "react";
-import { buttonClasses } from "../../../components/button-classes";
+import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
 import { inputClasses } from "../../../components/text-field";
@@ -70,20 +70,17 @@ function ShareExportBody({ storyId }: { storyId: string }) {
         </h3>
         <div className="flex flex-wrap gap-2">
           {FORMATS.map(({ format, label }) => (
-            <button
+            <Button
               key={format}
-              type="button"
-              className={buttonClasses("secondary", "sm")}
+              variant="secondary"
+              size="sm"
               disabled={exporting !== null}
+              loading={exporting === format}
+              icon={<Download aria-hidden="true" className="size-4" />}
               onClick={() => void download(format)}
             >
-              {exporting === format ? (
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-              ) : (
-                <Download aria-hidden="true" className="size-4" />
-              )}
               {label}
-            </button>
+            </Button>
           ))}
         </div>
       </section>
@@ -157,10 +154,14 @@ function ShareLinkSection({
             className={inputClasses}
             onFocus={(event) => event.currentTarget.select()}
           />
-          <button type="button" className={buttonClasses("secondary", "sm")} onClick={() => void copy()}>
-            <Copy aria-hidden="true" className="size-4" />
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Copy aria-hidden="true" className="size-4" />}
+            onClick={() => void copy()}
+          >
             {copied ? "Copied" : "Copy link"}
-          </button>
+          </Button>
         </div>
       ) : live ? (
         <p className="text-sm">
@@ -177,24 +178,13 @@ function ShareLinkSection({
         Show my username on the shared page
       </label>
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          className={buttonClasses("primary", "sm")}
-          disabled={busy}
-          onClick={() => create.mutate()}
-        >
-          {create.isPending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+        <Button size="sm" disabled={busy} loading={create.isPending} onClick={() => create.mutate()}>
           {live ? "Make a new link" : "Create share link"}
-        </button>
+        </Button>
         {live ? (
-          <button
-            type="button"
-            className={buttonClasses("secondary", "sm")}
-            disabled={busy}
-            onClick={() => revoke.mutate()}
-          >
+          <Button variant="secondary" size="sm" disabled={busy} onClick={() => revoke.mutate()}>
             Revoke link
-          </button>
+          </Button>
         ) : null}
       </div>
     </section>
