@@ -27,7 +27,10 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   ],
   newsletter: [{ drizzle: "newsletterSignups", sql: "newsletter_signups" }],
   sharing: [{ drizzle: "shareLinks", sql: "share_links" }],
-  exports: [{ drizzle: "storyFilms", sql: "story_films" }],
+  exports: [
+    { drizzle: "storyFilms", sql: "story_films" },
+    { drizzle: "storyExports", sql: "story_exports" },
+  ],
 };
 
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {

@@ -276,3 +276,29 @@ export const storyFilms = pgTable(
     uniqueIndex("story_films_one_active").on(t.storyId).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
+
+/** Exports made by a job: one file per row, kept in media storage until a newer export replaces it. */
+export const storyExports = pgTable(
+  "story_exports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    format: text("format", { enum: ["md", "epub", "pdf"] }).notNull(),
+    paper: text("paper", { enum: ["a4", "letter"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    /** 0 to 100. */
+    progress: integer("progress").notNull().default(0),
+    error: text("error"),
+    /** Where the finished file lives in media storage, and the name it downloads under. */
+    storageKey: text("storage_key"),
+    filename: text("filename"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("story_exports_story_idx").on(t.storyId, t.createdAt)],
+);

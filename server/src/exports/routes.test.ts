@@ -282,4 +282,139 @@ describe("story export", () => {
     expect(story.match(/^> \*\*You:\*\* Step \d+$/gm)).toHaveLength(500);
     expect(story.indexOf("Step 499")).toBeLessThan(story.indexOf("Step 500"));
   }, 120_000);
+
+  describe("exports made by a job", () => {
+    /** A story of `count` exchanges written straight to the tables, each with the same scene picture. */
+    async function illustratedStory(user: TestUser, count: number) {
+      const storyId = await newStory(user, "Lanterns Everywhere", "A long night");
+      const [picture] = await t.providers.image.generate({ prompt: "lanterns", count: 1, references: [] });
+      let at = Date.now() - 1_000_000;
+      for (let i = 1; i <= count; i += 1) {
+        const item = await saveImage(
+          t.ctx,
+          t.ctx.db,
+          {
+            userId: user.userId,
+            source: "story",
+            storyId,
+            storyTitle: "Lanterns Everywhere",
+            messageId: null,
+            description: `Lantern ${i}`,
+          },
+          picture!.data,
+        );
+        const base = { userId: user.userId, storyId, mode: "image" as const };
+        const stamp = () => {
+          at += 1;
+          return { createdAt: new Date(at), updatedAt: new Date(at) };
+        };
+        await insertMessage(t.ctx.db, { ...base, role: "user", content: `Light ${i}`, ...stamp() });
+        await insertMessage(t.ctx.db, {
+          ...base,
+          role: "assistant",
+          content: `Lantern ${i} glows.`,
+          imageKey: item.storageKey,
+          mediaStatus: "completed",
+          ...stamp(),
+        });
+      }
+      return storyId;
+    }
+
+    /** Follows an export until it ends; answers every progress figure seen on the way and the last state. */
+    async function follow(user: TestUser, storyId: string, exportId: string) {
+      const seen: number[] = [];
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline) {
+        const res = await call(user, "GET", `/api/stories/${storyId}/exports/${exportId}`);
+        expect(res.statusCode).toBe(200);
+        const state = res.json().export;
+        seen.push(state.progress);
+        if (state.status === "completed" || state.status === "failed") return { seen, state };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error("export did not finish");
+    }
+
+    it("makes an illustrated EPUB in a job, reports progress up to 100, and serves the finished book", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 24);
+      const started = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "epub" });
+      expect(started.statusCode, started.body).toBe(202);
+      expect(started.json().export).toMatchObject({
+        format: "epub",
+        status: "queued",
+        progress: 0,
+        filename: null,
+      });
+
+      const { seen, state } = await follow(user, storyId, started.json().export.id);
+      expect(state).toMatchObject({
+        status: "completed",
+        progress: 100,
+        filename: "Lanterns-Everywhere.epub",
+      });
+      // The player watched it move: figures between start and end, never going back.
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(seen.some((progress) => progress > 1 && progress < 100)).toBe(true);
+
+      const file = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
+      expect(file.statusCode).toBe(200);
+      expect(file.headers["content-type"]).toBe("application/epub+zip");
+      expect(file.headers["content-disposition"]).toContain("Lanterns-Everywhere.epub");
+      const { manifest } = checkEpub(file.rawPayload, await readZip(file.rawPayload));
+      expect(manifest.filter((item) => item.href?.startsWith("images/scene-"))).toHaveLength(24);
+    }, 180_000);
+
+    it("makes PDFs and Markdown zips too, keeps a story's five newest exports, and removes older files", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 2);
+      const ids: string[] = [];
+      for (const format of ["pdf", "md", "md", "md", "md", "md"]) {
+        const res = await call(user, "POST", `/api/stories/${storyId}/exports`, { format });
+        expect(res.statusCode).toBe(202);
+        const { state } = await follow(user, storyId, res.json().export.id);
+        expect(state.status).toBe("completed");
+        ids.push(state.id);
+      }
+      const pdf = await call(user, "GET", `/api/stories/${storyId}/exports/${ids[0]}/file`);
+      // The sixth export pushed the first one (the PDF) out: its row and its file are gone.
+      expect(pdf.statusCode).toBe(404);
+      const zip = await call(user, "GET", `/api/stories/${storyId}/exports/${ids[5]}/file`);
+      expect(zip.headers["content-type"]).toBe("application/zip");
+      const names = (await readZip(zip.rawPayload)).map((entry) => entry.name);
+      expect(names.filter((name) => name.includes("/images/scene-"))).toHaveLength(2);
+      expect(await t.storage.read(`u/${user.userId}/exports/${ids[0]}.pdf`).catch(() => "gone")).toBe("gone");
+    }, 180_000);
+
+    it("refuses unknown formats, strangers and unknown exports with clear 4xx answers", async () => {
+      const owner = await createUser(t);
+      const stranger = await createUser(t);
+      const storyId = await illustratedStory(owner, 1);
+      const bad = await call(owner, "POST", `/api/stories/${storyId}/exports`, { format: "docx" });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().detail).toBe('Unknown export format "docx": use md, epub or pdf.');
+      const paper = await call(owner, "POST", `/api/stories/${storyId}/exports`, {
+        format: "pdf",
+        paper: "a3",
+      });
+      expect(paper.json().detail).toBe("Unknown paper size: use a4 or letter.");
+
+      const res = await call(owner, "POST", `/api/stories/${storyId}/exports`, { format: "md" });
+      const exportId = res.json().export.id;
+      await follow(owner, storyId, exportId);
+      for (const url of [
+        `/api/stories/${storyId}/exports/${exportId}`,
+        `/api/stories/${storyId}/exports/${exportId}/file`,
+      ]) {
+        expect((await call(stranger, "GET", url)).statusCode).toBe(404);
+      }
+      expect(
+        (await call(stranger, "POST", `/api/stories/${storyId}/exports`, { format: "md" })).statusCode,
+      ).toBe(404);
+      const unknown = await call(owner, "GET", `/api/stories/${storyId}/exports/${crypto.randomUUID()}`);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().detail).toBe("Export not found");
+    }, 120_000);
+  });
 });

@@ -1,9 +1,12 @@
 // HTTP for exports. Only the owner exports a story (anyone else: 404); the file streams as it is made.
 import { errorBodySchema } from "@storyverse/contract/errors";
+import { startExportRequestSchema, storyExportResponseSchema } from "@storyverse/contract/exports";
 import { filmResponseSchema } from "@storyverse/contract/film";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
+import { exportDownload, exportStatus, startExport } from "./export-files";
 import { filmStatus, startFilm } from "./film";
 import * as exports from "./service";
 
@@ -12,6 +15,18 @@ const storyParams = z.object({ id: z.uuid("Story not found") });
 /** Making a book reads and shrinks every picture of the story: a few a minute is plenty for a person. */
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const exportRule = { name: "export-user", limit: 20, windowMs: 60_000 };
+const exportParams = storyParams.extend({ exportId: z.uuid("Export not found") });
+
+/** A download under the story's file name (ASCII fallback plus the UTF-8 name), never cached. */
+function asAttachment(reply: FastifyReply, filename: string, contentType: string) {
+  return reply
+    .header("content-type", contentType)
+    .header(
+      "content-disposition",
+      `attachment; filename="${filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    )
+    .header("cache-control", "no-store");
+}
 
 export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
@@ -36,14 +51,65 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const paper = exports.parsePaper(request.query.paper);
       kit.limiter.hit(exportRule, user.id);
       const file = await exports.exportStory(ctx, user.id, request.params.id, format, paper);
-      return reply
-        .header("content-type", file.contentType)
-        .header(
-          "content-disposition",
-          `attachment; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-        )
-        .header("cache-control", "no-store")
-        .send(file.stream);
+      return asAttachment(reply, file.filename, file.contentType).send(file.stream);
+    },
+  );
+
+  app.post(
+    "/api/stories/:id/exports",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Start making a story's export in a job (follow it, then download its file)",
+        security: kit.security,
+        params: storyParams,
+        body: startExportRequestSchema,
+        response: { 202: storyExportResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      kit.limiter.hit(exportRule, user.id);
+      const started = await startExport(ctx, user.id, request.params.id, request.body);
+      return reply.code(202).send({ success: true as const, export: started });
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/exports/:exportId",
+    {
+      onRequest: kit.auth,
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: "An export's status and progress",
+        security: kit.security,
+        params: exportParams,
+        response: { 200: storyExportResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      export: await exportStatus(ctx, currentUser(request).id, request.params.id, request.params.exportId),
+    }),
+  );
+
+  app.get(
+    "/api/stories/:id/exports/:exportId/file",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Download a finished export",
+        security: kit.security,
+        params: exportParams,
+      },
+    },
+    async (request, reply) => {
+      const { id, exportId } = request.params;
+      const file = await exportDownload(ctx, currentUser(request).id, id, exportId);
+      return asAttachment(reply, file.filename, file.contentType).send(file.data);
     },
   );
 

@@ -2,16 +2,14 @@
 // of the story happen before any byte is sent (so a stranger gets a clean 404); the file itself is then
 // streamed while it is being made, so a long story starts downloading at once and never sits whole in memory.
 import type { Readable } from "node:stream";
+import { EXPORT_FORMATS, type ExportFormat } from "@storyverse/contract/exports";
 import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { BadRequest } from "../http/errors";
-import { fileStem, loadBook } from "./book";
+import { type Book, fileStem, loadBook } from "./book";
 import { writeEpub } from "./epub";
 import { writeMarkdownZip } from "./markdown-zip";
 import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
-
-export const EXPORT_FORMATS = ["md", "epub", "pdf"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
 
@@ -49,8 +47,11 @@ export async function exportStory(
   storyId: string,
   format: ExportFormat,
   paper: Paper,
+  /** Told the book before its file is written (the export job sizes its progress from it). */
+  onBook?: (book: Book) => void,
 ): Promise<ExportFile> {
   const book = await loadBook(ctx, userId, storyId);
+  onBook?.(book);
   const stem = fileStem(book.title);
   switch (format) {
     case "md":

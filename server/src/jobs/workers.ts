@@ -3,6 +3,7 @@ import { sendAccountLinkJob } from "../accounts/jobs";
 import { sendAccountLink } from "../accounts/service";
 import { generateMedia, generateMediaJob } from "../chat/media-job";
 import type { AppContext } from "../context";
+import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
 import type { JobQueue } from "./queue";
@@ -13,4 +14,5 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(sendAccountLinkJob, ({ purpose, email }) => sendAccountLink(deps, purpose, email));
   await jobs.work(generateMediaJob, (payload, attempt) => generateMedia(deps, payload, attempt));
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
+  await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
 }

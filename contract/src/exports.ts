@@ -1,0 +1,35 @@
+// Exports made by a job (long stories, and every export the web app starts): start one, follow its
+// progress, then download the file. `GET /api/stories/{id}/export` still streams a book at once.
+import { z } from "zod";
+
+export const EXPORT_FORMATS = ["md", "epub", "pdf"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const startExportRequestSchema = z.object({
+  /** md, epub or pdf; anything else is a 400 naming the allowed values. */
+  format: z.string().max(20),
+  /** a4 (default) or letter; PDF only. */
+  paper: z.string().max(20).optional(),
+});
+export type StartExportRequest = z.infer<typeof startExportRequestSchema>;
+
+export const storyExportSchema = z.object({
+  id: z.string(),
+  format: z.enum(EXPORT_FORMATS),
+  status: z.enum(["queued", "running", "completed", "failed"]),
+  progress: z.number().describe("0 to 100"),
+  error: z.string().nullable(),
+  /** The file's name once made; download it from `.../exports/{export_id}/file`. */
+  filename: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type StoryExport = z.infer<typeof storyExportSchema>;
+
+export const storyExportResponseSchema = z.object({
+  success: z.literal(true),
+  export: storyExportSchema,
+});
+export type StoryExportResponse = z.infer<typeof storyExportResponseSchema>;
+
+export const EXPORT_FAILED_MESSAGE = "The export could not be made. Please try again.";

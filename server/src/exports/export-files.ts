@@ -1,0 +1,129 @@
+// Exports made by a job, as the owner sees them: start one, read its status and progress, download the
+// file. A story keeps its few newest exports; older ones (rows and files) go when a new one starts.
+import { EXPORT_FAILED_MESSAGE, type StoryExport } from "@storyverse/contract/exports";
+import type { AppContext } from "../context";
+import { NotFound } from "../http/errors";
+import { loadBook } from "./book";
+import { storyExportJob } from "./export-job";
+import {
+  deleteExports,
+  type ExportRow,
+  exportsOfStory,
+  failStaleExports,
+  findExport,
+  insertExport,
+  updateExport,
+} from "./export-repo";
+import { parseFormat, parsePaper } from "./service";
+
+type ExportFilesContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "log">;
+
+/** Exports kept per story; starting another removes the oldest beyond this. */
+export const EXPORTS_KEPT_PER_STORY = 5;
+/** An export that has not reported for this long lost its worker. */
+const EXPORT_STALE_MS = 40 * 60 * 1000;
+
+const NOT_FOUND = "Export not found";
+
+function toExport(row: ExportRow): StoryExport {
+  return {
+    id: row.id,
+    format: row.format,
+    status: row.status,
+    progress: row.progress,
+    error: row.error,
+    filename: row.status === "completed" ? row.filename : null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+async function ownExport(ctx: ExportFilesContext, userId: string, storyId: string, exportId: string) {
+  await loadBook(ctx, userId, storyId);
+  const now = ctx.clock.now();
+  await failStaleExports(
+    ctx.db,
+    storyId,
+    new Date(now.getTime() - EXPORT_STALE_MS),
+    EXPORT_FAILED_MESSAGE,
+    now,
+  );
+  const row = await findExport(ctx.db, exportId);
+  if (!row || row.userId !== userId || row.storyId !== storyId) throw new NotFound(NOT_FOUND);
+  return row;
+}
+
+async function pruneOld(ctx: ExportFilesContext, storyId: string) {
+  const old = (await exportsOfStory(ctx.db, storyId)).slice(EXPORTS_KEPT_PER_STORY - 1);
+  const finished = old.filter((row) => row.status === "completed" || row.status === "failed");
+  for (const row of finished) {
+    if (row.storageKey) {
+      await ctx.storage.delete(row.storageKey).catch((error: unknown) => {
+        ctx.log.warn({ err: error, exportId: row.id }, "old export file could not be removed");
+      });
+    }
+  }
+  await deleteExports(
+    ctx.db,
+    finished.map((row) => row.id),
+  );
+}
+
+export async function startExport(
+  ctx: ExportFilesContext,
+  userId: string,
+  storyId: string,
+  input: { format: string; paper?: string },
+): Promise<StoryExport> {
+  const format = parseFormat(input.format);
+  const paper = parsePaper(input.paper);
+  await loadBook(ctx, userId, storyId);
+  await pruneOld(ctx, storyId);
+  const now = ctx.clock.now();
+  const row = await insertExport(ctx.db, {
+    userId,
+    storyId,
+    format,
+    paper,
+    status: "queued",
+    progress: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  try {
+    await ctx.jobs.send(storyExportJob, { exportId: row.id });
+  } catch (error) {
+    await updateExport(ctx.db, row.id, {
+      status: "failed",
+      error: EXPORT_FAILED_MESSAGE,
+      updatedAt: ctx.clock.now(),
+    });
+    throw error;
+  }
+  return toExport(row);
+}
+
+export async function exportStatus(
+  ctx: ExportFilesContext,
+  userId: string,
+  storyId: string,
+  exportId: string,
+): Promise<StoryExport> {
+  return toExport(await ownExport(ctx, userId, storyId, exportId));
+}
+
+export async function exportDownload(
+  ctx: ExportFilesContext,
+  userId: string,
+  storyId: string,
+  exportId: string,
+): Promise<{ data: Buffer; filename: string; contentType: string }> {
+  const row = await ownExport(ctx, userId, storyId, exportId);
+  if (row.status !== "completed" || !row.storageKey || !row.filename) {
+    throw new NotFound("This export is not ready yet.");
+  }
+  const contentType = { md: "application/zip", epub: "application/epub+zip", pdf: "application/pdf" }[
+    row.format
+  ];
+  return { data: await ctx.storage.read(row.storageKey), filename: row.filename, contentType };
+}

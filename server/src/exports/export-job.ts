@@ -1,0 +1,91 @@
+// Makes an export file in a job: the same writers as the streamed download, their output collected and
+// kept in media storage, with progress counted as the story's pictures and clips are read.
+import type { Readable } from "node:stream";
+import { EXPORT_FAILED_MESSAGE } from "@storyverse/contract/exports";
+import { z } from "zod";
+import type { AppContext } from "../context";
+import type { JobAttempt, JobSpec } from "../jobs/queue";
+import type { Book } from "./book";
+import { findExport, updateExport } from "./export-repo";
+import { exportStory } from "./service";
+
+export const storyExportJob: JobSpec<{ exportId: string }> = {
+  name: "story-export",
+  payload: z.object({ exportId: z.uuid() }),
+  retryLimit: 1,
+  retryDelaySeconds: 5,
+  retryBackoff: false,
+  expireInSeconds: 30 * 60,
+};
+
+type ExportJobContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
+
+/** Where a finished export is kept: beside the user's media, never in the gallery. */
+export const exportStorageKey = (userId: string, exportId: string, format: string) =>
+  `u/${userId}/exports/${exportId}.${format === "md" ? "zip" : format}`;
+
+/** The media files a book reads: its pictures and clips, and its cover. */
+function mediaReads(book: Book): number {
+  let count = book.coverKey ? 1 : 0;
+  for (const exchange of book.exchanges) {
+    if (exchange.imageKey) count += 1;
+    if (exchange.videoKey) count += 1;
+  }
+  return Math.max(1, count);
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+export async function makeExport(ctx: ExportJobContext, payload: { exportId: string }, attempt: JobAttempt) {
+  const row = await findExport(ctx.db, payload.exportId);
+  if (!row || (row.status !== "queued" && row.status !== "running")) return;
+  await updateExport(ctx.db, row.id, { status: "running", progress: 1, updatedAt: ctx.clock.now() });
+  try {
+    let total = 1;
+    let read = 0;
+    let reported = 1;
+    // Reading media is most of the work (EPUB and PDF also shrink each picture): count the reads.
+    const counting: ExportJobContext = {
+      ...ctx,
+      storage: {
+        ...ctx.storage,
+        read: async (key) => {
+          const data = await ctx.storage.read(key);
+          read += 1;
+          const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
+          if (progress >= reported + 5) {
+            reported = progress;
+            await updateExport(ctx.db, row.id, { progress, updatedAt: ctx.clock.now() });
+          }
+          return data;
+        },
+      },
+    };
+    const file = await exportStory(counting, row.userId, row.storyId, row.format, row.paper, (book) => {
+      total = mediaReads(book);
+    });
+    const data = await collect(file.stream);
+    const key = exportStorageKey(row.userId, row.id, row.format);
+    await ctx.storage.put(key, data, file.contentType);
+    await updateExport(ctx.db, row.id, {
+      status: "completed",
+      progress: 100,
+      error: null,
+      storageKey: key,
+      filename: file.filename,
+      updatedAt: ctx.clock.now(),
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, exportId: row.id, attempt: attempt.retryCount }, "export failed");
+    if (!attempt.isLastAttempt) throw error;
+    await updateExport(ctx.db, row.id, {
+      status: "failed",
+      error: EXPORT_FAILED_MESSAGE,
+      updatedAt: ctx.clock.now(),
+    });
+  }
+}

@@ -1,0 +1,62 @@
+// SQL for exports made by a job.
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import { storyExports } from "../db/schema";
+
+export type ExportRow = typeof storyExports.$inferSelect;
+
+export async function insertExport(
+  q: Queryable,
+  values: typeof storyExports.$inferInsert,
+): Promise<ExportRow> {
+  const [row] = await q.insert(storyExports).values(values).returning();
+  return row!;
+}
+
+export async function findExport(q: Queryable, id: string): Promise<ExportRow | undefined> {
+  const [row] = await q.select().from(storyExports).where(eq(storyExports.id, id));
+  return row;
+}
+
+export async function updateExport(
+  q: Queryable,
+  id: string,
+  values: Partial<Pick<ExportRow, "status" | "progress" | "error" | "storageKey" | "filename">> & {
+    updatedAt: Date;
+  },
+): Promise<void> {
+  await q.update(storyExports).set(values).where(eq(storyExports.id, id));
+}
+
+/** The story's exports, newest first. */
+export async function exportsOfStory(q: Queryable, storyId: string): Promise<ExportRow[]> {
+  return q
+    .select()
+    .from(storyExports)
+    .where(eq(storyExports.storyId, storyId))
+    .orderBy(desc(storyExports.createdAt));
+}
+
+export async function deleteExports(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length > 0) await q.delete(storyExports).where(inArray(storyExports.id, ids));
+}
+
+/** Exports of a story that stopped reporting (their worker died) count as failed. */
+export async function failStaleExports(
+  q: Queryable,
+  storyId: string,
+  staleBefore: Date,
+  error: string,
+  at: Date,
+) {
+  await q
+    .update(storyExports)
+    .set({ status: "failed", error, updatedAt: at })
+    .where(
+      and(
+        eq(storyExports.storyId, storyId),
+        inArray(storyExports.status, ["queued", "running"]),
+        lt(storyExports.updatedAt, staleBefore),
+      ),
+    );
+}
