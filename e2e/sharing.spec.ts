@@ -63,12 +63,14 @@ test("a share link works signed out, leaks nothing, and stops the moment it is r
   const dialog = await openShareDialog(page);
   // The film's price is shown before it is started.
   await expect(dialog.getByText("Free: it reuses the scenes you already made")).toBeVisible();
-  // Exports download as files named after the story.
-  const [epub] = await Promise.all([
-    page.waitForEvent("download"),
-    dialog.getByRole("button", { name: "EPUB book" }).click(),
-  ]);
+  // Exports are made by a job whose progress the player sees, then download as files named after the story.
+  const downloading = page.waitForEvent("download");
+  await dialog.getByRole("button", { name: "EPUB book" }).click();
+  await expect(dialog.getByRole("progressbar", { name: "Export progress" })).toBeVisible();
+  await expect(dialog.getByText(/^Preparing your EPUB book… \d+%$/)).toBeVisible();
+  const epub = await downloading;
   expect(epub.suggestedFilename()).toBe("Lanterns-b-Shared-b.epub");
+  await expect(dialog.getByRole("progressbar", { name: "Export progress" })).toHaveCount(0);
   const epubPath = await epub.path();
   expect(epubPath).toBeTruthy();
   await dialog.getByRole("button", { name: "Create share link" }).click();

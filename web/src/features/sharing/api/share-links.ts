@@ -1,5 +1,10 @@
 // The share-link calls: make (or replace), see, revoke a story's link, and read a shared story signed out.
 
+import {
+  EXPORT_FAILED_MESSAGE,
+  type ExportFormat,
+  storyExportResponseSchema,
+} from "@storyverse/contract/exports";
 import { type FilmResponse, filmResponseSchema } from "@storyverse/contract/film";
 import {
   type CreateShareRequest,
@@ -46,13 +51,41 @@ export function fetchSharedStory(token: string, signal?: AbortSignal): Promise<S
   });
 }
 
-export type ExportFormat = "md" | "epub" | "pdf";
+export type { ExportFormat };
 
-/** Downloads the story as a file: the browser saves it under the server's file name. */
-export async function downloadStoryExport(storyId: string, format: ExportFormat): Promise<void> {
-  const { blob, filename } = await apiDownload(
-    `/api/stories/${encodeURIComponent(storyId)}/export?format=${format}`,
-  );
+const exportsPath = (storyId: string) => `/api/stories/${encodeURIComponent(storyId)}/exports`;
+/** How often a running export is asked for its progress. */
+const EXPORT_POLL_MS = 700;
+
+/**
+ * Makes the story's file in a job on the server (reporting its progress, 0 to 100, as it goes), then
+ * downloads it: the browser saves it under the server's file name.
+ */
+export async function downloadStoryExport(
+  storyId: string,
+  format: ExportFormat,
+  onProgress: (progress: number) => void = () => {},
+): Promise<void> {
+  const started = await apiRequest(exportsPath(storyId), {
+    method: "POST",
+    body: { format },
+    schema: storyExportResponseSchema,
+    timeoutMs: 30_000,
+  });
+  let job = started.export;
+  while (job.status === "queued" || job.status === "running") {
+    onProgress(job.progress);
+    await new Promise((resolve) => setTimeout(resolve, EXPORT_POLL_MS));
+    job = (
+      await apiRequest(`${exportsPath(storyId)}/${job.id}`, {
+        schema: storyExportResponseSchema,
+        timeoutMs: 30_000,
+      })
+    ).export;
+  }
+  if (job.status === "failed") throw new Error(job.error ?? EXPORT_FAILED_MESSAGE);
+  onProgress(100);
+  const { blob, filename } = await apiDownload(`${exportsPath(storyId)}/${job.id}/file`);
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = objectUrl;

@@ -48,12 +48,14 @@ export function ShareExportDialog({ story, onClose }: ShareExportDialogProps) {
 function ShareExportBody({ storyId }: { storyId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
+  const [progress, setProgress] = useState(0);
 
   const download = async (format: ExportFormat) => {
     setError(null);
     setExporting(format);
+    setProgress(0);
     try {
-      await downloadStoryExport(storyId, format);
+      await downloadStoryExport(storyId, format, setProgress);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -83,6 +85,19 @@ function ShareExportBody({ storyId }: { storyId: string }) {
             </Button>
           ))}
         </div>
+        {exporting ? (
+          <div className="flex flex-col gap-1">
+            <progress
+              aria-label="Export progress"
+              max={100}
+              value={progress}
+              className="h-2 w-full accent-accent-500"
+            />
+            <p className="text-xs text-ink-muted" aria-live="polite">
+              Preparing your {FORMATS.find((item) => item.format === exporting)?.label}… {progress}%
+            </p>
+          </div>
+        ) : null}
       </section>
       <FilmSection storyId={storyId} onError={setError} />
       <ShareLinkSection storyId={storyId} onError={setError} />
