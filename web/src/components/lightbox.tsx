@@ -3,9 +3,10 @@
 // the arrow keys step through the items, videos play muted with their controls. The caller owns the
 // index, so it can open the viewer at any item and keep it in step with its own list.
 import * as Dialog from "@radix-ui/react-dialog";
-import { ChevronLeft, ChevronRight, Download, LoaderCircle, X } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { apiDownload } from "../lib/api-client";
+import { Spinner } from "./button";
 
 export interface LightboxItem {
   url: string;
@@ -145,7 +146,7 @@ export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps
                 title="Download"
               >
                 {downloading ? (
-                  <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+                  <Spinner className="size-5" />
                 ) : (
                   <Download aria-hidden="true" className="size-5" />
                 )}

@@ -2,8 +2,9 @@
 // loop, muted, controls), else the latest image, else 'No Media Yet'. A click opens the large preview.
 // A video that cannot play falls back to its image; media that cannot load at all are reported (their
 // signed URL may have expired, so the owner re-reads them) and the empty state shows meanwhile.
-import { Clapperboard, ImageIcon, LoaderCircle, Maximize2 } from "lucide-react";
+import { Clapperboard, ImageIcon, Maximize2 } from "lucide-react";
 import { useState } from "react";
+import { Spinner } from "./button";
 
 export interface CanvasContent {
   image: string | null;
@@ -115,7 +116,7 @@ export function MediaCanvas({
           role="status"
           className="absolute bottom-4 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full border border-white/10 bg-black/65 px-4 py-2 text-xs font-semibold whitespace-nowrap text-white shadow-lifted backdrop-blur-md"
         >
-          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          <Spinner />
           {generating === "video" ? (
             <>
               <Clapperboard aria-hidden="true" className="size-4" /> Rendering the next video…

@@ -1,4 +1,4 @@
-import { LoaderCircle } from "lucide-react";
+import { Spinner } from "./button";
 
 /** Shown while a view's chunk loads: full screen, or (inside the signed-in shell) the content area. */
 export function ViewLoading({ inShell = false }: { inShell?: boolean }) {
@@ -9,7 +9,7 @@ export function ViewLoading({ inShell = false }: { inShell?: boolean }) {
       }`}
     >
       <p role="status" className="flex items-center gap-3 text-sm font-medium">
-        <LoaderCircle aria-hidden="true" className="size-5 animate-spin text-accent-ink" />
+        <Spinner className="size-5 text-accent-ink" />
         Loading…
       </p>
     </div>

@@ -5,9 +5,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
-import { Check, ImagePlus, LoaderCircle, X } from "lucide-react";
+import { Check, ImagePlus, X } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/button";
+import { Button, Spinner } from "../../../components/button";
 import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
 import { MediaThumb } from "../../../components/media-thumb";
 import { errorMessage } from "../../../lib/api-errors";
@@ -85,7 +85,7 @@ function PickerBody({
       <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4 sm:px-6">
         {images.isPending ? (
           <p role="status" className="flex items-center justify-center gap-2 py-16 text-sm text-ink-muted">
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+            <Spinner />
             Loading your images...
           </p>
         ) : images.isError ? (

@@ -3,7 +3,8 @@
 // Lightbox on click and can be selected for reuse as an input (at most 3 at once). An answer still on its
 // way shows a placeholder tile per image; a failed one says why and offers to try again.
 import type { GalleryItem } from "@storyverse/contract/media";
-import { Check, CircleAlert, LoaderCircle, Plus, RotateCw, Sparkles, X } from "lucide-react";
+import { Check, CircleAlert, Plus, RotateCw, Sparkles, X } from "lucide-react";
+import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
 import { formatMessageTime } from "../../../lib/message-time";
@@ -114,13 +115,13 @@ function AnswerMessage({
         className="flex items-center gap-2 rounded-2xl rounded-bl-md border border-line bg-surface px-4 py-3 text-sm text-ink-muted shadow-soft"
         role="status"
       >
-        <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+        <Spinner className="size-4 text-accent-ink" />
         The advisor is thinking...
       </div>
     ) : (
       <div className="w-full" role="status">
         <p className="mb-2 flex items-center gap-2 text-sm font-medium text-ink-muted">
-          <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+          <Spinner className="size-4 text-accent-ink" />
           Generating {message.batchSize} {message.batchSize === 1 ? "image" : "images"}...
         </p>
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3" aria-hidden="true">
@@ -148,24 +149,24 @@ function AnswerMessage({
         </p>
         <div className="flex gap-2">
           {canRetry(message.id) ? (
-            <button
-              type="button"
+            <Button
+              variant="secondary"
+              size="sm"
               disabled={retrying}
+              icon={<RotateCw aria-hidden="true" className="size-4" />}
               onClick={() => onRetry(message.id)}
-              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium transition hover:bg-surface-2 disabled:opacity-60"
             >
-              <RotateCw aria-hidden="true" className="size-4" />
               Try again
-            </button>
+            </Button>
           ) : null}
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<X aria-hidden="true" className="size-4" />}
             onClick={() => onDismiss(message.id)}
-            className="inline-flex h-9 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-ink-muted transition hover:bg-surface-2 hover:text-ink"
           >
-            <X aria-hidden="true" className="size-4" />
             Dismiss
-          </button>
+          </Button>
         </div>
       </div>
     );
