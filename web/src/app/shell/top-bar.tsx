@@ -1,7 +1,8 @@
 // The fixed top bar of the signed-in app: wordmark, credit balance, theme toggle, the user
 // with a Logout button, and the avatar menu. On a phone it also opens the navigation drawer.
-import { Coins, LoaderCircle, LogOut, Menu } from "lucide-react";
+import { Coins, LogOut, Menu } from "lucide-react";
 import type { Ref } from "react";
+import { Button } from "../../components/button";
 import { iconButtonClasses } from "../../components/button-classes";
 import { ThemeToggle } from "../../components/theme-toggle";
 import { Wordmark } from "../../components/wordmark";
@@ -67,19 +68,15 @@ export function TopBar({
             <span className="max-w-40 truncate text-sm font-medium" title={user?.email}>
               {user?.username}
             </span>
-            <button
-              type="button"
+            <Button
+              variant="ghost"
+              size="sm"
+              loading={loggingOut}
+              icon={<LogOut aria-hidden="true" className="size-4" />}
               onClick={onLogout}
-              disabled={loggingOut}
-              className="inline-flex h-10 items-center gap-2 rounded-xl px-3 text-sm font-medium text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink disabled:opacity-60"
             >
-              {loggingOut ? (
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-              ) : (
-                <LogOut aria-hidden="true" className="size-4" />
-              )}
               Logout
-            </button>
+            </Button>
           </div>
           <AccountMenu user={user} onManageCredits={onManageCredits} onLogout={onLogout} />
         </div>

@@ -1,4 +1,5 @@
-import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { Spinner } from "../../../components/button";
 import type { AvailabilityState } from "./use-availability";
 
 /** The line under a register field: checking, or the answer in green ('available') or red. */
@@ -8,7 +9,7 @@ export function AvailabilityHint({ state }: { state: AvailabilityState }) {
     <p aria-live="polite" className="flex min-h-5 items-start gap-2">
       {state.status === "checking" ? (
         <span className="inline-flex items-center gap-2 text-ink-muted">
-          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          <Spinner />
           Checking availability…
         </span>
       ) : null}

@@ -2,13 +2,14 @@
 // title, two lines of context, message count, last activity or 'New', and the Story Settings and
 // Delete Story buttons. The whole card opens the story.
 import type { Story } from "@storyverse/contract/stories";
-import { BookOpen, Clock, LoaderCircle, MessageSquare, Settings2, Trash2 } from "lucide-react";
+import { BookOpen, Clock, MessageSquare, Settings2, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import desertRuins from "../../../assets/art/desert-ruins.svg";
 import floatingIsles from "../../../assets/art/floating-isles.svg";
 import lanternForest from "../../../assets/art/lantern-forest.svg";
 import nebulaPeaks from "../../../assets/art/nebula-peaks.svg";
 import oceanLighthouse from "../../../assets/art/ocean-lighthouse.svg";
+import { Spinner } from "../../../components/button";
 import { lastActivityLabel, messageCountLabel } from "../story-filter";
 
 const PLACEHOLDER_ART = [floatingIsles, lanternForest, oceanLighthouse, desertRuins, nebulaPeaks];
@@ -82,7 +83,7 @@ export function StoryCard({
         {opening ? (
           <div className="absolute inset-0 grid place-items-center bg-black/50 backdrop-blur-sm">
             <p role="status" className="flex items-center gap-2 text-sm font-semibold text-white">
-              <LoaderCircle aria-hidden="true" className="size-5 animate-spin" /> Opening…
+              <Spinner className="size-5" /> Opening…
             </p>
           </div>
         ) : null}
