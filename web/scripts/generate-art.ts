@@ -2,7 +2,8 @@
 // made of gradients, seeded noise ridgelines and hand-placed shapes, so nothing is downloaded or licensed.
 // Everything the offline painter (server/src/providers/offline) also draws comes from it, imported rather
 // than copied, so the two cannot drift apart: the seeded random numbers, ridgelines, smooth paths, number
-// formatting and the silhouettes (pines, castle, dragon, lighthouse, ruins, camels, traveller, birds).
+// formatting and the silhouettes (pines, broadleaf trees, castle, dragon, lighthouse, ruins, camels, traveller,
+// birds).
 // This script adds only what the painter has no shape for (cities, lanterns, crystals, portraits...).
 // generate-art.test.ts fails when the committed files no longer match what this script draws.
 // Run with `npm run art` after changing a scene or the painter; the SVGs are committed.
@@ -13,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createRng } from "../../server/src/providers/offline/seeded";
 import {
   bird,
+  broadleaf,
   camel,
   castle,
   displacedRidgePath,
@@ -1090,12 +1092,13 @@ function floatingIsles() {
     clouds += `<ellipse cx="${f(x)}" cy="${f(y)}" rx="${f(180 + r() * 220)}" ry="${f(50 + r() * 60)}" fill="#fff" opacity="${f(0.55 + r() * 0.4)}"/>`;
   }
   const isle = (x: number, y: number, s: number) => {
-    const rr = rng(Math.round(x + y));
+    // The painter's broadleaf trees, in two greens.
+    const rr = createRng(Math.round(x + y));
     let trees = "";
     for (let i = 0; i < 5; i++) {
-      const tx = x + (rr() - 0.5) * 240 * s;
-      const th = (40 + rr() * 50) * s;
-      trees += `<rect x="${f(tx - 3 * s)}" y="${f(y - th * 0.4)}" width="${f(6 * s)}" height="${f(th * 0.5)}" fill="#3b2a66"/><circle cx="${f(tx)}" cy="${f(y - th * 0.55)}" r="${f(th * 0.4)}" fill="${rr() > 0.5 ? "#4cc38a" : "#2f9e6e"}"/>`;
+      const tx = x + rr.range(-0.5, 0.5) * 240 * s;
+      const th = (44 + rr.next() * 56) * s;
+      trees += broadleaf(rr, tx, y + 4 * s, th, rr.chance(0.5) ? "#4cc38a" : "#2f9e6e");
     }
     return (
       `<path d="M${f(x - 170 * s)},${f(y)}C${f(x - 120 * s)},${f(y + 90 * s)} ${f(x - 40 * s)},${f(y + 260 * s)} ${f(x + 10 * s)},${f(y + 330 * s)}C${f(x + 50 * s)},${f(y + 220 * s)} ${f(x + 140 * s)},${f(y + 90 * s)} ${f(x + 170 * s)},${f(y)}Z" fill="url(#rock)"/>` +
