@@ -83,7 +83,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   if (!response.ok) {
     if (response.status === 401) unauthorizedHandler?.(path);
     const parsed = errorBodySchema.safeParse(data);
-    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true);
+    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true, data);
     throw new ApiError(
       response.status,
       response.statusText || `Request failed with status ${response.status}`,

@@ -7,13 +7,16 @@ export class ApiError extends Error {
   readonly detail: string;
   /** The server explained itself (an error body with `detail`), rather than a status text or our fallback. */
   readonly fromServer: boolean;
+  /** The whole error body the server sent (its extra fields, like a 402's quota_info), when there was one. */
+  readonly body: unknown;
 
-  constructor(status: number, detail: string, fromServer = status > 0) {
+  constructor(status: number, detail: string, fromServer = status > 0, body?: unknown) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
     this.fromServer = fromServer;
+    this.body = body;
   }
 }
 

@@ -8,7 +8,7 @@ import { useBanner } from "../../app/banner-provider";
 import { ApiError } from "../../lib/api-errors";
 import { refreshCreditBalance } from "../credits/api/credit-balance";
 import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
-import { isOutOfCreditsError } from "../credits/out-of-credits";
+import { isOutOfCreditsError, shortfallOf } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
 import {
@@ -236,7 +236,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       } catch (error) {
         queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => list?.filter((m) => m.id !== local.id));
         if (isOutOfCreditsError(error)) {
-          showQuotaExceeded();
+          showQuotaExceeded(shortfallOf(error));
           void refreshCreditBalance(queryClient);
         } else {
           showError(error instanceof ApiError && error.message ? error.message : SEND_FAILED_MESSAGE);

@@ -1,5 +1,6 @@
 // Which failures mean "out of credits": the server's 402 with quota_exceeded, or any
 // message that contains 'Insufficient credits'. Features open the Quota Exceeded dialog for these.
+import { quotaInfoSchema } from "@storyverse/contract/credits";
 import { ApiError } from "../../lib/api-errors";
 
 export const INSUFFICIENT_CREDITS_TEXT = "Insufficient credits";
@@ -17,4 +18,17 @@ export function isQuotaExceededResponse(value: unknown): boolean {
     value !== null &&
     (value as { quota_exceeded?: unknown }).quota_exceeded === true
   );
+}
+
+/** What a refused request would have cost and what the account had, when the refusal says so. */
+export interface Shortfall {
+  cost: number;
+  remaining: number;
+}
+
+/** The 402's quota_info ({cost, remaining}), or null when the refusal did not carry one. */
+export function shortfallOf(error: unknown): Shortfall | null {
+  if (!(error instanceof ApiError) || typeof error.body !== "object" || error.body === null) return null;
+  const parsed = quotaInfoSchema.safeParse((error.body as { quota_info?: unknown }).quota_info);
+  return parsed.success ? { cost: parsed.data.cost, remaining: parsed.data.remaining } : null;
 }

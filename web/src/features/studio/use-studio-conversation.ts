@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { refreshCreditBalance } from "../credits/api/credit-balance";
-import { isOutOfCreditsError } from "../credits/out-of-credits";
+import { isOutOfCreditsError, type Shortfall, shortfallOf } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
 import { askAdvisor } from "./api/advisor-chat";
@@ -75,7 +75,10 @@ function batchSummary(made: number): string {
   return made === 1 ? "Here is your image." : `Here are your ${made} images.`;
 }
 
-export function useStudioConversation(options: { onError: (text: string) => void; onQuota: () => void }) {
+export function useStudioConversation(options: {
+  onError: (text: string) => void;
+  onQuota: (shortfall: Shortfall | null) => void;
+}) {
   const queryClient = useQueryClient();
   const { onError, onQuota } = options;
   const [initial] = useState(readStoredMessages);
@@ -206,7 +209,7 @@ export function useStudioConversation(options: { onError: (text: string) => void
           setLocal((prev) => prev.filter((message) => !pending.includes(message.id)));
           retries.current.delete(answer.id);
           void refreshCreditBalance(queryClient);
-          onQuota();
+          onQuota(shortfallOf(error));
           return "quota";
         }
         const detail =

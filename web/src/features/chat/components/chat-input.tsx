@@ -3,10 +3,12 @@
 // Shift+Enter for a new line, and the microphone when the server can transcribe. Sending is refused
 // while a turn or its media is under way; the words stay in the box until a send is refused for good.
 import type { ChatMode } from "@storyverse/contract/chat";
+import { creditCost } from "@storyverse/contract/credits";
 import { ArrowUp, Clapperboard, ImageIcon, LoaderCircle, MessageSquare, Mic, Square, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
 import { CostLabel } from "../../credits/components/cost-label";
+import { CreditShortfallNotice, useCreditShortfall } from "../../credits/components/credit-shortfall";
 import { useVoiceRecorder } from "../use-voice-recorder";
 
 export const TEXTAREA_MAX_HEIGHT = 200;
@@ -77,7 +79,8 @@ export function ChatInput({
     element.style.overflowY = element.scrollHeight > TEXTAREA_MAX_HEIGHT ? "auto" : "hidden";
   }, [text]);
 
-  const canSend = text.trim().length > 0 && !busy && voice.state === "idle";
+  const shortfall = useCreditShortfall(creditCost(mode, batch && mode === "image" ? batch.value : 1));
+  const canSend = text.trim().length > 0 && !busy && voice.state === "idle" && !shortfall;
 
   const submit = async () => {
     if (!canSend) return;
@@ -149,6 +152,8 @@ export function ChatInput({
           className="ml-auto rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent-ink"
         />
       </div>
+
+      {shortfall ? <CreditShortfallNotice shortfall={shortfall} className="mb-3" /> : null}
 
       {references && references.count > 0 && mode === "image" ? (
         <p className="mb-3 flex items-center gap-2 text-xs font-medium text-ink-muted">

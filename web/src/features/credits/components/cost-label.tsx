@@ -1,6 +1,7 @@
-// The price beside an action ("1.5 credits", "1 credit"), hidden for unlimited users.
+// The price beside an action against what the account has ("1.5 credits · 9 left"), hidden for unlimited
+// users.
 import { creditCost } from "@storyverse/contract/credits";
-import { visibleCostLabel } from "../../../lib/credits";
+import { formatBalance, visibleCostLabel } from "../../../lib/credits";
 import { useCreditBalance } from "../api/credit-balance";
 
 interface CostLabelProps {
@@ -11,8 +12,13 @@ interface CostLabelProps {
 }
 
 export function CostLabel({ kind, quantity = 1, className }: CostLabelProps) {
-  const { unlimited } = useCreditBalance();
+  const { unlimited, remaining, isPlaceholder } = useCreditBalance();
   const label = visibleCostLabel(creditCost(kind, quantity), unlimited);
   if (label === null) return null;
-  return <span className={className}>{label}</span>;
+  return (
+    <span className={className}>
+      {label}
+      {isPlaceholder ? null : <span className="font-normal opacity-80"> · {formatBalance(remaining)} left</span>}
+    </span>
+  );
 }

@@ -1,6 +1,7 @@
 // The Quota Exceeded dialog: any feature whose request is refused for want of credits
 // calls useQuotaPrompt().showQuotaExceeded(). 'View Plans' opens the Credits page, 'Later' closes it.
-// Mounted once inside the signed-in shell.
+// Mounted once inside the signed-in shell. Worded for the case: with nothing left it says the spec's
+// words; with some credits left but fewer than the request costs, it says so, with both numbers.
 //
 // The "out-of-credits prompt" of the other flows (a chat turn, a Studio batch refused with 402 or a
 // message containing 'Insufficient credits', see ../out-of-credits.ts) is this same dialog: one prompt,
@@ -11,16 +12,30 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import { useView } from "../../../app/view-provider";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
+import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
+import type { Shortfall } from "../out-of-credits";
 
 export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
 export const QUOTA_EXCEEDED_TEXT =
   "You've reached your free usage limit. Upgrade to continue creating amazing content.";
+export const NOT_ENOUGH_CREDITS_TITLE = "Not Enough Credits";
+
+/** "This costs 6 credits and you have 4 credits. ..." for a request bigger than what is left. */
+export function notEnoughCreditsText({ cost, remaining }: Shortfall): string {
+  return `This costs ${costLabel(cost)} and you have ${formatBalance(remaining)} ${creditLabel(remaining)}. Top up, or ask for less, to continue creating amazing content.`;
+}
+
+/** Some credits left, just not enough: the words for that case rather than "you've reached your limit". */
+function isPartial(shortfall: Shortfall | null): shortfall is Shortfall {
+  return shortfall !== null && shortfall.remaining > 0 && shortfall.cost > shortfall.remaining;
+}
 
 /** The credit management view (the Credits page). */
 export const CREDITS_VIEW = "subscription";
 
 interface QuotaPromptContextValue {
-  showQuotaExceeded: () => void;
+  /** With the refusal's cost and balance (shortfallOf(error)) the dialog can say how short the user is. */
+  showQuotaExceeded: (shortfall?: Shortfall | null) => void;
 }
 
 const QuotaPromptContext = createContext<QuotaPromptContextValue | null>(null);
@@ -28,7 +43,11 @@ const QuotaPromptContext = createContext<QuotaPromptContextValue | null>(null);
 export function QuotaPromptProvider({ children }: { children: ReactNode }) {
   const { navigate } = useView();
   const [open, setOpen] = useState(false);
-  const showQuotaExceeded = useCallback(() => setOpen(true), []);
+  const [shortfall, setShortfall] = useState<Shortfall | null>(null);
+  const showQuotaExceeded = useCallback((next?: Shortfall | null) => {
+    setShortfall(next ?? null);
+    setOpen(true);
+  }, []);
   const value = useMemo(() => ({ showQuotaExceeded }), [showQuotaExceeded]);
 
   const viewPlans = () => {
@@ -39,7 +58,12 @@ export function QuotaPromptProvider({ children }: { children: ReactNode }) {
   return (
     <QuotaPromptContext value={value}>
       {children}
-      <QuotaExceededDialog open={open} onOpenChange={setOpen} onViewPlans={viewPlans} />
+      <QuotaExceededDialog
+        open={open}
+        onOpenChange={setOpen}
+        onViewPlans={viewPlans}
+        shortfall={shortfall}
+      />
     </QuotaPromptContext>
   );
 }
@@ -48,9 +72,11 @@ interface QuotaExceededDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onViewPlans: () => void;
+  shortfall?: Shortfall | null;
 }
 
-export function QuotaExceededDialog({ open, onOpenChange, onViewPlans }: QuotaExceededDialogProps) {
+export function QuotaExceededDialog({ open, onOpenChange, onViewPlans, shortfall }: QuotaExceededDialogProps) {
+  const partial = isPartial(shortfall ?? null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -63,10 +89,10 @@ export function QuotaExceededDialog({ open, onOpenChange, onViewPlans }: QuotaEx
             <Sparkles className="size-7" />
           </div>
           <Dialog.Title className="text-center text-xl font-bold tracking-tight">
-            {QUOTA_EXCEEDED_TITLE}
+            {partial ? NOT_ENOUGH_CREDITS_TITLE : QUOTA_EXCEEDED_TITLE}
           </Dialog.Title>
           <Dialog.Description className="mt-3 text-center text-sm leading-6 text-ink-muted">
-            {QUOTA_EXCEEDED_TEXT}
+            {partial && shortfall ? notEnoughCreditsText(shortfall) : QUOTA_EXCEEDED_TEXT}
           </Dialog.Description>
           <div className="mt-7 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
             <Dialog.Close className={`${buttonClasses("secondary", "sm")} sm:min-w-28`}>Later</Dialog.Close>

@@ -5,6 +5,8 @@ import { ArrowUp, Images, ImageUp, LoaderCircle, MessageCircleQuestion, WandSpar
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef } from "react";
 import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
+import { CreditShortfallNotice } from "../../credits/components/credit-shortfall";
+import type { Shortfall } from "../../credits/out-of-credits";
 import { MAX_INPUT_IMAGES, type StudioInput } from "../studio-rules";
 import { BATCH_SIZES } from "../use-studio-preferences";
 
@@ -25,6 +27,10 @@ interface StudioComposerProps {
   sending: boolean;
   /** "1.5 credits"; null for an unlimited user. */
   cost: string | null;
+  /** "9 credits": what the account has; null for an unlimited user. */
+  balance: string | null;
+  /** Set when the account cannot pay for this request: sending is off and the notice says why. */
+  shortfall: Shortfall | null;
 }
 
 const MODES: { value: StudioMode; label: string; icon: typeof WandSparkles }[] = [
@@ -33,12 +39,12 @@ const MODES: { value: StudioMode; label: string; icon: typeof WandSparkles }[] =
 ];
 
 export function StudioComposer(props: StudioComposerProps) {
-  const { mode, inputs, prompt, sending, cost } = props;
+  const { mode, inputs, prompt, sending, cost, balance, shortfall } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const ids = useId();
   const imageMode = mode === "image";
-  const canSend = prompt.trim().length > 0 && !sending;
+  const canSend = prompt.trim().length > 0 && !sending && !shortfall;
 
   useLayoutEffect(() => {
     const element = textarea.current;
@@ -214,9 +220,12 @@ export function StudioComposer(props: StudioComposerProps) {
           )}
         </button>
       </div>
-      {cost ? (
+      {shortfall ? (
+        <CreditShortfallNotice shortfall={shortfall} className="mt-2" />
+      ) : cost ? (
         <p className="mt-2 px-1 text-xs text-ink-muted">
           {imageMode ? "Generate" : "Ask"} for <span className="font-semibold text-ink">{cost}</span>
+          {balance ? <> · you have {balance}</> : null}
         </p>
       ) : null}
     </form>

@@ -6,8 +6,9 @@ import { LoaderCircle, MessageCircleQuestion, WandSparkles } from "lucide-react"
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
-import { visibleCostLabel } from "../../../lib/credits";
+import { creditLabel, formatBalance, visibleCostLabel } from "../../../lib/credits";
 import { useCreditBalance } from "../../credits/api/credit-balance";
+import { useCreditShortfall } from "../../credits/components/credit-shortfall";
 import { useQuotaPrompt } from "../../credits/components/quota-prompt-provider";
 import { studioCost } from "../studio-rules";
 import { clipboardFiles, useInputImages } from "../use-input-images";
@@ -33,7 +34,7 @@ const ADVISOR_IDEAS = [
 export function StudioPage() {
   const { showError } = useBanner();
   const { showQuotaExceeded } = useQuotaPrompt();
-  const { unlimited } = useCreditBalance();
+  const { unlimited, remaining } = useCreditBalance();
   const { mode, setMode, batchSize, setBatchSize } = useStudioPreferences();
   const conversation = useStudioConversation({ onError: showError, onQuota: showQuotaExceeded });
   const { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore } =
@@ -45,6 +46,7 @@ export function StudioPage() {
 
   const { messages, sending } = conversation;
   const cost = visibleCostLabel(studioCost(mode, batchSize), unlimited);
+  const shortfall = useCreditShortfall(studioCost(mode, batchSize));
 
   // Clipboard images anywhere on the Studio become inputs (image mode); a text paste is left alone.
   const modeRef = useRef(mode);
@@ -215,6 +217,8 @@ export function StudioPage() {
             onSubmit={() => void submit()}
             sending={sending}
             cost={cost}
+            balance={unlimited ? null : `${formatBalance(remaining)} ${creditLabel(remaining)}`}
+            shortfall={shortfall}
           />
         </div>
       </div>

@@ -1,0 +1,42 @@
+// Cost against balance before anything is sent: a request the account cannot pay for says so beside the
+// send button (and the button is disabled by its feature), instead of being refused afterwards.
+import { CircleAlert } from "lucide-react";
+import { useView } from "../../../app/view-provider";
+import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
+import { useCreditBalance } from "../api/credit-balance";
+import type { Shortfall } from "../out-of-credits";
+import { CREDITS_VIEW } from "./quota-prompt-provider";
+
+/** How short the account is for a request of this cost; null when it can pay (or is unlimited). */
+export function useCreditShortfall(cost: number): Shortfall | null {
+  const { remaining, unlimited, isPlaceholder } = useCreditBalance();
+  // Until the server has confirmed the balance, do not refuse on a stored number.
+  if (unlimited || isPlaceholder || cost <= remaining) return null;
+  return { cost, remaining };
+}
+
+export function shortfallText({ cost, remaining }: Shortfall): string {
+  return remaining > 0
+    ? `Not enough credits: this costs ${costLabel(cost)} and you have ${formatBalance(remaining)} ${creditLabel(remaining)}.`
+    : `You have no credits left: this costs ${costLabel(cost)}.`;
+}
+
+export function CreditShortfallNotice({ shortfall, className = "" }: { shortfall: Shortfall; className?: string }) {
+  const { navigate } = useView();
+  return (
+    <p
+      role="status"
+      className={`flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl border border-amber-500/40 bg-amber-400/10 px-3 py-2 text-xs font-medium text-amber-900 dark:text-amber-100 ${className}`}
+    >
+      <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+      <span>{shortfallText(shortfall)}</span>
+      <button
+        type="button"
+        onClick={() => navigate(CREDITS_VIEW)}
+        className="rounded-md font-semibold underline underline-offset-2 hover:no-underline"
+      >
+        Get credits
+      </button>
+    </p>
+  );
+}
