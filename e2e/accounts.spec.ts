@@ -135,11 +135,15 @@ test("register, verify by the mailed link, sign in with the username, see the sh
   await expect(page.getByText("Email verified successfully! You can now log in.")).toBeVisible();
   // The token is single use: it leaves the address bar once spent.
   await expect(page).toHaveURL(/\/verify-email$/);
-  // ...and the screen moves on to the root by itself after 3 seconds.
-  await expect(page.getByRole("heading", HERO)).toBeVisible({ timeout: 6_000 });
-
-  await page.getByRole("banner").getByRole("button", { name: "Get Started" }).click();
-  await signIn(page, account.username, account.password);
+  // ...and the screen moves on by itself after 3 seconds, to the sign-in (not the marketing page), with
+  // the verified address filled in and the password field waiting.
+  await expect(page.getByText(/Taking you to the sign-in page in \d seconds?/)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Welcome to Storyverse" })).toBeVisible({ timeout: 6_000 });
+  await expect(page.getByRole("heading", HERO)).toHaveCount(0);
+  await expect(page.getByLabel("Email or username")).toHaveValue(account.email);
+  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
+  await page.keyboard.type(account.password);
+  await page.keyboard.press("Enter");
   await expectShell(page);
   await expect(page).toHaveURL(/\/stories$/);
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
@@ -197,10 +201,12 @@ test("reset a forgotten password by the mailed link, then sign in with the new o
   await page.getByRole("button", { name: "Reset Password" }).click();
   await expect(page.getByRole("heading", { name: "Password Reset" })).toBeVisible();
   await expect(page).toHaveURL(/\/forgot-password$/);
-  await expect(page.getByRole("heading", HERO)).toBeVisible({ timeout: 6_000 });
+  // Sign in now goes straight to the sign-in, the account's address filled in.
+  await page.getByRole("button", { name: "Sign in now" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome to Storyverse" })).toBeVisible();
+  await expect(page.getByLabel("Email or username")).toHaveValue(account.email);
 
   consoleWatch.allow(failedRequest(401));
-  await page.getByRole("banner").getByRole("button", { name: "Get Started" }).click();
   await signIn(page, account.email, account.password);
   await expect(
     page.getByRole("alert").filter({ hasText: "Incorrect email, username or password." }),

@@ -18,7 +18,12 @@ test.afterAll(async () => {
   await sink?.close();
 });
 
-async function spend(request: APIRequestContext, account: SignedInAccount, kind: "batch" | "advice", size = 1) {
+async function spend(
+  request: APIRequestContext,
+  account: SignedInAccount,
+  kind: "batch" | "advice",
+  size = 1,
+) {
   const response =
     kind === "batch"
       ? await request.post("/api/studio/generate-image", {

@@ -141,13 +141,23 @@ test("an image turn: the spinner, the story text, then the picture on the canvas
   await expect(page.getByRole("button", { name: "Generated story image" })).toBeVisible();
   await expect(page.getByRole("banner").getByRole("button", { name: "13.5 credits" })).toBeVisible();
 
-  // The picture opens in the large preview, and the toggle marks it as a reference.
+  // The picture opens the large preview and nothing else: looking at a picture does not choose it.
   await page.getByRole("button", { name: "Generated story image" }).click();
   const viewer = page.getByRole("dialog", { name: "Media viewer" });
   await expect(viewer).toBeVisible();
   await expect(viewer.getByRole("img", { name: "Generated story image" })).toBeVisible();
   await expect(viewer.getByText("1 of 1")).toBeVisible();
   await page.keyboard.press("Escape");
+  await expect(viewer).toBeHidden();
+  const select = page.getByRole("button", { name: "Select as reference" });
+  await expect(select).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByText("1 reference image")).toBeHidden();
+  // The select control is visible on the picture and says what choosing does, on hover.
+  await expect(select).toBeVisible();
+  await expect(select).toHaveAccessibleDescription("Selected images guide the next scene");
+  await select.hover();
+  await expect(page.getByRole("tooltip", { name: "Selected images guide the next scene" })).toBeVisible();
+  await select.click();
   await expect(viewer).toBeHidden();
   await expect(page.getByRole("button", { name: "Selected as reference" })).toHaveAttribute(
     "aria-pressed",
@@ -455,13 +465,12 @@ for (const theme of ["light", "dark"] as const) {
 
 test("out of credits: the prompt opens and the turn is taken back", async ({ page, request, baseURL }) => {
   const spender = await registerVerified(request, sink, baseURL ?? "", newAccount("spender"));
-  // Spend every credit the quick way: chat turns (0.5 each, no media) until the server refuses.
-  for (let turn = 0; turn < 40; turn++) {
+  // Spend all but the last 0.5 the quick way: chat turns (0.5 each, no media).
+  for (let turn = 0; turn < 29; turn++) {
     const response = await request.post("/api/chat", {
       headers: bearer(spender),
       data: { prompt: `Scene ${turn}`, chat_mode: "chat" },
     });
-    if (response.status() === 402) break;
     expect(response.ok()).toBe(true);
   }
   const story = await request.post("/api/stories", {
@@ -471,10 +480,25 @@ test("out of credits: the prompt opens and the turn is taken back", async ({ pag
   expect(story.ok()).toBe(true);
 
   consoleWatch.allow(failedRequest(402));
-  await storeSession(page, { ...spender, credits: 0 });
+  await storeSession(page, { ...spender, credits: 0.5 });
   await page.goto("/stories");
   await openStory(page, "Broke Knight");
-  await send(page, "Image", "I draw my sword");
+  // An image turn (1.5) does not fit in 0.5: said before sending, and Send stays off.
+  await page.getByRole("button", { name: "Image", exact: true }).click();
+  await messageBox(page).fill("I draw my sword");
+  await expect(page.getByRole("status").filter({ hasText: "Not enough credits" })).toContainText(
+    "this costs 1.5 credits and you have 0.5 credits",
+  );
+  await expect(page.getByRole("button", { name: "Send message" })).toBeDisabled();
+
+  // A chat turn fits, but the last 0.5 goes elsewhere (another tab) before it is sent: the server
+  // refuses, the prompt says the spec's words (nothing is left), and the turn is taken back.
+  const last = await request.post("/api/chat", {
+    headers: bearer(spender),
+    data: { prompt: "The last coin", chat_mode: "chat" },
+  });
+  expect(last.ok()).toBe(true);
+  await send(page, "Chat", "I draw my sword");
   const dialog = page.getByRole("dialog", { name: "Quota Exceeded" });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("You've reached your free usage limit.");
@@ -485,4 +509,5 @@ test("out of credits: the prompt opens and the turn is taken back", async ({ pag
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Start Your Adventure")).toBeVisible();
   await expect(messageBox(page)).toHaveValue("I draw my sword");
+  await expect(page.getByRole("status").filter({ hasText: "You have no credits left" })).toBeVisible();
 });

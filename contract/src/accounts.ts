@@ -73,6 +73,15 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
+/** A mailed link that worked (verify email, reset password): also the account's address, for the sign-in. */
+export const linkUsedResponseSchema = messageResponseSchema.extend({
+  email: z
+    .string()
+    .optional()
+    .describe("The account's email: the link's holder proved the mailbox, so the sign-in can be filled in"),
+});
+export type LinkUsedResponse = z.infer<typeof linkUsedResponseSchema>;
+
 export const userSchema = z.object({
   user_id: z.string(),
   email: z.string(),

@@ -50,6 +50,8 @@ describe("registration and verification", () => {
     const verified = await get(`/api/verify-email/${token}`);
     expect(verified.statusCode).toBe(200);
     expect(verified.json().message).toBe("Email verified successfully! You can now log in.");
+    // The address comes back, so the sign-in the web opens next can be filled in.
+    expect(verified.json().email).toBe(c.email.toLowerCase());
 
     const reused = await get(`/api/verify-email/${token}`);
     expect(reused.statusCode).toBe(400);
@@ -241,6 +243,7 @@ describe("password reset", () => {
 
     const res = await post("/api/reset-password", { token, password: "brand-new-secret" });
     expect(res.statusCode).toBe(200);
+    expect(res.json().email).toBe(u.email.toLowerCase());
     for (const old of [u.token, otherSession]) {
       expect((await get("/api/user/verify", bearer(old))).statusCode).toBe(401);
     }

@@ -5,6 +5,7 @@ import {
   availabilityResponseSchema,
   emailRequestSchema,
   emailSchema,
+  linkUsedResponseSchema,
   loginRequestSchema,
   logoutResponseSchema,
   messageResponseSchema,
@@ -132,7 +133,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Use the link from the verification mail",
         params: z.object({ token: z.string().min(1).max(200) }),
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: linkUsedResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -196,7 +197,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Choose a new password with the link from the reset mail",
         body: resetPasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: linkUsedResponseSchema, ...errors },
       },
     },
     async (request) => {

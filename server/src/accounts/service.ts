@@ -285,7 +285,9 @@ async function useLink(ctx: AccountsContext, purpose: TokenPurpose, token: strin
 export async function verifyEmail(ctx: AccountsContext, token: string) {
   const link = await useLink(ctx, "verify_email", token);
   await setEmailVerified(ctx.db, link.userId, ctx.clock.now());
-  return { success: true as const, message: EMAIL_VERIFIED_MESSAGE };
+  // The address goes back to whoever used the link: the mail reached them there, so it is theirs to see.
+  const row = await findUserById(ctx.db, link.userId);
+  return { success: true as const, message: EMAIL_VERIFIED_MESSAGE, email: row?.email };
 }
 
 export async function resetPassword(ctx: AccountsContext, token: string, password: string) {
@@ -301,7 +303,12 @@ export async function resetPassword(ctx: AccountsContext, token: string, passwor
     await setEmailVerified(tx, link.userId, now);
   });
   ctx.sessions?.evictUser(link.userId);
-  return { success: true as const, message: "Your password has been reset. You can now sign in with it." };
+  const row = await findUserById(ctx.db, link.userId);
+  return {
+    success: true as const,
+    message: "Your password has been reset. You can now sign in with it.",
+    email: row?.email,
+  };
 }
 
 /** Admin CLI: mark an address verified without a mail round trip. */

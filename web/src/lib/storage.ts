@@ -259,3 +259,25 @@ export function clearPaymentReturnQuery(): void {
     // Nothing stored, nothing to clear.
   }
 }
+
+/** The address a mailed link just proved (verified email, new password): the sign-in opens with it. */
+export const SIGN_IN_EMAIL_KEY = "signInEmail";
+
+export function writeSignInEmail(email: string): void {
+  try {
+    sessionBackend()?.setItem(SIGN_IN_EMAIL_KEY, email);
+  } catch {
+    // Without session storage the sign-in simply starts empty.
+  }
+}
+
+/** The address to fill the sign-in with, read once: a later visit to the sign-in starts empty. */
+export function takeSignInEmail(): string | null {
+  try {
+    const email = sessionBackend()?.getItem(SIGN_IN_EMAIL_KEY) ?? null;
+    sessionBackend()?.removeItem(SIGN_IN_EMAIL_KEY);
+    return email;
+  } catch {
+    return null;
+  }
+}

@@ -1,8 +1,10 @@
 // The auth screen, wired to the app: a session signs in (the view provider then opens stories); an
 // account that must verify its email goes to the verification screen with the notice the form
 // gives (a success or an error banner).
+
+import { useState } from "react";
 import { AuthScreen } from "../../features/accounts/components/auth-screen";
-import { writePendingUser } from "../../lib/storage";
+import { takeSignInEmail, writePendingUser } from "../../lib/storage";
 import { useAuth } from "../auth-provider";
 import { useBanner } from "../banner-provider";
 import { useView } from "../view-provider";
@@ -11,8 +13,11 @@ export function AuthView() {
   const { navigate } = useView();
   const { signIn } = useAuth();
   const { showError, showSuccess } = useBanner();
+  // Arriving from a verified email or a new password: the address is already known.
+  const [identifier] = useState(takeSignInEmail);
   return (
     <AuthScreen
+      initialIdentifier={identifier}
       onSignedIn={signIn}
       onVerificationRequired={(pending, notice) => {
         writePendingUser(pending);

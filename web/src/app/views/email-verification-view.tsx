@@ -4,13 +4,13 @@ import { useCallback, useState } from "react";
 import { EmailVerificationScreen } from "../../features/accounts/components/email-verification-screen";
 import { clearPendingUser, readPendingUser } from "../../lib/storage";
 import { useView } from "../view-provider";
-import { useGoToRoot, useUrlToken } from "./use-account-links";
+import { useSignInAfterLink, useUrlToken } from "./use-account-links";
 
 export function EmailVerificationView() {
   const { navigate } = useView();
   const [token, clearToken] = useUrlToken();
   const [pendingEmail] = useState(() => readPendingUser()?.email ?? null);
-  const goToRoot = useGoToRoot();
+  const toSignIn = useSignInAfterLink();
 
   const onVerified = useCallback(() => {
     clearPendingUser();
@@ -22,7 +22,7 @@ export function EmailVerificationView() {
       token={token}
       pendingEmail={pendingEmail}
       onVerified={onVerified}
-      onDone={goToRoot}
+      onDone={toSignIn}
       onBackToLogin={() => navigate("auth")}
       onBackToHome={() => navigate("landing")}
     />

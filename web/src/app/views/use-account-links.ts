@@ -1,5 +1,6 @@
 // Helpers for the screens opened by links in account mails.
 import { useCallback, useState } from "react";
+import { writeSignInEmail } from "../../lib/storage";
 import { useAuth } from "../auth-provider";
 import { useView } from "../view-provider";
 import { DEFAULT_SIGNED_IN_VIEW } from "../views";
@@ -19,12 +20,22 @@ export function useUrlToken(): [string | null, () => void] {
   return [token, clear];
 }
 
-/** The app's root: the landing page for a visitor, the signed-in home for a user. */
-export function useGoToRoot(): () => void {
+/**
+ * Where a worked mail link leads: the sign-in, with the account's address filled in (a signed-in user goes
+ * home instead). Landing on the marketing page signed out after verifying would be a dead end.
+ */
+export function useSignInAfterLink(): (email?: string) => void {
   const { navigate } = useView();
   const { isAuthenticated } = useAuth();
   return useCallback(
-    () => navigate(isAuthenticated ? DEFAULT_SIGNED_IN_VIEW : "landing"),
+    (email?: string) => {
+      if (isAuthenticated) {
+        navigate(DEFAULT_SIGNED_IN_VIEW);
+        return;
+      }
+      if (email) writeSignInEmail(email);
+      navigate("auth");
+    },
     [navigate, isAuthenticated],
   );
 }

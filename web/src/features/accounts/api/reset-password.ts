@@ -1,16 +1,16 @@
 // POST /api/reset-password: choose a new password with the token from the reset mail.
 import {
-  type MessageResponse,
-  messageResponseSchema,
+  type LinkUsedResponse,
+  linkUsedResponseSchema,
   type ResetPasswordRequest,
 } from "@storyverse/contract/accounts";
 import { apiRequest } from "../../../lib/api-client";
 
-export function resetPassword(body: ResetPasswordRequest): Promise<MessageResponse> {
+export function resetPassword(body: ResetPasswordRequest): Promise<LinkUsedResponse> {
   return apiRequest("/api/reset-password", {
     method: "POST",
     body,
-    schema: messageResponseSchema,
+    schema: linkUsedResponseSchema,
     timeoutMs: 30_000,
   });
 }

@@ -38,6 +38,8 @@ export interface AuthScreenProps {
   onForgotPassword: () => void;
   onBackToHome: () => void;
   initialMode?: AuthMode;
+  /** Fills "Email or username" (after a verified email or a password reset); the password gets the focus. */
+  initialIdentifier?: string | null;
 }
 
 const COPY: Record<AuthMode, { title: string; lede: string; submit: string; busy: string }> = {
@@ -67,9 +69,12 @@ export function AuthScreen({
   onForgotPassword,
   onBackToHome,
   initialMode = "signin",
+  initialIdentifier = null,
 }: AuthScreenProps) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
-  const [values, setValues] = useState<AuthFormValues>(EMPTY_AUTH_FORM);
+  const [values, setValues] = useState<AuthFormValues>(() =>
+    initialIdentifier ? { ...EMPTY_AUTH_FORM, email: initialIdentifier } : EMPTY_AUTH_FORM,
+  );
   const [error, setError] = useState<string | null>(null);
   const headingId = useId();
   const firstField = useRef<HTMLInputElement>(null);
@@ -218,6 +223,7 @@ export function AuthScreen({
                     label="Password"
                     name="password"
                     autoComplete="current-password"
+                    autoFocus={Boolean(initialIdentifier)}
                     value={values.password}
                     onValueChange={set("password")}
                     labelAside={

@@ -16,7 +16,7 @@ import { SuccessRedirectCard } from "./redirect-notice";
 type VerificationState =
   | { step: "pending" }
   | { step: "verifying" }
-  | { step: "success"; message: string }
+  | { step: "success"; message: string; email?: string }
   | { step: "error"; message: string };
 
 export interface EmailVerificationScreenProps {
@@ -26,8 +26,8 @@ export interface EmailVerificationScreenProps {
   pendingEmail: string | null;
   /** Called once the link worked (forget the pending account, tidy the URL). */
   onVerified: () => void;
-  /** The redirect 3 s after success: the app's root. */
-  onDone: () => void;
+  /** 3 s after success (or at once, by Sign in now): the sign-in, with the verified address. */
+  onDone: (email?: string) => void;
   onBackToLogin: () => void;
   onBackToHome: () => void;
 }
@@ -47,9 +47,9 @@ export function EmailVerificationScreen({
     let current = true;
     // verifyEmailOnce shares one request per token, so StrictMode's second effect run waits on the first.
     verifyEmailOnce(token).then(
-      () => {
+      (response) => {
         if (!current) return;
-        setState({ step: "success", message: MESSAGES.verified });
+        setState({ step: "success", message: MESSAGES.verified, email: response.email });
         onVerified();
       },
       (error: unknown) => {
@@ -74,12 +74,12 @@ export function EmailVerificationScreen({
   }
 
   if (state.step === "success") {
+    const { email } = state;
     return (
       <SuccessRedirectCard
         title="Email verified"
         message={state.message}
-        onDone={onDone}
-        onBackToLogin={onBackToLogin}
+        onDone={() => onDone(email)}
         onBackToHome={onBackToHome}
       />
     );

@@ -22,8 +22,8 @@ export interface ForgotPasswordScreenProps {
   token: string | null;
   /** The token has been used or abandoned: take it out of the address bar. */
   onTokenSpent: () => void;
-  /** The redirect 3 s after success: the app's root. */
-  onDone: () => void;
+  /** 3 s after success (or at once, by Sign in now): the sign-in, with the account's address. */
+  onDone: (email?: string) => void;
   onBackToLogin: () => void;
   onBackToHome: () => void;
 }
@@ -41,6 +41,7 @@ export function ForgotPasswordScreen({
   const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState("");
   const [successMessage, setSuccessMessage] = useState("");
+  const [accountEmail, setAccountEmail] = useState<string | undefined>();
 
   const common = { onBackToHome };
 
@@ -70,8 +71,9 @@ export function ForgotPasswordScreen({
     return (
       <ResetStepCard
         token={token}
-        onSuccess={(message) => {
+        onSuccess={(message, address) => {
           setSuccessMessage(message);
+          setAccountEmail(address);
           setStep("success");
           onTokenSpent();
         }}
@@ -89,8 +91,7 @@ export function ForgotPasswordScreen({
       <SuccessRedirectCard
         title="Password Reset"
         message={successMessage || "Your password has been reset. You can now sign in with it."}
-        onDone={onDone}
-        onBackToLogin={onBackToLogin}
+        onDone={() => onDone(accountEmail)}
         {...common}
       />
     );
@@ -191,7 +192,7 @@ function ResetStepCard({
   onBackToHome,
 }: {
   token: string;
-  onSuccess: (message: string) => void;
+  onSuccess: (message: string, email?: string) => void;
   onRequestNewLink: () => void;
   onBackToHome: () => void;
 }) {
@@ -212,7 +213,7 @@ function ResetStepCard({
     reset.mutate(
       { token, password },
       {
-        onSuccess: (response) => onSuccess(response.message),
+        onSuccess: (response) => onSuccess(response.message, response.email),
         onError: (failure) => setError(resetErrorMessage(failure)),
       },
     );

@@ -1,6 +1,6 @@
-// "Taking you home in 3 seconds": the success screens' promised redirect (3 s after a verified email or a
-// new password), with a visible countdown so it is never a surprise, and a button for those who would
-// rather not wait.
+// "Taking you to the sign-in page in 3 seconds": the success screens' redirect (3 s after a verified email or a new
+// password) to the sign-in with the address filled in, with a visible countdown so it is never a surprise,
+// and a button for those who would rather not wait.
 import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../components/button";
@@ -31,7 +31,7 @@ export function useRedirectAfter(onDone: () => void, delayMs: number = REDIRECT_
 export function RedirectNotice({ secondsLeft }: { secondsLeft: number }) {
   return (
     <p className="mt-4 text-sm text-ink-muted">
-      Taking you to the home page in {secondsLeft} {secondsLeft === 1 ? "second" : "seconds"}…
+      Taking you to the sign-in page in {secondsLeft} {secondsLeft === 1 ? "second" : "seconds"}…
     </p>
   );
 }
@@ -39,20 +39,13 @@ export function RedirectNotice({ secondsLeft }: { secondsLeft: number }) {
 interface SuccessRedirectCardProps {
   title: string;
   message: string;
-  /** The redirect 3 s after success: the app's root. */
+  /** 3 s after success, or at once by Sign in now: the sign-in. */
   onDone: () => void;
-  onBackToLogin: () => void;
   onBackToHome: () => void;
 }
 
 /** The success screen both account flows end on: the message, the countdown home, and Sign in now. */
-export function SuccessRedirectCard({
-  title,
-  message,
-  onDone,
-  onBackToLogin,
-  onBackToHome,
-}: SuccessRedirectCardProps) {
+export function SuccessRedirectCard({ title, message, onDone, onBackToHome }: SuccessRedirectCardProps) {
   const secondsLeft = useRedirectAfter(onDone);
   return (
     <AccountScreen icon={CircleCheck} tone="success" title={title} onBackToHome={onBackToHome}>
@@ -60,7 +53,7 @@ export function SuccessRedirectCard({
         <FormAlert tone="success" message={message} />
       </div>
       <RedirectNotice secondsLeft={secondsLeft} />
-      <Button className="mt-6 w-full" onClick={onBackToLogin}>
+      <Button className="mt-6 w-full" onClick={onDone}>
         Sign in now
       </Button>
     </AccountScreen>

@@ -2,12 +2,15 @@
 // Markdown with its image or video at 4:3 underneath. A picture can be selected as a reference (the
 // yellow toggle); clicking it toggles that and opens the preview. Media that cannot load are hidden.
 import { type ChatMessage, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
-import { Check, Clapperboard, Feather, LoaderCircle, Sparkles, TriangleAlert } from "lucide-react";
+import { Check, Clapperboard, Feather, LoaderCircle, Plus, Sparkles, TriangleAlert } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Markdown } from "../../../components/markdown";
+import { Tooltip } from "../../../components/tooltip";
 import { formatMessageTime } from "../../../lib/message-time";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
 import type { PollingStop } from "../use-chat-session";
+
+const SELECTION_TOOLTIP = "Selected images guide the next scene";
 
 export const SENDING_TEXT = "Generating story and image...";
 export const SENDING_TEXT_CHAT = "Generating story...";
@@ -258,10 +261,7 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
     >
       <button
         type="button"
-        onClick={() => {
-          selection?.toggle(message.id, image);
-          onPreview(message.id);
-        }}
+        onClick={() => onPreview(message.id)}
         aria-label="Generated story image"
         className="block size-full cursor-zoom-in"
       >
@@ -274,22 +274,28 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
         />
       </button>
       {selection ? (
-        <button
-          type="button"
-          aria-pressed={selected}
-          aria-label={selected ? "Selected as reference" : "Select as reference"}
-          title={
-            selected ? "Selected as a reference for the next image" : "Use as a reference for the next image"
-          }
-          onClick={() => selection.toggle(message.id, image)}
-          className={`absolute top-2 right-2 grid size-9 place-items-center rounded-full border-2 shadow-lifted backdrop-blur-md transition duration-200 ${
-            selected
-              ? "border-amber-300 bg-amber-400 text-black"
-              : "border-white/80 bg-black/40 text-transparent hover:bg-black/60 hover:text-white/80"
-          }`}
-        >
-          <Check aria-hidden="true" className="size-5" strokeWidth={3} />
-        </button>
+        // Choosing a picture and looking at it are two things: the picture opens the preview, this
+        // control (always visible, with its reason on hover and focus) chooses it for the next scene.
+        <Tooltip label={SELECTION_TOOLTIP} side="bottom" className="absolute top-2 right-2">
+          <button
+            type="button"
+            aria-pressed={selected}
+            aria-label={selected ? "Selected as reference" : "Select as reference"}
+            onClick={() => selection.toggle(message.id, image)}
+            className={`inline-flex h-9 items-center gap-1.5 rounded-full border-2 pr-3 pl-2 text-xs font-semibold shadow-lifted backdrop-blur-md transition duration-200 ${
+              selected
+                ? "border-amber-300 bg-amber-400 text-black"
+                : "border-white/80 bg-black/55 text-white hover:bg-black/75"
+            }`}
+          >
+            {selected ? (
+              <Check aria-hidden="true" className="size-4" strokeWidth={3} />
+            ) : (
+              <Plus aria-hidden="true" className="size-4" strokeWidth={3} />
+            )}
+            <span aria-hidden="true">{selected ? "Selected" : "Select"}</span>
+          </button>
+        </Tooltip>
       ) : null}
     </div>
   );

@@ -18,7 +18,7 @@ export function CostLabel({ kind, quantity = 1, className }: CostLabelProps) {
   return (
     <span className={className}>
       {label}
-      {isPlaceholder ? null : <span className="font-normal opacity-80"> · {formatBalance(remaining)} left</span>}
+      {isPlaceholder ? null : <span className="font-normal"> · {formatBalance(remaining)} left</span>}
     </span>
   );
 }

@@ -21,7 +21,13 @@ export function shortfallText({ cost, remaining }: Shortfall): string {
     : `You have no credits left: this costs ${costLabel(cost)}.`;
 }
 
-export function CreditShortfallNotice({ shortfall, className = "" }: { shortfall: Shortfall; className?: string }) {
+export function CreditShortfallNotice({
+  shortfall,
+  className = "",
+}: {
+  shortfall: Shortfall;
+  className?: string;
+}) {
   const { navigate } = useView();
   return (
     <p

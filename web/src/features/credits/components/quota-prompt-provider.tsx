@@ -58,12 +58,7 @@ export function QuotaPromptProvider({ children }: { children: ReactNode }) {
   return (
     <QuotaPromptContext value={value}>
       {children}
-      <QuotaExceededDialog
-        open={open}
-        onOpenChange={setOpen}
-        onViewPlans={viewPlans}
-        shortfall={shortfall}
-      />
+      <QuotaExceededDialog open={open} onOpenChange={setOpen} onViewPlans={viewPlans} shortfall={shortfall} />
     </QuotaPromptContext>
   );
 }
@@ -75,7 +70,12 @@ interface QuotaExceededDialogProps {
   shortfall?: Shortfall | null;
 }
 
-export function QuotaExceededDialog({ open, onOpenChange, onViewPlans, shortfall }: QuotaExceededDialogProps) {
+export function QuotaExceededDialog({
+  open,
+  onOpenChange,
+  onViewPlans,
+  shortfall,
+}: QuotaExceededDialogProps) {
   const partial = isPartial(shortfall ?? null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
