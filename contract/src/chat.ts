@@ -31,12 +31,16 @@ export const chatModeSchema = z.enum(["chat", "image", "video"], {
 });
 export type ChatMode = z.infer<typeof chatModeSchema>;
 
-export const chatRequestSchema = z.object({
-  prompt: z
-    .string({ error: "prompt is required" })
+/** A player's message: what they send as a prompt, and what an edited message may become. */
+export const messageTextSchema = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
     .trim()
     .min(1, "Please type a message first")
-    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`),
+    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`);
+
+export const chatRequestSchema = z.object({
+  prompt: messageTextSchema("prompt"),
   generate_video: z.boolean().optional(),
   chat_mode: chatModeSchema.optional(),
 });
@@ -81,6 +85,9 @@ export const chatMessageSchema = z.object({
   video_url: z.string().nullable(),
   media_status: z.enum(["none", "pending", "completed", "failed"]),
   media_error: z.string().nullable(),
+  /** A retried narrator answer: which of its versions this is (from 1), and how many there are. */
+  version: z.number().int().optional(),
+  version_count: z.number().int().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

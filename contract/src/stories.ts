@@ -1,6 +1,6 @@
 // Stories: named, persistent adventures, each with its own chat and media.
 import { z } from "zod";
-import { chatModeSchema, MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
+import { chatModeSchema, MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, messageTextSchema } from "./chat";
 
 export const STORY_NAME_MAX_LENGTH = 30;
 export const STORY_TITLE_MAX_LENGTH = 100;
@@ -77,11 +77,7 @@ export const inputImageSchema = z.union([
 export type InputImage = z.infer<typeof inputImageSchema>;
 
 export const storyChatRequestSchema = z.object({
-  prompt: z
-    .string({ error: "prompt is required" })
-    .trim()
-    .min(1, "Please type a message first")
-    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`),
+  prompt: messageTextSchema("prompt"),
   generate_video: z.boolean().optional(),
   chat_mode: chatModeSchema.optional(),
   batchSize: z

@@ -10,9 +10,10 @@ const MAIN_CHAT_SETTING: StorySetting = {
   context: "An open-ended adventure that goes wherever the player takes it.",
 };
 
-export function narratorSystemPrompt(setting: StorySetting | null): string {
+export function narratorSystemPrompt(setting: StorySetting | null, direction?: string): string {
   const { title, context } = setting ?? MAIN_CHAT_SETTING;
   return [
+    ...(direction ? [direction, ""] : []),
     "You are the narrator of an interactive story. The player tells you what happens or what they do;",
     "you continue the story in the second person, vividly and concisely, keeping characters, places and",
     "objects consistent with everything said before. Never refuse to continue; steer away from harm gently.",
@@ -30,9 +31,10 @@ export function buildNarratorMessages(
   setting: StorySetting | null,
   history: { role: "user" | "assistant"; content: string }[],
   prompt: string,
+  direction?: string,
 ): ChatMessage[] {
   return [
-    { role: "system", content: narratorSystemPrompt(setting) },
+    { role: "system", content: narratorSystemPrompt(setting, direction) },
     ...history.slice(-HISTORY_WINDOW).map((m) => ({ role: m.role, content: m.content })),
     { role: "user", content: prompt },
   ];

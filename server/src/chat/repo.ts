@@ -1,5 +1,5 @@
 // SQL for chat messages (main chat and stories).
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 
@@ -14,6 +14,10 @@ const inConversation = (userId: string, storyId: string | null | undefined): SQL
         eq(chatMessages.userId, userId),
         storyId ? eq(chatMessages.storyId, storyId) : isNull(chatMessages.storyId),
       )!;
+
+/** The story as it reads: every message but the retry versions that are not the one shown. */
+const shownIn = (userId: string, storyId: string | null | undefined): SQL =>
+  and(inConversation(userId, storyId), eq(chatMessages.hidden, false))!;
 
 export async function insertMessage(q: Queryable, values: NewMessage): Promise<MessageRow> {
   const [row] = await q.insert(chatMessages).values(values).returning();
@@ -30,7 +34,7 @@ export async function recentMessages(
   const rows = await q
     .select()
     .from(chatMessages)
-    .where(inConversation(userId, storyId))
+    .where(shownIn(userId, storyId))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(limit);
   return rows.reverse();
@@ -44,7 +48,7 @@ export async function allMessages(
   return q
     .select()
     .from(chatMessages)
-    .where(inConversation(userId, storyId))
+    .where(shownIn(userId, storyId))
     .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
 }
 
@@ -153,11 +157,90 @@ export async function storyConversationStats(
       lastMessageAt: sql<string>`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
     })
     .from(chatMessages)
-    .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.storyId, storyIds)))
+    .where(
+      and(
+        eq(chatMessages.userId, userId),
+        inArray(chatMessages.storyId, storyIds),
+        eq(chatMessages.hidden, false),
+      ),
+    )
     .groupBy(chatMessages.storyId);
   return rows.map((row) => ({
     storyId: row.storyId!,
     messageCount: Number(row.messageCount),
     lastMessageAt: new Date(Number(row.lastMessageAt)),
   }));
+}
+
+/**
+ * Serialises the writes that change a conversation's newest exchange (turns, retries, continues, undo)
+ * until the caller's transaction ends, so a check of "the newest exchange" stays true until the commit.
+ */
+export async function lockConversation(q: Queryable, userId: string, storyId: string | null): Promise<void> {
+  await q.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`chat:${userId}:${storyId ?? "main"}`}, 0))`,
+  );
+}
+
+/** Every version of one narrator answer, first version first. */
+export async function versionsOf(q: Queryable, userId: string, groupId: string): Promise<MessageRow[]> {
+  return q
+    .select()
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, userId),
+        or(eq(chatMessages.id, groupId), eq(chatMessages.versionGroup, groupId)),
+      ),
+    )
+    .orderBy(asc(chatMessages.versionNumber));
+}
+
+/** How many versions each of these groups has. */
+export async function versionCounts(q: Queryable, groupIds: string[]): Promise<Map<string, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await q
+    .select({ group: chatMessages.versionGroup, count: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .where(inArray(chatMessages.versionGroup, groupIds))
+    .groupBy(chatMessages.versionGroup);
+  return new Map(rows.map((row) => [row.group!, Number(row.count)]));
+}
+
+/** Makes `shownId` the one shown version of its group. */
+export async function showVersion(q: Queryable, groupId: string, shownId: string, at: Date): Promise<void> {
+  await q
+    .update(chatMessages)
+    .set({ hidden: sql`${chatMessages.id} <> ${shownId}`, updatedAt: at })
+    .where(or(eq(chatMessages.id, groupId), eq(chatMessages.versionGroup, groupId)));
+}
+
+/** Marks a message as the first version of its own group (done when it is first retried). */
+export async function startVersionGroup(q: Queryable, messageId: string): Promise<void> {
+  await q
+    .update(chatMessages)
+    .set({ versionGroup: messageId })
+    .where(and(eq(chatMessages.id, messageId), isNull(chatMessages.versionGroup)));
+}
+
+export async function updateContent(q: Queryable, messageId: string, content: string, at: Date) {
+  const [row] = await q
+    .update(chatMessages)
+    .set({ content, updatedAt: at })
+    .where(eq(chatMessages.id, messageId))
+    .returning();
+  return row;
+}
+
+/** Removes these messages and every version of them. */
+export async function deleteMessagesAndVersions(q: Queryable, userId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q
+    .delete(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, userId),
+        or(inArray(chatMessages.id, ids), inArray(chatMessages.versionGroup, ids)),
+      ),
+    );
 }

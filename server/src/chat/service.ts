@@ -5,9 +5,16 @@
 import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import { HISTORY_WINDOW, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
+import {
+  NEWEST_ONLY_DETAIL,
+  NOTHING_TO_UNDO_DETAIL,
+  STILL_PAINTING_DETAIL,
+  STILL_WRITING_DETAIL,
+} from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
 import { payFor, refundPaid } from "../credits/paid-work";
-import { HttpError, NotFound } from "../http/errors";
+import type { Queryable } from "../db/client";
+import { BadRequest, Conflict, HttpError, NotFound } from "../http/errors";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
@@ -16,12 +23,19 @@ import { buildNarratorMessages, parseNarration, type StorySetting } from "./narr
 import {
   allMessages,
   deleteConversation,
+  deleteMessagesAndVersions,
   findMessage,
   insertMessage,
+  lockConversation,
   type MessageRow,
   pendingMessagesOfStory,
   recentMessages,
+  showVersion,
+  startVersionGroup,
   storyConversationStats,
+  updateContent,
+  versionCounts,
+  versionsOf,
 } from "./repo";
 
 export class ProviderUnavailable extends HttpError {
@@ -46,95 +60,349 @@ type TurnContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log
 const chargeLabel = (mode: ChatMode) =>
   mode === "chat" ? "Chat" : mode === "image" ? "Story image" : "Story video";
 
-export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<ChatResponse> {
+/** Conversations with a turn being written in this process: Retry, Continue and Undo wait for it. */
+const turnsInFlight = new Map<string, number>();
+const conversationKey = (userId: string, storyId: string | null) => `${userId}:${storyId ?? "main"}`;
+
+async function whileWriting<T>(userId: string, storyId: string | null, work: () => Promise<T>): Promise<T> {
+  const key = conversationKey(userId, storyId);
+  turnsInFlight.set(key, (turnsInFlight.get(key) ?? 0) + 1);
+  try {
+    return await work();
+  } finally {
+    const left = (turnsInFlight.get(key) ?? 1) - 1;
+    if (left <= 0) turnsInFlight.delete(key);
+    else turnsInFlight.set(key, left);
+  }
+}
+
+/** What differs between a turn, a retry and a continue; the charge, the narrator and the commit are shared. */
+type TurnPlan = {
+  /** The ledger text's subject (the player's words, or what the turn does). */
+  label: string;
+  /** What the narrator reads before its answer (oldest first) and the message it answers. */
+  history: () => Promise<{ role: "user" | "assistant"; content: string }[]>;
+  prompt: string;
+  /** A line added to the narrator's instructions (e.g. "write a different answer"). */
+  direction?: string;
+  /** Inside the commit's transaction, after the conversation is locked: checks and rows before the answer. */
+  beforeAnswer: (tx: Queryable, at: Date) => Promise<void>;
+  /** Version fields of the answer. */
+  version?: { group: string; number: number };
+};
+
+/** The turn core: charge, ask the narrator, then commit the answer and its media job together. */
+async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan: TurnPlan) {
   const wantsMedia = input.mode !== "chat";
   // The answer's id is fixed up front: the job and any refund are keyed by it.
   const assistantId = randomUUID();
-  const { result: storyText, paid } = await payFor(
-    ctx,
-    {
-      userId: input.userId,
-      kind: input.mode,
-      quantity: 1,
-      description: `${chargeLabel(input.mode)}: ${input.prompt.slice(0, 80)}`,
-      paidFor: assistantId,
-      refundDescription: "Refund: the turn could not be completed",
-    },
-    async (charged) => {
-      const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
-      try {
-        const history = await recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW);
-        let answer: string;
+  const { result: storyText, paid } = await whileWriting(input.userId, input.storyId, () =>
+    payFor(
+      ctx,
+      {
+        userId: input.userId,
+        kind: input.mode,
+        quantity: 1,
+        description: `${chargeLabel(input.mode)}: ${plan.label.slice(0, 80)}`,
+        paidFor: assistantId,
+        refundDescription: "Refund: the turn could not be completed",
+      },
+      async (charged) => {
+        const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
         try {
-          answer = await ctx.providers.text.complete({
-            messages: buildNarratorMessages(input.story, history, input.prompt),
-            maxTokens: 900,
-            temperature: 0.9,
-          });
-        } catch (error) {
-          ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
-          throw new ProviderUnavailable(
-            error instanceof ProviderError
-              ? error.message
-              : "The narrator could not answer. Please try again.",
-          );
-        }
-        const { storyText, scene } = parseNarration(answer, input.prompt);
-        const userAt = ctx.clock.now();
-        // The answer is stamped a millisecond later so ordering by time never puts it before its question.
-        const answerAt = new Date(userAt.getTime() + 1);
-        // Both messages and the job commit together: no message waits for a job that was never queued.
-        if (wantsMedia) await ctx.jobs.ready(generateMediaJob);
-        await ctx.db.transaction(async (tx) => {
-          await insertMessage(tx, {
-            userId: input.userId,
-            storyId: input.storyId,
-            role: "user",
-            content: input.prompt,
-            mode: input.mode,
-            createdAt: userAt,
-            updatedAt: userAt,
-          });
-          await insertMessage(tx, {
-            id: assistantId,
-            userId: input.userId,
-            storyId: input.storyId,
-            role: "assistant",
-            content: storyText,
-            mode: input.mode,
-            sceneDescription: scene,
-            mediaStatus: wantsMedia ? "pending" : "none",
-            chargedTenths: charged.chargedTenths,
-            referenceKeys,
-            createdAt: answerAt,
-            updatedAt: answerAt,
-          });
-          if (wantsMedia) {
-            await ctx.jobs.send(
-              generateMediaJob,
-              { messageId: assistantId, storyTitle: input.story?.title ?? null },
-              { id: assistantId, tx },
+          const history = await plan.history();
+          let answer: string;
+          try {
+            answer = await ctx.providers.text.complete({
+              messages: buildNarratorMessages(input.story, history, plan.prompt, plan.direction),
+              maxTokens: 900,
+              temperature: 0.9,
+            });
+          } catch (error) {
+            ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
+            throw new ProviderUnavailable(
+              error instanceof ProviderError
+                ? error.message
+                : "The narrator could not answer. Please try again.",
             );
           }
-        });
-        return { result: storyText };
-      } catch (error) {
-        await discardUploadedInputs(ctx, referenceKeys);
-        throw error;
-      }
-    },
+          const { storyText, scene } = parseNarration(answer, plan.prompt);
+          const userAt = ctx.clock.now();
+          // The answer is stamped a millisecond later so ordering by time never puts it before its question.
+          const answerAt = new Date(userAt.getTime() + 1);
+          // The answer and its job commit together: no message waits for a job that was never queued.
+          if (wantsMedia) await ctx.jobs.ready(generateMediaJob);
+          await ctx.db.transaction(async (tx) => {
+            await lockConversation(tx, input.userId, input.storyId);
+            await plan.beforeAnswer(tx, userAt);
+            await insertMessage(tx, {
+              id: assistantId,
+              userId: input.userId,
+              storyId: input.storyId,
+              role: "assistant",
+              content: storyText,
+              mode: input.mode,
+              sceneDescription: scene,
+              mediaStatus: wantsMedia ? "pending" : "none",
+              chargedTenths: charged.chargedTenths,
+              referenceKeys,
+              versionGroup: plan.version?.group ?? null,
+              versionNumber: plan.version?.number ?? 1,
+              createdAt: answerAt,
+              updatedAt: answerAt,
+            });
+            if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
+            if (wantsMedia) {
+              await ctx.jobs.send(
+                generateMediaJob,
+                { messageId: assistantId, storyTitle: input.story?.title ?? null },
+                { id: assistantId, tx },
+              );
+            }
+          });
+          return { result: storyText };
+        } catch (error) {
+          await discardUploadedInputs(ctx, referenceKeys);
+          throw error;
+        }
+      },
+    ),
   );
   return {
-    success: true,
-    quota_exceeded: false,
+    success: true as const,
+    quota_exceeded: false as const,
     story_text: storyText,
     message_id: assistantId,
     media_generation: {
-      status: wantsMedia ? "started" : "none",
+      status: wantsMedia ? ("started" as const) : ("none" as const),
       type: wantsMedia ? (input.mode as "image" | "video") : null,
     },
     quota_info: paid.quotaInfo,
   };
+}
+
+export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<ChatResponse> {
+  return runTurn(ctx, input, {
+    label: input.prompt,
+    prompt: input.prompt,
+    history: () => recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW),
+    beforeAnswer: async (tx, at) => {
+      await insertMessage(tx, {
+        userId: input.userId,
+        storyId: input.storyId,
+        role: "user",
+        content: input.prompt,
+        mode: input.mode,
+        createdAt: at,
+        updatedAt: at,
+      });
+    },
+  });
+}
+
+// --- story craft: retry, continue, undo, edit, versions ---------------------------------------------------
+
+/** The newest exchange of a conversation: the newest message and, if it answers a player's message, that. */
+type Exchange = { answer: MessageRow; question: MessageRow | null; before: MessageRow[] };
+
+function newestExchange(shown: MessageRow[]): Exchange | null {
+  const answer = shown.at(-1);
+  if (!answer) return null;
+  if (answer.role === "user") return { answer, question: null, before: shown.slice(0, -1) };
+  const previous = shown.at(-2);
+  return previous?.role === "user"
+    ? { answer, question: previous, before: shown.slice(0, -2) }
+    : { answer, question: null, before: shown.slice(0, -1) };
+}
+
+/** Retry, Continue and Undo act on the newest exchange only once it is finished. */
+function assertSettled(userId: string, storyId: string | null, newest: MessageRow | undefined) {
+  if (turnsInFlight.has(conversationKey(userId, storyId))) throw new Conflict(STILL_WRITING_DETAIL);
+  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
+}
+
+/** Inside the commit: the newest shown message must still be the one the request was based on. */
+async function assertNewestIs(
+  tx: Queryable,
+  userId: string,
+  storyId: string | null,
+  expected: (newest: MessageRow | undefined) => boolean,
+) {
+  const [newest] = await recentMessages(tx, userId, storyId, 1);
+  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
+  if (!expected(newest)) throw new Conflict(STILL_WRITING_DETAIL);
+}
+
+const groupOf = (row: Pick<MessageRow, "id" | "versionGroup">) => row.versionGroup ?? row.id;
+
+/** What the narrator is told when the player asks it to carry on without a message of their own. */
+export const CONTINUE_PROMPT = "Continue the story: what happens next?";
+
+export type CraftInput = {
+  userId: string;
+  storyId: string;
+  story: StorySetting;
+  /** The mode asked for; a retry without one keeps the retried answer's mode. */
+  mode: ChatMode | undefined;
+  references: CheckedInput[];
+};
+
+/** The mode a retry of this message would use (the one it asked for, else the retried answer's). */
+export async function retryMode(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  asked: ChatMode | undefined,
+): Promise<ChatMode> {
+  const row = await findMessage(ctx.db, userId, storyId, messageId);
+  if (!row) throw new NotFound("Message not found");
+  return asked ?? row.mode ?? "image";
+}
+
+/** A new version of the newest narrator answer, to the same player message; earlier versions are kept. */
+export async function retryTurn(
+  ctx: TurnContext,
+  input: CraftInput & { messageId: string },
+): Promise<ChatResponse> {
+  const target = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
+  if (!target) throw new NotFound("Message not found");
+  if (target.role !== "assistant") throw new BadRequest("Only the narrator's answers can be retried.");
+  const group = groupOf(target);
+  const shown = await allMessages(ctx.db, input.userId, input.storyId);
+  const exchange = newestExchange(shown);
+  if (!exchange || groupOf(exchange.answer) !== group) throw new Conflict(NEWEST_ONLY_DETAIL);
+  assertSettled(input.userId, input.storyId, exchange.answer);
+  const versions = await versionsOf(ctx.db, input.userId, group);
+  const number = Math.max(...versions.map((v) => v.versionNumber)) + 1;
+  const prompt = exchange.question?.content ?? CONTINUE_PROMPT;
+  return runTurn(
+    ctx,
+    { ...input, mode: input.mode ?? target.mode ?? "image" },
+    {
+      label: `retry of "${prompt}"`,
+      prompt,
+      direction: `This is attempt ${number} at this answer: write a different one than before.`,
+      history: async () => exchange.before.slice(-HISTORY_WINDOW),
+      beforeAnswer: async (tx) => {
+        await assertNewestIs(
+          tx,
+          input.userId,
+          input.storyId,
+          (newest) => !!newest && groupOf(newest) === group,
+        );
+        const taken = await versionsOf(tx, input.userId, group);
+        if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
+        await startVersionGroup(tx, group);
+      },
+      version: { group, number },
+    },
+  );
+}
+
+/** The narrator carries on without a player message: a turn of its own, priced as one. */
+export async function continueTurn(
+  ctx: TurnContext,
+  input: CraftInput & { mode: ChatMode },
+): Promise<ChatResponse> {
+  const shown = await allMessages(ctx.db, input.userId, input.storyId);
+  const newest = shown.at(-1);
+  assertSettled(input.userId, input.storyId, newest);
+  return runTurn(ctx, input, {
+    label: "continue the story",
+    prompt: CONTINUE_PROMPT,
+    history: async () => shown.slice(-HISTORY_WINDOW),
+    beforeAnswer: (tx) => assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest?.id),
+  });
+}
+
+/** Takes the newest exchange (the player's message, every version of its answer) out of the story. */
+export async function undoExchange(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<string[]> {
+  const exchange = newestExchange(await allMessages(ctx.db, userId, storyId));
+  if (!exchange) throw new Conflict(NOTHING_TO_UNDO_DETAIL);
+  assertSettled(userId, storyId, exchange.answer);
+  const ids = [exchange.question?.id, exchange.answer.id].filter((id): id is string => !!id);
+  const removed = [...ids];
+  await ctx.db.transaction(async (tx) => {
+    await lockConversation(tx, userId, storyId);
+    await assertNewestIs(tx, userId, storyId, (newest) => newest?.id === exchange.answer.id);
+    const versions = await versionsOf(tx, userId, groupOf(exchange.answer));
+    for (const version of versions) if (!removed.includes(version.id)) removed.push(version.id);
+    await deleteMessagesAndVersions(tx, userId, [...ids, groupOf(exchange.answer)]);
+  });
+  return removed;
+}
+
+/** Changes the words of one of the story's messages (the player's or the narrator's); media stay. */
+export async function editMessage(
+  ctx: Pick<AppContext, "db" | "clock" | "storage">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  content: string,
+): Promise<ChatMessage> {
+  const row = await findMessage(ctx.db, userId, storyId, messageId);
+  if (!row) throw new NotFound("Message not found");
+  const updated = await updateContent(ctx.db, messageId, content, ctx.clock.now());
+  if (!updated) throw new NotFound("Message not found");
+  return (await withVersions(ctx, [updated]))[0]!;
+}
+
+/** Every version of a narrator answer, first first, marked with the one the story shows. */
+export async function messageVersions(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+): Promise<(ChatMessage & { selected: boolean })[]> {
+  const row = await findMessage(ctx.db, userId, storyId, messageId);
+  if (!row) throw new NotFound("Message not found");
+  const versions = await versionsOf(ctx.db, userId, groupOf(row));
+  return Promise.all(
+    versions.map(async (version) => ({
+      ...(await toChatMessage(ctx, version)),
+      version: version.versionNumber,
+      version_count: versions.length,
+      selected: !version.hidden,
+    })),
+  );
+}
+
+/** Shows version `n` of a narrator answer in the story (and so to the narrator from now on). */
+export async function selectVersion(
+  ctx: Pick<AppContext, "db" | "clock" | "storage">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  n: number,
+): Promise<ChatMessage> {
+  const row = await findMessage(ctx.db, userId, storyId, messageId);
+  if (!row) throw new NotFound("Message not found");
+  const group = groupOf(row);
+  const versions = await versionsOf(ctx.db, userId, group);
+  const chosen = versions.find((version) => version.versionNumber === n);
+  if (!chosen) throw new NotFound("Version not found");
+  await showVersion(ctx.db, group, chosen.id, ctx.clock.now());
+  return (await withVersions(ctx, [{ ...chosen, hidden: false }]))[0]!;
+}
+
+/** Messages as the API shows them, with their version number and count where they were retried. */
+async function withVersions(ctx: Pick<AppContext, "db" | "storage">, rows: MessageRow[]) {
+  const counts = await versionCounts(
+    ctx.db,
+    rows.flatMap((row) => (row.versionGroup ? [row.versionGroup] : [])),
+  );
+  return Promise.all(
+    rows.map(async (row) => {
+      const message = await toChatMessage(ctx, row);
+      const count = row.versionGroup ? counts.get(row.versionGroup) : undefined;
+      return count ? { ...message, version: row.versionNumber, version_count: count } : message;
+    }),
+  );
 }
 
 export async function toChatMessage(ctx: Pick<AppContext, "storage">, row: MessageRow): Promise<ChatMessage> {
@@ -188,8 +456,7 @@ export async function conversation(
   userId: string,
   storyId: string | null,
 ) {
-  const rows = await allMessages(ctx.db, userId, storyId);
-  return Promise.all(rows.map((row) => toChatMessage(ctx, row)));
+  return withVersions(ctx, await allMessages(ctx.db, userId, storyId));
 }
 
 /**

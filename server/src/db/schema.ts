@@ -127,10 +127,21 @@ export const chatMessages = pgTable(
     chargedTenths: integer("charged_tenths").notNull().default(0),
     /** Storage keys of reference images sent with the turn (selected story images, inputs). */
     referenceKeys: text("reference_keys").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Retry versions of one narrator answer share a group: the id of the first version (null on the first
+     * version itself, and on every message never retried). Only the shown version of a group is part of
+     * the story (the list, the narrator's context, exports); the others wait to be switched back to.
+     */
+    versionGroup: uuid("version_group"),
+    versionNumber: integer("version_number").notNull().default(1),
+    hidden: boolean("hidden").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt)],
+  (t) => [
+    index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt),
+    index("chat_messages_version_group_idx").on(t.versionGroup),
+  ],
 );
 
 /** media: every generated file, the gallery. Survives the deletion of its story (the title is kept). */

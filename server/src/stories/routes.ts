@@ -12,6 +12,15 @@ import {
   storyResponseSchema,
   updateStoryRequestSchema,
 } from "@storyverse/contract/stories";
+import {
+  editMessageRequestSchema,
+  messageResponseSchema,
+  messageVersionsResponseSchema,
+  type StoryTurnOptions,
+  storyTurnOptionsSchema,
+  undoResponseSchema,
+} from "@storyverse/contract/story-craft";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
@@ -186,6 +195,167 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         inputImages: inputImages ?? [],
         heavySlotHeld: holdsHeavySlot(request),
       });
+    },
+  );
+
+  const messageParams = storyParams.extend({ message_id: z.uuid("Message not found") });
+  const turnErrors = {
+    402: insufficientCreditsSchema,
+    409: errorBodySchema,
+    502: errorBodySchema,
+    ...errors,
+  };
+  const turnOptions = (request: FastifyRequest & { body: StoryTurnOptions }) => {
+    const body = request.body;
+    return {
+      mode:
+        body?.chat_mode ??
+        (body?.generate_video === undefined ? undefined : body.generate_video ? "video" : "image"),
+      inputImages: body?.inputImages ?? [],
+      heavySlotHeld: holdsHeavySlot(request),
+    } as const;
+  };
+  const imageBody = {
+    bodyLimit: IMAGE_BODY_LIMIT,
+    preParsing: heavyUploadGate(ctx, { kind: "image", quantity: 1 }),
+    config: { slowBody: true },
+  };
+
+  app.post(
+    "/api/stories/:id/messages/:message_id/retry",
+    {
+      ...common,
+      ...imageBody,
+      schema: {
+        tags,
+        summary: "A new version of the newest narrator answer (earlier versions are kept)",
+        security: kit.security,
+        params: messageParams,
+        body: storyTurnOptionsSchema,
+        response: { 200: chatResponseSchema, ...turnErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      kit.limitGeneration(user.id);
+      const { id, message_id } = request.params;
+      return stories.retry(ctx, user.id, id, message_id, turnOptions(request));
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/messages/:message_id/versions",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Every version of a narrator answer, and which one the story shows",
+        security: kit.security,
+        params: messageParams,
+        response: { 200: messageVersionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      versions: await stories.versions(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.message_id,
+      ),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/messages/:message_id/versions/:n/select",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Show version n of a narrator answer (the narrator sees it from now on)",
+        security: kit.security,
+        params: messageParams.extend({
+          n: z.coerce
+            .number({ error: "Version not found" })
+            .int("Version not found")
+            .min(1, "Version not found"),
+        }),
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: await stories.selectStoryVersion(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.message_id,
+        request.params.n,
+      ),
+    }),
+  );
+
+  app.patch(
+    "/api/stories/:id/messages/:message_id",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Change the words of a message (its media stay)",
+        security: kit.security,
+        params: messageParams,
+        body: editMessageRequestSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: await stories.editStoryMessage(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.message_id,
+        request.body.content,
+      ),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/undo",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Take the newest exchange out of the story (its media stay in the gallery)",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: undoResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      removed_message_ids: await stories.undo(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/continue",
+    {
+      ...common,
+      ...imageBody,
+      schema: {
+        tags,
+        summary: "The narrator carries on without a player message, priced as a turn",
+        security: kit.security,
+        params: storyParams,
+        body: storyTurnOptionsSchema,
+        response: { 200: chatResponseSchema, ...turnErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      kit.limitGeneration(user.id);
+      return stories.continueStory(ctx, user.id, request.params.id, turnOptions(request));
     },
   );
 };

@@ -4,11 +4,18 @@
 import type { ChatMode } from "@storyverse/contract/chat";
 import type { InputImage, Story } from "@storyverse/contract/stories";
 import {
+  continueTurn,
   conversation,
   conversationStats,
   deleteStoryConversation,
+  editMessage,
   mediaStatus,
+  messageVersions,
+  retryMode,
+  retryTurn,
+  selectVersion,
   sendTurn,
+  undoExchange,
 } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
@@ -189,24 +196,17 @@ export async function messageMediaStatus(
   return mediaStatus(ctx, userId, storyId, messageId);
 }
 
-export async function chat(
+/**
+ * Runs a paid turn with the player's selected images. They only travel in image mode. A user who cannot
+ * pay is refused before they are decoded, and they are checked before anything is charged; uploads are
+ * stored only once the turn is paid for.
+ */
+async function withSelectedImages<T>(
   ctx: StoriesContext,
   userId: string,
-  storyId: string,
-  input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
-) {
-  const story = await ownStory(ctx, userId, storyId);
-  const turn = async (references: Awaited<ReturnType<typeof checkInputImages>>) =>
-    sendTurn(ctx, {
-      userId,
-      storyId,
-      story: { title: story.title, context: story.context },
-      prompt: input.prompt,
-      mode: input.mode,
-      references,
-    });
-  // Selected images only travel in image mode. A user who cannot pay is refused before they are decoded,
-  // and they are checked before anything is charged; uploads are stored only once the turn is paid for.
+  input: { mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
+  turn: (references: Awaited<ReturnType<typeof checkInputImages>>) => Promise<T>,
+): Promise<T> {
   if (input.mode !== "image" || input.inputImages.length === 0) return turn([]);
   return withHeavySlot(
     userId,
@@ -216,6 +216,90 @@ export async function chat(
     },
     { slotHeld: input.heavySlotHeld },
   );
+}
+
+const settingOf = (story: StoryRow) => ({ title: story.title, context: story.context });
+
+export async function chat(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
+) {
+  const story = await ownStory(ctx, userId, storyId);
+  return withSelectedImages(ctx, userId, input, (references) =>
+    sendTurn(ctx, {
+      userId,
+      storyId,
+      story: settingOf(story),
+      prompt: input.prompt,
+      mode: input.mode,
+      references,
+    }),
+  );
+}
+
+type TurnOptions = { mode: ChatMode | undefined; inputImages: InputImage[]; heavySlotHeld?: boolean };
+
+/** A new version of the newest narrator answer (the mode asked for, else the answer's own). */
+export async function retry(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  input: TurnOptions,
+) {
+  const story = await ownStory(ctx, userId, storyId);
+  const mode = await retryMode(ctx, userId, storyId, messageId, input.mode);
+  return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
+    retryTurn(ctx, { userId, storyId, story: settingOf(story), mode, references, messageId }),
+  );
+}
+
+/** The narrator carries on without a player message (image mode unless asked otherwise). */
+export async function continueStory(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  input: TurnOptions,
+) {
+  const story = await ownStory(ctx, userId, storyId);
+  const mode = input.mode ?? "image";
+  return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
+    continueTurn(ctx, { userId, storyId, story: settingOf(story), mode, references }),
+  );
+}
+
+export async function undo(ctx: StoriesContext, userId: string, storyId: string) {
+  await ownStory(ctx, userId, storyId);
+  return undoExchange(ctx, userId, storyId);
+}
+
+export async function editStoryMessage(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  content: string,
+) {
+  await ownStory(ctx, userId, storyId);
+  return editMessage(ctx, userId, storyId, messageId, content);
+}
+
+export async function versions(ctx: StoriesContext, userId: string, storyId: string, messageId: string) {
+  await ownStory(ctx, userId, storyId);
+  return messageVersions(ctx, userId, storyId, messageId);
+}
+
+export async function selectStoryVersion(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  n: number,
+) {
+  await ownStory(ctx, userId, storyId);
+  return selectVersion(ctx, userId, storyId, messageId, n);
 }
 
 /** Stories the user created in [start, end) that still exist. */
