@@ -56,6 +56,8 @@ export const chatResponseSchema = z.object({
   quota_exceeded: z.literal(false),
   story_text: z.string(),
   message_id: z.string(),
+  /** The player's message of this turn as stored (none for a retry or continue). */
+  user_message_id: z.string().optional(),
   media_generation: mediaGenerationSchema,
   quota_info: quotaInfoSchema,
 });

@@ -182,12 +182,14 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
 }
 
 export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<ChatResponse> {
-  return runTurn(ctx, input, {
+  const userMessageId = randomUUID();
+  const answer = await runTurn(ctx, input, {
     label: input.prompt,
     prompt: input.prompt,
     history: () => recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW),
     beforeAnswer: async (tx, at) => {
       await insertMessage(tx, {
+        id: userMessageId,
         userId: input.userId,
         storyId: input.storyId,
         role: "user",
@@ -198,6 +200,7 @@ export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<Chat
       });
     },
   });
+  return { ...answer, user_message_id: userMessageId };
 }
 
 // --- story craft: retry, continue, undo, edit, versions ---------------------------------------------------

@@ -41,6 +41,26 @@ export interface ChatBackend {
   onMediaCompleted?: (message: ChatMessage) => void;
   /** The canvas changed (e.g. to remember it per story). */
   onCanvasChange?: (canvas: CanvasMedia | null) => void;
+  /** Story chats: retry, continue, undo, edit and versions. */
+  craft?: CraftBackend;
+}
+
+/** The story-craft calls a conversation can make. */
+export interface CraftBackend {
+  retry: (messageId: string) => Promise<ChatResponse>;
+  continueStory: (mode: ChatMode) => Promise<ChatResponse>;
+  undo: () => Promise<string[]>;
+  edit: (messageId: string, content: string) => Promise<ChatMessage>;
+  selectVersion: (messageId: string, version: number) => Promise<ChatMessage>;
+}
+
+/** What the conversation offers on its messages; each resolves false when it was refused or failed. */
+export interface CraftActions {
+  retry: (messageId: string) => Promise<boolean>;
+  continueStory: (mode: ChatMode) => Promise<boolean>;
+  undo: () => Promise<boolean>;
+  edit: (messageId: string, content: string) => Promise<boolean>;
+  selectVersion: (messageId: string, version: number) => Promise<boolean>;
 }
 
 let localIds = 0;
@@ -104,6 +124,8 @@ export interface ChatSession {
   canvas: CanvasMedia | null;
   /** A media element failed to load: its signed URL may have expired, so re-read the conversation. */
   reportMediaError: () => void;
+  /** Retry, continue, undo, edit and versions (story chats only). */
+  craft: CraftActions | null;
 }
 
 export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia | null = null): ChatSession {
@@ -218,6 +240,18 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
   }, []);
 
   // --- sending -------------------------------------------------------------------------------------------
+  const reportFailure = useCallback(
+    (error: unknown) => {
+      if (isOutOfCreditsError(error)) {
+        showQuotaExceeded(shortfallOf(error));
+        void refreshCreditBalance(queryClient);
+      } else {
+        showError(error instanceof ApiError && error.message ? error.message : SEND_FAILED_MESSAGE);
+      }
+    },
+    [queryClient, showError, showQuotaExceeded],
+  );
+
   const send = useCallback(
     async (prompt: string, mode: ChatMode) => {
       const text = prompt.trim();
@@ -230,29 +264,76 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         const response = await backendRef.current.send(text, mode);
         void refreshCreditBalance(queryClient, response.quota_info);
         const answer = assistantMessageFrom(response, mode);
-        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [...(list ?? []), answer]);
+        // The player's message takes its stored id, so it can be edited like any other.
+        const stored = response.user_message_id;
+        const mine = stored ? { ...local, id: stored, _id: stored, message_id: stored } : local;
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [
+          ...(list ?? []).map((m) => (m.id === local.id ? mine : m)),
+          answer,
+        ]);
         backendRef.current.onSent?.();
         return true;
       } catch (error) {
         queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => list?.filter((m) => m.id !== local.id));
-        if (isOutOfCreditsError(error)) {
-          showQuotaExceeded(shortfallOf(error));
-          void refreshCreditBalance(queryClient);
-        } else {
-          showError(error instanceof ApiError && error.message ? error.message : SEND_FAILED_MESSAGE);
-        }
+        reportFailure(error);
         return false;
       } finally {
         sendingRef.current = false;
         setSending(false);
       }
     },
-    [generating, queryClient, queryKey, showError, showQuotaExceeded],
+    [generating, queryClient, queryKey, reportFailure],
   );
+
+  // --- story craft: each reads the conversation again afterwards, so versions and order are the server's --
+  const { refetch } = query;
+  const craftBackend = backend.craft;
+  const craft = useMemo<CraftActions | null>(() => {
+    if (!craftBackend) return null;
+    /** Runs a call, then reads the conversation again; a failure is shown and resolves false. */
+    const settle = async (work: () => Promise<unknown>) => {
+      try {
+        await work();
+        await refetch();
+        backendRef.current.onSent?.();
+        return true;
+      } catch (error) {
+        reportFailure(error);
+        return false;
+      }
+    };
+    /** A paid turn (retry, continue): the spinner while the narrator writes, then the new answer. */
+    const paidTurn = async (work: () => Promise<ChatResponse>) => {
+      if (sendingRef.current) return false;
+      sendingRef.current = true;
+      setSending(true);
+      try {
+        return await settle(async () => {
+          const response = await work();
+          void refreshCreditBalance(queryClient, response.quota_info);
+        });
+      } finally {
+        sendingRef.current = false;
+        setSending(false);
+      }
+    };
+    /** A free change; the canvas follows what the story now shows. */
+    const change = (work: () => Promise<unknown>) =>
+      settle(async () => {
+        await work();
+        forceSync.current = true;
+      });
+    return {
+      retry: (messageId) => paidTurn(() => craftBackend.retry(messageId)),
+      continueStory: (mode) => paidTurn(() => craftBackend.continueStory(mode)),
+      undo: () => change(() => craftBackend.undo()),
+      edit: (messageId, content) => change(() => craftBackend.edit(messageId, content)),
+      selectVersion: (messageId, version) => change(() => craftBackend.selectVersion(messageId, version)),
+    };
+  }, [craftBackend, queryClient, refetch, reportFailure]);
 
   // --- expired media URLs ----------------------------------------------------------------------------------
   const lastRefetch = useRef(0);
-  const { refetch } = query;
   const reportMediaError = useCallback(() => {
     const now = Date.now();
     if (sendingRef.current || now - lastRefetch.current < EXPIRED_MEDIA_REFETCH_MS) return;
@@ -273,6 +354,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     send,
     canvas,
     reportMediaError,
+    craft,
   };
 }
 

@@ -14,7 +14,7 @@ import { useChatMode } from "../use-chat-preferences";
 import type { ChatSession } from "../use-chat-session";
 import { voiceInputSupported } from "../use-voice-recorder";
 import { ChatInput } from "./chat-input";
-import { MessageList, type MessageSelection } from "./message-list";
+import { type MessageCraft, MessageList, type MessageSelection } from "./message-list";
 
 export const PREVIEW_DESCRIPTION = "Generated story image";
 
@@ -110,6 +110,17 @@ export function ChatExperience({
   );
   const generating = pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null;
   const busy = session.sending || session.generating;
+  const actions = session.craft;
+  const craft: MessageCraft | null = actions
+    ? {
+        busy,
+        onRetry: (messageId) => void actions.retry(messageId),
+        onUndo: () => void actions.undo(),
+        onContinue: () => void actions.continueStory(mode),
+        onEdit: actions.edit,
+        onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
+      }
+    : null;
 
   return (
     <div className="flex h-[calc(100dvh-65px)] flex-col lg:flex-row">
@@ -134,6 +145,7 @@ export function ChatExperience({
         ) : (
           <MessageList
             messages={session.messages}
+            craft={craft}
             pollingStopped={session.pollingStopped}
             sending={session.sending ? (mode === "chat" ? "chat" : "media") : null}
             selection={selection}

@@ -1,9 +1,28 @@
 // The conversation: the user's words as plain text, the narrator's as safe
 // Markdown with its image or video at 4:3 underneath. A picture can be selected as a reference (the
 // yellow toggle); clicking it toggles that and opens the preview. Media that cannot load are hidden.
-import { type ChatMessage, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
-import { Check, Clapperboard, Feather, LoaderCircle, Plus, Sparkles, TriangleAlert } from "lucide-react";
-import { useLayoutEffect, useRef, useState } from "react";
+import {
+  type ChatMessage,
+  MEDIA_FAILED_MESSAGE,
+  MEDIA_TIMED_OUT_MESSAGE,
+  PROMPT_MAX_LENGTH,
+} from "@storyverse/contract/chat";
+import {
+  Check,
+  ChevronLeft,
+  ChevronRight,
+  Clapperboard,
+  FastForward,
+  Feather,
+  LoaderCircle,
+  Pencil,
+  Plus,
+  RotateCcw,
+  Sparkles,
+  TriangleAlert,
+  Undo2,
+} from "lucide-react";
+import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { Markdown } from "../../../components/markdown";
 import { Tooltip } from "../../../components/tooltip";
 import { formatMessageTime } from "../../../lib/message-time";
@@ -20,8 +39,20 @@ export interface MessageSelection {
   toggle: (messageId: string, url: string) => void;
 }
 
+/** Story chats: what the player can do to the story's messages. */
+export interface MessageCraft {
+  /** A turn is being written or painted: Retry, Undo and Continue wait. */
+  busy: boolean;
+  onRetry: (messageId: string) => void;
+  onUndo: () => void;
+  onContinue: () => void;
+  onEdit: (messageId: string, content: string) => Promise<boolean>;
+  onSelectVersion: (messageId: string, version: number) => void;
+}
+
 interface MessageListProps {
   messages: readonly ChatMessage[];
+  craft?: MessageCraft | null;
   pollingStopped: ReadonlyMap<string, PollingStop>;
   /** A turn is on its way: the spinner, worded for the mode. */
   sending: "chat" | "media" | null;
@@ -33,6 +64,7 @@ interface MessageListProps {
 
 export function MessageList({
   messages,
+  craft,
   pollingStopped,
   sending,
   selection,
@@ -66,13 +98,16 @@ export function MessageList({
         <EmptyConversation />
       ) : (
         <ol aria-label="Messages" className="flex flex-col gap-5">
-          {messages.map((message) => (
-            <li key={message.id}>
+          {messages.map((message, index) => (
+            // A retried answer keeps its place (and its focus) while its versions are switched.
+            <li key={message.version_count ? `versions-${index}` : message.id}>
               {message.role === "user" ? (
-                <UserMessage message={message} />
+                <UserMessage message={message} craft={craft ?? null} />
               ) : (
                 <AssistantMessage
                   message={message}
+                  newest={index === messages.length - 1 && !sending}
+                  craft={craft ?? null}
                   pollingStopped={pollingStopped.get(message.id) ?? null}
                   selection={selection ?? null}
                   onPreview={onPreview}
@@ -121,9 +156,95 @@ function NarratorAvatar() {
   );
 }
 
-function UserMessage({ message }: { message: ChatMessage }) {
+const smallAction =
+  "inline-flex h-8 items-center gap-1.5 rounded-lg px-2 text-xs font-semibold text-ink-muted transition duration-200 " +
+  "hover:bg-surface-2 hover:text-ink focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-500 " +
+  "disabled:cursor-not-allowed disabled:opacity-50";
+
+/** The message's words in a box to change them; Save keeps them, Cancel (or Escape) leaves them as they were. */
+function MessageEditor({
+  initial,
+  onSave,
+  onDone,
+}: {
+  initial: string;
+  onSave: (content: string) => Promise<boolean>;
+  onDone: () => void;
+}) {
+  const [text, setText] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const blank = text.trim() === "";
+  const tooLong = text.trim().length > PROMPT_MAX_LENGTH;
+  const save = async () => {
+    if (blank || tooLong) return;
+    if (text.trim() === initial.trim()) return onDone();
+    setSaving(true);
+    const saved = await onSave(text.trim());
+    setSaving(false);
+    if (saved) onDone();
+  };
   return (
-    <div className="flex justify-end pl-10">
+    <div className="w-full">
+      <textarea
+        aria-label="Edit message"
+        // biome-ignore lint/a11y/noAutofocus: the player just asked to edit this message
+        autoFocus
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onDone();
+          if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) void save();
+        }}
+        rows={Math.min(10, Math.max(3, text.split("\n").length + 1))}
+        className="w-full resize-y rounded-xl border border-line bg-surface px-3 py-2 text-[0.9375rem] leading-6 text-ink shadow-soft outline-none focus:border-accent-400 focus:ring-2 focus:ring-accent-500/40"
+      />
+      <div className="mt-1.5 flex items-center justify-end gap-2">
+        <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
+          {text.trim().length}/{PROMPT_MAX_LENGTH}
+        </span>
+        <button type="button" onClick={onDone} className={smallAction}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          onClick={() => void save()}
+          disabled={blank || tooLong || saving}
+          className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-primary-gradient px-3 text-xs font-semibold text-white shadow-soft disabled:cursor-not-allowed disabled:opacity-60"
+        >
+          {saving ? <LoaderCircle aria-hidden="true" className="size-3.5 animate-spin" /> : null}
+          Save
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function UserMessage({ message, craft }: { message: ChatMessage; craft: MessageCraft | null }) {
+  const [editing, setEditing] = useState(false);
+  if (editing && craft) {
+    return (
+      <div className="flex justify-end pl-10">
+        <MessageEditor
+          initial={message.content}
+          onSave={(content) => craft.onEdit(message.id, content)}
+          onDone={() => setEditing(false)}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="group flex items-start justify-end gap-1 pl-10">
+      {craft && !isLocalId(message.id) ? (
+        <button
+          type="button"
+          onClick={() => setEditing(true)}
+          aria-label="Edit message"
+          title="Edit message"
+          className={`${smallAction} mt-1 opacity-70 group-hover:opacity-100 focus-visible:opacity-100`}
+        >
+          <Pencil aria-hidden="true" className="size-3.5" />
+        </button>
+      ) : null}
       <p
         title={formatMessageTime(message.timestamp, "full")}
         className="bg-primary-gradient rounded-2xl rounded-tr-md px-4 py-2.5 text-[0.9375rem] leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
@@ -135,8 +256,39 @@ function UserMessage({ message }: { message: ChatMessage }) {
   );
 }
 
+const isLocalId = (id: string) => id.startsWith("local-");
+
+/** A retried answer can take focus; the left and right keys then switch between its versions. */
+function VersionKeys({
+  label,
+  onKeyDown,
+  children,
+}: {
+  label: string | null;
+  onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => void;
+  children: ReactNode;
+}) {
+  if (!label) return children;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset is for form controls; this is a message
+    <div
+      role="group"
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the arrow keys switch versions when it has focus
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      className="rounded-2xl outline-none focus-visible:ring-2 focus-visible:ring-accent-500 focus-visible:ring-offset-2 focus-visible:ring-offset-canvas"
+    >
+      {children}
+    </div>
+  );
+}
+
 interface AssistantMessageProps {
   message: ChatMessage;
+  /** The story's newest message: Retry, Undo and Continue live under it. */
+  newest: boolean;
+  craft: MessageCraft | null;
   /** Why polling ended without media, if it did. */
   pollingStopped: PollingStop | null;
   selection: MessageSelection | null;
@@ -146,23 +298,123 @@ interface AssistantMessageProps {
 
 function AssistantMessage({
   message,
+  newest,
+  craft,
   pollingStopped,
   selection,
   onPreview,
   onMediaError,
 }: AssistantMessageProps) {
+  const [editing, setEditing] = useState(false);
   const generating = message.media_status === "pending" && !pollingStopped;
+  const version = message.version ?? 1;
+  const versions = message.version_count ?? 1;
+  const switchTo = (n: number) => {
+    if (craft && n >= 1 && n <= versions && n !== version) craft.onSelectVersion(message.id, n);
+  };
+  // With the message focused, the left and right keys switch between its versions.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget || versions < 2) return;
+    if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      switchTo(version - 1);
+    } else if (event.key === "ArrowRight") {
+      event.preventDefault();
+      switchTo(version + 1);
+    }
+  };
+  const hasVersions = Boolean(craft) && versions > 1;
   return (
     <div className="flex gap-3 pr-2 sm:pr-6">
       <NarratorAvatar />
       <div className="min-w-0 flex-1">
-        <div
-          title={formatMessageTime(message.timestamp, "full")}
-          className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
-        >
-          <span className="sr-only">Narrator: </span>
-          <Markdown>{message.content}</Markdown>
-        </div>
+        {editing && craft ? (
+          <MessageEditor
+            initial={message.content}
+            onSave={(content) => craft.onEdit(message.id, content)}
+            onDone={() => setEditing(false)}
+          />
+        ) : (
+          <VersionKeys
+            label={hasVersions ? `Narrator, version ${version} of ${versions}` : null}
+            onKeyDown={onKeyDown}
+          >
+            <div
+              title={formatMessageTime(message.timestamp, "full")}
+              className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
+            >
+              <span className="sr-only">Narrator: </span>
+              <Markdown>{message.content}</Markdown>
+            </div>
+          </VersionKeys>
+        )}
+        {craft && !editing && !isLocalId(message.id) ? (
+          <div className="mt-1 flex flex-wrap items-center gap-0.5">
+            {hasVersions ? (
+              <span className="mr-1 inline-flex items-center">
+                <button
+                  type="button"
+                  onClick={() => switchTo(version - 1)}
+                  disabled={version <= 1}
+                  aria-label="Previous version"
+                  title="Previous version"
+                  className={smallAction}
+                >
+                  <ChevronLeft aria-hidden="true" className="size-4" />
+                </button>
+                <span className="min-w-10 text-center text-xs font-semibold text-ink-muted tabular-nums">
+                  {version} / {versions}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => switchTo(version + 1)}
+                  disabled={version >= versions}
+                  aria-label="Next version"
+                  title="Next version"
+                  className={smallAction}
+                >
+                  <ChevronRight aria-hidden="true" className="size-4" />
+                </button>
+              </span>
+            ) : null}
+            <button type="button" onClick={() => setEditing(true)} className={smallAction}>
+              <Pencil aria-hidden="true" className="size-3.5" /> Edit
+            </button>
+            {newest
+              ? [
+                  {
+                    label: "Retry",
+                    Icon: RotateCcw,
+                    title: "Write a new answer to the same message",
+                    run: () => craft.onRetry(message.id),
+                  },
+                  {
+                    label: "Undo",
+                    Icon: Undo2,
+                    title: "Take the newest exchange out of the story (its media stay in the gallery)",
+                    run: craft.onUndo,
+                  },
+                  {
+                    label: "Continue",
+                    Icon: FastForward,
+                    title: "Let the narrator carry on",
+                    run: craft.onContinue,
+                  },
+                ].map(({ label, Icon, title, run }) => (
+                  <button
+                    key={label}
+                    type="button"
+                    onClick={run}
+                    disabled={craft.busy}
+                    title={title}
+                    className={smallAction}
+                  >
+                    <Icon aria-hidden="true" className="size-3.5" /> {label}
+                  </button>
+                ))
+              : null}
+          </div>
+        ) : null}
         {generating ? (
           <MediaPlaceholder kind={message.mode === "video" ? "video" : "image"} />
         ) : message.media_status === "failed" ? (

@@ -18,10 +18,15 @@ import { ChatExperience, type ReferenceSelection } from "../../chat/components/c
 import { OfflineBadge } from "../../chat/components/offline-badge";
 import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
 import { ShareExportDialog } from "../../sharing/components/share-export-dialog";
+import { continueStory } from "../api/continue-story";
+import { editStoryMessage } from "../api/edit-story-message";
 import { STORIES_KEY } from "../api/list-stories";
+import { retryStoryMessage } from "../api/retry-story-message";
+import { selectMessageVersion } from "../api/select-message-version";
 import { sendStoryMessage } from "../api/send-story-message";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
 import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
+import { undoStoryTurn } from "../api/undo-story-turn";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
@@ -143,6 +148,29 @@ function OpenStoryChat({ story }: { story: Story }) {
         void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
       },
       onCanvasChange: (canvas) => saveStoryMediaState(story.id, canvas),
+      craft: {
+        retry: (messageId) => {
+          const mode = queryClient
+            .getQueryData<ChatMessage[]>(messagesKey)
+            ?.find((m) => m.id === messageId)?.mode;
+          return retryStoryMessage({
+            storyId: story.id,
+            messageId,
+            // The answer's own mode; an image answer's retry takes the selected images too.
+            mode: mode === "image" ? "image" : null,
+            selectedImages: refreshSelection(selectedRef.current, currentUrl),
+          });
+        },
+        continueStory: (mode) =>
+          continueStory({
+            storyId: story.id,
+            mode,
+            selectedImages: refreshSelection(selectedRef.current, currentUrl),
+          }),
+        undo: () => undoStoryTurn(story.id),
+        edit: (messageId, content) => editStoryMessage(story.id, messageId, content),
+        selectVersion: (messageId, version) => selectMessageVersion(story.id, messageId, version),
+      },
     };
   }, [story.id, queryClient]);
 

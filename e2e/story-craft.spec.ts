@@ -1,0 +1,150 @@
+// Story craft in a real browser against the real server (offline narrator and painter): retry writes a
+// second version and the arrows (and the left/right keys on the focused message) switch between them,
+// the version on screen survives a reload; edit changes a message's words; undo takes the newest exchange
+// out (its picture stays in the gallery); continue lets the narrator carry on. Axe in both themes.
+import { expect, type Page, test } from "@playwright/test";
+import { smtpPort } from "./playwright.config";
+import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
+import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { type SmtpSink, startSmtpSink } from "./support/smtp";
+
+test.describe.configure({ mode: "serial" });
+
+let sink: SmtpSink;
+let writer: SignedInAccount;
+let consoleWatch: ConsoleWatch;
+
+test.beforeAll(async ({ request, baseURL }) => {
+  sink = await startSmtpSink(smtpPort);
+  writer = await registerVerified(request, sink, baseURL ?? "", newAccount("craft"));
+});
+test.afterAll(async () => {
+  await sink?.close();
+});
+test.beforeEach(async ({ page }) => {
+  consoleWatch = watchConsole(page);
+});
+test.afterEach(() => {
+  consoleWatch.assertClean();
+});
+
+const messages = (page: Page) => page.getByRole("list", { name: "Messages" }).getByRole("listitem");
+const narrator = (page: Page) => messages(page).filter({ hasText: "Narrator:" });
+const messageBox = (page: Page) => page.getByLabel("Message", { exact: true });
+
+async function openNewStory(page: Page, title: string, theme?: "light" | "dark") {
+  const created = await page.request.post("/api/stories", {
+    headers: bearer(writer),
+    data: { title, context: "A lighthouse on a storm coast" },
+  });
+  const story = (await created.json()).story as { id: string };
+  await storeSession(page, writer, theme);
+  await page.goto(`/stories/${story.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  return story.id;
+}
+
+async function send(page: Page, mode: "Chat" | "Image", text: string) {
+  await page.getByRole("button", { name: mode, exact: true }).click();
+  await messageBox(page).fill(text);
+  await messageBox(page).press("Enter");
+}
+
+const balance = async (page: Page) =>
+  (await (await page.request.get("/api/credit-balance", { headers: bearer(writer) })).json())
+    .remaining as number;
+
+test("retry writes a second version; arrows and keys switch; the shown version stays after a reload", async ({
+  page,
+}) => {
+  await openNewStory(page, "Versions");
+  await send(page, "Image", "I climb the lighthouse stairs");
+  await expect(narrator(page)).toHaveCount(1);
+  await expect(narrator(page).first().getByRole("button", { name: "Generated story image" })).toBeVisible({
+    timeout: 60_000,
+  });
+  const firstText = await narrator(page).first().locator(".rounded-2xl").first().innerText();
+  const before = await balance(page);
+
+  await narrator(page).first().getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText("2 / 2")).toBeVisible({ timeout: 30_000 });
+  // A new picture is painted for the new version, charged as an image turn.
+  await expect(narrator(page).first().getByRole("button", { name: "Generated story image" })).toBeVisible({
+    timeout: 60_000,
+  });
+  expect(await balance(page)).toBe(before - 1.5);
+  const secondText = await narrator(page).first().locator(".rounded-2xl").first().innerText();
+  expect(secondText).not.toBe(firstText);
+
+  await page.getByRole("button", { name: "Previous version" }).click();
+  await expect(page.getByText("1 / 2")).toBeVisible();
+  await expect(narrator(page).first()).toContainText(firstText.replace(/^Narrator:\s*/, "").slice(0, 40));
+
+  // With the message focused, the right key shows version 2 again, the left key version 1.
+  const versions = page.getByRole("group", { name: /Narrator, version \d of 2/ });
+  await versions.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("group", { name: "Narrator, version 2 of 2" })).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("group", { name: "Narrator, version 1 of 2" })).toBeFocused();
+
+  await page.reload();
+  await expect(page.getByText("1 / 2")).toBeVisible();
+  await expectNoSeriousAxeViolations(page, "a retried answer (light)");
+});
+
+test("edit, undo and continue", async ({ page }) => {
+  await openNewStory(page, "Edits", "dark");
+  await send(page, "Chat", "I knock on the keeper's door");
+  await expect(narrator(page)).toHaveCount(1);
+  await send(page, "Chat", "I ask about the storm");
+  await expect(narrator(page)).toHaveCount(2);
+
+  // Edit the player's first message.
+  const mine = messages(page).filter({ hasText: "I knock on the keeper's door" });
+  await mine.getByRole("button", { name: "Edit message" }).click();
+  const editor = page.getByRole("textbox", { name: "Edit message" });
+  await editor.fill("I knock twice on the keeper's green door");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(messages(page).filter({ hasText: "I knock twice on the keeper's green door" })).toHaveCount(1);
+
+  // Edit the narrator's first answer.
+  await narrator(page).first().getByRole("button", { name: "Edit" }).click();
+  await page.getByRole("textbox", { name: "Edit message" }).fill("The keeper, Old Ansel, opens at once.");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(narrator(page).first()).toContainText("The keeper, Old Ansel, opens at once.");
+  await page.reload();
+  await expect(narrator(page).first()).toContainText("The keeper, Old Ansel, opens at once.");
+  await expect(messages(page).filter({ hasText: "I knock twice on the keeper's green door" })).toHaveCount(1);
+
+  // Undo takes the newest exchange out; no credits move.
+  const before = await balance(page);
+  await narrator(page).last().getByRole("button", { name: "Undo" }).click();
+  await expect(narrator(page)).toHaveCount(1);
+  await expect(messages(page).filter({ hasText: "I ask about the storm" })).toHaveCount(0);
+  expect(await balance(page)).toBe(before);
+
+  // Continue: the narrator carries on with no message of the player's, charged as a chat turn.
+  await page.getByRole("button", { name: "Chat", exact: true }).click();
+  await narrator(page).last().getByRole("button", { name: "Continue" }).click();
+  await expect(narrator(page)).toHaveCount(2);
+  await expect(messages(page)).toHaveCount(3);
+  expect(await balance(page)).toBe(before - 0.5);
+  await expectNoSeriousAxeViolations(page, "story craft actions (dark)");
+});
+
+test("on a phone the actions fit", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openNewStory(page, "Phone");
+  await send(page, "Chat", "I light the lamp");
+  await expect(narrator(page)).toHaveCount(1);
+  const actions = ["Edit", "Retry", "Undo", "Continue"].map((name) =>
+    narrator(page).first().getByRole("button", { name, exact: true }),
+  );
+  for (const action of actions) {
+    await expect(action).toBeVisible();
+    const box = await action.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  }
+  await page.screenshot({ path: test.info().outputPath("phone.png") });
+});

@@ -1,0 +1,36 @@
+// POST /api/stories/{id}/messages/{message_id}/retry: a new version of the newest narrator answer, in the
+// answer's own mode (its selected images travel only when that is image mode).
+import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
+import type { StoryTurnOptions } from "@storyverse/contract/story-craft";
+import { apiRequest } from "../../../lib/api-client";
+import type { SelectedStoryImage } from "../selection";
+
+/** The options a retry or continue sends: the mode when one is chosen, the selected images in image mode. */
+export function turnOptions(
+  mode: ChatMode | null,
+  selectedImages: readonly SelectedStoryImage[],
+): NonNullable<StoryTurnOptions> {
+  const body: NonNullable<StoryTurnOptions> = mode ? { chat_mode: mode } : {};
+  if (mode === "image" && selectedImages.length > 0) {
+    body.inputImages = selectedImages.map(({ id, url, messageId }) => ({ id, url, messageId }));
+  }
+  return body;
+}
+
+export function retryStoryMessage(input: {
+  storyId: string;
+  messageId: string;
+  mode: ChatMode | null;
+  selectedImages: readonly SelectedStoryImage[];
+}): Promise<ChatResponse> {
+  const { storyId, messageId } = input;
+  return apiRequest(
+    `/api/stories/${encodeURIComponent(storyId)}/messages/${encodeURIComponent(messageId)}/retry`,
+    {
+      method: "POST",
+      body: turnOptions(input.mode, input.selectedImages),
+      schema: chatResponseSchema,
+      timeoutMs: 180_000,
+    },
+  );
+}
