@@ -5,6 +5,7 @@ import { EXPORT_FAILED_MESSAGE } from "@storyverse/contract/exports";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
+import type { MediaStorage } from "../media/storage/types";
 import type { Book } from "./book";
 import { findExport, updateExport } from "./export-repo";
 import { exportStory } from "./service";
@@ -49,11 +50,11 @@ export async function makeExport(ctx: ExportJobContext, payload: { exportId: str
     let read = 0;
     let reported = 1;
     // Reading media is most of the work (EPUB and PDF also shrink each picture): count the reads.
+    // The same store with reads counted (inheriting every other method of the store itself).
     const counting: ExportJobContext = {
       ...ctx,
-      storage: {
-        ...ctx.storage,
-        read: async (key) => {
+      storage: Object.assign(Object.create(ctx.storage) as MediaStorage, {
+        read: async (key: string) => {
           const data = await ctx.storage.read(key);
           read += 1;
           const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
@@ -63,7 +64,7 @@ export async function makeExport(ctx: ExportJobContext, payload: { exportId: str
           }
           return data;
         },
-      },
+      }),
     };
     const file = await exportStory(counting, row.userId, row.storyId, row.format, row.paper, (book) => {
       total = mediaReads(book);

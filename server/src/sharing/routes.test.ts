@@ -177,8 +177,20 @@ describe("share links", () => {
     // Shared links name a place in the story, never a storage key (keys carry the owner's id).
     expect(imageUrl).toMatch(new RegExp(`^/api/shared/${token}/media/1-image\\?exp=\\d+&sig=[0-9a-f]{64}$`));
     expect(JSON.stringify(body)).not.toContain("/api/media/");
-    expect((await fetchMedia(t, imageUrl)).status).toBe(200);
+    const whole = await fetchMedia(t, imageUrl);
+    expect(whole.status).toBe(200);
     expect((await fetchMedia(t, body.story.thumbnail)).status).toBe(200);
+    // Served in ranges too (players seek in clips), byte for byte what the whole file holds.
+    const part = await t.app.inject({ method: "GET", url: imageUrl, headers: { range: "bytes=8-23" } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers["content-range"]).toBe(`bytes 8-23/${whole.body.length}`);
+    expect(part.rawPayload.equals(whole.body.subarray(8, 24))).toBe(true);
+    const beyond = await t.app.inject({
+      method: "GET",
+      url: imageUrl,
+      headers: { range: `bytes=${whole.body.length}-` },
+    });
+    expect(beyond.statusCode).toBe(416);
 
     // The signature is bound to its ref and its link: moved anywhere else it opens nothing.
     const { search } = new URL(imageUrl, "http://x");

@@ -122,15 +122,16 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       const { token, ref } = request.params;
       const exp = parseExpiry(request.query.exp);
       const key = await sharing.sharedMediaKey(ctx, token, ref, exp, request.query.sig ?? "");
-      const data = await ctx.storage.read(key);
-      const range = parseRange(request.headers.range, data.length);
+      // Streamed, never read whole: a public link to a long clip must not cost the server its size in memory.
+      const size = await ctx.storage.size(key);
+      const range = parseRange(request.headers.range, size);
       if (range === "unsatisfiable") {
         throw new HttpError(
           416,
           "The requested range is not satisfiable.",
           {},
           {
-            "content-range": `bytes */${data.length}`,
+            "content-range": `bytes */${size}`,
           },
         );
       }
@@ -140,11 +141,13 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         .header("cache-control", `private, max-age=${remaining}`)
         .header("accept-ranges", "bytes")
         .header("x-robots-tag", "noindex, nofollow");
-      if (!range) return reply.send(data);
+      if (!range) return reply.header("content-length", size).send((await ctx.storage.open(key)).stream);
+      const { stream } = await ctx.storage.open(key, range);
       return reply
         .code(206)
-        .header("content-range", `bytes ${range.start}-${range.end}/${data.length}`)
-        .send(data.subarray(range.start, range.end + 1));
+        .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
+        .header("content-length", range.end - range.start + 1)
+        .send(stream);
     },
   );
 

@@ -34,6 +34,12 @@ async function statusOf(promise: Promise<unknown>): Promise<number | undefined> 
   }
 }
 
+async function text(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
 describe("local media storage", () => {
   it("is chosen for kind local", () => {
     expect(storage.kind).toBe("local");
@@ -51,6 +57,17 @@ describe("local media storage", () => {
     expect(await readdir(path.join(root, "media", "u", "42", "deep"))).toEqual(["a.png"]);
     await storage.delete(key);
     expect(await statusOf(storage.read(key))).toBe(404);
+  });
+
+  it("streams a file whole or a byte range, with its size, and answers 404 for a missing one", async () => {
+    const key = "u/42/clip.mp4";
+    await storage.put(key, Buffer.from("0123456789"), "video/mp4");
+    expect(await storage.size(key)).toBe(10);
+    const whole = await storage.open(key);
+    expect(whole.size).toBe(10);
+    expect((await text(whole.stream)).toString()).toBe("0123456789");
+    expect((await text((await storage.open(key, { start: 2, end: 5 })).stream)).toString()).toBe("2345");
+    expect(await statusOf(storage.open("u/42/none.mp4"))).toBe(404);
   });
 
   it("answers 404 for a missing file and deletes a missing file without complaint", async () => {

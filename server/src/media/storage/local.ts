@@ -2,13 +2,15 @@
 // ("/api/media/<key>?exp=...&sig=..."). Relative links keep media same-origin, which the CSP's img-src
 // and media-src 'self' require.
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { NotFound } from "../../http/errors";
 import type { Clock } from "../../platform/clock";
 import { assertValidMediaKey, isValidMediaKey } from "./keys";
 import { linkExpiry, type MediaSigner } from "./signing";
-import type { MediaStorage } from "./types";
+import type { ByteRange, MediaStorage } from "./types";
 
 export const MEDIA_ROUTE_PREFIX = "/api/media/";
 
@@ -59,6 +61,22 @@ export class LocalMediaStorage implements MediaStorage {
       if (isMissingFile(error)) throw new NotFound("Media not found");
       throw error;
     }
+  }
+
+  async size(key: string): Promise<number> {
+    try {
+      const info = await stat(this.filePath(key));
+      if (!info.isFile()) throw new NotFound("Media not found");
+      return info.size;
+    } catch (error) {
+      if (isMissingFile(error)) throw new NotFound("Media not found");
+      throw error;
+    }
+  }
+
+  async open(key: string, range?: ByteRange): Promise<{ size: number; stream: Readable }> {
+    const size = await this.size(key);
+    return { size, stream: createReadStream(this.filePath(key), range ?? {}) };
   }
 
   async delete(key: string): Promise<void> {

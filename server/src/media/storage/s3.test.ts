@@ -78,6 +78,12 @@ async function statusOf(promise: Promise<unknown>): Promise<number | undefined> 
   }
 }
 
+async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
 describe("S3 media storage (s3rver)", () => {
   it("is chosen for kind s3", () => {
     expect(storage.kind).toBe("s3");
@@ -91,6 +97,19 @@ describe("S3 media storage (s3rver)", () => {
     await storage.delete("u/1/a.png");
     expect(await statusOf(storage.read("u/1/a.png"))).toBe(404);
     await expect(storage.delete("u/1/a.png")).resolves.toBeUndefined();
+  });
+
+  it("streams an object whole or a byte range, with its size, and answers 404 for a missing one", async () => {
+    await storage.put("u/1/clip.mp4", Buffer.from("0123456789"), "video/mp4");
+    expect(await storage.size("u/1/clip.mp4")).toBe(10);
+    const whole = await storage.open("u/1/clip.mp4");
+    expect(whole.size).toBe(10);
+    expect((await collect(whole.stream)).toString()).toBe("0123456789");
+    expect(
+      (await collect((await storage.open("u/1/clip.mp4", { start: 2, end: 5 })).stream)).toString(),
+    ).toBe("2345");
+    expect(await statusOf(storage.open("u/1/none.mp4"))).toBe(404);
+    expect(await statusOf(storage.size("u/1/none.mp4"))).toBe(404);
   });
 
   it("refuses keys outside the media alphabet", async () => {

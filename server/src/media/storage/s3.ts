@@ -1,8 +1,11 @@
 // Media in an S3-compatible bucket (AWS, MinIO, R2, ...). Browsers load objects through presigned GET URLs,
 // so nothing is proxied through the app and a leaked link still dies with its signature.
+
+import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -13,7 +16,7 @@ import { NotFound } from "../../http/errors";
 import type { Clock } from "../../platform/clock";
 import { assertValidMediaKey, contentTypeForKey, isValidMediaKey } from "./keys";
 import { linkExpiry } from "./signing";
-import type { MediaStorage } from "./types";
+import type { ByteRange, MediaStorage } from "./types";
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: "s3" }>;
 
@@ -72,6 +75,35 @@ export class S3MediaStorage implements MediaStorage {
       const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!result.Body) throw new NotFound("Media not found");
       return Buffer.from(await result.Body.transformToByteArray());
+    } catch (error) {
+      if (isMissingObject(error)) throw new NotFound("Media not found");
+      throw error;
+    }
+  }
+
+  async size(key: string): Promise<number> {
+    assertValidMediaKey(key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength ?? 0;
+    } catch (error) {
+      if (isMissingObject(error)) throw new NotFound("Media not found");
+      throw error;
+    }
+  }
+
+  async open(key: string, range?: ByteRange): Promise<{ size: number; stream: Readable }> {
+    const size = await this.size(key);
+    try {
+      const result = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      if (!result.Body) throw new NotFound("Media not found");
+      return { size, stream: result.Body as Readable };
     } catch (error) {
       if (isMissingObject(error)) throw new NotFound("Media not found");
       throw error;
