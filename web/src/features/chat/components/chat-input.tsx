@@ -4,9 +4,10 @@
 // while a turn or its media is under way; the words stay in the box until a send is refused for good.
 import type { ChatMode } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
-import { ArrowUp, Clapperboard, ImageIcon, LoaderCircle, MessageSquare, Mic, Square, X } from "lucide-react";
+import { ArrowUp, Clapperboard, ImageIcon, MessageSquare, Mic, Square, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
+import { Spinner } from "../../../components/button";
 import { CostLabel } from "../../credits/components/cost-label";
 import { CreditShortfallNotice, useCreditShortfall } from "../../credits/components/credit-shortfall";
 import { useVoiceRecorder } from "../use-voice-recorder";
@@ -213,7 +214,7 @@ export function ChatInput({
             {voice.state === "recording" ? (
               <Square aria-hidden="true" className="size-4 fill-current" />
             ) : voice.state === "transcribing" ? (
-              <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+              <Spinner className="size-5" />
             ) : (
               <Mic aria-hidden="true" className="size-5" />
             )}
@@ -226,11 +227,7 @@ export function ChatInput({
           title="Send (Enter)"
           className="bg-primary-gradient grid size-10 shrink-0 place-items-center rounded-xl text-white shadow-soft transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
         >
-          {busy ? (
-            <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
-          ) : (
-            <ArrowUp aria-hidden="true" className="size-5" />
-          )}
+          {busy ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
         </button>
       </div>
       <p id={hintId} className="mt-2 hidden px-1 text-xs text-ink-muted sm:block">

@@ -1,8 +1,9 @@
 // The Studio's prompt box: the mode (image or the prompt advisor), the batch size (1 to 4), the input
 // images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
 // Shift+Enter adds a line; the box grows up to 200 px.
-import { ArrowUp, Images, ImageUp, LoaderCircle, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
+import { ArrowUp, Images, ImageUp, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef } from "react";
+import { Button, Spinner } from "../../../components/button";
 import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
 import { CreditShortfallNotice } from "../../credits/components/credit-shortfall";
@@ -154,23 +155,23 @@ export function StudioComposer(props: StudioComposerProps) {
             </ul>
           ) : null}
           <div className="flex items-center gap-1.5">
-            <button
-              type="button"
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<ImageUp aria-hidden="true" className="size-4 text-accent-ink" />}
               onClick={() => fileInput.current?.click()}
-              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium text-ink transition hover:border-accent-400/60 hover:bg-surface-2"
             >
-              <ImageUp aria-hidden="true" className="size-4 text-accent-ink" />
               Upload
-            </button>
-            <button
-              type="button"
-              onClick={props.onOpenPicker}
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
               aria-label="Choose from gallery"
-              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-line px-3 text-sm font-medium text-ink transition hover:border-accent-400/60 hover:bg-surface-2"
+              icon={<Images aria-hidden="true" className="size-4 text-accent-ink" />}
+              onClick={props.onOpenPicker}
             >
-              <Images aria-hidden="true" className="size-4 text-accent-ink" />
               Gallery
-            </button>
+            </Button>
             <input
               ref={fileInput}
               type="file"
@@ -213,11 +214,7 @@ export function StudioComposer(props: StudioComposerProps) {
           aria-label={imageMode ? "Generate" : "Send"}
           className="bg-primary-gradient grid size-12 shrink-0 place-items-center rounded-2xl text-white shadow-[0_8px_24px_-10px_rgb(124_58_237/0.7)] transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
         >
-          {sending ? (
-            <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
-          ) : (
-            <ArrowUp aria-hidden="true" className="size-5" />
-          )}
+          {sending ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
         </button>
       </div>
       {shortfall ? (

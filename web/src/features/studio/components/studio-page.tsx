@@ -2,9 +2,10 @@
 // prompt advisor. Composes the conversation, the composer, the gallery picker and the Lightbox, and turns
 // every refusal into the app's error banner or the Quota Exceeded dialog.
 import type { GalleryItem } from "@storyverse/contract/media";
-import { LoaderCircle, MessageCircleQuestion, WandSparkles } from "lucide-react";
+import { MessageCircleQuestion, WandSparkles } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
+import { Spinner } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { creditLabel, formatBalance, visibleCostLabel } from "../../../lib/credits";
 import { useCreditBalance } from "../../credits/api/credit-balance";
@@ -143,7 +144,7 @@ export function StudioPage() {
             <p className="mt-2 max-w-md text-ink-muted">{STUDIO_SUBTITLE}</p>
             {conversation.isLoadingHistory ? (
               <p role="status" className="mt-6 inline-flex items-center gap-2 text-sm text-ink-muted">
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+                <Spinner />
                 Loading your Studio...
               </p>
             ) : (
