@@ -65,6 +65,39 @@ export function validateAuthForm(mode: AuthMode, values: AuthFormValues): string
   return firstIssue(usernameSchema.safeParse(username)) ?? firstIssue(emailSchema.safeParse(email));
 }
 
+export type RegisterField = "username" | "email" | "password" | "confirmPassword";
+
+const REQUIRED_FIELD: Record<RegisterField, string> = {
+  username: "Choose a username",
+  email: "Enter your email address",
+  password: "Choose a password",
+  confirmPassword: "Type the password again",
+};
+
+/**
+ * Every register field's own problem, in the product's words where it has them, recomputed from the values
+ * as they are: a message disappears the moment its field is fixed.
+ */
+export function registerFieldErrors(values: AuthFormValues): Partial<Record<RegisterField, string>> {
+  const errors: Partial<Record<RegisterField, string>> = {};
+  const { username, email, password, confirmPassword } = values;
+  if (username.trim() === "") errors.username = REQUIRED_FIELD.username;
+  else {
+    const problem = firstIssue(usernameSchema.safeParse(username));
+    if (problem) errors.username = problem;
+  }
+  if (email.trim() === "") errors.email = REQUIRED_FIELD.email;
+  else {
+    const problem = firstIssue(emailSchema.safeParse(email));
+    if (problem) errors.email = problem;
+  }
+  if (password === "") errors.password = REQUIRED_FIELD.password;
+  else if (password.length < PASSWORD_MIN_LENGTH) errors.password = MESSAGES.passwordTooShort;
+  if (confirmPassword === "") errors.confirmPassword = REQUIRED_FIELD.confirmPassword;
+  else if (password !== confirmPassword) errors.confirmPassword = MESSAGES.passwordsDiffer;
+  return errors;
+}
+
 /** The reset step: both fields required, at least 6 characters, and the two must match. */
 export function validateNewPassword(password: string, confirmPassword: string): string | null {
   if (password === "" || confirmPassword === "") return MESSAGES.resetRequired;

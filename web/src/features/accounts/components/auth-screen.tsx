@@ -6,8 +6,8 @@
 
 import type { AuthResponse } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { WifiOff } from "lucide-react";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { CircleAlert, WifiOff } from "lucide-react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
@@ -23,6 +23,8 @@ import {
   authOutcome,
   EMPTY_AUTH_FORM,
   MESSAGES,
+  type RegisterField,
+  registerFieldErrors,
   registrationNotice,
   validateAuthForm,
 } from "../auth-rules";
@@ -75,7 +77,11 @@ export function AuthScreen({
   const [values, setValues] = useState<AuthFormValues>(() =>
     initialIdentifier ? { ...EMPTY_AUTH_FORM, email: initialIdentifier } : EMPTY_AUTH_FORM,
   );
+  // A server's refusal; the form's own problems are computed from the values below, so they never go stale.
   const [error, setError] = useState<string | null>(null);
+  // Register fields show their problem once left (blur) or once a send was tried; both reset with the mode.
+  const [touched, setTouched] = useState<ReadonlySet<RegisterField>>(new Set());
+  const [tried, setTried] = useState(false);
   const headingId = useId();
   const firstField = useRef<HTMLInputElement>(null);
   const { offline } = useConnectivity();
@@ -88,8 +94,22 @@ export function AuthScreen({
   const busy = submit.isPending;
   const copy = COPY[mode];
 
-  const set = (field: keyof AuthFormValues) => (value: string) =>
+  const set = (field: keyof AuthFormValues) => (value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
+    setError(null);
+  };
+  const leave = (field: RegisterField) => () =>
+    setTouched((prev) => (prev.has(field) ? prev : new Set(prev).add(field)));
+  const fieldErrors = registering ? registerFieldErrors(values) : {};
+  const shown = (field: RegisterField): string | undefined =>
+    tried || touched.has(field) ? fieldErrors[field] : undefined;
+  // The confirmation is judged as it is typed once it is as long as the password: a mismatch shows at once.
+  const confirmProblem =
+    shown("confirmPassword") ??
+    (values.confirmPassword.length >= values.password.length && values.password !== ""
+      ? fieldErrors.confirmPassword
+      : undefined);
+  const formProblem = tried ? validateAuthForm(mode, values) : null;
 
   const switchMode = () => {
     if (busy) return;
@@ -97,6 +117,8 @@ export function AuthScreen({
     // Clearing the values also clears both availability messages (their checks restart from empty).
     setValues(EMPTY_AUTH_FORM);
     setError(null);
+    setTouched(new Set());
+    setTried(false);
     submit.reset();
     queueMicrotask(() => firstField.current?.focus());
   };
@@ -105,11 +127,9 @@ export function AuthScreen({
     event.preventDefault();
     if (busy) return;
     const problem = validateAuthForm(mode, values);
-    if (problem) {
-      setError(problem);
-      return;
-    }
+    setTried(true);
     setError(null);
+    if (problem) return;
     submit.mutate(
       { mode, values },
       {
@@ -178,7 +198,14 @@ export function AuthScreen({
                     spellCheck={false}
                     value={values.username}
                     onValueChange={set("username")}
-                    hint={<AvailabilityHint state={username} />}
+                    onBlur={leave("username")}
+                    aria-invalid={shown("username") ? true : undefined}
+                    hint={
+                      <FieldProblem
+                        message={shown("username")}
+                        fallback={<AvailabilityHint state={username} />}
+                      />
+                    }
                   />
                   <TextField
                     label="Email"
@@ -188,7 +215,11 @@ export function AuthScreen({
                     autoComplete="email"
                     value={values.email}
                     onValueChange={set("email")}
-                    hint={<AvailabilityHint state={email} />}
+                    onBlur={leave("email")}
+                    aria-invalid={shown("email") ? true : undefined}
+                    hint={
+                      <FieldProblem message={shown("email")} fallback={<AvailabilityHint state={email} />} />
+                    }
                   />
                   <PasswordField
                     label="Password"
@@ -196,7 +227,14 @@ export function AuthScreen({
                     autoComplete="new-password"
                     value={values.password}
                     onValueChange={set("password")}
-                    hint={<span className="text-ink-muted">At least 6 characters.</span>}
+                    onBlur={leave("password")}
+                    aria-invalid={shown("password") ? true : undefined}
+                    hint={
+                      <FieldProblem
+                        message={shown("password")}
+                        fallback={<span className="text-ink-muted">At least 6 characters.</span>}
+                      />
+                    }
                   />
                   <PasswordField
                     label="Confirm password"
@@ -204,6 +242,9 @@ export function AuthScreen({
                     autoComplete="new-password"
                     value={values.confirmPassword}
                     onValueChange={set("confirmPassword")}
+                    onBlur={leave("confirmPassword")}
+                    aria-invalid={confirmProblem ? true : undefined}
+                    hint={<FieldProblem message={confirmProblem} />}
                   />
                 </>
               ) : (
@@ -239,7 +280,7 @@ export function AuthScreen({
                 </>
               )}
 
-              <FormAlert message={error} />
+              <FormAlert message={formProblem ?? error} />
 
               <Button type="submit" className="w-full" loading={busy} loadingText={copy.busy}>
                 {copy.submit}
@@ -267,5 +308,16 @@ export function AuthScreen({
         <AuthSlideshow className="size-full" />
       </div>
     </div>
+  );
+}
+
+/** A field's own problem beside it (read with the field), or what the field shows otherwise. */
+function FieldProblem({ message, fallback = null }: { message?: string; fallback?: ReactNode }) {
+  if (!message) return <>{fallback}</>;
+  return (
+    <p className="flex items-start gap-2 text-danger">
+      <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      {message}
+    </p>
   );
 }

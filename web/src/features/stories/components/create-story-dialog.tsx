@@ -5,6 +5,7 @@ import type { Story } from "@storyverse/contract/stories";
 import { BookPlus } from "lucide-react";
 import { useState } from "react";
 import { Modal } from "../../../components/modal";
+import { ApiError } from "../../../lib/api-errors";
 import { useCreateStory } from "../api/create-story";
 import { StoryForm } from "./story-form";
 
@@ -51,7 +52,14 @@ export function CreateStoryDialog({ open, onOpenChange, onCreated }: CreateStory
                 changeOpen(false);
                 onCreated(story);
               },
-              onError: () => setError(CREATE_FAILED_MESSAGE),
+              // The server's reason when it gave one ("Failed to create story. Story context must be ..."),
+              // not the bare spec words.
+              onError: (failure) =>
+                setError(
+                  failure instanceof ApiError && failure.fromServer && failure.status < 500
+                    ? `${CREATE_FAILED_MESSAGE} ${failure.detail}`
+                    : CREATE_FAILED_MESSAGE,
+                ),
             },
           );
         }}

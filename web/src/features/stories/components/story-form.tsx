@@ -40,6 +40,7 @@ const FORMS = {
     contextHint: "Set the scene and style for the first image: the world, the mood, the look.",
     submit: "Create",
     submitting: "Creating...",
+    blankReason: "Give your story a name to create it.",
   },
   settings: {
     schema: updateStoryRequestSchema,
@@ -53,8 +54,12 @@ const FORMS = {
     contextHint: undefined,
     submit: "Save Changes",
     submitting: "Saving...",
+    blankReason: "A story needs a title: type one to save.",
   },
 } as const;
+
+/** Counters appear from this share of a limit. */
+const NEAR_LIMIT = 0.8;
 
 interface StoryFormProps {
   kind: StoryFormKind;
@@ -82,6 +87,17 @@ export function StoryForm({
   const context = watch("context");
   const id = useId();
   const blank = title.trim() === "";
+  // Counters show near a limit (always for the Story Name, as the spec has it), and the cap is said out
+  // loud: a typed or pasted name is never cut short without a word.
+  const titleCounter = form.titleCounter || title.length >= form.titleMax * NEAR_LIMIT;
+  const atTitleLimit = title.length >= form.titleMax;
+  const contextLimit = form.contextMax ?? STORY_CONTEXT_MAX_LENGTH;
+  const contextCounter = form.contextMax !== undefined || context.length >= contextLimit * NEAR_LIMIT;
+  const titleNote = blank
+    ? form.blankReason
+    : atTitleLimit
+      ? `That's the limit: a ${form.titleLabel.toLowerCase()} has at most ${form.titleMax} characters.`
+      : null;
   const invalid = formState.errors.title?.message ?? formState.errors.context?.message ?? null;
 
   return (
@@ -90,7 +106,7 @@ export function StoryForm({
         <div>
           <FieldLabel
             htmlFor={`${id}-title`}
-            counter={form.titleCounter ? `${title.length}/${form.titleMax}` : undefined}
+            counter={titleCounter ? `${title.length}/${form.titleMax}` : undefined}
           >
             {form.titleLabel}
           </FieldLabel>
@@ -101,13 +117,21 @@ export function StoryForm({
             placeholder={form.titlePlaceholder}
             autoComplete="off"
             required
+            aria-describedby={`${id}-title-note`}
             className={`${inputClasses} mt-2`}
           />
+          <p
+            id={`${id}-title-note`}
+            aria-live="polite"
+            className={`mt-2 min-h-5 text-sm ${atTitleLimit ? "font-medium text-amber-800 dark:text-amber-200" : "text-ink-muted"}`}
+          >
+            {titleNote}
+          </p>
         </div>
         <div>
           <FieldLabel
             htmlFor={`${id}-context`}
-            counter={form.contextMax ? `${context.length}/${form.contextMax}` : undefined}
+            counter={contextCounter ? `${context.length}/${contextLimit}` : undefined}
             aside={form.contextMax ? undefined : "Optional"}
           >
             Story Context

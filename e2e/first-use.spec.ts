@@ -1,0 +1,121 @@
+// What a first-time user tripped over (issue 18), each seen in a real browser against the real server:
+// the register form's messages sit beside their fields and go when fixed; the story form says why Create is
+// off, warns at the name's limit and shows the server's reason for a refusal. Screens are looked at in both
+// themes and at a 390 px phone width.
+import { expect, type Page, test } from "@playwright/test";
+import { smtpPort } from "./playwright.config";
+import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
+import { newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { type SmtpSink, startSmtpSink } from "./support/smtp";
+
+test.describe.configure({ mode: "serial" });
+
+let sink: SmtpSink;
+let writer: SignedInAccount;
+
+test.beforeAll(async ({ request, baseURL }) => {
+  sink = await startSmtpSink(smtpPort);
+  writer = await registerVerified(request, sink, baseURL ?? "", newAccount("firstuse"));
+});
+
+test.afterAll(async () => {
+  await sink?.close();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots18/${name}.png` });
+
+for (const theme of ["dark", "light"] as const) {
+  test(`register: each field's message beside it, live, gone when fixed (${theme})`, async ({ page }) => {
+    const watch = watchConsole(page);
+    await page.goto("/");
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.goto("/auth");
+    await page.getByRole("button", { name: "Create one" }).click();
+    const username = page.getByLabel("Username");
+    const email = page.getByLabel("Email", { exact: true });
+    const password = page.getByLabel("Password", { exact: true });
+    const confirm = page.getByLabel("Confirm password");
+
+    // Leaving a field with a problem says so beside it, at once.
+    await username.fill("ad");
+    await username.blur();
+    await expect(username).toHaveAccessibleDescription("Username must be at least 3 characters");
+    await expect(username).toHaveAttribute("aria-invalid", "true");
+    await username.fill("ada_first");
+    await expect(username).not.toHaveAccessibleDescription(/must be at least/);
+    await expect(username).not.toHaveAttribute("aria-invalid", "true");
+
+    // A send with several problems shows every one of them, each beside its own field.
+    await password.fill("12345");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(email).toHaveAccessibleDescription("Enter your email address");
+    await expect(password).toHaveAccessibleDescription("Password must be at least 6 characters");
+    await expect(confirm).toHaveAccessibleDescription("Type the password again");
+    await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, `register-errors-390-${theme}`);
+    await expectNoSeriousAxeViolations(page, `register with field errors (${theme})`);
+
+    // Each message goes as its field is fixed; the form's own line follows the fields, never stale.
+    await email.fill("ada-first@example.com");
+    await expect(email).not.toHaveAccessibleDescription("Enter your email address");
+    await password.fill("secret1");
+    await expect(password).not.toHaveAccessibleDescription(/at least 6/);
+    await confirm.fill("secret2");
+    await expect(confirm).toHaveAccessibleDescription("Passwords do not match");
+    await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
+    await confirm.fill("secret1");
+    await expect(confirm).not.toHaveAccessibleDescription("Passwords do not match");
+    await expect(page.getByRole("alert")).toHaveText("");
+    watch.assertClean();
+  });
+}
+
+async function openStories(page: Page, theme: "light" | "dark") {
+  await storeSession(page, writer, theme);
+  await page.goto("/stories");
+  await expect(page.getByRole("heading", { level: 1, name: "Your Stories" })).toBeVisible();
+}
+
+for (const theme of ["dark", "light"] as const) {
+  test(`story form: says why Create is off, warns at the limit, and shows the server's reason (${theme})`, async ({
+    page,
+  }) => {
+    const watch = watchConsole(page);
+    watch.allow(failedRequest(400));
+    await openStories(page, theme);
+    await page.getByRole("button", { name: "Create New Story" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Create New Story" });
+    const name = dialog.getByLabel("Story Name");
+    const create = dialog.getByRole("button", { name: "Create", exact: true });
+
+    await expect(create).toBeDisabled();
+    await expect(name).toHaveAccessibleDescription("Give your story a name to create it.");
+
+    // A name longer than 30 is cut to 30, and the form says so.
+    await name.fill("The Extraordinarily Long Lantern Forest Chronicle");
+    await expect(name).toHaveValue("The Extraordinarily Long Lante");
+    await expect(dialog.getByText("30/30")).toBeVisible();
+    await expect(name).toHaveAccessibleDescription(
+      "That's the limit: a story name has at most 30 characters.",
+    );
+    await expect(create).toBeEnabled();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, `story-form-limit-390-${theme}`);
+    await expectNoSeriousAxeViolations(page, `create story at the limit (${theme})`);
+
+    // Near the context limit a counter appears.
+    const context = dialog.getByLabel("Story Context");
+    await expect(dialog.getByText(/\/2000$/)).toHaveCount(0);
+    await context.fill("a".repeat(1700));
+    await expect(dialog.getByText("1700/2000")).toBeVisible();
+
+    // The server refuses a context holding a NUL character: its reason is shown, not only the spec's words.
+    await name.fill("Nul Story");
+    await context.fill("A quiet harbour\u0000 at dawn");
+    await create.click();
+    await expect(dialog.getByRole("alert")).toContainText("Failed to create story.");
+    await expect(dialog.getByRole("alert")).toContainText("must not contain NUL characters");
+    watch.assertClean();
+  });
+}
