@@ -119,3 +119,73 @@ for (const theme of ["dark", "light"] as const) {
     watch.assertClean();
   });
 }
+
+test("closing the lightbox gives focus back to what opened it", async ({ page, request }) => {
+  const made = await request.post("/api/studio/generate-image", {
+    headers: { Authorization: `Bearer ${writer.token}` },
+    data: { prompt: "a lighthouse at dusk", batch_size: 1, input_images: [] },
+  });
+  expect(made.ok()).toBe(true);
+  await storeSession(page, writer, "light");
+  await page.goto("/library");
+  await expect(page.getByRole("heading", { name: "Your Media Gallery" })).toBeVisible();
+  const opener = page
+    .getByRole("main")
+    .getByRole("button")
+    .filter({ has: page.locator("img") })
+    .first();
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const viewer = page.getByRole("dialog", { name: "Media viewer" });
+  await expect(viewer).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(viewer).toBeHidden();
+  await expect(opener).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
+});
+
+/** WCAG relative luminance contrast of two CSS rgb() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (css: string) => {
+    const [r, g, b2] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lin = (v: number) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(r ?? 0) + 0.7152 * lin(g ?? 0) + 0.0722 * lin(b2 ?? 0);
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x! + 0.05) / (y! + 0.05);
+}
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the focus ring on a primary button stands out from the button and the page (${theme})`, async ({
+    page,
+  }) => {
+    await openStories(page, theme);
+    const button = page.getByRole("button", { name: "Create New Story" }).first();
+    // Keyboard focus, as a keyboard user gets it.
+    await button.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    await expect(button).toBeFocused();
+    const colours = await button.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return {
+        ring: style.outlineColor,
+        width: style.outlineWidth,
+        // The page's canvas colour (#rrggbb), as rgb().
+        page: (() => {
+          const hex = getComputedStyle(document.documentElement).getPropertyValue("--sv-canvas").trim();
+          const v = Number.parseInt(hex.slice(1), 16);
+          return `rgb(${(v >> 16) & 255}, ${(v >> 8) & 255}, ${v & 255})`;
+        })(),
+      };
+    });
+    expect(colours.width).not.toBe("0px");
+    // The gradient starts at #7c3aed: the ring must not melt into it, nor into the page around it.
+    expect(contrast(colours.ring, "rgb(124, 58, 237)")).toBeGreaterThanOrEqual(3);
+    expect(contrast(colours.ring, colours.page)).toBeGreaterThanOrEqual(3);
+    await button.screenshot({ path: `/tmp/shots18/focus-ring-${theme}.png` });
+  });
+}

@@ -77,10 +77,17 @@ export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps
   const item = current >= 0 ? items[current] : undefined;
   const [downloading, setDownloading] = useState(false);
   const mounted = useRef(true);
+  // What had the focus when the viewer opened (the picture clicked): it gets the focus back when the viewer
+  // goes, whether it closes itself or its owner unmounts it, instead of the page body.
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     mounted.current = true;
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     return () => {
       mounted.current = false;
+      const back = opener.current;
+      // After the dialog's own focus handling has run.
+      if (back) requestAnimationFrame(() => back.isConnected && back.focus({ preventScroll: true }));
     };
   }, []);
 
@@ -125,6 +132,11 @@ export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps
         <Dialog.Content
           aria-describedby={undefined}
           onKeyDown={onKeyDown}
+          onCloseAutoFocus={(event) => {
+            if (!opener.current?.isConnected) return;
+            event.preventDefault();
+            opener.current.focus({ preventScroll: true });
+          }}
           className="fixed inset-0 z-[60] flex flex-col text-white outline-none motion-safe:animate-fade-in"
           data-testid="lightbox"
         >
