@@ -5,7 +5,7 @@ import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
-import { createSessionCache } from "./accounts/session-cache";
+import { createSessionCache, followRevocations } from "./accounts/session-cache";
 import { chatRoutes } from "./chat/routes";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
@@ -99,10 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     log: app.log,
     notify: deps.database.notifier,
   };
-  const accounts: AccountsContext = { ...ctx, sessions: createSessionCache(deps.clock) };
+  const sessions = createSessionCache(deps.clock);
+  const unfollow = followRevocations(deps.database.notifier, sessions);
+  app.addHook("onClose", async () => unfollow());
+  const accounts: AccountsContext = { ...ctx, sessions };
   const kit = createRouteKit({
     accounts,
-    limiter: createRateLimiter(deps.clock),
+    limiter: createRateLimiter(deps.clock, deps.database),
     pingDatabase: deps.database.ping,
     mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },
   });

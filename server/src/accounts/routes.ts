@@ -36,10 +36,10 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
    * spent it) when this address asks for the account for the first time in the window, up to a hard cap.
    * Called after the per-account-and-address bucket counted this request.
    */
-  const mayMail = (mails: RateLimitRule, perAddress: RateLimitRule, email: string, ip: string) => {
-    if (limiter.allow(mails, email)) return true;
-    const firstFromHere = limiter.peek(perAddress, `${email}|${ip}`).count <= 1;
-    return firstFromHere && limiter.allow(accountLimits.mailsPerAccountHardCap, email);
+  const mayMail = async (mails: RateLimitRule, perAddress: RateLimitRule, email: string, ip: string) => {
+    if (await limiter.allow(mails, email)) return true;
+    const firstFromHere = (await limiter.peek(perAddress, `${email}|${ip}`)).count <= 1;
+    return firstFromHere && (await limiter.allow(accountLimits.mailsPerAccountHardCap, email));
   };
 
   app.post(
@@ -53,7 +53,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(
+      await limiter.hit(
         { ...accountLimits.registerPerAddress, limit: ctx.config.signupsPerAddressPerHour },
         request.ip,
       );
@@ -72,7 +72,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.loginPerAddress, request.ip);
+      await limiter.hit(accountLimits.loginPerAddress, request.ip);
       return accounts.login(ctx, request.body.email, request.body.password, { limiter, address: request.ip });
     },
   );
@@ -105,7 +105,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.availabilityPerAddress, request.ip);
+      await limiter.hit(accountLimits.availabilityPerAddress, request.ip);
       return accounts.usernameAvailability(ctx, request.params.username);
     },
   );
@@ -121,7 +121,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.availabilityPerAddress, request.ip);
+      await limiter.hit(accountLimits.availabilityPerAddress, request.ip);
       return accounts.emailAvailability(ctx, request.params.email);
     },
   );
@@ -137,7 +137,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.verifyPerAddress, request.ip);
+      await limiter.hit(accountLimits.verifyPerAddress, request.ip);
       return accounts.verifyEmail(ctx, request.params.token);
     },
   );
@@ -154,9 +154,9 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
     },
     async (request) => {
       const email = request.body.email.toLowerCase();
-      limiter.hit(accountLimits.resendPerAddress, request.ip);
-      limiter.hit(accountLimits.resendPerAccountAndAddress, `${email}|${request.ip}`);
-      const sendMail = mayMail(
+      await limiter.hit(accountLimits.resendPerAddress, request.ip);
+      await limiter.hit(accountLimits.resendPerAccountAndAddress, `${email}|${request.ip}`);
+      const sendMail = await mayMail(
         accountLimits.resendMailsPerAccount,
         accountLimits.resendPerAccountAndAddress,
         email,
@@ -178,9 +178,9 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
     },
     async (request) => {
       const email = request.body.email.toLowerCase();
-      limiter.hit(accountLimits.forgotPerAddress, request.ip);
-      limiter.hit(accountLimits.forgotPerAccountAndAddress, `${email}|${request.ip}`);
-      const sendMail = mayMail(
+      await limiter.hit(accountLimits.forgotPerAddress, request.ip);
+      await limiter.hit(accountLimits.forgotPerAccountAndAddress, `${email}|${request.ip}`);
+      const sendMail = await mayMail(
         accountLimits.forgotMailsPerAccount,
         accountLimits.forgotPerAccountAndAddress,
         email,
@@ -201,7 +201,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => {
-      limiter.hit(accountLimits.resetPerAddress, request.ip);
+      await limiter.hit(accountLimits.resetPerAddress, request.ip);
       return accounts.resetPassword(ctx, request.body.token, request.body.password);
     },
   );

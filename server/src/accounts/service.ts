@@ -18,6 +18,7 @@ import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
+import type { Notifier } from "../platform/notify";
 import { type RateLimiter, TooManyRequests } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
 import { accountLimits } from "./limits";
@@ -42,7 +43,7 @@ import {
   type UserRow,
 } from "./repo";
 import { digestToken, hashPassword, newToken, spendPasswordCheckTime, verifyPassword } from "./secrets";
-import type { SessionCache } from "./session-cache";
+import { announceRevocation, type SessionCache } from "./session-cache";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A session's expiry is pushed forward at most this often, so reads don't turn into writes. */
@@ -57,6 +58,8 @@ export type AccountsContext = {
   clock: Clock;
   jobs: JobQueue;
   config: Pick<Config, "appUrl" | "requireEmailVerification" | "signupsPerAddressPerHour">;
+  /** Tells every process's session cache about a revocation. */
+  notify: Pick<Notifier, "publish">;
   /** Present in the HTTP app; workers and the admin CLI do without. */
   sessions?: SessionCache;
 };
@@ -158,8 +161,8 @@ export async function login(
 ): Promise<AuthResponse> {
   const row = await findUserByLogin(ctx.db, loginName);
   if (row && guard) {
-    const account = guard.limiter.peek(accountLimits.loginFailuresPerAccount, row.id);
-    const address = guard.limiter.peek(accountLimits.loginFailuresPerAddress, guard.address);
+    const account = await guard.limiter.peek(accountLimits.loginFailuresPerAccount, row.id);
+    const address = await guard.limiter.peek(accountLimits.loginFailuresPerAddress, guard.address);
     if (account.count >= accountLimits.loginFailuresPerAccount.limit && address.count > 0) {
       throw new TooManyRequests(account.retryAfterSeconds);
     }
@@ -167,8 +170,8 @@ export async function login(
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
   if (!row || !ok) {
     if (guard) {
-      guard.limiter.allow(accountLimits.loginFailuresPerAddress, guard.address);
-      if (row) guard.limiter.allow(accountLimits.loginFailuresPerAccount, row.id);
+      await guard.limiter.allow(accountLimits.loginFailuresPerAddress, guard.address);
+      if (row) await guard.limiter.allow(accountLimits.loginFailuresPerAccount, row.id);
     }
     throw new Unauthorized("Incorrect email, username or password.");
   }
@@ -182,24 +185,27 @@ export async function authenticate(
   token: string,
 ): Promise<AuthenticatedUser | undefined> {
   const tokenHash = digestToken(token);
+  const cached = ctx.sessions?.get(tokenHash);
+  if (cached) return { ...cached, sessionTokenHash: tokenHash };
+  const readAt = ctx.sessions?.generation() ?? 0;
   const now = ctx.clock.now();
   const found = await findLiveSession(ctx.db, tokenHash, now);
   if (!found) return undefined;
   const renewedExpiry = now.getTime() + SESSION_TTL_MS;
-  if (renewedExpiry - found.session.expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
-    await extendSession(ctx.db, found.session.id, new Date(renewedExpiry));
+  let expiresAt = found.session.expiresAt;
+  if (renewedExpiry - expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
+    expiresAt = new Date(renewedExpiry);
+    await extendSession(ctx.db, found.session.id, expiresAt);
   }
-  return {
-    id: found.user.id,
-    email: found.user.email,
-    username: found.user.username,
-    sessionTokenHash: tokenHash,
-  };
+  const user = { id: found.user.id, email: found.user.email, username: found.user.username };
+  ctx.sessions?.set(tokenHash, user, expiresAt, readAt);
+  return { ...user, sessionTokenHash: tokenHash };
 }
 
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
   await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
   ctx.sessions?.evict(user.sessionTokenHash);
+  await announceRevocation(ctx.notify, { tokenHash: user.sessionTokenHash });
 }
 
 export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {
@@ -303,6 +309,7 @@ export async function resetPassword(ctx: AccountsContext, token: string, passwor
     await setEmailVerified(tx, link.userId, now);
   });
   ctx.sessions?.evictUser(link.userId);
+  await announceRevocation(ctx.notify, { userId: link.userId });
   const row = await findUserById(ctx.db, link.userId);
   return {
     success: true as const,

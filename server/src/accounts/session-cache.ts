@@ -1,21 +1,31 @@
 // A few seconds of memory for "this token belongs to this user", so polling and other hot authenticated
-// reads skip the session query. Logout and password resets evict at once in this process; another API
-// process may accept a revoked token for at most TTL_MS more (documented in docs/decisions.md).
+// reads skip the session query. A revocation (logout, password reset) evicts at once in the process that
+// did it and is announced on SESSION_REVOKED_CHANNEL, so every other process evicts too, within the
+// NOTIFY's delivery (milliseconds); a signal lost while a process's listener reconnects still ends at TTL_MS.
 import type { Clock } from "../platform/clock";
+import type { Notifier } from "../platform/notify";
 
 export const SESSION_CACHE_TTL_MS = 5_000;
+
+export const SESSION_REVOKED_CHANNEL = "session_revoked";
 
 export type CachedSession = { id: string; email: string; username: string };
 
 export type SessionCache = {
   get: (tokenHash: string) => CachedSession | undefined;
-  set: (tokenHash: string, user: CachedSession, sessionExpiresAt: Date) => void;
+  /**
+   * Remembers a session read from the database. `readAt` is `generation()` taken before that read: if any
+   * revocation arrived since, the read may predate it and is not cached.
+   */
+  set: (tokenHash: string, user: CachedSession, sessionExpiresAt: Date, readAt: number) => void;
+  generation: () => number;
   evict: (tokenHash: string) => void;
   evictUser: (userId: string) => void;
 };
 
 export function createSessionCache(clock: Clock, maxEntries = 50_000): SessionCache {
   const entries = new Map<string, { user: CachedSession; freshUntil: number }>();
+  let generation = 0;
   return {
     get(tokenHash) {
       const entry = entries.get(tokenHash);
@@ -26,16 +36,41 @@ export function createSessionCache(clock: Clock, maxEntries = 50_000): SessionCa
       }
       return entry.user;
     },
-    set(tokenHash, user, sessionExpiresAt) {
+    set(tokenHash, user, sessionExpiresAt, readAt) {
+      if (readAt !== generation) return;
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
       const freshUntil = Math.min(clock.now().getTime() + SESSION_CACHE_TTL_MS, sessionExpiresAt.getTime());
       entries.set(tokenHash, { user, freshUntil });
     },
+    generation: () => generation,
     evict(tokenHash) {
+      generation += 1;
       entries.delete(tokenHash);
     },
     evictUser(userId) {
+      generation += 1;
       for (const [hash, entry] of entries) if (entry.user.id === userId) entries.delete(hash);
     },
   };
+}
+
+/** What a revocation announces: one session (by its token's hash) or every session of a user. */
+export type Revocation = { tokenHash: string } | { userId: string };
+
+export function announceRevocation(notify: Pick<Notifier, "publish">, revocation: Revocation) {
+  return notify.publish(SESSION_REVOKED_CHANNEL, JSON.stringify(revocation));
+}
+
+/** Evicts from this process's cache every revocation announced by any process; returns the unsubscribe. */
+export function followRevocations(notify: Pick<Notifier, "subscribe">, cache: SessionCache): () => void {
+  return notify.subscribe(SESSION_REVOKED_CHANNEL, (payload) => {
+    let revocation: Partial<Record<"tokenHash" | "userId", unknown>>;
+    try {
+      revocation = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (typeof revocation.tokenHash === "string") cache.evict(revocation.tokenHash);
+    if (typeof revocation.userId === "string") cache.evictUser(revocation.userId);
+  });
 }

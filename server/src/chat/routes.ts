@@ -38,7 +38,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       const { prompt, chat_mode, generate_video } = request.body;
       return sendTurn(ctx, {
         userId: user.id,

@@ -28,6 +28,8 @@ export type Database = {
   close: () => Promise<void>;
   /** Signals between the processes on this database (LISTEN/NOTIFY, or in-process on PGlite). */
   notifier: Notifier;
+  /** PostgreSQL only: the connection pool (for libraries that take one, such as the rate limiter's store). */
+  pool?: pg.Pool;
   /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
   dump?: () => Promise<Blob>;
 };
@@ -50,6 +52,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     notifier,
+    pool,
     db: drizzlePg({ client: pool, schema }) as unknown as Db,
     executeSql: async (text, values) => {
       const result = await pool.query(text, values);

@@ -49,7 +49,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = exports.parseFormat(request.query.format);
       const paper = exports.parsePaper(request.query.paper);
-      kit.limiter.hit(exportRule, user.id);
+      await kit.limiter.hit(exportRule, user.id);
       const file = await exports.exportStory(ctx, user.id, request.params.id, format, paper);
       return asAttachment(reply, file.filename, file.contentType).send(file.stream);
     },
@@ -127,7 +127,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       return reply.code(202).send(await startFilm(ctx, user.id, request.params.id));
     },
   );

@@ -13,7 +13,7 @@ export type RouteKit = {
   security: { bearerAuth: string[] }[];
   limiter: RateLimiter;
   /** Counts one generation request (chat turn, studio batch, advisor message) for the user. */
-  limitGeneration: (userId: string) => void;
+  limitGeneration: (userId: string) => Promise<void>;
   /** The accounts service's context in the HTTP app: the shared context plus the session cache. */
   accounts: AccountsContext;
   /** One database round trip; throws when the database is unreachable. */

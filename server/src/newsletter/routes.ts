@@ -19,7 +19,7 @@ export const newsletterRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request, reply) => {
-      kit.limiter.hit(newsletterPerAddress, request.ip);
+      await kit.limiter.hit(newsletterPerAddress, request.ip);
       const { message } = await subscribe(ctx.db, request.body.email);
       return reply.code(201).send({ subscribed: true as const, message });
     },

@@ -71,7 +71,7 @@ export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const userId = currentUser(request).id;
-      kit.limiter.hit(limits.checkout, userId);
+      await kit.limiter.hit(limits.checkout, userId);
       return payments.createCheckout(pctx, userId, request.body);
     },
   );
@@ -93,7 +93,7 @@ export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const userId = currentUser(request).id;
-      kit.limiter.hit(limits.verify, userId);
+      await kit.limiter.hit(limits.verify, userId);
       return payments.verifySession(pctx, userId, request.body.session_id);
     },
   );
@@ -111,7 +111,7 @@ export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const userId = currentUser(request).id;
-      kit.limiter.hit(limits.portal, userId);
+      await kit.limiter.hit(limits.portal, userId);
       return payments.manageBilling(pctx, userId);
     },
   );

@@ -1,8 +1,14 @@
-// Fixed-window rate limits kept in this process's memory, keyed by any string (an address, an account).
-// Chosen over @fastify/rate-limit because one request may be counted under two keys (login: per address
-// and per account) and because windows follow the app's clock. With several API processes, each counts
-// its own share; put the limits at the proxy too if that matters.
-
+// Rate limits keyed by any string (an address, an account), counted by rate-limiter-flexible: in
+// PostgreSQL when the app runs on it, so every API process counts into the same windows, and in this
+// process's memory on embedded PGlite (one process). One request may be counted under several keys (login:
+// per address and per account), which is why this wraps the library rather than using @fastify/rate-limit.
+//
+// A window starts at a key's first hit and lasts the rule's window (the library's clock, the system's).
+// Tests move the app's clock instead: a clock moved a whole window away from the system's starts new
+// windows, so "wait until the window passes" stays testable; in production the two clocks are the same.
+import { createHash } from "node:crypto";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible";
+import type { Database } from "../db/client";
 import { HttpError } from "../http/errors";
 import type { Clock } from "./clock";
 
@@ -28,47 +34,74 @@ function formatWait(seconds: number): string {
 }
 
 export type RateLimiter = {
-  /** Counts one hit for each key; throws TooManyRequests if any key is over its rule's limit. */
-  hit: (rule: RateLimitRule, key: string) => void;
+  /** Counts one hit for the key; throws TooManyRequests if it is over the rule's limit. */
+  hit: (rule: RateLimitRule, key: string) => Promise<void>;
   /** Counts one hit; false (instead of throwing) when the key is over its limit. */
-  allow: (rule: RateLimitRule, key: string) => boolean;
+  allow: (rule: RateLimitRule, key: string) => Promise<boolean>;
   /** The hits counted in the key's current window, without adding one. */
-  peek: (rule: RateLimitRule, key: string) => { count: number; retryAfterSeconds: number };
+  peek: (rule: RateLimitRule, key: string) => Promise<{ count: number; retryAfterSeconds: number }>;
 };
 
-export function createRateLimiter(clock: Clock, maxKeys = 100_000): RateLimiter {
-  const windows = new Map<string, { startedAt: number; count: number }>();
-  const retryAfter = (rule: RateLimitRule, startedAt: number, now: number) =>
-    Math.max(1, Math.ceil((startedAt + rule.windowMs - now) / 1000));
-  const current = (rule: RateLimitRule, key: string, now: number) => {
-    const window = windows.get(`${rule.name}:${key}`);
-    return window && now - window.startedAt < rule.windowMs ? window : undefined;
-  };
-  const count = (rule: RateLimitRule, key: string) => {
-    const now = clock.now().getTime();
-    const id = `${rule.name}:${key}`;
-    let window = current(rule, key, now);
-    if (!window) {
-      // Bounded memory: a flood of distinct keys evicts the oldest windows first.
-      if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
-      window = { startedAt: now, count: 0 };
-      windows.delete(id);
-      windows.set(id, window);
+/** The table the PostgreSQL store keeps its windows in (created by the library on first use). */
+export const RATE_LIMIT_TABLE = "rate_limits";
+
+type Store = Pick<Database, "kind" | "pool">;
+
+/** The windows live with the database they belong to: every app built on one database counts together. */
+const limitersByStore = new WeakMap<Store, Map<number, Promise<RateLimiterAbstract>>>();
+
+export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
+  // One library limiter per window length; the rule's name is part of the key and its limit is checked
+  // here, so rules that share a window share a limiter (and, on PostgreSQL, the table).
+  let limiters = limitersByStore.get(store);
+  if (!limiters) {
+    limiters = new Map();
+    limitersByStore.set(store, limiters);
+  }
+  const limiterFor = (windowMs: number) => {
+    let limiter = limiters?.get(windowMs);
+    if (!limiter) {
+      const duration = Math.max(1, Math.ceil(windowMs / 1000));
+      const options = { points: Number.MAX_SAFE_INTEGER, duration, keyPrefix: "rl" };
+      const { pool } = store;
+      limiter =
+        store.kind === "postgres" && pool
+          ? new Promise<RateLimiterAbstract>((resolve, reject) => {
+              const created: RateLimiterPostgres = new RateLimiterPostgres(
+                { ...options, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE },
+                (error?: Error) => (error ? reject(error) : resolve(created)),
+              );
+            })
+          : Promise.resolve(new RateLimiterMemory(options));
+      // A failed table creation is retried by the next hit rather than remembered.
+      limiter.catch(() => limiters?.delete(windowMs));
+      limiters?.set(windowMs, limiter);
     }
-    window.count += 1;
-    return { over: window.count > rule.limit, retryAfterSeconds: retryAfter(rule, window.startedAt, now) };
+    return limiter;
+  };
+  const storeKey = (rule: RateLimitRule, key: string) => {
+    const epoch = Math.round((clock.now().getTime() - Date.now()) / rule.windowMs);
+    // The PostgreSQL store's keys are at most 255 characters; long ones (an email and an address) are hashed.
+    const id = key.length > 160 ? createHash("sha256").update(key).digest("base64url") : key;
+    return `${rule.name}:${epoch}:${id}`;
+  };
+  const retryAfter = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
+  const count = async (rule: RateLimitRule, key: string) => {
+    const limiter = await limiterFor(rule.windowMs);
+    const res = await limiter.penalty(storeKey(rule, key), 1);
+    return { over: res.consumedPoints > rule.limit, retryAfterSeconds: retryAfter(res.msBeforeNext) };
   };
   return {
-    hit(rule, key) {
-      const { over, retryAfterSeconds } = count(rule, key);
+    async hit(rule, key) {
+      const { over, retryAfterSeconds } = await count(rule, key);
       if (over) throw new TooManyRequests(retryAfterSeconds);
     },
-    allow: (rule, key) => !count(rule, key).over,
-    peek(rule, key) {
-      const now = clock.now().getTime();
-      const window = current(rule, key, now);
-      return window
-        ? { count: window.count, retryAfterSeconds: retryAfter(rule, window.startedAt, now) }
+    allow: async (rule, key) => !(await count(rule, key)).over,
+    async peek(rule, key) {
+      const limiter = await limiterFor(rule.windowMs);
+      const res = await limiter.get(storeKey(rule, key));
+      return res
+        ? { count: res.consumedPoints, retryAfterSeconds: retryAfter(res.msBeforeNext) }
         : { count: 0, retryAfterSeconds: 0 };
     },
   };

@@ -100,7 +100,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       },
     },
     async (request, reply) => {
-      kit.limiter.hit(sharedReadRule, request.ip);
+      await kit.limiter.hit(sharedReadRule, request.ip);
       reply.header("cache-control", "no-store").header("x-robots-tag", "noindex, nofollow");
       return (await sharing.readSharedStory(ctx, request.params.token)).response;
     },
@@ -118,7 +118,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       },
     },
     async (request, reply) => {
-      kit.limiter.hit(sharedMediaRule, request.ip);
+      await kit.limiter.hit(sharedMediaRule, request.ip);
       const { token, ref } = request.params;
       const exp = parseExpiry(request.query.exp);
       const key = await sharing.sharedMediaKey(ctx, token, ref, exp, request.query.sig ?? "");
@@ -154,7 +154,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   // A wildcard, so that no address under /s/ (however long or deep) falls through to the web app's page.
   const pageParams = z.object({ "*": z.string() });
   app.get("/s/*", { schema: { hide: true, params: pageParams } }, async (request, reply) => {
-    kit.limiter.hit(sharedReadRule, request.ip);
+    await kit.limiter.hit(sharedReadRule, request.ip);
     const token = request.params["*"];
     let shared: sharing.SharedStory;
     try {

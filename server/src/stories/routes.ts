@@ -187,7 +187,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       const { prompt, chat_mode, generate_video, inputImages } = request.body;
       return stories.chat(ctx, user.id, request.params.id, {
         prompt,

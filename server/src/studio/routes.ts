@@ -51,7 +51,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       return askAdvisor(ctx, user.id, request.body.prompt);
     },
   );
@@ -73,7 +73,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       const { prompt, batch_size, input_images } = request.body;
       return generateImages(ctx, {
         userId: user.id,

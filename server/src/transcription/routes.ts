@@ -34,7 +34,7 @@ export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const speech = ctx.providers.speech;
       if (!speech) throw new HttpError(503, "Voice input is not available on this server.");
-      kit.limiter.hit(transcriptionRule, user.id);
+      await kit.limiter.hit(transcriptionRule, user.id);
       if (!request.isMultipart()) throw new BadRequest("Send the recording as multipart/form-data.");
       const part = await request.file({ limits: { fileSize: MAX_AUDIO_BYTES, files: 1 } });
       if (!part) throw new BadRequest("No audio file was sent.");
