@@ -14,11 +14,14 @@ const config: KnipConfig = {
   workspaces: {
     ".": {
       // bench/run.ts and the server's main and admin are found through the package.json scripts.
-      entry: ["scripts/*.mjs", "bench/gallery-size.ts"],
+      // bench/bare.ts is started as a child process by bench/run.ts.
+      entry: ["scripts/*.mjs", "bench/gallery-size.ts", "bench/bare.ts"],
       playwright: { config: ["e2e/playwright.config.ts"], entry: ["e2e/**/*.spec.ts"] },
       // The server workspace's tests use them; they live at the root with the other test tools.
       // s3rver is loaded with createRequire (it ships no ESM), which knip cannot follow.
       ignoreDependencies: ["s3rver", "@types/smtp-server"],
+      // The bench pins processes to cores with util-linux's taskset where it exists.
+      ignoreBinaries: ["taskset"],
       // A server project's global setup, which knip resolves from the root rather than the project's root.
       ignoreUnresolved: ["./test/global-setup.ts"],
     },

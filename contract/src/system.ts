@@ -4,6 +4,9 @@ import { z } from "zod";
 export const healthResponseSchema = z.object({ status: z.literal("ok") });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
+/** Readiness: the process takes new requests (its database answers and it is not shutting down). */
+export const readyResponseSchema = z.object({ status: z.literal("ready") });
+
 /** Capabilities the server can switch on; later modules add theirs here. */
 export const capabilitySchema = z.enum([
   "accounts",

@@ -16,7 +16,7 @@ import { installAuth } from "./http/auth";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
 import { installInputGuards } from "./http/input-guards";
-import { createRouteKit } from "./http/route-kit";
+import { createRouteKit, type Lifecycle } from "./http/route-kit";
 import type { RouteModuleOptions, TypedApp } from "./http/route-module";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
@@ -48,6 +48,8 @@ export type AppDeps = {
   webDistDir: string;
   /** false silences request logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean;
+  /** The process sets `draining` when it starts to stop, so readiness fails before connections close. */
+  lifecycle?: Lifecycle;
 };
 
 const SOCKET_IDLE_MS = 10 * 60_000;
@@ -107,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     accounts,
     limiter: createRateLimiter(deps.clock, deps.database),
     pingDatabase: deps.database.ping,
+    lifecycle: deps.lifecycle ?? { draining: false },
     mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },
   });
 

@@ -153,6 +153,13 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 3600")
     .max(3600, "must be between 1 and 3600")
     .default(15),
+  /** On SIGTERM, how long readiness fails while requests are still served, before connections close. */
+  SHUTDOWN_DELAY_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be between 0 and 300")
+    .max(300, "must be between 0 and 300")
+    .default(0),
   /** Open connections one client address may hold; 0 turns the cap off. Not applied behind TRUST_PROXY. */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ error: "must be a number" })
@@ -188,6 +195,8 @@ export type Config = {
   requestTimeoutMs: number;
   /** Ordinary (non-upload) requests must have sent their whole body within this long. */
   bodyTimeoutMs: number;
+  /** On stop, how long readiness fails while requests are still served (the balancer's reaction time). */
+  shutdownDelayMs: number;
   /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
   maxConnectionsPerAddress: number;
   /** Accounts one client address may register per hour. */
@@ -282,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),

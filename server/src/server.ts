@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
 import { type Database, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
+import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { startWorkers } from "./jobs/workers";
@@ -57,6 +58,7 @@ export async function startServer(
 
   let app: TypedApp | undefined;
   let url: string | undefined;
+  const lifecycle: Lifecycle = { draining: false };
   if (config.worker !== "only") {
     app = await buildApp({
       config,
@@ -66,6 +68,7 @@ export async function startServer(
       storage,
       clock,
       webDistDir: options.webDistDir ?? defaultWebDistDir,
+      lifecycle,
     });
     url = await app.listen({ port: config.port, host: config.host });
   }
@@ -90,8 +93,14 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Readiness fails first, while requests are still served, so a balancer can stop sending new ones.
+      lifecycle.draining = true;
+      if (app && config.shutdownDelayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
       // close() stops accepting connections, answers new requests with 503 and waits for in-flight ones.
       await app?.close();
+      // Running jobs finish (at most 30 s; past that they are abandoned and another worker retries them).
       await jobs.stop();
       await database.close();
     })();

@@ -151,6 +151,28 @@ describe("the server process", () => {
     expect({ code, signal }, output()).toEqual({ code: 0, signal: null });
   }, 120_000);
 
+  it("on SIGTERM fails readiness while still serving for SHUTDOWN_DELAY_SECONDS, then exits 0", async () => {
+    const started = await startServer({ ...env, SHUTDOWN_DELAY_SECONDS: "3" });
+    const base = `http://127.0.0.1:${started.port}`;
+    const ready = await fetch(`${base}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+
+    const signalledAt = Date.now();
+    started.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const draining = await fetch(`${base}/api/ready`);
+    expect(draining.status).toBe(503);
+    expect(await draining.json()).toEqual({ detail: "Shutting down" });
+    // Still serving meanwhile: liveness and ordinary requests answer.
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    expect((await fetch(`${base}/api/config`)).status).toBe(200);
+
+    const [code] = await once(started.child, "exit");
+    expect(code, started.output()).toBe(0);
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(3000);
+  }, 240_000);
+
   it("finishes an in-flight request on SIGTERM, exits 0, and keeps the data for the next start", async () => {
     const first = await startServer(env);
     const body = JSON.stringify({ email: "slow@example.com" });

@@ -3,12 +3,12 @@
 // handle). A session revoked through one is refused by the other within a second, although the other had
 // it in its session cache; the sign-in limit per account counts attempts made through both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app";
-import { type Database, openDatabase } from "../db/client";
-import type { TypedApp } from "../http/route-module";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, freshAddress } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
+import { buildApp } from "../app";
+import { type Database, openDatabase } from "../db/client";
+import type { TypedApp } from "../http/route-module";
 
 let t: TestApp;
 let other: TypedApp;

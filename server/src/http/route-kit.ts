@@ -19,7 +19,12 @@ export type RouteKit = {
   /** One database round trip; throws when the database is unreachable. */
   pingDatabase: () => Promise<void>;
   mediaLinks: MediaLinkVerifier;
+  /** Whether the process is shutting down (readiness then fails, so a balancer stops sending requests). */
+  lifecycle: Lifecycle;
 };
+
+/** Set by the process when it starts to stop; read by the readiness probe. */
+export type Lifecycle = { draining: boolean };
 
 const generationRule = { name: "generation-user", limit: 120, windowMs: 60_000 };
 
@@ -28,6 +33,7 @@ export function createRouteKit(parts: {
   limiter: RateLimiter;
   pingDatabase: () => Promise<void>;
   mediaLinks: MediaLinkVerifier;
+  lifecycle: Lifecycle;
 }): RouteKit {
   const { accounts, limiter } = parts;
   return {

@@ -16,6 +16,12 @@ describe("system routes", () => {
     expect(res.json()).toEqual({ status: "ok" });
   });
 
+  it("GET /api/ready answers ready while the database answers and the process is not stopping", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/ready" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ready" });
+  });
+
   it("GET /api/config lists the capabilities that are on", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/config" });
     expect(res.statusCode).toBe(200);
@@ -110,7 +116,7 @@ describe("system routes", () => {
   });
 });
 
-describe("health when the database is down", () => {
+describe("health and readiness when the database is down", () => {
   it("answers 503 with a detail", async () => {
     const t = await createTestApp();
     await t.jobs.stop(1_000);
@@ -118,6 +124,9 @@ describe("health when the database is down", () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ detail: "Database unavailable" });
+    const ready = await t.app.inject({ method: "GET", url: "/api/ready" });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ detail: "Database unavailable" });
     await t.app.close();
     await t.cleanup().catch(() => {});
   });

@@ -1,6 +1,6 @@
 // Health probe and capability discovery.
 import { errorBodySchema } from "@storyverse/contract/errors";
-import { configResponseSchema, healthResponseSchema } from "@storyverse/contract/system";
+import { configResponseSchema, healthResponseSchema, readyResponseSchema } from "@storyverse/contract/system";
 import { ServiceUnavailable } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
 import { describeServer } from "./capabilities";
@@ -24,6 +24,28 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
         throw new ServiceUnavailable("Database unavailable");
       }
       return { status: "ok" as const };
+    },
+  );
+
+  app.get(
+    "/api/ready",
+    {
+      schema: {
+        tags: ["system"],
+        summary: "Readiness: 503 while the process is shutting down or its database is unreachable",
+        response: { 200: readyResponseSchema, 503: errorBodySchema },
+      },
+      logLevel: "warn",
+    },
+    async (request) => {
+      if (kit.lifecycle.draining) throw new ServiceUnavailable("Shutting down");
+      try {
+        await kit.pingDatabase();
+      } catch (error) {
+        request.log.warn({ err: error }, "readiness check: database unreachable");
+        throw new ServiceUnavailable("Database unavailable");
+      }
+      return { status: "ready" as const };
     },
   );
 

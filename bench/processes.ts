@@ -1,0 +1,131 @@
+// Child processes for the bench and the scale test: the server started exactly as `npm start` starts it
+// (node --import tsx server/src/main.ts), pinned to chosen cores with taskset where it exists.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export const hasTaskset = spawnSync("taskset", ["-V"]).status === 0;
+
+export type Child = {
+  name: string;
+  process: ChildProcess;
+  /** Everything it printed (for the failure message when it dies). */
+  output: () => string;
+  exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after `graceMs`. */
+  stop: (graceMs?: number) => Promise<number | null>;
+  kill9: () => Promise<number | null>;
+};
+
+/** Starts `node <args>` from the repository root, on `cores` (e.g. "0") when taskset exists. */
+export function startNode(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  cores?: string,
+  cwd = repoRoot,
+): Child {
+  const command = cores && hasTaskset ? "taskset" : process.execPath;
+  const commandArgs = cores && hasTaskset ? ["-c", cores, process.execPath, ...args] : args;
+  const child = spawn(command, commandArgs, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    name,
+    process: child,
+    output: () => output,
+    exited,
+    stop: async (graceMs = 30_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    kill9: async () => {
+      child.kill("SIGKILL");
+      return exited;
+    },
+  };
+}
+
+/** The server as `npm start` runs it, from this checkout or another one (`root`, to compare versions). */
+export function startServerProcess(
+  name: string,
+  env: Record<string, string>,
+  cores?: string,
+  root = repoRoot,
+): Child {
+  return startNode(name, ["--import", "tsx", "server/src/main.ts"], env, cores, root);
+}
+
+/** Waits until `url` answers 200, or fails with what the child printed. */
+export async function waitForOk(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) {
+      throw new Error(
+        `${child.name} exited (${child.process.exitCode}) before ${url} answered:\n${child.output()}`,
+      );
+    }
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/** A fresh database on the PostgreSQL server at `serverUrl` (named with `prefix`), and how to drop it. */
+export async function createDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Whether a PostgreSQL server answers at `url`. */
+export async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
