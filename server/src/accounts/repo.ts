@@ -1,6 +1,7 @@
 // SQL for users, sessions and mail tokens.
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
+import { preparedPerHandle } from "../db/prepared";
 import { emailTokens, sessions, users } from "../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
@@ -25,8 +26,16 @@ export async function findUserByLogin(q: Queryable, login: string): Promise<User
   return row;
 }
 
+const findUserByIdStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("find_user_by_id"),
+);
+
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await q.select().from(users).where(eq(users.id, id));
+  const [row] = await findUserByIdStatement(q).execute({ id });
   return row;
 }
 
@@ -65,12 +74,23 @@ export async function insertSession(
 }
 
 /** The live session for a token digest, with its user. */
-export async function findLiveSession(q: Queryable, tokenHash: string, now: Date) {
-  const [row] = await q
+const findLiveSessionStatement = preparedPerHandle((q) =>
+  q
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder("tokenHash")),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare("find_live_session"),
+);
+
+export async function findLiveSession(q: Queryable, tokenHash: string, now: Date) {
+  const [row] = await findLiveSessionStatement(q).execute({ tokenHash, now });
   return row;
 }
 

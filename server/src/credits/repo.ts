@@ -2,6 +2,7 @@
 // requests can never both spend the same tenth.
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
+import { preparedPerHandle } from "../db/prepared";
 import { creditAccounts, creditTransactions } from "../db/schema";
 
 export async function insertAccount(
@@ -40,8 +41,16 @@ export async function insertTransactionOnce(
   return inserted.length === 1;
 }
 
+const findAccountStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(creditAccounts)
+    .where(eq(creditAccounts.userId, sql.placeholder("userId")))
+    .prepare("find_credit_account"),
+);
+
 export async function findAccount(q: Queryable, userId: string) {
-  const [row] = await q.select().from(creditAccounts).where(eq(creditAccounts.userId, userId));
+  const [row] = await findAccountStatement(q).execute({ userId });
   return row;
 }
 

@@ -1,6 +1,7 @@
 // SQL for gallery items.
 import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
+import { preparedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
 
 export type MediaItemRow = typeof mediaItems.$inferSelect;
@@ -12,11 +13,25 @@ export async function insertMediaItem(q: Queryable, values: NewMediaItem): Promi
 }
 
 /** Newest first; `before` pages by (created_at, id). */
+// The Gallery's first page (and "the newest item"): the hot case, built once.
+const newestMediaStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(mediaItems)
+    .where(eq(mediaItems.userId, sql.placeholder("userId")))
+    .orderBy(desc(mediaItems.createdAt), desc(mediaItems.id))
+    .limit(sql.placeholder("limit"))
+    .prepare("newest_media_items"),
+);
+
 export async function listMediaItems(
   q: Queryable,
   userId: string,
   options: { kind?: "image" | "video"; limit: number; before?: { createdAt: Date; id: string } },
 ): Promise<MediaItemRow[]> {
+  if (!options.kind && !options.before) {
+    return newestMediaStatement(q).execute({ userId, limit: options.limit });
+  }
   const conditions = [eq(mediaItems.userId, userId)];
   if (options.kind) conditions.push(eq(mediaItems.kind, options.kind));
   if (options.before) {

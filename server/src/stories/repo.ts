@@ -1,23 +1,38 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
+import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
 
 export type StoryRow = typeof stories.$inferSelect;
 
+const listStoriesStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(stories)
+    .where(eq(stories.userId, sql.placeholder("userId")))
+    .orderBy(desc(stories.updatedAt))
+    .prepare("list_stories"),
+);
+
 export async function listStories(q: Queryable, userId: string): Promise<StoryRow[]> {
-  return q.select().from(stories).where(eq(stories.userId, userId)).orderBy(desc(stories.updatedAt));
+  return listStoriesStatement(q).execute({ userId });
 }
+
+const findStoryStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(stories)
+    .where(and(eq(stories.userId, sql.placeholder("userId")), eq(stories.id, sql.placeholder("storyId"))))
+    .prepare("find_story"),
+);
 
 export async function findStory(
   q: Queryable,
   userId: string,
   storyId: string,
 ): Promise<StoryRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(stories)
-    .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
+  const [row] = await findStoryStatement(q).execute({ userId, storyId });
   return row;
 }
 
