@@ -73,6 +73,14 @@ async function seed(base: string) {
   const turn = await json<{ message_id: string }>(
     await post("/api/chat", { prompt: "Begin", chat_mode: "image" }),
   );
+  // Measure the steady state: the picture is made (by this process's worker) before the load starts.
+  for (let i = 0; i < 120; i += 1) {
+    const status = await json<{ status: string }>(
+      await fetch(`${base}/api/chat/media-status/${turn.message_id}`, { headers: auth }),
+    );
+    if (status.status !== "pending") break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   return { auth, storyId: story.id, messageId: turn.message_id };
 }
 
