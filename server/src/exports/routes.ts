@@ -70,7 +70,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      kit.limiter.hit(exportRule, user.id);
+      await kit.limiter.hit(exportRule, user.id);
       const started = await startExport(ctx, user.id, request.params.id, request.body);
       return reply.code(202).send({ success: true as const, export: started });
     },

@@ -92,9 +92,14 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
     return { over: res.consumedPoints > rule.limit, retryAfterSeconds: retryAfter(res.msBeforeNext) };
   };
   return {
-    async hit(rule, key) {
-      const { over, retryAfterSeconds } = await count(rule, key);
-      if (over) throw new TooManyRequests(retryAfterSeconds);
+    hit(rule, key) {
+      const counted = count(rule, key).then(({ over, retryAfterSeconds }) => {
+        if (over) throw new TooManyRequests(retryAfterSeconds);
+      });
+      // A caller that forgot `await` must not crash the process with an unhandled rejection; awaiting
+      // callers still get the 429.
+      counted.catch(() => {});
+      return counted;
     },
     allow: async (rule, key) => !(await count(rule, key)).over,
     async peek(rule, key) {
