@@ -237,7 +237,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       const { id, message_id } = request.params;
       return stories.retry(ctx, user.id, id, message_id, turnOptions(request));
     },
@@ -354,7 +354,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      kit.limitGeneration(user.id);
+      await kit.limitGeneration(user.id);
       return stories.continueStory(ctx, user.id, request.params.id, turnOptions(request));
     },
   );
