@@ -71,6 +71,20 @@ describe("module boundaries", () => {
     expect(trespasses).toEqual([]);
   });
 
+  it("awaits every rate-limit check (the counters live in PostgreSQL: a check not awaited limits nothing)", async () => {
+    const unawaited: string[] = [];
+    for (const { file, text } of await moduleSources()) {
+      if (file === path.join("platform", "rate-limit.ts")) continue;
+      text.split("\n").forEach((line, index) => {
+        for (const match of line.matchAll(/\b(?:\w+\.)*(?:limiter\.(?:hit|allow|peek)|limitGeneration)\(/g)) {
+          const before = line.slice(0, match.index);
+          if (!/(?:\bawait\s+|\breturn\s+|=>\s*)$/.test(before)) unawaited.push(`${file}:${index + 1}`);
+        }
+      });
+    }
+    expect(unawaited).toEqual([]);
+  });
+
   it("keeps app.ts out of every module's imports", async () => {
     const importers = (await moduleSources())
       .filter(({ text }) => /from\s+"\.\.\/app"/.test(text))
