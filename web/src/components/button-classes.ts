@@ -2,7 +2,7 @@
 // one size scale, one focus ring and the one accent gradient for primary actions.
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
-export type ButtonSize = "sm" | "md" | "lg";
+export type ButtonSize = "xs" | "sm" | "md" | "lg";
 
 const BASE =
   "inline-flex shrink-0 select-none items-center justify-center gap-2 rounded-xl font-semibold whitespace-nowrap " +
@@ -20,6 +20,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
 };
 
 const SIZES: Record<ButtonSize, string> = {
+  // Compact actions inside a message or a card (Edit, Retry, Save...).
+  xs: "h-8 px-2.5 text-xs",
   sm: "h-10 px-4 text-sm",
   md: "h-12 px-6 text-sm",
   lg: "h-14 px-8 text-base",

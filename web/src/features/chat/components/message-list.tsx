@@ -14,7 +14,6 @@ import {
   Clapperboard,
   FastForward,
   Feather,
-  LoaderCircle,
   Pencil,
   Plus,
   RotateCcw,
@@ -23,6 +22,7 @@ import {
   Undo2,
 } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
+import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { Tooltip } from "../../../components/tooltip";
 import { formatMessageTime } from "../../../lib/message-time";
@@ -121,7 +121,7 @@ export function MessageList({
               <div role="status" className="flex items-center gap-3">
                 <NarratorAvatar />
                 <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
-                  <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+                  <Spinner className="size-4 text-accent-ink" />
                   {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
                 </p>
               </div>
@@ -155,11 +155,6 @@ function NarratorAvatar() {
     </span>
   );
 }
-
-const smallAction =
-  "inline-flex h-8 items-center gap-1.5 rounded-lg px-2 text-xs font-semibold text-ink-muted transition duration-200 " +
-  "hover:bg-surface-2 hover:text-ink focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-500 " +
-  "disabled:cursor-not-allowed disabled:opacity-50";
 
 /** The message's words in a box to change them; Save keeps them, Cancel (or Escape) leaves them as they were. */
 function MessageEditor({
@@ -202,18 +197,12 @@ function MessageEditor({
         <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
           {text.trim().length}/{PROMPT_MAX_LENGTH}
         </span>
-        <button type="button" onClick={onDone} className={smallAction}>
+        <Button variant="ghost" size="xs" onClick={onDone}>
           Cancel
-        </button>
-        <button
-          type="button"
-          onClick={() => void save()}
-          disabled={blank || tooLong || saving}
-          className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-primary-gradient px-3 text-xs font-semibold text-white shadow-soft disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          {saving ? <LoaderCircle aria-hidden="true" className="size-3.5 animate-spin" /> : null}
+        </Button>
+        <Button size="xs" disabled={blank || tooLong} loading={saving} onClick={() => void save()}>
           Save
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -235,15 +224,15 @@ function UserMessage({ message, craft }: { message: ChatMessage; craft: MessageC
   return (
     <div className="group flex items-start justify-end gap-1 pl-10">
       {craft && !isLocalId(message.id) ? (
-        <button
-          type="button"
+        <Button
+          variant="ghost"
+          size="xs"
           onClick={() => setEditing(true)}
           aria-label="Edit message"
           title="Edit message"
-          className={`${smallAction} mt-1 opacity-70 group-hover:opacity-100 focus-visible:opacity-100`}
-        >
-          <Pencil aria-hidden="true" className="size-3.5" />
-        </button>
+          className="mt-1 opacity-70 group-hover:opacity-100 focus-visible:opacity-100"
+          icon={<Pencil aria-hidden="true" className="size-3.5" />}
+        />
       ) : null}
       <p
         title={formatMessageTime(message.timestamp, "full")}
@@ -352,34 +341,37 @@ function AssistantMessage({
           <div className="mt-1 flex flex-wrap items-center gap-0.5">
             {hasVersions ? (
               <span className="mr-1 inline-flex items-center">
-                <button
-                  type="button"
+                <Button
+                  variant="ghost"
+                  size="xs"
                   onClick={() => switchTo(version - 1)}
                   disabled={version <= 1}
                   aria-label="Previous version"
                   title="Previous version"
-                  className={smallAction}
-                >
-                  <ChevronLeft aria-hidden="true" className="size-4" />
-                </button>
+                  icon={<ChevronLeft aria-hidden="true" className="size-4" />}
+                />
                 <span className="min-w-10 text-center text-xs font-semibold text-ink-muted tabular-nums">
                   {version} / {versions}
                 </span>
-                <button
-                  type="button"
+                <Button
+                  variant="ghost"
+                  size="xs"
                   onClick={() => switchTo(version + 1)}
                   disabled={version >= versions}
                   aria-label="Next version"
                   title="Next version"
-                  className={smallAction}
-                >
-                  <ChevronRight aria-hidden="true" className="size-4" />
-                </button>
+                  icon={<ChevronRight aria-hidden="true" className="size-4" />}
+                />
               </span>
             ) : null}
-            <button type="button" onClick={() => setEditing(true)} className={smallAction}>
-              <Pencil aria-hidden="true" className="size-3.5" /> Edit
-            </button>
+            <Button
+              variant="ghost"
+              size="xs"
+              icon={<Pencil aria-hidden="true" className="size-3.5" />}
+              onClick={() => setEditing(true)}
+            >
+              Edit
+            </Button>
             {newest
               ? [
                   {
@@ -401,16 +393,17 @@ function AssistantMessage({
                     run: craft.onContinue,
                   },
                 ].map(({ label, Icon, title, run }) => (
-                  <button
+                  <Button
                     key={label}
-                    type="button"
-                    onClick={run}
+                    variant="ghost"
+                    size="xs"
                     disabled={craft.busy}
                     title={title}
-                    className={smallAction}
+                    icon={<Icon aria-hidden="true" className="size-3.5" />}
+                    onClick={run}
                   >
-                    <Icon aria-hidden="true" className="size-3.5" /> {label}
-                  </button>
+                    {label}
+                  </Button>
                 ))
               : null}
           </div>
@@ -444,7 +437,7 @@ function MediaPlaceholder({ kind }: { kind: "image" | "video" }) {
         className="absolute inset-0 bg-[linear-gradient(110deg,transparent_30%,rgb(139_92_246/0.14)_50%,transparent_70%)] bg-[length:200%_100%] motion-safe:animate-pulse"
       />
       <p role="status" className="relative flex items-center gap-2 text-sm font-medium text-ink-muted">
-        <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-accent-ink" />
+        <Spinner className="size-4 text-accent-ink" />
         {kind === "video" ? "Rendering the video…" : "Painting the scene…"}
       </p>
     </div>
