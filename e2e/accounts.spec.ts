@@ -91,7 +91,7 @@ async function expectShell(page: Page) {
   await expect(shellBar(page).getByText("Storyverse", { exact: true })).toBeVisible();
   await expect(shellBar(page).getByRole("button", { name: "15 credits" })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const item of ["Stories", "Studio", "Gallery", "Credits", "Updates"]) {
+  for (const item of ["Stories", "Free play", "Studio", "Gallery", "Credits", "Updates"]) {
     await expect(nav.getByRole("button", { name: item, exact: true })).toBeAttached();
   }
   await expect(nav.getByRole("button", { name: "Stories", exact: true })).toHaveAttribute(
@@ -154,8 +154,11 @@ test("register, verify by the mailed link, sign in with the username, see the sh
   await page.getByRole("menuitem", { name: "Manage Credits" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Manage Credits" })).toBeVisible();
 
+  // Logout is in the avatar menu only: the bar does not repeat the user and a second Logout.
+  await expect(shellBar(page).getByRole("button", { name: "Logout" })).toHaveCount(0);
   const logout = page.waitForRequest((request) => request.url().endsWith("/api/logout"));
-  await shellBar(page).getByRole("button", { name: "Logout" }).click();
+  await shellBar(page).getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
   await logout;
   await expect(page.getByRole("heading", HERO)).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

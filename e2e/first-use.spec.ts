@@ -169,23 +169,74 @@ for (const theme of ["light", "dark"] as const) {
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Tab");
     await expect(button).toBeFocused();
-    const colours = await button.evaluate((element) => {
-      const style = getComputedStyle(element);
-      return {
-        ring: style.outlineColor,
-        width: style.outlineWidth,
-        // The page's canvas colour (#rrggbb), as rgb().
-        page: (() => {
-          const hex = getComputedStyle(document.documentElement).getPropertyValue("--sv-canvas").trim();
-          const v = Number.parseInt(hex.slice(1), 16);
-          return `rgb(${(v >> 16) & 255}, ${(v >> 8) & 255}, ${v & 255})`;
-        })(),
-      };
-    });
+    const read = () =>
+      button.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return {
+          ring: style.outlineColor,
+          width: style.outlineWidth,
+          // The page's canvas colour (#rrggbb), as rgb().
+          page: (() => {
+            const hex = getComputedStyle(document.documentElement).getPropertyValue("--sv-canvas").trim();
+            const v = Number.parseInt(hex.slice(1), 16);
+            return `rgb(${(v >> 16) & 255}, ${(v >> 8) & 255}, ${v & 255})`;
+          })(),
+        };
+      });
+    // The button's colours transition (200 ms): judge the ring once it has settled.
+    await page.waitForTimeout(400);
+    const colours = await read();
     expect(colours.width).not.toBe("0px");
     // The gradient starts at #7c3aed: the ring must not melt into it, nor into the page around it.
     expect(contrast(colours.ring, "rgb(124, 58, 237)")).toBeGreaterThanOrEqual(3);
     expect(contrast(colours.ring, colours.page)).toBeGreaterThanOrEqual(3);
     await button.screenshot({ path: `/tmp/shots18/focus-ring-${theme}.png` });
+  });
+}
+
+for (const theme of ["dark", "light"] as const) {
+  test(`the shell: one account menu, named icons when collapsed, and Free play reaches the main chat (${theme})`, async ({
+    page,
+  }) => {
+    const watch = watchConsole(page);
+    await openStories(page, theme);
+    const bar = page.getByRole("banner");
+    // The user and Logout appear once, in the avatar menu, not also as a name and a button in the bar.
+    await expect(bar.getByRole("button", { name: "Logout" })).toHaveCount(0);
+    await expect(bar.getByText(writer.username, { exact: true })).toHaveCount(0);
+    await bar.getByRole("button", { name: "Account menu" }).click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByText(writer.username, { exact: true })).toBeVisible();
+    await expect(menu.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    // The collapsed sidebar's icons say their names on hover and on keyboard focus.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const studio = nav.getByRole("button", { name: "Studio", exact: true });
+    await studio.hover();
+    await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeVisible();
+    await page.mouse.move(900, 400);
+    await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeHidden();
+    const gallery = nav.getByRole("button", { name: "Gallery", exact: true });
+    await studio.focus();
+    await page.keyboard.press("Tab");
+    await expect(gallery).toBeFocused();
+    await expect(page.getByRole("tooltip", { name: "Gallery", exact: true })).toBeVisible();
+    await shot(page, `sidebar-tooltip-${theme}`);
+    await expectNoSeriousAxeViolations(page, `shell with a sidebar tooltip (${theme})`);
+
+    // The main chat has a place: Free play in the sidebar.
+    await nav.getByRole("button", { name: "Free play", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Main Story" })).toBeVisible();
+    await expect(page).toHaveURL(/\/chat$/);
+    await expect(nav.getByRole("button", { name: "Free play", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await expect(page.getByRole("dialog").getByRole("button", { name: "Free play" })).toBeVisible();
+    await shot(page, `drawer-free-play-390-${theme}`);
+    watch.assertClean();
   });
 }

@@ -87,9 +87,11 @@ describe("restore rule: only stories, studio, chat, library, subscription and ne
 
   it("restores the stored nav item only where the view has none of its own", () => {
     expect(navItemForView("studio", "library")).toBe("studio");
-    expect(navItemForView("chat", "library")).toBe("library");
-    expect(navItemForView("chat", "nonsense")).toBe("stories");
-    expect(navItemForView("chat", null)).toBe("stories");
+    // The main chat has its own item now (Free play).
+    expect(navItemForView("chat", "library")).toBe("chat");
+    expect(navItemForView("unknown" as never, "library")).toBe("library");
+    expect(navItemForView("landing", "nonsense")).toBe("stories");
+    expect(navItemForView("landing", null)).toBe("stories");
     expect(navItemForView("story-interface", "news")).toBe("stories");
   });
 });

@@ -91,7 +91,7 @@ export function restoreView(storedView: string | null): RestorableView {
 
 /**
  * The sidebar item to highlight for a view: the view itself when it is a sidebar item, else the stored
- * item (the main chat, for one, has no item of its own), else stories.
+ * item, else stories.
  */
 export function navItemForView(view: ViewName, storedNav: string | null): NavItem {
   if (isNavItem(view)) return view;

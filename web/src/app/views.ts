@@ -26,8 +26,11 @@ export type RestorableView = (typeof RESTORABLE_VIEWS)[number];
 
 export const DEFAULT_SIGNED_IN_VIEW = "stories" satisfies RestorableView;
 
-/** Sidebar items, by their stored keys (Gallery is `library`, Credits `subscription`, Updates `news`). */
-export const NAV_ITEMS = ["stories", "studio", "library", "subscription", "news"] as const;
+/**
+ * Sidebar items, by their stored keys (Gallery is `library`, Credits `subscription`, Updates `news`, and
+ * Free play the main chat, `chat`, which would otherwise be reachable from nowhere).
+ */
+export const NAV_ITEMS = ["stories", "chat", "studio", "library", "subscription", "news"] as const;
 export type NavItem = (typeof NAV_ITEMS)[number];
 
 export function isViewName(value: string): value is ViewName {

@@ -1,4 +1,5 @@
-// A small tooltip for icon controls: shown on hover and on keyboard focus, announced as the control's
+// A small tooltip for icon controls: shown on hover and on keyboard focus (hidden, not just transparent,
+// otherwise), announced as the control's
 // description (aria-describedby), never in the way of the pointer. CSS only, so it costs nothing until seen.
 import { cloneElement, type ReactElement, useId } from "react";
 
@@ -27,7 +28,7 @@ export function Tooltip({ label, side = "top", children, className = "" }: Toolt
       <span
         role="tooltip"
         id={id}
-        className={`pointer-events-none absolute z-50 w-max max-w-56 rounded-lg border border-line bg-surface px-2.5 py-1.5 text-xs font-medium text-ink opacity-0 shadow-lifted transition-opacity duration-150 group-hover/tip:opacity-100 group-has-[:focus-visible]/tip:opacity-100 ${PLACEMENT[side]}`}
+        className={`pointer-events-none absolute z-50 w-max max-w-56 rounded-lg border border-line bg-surface px-2.5 py-1.5 text-xs font-medium text-ink invisible opacity-0 shadow-lifted transition-opacity duration-150 group-hover/tip:visible group-hover/tip:opacity-100 group-has-[:focus-visible]/tip:visible group-has-[:focus-visible]/tip:opacity-100 ${PLACEMENT[side]}`}
       >
         {label}
       </span>

@@ -32,19 +32,20 @@ const nav = () => screen.getByRole("navigation", { name: "Main" });
 const main = () => screen.getByRole("main");
 
 describe("app shell", () => {
-  it("shows the wordmark, the balance, the user with Logout and the sidebar items", async () => {
+  it("shows the wordmark, the balance, one account menu (no second Logout) and the sidebar items", async () => {
     await renderShell();
     const bar = screen.getByRole("banner");
     expect(within(bar).getByText("Storyverse")).toBeTruthy();
     expect(await within(bar).findByRole("button", { name: "15 credits" })).toBeTruthy();
-    expect(within(bar).getByText("ada")).toBeTruthy();
-    expect(within(bar).getByRole("button", { name: "Logout" })).toBeTruthy();
+    // The user and Logout are in the avatar menu only: the bar does not repeat them.
+    expect(within(bar).queryByText("ada")).toBeNull();
+    expect(within(bar).queryByRole("button", { name: "Logout" })).toBeNull();
     expect(within(bar).getByRole("button", { name: "Account menu" }).textContent).toBe("A");
     expect(
       within(nav())
         .getAllByRole("button")
         .map((b) => b.textContent),
-    ).toEqual(["Stories", "Studio", "Gallery", "Credits", "Updates"]);
+    ).toEqual(["Stories", "Free play", "Studio", "Gallery", "Credits", "Updates"]);
     expect(main().className).toContain("pt-[65px]");
   });
 

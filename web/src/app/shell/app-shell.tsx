@@ -62,7 +62,6 @@ export function AppShell({ children }: { children: ReactNode }) {
         </a>
         <TopBar
           user={user}
-          loggingOut={loggingOut}
           navigationButton={navigationButton}
           onOpenNavigation={() => setDrawerOpen(true)}
           onManageCredits={openCredits}

@@ -1,5 +1,13 @@
 // The sidebar's items, keyed by the view each opens.
-import { BookOpenText, Coins, Images, type LucideIcon, Newspaper, WandSparkles } from "lucide-react";
+import {
+  BookOpenText,
+  Coins,
+  Images,
+  type LucideIcon,
+  Newspaper,
+  Sparkles,
+  WandSparkles,
+} from "lucide-react";
 import type { NavItem } from "../views";
 
 export interface SidebarItem {
@@ -10,6 +18,8 @@ export interface SidebarItem {
 
 export const SIDEBAR_ITEMS: readonly SidebarItem[] = [
   { key: "stories", label: "Stories", icon: BookOpenText },
+  // The main chat: one never-ending story with no setup, for trying the narrator out.
+  { key: "chat", label: "Free play", icon: Sparkles },
   { key: "studio", label: "Studio", icon: WandSparkles },
   { key: "library", label: "Gallery", icon: Images },
   { key: "subscription", label: "Credits", icon: Coins },

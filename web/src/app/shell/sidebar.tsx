@@ -1,7 +1,8 @@
-// The left sidebar: Stories, Studio, Gallery, Credits, Updates, and the profile item, which
-// opens credit management. Beside the content from 768 px (64 px collapsed, 256 px expanded); on a phone
+// The left sidebar: Stories, Free play (the main chat), Studio, Gallery, Credits, Updates, and the profile
+// item, which opens credit management. Collapsed, each icon says its name in a tooltip on hover and focus. Beside the content from 768 px (64 px collapsed, 256 px expanded); on a phone
 // the same list opens as a drawer over the content (see nav-drawer.tsx).
 import { ChevronsLeft, ChevronsRight } from "lucide-react";
+import { Tooltip } from "../../components/tooltip";
 import type { StoredUser } from "../../lib/storage";
 import type { NavItem } from "../views";
 import { SIDEBAR_ITEMS } from "./nav-items";
@@ -18,22 +19,30 @@ export function NavList({ activeItem, collapsed, onSelect }: NavListProps) {
     <ul className="flex flex-col gap-1">
       {SIDEBAR_ITEMS.map(({ key, label, icon: Icon }) => {
         const active = key === activeItem;
+        const button = (
+          <button
+            type="button"
+            onClick={() => onSelect(key)}
+            aria-current={active ? "page" : undefined}
+            className={`group flex h-11 w-full items-center gap-3 rounded-xl text-sm font-medium transition duration-200 ${
+              collapsed ? "justify-center px-0" : "px-3"
+            } ${
+              active ? "bg-accent-soft text-accent-ink" : "text-ink-muted hover:bg-surface-2 hover:text-ink"
+            }`}
+          >
+            <Icon aria-hidden="true" className="size-5 shrink-0" />
+            <span className={collapsed ? "sr-only" : "truncate"}>{label}</span>
+          </button>
+        );
         return (
           <li key={key}>
-            <button
-              type="button"
-              onClick={() => onSelect(key)}
-              aria-current={active ? "page" : undefined}
-              title={collapsed ? label : undefined}
-              className={`group flex h-11 w-full items-center gap-3 rounded-xl text-sm font-medium transition duration-200 ${
-                collapsed ? "justify-center px-0" : "px-3"
-              } ${
-                active ? "bg-accent-soft text-accent-ink" : "text-ink-muted hover:bg-surface-2 hover:text-ink"
-              }`}
-            >
-              <Icon aria-hidden="true" className="size-5 shrink-0" />
-              <span className={collapsed ? "sr-only" : "truncate"}>{label}</span>
-            </button>
+            {collapsed ? (
+              <Tooltip label={label} side="right" className="w-full">
+                {button}
+              </Tooltip>
+            ) : (
+              button
+            )}
           </li>
         );
       })}
@@ -48,11 +57,10 @@ interface ProfileItemProps {
 }
 
 export function ProfileItem({ user, collapsed, onOpen }: ProfileItemProps) {
-  return (
+  const button = (
     <button
       type="button"
       onClick={onOpen}
-      title={collapsed ? "Profile" : undefined}
       className={`flex w-full items-center gap-3 rounded-xl py-2 text-left transition duration-200 hover:bg-surface-2 ${
         collapsed ? "justify-center px-0" : "px-2"
       }`}
@@ -64,6 +72,13 @@ export function ProfileItem({ user, collapsed, onOpen }: ProfileItemProps) {
       </span>
     </button>
   );
+  return collapsed ? (
+    <Tooltip label="Profile" side="right" className="w-full">
+      {button}
+    </Tooltip>
+  ) : (
+    button
+  );
 }
 
 interface SidebarProps extends NavListProps {
@@ -73,6 +88,23 @@ interface SidebarProps extends NavListProps {
 }
 
 export function Sidebar({ activeItem, collapsed, onSelect, user, onToggle, onProfile }: SidebarProps) {
+  const toggle = (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-expanded={!collapsed}
+      className={`flex h-10 w-full items-center gap-3 rounded-xl text-sm font-medium text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink ${
+        collapsed ? "justify-center" : "px-3"
+      }`}
+    >
+      {collapsed ? (
+        <ChevronsRight aria-hidden="true" className="size-5" />
+      ) : (
+        <ChevronsLeft aria-hidden="true" className="size-5" />
+      )}
+      <span className={collapsed ? "sr-only" : ""}>{collapsed ? "Expand sidebar" : "Collapse sidebar"}</span>
+    </button>
+  );
   return (
     <aside
       aria-label="Sidebar"
@@ -80,28 +112,22 @@ export function Sidebar({ activeItem, collapsed, onSelect, user, onToggle, onPro
         collapsed ? "w-16" : "w-64"
       }`}
     >
-      <nav aria-label="Main" className={`flex-1 overflow-y-auto py-4 ${collapsed ? "px-2" : "px-3"}`}>
+      <nav
+        aria-label="Main"
+        // Collapsed, the tooltips reach out past the 64 px rail, so nothing may clip them.
+        className={`flex-1 py-4 ${collapsed ? "overflow-visible px-2" : "overflow-y-auto px-3"}`}
+      >
         <NavList activeItem={activeItem} collapsed={collapsed} onSelect={onSelect} />
       </nav>
       <div className={`flex flex-col gap-2 border-t border-line py-3 ${collapsed ? "px-2" : "px-3"}`}>
         <ProfileItem user={user} collapsed={collapsed} onOpen={onProfile} />
-        <button
-          type="button"
-          onClick={onToggle}
-          aria-expanded={!collapsed}
-          className={`flex h-10 w-full items-center gap-3 rounded-xl text-sm font-medium text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink ${
-            collapsed ? "justify-center" : "px-3"
-          }`}
-        >
-          {collapsed ? (
-            <ChevronsRight aria-hidden="true" className="size-5" />
-          ) : (
-            <ChevronsLeft aria-hidden="true" className="size-5" />
-          )}
-          <span className={collapsed ? "sr-only" : ""}>
-            {collapsed ? "Expand sidebar" : "Collapse sidebar"}
-          </span>
-        </button>
+        {collapsed ? (
+          <Tooltip label="Expand sidebar" side="right" className="w-full">
+            {toggle}
+          </Tooltip>
+        ) : (
+          toggle
+        )}
       </div>
     </aside>
   );

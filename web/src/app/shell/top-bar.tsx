@@ -1,8 +1,8 @@
-// The fixed top bar of the signed-in app: wordmark, credit balance, theme toggle, the user
-// with a Logout button, and the avatar menu. On a phone it also opens the navigation drawer.
-import { Coins, LogOut, Menu } from "lucide-react";
+// The fixed top bar of the signed-in app: wordmark, credit balance, theme toggle and the avatar menu, which
+// holds the user (name and email), Manage Credits and Logout: one place for the account, not three (the
+// spec's "user and logout" live in that menu). On a phone it also opens the navigation drawer.
+import { Coins, Menu } from "lucide-react";
 import type { Ref } from "react";
-import { Button } from "../../components/button";
 import { iconButtonClasses } from "../../components/button-classes";
 import { ThemeToggle } from "../../components/theme-toggle";
 import { Wordmark } from "../../components/wordmark";
@@ -13,21 +13,13 @@ import { AccountMenu } from "./account-menu";
 
 interface TopBarProps {
   user: StoredUser | null;
-  loggingOut: boolean;
   navigationButton?: Ref<HTMLButtonElement>;
   onOpenNavigation: () => void;
   onManageCredits: () => void;
   onLogout: () => void;
 }
 
-export function TopBar({
-  user,
-  loggingOut,
-  navigationButton,
-  onOpenNavigation,
-  onManageCredits,
-  onLogout,
-}: TopBarProps) {
+export function TopBar({ user, navigationButton, onOpenNavigation, onManageCredits, onLogout }: TopBarProps) {
   const { remaining, unlimited } = useCreditBalance();
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-[65px] border-b border-line bg-canvas/85 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/70">
@@ -64,20 +56,6 @@ export function TopBar({
             </span>
           </button>
           <ThemeToggle />
-          <div className="hidden items-center gap-1 border-l border-line pl-3 lg:flex">
-            <span className="max-w-40 truncate text-sm font-medium" title={user?.email}>
-              {user?.username}
-            </span>
-            <Button
-              variant="ghost"
-              size="sm"
-              loading={loggingOut}
-              icon={<LogOut aria-hidden="true" className="size-4" />}
-              onClick={onLogout}
-            >
-              Logout
-            </Button>
-          </div>
           <AccountMenu user={user} onManageCredits={onManageCredits} onLogout={onLogout} />
         </div>
       </div>
