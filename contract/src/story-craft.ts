@@ -1,6 +1,6 @@
 // Story craft: retry with versions, edit, undo and continue on a story's conversation.
 import { z } from "zod";
-import { chatMessageSchema, messageTextSchema } from "./chat";
+import { chatMessageSchema, chatModeSchema, messageTextSchema, PROMPT_MAX_LENGTH } from "./chat";
 import { storyChatRequestSchema } from "./stories";
 
 /** Retry and Continue take a story turn's options, without a prompt (the narrator has its words already). */
@@ -32,3 +32,41 @@ export const NEWEST_ONLY_DETAIL = "Only the newest answer can be retried.";
 export const STILL_WRITING_DETAIL = "The narrator is still writing. Please wait for the answer.";
 export const STILL_PAINTING_DETAIL = "The newest scene is still being made. Please wait until it is ready.";
 export const NOTHING_TO_UNDO_DETAIL = "There is nothing to undo.";
+
+export const MEMORY_MAX_LENGTH = 2000;
+export const AUTHORS_NOTE_MAX_LENGTH = 500;
+
+/** A story's Memory (always at the top of the narrator's context) and Author's Note (just before the newest messages). */
+export const storyMemorySchema = z.object({
+  memory: z
+    .string({ error: "memory is required" })
+    .max(MEMORY_MAX_LENGTH, `memory must be at most ${MEMORY_MAX_LENGTH} characters`),
+  authors_note: z
+    .string({ error: "authors_note is required" })
+    .max(AUTHORS_NOTE_MAX_LENGTH, `authors_note must be at most ${AUTHORS_NOTE_MAX_LENGTH} characters`),
+});
+export type StoryMemory = z.infer<typeof storyMemorySchema>;
+export const storyMemoryResponseSchema = storyMemorySchema.extend({ success: z.literal(true) });
+
+export const narratorContextQuerySchema = z.object({
+  prompt: z
+    .string()
+    .trim()
+    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`)
+    .optional(),
+  chat_mode: chatModeSchema.optional(),
+});
+
+export const CONTEXT_PARTS = ["instructions", "memory", "history", "authors_note", "prompt"] as const;
+
+/** "What the narrator sees": the exact messages of the next turn and what each part of them costs. */
+export const narratorContextResponseSchema = z.object({
+  success: z.literal(true),
+  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
+  parts: z.array(z.object({ part: z.enum(CONTEXT_PARTS), tokens: z.number().int() })),
+  /** Recent messages left out to fit the budget, oldest first. */
+  dropped_messages: z.number().int(),
+  total_tokens: z.number().int(),
+  budget_tokens: z.number().int(),
+});
+export type NarratorContext = z.infer<typeof narratorContextResponseSchema>;

@@ -96,6 +96,13 @@ const envSchema = z.object({
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_BASE_URL: z.url("must be an absolute URL").optional(),
   SPEECH_MODEL: z.string().optional(),
+  /** The narrator's context budget in tokens, for the configured text model. */
+  TEXT_CONTEXT_TOKENS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1000, "must be at least 1000")
+    .max(2_000_000)
+    .default(8000),
   PROVIDER_TIMEOUT_SECONDS: z.coerce
     .number({ error: "must be a number" })
     .int()
@@ -208,6 +215,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   providers: ProvidersConfig;
+  /** Tokens the narrator's context may use (TEXT_CONTEXT_TOKENS). */
+  narratorContextTokens: number;
   storage: StorageConfig;
   payments: PaymentsConfig;
 };
@@ -298,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "Storyverse <no-reply@localhost>",
+    narratorContextTokens: e.TEXT_CONTEXT_TOKENS,
     providers: {
       text: { kind: e.TEXT_PROVIDER, apiKey: e.TEXT_API_KEY, baseUrl: e.TEXT_BASE_URL, model: e.TEXT_MODEL },
       image: {

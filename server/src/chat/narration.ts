@@ -1,9 +1,7 @@
 // How the narrator is asked (system prompt, history window) and how its answer is read back:
 // story text for the reader, then one "SCENE: ..." line for the image model.
-import { HISTORY_WINDOW } from "@storyverse/contract/chat";
-import type { ChatMessage } from "../providers/types";
 
-export type StorySetting = { title: string; context: string };
+export type StorySetting = { title: string; context: string; memory?: string; authorsNote?: string };
 
 const MAIN_CHAT_SETTING: StorySetting = {
   title: "The Never-Ending Story",
@@ -25,19 +23,6 @@ export function narratorSystemPrompt(setting: StorySetting | null, direction?: s
     'starts with "SCENE: " and describes the current scene as a single paragraph for an illustrator:',
     "setting, characters and their look, lighting, mood and camera framing. No other text after it.",
   ].join("\n");
-}
-
-export function buildNarratorMessages(
-  setting: StorySetting | null,
-  history: { role: "user" | "assistant"; content: string }[],
-  prompt: string,
-  direction?: string,
-): ChatMessage[] {
-  return [
-    { role: "system", content: narratorSystemPrompt(setting, direction) },
-    ...history.slice(-HISTORY_WINDOW).map((m) => ({ role: m.role, content: m.content })),
-    { role: "user", content: prompt },
-  ];
 }
 
 /** Splits the narrator's answer; a model that forgot the SCENE line still gets a usable description. */

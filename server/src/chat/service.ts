@@ -19,7 +19,8 @@ import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../m
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
-import { buildNarratorMessages, parseNarration, type StorySetting } from "./narration";
+import { narratorSystemPrompt, parseNarration, type StorySetting } from "./narration";
+import { assembleContext } from "./narrator-context";
 import {
   allMessages,
   deleteConversation,
@@ -55,7 +56,7 @@ export type TurnInput = {
   references: CheckedInput[];
 };
 
-type TurnContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log" | "storage">;
+type TurnContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log" | "storage" | "config">;
 
 const chargeLabel = (mode: ChatMode) =>
   mode === "chat" ? "Chat" : mode === "image" ? "Story image" : "Story video";
@@ -91,6 +92,39 @@ type TurnPlan = {
   version?: { group: string; number: number };
 };
 
+/** What the narrator is sent for a turn: instructions, Memory, recent messages and Author's Note, in budget. */
+function narratorContext(
+  ctx: Pick<AppContext, "config">,
+  story: StorySetting | null,
+  history: { role: "user" | "assistant"; content: string }[],
+  prompt: string,
+  direction?: string,
+) {
+  return assembleContext({
+    instructions: narratorSystemPrompt(story, direction),
+    memory: story?.memory ?? "",
+    history: history.slice(-HISTORY_WINDOW),
+    authorsNote: story?.authorsNote ?? "",
+    prompt,
+    budget: ctx.config.narratorContextTokens,
+  });
+}
+
+/**
+ * What the next turn would send the narrator (for "What the narrator sees"): the same assembly as a turn,
+ * over the same history; without a prompt, what Continue would send.
+ */
+export async function previewContext(
+  ctx: Pick<AppContext, "db" | "config">,
+  userId: string,
+  storyId: string,
+  story: StorySetting,
+  prompt: string | undefined,
+) {
+  const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
+  return narratorContext(ctx, story, history, prompt ?? CONTINUE_PROMPT);
+}
+
 /** The turn core: charge, ask the narrator, then commit the answer and its media job together. */
 async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan: TurnPlan) {
   const wantsMedia = input.mode !== "chat";
@@ -114,7 +148,7 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
           let answer: string;
           try {
             answer = await ctx.providers.text.complete({
-              messages: buildNarratorMessages(input.story, history, plan.prompt, plan.direction),
+              messages: narratorContext(ctx, input.story, history, plan.prompt, plan.direction).messages,
               maxTokens: 900,
               temperature: 0.9,
             });

@@ -182,6 +182,10 @@ export const stories = pgTable(
     /** A picture the user pinned; newer media replaces it on the card. */
     pinnedThumbnailKey: text("pinned_thumbnail_key"),
     pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    /** Always at the top of the narrator's context (up to 2,000 characters). */
+    memory: text("memory").notNull().default(""),
+    /** Style or direction, just before the newest messages (up to 500 characters). */
+    authorsNote: text("authors_note").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },

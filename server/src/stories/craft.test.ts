@@ -471,3 +471,95 @@ describe("deleting a story", () => {
     expect((await count()).n).toBe(0);
   });
 });
+
+describe("memory, Author's Note and what the narrator sees", () => {
+  it("keeps a Memory and an Author's Note that the next turn sends exactly as the context call showed", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    expect((await call(t, user, "GET", `/api/stories/${storyId}/memory`)).json()).toEqual({
+      success: true,
+      memory: "",
+      authors_note: "",
+    });
+    const saved = await call(t, user, "PUT", `/api/stories/${storyId}/memory`, {
+      memory: "Mara is a blind cartographer who maps by sound.",
+      authors_note: "Tone: gloomy and slow.",
+    });
+    expect(saved.json()).toEqual({
+      success: true,
+      memory: "Mara is a blind cartographer who maps by sound.",
+      authors_note: "Tone: gloomy and slow.",
+    });
+    await turn(t, user, storyId, "I greet Mara");
+
+    const preview = await call(
+      t,
+      user,
+      "GET",
+      `/api/stories/${storyId}/context?prompt=${encodeURIComponent("I unroll the map")}&chat_mode=chat`,
+    );
+    expect(preview.statusCode).toBe(200);
+    const context = preview.json();
+    expect(context.messages[0].content).toContain("Mara is a blind cartographer who maps by sound.");
+    expect(context.messages.at(-2)).toEqual({
+      role: "system",
+      content: expect.stringContaining("Tone: gloomy and slow."),
+    });
+    expect(context.parts.map((p: { part: string }) => p.part)).toEqual([
+      "instructions",
+      "memory",
+      "history",
+      "authors_note",
+      "prompt",
+    ]);
+    expect(context.parts.every((p: { tokens: number }) => p.tokens > 0)).toBe(true);
+    expect(context).toMatchObject({ dropped_messages: 0, budget_tokens: 8000 });
+
+    await turn(t, user, storyId, "I unroll the map");
+    expect(lastNarratorRequest()).toEqual(context.messages);
+
+    // Without a prompt: what Continue would send.
+    const idle = (await call(t, user, "GET", `/api/stories/${storyId}/context`)).json();
+    expect(idle.messages.at(-1)).toEqual({ role: "user", content: "Continue the story: what happens next?" });
+  });
+
+  it("refuses over-long fields, bad queries and other people's stories, changing nothing", async () => {
+    const [owner, stranger] = await Promise.all([createUser(t), createUser(t)]);
+    const storyId = await newStory(t, owner);
+    await call(t, owner, "PUT", `/api/stories/${storyId}/memory`, {
+      memory: "Kept",
+      authors_note: "Kept too",
+    });
+    const cases: [Method, string, unknown, number, RegExp][] = [
+      ["PUT", "memory", { memory: "x".repeat(2001), authors_note: "" }, 400, /memory must be at most 2000/],
+      [
+        "PUT",
+        "memory",
+        { memory: "", authors_note: "x".repeat(501) },
+        400,
+        /authors_note must be at most 500/,
+      ],
+      ["PUT", "memory", { memory: 5, authors_note: "" }, 400, /memory/],
+      ["PUT", "memory", { memory: "" }, 400, /authors_note is required/],
+      ["GET", `context?prompt=${"x".repeat(4001)}`, undefined, 400, /4000/],
+      ["GET", "context?chat_mode=poetry", undefined, 400, /chat_mode/],
+    ];
+    for (const [method, path, payload, status, detail] of cases) {
+      const res = await call(t, owner, method, `/api/stories/${storyId}/${path}`, payload);
+      expect(res.statusCode, `${method} ${path}`).toBe(status);
+      expect(res.json().detail).toMatch(detail);
+    }
+    for (const [method, path, payload] of [
+      ["GET", "memory", undefined],
+      ["PUT", "memory", { memory: "Mine", authors_note: "" }],
+      ["GET", "context", undefined],
+    ] as const) {
+      const res = await call(t, stranger, method, `/api/stories/${storyId}/${path}`, payload);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+    }
+    expect((await call(t, owner, "GET", `/api/stories/${storyId}/memory`)).json()).toMatchObject({
+      memory: "Kept",
+      authors_note: "Kept too",
+    });
+  });
+});

@@ -71,7 +71,9 @@ export async function updateStory(
   q: Queryable,
   userId: string,
   storyId: string,
-  values: Partial<Pick<StoryRow, "title" | "context" | "pinnedThumbnailKey" | "pinnedAt">> & {
+  values: Partial<
+    Pick<StoryRow, "title" | "context" | "pinnedThumbnailKey" | "pinnedAt" | "memory" | "authorsNote">
+  > & {
     updatedAt: Date;
   },
 ): Promise<boolean> {

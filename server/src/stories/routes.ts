@@ -16,7 +16,11 @@ import {
   editMessageRequestSchema,
   messageResponseSchema,
   messageVersionsResponseSchema,
+  narratorContextQuerySchema,
+  narratorContextResponseSchema,
   type StoryTurnOptions,
+  storyMemoryResponseSchema,
+  storyMemorySchema,
   storyTurnOptionsSchema,
   undoResponseSchema,
 } from "@storyverse/contract/story-craft";
@@ -356,6 +360,70 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       return stories.continueStory(ctx, user.id, request.params.id, turnOptions(request));
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/memory",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "A story's Memory and Author's Note",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: storyMemoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await stories.memory(ctx, currentUser(request).id, request.params.id)),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/memory",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Change a story's Memory and Author's Note",
+        security: kit.security,
+        params: storyParams,
+        body: storyMemorySchema,
+        response: { 200: storyMemoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await stories.updateMemory(ctx, currentUser(request).id, request.params.id, request.body)),
+    }),
+  );
+
+  app.get(
+    "/api/stories/:id/context",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "What the narrator sees: the exact messages the next turn would send, with token counts",
+        security: kit.security,
+        params: storyParams,
+        querystring: narratorContextQuerySchema,
+        response: { 200: narratorContextResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const prompt = request.query.prompt || undefined;
+      const context = await stories.narratorContext(ctx, currentUser(request).id, request.params.id, prompt);
+      return {
+        success: true as const,
+        messages: context.messages,
+        parts: context.parts,
+        dropped_messages: context.droppedMessages,
+        total_tokens: context.totalTokens,
+        budget_tokens: context.budget,
+      };
     },
   );
 };

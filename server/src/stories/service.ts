@@ -11,6 +11,7 @@ import {
   editMessage,
   mediaStatus,
   messageVersions,
+  previewContext,
   retryMode,
   retryTurn,
   selectVersion,
@@ -32,7 +33,7 @@ import {
   updateStory,
 } from "./repo";
 
-type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log">;
+type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 
 /** A story with what its card shows from other modules: its conversation's size and age, its newest media. */
 type StoryWithStats = StoryRow & {
@@ -218,7 +219,44 @@ async function withSelectedImages<T>(
   );
 }
 
-const settingOf = (story: StoryRow) => ({ title: story.title, context: story.context });
+/** What the narrator knows of the story: its title, context, Memory and Author's Note. */
+const settingOf = (story: StoryRow) => ({
+  title: story.title,
+  context: story.context,
+  memory: story.memory,
+  authorsNote: story.authorsNote,
+});
+
+export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
+  const story = await ownStory(ctx, userId, storyId);
+  return { memory: story.memory, authors_note: story.authorsNote };
+}
+
+export async function updateMemory(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  input: { memory: string; authors_note: string },
+) {
+  await ownStory(ctx, userId, storyId);
+  await updateStory(ctx.db, userId, storyId, {
+    memory: input.memory,
+    authorsNote: input.authors_note,
+    updatedAt: ctx.clock.now(),
+  });
+  return memory(ctx, userId, storyId);
+}
+
+/** What the next turn (or, without a prompt, Continue) would send the narrator. */
+export async function narratorContext(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  prompt: string | undefined,
+) {
+  const story = await ownStory(ctx, userId, storyId);
+  return previewContext(ctx, userId, storyId, settingOf(story), prompt);
+}
 
 export async function chat(
   ctx: StoriesContext,
