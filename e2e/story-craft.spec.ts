@@ -148,3 +148,49 @@ test("on a phone the actions fit", async ({ page }) => {
   }
   await page.screenshot({ path: test.info().outputPath("phone.png") });
 });
+
+test("Memory and Author's Note in the settings dialog; the narrator's view shows them and an edit", async ({
+  page,
+}) => {
+  await openNewStory(page, "Memory");
+  await send(page, "Chat", "I greet the keeper");
+  await expect(narrator(page)).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Story Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Story Settings" });
+  await dialog.getByLabel("Memory").fill("The keeper is named Old Ansel and fears the sea.");
+  await expect(dialog.getByText("48/2000")).toBeVisible();
+  await dialog.getByLabel("Author's Note").fill("Tone: eerie, slow.");
+  await expect(dialog.getByText("18/500")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  await expect(dialog).toBeHidden();
+
+  // Reopened, the dialog shows what was saved.
+  await page.getByRole("button", { name: "Story Settings" }).click();
+  await expect(dialog.getByLabel("Memory")).toHaveValue("The keeper is named Old Ansel and fears the sea.");
+  await expect(dialog.getByLabel("Author's Note")).toHaveValue("Tone: eerie, slow.");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // An edit of the narrator's answer is what the next turn sends.
+  await narrator(page).first().getByRole("button", { name: "Edit" }).click();
+  await page.getByRole("textbox", { name: "Edit message" }).fill("Old Ansel hands you a brass key.");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(narrator(page).first()).toContainText("Old Ansel hands you a brass key.");
+
+  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  const panel = page.getByRole("dialog", { name: "What the narrator sees" });
+  await panel.getByLabel("Next message").fill("I turn the key");
+  await panel.getByRole("button", { name: "Show" }).click();
+  const sent = panel.getByRole("region", { name: "Messages sent" }).getByRole("listitem");
+  await expect(sent.first()).toContainText("The keeper is named Old Ansel and fears the sea.");
+  await expect(sent.filter({ hasText: "Old Ansel hands you a brass key." })).toHaveCount(1);
+  await expect(sent.nth(-2)).toContainText("Tone: eerie, slow.");
+  await expect(sent.last()).toContainText("I turn the key");
+  const budget = panel.getByRole("region", { name: "Token budget" });
+  await expect(budget).toContainText("of 8,000 tokens");
+  await expect(budget.getByRole("listitem").filter({ hasText: "Memory" })).not.toContainText(
+    /^Memory0 tokens$/,
+  );
+  await expectNoSeriousAxeViolations(page, "what the narrator sees");
+  await page.screenshot({ path: test.info().outputPath("context-panel.png") });
+});

@@ -11,7 +11,7 @@ import {
   STORY_TITLE_MAX_LENGTH,
   updateStoryRequestSchema,
 } from "@storyverse/contract/stories";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
@@ -68,6 +68,8 @@ interface StoryFormProps {
   error: string | null;
   /** Called with the fields as typed, once the request schema accepts them. */
   onSubmit: (fields: StoryFields) => void;
+  /** More fields after the context (the story view's settings add Memory and Author's Note). */
+  extra?: ReactNode;
 }
 
 export function StoryForm({
@@ -76,6 +78,7 @@ export function StoryForm({
   busy,
   error,
   onSubmit,
+  extra,
 }: StoryFormProps) {
   const form = FORMS[kind];
   const { register, handleSubmit, watch, formState } = useForm<StoryFields>({
@@ -151,6 +154,7 @@ export function StoryForm({
             </p>
           ) : null}
         </div>
+        {extra}
       </div>
       <FormAlert message={error ?? invalid} className="mt-5" />
       <ModalActions>

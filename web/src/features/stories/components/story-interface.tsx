@@ -5,7 +5,7 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, BookOpenText, SearchX, Settings2, Share2, TriangleAlert, X } from "lucide-react";
+import { ArrowLeft, BookOpenText, Eye, SearchX, Settings2, Share2, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAuth } from "../../../app/auth-provider";
 import { useBanner } from "../../../app/banner-provider";
@@ -31,6 +31,7 @@ import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
 import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
+import { NarratorContextPanel } from "./narrator-context-panel";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
 export function StoryInterface() {
@@ -115,6 +116,7 @@ function OpenStoryChat({ story }: { story: Story }) {
   const { showError } = useBanner();
   const [editing, setEditing] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [peeking, setPeeking] = useState(false);
   const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
@@ -229,6 +231,15 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
+          onClick={() => setPeeking(true)}
+          aria-label="What the narrator sees"
+          title="What the narrator sees"
+          className={iconButtonClasses}
+        >
+          <Eye aria-hidden="true" className="size-5" />
+        </button>
+        <button
+          type="button"
           onClick={() => setEditing(true)}
           aria-label="Story Settings"
           title="Story Settings"
@@ -252,7 +263,8 @@ function OpenStoryChat({ story }: { story: Story }) {
   return (
     <>
       <ChatExperience session={session} header={header} selection={selection} downloadPrefix={story.title} />
-      <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} />
+      <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} withMemory />
+      <NarratorContextPanel storyId={peeking ? story.id : null} onClose={() => setPeeking(false)} />
       <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>
   );

@@ -1,11 +1,16 @@
 // Story Settings: Story Title, Story Context with its counter (x/2000), Cancel and Save Changes
 // ('Saving...'). Only what changed is sent: the title compared and sent trimmed, the
-// context as typed. Nothing changed: no call, the dialog just closes.
+// context as typed. Nothing changed: no call, the dialog just closes. Opened from the story view it also
+// holds the story's Memory and Author's Note (their own call, also only when changed).
 import type { Story, UpdateStoryRequest } from "@storyverse/contract/stories";
+import { AUTHORS_NOTE_MAX_LENGTH, MEMORY_MAX_LENGTH } from "@storyverse/contract/story-craft";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Settings2 } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { Modal } from "../../../components/modal";
+import { FieldLabel, textareaClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
+import { saveStoryMemory, storyMemoryKey, storyMemoryQueryOptions } from "../api/story-memory";
 import { useUpdateStory } from "../api/update-story";
 import { StoryForm } from "./story-form";
 
@@ -26,47 +31,132 @@ interface StorySettingsDialogProps {
   /** The story to edit; null keeps the dialog closed. */
   story: Story | null;
   onClose: () => void;
+  /** In the story view: the Memory and Author's Note are edited here too. */
+  withMemory?: boolean;
 }
 
-export function StorySettingsDialog({ story, onClose }: StorySettingsDialogProps) {
+export function StorySettingsDialog({ story, onClose, withMemory = false }: StorySettingsDialogProps) {
   return (
     <Modal
       open={story !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="Story Settings"
-      description="Rename the story or change the context the narrator follows."
+      description={
+        withMemory
+          ? "Rename the story, change its context, and tell the narrator what to always remember."
+          : "Rename the story or change the context the narrator follows."
+      }
       icon={<Settings2 className="size-5" />}
     >
       {/* Keyed by story, so the fields start from the story each time the dialog opens. */}
-      {story ? <SettingsForm key={story.id} story={story} onClose={onClose} /> : null}
+      {story ? (
+        withMemory ? (
+          <MemorySettingsForm key={story.id} story={story} onClose={onClose} />
+        ) : (
+          <SettingsForm key={story.id} story={story} onClose={onClose} />
+        )
+      ) : null}
     </Modal>
   );
 }
 
-function SettingsForm({ story, onClose }: { story: Story; onClose: () => void }) {
+function SettingsForm({
+  story,
+  onClose,
+  memory,
+}: {
+  story: Story;
+  onClose: () => void;
+  /** The Memory fields' section and how to save them, when the dialog has them. */
+  memory?: { fields: ReactNode; save: () => Promise<void> | null };
+}) {
   const [error, setError] = useState<string | null>(null);
+  const [savingMemory, setSavingMemory] = useState(false);
   const update = useUpdateStory();
   return (
     <StoryForm
       kind="settings"
       initial={{ title: story.title, context: story.context }}
-      busy={update.isPending}
+      busy={update.isPending || savingMemory}
       error={error}
-      onSubmit={({ title, context }) => {
+      extra={memory?.fields}
+      onSubmit={async ({ title, context }) => {
         const changes = storyChanges(story, title, context);
-        if (!changes) {
-          onClose();
-          return;
-        }
         setError(null);
-        update.mutate(
-          { id: story.id, changes },
-          {
-            onSuccess: onClose,
-            onError: (failure) => setError(`Failed to update story: ${errorMessage(failure)}`),
-          },
-        );
+        try {
+          const memorySaved = memory?.save() ?? null;
+          if (memorySaved) {
+            setSavingMemory(true);
+            await memorySaved;
+          }
+          if (changes) await update.mutateAsync({ id: story.id, changes });
+          onClose();
+        } catch (failure) {
+          setError(`Failed to update story: ${errorMessage(failure)}`);
+        } finally {
+          setSavingMemory(false);
+        }
       }}
     />
   );
+}
+
+/** Story Settings with the story's Memory (x/2000) and Author's Note (x/500), saved only when changed. */
+function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const stored = useQuery(storyMemoryQueryOptions(story.id));
+  const [memory, setMemory] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const id = useId();
+  if (stored.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
+  const current = stored.data ?? { memory: "", authors_note: "" };
+  const memoryText = memory ?? current.memory;
+  const noteText = note ?? current.authors_note;
+  const fields = (
+    <>
+      <div>
+        <FieldLabel htmlFor={`${id}-memory`} counter={`${memoryText.length}/${MEMORY_MAX_LENGTH}`}>
+          Memory
+        </FieldLabel>
+        <textarea
+          id={`${id}-memory`}
+          value={memoryText}
+          onChange={(event) => setMemory(event.target.value)}
+          maxLength={MEMORY_MAX_LENGTH}
+          rows={4}
+          placeholder="What the narrator must always remember: who the heroes are, what has happened, what is true."
+          aria-describedby={`${id}-memory-hint`}
+          className={`${textareaClasses} mt-2`}
+        />
+        <p id={`${id}-memory-hint`} className="mt-2 text-sm text-ink-muted">
+          Always at the top of what the narrator reads.
+        </p>
+      </div>
+      <div>
+        <FieldLabel htmlFor={`${id}-note`} counter={`${noteText.length}/${AUTHORS_NOTE_MAX_LENGTH}`}>
+          Author's Note
+        </FieldLabel>
+        <textarea
+          id={`${id}-note`}
+          value={noteText}
+          onChange={(event) => setNote(event.target.value)}
+          maxLength={AUTHORS_NOTE_MAX_LENGTH}
+          rows={2}
+          placeholder="Style or direction, e.g. Tone: eerie, slow-burning; short sentences."
+          aria-describedby={`${id}-note-hint`}
+          className={`${textareaClasses} mt-2`}
+        />
+        <p id={`${id}-note-hint`} className="mt-2 text-sm text-ink-muted">
+          Placed just before the newest messages, so it steers what comes next.
+        </p>
+      </div>
+    </>
+  );
+  const save = () => {
+    if (memoryText === current.memory && noteText === current.authors_note) return null;
+    return saveStoryMemory(story.id, { memory: memoryText, authors_note: noteText }).then((saved) => {
+      queryClient.setQueryData(storyMemoryKey(story.id), saved);
+    });
+  };
+  return <SettingsForm story={story} onClose={onClose} memory={{ fields, save }} />;
 }

@@ -1,0 +1,122 @@
+// "What the narrator sees": the exact messages the next turn would send the narrator, with the tokens each
+// part takes out of the budget. Without a next message typed here, it shows what Continue would send.
+import type { NarratorContext } from "@storyverse/contract/story-craft";
+import { useQuery } from "@tanstack/react-query";
+import { Eye } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/button";
+import { Modal } from "../../../components/modal";
+import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { errorMessage } from "../../../lib/api-errors";
+import { narratorContextQueryOptions } from "../api/narrator-context";
+
+const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
+  instructions: "Narrator instructions",
+  memory: "Memory",
+  history: "Recent messages",
+  authors_note: "Author's Note",
+  prompt: "Your next message",
+};
+
+const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrator" } as const;
+
+export function NarratorContextPanel({ storyId, onClose }: { storyId: string | null; onClose: () => void }) {
+  return (
+    <Modal
+      open={storyId !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="What the narrator sees"
+      description="Exactly what the next turn sends the narrator, and what each part costs of its budget."
+      icon={<Eye className="size-5" />}
+    >
+      {storyId ? <ContextView storyId={storyId} /> : null}
+    </Modal>
+  );
+}
+
+function ContextView({ storyId }: { storyId: string }) {
+  const [draft, setDraft] = useState("");
+  const [prompt, setPrompt] = useState("");
+  const context = useQuery(narratorContextQueryOptions(storyId, prompt));
+  return (
+    <div className="space-y-5">
+      <form
+        className="flex items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setPrompt(draft);
+        }}
+      >
+        <div className="min-w-0 flex-1">
+          <FieldLabel htmlFor="narrator-context-prompt" aside="Optional">
+            Next message
+          </FieldLabel>
+          <input
+            id="narrator-context-prompt"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            placeholder="Empty: what Continue would send"
+            className={`${inputClasses} mt-2`}
+          />
+        </div>
+        <Button type="submit" size="sm" variant="secondary">
+          Show
+        </Button>
+      </form>
+      {context.isPending ? (
+        <p role="status" className="text-sm text-ink-muted">
+          Loading…
+        </p>
+      ) : context.error ? (
+        <p role="alert" className="text-sm text-danger">
+          {errorMessage(context.error)}
+        </p>
+      ) : (
+        <ContextBody context={context.data} />
+      )}
+    </div>
+  );
+}
+
+function ContextBody({ context }: { context: NarratorContext }) {
+  return (
+    <>
+      <section aria-label="Token budget">
+        <p className="text-sm font-semibold text-ink">
+          {context.total_tokens.toLocaleString("en")} of {context.budget_tokens.toLocaleString("en")} tokens
+        </p>
+        <ul className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
+          {context.parts.map(({ part, tokens }) => (
+            <li key={part} className="flex justify-between gap-3 px-3 py-2">
+              <span className="text-ink-muted">
+                {PART_NAMES[part]}
+                {part === "history" && context.dropped_messages > 0
+                  ? ` (${context.dropped_messages} older left out)`
+                  : ""}
+              </span>
+              <span className="font-semibold text-ink tabular-nums">
+                {tokens.toLocaleString("en")} tokens
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-label="Messages sent">
+        <h3 className="text-sm font-semibold text-ink">Messages sent</h3>
+        <ol className="mt-2 space-y-2">
+          {context.messages.map((message, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole, never reordered
+            <li key={index} className="rounded-xl border border-line bg-surface-2 px-3 py-2">
+              <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">
+                {ROLE_NAMES[message.role]}
+              </p>
+              <p className="mt-1 text-sm leading-6 whitespace-pre-wrap break-words text-ink">
+                {message.content}
+              </p>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>
+  );
+}
