@@ -244,7 +244,9 @@ describe("retry with versions", () => {
       ),
     );
     const codes = results.map((r) => r.statusCode);
-    expect(codes.every((code) => [200, 402, 409].includes(code))).toBe(true);
+    // Each is delivered (200), refused before or after the charge (402, 409), or, on a loaded machine, a
+    // narrator time-out (502, refunded); the ledger checks below hold whichever.
+    expect(codes.filter((code) => ![200, 402, 409, 502].includes(code))).toEqual([]);
     expect(codes.filter((code) => code === 200).length).toBeGreaterThanOrEqual(1);
     const account = await findAccount(t.database.db, user.userId);
     expect(account!.balanceTenths).toBeGreaterThanOrEqual(0);
