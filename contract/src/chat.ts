@@ -60,6 +60,10 @@ export const chatResponseSchema = z.object({
   user_message_id: z.string().optional(),
   media_generation: mediaGenerationSchema,
   quota_info: quotaInfoSchema,
+  stopped: z
+    .boolean()
+    .optional()
+    .describe("Present and true when the player stopped the narrator: the text so far, no media"),
 });
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
 
@@ -90,6 +94,7 @@ export const chatMessageSchema = z.object({
   /** A retried narrator answer: which of its versions this is (from 1), and how many there are. */
   version: z.number().int().optional(),
   version_count: z.number().int().optional(),
+  stopped: z.boolean().optional().describe("Present and true when the player stopped the narrator here"),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -109,3 +114,17 @@ export const transcriptionResponseSchema = z.object({
 });
 export const NO_SPEECH_MESSAGE = "No speech detected in the audio. Please try speaking more clearly.";
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The chat calls answer as a text/event-stream when asked (Accept: text/event-stream): `delta` events with
+ * the story text as it is written, then `done` (exactly the JSON answer) or `error` (what the JSON call would
+ * have answered: its status and body).
+ */
+export const chatDeltaEventSchema = z.object({ text: z.string() });
+export const chatErrorEventSchema = z.object({
+  status: z.number(),
+  detail: z.string(),
+  quota_exceeded: z.boolean().optional(),
+  quota_info: quotaInfoSchema.optional(),
+});
+export type ChatErrorEvent = z.infer<typeof chatErrorEventSchema>;

@@ -11,6 +11,7 @@ import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { creditRoutes } from "./credits/routes";
 import type { Database } from "./db/client";
+import { eventRoutes } from "./events/routes";
 import { exportRoutes } from "./exports/routes";
 import { installAuth } from "./http/auth";
 import { installApiDocs } from "./http/docs";
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(transcriptionRoutes, routes);
   await app.register(mediaFileRoutes, routes);
   await app.register(exportRoutes, routes);
+  await app.register(eventRoutes, routes);
   await app.register(sharingRoutes, { ...routes, pages: { webDistDir: deps.webDistDir, mediaOrigin } });
 
   await installSpa(app, deps.webDistDir, mediaOrigin);

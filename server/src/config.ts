@@ -110,6 +110,11 @@ const envSchema = z.object({
     .max(1800)
     .default(120),
   ALLOW_OFFLINE_AI: booleanFlag.default(false),
+  OFFLINE_TEXT_WORDS_PER_SECOND: z.coerce
+    .number({ error: "must be a number" })
+    .min(0, "must be 0 (no pause) or more")
+    .max(100_000)
+    .default(40),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -236,6 +241,8 @@ export type ProvidersConfig = {
   speech: ProviderSettings<"none" | "openai">;
   /** Every vendor call gives up after this long. */
   timeoutMs: number;
+  /** The offline narrator's streaming pace (0: no pause between words). */
+  offlineWordsPerSecond?: number;
   /** When set, vendor result files are fetched only from these hosts (or their subdomains). */
   downloadHosts?: string[] | undefined;
 };
@@ -329,6 +336,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         model: e.SPEECH_MODEL,
       },
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
+      offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,
       downloadHosts: e.VENDOR_DOWNLOAD_HOSTS?.length ? e.VENDOR_DOWNLOAD_HOSTS : undefined,
     },
     storage:

@@ -31,6 +31,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "storyFilms", sql: "story_films" },
     { drizzle: "storyExports", sql: "story_exports" },
   ],
+  events: [{ drizzle: "userEvents", sql: "user_events" }],
 };
 
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {

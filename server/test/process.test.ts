@@ -1,11 +1,6 @@
-// The real entry point in a child process: configuration errors, a new user's first sign-up over real
-// HTTP and SMTP, data kept across restarts, and a graceful stop that lets an in-flight request finish
-// before the database closes. `.ci/run` also runs this file under the other supported Node versions.
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,52 +8,8 @@ import { openDatabase } from "../src/db/client";
 import { countSignups } from "../src/newsletter/repo";
 import { createPostgresDatabase, testEngine } from "./database";
 import { newCredentials } from "./factories";
+import { freePort, type Started, spawnServer, startServer } from "./processes";
 import { linkFrom, startSmtpSink } from "./smtp-sink";
-
-const serverDir = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
-
-type Started = { child: ChildProcess; port: number; output: () => string };
-
-function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  return { child, output: () => output };
-}
-
-async function startServer(env: Record<string, string>): Promise<Started> {
-  const port = await freePort();
-  const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
-  const deadline = Date.now() + 80_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${output()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) return { child, port, output };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`server did not become healthy: ${output()}`);
-}
 
 describe("the server process", () => {
   let dataDir: string;

@@ -13,6 +13,7 @@ import {
 import type { Config } from "../config";
 import { openAccountWithSignupBonus, remainingCredits } from "../credits/service";
 import type { Db } from "../db/client";
+import { closeSessionStreams, closeUserStreams } from "../events/service";
 import { BadRequest, Conflict, Unauthorized } from "../http/errors";
 import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
@@ -204,6 +205,7 @@ export async function authenticate(
 
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
   await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
+  await closeSessionStreams(ctx, user.sessionTokenHash);
   ctx.sessions?.evict(user.sessionTokenHash);
   await announceRevocation(ctx.notify, { tokenHash: user.sessionTokenHash });
 }
@@ -310,6 +312,7 @@ export async function resetPassword(ctx: AccountsContext, token: string, passwor
   });
   ctx.sessions?.evictUser(link.userId);
   await announceRevocation(ctx.notify, { userId: link.userId });
+  await closeUserStreams(ctx, link.userId);
   const row = await findUserById(ctx.db, link.userId);
   return {
     success: true as const,

@@ -12,6 +12,8 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
 import { toTenths } from "../credits/service";
+import type { Queryable } from "../db/client";
+import { recordEvent } from "../events/service";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { prepareReference } from "../media/images";
 import { discardUploadedInputs } from "../media/inputs";
@@ -118,15 +120,28 @@ async function produce(ctx: MediaJobContext, message: MessageRow, storyTitle: st
     const item = await saveVideo(ctx, ctx.db, origin, video.data, posterKey);
     await attach(ctx, message, item, "videoKey");
   }
-  if (
-    !(await updateMediaIfPending(ctx.db, message.id, {
-      mediaStatus: "completed",
-      mediaError: null,
-      updatedAt: ctx.clock.now(),
-    }))
-  ) {
-    throw new NoLongerPending();
-  }
+  const completed = await ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    if (
+      !(await updateMediaIfPending(tx, message.id, {
+        mediaStatus: "completed",
+        mediaError: null,
+        updatedAt: now,
+      }))
+    ) {
+      return false;
+    }
+    await announceMedia(tx, message, now);
+    return true;
+  });
+  if (!completed) throw new NoLongerPending();
+}
+
+/** Tells the user's open tabs (on any process, at commit) that the turn's media ended, and its story's card. */
+async function announceMedia(q: Queryable, message: MessageRow, at: Date): Promise<void> {
+  await recordEvent(q, { userId: message.userId, kind: "media", subjectId: message.id, at });
+  if (message.storyId)
+    await recordEvent(q, { userId: message.userId, kind: "story", subjectId: message.storyId, at });
 }
 
 export async function generateMedia(
@@ -180,6 +195,7 @@ export async function failMedia(
   const now = ctx.clock.now();
   const failed = await ctx.db.transaction(async (tx) => {
     if (!(await failIfPending(tx, message.id, reason, now))) return false;
+    await announceMedia(tx, message, now);
     await refundPaid(
       { ...ctx, db: tx as unknown as AppContext["db"] },
       message,

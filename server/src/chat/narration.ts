@@ -41,3 +41,41 @@ export function parseNarration(answer: string, prompt: string): { storyText: str
     .trim();
   return { storyText: storyText || answer.trim(), scene: scene || prompt };
 }
+
+const SCENE_MARKER = /^\s*\**scene\**\s*:/i;
+/** Could this start of a line still turn into the SCENE marker ("", " ", "*SC", "Scene")? */
+const couldBeSceneMarker = (line: string) => /^\s*\**(s(c(e(n(e\**\s*)?)?)?)?)?$/i.test(line);
+
+/**
+ * Passes on the story text of a streamed answer as it arrives, never the SCENE line: the start of a line
+ * that may still turn out to be the marker is held back until it is clear, and nothing after the marker
+ * is passed on.
+ */
+export function storyTextSplitter(onText: (text: string) => void): (piece: string) => void {
+  /** The start of the current line, held back while it may be the marker. */
+  let held = "";
+  /** The current line was already judged story text (passed on in part). */
+  let storyLine = false;
+  let inScene = false;
+  return (piece) => {
+    let out = "";
+    for (const char of piece) {
+      if (inScene) break;
+      if (storyLine) {
+        out += char;
+        if (char === "\n") storyLine = false;
+        continue;
+      }
+      held += char;
+      if (SCENE_MARKER.test(held)) {
+        inScene = true;
+        held = "";
+      } else if (char === "\n" || !couldBeSceneMarker(held)) {
+        out += held;
+        storyLine = char !== "\n";
+        held = "";
+      }
+    }
+    if (out) onText(out);
+  };
+}

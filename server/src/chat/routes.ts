@@ -10,9 +10,10 @@ import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
 import { allMessages } from "./repo";
-import { mediaStatus, sendTurn, toChatMessage } from "./service";
+import { mediaStatus, sendTurn, type TurnInput, toChatMessage } from "./service";
 
 const tags = ["chat"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -25,7 +26,8 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
       onRequest: kit.auth,
       schema: {
         tags,
-        summary: "One turn of the main chat: story text now, media by job",
+        summary:
+          "One turn of the main chat: story text now, media by job (Accept: text/event-stream streams the text)",
         security: kit.security,
         body: chatRequestSchema,
         response: {
@@ -36,18 +38,20 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       const { prompt, chat_mode, generate_video } = request.body;
-      return sendTurn(ctx, {
+      const turn: TurnInput = {
         userId: user.id,
         storyId: null,
         story: null,
         prompt,
         mode: chat_mode ?? (generate_video ? "video" : "image"),
         references: [],
-      });
+      };
+      if (!wantsEventStream(request.headers.accept)) return sendTurn(ctx, turn);
+      return answerAsEventStream(reply, (streaming) => sendTurn(ctx, turn, streaming));
     },
   );
 

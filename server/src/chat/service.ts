@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import { HISTORY_WINDOW, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
+import type { MediaEvent } from "@storyverse/contract/events";
 import {
   NEWEST_ONLY_DETAIL,
   NOTHING_TO_UNDO_DETAIL,
@@ -13,13 +14,15 @@ import {
 } from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
 import { payFor, refundPaid } from "../credits/paid-work";
+import { fromTenths, toTenths } from "../credits/service";
 import type { Queryable } from "../db/client";
+import { recordEvent } from "../events/service";
 import { BadRequest, Conflict, HttpError, NotFound } from "../http/errors";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
-import { narratorSystemPrompt, parseNarration, type StorySetting } from "./narration";
+import { narratorSystemPrompt, parseNarration, type StorySetting, storyTextSplitter } from "./narration";
 import { assembleContext } from "./narrator-context";
 import {
   allMessages,
@@ -125,12 +128,70 @@ export async function previewContext(
   return narratorContext(ctx, story, history, prompt ?? CONTINUE_PROMPT);
 }
 
+/**
+ * Streaming (Accept: text/event-stream): the story text is handed to `onText` as the narrator writes it, and
+ * `stop` (the player's Stop, or the connection dropping) ends the turn where it is.
+ */
+export type TurnStreaming = { onText: (text: string) => void; stop: AbortSignal };
+
+/** The player stopped the narrator before it wrote a word: nothing to keep, the whole turn is refunded. */
+export class StoppedBeforeText extends HttpError {
+  constructor() {
+    super(499, "The narrator was stopped before it wrote anything; nothing was charged.");
+  }
+}
+
+/** The narrator's answer, whole or streamed; `stopped` when the player stopped it before it finished. */
+async function narrate(
+  ctx: TurnContext,
+  story: StorySetting | null,
+  plan: TurnPlan,
+  streaming: TurnStreaming | undefined,
+): Promise<{ answer: string; shown: string; stopped: boolean }> {
+  const history = await plan.history();
+  const request = {
+    messages: narratorContext(ctx, story, history, plan.prompt, plan.direction).messages,
+    maxTokens: 900,
+    temperature: 0.9,
+  };
+  let answer = "";
+  let shown = "";
+  try {
+    if (!streaming) {
+      const whole = await ctx.providers.text.complete(request);
+      return { answer: whole, shown: whole, stopped: false };
+    }
+    const { onText } = streaming;
+    const pass = storyTextSplitter((text) => {
+      shown += text;
+      onText(text);
+    });
+    for await (const piece of ctx.providers.text.stream({ ...request, signal: streaming.stop })) {
+      answer += piece;
+      pass(piece);
+      if (streaming.stop.aborted) break;
+    }
+  } catch (error) {
+    if (streaming?.stop.aborted) return { answer, shown, stopped: true };
+    ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
+    throw new ProviderUnavailable(
+      error instanceof ProviderError ? error.message : "The narrator could not answer. Please try again.",
+    );
+  }
+  // The outcome is fixed here: a Stop that arrives after the last word finds a turn already delivered.
+  return { answer, shown, stopped: streaming?.stop.aborted ?? false };
+}
+
 /** The turn core: charge, ask the narrator, then commit the answer and its media job together. */
-async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan: TurnPlan) {
-  const wantsMedia = input.mode !== "chat";
+async function runTurn(
+  ctx: TurnContext,
+  input: Omit<TurnInput, "prompt">,
+  plan: TurnPlan,
+  streaming?: TurnStreaming,
+) {
   // The answer's id is fixed up front: the job and any refund are keyed by it.
   const assistantId = randomUUID();
-  const { result: storyText, paid } = await whileWriting(input.userId, input.storyId, () =>
+  const { result, paid, refundedTenths } = await whileWriting(input.userId, input.storyId, () =>
     payFor(
       ctx,
       {
@@ -144,23 +205,15 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
       async (charged) => {
         const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
         try {
-          const history = await plan.history();
-          let answer: string;
-          try {
-            answer = await ctx.providers.text.complete({
-              messages: narratorContext(ctx, input.story, history, plan.prompt, plan.direction).messages,
-              maxTokens: 900,
-              temperature: 0.9,
-            });
-          } catch (error) {
-            ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
-            throw new ProviderUnavailable(
-              error instanceof ProviderError
-                ? error.message
-                : "The narrator could not answer. Please try again.",
-            );
-          }
-          const { storyText, scene } = parseNarration(answer, plan.prompt);
+          const { answer, shown, stopped } = await narrate(ctx, input.story, plan, streaming);
+          // A stopped turn keeps exactly the words the player saw.
+          const { storyText, scene } = stopped
+            ? { storyText: shown.trim(), scene: null }
+            : parseNarration(answer, plan.prompt);
+          if (!storyText && stopped) throw new StoppedBeforeText();
+          // A stopped turn keeps its text, is charged the text's price only and makes no media.
+          const wantsMedia = input.mode !== "chat" && !stopped;
+          const undeliveredTenths = stopped ? mediaPartTenths(charged) : 0;
           const userAt = ctx.clock.now();
           // The answer is stamped a millisecond later so ordering by time never puts it before its question.
           const answerAt = new Date(userAt.getTime() + 1);
@@ -178,14 +231,23 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
               mode: input.mode,
               sceneDescription: scene,
               mediaStatus: wantsMedia ? "pending" : "none",
-              chargedTenths: charged.chargedTenths,
-              referenceKeys,
+              chargedTenths: charged.chargedTenths - undeliveredTenths,
+              referenceKeys: wantsMedia ? referenceKeys : [],
+              stopped,
               versionGroup: plan.version?.group ?? null,
               versionNumber: plan.version?.number ?? 1,
               createdAt: answerAt,
               updatedAt: answerAt,
             });
             if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
+            if (input.storyId) {
+              await recordEvent(tx, {
+                userId: input.userId,
+                kind: "story",
+                subjectId: input.storyId,
+                at: answerAt,
+              });
+            }
             if (wantsMedia) {
               await ctx.jobs.send(
                 generateMediaJob,
@@ -194,7 +256,17 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
               );
             }
           });
-          return { result: storyText };
+          // Uploads only serve the media job; a stopped turn has none.
+          if (!wantsMedia) {
+            await discardUploadedInputs(ctx, referenceKeys).catch((error: Error) => {
+              ctx.log.warn({ err: error }, "uploads of a stopped turn could not be removed");
+            });
+          }
+          return {
+            result: { storyText, wantsMedia, stopped },
+            undeliveredTenths,
+            refundDescription: "Refund: the narrator was stopped before the media",
+          };
         } catch (error) {
           await discardUploadedInputs(ctx, referenceKeys);
           throw error;
@@ -202,38 +274,56 @@ async function runTurn(ctx: TurnContext, input: Omit<TurnInput, "prompt">, plan:
       },
     ),
   );
+  // What a stopped turn gave back shows in the balance it reports.
+  const quotaInfo = paid.quotaInfo.unlimited
+    ? paid.quotaInfo
+    : {
+        ...paid.quotaInfo,
+        remaining: fromTenths(toTenths(paid.quotaInfo.remaining) + refundedTenths),
+        charged: fromTenths(paid.chargedTenths - refundedTenths),
+      };
   return {
     success: true as const,
     quota_exceeded: false as const,
-    story_text: storyText,
+    story_text: result.storyText,
     message_id: assistantId,
     media_generation: {
-      status: wantsMedia ? ("started" as const) : ("none" as const),
-      type: wantsMedia ? (input.mode as "image" | "video") : null,
+      status: result.wantsMedia ? ("started" as const) : ("none" as const),
+      type: result.wantsMedia ? (input.mode as "image" | "video") : null,
     },
-    quota_info: paid.quotaInfo,
+    quota_info: quotaInfo,
+    ...(result.stopped ? { stopped: true } : {}),
   };
 }
 
-export async function sendTurn(ctx: TurnContext, input: TurnInput): Promise<ChatResponse> {
+export async function sendTurn(
+  ctx: TurnContext,
+  input: TurnInput,
+  streaming?: TurnStreaming,
+): Promise<ChatResponse> {
   const userMessageId = randomUUID();
-  const answer = await runTurn(ctx, input, {
-    label: input.prompt,
-    prompt: input.prompt,
-    history: () => recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW),
-    beforeAnswer: async (tx, at) => {
-      await insertMessage(tx, {
-        id: userMessageId,
-        userId: input.userId,
-        storyId: input.storyId,
-        role: "user",
-        content: input.prompt,
-        mode: input.mode,
-        createdAt: at,
-        updatedAt: at,
-      });
+  const answer = await runTurn(
+    ctx,
+    input,
+    {
+      label: input.prompt,
+      prompt: input.prompt,
+      history: () => recentMessages(ctx.db, input.userId, input.storyId, HISTORY_WINDOW),
+      beforeAnswer: async (tx, at) => {
+        await insertMessage(tx, {
+          id: userMessageId,
+          userId: input.userId,
+          storyId: input.storyId,
+          role: "user",
+          content: input.prompt,
+          mode: input.mode,
+          createdAt: at,
+          updatedAt: at,
+        });
+      },
     },
-  });
+    streaming,
+  );
   return { ...answer, user_message_id: userMessageId };
 }
 
@@ -457,6 +547,25 @@ export async function toChatMessage(ctx: Pick<AppContext, "storage">, row: Messa
     video_url: await urlFor(ctx, row.videoKey),
     media_status: row.mediaStatus,
     media_error: row.mediaError,
+    ...(row.stopped ? { stopped: true } : {}),
+  };
+}
+
+/** What the event stream says when a message's media ended; null while pending (or when it is gone). */
+export async function mediaEventOf(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  messageId: string,
+): Promise<MediaEvent | null> {
+  const row = await findMessage(ctx.db, userId, undefined, messageId);
+  if (!row || (row.mediaStatus !== "completed" && row.mediaStatus !== "failed")) return null;
+  return {
+    message_id: row.id,
+    story_id: row.storyId,
+    status: row.mediaStatus,
+    image_url: await urlFor(ctx, row.imageKey),
+    video_url: await urlFor(ctx, row.videoKey),
+    error: row.mediaError,
   };
 }
 

@@ -3,7 +3,9 @@
 // below zero (a conditional update, plus a CHECK constraint as the last line of defence).
 import { NEW_ACCOUNT_CREDITS } from "@storyverse/contract/accounts";
 import { creditCost, type QuotaInfo, UNLIMITED_CREDITS } from "@storyverse/contract/credits";
+import type { CreditsEvent } from "@storyverse/contract/events";
 import type { Db, Queryable } from "../db/client";
+import { recordEvent } from "../events/service";
 import { HttpError } from "../http/errors";
 import {
   credit,
@@ -48,6 +50,15 @@ export async function remainingCredits(q: Queryable, userId: string): Promise<nu
   return account.unlimited ? UNLIMITED_CREDITS : fromTenths(account.balanceTenths);
 }
 
+/** The balance as the event stream reports it. */
+export async function balanceOf(q: Queryable, userId: string): Promise<CreditsEvent> {
+  const account = await findAccount(q, userId);
+  return {
+    remaining: account?.unlimited ? UNLIMITED_CREDITS : fromTenths(account?.balanceTenths ?? 0),
+    unlimited: account?.unlimited ?? false,
+  };
+}
+
 export type Charge = { userId: string; chargedTenths: number; quotaInfo: QuotaInfo };
 
 /**
@@ -84,6 +95,8 @@ export async function charge(
       description,
       createdAt: at,
     });
+    // The user's open tabs hear of the new balance when this commits.
+    if (chargedTenths > 0) await recordEvent(tx, { userId, kind: "credits", at });
     return {
       userId,
       chargedTenths,
@@ -130,6 +143,7 @@ async function addOnce(
         createdAt: row.at,
       });
       if (!recorded) throw new AlreadyRecorded();
+      await recordEvent(tx, { userId: row.userId, kind: "credits", at: row.at });
       return true;
     });
   } catch (error) {

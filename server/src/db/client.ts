@@ -131,7 +131,7 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
     await unlock();
     throw error;
   }
-  const notifier = createLocalNotifier();
+  const notifier = createLocalNotifier((channel, handler) => client.listen(channel, handler));
   return {
     kind: "pglite",
     notifier,

@@ -2,6 +2,7 @@
 // Each table belongs to the module named in its comment; other modules reach it through that module's service.
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -135,6 +136,8 @@ export const chatMessages = pgTable(
     versionGroup: uuid("version_group"),
     versionNumber: integer("version_number").notNull().default(1),
     hidden: boolean("hidden").notNull().default(false),
+    /** The player stopped the narrator: the text so far was kept, only its text part charged, no media. */
+    stopped: boolean("stopped").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -316,4 +319,23 @@ export const storyExports = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("story_exports_story_idx").on(t.storyId, t.createdAt)],
+);
+
+/**
+ * events: what each user's event stream announced recently (ids only: the stream reads the media, balance or
+ * story card when it sends), so a reconnect on any process resumes from its Last-Event-ID. Kept for minutes.
+ */
+export const userEvents = pgTable(
+  "user_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["media", "credits", "story"] }).notNull(),
+    /** The message (media) or story (story) the event is about; null for credits. */
+    subjectId: uuid("subject_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("user_events_user_idx").on(t.userId, t.id), index("user_events_created_idx").on(t.createdAt)],
 );

@@ -5,7 +5,10 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 
 export type Notifier = {
-  /** Sends `payload` (at most ~7,900 bytes: PostgreSQL's NOTIFY limit) to every subscriber of `channel`. */
+  /**
+   * Sends `payload` (at most ~7,900 bytes: PostgreSQL's NOTIFY limit) to every subscriber of `channel`.
+   * A `pg_notify(channel, payload)` in SQL reaches the same subscribers, when its transaction commits.
+   */
   publish: (channel: string, payload: string) => Promise<void>;
   /** Calls `handler` for every payload on `channel`, from any process; returns the unsubscribe. */
   subscribe: (channel: string, handler: (payload: string) => void) => () => void;
@@ -19,10 +22,18 @@ function checkChannel(channel: string): void {
   if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid notify channel: ${channel}`);
 }
 
-/** One process: an emitter. Delivery is asynchronous, as it is through PostgreSQL. */
-export function createLocalNotifier(): Notifier {
+/** Hears `NOTIFY` sent with SQL on the embedded database itself (PGlite's own listen). */
+export type SqlListen = (channel: string, handler: (payload: string) => void) => Promise<unknown>;
+
+/**
+ * One process: an emitter. Delivery is asynchronous, as it is through PostgreSQL. With `sqlListen`, a
+ * `pg_notify` sent by SQL (inside a transaction: delivered at its commit) reaches the subscribers too, as it
+ * does on PostgreSQL.
+ */
+export function createLocalNotifier(sqlListen?: SqlListen): Notifier {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const heard = new Set<string>();
   return {
     publish: async (channel, payload) => {
       checkChannel(channel);
@@ -31,6 +42,12 @@ export function createLocalNotifier(): Notifier {
     subscribe: (channel, handler) => {
       checkChannel(channel);
       emitter.on(channel, handler);
+      if (sqlListen && !heard.has(channel)) {
+        heard.add(channel);
+        void sqlListen(channel, (payload) => emitter.emit(channel, payload)).catch(() =>
+          heard.delete(channel),
+        );
+      }
       return () => emitter.off(channel, handler);
     },
     close: async () => {

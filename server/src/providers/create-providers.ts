@@ -32,7 +32,7 @@ export const defaultModels = {
 type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
 
 /** What every adapter shares: the time limit and where result files may be downloaded from. */
-type Shared = Pick<ProvidersConfig, "timeoutMs" | "downloadHosts">;
+type Shared = Pick<ProvidersConfig, "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond">;
 
 function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, shared: Shared) {
   return {
@@ -45,7 +45,11 @@ function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model
 }
 
 export function createProviders(config: ProvidersConfig): Providers {
-  const shared: Shared = { timeoutMs: config.timeoutMs, downloadHosts: config.downloadHosts };
+  const shared: Shared = {
+    timeoutMs: config.timeoutMs,
+    downloadHosts: config.downloadHosts,
+    offlineWordsPerSecond: config.offlineWordsPerSecond,
+  };
   return {
     text: createText(config.text, shared),
     image: createImage(config.image, shared),
@@ -64,7 +68,7 @@ function createText(settings: ProvidersConfig["text"], shared: Shared): TextProv
     case "byteplus":
       return createBytePlusTextProvider(resolve(settings, "byteplus", defaultModels.text.byteplus, shared));
     case "offline":
-      return createOfflineTextProvider();
+      return createOfflineTextProvider({ wordsPerSecond: shared.offlineWordsPerSecond });
   }
 }
 

@@ -27,6 +27,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
@@ -177,7 +178,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       config: { slowBody: true },
       schema: {
         tags,
-        summary: "One turn of a story: story text now, media by job",
+        summary:
+          "One turn of a story: story text now, media by job (Accept: text/event-stream streams the text)",
         security: kit.security,
         params: storyParams,
         body: storyChatRequestSchema,
@@ -189,16 +191,21 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       const { prompt, chat_mode, generate_video, inputImages } = request.body;
-      return stories.chat(ctx, user.id, request.params.id, {
+      const turn = {
         prompt,
-        mode: chat_mode ?? (generate_video ? "video" : "image"),
+        mode: chat_mode ?? (generate_video ? ("video" as const) : ("image" as const)),
         inputImages: inputImages ?? [],
         heavySlotHeld: holdsHeavySlot(request),
-      });
+      };
+      if (!wantsEventStream(request.headers.accept))
+        return stories.chat(ctx, user.id, request.params.id, turn);
+      return answerAsEventStream(reply, (streaming) =>
+        stories.chat(ctx, user.id, request.params.id, turn, streaming),
+      );
     },
   );
 

@@ -2,6 +2,7 @@
 // never its media, and its card picture follows the newest media unless the user pinned a newer one.
 
 import type { ChatMode } from "@storyverse/contract/chat";
+import type { StoryEvent } from "@storyverse/contract/events";
 import type { InputImage, Story } from "@storyverse/contract/stories";
 import {
   continueTurn,
@@ -16,6 +17,7 @@ import {
   retryTurn,
   selectVersion,
   sendTurn,
+  type TurnStreaming,
   undoExchange,
 } from "../chat/service";
 import type { AppContext } from "../context";
@@ -103,6 +105,19 @@ async function ownStory(ctx: Pick<AppContext, "db">, userId: string, storyId: st
 async function storyCard(ctx: StoriesContext, userId: string, storyId: string): Promise<Story> {
   const [row] = await withStats(ctx, userId, [await ownStory(ctx, userId, storyId)]);
   return toStory(ctx, row!);
+}
+
+/** What the event stream says when a story's card changed; null when the story is gone. */
+export async function storyEventOf(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  storyId: string,
+): Promise<StoryEvent | null> {
+  const row = await findStory(ctx.db, userId, storyId);
+  if (!row) return null;
+  const [withCard] = await withStats(ctx, userId, [row]);
+  const story = await toStory(ctx, withCard!);
+  return { story_id: story.id, thumbnail: story.thumbnail, last_activity: story.last_updated };
 }
 
 /** What other modules (export, sharing) may read of a story: its words and the storage key of its card picture. */
@@ -263,17 +278,22 @@ export async function chat(
   userId: string,
   storyId: string,
   input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
+  streaming?: TurnStreaming,
 ) {
   const story = await ownStory(ctx, userId, storyId);
   return withSelectedImages(ctx, userId, input, (references) =>
-    sendTurn(ctx, {
-      userId,
-      storyId,
-      story: settingOf(story),
-      prompt: input.prompt,
-      mode: input.mode,
-      references,
-    }),
+    sendTurn(
+      ctx,
+      {
+        userId,
+        storyId,
+        story: settingOf(story),
+        prompt: input.prompt,
+        mode: input.mode,
+        references,
+      },
+      streaming,
+    ),
   );
 }
 

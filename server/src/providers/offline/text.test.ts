@@ -26,7 +26,7 @@ function parse(answer: string): { paragraphs: string[]; scene: string } {
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
 describe("offline narrator", () => {
-  const provider = createOfflineTextProvider();
+  const provider = createOfflineTextProvider({ wordsPerSecond: 0 });
 
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
@@ -212,6 +212,29 @@ describe("offline narrator", () => {
     for await (const chunk of provider.stream({ messages })) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(5);
     expect(chunks.join("")).toBe(await provider.complete({ messages }));
+  });
+
+  it("streams one word at a time at the configured pace, and stops mid-answer when aborted", async () => {
+    const paced = createOfflineTextProvider({ wordsPerSecond: 200 });
+    const messages = turn("What is that light under the water?");
+    const started = Date.now();
+    const words: string[] = [];
+    for await (const word of paced.stream({ messages })) words.push(word);
+    const elapsed = Date.now() - started;
+    expect(words.every((word) => word.trim().split(/\s+/).length === 1)).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(words.length * 5 - 20);
+
+    const controller = new AbortController();
+    const heard: string[] = [];
+    await expect(
+      (async () => {
+        for await (const word of paced.stream({ messages, signal: controller.signal })) {
+          heard.push(word);
+          if (heard.length === 3) controller.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    expect(heard).toHaveLength(3);
   });
 
   it("stops when the caller aborts", async () => {

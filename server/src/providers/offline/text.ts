@@ -1,24 +1,31 @@
 // The offline text provider: the deterministic narrator behind the TextProvider interface. stream()
-// hands out the same answer in word groups, the way a vendor streams tokens, so the chat UI's streaming
-// path is exercised without a network.
+// hands out the same answer word by word at a reading pace (40 words a second unless configured), the way a
+// vendor streams tokens, so the streaming narrator and its Stop button show without a network.
 import type { TextProvider, TextRequest } from "../types";
 import { narrate } from "./narrator";
-import { createRng, hashString } from "./seeded";
 
-/** Word groups of 2-6 words, each keeping its trailing whitespace, so the pieces join back exactly. */
-export function chunkWords(text: string): string[] {
-  const words = text.split(/(?<=\s)(?=\S)/);
-  const rng = createRng(hashString(text));
-  const chunks: string[] = [];
-  for (let i = 0; i < words.length; ) {
-    const size = rng.int(2, 6);
-    chunks.push(words.slice(i, i + size).join(""));
-    i += size;
-  }
-  return chunks;
-}
+/** Words, each keeping its trailing whitespace, so the pieces join back exactly. */
+const splitWords = (text: string): string[] => text.split(/(?<=\s)(?=\S)/);
 
-export function createOfflineTextProvider(): TextProvider {
+const DEFAULT_WORDS_PER_SECOND = 40;
+
+export function createOfflineTextProvider(
+  options: { wordsPerSecond?: number | undefined } = {},
+): TextProvider {
+  const wordsPerSecond = options.wordsPerSecond ?? DEFAULT_WORDS_PER_SECOND;
+  const pause = (signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve) => {
+      // Yield to the event loop between pieces, as a network stream would; pace them when asked to.
+      if (wordsPerSecond <= 0) {
+        setImmediate(resolve);
+        return;
+      }
+      const timer = setTimeout(resolve, 1000 / wordsPerSecond);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   return {
     name: "offline",
     async complete(request: TextRequest): Promise<string> {
@@ -27,11 +34,10 @@ export function createOfflineTextProvider(): TextProvider {
     },
     async *stream(request: TextRequest): AsyncIterable<string> {
       request.signal?.throwIfAborted();
-      for (const chunk of chunkWords(narrate(request.messages))) {
-        // Yield to the event loop between pieces, as a network stream would.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const word of splitWords(narrate(request.messages))) {
+        await pause(request.signal);
         request.signal?.throwIfAborted();
-        yield chunk;
+        yield word;
       }
     },
   };

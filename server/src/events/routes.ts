@@ -1,0 +1,75 @@
+// GET /api/events: the signed-in user's Server-Sent Events. Bearer auth in the header (the web reads the
+// stream with fetch); each event has an id, and a reconnect with Last-Event-ID gets what it missed (within
+// the replay window, from any process). A comment every 15 s keeps proxies from closing it; logout, session
+// revocation, the per-user cap and the server's stop close it.
+
+import { errorBodySchema } from "@storyverse/contract/errors";
+import { EVENT_HEARTBEAT_MS, EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
+import { currentUser } from "../http/auth";
+import { startEventStream } from "../http/event-stream";
+import type { RouteModule } from "../http/route-module";
+import { createEventHub, type EventSink } from "./hub";
+
+/** Ids this stream sent lately, so an event both replayed and heard live goes out once. */
+const SENT_MEMORY = 256;
+
+/** A Last-Event-ID we issued is a positive integer; anything else means "no resume". */
+function parseLastEventId(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+export const eventRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const hub = createEventHub(ctx);
+  app.addHook("preClose", async () => hub.close());
+
+  app.get(
+    EVENTS_PATH,
+    {
+      onRequest: kit.auth,
+      logLevel: "warn",
+      schema: {
+        tags: ["events"],
+        summary:
+          "The signed-in user's events (text/event-stream): media, credits, story; resume with Last-Event-ID",
+        security: kit.security,
+        response: { 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const lastEventId = parseLastEventId(request.headers["last-event-id"]);
+      const stream = startEventStream(reply);
+      const sent = new Set<number>();
+      const sink: EventSink = {
+        userId: user.id,
+        sessionTokenHash: user.sessionTokenHash,
+        send: (id: number, kind: EventKind, data: unknown) => {
+          if (sent.has(id)) return;
+          sent.add(id);
+          if (sent.size > SENT_MEMORY) sent.delete(sent.values().next().value as number);
+          stream.send(kind, data, id);
+        },
+        close: () => {
+          clearInterval(heartbeat);
+          hub.remove(sink);
+          if (stream.open) stream.end();
+        },
+      };
+      const heartbeat = setInterval(() => stream.comment("heartbeat"), EVENT_HEARTBEAT_MS);
+      heartbeat.unref();
+      stream.onClientGone(() => sink.close());
+
+      // Shows the stream is open before any event; a client reconnects after 3 s when it drops.
+      reply.raw.write("retry: 3000\n");
+      stream.comment("connected");
+      hub.add(sink);
+      if (lastEventId !== undefined) {
+        await hub.replay(sink, lastEventId).catch((error: Error) => {
+          request.log.warn({ err: error }, "event replay failed");
+        });
+      }
+    },
+  );
+};
