@@ -120,6 +120,9 @@ export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
  * the story text as it is written, then `done` (exactly the JSON answer) or `error` (what the JSON call would
  * have answered: its status and body).
  */
+/** Under a narrator's message the player stopped. */
+export const STOPPED_NOTE = "Stopped: only the text was charged.";
+
 export const chatDeltaEventSchema = z.object({ text: z.string() });
 export const chatErrorEventSchema = z.object({
   status: z.number(),

@@ -45,6 +45,14 @@ async function newUser(extraCredits = 0) {
   return user;
 }
 
+async function ledgerRows(userId: string) {
+  const { rows } = await t.database.executeSql(
+    "select transaction_type from credit_transactions where user_id = $1 and transaction_type <> 'signup_bonus'",
+    [userId],
+  );
+  return rows.map((row) => String(row.transaction_type)).sort();
+}
+
 async function balance(userId: string) {
   const account = await findAccount(t.ctx.db, userId);
   // The ledger always adds up to the balance.
@@ -162,15 +170,28 @@ describe("the streaming narrator", () => {
 
 describe("Stop", () => {
   it("before the first word: nothing is kept and the whole turn is refunded", async () => {
-    const user = await newUser();
-    const before = await balance(user.userId);
-    const stream = await postTurnStream(base, "/api/chat", user.token, turnBody);
-    // The narrator writes its first word 20 ms in; the client is gone before that.
-    stream.close();
-    await settled(user.userId, before);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await balance(user.userId)).toBe(before);
-    expect(await allMessages(t.ctx.db, user.userId, null)).toEqual([]);
+    // A narrator that takes a second per word, so the client is surely gone before the first one.
+    const shared = { t, base };
+    t = await createTestApp({
+      workers: false,
+      env: { REQUIRE_EMAIL_VERIFICATION: "false", OFFLINE_TEXT_WORDS_PER_SECOND: "1" },
+    });
+    try {
+      base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+      const user = await newUser();
+      const before = await balance(user.userId);
+      const stream = await postTurnStream(base, "/api/chat", user.token, turnBody);
+      stream.close();
+      // Charged when the turn started, refunded in full once the server noticed the client left.
+      await settled(user.userId, before);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await balance(user.userId)).toBe(before);
+      expect(await allMessages(t.ctx.db, user.userId, null)).toEqual([]);
+      expect(await ledgerRows(user.userId)).toEqual(["refund", "usage_image"]);
+    } finally {
+      await t.cleanup();
+      ({ t, base } = shared);
+    }
   });
 
   it("mid-text: keeps the words written so far as a stopped message, charges the text only, makes no media", async () => {

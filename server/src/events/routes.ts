@@ -64,6 +64,7 @@ export const eventRoutes: RouteModule = async (app, { ctx, kit }) => {
       // Shows the stream is open before any event; a client reconnects after 3 s when it drops.
       reply.raw.write("retry: 3000\n");
       stream.comment("connected");
+      if (!stream.open) return;
       hub.add(sink);
       if (lastEventId !== undefined) {
         await hub.replay(sink, lastEventId).catch((error: Error) => {

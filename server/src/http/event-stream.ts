@@ -43,7 +43,8 @@ export function startEventStream(reply: FastifyReply): SseWriter {
     "x-accel-buffering": "no",
   });
   raw.flushHeaders();
-  let open = true;
+  // A client that left before the handler got here (a Stop at once) is gone already: no close event follows.
+  let open = !(raw.destroyed || raw.socket?.destroyed);
   let ended = false;
   const goneHandlers: (() => void)[] = [];
   raw.on("close", () => {
@@ -68,7 +69,8 @@ export function startEventStream(reply: FastifyReply): SseWriter {
       return open;
     },
     onClientGone: (handler) => {
-      goneHandlers.push(handler);
+      if (!open && !ended) handler();
+      else goneHandlers.push(handler);
     },
   };
 }

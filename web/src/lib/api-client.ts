@@ -78,24 +78,127 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     clearTimeout(timer);
   }
 
-  const data = await readJson(response);
+  return readAnswer(path, response, schema);
+}
 
+/** A response's JSON checked against its schema, or the ApiError its status and body stand for. */
+async function readAnswer<T>(path: string, response: Response, schema: ResponseSchema<T>): Promise<T> {
+  const data = await readJson(response);
   if (!response.ok) {
     if (response.status === 401) unauthorizedHandler?.(path);
-    const parsed = errorBodySchema.safeParse(data);
-    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true, data);
-    throw new ApiError(
-      response.status,
-      response.statusText || `Request failed with status ${response.status}`,
-      false,
-    );
+    throw errorFrom(response.status, data, response.statusText);
   }
-
   try {
     return schema.parse(data);
   } catch {
     throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE, false);
   }
+}
+
+function errorFrom(status: number, data: unknown, statusText = ""): ApiError {
+  const parsed = errorBodySchema.safeParse(data);
+  if (parsed.success) return new ApiError(status, parsed.data.detail, true, data);
+  return new ApiError(status, statusText || `Request failed with status ${status}`, false);
+}
+
+/** One Server-Sent Event: its name, its data (JSON) and its id. */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+  id: string | undefined;
+}
+
+/** Splits a text/event-stream body into events as the bytes arrive. */
+export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = "message";
+      let id: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("id:")) id = line.slice(3).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length > 0) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(data.join("\n"));
+        } catch {
+          parsed = undefined;
+        }
+        yield { event, data: parsed, id };
+      }
+      end = buffer.indexOf("\n\n");
+    }
+  }
+}
+
+/**
+ * A call answered as a stream (Accept: text/event-stream): `delta` events go to `onText` as they arrive,
+ * `done` is the answer (checked against its schema), `error` throws the ApiError the JSON call would have.
+ * A server (or proxy) that answers with plain JSON instead is read as apiRequest would. Aborting `signal`
+ * ends the request: the server treats that as the player's Stop.
+ */
+export async function apiStreamRequest<T>(
+  path: string,
+  options: { body: unknown; schema: ResponseSchema<T>; signal: AbortSignal; onText: (text: string) => void },
+): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: "text/event-stream, application/json;q=0.5",
+    "Content-Type": "application/json",
+  };
+  const token = readStorage("token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason ?? error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+  const streamed =
+    response.ok && response.body && /text\/event-stream/.test(response.headers.get("Content-Type") ?? "");
+  if (!streamed || !response.body) return readAnswer(path, response, options.schema);
+  try {
+    for await (const { event, data } of readEventStream(response.body)) {
+      if (event === "delta") {
+        const text = (data as { text?: unknown } | undefined)?.text;
+        if (typeof text === "string") options.onText(text);
+      } else if (event === "done") {
+        try {
+          return options.schema.parse(data);
+        } catch {
+          throw new ApiError(200, INVALID_RESPONSE_MESSAGE, false);
+        }
+      } else if (event === "error") {
+        const status = (data as { status?: unknown } | undefined)?.status;
+        const code = typeof status === "number" ? status : 500;
+        if (code === 401) unauthorizedHandler?.(path);
+        throw errorFrom(code, data);
+      }
+    }
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason ?? error;
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+  if (options.signal.aborted) throw options.signal.reason;
+  throw new ApiError(0, NETWORK_ERROR_MESSAGE);
 }
 
 /**
@@ -118,13 +221,7 @@ export async function apiDownload(
   }
   if (!response.ok) {
     if (response.status === 401) unauthorizedHandler?.(path);
-    const parsed = errorBodySchema.safeParse(await readJson(response));
-    if (parsed.success) throw new ApiError(response.status, parsed.data.detail, true);
-    throw new ApiError(
-      response.status,
-      response.statusText || `Request failed with status ${response.status}`,
-      false,
-    );
+    throw errorFrom(response.status, await readJson(response), response.statusText);
   }
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);

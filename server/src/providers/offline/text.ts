@@ -20,11 +20,15 @@ export function createOfflineTextProvider(
         setImmediate(resolve);
         return;
       }
-      const timer = setTimeout(resolve, 1000 / wordsPerSecond);
-      signal?.addEventListener("abort", () => {
+      const onAbort = () => {
         clearTimeout(timer);
         resolve();
-      });
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, 1000 / wordsPerSecond);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   return {
     name: "offline",

@@ -11,6 +11,7 @@ import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
 import { isOutOfCreditsError, shortfallOf } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import type { TurnStreaming } from "./api/send-chat-message";
 import {
   applyCanvasMedia,
   type CanvasMedia,
@@ -26,6 +27,8 @@ export type PollingStop = "timed-out" | "check-failed";
 export const SEND_FAILED_MESSAGE = "Failed to send message";
 /** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
 const EXPIRED_MEDIA_REFETCH_MS = 30_000;
+/** After a Stop, how long the server gets to keep the words and refund the rest before they are read back. */
+const STOP_SETTLE_MS = 800;
 
 export interface ChatBackend {
   /** The conversation's query key, and how to read it. */
@@ -33,7 +36,8 @@ export interface ChatBackend {
   fetchMessages: (signal: AbortSignal) => Promise<ChatMessage[]>;
   /** Read the conversation afresh whenever the view opens (unless the opener just did). */
   refreshOnOpen?: boolean;
-  send: (prompt: string, mode: ChatMode) => Promise<ChatResponse>;
+  /** With `streaming`, the story text arrives word by word and aborting its signal stops the narrator. */
+  send: (prompt: string, mode: ChatMode, streaming?: TurnStreaming) => Promise<ChatResponse>;
   mediaStatus: (messageId: string, signal: AbortSignal) => Promise<MediaStatus>;
   /** After a turn was accepted (e.g. the story's message count changed). */
   onSent?: () => void;
@@ -121,6 +125,10 @@ export interface ChatSession {
   pollingStopped: ReadonlyMap<string, PollingStop>;
   /** Sends a turn; resolves false when it was refused or failed (the words can go back in the box). */
   send: (prompt: string, mode: ChatMode) => Promise<boolean>;
+  /** The narrator's words are arriving (the Stop button replaces Send). */
+  writing: boolean;
+  /** Stops the narrator: the words so far stay, only the text is charged, no media is made. */
+  stop: () => void;
   canvas: CanvasMedia | null;
   /** A media element failed to load: its signed URL may have expired, so re-read the conversation. */
   reportMediaError: () => void;
@@ -145,6 +153,9 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
 
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
+  const [writing, setWriting] = useState(false);
+  const stopRef = useRef<AbortController | null>(null);
+  const stop = useCallback(() => stopRef.current?.abort(), []);
   const [pollingStopped, setPollingStopped] = useState<ReadonlyMap<string, PollingStop>>(() => new Map());
 
   const messages = query.data ?? EMPTY;
@@ -260,26 +271,60 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       setSending(true);
       const local = localUserMessage(text, mode);
       queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [...(list ?? []), local]);
+      // The narrator's words as they arrive, shown as its message until the answer replaces it.
+      const written = { ...localUserMessage("", mode), role: "assistant" as const };
+      const withoutLocal = (list: ChatMessage[] | undefined) =>
+        list?.filter((m) => m.id !== local.id && m.id !== written.id);
+      const stopper = new AbortController();
+      stopRef.current = stopper;
+      const onText = (piece: string) => {
+        written.content += piece;
+        setWriting(true);
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [
+          ...(list ?? []).filter((m) => m.id !== written.id),
+          { ...written },
+        ]);
+      };
       try {
-        const response = await backendRef.current.send(text, mode);
+        const response = await backendRef.current.send(text, mode, { onText, signal: stopper.signal });
         void refreshCreditBalance(queryClient, response.quota_info);
         const answer = assistantMessageFrom(response, mode);
         // The player's message takes its stored id, so it can be edited like any other.
         const stored = response.user_message_id;
         const mine = stored ? { ...local, id: stored, _id: stored, message_id: stored } : local;
         queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [
-          ...(list ?? []).map((m) => (m.id === local.id ? mine : m)),
+          ...(list ?? []).filter((m) => m.id !== written.id).map((m) => (m.id === local.id ? mine : m)),
           answer,
         ]);
         backendRef.current.onSent?.();
         return true;
       } catch (error) {
-        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => list?.filter((m) => m.id !== local.id));
+        if (stopper.signal.aborted) {
+          // Stopped: the server keeps what was written (or nothing, before the first word) and refunds
+          // the rest once it notices; read both back shortly.
+          const kept = written.content.trim() !== "";
+          queryClient.setQueryData<ChatMessage[]>(queryKey, (list) =>
+            kept
+              ? list?.map((m) =>
+                  m.id === written.id ? { ...written, content: written.content.trim(), stopped: true } : m,
+                )
+              : withoutLocal(list),
+          );
+          setTimeout(() => {
+            void refreshCreditBalance(queryClient);
+            void queryClient.invalidateQueries({ queryKey });
+            if (kept) backendRef.current.onSent?.();
+          }, STOP_SETTLE_MS);
+          return kept;
+        }
+        queryClient.setQueryData<ChatMessage[]>(queryKey, withoutLocal);
         reportFailure(error);
         return false;
       } finally {
+        stopRef.current = null;
         sendingRef.current = false;
         setSending(false);
+        setWriting(false);
       }
     },
     [generating, queryClient, queryKey, reportFailure],
@@ -352,6 +397,8 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     generating,
     pollingStopped,
     send,
+    writing,
+    stop,
     canvas,
     reportMediaError,
     craft,

@@ -147,7 +147,7 @@ export function ChatExperience({
             messages={session.messages}
             craft={craft}
             pollingStopped={session.pollingStopped}
-            sending={session.sending ? (mode === "chat" ? "chat" : "media") : null}
+            sending={session.sending && !session.writing ? (mode === "chat" ? "chat" : "media") : null}
             selection={selection}
             onPreview={openMessage}
             onMediaError={session.reportMediaError}
@@ -157,6 +157,7 @@ export function ChatExperience({
           mode={mode}
           onModeChange={setMode}
           onSend={session.send}
+          onStop={session.writing ? session.stop : null}
           busy={busy}
           voiceEnabled={voiceEnabled}
           references={selection ? { count: selection.count, onClear: selection.clear } : null}

@@ -39,6 +39,8 @@ interface ChatInputProps {
   onSend: (text: string, mode: ChatMode) => Promise<boolean>;
   /** A turn or its media is under way. */
   busy: boolean;
+  /** While the narrator writes: stops it (the Stop button takes the Send button's place). */
+  onStop?: (() => void) | null;
   /** Show the microphone (the server has a transcription provider and the browser can record). */
   voiceEnabled: boolean;
   /** Images chosen as references (image mode only), with a way to clear them. */
@@ -51,6 +53,7 @@ export function ChatInput({
   mode,
   onModeChange,
   onSend,
+  onStop,
   busy,
   voiceEnabled,
   references,
@@ -220,15 +223,27 @@ export function ChatInput({
             )}
           </button>
         ) : null}
-        <button
-          type="submit"
-          disabled={!canSend}
-          aria-label="Send message"
-          title="Send (Enter)"
-          className="bg-primary-gradient grid size-10 shrink-0 place-items-center rounded-xl text-white shadow-soft transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          {busy ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
-        </button>
+        {onStop ? (
+          <button
+            type="button"
+            onClick={onStop}
+            aria-label="Stop the narrator"
+            title="Stop: keep the words so far"
+            className="grid size-10 shrink-0 place-items-center rounded-xl border border-line bg-surface text-ink shadow-soft transition duration-200 hover:bg-surface-2"
+          >
+            <Square aria-hidden="true" className="size-4 fill-current" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            disabled={!canSend}
+            aria-label="Send message"
+            title="Send (Enter)"
+            className="bg-primary-gradient grid size-10 shrink-0 place-items-center rounded-xl text-white shadow-soft transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            {busy ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
+          </button>
+        )}
       </div>
       <p id={hintId} className="mt-2 hidden px-1 text-xs text-ink-muted sm:block">
         {busy ? "Wait for the narrator to finish this scene…" : "Enter to send · Shift+Enter for a new line"}

@@ -6,6 +6,7 @@ import {
   MEDIA_FAILED_MESSAGE,
   MEDIA_TIMED_OUT_MESSAGE,
   PROMPT_MAX_LENGTH,
+  STOPPED_NOTE,
 } from "@storyverse/contract/chat";
 import {
   Check,
@@ -334,6 +335,7 @@ function AssistantMessage({
             >
               <span className="sr-only">Narrator: </span>
               <Markdown>{message.content}</Markdown>
+              {message.stopped ? <p className="mt-1 text-xs text-ink-muted">{STOPPED_NOTE}</p> : null}
             </div>
           </VersionKeys>
         )}

@@ -3,7 +3,8 @@
 // image mode.
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
 import type { StoryChatRequest } from "@storyverse/contract/stories";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
+import type { TurnStreaming } from "../../chat/api/send-chat-message";
 import type { SelectedStoryImage } from "../selection";
 
 export interface StoryTurn {
@@ -30,8 +31,11 @@ export function storyChatRequest({
   return body;
 }
 
-export function sendStoryMessage(turn: StoryTurn): Promise<ChatResponse> {
-  return apiRequest(`/api/stories/${encodeURIComponent(turn.storyId)}/chat`, {
+export function sendStoryMessage(turn: StoryTurn, streaming?: TurnStreaming): Promise<ChatResponse> {
+  const path = `/api/stories/${encodeURIComponent(turn.storyId)}/chat`;
+  if (streaming)
+    return apiStreamRequest(path, { body: storyChatRequest(turn), schema: chatResponseSchema, ...streaming });
+  return apiRequest(path, {
     method: "POST",
     body: storyChatRequest(turn),
     schema: chatResponseSchema,

@@ -129,13 +129,16 @@ function OpenStoryChat({ story }: { story: Story }) {
     return {
       queryKey: messagesKey,
       fetchMessages: (signal) => fetchStoryMessages(story.id, signal),
-      send: (prompt, mode) =>
-        sendStoryMessage({
-          storyId: story.id,
-          prompt,
-          mode,
-          selectedImages: refreshSelection(selectedRef.current, currentUrl),
-        }),
+      send: (prompt, mode, streaming) =>
+        sendStoryMessage(
+          {
+            storyId: story.id,
+            prompt,
+            mode,
+            selectedImages: refreshSelection(selectedRef.current, currentUrl),
+          },
+          streaming,
+        ),
       mediaStatus: (messageId, signal) => fetchStoryMediaStatus(story.id, messageId, signal),
       onSent: () => void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true }),
       onMediaCompleted: (message) => {
