@@ -45,6 +45,8 @@ async function openNewStory(page: Page, title: string, theme?: "light" | "dark")
 }
 
 async function send(page: Page, mode: "Chat" | "Image", text: string) {
+  // The narrator's words stream in: the previous answer is whole once Stop has given way to Send.
+  await expect(page.getByRole("button", { name: "Stop the narrator" })).toHaveCount(0, { timeout: 20_000 });
   await page.getByRole("button", { name: mode, exact: true }).click();
   await messageBox(page).fill(text);
   await messageBox(page).press("Enter");
