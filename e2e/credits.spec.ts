@@ -101,6 +101,18 @@ async function spendAllCredits(page: Page) {
   throw new Error("the credits never ran out");
 }
 
+/** Spends chat turns (0.5 each) until `left` credits remain. */
+async function spendDownTo(page: Page, left: number) {
+  const headers = { Authorization: `Bearer ${await token(page)}` };
+  while ((await balance(page)) > left) {
+    const response = await page.request.post("/api/chat", {
+      headers,
+      data: { prompt: "The lantern flickers", chat_mode: "chat", generate_video: false },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+}
+
 const topBarBalance = (page: Page) =>
   page
     .getByRole("banner")
@@ -111,35 +123,44 @@ const creditsHeading = (page: Page) => page.getByRole("heading", { level: 1, nam
 
 test("out of credits: Quota Exceeded, View Plans, buy the Pro Pack in the sandbox, 275 more credits once", async ({
   page,
+  browser,
 }) => {
   test.setTimeout(180_000);
   // The main chat's refused turn is a 402 the app handles; the browser logs it all the same.
   consoleWatch.allow(failedRequest(402));
   await signInFromLanding(page);
+  // The app says "not enough" before sending, so the dialog is for a turn the server refuses: the last
+  // credits go elsewhere (another tab) while two tabs, one light and one dark, still show them.
+  await spendDownTo(page, 1.5);
+  const lightContext = await browser.newContext({ storageState: await page.context().storageState() });
+  const light = await lightContext.newPage();
+  await light.goto("/chat");
+  await setTheme(light, "light");
+  await expect(topBarBalance(light)).toHaveAccessibleName("1.5 credits");
+  await page.goto("/chat");
+  await setTheme(page, "dark");
+  await expect(topBarBalance(page)).toHaveAccessibleName("1.5 credits");
   await spendAllCredits(page);
   const before = await balance(page);
   expect(before).toBeLessThan(0.5);
 
-  // A generation in the UI: the main chat refuses the turn and the dialog opens. Light theme first:
-  // Later closes it and keeps the chat.
-  await page.goto("/chat");
-  await setTheme(page, "light");
-  await expect(topBarBalance(page)).toHaveAccessibleName(`${before} credits`);
-  const message = page.getByLabel("Message", { exact: true });
-  const dialog = page.getByRole("dialog", { name: "Quota Exceeded" });
-  await message.fill("Open the gate to the sky city");
-  await page.getByRole("button", { name: "Send message" }).click();
-  await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText(
+  // Light theme first: the main chat's turn is refused and the dialog opens; Later closes it and keeps the chat.
+  const lightDialog = light.getByRole("dialog", { name: "Quota Exceeded" });
+  await light.getByLabel("Message", { exact: true }).fill("Open the gate to the sky city");
+  await light.getByRole("button", { name: "Send message" }).click();
+  await expect(lightDialog).toBeVisible();
+  await expect(lightDialog).toContainText(
     "You've reached your free usage limit. Upgrade to continue creating amazing content.",
   );
-  await expectNoSeriousAxeViolations(page, "the Quota Exceeded dialog (light)");
-  await dialog.getByRole("button", { name: "Later" }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/\/chat$/);
+  await expectNoSeriousAxeViolations(light, "the Quota Exceeded dialog (light)");
+  await lightDialog.getByRole("button", { name: "Later" }).click();
+  await expect(lightDialog).toBeHidden();
+  await expect(light).toHaveURL(/\/chat$/);
+  await lightContext.close();
 
   // Dark theme: View Plans opens credit management.
-  await setTheme(page, "dark");
+  const message = page.getByLabel("Message", { exact: true });
+  const dialog = page.getByRole("dialog", { name: "Quota Exceeded" });
   await message.fill("Open the gate to the sky city");
   await page.getByRole("button", { name: "Send message" }).click();
   await expect(dialog).toBeVisible();
