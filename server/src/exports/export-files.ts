@@ -14,7 +14,7 @@ import {
   insertExport,
   updateExport,
 } from "./export-repo";
-import { parseFormat, parsePaper } from "./service";
+import { EXPORT_CONTENT_TYPES, parseFormat, parsePaper } from "./service";
 
 type ExportFilesContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "log">;
 
@@ -122,8 +122,9 @@ export async function exportDownload(
   if (row.status !== "completed" || !row.storageKey || !row.filename) {
     throw new NotFound("This export is not ready yet.");
   }
-  const contentType = { md: "application/zip", epub: "application/epub+zip", pdf: "application/pdf" }[
-    row.format
-  ];
-  return { data: await ctx.storage.read(row.storageKey), filename: row.filename, contentType };
+  return {
+    data: await ctx.storage.read(row.storageKey),
+    filename: row.filename,
+    contentType: EXPORT_CONTENT_TYPES[row.format],
+  };
 }

@@ -13,6 +13,13 @@ import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
 
 type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
 
+/** The media type each format is served as. */
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  md: "application/zip",
+  epub: "application/epub+zip",
+  pdf: "application/pdf",
+};
+
 export type ExportFile = { stream: Readable; filename: string; contentType: string };
 
 export function parseFormat(raw: string | undefined): ExportFormat {
@@ -58,19 +65,19 @@ export async function exportStory(
       return {
         stream: zipStream(ctx, (zip) => writeMarkdownZip(ctx, zip, book, stem)),
         filename: `${stem}.zip`,
-        contentType: "application/zip",
+        contentType: EXPORT_CONTENT_TYPES.md,
       };
     case "epub":
       return {
         stream: zipStream(ctx, (zip) => writeEpub(ctx, zip, book, ctx.clock.now())),
         filename: `${stem}.epub`,
-        contentType: "application/epub+zip",
+        contentType: EXPORT_CONTENT_TYPES.epub,
       };
     case "pdf":
       return {
         stream: writePdf(ctx, book, paper).stream,
         filename: `${stem}.pdf`,
-        contentType: "application/pdf",
+        contentType: EXPORT_CONTENT_TYPES.pdf,
       };
   }
 }
