@@ -31,6 +31,7 @@ import { newsletterRoutes } from "./newsletter/routes";
 import { paymentRoutes } from "./payments/routes";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
+import { connectRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
 import { storyRoutes } from "./stories/routes";
@@ -106,9 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   const unfollow = followRevocations(deps.database.notifier, sessions);
   app.addHook("onClose", async () => unfollow());
   const accounts: AccountsContext = { ...ctx, sessions };
+  const redis = deps.config.redisUrl ? await connectRedis(deps.config.redisUrl) : undefined;
+  if (redis) app.addHook("onClose", async () => void (await redis.quit()));
   const kit = createRouteKit({
     accounts,
-    limiter: createRateLimiter(deps.clock, deps.database),
+    limiter: createRateLimiter(deps.clock, redis ? { kind: "redis", client: redis } : deps.database),
     pingDatabase: deps.database.ping,
     lifecycle: deps.lifecycle ?? { draining: false },
     mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },

@@ -60,6 +60,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /** Rate-limit windows in Redis instead of PostgreSQL or memory (operators who already run Redis). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   APP_URL: z.url("must be an absolute http(s) URL").optional(),
   APP_ENV: z.enum(["local", "production"], { error: "must be local or production" }).default("local"),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
@@ -196,6 +201,8 @@ export type Config = {
   dataDir: string;
   /** PostgreSQL over the network; when absent the embedded PGlite under dataDir is used. */
   databaseUrl: string | undefined;
+  /** When set, rate limits count in this Redis (shared by every process) rather than in the database. */
+  redisUrl: string | undefined;
   appUrl: string;
   appEnv: "local" | "production";
   logLevel: (typeof logLevels)[number];
@@ -300,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     appEnv: e.APP_ENV,
     logLevel: e.LOG_LEVEL,
@@ -365,7 +373,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 }
 
 /** Variables whose values are credentials: a config error names them but never prints them. */
-const secretVariables = /(SECRET|KEY|PASSWORD|TOKEN)|^(SMTP_URL|DATABASE_URL)$/;
+const secretVariables = /(SECRET|KEY|PASSWORD|TOKEN)|^(SMTP_URL|DATABASE_URL|REDIS_URL)$/;
 
 /** ` (got "...")` for a harmless value; nothing for a secret or a value carrying user:password@. */
 function shownValue(name: string, value: string | undefined): string {

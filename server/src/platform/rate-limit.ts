@@ -1,16 +1,22 @@
-// Rate limits keyed by any string (an address, an account), counted by rate-limiter-flexible: in
-// PostgreSQL when the app runs on it, so every API process counts into the same windows, and in this
-// process's memory on embedded PGlite (one process). One request may be counted under several keys (login:
+// Rate limits keyed by any string (an address, an account), counted by rate-limiter-flexible: in Redis when
+// REDIS_URL is set, else in PostgreSQL when the app runs on it, so every API process counts into the same
+// windows, and in this process's memory on embedded PGlite (one process). One request may be counted under several keys (login:
 // per address and per account), which is why this wraps the library rather than using @fastify/rate-limit.
 //
 // A window starts at a key's first hit and lasts the rule's window (the library's clock, the system's).
 // Tests move the app's clock instead: a clock moved a whole window away from the system's starts new
 // windows, so "wait until the window passes" stays testable; in production the two clocks are the same.
 import { createHash } from "node:crypto";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+} from "rate-limiter-flexible";
 import type { Database } from "../db/client";
 import { HttpError } from "../http/errors";
 import type { Clock } from "./clock";
+import type { RedisClient } from "./redis";
 
 export type RateLimitRule = { name: string; limit: number; windowMs: number };
 
@@ -45,34 +51,27 @@ export type RateLimiter = {
 /** The table the PostgreSQL store keeps its windows in (created by the library on first use). */
 export const RATE_LIMIT_TABLE = "rate_limits";
 
-type Store = Pick<Database, "kind" | "pool">;
+/** Where windows are counted: the app's database, or Redis when one is configured. */
+type Store = Pick<Database, "kind" | "pool"> | { kind: "redis"; client: RedisClient };
 
-/** The windows live with the database they belong to: every app built on one database counts together. */
-const limitersByStore = new WeakMap<Store, Map<number, Promise<RateLimiterAbstract>>>();
+/** The windows live with the store they belong to: every app built on one store counts together. */
+const limitersByStore = new WeakMap<object, Map<number, Promise<RateLimiterAbstract>>>();
 
 export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
+  const owner = store.kind === "redis" ? store.client : store;
   // One library limiter per window length; the rule's name is part of the key and its limit is checked
   // here, so rules that share a window share a limiter (and, on PostgreSQL, the table).
-  let limiters = limitersByStore.get(store);
+  let limiters = limitersByStore.get(owner);
   if (!limiters) {
     limiters = new Map();
-    limitersByStore.set(store, limiters);
+    limitersByStore.set(owner, limiters);
   }
   const limiterFor = (windowMs: number) => {
     let limiter = limiters?.get(windowMs);
     if (!limiter) {
       const duration = Math.max(1, Math.ceil(windowMs / 1000));
       const options = { points: Number.MAX_SAFE_INTEGER, duration, keyPrefix: "rl" };
-      const { pool } = store;
-      limiter =
-        store.kind === "postgres" && pool
-          ? new Promise<RateLimiterAbstract>((resolve, reject) => {
-              const created: RateLimiterPostgres = new RateLimiterPostgres(
-                { ...options, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE },
-                (error?: Error) => (error ? reject(error) : resolve(created)),
-              );
-            })
-          : Promise.resolve(new RateLimiterMemory(options));
+      limiter = storeLimiter(store, options);
       // A failed table creation is retried by the next hit rather than remembered.
       limiter.catch(() => limiters?.delete(windowMs));
       limiters?.set(windowMs, limiter);
@@ -110,4 +109,33 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
         : { count: 0, retryAfterSeconds: 0 };
     },
   };
+}
+
+type LimiterOptions = { points: number; duration: number; keyPrefix: string };
+
+function storeLimiter(store: Store, options: LimiterOptions): Promise<RateLimiterAbstract> {
+  if (store.kind === "redis") {
+    // While Redis is unreachable each process counts in its own memory: limits stay on (per process)
+    // instead of every limited request failing.
+    return Promise.resolve(
+      new RateLimiterRedis({
+        ...options,
+        // Other applications may share the Redis: the keys say whose they are.
+        keyPrefix: `storyverse:${options.keyPrefix}`,
+        storeClient: store.client,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
+    );
+  }
+  const { pool } = store;
+  if (store.kind === "postgres" && pool) {
+    return new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const created: RateLimiterPostgres = new RateLimiterPostgres(
+        { ...options, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE },
+        (error?: Error) => (error ? reject(error) : resolve(created)),
+      );
+    });
+  }
+  return Promise.resolve(new RateLimiterMemory(options));
 }
