@@ -34,6 +34,7 @@ import { createRateLimiter } from "./platform/rate-limit";
 import { connectRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
+import { storyCardRoutes } from "./stories/cards-routes";
 import { storyRoutes } from "./stories/routes";
 import { studioRoutes } from "./studio/routes";
 import { systemRoutes } from "./system/routes";
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(chatRoutes, routes);
   await app.register(mediaRoutes, routes);
   await app.register(storyRoutes, routes);
+  await app.register(storyCardRoutes, routes);
   await app.register(studioRoutes, routes);
   await app.register(galleryRoutes, routes);
   await app.register(transcriptionRoutes, routes);

@@ -19,7 +19,10 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   ],
   chat: [{ drizzle: "chatMessages", sql: "chat_messages" }],
   media: [{ drizzle: "mediaItems", sql: "media_items" }],
-  stories: [{ drizzle: "stories", sql: "stories" }],
+  stories: [
+    { drizzle: "stories", sql: "stories" },
+    { drizzle: "storyCards", sql: "story_cards" },
+  ],
   studio: [{ drizzle: "studioMessages", sql: "studio_messages" }],
   payments: [
     { drizzle: "paymentSessions", sql: "payment_sessions" },

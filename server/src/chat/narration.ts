@@ -1,7 +1,25 @@
 // How the narrator is asked (system prompt, history window) and how its answer is read back:
 // story text for the reader, then one "SCENE: ..." line for the image model.
 
-export type StorySetting = { title: string; context: string; memory?: string; authorsNote?: string };
+/** A story's enabled card as a turn sees it (the narrator gets the active ones, the painter their portraits). */
+export type TurnCard = {
+  id: string;
+  name: string;
+  kind: "character" | "place" | "thing" | "other";
+  triggers: string[];
+  description: string;
+  /** Storage key of the portrait, if it has one. */
+  portraitKey: string | null;
+};
+
+export type StorySetting = {
+  title: string;
+  context: string;
+  memory?: string;
+  authorsNote?: string;
+  /** The story's enabled cards; which are active is decided per turn. */
+  cards?: TurnCard[];
+};
 
 const MAIN_CHAT_SETTING: StorySetting = {
   title: "The Never-Ending Story",

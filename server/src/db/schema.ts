@@ -195,6 +195,39 @@ export const stories = pgTable(
   (t) => [index("stories_user_idx").on(t.userId, t.updatedAt)],
 );
 
+/**
+ * stories: Story Cards, the characters, places and things of a story the narrator is reminded of when a
+ * trigger word comes up. A portrait is a gallery item (the gallery's) or an upload the card owns.
+ */
+export const storyCards = pgTable(
+  "story_cards",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["character", "place", "thing", "other"] }).notNull(),
+    triggers: text("triggers").array().notNull(),
+    description: text("description").notNull().default(""),
+    /** A gallery image of the player's (it stays the gallery's; a deleted item leaves no portrait). */
+    portraitItemId: uuid("portrait_item_id"),
+    /** The storage key of an uploaded portrait, which the card owns and deletes with itself. */
+    portraitKey: text("portrait_key"),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("story_cards_story_idx").on(t.storyId, t.createdAt),
+    // Two racing creates cannot both take a name.
+    uniqueIndex("story_cards_story_name_unique").on(t.storyId, sql`lower(${t.name})`),
+  ],
+);
+
 /** studio: the Studio's conversation: prompts, advisor answers and generated batches. */
 export const studioMessages = pgTable(
   "studio_messages",

@@ -4,6 +4,7 @@
 import type { ChatMode } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
 import type { InputImage, Story } from "@storyverse/contract/stories";
+import type { UpdateCardRequest } from "@storyverse/contract/story-cards";
 import {
   continueTurn,
   conversation,
@@ -25,6 +26,15 @@ import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages } from "../media/inputs";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import {
+  cardsForTurn,
+  createStoryCard,
+  deleteStoryCard,
+  discardStoryPortraits,
+  storyCards,
+  storyPortraitUploads,
+  updateStoryCard,
+} from "./cards";
 import {
   countStoriesCreated,
   deleteStory,
@@ -186,10 +196,46 @@ export async function update(
 
 export async function remove(ctx: StoriesContext, userId: string, storyId: string): Promise<void> {
   await ownStory(ctx, userId, storyId);
+  // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
+  const portraits = await storyPortraitUploads(ctx, userId, storyId);
   await ctx.db.transaction(async (tx) => {
     await deleteStoryConversation({ ...ctx, db: tx as unknown as AppContext["db"] }, userId, storyId);
     await deleteStory(tx, userId, storyId);
   });
+  await discardStoryPortraits(ctx, portraits);
+}
+
+// --- Story Cards ---------------------------------------------------------------------------------------
+
+export async function cards(ctx: StoriesContext, userId: string, storyId: string) {
+  await ownStory(ctx, userId, storyId);
+  return storyCards(ctx, userId, storyId);
+}
+
+export async function createCard(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  input: Parameters<typeof createStoryCard>[3],
+) {
+  await ownStory(ctx, userId, storyId);
+  return createStoryCard(ctx, userId, storyId, input);
+}
+
+export async function updateCard(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  cardId: string,
+  input: UpdateCardRequest,
+) {
+  await ownStory(ctx, userId, storyId);
+  return updateStoryCard(ctx, userId, storyId, cardId, input);
+}
+
+export async function deleteCard(ctx: StoriesContext, userId: string, storyId: string, cardId: string) {
+  await ownStory(ctx, userId, storyId);
+  return deleteStoryCard(ctx, userId, storyId, cardId);
 }
 
 export async function messages(ctx: StoriesContext, userId: string, storyId: string) {

@@ -1,0 +1,97 @@
+// SQL for Story Cards (story_cards). Every query is scoped to the owner and the story.
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import { storyCards } from "../db/schema";
+
+export type CardRow = typeof storyCards.$inferSelect;
+type CardValues = Pick<
+  CardRow,
+  "name" | "kind" | "triggers" | "description" | "portraitItemId" | "portraitKey" | "enabled"
+>;
+
+export async function listCards(q: Queryable, userId: string, storyId: string): Promise<CardRow[]> {
+  return q
+    .select()
+    .from(storyCards)
+    .where(and(eq(storyCards.userId, userId), eq(storyCards.storyId, storyId)))
+    .orderBy(asc(storyCards.createdAt), asc(storyCards.id));
+}
+
+export async function findCard(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  cardId: string,
+): Promise<CardRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(storyCards)
+    .where(and(eq(storyCards.userId, userId), eq(storyCards.storyId, storyId), eq(storyCards.id, cardId)));
+  return row;
+}
+
+export async function countCards(q: Queryable, storyId: string): Promise<number> {
+  const [row] = await q.select({ n: count() }).from(storyCards).where(eq(storyCards.storyId, storyId));
+  return Number(row?.n ?? 0);
+}
+
+/** Is the name taken in this story (case-insensitively), by a card other than `exceptId`? */
+export async function nameTaken(
+  q: Queryable,
+  storyId: string,
+  name: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  const rows = await q
+    .select({ id: storyCards.id })
+    .from(storyCards)
+    .where(and(eq(storyCards.storyId, storyId), sql`lower(${storyCards.name}) = lower(${name})`));
+  return rows.some((row) => row.id !== exceptId);
+}
+
+export async function insertCard(
+  q: Queryable,
+  values: CardValues & { userId: string; storyId: string; at: Date },
+): Promise<CardRow> {
+  const [row] = await q
+    .insert(storyCards)
+    .values({ ...values, createdAt: values.at, updatedAt: values.at })
+    .returning();
+  return row!;
+}
+
+export async function updateCard(
+  q: Queryable,
+  userId: string,
+  cardId: string,
+  values: Partial<CardValues> & { updatedAt: Date },
+): Promise<CardRow | undefined> {
+  const [row] = await q
+    .update(storyCards)
+    .set(values)
+    .where(and(eq(storyCards.userId, userId), eq(storyCards.id, cardId)))
+    .returning();
+  return row;
+}
+
+export async function deleteCard(q: Queryable, userId: string, cardId: string): Promise<CardRow | undefined> {
+  const [row] = await q
+    .delete(storyCards)
+    .where(and(eq(storyCards.userId, userId), eq(storyCards.id, cardId)))
+    .returning();
+  return row;
+}
+
+/** The uploaded portraits of a story's cards (their files go when the story goes). */
+export async function uploadedPortraitKeys(q: Queryable, userId: string, storyId: string): Promise<string[]> {
+  const rows = await q
+    .select({ key: storyCards.portraitKey })
+    .from(storyCards)
+    .where(and(eq(storyCards.userId, userId), eq(storyCards.storyId, storyId)));
+  return rows.flatMap((row) => (row.key ? [row.key] : []));
+}
+
+/** Serialises card creation per story, so the 100-card limit holds under concurrent creates. */
+export async function lockStoryCards(q: Queryable, storyId: string): Promise<void> {
+  await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cards:${storyId}`}, 0))`);
+}

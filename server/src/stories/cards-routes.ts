@@ -1,0 +1,108 @@
+// HTTP for Story Cards: list, create, change and delete a story's cards. Only the story's owner reaches
+// them (anyone else gets a 404). Cards are free: no charge, no generation limit.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  createCardRequestSchema,
+  deleteCardResponseSchema,
+  storyCardResponseSchema,
+  storyCardsResponseSchema,
+  updateCardRequestSchema,
+} from "@storyverse/contract/story-cards";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { MAX_IMAGE_BYTES } from "../media/images";
+import * as stories from "./service";
+
+const tags = ["story cards"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
+/** One portrait upload (base64 of up to 10 MB) and the card's words. */
+const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
+
+export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories/:id/cards",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The story's cards, oldest first",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: storyCardsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      cards: await stories.cards(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/cards",
+    {
+      ...common,
+      bodyLimit: CARD_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: "Add a card (at most 100 a story; names are unique without regard to case)",
+        security: kit.security,
+        params: storyParams,
+        body: createCardRequestSchema,
+        response: { 200: storyCardResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      card: await stories.createCard(ctx, currentUser(request).id, request.params.id, request.body),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/cards/:card_id",
+    {
+      ...common,
+      bodyLimit: CARD_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: "Change a card (the fields sent; portrait null removes it)",
+        security: kit.security,
+        params: cardParams,
+        body: updateCardRequestSchema,
+        response: { 200: storyCardResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      card: await stories.updateCard(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.card_id,
+        request.body,
+      ),
+    }),
+  );
+
+  app.delete(
+    "/api/stories/:id/cards/:card_id",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Delete a card (an uploaded portrait goes with it; a gallery image stays)",
+        security: kit.security,
+        params: cardParams,
+        response: { 200: deleteCardResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await stories.deleteCard(ctx, currentUser(request).id, request.params.id, request.params.card_id);
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,275 @@
+// Story Cards: rules for a story's cards (owner only, at most 100, unique names, a portrait that is the
+// player's own gallery image or a checked upload), and what a turn needs of them. An uploaded portrait
+// belongs to its card: replacing the portrait, deleting the card or the story deletes the file; a gallery
+// portrait stays the gallery's.
+import { randomUUID } from "node:crypto";
+import {
+  type CardPortraitInput,
+  type createCardRequestSchema,
+  DUPLICATE_CARD_NAME_DETAIL,
+  PORTRAIT_NOT_YOURS_DETAIL,
+  STORY_CARDS_MAX,
+  type StoryCard,
+  TOO_MANY_CARDS_DETAIL,
+  type UpdateCardRequest,
+} from "@storyverse/contract/story-cards";
+import type { z } from "zod";
+import type { TurnCard } from "../chat/narration";
+import type { AppContext } from "../context";
+import { BadRequest, HttpError, NotFound } from "../http/errors";
+import { decodeDataUrl, inspectImage } from "../media/images";
+import { ownedMediaByIds } from "../media/service";
+import {
+  type CardRow,
+  countCards,
+  deleteCard,
+  findCard,
+  insertCard,
+  listCards,
+  lockStoryCards,
+  nameTaken,
+  updateCard,
+  uploadedPortraitKeys,
+} from "./cards-repo";
+
+type CardsContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
+type CreateInput = z.output<typeof createCardRequestSchema>;
+
+const extension: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A portrait, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
+type CheckedPortrait = { itemId: string } | { upload: Buffer; mimeType: string } | null;
+
+async function checkPortrait(
+  ctx: CardsContext,
+  userId: string,
+  portrait: CardPortraitInput,
+): Promise<CheckedPortrait> {
+  if (portrait === null) return null;
+  if ("gallery_item_id" in portrait) {
+    const id = portrait.gallery_item_id;
+    const [item] = UUID.test(id) ? await ownedMediaByIds(ctx, userId, [id]) : [];
+    if (item?.kind !== "image") throw new BadRequest(PORTRAIT_NOT_YOURS_DETAIL);
+    return { itemId: item.id };
+  }
+  try {
+    const decoded = decodeDataUrl(portrait.data);
+    const info = await inspectImage(decoded.data);
+    return { upload: decoded.data, mimeType: info.mimeType };
+  } catch (error) {
+    if (error instanceof HttpError) throw new BadRequest(`portrait: ${error.detail}`);
+    throw error;
+  }
+}
+
+/** Stores an upload under the card portraits' own prefix (never "/inputs/", which turns discard). */
+async function storePortrait(
+  ctx: CardsContext,
+  userId: string,
+  checked: CheckedPortrait,
+): Promise<{ portraitItemId: string | null; portraitKey: string | null }> {
+  if (checked === null) return { portraitItemId: null, portraitKey: null };
+  if ("itemId" in checked) return { portraitItemId: checked.itemId, portraitKey: null };
+  const key = `u/${userId}/portraits/${randomUUID()}.${extension[checked.mimeType] ?? "img"}`;
+  await ctx.storage.put(key, checked.upload, checked.mimeType);
+  return { portraitItemId: null, portraitKey: key };
+}
+
+async function discardPortraitFiles(ctx: CardsContext, keys: (string | null)[]): Promise<void> {
+  await Promise.all(
+    keys
+      .filter((key): key is string => !!key)
+      .map((key) =>
+        ctx.storage.delete(key).catch((error: Error) => {
+          ctx.log.warn({ err: error, key }, "a card portrait could not be removed");
+        }),
+      ),
+  );
+}
+
+/** The storage key of each card's portrait: its gallery image (if still the player's) or its upload. */
+async function portraitKeys(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  rows: CardRow[],
+): Promise<Map<string, { key: string; shown: string; itemId: string | null }>> {
+  const itemIds = [...new Set(rows.flatMap((row) => (row.portraitItemId ? [row.portraitItemId] : [])))];
+  const items = new Map((await ownedMediaByIds(ctx, userId, itemIds)).map((item) => [item.id, item]));
+  const keys = new Map<string, { key: string; shown: string; itemId: string | null }>();
+  for (const row of rows) {
+    const item = row.portraitItemId ? items.get(row.portraitItemId) : undefined;
+    if (item?.kind === "image") {
+      keys.set(row.id, {
+        key: item.storageKey,
+        shown: item.thumbnailKey ?? item.storageKey,
+        itemId: item.id,
+      });
+    } else if (row.portraitKey) {
+      keys.set(row.id, { key: row.portraitKey, shown: row.portraitKey, itemId: null });
+    }
+  }
+  return keys;
+}
+
+async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Promise<StoryCard[]> {
+  const keys = await portraitKeys(ctx, userId, rows);
+  return Promise.all(
+    rows.map(async (row) => {
+      const portrait = keys.get(row.id);
+      return {
+        id: row.id,
+        name: row.name,
+        kind: row.kind,
+        triggers: row.triggers,
+        description: row.description,
+        portrait: portrait
+          ? { url: await ctx.storage.signedUrl(portrait.shown), gallery_item_id: portrait.itemId }
+          : null,
+        enabled: row.enabled,
+        created_at: row.createdAt.toISOString(),
+        updated_at: row.updatedAt.toISOString(),
+      };
+    }),
+  );
+}
+
+/** Triggers as the card keeps them: trimmed, each once (case-insensitively), in the player's order. */
+function cleanTriggers(triggers: string[]): string[] {
+  const seen = new Set<string>();
+  return triggers
+    .map((trigger) => trigger.trim().normalize("NFC"))
+    .filter((trigger) => {
+      const key = trigger.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === "23505" || e?.cause?.code === "23505";
+};
+
+/** Callers have checked the story is the player's. */
+export async function storyCards(ctx: CardsContext, userId: string, storyId: string): Promise<StoryCard[]> {
+  return toCards(ctx, userId, await listCards(ctx.db, userId, storyId));
+}
+
+export async function createStoryCard(
+  ctx: CardsContext,
+  userId: string,
+  storyId: string,
+  input: CreateInput,
+): Promise<StoryCard> {
+  const name = input.name.normalize("NFC");
+  const checked = await checkPortrait(ctx, userId, input.portrait);
+  const portrait = await storePortrait(ctx, userId, checked);
+  try {
+    const row = await ctx.db.transaction(async (tx) => {
+      await lockStoryCards(tx, storyId);
+      if ((await countCards(tx, storyId)) >= STORY_CARDS_MAX) throw new BadRequest(TOO_MANY_CARDS_DETAIL);
+      if (await nameTaken(tx, storyId, name, null)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+      return insertCard(tx, {
+        userId,
+        storyId,
+        name,
+        kind: input.kind,
+        triggers: cleanTriggers(input.triggers),
+        description: input.description,
+        enabled: input.enabled,
+        ...portrait,
+        at: ctx.clock.now(),
+      });
+    });
+    return (await toCards(ctx, userId, [row]))[0]!;
+  } catch (error) {
+    await discardPortraitFiles(ctx, [portrait.portraitKey]);
+    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    throw error;
+  }
+}
+
+export async function updateStoryCard(
+  ctx: CardsContext,
+  userId: string,
+  storyId: string,
+  cardId: string,
+  input: UpdateCardRequest,
+): Promise<StoryCard> {
+  const existing = await findCard(ctx.db, userId, storyId, cardId);
+  if (!existing) throw new NotFound("Card not found");
+  const name = input.name?.trim().normalize("NFC");
+  if (name !== undefined && (await nameTaken(ctx.db, storyId, name, cardId))) {
+    throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+  }
+  const checked = input.portrait === undefined ? undefined : await checkPortrait(ctx, userId, input.portrait);
+  const portrait = checked === undefined ? undefined : await storePortrait(ctx, userId, checked);
+  try {
+    const row = await updateCard(ctx.db, userId, cardId, {
+      ...(name !== undefined ? { name } : {}),
+      ...(input.kind !== undefined ? { kind: input.kind } : {}),
+      ...(input.triggers !== undefined ? { triggers: cleanTriggers(input.triggers) } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(portrait ?? {}),
+      updatedAt: ctx.clock.now(),
+    });
+    if (!row) throw new NotFound("Card not found");
+    // The upload the card no longer shows is its own to delete.
+    if (portrait && existing.portraitKey !== portrait.portraitKey) {
+      await discardPortraitFiles(ctx, [existing.portraitKey]);
+    }
+    return (await toCards(ctx, userId, [row]))[0]!;
+  } catch (error) {
+    await discardPortraitFiles(ctx, [portrait?.portraitKey ?? null]);
+    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    throw error;
+  }
+}
+
+export async function deleteStoryCard(
+  ctx: CardsContext,
+  userId: string,
+  storyId: string,
+  cardId: string,
+): Promise<void> {
+  const existing = await findCard(ctx.db, userId, storyId, cardId);
+  if (!existing) throw new NotFound("Card not found");
+  const deleted = await deleteCard(ctx.db, userId, cardId);
+  if (deleted) await discardPortraitFiles(ctx, [deleted.portraitKey]);
+}
+
+/** What a turn needs of a story's enabled cards: their words and the storage key of their portrait. */
+export async function cardsForTurn(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<TurnCard[]> {
+  const rows = (await listCards(ctx.db, userId, storyId)).filter((row) => row.enabled);
+  const keys = await portraitKeys(ctx, userId, rows);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    triggers: row.triggers,
+    description: row.description,
+    portraitKey: keys.get(row.id)?.key ?? null,
+  }));
+}
+
+/** The uploaded portrait files of a story's cards: read before the story goes, deleted after it went. */
+export async function storyPortraitUploads(ctx: Pick<AppContext, "db">, userId: string, storyId: string) {
+  return uploadedPortraitKeys(ctx.db, userId, storyId);
+}
+
+export async function discardStoryPortraits(ctx: CardsContext, keys: string[]): Promise<void> {
+  await discardPortraitFiles(ctx, keys);
+}
