@@ -144,6 +144,30 @@ export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncG
 }
 
 /**
+ * Opens a long-lived GET text/event-stream (the user's events): the bearer token goes in the header, never
+ * the URL, and `lastEventId` resumes. The raw response is returned for the caller to read; a network
+ * failure throws an ApiError with status 0, a 401 is reported to the app like any other.
+ */
+export async function apiOpenEventStream(
+  path: string,
+  options: { lastEventId?: string; signal: AbortSignal },
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "text/event-stream" };
+  const token = readStorage("token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.lastEventId) headers["Last-Event-ID"] = options.lastEventId;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, signal: options.signal, cache: "no-store" });
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason ?? error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+  if (response.status === 401) unauthorizedHandler?.(path);
+  return response;
+}
+
+/**
  * A call answered as a stream (Accept: text/event-stream): `delta` events go to `onText` as they arrive,
  * `done` is the answer (checked against its schema), `error` throws the ApiError the JSON call would have.
  * A server (or proxy) that answers with plain JSON instead is read as apiRequest would. Aborting `signal`

@@ -5,6 +5,7 @@
 import { type ReactNode, useCallback, useRef, useState } from "react";
 import { QuotaPromptProvider } from "../../features/credits/components/quota-prompt-provider";
 import { usePaymentReturn } from "../../features/credits/components/use-payment-return";
+import { useLiveEvents } from "../../features/live/use-live-events";
 import { useAuth } from "../auth-provider";
 import { useView } from "../view-provider";
 import type { NavItem } from "../views";
@@ -27,6 +28,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [loggingOut, setLoggingOut] = useState(false);
   useSessionCheck();
   usePaymentReturn();
+  useLiveEvents();
 
   // A choice is ignored while a navigation is under way or when it is the current item.
   const select = useCallback(

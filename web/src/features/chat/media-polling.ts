@@ -16,6 +16,16 @@ export const FIRST_POLL_DELAY_MS = MEDIA_FIRST_POLL_DELAY_MS;
 export const POLL_INTERVAL_MS = MEDIA_POLL_INTERVAL_MS;
 export const MAX_POLL_ATTEMPTS = MEDIA_MAX_POLL_ATTEMPTS;
 
+/**
+ * While the event stream is live the media arrive by event; a slow poll stays behind it in case an event
+ * is lost, giving up at the same ten minutes or so.
+ */
+export const LIVE_POLL_SCHEDULE = {
+  firstDelayMs: 30_000,
+  intervalMs: 30_000,
+  maxAttempts: Math.ceil((MEDIA_MAX_POLL_ATTEMPTS * MEDIA_POLL_INTERVAL_MS) / 30_000),
+} as const;
+
 export const MEDIA_CHECK_FAILED_MESSAGE = "Failed to check media status.";
 
 export type PollOutcome =

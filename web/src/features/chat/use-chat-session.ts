@@ -1,7 +1,9 @@
 // One conversation with the narrator, for a story or for the main chat: the messages (server state,
-// kept in step locally), the optimistic send, the media polling for every message whose picture or
-// video is still being made, and what the canvas shows.
+// kept in step locally), the optimistic send, the media of every message whose picture or video is still
+// being made (by event while the event stream is live, with a slow poll behind it; by the spec's polling
+// schedule otherwise), and what the canvas shows.
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
+import type { MediaEvent } from "@storyverse/contract/events";
 import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../app/banner-provider";
@@ -11,6 +13,7 @@ import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
 import { isOutOfCreditsError, shortfallOf } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import { heardMediaEvent, onMediaEvent, useLiveConnected } from "../live/live-events";
 import type { TurnStreaming } from "./api/send-chat-message";
 import {
   applyCanvasMedia,
@@ -19,7 +22,7 @@ import {
   newestMediaMessage,
   sameCanvasMedia,
 } from "./canvas-media";
-import { pollMediaStatus } from "./media-polling";
+import { LIVE_POLL_SCHEDULE, pollMediaStatus } from "./media-polling";
 
 /** Why a message's polling ended without its media. */
 export type PollingStop = "timed-out" | "check-failed";
@@ -203,35 +206,77 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     backendRef.current.onCanvasChange?.(canvas);
   }, [canvas]);
 
-  // --- polling: one poller per message whose media is pending -----------------------------------------
+  // --- media: by event, and one poller per message whose media is pending ----------------------------------
+  /** A message's media ended (by event or poll): show it, or its failure. */
+  const settleMedia = useCallback(
+    (id: string, outcome: Pick<MediaEvent, "status" | "image_url" | "video_url" | "error">) => {
+      if (outcome.status === "completed") {
+        const { image_url, video_url } = outcome;
+        const patch = { image_url, video_url, media_status: "completed" as const, media_error: null };
+        patchMessage(id, patch);
+        const message = queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === id);
+        if (message) backendRef.current.onMediaCompleted?.({ ...message, ...patch });
+        void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
+      } else {
+        patchMessage(id, { media_status: "failed", media_error: outcome.error });
+        // What was not delivered was refunded: show the balance as it now is.
+        void refreshCreditBalance(queryClient);
+      }
+    },
+    [patchMessage, queryClient, queryKey],
+  );
+
+  useEffect(
+    () =>
+      onMediaEvent((event) => {
+        const message = queryClient
+          .getQueryData<ChatMessage[]>(queryKey)
+          ?.find((m) => m.id === event.message_id);
+        if (message) {
+          if (message.media_status === "pending") settleMedia(message.id, event);
+          return;
+        }
+        // A turn from another tab: the stream marked this conversation stale if it is this one's; read it
+        // again (not while a send of ours is settling: its answer goes into the list itself).
+        if (queryClient.getQueryState(queryKey)?.isInvalidated && !sendingRef.current) {
+          void queryClient.invalidateQueries({ queryKey, exact: true });
+        }
+      }),
+    [queryClient, queryKey, settleMedia],
+  );
+
+  // While the event stream is live, a poll only backs it up (slowly); otherwise the spec's schedule.
+  const live = useLiveConnected();
   const pollers = useRef(new Map<string, () => void>());
+  const pollingLive = useRef(live);
   const pendingIds = pending.map((m) => m.id).join(",");
   useEffect(() => {
     const wanted = new Set(pendingIds ? pendingIds.split(",") : []);
+    const scheduleChanged = pollingLive.current !== live;
+    pollingLive.current = live;
     for (const [id, stop] of pollers.current) {
-      if (!wanted.has(id)) {
+      if (scheduleChanged || !wanted.has(id)) {
         stop();
         pollers.current.delete(id);
       }
     }
     for (const id of wanted) {
       if (pollers.current.has(id)) continue;
+      // Its event may have come before the answer that listed it.
+      const heard = heardMediaEvent(id);
+      if (heard) {
+        settleMedia(id, heard);
+        continue;
+      }
       const stop = pollMediaStatus({
+        ...(live ? LIVE_POLL_SCHEDULE : {}),
         check: (signal) => backendRef.current.mediaStatus(id, signal),
         onOutcome: (outcome) => {
           pollers.current.delete(id);
-          if (outcome.kind === "completed") {
-            const { image_url, video_url } = outcome.status;
-            const patch = { image_url, video_url, media_status: "completed" as const, media_error: null };
-            patchMessage(id, patch);
-            const message = queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === id);
-            if (message) backendRef.current.onMediaCompleted?.({ ...message, ...patch });
-            void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
-            void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
-          } else if (outcome.kind === "failed") {
-            patchMessage(id, { media_status: "failed", media_error: outcome.status.media_generation_error });
-            // What was not delivered was refunded: show the balance as it now is.
-            void refreshCreditBalance(queryClient);
+          if (outcome.kind === "completed" || outcome.kind === "failed") {
+            const { image_url, video_url, media_generation_error } = outcome.status;
+            settleMedia(id, { status: outcome.kind, image_url, video_url, error: media_generation_error });
           } else {
             const why = outcome.kind === "timeout" ? "timed-out" : "check-failed";
             setPollingStopped((stopped) => new Map(stopped).set(id, why));
@@ -240,7 +285,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       });
       pollers.current.set(id, stop);
     }
-  }, [pendingIds, patchMessage, queryClient, queryKey]);
+  }, [pendingIds, live, settleMedia]);
 
   useEffect(() => {
     const active = pollers.current;

@@ -1,0 +1,70 @@
+// The signed-in app's one event stream (mounted once, by the app shell): credits events set the top bar's
+// balance, story events refresh the story cards, media events refresh the gallery and reach the open
+// conversation (use-chat-session.ts listens through live-events.ts). A conversation that is not on screen
+// is marked stale, so it is read afresh when opened.
+import type { CreditBalance } from "@storyverse/contract/credits";
+import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
+import {
+  creditsEventSchema,
+  EVENTS_PATH,
+  mediaEventSchema,
+  storyEventSchema,
+} from "@storyverse/contract/events";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { apiOpenEventStream, type StreamEvent } from "../../lib/api-client";
+import { CHAT_HISTORY_KEY } from "../chat/api/chat-history";
+import { CREDIT_BALANCE_KEY, CREDIT_QUERY_KEYS } from "../credits/api/credit-balance";
+import { GALLERY_KEY } from "../gallery/api/gallery-page";
+import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import { STORIES_KEY } from "../stories/api/list-stories";
+import { storyMessagesKey } from "../stories/api/story-messages";
+import { connectEvents } from "./event-connection";
+import { publishMediaEvent, resetLiveEvents, setLiveState } from "./live-events";
+
+/** Applies one event from the stream to the app's server state. */
+export function applyLiveEvent(queryClient: QueryClient, { event, data }: StreamEvent): void {
+  if (event === "credits") {
+    const parsed = creditsEventSchema.safeParse(data);
+    if (!parsed.success) return;
+    const unlimited = parsed.data.unlimited || parsed.data.remaining === UNLIMITED_CREDITS;
+    queryClient.setQueryData<CreditBalance>(CREDIT_BALANCE_KEY, {
+      remaining: unlimited ? UNLIMITED_CREDITS : parsed.data.remaining,
+      unlimited,
+    });
+    // The balance is set; the history and the month's activity catch up.
+    for (const queryKey of CREDIT_QUERY_KEYS) {
+      if (queryKey !== CREDIT_BALANCE_KEY) void queryClient.invalidateQueries({ queryKey });
+    }
+  } else if (event === "story") {
+    if (storyEventSchema.safeParse(data).success) {
+      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+    }
+  } else if (event === "media") {
+    const parsed = mediaEventSchema.safeParse(data);
+    if (!parsed.success) return;
+    const media = parsed.data;
+    void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
+    // A conversation not on screen is read afresh when it opens; the one on screen patches itself.
+    const conversation = media.story_id ? storyMessagesKey(media.story_id) : CHAT_HISTORY_KEY;
+    void queryClient.invalidateQueries({ queryKey: conversation, exact: true, refetchType: "none" });
+    publishMediaEvent(media);
+  }
+}
+
+/** Keeps the signed-in user's event stream open while the app shell is mounted. */
+export function useLiveEvents(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const stop = connectEvents({
+      open: (lastEventId, signal) => apiOpenEventStream(EVENTS_PATH, { lastEventId, signal }),
+      onEvent: (event) => applyLiveEvent(queryClient, event),
+      onState: setLiveState,
+    });
+    return () => {
+      stop();
+      resetLiveEvents();
+    };
+  }, [queryClient]);
+}
