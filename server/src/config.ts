@@ -170,6 +170,13 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 3600")
     .max(3600, "must be between 1 and 3600")
     .default(15),
+  /** A charge not delivered after this long belongs to a dead process and is refunded by a worker. */
+  UNSETTLED_CHARGE_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(5, "must be between 5 and 86400")
+    .max(86400, "must be between 5 and 86400")
+    .default(900),
   /** On SIGTERM, how long readiness fails while requests are still served, before connections close. */
   SHUTDOWN_DELAY_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -216,6 +223,8 @@ export type Config = {
   bodyTimeoutMs: number;
   /** On stop, how long readiness fails while requests are still served (the balancer's reaction time). */
   shutdownDelayMs: number;
+  /** Charges still unsettled after this long are refunded by the worker's sweep (a process died). */
+  unsettledChargeMs: number;
   /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
   maxConnectionsPerAddress: number;
   /** Accounts one client address may register per hour. */
@@ -316,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
     shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
+    unsettledChargeMs: e.UNSETTLED_CHARGE_SECONDS * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
+import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
 import { type Database, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import type { Lifecycle } from "./http/route-kit";
@@ -72,6 +73,7 @@ export async function startServer(
     });
     url = await app.listen({ port: config.port, host: config.host });
   }
+  let stopSweep: (() => Promise<void>) | undefined;
   if (config.worker !== "off") {
     const log = app?.log ?? consoleLogger;
     const mailer: Mailer = config.smtpUrl
@@ -88,6 +90,7 @@ export async function startServer(
       notify: database.notifier,
     };
     await startWorkers(jobs, { ...ctx, mailer });
+    stopSweep = startUnsettledChargeSweep(ctx);
   }
 
   let stopping: Promise<void> | undefined;
@@ -102,6 +105,7 @@ export async function startServer(
       await app?.close();
       // Running jobs finish (at most 30 s; past that they are abandoned and another worker retries them).
       await jobs.stop();
+      await stopSweep?.();
       await database.close();
     })();
     return stopping;

@@ -16,6 +16,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   credits: [
     { drizzle: "creditAccounts", sql: "credit_accounts" },
     { drizzle: "creditTransactions", sql: "credit_transactions" },
+    { drizzle: "unsettledCharges", sql: "unsettled_charges" },
   ],
   chat: [{ drizzle: "chatMessages", sql: "chat_messages" }],
   media: [{ drizzle: "mediaItems", sql: "media_items" }],

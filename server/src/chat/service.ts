@@ -202,7 +202,7 @@ async function runTurn(
         paidFor: assistantId,
         refundDescription: "Refund: the turn could not be completed",
       },
-      async (charged) => {
+      async (charged, settle) => {
         const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
         try {
           const { answer, shown, stopped } = await narrate(ctx, input.story, plan, streaming);
@@ -222,6 +222,7 @@ async function runTurn(
           await ctx.db.transaction(async (tx) => {
             await lockConversation(tx, input.userId, input.storyId);
             await plan.beforeAnswer(tx, userAt);
+            await settle(tx, undeliveredTenths);
             await insertMessage(tx, {
               id: assistantId,
               userId: input.userId,

@@ -5,9 +5,20 @@
 // never pay out twice.
 import { creditCost } from "@storyverse/contract/credits";
 import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
 import { HttpError } from "../http/errors";
 import { findAccount } from "./repo";
-import { type Charge, charge, fromTenths, InsufficientCredits, refund, toTenths } from "./service";
+import {
+  type Charge,
+  charge,
+  forgetUnsettled,
+  fromTenths,
+  InsufficientCredits,
+  refund,
+  settleCharge,
+  toTenths,
+  unsettledCharge,
+} from "./service";
 
 /** The ledger reference of the (single) refund for the message or batch `id`. */
 export const refundReference = (id: string) => `refund:${id}`;
@@ -29,6 +40,13 @@ export type PaidRequest = {
 
 /** What deliver hands back: its result, and how much of the charge it could not deliver (0 = all of it). */
 export type Delivery<T> = { result: T; undeliveredTenths?: number; refundDescription?: string };
+
+/**
+ * Call inside the transaction that commits the delivery, with what was not delivered: the charge and the
+ * delivery then commit together as "delivered", and a delivery racing the stale-charge sweep rolls back
+ * (ChargeLapsed) instead of being both delivered and refunded.
+ */
+export type Settle = (tx: Queryable, undeliveredTenths?: number) => Promise<void>;
 
 /**
  * A 402 before any work when the balance cannot cover the price, so a user with no credits never makes the
@@ -56,7 +74,7 @@ export async function assertCovers(
 export async function payFor<T>(
   ctx: PaidContext,
   request: PaidRequest,
-  deliver: (paid: Charge) => Promise<Delivery<T>>,
+  deliver: (paid: Charge, settle: Settle) => Promise<Delivery<T>>,
 ): Promise<{ result: T; paid: Charge; refundedTenths: number }> {
   const paid = await charge(
     ctx.db,
@@ -65,15 +83,31 @@ export async function payFor<T>(
     request.quantity,
     ctx.clock.now(),
     request.description,
+    request.paidFor,
   );
+  let settled = false;
+  // Only a settlement in a transaction that committed counts; see the catch below.
+  const settle: Settle = async (tx, undeliveredTenths = 0) => {
+    await settleCharge(tx, paid, request.paidFor, undeliveredTenths);
+    settled = true;
+  };
   let delivery: Delivery<T>;
   try {
-    delivery = await deliver(paid);
+    delivery = await deliver(paid, settle);
   } catch (error) {
-    await refundPaid(ctx, paid, paid.chargedTenths, request.paidFor, request.refundDescription);
+    // The charge's row says what the failure owes: all of it when nothing was delivered (a delivering
+    // transaction that rolled back took its settlement with it), the undelivered part when the delivery
+    // committed, nothing when the row is gone (delivered whole, or the sweep refunded it).
+    const owed = await owedFor(ctx, paid, request.paidFor);
+    if (owed > 0) {
+      await refundPaid(ctx, paid, owed, request.paidFor, request.refundDescription);
+      await forgetUnsettled(ctx.db, request.paidFor);
+    }
     throw error;
   }
   const refundedTenths = Math.min(paid.chargedTenths, Math.max(0, delivery.undeliveredTenths ?? 0));
+  // A delivery with no transaction of its own settles here (its outcome is already stored).
+  if (!settled) await settle(ctx.db, refundedTenths);
   if (refundedTenths > 0) {
     await refundPaid(
       ctx,
@@ -82,8 +116,14 @@ export async function payFor<T>(
       request.paidFor,
       delivery.refundDescription ?? request.refundDescription,
     );
+    await forgetUnsettled(ctx.db, request.paidFor);
   }
   return { result: delivery.result, paid, refundedTenths };
+}
+
+async function owedFor(ctx: PaidContext, paid: Charge, paidFor: string): Promise<number> {
+  if (paid.chargedTenths <= 0) return 0;
+  return (await unsettledCharge(ctx.db, paidFor))?.refundTenths ?? 0;
 }
 
 /** Gives back `tenths` of the charge for `paidFor`, once whatever happens next. */

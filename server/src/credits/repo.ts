@@ -1,9 +1,9 @@
 // SQL for credit balances and the ledger. Balance changes are single conditional UPDATEs, so two
 // requests can never both spend the same tenth.
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
-import { creditAccounts, creditTransactions } from "../db/schema";
+import { creditAccounts, creditTransactions, unsettledCharges } from "../db/schema";
 
 export async function insertAccount(
   q: Queryable,
@@ -104,4 +104,60 @@ export async function ledgerSum(q: Queryable, userId: string): Promise<number> {
     .from(creditTransactions)
     .where(eq(creditTransactions.userId, userId));
   return row?.total ?? 0;
+}
+
+export type UnsettledCharge = typeof unsettledCharges.$inferSelect;
+
+export async function insertUnsettled(
+  q: Queryable,
+  row: typeof unsettledCharges.$inferInsert,
+): Promise<void> {
+  await q.insert(unsettledCharges).values(row);
+}
+
+/**
+ * Marks the charge for `paidFor` delivered, leaving only `owedTenths` to give back (the row goes when
+ * nothing is owed). False when the row is gone: the sweep already refunded it, so nothing may be delivered.
+ */
+export async function settleUnsettled(q: Queryable, paidFor: string, owedTenths: number): Promise<boolean> {
+  const where = eq(unsettledCharges.paidFor, paidFor);
+  const rows =
+    owedTenths > 0
+      ? await q
+          .update(unsettledCharges)
+          .set({ refundTenths: owedTenths, delivered: true })
+          .where(where)
+          .returning({ paidFor: unsettledCharges.paidFor })
+      : await q.delete(unsettledCharges).where(where).returning({ paidFor: unsettledCharges.paidFor });
+  return rows.length === 1;
+}
+
+export async function findUnsettled(q: Queryable, paidFor: string): Promise<UnsettledCharge | undefined> {
+  const [row] = await q.select().from(unsettledCharges).where(eq(unsettledCharges.paidFor, paidFor));
+  return row;
+}
+
+/** Takes the row for `paidFor` out (its outcome is now in the ledger); the row taken, if it was there. */
+export async function takeUnsettled(q: Queryable, paidFor: string): Promise<UnsettledCharge | undefined> {
+  const [row] = await q.delete(unsettledCharges).where(eq(unsettledCharges.paidFor, paidFor)).returning();
+  return row;
+}
+
+/** Charges older than `before` that were never settled, oldest first. */
+export async function staleUnsettled(q: Queryable, before: Date, limit: number): Promise<UnsettledCharge[]> {
+  return q
+    .select()
+    .from(unsettledCharges)
+    .where(lt(unsettledCharges.createdAt, before))
+    .orderBy(asc(unsettledCharges.createdAt))
+    .limit(limit);
+}
+
+export async function referenceUsed(q: Queryable, reference: string): Promise<boolean> {
+  const rows = await q
+    .select({ id: creditTransactions.id })
+    .from(creditTransactions)
+    .where(eq(creditTransactions.reference, reference))
+    .limit(1);
+  return rows.length === 1;
 }

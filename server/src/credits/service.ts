@@ -11,9 +11,15 @@ import {
   credit,
   debitIfCovered,
   findAccount,
+  findUnsettled,
   insertAccount,
   insertTransaction,
   insertTransactionOnce,
+  insertUnsettled,
+  referenceUsed,
+  settleUnsettled,
+  staleUnsettled,
+  takeUnsettled,
 } from "./repo";
 
 export const toTenths = (credits: number) => Math.round(credits * 10);
@@ -61,6 +67,13 @@ export async function balanceOf(q: Queryable, userId: string): Promise<CreditsEv
 
 export type Charge = { userId: string; chargedTenths: number; quotaInfo: QuotaInfo };
 
+/** The charge for this work was refunded by the sweep before the work could be delivered. */
+export class ChargeLapsed extends HttpError {
+  constructor() {
+    super(503, "This took too long and was cancelled. Your credits were returned; please try again.");
+  }
+}
+
 /**
  * Takes the price of `quantity` of `kind` before any provider is called. Throws InsufficientCredits (402)
  * when the balance does not cover it. Unlimited users are not charged, but their usage is still logged.
@@ -72,6 +85,8 @@ export async function charge(
   quantity: number,
   at: Date,
   description: string,
+  /** The id of what is paid for: the charge stays "unsettled" under it until delivered or refunded. */
+  paidFor?: string,
 ): Promise<Charge> {
   const cost = creditCost(kind, quantity);
   const tenths = toTenths(cost);
@@ -95,6 +110,9 @@ export async function charge(
       description,
       createdAt: at,
     });
+    if (chargedTenths > 0 && paidFor) {
+      await insertUnsettled(tx, { paidFor, userId, refundTenths: chargedTenths, description, createdAt: at });
+    }
     // The user's open tabs hear of the new balance when this commits.
     if (chargedTenths > 0) await recordEvent(tx, { userId, kind: "credits", at });
     return {
@@ -175,4 +193,64 @@ export function grant(
   description: string,
 ) {
   return addOnce(db, { userId, tenths, transactionType, reference, at, description });
+}
+
+/**
+ * Records, inside the delivering transaction, that the work paid for as `paidFor` was delivered, with
+ * `undeliveredTenths` of it still to give back. Throws ChargeLapsed (rolling the delivery back) when the
+ * sweep refunded the charge first: a charge ends delivered or refunded, never both.
+ */
+export async function settleCharge(
+  q: Queryable,
+  paid: Charge,
+  paidFor: string,
+  undeliveredTenths: number,
+): Promise<void> {
+  if (paid.chargedTenths <= 0) return;
+  if (!(await settleUnsettled(q, paidFor, Math.max(0, undeliveredTenths)))) throw new ChargeLapsed();
+}
+
+/** The unsettled row of `paidFor`, if its charge has not been settled for good. */
+export async function unsettledCharge(q: Queryable, paidFor: string) {
+  return findUnsettled(q, paidFor);
+}
+
+/** Forgets the unsettled row of `paidFor` once its refund (if any) is in the ledger. */
+export async function forgetUnsettled(q: Queryable, paidFor: string): Promise<void> {
+  await takeUnsettled(q, paidFor);
+}
+
+/**
+ * Refunds what charges left unsettled for longer than `olderThanMs` still owe: the whole charge when the
+ * process died between the charge and the delivery, the undelivered part when it died after. Each row is
+ * taken out in the same transaction as its refund, so two sweeping processes refund it once; a refund
+ * already in the ledger (the request refunded, then died) just clears the row. Returns how many it refunded.
+ */
+export async function sweepUnsettledCharges(db: Db, now: Date, olderThanMs: number): Promise<number> {
+  const stale = await staleUnsettled(db, new Date(now.getTime() - olderThanMs), 100);
+  let refunded = 0;
+  for (const row of stale) {
+    const reference = `refund:${row.paidFor}`;
+    const gaveBack = await db.transaction(async (tx) => {
+      const taken = await takeUnsettled(tx, row.paidFor);
+      if (!taken || taken.refundTenths <= 0 || (await referenceUsed(tx, reference))) return false;
+      const after = await credit(tx, taken.userId, taken.refundTenths, now);
+      if (!after) return false;
+      await insertTransaction(tx, {
+        userId: taken.userId,
+        transactionType: "refund",
+        amountTenths: taken.refundTenths,
+        balanceAfterTenths: after.balanceTenths,
+        reference,
+        description: taken.delivered
+          ? "Refund: part of the work could not be delivered"
+          : "Refund: the work was interrupted before it could be delivered",
+        createdAt: now,
+      });
+      await recordEvent(tx, { userId: taken.userId, kind: "credits", at: now });
+      return true;
+    });
+    if (gaveBack) refunded++;
+  }
+  return refunded;
 }

@@ -104,6 +104,29 @@ export const creditTransactions = pgTable(
   (t) => [index("credit_transactions_user_idx").on(t.userId, t.createdAt)],
 );
 
+/**
+ * credits: charges whose work has not been delivered yet. Written with the charge, removed in the
+ * transaction that delivers (or after the refund); a row that outlives its process (kill -9 between the
+ * charge and the delivery) is refunded by the worker's sweep, so no charge is ever left without an outcome.
+ */
+export const unsettledCharges = pgTable(
+  "unsettled_charges",
+  {
+    /** The id of what was paid for (a message or batch); its refund is keyed `refund:<paid_for>`. */
+    paidFor: text("paid_for").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** What goes back if the work is never settled: the whole charge, or after delivery what it lacked. */
+    refundTenths: integer("refund_tenths").notNull(),
+    /** True once the work was delivered; only the undelivered part is still owed. */
+    delivered: boolean("delivered").notNull().default(false),
+    description: text("description").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("unsettled_charges_created_idx").on(t.createdAt)],
+);
+
 /** chat: every turn of the main chat (story_id null) and of stories. */
 export const chatMessages = pgTable(
   "chat_messages",

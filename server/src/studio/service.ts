@@ -16,6 +16,7 @@ import { ProviderUnavailable } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { type Charge, fromTenths, remainingCredits } from "../credits/service";
+import type { Queryable } from "../db/client";
 import { HttpError } from "../http/errors";
 import { prepareReference } from "../media/images";
 import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
@@ -36,12 +37,17 @@ async function recordExchange(
   ctx: Pick<AppContext, "db" | "clock">,
   user: Omit<StudioMessageRow, "id" | "role" | "createdAt">,
   answer: Omit<StudioMessageRow, "role" | "createdAt">,
+  delivered: (tx: Queryable) => Promise<void>,
 ) {
   const at = ctx.clock.now();
-  await insertStudioMessages(ctx.db, [
-    { ...user, role: "user", createdAt: at },
-    { ...answer, role: "assistant", createdAt: new Date(at.getTime() + 1) },
-  ]);
+  // The exchange and the charge's "delivered" commit together (see payFor's settle).
+  await ctx.db.transaction(async (tx) => {
+    await delivered(tx);
+    await insertStudioMessages(tx, [
+      { ...user, role: "user", createdAt: at },
+      { ...answer, role: "assistant", createdAt: new Date(at.getTime() + 1) },
+    ]);
+  });
 }
 
 /** What the charge looks like after a refund: remaining read back, charged reduced. */
@@ -94,9 +100,10 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
       paidFor: messageId,
       refundDescription: "Refund: the Studio images could not be made",
     },
-    async (charged) => {
+    async (charged, settle) => {
       const inputKeys = await storeInputImages(ctx, input.userId, inputs);
       const saved: MediaItemRow[] = [];
+      let undeliveredTenths = 0;
       try {
         const references: MediaFile[] = await Promise.all(
           inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
@@ -141,6 +148,9 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
           if (ownFailure) throw ownFailure;
           throw new ProviderUnavailable(NO_IMAGES_DETAIL);
         }
+        undeliveredTenths = Math.round(
+          (charged.chargedTenths * (input.batchSize - saved.length)) / input.batchSize,
+        );
 
         await recordExchange(
           ctx,
@@ -161,6 +171,7 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
             inputKeys: [],
             batchSize: input.batchSize,
           },
+          (tx) => settle(tx, undeliveredTenths),
         );
       } catch (error) {
         // Refunded in full (payFor): nothing of this batch stays, neither its images nor its uploads.
@@ -171,7 +182,7 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
       const missing = input.batchSize - saved.length;
       return {
         result: saved,
-        undeliveredTenths: Math.round((charged.chargedTenths * missing) / input.batchSize),
+        undeliveredTenths,
         refundDescription: `Refund: ${missing} of ${input.batchSize} Studio images could not be made`,
       };
     },
@@ -202,7 +213,7 @@ export async function askAdvisor(
       paidFor: messageId,
       refundDescription: "Refund: the advisor did not answer",
     },
-    async () => {
+    async (_paid, settle) => {
       const history = await recentStudioMessages(ctx.db, userId, ADVISOR_HISTORY_WINDOW, {
         advisorOnly: true,
       });
@@ -226,6 +237,7 @@ export async function askAdvisor(
         ctx,
         { ...common, content: prompt },
         { ...common, id: messageId, content: answer },
+        (tx) => settle(tx),
       );
       return { result: answer };
     },

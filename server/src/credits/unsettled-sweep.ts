@@ -1,0 +1,33 @@
+// The worker's sweep of charges left without an outcome: a process killed between taking a charge and
+// delivering (or refunding) it leaves its unsettled row behind, and the sweep refunds it once it is older
+// than any delivery may take (UNSETTLED_CHARGE_SECONDS). Runs in every worker process; two sweepers
+// cannot refund one row twice (see sweepUnsettledCharges).
+import type { AppContext } from "../context";
+import { sweepUnsettledCharges } from "./service";
+
+type SweepContext = Pick<AppContext, "db" | "clock" | "log"> & { config: { unsettledChargeMs: number } };
+
+/** Sweeps now and then every so often (a quarter of the age, at most a minute); returns the stop. */
+export function startUnsettledChargeSweep(ctx: SweepContext): () => Promise<void> {
+  const ageMs = ctx.config.unsettledChargeMs;
+  const everyMs = Math.min(60_000, Math.max(1_000, Math.floor(ageMs / 4)));
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    running ??= sweepUnsettledCharges(ctx.db, ctx.clock.now(), ageMs)
+      .then((refunded) => {
+        if (refunded > 0) ctx.log.warn({ refunded }, "refunded charges a stopped process left unsettled");
+      })
+      .catch((error: Error) => ctx.log.error({ err: error }, "unsettled charges could not be swept"))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  void sweep();
+  const timer = setInterval(sweep, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
