@@ -1,6 +1,12 @@
 // Story craft: retry with versions, edit, undo and continue on a story's conversation.
 import { z } from "zod";
-import { chatMessageSchema, chatModeSchema, messageTextSchema, PROMPT_MAX_LENGTH } from "./chat";
+import {
+  chatMessageSchema,
+  chatModeSchema,
+  MAX_INPUT_IMAGES,
+  messageTextSchema,
+  PROMPT_MAX_LENGTH,
+} from "./chat";
 import { storyChatRequestSchema } from "./stories";
 
 /** Retry and Continue take a story turn's options, without a prompt (the narrator has its words already). */
@@ -55,9 +61,23 @@ export const narratorContextQuerySchema = z.object({
     .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`)
     .optional(),
   chat_mode: chatModeSchema.optional(),
+  /** How many images the player has selected for the next turn (they go to the painter before portraits). */
+  selected_images: z.coerce
+    .number({ error: `selected_images must be a whole number from 0 to ${MAX_INPUT_IMAGES}` })
+    .int(`selected_images must be a whole number from 0 to ${MAX_INPUT_IMAGES}`)
+    .min(0, `selected_images must be a whole number from 0 to ${MAX_INPUT_IMAGES}`)
+    .max(MAX_INPUT_IMAGES, `selected_images must be a whole number from 0 to ${MAX_INPUT_IMAGES}`)
+    .optional(),
 });
 
-export const CONTEXT_PARTS = ["instructions", "memory", "history", "authors_note", "prompt"] as const;
+export const CONTEXT_PARTS = [
+  "instructions",
+  "memory",
+  "cards",
+  "history",
+  "authors_note",
+  "prompt",
+] as const;
 
 /** "What the narrator sees": the exact messages of the next turn and what each part of them costs. */
 export const narratorContextResponseSchema = z.object({
@@ -68,5 +88,19 @@ export const narratorContextResponseSchema = z.object({
   dropped_messages: z.number().int(),
   total_tokens: z.number().int(),
   budget_tokens: z.number().int(),
+  /** The Story Cards the next turn wakes, the most recently mentioned first; `in_context` when they fit. */
+  active_cards: z.array(
+    z.object({ id: z.string(), name: z.string(), kind: z.string(), in_context: z.boolean() }),
+  ),
+  /**
+   * What the scene's painter would get, in order (at most 10): the player's selected images first, then the
+   * active cards' portraits by most recent mention. Empty in chat mode (no scene).
+   */
+  image_references: z.array(
+    z.discriminatedUnion("source", [
+      z.object({ source: z.literal("selected"), position: z.number().int() }),
+      z.object({ source: z.literal("portrait"), card_id: z.string(), name: z.string(), url: z.string() }),
+    ]),
+  ),
 });
 export type NarratorContext = z.infer<typeof narratorContextResponseSchema>;

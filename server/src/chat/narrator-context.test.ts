@@ -1,6 +1,13 @@
 // The narrator's context assembly: order, priorities under a tight budget, and a real tokenizer's counts.
 import { describe, expect, it } from "vitest";
-import { AUTHORS_NOTE_HEADING, assembleContext, countTextTokens, MEMORY_HEADING } from "./narrator-context";
+import {
+  AUTHORS_NOTE_HEADING,
+  assembleContext,
+  CARDS_HEADING,
+  cardLine,
+  countTextTokens,
+  MEMORY_HEADING,
+} from "./narrator-context";
 
 const history = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -34,6 +41,7 @@ describe("assembleContext", () => {
     expect(context.parts.map((p) => p.part)).toEqual([
       "instructions",
       "memory",
+      "cards",
       "history",
       "authors_note",
       "prompt",
@@ -79,5 +87,63 @@ describe("assembleContext", () => {
     expect(context.parts.find((p) => p.part === "memory")!.tokens).toBe(
       countTextTokens(`\n\n${MEMORY_HEADING}\n${emoji}`),
     );
+  });
+
+  const cards = [
+    {
+      id: "c1",
+      name: "Vell",
+      kind: "place",
+      description: "A drowned city where a bell rings under the sea.",
+    },
+    { id: "c2", name: "Mara", kind: "character", description: "A blind cartographer who maps by sound." },
+  ];
+
+  it("puts the active cards after the Memory, in the order given, and counts them as their own part", () => {
+    const context = assembleContext({ ...base, cards });
+    expect(context.messages[0]!.content).toBe(
+      `You are the narrator.\n\n${MEMORY_HEADING}\nMara is a blind cartographer.\n\n${CARDS_HEADING}\n` +
+        "- Vell (place): A drowned city where a bell rings under the sea.\n" +
+        "- Mara (character): A blind cartographer who maps by sound.",
+    );
+    expect(context.keptCardIds).toEqual(["c1", "c2"]);
+    expect(context.parts.find((p) => p.part === "cards")!.tokens).toBe(
+      countTextTokens(`\n\n${CARDS_HEADING}`) +
+        countTextTokens(`\n${cardLine(cards[0]!)}`) +
+        countTextTokens(`\n${cardLine(cards[1]!)}`),
+    );
+    expect(cardLine({ id: "x", name: "Key", kind: "thing", description: "  " })).toBe("- Key (thing)");
+    expect(context.totalTokens).toBe(context.parts.reduce((sum, p) => sum + p.tokens, 0));
+  });
+
+  it("keeps cards before recent messages, and the Memory before cards, when the budget is tight", () => {
+    const full = assembleContext({ ...base, cards });
+    const cardTokens = full.parts.find((p) => p.part === "cards")!.tokens;
+    const historyTokens = full.parts.find((p) => p.part === "history")!.tokens;
+    // No room for any message: the cards still go, the history and then the note do not.
+    const noHistory = assembleContext({ ...base, cards, budget: full.totalTokens - historyTokens - 1 });
+    expect(noHistory.keptCardIds).toEqual(["c1", "c2"]);
+    expect(noHistory.droppedMessages).toBeGreaterThan(0);
+    expect(noHistory.totalTokens).toBeLessThanOrEqual(noHistory.budget);
+    // Room for the Memory and the first card only: the most recently mentioned card is the one kept.
+    const instructionsAndPrompt = full.parts
+      .filter((p) => p.part === "instructions" || p.part === "prompt")
+      .reduce((sum, p) => sum + p.tokens, 0);
+    const memoryTokens = full.parts.find((p) => p.part === "memory")!.tokens;
+    const secondCard = countTextTokens(`\n${cardLine(cards[1]!)}`);
+    const oneCard = assembleContext({
+      ...base,
+      cards,
+      budget: instructionsAndPrompt + memoryTokens + cardTokens - secondCard,
+    });
+    expect(oneCard.keptCardIds).toEqual(["c1"]);
+    expect(oneCard.messages[0]!.content).toContain("Mara is a blind cartographer.");
+    expect(oneCard.messages[0]!.content).not.toContain("maps by sound");
+    expect(oneCard.droppedMessages).toBe(6);
+    // Less room than the Memory needs with the cards: the Memory wins.
+    const memoryOnly = assembleContext({ ...base, cards, budget: instructionsAndPrompt + memoryTokens });
+    expect(memoryOnly.keptCardIds).toEqual([]);
+    expect(memoryOnly.messages[0]!.content).toContain(MEMORY_HEADING);
+    expect(memoryOnly.messages[0]!.content).not.toContain(CARDS_HEADING);
   });
 });

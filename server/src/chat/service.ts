@@ -4,7 +4,7 @@
 // answer's message id, so the turn has exactly one outcome.
 import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
-import { HISTORY_WINDOW, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
+import { HISTORY_WINDOW, MAX_INPUT_IMAGES, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
 import {
   NEWEST_ONLY_DETAIL,
@@ -21,8 +21,15 @@ import { BadRequest, Conflict, HttpError, NotFound } from "../http/errors";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
+import { activeCards, triggerTexts } from "./card-activation";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
-import { narratorSystemPrompt, parseNarration, type StorySetting, storyTextSplitter } from "./narration";
+import {
+  narratorSystemPrompt,
+  parseNarration,
+  type StorySetting,
+  storyTextSplitter,
+  type TurnCard,
+} from "./narration";
 import { assembleContext } from "./narrator-context";
 import {
   allMessages,
@@ -95,7 +102,10 @@ type TurnPlan = {
   version?: { group: string; number: number };
 };
 
-/** What the narrator is sent for a turn: instructions, Memory, recent messages and Author's Note, in budget. */
+/**
+ * What the narrator is sent for a turn: instructions, Memory, the active Story Cards, recent messages and
+ * Author's Note, in budget; and the active cards themselves (most recently mentioned first).
+ */
 function narratorContext(
   ctx: Pick<AppContext, "config">,
   story: StorySetting | null,
@@ -103,19 +113,30 @@ function narratorContext(
   prompt: string,
   direction?: string,
 ) {
-  return assembleContext({
+  const window = history.slice(-HISTORY_WINDOW);
+  const active = activeCards(story?.cards ?? [], triggerTexts(prompt, window));
+  const assembled = assembleContext({
     instructions: narratorSystemPrompt(story, direction),
     memory: story?.memory ?? "",
-    history: history.slice(-HISTORY_WINDOW),
+    cards: active,
+    history: window,
     authorsNote: story?.authorsNote ?? "",
     prompt,
     budget: ctx.config.narratorContextTokens,
   });
+  return { ...assembled, active };
+}
+
+/** The storage keys a scene is painted from: the selected images first, then portraits, at most 10. */
+function sceneReferences(selected: string[], active: TurnCard[]): string[] {
+  const portraits = active.flatMap((card) => (card.portraitKey ? [card.portraitKey] : []));
+  return [...new Set([...selected, ...portraits])].slice(0, MAX_INPUT_IMAGES);
 }
 
 /**
  * What the next turn would send the narrator (for "What the narrator sees"): the same assembly as a turn,
- * over the same history; without a prompt, what Continue would send.
+ * over the same history; without a prompt, what Continue would send. Also which active cards' portraits
+ * the scene would be painted from, after the player's `selectedImages` (none in chat mode).
  */
 export async function previewContext(
   ctx: Pick<AppContext, "db" | "config">,
@@ -123,9 +144,16 @@ export async function previewContext(
   storyId: string,
   story: StorySetting,
   prompt: string | undefined,
+  scene: { mode: ChatMode; selectedImages: number },
 ) {
   const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
-  return narratorContext(ctx, story, history, prompt ?? CONTINUE_PROMPT);
+  const context = narratorContext(ctx, story, history, prompt ?? CONTINUE_PROMPT);
+  const selected = scene.mode === "chat" ? 0 : Math.min(scene.selectedImages, MAX_INPUT_IMAGES);
+  const portraits =
+    scene.mode === "chat"
+      ? []
+      : context.active.filter((card) => card.portraitKey).slice(0, MAX_INPUT_IMAGES - selected);
+  return { ...context, selectedImages: selected, portraits };
 }
 
 /**
@@ -147,10 +175,12 @@ async function narrate(
   story: StorySetting | null,
   plan: TurnPlan,
   streaming: TurnStreaming | undefined,
-): Promise<{ answer: string; shown: string; stopped: boolean }> {
+): Promise<{ answer: string; shown: string; stopped: boolean; active: TurnCard[] }> {
   const history = await plan.history();
+  const context = narratorContext(ctx, story, history, plan.prompt, plan.direction);
+  const { active } = context;
   const request = {
-    messages: narratorContext(ctx, story, history, plan.prompt, plan.direction).messages,
+    messages: context.messages,
     maxTokens: 900,
     temperature: 0.9,
   };
@@ -159,7 +189,7 @@ async function narrate(
   try {
     if (!streaming) {
       const whole = await ctx.providers.text.complete(request);
-      return { answer: whole, shown: whole, stopped: false };
+      return { answer: whole, shown: whole, stopped: false, active };
     }
     const { onText } = streaming;
     const pass = storyTextSplitter((text) => {
@@ -172,14 +202,14 @@ async function narrate(
       if (streaming.stop.aborted) break;
     }
   } catch (error) {
-    if (streaming?.stop.aborted) return { answer, shown, stopped: true };
+    if (streaming?.stop.aborted) return { answer, shown, stopped: true, active };
     ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
     throw new ProviderUnavailable(
       error instanceof ProviderError ? error.message : "The narrator could not answer. Please try again.",
     );
   }
   // The outcome is fixed here: a Stop that arrives after the last word finds a turn already delivered.
-  return { answer, shown, stopped: streaming?.stop.aborted ?? false };
+  return { answer, shown, stopped: streaming?.stop.aborted ?? false, active };
 }
 
 /** The turn core: charge, ask the narrator, then commit the answer and its media job together. */
@@ -205,7 +235,7 @@ async function runTurn(
       async (charged, settle) => {
         const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
         try {
-          const { answer, shown, stopped } = await narrate(ctx, input.story, plan, streaming);
+          const { answer, shown, stopped, active } = await narrate(ctx, input.story, plan, streaming);
           // A stopped turn keeps exactly the words the player saw.
           const { storyText, scene } = stopped
             ? { storyText: shown.trim(), scene: null }
@@ -233,7 +263,8 @@ async function runTurn(
               sceneDescription: scene,
               mediaStatus: wantsMedia ? "pending" : "none",
               chargedTenths: charged.chargedTenths - undeliveredTenths,
-              referenceKeys: wantsMedia ? referenceKeys : [],
+              // The scene is painted from the selected images, then the active cards' portraits.
+              referenceKeys: wantsMedia ? sceneReferences(referenceKeys, active) : [],
               stopped,
               versionGroup: plan.version?.group ?? null,
               versionNumber: plan.version?.number ?? 1,

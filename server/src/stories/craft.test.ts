@@ -510,11 +510,15 @@ describe("memory, Author's Note and what the narrator sees", () => {
     expect(context.parts.map((p: { part: string }) => p.part)).toEqual([
       "instructions",
       "memory",
+      "cards",
       "history",
       "authors_note",
       "prompt",
     ]);
-    expect(context.parts.every((p: { tokens: number }) => p.tokens > 0)).toBe(true);
+    // No cards in this story: that part costs nothing; every other part does.
+    expect(
+      context.parts.every((p: { part: string; tokens: number }) => (p.part === "cards") === (p.tokens === 0)),
+    ).toBe(true);
     expect(context).toMatchObject({ dropped_messages: 0, budget_tokens: 8000 });
 
     await turn(t, user, storyId, "I unroll the map");

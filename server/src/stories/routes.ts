@@ -422,7 +422,12 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const prompt = request.query.prompt || undefined;
-      const context = await stories.narratorContext(ctx, currentUser(request).id, request.params.id, prompt);
+      const context = await stories.narratorContext(ctx, currentUser(request).id, request.params.id, prompt, {
+        // Continue (no prompt) paints in image mode unless asked otherwise, as a turn does.
+        mode: request.query.chat_mode ?? "image",
+        selectedImages: request.query.selected_images ?? 0,
+      });
+      const kept = new Set(context.keptCardIds);
       return {
         success: true as const,
         messages: context.messages,
@@ -430,6 +435,24 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         dropped_messages: context.droppedMessages,
         total_tokens: context.totalTokens,
         budget_tokens: context.budget,
+        active_cards: context.active.map((card) => ({
+          id: card.id,
+          name: card.name,
+          kind: card.kind,
+          in_context: kept.has(card.id),
+        })),
+        image_references: [
+          ...Array.from({ length: context.selectedImages }, (_, position) => ({
+            source: "selected" as const,
+            position,
+          })),
+          ...context.portraits.map((portrait) => ({
+            source: "portrait" as const,
+            card_id: portrait.cardId,
+            name: portrait.name,
+            url: portrait.url,
+          })),
+        ],
       };
     },
   );

@@ -280,12 +280,13 @@ async function withSelectedImages<T>(
   );
 }
 
-/** What the narrator knows of the story: its title, context, Memory and Author's Note. */
-const settingOf = (story: StoryRow) => ({
+/** What a turn knows of the story: its title, context, Memory, Author's Note and enabled cards. */
+const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
   title: story.title,
   context: story.context,
   memory: story.memory,
   authorsNote: story.authorsNote,
+  cards: await cardsForTurn(ctx, story.userId, story.id),
 });
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
@@ -314,9 +315,20 @@ export async function narratorContext(
   userId: string,
   storyId: string,
   prompt: string | undefined,
+  scene: { mode: ChatMode; selectedImages: number },
 ) {
   const story = await ownStory(ctx, userId, storyId);
-  return previewContext(ctx, userId, storyId, settingOf(story), prompt);
+  const context = await previewContext(ctx, userId, storyId, await settingOf(ctx, story), prompt, scene);
+  return {
+    ...context,
+    portraits: await Promise.all(
+      context.portraits.map(async (card) => ({
+        cardId: card.id,
+        name: card.name,
+        url: await ctx.storage.signedUrl(card.portraitKey!),
+      })),
+    ),
+  };
 }
 
 export async function chat(
@@ -326,14 +338,14 @@ export async function chat(
   input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
   streaming?: TurnStreaming,
 ) {
-  const story = await ownStory(ctx, userId, storyId);
+  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   return withSelectedImages(ctx, userId, input, (references) =>
     sendTurn(
       ctx,
       {
         userId,
         storyId,
-        story: settingOf(story),
+        story,
         prompt: input.prompt,
         mode: input.mode,
         references,
@@ -353,10 +365,10 @@ export async function retry(
   messageId: string,
   input: TurnOptions,
 ) {
-  const story = await ownStory(ctx, userId, storyId);
+  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const mode = await retryMode(ctx, userId, storyId, messageId, input.mode);
   return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    retryTurn(ctx, { userId, storyId, story: settingOf(story), mode, references, messageId }),
+    retryTurn(ctx, { userId, storyId, story, mode, references, messageId }),
   );
 }
 
@@ -367,10 +379,10 @@ export async function continueStory(
   storyId: string,
   input: TurnOptions,
 ) {
-  const story = await ownStory(ctx, userId, storyId);
+  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const mode = input.mode ?? "image";
   return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    continueTurn(ctx, { userId, storyId, story: settingOf(story), mode, references }),
+    continueTurn(ctx, { userId, storyId, story, mode, references }),
   );
 }
 

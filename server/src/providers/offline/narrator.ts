@@ -45,6 +45,8 @@ export type Conversation = {
   /** The player's earlier messages, oldest first (the advisor falls back on them for a subject). */
   earlierPrompts: string[];
   advisor: boolean;
+  /** The Story Cards the narrator was given (active this turn), in the order given. */
+  cards: { name: string; kind: string }[];
 };
 
 /** Longest stretch of the player's words the narrator repeats back. */
@@ -76,7 +78,54 @@ export function readConversation(messages: readonly ChatMessage[]): Conversation
     earlier: assistants.map((m) => clean(m.content.replace(/^\s*SCENE:.*$/gim, ""))),
     earlierPrompts: users.slice(0, -1).map((m) => clean(m.content)),
     advisor: /role:\s*prompt advisor/i.test(system),
+    cards: readCards(system),
   };
+}
+
+/** The cards block of the system prompt: lines "- Name (kind): description" under the Story Cards heading. */
+function readCards(system: string): { name: string; kind: string }[] {
+  const start = system.search(/^Story Cards \(/m);
+  if (start < 0) return [];
+  const cards: { name: string; kind: string }[] = [];
+  for (const line of system.slice(start).split("\n").slice(1)) {
+    const match = /^- (.+?) \((character|place|thing|other)\)(?::|$)/.exec(line);
+    if (!match) break;
+    cards.push({ name: clean(match[1]!), kind: match[2]! });
+  }
+  return cards;
+}
+
+/** How the narrator brings a card into the turn, by its kind. */
+const CARD_MENTIONS: Record<string, readonly string[]> = {
+  character: [
+    "{name} is close by, watching you with a look you have seen before.",
+    "{name} steps into the light beside you.",
+    "Somewhere near, {name} says your name quietly.",
+  ],
+  place: [
+    "This is {name}, just as you remember it.",
+    "The air of {name} settles around you.",
+    "Everything here still speaks of {name}.",
+  ],
+  thing: [
+    "{name} is within reach, exactly as it was.",
+    "Your eyes keep returning to {name}.",
+    "{name} catches the light for a moment.",
+  ],
+  other: ["{name} is part of this moment too.", "You cannot stop thinking of {name}."],
+};
+
+/** One sentence per card the turn does not name yet (at most three), chosen by the name so it is stable. */
+function cardSentences(cards: Conversation["cards"], story: string): string[] {
+  return cards
+    .filter((card) => !story.toLowerCase().includes(card.name.toLowerCase()))
+    .slice(0, 3)
+    .map((card) => {
+      const templates = CARD_MENTIONS[card.kind] ?? CARD_MENTIONS.other!;
+      const template = templates[hashString(card.name) % templates.length]!;
+      const sentence = template.replace("{name}", card.name);
+      return capitalize(sentence);
+    });
 }
 
 /** One line of plain words: no Markdown emphasis or SCENE markers smuggled in from user text. */
@@ -474,9 +523,13 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
     const extra = say(pool);
     if (extra) middle().splice(Math.max(0, middle().length - 1), 0, extra);
   }
+  // Active Story Cards are named in the turn: the player sees the narrator knows who and where.
+  const named = cardSentences(conversation.cards, blocks.map((b) => b.join(" ")).join(" "));
+  if (named.length) middle().splice(Math.max(0, middle().length - 1), 0, ...named);
+  const mentionsCard = (sentence: string) => named.includes(sentence);
   while (total() > MAX_WORDS) {
     const longest = blocks.reduce((a, b) => (b.length > a.length ? b : a));
-    const removable = longest.findIndex((s) => s !== action && longest.length > 1);
+    const removable = longest.findIndex((s) => s !== action && !mentionsCard(s) && longest.length > 1);
     if (removable < 0) break;
     longest.splice(removable, 1);
     blocks = blocks.filter((b) => b.length);

@@ -259,3 +259,33 @@ describe("narrator helpers", () => {
     expect(keyPhrases("a dragon attacks the ship", 3)).toEqual(["the dragon", "the ship"]);
   });
 });
+
+describe("offline narrator and Story Cards", () => {
+  const provider = createOfflineTextProvider({ wordsPerSecond: 0 });
+  const withCards = (prompt: string, lines: string[]): ChatMessage[] => [
+    {
+      role: "system",
+      content: `${narratorPrompt("The Drowned Bell", "A quiet harbour.").content}\n\nStory Cards (who and what is in this scene; keep them as described):\n${lines.join("\n")}`,
+    },
+    { role: "user", content: prompt },
+  ];
+
+  it("names the active cards' characters and places in its story text", async () => {
+    const answer = await provider.complete({
+      messages: withCards("I walk along the pier", [
+        "- Quillon Dace (character): A tall smuggler with a brass eye.",
+        "- Harrowgate (place): A fog-bound port.",
+      ]),
+    });
+    const { paragraphs } = parse(answer);
+    const story = paragraphs.join("\n\n");
+    expect(story).toContain("Quillon Dace");
+    expect(story).toContain("Harrowgate");
+    expect(words(story)).toBeLessThanOrEqual(200);
+  });
+
+  it("does not name cards it was not given", async () => {
+    const answer = await provider.complete({ messages: turn("I walk along the pier") });
+    expect(answer).not.toContain("Quillon Dace");
+  });
+});
