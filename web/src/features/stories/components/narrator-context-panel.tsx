@@ -13,6 +13,7 @@ import { narratorContextQueryOptions } from "../api/narrator-context";
 const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
   instructions: "Narrator instructions",
   memory: "Memory",
+  cards: "Story Cards",
   history: "Recent messages",
   authors_note: "Author's Note",
   prompt: "Your next message",
