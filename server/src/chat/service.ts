@@ -693,3 +693,14 @@ export async function storyTurns(
     createdAt,
   }));
 }
+
+/** One message of a story as its words (for drafting a card from it); undefined when not the user's. */
+export async function storyMessageText(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+): Promise<{ role: "user" | "assistant"; content: string } | undefined> {
+  const row = await findMessage(ctx.db, userId, storyId, messageId);
+  return row ? { role: row.role as "user" | "assistant", content: row.content } : undefined;
+}

@@ -1,7 +1,9 @@
 // HTTP for Story Cards: list, create, change and delete a story's cards. Only the story's owner reaches
-// them (anyone else gets a 404). Cards are free: no charge, no generation limit.
+// them (anyone else gets a 404). Cards are free: no charge; drafting one asks the text provider, so it counts
+// against the generation limit.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
+  cardDraftResponseSchema,
   createCardRequestSchema,
   deleteCardResponseSchema,
   storyCardResponseSchema,
@@ -103,6 +105,30 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request) => {
       await stories.deleteCard(ctx, currentUser(request).id, request.params.id, request.params.card_id);
       return { success: true as const };
+    },
+  );
+
+  app.post(
+    "/api/stories/:id/messages/:message_id/card-draft",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "Make a card: a draft from one narrator message, for the player to review (nothing is saved)",
+        security: kit.security,
+        params: storyParams.extend({ message_id: z.uuid("Message not found") }),
+        response: { 200: cardDraftResponseSchema, ...errors, 502: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      // Free, but it asks the text provider: the generation limit keeps it from being a free vendor tap.
+      await kit.limitGeneration(user.id);
+      return {
+        success: true as const,
+        draft: await stories.cardDraft(ctx, user.id, request.params.id, request.params.message_id),
+      };
     },
   );
 };

@@ -26,6 +26,7 @@ import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages } from "../media/inputs";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { draftCardFromMessage } from "./card-draft";
 import {
   cardsForTurn,
   createStoryCard,
@@ -236,6 +237,12 @@ export async function updateCard(
 export async function deleteCard(ctx: StoriesContext, userId: string, storyId: string, cardId: string) {
   await ownStory(ctx, userId, storyId);
   return deleteStoryCard(ctx, userId, storyId, cardId);
+}
+
+/** "Make a card": a draft from one of the story's narrator messages, not saved. */
+export async function cardDraft(ctx: StoriesContext, userId: string, storyId: string, messageId: string) {
+  const story = await ownStory(ctx, userId, storyId);
+  return draftCardFromMessage(ctx, userId, story, messageId);
 }
 
 export async function messages(ctx: StoriesContext, userId: string, storyId: string) {

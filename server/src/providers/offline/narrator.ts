@@ -3,6 +3,7 @@
 // one "SCENE: ..." line), or into prompt-writing advice when the system prompt asks for the Studio's
 // advisor. Everything is picked by a PRNG seeded from the whole conversation, so it is deterministic.
 import type { ChatMessage } from "../types";
+import { draftCardOffline, isCardDraftRequest } from "./card-drafter";
 import {
   ACTION_VERBS,
   ADVICE_CAMERA,
@@ -271,7 +272,7 @@ const PLACE_WORDS = new Set([
     "swamp lake river realm land kingdom station ship deck attic cellar crypt dungeon camp town gate court"
   ).split(" "),
 ]);
-const isPlace = (phrase: string): boolean => PLACE_WORDS.has(phrase.split(" ").pop()!.toLowerCase());
+export const isPlace = (phrase: string): boolean => PLACE_WORDS.has(phrase.split(" ").pop()!.toLowerCase());
 
 type Slots = Record<string, string | undefined>;
 
@@ -644,5 +645,6 @@ function advice(conversation: Conversation, rng: Rng): string {
 export function narrate(messages: readonly ChatMessage[]): string {
   const conversation = readConversation(messages);
   const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
+  if (isCardDraftRequest(messages)) return draftCardOffline(messages);
   return conversation.advisor ? advice(conversation, rng) : storyTurn(conversation, rng);
 }

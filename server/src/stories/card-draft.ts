@@ -1,0 +1,96 @@
+// "Make a card": the text provider drafts a Story Card from one narrator message. Nothing is saved; the
+// player reviews the draft in the card editor and saves it (POST .../cards). A vendor's answer is only a
+// suggestion: it is cut to the card limits here, so the editor never opens with a draft it would refuse.
+import {
+  CARD_DESCRIPTION_MAX_LENGTH,
+  CARD_KINDS,
+  CARD_NAME_MAX_LENGTH,
+  CARD_TRIGGER_MAX_LENGTH,
+  CARD_TRIGGERS_MAX,
+  type CardDraft,
+  type CardKind,
+} from "@storyverse/contract/story-cards";
+import { ProviderUnavailable, storyMessageText } from "../chat/service";
+import type { AppContext } from "../context";
+import { NotFound } from "../http/errors";
+import { ProviderError } from "../providers/types";
+import { storyCards } from "./cards";
+
+export const CARD_DRAFT_FAILED_DETAIL =
+  "The narrator could not draft a card from this message. Please try again.";
+
+/** What the drafter is told; the offline provider recognises its role line as a vendor model reads it. */
+export function cardDrafterInstructions(title: string, existingNames: string[]): string {
+  return [
+    "Role: card drafter.",
+    "From the story passage the user sends, pick the one character, place or thing most worth remembering",
+    "that is not already a card, and answer with JSON only, no prose:",
+    '{"name": "...", "kind": "character|place|thing|other", "triggers": ["words that mention it"],',
+    '"description": "what it looks like and who or what it is, in one to three sentences"}',
+    `Story title: ${title}`,
+    `Existing cards: ${existingNames.join(", ") || "none"}`,
+  ].join("\n");
+}
+
+const clip = (text: unknown, max: number) =>
+  typeof text === "string" ? text.replace(/\s+/g, " ").trim().slice(0, max).trim() : "";
+
+/** The draft inside a model's answer (JSON, perhaps fenced or with words around it), within the card limits. */
+export function readDraft(answer: string): CardDraft | null {
+  const start = answer.indexOf("{");
+  const end = answer.lastIndexOf("}");
+  if (start < 0 || end <= start) return null;
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(answer.slice(start, end + 1)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const name = clip(raw.name, CARD_NAME_MAX_LENGTH);
+  if (!name) return null;
+  const kind = (CARD_KINDS as readonly string[]).includes(String(raw.kind))
+    ? (raw.kind as CardKind)
+    : "other";
+  const triggers: string[] = [];
+  for (const value of Array.isArray(raw.triggers) ? raw.triggers : []) {
+    const trigger = clip(value, CARD_TRIGGER_MAX_LENGTH);
+    if (trigger && !triggers.some((t) => t.toLowerCase() === trigger.toLowerCase())) triggers.push(trigger);
+  }
+  if (triggers.length === 0) triggers.push(clip(name, CARD_TRIGGER_MAX_LENGTH));
+  return {
+    name,
+    kind,
+    triggers: triggers.slice(0, CARD_TRIGGERS_MAX),
+    description: clip(raw.description, CARD_DESCRIPTION_MAX_LENGTH),
+  };
+}
+
+export async function draftCardFromMessage(
+  ctx: Pick<AppContext, "db" | "clock" | "storage" | "providers" | "log">,
+  userId: string,
+  story: { id: string; title: string },
+  messageId: string,
+): Promise<CardDraft> {
+  const message = await storyMessageText(ctx, userId, story.id, messageId);
+  if (message?.role !== "assistant" || !message.content.trim()) {
+    throw new NotFound("Message not found");
+  }
+  const existing = (await storyCards(ctx, userId, story.id)).map((card) => card.name);
+  let answer: string;
+  try {
+    answer = await ctx.providers.text.complete({
+      messages: [
+        { role: "system", content: cardDrafterInstructions(story.title, existing) },
+        { role: "user", content: message.content },
+      ],
+      maxTokens: 400,
+      temperature: 0.4,
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "card draft failed");
+    throw new ProviderUnavailable(error instanceof ProviderError ? error.message : CARD_DRAFT_FAILED_DETAIL);
+  }
+  const draft = readDraft(answer);
+  if (!draft) throw new ProviderUnavailable(CARD_DRAFT_FAILED_DETAIL);
+  return draft;
+}
