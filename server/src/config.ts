@@ -120,6 +120,12 @@ const envSchema = z.object({
     .min(0, "must be 0 (no pause) or more")
     .max(100_000)
     .default(40),
+  /** The offline painter's and animator's picture size, as a fraction of full size (load and scale tests). */
+  OFFLINE_MEDIA_SCALE: z.coerce
+    .number({ error: "must be a number" })
+    .min(0.05, "must be between 0.05 and 1")
+    .max(1, "must be between 0.05 and 1")
+    .default(1),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -259,6 +265,8 @@ export type ProvidersConfig = {
   timeoutMs: number;
   /** The offline narrator's streaming pace (0: no pause between words). */
   offlineWordsPerSecond?: number;
+  /** The offline pictures' and clips' size as a fraction of full size (1: 2048x1536 and 640x480). */
+  offlineMediaScale?: number;
   /** When set, vendor result files are fetched only from these hosts (or their subdomains). */
   downloadHosts?: string[] | undefined;
 };
@@ -355,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       },
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
       offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,
+      offlineMediaScale: e.OFFLINE_MEDIA_SCALE,
       downloadHosts: e.VENDOR_DOWNLOAD_HOSTS?.length ? e.VENDOR_DOWNLOAD_HOSTS : undefined,
     },
     storage:

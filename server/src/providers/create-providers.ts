@@ -32,7 +32,10 @@ export const defaultModels = {
 type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
 
 /** What every adapter shares: the time limit and where result files may be downloaded from. */
-type Shared = Pick<ProvidersConfig, "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond">;
+type Shared = Pick<
+  ProvidersConfig,
+  "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond" | "offlineMediaScale"
+>;
 
 function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, shared: Shared) {
   return {
@@ -49,6 +52,7 @@ export function createProviders(config: ProvidersConfig): Providers {
     timeoutMs: config.timeoutMs,
     downloadHosts: config.downloadHosts,
     offlineWordsPerSecond: config.offlineWordsPerSecond,
+    offlineMediaScale: config.offlineMediaScale,
   };
   return {
     text: createText(config.text, shared),
@@ -86,7 +90,7 @@ function createImage(settings: ProvidersConfig["image"], shared: Shared): ImageP
         resolve(settings, "replicate", defaultModels.image.replicate, shared),
       );
     case "offline":
-      return createOfflineImageProvider();
+      return createOfflineImageProvider({ scale: shared.offlineMediaScale });
   }
 }
 
@@ -99,7 +103,7 @@ function createVideo(settings: ProvidersConfig["video"], shared: Shared): VideoP
         resolve(settings, "replicate", defaultModels.video.replicate, shared),
       );
     case "offline":
-      return createOfflineVideoProvider();
+      return createOfflineVideoProvider({ scale: shared.offlineMediaScale });
   }
 }
 

@@ -14,7 +14,12 @@ const REFERENCE_PULL = 0.6;
 /** Golden-ratio step: variant seeds of one prompt land far apart. */
 const VARIANT_STEP = 0x9e3779b9;
 
-async function paint(prompt: string, variant: number, style: ReferenceStyle | null): Promise<Buffer> {
+async function paint(
+  prompt: string,
+  variant: number,
+  style: ReferenceStyle | null,
+  scale: number,
+): Promise<Buffer> {
   const seed = hashString(prompt.trim().toLowerCase());
   // The theme comes from the prompt alone, so every variant shows the same world; the composition varies.
   const theme = detectTheme(prompt, createRng(seed));
@@ -22,10 +27,13 @@ async function paint(prompt: string, variant: number, style: ReferenceStyle | nu
   let palette = paletteFor(theme, rng);
   if (style) palette = recolourPalette(palette, style.dominant, REFERENCE_PULL);
   const svg = sceneSvg(theme, palette, rng, style?.focusX);
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  // The SVG is 2048x1536 at 72 dpi; a lower density rasterises the same picture smaller (and faster).
+  return sharp(Buffer.from(svg), { density: 72 * scale }).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
 }
 
-export function createOfflineImageProvider(): ImageProvider {
+/** `scale` (0.05..1, default 1) shrinks the pictures: load and scale tests run many on a small machine. */
+export function createOfflineImageProvider(options: { scale?: number | undefined } = {}): ImageProvider {
+  const scale = options.scale ?? 1;
   return {
     name: "offline",
     async generate(request: ImageRequest): Promise<MediaFile[]> {
@@ -37,7 +45,7 @@ export function createOfflineImageProvider(): ImageProvider {
       // One at a time: sharp already uses every core for each render, and the caller can abort in between.
       for (let variant = 0; variant < count; variant++) {
         request.signal?.throwIfAborted();
-        images.push({ data: await paint(request.prompt, variant, style), mimeType: "image/png" });
+        images.push({ data: await paint(request.prompt, variant, style, scale), mimeType: "image/png" });
       }
       return images;
     },

@@ -16,6 +16,8 @@ const QUANTIZATION = 28;
 
 export type OfflineVideoOptions = {
   clock?: Clock;
+  /** The clip's size as a fraction of 640x480 (load and scale tests); the length stays 5 s at 24 fps. */
+  scale?: number | undefined;
   /** How long a collected result stays available for a repeated poll. */
   collectedGraceMs?: number;
   /** How long a finished result waits for its first poll before it is dropped. */
@@ -27,22 +29,31 @@ export type OfflineVideoOptions = {
 type Task = { state: VideoTaskState; finishedAt?: number; collectedAt?: number };
 
 /** The whole clip as MP4 bytes: one decode, then 120 sampled frames streamed into the encoder. */
-export async function renderKenBurns(image: Buffer, prompt: string, seconds: number): Promise<Buffer> {
-  const source = await prepareSource(image, VIDEO_WIDTH, VIDEO_HEIGHT);
+export async function renderKenBurns(
+  image: Buffer,
+  prompt: string,
+  seconds: number,
+  scale = 1,
+): Promise<Buffer> {
+  // H.264 needs even sides.
+  const even = (side: number) => Math.max(16, 2 * Math.round((side * scale) / 2));
+  const width = even(VIDEO_WIDTH);
+  const height = even(VIDEO_HEIGHT);
+  const source = await prepareSource(image, width, height);
   const move = planMove(createRng(hashString(`${prompt}\u0000video`)));
   const total = Math.round(seconds * VIDEO_FPS);
-  const frame = new Uint8Array(VIDEO_WIDTH * VIDEO_HEIGHT * 4);
+  const frame = new Uint8Array(width * height * 4);
   async function* frames(): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < total; i++) {
-      renderFrame(source, move, total > 1 ? i / (total - 1) : 0, frame, VIDEO_WIDTH, VIDEO_HEIGHT);
+      renderFrame(source, move, total > 1 ? i / (total - 1) : 0, frame, width, height);
       yield frame;
       // Let the server answer requests between frames instead of blocking for the whole clip.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
   return encodeMp4({
-    width: VIDEO_WIDTH,
-    height: VIDEO_HEIGHT,
+    width,
+    height,
     frameRate: VIDEO_FPS,
     quantizationParameter: QUANTIZATION,
     frames: frames(),
@@ -74,7 +85,12 @@ export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): V
   const render = async (id: string, request: VideoRequest): Promise<void> => {
     const task = tasks.get(id)!;
     try {
-      const data = await renderKenBurns(request.image.data, request.prompt, request.durationSeconds);
+      const data = await renderKenBurns(
+        request.image.data,
+        request.prompt,
+        request.durationSeconds,
+        options.scale,
+      );
       // Never hand out a file the browser would choke on.
       if (!readMp4Info(data)) throw new Error("Encoder produced no playable MP4");
       task.state = { status: "succeeded", video: { data, mimeType: "video/mp4" } };
