@@ -34,6 +34,8 @@ const POOR_USER_EVERY = 10;
 const GRANT_TENTHS = 400;
 /** pg-boss declares a worker dead after 60 s without a heartbeat, and looks every 15 s; plus the retry. */
 const RECOVERY_LIMIT_MS = 150_000;
+/** After the last turn, every turn's media and every charge must be settled within this long. */
+const SETTLE_LIMIT_MS = 5 * 60_000;
 const PASSWORD = "scale-test-password";
 const BUCKET = "storyverse-scale";
 const SESSION_SECRET = randomBytes(32).toString("hex");
@@ -74,7 +76,8 @@ async function startApi(name: string, env: Record<string, string>, port?: number
 function startWorker(name: string, env: Record<string, string>): Child {
   const child = startServerProcess(name, { ...env, WORKER: "only" });
   child.exited.then((code) => {
-    if (!killed.has(child) && !stopping) failures.push(`${name} exited on its own (${code}):\n${child.output()}`);
+    if (!killed.has(child) && !stopping)
+      failures.push(`${name} exited on its own (${code}):\n${child.output()}`);
   });
   return child;
 }
@@ -113,7 +116,13 @@ async function call(
 
 // --- the run ------------------------------------------------------------------------------------------
 
-type TurnRecord = { user: User; mode: "image" | "video"; api: string; ms: number; status: number | "cut off" };
+type TurnRecord = {
+  user: User;
+  mode: "image" | "video";
+  api: string;
+  ms: number;
+  status: number | "cut off";
+};
 
 async function main(): Promise<number> {
   if (!(await postgresReachable(serverUrl))) {
@@ -122,6 +131,16 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanUp = async () => {
+    stopping = true;
+    for (const cleanup of cleanups.reverse().splice(0)) {
+      await cleanup().catch((error) => console.error("cleanup:", error));
+    }
+  };
+  // Interrupted: the processes, the store and the database still go.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  }
   try {
     const database = await createDatabase(serverUrl, `storyverse_scale_${process.pid}`);
     cleanups.push(() => database.drop());
@@ -184,8 +203,16 @@ async function main(): Promise<number> {
             body: { email, username: `scale${index}x${randomBytes(2).toString("hex")}`, password: PASSWORD },
             address,
           });
-          if (res.status !== 200 || !res.json.access_token) throw new Error(`register: ${JSON.stringify(res)}`);
-          return { index, email, address, home, token: String(res.json.access_token), id: String(res.json.user_id) };
+          if (res.status !== 200 || !res.json.access_token)
+            throw new Error(`register: ${JSON.stringify(res)}`);
+          return {
+            index,
+            email,
+            address,
+            home,
+            token: String(res.json.access_token),
+            id: String(res.json.user_id),
+          };
         }),
       );
       users.push(...made);
@@ -194,24 +221,44 @@ async function main(): Promise<number> {
     cleanups.push(() => db.close());
     for (const user of users) {
       if (user.index % POOR_USER_EVERY === 0) continue;
-      await grant(db.db, user.id, GRANT_TENTHS, "grant", `scale-${user.id}`, new Date(), "Scale test credits");
+      await grant(
+        db.db,
+        user.id,
+        GRANT_TENTHS,
+        "grant",
+        `scale-${user.id}`,
+        new Date(),
+        "Scale test credits",
+      );
     }
     log(`${users.length} users signed up (every ${POOR_USER_EVERY}th with only the sign-up credits)`);
 
     // --- the turns, with the kills in the middle ---
     const records: TurnRecord[] = [];
     let sent = 0;
-    const events: { workerKilledAt?: number; activeAtKill?: string[]; httpKilledAt?: number; httpBackMs?: number } =
-      {};
+    const events: {
+      workerKilledAt?: number;
+      activeAtKill?: string[];
+      httpKilledAt?: number;
+      httpBackMs?: number;
+    } = {};
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     cleanups.push(() => pool.end());
 
     const chaos = (async () => {
-      while (sent < turns * 0.3) await sleep(100);
-      // The media jobs running right now: one of them is the killed worker's.
-      const active = await pool.query<{ id: string }>(
-        "select id from pgboss.job where name = 'chat-generate-media' and state = 'active'",
-      );
+      // Mid-run, while both workers are busy: one of the media jobs running then is the killed worker's.
+      const busySince = Date.now();
+      let active: { rows: { id: string }[] } = { rows: [] };
+      while (sent < turns * 0.3 || active.rows.length < 2) {
+        if (Date.now() - busySince > 120_000) {
+          failures.push("the two workers were never both running a media job: nothing to kill mid-job");
+          break;
+        }
+        await sleep(100);
+        active = await pool.query<{ id: string }>(
+          "select id from pgboss.job where name = 'chat-generate-media' and state = 'active'",
+        );
+      }
       events.activeAtKill = active.rows.map((row) => row.id);
       events.workerKilledAt = Date.now();
       killed.add(workers[0]!);
@@ -266,7 +313,7 @@ async function main(): Promise<number> {
       Number(
         (await pool.query("select count(*) from chat_messages where media_status = 'pending'")).rows[0].count,
       );
-    const settleDeadline = Date.now() + 9 * 60_000;
+    const settleDeadline = Date.now() + SETTLE_LIMIT_MS;
     let recoveryMs: number | undefined;
     for (;;) {
       if (recoveryMs === undefined && events.activeAtKill && events.workerKilledAt) {
@@ -277,10 +324,12 @@ async function main(): Promise<number> {
         if (Number(open.rows[0].count) === 0) recoveryMs = Date.now() - events.workerKilledAt;
       }
       const pending = await pendingMedia();
-      const orphans = await orphanCharges(pool);
-      if (pending === 0 && orphans.length === 0 && recoveryMs !== undefined) break;
+      const unsettled = Number((await pool.query("select count(*) from unsettled_charges")).rows[0].count);
+      if (pending === 0 && unsettled === 0 && recoveryMs !== undefined) break;
       if (Date.now() > settleDeadline) {
-        failures.push(`${pending} turns still pending and ${orphans.length} charges unsettled 9 minutes after the last turn`);
+        failures.push(
+          `${SETTLE_LIMIT_MS / 1000} s after the last turn: ${pending} turns still pending, ${unsettled} charges unsettled`,
+        );
         break;
       }
       await sleep(1000);
@@ -301,7 +350,10 @@ async function main(): Promise<number> {
     const sums = new Map<string, number>();
     for (const row of ledger.rows) {
       sums.set(row.user_id, (sums.get(row.user_id) ?? 0) + row.amount_tenths);
-      check(row.balance_after_tenths >= 0, `user ${row.user_id}: a ledger row left the balance at ${row.balance_after_tenths}`);
+      check(
+        row.balance_after_tenths >= 0,
+        `user ${row.user_id}: a ledger row left the balance at ${row.balance_after_tenths}`,
+      );
     }
     for (const account of accounts.rows) {
       check(
@@ -310,7 +362,10 @@ async function main(): Promise<number> {
       );
     }
     const orphans = await orphanCharges(pool);
-    check(orphans.length === 0, `${orphans.length} charges have neither a saved turn nor a refund: ${orphans.join(", ")}`);
+    check(
+      orphans.length === 0,
+      `${orphans.length} charges have neither a saved turn nor a refund: ${orphans.join(", ")}`,
+    );
     const messages = await pool.query<{
       id: string;
       user_id: string;
@@ -325,8 +380,20 @@ async function main(): Promise<number> {
          from chat_messages m where m.role = 'assistant'`,
     );
     const refunds = new Set(
-      (await pool.query<{ reference: string }>("select reference from credit_transactions where transaction_type = 'refund'"))
-        .rows.map((row) => row.reference),
+      (
+        await pool.query<{ reference: string }>(
+          "select reference from credit_transactions where transaction_type = 'refund'",
+        )
+      ).rows.map((row) => row.reference),
+    );
+    // Turns charged whose answer was never saved (the request died with its process, or the narrator failed).
+    const refundedUnsaved = Number(
+      (
+        await pool.query(
+          `select count(*) from credit_transactions t where t.transaction_type = 'refund'
+              and not exists (select 1 from chat_messages m where 'refund:' || m.id = t.reference)`,
+        )
+      ).rows[0].count,
     );
     let completed = 0;
     let refunded = 0;
@@ -357,7 +424,10 @@ async function main(): Promise<number> {
       await Promise.all(
         done.slice(i, i + 20).map(async (message) => {
           const keys = [message.image_key, message.mode === "video" ? message.video_key : null];
-          check(Boolean(message.image_key) && (message.mode !== "video" || Boolean(message.video_key)), `turn ${message.id}: completed without its ${message.mode}`);
+          check(
+            Boolean(message.image_key) && (message.mode !== "video" || Boolean(message.video_key)),
+            `turn ${message.id}: completed without its ${message.mode}`,
+          );
           const sizes = new Map<string, number>();
           for (const key of keys) {
             if (!key) continue;
@@ -367,13 +437,19 @@ async function main(): Promise<number> {
           }
           const user = byId.get(message.user_id)!;
           for (const api of apis) {
-            const status = await call(api, "GET", `/api/chat/media-status/${message.id}`, { token: user.token, address: user.address });
+            const status = await call(api, "GET", `/api/chat/media-status/${message.id}`, {
+              token: user.token,
+              address: user.address,
+            });
             const links = [status.json.image_url, message.mode === "video" ? status.json.video_url : null];
             for (const link of links) {
               if (link === null) continue;
               const file = typeof link === "string" ? await fetch(link).catch(() => undefined) : undefined;
               const bytes = file?.ok ? (await file.arrayBuffer()).byteLength : 0;
-              check(bytes > 0 && [...sizes.values()].includes(bytes), `turn ${message.id}: ${api.name}'s link ${String(link)} did not download the stored file`);
+              check(
+                bytes > 0 && [...sizes.values()].includes(bytes),
+                `turn ${message.id}: ${api.name}'s link ${String(link)} did not download the stored file`,
+              );
             }
           }
         }),
@@ -382,7 +458,10 @@ async function main(): Promise<number> {
 
     // --- sessions and sign-in limits across the processes ---
     const logoutMs = await logoutReachesOtherProcess(apis, users[1]!);
-    check(logoutMs !== undefined && logoutMs < 1000, `a logout on ${apis[0]!.name} was still accepted on ${apis[1]!.name} after 1 s`);
+    check(
+      logoutMs !== undefined && logoutMs < 1000,
+      `a logout on ${apis[0]!.name} was still accepted on ${apis[1]!.name} after 1 s`,
+    );
     const limitHeld = await signInLimitAcrossProcesses(apis, users[2]!);
     check(limitHeld, "the sign-in limit per account did not hold across both processes");
 
@@ -394,23 +473,35 @@ async function main(): Promise<number> {
     const other = records.filter((r) => ![200, 402, "cut off"].includes(r.status));
     check(other.length === 0, `unexpected answers to turns: ${other.map((r) => r.status).join(", ")}`);
     console.log("");
-    console.log("| turns sent | answered 200 | refused 402 (no credits) | cut off by the kill | media completed | refunded |");
-    console.log("|---|---|---|---|---|---|");
-    console.log(`| ${records.length} | ${accepted.length} | ${count(402)} | ${count("cut off")} | ${completed} | ${refunded} |`);
+    console.log(
+      "| turns sent | answered 200 | refused 402 (no credits) | cut off by the kill | media completed | media failed, refunded | charged, not saved, refunded |",
+    );
+    console.log("|---|---|---|---|---|---|---|");
+    console.log(
+      `| ${records.length} | ${accepted.length} | ${count(402)} | ${count("cut off")} | ${completed} | ${refunded} | ${refundedUnsaved} |`,
+    );
     console.log("");
-    console.log("| turn request p50 / p95 | media ready p50 / p95 | worker kill: its jobs done after | HTTP kill: back after | logout seen by the other process |");
+    console.log(
+      "| turn request p50 / p95 | media ready p50 / p95 | worker kill: its jobs done after | HTTP kill: back after | logout seen by the other process |",
+    );
     console.log("|---|---|---|---|---|");
     console.log(
       `| ${ms(quantile(turnMs, 0.5))} / ${ms(quantile(turnMs, 0.95))} | ${ms(quantile(mediaMs, 0.5))} / ${ms(quantile(mediaMs, 0.95))} | ${recoveryMs === undefined ? "never" : ms(recoveryMs)} | ${events.httpBackMs === undefined ? "-" : ms(events.httpBackMs)} | ${logoutMs === undefined ? "never" : ms(logoutMs)} |`,
     );
     console.log("");
-    log(`${users.length} users, ${turns} turns, whole run ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `${users.length} users, ${turns} turns, whole run ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
   } finally {
-    stopping = true;
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error("cleanup:", error));
+    await cleanUp();
   }
   if (failures.length > 0) {
-    console.error(`\nFAILED (${failures.length}):\n${failures.slice(0, 50).map((f) => `- ${f}`).join("\n")}`);
+    console.error(
+      `\nFAILED (${failures.length}):\n${failures
+        .slice(0, 50)
+        .map((f) => `- ${f}`)
+        .join("\n")}`,
+    );
     return 1;
   }
   console.log("All scale checks passed.");
@@ -432,18 +523,25 @@ async function orphanCharges(pool: pg.Pool): Promise<string[]> {
                 and not exists (select 1 from chat_messages m where 'refund:' || m.id = t.reference)
               group by t.user_id) r using (user_id)`,
   );
-  return result.rows.filter((row) => Number(row.missing) !== 0).map((row) => `${row.user_id} (${row.missing})`);
+  return result.rows
+    .filter((row) => Number(row.missing) !== 0)
+    .map((row) => `${row.user_id} (${row.missing})`);
 }
 
 async function logoutReachesOtherProcess(apis: Api[], user: User): Promise<number | undefined> {
   const [one, other] = apis as [Api, Api];
-  const login = await call(one, "POST", "/api/login", { body: { email: user.email, password: PASSWORD }, address: user.address });
+  const login = await call(one, "POST", "/api/login", {
+    body: { email: user.email, password: PASSWORD },
+    address: user.address,
+  });
   const token = String(login.json.access_token);
   // The other process has the session in its cache before the logout.
   for (let i = 0; i < 2; i += 1) {
-    if ((await call(other, "GET", "/api/user/verify", { token, address: user.address })).status !== 200) return undefined;
+    if ((await call(other, "GET", "/api/user/verify", { token, address: user.address })).status !== 200)
+      return undefined;
   }
-  if ((await call(one, "POST", "/api/logout", { token, address: user.address })).status !== 200) return undefined;
+  if ((await call(one, "POST", "/api/logout", { token, address: user.address })).status !== 200)
+    return undefined;
   const begun = performance.now();
   while (performance.now() - begun < 2000) {
     if ((await call(other, "GET", "/api/user/verify", { token, address: user.address })).status === 401) {
@@ -457,11 +555,17 @@ async function logoutReachesOtherProcess(apis: Api[], user: User): Promise<numbe
 /** Ten wrong passwords, alternating between the processes (each saw five): both then refuse the right one. */
 async function signInLimitAcrossProcesses(apis: Api[], user: User): Promise<boolean> {
   for (let i = 0; i < 10; i += 1) {
-    const res = await call(apis[i % 2]!, "POST", "/api/login", { body: { email: user.email, password: "a-wrong-guess" }, address: user.address });
+    const res = await call(apis[i % 2]!, "POST", "/api/login", {
+      body: { email: user.email, password: "a-wrong-guess" },
+      address: user.address,
+    });
     if (res.status !== 401) return false;
   }
   for (const api of apis) {
-    const res = await call(api, "POST", "/api/login", { body: { email: user.email, password: PASSWORD }, address: user.address });
+    const res = await call(api, "POST", "/api/login", {
+      body: { email: user.email, password: PASSWORD },
+      address: user.address,
+    });
     if (res.status !== 429) return false;
   }
   return true;
@@ -472,7 +576,8 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-const ms = (value: number) => (Number.isNaN(value) ? "-" : value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+const ms = (value: number) =>
+  Number.isNaN(value) ? "-" : value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;
 
 main().then(
   (code) => process.exit(code),

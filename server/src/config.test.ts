@@ -118,6 +118,7 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["DATABASE_URL", "mysql://x"],
     ["REDIS_URL", "localhost:6379"],
+    ["OFFLINE_MEDIA_SCALE", "2"],
     ["APP_URL", "not a url"],
     ["WORKER", "maybe"],
     ["TRUST_PROXY", "perhaps"],

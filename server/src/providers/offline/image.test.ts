@@ -24,6 +24,16 @@ describe("offline image provider", () => {
     batch = await provider.generate({ prompt: PROMPT, count: 4, references: [] });
   }, 60_000);
 
+  it("paints smaller pictures at OFFLINE_MEDIA_SCALE, for load tests", async () => {
+    const [small] = await createOfflineImageProvider({ scale: 0.125 }).generate({
+      prompt: PROMPT,
+      count: 1,
+      references: [],
+    });
+    const meta = await sharp(small!.data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 256, 192]);
+  });
+
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
   });

@@ -28,7 +28,9 @@ async function paint(
   if (style) palette = recolourPalette(palette, style.dominant, REFERENCE_PULL);
   const svg = sceneSvg(theme, palette, rng, style?.focusX);
   // The SVG is 2048x1536 at 72 dpi; a lower density rasterises the same picture smaller (and faster).
-  return sharp(Buffer.from(svg), { density: 72 * scale }).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  return sharp(Buffer.from(svg), { density: 72 * scale })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
 }
 
 /** `scale` (0.05..1, default 1) shrinks the pictures: load and scale tests run many on a small machine. */

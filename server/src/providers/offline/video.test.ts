@@ -60,6 +60,17 @@ describe("offline video provider", () => {
     expect(await provider.poll(taskId)).toEqual({ status: "failed", error: "Unknown video task" });
   }, 120_000);
 
+  it("renders smaller clips of the same length at OFFLINE_MEDIA_SCALE, for load tests", async () => {
+    const provider = createOfflineVideoProvider({ scale: 0.125 });
+    const image = { data: await sceneImage(), mimeType: "image/png" };
+    const { taskId } = await provider.start({ prompt: "a quick pan", image, durationSeconds: 5 });
+    const state = await until(provider, taskId);
+    if (state.status !== "succeeded") throw new Error(`video failed: ${JSON.stringify(state)}`);
+    const info = readMp4Info(state.video.data);
+    expect([info?.width, info?.height]).toEqual([80, 60]);
+    expect(info!.durationSeconds).toBeGreaterThan(4.8);
+  }, 60_000);
+
   it("fails unknown tasks", async () => {
     const provider = createOfflineVideoProvider();
     expect(await provider.poll("offline-nope")).toEqual({ status: "failed", error: "Unknown video task" });
