@@ -30,6 +30,8 @@ interface ChatExperienceProps {
   selection?: ReferenceSelection | null;
   /** Names the saved files, e.g. after the story. */
   downloadPrefix?: string;
+  /** Story chats: "Make a card" on narrator messages. */
+  onMakeCard?: (messageId: string) => void;
 }
 
 interface Preview {
@@ -72,6 +74,7 @@ export function ChatExperience({
   header,
   selection,
   downloadPrefix = "storyverse",
+  onMakeCard,
 }: ChatExperienceProps) {
   const [mode, setMode] = useChatMode();
   const config = useServerConfig();
@@ -119,6 +122,7 @@ export function ChatExperience({
         onContinue: () => void actions.continueStory(mode),
         onEdit: actions.edit,
         onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
+        ...(onMakeCard ? { onMakeCard } : {}),
       }
     : null;
 

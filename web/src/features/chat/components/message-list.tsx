@@ -13,6 +13,7 @@ import {
   ChevronLeft,
   ChevronRight,
   Clapperboard,
+  Contact,
   FastForward,
   Feather,
   Pencil,
@@ -49,6 +50,8 @@ export interface MessageCraft {
   onContinue: () => void;
   onEdit: (messageId: string, content: string) => Promise<boolean>;
   onSelectVersion: (messageId: string, version: number) => void;
+  /** "Make a card": drafts a Story Card from a narrator message for the player to review. */
+  onMakeCard?: (messageId: string) => void;
 }
 
 interface MessageListProps {
@@ -374,6 +377,17 @@ function AssistantMessage({
             >
               Edit
             </Button>
+            {craft.onMakeCard ? (
+              <Button
+                variant="ghost"
+                size="xs"
+                icon={<Contact aria-hidden="true" className="size-3.5" />}
+                title="Draft a Story Card from this message"
+                onClick={() => craft.onMakeCard?.(message.id)}
+              >
+                Make a card
+              </Button>
+            ) : null}
             {newest
               ? [
                   {

@@ -7,20 +7,24 @@ import { STORIES_KEY } from "./list-stories";
 export async function fetchNarratorContext(
   storyId: string,
   prompt: string,
+  selectedImages: number,
   signal?: AbortSignal,
 ): Promise<NarratorContext> {
-  const query = prompt.trim() ? `?prompt=${encodeURIComponent(prompt.trim())}` : "";
-  return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/context${query}`, {
+  const query = new URLSearchParams();
+  if (prompt.trim()) query.set("prompt", prompt.trim());
+  if (selectedImages > 0) query.set("selected_images", String(selectedImages));
+  const search = query.size ? `?${query}` : "";
+  return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/context${search}`, {
     schema: narratorContextResponseSchema,
     signal,
     timeoutMs: 30_000,
   });
 }
 
-export const narratorContextQueryOptions = (storyId: string, prompt: string) =>
+export const narratorContextQueryOptions = (storyId: string, prompt: string, selectedImages = 0) =>
   queryOptions({
-    queryKey: [...STORIES_KEY, storyId, "context", prompt.trim()] as const,
-    queryFn: ({ signal }) => fetchNarratorContext(storyId, prompt, signal),
+    queryKey: [...STORIES_KEY, storyId, "context", prompt.trim(), selectedImages] as const,
+    queryFn: ({ signal }) => fetchNarratorContext(storyId, prompt, selectedImages, signal),
     // Always read afresh when the panel opens: the story may have moved on.
     staleTime: 0,
   });

@@ -21,7 +21,16 @@ const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
 
 const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrator" } as const;
 
-export function NarratorContextPanel({ storyId, onClose }: { storyId: string | null; onClose: () => void }) {
+export function NarratorContextPanel({
+  storyId,
+  selectedImages = 0,
+  onClose,
+}: {
+  storyId: string | null;
+  /** How many images the player has selected for the next turn (they guide the scene before portraits). */
+  selectedImages?: number;
+  onClose: () => void;
+}) {
   return (
     <Modal
       open={storyId !== null}
@@ -30,15 +39,15 @@ export function NarratorContextPanel({ storyId, onClose }: { storyId: string | n
       description="Exactly what the next turn sends the narrator, and what each part costs of its budget."
       icon={<Eye className="size-5" />}
     >
-      {storyId ? <ContextView storyId={storyId} /> : null}
+      {storyId ? <ContextView storyId={storyId} selectedImages={selectedImages} /> : null}
     </Modal>
   );
 }
 
-function ContextView({ storyId }: { storyId: string }) {
+function ContextView({ storyId, selectedImages }: { storyId: string; selectedImages: number }) {
   const [draft, setDraft] = useState("");
   const [prompt, setPrompt] = useState("");
-  const context = useQuery(narratorContextQueryOptions(storyId, prompt));
+  const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages));
   return (
     <div className="space-y-5">
       <form
@@ -101,6 +110,55 @@ function ContextBody({ context }: { context: NarratorContext }) {
             </li>
           ))}
         </ul>
+      </section>
+      <section aria-label="Active Story Cards">
+        <h3 className="text-sm font-semibold text-ink">Active Story Cards</h3>
+        {context.active_cards.length === 0 ? (
+          <p className="mt-1 text-sm text-ink-muted">
+            None: no card's trigger word is in the newest messages.
+          </p>
+        ) : (
+          <ul className="mt-2 flex flex-wrap gap-1.5">
+            {context.active_cards.map((card) => (
+              <li
+                key={card.id}
+                className="rounded-full bg-accent-soft px-3 py-1 text-sm text-accent-ink"
+                title={card.in_context ? undefined : "Left out: no room in the budget"}
+              >
+                {card.name}
+                {card.in_context ? "" : " (left out)"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-label="Image references">
+        <h3 className="text-sm font-semibold text-ink">Image references</h3>
+        {context.image_references.length === 0 ? (
+          <p className="mt-1 text-sm text-ink-muted">The next scene is painted from the words alone.</p>
+        ) : (
+          <ol className="mt-2 flex flex-wrap gap-2">
+            {context.image_references.map((reference) =>
+              reference.source === "selected" ? (
+                <li
+                  key={`selected-${reference.position}`}
+                  className="grid size-16 place-items-center rounded-xl border border-line bg-surface-2 px-1 text-center text-xs text-ink-muted"
+                >
+                  Selected image {reference.position + 1}
+                </li>
+              ) : (
+                <li key={reference.card_id} className="w-16 text-center">
+                  <img
+                    src={reference.url}
+                    alt={`Portrait of ${reference.name}`}
+                    className="size-16 rounded-xl border border-line object-cover"
+                  />
+                  <span className="mt-1 block truncate text-xs text-ink-muted">{reference.name}</span>
+                </li>
+              ),
+            )}
+          </ol>
+        )}
       </section>
       <section aria-label="Messages sent">
         <h3 className="text-sm font-semibold text-ink">Messages sent</h3>

@@ -5,7 +5,17 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, BookOpenText, Eye, SearchX, Settings2, Share2, TriangleAlert, X } from "lucide-react";
+import {
+  ArrowLeft,
+  BookOpenText,
+  Contact,
+  Eye,
+  SearchX,
+  Settings2,
+  Share2,
+  TriangleAlert,
+  X,
+} from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAuth } from "../../../app/auth-provider";
 import { useBanner } from "../../../app/banner-provider";
@@ -18,6 +28,7 @@ import { ChatExperience, type ReferenceSelection } from "../../chat/components/c
 import { OfflineBadge } from "../../chat/components/offline-badge";
 import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
 import { ShareExportDialog } from "../../sharing/components/share-export-dialog";
+import { draftCardFromMessage } from "../api/card-draft";
 import { continueStory } from "../api/continue-story";
 import { editStoryMessage } from "../api/edit-story-message";
 import { STORIES_KEY } from "../api/list-stories";
@@ -32,6 +43,7 @@ import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
 import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
 import { NarratorContextPanel } from "./narrator-context-panel";
+import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
 export function StoryInterface() {
@@ -117,6 +129,9 @@ function OpenStoryChat({ story }: { story: Story }) {
   const [editing, setEditing] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [peeking, setPeeking] = useState(false);
+  /** The Story Cards dialog: closed, on its list, or on the editor (a draft from "Make a card"). */
+  const [cards, setCards] = useState<{ start: CardEditorStart | null } | null>(null);
+  const [drafting, setDrafting] = useState(false);
   const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
@@ -197,6 +212,19 @@ function OpenStoryChat({ story }: { story: Story }) {
     navigate("stories");
   };
 
+  const makeCard = async (messageId: string) => {
+    if (drafting) return;
+    setDrafting(true);
+    try {
+      const draft = await draftCardFromMessage(story.id, messageId);
+      setCards({ start: { draft } });
+    } catch (error) {
+      showError(`Failed to draft a card: ${errorMessage(error)}`);
+    } finally {
+      setDrafting(false);
+    }
+  };
+
   const selection: ReferenceSelection = {
     count: selected.length,
     isSelected: (messageId) => selected.some((image) => image.messageId === messageId),
@@ -234,6 +262,15 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
+          onClick={() => setCards({ start: null })}
+          aria-label="Story Cards"
+          title="Story Cards"
+          className={iconButtonClasses}
+        >
+          <Contact aria-hidden="true" className="size-5" />
+        </button>
+        <button
+          type="button"
           onClick={() => setPeeking(true)}
           aria-label="What the narrator sees"
           title="What the narrator sees"
@@ -265,9 +302,24 @@ function OpenStoryChat({ story }: { story: Story }) {
 
   return (
     <>
-      <ChatExperience session={session} header={header} selection={selection} downloadPrefix={story.title} />
+      <ChatExperience
+        session={session}
+        header={header}
+        selection={selection}
+        downloadPrefix={story.title}
+        onMakeCard={(messageId) => void makeCard(messageId)}
+      />
+      <StoryCardsDialog
+        storyId={cards ? story.id : null}
+        start={cards?.start ?? null}
+        onClose={() => setCards(null)}
+      />
       <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} withMemory />
-      <NarratorContextPanel storyId={peeking ? story.id : null} onClose={() => setPeeking(false)} />
+      <NarratorContextPanel
+        storyId={peeking ? story.id : null}
+        selectedImages={selected.length}
+        onClose={() => setPeeking(false)}
+      />
       <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>
   );

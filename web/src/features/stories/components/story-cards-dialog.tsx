@@ -1,0 +1,584 @@
+// Story Cards: the story's characters, places and things, each woken by its trigger words. The dialog lists
+// them (enable toggle, edit, delete) and edits one: name, kind, trigger chips, description with its
+// counter, and a portrait picked from the gallery or uploaded. "Make a card" opens it on a draft to review.
+import {
+  CARD_DESCRIPTION_MAX_LENGTH,
+  CARD_KINDS,
+  CARD_NAME_MAX_LENGTH,
+  CARD_TRIGGER_MAX_LENGTH,
+  CARD_TRIGGERS_MAX,
+  type CardDraft,
+  type CardKind,
+  type CardPortraitInput,
+  STORY_CARDS_MAX,
+  type StoryCard,
+} from "@storyverse/contract/story-cards";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Contact, ImagePlus, Pencil, Plus, Trash2, Upload, X } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import { Button } from "../../../components/button";
+import { FormAlert } from "../../../components/form-alert";
+import { MediaThumb } from "../../../components/media-thumb";
+import { Modal, ModalActions } from "../../../components/modal";
+import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
+import { errorMessage } from "../../../lib/api-errors";
+import { userImagesQueryOptions } from "../../gallery/api/user-images";
+import { readFileAsDataUrl } from "../../studio/use-input-images";
+import {
+  createStoryCard,
+  deleteStoryCard,
+  storyCardsKey,
+  storyCardsQueryOptions,
+  updateStoryCard,
+} from "../api/story-cards";
+
+const KIND_NAMES: Record<CardKind, string> = {
+  character: "Character",
+  place: "Place",
+  thing: "Thing",
+  other: "Other",
+};
+
+/** What the editor starts from: a saved card, a draft from a message, or nothing (a new card). */
+export type CardEditorStart = { card: StoryCard } | { draft: CardDraft } | { blank: true };
+
+interface StoryCardsDialogProps {
+  /** The story whose cards are shown; null keeps the dialog closed. */
+  storyId: string | null;
+  /** Open straight on the editor (e.g. a draft from "Make a card"); null opens the list. */
+  start: CardEditorStart | null;
+  onClose: () => void;
+}
+
+export function StoryCardsDialog({ storyId, start, onClose }: StoryCardsDialogProps) {
+  return (
+    <Modal
+      open={storyId !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Story Cards"
+      description="Characters, places and things the narrator is reminded of when their trigger words come up. Portraits guide the scenes."
+      icon={<Contact className="size-5" />}
+    >
+      {storyId ? <CardsBody key={storyId} storyId={storyId} start={start} /> : null}
+    </Modal>
+  );
+}
+
+function CardsBody({ storyId, start }: { storyId: string; start: CardEditorStart | null }) {
+  const [editing, setEditing] = useState<CardEditorStart | null>(start);
+  const cards = useQuery(storyCardsQueryOptions(storyId));
+  if (editing) {
+    return <CardEditor storyId={storyId} start={editing} onDone={() => setEditing(null)} />;
+  }
+  if (cards.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
+  if (cards.error) return <FormAlert message={errorMessage(cards.error)} />;
+  return <CardList storyId={storyId} cards={cards.data} onEdit={setEditing} />;
+}
+
+function CardList({
+  storyId,
+  cards,
+  onEdit,
+}: {
+  storyId: string;
+  cards: StoryCard[];
+  onEdit: (start: CardEditorStart) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const replace = (card: StoryCard) =>
+    queryClient.setQueryData<StoryCard[]>(storyCardsKey(storyId), (list) =>
+      list?.map((c) => (c.id === card.id ? card : c)),
+    );
+
+  const toggle = async (card: StoryCard) => {
+    setError(null);
+    setBusy(card.id);
+    try {
+      replace(await updateStoryCard(storyId, card.id, { enabled: !card.enabled }));
+    } catch (failure) {
+      setError(`Failed to update the card: ${errorMessage(failure)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const remove = async (card: StoryCard) => {
+    setError(null);
+    setBusy(card.id);
+    try {
+      await deleteStoryCard(storyId, card.id);
+      queryClient.setQueryData<StoryCard[]>(storyCardsKey(storyId), (list) =>
+        list?.filter((c) => c.id !== card.id),
+      );
+      setConfirming(null);
+    } catch (failure) {
+      setError(`Failed to delete the card: ${errorMessage(failure)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between gap-3">
+        <p className="text-sm text-ink-muted tabular-nums">
+          {cards.length}/{STORY_CARDS_MAX} cards
+        </p>
+        <Button
+          size="sm"
+          icon={<Plus aria-hidden="true" className="size-4" />}
+          disabled={cards.length >= STORY_CARDS_MAX}
+          onClick={() => onEdit({ blank: true })}
+        >
+          New card
+        </Button>
+      </div>
+      {error ? <FormAlert message={error} /> : null}
+      {cards.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-line px-4 py-6 text-center text-sm text-ink-muted">
+          No cards yet. Add the story's people and places, or use "Make a card" on a narrator message.
+        </p>
+      ) : (
+        <ul aria-label="Cards" className="divide-y divide-line rounded-xl border border-line">
+          {cards.map((card) => (
+            <li key={card.id} aria-label={card.name} className="flex gap-3 px-3 py-3">
+              <Portrait card={card} />
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-baseline gap-x-2">
+                  <p className="truncate font-semibold text-ink">{card.name}</p>
+                  <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind]}</span>
+                  {card.enabled ? null : <span className="text-xs text-ink-muted">(off)</span>}
+                </div>
+                <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
+                  {card.triggers.map((trigger) => (
+                    <li
+                      key={trigger}
+                      className="rounded-full bg-surface-2 px-2 py-0.5 text-xs text-ink-muted"
+                    >
+                      {trigger}
+                    </li>
+                  ))}
+                </ul>
+                {confirming === card.id ? (
+                  <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+                    <span className="text-ink">Delete {card.name}?</span>
+                    <Button
+                      size="xs"
+                      variant="danger"
+                      loading={busy === card.id}
+                      onClick={() => void remove(card)}
+                    >
+                      Delete card
+                    </Button>
+                    <Button size="xs" variant="ghost" onClick={() => setConfirming(null)}>
+                      Keep
+                    </Button>
+                  </div>
+                ) : (
+                  <div className="mt-1 flex flex-wrap items-center gap-1">
+                    <label className="mr-2 inline-flex cursor-pointer items-center gap-2 text-xs text-ink-muted">
+                      <input
+                        type="checkbox"
+                        role="switch"
+                        aria-checked={card.enabled}
+                        checked={card.enabled}
+                        disabled={busy === card.id}
+                        onChange={() => void toggle(card)}
+                        aria-label={`Enabled: ${card.name}`}
+                        className="size-4 accent-accent-500"
+                      />
+                      Enabled
+                    </label>
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      icon={<Pencil aria-hidden="true" className="size-3.5" />}
+                      aria-label={`Edit ${card.name}`}
+                      onClick={() => onEdit({ card })}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      icon={<Trash2 aria-hidden="true" className="size-3.5" />}
+                      aria-label={`Delete ${card.name}`}
+                      onClick={() => setConfirming(card.id)}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Portrait({ card }: { card: Pick<StoryCard, "name" | "portrait"> }) {
+  return card.portrait ? (
+    <img
+      src={card.portrait.url}
+      alt={`Portrait of ${card.name}`}
+      className="size-14 shrink-0 rounded-xl border border-line object-cover"
+    />
+  ) : (
+    <span
+      aria-hidden="true"
+      className="grid size-14 shrink-0 place-items-center rounded-xl bg-accent-soft text-lg font-bold text-accent-ink"
+    >
+      {card.name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/** The portrait as the editor holds it: unchanged, picked from the gallery, uploaded, or removed. */
+type PortraitChoice =
+  | { kind: "kept"; url: string | null }
+  | { kind: "gallery"; id: string; url: string }
+  | { kind: "upload"; data: string; name: string }
+  | { kind: "none" };
+
+function CardEditor({
+  storyId,
+  start,
+  onDone,
+}: {
+  storyId: string;
+  start: CardEditorStart;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const saved = "card" in start ? start.card : null;
+  const initial = "card" in start ? start.card : "draft" in start ? start.draft : null;
+  const [name, setName] = useState(initial?.name.slice(0, CARD_NAME_MAX_LENGTH) ?? "");
+  const [kind, setKind] = useState<CardKind>(initial?.kind ?? "character");
+  const [triggers, setTriggers] = useState<string[]>(initial?.triggers.slice(0, CARD_TRIGGERS_MAX) ?? []);
+  const [triggerDraft, setTriggerDraft] = useState("");
+  const [description, setDescription] = useState(
+    initial?.description.slice(0, CARD_DESCRIPTION_MAX_LENGTH) ?? "",
+  );
+  const [enabled, setEnabled] = useState(saved?.enabled ?? true);
+  const [portrait, setPortrait] = useState<PortraitChoice>({
+    kind: "kept",
+    url: saved?.portrait?.url ?? null,
+  });
+  const [picking, setPicking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const addTrigger = (raw: string) => {
+    const words = raw
+      .split(",")
+      .map((word) => word.trim())
+      .filter(Boolean);
+    if (words.length === 0) return;
+    setError(null);
+    const next = [...triggers];
+    for (const word of words) {
+      if (word.length > CARD_TRIGGER_MAX_LENGTH) {
+        setError(`Each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters.`);
+        return;
+      }
+      if (next.some((t) => t.toLowerCase() === word.toLowerCase())) continue;
+      if (next.length >= CARD_TRIGGERS_MAX) {
+        setError(`A card takes at most ${CARD_TRIGGERS_MAX} triggers.`);
+        break;
+      }
+      next.push(word);
+    }
+    setTriggers(next);
+    setTriggerDraft("");
+  };
+
+  const portraitUrl =
+    portrait.kind === "kept" || portrait.kind === "gallery"
+      ? portrait.url
+      : portrait.kind === "upload"
+        ? portrait.data
+        : null;
+
+  const portraitInput = (): CardPortraitInput | undefined => {
+    if (portrait.kind === "kept") return saved ? undefined : null;
+    if (portrait.kind === "gallery") return { gallery_item_id: portrait.id };
+    if (portrait.kind === "upload") return { data: portrait.data, name: portrait.name };
+    return null;
+  };
+
+  const save = async () => {
+    const pending = triggerDraft.trim();
+    const allTriggers = pending && triggers.length < CARD_TRIGGERS_MAX ? [...triggers, pending] : triggers;
+    if (!name.trim()) return setError("Please give the card a name.");
+    if (allTriggers.length === 0) return setError("Please add at least one trigger word.");
+    setError(null);
+    setSaving(true);
+    try {
+      const fields = { name: name.trim(), kind, triggers: allTriggers, description, enabled };
+      const chosen = portraitInput();
+      const card = saved
+        ? await updateStoryCard(storyId, saved.id, {
+            ...fields,
+            ...(chosen === undefined ? {} : { portrait: chosen }),
+          })
+        : await createStoryCard(storyId, { ...fields, portrait: chosen ?? null });
+      queryClient.setQueryData<StoryCard[]>(storyCardsKey(storyId), (list) =>
+        list ? (saved ? list.map((c) => (c.id === card.id ? card : c)) : [...list, card]) : list,
+      );
+      void queryClient.invalidateQueries({ queryKey: storyCardsKey(storyId) });
+      onDone();
+    } catch (failure) {
+      setError(`Failed to save the card: ${errorMessage(failure)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="space-y-5"
+      aria-label={saved ? `Edit ${saved.name}` : "New card"}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      {"draft" in start ? (
+        <p role="status" className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink">
+          A draft from the narrator's message: review it, then save.
+        </p>
+      ) : null}
+      <div>
+        <FieldLabel htmlFor={`${id}-name`} counter={`${name.length}/${CARD_NAME_MAX_LENGTH}`}>
+          Name
+        </FieldLabel>
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={CARD_NAME_MAX_LENGTH}
+          placeholder="e.g. Captain Rell"
+          className={`${inputClasses} mt-2`}
+        />
+      </div>
+      <div>
+        <FieldLabel htmlFor={`${id}-kind`}>Kind</FieldLabel>
+        <select
+          id={`${id}-kind`}
+          value={kind}
+          onChange={(event) => setKind(event.target.value as CardKind)}
+          className={`${inputClasses} mt-2`}
+        >
+          {CARD_KINDS.map((value) => (
+            <option key={value} value={value}>
+              {KIND_NAMES[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <FieldLabel htmlFor={`${id}-trigger`} counter={`${triggers.length}/${CARD_TRIGGERS_MAX}`}>
+          Triggers
+        </FieldLabel>
+        {triggers.length ? (
+          <ul aria-label="Triggers" className="mt-2 flex flex-wrap gap-1.5">
+            {triggers.map((trigger) => (
+              <li
+                key={trigger}
+                className="inline-flex items-center gap-1 rounded-full bg-accent-soft py-0.5 pr-1 pl-3 text-sm text-accent-ink"
+              >
+                {trigger}
+                <button
+                  type="button"
+                  aria-label={`Remove trigger ${trigger}`}
+                  onClick={() => setTriggers(triggers.filter((t) => t !== trigger))}
+                  className="grid size-6 place-items-center rounded-full hover:bg-black/10 focus-visible:outline-2"
+                >
+                  <X aria-hidden="true" className="size-3.5" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="mt-2 flex gap-2">
+          <input
+            id={`${id}-trigger`}
+            value={triggerDraft}
+            onChange={(event) => {
+              const value = event.target.value;
+              if (value.endsWith(",")) addTrigger(value);
+              else setTriggerDraft(value);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                addTrigger(triggerDraft);
+              }
+            }}
+            maxLength={CARD_TRIGGER_MAX_LENGTH}
+            placeholder="A word that wakes the card"
+            aria-describedby={`${id}-trigger-hint`}
+            className={inputClasses}
+          />
+          <Button variant="secondary" onClick={() => addTrigger(triggerDraft)}>
+            Add
+          </Button>
+        </div>
+        <p id={`${id}-trigger-hint`} className="mt-2 text-sm text-ink-muted">
+          Whole words, any case. The card is used when one appears in your message or the last 4 messages.
+        </p>
+      </div>
+      <div>
+        <FieldLabel
+          htmlFor={`${id}-description`}
+          counter={`${description.length}/${CARD_DESCRIPTION_MAX_LENGTH}`}
+        >
+          Description
+        </FieldLabel>
+        <textarea
+          id={`${id}-description`}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={CARD_DESCRIPTION_MAX_LENGTH}
+          rows={4}
+          placeholder="What the narrator should know: looks, manner, history."
+          className={`${textareaClasses} mt-2`}
+        />
+      </div>
+      <fieldset>
+        <legend className="text-sm font-medium text-ink">Portrait</legend>
+        <div className="mt-2 flex items-center gap-3">
+          {portraitUrl ? (
+            <img
+              src={portraitUrl}
+              alt={`Portrait of ${name || "the card"}`}
+              className="size-20 shrink-0 rounded-xl border border-line object-cover"
+            />
+          ) : (
+            <span className="grid size-20 shrink-0 place-items-center rounded-xl border border-dashed border-line text-xs text-ink-muted">
+              None
+            </span>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              variant="secondary"
+              icon={<ImagePlus aria-hidden="true" className="size-4" />}
+              aria-expanded={picking}
+              onClick={() => setPicking(!picking)}
+            >
+              From gallery
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              icon={<Upload aria-hidden="true" className="size-4" />}
+              onClick={() => fileInput.current?.click()}
+            >
+              Upload
+            </Button>
+            {portraitUrl ? (
+              <Button size="sm" variant="ghost" onClick={() => setPortrait({ kind: "none" })}>
+                Remove portrait
+              </Button>
+            ) : null}
+          </div>
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            aria-label="Upload a portrait"
+            className="hidden"
+            onChange={async (event) => {
+              const file = event.target.files?.[0];
+              event.target.value = "";
+              if (!file) return;
+              if (!file.type.startsWith("image/")) return setError("Please select image files only.");
+              setPortrait({ kind: "upload", data: await readFileAsDataUrl(file), name: file.name });
+              setPicking(false);
+            }}
+          />
+        </div>
+        {picking ? (
+          <GalleryChoice
+            selectedId={
+              portrait.kind === "gallery" ? portrait.id : (saved?.portrait?.gallery_item_id ?? null)
+            }
+            onPick={(item) => {
+              setPortrait({ kind: "gallery", id: item.id, url: item.url });
+              setPicking(false);
+            }}
+          />
+        ) : null}
+        <p className="mt-2 text-sm text-ink-muted">
+          When the card is used, its portrait guides the scene (after the images you selected).
+        </p>
+      </fieldset>
+      <label className="flex items-center gap-2 text-sm text-ink">
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(event) => setEnabled(event.target.checked)}
+          className="size-4 accent-accent-500"
+        />
+        Enabled
+      </label>
+      {error ? <FormAlert message={error} /> : null}
+      <ModalActions>
+        <Button variant="secondary" onClick={onDone} disabled={saving}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={saving} loadingText="Saving...">
+          Save card
+        </Button>
+      </ModalActions>
+    </form>
+  );
+}
+
+function GalleryChoice({
+  selectedId,
+  onPick,
+}: {
+  selectedId: string | null;
+  onPick: (item: { id: string; url: string }) => void;
+}) {
+  const images = useQuery(userImagesQueryOptions());
+  if (images.isPending) return <p className="mt-3 text-sm text-ink-muted">Loading your images…</p>;
+  if (images.error) return <FormAlert className="mt-3" message={errorMessage(images.error)} />;
+  if (images.data.length === 0) {
+    return <p className="mt-3 text-sm text-ink-muted">Your gallery has no images yet.</p>;
+  }
+  return (
+    <ul
+      aria-label="Your images"
+      className="mt-3 grid max-h-64 grid-cols-4 gap-2 overflow-y-auto sm:grid-cols-5"
+    >
+      {images.data.map((item, index) => (
+        <li key={item.id}>
+          <button
+            type="button"
+            aria-label={`Use image ${index + 1} as the portrait`}
+            aria-pressed={item.id === selectedId}
+            onClick={() => onPick({ id: item.id, url: item.thumbnail_url ?? item.url })}
+            className="block w-full overflow-hidden rounded-lg border-2 border-transparent focus-visible:outline-2 aria-pressed:border-accent-500"
+          >
+            <MediaThumb
+              src={item.thumbnail_url ?? item.url}
+              type="image"
+              alt={item.description || `Image ${index + 1}`}
+              eager={index < 10}
+              className="aspect-square w-full"
+            />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
