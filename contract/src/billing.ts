@@ -46,6 +46,8 @@ export const TRANSACTION_TYPES = {
 } as const;
 /** Every charge is logged as usage_<kind> (usage_chat, usage_image, usage_video, usage_advisor ...). */
 export const USAGE_TRANSACTION_PREFIX = "usage_";
+/** The usage kind of a Studio image batch: priced as images, kept apart from story turns in the ledger. */
+export const STUDIO_IMAGE_USAGE = "studio_image";
 
 /** The `nav` value both providers send the browser back with: it opens the Credits page. */
 export const PAYMENT_RETURN_NAV = "manage-subscription";

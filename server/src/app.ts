@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(newsletterRoutes, routes);
   await app.register(accountRoutes, routes);
   await app.register(creditRoutes, routes);
-  await app.register(paymentRoutes, routes);
+  await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);
   await app.register(mediaRoutes, routes);
   await app.register(storyRoutes, routes);

@@ -29,6 +29,8 @@ export type PaidRequest = {
   userId: string;
   /** A price kind: chat, image, video, advisor. */
   kind: string;
+  /** The ledger's usage kind when it is not the price kind (Studio batches: studio_image). */
+  usage?: string;
   quantity: number;
   /** The ledger text of the charge. */
   description: string;
@@ -84,6 +86,7 @@ export async function payFor<T>(
     ctx.clock.now(),
     request.description,
     request.paidFor,
+    request.usage,
   );
   let settled = false;
   // Only a settlement in a transaction that committed counts; see the catch below.

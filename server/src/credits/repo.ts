@@ -18,8 +18,9 @@ export type LedgerRow = {
   userId: string;
   transactionType: string;
   amountTenths: number;
+  quantity?: number;
   balanceAfterTenths: number;
-  reference?: string;
+  reference?: string | null;
   description?: string;
   createdAt: Date;
 };

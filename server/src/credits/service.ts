@@ -87,6 +87,8 @@ export async function charge(
   description: string,
   /** The id of what is paid for: the charge stays "unsettled" under it until delivered or refunded. */
   paidFor?: string,
+  /** The ledger's usage kind when it differs from the price kind (a Studio batch is priced as image). */
+  usage?: string,
 ): Promise<Charge> {
   const cost = creditCost(kind, quantity);
   const tenths = toTenths(cost);
@@ -104,8 +106,11 @@ export async function charge(
     const chargedTenths = after.unlimited ? 0 : tenths;
     await insertTransaction(tx, {
       userId,
-      transactionType: `usage_${kind}`,
+      transactionType: `usage_${usage ?? kind}`,
       amountTenths: -chargedTenths,
+      quantity,
+      // Pairs with its refund, `refund:<id>`, so activity can tell what a refund gave back.
+      reference: paidFor ? chargeReference(paidFor) : null,
       balanceAfterTenths: after.balanceTenths,
       description,
       createdAt: at,
@@ -127,6 +132,9 @@ export async function charge(
     };
   });
 }
+
+/** The ledger reference of the charge for `id` (its refund is `refund:<id>`). */
+export const chargeReference = (id: string) => `charge:${id}`;
 
 class AlreadyRecorded extends Error {}
 

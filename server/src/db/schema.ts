@@ -95,8 +95,13 @@ export const creditTransactions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     transactionType: text("transaction_type").notNull(),
     amountTenths: integer("amount_tenths").notNull(),
+    /** How many of the kind a charge paid for (a Studio batch of 4 images is 4); 1 for other rows. */
+    quantity: integer("quantity").notNull().default(1),
     balanceAfterTenths: integer("balance_after_tenths").notNull(),
-    /** Idempotency key, e.g. a payment session id: a purchase is granted once. */
+    /**
+     * Idempotency key, e.g. a payment session id: a purchase is granted once. A charge made through payFor
+     * is `charge:<id>` and its refund `refund:<id>`, so activity can tell what a refund gave back.
+     */
     reference: text("reference").unique(),
     description: text("description").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),

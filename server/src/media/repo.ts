@@ -1,5 +1,5 @@
 // SQL for gallery items.
-import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
@@ -116,25 +116,6 @@ export async function findOwnedByIds(q: Queryable, userId: string, ids: string[]
     .select()
     .from(mediaItems)
     .where(and(eq(mediaItems.userId, userId), inArray(mediaItems.id, ids)));
-}
-
-/** How many images and videos the user made in [start, end). */
-export async function countMediaBetween(
-  q: Queryable,
-  userId: string,
-  start: Date,
-  end: Date,
-): Promise<{ images: number; videos: number }> {
-  const [row] = await q
-    .select({
-      images: sql<number>`count(*) filter (where ${mediaItems.kind} = 'image')::int`,
-      videos: sql<number>`count(*) filter (where ${mediaItems.kind} = 'video')::int`,
-    })
-    .from(mediaItems)
-    .where(
-      and(eq(mediaItems.userId, userId), gte(mediaItems.createdAt, start), lt(mediaItems.createdAt, end)),
-    );
-  return { images: Number(row?.images ?? 0), videos: Number(row?.videos ?? 0) };
 }
 
 export async function deleteMediaItem(q: Queryable, id: string): Promise<void> {

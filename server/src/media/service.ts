@@ -7,7 +7,6 @@ import type { Queryable } from "../db/client";
 import { NotFound } from "../http/errors";
 import { inspectImage, makeThumbnail } from "./images";
 import {
-  countMediaBetween,
   deleteMediaItem,
   findOwnedById,
   findOwnedByIds,
@@ -189,11 +188,6 @@ export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: 
 /** The user's gallery items among `ids` (others' ids are left out). */
 export async function ownedMediaByIds(ctx: Pick<AppContext, "db">, userId: string, ids: string[]) {
   return findOwnedByIds(ctx.db, userId, ids);
-}
-
-/** Images and videos the user made in [start, end): the gallery keeps them after their story is gone. */
-export async function mediaMadeBetween(ctx: Pick<AppContext, "db">, userId: string, start: Date, end: Date) {
-  return countMediaBetween(ctx.db, userId, start, end);
 }
 
 /** A signed URL for one of the user's gallery items by id, or null if it is not theirs (or gone). */

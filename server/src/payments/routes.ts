@@ -14,7 +14,7 @@ import {
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { currentUser } from "../http/auth";
-import type { RouteModule } from "../http/route-module";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import type { RateLimitRule } from "../platform/rate-limit";
 import { createPaymentProvider } from "./create-provider";
 import { sandboxRoutes } from "./sandbox-routes";
@@ -39,7 +39,10 @@ const limits = {
   portal: { name: "billing-portal-user", limit: 30, windowMs: 10 * MINUTE },
 } satisfies Record<string, RateLimitRule>;
 
-export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
+export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: string }> = async (
+  app,
+  { ctx, kit, webDistDir },
+) => {
   const provider = createPaymentProvider(ctx);
   const pctx: payments.PaymentsContext = { ...ctx, provider };
 
@@ -141,5 +144,5 @@ export const paymentRoutes: RouteModule = async (app, { ctx, kit }) => {
     );
   });
 
-  await app.register(sandboxRoutes, { ctx: pctx });
+  await app.register(sandboxRoutes, { ctx: pctx, webDistDir });
 };

@@ -2,6 +2,8 @@
 // them), and a form-body parser so the Pay and Cancel forms can post. No bearer token here (a browser
 // navigation carries none): the unguessable session id, or a signed portal link, is the capability.
 // Every route answers 404 unless the sandbox is the provider and APP_ENV is not production.
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import type { FastifyError } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -11,8 +13,9 @@ import {
   renderCheckoutPage,
   renderErrorPage,
   renderPortalPage,
-  SANDBOX_CSS,
   SANDBOX_CSS_PATH,
+  type SandboxFonts,
+  sandboxCss,
 } from "./sandbox-page";
 import { readPortalToken } from "./sandbox-provider";
 import * as payments from "./service";
@@ -23,7 +26,26 @@ const sessionParams = z.object({
 const portalParams = z.object({ token: z.string().max(300) });
 const html = "text/html; charset=utf-8";
 
-export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext }> = async (app, { ctx }) => {
+/** The app's Inter files in the web build (their names carry a content hash), served from /assets. */
+function appFonts(webDistDir: string): SandboxFonts {
+  let files: string[] = [];
+  try {
+    files = readdirSync(path.join(webDistDir, "assets"));
+  } catch {
+    // No web build (API-only tests): the stack's fallbacks apply.
+  }
+  const find = (prefix: string) => {
+    const name = files.find((file) => file.startsWith(prefix) && file.endsWith(".woff2"));
+    return name ? `/assets/${name}` : null;
+  };
+  return { latin: find("inter-latin-wght-normal-"), latinExt: find("inter-latin-ext-wght-normal-") };
+}
+
+export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext; webDistDir: string }> = async (
+  app,
+  { ctx, webDistDir },
+) => {
+  const css = sandboxCss(appFonts(webDistDir));
   app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     // The forms carry no fields we read; the parser only lets their posts in.
@@ -49,7 +71,7 @@ export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext }> = asy
     });
 
     scope.get(SANDBOX_CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>
-      reply.type("text/css; charset=utf-8").header("cache-control", "no-cache").send(SANDBOX_CSS),
+      reply.type("text/css; charset=utf-8").header("cache-control", "no-cache").send(css),
     );
 
     scope.get(

@@ -77,6 +77,10 @@ describe("sandbox checkout", () => {
     const css = await t.app.inject({ method: "GET", url: "/sandbox/checkout.css" });
     expect(css.statusCode).toBe(200);
     expect(css.headers["content-type"]).toContain("text/css");
+    // The app's font stack and primary gradient, light and dark by the system's preference.
+    expect(css.body).toContain('font-family: "Inter Variable", ui-sans-serif');
+    expect(css.body).toContain("linear-gradient(135deg, #7c3aed 0%, #9333ea 50%, #a21caf 100%)");
+    expect(css.body).toContain("@media (prefers-color-scheme: dark)");
 
     t.clock.advance(60_000);
     const paid = await formPost(`/sandbox/checkout/${session_id}/pay`);

@@ -3,6 +3,7 @@
 // before anything is charged;
 // a user pays only for the images they received (payFor settles every charge: delivered or refunded).
 import { randomUUID } from "node:crypto";
+import { STUDIO_IMAGE_USAGE } from "@storyverse/contract/billing";
 import type { GalleryItem } from "@storyverse/contract/media";
 import type { InputImage } from "@storyverse/contract/stories";
 import {
@@ -95,6 +96,7 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
     {
       userId: input.userId,
       kind: "image",
+      usage: STUDIO_IMAGE_USAGE,
       quantity: input.batchSize,
       description: `Studio: ${input.batchSize} image${input.batchSize === 1 ? "" : "s"}: ${input.prompt.slice(0, 80)}`,
       paidFor: messageId,

@@ -45,7 +45,8 @@ export function BannerProvider({ children }: { children: ReactNode }) {
   return (
     <BannerContext value={value}>
       {children}
-      <div className="pointer-events-none fixed inset-x-0 top-[76px] z-[70] flex flex-col items-center gap-2 px-4">
+      {/* Below the offline banner while there is one (connectivity/offline-banner.tsx). */}
+      <div className="pointer-events-none fixed inset-x-0 top-[76px] z-[70] flex flex-col items-center gap-2 px-4 in-data-[connection=offline]:top-[208px] sm:in-data-[connection=offline]:top-[180px]">
         {banners.error ? (
           <BannerItem key={banners.error.id} kind="error" text={banners.error.text} onDismiss={dismiss} />
         ) : null}

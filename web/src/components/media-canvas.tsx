@@ -2,7 +2,9 @@
 // loop, muted, controls), else the latest image, else 'No Media Yet'. A click opens the large preview.
 // A video that cannot play falls back to its image; media that cannot load at all are reported (their
 // signed URL may have expired, so the owner re-reads them) and the empty state shows meanwhile.
-import { Clapperboard, ImageIcon, Maximize2 } from "lucide-react";
+// Image and video fill one 4:3 frame, the largest that fits the canvas, so switching between them never
+// shrinks or letterboxes the scene. On a phone the canvas can fold to a slim strip (`fold`).
+import { ChevronDown, ChevronUp, Clapperboard, ImageIcon, Maximize2 } from "lucide-react";
 import { useState } from "react";
 import { Spinner } from "./button";
 
@@ -23,16 +25,25 @@ interface MediaCanvasProps {
   onMediaError?: () => void;
   /** What is being made right now, if anything: shown over the canvas. */
   generating?: "image" | "video" | null;
+  /** Below the desktop layout, the scene folds to a strip; the owner remembers the choice. */
+  fold?: { collapsed: boolean; onToggle: (collapsed: boolean) => void } | null;
   className?: string;
 }
+
+/** The frame: 4:3, as large as the canvas allows (container query units of the canvas's inner box). */
+const FRAME =
+  "relative aspect-[4/3] w-[min(100cqw,calc(100cqh*4/3))] overflow-hidden rounded-2xl bg-black shadow-lifted";
+const FILL = "absolute inset-0 size-full object-cover";
 
 export function MediaCanvas({
   media,
   onOpen,
   onMediaError,
   generating = null,
+  fold = null,
   className = "",
 }: MediaCanvasProps) {
+  const collapsed = Boolean(fold?.collapsed);
   // Failures are remembered per address: a fresh signed URL for the same media gets a new chance.
   const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
   const fail = (url: string) => {
@@ -52,53 +63,79 @@ export function MediaCanvas({
         aria-hidden="true"
         className="pointer-events-none absolute inset-0 -z-10 bg-[radial-gradient(ellipse_at_top,rgb(139_92_246/0.18),transparent_60%),radial-gradient(ellipse_at_bottom_right,rgb(192_38_211/0.12),transparent_55%)]"
       />
-      {video ? (
-        <div className="relative flex h-full w-full items-center justify-center p-3 sm:p-6">
-          <video
-            key={video}
-            src={video}
-            poster={image ?? undefined}
-            autoPlay
-            loop
-            muted
-            controls
-            playsInline
-            aria-label="Generated story video"
-            onError={() => fail(video)}
-            className="max-h-full max-w-full rounded-2xl bg-black shadow-lifted"
-          />
-          <button
-            type="button"
-            onClick={() => onOpen({ url: video, type: "video" })}
-            aria-label="Open large preview"
-            title="Open large preview"
-            className="absolute top-5 right-5 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 sm:top-8 sm:right-8"
-          >
-            <Maximize2 aria-hidden="true" className="size-5" />
-          </button>
-        </div>
-      ) : image ? (
+      {collapsed && fold ? (
         <button
           type="button"
-          onClick={() => onOpen({ url: image, type: "image" })}
-          aria-label="Open large preview"
-          className="group relative flex h-full w-full cursor-zoom-in items-center justify-center p-3 sm:p-6"
+          onClick={() => fold.onToggle(false)}
+          aria-expanded="false"
+          aria-label="Show scene"
+          className="flex h-full w-full items-center gap-3 px-4 text-left text-sm font-semibold text-ink lg:hidden"
         >
-          <img
-            key={image}
-            src={image}
-            alt="Generated story scene"
-            onError={() => fail(image)}
-            className="max-h-full max-w-full rounded-2xl object-contain shadow-lifted transition duration-200 group-hover:brightness-105"
-          />
-          <span
-            aria-hidden="true"
-            className="absolute top-5 right-5 grid size-10 place-items-center rounded-xl bg-black/55 text-white opacity-0 backdrop-blur-md transition duration-200 group-hover:opacity-100 group-focus-visible:opacity-100 sm:top-8 sm:right-8"
-          >
-            <Maximize2 className="size-5" />
-          </span>
+          {image ? (
+            <img src={image} alt="" className="h-9 w-12 shrink-0 rounded-lg object-cover shadow-soft" />
+          ) : (
+            <ImageIcon aria-hidden="true" className="size-5 shrink-0 text-accent-ink" />
+          )}
+          <span className="flex-1">Show scene</span>
+          <ChevronDown aria-hidden="true" className="size-5 shrink-0 text-ink-muted" />
         </button>
-      ) : (
+      ) : null}
+      {video || image ? (
+        <div
+          className={`h-full w-full items-center justify-center p-3 [container-type:size] sm:p-6 ${
+            collapsed ? "hidden lg:flex" : "flex"
+          }`}
+        >
+          {video ? (
+            <div data-testid="scene-frame" className={FRAME}>
+              <video
+                key={video}
+                src={video}
+                poster={image ?? undefined}
+                autoPlay
+                loop
+                muted
+                controls
+                playsInline
+                aria-label="Generated story video"
+                onError={() => fail(video)}
+                className={FILL}
+              />
+              <button
+                type="button"
+                onClick={() => onOpen({ url: video, type: "video" })}
+                aria-label="Open large preview"
+                title="Open large preview"
+                className="absolute top-2 right-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 sm:top-3 sm:right-3"
+              >
+                <Maximize2 aria-hidden="true" className="size-5" />
+              </button>
+            </div>
+          ) : image ? (
+            <button
+              type="button"
+              data-testid="scene-frame"
+              onClick={() => onOpen({ url: image, type: "image" })}
+              aria-label="Open large preview"
+              className={`group cursor-zoom-in ${FRAME}`}
+            >
+              <img
+                key={image}
+                src={image}
+                alt="Generated story scene"
+                onError={() => fail(image)}
+                className={`${FILL} transition duration-200 group-hover:brightness-105`}
+              />
+              <span
+                aria-hidden="true"
+                className="absolute top-2 right-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white opacity-0 backdrop-blur-md transition duration-200 group-hover:opacity-100 group-focus-visible:opacity-100 sm:top-3 sm:right-3"
+              >
+                <Maximize2 className="size-5" />
+              </span>
+            </button>
+          ) : null}
+        </div>
+      ) : collapsed ? null : (
         <div className="flex items-center gap-4 px-5 py-4 text-left lg:flex-col lg:gap-0 lg:px-6 lg:py-6 lg:text-center">
           <span className="grid size-11 shrink-0 place-items-center rounded-2xl border border-line bg-surface text-accent-ink shadow-soft lg:size-14">
             <ImageIcon aria-hidden="true" className="size-6 lg:size-7" />
@@ -111,10 +148,26 @@ export function MediaCanvas({
           </div>
         </div>
       )}
+      {fold && !collapsed && (video || image) ? (
+        <button
+          type="button"
+          onClick={() => fold.onToggle(true)}
+          aria-expanded="true"
+          aria-label="Hide scene"
+          title="Hide scene"
+          className="absolute top-3 left-3 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 lg:hidden"
+        >
+          <ChevronUp aria-hidden="true" className="size-5" />
+        </button>
+      ) : null}
       {generating ? (
         <p
           role="status"
-          className="absolute bottom-4 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full border border-white/10 bg-black/65 px-4 py-2 text-xs font-semibold whitespace-nowrap text-white shadow-lifted backdrop-blur-md"
+          className={`absolute flex items-center gap-2 rounded-full border border-white/10 bg-black/65 px-4 py-2 text-xs font-semibold whitespace-nowrap text-white shadow-lifted backdrop-blur-md ${
+            collapsed
+              ? "top-1/2 right-11 -translate-y-1/2 lg:top-auto lg:right-auto lg:bottom-4 lg:left-1/2 lg:-translate-x-1/2 lg:translate-y-0"
+              : "bottom-4 left-1/2 -translate-x-1/2"
+          }`}
         >
           <Spinner />
           {generating === "video" ? (

@@ -26,6 +26,19 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   unauthorizedHandler = handler;
 }
 
+/** Told whether each request reached the server: any answer, or none at all (network error, time-out). */
+export interface ConnectionObserver {
+  reachable: () => void;
+  unreachable: () => void;
+}
+
+let connectionObserver: ConnectionObserver | null = null;
+
+/** The app decides what a lost server means (a banner, stale views); the client only reports it. */
+export function setConnectionObserver(observer: ConnectionObserver | null): void {
+  connectionObserver = observer;
+}
+
 export interface RequestOptions<T> {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON; a FormData goes as multipart/form-data (the browser sets the boundary). */
@@ -71,13 +84,18 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
-    if (timeout?.signal.aborted) throw new ApiError(0, TIMEOUT_ERROR_MESSAGE);
+    if (timeout?.signal.aborted) {
+      connectionObserver?.unreachable();
+      throw new ApiError(0, TIMEOUT_ERROR_MESSAGE);
+    }
     if (error instanceof DOMException && error.name === "AbortError") throw error;
+    connectionObserver?.unreachable();
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   } finally {
     clearTimeout(timer);
   }
 
+  connectionObserver?.reachable();
   return readAnswer(path, response, schema);
 }
 
@@ -193,8 +211,10 @@ export async function apiStreamRequest<T>(
     });
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason ?? error;
+    connectionObserver?.unreachable();
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
+  connectionObserver?.reachable();
   const streamed =
     response.ok && response.body && /text\/event-stream/.test(response.headers.get("Content-Type") ?? "");
   if (!streamed || !response.body) return readAnswer(path, response, options.schema);
@@ -219,9 +239,12 @@ export async function apiStreamRequest<T>(
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason ?? error;
     if (error instanceof ApiError) throw error;
+    // The stream broke before its answer: the server (or the network) went away mid-turn.
+    connectionObserver?.unreachable();
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
   if (options.signal.aborted) throw options.signal.reason;
+  connectionObserver?.unreachable();
   throw new ApiError(0, NETWORK_ERROR_MESSAGE);
 }
 
@@ -241,8 +264,10 @@ export async function apiDownload(
     response = await fetch(path, { headers, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
+    connectionObserver?.unreachable();
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
+  connectionObserver?.reachable();
   if (!response.ok) {
     if (response.status === 401) unauthorizedHandler?.(path);
     throw errorFrom(response.status, await readJson(response), response.statusText);

@@ -30,6 +30,8 @@ export interface StorageSchema {
   activeNavItem: string;
   sidebarState: SidebarState;
   chatMode: ChatMode;
+  /** On a phone, whether the scene canvas above a chat is folded to a slim strip. */
+  sceneCanvas: "expanded" | "collapsed";
   /** The Studio's own mode, apart from the story chat's (which also has video). */
   studioMode: StudioMode;
   batchSize: number;
@@ -98,6 +100,7 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   sidebarState: oneOf("collapsed", "expanded"),
   chatMode: oneOf(...chatModeSchema.options),
   studioMode: oneOf("chat", "image"),
+  sceneCanvas: oneOf("expanded", "collapsed"),
   batchSize: {
     parse: (raw) => {
       const n = Number(raw);

@@ -1,5 +1,6 @@
-// The chat input's remembered choices: the mode (chat, image or video) under
-// chatMode and the batch size under batchSize, both in local storage through the typed helper.
+// The chat's remembered choices: the mode (chat, image or video) under chatMode, the batch size under
+// batchSize and, on a phone, whether the scene canvas is folded (sceneCanvas), all in local storage through
+// the typed helper.
 import { type ChatMode, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
 import { readStorage, writeStorage } from "../../lib/storage";
@@ -25,4 +26,14 @@ export function useBatchSize(): [number, (size: number) => void] {
     writeStorage("batchSize", clamped);
   }, []);
   return [size, choose];
+}
+
+/** On a phone the scene can fold to a strip so the story and the input get the screen; remembered. */
+export function useSceneCollapsed(): [boolean, (collapsed: boolean) => void] {
+  const [collapsed, setCollapsed] = useState(() => readStorage("sceneCanvas") === "collapsed");
+  const choose = useCallback((next: boolean) => {
+    setCollapsed(next);
+    writeStorage("sceneCanvas", next ? "collapsed" : "expanded");
+  }, []);
+  return [collapsed, choose];
 }

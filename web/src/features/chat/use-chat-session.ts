@@ -7,6 +7,7 @@ import type { MediaEvent } from "@storyverse/contract/events";
 import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../app/banner-provider";
+import { useConnection, useOnReconnect } from "../../app/connectivity/connectivity-provider";
 import { ApiError } from "../../lib/api-errors";
 import { refreshCreditBalance } from "../credits/api/credit-balance";
 import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
@@ -24,8 +25,11 @@ import {
 } from "./canvas-media";
 import { LIVE_POLL_SCHEDULE, pollMediaStatus } from "./media-polling";
 
-/** Why a message's polling ended without its media. */
-export type PollingStop = "timed-out" | "check-failed";
+/**
+ * Why a message's polling ended without its media. "offline": the server could not be reached, so its
+ * status cannot be checked now; the checks start again when the server answers.
+ */
+export type PollingStop = "timed-out" | "check-failed" | "offline";
 
 export const SEND_FAILED_MESSAGE = "Failed to send message";
 /** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
@@ -286,6 +290,25 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       pollers.current.set(id, stop);
     }
   }, [pendingIds, live, settleMedia]);
+
+  // --- lost connection: no turn hangs on a server that is gone --------------------------------------------
+  // The pending media end with 'Failed to check media status.' and the input unlocks; when the server
+  // answers again (the provider then re-reads the conversation) their checks start again.
+  const { online } = useConnection();
+  useEffect(() => {
+    if (online || !pendingIds) return;
+    setPollingStopped((stopped) => {
+      const next = new Map(stopped);
+      for (const id of pendingIds.split(",")) next.set(id, "offline");
+      return next;
+    });
+  }, [online, pendingIds]);
+  useOnReconnect(() => {
+    setPollingStopped((stopped) => {
+      if (![...stopped.values()].includes("offline")) return stopped;
+      return new Map([...stopped].filter(([, why]) => why !== "offline"));
+    });
+  });
 
   useEffect(() => {
     const active = pollers.current;

@@ -1,5 +1,9 @@
 // How the Credits page names transactions and writes amounts and dates.
-import { TRANSACTION_TYPES, USAGE_TRANSACTION_PREFIX } from "@storyverse/contract/billing";
+import {
+  STUDIO_IMAGE_USAGE,
+  TRANSACTION_TYPES,
+  USAGE_TRANSACTION_PREFIX,
+} from "@storyverse/contract/billing";
 import { formatBalance } from "../../lib/credits";
 
 const NAMED_TYPES: Record<string, string> = {
@@ -12,6 +16,7 @@ const NAMED_TYPES: Record<string, string> = {
 const USAGE_NAMES: Record<string, string> = {
   chat: "Chat message",
   image: "Image generation",
+  [STUDIO_IMAGE_USAGE]: "Studio images",
   video: "Video generation",
   advisor: "Prompt advisor",
   transcription: "Transcription",

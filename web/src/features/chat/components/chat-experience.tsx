@@ -1,6 +1,7 @@
 // A conversation beside its scene canvas, used by the story interface and the main chat: the
 // chat panel on the left (header, messages, input) and the canvas on the right; on a phone the canvas
-// sits above the chat as a strip. Both the canvas and the pictures in the chat open the large preview.
+// sits above the chat, a quarter of the screen at most, and folds to a slim strip (remembered) so the story
+// and the input get the screen. Both the canvas and the pictures in the chat open the large preview.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
@@ -10,7 +11,7 @@ import { type CanvasPreview, MediaCanvas } from "../../../components/media-canva
 import { errorMessage } from "../../../lib/api-errors";
 import { useServerConfig } from "../api/server-config";
 import { hasMedia } from "../canvas-media";
-import { useChatMode } from "../use-chat-preferences";
+import { useChatMode, useSceneCollapsed } from "../use-chat-preferences";
 import type { ChatSession } from "../use-chat-session";
 import { voiceInputSupported } from "../use-voice-recorder";
 import { ChatInput } from "./chat-input";
@@ -77,6 +78,7 @@ export function ChatExperience({
   onMakeCard,
 }: ChatExperienceProps) {
   const [mode, setMode] = useChatMode();
+  const [sceneCollapsed, setSceneCollapsed] = useSceneCollapsed();
   const config = useServerConfig();
   const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -133,8 +135,9 @@ export function ChatExperience({
         onOpen={openCanvas}
         onMediaError={session.reportMediaError}
         generating={generating}
+        fold={{ collapsed: sceneCollapsed, onToggle: setSceneCollapsed }}
         className={`shrink-0 border-b border-line lg:order-2 lg:h-full lg:flex-1 lg:border-b-0 ${
-          session.canvas ? "h-[32dvh] min-h-40" : "h-24"
+          !session.canvas ? "h-24" : sceneCollapsed ? "h-14" : "h-[26dvh] min-h-36"
         } lg:min-h-0`}
       />
       <section

@@ -245,7 +245,7 @@ function OpenStoryChat({ story }: { story: Story }) {
           <OfflineBadge compact className="shrink-0" />
         </div>
         {story.context ? (
-          <p className="mt-0.5 line-clamp-2 text-sm text-ink-muted" title={story.context}>
+          <p className="mt-0.5 line-clamp-1 text-sm sm:line-clamp-2 text-ink-muted" title={story.context}>
             {story.context}
           </p>
         ) : null}
