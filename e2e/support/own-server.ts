@@ -30,15 +30,21 @@ export async function startOwnServer(port: number, env: Record<string, string>):
     stderr += chunk.toString();
   });
   const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
+  let ready = false;
+  while (!ready && Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
     try {
       const response = await fetch(`${baseURL}/api/health`);
-      if (response.ok) break;
+      ready = response.ok;
+      if (ready) break;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (!ready) {
+    child.kill("SIGTERM");
+    throw new Error(`server on port ${port} did not answer /api/health within 90 s: ${stderr}`);
   }
   return {
     baseURL,

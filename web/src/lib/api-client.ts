@@ -179,8 +179,10 @@ export async function apiOpenEventStream(
     response = await fetch(path, { headers, signal: options.signal, cache: "no-store" });
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason ?? error;
+    connectionObserver?.unreachable();
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
+  connectionObserver?.reachable();
   if (response.status === 401) unauthorizedHandler?.(path);
   return response;
 }
