@@ -387,7 +387,7 @@ function CardEditor({
           Triggers
         </FieldLabel>
         {triggers.length ? (
-          <ul aria-label="Triggers" className="mt-2 flex flex-wrap gap-1.5">
+          <ul aria-label="Trigger words" className="mt-2 flex flex-wrap gap-1.5">
             {triggers.map((trigger) => (
               <li
                 key={trigger}
