@@ -52,7 +52,27 @@ export const storyMemorySchema = z.object({
     .max(AUTHORS_NOTE_MAX_LENGTH, `authors_note must be at most ${AUTHORS_NOTE_MAX_LENGTH} characters`),
 });
 export type StoryMemory = z.infer<typeof storyMemorySchema>;
-export const storyMemoryResponseSchema = storyMemorySchema.extend({ success: z.literal(true) });
+
+/** The rolling summary of the turns that left the narrator's window (written by a background job). */
+export const SUMMARY_MAX_LENGTH = 2000;
+/** A summary is (re)written once at least this many messages left the window since the last one. */
+export const SUMMARY_MIN_NEW_MESSAGES = 4;
+const summarySchema = z
+  .string({ error: "summary must be text" })
+  .max(SUMMARY_MAX_LENGTH, `summary must be at most ${SUMMARY_MAX_LENGTH} characters`);
+
+/** PUT .../memory: `summary` is optional, so the calls written before it existed keep working. */
+export const storyMemoryUpdateSchema = storyMemorySchema.extend({ summary: summarySchema.optional() });
+export type StoryMemoryUpdate = z.input<typeof storyMemoryUpdateSchema>;
+export const storyMemoryResponseSchema = storyMemorySchema.extend({
+  success: z.literal(true),
+  /** The story so far, as the narrator sees it after the Memory and the cards; the player may correct it. */
+  summary: z.string(),
+  /** When the summary last changed (by the job or the player); null before the story outgrew the window. */
+  summary_updated_at: z.string().nullable(),
+  /** How many of the story's earliest messages the summary covers. */
+  summary_covers_messages: z.number().int(),
+});
 
 export const narratorContextQuerySchema = z.object({
   prompt: z
@@ -74,6 +94,7 @@ export const CONTEXT_PARTS = [
   "instructions",
   "memory",
   "cards",
+  "summary",
   "history",
   "authors_note",
   "prompt",

@@ -17,6 +17,8 @@ export type StorySetting = {
   context: string;
   memory?: string;
   authorsNote?: string;
+  /** The story so far: the rolling summary of the messages that left the window. */
+  summary?: string;
   /** The story's enabled cards; which are active is decided per turn. */
   cards?: TurnCard[];
 };

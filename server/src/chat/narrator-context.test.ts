@@ -7,6 +7,7 @@ import {
   cardLine,
   countTextTokens,
   MEMORY_HEADING,
+  SUMMARY_HEADING,
 } from "./narrator-context";
 
 const history = (n: number) =>
@@ -42,6 +43,7 @@ describe("assembleContext", () => {
       "instructions",
       "memory",
       "cards",
+      "summary",
       "history",
       "authors_note",
       "prompt",
@@ -145,5 +147,25 @@ describe("assembleContext", () => {
     expect(memoryOnly.keptCardIds).toEqual([]);
     expect(memoryOnly.messages[0]!.content).toContain(MEMORY_HEADING);
     expect(memoryOnly.messages[0]!.content).not.toContain(CARDS_HEADING);
+  });
+
+  it("puts the summary after the Memory and the cards, and keeps it over older messages when space is short", () => {
+    const card = { id: "c1", name: "Mara", kind: "character", description: "A blind cartographer." };
+    const summary = "You crossed the salt flats and lost the compass.";
+    const roomy = assembleContext({ ...base, cards: [card], summary });
+    expect(roomy.messages[0]!.content).toBe(
+      `You are the narrator.\n\n${MEMORY_HEADING}\nMara is a blind cartographer.\n\n${CARDS_HEADING}\n${cardLine(card)}\n\n${SUMMARY_HEADING}\n${summary}`,
+    );
+    const summaryPart = roomy.parts.find((part) => part.part === "summary")!;
+    expect(summaryPart.tokens).toBe(countTextTokens(`\n\n${SUMMARY_HEADING}\n${summary}`));
+
+    // A budget with room for the summary but not for every message: the oldest messages go, the summary stays.
+    const tight = assembleContext({ ...base, cards: [card], summary, budget: roomy.totalTokens - 40 });
+    expect(tight.messages[0]!.content).toContain(summary);
+    expect(tight.droppedMessages).toBeGreaterThan(0);
+    // With no room even for it, the summary is left out before the instructions or the player's message.
+    const bare = assembleContext({ ...base, memory: "", summary, history: [], authorsNote: "", budget: 30 });
+    expect(bare.messages[0]!.content).toBe("You are the narrator.");
+    expect(bare.parts.find((part) => part.part === "summary")!.tokens).toBe(0);
   });
 });

@@ -2,16 +2,24 @@
 // Pure: it takes the parts and a token counter and answers the exact messages plus what each part cost.
 //
 // Priority when the budget is tight (highest first): the narrator's instructions and the player's message
-// (always sent), the story's Memory, the active Story Cards (the most recently mentioned first), the recent
-// messages (the oldest dropped first), the Author's Note. Memory and the cards sit at the top with the
-// instructions; the Author's Note goes just before the player's message.
+// (always sent), the story's Memory, the active Story Cards (the most recently mentioned first), the rolling
+// summary of what left the window, the recent messages (the oldest dropped first), the Author's Note. Memory,
+// the cards and the summary sit at the top with the instructions; the Author's Note goes just before the
+// player's message.
 import { countTokens } from "gpt-tokenizer";
 import type { ChatMessage } from "../providers/types";
 
 /** Chat formats wrap each message in a few tokens of their own (role markers, separators). */
 const MESSAGE_OVERHEAD = 4;
 
-export type ContextPart = "instructions" | "memory" | "cards" | "history" | "authors_note" | "prompt";
+export type ContextPart =
+  | "instructions"
+  | "memory"
+  | "cards"
+  | "summary"
+  | "history"
+  | "authors_note"
+  | "prompt";
 
 /** An active Story Card as the narrator reads it. */
 export type ContextCard = { id: string; name: string; kind: string; description: string };
@@ -21,6 +29,8 @@ export type ContextInput = {
   memory: string;
   /** The turn's active cards, the most recently mentioned first (the first to keep when space is short). */
   cards?: ContextCard[];
+  /** The story so far (the rolling summary of messages that left the window). */
+  summary?: string;
   /** The conversation before this turn, oldest first (already cut to the history window). */
   history: { role: "user" | "assistant"; content: string }[];
   authorsNote: string;
@@ -47,6 +57,7 @@ const messageTokens = (content: string, count: (text: string) => number) => coun
 
 export const MEMORY_HEADING = "Memory (always true in this story):";
 export const AUTHORS_NOTE_HEADING = "Author's Note (follow this style and direction):";
+export const SUMMARY_HEADING = "The story so far (earlier turns, summarised):";
 export const CARDS_HEADING = "Story Cards (who and what is in this scene; keep them as described):";
 
 /** One card's line: "- Mara (character): A blind cartographer." The offline narrator reads it back. */
@@ -87,6 +98,12 @@ export function assembleContext(
     ? `\n\n${CARDS_HEADING}${keptCards.map((card) => `\n${cardLine(card)}`).join("")}`
     : "";
 
+  const summary = input.summary?.trim() ?? "";
+  const summaryBlock = summary ? `\n\n${SUMMARY_HEADING}\n${summary}` : "";
+  const summaryTokens = summaryBlock ? count(summaryBlock) : 0;
+  const keepSummary = summaryTokens > 0 && summaryTokens <= left;
+  if (keepSummary) left -= summaryTokens;
+
   const kept: ContextInput["history"] = [];
   let historyTokens = 0;
   for (let i = input.history.length - 1; i >= 0; i--) {
@@ -102,7 +119,10 @@ export function assembleContext(
   const keepNote = noteTokens > 0 && noteTokens <= left;
 
   const messages: ChatMessage[] = [
-    { role: "system", content: `${input.instructions}${keepMemory ? memoryBlock : ""}${cardsBlock}` },
+    {
+      role: "system",
+      content: `${input.instructions}${keepMemory ? memoryBlock : ""}${cardsBlock}${keepSummary ? summaryBlock : ""}`,
+    },
     ...kept.map((m) => ({ role: m.role, content: m.content })),
     ...(keepNote ? [{ role: "system" as const, content: noteMessage }] : []),
     { role: "user", content: input.prompt },
@@ -111,6 +131,7 @@ export function assembleContext(
     { part: "instructions", tokens: instructionTokens },
     { part: "memory", tokens: keepMemory ? memoryTokens : 0 },
     { part: "cards", tokens: cardTokens },
+    { part: "summary", tokens: keepSummary ? summaryTokens : 0 },
     { part: "history", tokens: historyTokens },
     { part: "authors_note", tokens: keepNote ? noteTokens : 0 },
     { part: "prompt", tokens: promptTokens },

@@ -119,6 +119,7 @@ function narratorContext(
     instructions: narratorSystemPrompt(story, direction),
     memory: story?.memory ?? "",
     cards: active,
+    summary: story?.summary ?? "",
     history: window,
     authorsNote: story?.authorsNote ?? "",
     prompt,
@@ -703,4 +704,18 @@ export async function storyMessageText(
 ): Promise<{ role: "user" | "assistant"; content: string } | undefined> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
   return row ? { role: row.role as "user" | "assistant", content: row.content } : undefined;
+}
+
+/** A story's conversation as the narrator reads it (the shown version of each answer), oldest first. */
+export async function storyTranscript(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<{ role: "user" | "assistant"; content: string; createdAt: Date }[]> {
+  const rows = await allMessages(ctx.db, userId, storyId);
+  return rows.map((row) => ({
+    role: row.role as "user" | "assistant",
+    content: row.content,
+    createdAt: row.createdAt,
+  }));
 }

@@ -217,6 +217,11 @@ export const stories = pgTable(
     memory: text("memory").notNull().default(""),
     /** Style or direction, just before the newest messages (up to 500 characters). */
     authorsNote: text("authors_note").notNull().default(""),
+    /** The story so far: a summary of the messages that left the narrator's window (the summary job's). */
+    summary: text("summary").notNull().default(""),
+    /** The time of the newest message the summary covers; null before the first summary. */
+    summaryThrough: timestamp("summary_through", { withTimezone: true }),
+    summaryUpdatedAt: timestamp("summary_updated_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },

@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
+import { storySummaryJob, writeStorySummary } from "../stories/summary";
 import type { JobQueue } from "./queue";
 
 export type WorkerDeps = AppContext & { mailer: Mailer };
@@ -15,4 +16,5 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(generateMediaJob, (payload, attempt) => generateMedia(deps, payload, attempt));
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
+  await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
 }

@@ -482,15 +482,19 @@ describe("memory, Author's Note and what the narrator sees", () => {
       success: true,
       memory: "",
       authors_note: "",
+      summary: "",
+      summary_updated_at: null,
+      summary_covers_messages: 0,
     });
     const saved = await call(t, user, "PUT", `/api/stories/${storyId}/memory`, {
       memory: "Mara is a blind cartographer who maps by sound.",
       authors_note: "Tone: gloomy and slow.",
     });
-    expect(saved.json()).toEqual({
+    expect(saved.json()).toMatchObject({
       success: true,
       memory: "Mara is a blind cartographer who maps by sound.",
       authors_note: "Tone: gloomy and slow.",
+      summary: "",
     });
     await turn(t, user, storyId, "I greet Mara");
 
@@ -511,13 +515,16 @@ describe("memory, Author's Note and what the narrator sees", () => {
       "instructions",
       "memory",
       "cards",
+      "summary",
       "history",
       "authors_note",
       "prompt",
     ]);
-    // No cards in this story: that part costs nothing; every other part does.
+    // No cards in this story and no summary yet: those parts cost nothing; every other part does.
     expect(
-      context.parts.every((p: { part: string; tokens: number }) => (p.part === "cards") === (p.tokens === 0)),
+      context.parts.every(
+        (p: { part: string; tokens: number }) => ["cards", "summary"].includes(p.part) === (p.tokens === 0),
+      ),
     ).toBe(true);
     expect(context).toMatchObject({ dropped_messages: 0, budget_tokens: 8000 });
 

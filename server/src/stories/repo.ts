@@ -1,5 +1,5 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
@@ -72,7 +72,17 @@ export async function updateStory(
   userId: string,
   storyId: string,
   values: Partial<
-    Pick<StoryRow, "title" | "context" | "pinnedThumbnailKey" | "pinnedAt" | "memory" | "authorsNote">
+    Pick<
+      StoryRow,
+      | "title"
+      | "context"
+      | "pinnedThumbnailKey"
+      | "pinnedAt"
+      | "memory"
+      | "authorsNote"
+      | "summary"
+      | "summaryUpdatedAt"
+    >
   > & {
     updatedAt: Date;
   },
@@ -91,4 +101,29 @@ export async function deleteStory(q: Queryable, userId: string, storyId: string)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)))
     .returning({ id: stories.id });
   return deleted.length === 1;
+}
+
+/**
+ * The summary job's write: only if the summary is still the one the job started from (a player's correction
+ * or another job in between wins, and the next job starts from it). Leaves updated_at alone: a summary is
+ * not the player's activity.
+ */
+export async function replaceSummary(
+  q: Queryable,
+  storyId: string,
+  expected: { summary: string; through: Date | null },
+  next: { summary: string; through: Date; at: Date },
+): Promise<boolean> {
+  const updated = await q
+    .update(stories)
+    .set({ summary: next.summary, summaryThrough: next.through, summaryUpdatedAt: next.at })
+    .where(
+      and(
+        eq(stories.id, storyId),
+        eq(stories.summary, expected.summary),
+        expected.through ? eq(stories.summaryThrough, expected.through) : isNull(stories.summaryThrough),
+      ),
+    )
+    .returning({ id: stories.id });
+  return updated.length === 1;
 }

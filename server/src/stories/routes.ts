@@ -20,7 +20,7 @@ import {
   narratorContextResponseSchema,
   type StoryTurnOptions,
   storyMemoryResponseSchema,
-  storyMemorySchema,
+  storyMemoryUpdateSchema,
   storyTurnOptionsSchema,
   undoResponseSchema,
 } from "@storyverse/contract/story-craft";
@@ -376,7 +376,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...common,
       schema: {
         tags,
-        summary: "A story's Memory and Author's Note",
+        summary: "A story's Memory, Author's Note and rolling summary",
         security: kit.security,
         params: storyParams,
         response: { 200: storyMemoryResponseSchema, ...errors },
@@ -394,10 +394,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...common,
       schema: {
         tags,
-        summary: "Change a story's Memory and Author's Note",
+        summary: "Change a story's Memory and Author's Note (and, when given, correct its summary)",
         security: kit.security,
         params: storyParams,
-        body: storyMemorySchema,
+        body: storyMemoryUpdateSchema,
         response: { 200: storyMemoryResponseSchema, ...errors },
       },
     },

@@ -5,6 +5,7 @@ import type { ChatMode } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
 import type { InputImage, Story } from "@storyverse/contract/stories";
 import type { UpdateCardRequest } from "@storyverse/contract/story-cards";
+import type { StoryMemoryUpdate } from "@storyverse/contract/story-craft";
 import {
   continueTurn,
   conversation,
@@ -18,6 +19,7 @@ import {
   retryTurn,
   selectVersion,
   sendTurn,
+  storyTranscript,
   type TurnStreaming,
   undoExchange,
 } from "../chat/service";
@@ -45,6 +47,7 @@ import {
   type StoryRow,
   updateStory,
 } from "./repo";
+import { coveredCount, queueSummaryIfDue } from "./summary";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 
@@ -293,25 +296,36 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
   context: story.context,
   memory: story.memory,
   authorsNote: story.authorsNote,
+  summary: story.summary,
   cards: await cardsForTurn(ctx, story.userId, story.id),
 });
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
   const story = await ownStory(ctx, userId, storyId);
-  return { memory: story.memory, authors_note: story.authorsNote };
+  const transcript = await storyTranscript(ctx, userId, storyId);
+  return {
+    memory: story.memory,
+    authors_note: story.authorsNote,
+    summary: story.summary,
+    summary_updated_at: story.summaryUpdatedAt?.toISOString() ?? null,
+    summary_covers_messages: coveredCount(transcript, story.summaryThrough),
+  };
 }
 
+/** Memory and Author's Note; the summary too when given (the player's correction, kept as the base of the next). */
 export async function updateMemory(
   ctx: StoriesContext,
   userId: string,
   storyId: string,
-  input: { memory: string; authors_note: string },
+  input: StoryMemoryUpdate,
 ) {
   await ownStory(ctx, userId, storyId);
+  const at = ctx.clock.now();
   await updateStory(ctx.db, userId, storyId, {
     memory: input.memory,
     authorsNote: input.authors_note,
-    updatedAt: ctx.clock.now(),
+    ...(input.summary === undefined ? {} : { summary: input.summary.trim(), summaryUpdatedAt: at }),
+    updatedAt: at,
   });
   return memory(ctx, userId, storyId);
 }
@@ -346,7 +360,7 @@ export async function chat(
   streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
-  return withSelectedImages(ctx, userId, input, (references) =>
+  const answer = await withSelectedImages(ctx, userId, input, (references) =>
     sendTurn(
       ctx,
       {
@@ -360,6 +374,8 @@ export async function chat(
       streaming,
     ),
   );
+  await queueSummaryIfDue(ctx, userId, storyId);
+  return answer;
 }
 
 type TurnOptions = { mode: ChatMode | undefined; inputImages: InputImage[]; heavySlotHeld?: boolean };
@@ -388,9 +404,11 @@ export async function continueStory(
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const mode = input.mode ?? "image";
-  return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
+  const answer = await withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
     continueTurn(ctx, { userId, storyId, story, mode, references }),
   );
+  await queueSummaryIfDue(ctx, userId, storyId);
+  return answer;
 }
 
 export async function undo(ctx: StoriesContext, userId: string, storyId: string) {

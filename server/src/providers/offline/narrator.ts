@@ -33,6 +33,7 @@ import {
 } from "./narrator-lexicon";
 import { type Biome, namedBiome, namedTime, promptWords, SCENE_NOUNS, type TimeOfDay } from "./scene-theme";
 import { createRng, hashString, type Rng } from "./seeded";
+import { isSummaryRequest, summariseOffline } from "./summariser";
 
 export type Conversation = {
   title: string;
@@ -646,5 +647,6 @@ export function narrate(messages: readonly ChatMessage[]): string {
   const conversation = readConversation(messages);
   const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
   if (isCardDraftRequest(messages)) return draftCardOffline(messages);
+  if (isSummaryRequest(messages)) return summariseOffline(messages);
   return conversation.advisor ? advice(conversation, rng) : storyTurn(conversation, rng);
 }

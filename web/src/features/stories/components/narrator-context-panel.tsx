@@ -14,6 +14,7 @@ const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
   instructions: "Narrator instructions",
   memory: "Memory",
   cards: "Story Cards",
+  summary: "The story so far (summary)",
   history: "Recent messages",
   authors_note: "Author's Note",
   prompt: "Your next message",

@@ -1,9 +1,16 @@
 // Story Settings: Story Title, Story Context with its counter (x/2000), Cancel and Save Changes
 // ('Saving...'). Only what changed is sent: the title compared and sent trimmed, the
 // context as typed. Nothing changed: no call, the dialog just closes. Opened from the story view it also
-// holds the story's Memory and Author's Note (their own call, also only when changed).
+// holds the story's Memory, Author's Note and "The story so far" (the rolling summary the narrator keeps of
+// turns that left its window, which the player may correct); their own call, also only when changed.
+
+import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import type { Story, UpdateStoryRequest } from "@storyverse/contract/stories";
-import { AUTHORS_NOTE_MAX_LENGTH, MEMORY_MAX_LENGTH } from "@storyverse/contract/story-craft";
+import {
+  AUTHORS_NOTE_MAX_LENGTH,
+  MEMORY_MAX_LENGTH,
+  SUMMARY_MAX_LENGTH,
+} from "@storyverse/contract/story-craft";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Settings2 } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
@@ -101,17 +108,25 @@ function SettingsForm({
   );
 }
 
-/** Story Settings with the story's Memory (x/2000) and Author's Note (x/500), saved only when changed. */
+/** Story Settings with the story's Memory (x/2000), Author's Note (x/500) and summary, saved only when changed. */
 function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => void }) {
   const queryClient = useQueryClient();
   const stored = useQuery(storyMemoryQueryOptions(story.id));
   const [memory, setMemory] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
   const id = useId();
   if (stored.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
-  const current = stored.data ?? { memory: "", authors_note: "" };
+  const current = stored.data ?? {
+    memory: "",
+    authors_note: "",
+    summary: "",
+    summary_updated_at: null,
+    summary_covers_messages: 0,
+  };
   const memoryText = memory ?? current.memory;
   const noteText = note ?? current.authors_note;
+  const summaryText = summary ?? current.summary;
   const fields = (
     <>
       <div>
@@ -150,11 +165,36 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
           Placed just before the newest messages, so it steers what comes next.
         </p>
       </div>
+      <div>
+        <FieldLabel htmlFor={`${id}-summary`} counter={`${summaryText.length}/${SUMMARY_MAX_LENGTH}`}>
+          The story so far
+        </FieldLabel>
+        <textarea
+          id={`${id}-summary`}
+          value={summaryText}
+          onChange={(event) => setSummary(event.target.value)}
+          maxLength={SUMMARY_MAX_LENGTH}
+          rows={4}
+          placeholder="Nothing yet: the narrator still reads every message of this story."
+          aria-describedby={`${id}-summary-hint`}
+          className={`${textareaClasses} mt-2`}
+        />
+        <p id={`${id}-summary-hint`} className="mt-2 text-sm text-ink-muted">
+          {current.summary_covers_messages > 0
+            ? `The narrator's own summary of the first ${current.summary_covers_messages} messages, which no longer fit in what it reads. Correct anything it got wrong; it builds on your version.`
+            : `Once the story is longer than the ${HISTORY_WINDOW} messages the narrator reads at once, it keeps a summary of the earlier ones here.`}
+        </p>
+      </div>
     </>
   );
   const save = () => {
-    if (memoryText === current.memory && noteText === current.authors_note) return null;
-    return saveStoryMemory(story.id, { memory: memoryText, authors_note: noteText }).then((saved) => {
+    const summaryChanged = summaryText !== current.summary;
+    if (memoryText === current.memory && noteText === current.authors_note && !summaryChanged) return null;
+    return saveStoryMemory(story.id, {
+      memory: memoryText,
+      authors_note: noteText,
+      ...(summaryChanged ? { summary: summaryText } : {}),
+    }).then((saved) => {
       queryClient.setQueryData(storyMemoryKey(story.id), saved);
     });
   };

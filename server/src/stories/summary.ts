@@ -1,0 +1,96 @@
+// The rolling summary: once a story outgrows the narrator's window (the newest HISTORY_WINDOW messages), a
+// background job asks the text provider to fold the messages that left it into a short "story so far", which
+// the narrator then reads after the Memory and the cards. Free for the player; it never blocks a turn (queued
+// after the turn is delivered, its failures retried by the queue); the player can read and correct it.
+import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
+import { z } from "zod";
+import { storyTranscript } from "../chat/service";
+import type { AppContext } from "../context";
+import type { JobSpec } from "../jobs/queue";
+import { findStory, replaceSummary } from "./repo";
+
+type SummaryContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log">;
+
+export const storySummaryJob: JobSpec<{ userId: string; storyId: string }> = {
+  name: "story-summary",
+  payload: z.object({ userId: z.uuid(), storyId: z.uuid() }),
+  // A vendor that is down now is asked again later; the story does not wait for it.
+  retryLimit: 4,
+  retryDelaySeconds: 30,
+  retryBackoff: true,
+  expireInSeconds: 120,
+};
+
+type Transcript = Awaited<ReturnType<typeof storyTranscript>>;
+
+/** The messages that left the window and the summary does not cover yet, oldest first. */
+function uncovered(transcript: Transcript, through: Date | null): Transcript {
+  const left = transcript.slice(0, Math.max(0, transcript.length - HISTORY_WINDOW));
+  return through ? left.filter((message) => message.createdAt > through) : left;
+}
+
+/** How many of the story's earliest messages the summary covers. */
+export function coveredCount(transcript: Transcript, through: Date | null): number {
+  return through ? transcript.filter((message) => message.createdAt <= through).length : 0;
+}
+
+/** What the summariser is told; the offline provider recognises its role line as a vendor model reads it. */
+export function summariserInstructions(title: string, summary: string): string {
+  return [
+    "Role: story summariser.",
+    "Fold the story passages the user sends into the summary so far. Keep every name, place, promise and",
+    "unresolved thread; drop the flourishes. Write in the second person, past tense, as plain prose, no",
+    `headings, under ${Math.floor(SUMMARY_MAX_LENGTH * 0.75)} characters. Answer with the whole new summary only.`,
+    `Story title: ${title}`,
+    `Summary so far: ${summary.trim() || "(none yet)"}`,
+  ].join("\n");
+}
+
+const transcriptText = (messages: Transcript) =>
+  messages.map((m) => `${m.role === "user" ? "Player" : "Narrator"}: ${m.content.trim()}`).join("\n\n");
+
+/**
+ * Queues the summary job when enough messages left the window since the last summary. Called after a turn
+ * was delivered; a failure here is logged and never reaches the player's turn.
+ */
+export async function queueSummaryIfDue(ctx: SummaryContext, userId: string, storyId: string): Promise<void> {
+  try {
+    const story = await findStory(ctx.db, userId, storyId);
+    if (!story) return;
+    const transcript = await storyTranscript(ctx, userId, storyId);
+    if (uncovered(transcript, story.summaryThrough).length < SUMMARY_MIN_NEW_MESSAGES) return;
+    await ctx.jobs.send(storySummaryJob, { userId, storyId });
+  } catch (error) {
+    ctx.log.warn({ err: error, storyId }, "the story summary could not be queued");
+  }
+}
+
+/** The job: fold what left the window into the summary (nothing to do when another job got there first). */
+export async function writeStorySummary(
+  ctx: SummaryContext,
+  payload: { userId: string; storyId: string },
+): Promise<void> {
+  const story = await findStory(ctx.db, payload.userId, payload.storyId);
+  if (!story) return;
+  const transcript = await storyTranscript(ctx, payload.userId, payload.storyId);
+  const fresh = uncovered(transcript, story.summaryThrough);
+  if (fresh.length === 0) return;
+  const answer = await ctx.providers.text.complete({
+    messages: [
+      { role: "system", content: summariserInstructions(story.title, story.summary) },
+      { role: "user", content: transcriptText(fresh) },
+    ],
+    maxTokens: 700,
+    temperature: 0.3,
+  });
+  const summary = answer.trim().slice(0, SUMMARY_MAX_LENGTH).trim();
+  // An empty answer is a failed try: the queue asks again later.
+  if (!summary) throw new Error("the text provider returned an empty summary");
+  await replaceSummary(
+    ctx.db,
+    story.id,
+    { summary: story.summary, through: story.summaryThrough },
+    { summary, through: fresh[fresh.length - 1]!.createdAt, at: ctx.clock.now() },
+  );
+}
