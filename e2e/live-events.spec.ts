@@ -123,3 +123,38 @@ test("without the event stream (404) the scene still arrives, by polling", async
   // It came by the spec's schedule: a look at the media's status found it.
   expect(polls.length).toBeGreaterThan(0);
 });
+
+test("a Studio batch is queued (202) and its images arrive by event, with no status polling", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const account = await registerVerified(request, sink, baseURL ?? "", newAccount("studiolive"));
+  await storeSession(page, account);
+  const batchLooks: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.url().includes("/api/studio/batches/")) batchLooks.push(sent.url());
+  });
+  const stream = page.waitForResponse((response) => response.url().endsWith("/api/events"));
+  await page.goto("/studio");
+  expect((await stream).status()).toBe(200);
+
+  const queued = page.waitForResponse((response) => response.url().endsWith("/api/studio/generate-image"));
+  await page.getByRole("textbox", { name: "Describe the image" }).fill("A lantern festival over a river");
+  await page.getByRole("button", { name: "Generate" }).click();
+  const answer = await queued;
+  expect(answer.status()).toBe(202);
+  expect(answer.request().headers().prefer).toBe("respond-async");
+
+  await expect(page.getByRole("list", { name: "Results" }).getByRole("listitem")).toHaveCount(1, {
+    timeout: 30_000,
+  });
+  await expect(page.getByText("Here is your image.")).toBeVisible();
+  await expect(topBarBalance(page)).toHaveAccessibleName("13.5 credits");
+  // The batch's result came by the event stream, not by asking after it.
+  expect(batchLooks).toEqual([]);
+  // After a reload the batch is the server's, once.
+  await page.reload();
+  await expect(page.getByText("Here is your image.")).toHaveCount(1);
+  await expect(page.getByText("A lantern festival over a river")).toHaveCount(1);
+});

@@ -2,9 +2,10 @@
 // stream's limits. The web reads the stream with fetch (the bearer token stays in a header) and falls back
 // to polling when it cannot connect.
 import { z } from "zod";
+import { galleryItemSchema } from "./media";
 
 export const EVENTS_PATH = "/api/events";
-/** A comment line this often keeps proxies from closing an idle stream. */
+/** A comment line this often (by default; EVENT_HEARTBEAT_SECONDS) keeps proxies from closing an idle stream. */
 export const EVENT_HEARTBEAT_MS = 15_000;
 /** Open streams one user may hold on one server process; a new one beyond this closes the oldest. */
 export const MAX_EVENT_STREAMS_PER_USER = 8;
@@ -34,5 +35,17 @@ export const storyEventSchema = z.object({
 });
 export type StoryEvent = z.infer<typeof storyEventSchema>;
 
-export const EVENT_KINDS = ["media", "credits", "story"] as const;
+/** A Studio batch queued with `Prefer: respond-async` ended. */
+export const studioEventSchema = z.object({
+  message_id: z.string(),
+  status: z.enum(["completed", "failed"]),
+  images: z.array(z.string()),
+  /** The same images as gallery items (thumbnails, the lightbox), so the client needs no second call. */
+  items: z.array(galleryItemSchema),
+  /** Why the batch failed (null when it completed). */
+  error: z.string().nullable(),
+});
+export type StudioEvent = z.infer<typeof studioEventSchema>;
+
+export const EVENT_KINDS = ["media", "credits", "story", "studio"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

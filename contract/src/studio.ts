@@ -65,6 +65,39 @@ export const studioGenerateResponseSchema = z.object({
 });
 export type StudioGenerateResponse = z.infer<typeof studioGenerateResponseSchema>;
 
+/**
+ * `Prefer: respond-async` on POST /api/studio/generate-image queues the batch as a job and answers 202 at
+ * once (charged as usual); the result comes as a `studio` event and from GET /api/studio/batches/{id}.
+ * Without the header the call answers when the images exist, as the spec says.
+ */
+export const RESPOND_ASYNC = "respond-async";
+
+export const studioBatchStatusSchema = z.enum(["pending", "completed", "failed"]);
+export type StudioBatchStatus = z.infer<typeof studioBatchStatusSchema>;
+
+export const studioBatchAcceptedSchema = z.object({
+  success: z.literal(true),
+  /** The assistant message that will hold the batch; also the batch's id. */
+  message_id: z.string(),
+  /** The user's message (the prompt), recorded with it. */
+  prompt_message_id: z.string(),
+  status: z.literal("pending"),
+  quota_info: quotaInfoSchema,
+});
+export type StudioBatchAccepted = z.infer<typeof studioBatchAcceptedSchema>;
+
+/** GET /api/studio/batches/{id}: where a queued batch stands. */
+export const studioBatchSchema = z.object({
+  message_id: z.string(),
+  status: studioBatchStatusSchema,
+  /** The assistant message's words: the batch summary, or why it failed. */
+  content: z.string(),
+  images: z.array(z.string()),
+  items: z.array(galleryItemSchema),
+  error: z.string().nullable(),
+});
+export type StudioBatch = z.infer<typeof studioBatchSchema>;
+
 export const advisorChatRequestSchema = z.object({ prompt: promptSchema("a question") });
 export type AdvisorChatRequest = z.input<typeof advisorChatRequestSchema>;
 
@@ -90,6 +123,8 @@ export const studioMessageSchema = z.object({
   isAdvisor: z.boolean(),
   batchSize: z.number(),
   timestamp: z.string(),
+  /** A batch queued with `Prefer: respond-async`: pending until its job ends (otherwise completed). */
+  status: z.enum(["pending", "completed", "failed"]).optional(),
 });
 export type StudioMessage = z.infer<typeof studioMessageSchema>;
 

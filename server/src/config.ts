@@ -183,6 +183,13 @@ const envSchema = z.object({
     .min(5, "must be between 5 and 86400")
     .max(86400, "must be between 5 and 86400")
     .default(900),
+  /** How often an idle event stream (GET /api/events) gets a heartbeat comment, so proxies keep it open. */
+  EVENT_HEARTBEAT_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 300")
+    .max(300, "must be between 1 and 300")
+    .default(15),
   /** On SIGTERM, how long readiness fails while requests are still served, before connections close. */
   SHUTDOWN_DELAY_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -231,6 +238,8 @@ export type Config = {
   shutdownDelayMs: number;
   /** Charges still unsettled after this long are refunded by the worker's sweep (a process died). */
   unsettledChargeMs: number;
+  /** The event stream's heartbeat interval. */
+  eventHeartbeatMs: number;
   /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
   maxConnectionsPerAddress: number;
   /** Accounts one client address may register per hour. */
@@ -334,6 +343,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
     shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     unsettledChargeMs: e.UNSETTLED_CHARGE_SECONDS * 1000,
+    eventHeartbeatMs: e.EVENT_HEARTBEAT_SECONDS * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),

@@ -276,6 +276,14 @@ export const studioMessages = pgTable(
     mediaIds: uuid("media_ids").array().notNull().default(sql`'{}'::uuid[]`),
     inputKeys: text("input_keys").array().notNull().default(sql`'{}'::text[]`),
     batchSize: integer("batch_size").notNull().default(1),
+    /** A batch made by a job (the asynchronous call): pending until the job ends; made at once: completed. */
+    status: text("status", { enum: ["pending", "completed", "failed"] })
+      .notNull()
+      .default("completed"),
+    /** Why a queued batch failed (shown to the user). */
+    error: text("error"),
+    /** What a queued batch was charged (tenths): its refunds are worked out from it. */
+    chargedTenths: integer("charged_tenths").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("studio_messages_user_idx").on(t.userId, t.createdAt)],
@@ -398,8 +406,8 @@ export const userEvents = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["media", "credits", "story"] }).notNull(),
-    /** The message (media) or story (story) the event is about; null for credits. */
+    kind: text("kind", { enum: ["media", "credits", "story", "studio"] }).notNull(),
+    /** The message (media), story (story) or Studio batch (studio) the event is about; null for credits. */
     subjectId: uuid("subject_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },

@@ -10,6 +10,7 @@ import { mediaEventOf } from "../chat/service";
 import type { AppContext } from "../context";
 import { balanceOf } from "../credits/service";
 import { storyEventOf } from "../stories/service";
+import { studioEventOf } from "../studio/service";
 import { deleteEventsBefore, type EventRow, eventsAfter, findEvent } from "./repo";
 import { EVENTS_CHANNEL, STREAMS_CLOSED_CHANNEL } from "./service";
 
@@ -35,6 +36,8 @@ async function render(ctx: HubContext, row: EventRow): Promise<unknown> {
       return balanceOf(ctx.db, row.userId);
     case "story":
       return row.subjectId ? storyEventOf(ctx, row.userId, row.subjectId) : null;
+    case "studio":
+      return row.subjectId ? studioEventOf(ctx, row.userId, row.subjectId) : null;
   }
 }
 

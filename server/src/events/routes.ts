@@ -1,10 +1,10 @@
 // GET /api/events: the signed-in user's Server-Sent Events. Bearer auth in the header (the web reads the
 // stream with fetch); each event has an id, and a reconnect with Last-Event-ID gets what it missed (within
-// the replay window, from any process). A comment every 15 s keeps proxies from closing it; logout, session
-// revocation, the per-user cap and the server's stop close it.
+// the replay window, from any process). A comment every 15 s (EVENT_HEARTBEAT_SECONDS) keeps proxies from
+// closing it; logout, session revocation, the per-user cap and the server's stop close it.
 
 import { errorBodySchema } from "@storyverse/contract/errors";
-import { EVENT_HEARTBEAT_MS, EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
+import { EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
 import { currentUser } from "../http/auth";
 import { startEventStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
@@ -57,7 +57,7 @@ export const eventRoutes: RouteModule = async (app, { ctx, kit }) => {
           if (stream.open) stream.end();
         },
       };
-      const heartbeat = setInterval(() => stream.comment("heartbeat"), EVENT_HEARTBEAT_MS);
+      const heartbeat = setInterval(() => stream.comment("heartbeat"), ctx.config.eventHeartbeatMs);
       heartbeat.unref();
       stream.onClientGone(() => sink.close());
 

@@ -7,6 +7,7 @@ import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
 import { storySummaryJob, writeStorySummary } from "../stories/summary";
+import { makeBatch, studioBatchJob } from "../studio/batch-job";
 import type { JobQueue } from "./queue";
 
 export type WorkerDeps = AppContext & { mailer: Mailer };
@@ -17,4 +18,5 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
+  await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
 }

@@ -121,3 +121,15 @@ export async function findOwnedByIds(q: Queryable, userId: string, ids: string[]
 export async function deleteMediaItem(q: Queryable, id: string): Promise<void> {
   await q.delete(mediaItems).where(eq(mediaItems.id, id));
 }
+
+/** The user's items made for one message or batch (e.g. by an earlier try of its job). */
+export async function listMediaOfMessage(
+  q: Queryable,
+  userId: string,
+  messageId: string,
+): Promise<MediaItemRow[]> {
+  return q
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, userId), eq(mediaItems.messageId, messageId)));
+}

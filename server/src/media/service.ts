@@ -13,6 +13,7 @@ import {
   findOwnedByKey,
   insertMediaItem,
   listMediaItems,
+  listMediaOfMessage,
   listStoryMedia,
   type MediaItemRow,
   newestStoryMedia,
@@ -108,6 +109,16 @@ export async function discardMedia(
   await deleteMediaItem(ctx.db, item.id);
   const keys = [item.storageKey, ...(item.kind === "image" && item.thumbnailKey ? [item.thumbnailKey] : [])];
   await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => undefined)));
+}
+
+/** Removes what an interrupted try made for a message or batch, so the next try does not add a second set. */
+export async function discardMediaOfMessage(
+  ctx: Pick<AppContext, "storage" | "db">,
+  userId: string,
+  messageId: string,
+): Promise<void> {
+  const items = await listMediaOfMessage(ctx.db, userId, messageId);
+  await Promise.all(items.map((item) => discardMedia(ctx, item)));
 }
 
 export async function urlFor(ctx: Pick<AppContext, "storage">, key: string | null): Promise<string | null> {

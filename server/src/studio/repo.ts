@@ -30,3 +30,25 @@ export async function recentStudioMessages(
     .limit(limit);
   return rows.reverse();
 }
+
+export async function findStudioMessage(q: Queryable, id: string): Promise<StudioMessageRow | undefined> {
+  const [row] = await q.select().from(studioMessages).where(eq(studioMessages.id, id));
+  return row;
+}
+
+/**
+ * Ends a queued batch only while it is still pending; false when it ended already (another try, the
+ * deadline), so a batch has one outcome and one settlement.
+ */
+export async function settleBatchIfPending(
+  q: Queryable,
+  id: string,
+  patch: Pick<NewStudioMessage, "status" | "content" | "mediaIds" | "error">,
+): Promise<boolean> {
+  const rows = await q
+    .update(studioMessages)
+    .set(patch)
+    .where(and(eq(studioMessages.id, id), eq(studioMessages.status, "pending")))
+    .returning({ id: studioMessages.id });
+  return rows.length > 0;
+}

@@ -4,20 +4,35 @@ import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   advisorChatRequestSchema,
   advisorChatResponseSchema,
+  RESPOND_ASYNC,
+  studioBatchAcceptedSchema,
+  studioBatchSchema,
   studioGenerateRequestSchema,
   studioGenerateResponseSchema,
   studioMessagesResponseSchema,
 } from "@storyverse/contract/studio";
+import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { NotFound } from "../http/errors";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
-import { askAdvisor, generateImages, studioHistory } from "./service";
+import { askAdvisor, batchStatus, generateImages, queueBatch, studioHistory } from "./service";
 
 const tags = ["studio"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
 const paidErrors = { ...errors, 402: insufficientCreditsSchema, 502: errorBodySchema };
 const GENERATE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
+const BATCH_NOT_FOUND = "Batch not found";
+
+/** `Prefer: respond-async` (RFC 7240), among other preferences, asks for the queued batch. */
+function prefersAsync(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(",") : (header ?? "");
+  return value
+    .slice(0, 1000)
+    .split(/[,;]/)
+    .some((part) => part.trim().toLowerCase() === RESPOND_ASYNC);
+}
 
 export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
@@ -65,23 +80,51 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
       config: { slowBody: true },
       schema: {
         tags,
-        summary: "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded)",
+        summary:
+          "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded). With `Prefer: respond-async`: queued, 202 at once, the result by a `studio` event and GET /api/studio/batches/{id}",
         security: kit.security,
         body: studioGenerateRequestSchema,
-        response: { 200: studioGenerateResponseSchema, ...paidErrors },
+        response: { 200: studioGenerateResponseSchema, 202: studioBatchAcceptedSchema, ...paidErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       const { prompt, batch_size, input_images } = request.body;
-      return generateImages(ctx, {
+      const input = {
         userId: user.id,
         prompt,
         batchSize: batch_size,
         inputImages: input_images,
         heavySlotHeld: holdsHeavySlot(request),
-      });
+      };
+      if (prefersAsync(request.headers.prefer)) {
+        const accepted = await queueBatch(ctx, input);
+        reply.header("preference-applied", RESPOND_ASYNC);
+        return reply.code(202).send(accepted);
+      }
+      return generateImages(ctx, input);
+    },
+  );
+
+  app.get(
+    "/api/studio/batches/:id",
+    {
+      onRequest: kit.auth,
+      schema: {
+        tags,
+        summary: "Where a batch queued with Prefer: respond-async stands (pending, completed or failed)",
+        security: kit.security,
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: studioBatchSchema, 404: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const uuid = z.uuid().safeParse(id);
+      const batch = uuid.success ? await batchStatus(ctx, currentUser(request).id, uuid.data) : null;
+      if (!batch) throw new NotFound(BATCH_NOT_FOUND);
+      return batch;
     },
   );
 };

@@ -1,5 +1,5 @@
 // The Studio's rules: a batch of images from a prompt and input images (synchronous: the client waits for
-// the images in the response), the prompt advisor, and the conversation that records both. Inputs are checked
+// the images in the response; queued as a job with `Prefer: respond-async`, see batch-job.ts), the prompt advisor, and the conversation that records both. Inputs are checked
 // before anything is charged;
 // a user pays only for the images they received (payFor settles every charge: delivered or refunded).
 import { randomUUID } from "node:crypto";
@@ -25,7 +25,10 @@ import type { MediaItemRow } from "../media/repo";
 import { discardMedia, type MediaOrigin, ownedMediaByIds, saveImage, toGalleryItem } from "../media/service";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
+import { batchSummary } from "./batch-job";
 import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } from "./repo";
+
+export { batchStatus, queueBatch, studioEventOf } from "./batch-job";
 
 type StudioContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log">;
 
@@ -33,11 +36,14 @@ export const NO_IMAGES_DETAIL = "The image service returned no usable image. Ple
 const IMAGE_FAILED_DETAIL = "The image service could not make these images. Please try again.";
 const ADVISOR_FAILED_DETAIL = "The advisor could not answer. Please try again.";
 
+/** Columns only a queued batch uses (a batch made at once is completed, charged in the ledger alone). */
+type QueuedOnly = "status" | "error" | "chargedTenths";
+
 /** The user's message and the answer, stamped a millisecond apart so ordering never swaps them. */
 async function recordExchange(
   ctx: Pick<AppContext, "db" | "clock">,
-  user: Omit<StudioMessageRow, "id" | "role" | "createdAt">,
-  answer: Omit<StudioMessageRow, "role" | "createdAt">,
+  user: Omit<StudioMessageRow, "id" | "role" | "createdAt" | QueuedOnly>,
+  answer: Omit<StudioMessageRow, "role" | "createdAt" | QueuedOnly>,
   delivered: (tx: Queryable) => Promise<void>,
 ) {
   const at = ctx.clock.now();
@@ -58,12 +64,6 @@ async function settledQuota(ctx: Pick<AppContext, "db">, paid: Charge, refundedT
     remaining: await remainingCredits(ctx.db, paid.userId),
     charged: fromTenths(paid.chargedTenths - refundedTenths),
   };
-}
-
-function batchSummary(made: number, asked: number): string {
-  if (made === asked) return made === 1 ? "Here is your image." : `Here are your ${made} images.`;
-  const missing = asked - made;
-  return `Here ${made === 1 ? "is 1 image" : `are ${made} images`} of the ${asked} you asked for; the ${missing} that could not be made ${missing === 1 ? "was" : "were"} refunded.`;
 }
 
 export type GenerateInput = {
@@ -275,6 +275,7 @@ export async function studioHistory(
         isAdvisor: row.isAdvisor,
         batchSize: row.batchSize,
         timestamp: row.createdAt.toISOString(),
+        ...(row.role === "assistant" && !row.isAdvisor ? { status: row.status } : {}),
       };
     }),
   );

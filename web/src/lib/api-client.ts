@@ -46,6 +46,8 @@ export interface RequestOptions<T> {
   schema: ResponseSchema<T>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Extra request headers (e.g. `Prefer`). */
+  headers?: Record<string, string>;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -60,7 +62,7 @@ async function readJson(response: Response): Promise<unknown> {
 
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
   const { method = "GET", body, schema, signal, timeoutMs } = options;
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   const multipart = body instanceof FormData;
   if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
   const token = readStorage("token");

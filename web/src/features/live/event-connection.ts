@@ -4,12 +4,13 @@
 // the stream), a proxy that buffers (no byte for SILENCE_MS, though the server writes at once and every
 // 15 s) and a refused session all land there silently. Pure timers and a function to open the stream, so
 // tests can drive it.
+import { EVENT_HEARTBEAT_MS } from "@storyverse/contract/events";
 import { readEventStream, type StreamEvent } from "../../lib/api-client";
 
 export type LiveState = "connecting" | "live" | "fallback";
 
 /** No byte for this long means the stream is not reaching us (the server's heartbeat is every 15 s). */
-export const SILENCE_MS = 20_000;
+export const SILENCE_MS = EVENT_HEARTBEAT_MS + 5_000;
 /** Pauses before reconnecting, by attempt; the last one repeats. */
 export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 /** A connection that lasted this long was a good one: the next drop starts the pauses over. */

@@ -1,7 +1,7 @@
 // The signed-in app's one event stream (mounted once, by the app shell): credits events set the top bar's
 // balance, story events refresh the story cards, media events refresh the gallery and reach the open
-// conversation (use-chat-session.ts listens through live-events.ts). A conversation that is not on screen
-// is marked stale, so it is read afresh when opened.
+// conversation (use-chat-session.ts listens through live-events.ts), studio events reach the Studio. A
+// conversation that is not on screen is marked stale, so it is read afresh when opened.
 import type { CreditBalance } from "@storyverse/contract/credits";
 import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import {
@@ -9,6 +9,7 @@ import {
   EVENTS_PATH,
   mediaEventSchema,
   storyEventSchema,
+  studioEventSchema,
 } from "@storyverse/contract/events";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -20,7 +21,7 @@ import { USER_IMAGES_KEY } from "../gallery/api/user-images";
 import { STORIES_KEY } from "../stories/api/list-stories";
 import { storyMessagesKey } from "../stories/api/story-messages";
 import { connectEvents } from "./event-connection";
-import { publishMediaEvent, resetLiveEvents, setLiveState } from "./live-events";
+import { publishMediaEvent, publishStudioEvent, resetLiveEvents, setLiveState } from "./live-events";
 
 /** Applies one event from the stream to the app's server state. */
 export function applyLiveEvent(queryClient: QueryClient, { event, data }: StreamEvent): void {
@@ -50,6 +51,13 @@ export function applyLiveEvent(queryClient: QueryClient, { event, data }: Stream
     const conversation = media.story_id ? storyMessagesKey(media.story_id) : CHAT_HISTORY_KEY;
     void queryClient.invalidateQueries({ queryKey: conversation, exact: true, refetchType: "none" });
     publishMediaEvent(media);
+  } else if (event === "studio") {
+    const parsed = studioEventSchema.safeParse(data);
+    if (!parsed.success) return;
+    void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
+    // The Studio waiting for this batch takes it from here (studio/await-batch.ts).
+    publishStudioEvent(parsed.data);
   }
 }
 

@@ -6,15 +6,17 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { type StudioMessage, studioMessageSchema } from "@storyverse/contract/studio";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { errorMessage } from "../../lib/api-errors";
+import { ApiError, errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { refreshCreditBalance } from "../credits/api/credit-balance";
 import { isOutOfCreditsError, type Shortfall, shortfallOf } from "../credits/out-of-credits";
 import { GALLERY_KEY } from "../gallery/api/gallery-page";
 import { USER_IMAGES_KEY } from "../gallery/api/user-images";
+import { onStudioEvent } from "../live/live-events";
 import { askAdvisor } from "./api/advisor-chat";
-import { generateImages } from "./api/generate-image";
+import { fetchStudioBatch, queueImages } from "./api/queue-batch";
 import { STUDIO_MESSAGES_KEY, studioMessagesQueryOptions } from "./api/studio-messages";
+import { awaitBatch } from "./await-batch";
 import {
   generationFailedMessage,
   INVALID_GENERATION_RESPONSE,
@@ -94,9 +96,39 @@ export function useStudioConversation(options: {
   /** The request behind each failed answer still in memory, so it can be tried again. */
   const retries = useRef(new Map<string, StudioRequest>());
 
+  /** The server's ids of exchanges this tab queued and shows itself meanwhile (so a refetch does not double them). */
+  const [shadowed, setShadowed] = useState<ReadonlySet<string>>(() => new Set());
+  const shadow = useCallback(
+    (ids: string[], on: boolean) =>
+      setShadowed((old) => {
+        const next = new Set(old);
+        for (const id of ids) on ? next.add(id) : next.delete(id);
+        return next;
+      }),
+    [],
+  );
   const messages = useMemo<StudioChatMessage[]>(
-    () => [...(server.data ?? []), ...local].sort(byTime),
-    [server.data, local],
+    () =>
+      [
+        // A batch queued earlier (before a reload) shows as on its way until it ends.
+        ...(server.data ?? [])
+          .filter((m) => !shadowed.has(m.id))
+          .map((m) => (m.status === "pending" ? { ...m, isLoading: true } : m)),
+        ...local,
+      ].sort(byTime),
+    [server.data, local, shadowed],
+  );
+
+  // Such a batch ended: read the conversation again. (A batch this tab is waiting for is settled by send.)
+  useEffect(
+    () =>
+      onStudioEvent((event) => {
+        const listed = queryClient.getQueryData<StudioMessage[]>(STUDIO_MESSAGES_KEY);
+        if (listed?.some((m) => m.id === event.message_id && m.status === "pending")) {
+          void queryClient.invalidateQueries({ queryKey: STUDIO_MESSAGES_KEY });
+        }
+      }),
+    [queryClient],
   );
 
   useEffect(() => {
@@ -111,8 +143,9 @@ export function useStudioConversation(options: {
       // (the server has recorded the exchange by now).
       const wasFetching = queryClient.isFetching({ queryKey: STUDIO_MESSAGES_KEY }) > 0;
       if (wasFetching) await queryClient.cancelQueries({ queryKey: STUDIO_MESSAGES_KEY });
+      const ids = new Set(exchange.map((message) => message.id));
       queryClient.setQueryData<StudioMessage[]>(STUDIO_MESSAGES_KEY, (old) => [
-        ...(old ?? server.data ?? []),
+        ...(old ?? server.data ?? []).filter((message) => !ids.has(message.id)),
         ...exchange,
       ]);
       setLocal((prev) => prev.filter((message) => !pending.includes(message.id)));
@@ -178,26 +211,44 @@ export function useStudioConversation(options: {
             },
           ]);
         } else {
-          const response = await generateImages({
+          // Queued: charged now, the answer stays pending until the batch's event (or a look) says it ended.
+          const queued = await queueImages({
             prompt: request.prompt,
             batch_size: batchSize,
             input_images: request.inputs.map(toRequestInput),
           });
-          void refreshCreditBalance(queryClient, response.quota_info);
-          if (response.images.length === 0) throw new Error(INVALID_GENERATION_RESPONSE);
-          const items: GalleryItem[] = response.items;
+          const quota = queued.kind === "queued" ? queued.accepted.quota_info : queued.quota;
+          void refreshCreditBalance(queryClient, quota);
+          const serverIds =
+            queued.kind === "queued" ? [queued.accepted.prompt_message_id, queued.accepted.message_id] : [];
+          shadow(serverIds, true);
+          const batch =
+            queued.kind === "queued"
+              ? await awaitBatch(queued.accepted.message_id, (signal) =>
+                  fetchStudioBatch(queued.accepted.message_id, signal),
+                )
+              : queued.batch;
+          if (batch.status === "failed") {
+            // Refunded by the server; the balance catches up (by event, or read again here).
+            void refreshCreditBalance(queryClient);
+            throw new ApiError(502, batch.error ?? INVALID_GENERATION_RESPONSE);
+          }
+          if (batch.images.length === 0) throw new Error(INVALID_GENERATION_RESPONSE);
+          if (batch.images.length < batchSize) void refreshCreditBalance(queryClient);
+          const items: GalleryItem[] = batch.items;
           await commit(pending, [
-            { ...user, localOnly: undefined },
+            { ...user, id: serverIds[0] ?? user.id, localOnly: undefined },
             {
               ...answer,
-              id: response.message_id,
-              content: batchSummary(response.images.length),
-              images: response.images,
+              id: batch.message_id,
+              content: batchSummary(batch.images.length),
+              images: batch.images,
               image_items: items,
               isLoading: undefined,
               localOnly: undefined,
             },
           ]);
+          shadow(serverIds, false);
           void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
           void queryClient.invalidateQueries({ queryKey: USER_IMAGES_KEY });
         }
@@ -231,7 +282,7 @@ export function useStudioConversation(options: {
         setSending(false);
       }
     },
-    [commit, onError, onQuota, queryClient],
+    [commit, onError, onQuota, queryClient, shadow],
   );
 
   const retry = useCallback(
