@@ -149,6 +149,8 @@ test.afterEach(() => {
 });
 
 test("a batch of 4 gives 4 results and charges 6 credits", async ({ page }) => {
+  // Three pages of axe checks and a queued batch of four 2K images: slow on a loaded two-core machine.
+  test.setTimeout(120_000);
   await openApp(page, creator, "studio");
   await expect(page.getByRole("heading", { level: 1, name: "Studio" })).toBeVisible();
   await expect(page.getByText("Start creating amazing images with AI")).toBeVisible();
