@@ -247,9 +247,10 @@ async function main(): Promise<number> {
 
     const chaos = (async () => {
       // Mid-run, while both workers are busy: one of the media jobs running then is the killed worker's.
+      while (sent < turns * 0.3) await sleep(100);
       const busySince = Date.now();
       let active: { rows: { id: string }[] } = { rows: [] };
-      while (sent < turns * 0.3 || active.rows.length < 2) {
+      while (active.rows.length < 2) {
         if (Date.now() - busySince > 120_000) {
           failures.push("the two workers were never both running a media job: nothing to kill mid-job");
           break;
