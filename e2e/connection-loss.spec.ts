@@ -72,7 +72,7 @@ async function openNewStory(page: Page, theme: "light" | "dark", title: string) 
     { a: auth, t: theme },
   );
   await page.goto(`${base}/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
 }
 
 async function send(page: Page, mode: "Chat" | "Image" | "Video", text: string) {
