@@ -42,7 +42,8 @@ export default defineConfig({
     command: "node --import tsx server/src/main.ts",
     cwd: path.resolve(import.meta.dirname, ".."),
     url: `${baseURL}/api/health`,
-    timeout: 60_000,
+    // A loaded CI machine can take well over a minute to start the server (tsx, migrations, PGlite).
+    timeout: 180_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
