@@ -7,9 +7,11 @@
 // `npm run bench:check` (this with --check) exits non-zero when a ratio is under its budget (DESIGN.md
 // section 8 and issue 13: PostgreSQL >= 25% of the bare route with p99 < 50 ms, PGlite >= 10%).
 // Environment: BENCH_SECONDS (5), BENCH_CONNECTIONS (100), BENCH_LOG_LEVEL (warn), BENCH_ENGINES (both).
+// Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runLiveBench } from "./live";
 import {
   type Child,
   createDatabase,
@@ -177,6 +179,10 @@ async function main(): Promise<number> {
         ? `servers on core ${serverCores}, wrk on core ${loadCores} (taskset); LOG_LEVEL=${logLevel}`
         : `taskset not found: processes are not pinned; LOG_LEVEL=${logLevel}`),
   );
+  if (process.env.BENCH_LIVE_ONLY === "1") {
+    await runLiveBench(postgresUrl);
+    return 0;
+  }
   const bare = startNode(
     "bare Fastify",
     ["--import", "tsx", "bench/bare.ts"],
@@ -199,6 +205,10 @@ async function main(): Promise<number> {
     }
   } finally {
     await bare.stop();
+  }
+  // The live budgets (browser tabs, event streams): PostgreSQL only, skipped with BENCH_LIVE=0.
+  if (process.env.BENCH_LIVE !== "0" && (await postgresReachable(postgresUrl))) {
+    await runLiveBench(postgresUrl);
   }
   if (check) console.log(failed ? "\nbench:check: a budget is not met" : "\nbench:check: every budget met");
   return check && failed ? 1 : 0;
