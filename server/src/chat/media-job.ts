@@ -14,6 +14,7 @@ import { refundPaid } from "../credits/paid-work";
 import { toTenths } from "../credits/service";
 import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
+import { NotFound } from "../http/errors";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { prepareReference } from "../media/images";
 import { discardUploadedInputs } from "../media/inputs";
@@ -44,8 +45,27 @@ class PastDeadline extends Error {}
 /** The message was failed, refunded or deleted while this try ran: stop, keep nothing. */
 class NoLongerPending extends Error {}
 
+/**
+ * The scene's reference images. One whose file is gone since the turn (a Story Card deleted or given a new
+ * portrait meanwhile) no longer steers the scene; any other failure to read is a failure of the try.
+ */
 async function loadReferences(ctx: MediaJobContext, keys: string[]): Promise<MediaFile[]> {
-  return Promise.all(keys.map(async (key) => prepareReference(await ctx.storage.read(key))));
+  const loaded = await Promise.all(
+    keys.map(async (key): Promise<MediaFile | null> => {
+      try {
+        return await prepareReference(await ctx.storage.read(key));
+      } catch (error) {
+        const missing = await ctx.storage.size(key).then(
+          () => false,
+          (sizeError: unknown) => sizeError instanceof NotFound,
+        );
+        if (!missing) throw error;
+        ctx.log.warn({ key }, "a reference image is gone; the scene is painted without it");
+        return null;
+      }
+    }),
+  );
+  return loaded.filter((file): file is MediaFile => file !== null);
 }
 
 async function animate(

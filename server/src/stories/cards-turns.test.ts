@@ -12,11 +12,13 @@ import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { fetchMedia, waitForMedia } from "../../test/media";
 import { saveImage } from "../media/service";
 import { createOfflineImageProvider } from "../providers/offline/image";
-import type { ImageRequest } from "../providers/types";
+import { type ImageRequest, ProviderError } from "../providers/types";
 
 let openai: OpenAIFake;
 let t: TestApp;
 const painted: ImageRequest[] = [];
+/** While set, the painter's next call waits for `held`, then fails once as a busy vendor (retryable). */
+let painterHold: { held: Promise<void>; fail: boolean } | null = null;
 
 beforeAll(async () => {
   openai = await startOpenAIFake();
@@ -29,6 +31,12 @@ beforeAll(async () => {
         ...painter,
         generate: async (request) => {
           painted.push(request);
+          const hold = painterHold;
+          if (hold) {
+            painterHold = null;
+            await hold.held;
+            if (hold.fail) throw new ProviderError("The image service is busy.", true);
+          }
           return painter.generate(request);
         },
       },
@@ -43,7 +51,7 @@ beforeEach(() => {
   openai.chat.pieces = ["The harbour bell rings twice.\n\nSCENE: A grey harbour at dawn, boats and gulls."];
 });
 
-type Method = "GET" | "POST" | "PUT";
+type Method = "GET" | "POST" | "PUT" | "DELETE";
 const call = (user: TestUser, method: Method, url: string, payload?: unknown) =>
   t.app.inject({
     method,
@@ -232,4 +240,41 @@ describe("story cards in a turn", () => {
       expect(res.json().detail).toMatch(/selected_images/);
     }
   });
+
+  it("paints the scene without a portrait whose card was deleted before the picture was made", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const upload = `data:image/png;base64,${(await samplePng(32, 32, "#d01010")).toString("base64")}`;
+    const card = (
+      await call(user, "POST", `/api/stories/${storyId}/cards`, {
+        name: "Rell",
+        triggers: ["Rell"],
+        portrait: { data: upload },
+      })
+    ).json().card;
+    // The painter's first try waits, then fails as a busy vendor does; the card is deleted meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    painterHold = { held, fail: true };
+    painted.length = 0;
+    const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I wave to Rell",
+      chat_mode: "image",
+    });
+    expect(turn.statusCode).toBe(200);
+    while (painted.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(painted[0]!.references).toHaveLength(1);
+    expect((await call(user, "DELETE", `/api/stories/${storyId}/cards/${card.id}`)).statusCode).toBe(200);
+    release();
+    // The retry finds the portrait gone and paints the scene without it, rather than failing the turn.
+    const done = await waitForMedia(
+      t,
+      user.token,
+      `/api/stories/${storyId}/media-status/${turn.json().message_id}`,
+    );
+    expect(done.status).toBe("completed");
+    expect(painted.at(-1)!.references).toHaveLength(0);
+  }, 120_000);
 });
