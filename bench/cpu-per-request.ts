@@ -1,0 +1,186 @@
+// npm run bench:cpu: CPU time per request, a figure that does not depend on how busy the machine is (req/s on
+// a shared machine swings with everyone else's load). The app runs as `npm start` runs it and the bare Fastify
+// route (bench/bare.ts) in its own process; this process drives BENCH_REQUESTS keep-alive requests per
+// endpoint at BENCH_CONCURRENCY and reads each server's utime+stime from /proc/<pid>/stat before and after.
+// The bare route's cost divided by an endpoint's cost estimates the share of the bare route's req/s the
+// endpoint reaches when both are CPU-bound. On PostgreSQL the database's own CPU is in its backends: they are
+// summed over every process named `postgres` (the whole server, so other users' queries count too: a noisy
+// upper bound, reported apart).
+// Environment: BENCH_REQUESTS (3000), BENCH_CONCURRENCY (10), BENCH_ENGINES (pglite,postgres),
+// BENCH_DATABASE_URL, BENCH_APP_ROOT (another checkout, to measure before and after a change).
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import {
+  type Child,
+  createDatabase,
+  postgresReachable,
+  startNode,
+  startServerProcess,
+  waitForOk,
+} from "./processes";
+import { seed } from "./seed";
+
+const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const appRoot = process.env.BENCH_APP_ROOT;
+const barePort = 3311;
+const appPort = 3312;
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in microseconds. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+}
+
+/** CPU of every process named `postgres` on this machine (microseconds). */
+function postgresCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      total += cpuMicros(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+function get(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+  });
+}
+
+/** `count` requests, `concurrency` at a time, each on a kept-alive connection; fails on a non-2xx. */
+async function drive(url: string, headers: Record<string, string>, count: number): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      next += 1;
+      const status = await get(url, headers);
+      if (status < 200 || status >= 300) throw new Error(`${url} answered ${status}`);
+    }
+  });
+  await Promise.all(workers);
+}
+
+type Row = { label: string; micros: number; postgresMicros?: number };
+
+async function measure(
+  label: string,
+  pid: number,
+  url: string,
+  headers: Record<string, string>,
+  withPostgres: boolean,
+): Promise<Row> {
+  await drive(url, headers, Math.min(500, requests)); // warm-up: JIT, caches, pool connections
+  const pg0 = withPostgres ? postgresCpuMicros() : 0;
+  const before = cpuMicros(pid);
+  await drive(url, headers, requests);
+  const micros = (cpuMicros(pid) - before) / requests;
+  const postgresMicros = withPostgres ? (postgresCpuMicros() - pg0) / requests : undefined;
+  return { label, micros, postgresMicros };
+}
+
+async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl: string) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-cpu-"));
+  const database = engine === "postgres" ? await createDatabase(postgresUrl, "cpu_bench") : undefined;
+  let app: Child | undefined;
+  try {
+    const base = `http://127.0.0.1:${appPort}`;
+    app = startServerProcess(
+      `app (${engine})`,
+      {
+        PORT: String(appPort),
+        HOST: "127.0.0.1",
+        APP_URL: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+        REQUIRE_EMAIL_VERIFICATION: "false",
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
+      undefined,
+      appRoot,
+    );
+    await waitForOk(`${base}/api/health`, app);
+    const { auth, storyId, messageId } = await seed(base);
+    const pid = app.process.pid as number;
+    const bareRow = await measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);
+    const targets: [string, string][] = [
+      ["`GET /api/chat/media-status/{id}`", `/api/chat/media-status/${messageId}`],
+      ["`GET /api/stories`", "/api/stories"],
+      ["`GET /api/stories/{id}/messages`", `/api/stories/${storyId}/messages`],
+      ["`GET /api/credit-balance`", "/api/credit-balance"],
+      ["`GET /api/gallery`", "/api/gallery"],
+      ["`GET /api/user/verify`", "/api/user/verify"],
+    ];
+    const rows: Row[] = [];
+    for (const [label, url] of targets) {
+      rows.push(await measure(label, pid, `${base}${url}`, auth, engine === "postgres"));
+    }
+    const name = engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
+    console.log(`\n## ${name}\n`);
+    const pgCol = engine === "postgres" ? " postgres CPU µs/req (all backends) |" : "";
+    console.log(`| endpoint | app CPU µs/req | bare / endpoint |${pgCol}`);
+    console.log(`|---|---|---|${engine === "postgres" ? "---|" : ""}`);
+    console.log(
+      `| bare Fastify route | ${bareRow.micros.toFixed(0)} | 100% |${engine === "postgres" ? " |" : ""}`,
+    );
+    for (const row of rows) {
+      const pgCell = row.postgresMicros === undefined ? "" : ` ${row.postgresMicros.toFixed(0)} |`;
+      console.log(
+        `| ${row.label} | ${row.micros.toFixed(0)} | ${((bareRow.micros / row.micros) * 100).toFixed(1)}% |${pgCell}`,
+      );
+    }
+  } finally {
+    await app?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  console.log(
+    `# CPU per request (${requests} requests per endpoint after a warm-up, ${concurrency} at a time, keep-alive)`,
+  );
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+  const bare = startNode("bare Fastify", ["--import", "tsx", "bench/bare.ts"], { PORT: String(barePort) });
+  const bareUrl = `http://127.0.0.1:${barePort}/bare`;
+  try {
+    await waitForOk(bareUrl, bare);
+    for (const engine of engines as ("pglite" | "postgres")[]) {
+      if (engine === "postgres" && !(await postgresReachable(postgresUrl))) {
+        console.log(`\nPostgreSQL at ${postgresUrl} does not answer: its figures are not measured.`);
+        continue;
+      }
+      await measureEngine(engine, bare, bareUrl);
+    }
+  } finally {
+    agent.destroy();
+    await bare.stop();
+  }
+}
+
+await main();
