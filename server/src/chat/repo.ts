@@ -1,6 +1,7 @@
 // SQL for chat messages (main chat and stories).
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
+import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -40,11 +41,43 @@ export async function recentMessages(
   return rows.reverse();
 }
 
+// A story's (or the main chat's) messages are read on every open and refresh: prepared once per handle.
+const storyMessagesStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, sql.placeholder("userId")),
+        eq(chatMessages.storyId, sql.placeholder("storyId")),
+        eq(chatMessages.hidden, false),
+      ),
+    )
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+    .prepare("story_messages"),
+);
+const mainChatMessagesStatement = preparedPerHandle((q) =>
+  q
+    .select()
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, sql.placeholder("userId")),
+        isNull(chatMessages.storyId),
+        eq(chatMessages.hidden, false),
+      ),
+    )
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+    .prepare("main_chat_messages"),
+);
+
 export async function allMessages(
   q: Queryable,
   userId: string,
   storyId: string | null,
 ): Promise<MessageRow[]> {
+  if (storyId) return storyMessagesStatement(q).execute({ userId, storyId });
+  if (storyId === null) return mainChatMessagesStatement(q).execute({ userId });
   return q
     .select()
     .from(chatMessages)
@@ -165,6 +198,39 @@ export async function storyConversationStats(
       ),
     )
     .groupBy(chatMessages.storyId);
+  return rows.map((row) => ({
+    storyId: row.storyId!,
+    messageCount: Number(row.messageCount),
+    lastMessageAt: new Date(Number(row.lastMessageAt)),
+  }));
+}
+
+// The story list asks for the stats of every one of the user's stories: one prepared statement, no id list.
+const allStoriesStatsStatement = preparedPerHandle((q) =>
+  q
+    .select({
+      storyId: chatMessages.storyId,
+      messageCount: sql<number>`count(*)::int`,
+      lastMessageAt: sql<string>`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+    })
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, sql.placeholder("userId")),
+        isNotNull(chatMessages.storyId),
+        eq(chatMessages.hidden, false),
+      ),
+    )
+    .groupBy(chatMessages.storyId)
+    .prepare("all_stories_conversation_stats"),
+);
+
+/** storyConversationStats for every story of the user. */
+export async function allStoriesConversationStats(
+  q: Queryable,
+  userId: string,
+): Promise<ConversationStats[]> {
+  const rows = await allStoriesStatsStatement(q).execute({ userId });
   return rows.map((row) => ({
     storyId: row.storyId!,
     messageCount: Number(row.messageCount),

@@ -33,6 +33,7 @@ import {
 import { assembleContext } from "./narrator-context";
 import {
   allMessages,
+  allStoriesConversationStats,
   deleteConversation,
   deleteMessagesAndVersions,
   findMessage,
@@ -669,6 +670,11 @@ export async function deleteStoryConversation(
 /** How many messages each story's conversation holds and when the newest was written. */
 export async function conversationStats(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return storyConversationStats(ctx.db, userId, storyIds);
+}
+
+/** conversationStats for every story of the user (the story list). */
+export async function conversationStatsOfAllStories(ctx: Pick<AppContext, "db">, userId: string) {
+  return allStoriesConversationStats(ctx.db, userId);
 }
 
 /** A story's turns, oldest first, as stored (storage keys, not URLs): for exports and share pages. */

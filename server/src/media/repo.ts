@@ -1,5 +1,5 @@
 // SQL for gallery items.
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
@@ -106,6 +106,26 @@ export async function newestStoryMedia(
     .from(mediaItems)
     .where(and(eq(mediaItems.userId, userId), inArray(mediaItems.storyId, storyIds)))
     .orderBy(mediaItems.storyId, desc(mediaItems.createdAt), desc(mediaItems.id));
+  return rows.map((row) => ({ storyId: row.storyId!, key: row.key, createdAt: row.createdAt }));
+}
+
+// The story list wants every story's newest media: one prepared statement, no id list.
+const newestMediaOfAllStoriesStatement = preparedPerHandle((q) =>
+  q
+    .selectDistinctOn([mediaItems.storyId], {
+      storyId: mediaItems.storyId,
+      key: sql<string>`coalesce(${mediaItems.thumbnailKey}, ${mediaItems.storageKey})`,
+      createdAt: mediaItems.createdAt,
+    })
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, sql.placeholder("userId")), isNotNull(mediaItems.storyId)))
+    .orderBy(mediaItems.storyId, desc(mediaItems.createdAt), desc(mediaItems.id))
+    .prepare("newest_media_of_all_stories"),
+);
+
+/** newestStoryMedia for every story of the user. */
+export async function newestMediaOfAllStories(q: Queryable, userId: string): Promise<NewestStoryMedia[]> {
+  const rows = await newestMediaOfAllStoriesStatement(q).execute({ userId });
   return rows.map((row) => ({ storyId: row.storyId!, key: row.key, createdAt: row.createdAt }));
 }
 

@@ -16,6 +16,7 @@ import {
   listMediaOfMessage,
   listStoryMedia,
   type MediaItemRow,
+  newestMediaOfAllStories as newestMediaOfAllStoriesRow,
   newestStoryMedia,
 } from "./repo";
 
@@ -194,6 +195,11 @@ export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, u
 /** Each story's newest picture key and its time, for the story cards. */
 export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return newestStoryMedia(ctx.db, userId, storyIds);
+}
+
+/** newestMediaOfStories for every story of the user (the story list). */
+export async function newestMediaOfAllStories(ctx: Pick<AppContext, "db">, userId: string) {
+  return newestMediaOfAllStoriesRow(ctx.db, userId);
 }
 
 /** The user's gallery items among `ids` (others' ids are left out). */

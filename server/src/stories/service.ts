@@ -10,6 +10,7 @@ import {
   continueTurn,
   conversation,
   conversationStats,
+  conversationStatsOfAllStories,
   deleteStoryConversation,
   editMessage,
   mediaStatus,
@@ -27,7 +28,7 @@ import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages } from "../media/inputs";
-import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { draftCardFromMessage } from "./card-draft";
 import {
   cardsForTurn,
@@ -69,6 +70,14 @@ async function withStats(
     conversationStats(ctx, userId, ids),
     newestMediaOfStories(ctx, userId, ids),
   ]);
+  return combineStats(rows, conversations, newestMedia);
+}
+
+function combineStats(
+  rows: StoryRow[],
+  conversations: Awaited<ReturnType<typeof conversationStats>>,
+  newestMedia: Awaited<ReturnType<typeof newestMediaOfStories>>,
+): StoryWithStats[] {
   const statsOf = new Map(conversations.map((stats) => [stats.storyId, stats]));
   const mediaOf = new Map(newestMedia.map((media) => [media.storyId, media]));
   return rows.map((row) => {
@@ -163,7 +172,13 @@ export async function ownedStoryRecord(
 }
 
 export async function list(ctx: StoriesContext, userId: string): Promise<Story[]> {
-  const rows = await withStats(ctx, userId, await listStories(ctx.db, userId));
+  // Every story of the user: the stats are read for all of them by prepared statements, no id lists.
+  const [stories, conversations, newestMedia] = await Promise.all([
+    listStories(ctx.db, userId),
+    conversationStatsOfAllStories(ctx, userId),
+    newestMediaOfAllStories(ctx, userId),
+  ]);
+  const rows = combineStats(stories, conversations, newestMedia);
   return Promise.all(rows.map((row) => toStory(ctx, row)));
 }
 
