@@ -190,10 +190,12 @@ async function mediaToScreen(postgresUrl: string, separateWorker: boolean): Prom
   });
 }
 
-/** A fake OpenAI-compatible vendor: the first token after FAKE_TTFT_MS, recorded; then a word every 25 ms. */
+/** A fake OpenAI-compatible vendor: the first token ("Lamplight") after FAKE_TTFT_MS, recorded; then a word every 25 ms. */
 function startFakeVendor(): Promise<{ server: Server; url: string; firstTokens: number[] }> {
   const firstTokens: number[] = [];
-  const words = "The lamp room hums as the keeper trims the wick and the storm leans on the glass".split(" ");
+  // The first word is what the page looks for: any later word would add the vendor's own pacing to the figure.
+  const words =
+    "Lamplight hums in the room as the keeper trims the wick and the storm leans on the glass".split(" ");
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -322,29 +324,44 @@ async function idleStreams(postgresUrl: string) {
       seconds: 1,
       cores: "1",
     });
-    const without = await read();
-    global.gc?.();
+    // The machine's load drifts between runs more than the streams change anything: alternate without and
+    // with the streams, twice, and compare the sums.
+    const openStreams = async () => {
+      const controllers: AbortController[] = [];
+      let open = 0;
+      await Promise.all(
+        Array.from({ length: STREAMS }, async (_, i) => {
+          const controller = new AbortController();
+          controllers.push(controller);
+          const res = await fetch(`${base}/api/events`, {
+            headers: users[Math.floor(i / 8)]!.auth,
+            signal: controller.signal,
+          });
+          if (res.status === 200) open += 1;
+          void res.body?.pipeTo(new WritableStream()).catch(() => {});
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return { open, close: () => controllers.forEach((controller) => controller.abort()) };
+    };
     const pid = app.process.pid!;
+    const without = [await read()];
+    global.gc?.();
     const rssBefore = rssMb(pid);
-    const controllers: AbortController[] = [];
-    let open = 0;
-    await Promise.all(
-      Array.from({ length: STREAMS }, async (_, i) => {
-        const controller = new AbortController();
-        controllers.push(controller);
-        const res = await fetch(`${base}/api/events`, {
-          headers: users[Math.floor(i / 8)]!.auth,
-          signal: controller.signal,
-        });
-        if (res.status === 200) open += 1;
-        void res.body?.pipeTo(new WritableStream()).catch(() => {});
-      }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    let streams = await openStreams();
     const rssAfter = rssMb(pid);
-    const withStreams = await read();
-    for (const controller of controllers) controller.abort();
-    return { open, rssBefore, rssAfter, without, withStreams };
+    const open = streams.open;
+    const withStreams = [await read()];
+    streams.close();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    without.push(await read());
+    streams = await openStreams();
+    withStreams.push(await read());
+    streams.close();
+    const total = (runs: { requestsPerSecond: number }[]) => ({
+      requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
+    });
+    return { open, rssBefore, rssAfter, without: total(without), withStreams: total(withStreams) };
   });
 }
 
