@@ -119,7 +119,7 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
       undefined,
       appRoot,
     );
-    await waitForOk(`${base}/api/health`, app);
+    await waitForOk(`${base}/api/health`, app, 180_000); // slow to start on a loaded machine
     const { auth, storyId, messageId } = await seed(base);
     const pid = app.process.pid as number;
     const bareRow = await measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);

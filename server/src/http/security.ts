@@ -1,6 +1,6 @@
 // Security headers. The app itself runs under a strict CSP: only our own scripts, styles, fonts and images.
-import helmet from "@fastify/helmet";
-import type { FastifyInstance } from "fastify";
+import helmet, { type FastifyHelmetOptions } from "@fastify/helmet";
+import Fastify, { type FastifyInstance } from "fastify";
 
 type Directives = Record<string, string[] | null>;
 
@@ -50,16 +50,38 @@ export const docsContentSecurityPolicy =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
+/**
+ * helmet's headers, worked out once: @fastify/helmet rebuilds its middleware on every request, a measured
+ * share of a hot read's CPU (docs/benchmarks.md). A throwaway instance with the plugin answers one request and
+ * its headers are what every response then gets, set on the raw response in onRequest as the plugin sets them
+ * (a route may still replace one, as the page routes do with their nonce'd policy).
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<[string, string][]> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, options);
+  probe.get("/", async () => "");
+  const res = await probe.inject({ method: "GET", url: "/" });
+  await probe.close();
+  const ownHeaders = new Set(["content-type", "content-length", "date", "connection", "keep-alive"]);
+  return Object.entries(res.headers)
+    .filter(([name]) => !ownHeaders.has(name))
+    .map(([name, value]) => [name, String(value)]);
+}
+
 export async function installSecurityHeaders(
   app: FastifyInstance,
   production: boolean,
   mediaOrigin?: string,
 ): Promise<void> {
-  await app.register(helmet, {
+  const headers = await helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: appDirectives(mediaOrigin) },
     // HSTS only makes sense behind TLS, which production deployments terminate in front of us.
     hsts: production ? { maxAge: 15552000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  app.addHook("onRequest", (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
 }

@@ -72,6 +72,18 @@ describe("system routes", () => {
     expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 
+  it("sends the same security headers on API answers, errors included, as on pages", async () => {
+    for (const url of ["/api/health", "/api/no-such-call", "/api/credit-balance"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(String(res.headers["content-security-policy"]), url).toContain("default-src 'self'");
+      expect(String(res.headers["content-security-policy"]), url).toContain("frame-ancestors 'none'");
+      expect(res.headers["x-content-type-options"], url).toBe("nosniff");
+      expect(res.headers["x-frame-options"], url).toBe("SAMEORIGIN");
+      expect(res.headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+      expect(res.headers["cross-origin-opener-policy"], url).toBe("same-origin");
+    }
+  });
+
   it("gives every page load its own style nonce, in the policy and in the page, and no inline script", async () => {
     const nonces = [];
     for (const url of ["/", "/stories"]) {
