@@ -80,6 +80,10 @@ test("the story so far: written as the story outgrows the window, corrected by t
     budget.getByRole("listitem").filter({ hasText: "The story so far (summary)" }),
   ).not.toContainText(/ 0 tokens/);
   await expectNoSeriousAxeViolations(page, "what the narrator sees, with a summary");
+  // The preview follows the kind of turn chosen: a chat turn has no scene to paint.
+  await expect(panel.getByText("The next scene is painted from the words alone.")).toBeVisible();
+  await panel.getByLabel("Turn").selectOption("chat");
+  await expect(panel.getByText("A chat turn paints no scene.")).toBeVisible();
   await panel.getByRole("button", { name: "Close" }).first().click();
 
   // Light theme at a phone's width: the field is there and readable.

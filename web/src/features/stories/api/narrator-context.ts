@@ -1,4 +1,5 @@
 // GET /api/stories/{id}/context: what the narrator would be sent for the next turn, part by part.
+import type { ChatMode } from "@storyverse/contract/chat";
 import { type NarratorContext, narratorContextResponseSchema } from "@storyverse/contract/story-craft";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
@@ -8,9 +9,10 @@ export async function fetchNarratorContext(
   storyId: string,
   prompt: string,
   selectedImages: number,
+  mode: ChatMode,
   signal?: AbortSignal,
 ): Promise<NarratorContext> {
-  const query = new URLSearchParams();
+  const query = new URLSearchParams({ chat_mode: mode });
   if (prompt.trim()) query.set("prompt", prompt.trim());
   if (selectedImages > 0) query.set("selected_images", String(selectedImages));
   const search = query.size ? `?${query}` : "";
@@ -21,10 +23,15 @@ export async function fetchNarratorContext(
   });
 }
 
-export const narratorContextQueryOptions = (storyId: string, prompt: string, selectedImages = 0) =>
+export const narratorContextQueryOptions = (
+  storyId: string,
+  prompt: string,
+  selectedImages = 0,
+  mode: ChatMode = "image",
+) =>
   queryOptions({
-    queryKey: [...STORIES_KEY, storyId, "context", prompt.trim(), selectedImages] as const,
-    queryFn: ({ signal }) => fetchNarratorContext(storyId, prompt, selectedImages, signal),
+    queryKey: [...STORIES_KEY, storyId, "context", prompt.trim(), selectedImages, mode] as const,
+    queryFn: ({ signal }) => fetchNarratorContext(storyId, prompt, selectedImages, mode, signal),
     // Always read afresh when the panel opens: the story may have moved on.
     staleTime: 0,
   });

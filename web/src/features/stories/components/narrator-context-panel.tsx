@@ -1,5 +1,6 @@
 // "What the narrator sees": the exact messages the next turn would send the narrator, with the tokens each
 // part takes out of the budget. Without a next message typed here, it shows what Continue would send.
+import type { ChatMode } from "@storyverse/contract/chat";
 import type { NarratorContext } from "@storyverse/contract/story-craft";
 import { useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
@@ -48,7 +49,9 @@ export function NarratorContextPanel({
 function ContextView({ storyId, selectedImages }: { storyId: string; selectedImages: number }) {
   const [draft, setDraft] = useState("");
   const [prompt, setPrompt] = useState("");
-  const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages));
+  // Which kind of turn to preview: a chat turn has no scene, so no image references.
+  const [mode, setMode] = useState<ChatMode>("image");
+  const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages, mode));
   return (
     <div className="space-y-5">
       <form
@@ -70,6 +73,19 @@ function ContextView({ storyId, selectedImages }: { storyId: string; selectedIma
             className={`${inputClasses} mt-2`}
           />
         </div>
+        <div>
+          <FieldLabel htmlFor="narrator-context-mode">Turn</FieldLabel>
+          <select
+            id="narrator-context-mode"
+            value={mode}
+            onChange={(event) => setMode(event.target.value as ChatMode)}
+            className={`${inputClasses} mt-2 w-auto`}
+          >
+            <option value="image">Image</option>
+            <option value="video">Video</option>
+            <option value="chat">Chat</option>
+          </select>
+        </div>
         <Button type="submit" size="sm" variant="secondary">
           Show
         </Button>
@@ -83,13 +99,13 @@ function ContextView({ storyId, selectedImages }: { storyId: string; selectedIma
           {errorMessage(context.error)}
         </p>
       ) : (
-        <ContextBody context={context.data} />
+        <ContextBody context={context.data} mode={mode} />
       )}
     </div>
   );
 }
 
-function ContextBody({ context }: { context: NarratorContext }) {
+function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMode }) {
   return (
     <>
       <section aria-label="Token budget">
@@ -136,7 +152,11 @@ function ContextBody({ context }: { context: NarratorContext }) {
       <section aria-label="Image references">
         <h3 className="text-sm font-semibold text-ink">Image references</h3>
         {context.image_references.length === 0 ? (
-          <p className="mt-1 text-sm text-ink-muted">The next scene is painted from the words alone.</p>
+          <p className="mt-1 text-sm text-ink-muted">
+            {mode === "chat"
+              ? "A chat turn paints no scene."
+              : "The next scene is painted from the words alone."}
+          </p>
         ) : (
           <ol className="mt-2 flex flex-wrap gap-2">
             {context.image_references.map((reference) =>
