@@ -425,6 +425,7 @@ export async function retryMode(
 export async function retryTurn(
   ctx: TurnContext,
   input: CraftInput & { messageId: string },
+  streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
   const target = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
   if (!target) throw new NotFound("Message not found");
@@ -458,6 +459,7 @@ export async function retryTurn(
       },
       version: { group, number },
     },
+    streaming,
   );
 }
 
@@ -465,16 +467,22 @@ export async function retryTurn(
 export async function continueTurn(
   ctx: TurnContext,
   input: CraftInput & { mode: ChatMode },
+  streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
   const shown = await allMessages(ctx.db, input.userId, input.storyId);
   const newest = shown.at(-1);
   assertSettled(input.userId, input.storyId, newest);
-  return runTurn(ctx, input, {
-    label: "continue the story",
-    prompt: CONTINUE_PROMPT,
-    history: async () => shown.slice(-HISTORY_WINDOW),
-    beforeAnswer: (tx) => assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest?.id),
-  });
+  return runTurn(
+    ctx,
+    input,
+    {
+      label: "continue the story",
+      prompt: CONTINUE_PROMPT,
+      history: async () => shown.slice(-HISTORY_WINDOW),
+      beforeAnswer: (tx) => assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest?.id),
+    },
+    streaming,
+  );
 }
 
 /** Takes the newest exchange (the player's message, every version of its answer) out of the story. */

@@ -125,6 +125,51 @@ describe("the streaming narrator", () => {
     expect(error.data).toEqual({ status: 404, detail: "Story not found" });
   });
 
+  it("streams Retry and Continue as turns: words, then the JSON answer; Retry's is a new version", async () => {
+    const user = await newUser();
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/stories",
+      headers: bearer(user.token),
+      payload: { title: "The Ember Crown", context: "A dragon-haunted kingdom" },
+    });
+    const storyId = created.json().story.id as string;
+    const first = await postTurnStream(base, `/api/stories/${storyId}/chat`, user.token, {
+      prompt: "I knock on the gate",
+      chat_mode: "chat",
+    });
+    const firstDone = (await first.next((event) => event.event === "done")).data as { message_id: string };
+
+    const retry = await postTurnStream(
+      base,
+      `/api/stories/${storyId}/messages/${firstDone.message_id}/retry`,
+      user.token,
+      { chat_mode: "chat" },
+    );
+    const retried = (await retry.next((event) => event.event === "done")).data as {
+      story_text: string;
+      message_id: string;
+    };
+    expect(deltas(retry).length).toBeGreaterThan(1);
+    expect(deltas(retry).join("").trim()).toBe(retried.story_text);
+    const versions = await t.app.inject({
+      method: "GET",
+      url: `/api/stories/${storyId}/messages/${retried.message_id}/versions`,
+      headers: bearer(user.token),
+    });
+    expect(versions.json().versions).toHaveLength(2);
+
+    const more = await postTurnStream(base, `/api/stories/${storyId}/continue`, user.token, {
+      chat_mode: "chat",
+    });
+    const continued = (await more.next((event) => event.event === "done")).data as { story_text: string };
+    expect(deltas(more).length).toBeGreaterThan(1);
+    expect(deltas(more).join("").trim()).toBe(continued.story_text);
+    // Three paid chat turns (the first, the retry, the continuation), nothing refunded.
+    expect(await ledgerRows(user.userId)).toEqual(["usage_chat", "usage_chat", "usage_chat"]);
+    await balance(user.userId);
+  });
+
   it("answers what the JSON call would in an error event: 402 with quota_exceeded and the balance", async () => {
     const user = await newUser();
     const video = { prompt: "go", chat_mode: "video" };

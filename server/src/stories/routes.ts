@@ -239,18 +239,24 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...imageBody,
       schema: {
         tags,
-        summary: "A new version of the newest narrator answer (earlier versions are kept)",
+        summary:
+          "A new version of the newest narrator answer (earlier versions are kept; Accept: text/event-stream streams it)",
         security: kit.security,
         params: messageParams,
         body: storyTurnOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       const { id, message_id } = request.params;
-      return stories.retry(ctx, user.id, id, message_id, turnOptions(request));
+      const options = turnOptions(request);
+      if (!wantsEventStream(request.headers.accept))
+        return stories.retry(ctx, user.id, id, message_id, options);
+      return answerAsEventStream(reply, (streaming) =>
+        stories.retry(ctx, user.id, id, message_id, options, streaming),
+      );
     },
   );
 
@@ -356,17 +362,24 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...imageBody,
       schema: {
         tags,
-        summary: "The narrator carries on without a player message, priced as a turn",
+        summary:
+          "The narrator carries on without a player message, priced as a turn (Accept: text/event-stream streams it)",
         security: kit.security,
         params: storyParams,
         body: storyTurnOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      return stories.continueStory(ctx, user.id, request.params.id, turnOptions(request));
+      const options = turnOptions(request);
+      if (!wantsEventStream(request.headers.accept)) {
+        return stories.continueStory(ctx, user.id, request.params.id, options);
+      }
+      return answerAsEventStream(reply, (streaming) =>
+        stories.continueStory(ctx, user.id, request.params.id, options, streaming),
+      );
     },
   );
 

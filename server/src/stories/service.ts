@@ -402,11 +402,12 @@ export async function retry(
   storyId: string,
   messageId: string,
   input: TurnOptions,
+  streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const mode = await retryMode(ctx, userId, storyId, messageId, input.mode);
   return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    retryTurn(ctx, { userId, storyId, story, mode, references, messageId }),
+    retryTurn(ctx, { userId, storyId, story, mode, references, messageId }, streaming),
   );
 }
 
@@ -416,11 +417,12 @@ export async function continueStory(
   userId: string,
   storyId: string,
   input: TurnOptions,
+  streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const mode = input.mode ?? "image";
   const answer = await withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    continueTurn(ctx, { userId, storyId, story, mode, references }),
+    continueTurn(ctx, { userId, storyId, story, mode, references }, streaming),
   );
   await queueSummaryIfDue(ctx, userId, storyId);
   return answer;
