@@ -342,7 +342,10 @@ async function idleStreams(postgresUrl: string) {
         }),
       );
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      return { open, close: () => controllers.forEach((controller) => controller.abort()) };
+      const close = () => {
+        for (const controller of controllers) controller.abort();
+      };
+      return { open, close };
     };
     const pid = app.process.pid!;
     const without = [await read()];
