@@ -128,11 +128,16 @@ test("out of credits: Quota Exceeded, View Plans, buy the Pro Pack in the sandbo
   test.setTimeout(180_000);
   // The main chat's refused turn is a 402 the app handles; the browser logs it all the same.
   consoleWatch.allow(failedRequest(402));
+  // These tabs must not hear of the spending done elsewhere (no event stream, as behind a buffering proxy),
+  // so the server's refusal is what tells them; with the stream they update by event (live-events spec).
+  await page.context().route("**/api/events", (route) => route.fulfill({ status: 404 }));
+  consoleWatch.allow(failedRequest(404));
   await signInFromLanding(page);
   // The app says "not enough" before sending, so the dialog is for a turn the server refuses: the last
   // credits go elsewhere (another tab) while two tabs, one light and one dark, still show them.
   await spendDownTo(page, 1.5);
   const lightContext = await browser.newContext({ storageState: await page.context().storageState() });
+  await lightContext.route("**/api/events", (route) => route.fulfill({ status: 404 }));
   const light = await lightContext.newPage();
   await light.goto("/chat");
   await setTheme(light, "light");

@@ -480,6 +480,10 @@ test("out of credits: the prompt opens and the turn is taken back", async ({ pag
   expect(story.ok()).toBe(true);
 
   consoleWatch.allow(failedRequest(402));
+  // This page must not hear of the last coin spent elsewhere (no event stream), so the server's refusal is
+  // what tells it; with the stream it updates by event (live-events spec).
+  await page.route("**/api/events", (route) => route.fulfill({ status: 404 }));
+  consoleWatch.allow(failedRequest(404));
   await storeSession(page, { ...spender, credits: 0.5 });
   await page.goto("/stories");
   await openStory(page, "Broke Knight");
