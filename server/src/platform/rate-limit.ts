@@ -130,11 +130,19 @@ function storeLimiter(store: Store, options: LimiterOptions): Promise<RateLimite
   }
   const { pool } = store;
   if (store.kind === "postgres" && pool) {
-    return new Promise<RateLimiterAbstract>((resolve, reject) => {
-      const created: RateLimiterPostgres = new RateLimiterPostgres(
-        { ...options, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE },
-        (error?: Error) => (error ? reject(error) : resolve(created)),
-      );
+    const create = () =>
+      new Promise<RateLimiterAbstract>((resolve, reject) => {
+        const created: RateLimiterPostgres = new RateLimiterPostgres(
+          { ...options, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE },
+          (error?: Error) => (error ? reject(error) : resolve(created)),
+        );
+      });
+    // The library creates its table on first use. Several processes (or limiters) doing that at once on a
+    // new database race inside PostgreSQL's CREATE TABLE IF NOT EXISTS; the loser finds the table there on
+    // a second try, so the request is not failed for it.
+    return create().catch(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return create();
     });
   }
   return Promise.resolve(new RateLimiterMemory(options));
