@@ -487,6 +487,16 @@ async function main(): Promise<number> {
     console.log(
       `| ${ms(quantile(turnMs, 0.5))} / ${ms(quantile(turnMs, 0.95))} | ${ms(quantile(mediaMs, 0.5))} / ${ms(quantile(mediaMs, 0.95))} | ${recoveryMs === undefined ? "never" : ms(recoveryMs)} | ${events.httpBackMs === undefined ? "-" : ms(events.httpBackMs)} | ${logoutMs === undefined ? "never" : ms(logoutMs)} |`,
     );
+    // What the API processes logged as errors, for a failed run's diagnosis.
+    if (failures.length > 0) {
+      for (const api of apis) {
+        const errors = api.child
+          .output()
+          .split("\n")
+          .filter((line) => /"level":(50|60)/.test(line));
+        if (errors.length) console.error(`\n${api.name} logged ${errors.length} errors; the first:\n${errors.slice(0, 3).join("\n")}`);
+      }
+    }
     console.log("");
     log(
       `${users.length} users, ${turns} turns, whole run ${((performance.now() - started) / 1000).toFixed(0)} s`,
