@@ -494,7 +494,10 @@ async function main(): Promise<number> {
           .output()
           .split("\n")
           .filter((line) => /"level":(50|60)/.test(line));
-        if (errors.length) console.error(`\n${api.name} logged ${errors.length} errors; the first:\n${errors.slice(0, 3).join("\n")}`);
+        if (errors.length)
+          console.error(
+            `\n${api.name} logged ${errors.length} errors; the first:\n${errors.slice(0, 3).join("\n")}`,
+          );
       }
     }
     console.log("");
