@@ -25,6 +25,25 @@ export async function insertMessage(q: Queryable, values: NewMessage): Promise<M
   return row!;
 }
 
+/** How many messages a conversation shows, and how many of them are no newer than `through`. */
+export async function countMessagesThrough(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  through: Date | null,
+): Promise<{ total: number; through: number }> {
+  const [row] = await q
+    .select({
+      total: sql<number>`count(*)::int`,
+      through: through
+        ? sql<number>`count(*) filter (where ${chatMessages.createdAt} <= ${through})::int`
+        : sql<number>`0`,
+    })
+    .from(chatMessages)
+    .where(shownIn(userId, storyId));
+  return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
+}
+
 /** The newest `limit` messages of one conversation, oldest first. */
 export async function recentMessages(
   q: Queryable,

@@ -34,6 +34,7 @@ import { assembleContext } from "./narrator-context";
 import {
   allMessages,
   allStoriesConversationStats,
+  countMessagesThrough,
   deleteConversation,
   deleteMessagesAndVersions,
   findMessage,
@@ -718,6 +719,16 @@ export async function storyMessageText(
 ): Promise<{ role: "user" | "assistant"; content: string } | undefined> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
   return row ? { role: row.role as "user" | "assistant", content: row.content } : undefined;
+}
+
+/** How many messages a story shows, and how many are no newer than `through` (one counting query). */
+export async function storyMessageCounts(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  through: Date | null,
+) {
+  return countMessagesThrough(ctx.db, userId, storyId, through);
 }
 
 /** A story's conversation as the narrator reads it (the shown version of each answer), oldest first. */

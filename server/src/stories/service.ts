@@ -20,7 +20,6 @@ import {
   retryTurn,
   selectVersion,
   sendTurn,
-  storyTranscript,
   type TurnStreaming,
   undoExchange,
 } from "../chat/service";
@@ -48,7 +47,7 @@ import {
   type StoryRow,
   updateStory,
 } from "./repo";
-import { coveredCount, queueSummaryIfDue } from "./summary";
+import { queueSummaryIfDue, summaryCoverage } from "./summary";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 
@@ -317,13 +316,13 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
   const story = await ownStory(ctx, userId, storyId);
-  const transcript = await storyTranscript(ctx, userId, storyId);
+  const { covered } = await summaryCoverage(ctx, userId, storyId, story.summaryThrough);
   return {
     memory: story.memory,
     authors_note: story.authorsNote,
     summary: story.summary,
     summary_updated_at: story.summaryUpdatedAt?.toISOString() ?? null,
-    summary_covers_messages: coveredCount(transcript, story.summaryThrough),
+    summary_covers_messages: covered,
   };
 }
 

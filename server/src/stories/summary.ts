@@ -5,7 +5,7 @@
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
 import { z } from "zod";
-import { storyTranscript } from "../chat/service";
+import { storyMessageCounts, storyTranscript } from "../chat/service";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
 import { findStory, replaceSummary } from "./repo";
@@ -30,9 +30,18 @@ function uncovered(transcript: Transcript, through: Date | null): Transcript {
   return through ? left.filter((message) => message.createdAt > through) : left;
 }
 
-/** How many of the story's earliest messages the summary covers. */
-export function coveredCount(transcript: Transcript, through: Date | null): number {
-  return through ? transcript.filter((message) => message.createdAt <= through).length : 0;
+/** How many of the story's earliest messages the summary covers, and how many that left the window it does not. */
+export async function summaryCoverage(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  through: Date | null,
+) {
+  const counts = await storyMessageCounts(ctx, userId, storyId, through);
+  return {
+    covered: counts.through,
+    uncovered: Math.max(0, counts.total - HISTORY_WINDOW - counts.through),
+  };
 }
 
 /** What the summariser is told; the offline provider recognises its role line as a vendor model reads it. */
@@ -58,8 +67,9 @@ export async function queueSummaryIfDue(ctx: SummaryContext, userId: string, sto
   try {
     const story = await findStory(ctx.db, userId, storyId);
     if (!story) return;
-    const transcript = await storyTranscript(ctx, userId, storyId);
-    if (uncovered(transcript, story.summaryThrough).length < SUMMARY_MIN_NEW_MESSAGES) return;
+    // A count, not the transcript: this runs after every story turn.
+    const { uncovered } = await summaryCoverage(ctx, userId, storyId, story.summaryThrough);
+    if (uncovered < SUMMARY_MIN_NEW_MESSAGES) return;
     await ctx.jobs.send(storySummaryJob, { userId, storyId });
   } catch (error) {
     ctx.log.warn({ err: error, storyId }, "the story summary could not be queued");
