@@ -84,6 +84,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expect(panel.getByText("The next scene is painted from the words alone.")).toBeVisible();
   await panel.getByLabel("Turn").selectOption("chat");
   await expect(panel.getByText("A chat turn paints no scene.")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("context-panel-chat-dark.png") });
   await panel.getByRole("button", { name: "Close" }).first().click();
 
   // Light theme at a phone's width: the field is there and readable.
