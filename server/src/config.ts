@@ -210,6 +210,16 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 10000")
     .max(10000, "must be between 1 and 10000")
     .default(10),
+  /**
+   * Multiplies the other per-address account limits (sign-ins, wrong passwords, link checks, availability
+   * checks, mail requests): many people behind one address (a school or office NAT) need more.
+   */
+  ADDRESS_LIMITS_FACTOR: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 1000")
+    .max(1000, "must be between 1 and 1000")
+    .default(1),
 });
 
 /** Fastify's trustProxy: off, everything (local only), a hop count, or the proxies' addresses. */
@@ -244,6 +254,7 @@ export type Config = {
   maxConnectionsPerAddress: number;
   /** Accounts one client address may register per hour. */
   signupsPerAddressPerHour: number;
+  addressLimitsFactor: number;
   /** Signs media URLs; a random per-process secret locally, required in production. */
   sessionSecret: string;
   requireEmailVerification: boolean;
@@ -346,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventHeartbeatMs: e.EVENT_HEARTBEAT_SECONDS * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    addressLimitsFactor: e.ADDRESS_LIMITS_FACTOR,
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString("hex"),
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION,
     smtpUrl: e.SMTP_URL,

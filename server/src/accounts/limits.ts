@@ -29,3 +29,24 @@ export const accountLimits = {
   resetPerAddress: { name: "reset-address", limit: 20, windowMs: 15 * MINUTE },
   verifyPerAddress: { name: "verify-address", limit: 30, windowMs: 15 * MINUTE },
 } satisfies Record<string, RateLimitRule>;
+
+/** The per-address rules, which the operator scales by `ADDRESS_LIMITS_FACTOR` (sign-ups have their own). */
+const perAddressRules = [
+  "loginPerAddress",
+  "loginFailuresPerAddress",
+  "availabilityPerAddress",
+  "forgotPerAddress",
+  "resendPerAddress",
+  "resetPerAddress",
+  "verifyPerAddress",
+] as const;
+
+export type AccountLimits = typeof accountLimits;
+
+/** The account limits with each per-address allowance multiplied by `factor`. */
+export function accountLimitsFor(factor: number): AccountLimits {
+  const scaled = { ...accountLimits };
+  for (const key of perAddressRules)
+    scaled[key] = { ...accountLimits[key], limit: accountLimits[key].limit * factor };
+  return scaled;
+}

@@ -345,4 +345,24 @@ describe("rate limits", () => {
       await office.cleanup();
     }
   });
+
+  it("lets the operator multiply the per-address limits for many people behind one address", async () => {
+    const school = await createTestApp({ env: { ADDRESS_LIMITS_FACTOR: "2" } });
+    try {
+      const login = () =>
+        school.app.inject({
+          method: "POST",
+          url: "/api/login",
+          payload: { email: newCredentials().email, password: "guess" },
+          remoteAddress: "192.0.2.78",
+        });
+      // Twice the 30 sign-ins (and the 30 wrong passwords) one address gets by default.
+      for (let i = 0; i < 60; i++) expect((await login()).statusCode).toBe(401);
+      const refused = await login();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().detail).toMatch(/^Too many attempts\./);
+    } finally {
+      await school.cleanup();
+    }
+  });
 });

@@ -20,7 +20,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import type { RateLimitRule } from "../platform/rate-limit";
-import { accountLimits } from "./limits";
+import { accountLimitsFor } from "./limits";
 import * as accounts from "./service";
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema };
@@ -30,6 +30,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   // The session cache lives in this context, so logout and resets evict what the shared auth hook reads.
   const ctx = kit.accounts;
   const { auth, limiter, security: bearer } = kit;
+  const accountLimits = accountLimitsFor(ctx.config.addressLimitsFactor);
 
   /**
    * Whether this mail request may send a mail: within the account's allowance, or (once strangers have
@@ -73,7 +74,11 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
     },
     async (request) => {
       await limiter.hit(accountLimits.loginPerAddress, request.ip);
-      return accounts.login(ctx, request.body.email, request.body.password, { limiter, address: request.ip });
+      return accounts.login(ctx, request.body.email, request.body.password, {
+        limiter,
+        address: request.ip,
+        limits: accountLimits,
+      });
     },
   );
 

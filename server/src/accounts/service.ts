@@ -22,7 +22,7 @@ import type { Clock } from "../platform/clock";
 import type { Notifier } from "../platform/notify";
 import { type RateLimiter, TooManyRequests } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
-import { accountLimits } from "./limits";
+import type { AccountLimits } from "./limits";
 import {
   consumeEmailToken,
   extendSession,
@@ -58,7 +58,10 @@ export type AccountsContext = {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
-  config: Pick<Config, "appUrl" | "requireEmailVerification" | "signupsPerAddressPerHour">;
+  config: Pick<
+    Config,
+    "appUrl" | "requireEmailVerification" | "signupsPerAddressPerHour" | "addressLimitsFactor"
+  >;
   /** Tells every process's session cache about a revocation. */
   notify: Pick<Notifier, "publish">;
   /** Present in the HTTP app; workers and the admin CLI do without. */
@@ -147,7 +150,7 @@ export async function register(ctx: AccountsContext, input: RegisterRequest): Pr
 }
 
 /** Where a sign-in comes from, for the failure counts that guard accounts against guessing. */
-export type LoginGuard = { limiter: RateLimiter; address: string };
+export type LoginGuard = { limiter: RateLimiter; address: string; limits: AccountLimits };
 
 /**
  * Failures count per user id (email and username name one account) and per address. An account with many
@@ -162,17 +165,17 @@ export async function login(
 ): Promise<AuthResponse> {
   const row = await findUserByLogin(ctx.db, loginName);
   if (row && guard) {
-    const account = await guard.limiter.peek(accountLimits.loginFailuresPerAccount, row.id);
-    const address = await guard.limiter.peek(accountLimits.loginFailuresPerAddress, guard.address);
-    if (account.count >= accountLimits.loginFailuresPerAccount.limit && address.count > 0) {
+    const account = await guard.limiter.peek(guard.limits.loginFailuresPerAccount, row.id);
+    const address = await guard.limiter.peek(guard.limits.loginFailuresPerAddress, guard.address);
+    if (account.count >= guard.limits.loginFailuresPerAccount.limit && address.count > 0) {
       throw new TooManyRequests(account.retryAfterSeconds);
     }
   }
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
   if (!row || !ok) {
     if (guard) {
-      await guard.limiter.allow(accountLimits.loginFailuresPerAddress, guard.address);
-      if (row) await guard.limiter.allow(accountLimits.loginFailuresPerAccount, row.id);
+      await guard.limiter.allow(guard.limits.loginFailuresPerAddress, guard.address);
+      if (row) await guard.limiter.allow(guard.limits.loginFailuresPerAccount, row.id);
     }
     throw new Unauthorized("Incorrect email, username or password.");
   }
