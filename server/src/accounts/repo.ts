@@ -1,7 +1,7 @@
 // SQL for users, sessions and mail tokens.
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { preparedPerHandle } from "../db/prepared";
+import { cachedPerHandle, preparedPerHandle } from "../db/prepared";
 import { emailTokens, sessions, users } from "../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
@@ -26,7 +26,7 @@ export async function findUserByLogin(q: Queryable, login: string): Promise<User
   return row;
 }
 
-const findUserByIdStatement = preparedPerHandle((q) =>
+const findUserByIdStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(users)

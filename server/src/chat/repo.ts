@@ -1,7 +1,7 @@
 // SQL for chat messages (main chat and stories).
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { preparedPerHandle } from "../db/prepared";
+import { cachedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -61,7 +61,7 @@ export async function recentMessages(
 }
 
 // A story's (or the main chat's) messages are read on every open and refresh: prepared once per handle.
-const storyMessagesStatement = preparedPerHandle((q) =>
+const storyMessagesStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(chatMessages)
@@ -75,7 +75,7 @@ const storyMessagesStatement = preparedPerHandle((q) =>
     .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
     .prepare("story_messages"),
 );
-const mainChatMessagesStatement = preparedPerHandle((q) =>
+const mainChatMessagesStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(chatMessages)
@@ -105,9 +105,8 @@ export async function allMessages(
 }
 
 // Media-status polling runs this lookup constantly: build its SQL once per database, not per request.
-const findMessageStatements = new WeakMap<object, ReturnType<typeof prepareFindMessage>>();
-function prepareFindMessage(q: Queryable) {
-  return q
+const findMessageStatement = cachedPerHandle((q) =>
+  q
     .select()
     .from(chatMessages)
     .where(
@@ -116,8 +115,8 @@ function prepareFindMessage(q: Queryable) {
         eq(chatMessages.id, sql.placeholder("messageId")),
       ),
     )
-    .prepare("find_chat_message");
-}
+    .prepare("find_chat_message"),
+);
 
 /** One message of this user's conversation; undefined for anyone else's. */
 export async function findMessage(
@@ -126,12 +125,7 @@ export async function findMessage(
   storyId: string | null | undefined,
   messageId: string,
 ): Promise<MessageRow | undefined> {
-  let statement = findMessageStatements.get(q);
-  if (!statement) {
-    statement = prepareFindMessage(q);
-    findMessageStatements.set(q, statement);
-  }
-  const [row] = await statement.execute({ userId, messageId });
+  const [row] = await findMessageStatement(q).execute({ userId, messageId });
   if (!row || (storyId !== undefined && row.storyId !== storyId)) return undefined;
   return row;
 }
@@ -225,7 +219,7 @@ export async function storyConversationStats(
 }
 
 // The story list asks for the stats of every one of the user's stories: one prepared statement, no id list.
-const allStoriesStatsStatement = preparedPerHandle((q) =>
+const allStoriesStatsStatement = cachedPerHandle((q) =>
   q
     .select({
       storyId: chatMessages.storyId,

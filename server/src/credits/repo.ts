@@ -2,7 +2,7 @@
 // requests can never both spend the same tenth.
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { preparedPerHandle } from "../db/prepared";
+import { cachedPerHandle } from "../db/prepared";
 import { creditAccounts, creditTransactions, unsettledCharges } from "../db/schema";
 
 export async function insertAccount(
@@ -42,7 +42,7 @@ export async function insertTransactionOnce(
   return inserted.length === 1;
 }
 
-const findAccountStatement = preparedPerHandle((q) =>
+const findAccountStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(creditAccounts)

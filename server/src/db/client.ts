@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
+import { createReadCache, type ReadCache, withReadCache } from "./read-cache";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,6 +31,8 @@ export type Database = {
   notifier: Notifier;
   /** PostgreSQL only: the connection pool (for libraries that take one, such as the rate limiter's store). */
   pool?: pg.Pool;
+  /** PGlite only: the hot reads' answers kept until a write touches their tables (`read-cache.ts`). */
+  readCache?: ReadCache;
   /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
   dump?: () => Promise<Blob>;
 };
@@ -132,17 +135,21 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
     throw error;
   }
   const notifier = createLocalNotifier((channel, handler) => client.listen(channel, handler));
+  // Every statement of the app and of pg-boss goes through the read cache's view of the client.
+  const readCache = createReadCache();
+  const cached = withReadCache(client, readCache);
   return {
     kind: "pglite",
+    readCache,
     notifier,
-    db: drizzlePglite({ client, schema }) as unknown as Db,
+    db: drizzlePglite({ client: cached, schema }) as unknown as Db,
     executeSql: async (text, values) => {
       // PGlite's extended protocol takes one statement; pg-boss sends scripts without parameters.
       if (values && values.length > 0) {
-        const result = await client.query<Record<string, unknown>>(text, values);
+        const result = await cached.query<Record<string, unknown>>(text, values);
         return { rows: result.rows };
       }
-      const results = await client.exec(text);
+      const results = await cached.exec(text);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     ping: async () => {

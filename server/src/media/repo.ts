@@ -1,7 +1,7 @@
 // SQL for gallery items.
 import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { preparedPerHandle } from "../db/prepared";
+import { cachedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
 
 export type MediaItemRow = typeof mediaItems.$inferSelect;
@@ -14,7 +14,7 @@ export async function insertMediaItem(q: Queryable, values: NewMediaItem): Promi
 
 /** Newest first; `before` pages by (created_at, id). */
 // The Gallery's first page (and "the newest item"): the hot case, built once.
-const newestMediaStatement = preparedPerHandle((q) =>
+const newestMediaStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(mediaItems)
@@ -110,7 +110,7 @@ export async function newestStoryMedia(
 }
 
 // The story list wants every story's newest media: one prepared statement, no id list.
-const newestMediaOfAllStoriesStatement = preparedPerHandle((q) =>
+const newestMediaOfAllStoriesStatement = cachedPerHandle((q) =>
   q
     .selectDistinctOn([mediaItems.storyId], {
       storyId: mediaItems.storyId,

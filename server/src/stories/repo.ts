@@ -1,12 +1,12 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
 import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { preparedPerHandle } from "../db/prepared";
+import { cachedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
 
 export type StoryRow = typeof stories.$inferSelect;
 
-const listStoriesStatement = preparedPerHandle((q) =>
+const listStoriesStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(stories)
@@ -19,7 +19,7 @@ export async function listStories(q: Queryable, userId: string): Promise<StoryRo
   return listStoriesStatement(q).execute({ userId });
 }
 
-const findStoryStatement = preparedPerHandle((q) =>
+const findStoryStatement = cachedPerHandle((q) =>
   q
     .select()
     .from(stories)

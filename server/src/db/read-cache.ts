@@ -1,0 +1,176 @@
+// Embedded PGlite only: answers of the hot reads kept in memory until a write touches a table they read.
+// A PGlite query costs about a millisecond of the event loop (parse, describe, bind and execute inside
+// WebAssembly), and one process owns a PGlite database, so every write passes through the client wrapped
+// here: that makes exact invalidation possible. PostgreSQL is shared by several processes and is not cached.
+//
+// Rules, all conservative:
+// - Only statements marked cacheable (the hot prepared reads, by their SQL text) are kept, outside
+//   transactions, and never when the text calls a clock, a random source or a lock.
+// - Every other statement is taken as a write unless it is a plain SELECT: an INSERT or UPDATE invalidates
+//   the tables it names (the schema has no triggers and no ON UPDATE CASCADE); a DELETE, TRUNCATE, DDL, a
+//   script (`exec`) or anything not understood invalidates everything (ON DELETE CASCADE reaches other tables).
+// - A write invalidates before it runs and again after, and a transaction again when it ends: a read that
+//   began before a write finished is stored under the older generation and never served.
+// - A hit returns a copy, so callers may change what they get.
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+
+const cacheableTexts = new Set<string>();
+
+/** Lets the PGlite read cache keep the answers of this statement (a hot read, by its exact SQL text). */
+export function markCacheable(sqlText: string): void {
+  cacheableTexts.add(sqlText);
+}
+
+type Statement =
+  | { kind: "read"; tables: string[] }
+  | { kind: "no-data" }
+  | { kind: "write"; tables: string[] | "all" };
+
+const identifier = `"?([a-zA-Z_][a-zA-Z0-9_$]*)"?`;
+const qualified = String.raw`(?:"?[a-zA-Z_][a-zA-Z0-9_$]*"?\.)?${identifier}`;
+const readTables = new RegExp(String.raw`\b(?:from|join)\s+${qualified}`, "gi");
+const writeTargets = new RegExp(String.raw`\b(?:insert\s+into|update)\s+${qualified}`, "gi");
+const volatile =
+  /\b(now|current_timestamp|current_date|current_time|localtime|localtimestamp|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday|random|gen_random_uuid|nextval|setval|currval|pg_\w+|txid_\w+)\b|\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i;
+const noData =
+  /^\s*(begin|start\s+transaction|commit|end|rollback|savepoint|release|set|show|listen|unlisten|notify)\b/i;
+
+function tablesIn(text: string, pattern: RegExp): string[] {
+  return [...new Set([...text.matchAll(pattern)].map((match) => match[1]!.toLowerCase()))];
+}
+
+export function classify(text: string): Statement {
+  if (noData.test(text)) return { kind: "no-data" };
+  // A statement that begins with SELECT cannot change data (data-changing CTEs begin with WITH), short of a
+  // function that writes: the schema defines none.
+  if (/^\s*select\b/i.test(text)) return { kind: "read", tables: tablesIn(text, readTables) };
+  if (/\b(delete|truncate|merge|copy|create|alter|drop|call|do)\b/i.test(text))
+    return { kind: "write", tables: "all" };
+  const targets = tablesIn(text, writeTargets);
+  return { kind: "write", tables: targets.length > 0 ? targets : "all" };
+}
+
+type QueryOptions = Parameters<PGlite["query"]>[2];
+
+/** Cache keys for parameters: the values the hot reads take (strings, numbers, dates, null). */
+function keyOf(text: string, params: unknown[] | undefined, options: QueryOptions): string {
+  const values = (params ?? []).map((value) =>
+    value instanceof Date ? `d${value.toISOString()}` : `${typeof value}${JSON.stringify(value)}`,
+  );
+  return `${options?.rowMode ?? "object"}\u0000${text}\u0000${values.join("\u0000")}`;
+}
+
+export type ReadCache = ReturnType<typeof createReadCache>;
+
+export function createReadCache(maxEntries = 2_000) {
+  const generations = new Map<string, number>();
+  let everything = 0;
+  const entries = new Map<string, { stamp: string; value: unknown }>();
+  const stampOf = (tables: string[]) =>
+    `${everything}:${tables.map((t) => generations.get(t) ?? 0).join(",")}`;
+  const stats = { hits: 0, misses: 0 };
+
+  return {
+    stats,
+    invalidate(tables: string[] | "all") {
+      if (tables === "all") {
+        everything += 1;
+        entries.clear();
+        return;
+      }
+      for (const table of tables) generations.set(table, (generations.get(table) ?? 0) + 1);
+    },
+    async read<T>(key: string, tables: string[], run: () => Promise<T>): Promise<T> {
+      const stamp = stampOf(tables);
+      const kept = entries.get(key);
+      if (kept && kept.stamp === stamp) {
+        stats.hits += 1;
+        // Most recently used last, so the oldest go first when the cache is full.
+        entries.delete(key);
+        entries.set(key, kept);
+        return structuredClone(kept.value) as T;
+      }
+      stats.misses += 1;
+      const value = await run();
+      entries.delete(key);
+      entries.set(key, { stamp, value: structuredClone(value) });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      return value;
+    },
+  };
+}
+
+type Queryable = Pick<PGlite | Transaction, "query" | "exec">;
+
+/** The client drizzle and pg-boss use: `client` with every statement seen by `cache`. */
+export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
+  const run = async <T>(
+    written: Set<string> | "all" | null,
+    tables: string[] | "all",
+    work: () => Promise<T>,
+  ) => {
+    cache.invalidate(tables);
+    try {
+      return await work();
+    } finally {
+      cache.invalidate(tables);
+      if (written instanceof Set) {
+        if (tables === "all") written.add("*");
+        else for (const table of tables) written.add(table);
+      }
+    }
+  };
+  const query =
+    (target: Queryable, written: Set<string> | null) =>
+    (text: string, params?: unknown[], options?: QueryOptions) => {
+      const statement = classify(text);
+      if (statement.kind === "write") {
+        return run(written, statement.tables, () => target.query(text, params, options));
+      }
+      if (
+        statement.kind === "read" &&
+        written === null &&
+        cacheableTexts.has(text) &&
+        !volatile.test(text) &&
+        statement.tables.length > 0
+      ) {
+        return cache.read(keyOf(text, params, options), statement.tables, () =>
+          target.query(text, params, options),
+        );
+      }
+      return target.query(text, params, options);
+    };
+  const exec = (target: Queryable, written: Set<string> | null) => (text: string, options?: QueryOptions) =>
+    run(written, "all", () => target.exec(text, options));
+
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "query") return query(target, null);
+      if (property === "exec") return exec(target, null);
+      if (property === "transaction") {
+        return async <T>(callback: (tx: Transaction) => Promise<T>) => {
+          const written = new Set<string>();
+          try {
+            return await target.transaction((tx) =>
+              callback(
+                new Proxy(tx, {
+                  get(txTarget, txProperty) {
+                    if (txProperty === "query") return query(txTarget, written);
+                    if (txProperty === "exec") return exec(txTarget, written);
+                    const value = Reflect.get(txTarget, txProperty, txTarget);
+                    return typeof value === "function" ? value.bind(txTarget) : value;
+                  },
+                }),
+              ),
+            );
+          } finally {
+            // Committed (or rolled back) now: whatever was read meanwhile is stale.
+            cache.invalidate(written.has("*") ? "all" : [...written]);
+          }
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
