@@ -1,5 +1,12 @@
 // Time comes from here so tests can move it (token expiry, rate-limit windows, sliding sessions).
-export type Clock = { now: () => Date };
+export type Clock = {
+  now: () => Date;
+  /**
+   * Test clocks only: how far tests have moved this clock (advance, set) in all, in ms. Limits counted by a
+   * library on the system's clock start new windows from it; a frozen clock must not drift against them.
+   */
+  movedMs?: () => number;
+};
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -11,6 +18,7 @@ export function createFakeClock(start = new Date("2026-01-01T12:00:00Z")): Clock
   let current = start.getTime();
   return {
     now: () => new Date(current),
+    movedMs: () => current - start.getTime(),
     advance: (ms) => {
       current += ms;
     },
@@ -25,6 +33,7 @@ export function createTickingClock(): Clock & { advance: (ms: number) => void; s
   let offset = 0;
   return {
     now: () => new Date(Date.now() + offset),
+    movedMs: () => offset,
     advance: (ms) => {
       offset += ms;
     },

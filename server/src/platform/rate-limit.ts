@@ -4,8 +4,10 @@
 // per address and per account), which is why this wraps the library rather than using @fastify/rate-limit.
 //
 // A window starts at a key's first hit and lasts the rule's window (the library's clock, the system's).
-// Tests move the app's clock instead: a clock moved a whole window away from the system's starts new
-// windows, so "wait until the window passes" stays testable; in production the two clocks are the same.
+// Tests move the app's clock instead: a test clock moved by a whole window starts new windows, so "wait
+// until the window passes" stays testable; a frozen test clock does not drift into new windows as real time
+// passes (it once did, and a test's 121st check within a minute was let through); production's clock is
+// the system's.
 import { createHash } from "node:crypto";
 import {
   type RateLimiterAbstract,
@@ -79,7 +81,7 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
     return limiter;
   };
   const storeKey = (rule: RateLimitRule, key: string) => {
-    const epoch = Math.round((clock.now().getTime() - Date.now()) / rule.windowMs);
+    const epoch = Math.round((clock.movedMs?.() ?? 0) / rule.windowMs);
     // The PostgreSQL store's keys are at most 255 characters; long ones (an email and an address) are hashed.
     const id = key.length > 160 ? createHash("sha256").update(key).digest("base64url") : key;
     return `${rule.name}:${epoch}:${id}`;

@@ -24,6 +24,8 @@ export class S3MediaStorage implements MediaStorage {
   readonly kind = "s3";
   readonly client: S3Client;
   private readonly bucket: string;
+  /** Presigned URLs by key and expiry (at most 10,000, then started afresh). */
+  private readonly recentUrls = new Map<string, string>();
   private readonly ttlSeconds: number;
   /** Hosts that address the bucket in the path ("endpoint/bucket/key"). */
   private readonly pathStyleHosts: string[];
@@ -118,6 +120,10 @@ export class S3MediaStorage implements MediaStorage {
   async signedUrl(key: string): Promise<string> {
     assertValidMediaKey(key);
     const exp = linkExpiry(this.clock.now(), this.ttlSeconds);
+    // The same URL is kept rather than signed again: presigning is costly and polls ask again and again.
+    const memo = `${key}\n${exp}`;
+    const kept = this.recentUrls.get(memo);
+    if (kept !== undefined) return kept;
     const contentType = contentTypeForKey(key);
     const command = new GetObjectCommand({
       Bucket: this.bucket,
@@ -127,10 +133,13 @@ export class S3MediaStorage implements MediaStorage {
     });
     // Signed as of the start of the expiry window, so repeated calls give the same URL (browser cache)
     // and the link still dies no later than TTL after now.
-    return getSignedUrl(this.client, command, {
+    const url = await getSignedUrl(this.client, command, {
       expiresIn: this.ttlSeconds,
       signingDate: new Date((exp - this.ttlSeconds) * 1000),
     });
+    if (this.recentUrls.size >= 10_000) this.recentUrls.clear();
+    this.recentUrls.set(memo, url);
+    return url;
   }
 
   keyFromUrl(url: string): string | undefined {

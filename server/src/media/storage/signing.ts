@@ -1,6 +1,6 @@
 // HMAC signatures for local media links: sig = hex HMAC-SHA256(secret, key + "\n" + exp), exp in unix
 // seconds. Pure functions of their inputs (the caller passes `now`), so the route and tests share them.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../../platform/clock";
 
 export type MediaSigner = {
@@ -15,14 +15,29 @@ export type MediaLinkVerifier = { signer: MediaSigner; clock: Clock };
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
+/** Signatures kept per signer: links are the same for a tenth of their TTL, and polls ask again and again. */
+const SIGNATURES_KEPT = 10_000;
+
 export function createMediaSigner(secret: string): MediaSigner {
-  const sign = (key: string, exp: number): string =>
-    createHmac("sha256", secret).update(`${key}\n${exp}`).digest("hex");
+  const secretKey = createSecretKey(Buffer.from(secret));
+  const recent = new Map<string, string>();
+  const compute = (message: string) => createHmac("sha256", secretKey).update(message).digest("hex");
+  const sign = (key: string, exp: number): string => {
+    const message = `${key}\n${exp}`;
+    let signature = recent.get(message);
+    if (signature === undefined) {
+      signature = compute(message);
+      if (recent.size >= SIGNATURES_KEPT) recent.clear();
+      recent.set(message, signature);
+    }
+    return signature;
+  };
   return {
     sign,
     verify(key, exp, sig, now) {
       if (!Number.isSafeInteger(exp) || exp < 0 || !HEX_SHA256.test(sig)) return false;
-      const expected = Buffer.from(sign(key, exp), "hex");
+      // Not through the kept signatures: a link checked may be anyone's forgery.
+      const expected = Buffer.from(compute(`${key}\n${exp}`), "hex");
       const given = Buffer.from(sig, "hex");
       // Compare the signature before the time so a forged link learns nothing from timing either way.
       const authentic = timingSafeEqual(expected, given);
