@@ -13,8 +13,10 @@ export const hasTaskset = spawnSync("taskset", ["-V"]).status === 0;
 export type Child = {
   name: string;
   process: ChildProcess;
-  /** Everything it printed (for the failure message when it dies). */
+  /** The last 20,000 characters it printed (for the failure message when it dies). */
   output: () => string;
+  /** Every log line it printed at level error or fatal (pino level >= 50), whole, from its start. */
+  errors: () => string[];
   exited: Promise<number | null>;
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop: (graceMs?: number) => Promise<number | null>;
@@ -37,16 +39,27 @@ export function startNode(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+  const errors: string[] = [];
+  // Lines are split per stream (a chunk may end mid-line); the error lines are kept whole and all of them,
+  // so a run's diagnosis never loses the first error to the tail window.
+  const keepFrom = () => {
+    let partial = "";
+    return (chunk: Buffer) => {
+      const text = chunk.toString();
+      output = (output + text).slice(-20_000);
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (isErrorLine(line)) errors.push(line);
+    };
   };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  child.stdout?.on("data", keepFrom());
+  child.stderr?.on("data", keepFrom());
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return {
     name,
     process: child,
     output: () => output,
+    errors: () => errors,
     exited,
     stop: async (graceMs = 30_000) => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
@@ -61,6 +74,12 @@ export function startNode(
       return exited;
     },
   };
+}
+
+/** A pino line at level error (50) or fatal (60). */
+function isErrorLine(line: string): boolean {
+  const level = /"level":(\d+)/.exec(line);
+  return level !== null && Number(level[1]) >= 50;
 }
 
 /** The server as `npm start` runs it, from this checkout or another one (`root`, to compare versions). */

@@ -66,15 +66,20 @@ const S3rver = createRequire(import.meta.url)("s3rver") as new (options: {
 
 type Api = { name: string; port: number; child: Child; up: boolean };
 
+/** Every process started, killed ones included: their error lines are the diagnosis of a failed run. */
+const everyChild: Child[] = [];
+
 async function startApi(name: string, env: Record<string, string>, port?: number): Promise<Api> {
   port ??= await freePort();
   const child = startServerProcess(name, { ...env, WORKER: "off", PORT: String(port) });
+  everyChild.push(child);
   await waitForOk(`http://127.0.0.1:${port}/api/ready`, child, 120_000);
   return { name, port, child, up: true };
 }
 
 function startWorker(name: string, env: Record<string, string>): Child {
   const child = startServerProcess(name, { ...env, WORKER: "only" });
+  everyChild.push(child);
   child.exited.then((code) => {
     if (!killed.has(child) && !stopping)
       failures.push(`${name} exited on its own (${code}):\n${child.output()}`);
@@ -122,6 +127,8 @@ type TurnRecord = {
   api: string;
   ms: number;
   status: number | "cut off" | "503 refunded";
+  /** The answer's detail, kept for an unexpected status. */
+  detail?: string;
 };
 
 async function main(): Promise<number> {
@@ -292,6 +299,7 @@ async function main(): Promise<number> {
           const begun = performance.now();
           sent += 1;
           let status: TurnRecord["status"];
+          let detail: string | undefined;
           try {
             const res = await call(api, "POST", "/api/chat", {
               token: user.token,
@@ -303,10 +311,11 @@ async function main(): Promise<number> {
               res.status === 503 && String(res.json.detail).includes("Your credits were returned")
                 ? "503 refunded"
                 : res.status;
+            detail = typeof res.json.detail === "string" ? res.json.detail : undefined;
           } catch {
             status = "cut off";
           }
-          records.push({ user, mode, api: api.name, ms: performance.now() - begun, status });
+          records.push({ user, mode, api: api.name, ms: performance.now() - begun, status, detail });
         }
       }),
     );
@@ -471,6 +480,11 @@ async function main(): Promise<number> {
     const count = (status: TurnRecord["status"]) => records.filter((r) => r.status === status).length;
     const other = records.filter((r) => ![200, 402, "cut off", "503 refunded"].includes(r.status));
     check(other.length === 0, `unexpected answers to turns: ${other.map((r) => r.status).join(", ")}`);
+    for (const r of other) {
+      console.error(
+        `unexpected ${r.status} from ${r.api} to user ${r.user.index}'s ${r.mode} turn after ${ms(r.ms)}: ${r.detail ?? "(no detail)"}`,
+      );
+    }
     console.log("");
     console.log(
       "| turns sent | answered 200 | refused 402 (no credits) | 503, too slow, refunded | cut off by the kill | media completed | media failed, refunded | charged, not saved, refunded |",
@@ -487,19 +501,8 @@ async function main(): Promise<number> {
     console.log(
       `| ${ms(quantile(turnMs, 0.5))} / ${ms(quantile(turnMs, 0.95))} | ${ms(quantile(mediaMs, 0.5))} / ${ms(quantile(mediaMs, 0.95))} | ${recoveryMs === undefined ? "never" : ms(recoveryMs)} | ${events.httpBackMs === undefined ? "-" : ms(events.httpBackMs)} | ${logoutMs === undefined ? "never" : ms(logoutMs)} |`,
     );
-    // What the API processes logged as errors, for a failed run's diagnosis.
-    if (failures.length > 0) {
-      for (const api of apis) {
-        const errors = api.child
-          .output()
-          .split("\n")
-          .filter((line) => /"level":(50|60)/.test(line));
-        if (errors.length)
-          console.error(
-            `\n${api.name} logged ${errors.length} errors; the first:\n${errors.slice(0, 3).join("\n")}`,
-          );
-      }
-    }
+    // What every process (killed ones included) logged as errors, whole, for a failed run's diagnosis.
+    if (failures.length > 0) printErrors(everyChild);
     console.log("");
     log(
       `${users.length} users, ${turns} turns, whole run ${((performance.now() - started) / 1000).toFixed(0)} s`,
@@ -518,6 +521,31 @@ async function main(): Promise<number> {
   }
   console.log("All scale checks passed.");
   return 0;
+}
+
+/** Each process's error lines: a count per message, then every line in full. */
+function printErrors(children: Child[]): void {
+  for (const child of children) {
+    const lines = child.errors();
+    if (lines.length === 0) continue;
+    const byMessage = new Map<string, number>();
+    for (const line of lines) {
+      let key = line.slice(0, 200);
+      try {
+        const entry = JSON.parse(line) as {
+          msg?: string;
+          err?: { type?: string; message?: string; code?: string };
+        };
+        key = [entry.msg, entry.err?.type, entry.err?.code, entry.err?.message].filter(Boolean).join(" | ");
+      } catch {
+        // not JSON: the line's start is its key
+      }
+      byMessage.set(key, (byMessage.get(key) ?? 0) + 1);
+    }
+    console.error(`\n${child.name} logged ${lines.length} errors:`);
+    for (const [key, n] of byMessage) console.error(`  ${n} x ${key}`);
+    console.error(lines.join("\n"));
+  }
 }
 
 /** Milliseconds from the kill until none of the jobs running then is pending; undefined past the limit. */
