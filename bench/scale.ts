@@ -502,7 +502,7 @@ async function main(): Promise<number> {
       `| ${ms(quantile(turnMs, 0.5))} / ${ms(quantile(turnMs, 0.95))} | ${ms(quantile(mediaMs, 0.5))} / ${ms(quantile(mediaMs, 0.95))} | ${recoveryMs === undefined ? "never" : ms(recoveryMs)} | ${events.httpBackMs === undefined ? "-" : ms(events.httpBackMs)} | ${logoutMs === undefined ? "never" : ms(logoutMs)} |`,
     );
     // What every process (killed ones included) logged as errors, whole, for a failed run's diagnosis.
-    if (failures.length > 0) printErrors(everyChild);
+    printErrors(everyChild, failures.length > 0);
     console.log("");
     log(
       `${users.length} users, ${turns} turns, whole run ${((performance.now() - started) / 1000).toFixed(0)} s`,
@@ -523,8 +523,8 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** Each process's error lines: a count per message, then every line in full. */
-function printErrors(children: Child[]): void {
+/** Each process's error lines: a count per message, then (when the run failed) every line in full. */
+function printErrors(children: Child[], whole: boolean): void {
   for (const child of children) {
     const lines = child.errors();
     if (lines.length === 0) continue;
@@ -544,7 +544,7 @@ function printErrors(children: Child[]): void {
     }
     console.error(`\n${child.name} logged ${lines.length} errors:`);
     for (const [key, n] of byMessage) console.error(`  ${n} x ${key}`);
-    console.error(lines.join("\n"));
+    if (whole) console.error(lines.join("\n"));
   }
 }
 
