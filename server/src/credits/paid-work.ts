@@ -6,6 +6,7 @@
 import { creditCost } from "@storyverse/contract/credits";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
+import { isTransientDatabaseError } from "../db/transient";
 import { HttpError } from "../http/errors";
 import { findAccount } from "./repo";
 import {
@@ -78,16 +79,23 @@ export async function payFor<T>(
   request: PaidRequest,
   deliver: (paid: Charge, settle: Settle) => Promise<Delivery<T>>,
 ): Promise<{ result: T; paid: Charge; refundedTenths: number }> {
-  const paid = await charge(
-    ctx.db,
-    request.userId,
-    request.kind,
-    request.quantity,
-    ctx.clock.now(),
-    request.description,
-    request.paidFor,
-    request.usage,
-  );
+  let paid: Charge;
+  try {
+    paid = await charge(
+      ctx.db,
+      request.userId,
+      request.kind,
+      request.quantity,
+      ctx.clock.now(),
+      request.description,
+      request.paidFor,
+      request.usage,
+    );
+  } catch (error) {
+    // A charge whose commit was lost with its connection left its unsettled row: the sweep returns it.
+    if (isTransientDatabaseError(error)) throw busy(ctx, error, request, "not taken");
+    throw error;
+  }
   let settled = false;
   // Only a settlement in a transaction that committed counts; see the catch below.
   const settle: Settle = async (tx, undeliveredTenths = 0) => {
@@ -98,13 +106,22 @@ export async function payFor<T>(
   try {
     delivery = await deliver(paid, settle);
   } catch (error) {
-    // The charge's row says what the failure owes: all of it when nothing was delivered (a delivering
-    // transaction that rolled back took its settlement with it), the undelivered part when the delivery
-    // committed, nothing when the row is gone (delivered whole, or the sweep refunded it).
-    const owed = await owedFor(ctx, paid, request.paidFor);
-    if (owed > 0) {
-      await refundPaid(ctx, paid, owed, request.paidFor, request.refundDescription);
-      await forgetUnsettled(ctx.db, request.paidFor);
+    // Under load the delivering transaction can lose to the database (a deadlock, too many clients): the
+    // user is told to try again and what became of the credits, never a bare 500.
+    const transient = isTransientDatabaseError(error);
+    let owed: number;
+    try {
+      owed = await refundOwed(ctx, paid, request);
+    } catch (refundError) {
+      // The charge's unsettled row is still there, so the sweep gives the credits back later.
+      if (transient && isTransientDatabaseError(refundError))
+        throw busy(ctx, error, request, "returned later");
+      throw refundError;
+    }
+    if (transient) {
+      const credits =
+        paid.chargedTenths <= 0 ? "not taken" : owed === paid.chargedTenths ? "returned" : "unknown";
+      throw busy(ctx, error, request, credits);
     }
     throw error;
   }
@@ -122,6 +139,34 @@ export async function payFor<T>(
     await forgetUnsettled(ctx.db, request.paidFor);
   }
   return { result: delivery.result, paid, refundedTenths };
+}
+
+/**
+ * The charge's row says what a failure owes: all of it when nothing was delivered (a delivering transaction
+ * that rolled back took its settlement with it), the undelivered part when the delivery committed, nothing
+ * when the row is gone (delivered whole, or the sweep refunded it).
+ */
+async function refundOwed(ctx: PaidContext, paid: Charge, request: PaidRequest): Promise<number> {
+  const owed = await owedFor(ctx, paid, request.paidFor);
+  if (owed > 0) {
+    await refundPaid(ctx, paid, owed, request.paidFor, request.refundDescription);
+    // With the refund in the ledger, a row left behind is only cleared by the sweep, never paid twice.
+    await forgetUnsettled(ctx.db, request.paidFor).catch((error: Error) => {
+      if (!isTransientDatabaseError(error)) throw error;
+      ctx.log.warn({ err: error, paidFor: request.paidFor }, "refunded charge's row left for the sweep");
+    });
+  }
+  return owed;
+}
+
+function busy(
+  ctx: PaidContext,
+  error: unknown,
+  request: PaidRequest,
+  credits: ConstructorParameters<typeof BusyTryAgain>[0],
+): BusyTryAgain {
+  ctx.log.warn({ err: error, userId: request.userId, paidFor: request.paidFor, credits }, "database busy");
+  return new BusyTryAgain(credits);
 }
 
 async function owedFor(ctx: PaidContext, paid: Charge, paidFor: string): Promise<number> {
@@ -144,6 +189,30 @@ export async function refundPaid(
     // The database itself is failing: the ledger cannot take the refund now. Leave a trail to settle by hand.
     ctx.log.error({ err: error, userId: paid.userId, paidFor, tenths }, "refund could not be recorded");
     throw error;
+  }
+}
+
+/**
+ * The database could not finish the paid work now (a deadlock, a serialization failure, too many clients, a
+ * dropped connection): a 503 saying what became of the credits, never a bare 500.
+ */
+export class BusyTryAgain extends HttpError {
+  constructor(credits: "not taken" | "returned" | "returned later" | "unknown") {
+    super(
+      503,
+      {
+        "not taken": "The server is too busy to do this right now; no credits were kept. Please try again.",
+        returned:
+          "The server is too busy to finish this right now. Your credits were returned; please try again.",
+        "returned later":
+          "The server is too busy to finish this right now. Your credits will be returned automatically; please try again.",
+        // The connection was lost after the delivery may have committed.
+        unknown:
+          "The server is too busy to answer right now. Reload to see whether it went through before trying again.",
+      }[credits],
+      {},
+      { "retry-after": "5" },
+    );
   }
 }
 
