@@ -287,7 +287,10 @@ async function main(): Promise<number> {
       events.httpBackMs = Date.now() - events.httpKilledAt;
       apis[0] = restarted;
       log(`${restarted.name} ready after ${(events.httpBackMs / 1000).toFixed(1)} s`);
-    })();
+    })().catch((error: unknown) => {
+      // Reported as a failure (and the processes still stopped), not an unhandled rejection mid-run.
+      failures.push(`the kills mid-run failed: ${error instanceof Error ? error.stack : String(error)}`);
+    });
 
     const perUser = (index: number) => Math.floor(turns / userCount) + (index < turns % userCount ? 1 : 0);
     await Promise.all(
@@ -306,9 +309,10 @@ async function main(): Promise<number> {
               address: user.address,
               body: { prompt: `Turn ${t}: the lantern flickers in the ${mode} hall`, chat_mode: mode },
             });
-            // A turn slower than UNSETTLED_CHARGE_SECONDS loses the race to the sweep: refunded, not saved.
+            // A turn slower than UNSETTLED_CHARGE_SECONDS loses the race to the sweep, and one the database
+            // could not finish under load is refused: refunded (now, or by the sweep), not saved.
             status =
-              res.status === 503 && String(res.json.detail).includes("Your credits were returned")
+              res.status === 503 && /Your credits (were|will be) returned/.test(String(res.json.detail))
                 ? "503 refunded"
                 : res.status;
             detail = typeof res.json.detail === "string" ? res.json.detail : undefined;
@@ -487,7 +491,7 @@ async function main(): Promise<number> {
     }
     console.log("");
     console.log(
-      "| turns sent | answered 200 | refused 402 (no credits) | 503, too slow, refunded | cut off by the kill | media completed | media failed, refunded | charged, not saved, refunded |",
+      "| turns sent | answered 200 | refused 402 (no credits) | 503, too slow or busy, refunded | cut off by the kill | media completed | media failed, refunded | charged, not saved, refunded |",
     );
     console.log("|---|---|---|---|---|---|---|---|");
     console.log(
