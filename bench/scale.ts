@@ -484,6 +484,10 @@ async function main(): Promise<number> {
     const count = (status: TurnRecord["status"]) => records.filter((r) => r.status === status).length;
     const other = records.filter((r) => ![200, 402, "cut off", "503 refunded"].includes(r.status));
     check(other.length === 0, `unexpected answers to turns: ${other.map((r) => r.status).join(", ")}`);
+    const refusedWhy = new Map<string, number>();
+    for (const r of records.filter((record) => record.status === "503 refunded"))
+      refusedWhy.set(r.detail ?? "", (refusedWhy.get(r.detail ?? "") ?? 0) + 1);
+    for (const [why, n] of refusedWhy) console.log(`${n} turns answered 503: ${why}`);
     for (const r of other) {
       console.error(
         `unexpected ${r.status} from ${r.api} to user ${r.user.index}'s ${r.mode} turn after ${ms(r.ms)}: ${r.detail ?? "(no detail)"}`,

@@ -165,7 +165,11 @@ function busy(
   request: PaidRequest,
   credits: ConstructorParameters<typeof BusyTryAgain>[0],
 ): BusyTryAgain {
-  ctx.log.warn({ err: error, userId: request.userId, paidFor: request.paidFor, credits }, "database busy");
+  // An error for the operator (the database is short of connections or meets deadlocks), not for the user.
+  ctx.log.error(
+    { err: error, userId: request.userId, paidFor: request.paidFor, credits },
+    "paid work refused: the database could not finish it",
+  );
   return new BusyTryAgain(credits);
 }
 
