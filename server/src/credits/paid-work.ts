@@ -200,7 +200,7 @@ export async function refundPaid(
  * The database could not finish the paid work now (a deadlock, a serialization failure, too many clients, a
  * dropped connection): a 503 saying what became of the credits, never a bare 500.
  */
-export class BusyTryAgain extends HttpError {
+class BusyTryAgain extends HttpError {
   constructor(credits: "not taken" | "returned" | "returned later" | "unknown") {
     super(
       503,
