@@ -2,6 +2,7 @@
 // 5xx bodies never carry internals; the log keeps them.
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { isTransientDatabaseError } from "../db/transient";
 
 export class HttpError extends Error {
   constructor(
@@ -74,6 +75,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own 4xx (malformed JSON, body too large, unsupported media type, rate limits).
       return reply.code(status).send({ detail: error.message });
+    }
+    if (isTransientDatabaseError(error)) {
+      // The database is short of connections or broke a deadlock: the request may simply be tried again.
+      request.log.error({ err: error }, "database busy");
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send({ detail: "The server is too busy right now. Please try again in a moment." });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send({ detail: "Internal server error" });

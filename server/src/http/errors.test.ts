@@ -1,0 +1,36 @@
+// The central error handler: what a user is told when the database is busy rather than the request wrong.
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import { installErrorHandling } from "./errors";
+
+async function answerTo(error: Error) {
+  const app = Fastify({ logger: false });
+  installErrorHandling(app);
+  app.get("/fails", async () => {
+    throw error;
+  });
+  const res = await app.inject({ method: "GET", url: "/fails" });
+  await app.close();
+  return res;
+}
+
+/** An error as the pg driver raises it for a SQLSTATE, wrapped by Drizzle as a failed query. */
+const databaseError = (code: string) =>
+  new Error("Failed query: select 1", { cause: Object.assign(new Error("database says no"), { code }) });
+
+describe("the error handler", () => {
+  it("answers 503 with Retry-After when the database is busy (too many clients, a deadlock)", async () => {
+    for (const code of ["53300", "40P01", "40001"]) {
+      const res = await answerTo(databaseError(code));
+      expect(res.statusCode).toBe(503);
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(res.json().detail).toBe("The server is too busy right now. Please try again in a moment.");
+    }
+  });
+
+  it("still answers a bare 500 that leaks nothing for any other failure", async () => {
+    const res = await answerTo(databaseError("23505"));
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ detail: "Internal server error" });
+  });
+});
