@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createTestDatabase, type TestDatabase } from "../../test/database";
+import { createTestDatabase, type TestDatabase, testEngine } from "../../test/database";
 import { openDatabase } from "../db/client";
 import { type JobSpec, startJobQueue } from "./queue";
 
@@ -141,4 +141,36 @@ describe("job queue", () => {
     });
     await expect(queue.send(greet, { name: 7 } as unknown as { name: string })).rejects.toThrow();
   });
+
+  // PGlite is one connection in one process, so two processes' creations cannot interleave there.
+  it.skipIf(testEngine !== "postgres")(
+    "two processes creating the same queues at once on a new database both succeed (pg-boss's create_queue deadlocks between them)",
+    async () => {
+      const testDb = await createTestDatabase();
+      const second = await openDatabase(testDb.target);
+      const queues = [
+        await startJobQueue(testDb.database, { pollingIntervalSeconds: 0.5 }),
+        await startJobQueue(second, { pollingIntervalSeconds: 0.5 }),
+      ];
+      cleanups.push(async () => {
+        for (const queue of queues) await queue.stop(1_000);
+        await second.close();
+        await testDb.cleanup();
+      });
+      // Each process's first senders wait on its one creation; a deadlock lost there failed them all.
+      const specs = Array.from({ length: 12 }, (_, i) => ({ ...greet, name: `test-race-${i}` }));
+      const sent = await Promise.allSettled(
+        specs.flatMap((spec) =>
+          queues.flatMap((queue) => [queue.send(spec, { name: "Ada" }), queue.send(spec, { name: "Bo" })]),
+        ),
+      );
+      expect(sent.filter((result) => result.status === "rejected")).toEqual([]);
+      const rows = await testDb.database.executeSql(
+        "select name, count(*)::int as n from pgboss.job where name like 'test-race-%' group by name",
+      );
+      expect(rows.rows).toHaveLength(12);
+      expect(rows.rows.every((row) => row.n === 4)).toBe(true);
+    },
+    120_000,
+  );
 });

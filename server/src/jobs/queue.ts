@@ -11,6 +11,7 @@ import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Database, Queryable } from "../db/client";
+import { isTransientDatabaseError } from "../db/transient";
 
 export type JobSpec<Payload> = {
   name: string;
@@ -97,18 +98,37 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
   // One creation per queue name per process: concurrent first sends must not race each other into
   // pg-boss's createQueue (on PostgreSQL that deadlocks).
   const queueReady = new Map<string, Promise<void>>();
+  // And one creation at a time per process: any two create_queue calls (even of different queues) can
+  // deadlock, so each process adds at most one contender at a time.
+  let creating: Promise<unknown> = Promise.resolve();
   function ensureQueue(spec: JobSpec<unknown>): Promise<void> {
     let ready = queueReady.get(spec.name);
     if (!ready) {
       ready = (async () => {
-        if (await boss.getQueue(spec.name)) return;
-        await boss.createQueue(spec.name, {
-          name: spec.name,
-          retryLimit: spec.retryLimit,
-          retryDelay: spec.retryDelaySeconds,
-          retryBackoff: spec.retryBackoff,
-          expireInSeconds: deadWorkerSeconds,
-        });
+        // Across processes the race remains: two processes creating one queue on a new database deadlock
+        // inside pg-boss's create_queue, and PostgreSQL aborts one. The loser looks again (the winner's
+        // queue is there by then) instead of failing every request waiting on this creation (the scale
+        // test's intermittent 500s on sign-up and turns).
+        for (let attempt = 1; ; attempt += 1) {
+          if (await boss.getQueue(spec.name)) return;
+          const created = creating.then(() =>
+            boss.createQueue(spec.name, {
+              name: spec.name,
+              retryLimit: spec.retryLimit,
+              retryDelay: spec.retryDelaySeconds,
+              retryBackoff: spec.retryBackoff,
+              expireInSeconds: deadWorkerSeconds,
+            }),
+          );
+          creating = created.catch(() => {});
+          try {
+            await created;
+            return;
+          } catch (error) {
+            if (attempt >= 10 || !isTransientDatabaseError(error)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 200 * attempt));
+          }
+        }
       })();
       // A failed creation is retried by the next caller instead of being remembered.
       ready.catch(() => queueReady.delete(spec.name));
