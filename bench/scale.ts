@@ -644,6 +644,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error("test:scale failed:", error);
+    // What the processes logged (the killed ones too) is the diagnosis of a run that stopped early.
+    printErrors(everyChild, true);
     process.exit(1);
   },
 );
