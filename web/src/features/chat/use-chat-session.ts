@@ -58,8 +58,10 @@ export interface ChatBackend {
 
 /** The story-craft calls a conversation can make. */
 export interface CraftBackend {
-  retry: (messageId: string) => Promise<ChatResponse>;
-  continueStory: (mode: ChatMode) => Promise<ChatResponse>;
+  /** With `streaming`, the new version's words arrive as they are written; aborting its signal stops it. */
+  retry: (messageId: string, streaming?: TurnStreaming) => Promise<ChatResponse>;
+  /** With `streaming`, the continuation's words arrive as they are written; aborting its signal stops it. */
+  continueStory: (mode: ChatMode, streaming?: TurnStreaming) => Promise<ChatResponse>;
   undo: () => Promise<string[]>;
   edit: (messageId: string, content: string) => Promise<ChatMessage>;
   selectVersion: (messageId: string, version: number) => Promise<ChatMessage>;
@@ -415,19 +417,73 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         return false;
       }
     };
-    /** A paid turn (retry, continue): the spinner while the narrator writes, then the new answer. */
-    const paidTurn = async (work: () => Promise<ChatResponse>) => {
+    /**
+     * A paid turn (retry, continue), streamed as a turn is: the spinner until the first word, then the words
+     * as they arrive (a retry's in place of the answer it retries, a continuation after the newest message)
+     * with Stop in place of Send; then the server's list, with its versions. A Stop keeps the words so far,
+     * as the server does (a retry's become a new version; before the first word nothing changes).
+     */
+    const paidTurn = async (
+      mode: ChatMode,
+      replaces: string | null,
+      work: (streaming: TurnStreaming) => Promise<ChatResponse>,
+    ) => {
       if (sendingRef.current) return false;
       sendingRef.current = true;
       setSending(true);
-      try {
-        return await settle(async () => {
-          const response = await work();
-          void refreshCreditBalance(queryClient, response.quota_info);
+      const original = replaces
+        ? queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === replaces)
+        : undefined;
+      const written = { ...localUserMessage("", mode), role: "assistant" as const };
+      /** Puts `message` where the new answer goes: over the words so far, else over the retried answer, else last. */
+      const show = (message: ChatMessage) =>
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list = []) => {
+          const at = list.findIndex((m) => m.id === written.id || (original && m.id === original.id));
+          return at < 0 ? [...list, message] : list.map((m, i) => (i === at ? message : m));
         });
+      /** Nothing new was kept: the retried answer comes back, the words so far go. */
+      const restore = () =>
+        queryClient.setQueryData<ChatMessage[]>(queryKey, (list) =>
+          original
+            ? list?.map((m) => (m.id === written.id ? original : m))
+            : list?.filter((m) => m.id !== written.id),
+        );
+      const stopper = new AbortController();
+      stopRef.current = stopper;
+      const onText = (piece: string) => {
+        written.content += piece;
+        setWriting(true);
+        show({ ...written });
+      };
+      try {
+        const response = await work({ onText, signal: stopper.signal });
+        stopRef.current = null;
+        setWriting(false);
+        void refreshCreditBalance(queryClient, response.quota_info);
+        show(assistantMessageFrom(response, mode));
+        await refetch();
+        backendRef.current.onSent?.();
+        return true;
+      } catch (error) {
+        if (stopper.signal.aborted) {
+          const kept = written.content.trim() !== "";
+          if (kept) show({ ...written, content: written.content.trim(), stopped: true });
+          else restore();
+          setTimeout(() => {
+            void refreshCreditBalance(queryClient);
+            void queryClient.invalidateQueries({ queryKey });
+            if (kept) backendRef.current.onSent?.();
+          }, STOP_SETTLE_MS);
+          return kept;
+        }
+        restore();
+        reportFailure(error);
+        return false;
       } finally {
+        stopRef.current = null;
         sendingRef.current = false;
         setSending(false);
+        setWriting(false);
       }
     };
     /** A free change; the canvas follows what the story now shows. */
@@ -437,13 +493,17 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         forceSync.current = true;
       });
     return {
-      retry: (messageId) => paidTurn(() => craftBackend.retry(messageId)),
-      continueStory: (mode) => paidTurn(() => craftBackend.continueStory(mode)),
+      retry: (messageId) => {
+        const mode = queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === messageId)?.mode;
+        return paidTurn(mode ?? "image", messageId, (streaming) => craftBackend.retry(messageId, streaming));
+      },
+      continueStory: (mode) =>
+        paidTurn(mode, null, (streaming) => craftBackend.continueStory(mode, streaming)),
       undo: () => change(() => craftBackend.undo()),
       edit: (messageId, content) => change(() => craftBackend.edit(messageId, content)),
       selectVersion: (messageId, version) => change(() => craftBackend.selectVersion(messageId, version)),
     };
-  }, [craftBackend, queryClient, refetch, reportFailure]);
+  }, [craftBackend, queryClient, queryKey, refetch, reportFailure]);
 
   // --- expired media URLs ----------------------------------------------------------------------------------
   const lastRefetch = useRef(0);

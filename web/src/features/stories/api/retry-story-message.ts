@@ -1,8 +1,10 @@
 // POST /api/stories/{id}/messages/{message_id}/retry: a new version of the newest narrator answer, in the
-// answer's own mode (its selected images travel only when that is image mode).
+// answer's own mode (its selected images travel only when that is image mode). With `streaming`, the new
+// version's words arrive as the narrator writes them and aborting its signal stops it (as a turn's Stop).
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
 import type { StoryTurnOptions } from "@storyverse/contract/story-craft";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
+import type { TurnStreaming } from "../../chat/api/send-chat-message";
 import type { SelectedStoryImage } from "../selection";
 
 /** The options a retry or continue sends: the mode when one is chosen, the selected images in image mode. */
@@ -17,20 +19,18 @@ export function turnOptions(
   return body;
 }
 
-export function retryStoryMessage(input: {
-  storyId: string;
-  messageId: string;
-  mode: ChatMode | null;
-  selectedImages: readonly SelectedStoryImage[];
-}): Promise<ChatResponse> {
+export function retryStoryMessage(
+  input: {
+    storyId: string;
+    messageId: string;
+    mode: ChatMode | null;
+    selectedImages: readonly SelectedStoryImage[];
+  },
+  streaming?: TurnStreaming,
+): Promise<ChatResponse> {
   const { storyId, messageId } = input;
-  return apiRequest(
-    `/api/stories/${encodeURIComponent(storyId)}/messages/${encodeURIComponent(messageId)}/retry`,
-    {
-      method: "POST",
-      body: turnOptions(input.mode, input.selectedImages),
-      schema: chatResponseSchema,
-      timeoutMs: 180_000,
-    },
-  );
+  const path = `/api/stories/${encodeURIComponent(storyId)}/messages/${encodeURIComponent(messageId)}/retry`;
+  const body = turnOptions(input.mode, input.selectedImages);
+  if (streaming) return apiStreamRequest(path, { body, schema: chatResponseSchema, ...streaming });
+  return apiRequest(path, { method: "POST", body, schema: chatResponseSchema, timeoutMs: 180_000 });
 }

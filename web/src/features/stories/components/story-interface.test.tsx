@@ -23,19 +23,28 @@ const config = {
 };
 
 interface Server {
-  messages?: ChatMessage[];
+  /** The conversation as the server lists it (a function: as it is at the time it is read). */
+  messages?: ChatMessage[] | (() => ChatMessage[]);
   chat?: (call: FetchCall) => Response | Promise<Response>;
+  retry?: (call: FetchCall) => Response | Promise<Response>;
+  continueStory?: (call: FetchCall) => Response | Promise<Response>;
   status?: (count: number) => Response;
 }
 
-function serve({ messages = [], chat, status }: Server = {}) {
+function serve({ messages = [], chat, retry, continueStory, status }: Server = {}) {
   let statusLooks = 0;
   return mockFetch((call) => {
     const { path, method } = call;
     if (path === "/api/config") return json(config);
     if (path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
-    if (path === `/api/stories/${story.id}/messages`) return json({ success: true, messages });
+    if (path === `/api/stories/${story.id}/messages`) {
+      return json({ success: true, messages: typeof messages === "function" ? messages() : messages });
+    }
     if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
+    if (path.endsWith("/retry") && method === "POST" && retry) return retry(call);
+    if (path === `/api/stories/${story.id}/continue` && method === "POST" && continueStory) {
+      return continueStory(call);
+    }
     if (path.startsWith(`/api/stories/${story.id}/media-status/`) && status) return status(++statusLooks);
     if (path === "/api/stories") return json({ success: true, stories: [story] });
     if (path === "/api/user/verify") {
@@ -387,5 +396,213 @@ describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a 
     expect(
       await screen.findByRole("heading", { level: 1, name: "Failed to open story: Service Unavailable" }),
     ).toBeTruthy();
+  });
+});
+
+/**
+ * A streamed answer the test writes event by event, as the server does with Accept: text/event-stream.
+ * Aborting the request (the player's Stop) breaks the stream, as closing a real fetch does.
+ */
+function eventStream(call: FetchCall) {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
+  call.signal?.addEventListener("abort", () => controller.error(call.signal?.reason));
+  const encoder = new TextEncoder();
+  return {
+    response: new Response(body, { headers: { "Content-Type": "text/event-stream" } }),
+    send: (event: string, data: unknown) =>
+      controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+  };
+}
+
+describe("Retry and Continue stream like a turn", () => {
+  const QUESTION_ID = "44444444-4444-4444-8444-444444444444";
+  const FIRST_ID = "55555555-5555-4555-8555-555555555555";
+  const SECOND_ID = "66666666-6666-4666-8666-666666666666";
+  const question = makeMessage({ id: QUESTION_ID, role: "user", content: "I knock on the door" });
+  const first = makeMessage({ id: FIRST_ID, content: "Nobody answers.", mode: "chat" });
+  const doneAnswer = (id: string, text: string) => ({
+    success: true,
+    quota_exceeded: false,
+    story_text: text,
+    message_id: id,
+    media_generation: { status: "none", type: null },
+    quota_info: { remaining: 14.5, unlimited: false, cost: 0.5, charged: 0.5 },
+  });
+
+  /** A streamed call the test drives: `stream()` once the request has arrived. */
+  function streamed() {
+    let current: ReturnType<typeof eventStream> | null = null;
+    let arrived: () => void = () => {};
+    const ready = new Promise<void>((resolve) => (arrived = resolve));
+    return {
+      handler: (call: FetchCall) => {
+        current = eventStream(call);
+        arrived();
+        return current.response;
+      },
+      stream: async () => {
+        await ready;
+        if (!current) throw new Error("no stream");
+        return current;
+      },
+    };
+  }
+
+  const stopButton = () => screen.queryByRole("button", { name: "Stop the narrator" });
+  const sendButton = () => screen.queryByRole("button", { name: "Send message" });
+
+  it("streams a retry's words in place of the answer, Stop in place of Send, then shows the server's versions", async () => {
+    const call = streamed();
+    let listed: ChatMessage[] = [question, first];
+    const calls = serve({ messages: () => listed, retry: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    const stream = await call.stream();
+    const request = calls.find((c) => c.path.endsWith("/retry"));
+    expect(request?.path).toBe(`/api/stories/${story.id}/messages/${FIRST_ID}/retry`);
+    expect(request?.headers.Accept).toContain("text/event-stream");
+
+    await act(async () => stream.send("delta", { text: "A voice " }));
+    await waitFor(() => expect(conversationText()).toContain("A voice"));
+    // The new version is written where the old one was.
+    expect(conversationText()).not.toContain("Nobody answers.");
+    expect(stopButton()).toBeTruthy();
+    expect(sendButton()).toBeNull();
+    await act(async () => stream.send("delta", { text: "calls back." }));
+    await waitFor(() => expect(conversationText()).toContain("A voice calls back."));
+
+    listed = [
+      question,
+      { ...first, id: SECOND_ID, content: "A voice calls back.", version: 2, version_count: 2 },
+    ];
+    await act(async () => stream.send("done", doneAnswer(SECOND_ID, "A voice calls back.")));
+    expect(await screen.findByText("2 / 2")).toBeTruthy();
+    expect(stopButton()).toBeNull();
+    expect(sendButton()).toBeTruthy();
+  });
+
+  it("Stop keeps a retry's words so far, marked stopped, as the server keeps them", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const call = streamed();
+    let listed: ChatMessage[] = [question, first];
+    serve({ messages: () => listed, retry: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    const stream = await call.stream();
+    await act(async () => stream.send("delta", { text: "A voice " }));
+    const stop = await screen.findByRole("button", { name: "Stop the narrator" });
+    listed = [
+      question,
+      { ...first, id: SECOND_ID, content: "A voice", version: 2, version_count: 2, stopped: true },
+    ];
+    fireEvent.click(stop);
+    expect(await screen.findByText("Stopped: only the text was charged.")).toBeTruthy();
+    expect(conversationText()).toContain("A voice");
+    expect(conversationText()).not.toContain("Nobody answers.");
+    expect(sendButton()).toBeTruthy();
+    // Shortly after, the server's list: the stopped words are version 2 of 2.
+    await act(async () => vi.advanceTimersByTimeAsync(1_000));
+    expect(await screen.findByText("2 / 2")).toBeTruthy();
+    expect(screen.getByText("Stopped: only the text was charged.")).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it("before a retry's first word: the answer stays, with the spinner under it", async () => {
+    const call = streamed();
+    serve({ messages: [question, first], retry: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await call.stream();
+    // Before the first word: the spinner (worded for the chat answer's mode); Stop comes with the words.
+    expect(await screen.findByText(/^Generating/)).toBeTruthy();
+    expect(conversationText()).toContain("Nobody answers.");
+    expect(stopButton()).toBeNull();
+  });
+
+  it("streams a continuation after the newest answer, and Stop keeps its words", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const call = streamed();
+    const calls = serve({ messages: [question, first], continueStory: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    const stream = await call.stream();
+    expect(calls.find((c) => c.path.endsWith("/continue"))?.headers.Accept).toContain("text/event-stream");
+    await act(async () => stream.send("delta", { text: "The door swings open" }));
+    // A new narrator message after the newest answer, which stays.
+    await waitFor(() =>
+      expect(conversationText()).toMatch(/Nobody answers\..*Narrator: The door swings open$/),
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Stop the narrator" }));
+    expect(await screen.findByText("Stopped: only the text was charged.")).toBeTruthy();
+    expect(conversationText()).toContain("Nobody answers.");
+    expect(conversationText()).toContain("The door swings open");
+    expect(sendButton()).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it("a continuation out of credits opens the prompt and leaves the story as it was", async () => {
+    const call = streamed();
+    serve({ messages: [question, first], continueStory: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    const stream = await call.stream();
+    await act(async () =>
+      stream.send("error", {
+        status: 402,
+        detail: "Insufficient credits: this needs 1.5 and you have 0.5",
+        quota_exceeded: true,
+        quota_info: { remaining: 0.5, unlimited: false, cost: 1.5, charged: 0 },
+      }),
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Not Enough Credits" });
+    expect(dialog.textContent).toContain("This costs 1.5 credits and you have 0.5 credits.");
+    expect(screen.getAllByText(/^Narrator:/)).toHaveLength(1);
+    expect(conversationText()).toContain("Nobody answers.");
+    expect(stopButton()).toBeNull();
+  });
+
+  it("a retry failing mid-stream puts the answer back and shows the server's message", async () => {
+    const call = streamed();
+    serve({ messages: [question, first], retry: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    const stream = await call.stream();
+    await act(async () => stream.send("delta", { text: "Half a" }));
+    await waitFor(() => expect(conversationText()).toContain("Half a"));
+    await act(async () =>
+      stream.send("error", { status: 502, detail: "The narrator could not answer. Please try again." }),
+    );
+    expect(await screen.findByText("The narrator could not answer. Please try again.")).toBeTruthy();
+    expect(conversationText()).toContain("Nobody answers.");
+    expect(conversationText()).not.toContain("Half a");
+    expect(stopButton()).toBeNull();
+  });
+
+  it("still works when the server answers a retry with plain JSON (no stream)", async () => {
+    let listed: ChatMessage[] = [question, first];
+    serve({
+      messages: () => listed,
+      retry: () => {
+        listed = [question, { ...first, id: SECOND_ID, content: "Footsteps.", version: 2, version_count: 2 }];
+        return json(doneAnswer(SECOND_ID, "Footsteps."));
+      },
+    });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("2 / 2")).toBeTruthy();
+    expect(conversationText()).toContain("Footsteps.");
+    expect(conversationText()).not.toContain("Nobody answers.");
   });
 });

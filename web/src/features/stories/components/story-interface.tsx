@@ -169,24 +169,30 @@ function OpenStoryChat({ story }: { story: Story }) {
       },
       onCanvasChange: (canvas) => saveStoryMediaState(story.id, canvas),
       craft: {
-        retry: (messageId) => {
+        retry: (messageId, streaming) => {
           const mode = queryClient
             .getQueryData<ChatMessage[]>(messagesKey)
             ?.find((m) => m.id === messageId)?.mode;
-          return retryStoryMessage({
-            storyId: story.id,
-            messageId,
-            // The answer's own mode; an image answer's retry takes the selected images too.
-            mode: mode === "image" ? "image" : null,
-            selectedImages: refreshSelection(selectedRef.current, currentUrl),
-          });
+          return retryStoryMessage(
+            {
+              storyId: story.id,
+              messageId,
+              // The answer's own mode; an image answer's retry takes the selected images too.
+              mode: mode === "image" ? "image" : null,
+              selectedImages: refreshSelection(selectedRef.current, currentUrl),
+            },
+            streaming,
+          );
         },
-        continueStory: (mode) =>
-          continueStory({
-            storyId: story.id,
-            mode,
-            selectedImages: refreshSelection(selectedRef.current, currentUrl),
-          }),
+        continueStory: (mode, streaming) =>
+          continueStory(
+            {
+              storyId: story.id,
+              mode,
+              selectedImages: refreshSelection(selectedRef.current, currentUrl),
+            },
+            streaming,
+          ),
         undo: () => undoStoryTurn(story.id),
         edit: (messageId, content) => editStoryMessage(story.id, messageId, content),
         selectVersion: (messageId, version) => selectMessageVersion(story.id, messageId, version),
