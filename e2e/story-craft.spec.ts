@@ -95,6 +95,78 @@ test("retry writes a second version; arrows and keys switch; the shown version s
   await expectNoSeriousAxeViolations(page, "a retried answer (light)");
 });
 
+/** Every distinct text the newest message shows, sampled by the page itself at each frame. */
+async function sampleNewestMessage(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    const sample = () => {
+      const items = document.querySelectorAll('ol[aria-label="Messages"] > li');
+      const last = items[items.length - 1]?.textContent ?? "";
+      if (last.includes("Narrator:") && seen[seen.length - 1] !== last) seen.push(last);
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  return async () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+}
+
+const stopButton = (page: Page) => page.getByRole("button", { name: "Stop the narrator" });
+const narratorText = async (page: Page, index: number) =>
+  (await narrator(page).nth(index).locator(".rounded-2xl").first().innerText()).replace(/^Narrator:\s*/, "");
+
+test("retry and continue stream their words with Stop in place of Send", async ({ page }) => {
+  await openNewStory(page, "Streaming craft");
+  await send(page, "Chat", "I climb to the lamp room");
+  await expect(narrator(page)).toHaveCount(1);
+  await expect(stopButton(page)).toHaveCount(0, { timeout: 20_000 });
+  const firstText = await narratorText(page, 0);
+
+  // Retry: the new version is written in place of the answer, word by word, Stop in place of Send.
+  const seen = await sampleNewestMessage(page);
+  await narrator(page).first().getByRole("button", { name: "Retry" }).click();
+  await expect(stopButton(page)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send message" })).toHaveCount(0);
+  await expect(narrator(page)).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 20_000 });
+  await expect(stopButton(page)).toHaveCount(0);
+  await expect(page.getByText("2 / 2")).toBeVisible();
+  const secondText = await narratorText(page, 0);
+  expect(secondText).not.toBe(firstText);
+  // Painted several times before the end, each a longer beginning of the new version (not the old one).
+  const finalText = (await narrator(page).first().textContent()) ?? "";
+  const partial = (await seen()).filter((text) => text !== finalText);
+  expect(partial.length).toBeGreaterThan(3);
+  for (const text of partial.slice(1)) expect(finalText.startsWith(text.trim().slice(0, 40))).toBe(true);
+
+  // Continue, stopped: the words so far stay as a new message, marked stopped, and survive a reload.
+  const before = await balance(page);
+  await narrator(page).last().getByRole("button", { name: "Continue" }).click();
+  await expect(stopButton(page)).toBeVisible();
+  await expect(narrator(page)).toHaveCount(2);
+  await stopButton(page).click();
+  await expect(page.getByText("Stopped: only the text was charged.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  const kept = await narratorText(page, 1);
+  expect(kept.replace("Stopped: only the text was charged.", "").trim().length).toBeGreaterThan(0);
+  // A chat turn costs only its text (0.5), stopped or not.
+  await expect.poll(() => balance(page)).toBe(before - 0.5);
+  await page.reload();
+  await expect(narrator(page)).toHaveCount(2);
+  await expect(narrator(page).last()).toContainText("Stopped: only the text was charged.");
+
+  // Retry, stopped: the words so far become the new version (3 of 3); the earlier versions stay.
+  await narrator(page).last().getByRole("button", { name: "Retry" }).click();
+  await expect(stopButton(page)).toBeVisible();
+  await stopButton(page).click();
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await expect(narrator(page).last().getByText("2 / 2")).toBeVisible({ timeout: 10_000 });
+  await expect(narrator(page).last()).toContainText("Stopped: only the text was charged.");
+  await narrator(page).last().getByRole("button", { name: "Previous version" }).click();
+  await expect(narrator(page).last().getByText("1 / 2")).toBeVisible();
+  await expect(narrator(page).last()).toContainText(kept.slice(0, 30));
+});
+
 test("edit, undo and continue", async ({ page }) => {
   await openNewStory(page, "Edits", "dark");
   await send(page, "Chat", "I knock on the keeper's door");
