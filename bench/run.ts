@@ -100,9 +100,10 @@ async function measureEngine(engine: Engine, bareUrl: string): Promise<Row[]> {
       const m = await run(target.label, target.url, target.headers);
       const ratio = m.requestsPerSecond / bare.requestsPerSecond;
       const budget = budgets[engine];
-      const budgetMet = target.url.endsWith("/api/health") || target.url.endsWith("/api/config")
-        ? undefined
-        : ratio >= budget.ratio && m.p99Ms < budget.p99Ms && m.errors === 0;
+      const budgetMet =
+        target.url.endsWith("/api/health") || target.url.endsWith("/api/config")
+          ? undefined
+          : ratio >= budget.ratio && m.p99Ms < budget.p99Ms && m.errors === 0;
       rows.push({ ...m, ratio, budgetMet });
     }
     return rows;
