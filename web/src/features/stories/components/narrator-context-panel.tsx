@@ -55,13 +55,14 @@ function ContextView({ storyId, selectedImages }: { storyId: string; selectedIma
   return (
     <div className="space-y-5">
       <form
-        className="flex items-end gap-2"
+        // The message on its own line: beside the Turn select and Show its placeholder was cut off.
+        className="flex flex-wrap items-end gap-2"
         onSubmit={(event) => {
           event.preventDefault();
           setPrompt(draft);
         }}
       >
-        <div className="min-w-0 flex-1">
+        <div className="w-full">
           <FieldLabel htmlFor="narrator-context-prompt" aside="Optional">
             Next message
           </FieldLabel>
