@@ -3,7 +3,7 @@
 // no picture.
 import { expect, type Page, test } from "@playwright/test";
 import { smtpPort } from "./playwright.config";
-import { type ConsoleWatch, watchConsole } from "./support/page-checks";
+import { type ConsoleWatch, sampleNewestMessage, watchConsole } from "./support/page-checks";
 import { newAccount, registerVerified, storeSession } from "./support/session";
 import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
@@ -47,18 +47,7 @@ test("the narrator's words appear as they are written, with Stop in place of Sen
   baseURL,
 }) => {
   await openMainChat(page, request, baseURL ?? "");
-  // Every distinct text the narrator's message shows, sampled by the page itself at each frame.
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __seen: string[] }).__seen = seen;
-    const sample = () => {
-      const items = document.querySelectorAll('ol[aria-label="Messages"] > li');
-      const last = items[items.length - 1]?.textContent ?? "";
-      if (last.includes("Narrator:") && seen[seen.length - 1] !== last) seen.push(last);
-      requestAnimationFrame(sample);
-    };
-    requestAnimationFrame(sample);
-  });
+  const sampled = await sampleNewestMessage(page);
   await send(page, "Chat", "I follow the lantern light into the forest");
   const stop = page.getByRole("button", { name: "Stop the narrator" });
   await expect(stop).toBeVisible();
@@ -66,7 +55,7 @@ test("the narrator's words appear as they are written, with Stop in place of Sen
   // Done: Send is back and the answer is whole.
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 20_000 });
   await expect(stop).toHaveCount(0);
-  const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+  const seen = await sampled();
   const finalText = (await narratorMessages(page).last().textContent()) ?? "";
   // Painted more than once before the end, each paint a longer beginning of the final answer.
   const partial = seen.filter((text) => text !== finalText);

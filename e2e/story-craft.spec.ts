@@ -4,7 +4,12 @@
 // out (its picture stays in the gallery); continue lets the narrator carry on. Axe in both themes.
 import { expect, type Page, test } from "@playwright/test";
 import { smtpPort } from "./playwright.config";
-import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
+import {
+  type ConsoleWatch,
+  expectNoSeriousAxeViolations,
+  sampleNewestMessage,
+  watchConsole,
+} from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
@@ -94,22 +99,6 @@ test("retry writes a second version; arrows and keys switch; the shown version s
   await expect(page.getByText("1 / 2")).toBeVisible();
   await expectNoSeriousAxeViolations(page, "a retried answer (light)");
 });
-
-/** Every distinct text the newest message shows, sampled by the page itself at each frame. */
-async function sampleNewestMessage(page: Page) {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __seen: string[] }).__seen = seen;
-    const sample = () => {
-      const items = document.querySelectorAll('ol[aria-label="Messages"] > li');
-      const last = items[items.length - 1]?.textContent ?? "";
-      if (last.includes("Narrator:") && seen[seen.length - 1] !== last) seen.push(last);
-      requestAnimationFrame(sample);
-    };
-    requestAnimationFrame(sample);
-  });
-  return async () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
-}
 
 const stopButton = (page: Page) => page.getByRole("button", { name: "Stop the narrator" });
 const narratorText = async (page: Page, index: number) =>

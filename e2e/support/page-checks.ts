@@ -56,3 +56,19 @@ export async function expectNoSeriousAxeViolations(page: Page, where: string): P
     }));
   expect(blocking, `axe on ${where}`).toEqual([]);
 }
+
+/** Every distinct text the newest message shows, sampled by the page itself at each frame. */
+export async function sampleNewestMessage(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    const sample = () => {
+      const items = document.querySelectorAll('ol[aria-label="Messages"] > li');
+      const last = items[items.length - 1]?.textContent ?? "";
+      if (last.includes("Narrator:") && seen[seen.length - 1] !== last) seen.push(last);
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  return async () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+}

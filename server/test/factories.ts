@@ -50,3 +50,18 @@ export async function createUser(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A user's balance as the API reports it, and the refunds the ledger holds for them. */
+export function moneyOf(t: TestApp) {
+  const balance = async (user: TestUser) =>
+    (await t.app.inject({ method: "GET", url: "/api/credit-balance", headers: bearer(user.token) })).json()
+      .remaining as number;
+  const refunds = async (user: TestUser) =>
+    (
+      await t.database.executeSql(
+        "select reference, amount_tenths from credit_transactions where user_id = $1 and transaction_type = 'refund'",
+        [user.userId],
+      )
+    ).rows as { reference: string; amount_tenths: number }[];
+  return { balance, refunds };
+}

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { testEngine } from "../../test/database";
-import { bearer, createUser, type TestUser } from "../../test/factories";
+import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { ledgerSum } from "../credits/repo";
 
 let t: TestApp;
@@ -19,14 +19,8 @@ afterAll(async () => {
 
 const get = async (user: TestUser, url: string) =>
   (await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).json();
-const balance = async (user: TestUser) => (await get(user, "/api/credit-balance")).remaining as number;
-const refunds = async (user: TestUser) =>
-  (
-    await t.database.executeSql(
-      "select reference, amount_tenths from credit_transactions where user_id = $1 and transaction_type = 'refund'",
-      [user.userId],
-    )
-  ).rows as { reference: string; amount_tenths: number }[];
+const balance = (user: TestUser) => moneyOf(t).balance(user);
+const refunds = (user: TestUser) => moneyOf(t).refunds(user);
 
 const turn = (user: TestUser) =>
   t.app.inject({

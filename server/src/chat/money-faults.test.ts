@@ -5,7 +5,7 @@ import http from "node:http";
 import { MEDIA_CLIENT_GIVE_UP_MS, MEDIA_DEADLINE_MS } from "@storyverse/contract/chat";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, createUser, type TestUser } from "../../test/factories";
+import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
 import type { ImageProvider } from "../providers/types";
@@ -54,14 +54,8 @@ function holdImages() {
 
 const get = async (user: TestUser, url: string) =>
   (await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).json();
-const balance = async (user: TestUser) => (await get(user, "/api/credit-balance")).remaining as number;
-const refunds = async (user: TestUser) =>
-  (
-    await t.database.executeSql(
-      "select reference, amount_tenths from credit_transactions where user_id = $1 and transaction_type = 'refund'",
-      [user.userId],
-    )
-  ).rows as { reference: string; amount_tenths: number }[];
+const balance = (user: TestUser) => moneyOf(t).balance(user);
+const refunds = (user: TestUser) => moneyOf(t).refunds(user);
 
 async function newStory(user: TestUser) {
   const res = await t.app.inject({

@@ -50,6 +50,22 @@ export function classify(text: string): Statement {
   return { kind: "write", tables: targets.length > 0 ? targets : "all" };
 }
 
+/** Statements repeat (prepared reads, pg-boss's polls): each text is looked at once, up to 1,000 texts. */
+const classified = new Map<string, Statement & { keepable: boolean }>();
+function classifyOnce(text: string): Statement & { keepable: boolean } {
+  let statement = classified.get(text);
+  if (!statement) {
+    const found = classify(text);
+    statement = {
+      ...found,
+      keepable: found.kind === "read" && found.tables.length > 0 && !volatile.test(text),
+    };
+    if (classified.size >= 1_000) classified.clear();
+    classified.set(text, statement);
+  }
+  return statement;
+}
+
 type QueryOptions = Parameters<PGlite["query"]>[2];
 
 /** Cache keys for parameters: the values the hot reads take (strings, numbers, dates, null). */
@@ -123,17 +139,11 @@ export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
   const query =
     (target: Queryable, written: Set<string> | null) =>
     (text: string, params?: unknown[], options?: QueryOptions) => {
-      const statement = classify(text);
+      const statement = classifyOnce(text);
       if (statement.kind === "write") {
         return run(written, statement.tables, () => target.query(text, params, options));
       }
-      if (
-        statement.kind === "read" &&
-        written === null &&
-        cacheableTexts.has(text) &&
-        !volatile.test(text) &&
-        statement.tables.length > 0
-      ) {
+      if (statement.kind === "read" && written === null && statement.keepable && cacheableTexts.has(text)) {
         return cache.read(keyOf(text, params, options), statement.tables, () =>
           target.query(text, params, options),
         );

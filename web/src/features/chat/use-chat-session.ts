@@ -4,7 +4,7 @@
 // schedule otherwise), and what the canvas shows.
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
-import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../app/banner-provider";
 import { useConnection, useOnReconnect } from "../../app/connectivity/connectivity-provider";
@@ -36,6 +36,18 @@ export const SEND_FAILED_MESSAGE = "Failed to send message";
 const EXPIRED_MEDIA_REFETCH_MS = 30_000;
 /** After a Stop, how long the server gets to keep the words and refund the rest before they are read back. */
 const STOP_SETTLE_MS = 800;
+
+/**
+ * After Stop the server keeps what was written (or nothing, before the first word) and refunds the rest
+ * once it notices: the balance and the conversation are read back shortly, and `onSent` told if words stayed.
+ */
+function readBackAfterStop(queryClient: QueryClient, queryKey: QueryKey, onSent: (() => void) | undefined) {
+  setTimeout(() => {
+    void refreshCreditBalance(queryClient);
+    void queryClient.invalidateQueries({ queryKey });
+    onSent?.();
+  }, STOP_SETTLE_MS);
+}
 
 export interface ChatBackend {
   /** The conversation's query key, and how to read it. */
@@ -380,11 +392,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
                 )
               : withoutLocal(list),
           );
-          setTimeout(() => {
-            void refreshCreditBalance(queryClient);
-            void queryClient.invalidateQueries({ queryKey });
-            if (kept) backendRef.current.onSent?.();
-          }, STOP_SETTLE_MS);
+          readBackAfterStop(queryClient, queryKey, kept ? () => backendRef.current.onSent?.() : undefined);
           return kept;
         }
         queryClient.setQueryData<ChatMessage[]>(queryKey, withoutLocal);
@@ -469,11 +477,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
           const kept = written.content.trim() !== "";
           if (kept) show({ ...written, content: written.content.trim(), stopped: true });
           else restore();
-          setTimeout(() => {
-            void refreshCreditBalance(queryClient);
-            void queryClient.invalidateQueries({ queryKey });
-            if (kept) backendRef.current.onSent?.();
-          }, STOP_SETTLE_MS);
+          readBackAfterStop(queryClient, queryKey, kept ? () => backendRef.current.onSent?.() : undefined);
           return kept;
         }
         restore();
