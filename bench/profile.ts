@@ -3,7 +3,7 @@
 // Usage: npm run bench:profile -- <endpoint> [pglite|postgres]
 //   endpoint: health, media-status, stories, messages, credit-balance, gallery, verify
 // Environment: BENCH_SECONDS (5), BENCH_CONNECTIONS (100), BENCH_DATABASE_URL, PROFILE_TOP (25).
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase, repoRoot, startNode, waitForOk } from "./processes";
@@ -160,6 +160,8 @@ async function main() {
     await app.stop();
     const file = (await readdir(profileDir)).find((name) => name.endsWith(".cpuprofile"));
     if (!file) throw new Error("the app wrote no profile");
+    if (process.env.BENCH_PROFILE_KEEP)
+      await copyFile(path.join(profileDir, file), process.env.BENCH_PROFILE_KEEP);
     summarise(JSON.parse(await readFile(path.join(profileDir, file), "utf8")) as Profile);
   } finally {
     await app.stop();

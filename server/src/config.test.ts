@@ -106,6 +106,11 @@ describe("loadConfig", () => {
     );
   });
 
+  it("keeps the PostgreSQL read cache on unless READ_CACHE turns it off", () => {
+    expect(loadConfig({}).readCache).toBe(true);
+    expect(loadConfig({ READ_CACHE: "false" }).readCache).toBe(false);
+  });
+
   it("treats empty strings as unset", () => {
     expect(loadConfig({ PORT: "", DATABASE_URL: "" })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
@@ -121,6 +126,7 @@ describe("loadConfig", () => {
     ["OFFLINE_MEDIA_SCALE", "2"],
     ["APP_URL", "not a url"],
     ["WORKER", "maybe"],
+    ["READ_CACHE", "sometimes"],
     ["TRUST_PROXY", "perhaps"],
     ["SESSION_SECRET", "short"],
     ["REQUIRE_EMAIL_VERIFICATION", "sometimes"],

@@ -69,6 +69,11 @@ const envSchema = z.object({
   APP_ENV: z.enum(["local", "production"], { error: "must be local or production" }).default("local"),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
   WORKER: z.enum(["on", "off", "only"], { error: "must be on, off or only" }).default("on"),
+  /**
+   * PostgreSQL: keep the hot reads' answers in each process until a change signal (or 1 s) says otherwise.
+   * Off: every read asks PostgreSQL (embedded PGlite always caches: one process sees every write).
+   */
+  READ_CACHE: booleanFlag.default(true),
   TRUST_PROXY: trustProxySchema.default(false),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(true),
@@ -238,6 +243,8 @@ export type Config = {
   logLevel: (typeof logLevels)[number];
   /** on: http and worker in one process; off: http only; only: worker only. */
   worker: "on" | "off" | "only";
+  /** PostgreSQL: the per-process read cache (`db/read-cache-postgres.ts`). */
+  readCache: boolean;
   /** Behind a reverse proxy: which hops' X-Forwarded-For entries to believe (see TrustProxy). */
   trustProxy: TrustProxy;
   /** Slow clients are cut off when a request has not fully arrived after this long. */
@@ -349,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     appEnv: e.APP_ENV,
     logLevel: e.LOG_LEVEL,
     worker: e.WORKER,
+    readCache: e.READ_CACHE,
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,

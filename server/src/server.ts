@@ -30,7 +30,7 @@ export type RunningServer = {
 
 export function databaseTarget(config: Config) {
   return config.databaseUrl
-    ? { url: config.databaseUrl }
+    ? { url: config.databaseUrl, readCache: config.readCache }
     : { pgliteDir: path.join(config.dataDir, "pglite") };
 }
 

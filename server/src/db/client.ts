@@ -3,12 +3,14 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { getTableName, is } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, type PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
 import { createReadCache, type ReadCache, withReadCache } from "./read-cache";
+import { attachPostgresReadCache } from "./read-cache-postgres";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -31,34 +33,50 @@ export type Database = {
   notifier: Notifier;
   /** PostgreSQL only: the connection pool (for libraries that take one, such as the rate limiter's store). */
   pool?: pg.Pool;
-  /** PGlite only: the hot reads' answers kept until a write touches their tables (`read-cache.ts`). */
+  /**
+   * The hot reads' answers kept until a write touches their tables (`read-cache.ts`); absent when turned
+   * off (`READ_CACHE=off`, PostgreSQL only).
+   */
   readCache?: ReadCache;
+  /** PostgreSQL: puts the change signals on the tables and turns the cache on (after the migrations). */
+  armReadCache?: () => Promise<void>;
   /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
   dump?: () => Promise<Blob>;
 };
 
 export type DatabaseTarget =
-  | { url: string }
+  /** `readCache: false` keeps every read going to PostgreSQL (the cache is on by default). */
+  | { url: string; readCache?: boolean }
   /** `pgliteDir` may be "memory://"; `loadDataDir` starts it from a dump (tests start from a migrated template). */
   | { pgliteDir: string; loadDataDir?: Blob };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return "url" in target ? openPostgres(target.url) : openPglite(target.pgliteDir, target.loadDataDir);
+  return "url" in target
+    ? openPostgres(target.url, target.readCache ?? true)
+    : openPglite(target.pgliteDir, target.loadDataDir);
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/** The app's own tables (the ones the change signals go on). */
+const appTables = Object.values(schema)
+  .filter((value) => is(value, PgTable))
+  .map((table) => getTableName(table as PgTable));
+
+async function openPostgres(url: string, useReadCache: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   let closed = false;
   const notifier = createPostgresNotifier(url, pool);
+  const cached = useReadCache ? attachPostgresReadCache(pool, notifier, appTables) : undefined;
+  const client = cached?.pool ?? pool;
   return {
     kind: "postgres",
     notifier,
     pool,
-    db: drizzlePg({ client: pool, schema }) as unknown as Db,
+    ...(cached ? { readCache: cached.cache, armReadCache: cached.arm } : {}),
+    db: drizzlePg({ client, schema }) as unknown as Db,
     executeSql: async (text, values) => {
-      const result = await pool.query(text, values);
+      const result = await client.query(text, values);
       return { rows: result.rows };
     },
     ping: async () => {
@@ -68,6 +86,7 @@ async function openPostgres(url: string): Promise<Database> {
     close: async () => {
       if (closed) return;
       closed = true;
+      cached?.detach();
       await notifier.close();
       await pool.end();
     },

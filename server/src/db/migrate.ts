@@ -13,5 +13,6 @@ export async function runMigrations(database: Database): Promise<void> {
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
   } else {
     await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder });
+    await database.armReadCache?.();
   }
 }

@@ -9,7 +9,7 @@ import { findMessage } from "../chat/repo";
 import { findAccount } from "../credits/repo";
 import { type Database, openDatabase } from "./client";
 import { runMigrations } from "./migrate";
-import { classify } from "./read-cache";
+import { classify, copyAnswer, createReadCache } from "./read-cache";
 import { chatMessages, creditAccounts, users } from "./schema";
 
 let database: Database;
@@ -164,5 +164,71 @@ describe("which statements read and which write", () => {
     expect(classify("create table x (id int)")).toEqual({ kind: "write", tables: "all" });
     expect(classify("begin")).toEqual({ kind: "no-data" });
     expect(classify("vacuum")).toEqual({ kind: "write", tables: "all" });
+  });
+});
+
+describe("the cache's limits", () => {
+  it("asks again for an answer older than its age limit", async () => {
+    const cache = createReadCache({ maxAgeMs: 40 });
+    let asked = 0;
+    const read = () =>
+      cache.read("key", ["users"], async () => {
+        asked += 1;
+        return { rows: [[asked]] };
+      });
+    expect(await read()).toEqual({ rows: [[1]] });
+    expect(await read()).toEqual({ rows: [[1]] });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await read()).toEqual({ rows: [[2]] });
+  });
+
+  it("keeps nothing while off, and nothing from before when on again", async () => {
+    const cache = createReadCache({ enabled: false });
+    let asked = 0;
+    const read = () => cache.read("key", ["users"], async () => (asked += 1));
+    await read();
+    await read();
+    expect(asked).toBe(2);
+    cache.setEnabled(true);
+    await read();
+    await read();
+    expect(asked).toBe(3);
+    cache.setEnabled(false);
+    cache.setEnabled(true);
+    await read();
+    expect(asked).toBe(4);
+  });
+
+  it("does not keep an answer whose read was under way when the cache went off", async () => {
+    const cache = createReadCache();
+    let asked = 0;
+    let release = () => {};
+    const slow = cache.read("key", ["users"], async () => {
+      asked += 1;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return "old";
+    });
+    cache.setEnabled(false);
+    release();
+    expect(await slow).toBe("old");
+    cache.setEnabled(true);
+    const fresh = await cache.read("key", ["users"], async () => {
+      asked += 1;
+      return "new";
+    });
+    expect(fresh).toBe("new");
+    expect(asked).toBe(2);
+  });
+
+  it("copies answers deeply: rows, nested JSON and dates", () => {
+    const answer = { rows: [["a", { tags: ["x"] }, new Date(0), null, 3]] };
+    const copy = copyAnswer(answer);
+    expect(copy).toEqual(answer);
+    (copy.rows[0]![1] as { tags: string[] }).tags.push("y");
+    (copy.rows[0]![2] as Date).setFullYear(1999);
+    expect(answer.rows[0]![1]).toEqual({ tags: ["x"] });
+    expect((answer.rows[0]![2] as Date).getTime()).toBe(0);
   });
 });

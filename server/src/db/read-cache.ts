@@ -1,14 +1,20 @@
-// Embedded PGlite only: answers of the hot reads kept in memory until a write touches a table they read.
-// A PGlite query costs about a millisecond of the event loop (parse, describe, bind and execute inside
-// WebAssembly), and one process owns a PGlite database, so every write passes through the client wrapped
-// here: that makes exact invalidation possible. PostgreSQL is shared by several processes and is not cached.
+// Answers of the hot reads kept in memory until a write touches a table they read.
+//
+// Embedded PGlite: a query costs about a millisecond of the event loop (parse, describe, bind and execute
+// inside WebAssembly), and one process owns the database, so every write passes through the client wrapped
+// here: invalidation is exact.
+// PostgreSQL (`read-cache-postgres.ts`): several processes share the database, so besides this process's own
+// writes (seen here, exact) a statement trigger on every table NOTIFYs its name at commit and every process
+// drops what it kept from that table when the signal arrives. A write on another process is therefore seen
+// after the signal's delivery (about a millisecond), and never later than `maxAgeMs` (1 s) even if a signal
+// were lost; while the listening connection is down the cache is off.
 //
 // Rules, all conservative:
 // - Only statements marked cacheable (the hot prepared reads, by their SQL text) are kept, outside
 //   transactions, and never when the text calls a clock, a random source or a lock.
 // - Every other statement is taken as a write unless it is a plain SELECT: an INSERT or UPDATE invalidates
-//   the tables it names (the schema has no triggers and no ON UPDATE CASCADE); a DELETE, TRUNCATE, DDL, a
-//   script (`exec`) or anything not understood invalidates everything (ON DELETE CASCADE reaches other tables).
+//   the tables it names (the schema has no ON UPDATE CASCADE); a DELETE, TRUNCATE, DDL, a script (`exec`)
+//   or anything not understood invalidates everything (ON DELETE CASCADE reaches other tables).
 // - A write invalidates before it runs and again after, and a transaction again when it ends: a read that
 //   began before a write finished is stored under the older generation and never served.
 // - A hit returns a copy, so callers may change what they get.
@@ -52,7 +58,7 @@ export function classify(text: string): Statement {
 
 /** Statements repeat (prepared reads, pg-boss's polls): each text is looked at once, up to 1,000 texts. */
 const classified = new Map<string, Statement & { keepable: boolean }>();
-function classifyOnce(text: string): Statement & { keepable: boolean } {
+export function classifyOnce(text: string): Statement & { keepable: boolean } {
   let statement = classified.get(text);
   if (!statement) {
     const found = classify(text);
@@ -68,48 +74,101 @@ function classifyOnce(text: string): Statement & { keepable: boolean } {
 
 type QueryOptions = Parameters<PGlite["query"]>[2];
 
+/** Whether `text` is a read whose answers may be kept (see the rules above). */
+export function isCacheableRead(
+  statement: Statement & { keepable: boolean },
+  text: string,
+): statement is { kind: "read"; tables: string[]; keepable: boolean } {
+  return statement.kind === "read" && statement.keepable && cacheableTexts.has(text);
+}
+
 /** Cache keys for parameters: the values the hot reads take (strings, numbers, dates, null). */
-function keyOf(text: string, params: unknown[] | undefined, options: QueryOptions): string {
+export function keyOf(
+  text: string,
+  params: readonly unknown[] | undefined,
+  rowMode: string | undefined,
+): string {
   const values = (params ?? []).map((value) =>
     value instanceof Date ? `d${value.toISOString()}` : `${typeof value}${JSON.stringify(value)}`,
   );
-  return `${options?.rowMode ?? "object"}\u0000${text}\u0000${values.join("\u0000")}`;
+  return `${rowMode ?? "object"}\u0000${text}\u0000${values.join("\u0000")}`;
+}
+
+/**
+ * A deep copy of a query's answer (arrays, plain objects, dates and primitives; anything else through
+ * structuredClone): several times faster than structuredClone on the small rows of the hot reads.
+ */
+export function copyAnswer<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(copyAnswer) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key in value) copy[key] = copyAnswer((value as Record<string, unknown>)[key]);
+  return copy as T;
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
 
-export function createReadCache(maxEntries = 2_000) {
+export type ReadCacheOptions = {
+  maxEntries?: number;
+  /** An answer older than this is read again (PostgreSQL: the bound on a lost signal). */
+  maxAgeMs?: number;
+  /** Off until `setEnabled(true)` (PostgreSQL: until the change signals are heard). */
+  enabled?: boolean;
+};
+
+export function createReadCache(options: ReadCacheOptions = {}) {
+  const maxEntries = options.maxEntries ?? 2_000;
+  const maxAgeMs = options.maxAgeMs ?? Number.POSITIVE_INFINITY;
+  let enabled = options.enabled ?? true;
   const generations = new Map<string, number>();
   let everything = 0;
-  const entries = new Map<string, { stamp: string; value: unknown }>();
+  const entries = new Map<string, { stamp: string; at: number; value: unknown }>();
   const stampOf = (tables: string[]) =>
     `${everything}:${tables.map((t) => generations.get(t) ?? 0).join(",")}`;
   const stats = { hits: 0, misses: 0 };
 
+  const invalidate = (tables: string[] | "all") => {
+    if (tables === "all") {
+      everything += 1;
+      entries.clear();
+      return;
+    }
+    for (const table of tables) generations.set(table, (generations.get(table) ?? 0) + 1);
+  };
+
   return {
     stats,
-    invalidate(tables: string[] | "all") {
-      if (tables === "all") {
-        everything += 1;
-        entries.clear();
-        return;
-      }
-      for (const table of tables) generations.set(table, (generations.get(table) ?? 0) + 1);
+    invalidate,
+    get enabled() {
+      return enabled;
+    },
+    /** Off: every read goes to the database and nothing is kept; on again starts from nothing. */
+    setEnabled(on: boolean) {
+      if (on === enabled) return;
+      invalidate("all");
+      enabled = on;
     },
     async read<T>(key: string, tables: string[], run: () => Promise<T>): Promise<T> {
+      if (!enabled) return run();
       const stamp = stampOf(tables);
       const kept = entries.get(key);
-      if (kept && kept.stamp === stamp) {
+      if (kept && kept.stamp === stamp && performance.now() - kept.at <= maxAgeMs) {
         stats.hits += 1;
         // Most recently used last, so the oldest go first when the cache is full.
         entries.delete(key);
         entries.set(key, kept);
-        return structuredClone(kept.value) as T;
+        return copyAnswer(kept.value) as T;
       }
       stats.misses += 1;
+      // The age counts from before the query: the answer is at least as new as that.
+      const at = performance.now();
       const value = await run();
+      // Turned off meanwhile (a lost listener): its signals may be missing, so nothing read now is kept.
+      if (!enabled) return value;
       entries.delete(key);
-      entries.set(key, { stamp, value: structuredClone(value) });
+      entries.set(key, { stamp, at, value: copyAnswer(value) });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       return value;
     },
@@ -143,8 +202,8 @@ export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
       if (statement.kind === "write") {
         return run(written, statement.tables, () => target.query(text, params, options));
       }
-      if (statement.kind === "read" && written === null && statement.keepable && cacheableTexts.has(text)) {
-        return cache.read(keyOf(text, params, options), statement.tables, () =>
+      if (written === null && isCacheableRead(statement, text)) {
+        return cache.read(keyOf(text, params, options?.rowMode), statement.tables, () =>
           target.query(text, params, options),
         );
       }

@@ -61,8 +61,11 @@ const TIMED_OUT = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-
 function installBodyDeadline(app: FastifyInstance, timeoutMs: number): void {
   app.addHook("onRequest", (request, _reply, done) => {
     const raw = request.raw;
+    // Nothing to wait for without a body (most requests: a timer and two listeners each were measurable).
+    const bodyless =
+      raw.headers["transfer-encoding"] === undefined && (raw.headers["content-length"] ?? "0") === "0";
     // Injected requests (tests, in-process) have no real socket to cut off.
-    if (raw.complete || request.routeOptions.config?.slowBody || !(raw.socket instanceof Socket))
+    if (bodyless || raw.complete || request.routeOptions.config?.slowBody || !(raw.socket instanceof Socket))
       return done();
     const timer = setTimeout(() => {
       if (raw.complete || raw.socket.destroyed) return;

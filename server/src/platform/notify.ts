@@ -12,6 +12,11 @@ export type Notifier = {
   publish: (channel: string, payload: string) => Promise<void>;
   /** Calls `handler` for every payload on `channel`, from any process; returns the unsubscribe. */
   subscribe: (channel: string, handler: (payload: string) => void) => () => void;
+  /**
+   * PostgreSQL: `handler(true)` once the listening connection LISTENs on every channel subscribed before it
+   * connected, `handler(false)` when it drops (signals sent until it is back are lost). Returns the unwatch.
+   */
+  watchListening?: (handler: (listening: boolean) => void) => () => void;
   close: () => Promise<void>;
 };
 
@@ -64,9 +69,13 @@ export function createLocalNotifier(sqlListen?: SqlListen): Notifier {
 export function createPostgresNotifier(url: string, pool: pg.Pool): Notifier {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  // Its own emitter: channel names are arbitrary strings on the other one.
+  const state = new EventEmitter();
+  state.setMaxListeners(0);
   const channels = new Set<string>();
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client | undefined> | undefined;
+  let listens: Promise<unknown> = Promise.resolve();
   let closed = false;
 
   const connect = (): Promise<pg.Client | undefined> => {
@@ -76,20 +85,24 @@ export function createPostgresNotifier(url: string, pool: pg.Pool): Notifier {
         try {
           await next.connect();
           next.on("notification", (message) => emitter.emit(message.channel, message.payload ?? ""));
-          next.on("error", () => {
+          const lost = () => {
             if (client === next) {
               client = undefined;
               connecting = undefined;
+              state.emit("listening", false);
               next.end().catch(() => {});
               if (!closed && channels.size > 0) void connect();
             }
-          });
+          };
+          next.on("error", lost);
+          next.on("end", lost);
           for (const channel of channels) await next.query(`LISTEN ${channel}`);
           if (closed) {
             await next.end().catch(() => {});
             return undefined;
           }
           client = next;
+          state.emit("listening", true);
           return next;
         } catch {
           await next.end().catch(() => {});
@@ -111,12 +124,23 @@ export function createPostgresNotifier(url: string, pool: pg.Pool): Notifier {
       emitter.on(channel, handler);
       if (!channels.has(channel)) {
         channels.add(channel);
-        void connect().then((listener) => listener?.query(`LISTEN ${channel}`).catch(() => {}));
+        // One LISTEN at a time: pg deprecates a second query on a client that is still running one.
+        listens = listens
+          .then(() => connect())
+          .then((listener) => listener?.query(`LISTEN ${channel}`))
+          .catch(() => {});
       }
       return () => emitter.off(channel, handler);
     },
+    watchListening: (handler) => {
+      state.on("listening", handler);
+      if (client) queueMicrotask(() => handler(client !== undefined));
+      return () => state.off("listening", handler);
+    },
     close: async () => {
       closed = true;
+      if (client) state.emit("listening", false);
+      state.removeAllListeners();
       emitter.removeAllListeners();
       await connecting?.catch(() => undefined);
       await client?.end().catch(() => {});

@@ -1,0 +1,230 @@
+// The read cache on PostgreSQL, where several processes share the database. "Process A" and "process B" are
+// two opens of one test database, each with its own pool and its own listening connection, as two server
+// processes have. A write anywhere reaches B's cached reads through the tables' change signals well before
+// the 1 s age limit; a process sees its own writes at once; a lost listener turns the cache off.
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testEngine } from "../../test/database";
+import { findMessage } from "../chat/repo";
+import { findAccount } from "../credits/repo";
+import { type Database, type Db, openDatabase } from "./client";
+import { runMigrations } from "./migrate";
+import { createReadCache } from "./read-cache";
+import { READ_CACHE_MAX_AGE_MS, withPostgresReadCache } from "./read-cache-postgres";
+import * as schema from "./schema";
+import { chatMessages, creditAccounts, users } from "./schema";
+
+let a: TestDatabase;
+let b: Database;
+let url: string;
+
+/** Well under the age limit: seeing a change this soon proves the signal carried it, not the expiry. */
+const SIGNAL_WITHIN_MS = 400;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number) {
+  const started = performance.now();
+  for (;;) {
+    const value = await read();
+    const elapsed = performance.now() - started;
+    if (done(value)) return { value, elapsed };
+    if (elapsed > withinMs) return { value, elapsed };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function listening(database: Database) {
+  const { value } = await until(async () => database.readCache?.enabled, Boolean, 5_000);
+  expect(value).toBe(true);
+}
+
+let counter = 0;
+async function newUser(balanceTenths: number) {
+  counter += 1;
+  const [user] = await a.database.db
+    .insert(users)
+    .values({ email: `shared${counter}@example.com`, username: `shared${counter}`, passwordHash: "x" })
+    .returning();
+  await a.database.db.insert(creditAccounts).values({ userId: user!.id, balanceTenths });
+  return user!;
+}
+
+/**
+ * Reads until an answer comes from B's memory. (The signals of the writes that made the row may still be on
+ * their way, and each one rightly drops what B kept.)
+ */
+async function cachedIn<T>(database: Database, read: () => Promise<T>): Promise<T> {
+  const { value } = await until(
+    async () => {
+      const hits = database.readCache!.stats.hits;
+      const answer = await read();
+      return { answer, hit: database.readCache!.stats.hits === hits + 1 };
+    },
+    (attempt) => attempt.hit,
+    1_000,
+  );
+  expect(value.hit).toBe(true);
+  return value.answer;
+}
+
+async function cachedInB(userId: string, expected: number) {
+  expect((await cachedIn(b, () => findAccount(b.db, userId)))?.balanceTenths).toBe(expected);
+}
+
+describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across processes", () => {
+  beforeAll(async () => {
+    a = await createTestDatabase();
+    url = (a.target as { url: string }).url;
+    b = await openDatabase({ url });
+    await runMigrations(b);
+    await Promise.all([listening(a.database), listening(b)]);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.cleanup();
+  });
+
+  it("shows another process's update within the signal's delivery, not the age limit", async () => {
+    expect(READ_CACHE_MAX_AGE_MS).toBeGreaterThan(SIGNAL_WITHIN_MS);
+    const user = await newUser(150);
+    await cachedInB(user.id, 150);
+
+    await a.database.db
+      .update(creditAccounts)
+      .set({ balanceTenths: 90 })
+      .where(eq(creditAccounts.userId, user.id));
+    const seen = await until(
+      async () => (await findAccount(b.db, user.id))?.balanceTenths,
+      (balance) => balance === 90,
+      SIGNAL_WITHIN_MS,
+    );
+    expect(seen.value).toBe(90);
+  });
+
+  it("shows a process its own writes at once, without waiting for any signal", async () => {
+    // A cache that hears no signals at all: only the process's own statements can invalidate it.
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const cache = createReadCache();
+    const db = drizzle({ client: withPostgresReadCache(pool, cache), schema }) as unknown as Db;
+    try {
+      const user = await newUser(150);
+      const balance = async () => (await findAccount(db, user.id))?.balanceTenths;
+      expect(await balance()).toBe(150);
+      expect(await balance()).toBe(150);
+      expect(cache.stats.hits).toBe(1);
+
+      await db.update(creditAccounts).set({ balanceTenths: 80 }).where(eq(creditAccounts.userId, user.id));
+      expect(await balance()).toBe(80);
+      expect(await balance()).toBe(80);
+
+      await db.transaction(async (tx) => {
+        await tx.update(creditAccounts).set({ balanceTenths: 75 }).where(eq(creditAccounts.userId, user.id));
+        // A read inside the transaction sees its write and is never kept.
+        expect((await findAccount(tx, user.id))?.balanceTenths).toBe(75);
+        // One outside it sees the committed value, and may keep it only until the commit.
+        expect(await balance()).toBe(80);
+      });
+      expect(await balance()).toBe(75);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("shows a write made outside the app (an operator's psql) through the table's trigger", async () => {
+    const user = await newUser(150);
+    await cachedInB(user.id, 150);
+    const outside = new pg.Client({ connectionString: url });
+    await outside.connect();
+    try {
+      await outside.query("update credit_accounts set balance_tenths = 70 where user_id = $1", [user.id]);
+    } finally {
+      await outside.end();
+    }
+    const seen = await until(
+      async () => (await findAccount(b.db, user.id))?.balanceTenths,
+      (balance) => balance === 70,
+      SIGNAL_WITHIN_MS,
+    );
+    expect(seen.value).toBe(70);
+  });
+
+  it("forgets rows another process's delete removed by ON DELETE CASCADE", async () => {
+    const user = await newUser(150);
+    const [message] = await a.database.db
+      .insert(chatMessages)
+      .values({
+        userId: user.id,
+        role: "assistant",
+        content: "The lantern flickers.",
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .returning();
+    const read = () => findMessage(b.db, user.id, undefined, message!.id);
+    expect((await cachedIn(b, read))?.content).toBe("The lantern flickers.");
+
+    await a.database.db.delete(users).where(eq(users.id, user.id));
+    const seen = await until(read, (row) => row === undefined, SIGNAL_WITHIN_MS);
+    expect(seen.value).toBeUndefined();
+  });
+
+  it("starts from nothing after its listening connection was lost, so a signal sent meanwhile is not missed", async () => {
+    const user = await newUser(150);
+    await cachedInB(user.id, 150);
+    const states: boolean[] = [];
+    const unwatch = b.notifier.watchListening!((now) => states.push(now));
+    const outside = new pg.Client({ connectionString: url });
+    await outside.connect();
+    try {
+      // One round trip: every listening connection is cut, and the update commits before any can reconnect.
+      await outside.query(`
+        select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid();
+        update credit_accounts set balance_tenths = 60 where user_id = '${user.id}'`);
+    } finally {
+      await outside.end();
+    }
+    const seen = await until(
+      async () => (await findAccount(b.db, user.id))?.balanceTenths,
+      (balance) => balance === 60,
+      SIGNAL_WITHIN_MS,
+    );
+    expect(seen.value).toBe(60);
+    await listening(b);
+    unwatch();
+    expect(states).toContain(false);
+    expect(states.at(-1)).toBe(true);
+
+    // Listening again: answers are kept again, and signals arrive again.
+    await cachedInB(user.id, 60);
+    await a.database.db
+      .update(creditAccounts)
+      .set({ balanceTenths: 50 })
+      .where(eq(creditAccounts.userId, user.id));
+    const after = await until(
+      async () => (await findAccount(b.db, user.id))?.balanceTenths,
+      (balance) => balance === 50,
+      SIGNAL_WITHIN_MS,
+    );
+    expect(after.value).toBe(50);
+  });
+
+  it("keeps nothing with READ_CACHE off", async () => {
+    const uncached = await openDatabase({ url, readCache: false });
+    try {
+      await runMigrations(uncached);
+      expect(uncached.readCache).toBeUndefined();
+      const user = await newUser(150);
+      expect((await findAccount(uncached.db, user.id))?.balanceTenths).toBe(150);
+      const outside = new pg.Client({ connectionString: url });
+      await outside.connect();
+      await outside.query("update credit_accounts set balance_tenths = 10 where user_id = $1", [user.id]);
+      await outside.end();
+      // No wait at all: the very next read asks PostgreSQL.
+      expect((await findAccount(uncached.db, user.id))?.balanceTenths).toBe(10);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
