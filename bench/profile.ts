@@ -1,7 +1,7 @@
 // Where a hot read's time goes: the app started as `npm start` starts it, under V8's CPU profiler, loaded
 // by wrk on one endpoint, then the profile summed by package and by function (self time).
 // Usage: npm run bench:profile -- <endpoint> [pglite|postgres]
-//   endpoint: health, media-status, stories, messages, credit-balance, gallery, verify
+//   endpoint: config, health, media-status, stories, messages, credit-balance, gallery, verify
 // Environment: BENCH_SECONDS (5), BENCH_CONNECTIONS (100), BENCH_DATABASE_URL, PROFILE_TOP (25).
 import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -134,6 +134,7 @@ async function main() {
     await waitForOk(`${base}/api/health`, app);
     const { auth, storyId, messageId } = await seed(base);
     const urls: Record<string, string> = {
+      config: "/api/config",
       health: "/api/health",
       "media-status": `/api/chat/media-status/${messageId}`,
       stories: "/api/stories",

@@ -6,7 +6,8 @@
 //
 // `npm run bench:check` (this with --check) exits non-zero when a ratio is under its budget (DESIGN.md
 // section 8 and issue 13: PostgreSQL >= 25% of the bare route with p99 < 50 ms, PGlite >= 10%).
-// Environment: BENCH_SECONDS (5), BENCH_CONNECTIONS (100), BENCH_LOG_LEVEL (warn), BENCH_ENGINES (both).
+// Environment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (100), BENCH_LOG_LEVEL (warn),
+// BENCH_ENGINES (both).
 // Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -26,6 +27,7 @@ import { type Measurement, runWrk } from "./wrk";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const logLevel = process.env.BENCH_LOG_LEVEL ?? "warn";
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
@@ -90,8 +92,9 @@ async function measureEngine(engine: Engine, bareUrl: string): Promise<Row[]> {
       { label: "`GET /api/user/verify`", url: `${base}/api/user/verify`, headers: auth },
     ];
     const run = async (label: string, url: string, headers?: Record<string, string>) => {
-      // A short warm-up so JIT and connection set-up count against neither side.
-      await runWrk(label, { url, headers, connections: 10, seconds: 1, cores: loadCores });
+      // A warm-up at the measured concurrency, so JIT and a process's first burst of connections count
+      // against neither side: without it even the bare route's first run had a p99 of half a second.
+      await runWrk(label, { url, headers, connections, seconds: warmupSeconds, cores: loadCores });
       return runWrk(label, { url, headers, connections, seconds, cores: loadCores });
     };
     const bare = await run("bare Fastify route", bareUrl);
@@ -133,7 +136,7 @@ function printTable(engine: Engine, rows: Row[]) {
 async function main(): Promise<number> {
   const cpu = os.cpus()[0]?.model ?? "unknown cpu";
   console.log(
-    `# Storyverse read benchmarks (${seconds} s per target after a 1 s warm-up, ${connections} connections)`,
+    `# Storyverse read benchmarks (${seconds} s per target after a ${warmupSeconds} s warm-up, ${connections} connections)`,
   );
   console.log(
     `node ${process.version}, ${cpuCount} cores (${cpu}), load average ${os

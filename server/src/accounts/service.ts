@@ -191,19 +191,23 @@ export async function authenticate(
   const tokenHash = digestToken(token);
   const cached = ctx.sessions?.get(tokenHash);
   if (cached) return { ...cached, sessionTokenHash: tokenHash };
-  const readAt = ctx.sessions?.generation() ?? 0;
-  const now = ctx.clock.now();
-  const found = await findLiveSession(ctx.db, tokenHash, now);
-  if (!found) return undefined;
-  const renewedExpiry = now.getTime() + SESSION_TTL_MS;
-  let expiresAt = found.session.expiresAt;
-  if (renewedExpiry - expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
-    expiresAt = new Date(renewedExpiry);
-    await extendSession(ctx.db, found.session.id, expiresAt);
-  }
-  const user = { id: found.user.id, email: found.user.email, username: found.user.username };
-  ctx.sessions?.set(tokenHash, user, expiresAt, readAt);
-  return { ...user, sessionTokenHash: tokenHash };
+  const lookup = async () => {
+    const readAt = ctx.sessions?.generation() ?? 0;
+    const now = ctx.clock.now();
+    const found = await findLiveSession(ctx.db, tokenHash, now);
+    if (!found) return undefined;
+    const renewedExpiry = now.getTime() + SESSION_TTL_MS;
+    let expiresAt = found.session.expiresAt;
+    if (renewedExpiry - expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
+      expiresAt = new Date(renewedExpiry);
+      await extendSession(ctx.db, found.session.id, expiresAt);
+    }
+    const user = { id: found.user.id, email: found.user.email, username: found.user.username };
+    ctx.sessions?.set(tokenHash, user, expiresAt, readAt);
+    return user;
+  };
+  const user = await (ctx.sessions ? ctx.sessions.share(tokenHash, lookup) : lookup());
+  return user && { ...user, sessionTokenHash: tokenHash };
 }
 
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {

@@ -19,12 +19,19 @@ export type SessionCache = {
    */
   set: (tokenHash: string, user: CachedSession, sessionExpiresAt: Date, readAt: number) => void;
   generation: () => number;
+  /**
+   * Lookups of one token that start together share one database read: when an entry expires under load,
+   * every request waiting with that token would otherwise query at once. Only a lookup begun under the
+   * current generation is shared, so none started before a revocation is handed to a later request.
+   */
+  share: <T>(tokenHash: string, lookup: () => Promise<T>) => Promise<T>;
   evict: (tokenHash: string) => void;
   evictUser: (userId: string) => void;
 };
 
 export function createSessionCache(clock: Clock, maxEntries = 50_000): SessionCache {
   const entries = new Map<string, { user: CachedSession; freshUntil: number }>();
+  const lookups = new Map<string, { generation: number; answer: Promise<unknown> }>();
   let generation = 0;
   return {
     get(tokenHash) {
@@ -43,6 +50,15 @@ export function createSessionCache(clock: Clock, maxEntries = 50_000): SessionCa
       entries.set(tokenHash, { user, freshUntil });
     },
     generation: () => generation,
+    share<T>(tokenHash: string, lookup: () => Promise<T>): Promise<T> {
+      const running = lookups.get(tokenHash);
+      if (running && running.generation === generation) return running.answer as Promise<T>;
+      const answer = lookup().finally(() => {
+        if (lookups.get(tokenHash)?.answer === answer) lookups.delete(tokenHash);
+      });
+      lookups.set(tokenHash, { generation, answer });
+      return answer;
+    },
     evict(tokenHash) {
       generation += 1;
       entries.delete(tokenHash);

@@ -222,6 +222,36 @@ describe("the cache's limits", () => {
     expect(asked).toBe(2);
   });
 
+  it("sends requests that miss together to the database once, but never joins a read older than a write", async () => {
+    const cache = createReadCache();
+    let asked = 0;
+    let value = "first";
+    const gates: (() => void)[] = [];
+    const read = () =>
+      cache.read("key", ["users"], async () => {
+        asked += 1;
+        const seen = value;
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return { rows: [[seen]] };
+      });
+    const together = [read(), read(), read()];
+    await Promise.resolve();
+    expect(asked).toBe(1);
+    // A write lands while that query is under way: a read after it must ask again.
+    value = "second";
+    cache.invalidate(["users"]);
+    const after = read();
+    await Promise.resolve();
+    expect(asked).toBe(2);
+    for (const open of gates) open();
+    const answers = await Promise.all(together);
+    expect(answers.map((answer) => answer.rows[0]![0])).toEqual(["first", "first", "first"]);
+    expect((await after).rows[0]![0]).toBe("second");
+    // Each caller has its own copy.
+    expect(answers[0]).not.toBe(answers[1]);
+    expect(cache.stats.shared).toBe(2);
+  });
+
   it("copies answers deeply: rows, nested JSON and dates", () => {
     const answer = { rows: [["a", { tags: ["x"] }, new Date(0), null, 3]] };
     const copy = copyAnswer(answer);

@@ -127,7 +127,8 @@ export function createReadCache(options: ReadCacheOptions = {}) {
   const entries = new Map<string, { stamp: string; at: number; value: unknown }>();
   const stampOf = (tables: string[]) =>
     `${everything}:${tables.map((t) => generations.get(t) ?? 0).join(",")}`;
-  const stats = { hits: 0, misses: 0 };
+  const stats = { hits: 0, misses: 0, shared: 0 };
+  const flights = new Map<string, { stamp: string; answer: Promise<unknown> }>();
 
   const invalidate = (tables: string[] | "all") => {
     if (tables === "all") {
@@ -161,14 +162,33 @@ export function createReadCache(options: ReadCacheOptions = {}) {
         entries.set(key, kept);
         return copyAnswer(kept.value) as T;
       }
+      // Requests that miss together share one query: without this, every answer aging out at once sent
+      // each of the waiting requests to the database (hundreds of queries a second under load, and their
+      // queue on the pool was the slowest requests' latency). Only a query started under the same stamp is
+      // shared, so nobody joins a read that began before a write they must see.
+      const flight = flights.get(key);
+      if (flight && flight.stamp === stamp) {
+        stats.shared += 1;
+        return copyAnswer(await flight.answer) as T;
+      }
       stats.misses += 1;
       // The age counts from before the query: the answer is at least as new as that.
       const at = performance.now();
-      const value = await run();
+      const running = run();
+      // Copied as it arrives, before the first caller can change what it gets.
+      const answer = running.then(copyAnswer);
+      answer.catch(() => {});
+      flights.set(key, { stamp, answer });
+      let value: T;
+      try {
+        value = await running;
+      } finally {
+        if (flights.get(key)?.answer === answer) flights.delete(key);
+      }
       // Turned off meanwhile (a lost listener): its signals may be missing, so nothing read now is kept.
       if (!enabled) return value;
       entries.delete(key);
-      entries.set(key, { stamp, at, value: copyAnswer(value) });
+      entries.set(key, { stamp, at, value: await answer });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       return value;
     },
