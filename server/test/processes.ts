@@ -32,12 +32,19 @@ export function spawnServer(env: Record<string, string>): { child: ChildProcess;
   return { child, output: () => output };
 }
 
-export async function startServer(env: Record<string, string>): Promise<Started> {
+/**
+ * Starts a server on a free port. A port found free can be taken before the child listens (an outgoing
+ * connection's ephemeral port, another test's server), so EADDRINUSE means another port, up to 3 tries.
+ */
+export async function startServer(env: Record<string, string>, attempts = 3): Promise<Started> {
   const port = await freePort();
   const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
   const deadline = Date.now() + 80_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${output()}`);
+    if (child.exitCode !== null) {
+      if (attempts > 1 && output().includes("EADDRINUSE")) return startServer(env, attempts - 1);
+      throw new Error(`server exited early: ${output()}`);
+    }
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
       (res) => res.ok,
       () => false,
