@@ -7,7 +7,7 @@
 // `npm run bench:check` (this with --check) exits non-zero when a ratio is under its budget (DESIGN.md
 // section 8 and issue 13: PostgreSQL >= 25% of the bare route with p99 < 50 ms, PGlite >= 10%).
 // Environment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (100), BENCH_LOG_LEVEL (warn),
-// BENCH_ENGINES (both).
+// BENCH_ENGINES (both), BENCH_LOADGEN (wrk; `node` for bench/load.ts, whose latency tail is not wrk's).
 // Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -144,7 +144,7 @@ async function main(): Promise<number> {
       .map((n) => n.toFixed(1))
       .join(" ")}; ` +
       (hasTaskset
-        ? `servers on core ${serverCores}, wrk on core ${loadCores} (taskset); LOG_LEVEL=${logLevel}`
+        ? `servers on core ${serverCores}, ${process.env.BENCH_LOADGEN === "node" ? "bench/load.ts" : "wrk"} on core ${loadCores} (taskset); LOG_LEVEL=${logLevel}`
         : `taskset not found: processes are not pinned; LOG_LEVEL=${logLevel}`),
   );
   if (process.env.BENCH_LIVE_ONLY === "1") {

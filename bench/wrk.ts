@@ -1,5 +1,7 @@
-// The load generator: wrk in its own process (pinned with taskset where it exists), its report parsed.
+// The load generator: wrk in its own process (pinned with taskset where it exists), its report parsed; or,
+// with BENCH_LOADGEN=node, `bench/load.ts` in its own process the same way (a check on wrk's latency tail).
 import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { hasTaskset } from "./processes";
 
 export type Measurement = {
@@ -54,8 +56,13 @@ export function runWrk(label: string, run: WrkRun): Promise<Measurement> {
     ...Object.entries(run.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]),
     run.url,
   ];
-  const command = run.cores && hasTaskset ? "taskset" : "wrk";
-  const commandArgs = run.cores && hasTaskset ? ["-c", run.cores, "wrk", ...args] : args;
+  const node = process.env.BENCH_LOADGEN === "node";
+  const loader = fileURLToPath(new URL("./load-process.ts", import.meta.url));
+  const program = node
+    ? [process.execPath, "--import", "tsx", loader, JSON.stringify({ label, ...run })]
+    : ["wrk", ...args];
+  const command = run.cores && hasTaskset ? "taskset" : program[0]!;
+  const commandArgs = run.cores && hasTaskset ? ["-c", run.cores, ...program] : program.slice(1);
   return new Promise((resolve, reject) => {
     const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -67,10 +74,10 @@ export function runWrk(label: string, run: WrkRun): Promise<Measurement> {
     });
     child.on("error", reject);
     child.on("exit", (code) => {
-      if (code !== 0) reject(new Error(`wrk exited ${code}:\n${out}`));
+      if (code !== 0) reject(new Error(`${program[0]} exited ${code}:\n${out}`));
       else {
         try {
-          resolve(parseWrk(label, out));
+          resolve(node ? (JSON.parse(out.trim().split("\n").at(-1)!) as Measurement) : parseWrk(label, out));
         } catch (error) {
           reject(error);
         }
