@@ -35,7 +35,7 @@ export type Database = {
   pool?: pg.Pool;
   /**
    * The hot reads' answers kept until a write touches their tables (`read-cache.ts`); absent when turned
-   * off (`READ_CACHE=off`, PostgreSQL only).
+   * off (`READ_CACHE=false`, PostgreSQL only).
    */
   readCache?: ReadCache;
   /** PostgreSQL: puts the change signals on the tables and turns the cache on (after the migrations). */

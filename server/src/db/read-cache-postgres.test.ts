@@ -228,3 +228,48 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
     }
   });
 });
+
+describe.skipIf(testEngine !== "postgres")(
+  "the PostgreSQL read cache without the right to add triggers",
+  () => {
+    it("stays off, and the app still reads and writes", async () => {
+      const owner = await createTestDatabase();
+      const url = (owner.target as { url: string }).url;
+      const role = `storyverse_reader_${Math.random().toString(36).slice(2, 10)}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`create role ${role} login`);
+        await admin.query(`grant select, insert, update, delete on all tables in schema public to ${role}`);
+        await admin.query(`grant usage on schema public to ${role}`);
+        await admin.query(`drop trigger if exists storyverse_table_changed on credit_accounts`);
+        const asRole = new URL(url);
+        asRole.username = role;
+        const limited = await openDatabase({ url: asRole.toString() });
+        try {
+          await limited.armReadCache!();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(limited.readCache!.enabled).toBe(false);
+          const [user] = await owner.database.db
+            .insert(users)
+            .values({ email: "limited@example.com", username: "limited", passwordHash: "x" })
+            .returning();
+          await owner.database.db.insert(creditAccounts).values({ userId: user!.id, balanceTenths: 40 });
+          expect((await findAccount(limited.db, user!.id))?.balanceTenths).toBe(40);
+          await admin.query("update credit_accounts set balance_tenths = 30 where user_id = $1", [user!.id]);
+          expect((await findAccount(limited.db, user!.id))?.balanceTenths).toBe(30);
+        } finally {
+          await limited.close();
+        }
+      } finally {
+        await admin.query(`drop owned by ${role}`).catch(() => {});
+        await admin.end();
+        await owner.cleanup();
+        const server = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await server.connect();
+        await server.query(`drop role if exists ${role}`).catch(() => {});
+        await server.end();
+      }
+    });
+  },
+);

@@ -137,7 +137,19 @@ export function attachPostgresReadCache(pool: pg.Pool, notifier: Notifier, table
     cache,
     pool: withPostgresReadCache(pool, cache),
     arm: async () => {
-      await installChangeSignals(pool, tables);
+      try {
+        await installChangeSignals(pool, tables);
+      } catch (error) {
+        // A database user without the right to create triggers: the app works, every read asks PostgreSQL.
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            msg: "read cache off: could not put the change triggers on the tables",
+            error: (error as Error).message,
+          }),
+        );
+        return;
+      }
       armed = true;
       update();
     },
