@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createFakeWebDist } from "../test/app";
 import { createPostgresDatabase, createTestDatabase, testEngine } from "../test/database";
+import { freePort } from "../test/processes";
 import { findUserByEmail, insertUser } from "./accounts/repo";
 import { runAdmin } from "./admin";
 import { loadConfig } from "./config";
@@ -104,14 +104,6 @@ describe("npm run admin: credits", () => {
     await testDb.cleanup();
   }, 120_000);
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe("npm run admin beside a running server", () => {
   it("refuses on PGlite while the server runs (and works once it stops); works beside it on PostgreSQL", async () => {

@@ -1,17 +1,28 @@
 // Real server processes for tests: the entry point (src/main.ts) in a child process, on a free port.
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import net from "node:net";
 import path from "node:path";
 
 const serverDir = path.resolve(import.meta.dirname, "..");
 
+/**
+ * A port free now, below Linux's ephemeral range (32768 and up): a port the kernel hands out for `listen(0)`
+ * can be given to an outgoing connection (to PostgreSQL, say) before the child process listens on it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (listening) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error("no free port found between 20000 and 32000");
 }
 
 export type Started = { child: ChildProcess; port: number; output: () => string };
