@@ -1,5 +1,7 @@
 // Small factories for API tests: users created through the real endpoints.
 import { randomBytes } from "node:crypto";
+import type { Db } from "../src/db/client";
+import { chatMessages } from "../src/db/schema";
 import type { TestApp } from "./app";
 import { linkFrom } from "./smtp-sink";
 
@@ -64,4 +66,13 @@ export function moneyOf(t: TestApp) {
       )
     ).rows as { reference: string; amount_tenths: number }[];
   return { balance, refunds };
+}
+
+/** A narrator's answer in the user's main chat, written straight to the database (cache and repo tests). */
+export async function insertNarration(db: Db, userId: string, content: string) {
+  const [message] = await db
+    .insert(chatMessages)
+    .values({ userId, role: "assistant", content, createdAt: new Date(), updatedAt: new Date() })
+    .returning();
+  return message!;
 }

@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testEngine } from "../../test/database";
+import { insertNarration } from "../../test/factories";
 import { findMessage } from "../chat/repo";
 import { findAccount } from "../credits/repo";
 import { type Database, type Db, openDatabase } from "./client";
@@ -14,7 +15,7 @@ import { runMigrations } from "./migrate";
 import { createReadCache } from "./read-cache";
 import { READ_CACHE_MAX_AGE_MS, withPostgresReadCache } from "./read-cache-postgres";
 import * as schema from "./schema";
-import { chatMessages, creditAccounts, users } from "./schema";
+import { creditAccounts, users } from "./schema";
 
 let a: TestDatabase;
 let b: Database;
@@ -68,6 +69,16 @@ async function cachedIn<T>(database: Database, read: () => Promise<T>): Promise<
   return value.answer;
 }
 
+/** B's balance for `userId` becomes `expected` well before the age limit would have refreshed it. */
+async function expectBalanceInB(userId: string, expected: number) {
+  const seen = await until(
+    async () => (await findAccount(b.db, userId))?.balanceTenths,
+    (balance) => balance === expected,
+    SIGNAL_WITHIN_MS,
+  );
+  expect(seen.value).toBe(expected);
+}
+
 async function cachedInB(userId: string, expected: number) {
   expect((await cachedIn(b, () => findAccount(b.db, userId)))?.balanceTenths).toBe(expected);
 }
@@ -94,12 +105,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
       .update(creditAccounts)
       .set({ balanceTenths: 90 })
       .where(eq(creditAccounts.userId, user.id));
-    const seen = await until(
-      async () => (await findAccount(b.db, user.id))?.balanceTenths,
-      (balance) => balance === 90,
-      SIGNAL_WITHIN_MS,
-    );
-    expect(seen.value).toBe(90);
+    await expectBalanceInB(user.id, 90);
   });
 
   it("shows a process its own writes at once, without waiting for any signal", async () => {
@@ -141,27 +147,13 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
     } finally {
       await outside.end();
     }
-    const seen = await until(
-      async () => (await findAccount(b.db, user.id))?.balanceTenths,
-      (balance) => balance === 70,
-      SIGNAL_WITHIN_MS,
-    );
-    expect(seen.value).toBe(70);
+    await expectBalanceInB(user.id, 70);
   });
 
   it("forgets rows another process's delete removed by ON DELETE CASCADE", async () => {
     const user = await newUser(150);
-    const [message] = await a.database.db
-      .insert(chatMessages)
-      .values({
-        userId: user.id,
-        role: "assistant",
-        content: "The lantern flickers.",
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .returning();
-    const read = () => findMessage(b.db, user.id, undefined, message!.id);
+    const message = await insertNarration(a.database.db, user.id, "The lantern flickers.");
+    const read = () => findMessage(b.db, user.id, undefined, message.id);
     expect((await cachedIn(b, read))?.content).toBe("The lantern flickers.");
 
     await a.database.db.delete(users).where(eq(users.id, user.id));
@@ -185,12 +177,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
     } finally {
       await outside.end();
     }
-    const seen = await until(
-      async () => (await findAccount(b.db, user.id))?.balanceTenths,
-      (balance) => balance === 60,
-      SIGNAL_WITHIN_MS,
-    );
-    expect(seen.value).toBe(60);
+    await expectBalanceInB(user.id, 60);
     await listening(b);
     unwatch();
     expect(states).toContain(false);
@@ -202,12 +189,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
       .update(creditAccounts)
       .set({ balanceTenths: 50 })
       .where(eq(creditAccounts.userId, user.id));
-    const after = await until(
-      async () => (await findAccount(b.db, user.id))?.balanceTenths,
-      (balance) => balance === 50,
-      SIGNAL_WITHIN_MS,
-    );
-    expect(after.value).toBe(50);
+    await expectBalanceInB(user.id, 50);
   });
 
   it("keeps nothing with READ_CACHE off", async () => {

@@ -5,7 +5,15 @@
 //   process's listening connection. Until that connection listens, and whenever it is down, the cache is off.
 import type pg from "pg";
 import type { Notifier } from "../platform/notify";
-import { classifyOnce, createReadCache, isCacheableRead, keyOf, type ReadCache } from "./read-cache";
+import {
+  aroundWrite,
+  classifyOnce,
+  createReadCache,
+  invalidateWritten,
+  isCacheableRead,
+  keyOf,
+  type ReadCache,
+} from "./read-cache";
 
 export const TABLE_CHANGED_CHANNEL = "table_changed";
 
@@ -29,13 +37,7 @@ export function withPostgresReadCache(pool: pg.Pool, cache: ReadCache): pg.Pool 
       if (typeof text !== "string" || args.some((arg) => typeof arg === "function")) return pass();
       const statement = classifyOnce(text);
       if (statement.kind === "write") {
-        const tables = statement.tables;
-        cache.invalidate(tables);
-        if (written) {
-          if (tables === "all") written.add("*");
-          else for (const table of tables) written.add(table);
-        }
-        return Promise.resolve(pass()).finally(() => cache.invalidate(tables));
+        return aroundWrite(cache, written, statement.tables, async () => pass());
       }
       if (written === null && isCacheableRead(statement, text)) {
         const rowMode = typeof first === "string" ? undefined : first.rowMode;
@@ -55,9 +57,7 @@ export function withPostgresReadCache(pool: pg.Pool, cache: ReadCache): pg.Pool 
         if (property === "query") return query(target, written);
         if (property === "release") {
           return (...args: unknown[]) => {
-            // Committed or rolled back by now: whatever was read meanwhile is stale.
-            if (written.size > 0) cache.invalidate(written.has("*") ? "all" : [...written]);
-            written.clear();
+            invalidateWritten(cache, written);
             return (target.release as (...a: unknown[]) => unknown)(...args);
           };
         }

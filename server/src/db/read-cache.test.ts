@@ -4,13 +4,14 @@
 import { readFile } from "node:fs/promises";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { insertNarration } from "../../test/factories";
 import { findUserById } from "../accounts/repo";
 import { findMessage } from "../chat/repo";
 import { findAccount } from "../credits/repo";
 import { type Database, openDatabase } from "./client";
 import { runMigrations } from "./migrate";
 import { classify, copyAnswer, createReadCache } from "./read-cache";
-import { chatMessages, creditAccounts, users } from "./schema";
+import { creditAccounts, users } from "./schema";
 
 let database: Database;
 
@@ -59,26 +60,17 @@ describe("the PGlite read cache", () => {
 
   it("forgets rows a cascading delete removed from another table", async () => {
     const user = await newUser();
-    const [message] = await database.db
-      .insert(chatMessages)
-      .values({
-        userId: user.id,
-        role: "assistant",
-        content: "The lantern flickers.",
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .returning();
-    expect((await findMessage(database.db, user.id, undefined, message!.id))?.content).toBe(
+    const message = await insertNarration(database.db, user.id, "The lantern flickers.");
+    expect((await findMessage(database.db, user.id, undefined, message.id))?.content).toBe(
       "The lantern flickers.",
     );
-    expect((await findMessage(database.db, user.id, undefined, message!.id))?.content).toBe(
+    expect((await findMessage(database.db, user.id, undefined, message.id))?.content).toBe(
       "The lantern flickers.",
     );
 
     // Deleting the user removes the message by ON DELETE CASCADE, a table the statement does not name.
     await database.db.delete(users).where(eq(users.id, user.id));
-    expect(await findMessage(database.db, user.id, undefined, message!.id)).toBeUndefined();
+    expect(await findMessage(database.db, user.id, undefined, message.id)).toBeUndefined();
     expect(await findAccount(database.db, user.id)).toBeUndefined();
   });
 

@@ -195,32 +195,44 @@ export function createReadCache(options: ReadCacheOptions = {}) {
   };
 }
 
+/**
+ * Runs a writing statement: invalidates its tables before and after it, and records them in `written`
+ * (a transaction's, "*" for everything) so the transaction's end invalidates them again.
+ */
+export async function aroundWrite<T>(
+  cache: ReadCache,
+  written: Set<string> | null,
+  tables: string[] | "all",
+  work: () => Promise<T>,
+): Promise<T> {
+  cache.invalidate(tables);
+  try {
+    return await work();
+  } finally {
+    cache.invalidate(tables);
+    if (written) {
+      if (tables === "all") written.add("*");
+      else for (const table of tables) written.add(table);
+    }
+  }
+}
+
+/** A transaction ended (committed or rolled back): whatever was read meanwhile from its tables is stale. */
+export function invalidateWritten(cache: ReadCache, written: Set<string>): void {
+  if (written.size > 0) cache.invalidate(written.has("*") ? "all" : [...written]);
+  written.clear();
+}
+
 type Queryable = Pick<PGlite | Transaction, "query" | "exec">;
 
 /** The client drizzle and pg-boss use: `client` with every statement seen by `cache`. */
 export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
-  const run = async <T>(
-    written: Set<string> | "all" | null,
-    tables: string[] | "all",
-    work: () => Promise<T>,
-  ) => {
-    cache.invalidate(tables);
-    try {
-      return await work();
-    } finally {
-      cache.invalidate(tables);
-      if (written instanceof Set) {
-        if (tables === "all") written.add("*");
-        else for (const table of tables) written.add(table);
-      }
-    }
-  };
   const query =
     (target: Queryable, written: Set<string> | null) =>
     (text: string, params?: unknown[], options?: QueryOptions) => {
       const statement = classifyOnce(text);
       if (statement.kind === "write") {
-        return run(written, statement.tables, () => target.query(text, params, options));
+        return aroundWrite(cache, written, statement.tables, () => target.query(text, params, options));
       }
       if (written === null && isCacheableRead(statement, text)) {
         return cache.read(keyOf(text, params, options?.rowMode), statement.tables, () =>
@@ -230,7 +242,7 @@ export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
       return target.query(text, params, options);
     };
   const exec = (target: Queryable, written: Set<string> | null) => (text: string, options?: QueryOptions) =>
-    run(written, "all", () => target.exec(text, options));
+    aroundWrite(cache, written, "all", () => target.exec(text, options));
 
   return new Proxy(client, {
     get(target, property) {
@@ -253,8 +265,7 @@ export function withReadCache(client: PGlite, cache: ReadCache): PGlite {
               ),
             );
           } finally {
-            // Committed (or rolled back) now: whatever was read meanwhile is stale.
-            cache.invalidate(written.has("*") ? "all" : [...written]);
+            invalidateWritten(cache, written);
           }
         };
       }
