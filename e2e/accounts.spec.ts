@@ -1,16 +1,15 @@
-// Accounts in a real browser against the real server, which mails a real SMTP sink started here:
+// Accounts in a real browser against the real server, which mails the run's real SMTP sink:
 // register, verify by the mailed link, sign in with the username, the signed-in shell, logout, password
 // reset by mail, the live availability checks, session and sidebar restore, and axe on every screen.
 // Elements are found by role and visible text, as a person finds them.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { linkFrom, type Mailbox, openMailbox } from "./support/mailbox";
 import {
   type ConsoleWatch,
   expectNoSeriousAxeViolations,
   failedRequest,
   watchConsole,
 } from "./support/page-checks";
-import { linkFrom, type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
@@ -23,15 +22,11 @@ const account = {
   newPassword: "second-secret-2",
 };
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async () => {
-  sink = await startSmtpSink(smtpPort);
-});
-
-test.afterAll(async () => {
-  await sink?.close();
+  sink = openMailbox();
 });
 
 test.beforeEach(async ({ page }) => {

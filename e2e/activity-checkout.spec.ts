@@ -6,23 +6,18 @@
 // says what it counts. The checkout page then has the app's font and the app's primary gradient, in
 // light and in dark.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let buyer: SignedInAccount;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   buyer = await registerVerified(request, sink, baseURL ?? "", newAccount("tally"));
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 const shot = (page: Page, name: string) =>

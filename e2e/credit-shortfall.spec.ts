@@ -3,19 +3,14 @@
 // refused because the balance moved elsewhere meets a dialog worded for being short ("Not Enough Credits",
 // with both numbers), and only an empty account meets the spec's "You've reached your free usage limit".
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 
 test.beforeAll(async () => {
-  sink = await startSmtpSink(smtpPort);
-});
-
-test.afterAll(async () => {
-  await sink?.close();
+  sink = openMailbox();
 });
 
 async function spend(

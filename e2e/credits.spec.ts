@@ -5,14 +5,13 @@
 // history; a reload grants nothing twice; the cancelled return; the return handled after a sign-in; a
 // return whose session id is not a checkout session; axe on the page and the dialog in both themes.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { linkFrom, type Mailbox, openMailbox } from "./support/mailbox";
 import {
   type ConsoleWatch,
   expectNoSeriousAxeViolations,
   failedRequest,
   watchConsole,
 } from "./support/page-checks";
-import { linkFrom, type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
@@ -22,13 +21,13 @@ const PRO_PACK_CREDITS = 275;
 const SUCCESS_TEXT = `Payment successful! Pro Pack: ${PRO_PACK_CREDITS} credits added to your account.`;
 const CANCELLED_TEXT = "Payment was cancelled. You can try again anytime.";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let consoleWatch: ConsoleWatch;
 /** The Pro Pack's checkout session, paid in the first test. */
 let paidSessionId = "";
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   const registered = await request.post("/api/register", {
     data: { username: account.username, email: account.email, password: account.password },
   });
@@ -37,10 +36,6 @@ test.beforeAll(async ({ request, baseURL }) => {
   const token = new URL(linkFrom(mail, `${baseURL}/verify-email?token=`)).searchParams.get("token");
   const verified = await request.get(`/api/verify-email/${encodeURIComponent(token ?? "")}`);
   expect(verified.ok()).toBe(true);
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 test.beforeEach(async ({ page }) => {

@@ -3,23 +3,18 @@
 // off, warns at the name's limit and shows the server's reason for a refusal. Screens are looked at in both
 // themes and at a 390 px phone width.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
 import { newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("firstuse"));
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots18/${name}.png` });

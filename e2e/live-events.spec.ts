@@ -3,22 +3,18 @@
 // media-status poll (the event stream carried both). A server without the stream (404): the picture
 // still arrives, by the spec's polling.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { type ConsoleWatch, failedRequest, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let consoleWatch: ConsoleWatch;
 
 // Two tabs, a painted scene, on a machine shared with other work.
 test.setTimeout(120_000);
 
 test.beforeAll(async () => {
-  sink = await startSmtpSink(smtpPort);
-});
-test.afterAll(async () => {
-  await sink?.close();
+  sink = openMailbox();
 });
 test.beforeEach(async ({ page }) => {
   consoleWatch = watchConsole(page);

@@ -2,19 +2,15 @@
 // streams at about 40 words a second), and Stop keeps the words so far, charges only the text and makes
 // no picture.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { type ConsoleWatch, sampleNewestMessage, watchConsole } from "./support/page-checks";
 import { newAccount, registerVerified, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async () => {
-  sink = await startSmtpSink(smtpPort);
-});
-test.afterAll(async () => {
-  await sink?.close();
+  sink = openMailbox();
 });
 test.beforeEach(async ({ page }) => {
   consoleWatch = watchConsole(page);

@@ -3,15 +3,14 @@
 // conversation and the input get the screen; and the scene's frame is one box whether it shows a video or
 // an image, on the phone and on a desktop, so the switch never shrinks or letterboxes it.
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
 const PHONE = { width: 390, height: 844 };
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 let storyId = "";
 
@@ -38,7 +37,7 @@ async function turnWithMedia(page: Page, mode: "image" | "video", prompt: string
 
 test.beforeAll(async ({ request, baseURL }) => {
   test.setTimeout(120_000);
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("phone"));
   const created = await request.post("/api/stories", {
     headers: bearer(writer),
@@ -46,10 +45,6 @@ test.beforeAll(async ({ request, baseURL }) => {
   });
   expect(created.ok()).toBe(true);
   storyId = ((await created.json()) as { story: { id: string } }).story.id;
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-18/${name}.png` });

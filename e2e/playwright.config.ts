@@ -4,61 +4,82 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { smtpPort } from "./support/mailbox";
 
+// Two servers: most specs run against one whose offline narrator writes without pauses; the specs whose
+// subject is streaming and Stop run against one that writes at a reading pace (40 words a second).
 const port = Number(process.env.E2E_PORT ?? 3100);
-/** The browser tests start a real SMTP sink on this port (e2e/support/smtp.ts); the server mails it. */
-export const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2526);
-const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "storyverse-e2e-"));
+const pacedPort = port + 1;
+const urlOf = (serverPort: number) => `http://127.0.0.1:${serverPort}`;
+/** Specs that watch words arrive one by one, or stop the narrator mid-answer. */
+const pacedSpecs = ["live.spec.ts", "story-craft.spec.ts"];
+
+function server(serverPort: number, env: Record<string, string>) {
+  return {
+    command: "node --import tsx server/src/main.ts",
+    cwd: path.resolve(import.meta.dirname, ".."),
+    url: `${urlOf(serverPort)}/api/health`,
+    // A loaded CI machine can take well over a minute to start the server (tsx, migrations, PGlite).
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(serverPort),
+      HOST: "127.0.0.1",
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "storyverse-e2e-")),
+      APP_URL: urlOf(serverPort),
+      LOG_LEVEL: "warn",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // Every spec file signs its people up from 127.0.0.1 against these servers; a repeated run
+      // (--repeat-each) would otherwise meet the hourly sign-up limit that the integration tests cover.
+      SIGNUPS_PER_ADDRESS_PER_HOUR: "10000",
+      // Likewise the sign-ins and link checks: a fast run signs in more than 30 times in 15 minutes.
+      ADDRESS_LIMITS_FACTOR: "1000",
+      // Pictures and clips at a quarter of full size: media identity is checked, not size (the integration
+      // tier checks the 2K pictures and the clips' format).
+      OFFLINE_MEDIA_SCALE: "0.25",
+      ...env,
+    },
+  };
+}
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  channel: undefined,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
+  globalSetup: "./global-setup.ts",
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Spec files run side by side (each owns its accounts and stories); a file's tests run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"]],
-  use: {
-    baseURL,
-    trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-      ],
-    },
-  },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node --import tsx server/src/main.ts",
-    cwd: path.resolve(import.meta.dirname, ".."),
-    url: `${baseURL}/api/health`,
-    // A loaded CI machine can take well over a minute to start the server (tsx, migrations, PGlite).
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      APP_URL: baseURL,
-      LOG_LEVEL: "warn",
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      // Every spec file signs its people up from 127.0.0.1 against this one server; a repeated run
-      // (--repeat-each) would otherwise meet the hourly sign-up limit that the integration tests cover.
-      SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
-      // Likewise the sign-ins and link checks: a fast run signs in more than 30 times in 15 minutes.
-      ADDRESS_LIMITS_FACTOR: "100",
-    },
-  },
+  use: { trace: "retain-on-failure" },
+  projects: [
+    { name: "browser", testIgnore: pacedSpecs, use: { ...chromium, baseURL: urlOf(port) } },
+    { name: "paced", testMatch: pacedSpecs, use: { ...chromium, baseURL: urlOf(pacedPort) } },
+  ],
+  webServer: [
+    server(port, { OFFLINE_TEXT_WORDS_PER_SECOND: "0" }),
+    server(pacedPort, { OFFLINE_TEXT_WORDS_PER_SECOND: "40" }),
+  ],
 });

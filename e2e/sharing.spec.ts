@@ -2,22 +2,21 @@
 // "Share & export" dialog, a signed-out reader opens it and sees the story (its words inert, its picture
 // loaded, nothing of the account), and the moment the owner revokes it the page is a plain 404.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
 const TITLE = "Lanterns <b>Shared</b>";
 const INJECTED = '<img src=x onerror="window.__pwned=1"> I open the gate';
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let owner: SignedInAccount;
 let storyId: string;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   owner = await registerVerified(request, sink, baseURL ?? "", newAccount("sharer"));
   const created = await request.post("/api/stories", {
     headers: bearer(owner),
@@ -40,10 +39,6 @@ test.beforeAll(async ({ request, baseURL }) => {
       { timeout: 120_000, intervals: [500] },
     )
     .toBe("completed");
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 async function openShareDialog(page: Page) {

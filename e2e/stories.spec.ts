@@ -4,7 +4,7 @@
 // media stay in the gallery), injected markup that stays inert, the out-of-credits prompt, the main
 // chat, no microphone without a speech provider, and axe on every screen in both themes.
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectSameMediaSrc } from "./support/media-url";
 import {
   type ConsoleWatch,
@@ -13,7 +13,6 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
@@ -22,17 +21,13 @@ const FIRST_CONTEXT = "A misty forest lit by floating lanterns; painterly and wa
 const SECOND = "Neon Nights";
 const RENAMED = "Lanterns at Dusk";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("story"));
-});
-
-test.afterAll(async () => {
-  await sink?.close();
 });
 
 test.beforeEach(async ({ page }) => {

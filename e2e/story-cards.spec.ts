@@ -3,25 +3,21 @@
 // and "What the narrator sees" lists it as active and its portrait as an image reference for the scene.
 // "Make a card" on a narrator message opens the editor on a draft. Axe in both themes.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 // A turn with a painted scene, two axe passes and the dialogs: generous on a loaded machine.
 test.setTimeout(180_000);
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("cards"));
-});
-test.afterAll(async () => {
-  await sink?.close();
 });
 test.beforeEach(async ({ page }) => {
   consoleWatch = watchConsole(page);

@@ -3,7 +3,7 @@
 // the version on screen survives a reload; edit changes a message's words; undo takes the newest exchange
 // out (its picture stays in the gallery); continue lets the narrator carry on. Axe in both themes.
 import { expect, type Page, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
   type ConsoleWatch,
   expectNoSeriousAxeViolations,
@@ -11,20 +11,16 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("craft"));
-});
-test.afterAll(async () => {
-  await sink?.close();
 });
 test.beforeEach(async ({ page }) => {
   consoleWatch = watchConsole(page);

@@ -2,21 +2,17 @@
 // in Story Settings, written by the narrator's summary job; the player corrects it, the correction is kept,
 // and "What the narrator sees" lists it as its own part, with the corrected words sent. Both themes, phone.
 import { expect, test } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { type Mailbox, openMailbox } from "./support/mailbox";
 import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
-import { type SmtpSink, startSmtpSink } from "./support/smtp";
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let writer: SignedInAccount;
 let consoleWatch: ConsoleWatch;
 
 test.beforeAll(async ({ request, baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("summary"));
-});
-test.afterAll(async () => {
-  await sink?.close();
 });
 test.beforeEach(async ({ page }) => {
   consoleWatch = watchConsole(page);

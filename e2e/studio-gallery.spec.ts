@@ -10,10 +10,9 @@ import {
   request as playwrightRequest,
   test,
 } from "@playwright/test";
-import { smtpPort } from "./playwright.config";
+import { linkFrom, type Mailbox, openMailbox } from "./support/mailbox";
 import { expectSameMediaSrc } from "./support/media-url";
 import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
-import { linkFrom, type SmtpSink, startSmtpSink } from "./support/smtp";
 
 test.describe.configure({ mode: "serial" });
 
@@ -38,7 +37,7 @@ interface GalleryItemBody {
   created_at: string;
 }
 
-let sink: SmtpSink;
+let sink: Mailbox;
 let api: APIRequestContext;
 let creator: Account;
 let other: Account;
@@ -129,7 +128,7 @@ const promptBox = (page: Page) => page.getByRole("textbox", { name: "Describe th
 const alertWith = (page: Page, text: string) => page.getByRole("alert").filter({ hasText: text });
 
 test.beforeAll(async ({ baseURL }) => {
-  sink = await startSmtpSink(smtpPort);
+  sink = openMailbox();
   api = await playwrightRequest.newContext({ baseURL });
   creator = await createAccount(baseURL!, "creator");
   other = await createAccount(baseURL!, "other");
@@ -137,7 +136,6 @@ test.beforeAll(async ({ baseURL }) => {
 
 test.afterAll(async () => {
   await api?.dispose();
-  await sink?.close();
 });
 
 test.beforeEach(async ({ page }) => {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The Node versions beside the machine's: after `npm test` (which runs on the machine's Node), run the Vitest
-# suite under Node 24 and the server's start-up test under Node 22, so an install on either keeps working.
+# The Node versions beside the machine's: after `npm test` (which runs on the machine's Node), run the fast
+# tier (server rules and adapters, the web's components) and the server's start-up test under Node 24 and
+# Node 22, so an install on either keeps working. The integration tier's behaviour does not depend on the
+# Node version beyond what these prove, so it runs once, in `npm test` (docs/testing.md).
 #
 # Each Node is the official build published on the npm registry as `node-<platform>-<arch>@<major>` (the
 # newest release of that major), installed into a temporary folder and removed afterwards; nothing is
@@ -9,16 +11,12 @@
 # version, and PGlite and the MP4 encoder are WebAssembly. scripts/check-native-addons.mjs first loads every
 # addon on each Node, so one built for a single Node's ABI fails the run with its name.
 #
-# Time: only what depends on the Node version runs again (no second install, build, type check, lint or
-# browser run). The passes run one after another: the suite is CPU-bound and uses both cores, so running
-# them side by side would save no time and only make time-outs likelier.
+# Time: only what depends on the Node version runs again (no second install, build, type check, lint,
+# integration or browser run).
 #
 # Usage: scripts/ci-node-matrix.sh (from anywhere). TEST_DATABASE_URL, when set, adds the PostgreSQL passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-VITEST_MAJOR=24
-STARTUP_MAJOR=22
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/storyverse-node-matrix.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -58,23 +56,22 @@ run_on() {
   return $status
 }
 
-projects=(--project server)
+projects=(--project int)
 engines="PGlite"
 if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
-  projects+=(--project server-postgres)
+  projects+=(--project int-postgres)
   engines="PGlite and PostgreSQL"
 fi
 
-node_vitest="$(install_node "$VITEST_MAJOR")"
-node_startup="$(install_node "$STARTUP_MAJOR")"
-
 failed=0
-run_on "$node_vitest" "native addons load" "$node_vitest/node" scripts/check-native-addons.mjs || failed=1
-run_on "$node_startup" "native addons load" "$node_startup/node" scripts/check-native-addons.mjs || failed=1
-run_on "$node_vitest" "Vitest suite, server on $engines, and web" \
-  "$node_vitest/node" node_modules/vitest/vitest.mjs run || failed=1
-run_on "$node_startup" "server start-up test (server/test/process.test.ts) on $engines" \
-  "$node_startup/node" node_modules/vitest/vitest.mjs run "${projects[@]}" test/process.test.ts || failed=1
+for major in 24 22; do
+  dir="$(install_node "$major")"
+  run_on "$dir" "native addons load" "$dir/node" scripts/check-native-addons.mjs || failed=1
+  run_on "$dir" "fast tier (server and web)" \
+    "$dir/node" node_modules/vitest/vitest.mjs run --project fast --project web || failed=1
+  run_on "$dir" "server start-up test (server/test/process.int.test.ts) on $engines" \
+    "$dir/node" node_modules/vitest/vitest.mjs run "${projects[@]}" test/process.int.test.ts || failed=1
+done
 
 echo
 echo "=== Which Node ran what"

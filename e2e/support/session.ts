@@ -2,7 +2,7 @@
 // in through the API, and its session stored in the page the way the app stores it: the state a
 // returning visitor's browser is in. For specs whose subject is not the sign-up itself.
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
-import { linkFrom, type SmtpSink } from "./smtp";
+import { linkFrom, type Mailbox } from "./mailbox";
 
 export interface TestAccount {
   username: string;
@@ -24,7 +24,7 @@ export function newAccount(prefix: string): TestAccount {
 /** Registers, verifies by the mailed link, and signs in: the account with its bearer token. */
 export async function registerVerified(
   request: APIRequestContext,
-  sink: SmtpSink,
+  sink: Mailbox,
   baseURL: string,
   account: TestAccount,
 ): Promise<SignedInAccount> {

@@ -188,6 +188,13 @@ const envSchema = z.object({
     .min(5, "must be between 5 and 86400")
     .max(86400, "must be between 5 and 86400")
     .default(900),
+  /** A running job with no heartbeat for this long belongs to a dead worker and is run again (crash tests shorten it). */
+  DEAD_WORKER_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(2, "must be between 2 and 3600")
+    .max(3600, "must be between 2 and 3600")
+    .default(60),
   /** How often an idle event stream (GET /api/events) gets a heartbeat comment, so proxies keep it open. */
   EVENT_HEARTBEAT_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -255,6 +262,8 @@ export type Config = {
   shutdownDelayMs: number;
   /** Charges still unsettled after this long are refunded by the worker's sweep (a process died). */
   unsettledChargeMs: number;
+  /** A running job without a heartbeat for this long is retried by another worker. */
+  deadWorkerSeconds: number;
   /** The event stream's heartbeat interval. */
   eventHeartbeatMs: number;
   /** Open connections per client address (0: no cap); the cap is off behind a proxy. */
@@ -362,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyTimeoutMs: Math.min(e.BODY_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
     shutdownDelayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     unsettledChargeMs: e.UNSETTLED_CHARGE_SECONDS * 1000,
+    deadWorkerSeconds: e.DEAD_WORKER_SECONDS,
     eventHeartbeatMs: e.EVENT_HEARTBEAT_SECONDS * 1000,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,

@@ -52,7 +52,7 @@ export async function startServer(
     await database.close();
     throw error;
   }
-  const jobs = await startJobQueue(database);
+  const jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
   const clock = systemClock;
   const providers = createProviders(config.providers);
   const storage = createMediaStorage(config.storage, config.sessionSecret, clock);

@@ -19,6 +19,9 @@ import type { Providers } from "../src/providers/types";
 import { createTestDatabase, type TestDatabase } from "./database";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink";
 
+/** How often a test app's idle workers look for jobs (production: 2 s). */
+export const TEST_JOB_POLLING_SECONDS = 0.2;
+
 export type FakeClock = ReturnType<typeof createFakeClock>;
 
 export type TestApp = TestDatabase & {
@@ -65,12 +68,19 @@ export async function createTestApp(
     LOG_LEVEL: "silent",
     APP_URL: "http://app.test",
     SMTP_URL: smtp.url,
+    // Slow inputs made fast where they are not the subject: small offline pictures and clips, and a
+    // narrator that streams without pauses. Tests of full-size media or of streaming set their own.
+    OFFLINE_MEDIA_SCALE: "0.25",
+    OFFLINE_TEXT_WORDS_PER_SECOND: "0",
     ...options.env,
   });
   // Fake time starts at the real time so pg-boss (which uses the database's clock) stays in step. A
   // ticking clock (real time plus what a test adds) suits tests that order things made one after another.
   const clock = options.tickingClock ? createTickingClock() : createFakeClock(new Date());
-  const jobs = await startJobQueue(testDb.database, { pollingIntervalSeconds: 0.5 });
+  const jobs = await startJobQueue(testDb.database, {
+    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
+    deadWorkerSeconds: config.deadWorkerSeconds,
+  });
   const providers: Providers = { ...createProviders(config.providers), ...options.providers };
   const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
   const silent = { info: () => {}, warn: () => {}, error: () => {} };

@@ -17,14 +17,20 @@ export type TestDatabase = {
   cleanup: () => Promise<void>;
 };
 
-/** A new empty database on the PostgreSQL server; its URL, and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the PostgreSQL server: empty, or a copy of `template` (the run's migrated one); its URL,
+ * and how to drop it.
+ */
+export async function createPostgresDatabase(
+  options: { template?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error("TEST_DATABASE_URL is required for the PostgreSQL pass");
   const name = `storyverse_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  const copy = options.template ? ` template "${options.template}"` : "";
+  await admin.query(`create database "${name}"${copy}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -45,7 +51,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
  */
 export async function createTestDatabase(options: { dir?: string } = {}): Promise<TestDatabase> {
   if (testEngine === "postgres") {
-    const { url, drop } = await createPostgresDatabase();
+    const { url, drop } = await createPostgresDatabase({ template: inject("postgresTemplate") || undefined });
     const database = await openDatabase({ url });
     await runMigrations(database);
     return {

@@ -1,5 +1,11 @@
-// Small factories for API tests: users created through the real endpoints.
+// Small factories for API tests. Users are seeded through the accounts repo (a verified account with its
+// sign-up credits and a live session, as Outline's buildUser() does); the real register -> mail -> verify ->
+// login path is `registerByMail`, kept for the accounts tests and the process start-up test.
 import { randomBytes } from "node:crypto";
+import { insertSession, insertUser } from "../src/accounts/repo";
+import { digestToken, hashPassword, newToken } from "../src/accounts/secrets";
+import { SESSION_TTL_MS } from "../src/accounts/service";
+import { openAccountWithSignupBonus } from "../src/credits/service";
 import type { Db } from "../src/db/client";
 import { chatMessages } from "../src/db/schema";
 import type { TestApp } from "./app";
@@ -19,8 +25,52 @@ export function newCredentials() {
   return { email: `user-${id}@example.com`, username: `user_${id}`, password: `secret-${id}` };
 }
 
-/** Registers, follows the verification link from the real mail, and signs in. */
+// Argon2 costs ~0.1 s a hash: each distinct password is hashed once per test process.
+const passwordHashes = new Map<string, Promise<string>>();
+const hashOnce = (password: string) => {
+  let hashed = passwordHashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    passwordHashes.set(password, hashed);
+  }
+  return hashed;
+};
+const seededPassword = `secret-${randomBytes(4).toString("hex")}`;
+
+/**
+ * A verified user with the sign-up bonus and a live session, written through the accounts and credits repos
+ * (no mail, no HTTP). The password works for a real sign-in.
+ */
 export async function createUser(
+  t: Pick<TestApp, "ctx">,
+  overrides: Partial<ReturnType<typeof newCredentials>> = {},
+): Promise<TestUser> {
+  const credentials = { ...newCredentials(), password: seededPassword, ...overrides };
+  const passwordHash = await hashOnce(credentials.password);
+  const now = t.ctx.clock.now();
+  const user = await t.ctx.db.transaction(async (tx) => {
+    const row = await insertUser(tx, {
+      email: credentials.email,
+      username: credentials.username,
+      passwordHash,
+      createdAt: now,
+      emailVerifiedAt: now,
+    });
+    await openAccountWithSignupBonus(tx, row.id, now);
+    return row;
+  });
+  const token = newToken();
+  await insertSession(t.ctx.db, {
+    userId: user.id,
+    tokenHash: digestToken(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+  });
+  return { ...credentials, token, userId: user.id };
+}
+
+/** Registers, follows the verification link from the real mail, and signs in. */
+export async function registerByMail(
   t: TestApp,
   overrides: Partial<ReturnType<typeof newCredentials>> = {},
 ): Promise<TestUser> {

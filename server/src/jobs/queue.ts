@@ -228,6 +228,9 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
         expireInSeconds: deadWorkerSeconds,
       });
       if (!id) throw new Error(`job ${spec.name} was not queued`);
+      // A job sent outside a transaction is visible now: this process's idle workers take it at once
+      // rather than at their next poll (a sign-up's mail leaves without waiting out the interval).
+      if (!sendOptions.tx) for (const wake of [...wakeSleepers]) wake();
       return id;
     },
     async work(spec, handler) {

@@ -1,15 +1,17 @@
 // A queued Studio batch whose worker dies mid-job (the process is killed while the vendor paints): once a
-// worker runs again, the job is retried within about a minute (the dead-worker time) and the user gets the
+// worker runs again, the job is retried within the dead-worker time (60 s in production, 3 s here) and the user gets the
 // batch for the price paid, once, with one set of images (none left over from the dead try).
 import { afterEach, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app";
+import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "../../test/app";
 import { bearer, createUser } from "../../test/factories";
 import { ledgerSum } from "../credits/repo";
-import { DEFAULT_DEAD_WORKER_SECONDS, type JobQueue, startJobQueue } from "../jobs/queue";
+import { type JobQueue, startJobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
 import { createSmtpMailer } from "../mail/mailer";
 import { saveImage } from "../media/service";
 import type { ImageProvider } from "../providers/types";
+
+const DEAD_WORKER_SECONDS = 3;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,7 +19,8 @@ afterEach(async () => {
 });
 
 it("a batch job cut off by a crash is finished by the next worker, charged once", async () => {
-  const t: TestApp = await createTestApp();
+  // A short dead-worker window (production: 60 s), so the retry comes within seconds.
+  const t: TestApp = await createTestApp({ env: { DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) } });
   cleanups.push(() => t.cleanup());
   const user = await createUser(t);
 
@@ -65,7 +68,8 @@ it("a batch job cut off by a crash is finished by the next worker, charged once"
   // A new worker process starts on the same database, with a healthy painter.
   t.providers.image = painter;
   const revived: JobQueue = await startJobQueue(t.database, {
-    pollingIntervalSeconds: 0.5,
+    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
+    deadWorkerSeconds: DEAD_WORKER_SECONDS,
     maintenanceIntervalSeconds: 1,
   });
   cleanups.push(() => revived.stop(5_000));
@@ -75,7 +79,7 @@ it("a batch job cut off by a crash is finished by the next worker, charged once"
     mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
   });
 
-  const deadline = Date.now() + (DEFAULT_DEAD_WORKER_SECONDS + 60) * 1000;
+  const deadline = Date.now() + (DEAD_WORKER_SECONDS + 60) * 1000;
   let batch: { status: string; images: string[] } | undefined;
   while (Date.now() < deadline) {
     const res = await t.app.inject({
@@ -98,4 +102,4 @@ it("a batch job cut off by a crash is finished by the next worker, charged once"
   });
   expect(balance.json().remaining).toBe(12);
   expect(await ledgerSum(t.ctx.db, user.userId)).toBe(120);
-}, 240_000);
+}, 120_000);

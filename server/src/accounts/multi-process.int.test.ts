@@ -4,7 +4,7 @@
 // it in its session cache; the sign-in limit per account counts attempts made through both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, createUser, freshAddress } from "../../test/factories";
+import { bearer, registerByMail, freshAddress } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 import { buildApp } from "../app";
 import { type Database, openDatabase } from "../db/client";
@@ -53,7 +53,7 @@ async function refusedWithin(app: TypedApp, token: string, withinMs: number): Pr
 
 describe("two API processes on one database", () => {
   it("refuses a session on the other process within a second of logout, though it had it cached", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     // Both processes have seen the session: the other one now answers from its cache.
     expect((await verify(t.app, u.token)).statusCode).toBe(200);
     expect((await verify(other, u.token)).statusCode).toBe(200);
@@ -66,7 +66,7 @@ describe("two API processes on one database", () => {
   });
 
   it("signs a user out of every process within a second of a password reset", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const second = await other.inject({
       method: "POST",
       url: "/api/login",
@@ -97,7 +97,7 @@ describe("two API processes on one database", () => {
   });
 
   it("holds the sign-in limit per account across both processes", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const guesser = freshAddress();
     const guess = (app: TypedApp) =>
       app.inject({

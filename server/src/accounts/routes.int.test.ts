@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, createUser, freshAddress, newCredentials } from "../../test/factories";
+import { bearer, registerByMail, freshAddress, newCredentials } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 
 const HOUR = 60 * 60 * 1000;
@@ -102,7 +102,7 @@ describe("registration and verification", () => {
   });
 
   it("refuses taken emails and usernames without regard to case", async () => {
-    const existing = await createUser(t);
+    const existing = await registerByMail(t);
     const byEmail = await post("/api/register", { ...newCredentials(), email: existing.email.toUpperCase() });
     expect(byEmail.statusCode).toBe(409);
     expect(byEmail.json().detail).toContain("already exists");
@@ -152,7 +152,7 @@ describe("registration and verification", () => {
 
 describe("availability checks", () => {
   it("says whether a username or email is free, case-insensitively", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     expect((await get(`/api/check-username/${u.username.toUpperCase()}`)).json()).toEqual({
       available: false,
       message: `Username '${u.username.toUpperCase()}' is already taken`,
@@ -181,7 +181,7 @@ describe("availability checks", () => {
 
 describe("sign-in and sessions", () => {
   it("gives the same answer for a wrong password and an unknown account", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const wrong = await post("/api/login", { email: u.email, password: "wrong-password" });
     const unknown = await post("/api/login", { email: "nobody@example.com", password: "wrong-password" });
     expect(wrong.statusCode).toBe(401);
@@ -190,7 +190,7 @@ describe("sign-in and sessions", () => {
   });
 
   it("ends the session on logout", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     expect((await get("/api/user/verify", bearer(u.token))).statusCode).toBe(200);
     const out = await t.app.inject({ method: "POST", url: "/api/logout", headers: bearer(u.token) });
     expect(out.json()).toEqual({ success: true });
@@ -200,7 +200,7 @@ describe("sign-in and sessions", () => {
   });
 
   it("keeps a used session alive for 30 days after its last use, and ends an idle one", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     t.clock.advance(29 * DAY);
     expect((await get("/api/profile", bearer(u.token))).statusCode).toBe(200);
     t.clock.advance(29 * DAY);
@@ -218,7 +218,7 @@ describe("sign-in and sessions", () => {
 
 describe("password reset", () => {
   it("answers the same whether or not the account exists, and mails only real accounts", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const known = await post("/api/forgot-password", { email: u.email });
     const unknown = await post("/api/forgot-password", { email: "ghost@example.com" });
     expect(known.statusCode).toBe(200);
@@ -235,7 +235,7 @@ describe("password reset", () => {
   });
 
   it("resets the password once, signs out every session, and the old password stops working", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const otherSession = (await post("/api/login", { email: u.username, password: u.password })).json()
       .access_token;
     await post("/api/forgot-password", { email: u.email });
@@ -256,7 +256,7 @@ describe("password reset", () => {
   });
 
   it("refuses a reset link older than one hour", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     await post("/api/forgot-password", { email: u.email });
     const token = await linkToken(u.email, "/forgot-password");
     t.clock.advance(HOUR + 1000);

@@ -1,12 +1,13 @@
 import { MEDIA_DEADLINE_MS } from "@storyverse/contract/chat";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, newCredentials, type TestUser } from "../../test/factories";
 import { fetchMedia, waitForMedia } from "../../test/media";
 import { findAccount, ledgerSum, setUnlimited } from "../credits/repo";
 import { charge } from "../credits/service";
 import { mediaIdentity } from "../media/storage/media-identity";
+import { createProviders } from "../providers/create-providers";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,6 +24,12 @@ const getJson = async (user: TestUser, url: string) =>
 
 describe("POST /api/chat with the offline providers", () => {
   it("image mode: answers with story text at once, then a 2K PNG, for 1.5 credits", async () => {
+    // The picture's full size is the subject here; the test app paints small pictures otherwise.
+    const smallPainter = t.providers.image;
+    t.providers.image = createProviders({ ...t.config.providers, offlineMediaScale: 1 }).image;
+    onTestFinished(() => {
+      t.providers.image = smallPainter;
+    });
     const user = await createUser(t);
     const res = await chat(user, {
       prompt: "I light a lantern and step into the dragon's cave",

@@ -2,13 +2,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, createUser, freshAddress, type TestUser } from "../../test/factories";
+import { bearer, registerByMail, freshAddress, type TestUser } from "../../test/factories";
 
 let t: TestApp;
 let user: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createUser(t);
+  user = await registerByMail(t);
 });
 afterAll(async () => {
   await t.cleanup();

@@ -2,7 +2,7 @@
 // bogus reset links, unlimited link checks, and strangers locking an owner out of sign-in or reset mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { createUser, freshAddress, newCredentials } from "../../test/factories";
+import { registerByMail, freshAddress, newCredentials } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 import { MAX_CONCURRENT_PASSWORD_HASHES, passwordHashingActivity } from "./secrets";
 
@@ -52,7 +52,7 @@ describe("password hashing under a flood", () => {
   });
 
   it("never runs more password hashes at once than its bound, however many sign-ins arrive", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const answers = await Promise.all(Array.from({ length: 16 }, () => login(u.email, "wrong-password")));
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(16).fill(401));
     // The flood filled every slot, and never more.
@@ -62,7 +62,7 @@ describe("password hashing under a flood", () => {
 
 describe("sign-in lock-out", () => {
   it("lets the owner in from their own address after strangers failed 10 times elsewhere", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     for (let i = 0; i < 10; i += 1) expect((await login(u.email, `guess-${i}`)).statusCode).toBe(401);
     const owner = await login(u.email, u.password);
     expect(owner.statusCode).toBe(200);
@@ -70,7 +70,7 @@ describe("sign-in lock-out", () => {
   });
 
   it("counts email and username as one account, and blocks an address that keeps guessing", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const attacker = freshAddress();
     for (let i = 0; i < 5; i += 1) {
       expect((await login(u.email, `guess-${i}`, attacker)).statusCode).toBe(401);
@@ -85,7 +85,7 @@ describe("sign-in lock-out", () => {
   });
 
   it("never counts successful sign-ins against the account", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const address = freshAddress();
     for (let i = 0; i < 15; i += 1)
       expect((await login(u.username, u.password, address)).statusCode).toBe(200);
@@ -94,7 +94,7 @@ describe("sign-in lock-out", () => {
 
 describe("reset mail lock-out", () => {
   it("still mails the owner a working reset link after a stranger used up their own allowance", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const stranger = freshAddress();
     for (let i = 0; i < 5; i += 1) {
       expect((await post("/api/forgot-password", { email: u.email }, stranger)).statusCode).toBe(200);
@@ -118,7 +118,7 @@ describe("reset mail lock-out", () => {
   });
 
   it("still mails the owner after strangers at two addresses spent the account's whole mail allowance", async () => {
-    const u = await createUser(t);
+    const u = await registerByMail(t);
     const strangers = [freshAddress(), freshAddress()];
     for (const stranger of strangers) {
       for (let i = 0; i < 5; i += 1) {

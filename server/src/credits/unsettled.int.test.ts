@@ -1,6 +1,6 @@
 // Charges without an outcome: what a process leaves behind when it dies between charging and delivering,
 // and the sweep that refunds it. The sweep runs on the real database; the crash is played by taking a
-// charge (as payFor does) and never delivering it. The real kill -9 is in test/charge-crash.test.ts.
+// charge (as payFor does) and never delivering it. The real kill -9 is in test/charge-crash.int.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";

@@ -7,7 +7,8 @@ import { fetchMedia } from "../../test/media";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Full-size pictures are the subject here (test apps paint small ones otherwise).
+  t = await createTestApp({ env: { OFFLINE_MEDIA_SCALE: "1" } });
 });
 afterAll(async () => {
   await t?.cleanup();
