@@ -2,7 +2,7 @@
 // bogus reset links, unlimited link checks, and strangers locking an owner out of sign-in or reset mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { registerByMail, freshAddress, newCredentials } from "../../test/factories";
+import { freshAddress, newCredentials, registerByMail } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 import { MAX_CONCURRENT_PASSWORD_HASHES, passwordHashingActivity } from "./secrets";
 

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, registerByMail, freshAddress, type TestUser } from "../../test/factories";
+import { bearer, freshAddress, registerByMail, type TestUser } from "../../test/factories";
 
 let t: TestApp;
 let user: TestUser;

@@ -4,7 +4,7 @@
 // it in its session cache; the sign-in limit per account counts attempts made through both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, registerByMail, freshAddress } from "../../test/factories";
+import { bearer, freshAddress, registerByMail } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 import { buildApp } from "../app";
 import { type Database, openDatabase } from "../db/client";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { bearer, registerByMail, freshAddress, newCredentials } from "../../test/factories";
+import { bearer, freshAddress, newCredentials, registerByMail } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
 
 const HOUR = 60 * 60 * 1000;
