@@ -212,9 +212,16 @@ export async function authenticate(
 
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
   await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
-  await closeSessionStreams(ctx, user.sessionTokenHash);
   ctx.sessions?.evict(user.sessionTokenHash);
+  // Caches first, streams second: a stream opened with a session a process still had cached is closed by
+  // the notice that follows (and the stream route checks the database once its stream is registered).
   await announceRevocation(ctx.notify, { tokenHash: user.sessionTokenHash });
+  await closeSessionStreams(ctx, user.sessionTokenHash);
+}
+
+/** Whether the session is live in the database right now (no cache): the event stream's check after registering. */
+export async function sessionIsLive(ctx: Pick<AccountsContext, "db" | "clock">, tokenHash: string) {
+  return (await findLiveSession(ctx.db, tokenHash, ctx.clock.now())) !== undefined;
 }
 
 export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {

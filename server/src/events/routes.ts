@@ -5,6 +5,7 @@
 
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
+import { sessionIsLive } from "../accounts/service";
 import { currentUser } from "../http/auth";
 import { startEventStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
@@ -66,6 +67,17 @@ export const eventRoutes: RouteModule = async (app, { ctx, kit }) => {
       stream.comment("connected");
       if (!stream.open) return;
       hub.add(sink);
+      // The session was checked before the stream was registered (maybe from this process's cache); a
+      // logout on another process in between sent its close notice before this stream could hear it. Now
+      // that the stream is registered, any later revocation closes it, and this read sees any earlier one.
+      const live = await sessionIsLive(ctx, user.sessionTokenHash).catch((error: Error) => {
+        request.log.warn({ err: error }, "event stream session re-check failed");
+        return false;
+      });
+      if (!live) {
+        sink.close();
+        return;
+      }
       if (lastEventId !== undefined) {
         await hub.replay(sink, lastEventId).catch((error: Error) => {
           request.log.warn({ err: error }, "event replay failed");
