@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       PAYMENT_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: "sk_live_abc",
       STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      FFMPEG_PATH: "/opt/ffmpeg/bin/ffmpeg",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -46,6 +47,7 @@ describe("loadConfig", () => {
       redisUrl: "redis://cache:6379/2",
       appUrl: "https://stories.example.com",
       appEnv: "production",
+      ffmpeg: { path: "/opt/ffmpeg/bin/ffmpeg", source: "FFMPEG_PATH" },
       logLevel: "warn",
       worker: "off",
       trustProxy: 1,
@@ -204,6 +206,7 @@ describe("loadConfig", () => {
       PAYMENT_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: "sk_live_123",
       STRIPE_WEBHOOK_SECRET: "whsec_123",
+      FFMPEG_PATH: "/usr/bin/ffmpeg",
     };
 
     it("starts with every production setting in place", () => {

@@ -1,5 +1,7 @@
 // The only module that reads process.env: one zod schema, parsed once at boot.
 import { randomBytes } from "node:crypto";
+import { accessSync, constants, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
@@ -120,6 +122,11 @@ const envSchema = z.object({
     .max(1800)
     .default(120),
   ALLOW_OFFLINE_AI: booleanFlag.default(false),
+  /** The ffmpeg that decodes and muxes media; else one on the PATH, else the bundled (old) build. */
+  FFMPEG_PATH: z.string().optional(),
+  /** Lets APP_ENV=production use the bundled ffmpeg (4.1, 2018) when no current one is installed. */
+  ALLOW_BUNDLED_FFMPEG: booleanFlag.default(false),
+  PATH: z.string().optional(),
   OFFLINE_TEXT_WORDS_PER_SECOND: z.coerce
     .number({ error: "must be a number" })
     .min(0, "must be 0 (no pause) or more")
@@ -247,6 +254,8 @@ export type Config = {
   redisUrl: string | undefined;
   appUrl: string;
   appEnv: "local" | "production";
+  /** Which ffmpeg runs: FFMPEG_PATH, else the system's (on the PATH), else the bundled one (warned at start). */
+  ffmpeg: FfmpegChoice;
   logLevel: (typeof logLevels)[number];
   /** on: http and worker in one process; off: http only; only: worker only. */
   worker: "on" | "off" | "only";
@@ -333,6 +342,45 @@ export type PaymentsConfig =
 
 export class ConfigError extends Error {}
 
+export type FfmpegChoice = { path: string; source: "FFMPEG_PATH" | "system" | "bundled" };
+
+/** ffmpeg on the PATH (an executable file named ffmpeg), or undefined. */
+function ffmpegOnPath(pathVariable: string | undefined): string | undefined {
+  for (const dir of (pathVariable ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, process.platform === "win32" ? "ffmpeg.exe" : "ffmpeg");
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The static build inside the @ffmpeg-installer packages (loaded only when needed: it throws on an odd platform). */
+function bundledFfmpeg(): string {
+  try {
+    return (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+  } catch {
+    throw new ConfigError(
+      "Invalid environment variable FFMPEG_PATH: no ffmpeg on the PATH and no bundled build for this platform; install ffmpeg or set FFMPEG_PATH",
+    );
+  }
+}
+
+function chooseFfmpeg(e: z.infer<typeof envSchema>): FfmpegChoice {
+  if (e.FFMPEG_PATH) return { path: e.FFMPEG_PATH, source: "FFMPEG_PATH" };
+  const system = ffmpegOnPath(e.PATH);
+  if (system) return { path: system, source: "system" };
+  if (e.APP_ENV === "production" && !e.ALLOW_BUNDLED_FFMPEG) {
+    throw new ConfigError(
+      "Invalid environment variable ALLOW_BUNDLED_FFMPEG: no ffmpeg on the PATH and FFMPEG_PATH is unset, and the bundled ffmpeg (4.1, 2018) should not decode vendor media when APP_ENV=production; install a current ffmpeg (Debian: apt-get install ffmpeg), set FFMPEG_PATH, or set ALLOW_BUNDLED_FFMPEG=true",
+    );
+  }
+  return { path: bundledFfmpeg(), source: "bundled" };
+}
+
 /** Parses an environment map; throws ConfigError whose message is one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // Empty strings mean "not set", as in most .env files.
@@ -355,6 +403,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if (e.APP_ENV === "production") refuseUnsafeProductionDefaults(e);
   const dataDir = path.resolve(e.DATA_DIR);
+  const ffmpeg = chooseFfmpeg(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -363,6 +412,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     appEnv: e.APP_ENV,
+    ffmpeg,
     logLevel: e.LOG_LEVEL,
     worker: e.WORKER,
     readCache: e.READ_CACHE,

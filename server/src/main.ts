@@ -43,6 +43,11 @@ async function main(): Promise<void> {
 
   starting = startServer(config);
   const server = await starting;
+  if (config.ffmpeg.source === "bundled") {
+    const warning = `Using the bundled ffmpeg (4.1, from 2018) at ${config.ffmpeg.path} to decode media: install a current one (Debian: apt-get install ffmpeg) or set FFMPEG_PATH`;
+    if (server.app) server.app.log.warn(warning);
+    else console.warn(warning);
+  }
   if (server.url) {
     server.app?.log.info(`Storyverse is running on ${config.appUrl} (listening on ${server.url})`);
   }

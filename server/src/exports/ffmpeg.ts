@@ -1,13 +1,10 @@
-// ffmpeg from the @ffmpeg-installer packages: a static binary that ships inside an npm registry package
-// (one per platform, picked by optionalDependencies), so `npm ci` alone installs it and nothing is
-// downloaded at install or run time.
+// Runs ffmpeg: the one config.ts chose (FFMPEG_PATH, else the system's on the PATH, else the bundled
+// @ffmpeg-installer build, which is old and only a fallback; production refuses it unless told otherwise).
 import { spawn } from "node:child_process";
-import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
-
-export const ffmpegPath: string = ffmpegInstaller.path;
 
 /** Runs ffmpeg; resolves with its log, rejects (with the log's tail) on a non-zero exit or time-out. */
 export function runFfmpeg(
+  ffmpegPath: string,
   args: string[],
   options: { timeoutMs?: number; allowFailure?: boolean; maxLogChars?: number } = {},
 ) {
@@ -35,9 +32,9 @@ export function runFfmpeg(
 }
 
 /** A media file's duration in seconds, from ffmpeg's own reading of its header. */
-export async function probeDuration(file: string): Promise<number> {
+export async function probeDuration(ffmpegPath: string, file: string): Promise<number> {
   // With no output named, ffmpeg prints the input's details and exits non-zero: that is expected.
-  const log = await runFfmpeg(["-i", file], { allowFailure: true });
+  const log = await runFfmpeg(ffmpegPath, ["-i", file], { allowFailure: true });
   const match = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(log);
   if (!match) throw new Error(`no duration for ${file}`);
   return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);

@@ -30,7 +30,7 @@ export const storyFilmJob: JobSpec<{ filmId: string }> = {
   expireInSeconds: 30 * 60,
 };
 
-type FilmContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
+type FilmContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "config">;
 
 /** The scenes a film shows: exchanges with a finished clip or picture, in story order. */
 export function filmScenes(book: Book): Exchange[] {
@@ -81,6 +81,7 @@ async function renderFilm(
   dir: string,
   onProgress: (done: number) => Promise<void>,
 ): Promise<Buffer> {
+  const ffmpeg = ctx.config.ffmpeg.path;
   const segments: string[] = [];
   const captions: string[] = [];
   let at = 0;
@@ -89,11 +90,11 @@ async function renderFilm(
     if (scene.videoKey) {
       const input = path.join(dir, `input-${index}.${extensionOf(scene.videoKey)}`);
       await writeFile(input, await ctx.storage.read(scene.videoKey));
-      await runFfmpeg(["-y", "-i", input, "-vf", fitFrame, ...encodeArgs, segment]);
+      await runFfmpeg(ffmpeg, ["-y", "-i", input, "-vf", fitFrame, ...encodeArgs, segment]);
     } else if (scene.imageKey) {
       const input = path.join(dir, `input-${index}.${extensionOf(scene.imageKey)}`);
       await writeFile(input, await ctx.storage.read(scene.imageKey));
-      await runFfmpeg([
+      await runFfmpeg(ffmpeg, [
         "-y",
         "-loop",
         "1",
@@ -109,7 +110,7 @@ async function renderFilm(
         segment,
       ]);
     }
-    const length = await probeDuration(segment);
+    const length = await probeDuration(ffmpeg, segment);
     const words = caption(scene);
     if (words)
       captions.push(`${captions.length + 1}\n${srtTime(at)} --> ${srtTime(at + length)}\n${words}\n`);
@@ -124,7 +125,7 @@ async function renderFilm(
   await writeFile(subtitles, captions.join("\n"));
   const output = path.join(dir, "film.mp4");
   const withCaptions = captions.length > 0;
-  await runFfmpeg([
+  await runFfmpeg(ffmpeg, [
     "-y",
     "-f",
     "concat",

@@ -61,7 +61,7 @@ describe("the story's film", () => {
     const clip = await turn(user, storyId, "I open the gate", "video");
     await turn(user, storyId, "I wait", "chat");
     await turn(user, storyId, "I climb the tower", "image");
-    const clipSeconds = await probeDuration(await saveTo("clip.mp4", clip!.video_url!));
+    const clipSeconds = await probeDuration(t.config.ffmpeg.path, await saveTo("clip.mp4", clip!.video_url!));
 
     const before = (await call(user, "GET", `/api/stories/${storyId}/film`)).json();
     expect(before).toEqual({ success: true, film: null, cost: 0 });
@@ -81,12 +81,16 @@ describe("the story's film", () => {
     expect((await call(user, "GET", "/api/quota")).json().remaining).toBe(credits);
 
     const file = await saveTo("film.mp4", film.video_url);
-    const duration = await probeDuration(file);
+    const duration = await probeDuration(t.config.ffmpeg.path, file);
     expect(Math.abs(duration - (clipSeconds + PAN_SECONDS))).toBeLessThan(0.5);
 
-    const log = await runFfmpeg(["-i", file, "-map", "0:v", "-vf", "showinfo", "-f", "null", "-"], {
-      maxLogChars: 50_000_000,
-    });
+    const log = await runFfmpeg(
+      t.config.ffmpeg.path,
+      ["-i", file, "-map", "0:v", "-vf", "showinfo", "-f", "null", "-"],
+      {
+        maxLogChars: 50_000_000,
+      },
+    );
     const sizes = new Set([...log.matchAll(/ s:(\d+x\d+) /g)].map((m) => m[1]));
     expect([...sizes]).toEqual(["1280x720"]);
     const frames = [...log.matchAll(/ s:\d+x\d+ /g)].length;
