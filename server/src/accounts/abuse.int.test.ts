@@ -92,6 +92,66 @@ describe("sign-in lock-out", () => {
   });
 });
 
+let v6Counter = 0;
+/** A fresh IPv6 /64 (2001:db8::/32, the documentation range); `host` picks an address inside it. */
+const freshV6Net = () => {
+  v6Counter += 1;
+  const net = `2001:db8:${(v6Counter >> 16).toString(16)}:${(v6Counter & 0xffff).toString(16)}`;
+  return (host: number) => `${net}:${(host >> 16).toString(16)}:${(host & 0xffff).toString(16)}:0:1`;
+};
+
+describe("sign-in guessing from many addresses (audit N4)", () => {
+  it("counts one IPv6 /64 as one address: 300 wrong guesses from 300 of its addresses, then the right password, is refused", async () => {
+    const u = await registerByMail(t);
+    const attacker = freshV6Net();
+    const answers: number[] = [];
+    for (let i = 0; i < 300; i += 1)
+      answers.push((await login(u.email, `guess-${i}`, attacker(i))).statusCode);
+    // 10 wrong passwords reach the account; then its /64 has failed and is refused like one address.
+    expect(answers.filter((status) => status === 401)).toHaveLength(10);
+    expect(answers.slice(10).every((status) => status === 429)).toBe(true);
+    const right = await login(u.email, u.password, attacker(301));
+    expect(right.statusCode).toBe(429);
+    expect(right.json().detail).toMatch(/^Too many attempts\. Please wait/);
+    expect(Number(right.headers["retry-after"])).toBeGreaterThan(0);
+    // The owner, elsewhere, still gets in.
+    expect((await login(u.email, u.password)).statusCode).toBe(200);
+  });
+
+  it("past 50 failures refuses addresses that never signed in, and still lets the owner in from a known one or after a reset", async () => {
+    const u = await registerByMail(t);
+    const home = freshV6Net();
+    expect((await login(u.email, u.password, home(1))).statusCode).toBe(200);
+
+    // One wrong guess from each of 60 different /64s: 50 reach the account, then strangers are refused.
+    const answers: number[] = [];
+    for (let i = 0; i < 60; i += 1)
+      answers.push((await login(u.email, `guess-${i}`, freshV6Net()(1))).statusCode);
+    expect(answers.slice(0, 50)).toEqual(Array(50).fill(401));
+    expect(answers.slice(50)).toEqual(Array(10).fill(429));
+    const stranger = await login(u.email, u.password, freshV6Net()(1));
+    expect(stranger.statusCode).toBe(429);
+    expect(stranger.json().detail).toMatch(
+      /too many wrong passwords\. Please sign in from a device you have used before/,
+    );
+    expect(Number(stranger.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The owner's own network (another address of the same /64) still signs in.
+    expect((await login(u.email, u.password, home(2))).statusCode).toBe(200);
+
+    // On a network the account has never seen, the owner's way in is the reset mail.
+    const cafe = freshV6Net();
+    expect((await login(u.email, u.password, cafe(1))).statusCode).toBe(429);
+    expect((await post("/api/forgot-password", { email: u.email }, cafe(1))).statusCode).toBe(200);
+    const mail = await t.smtp.waitForMail(u.email);
+    const token = new URL(linkFrom(mail, `${t.config.appUrl}/forgot-password`)).searchParams.get("token")!;
+    expect(
+      (await post("/api/reset-password", { token, password: "owner-fresh-secret" }, cafe(2))).statusCode,
+    ).toBe(200);
+    expect((await login(u.email, "owner-fresh-secret", cafe(3))).statusCode).toBe(200);
+  });
+});
+
 describe("reset mail lock-out", () => {
   it("still mails the owner a working reset link after a stranger used up their own allowance", async () => {
     const u = await registerByMail(t);

@@ -1,14 +1,30 @@
 // Rate limits on the account endpoints: per client address, and per account where one is named. Account
 // buckets are keyed so that a stranger cannot spend the owner's allowance: sign-in counts failures per user
-// id, and mail requests count per account and address together.
+// id, and mail requests count per account and address together. Addresses are counted by bucket (an IPv6
+// /64 is one address; see platform/rate-limit.ts).
 import type { RateLimitRule } from "../platform/rate-limit";
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 export const accountLimits = {
   loginPerAddress: { name: "login-address", limit: 30, windowMs: 15 * MINUTE },
   /** Wrong passwords for one account (by user id, whether named by email or username). */
   loginFailuresPerAccount: { name: "login-failures-account", limit: 10, windowMs: 15 * MINUTE },
+  /**
+   * The same failure count, at a second threshold: past it the account refuses every address that has not
+   * signed in to it within `loginKnownAddress`'s window (or used a reset link for it), whatever its own
+   * record. Guessers holding many addresses (many /64s) then get this many tries a window in all.
+   */
+  loginFailuresPerAccountStrangers: {
+    name: "login-failures-account",
+    limit: 50,
+    windowMs: 15 * MINUTE,
+    detail: (wait) =>
+      `This account has had too many wrong passwords. Please sign in from a device you have used before, wait ${wait}, or reset your password.`,
+  },
+  /** Addresses that signed in to an account (or reset its password), keyed by user id and address. */
+  loginKnownAddress: { name: "login-known-address", limit: 1, windowMs: 14 * DAY },
   /** Wrong sign-ins from one address; an address with none may still try a locked account. */
   loginFailuresPerAddress: { name: "login-failures-address", limit: 30, windowMs: 15 * MINUTE },
   registerPerAddress: { name: "register-address", limit: 10, windowMs: 60 * MINUTE },

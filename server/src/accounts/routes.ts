@@ -207,7 +207,11 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
     },
     async (request) => {
       await limiter.hit(accountLimits.resetPerAddress, request.ip);
-      return accounts.resetPassword(ctx, request.body.token, request.body.password);
+      return accounts.resetPassword(ctx, request.body.token, request.body.password, {
+        limiter,
+        address: request.ip,
+        limits: accountLimits,
+      });
     },
   );
 

@@ -155,7 +155,9 @@ export type LoginGuard = { limiter: RateLimiter; address: string; limits: Accoun
 /**
  * Failures count per user id (email and username name one account) and per address. An account with many
  * recent failures only refuses addresses that have failed themselves: a stranger guessing from elsewhere
- * cannot lock the owner out, while each guessing address is cut off after its first wrong try.
+ * cannot lock the owner out, while each guessing address is cut off after its first wrong try. Past a second,
+ * higher count (guessers with many addresses) it refuses every address that has not signed in to it
+ * recently: the owner still gets in from a device they used before, or after using a reset link.
  */
 export async function login(
   ctx: AccountsContext,
@@ -165,10 +167,17 @@ export async function login(
 ): Promise<AuthResponse> {
   const row = await findUserByLogin(ctx.db, loginName);
   if (row && guard) {
-    const account = await guard.limiter.peek(guard.limits.loginFailuresPerAccount, row.id);
-    const address = await guard.limiter.peek(guard.limits.loginFailuresPerAddress, guard.address);
-    if (account.count >= guard.limits.loginFailuresPerAccount.limit && address.count > 0) {
-      throw new TooManyRequests(account.retryAfterSeconds);
+    const { limiter, limits } = guard;
+    const account = await limiter.peek(limits.loginFailuresPerAccount, row.id);
+    if (account.count >= limits.loginFailuresPerAccount.limit) {
+      const address = await limiter.peek(limits.loginFailuresPerAddress, guard.address);
+      if (address.count > 0) throw new TooManyRequests(account.retryAfterSeconds);
+      if (
+        account.count >= limits.loginFailuresPerAccountStrangers.limit &&
+        (await limiter.peek(limits.loginKnownAddress, `${row.id}|${guard.address}`)).count === 0
+      ) {
+        throw new TooManyRequests(account.retryAfterSeconds, limits.loginFailuresPerAccountStrangers.detail);
+      }
     }
   }
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
@@ -179,6 +188,7 @@ export async function login(
     }
     throw new Unauthorized("Incorrect email, username or password.");
   }
+  if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${row.id}|${guard.address}`);
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
   return authResponse(ctx, row, token);
 }
@@ -312,7 +322,13 @@ export async function verifyEmail(ctx: AccountsContext, token: string) {
   return { success: true as const, message: EMAIL_VERIFIED_MESSAGE, email: row?.email };
 }
 
-export async function resetPassword(ctx: AccountsContext, token: string, password: string) {
+export async function resetPassword(
+  ctx: AccountsContext,
+  token: string,
+  password: string,
+  /** Where the link was used: that address proved the mailbox, so the account's sign-in knows it. */
+  guard?: LoginGuard,
+) {
   // The link is checked and used up before the (costly) hash, so bogus tokens cost a lookup only.
   const link = await useLink(ctx, "reset_password", token);
   const passwordHash = await hashPassword(password);
@@ -327,6 +343,7 @@ export async function resetPassword(ctx: AccountsContext, token: string, passwor
   ctx.sessions?.evictUser(link.userId);
   await announceRevocation(ctx.notify, { userId: link.userId });
   await closeUserStreams(ctx, link.userId);
+  if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${link.userId}|${guard.address}`);
   const row = await findUserById(ctx.db, link.userId);
   return {
     success: true as const,

@@ -8,7 +8,13 @@
 // until the window passes" stays testable; a frozen test clock does not drift into new windows as real time
 // passes (it once did, and a test's 121st check within a minute was let through); production's clock is
 // the system's.
+//
+// Client addresses are counted by bucket, not whole: an IPv6 client usually holds a whole /64 (a home or a
+// cloud machine gets one), so counting /128s would give it 2^64 fresh allowances. Every part of a key (split
+// at "|") that is an IP address is counted by `addressBucket`, so every per-address limit, wherever it is
+// declared, counts an IPv6 /64 as one address.
 import { createHash } from "node:crypto";
+import { isIPv4, isIPv6 } from "node:net";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -20,13 +26,25 @@ import { HttpError } from "../http/errors";
 import type { Clock } from "./clock";
 import type { RedisClient } from "./redis";
 
-export type RateLimitRule = { name: string; limit: number; windowMs: number };
+export type RateLimitRule = {
+  name: string;
+  limit: number;
+  windowMs: number;
+  /** The 429's detail, given how long to wait ("3 minutes"); without it, "Too many attempts...". */
+  detail?: (wait: string) => string;
+};
+
+/** Windows longer than this would overflow the in-memory store's timers (2^31 ms, about 24.8 days). */
+const MAX_WINDOW_MS = 20 * 24 * 60 * 60_000;
 
 export class TooManyRequests extends HttpError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail: (wait: string) => string = (wait) => `Too many attempts. Please wait ${wait} and try again.`,
+  ) {
     super(
       429,
-      `Too many attempts. Please wait ${formatWait(retryAfterSeconds)} and try again.`,
+      detail(formatWait(retryAfterSeconds)),
       {},
       {
         "retry-after": String(retryAfterSeconds),
@@ -41,6 +59,41 @@ function formatWait(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+/**
+ * The bucket an address is counted in: an IPv6 address by its /64 ("2001:db8:1:2::/64"), an IPv4 address
+ * (also written IPv4-mapped, "::ffff:192.0.2.1") whole. Anything else is returned as it is.
+ */
+export function addressBucket(address: string): string {
+  const bare = address.replace(/%.*$/, "");
+  if (isIPv4(bare)) return bare;
+  if (!isIPv6(bare)) return address;
+  const groups = expandIPv6(bare);
+  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  if (mapped) return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (with "::" and a dotted IPv4 tail expanded). */
+function expandIPv6(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const middle = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
+  return [...left, ...middle, ...right].map((group) => Number.parseInt(group, 16));
+}
+
+/** A key with each of its "|"-separated parts that is an address replaced by the address's bucket. */
+const bucketAddresses = (key: string) => key.split("|").map(addressBucket).join("|");
+
 export type RateLimiter = {
   /** Counts one hit for the key; throws TooManyRequests if it is over the rule's limit. */
   hit: (rule: RateLimitRule, key: string) => Promise<void>;
@@ -48,6 +101,8 @@ export type RateLimiter = {
   allow: (rule: RateLimitRule, key: string) => Promise<boolean>;
   /** The hits counted in the key's current window, without adding one. */
   peek: (rule: RateLimitRule, key: string) => Promise<{ count: number; retryAfterSeconds: number }>;
+  /** Notes the key as seen now: peek counts it (1) until a whole window has passed since the last note. */
+  remember: (rule: RateLimitRule, key: string) => Promise<void>;
 };
 
 /** The table the PostgreSQL store keeps its windows in (created by the library on first use). */
@@ -69,6 +124,7 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
     limitersByStore.set(owner, limiters);
   }
   const limiterFor = (windowMs: number) => {
+    if (windowMs > MAX_WINDOW_MS) throw new Error(`a rate-limit window of ${windowMs} ms is too long`);
     let limiter = limiters?.get(windowMs);
     if (!limiter) {
       const duration = Math.max(1, Math.ceil(windowMs / 1000));
@@ -82,8 +138,9 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
   };
   const storeKey = (rule: RateLimitRule, key: string) => {
     const epoch = Math.round((clock.movedMs?.() ?? 0) / rule.windowMs);
+    const bucketed = bucketAddresses(key);
     // The PostgreSQL store's keys are at most 255 characters; long ones (an email and an address) are hashed.
-    const id = key.length > 160 ? createHash("sha256").update(key).digest("base64url") : key;
+    const id = bucketed.length > 160 ? createHash("sha256").update(bucketed).digest("base64url") : bucketed;
     return `${rule.name}:${epoch}:${id}`;
   };
   const retryAfter = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
@@ -95,7 +152,7 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
   return {
     hit(rule, key) {
       const counted = count(rule, key).then(({ over, retryAfterSeconds }) => {
-        if (over) throw new TooManyRequests(retryAfterSeconds);
+        if (over) throw new TooManyRequests(retryAfterSeconds, rule.detail);
       });
       // A caller that forgot `await` must not crash the process with an unhandled rejection; awaiting
       // callers still get the 429.
@@ -109,6 +166,10 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
       return res
         ? { count: res.consumedPoints, retryAfterSeconds: retryAfter(res.msBeforeNext) }
         : { count: 0, retryAfterSeconds: 0 };
+    },
+    async remember(rule, key) {
+      const limiter = await limiterFor(rule.windowMs);
+      await limiter.set(storeKey(rule, key), 1, Math.max(1, Math.ceil(rule.windowMs / 1000)));
     },
   };
 }
