@@ -75,7 +75,8 @@ function caption(exchange: Exchange): string {
   return text.length > CAPTION_MAX_LENGTH ? `${text.slice(0, CAPTION_MAX_LENGTH - 1).trimEnd()}…` : text;
 }
 
-async function renderFilm(
+/** Renders the scenes into one faststart MP4 (ffmpeg -movflags +faststart): the film's bytes. */
+export async function renderFilm(
   ctx: FilmContext,
   scenes: Exchange[],
   dir: string,

@@ -5,6 +5,7 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { NotFound } from "../http/errors";
+import { faststart } from "../platform/mp4-faststart";
 import { inspectImage, makeThumbnail } from "./images";
 import {
   deleteMediaItem,
@@ -80,7 +81,9 @@ export async function saveVideo(
 ): Promise<MediaItemRow> {
   const id = randomUUID();
   const key = `u/${origin.userId}/${id}.mp4`;
-  await ctx.storage.put(key, data, "video/mp4");
+  // Vendors' clips often keep their index (moov) at the end; stored faststart, they play as they arrive.
+  const stored = faststart(data);
+  await ctx.storage.put(key, stored, "video/mp4");
   return insertMediaItem(q, {
     id,
     userId: origin.userId,
@@ -89,7 +92,7 @@ export async function saveVideo(
     // The scene image the clip was made from doubles as its poster in the gallery.
     thumbnailKey: posterKey,
     mimeType: "video/mp4",
-    bytes: data.length,
+    bytes: stored.length,
     source: origin.source,
     storyId: origin.storyId,
     storyTitle: origin.storyTitle,

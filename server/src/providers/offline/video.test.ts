@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createFakeClock } from "../../platform/clock";
+import { topLevelBoxes } from "../../platform/mp4-faststart";
 import type { VideoProvider, VideoTaskState } from "../types";
 import { readMp4Info } from "./mp4";
 import { createOfflineVideoProvider } from "./video";
@@ -40,6 +41,10 @@ describe("offline video provider", () => {
     expect(state.video.mimeType).toBe("video/mp4");
     const data = state.video.data;
     expect(data.toString("latin1", 4, 8)).toBe("ftyp");
+    // Faststart: the index (moov) comes before the frames (mdat), so a player starts at once.
+    const top = topLevelBoxes(data).map((box) => box.type);
+    expect(top.indexOf("moov")).toBeGreaterThan(-1);
+    expect(top.indexOf("moov")).toBeLessThan(top.indexOf("mdat"));
     const info = readMp4Info(data);
     expect(info).not.toBeNull();
     expect(info!.durationSeconds).toBeGreaterThan(4.8);

@@ -4,6 +4,7 @@
 // have been collected (plus a grace period) or after a longer time-to-live if nobody asks.
 import { randomUUID } from "node:crypto";
 import { type Clock, systemClock } from "../../platform/clock";
+import { faststart } from "../../platform/mp4-faststart";
 import type { VideoProvider, VideoRequest, VideoTaskState } from "../types";
 import { planMove, prepareSource, renderFrame } from "./ken-burns";
 import { encodeMp4, readMp4Info } from "./mp4";
@@ -51,13 +52,15 @@ export async function renderKenBurns(
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
-  return encodeMp4({
+  const mp4 = await encodeMp4({
     width,
     height,
     frameRate: VIDEO_FPS,
     quantizationParameter: QUANTIZATION,
     frames: frames(),
   });
+  // The encoder writes its index last; players want it first, to start before the whole file is in.
+  return faststart(mp4);
 }
 
 export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): VideoProvider {
