@@ -1,82 +1,336 @@
-// The PDF export, laid out by pdfkit (pure JavaScript, no browser): a title page with the context, then
-// every exchange in order, the player's lines marked, and each scene's picture fitted to the page width.
-// A4 or US Letter. Text is set in the PDF standard fonts, which cover Western European scripts;
-// characters outside them are replaced rather than failing the book.
+// The PDF export, laid out by pdfkit (pure JavaScript, no browser) like a book: a title page with the
+// context; then chapters of EXCHANGES_PER_CHAPTER exchanges, each starting on a new page under its heading
+// (also a bookmark), every exchange under a "Turn N" heading, the player's lines marked, and each scene's
+// picture kept with its exchange; the story's title atop and the page number below every page but the first.
+// Text is set in embedded Unicode fonts (pdf-fonts.ts), the metadata is Unicode, and the PDF is tagged
+// (headings, paragraphs, figures with alternative text) for screen readers. A4 or US Letter.
 import PDFDocument from "pdfkit";
 import type { AppContext } from "../context";
-import type { Book } from "./book";
+import { type Book, EXCHANGES_PER_CHAPTER } from "./book";
 import { bookImage, inOrder } from "./ereader-images";
+import { type FontName, fontBytes, fontRuns, type Style } from "./pdf-fonts";
 import { markdownToPlain } from "./text";
 
 export const PAPER_SIZES = { a4: "A4", letter: "LETTER" } as const;
 export type Paper = keyof typeof PAPER_SIZES;
 
-// WinAnsi (what the standard fonts can show) is Latin-1 plus a few typographic marks.
-const SHOWABLE = /[^\t\n\r\u0020-\u007E\u00A0-\u00FF\u2013\u2014\u2018\u2019\u201C\u201D\u2026\u20AC\u2022]/g;
-const showable = (text: string) => text.replace(SHOWABLE, "?");
+const MARGIN = { top: 72, bottom: 72, left: 66, right: 66 };
+/** A picture is at most this share of the page's text area high. */
+const PICTURE_SHARE = 0.55;
+/** A picture that does not fit may be shrunk to this share of its size to stay on its exchange's page. */
+const PICTURE_MIN_SCALE = 0.6;
+const GREY = "#555555";
+
+export type PicturePlan = { newPage: boolean; height: number };
+
+/**
+ * Where an exchange's picture goes, right after the exchange's text: on this page when it fits in `room`
+ * (shrunk to no less than PICTURE_MIN_SCALE of its size if need be), else at the top of a new page, which is
+ * started before the picture, so it still comes before the next exchange.
+ */
+export function placePicture(height: number, room: number): PicturePlan {
+  if (height <= room) return { newPage: false, height };
+  if (room >= height * PICTURE_MIN_SCALE) return { newPage: false, height: room };
+  return { newPage: true, height };
+}
+
+/**
+ * Whether an exchange starts on a new page: when it does not fit in the room left but would fit on a page
+ * of its own (so its words and its picture are seen together), or when too little room is left to begin it.
+ */
+export function startsNewPage(block: number, room: number, page: number, atTop: boolean, minStart: number) {
+  if (atTop || block <= room) return false;
+  return block <= page || room < minStart;
+}
+
+/** Where things landed (1-based pages, points from the top): what the tests check the layout with. */
+export type PdfLayout = {
+  pages: number;
+  exchanges: { number: number; page: number; top: number; end: { page: number; y: number } }[];
+  pictures: { exchange: number; page: number; top: number; bottom: number }[];
+};
+
+type Doc = PDFKit.PDFDocument;
+type Metrics = { ascender: number; descender: number; lineGap: number };
+/** The current font's vertical metrics: pdfkit's own font object, which it lays lines out by. */
+const metrics = (doc: Doc) => (doc as unknown as { _font: Metrics })._font;
+
+/** Sets text in the style's fonts (the CJK fallback where the Latin face lacks a character). */
+function write(
+  doc: Doc,
+  use: (name: FontName) => void,
+  text: string,
+  style: Style,
+  options: PDFKit.Mixins.TextOptions = {},
+) {
+  const runs = fontRuns(text, style);
+  runs.forEach((run, i) => {
+    use(run.font);
+    doc.text(run.text, { ...options, continued: i < runs.length - 1 || Boolean(options.continued) });
+  });
+}
+
+/** The height text would take: CJK characters measured as an em wide (an em dash), which they are. */
+function heightOf(
+  doc: Doc,
+  use: (name: FontName) => void,
+  text: string,
+  style: Style,
+  options: PDFKit.Mixins.TextOptions,
+) {
+  use(style);
+  const measured = fontRuns(text, style)
+    .map((run) => (run.font === style ? run.text : "\u2014".repeat([...run.text].length)))
+    .join("");
+  return doc.heightOfString(measured, options);
+}
+
+/**
+ * Centred text in several fonts (pdfkit centres each font's piece on its own, over one another): the
+ * lines are broken here, at spaces and between CJK characters, and each is set from its left end.
+ */
+function centred(doc: Doc, use: (name: FontName) => void, text: string, style: Style, width: number) {
+  type Piece = { font: FontName; text: string; width: number };
+  const pieces: Piece[] = [];
+  for (const run of fontRuns(text.replace(/\s+/g, " ").trim(), style)) {
+    use(run.font);
+    const parts = run.font === style ? (run.text.match(/\S+\s*|\s+/g) ?? []) : [...run.text];
+    for (const part of parts) pieces.push({ font: run.font, text: part, width: doc.widthOfString(part) });
+  }
+  const lines: Piece[][] = [[]];
+  let used = 0;
+  for (const piece of pieces) {
+    const line = lines.at(-1) as Piece[];
+    if (line.length > 0 && used + piece.width - trailing(doc, use, piece) > width) {
+      lines.push([piece]);
+      used = piece.width;
+    } else {
+      line.push(piece);
+      used += piece.width;
+    }
+  }
+  use(style);
+  const height = doc.currentLineHeight(true);
+  for (const line of lines) {
+    const last = line.at(-1);
+    if (last) last.text = last.text.trimEnd();
+    const lineWidth = line.reduce((sum, piece) => {
+      use(piece.font);
+      return sum + doc.widthOfString(piece.text);
+    }, 0);
+    if (doc.y + height > doc.page.height - MARGIN.bottom) doc.addPage();
+    const y = doc.y;
+    doc.x = MARGIN.left + (width - lineWidth) / 2;
+    for (const piece of line) {
+      use(piece.font);
+      doc.text(piece.text, doc.x, y, { lineBreak: false });
+    }
+    doc.x = MARGIN.left;
+    doc.y = y + height;
+  }
+}
+
+/** The width of a piece's trailing spaces, which may hang past the line's end. */
+function trailing(doc: Doc, use: (name: FontName) => void, piece: { font: FontName; text: string }) {
+  const spaces = piece.text.length - piece.text.trimEnd().length;
+  if (spaces === 0) return 0;
+  use(piece.font);
+  return doc.widthOfString(" ".repeat(spaces));
+}
+
+const paragraphs = (markdown: string) =>
+  markdownToPlain(markdown)
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+const excerpt = (text: string, max: number) => {
+  const chars = [...text.replace(/\s+/g, " ").trim()];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+};
 
 /** Starts writing the book into a PDF document and returns it as a stream; it ends when the book is done. */
 export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, paper: Paper) {
   const doc = new PDFDocument({
     size: PAPER_SIZES[paper],
-    margin: 60,
-    info: { Title: showable(book.title), Producer: "Storyverse", Creator: "Storyverse" },
+    margins: MARGIN,
+    pdfVersion: "1.7",
+    tagged: true,
+    displayTitle: true,
+    // Page numbers and running heads are added once all pages exist; page text is small, pictures and
+    // fonts are written out as they come.
+    bufferPages: true,
+    info: { Title: book.title, Producer: "Storyverse", Creator: "Storyverse" },
     autoFirstPage: true,
   });
-  const done = (async () => {
-    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-    doc.moveDown(8);
-    doc.font("Helvetica-Bold").fontSize(28).text(showable(book.title), { align: "center" });
-    if (book.context.trim()) {
-      doc.moveDown(1.5);
-      doc
-        .font("Helvetica-Oblique")
-        .fontSize(13)
-        .text(showable(markdownToPlain(book.context)), { align: "center" });
+  const registered = new Set<FontName>();
+  const use = (name: FontName) => {
+    if (!registered.has(name)) {
+      doc.registerFont(name, fontBytes(name));
+      registered.add(name);
+      if (name.startsWith("cjk-")) {
+        // pdfkit places a line by its font's ascender: give the CJK face the Latin one's metrics, so mixed
+        // lines share one baseline and one line height.
+        use("regular");
+        const { ascender, descender, lineGap } = metrics(doc);
+        doc.font(name);
+        Object.assign(metrics(doc), { ascender, descender, lineGap });
+      }
     }
-    if (book.exchanges.length > 0) doc.addPage();
+    doc.font(name);
+  };
+  const layout: PdfLayout = { pages: 0, exchanges: [], pictures: [] };
+  const page = () => doc.bufferedPageRange().start + doc.bufferedPageRange().count;
+
+  const done = (async (): Promise<PdfLayout> => {
+    const width = doc.page.width - MARGIN.left - MARGIN.right;
+    const bottom = () => doc.page.height - MARGIN.bottom;
+    const textHeight = doc.page.height - MARGIN.top - MARGIN.bottom;
+    const atTop = () => doc.y <= MARGIN.top + 0.5;
+    const root = doc.struct("Document");
+    doc.addStructure(root);
+
+    // The title page.
+    doc.moveDown(8);
+    root.add(
+      doc.struct("H1", {}, () => {
+        doc.fontSize(28).fillColor("#000000");
+        centred(doc, use, book.title, "bold", width);
+      }),
+    );
+    const context = markdownToPlain(book.context);
+    if (context) {
+      doc.moveDown(1.5);
+      root.add(
+        doc.struct("P", {}, () => {
+          doc.fontSize(13).fillColor(GREY);
+          for (const p of context.split(/\n\s*\n/)) centred(doc, use, p, "italic", width);
+        }),
+      );
+    }
 
     const withImages = inOrder(book.exchanges, async (exchange) => ({
       exchange,
       image: exchange.imageKey ? await bookImage(ctx, exchange.imageKey) : null,
     }));
+    let chapter: PDFKit.PDFStructureElement | null = null;
     for await (const { exchange, image } of withImages) {
-      if (exchange.player !== null) {
-        doc.moveDown(0.8);
-        doc.font("Helvetica-Bold").fontSize(11).fillColor("#555555").text("You: ", { continued: true });
-        doc.font("Helvetica-Oblique").text(showable(markdownToPlain(exchange.player)));
+      if (chapter === null || (exchange.number - 1) % EXCHANGES_PER_CHAPTER === 0) {
+        chapter?.end();
+        doc.addPage();
+        const number = Math.floor((exchange.number - 1) / EXCHANGES_PER_CHAPTER) + 1;
+        const title = `Chapter ${number}`;
+        doc.outline.addItem(title);
+        chapter = doc.struct("Sect");
+        root.add(chapter);
+        chapter.add(
+          doc.struct("H2", {}, () => {
+            doc.fontSize(20).fillColor("#000000");
+            write(doc, use, title, "bold");
+          }),
+        );
+        doc.moveDown(0.6);
       }
-      if (exchange.narrator !== null) {
+      const sect = chapter;
+
+      const player = exchange.player === null ? "" : markdownToPlain(exchange.player);
+      const narrator = exchange.narrator === null ? [] : paragraphs(exchange.narrator);
+      const picture = image
+        ? image.height * Math.min(width / image.width, (textHeight * PICTURE_SHARE) / image.height)
+        : 0;
+
+      // Keep the exchange together when it fits on a page.
+      doc.fontSize(10);
+      let block = doc.currentLineHeight(true) * 1.8;
+      if (player) block += heightOf(doc, use, `You: ${player}`, "italic", { width }) + 6;
+      doc.fontSize(12);
+      for (const p of narrator) block += heightOf(doc, use, p, "regular", { width, lineGap: 2 }) + 8;
+      if (picture) block += picture + 10;
+      if (startsNewPage(block, bottom() - doc.y, textHeight, atTop(), textHeight * 0.2)) doc.addPage();
+
+      if (!atTop()) doc.moveDown(0.8);
+      const top = { page: page(), y: doc.y };
+      sect.add(
+        doc.struct("H3", {}, () => {
+          doc.fontSize(10).fillColor(GREY);
+          write(doc, use, `Turn ${exchange.number}`, "bold");
+        }),
+      );
+      doc.moveDown(0.3);
+      if (player) {
+        sect.add(
+          doc.struct("P", {}, () => {
+            doc.fontSize(11).fillColor(GREY);
+            write(doc, use, "You: ", "bold", { continued: true });
+            write(doc, use, player, "italic");
+          }),
+        );
         doc.moveDown(0.5);
-        doc
-          .font("Helvetica")
-          .fontSize(12)
-          .fillColor("#000000")
-          .text(showable(markdownToPlain(exchange.narrator)), {
-            align: "left",
-            lineGap: 2,
-          });
       }
+      for (const p of narrator) {
+        sect.add(
+          doc.struct("P", {}, () => {
+            doc.fontSize(12).fillColor("#000000");
+            write(doc, use, p, "regular", { lineGap: 2 });
+          }),
+        );
+        doc.moveDown(0.4);
+      }
+      const end = { page: page(), y: doc.y };
+
       if (image) {
-        const maxHeight = (doc.page.height - doc.page.margins.top - doc.page.margins.bottom) * 0.6;
-        const bottom = doc.page.height - doc.page.margins.bottom;
-        if (doc.y + maxHeight > bottom) doc.addPage();
-        doc.moveDown(0.5);
-        const top = doc.y;
-        const scale = Math.min(width / image.width, maxHeight / image.height);
-        const [w, h] = [image.width * scale, image.height * scale];
-        doc.image(image.data, doc.page.margins.left + (width - w) / 2, top, { width: w, height: h });
-        doc.y = top + h;
-        doc.x = doc.page.margins.left;
+        const gap = 6;
+        const plan = placePicture(picture, bottom() - doc.y - gap);
+        if (plan.newPage) doc.addPage();
+        else doc.y += gap;
+        const scale = plan.height / image.height;
+        const [w, h] = [image.width * scale, plan.height];
+        const [x, y] = [MARGIN.left + (width - w) / 2, doc.y];
+        const alt = `Scene picture of turn ${exchange.number}${narrator[0] ? `: ${excerpt(narrator[0], 200)}` : ""}`;
+        sect.add(
+          doc.struct("Figure", { alt }, () => {
+            doc.image(image.data, x, y, { width: w, height: h });
+          }),
+        );
+        layout.pictures.push({ exchange: exchange.number, page: page(), top: y, bottom: y + h });
+        doc.y = y + h;
+        doc.x = MARGIN.left;
       }
+      layout.exchanges.push({ number: exchange.number, page: top.page, top: top.y, end });
     }
-  })()
+    chapter?.end();
+    root.end();
+
+    // Running heads and page numbers, as artifacts (not part of the text a screen reader reads).
+    const range = doc.bufferedPageRange();
+    const head = excerpt(book.title, 90);
+    for (let i = range.start + 1; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const margins = doc.page.margins;
+      doc.page.margins = { ...margins, top: 0, bottom: 0 };
+      doc.markContent("Artifact", { type: "Pagination" });
+      doc.fontSize(9).fillColor(GREY);
+      const number = String(i + 1);
+      use("regular");
+      doc.text(number, (doc.page.width - doc.widthOfString(number)) / 2, doc.page.height - 44, {
+        lineBreak: false,
+      });
+      doc.y = 36;
+      centred(doc, use, head, "regular", doc.page.width - MARGIN.left - MARGIN.right);
+      doc.endMarkedContent();
+      doc.page.margins = margins;
+    }
+    layout.pages = range.count;
+    return layout;
+  })();
+  const finished = done
     .catch((error: unknown) => {
       ctx.log.error({ err: error }, "export: pdf failed");
       doc.destroy(error as Error);
+      return null;
     })
     .finally(() => {
       if (!doc.destroyed) doc.end();
     });
-  return { stream: doc, done };
+  return { stream: doc, done: finished };
 }
