@@ -110,6 +110,42 @@ describe("make a card", () => {
   });
 });
 
+describe("how often a player may draft (audit N6)", () => {
+  it("answers 120 drafts in a minute with 10 drafts and 110 refusals (429, detail, Retry-After), asking the vendor 10 times", async () => {
+    const user = await createUser(t);
+    const { story, answerId } = await storyWithPassage(user);
+    const narrator = t.providers.text;
+    let asked = 0;
+    t.providers.text = {
+      ...narrator,
+      complete: (request) => {
+        asked += 1;
+        return narrator.complete(request);
+      },
+    } satisfies TextProvider;
+    try {
+      const url = `/api/stories/${story}/messages/${answerId}/card-draft`;
+      const answers = await Promise.all(Array.from({ length: 120 }, () => call(user, "POST", url)));
+      expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(10);
+      const refused = answers.filter((res) => res.statusCode === 429);
+      expect(refused).toHaveLength(110);
+      expect(refused[0]!.json().detail).toMatch(/^You can draft at most 10 cards a minute\. Please wait/);
+      expect(Number(refused[0]!.headers["retry-after"])).toBeGreaterThan(0);
+      expect(asked).toBe(10);
+
+      // Another player is not held up by it; the player drafts again a minute later.
+      const other = await createUser(t);
+      const theirs = await storyWithPassage(other);
+      const url2 = `/api/stories/${theirs.story}/messages/${theirs.answerId}/card-draft`;
+      expect((await call(other, "POST", url2)).statusCode).toBe(200);
+      t.clock.advance(60_000);
+      expect((await call(user, "POST", url)).statusCode).toBe(200);
+    } finally {
+      t.providers.text = narrator;
+    }
+  });
+});
+
 describe("reading a model's draft", () => {
   it("cuts every field to the card limits and fills what a model left out", () => {
     const draft = readDraft(

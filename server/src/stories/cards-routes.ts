@@ -14,6 +14,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
+import { storyLimits } from "./limits";
 import * as stories from "./service";
 
 const tags = ["story cards"];
@@ -123,7 +124,9 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      // Free, but it asks the text provider: the generation limit keeps it from being a free vendor tap.
+      // Free, but it asks the text provider: its own limit (and the generation limit) keep it from being a
+      // free vendor tap.
+      await kit.limiter.hit(storyLimits.cardDraftsPerUser, user.id);
       await kit.limitGeneration(user.id);
       return {
         success: true as const,

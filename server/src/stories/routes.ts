@@ -31,6 +31,7 @@ import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
+import { storyLimits } from "./limits";
 import * as stories from "./service";
 
 const tags = ["stories"];
@@ -434,8 +435,12 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
+      const userId = currentUser(request).id;
+      // Free but CPU-heavy (the whole context is assembled and its tokens counted): a per-user limit keeps
+      // one player's loop from slowing everyone's answers.
+      await kit.limiter.hit(storyLimits.narratorContextPerUser, userId);
       const prompt = request.query.prompt || undefined;
-      const context = await stories.narratorContext(ctx, currentUser(request).id, request.params.id, prompt, {
+      const context = await stories.narratorContext(ctx, userId, request.params.id, prompt, {
         // Continue (no prompt) paints in image mode unless asked otherwise, as a turn does.
         mode: request.query.chat_mode ?? "image",
         selectedImages: request.query.selected_images ?? 0,
