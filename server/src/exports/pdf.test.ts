@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from "pdf-lib";
+import { SaxesParser } from "saxes";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Book, Exchange } from "./book";
@@ -132,7 +133,22 @@ describe.skipIf(missing.length > 0)("the PDF read back with poppler", () => {
     expect(text).not.toContain("?");
     const info = run("pdfinfo", "-enc", "UTF-8", file);
     expect(info).toMatch(new RegExp(`^Title:\\s+${TITLE}$`, "m"));
+    expect(info).toMatch(/^Subject:\s+A tale of œuvre and 東京\.$/m);
     expect(info).toMatch(/^Tagged:\s+yes$/m);
+  });
+
+  it("keeps a title with XML's special characters as it is, and the XMP metadata well-formed", async () => {
+    const title = `Tom & Jerry <3 "œ" 東京`;
+    const file = save((await build(book([exchange(1, "Hi.")], title))).pdf);
+    expect(run("pdfinfo", "-enc", "UTF-8", file)).toContain(` ${title}\n`);
+    const xmp = run("pdfinfo", "-meta", file);
+    const parser = new SaxesParser();
+    let text = "";
+    parser.on("text", (t) => {
+      text += t;
+    });
+    parser.write(xmp).close();
+    expect(text).toContain(title);
   });
 
   it("is tagged: headings, paragraphs and a figure with alternative text", async () => {

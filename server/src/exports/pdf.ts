@@ -9,7 +9,7 @@ import type { AppContext } from "../context";
 import { type Book, EXCHANGES_PER_CHAPTER } from "./book";
 import { bookImage, inOrder } from "./ereader-images";
 import { type FontName, fontBytes, fontRuns, type Style } from "./pdf-fonts";
-import { markdownToPlain } from "./text";
+import { markdownToPlain, xmlEscape } from "./text";
 
 export const PAPER_SIZES = { a4: "A4", letter: "LETTER" } as const;
 export type Paper = keyof typeof PAPER_SIZES;
@@ -151,6 +151,7 @@ const excerpt = (text: string, max: number) => {
 
 /** Starts writing the book into a PDF document and returns it as a stream; it ends when the book is done. */
 export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, paper: Paper) {
+  const context = markdownToPlain(book.context);
   const doc = new PDFDocument({
     size: PAPER_SIZES[paper],
     margins: MARGIN,
@@ -160,9 +161,25 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
     // Page numbers and running heads are added once all pages exist; page text is small, pictures and
     // fonts are written out as they come.
     bufferPages: true,
-    info: { Title: book.title, Producer: "Storyverse", Creator: "Storyverse" },
+    // Unicode strings: pdfkit writes any non-ASCII one as UTF-16.
+    info: {
+      Title: book.title,
+      ...(context ? { Subject: excerpt(context, 300) } : {}),
+      Producer: "Storyverse",
+      Creator: "Storyverse",
+    },
     autoFirstPage: true,
   });
+  // pdfkit copies the same strings into the XMP metadata unescaped, where "&" or "<" in a title would break
+  // the XML: escape them there, after the Info dictionary took them as they are.
+  const withMetadata = doc as unknown as { endMetadata(): void; info: Record<string, unknown> };
+  const endMetadata = withMetadata.endMetadata.bind(doc);
+  withMetadata.endMetadata = () => {
+    for (const [key, value] of Object.entries(withMetadata.info)) {
+      if (typeof value === "string") withMetadata.info[key] = xmlEscape(value);
+    }
+    endMetadata();
+  };
   const registered = new Set<FontName>();
   const use = (name: FontName) => {
     if (!registered.has(name)) {
@@ -198,7 +215,6 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
         centred(doc, use, book.title, "bold", width);
       }),
     );
-    const context = markdownToPlain(book.context);
     if (context) {
       doc.moveDown(1.5);
       root.add(
