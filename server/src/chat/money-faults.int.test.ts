@@ -3,12 +3,14 @@
 // The image model is the real offline painter, held at a gate so a test can act while a job is mid-run.
 import http from "node:http";
 import { MEDIA_CLIENT_GIVE_UP_MS, MEDIA_DEADLINE_MS } from "@storyverse/contract/chat";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
 import type { ImageProvider } from "../providers/types";
+import { STORY_DELETED_DETAIL } from "./service";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,6 +53,36 @@ function holdImages() {
   };
   return { started, release: releaseHeld };
 }
+
+/** Holds the narrator's whole answers at a gate until released (streams go through unheld). */
+function holdNarrator() {
+  const narrator = t.providers.text;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered!: () => void;
+  const writing = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  t.providers.text = {
+    name: narrator.name,
+    async complete(request) {
+      entered();
+      await released;
+      return narrator.complete(request);
+    },
+    stream: (request) => narrator.stream(request),
+  };
+  const releaseAll = () => {
+    t.providers.text = narrator;
+    release();
+  };
+  return { writing, release: releaseAll };
+}
+
+const storyRows = async (storyId: string) =>
+  (await t.database.executeSql("select id from chat_messages where story_id = $1", [storyId])).rows;
 
 const get = async (user: TestUser, url: string) =>
   (await t.app.inject({ method: "GET", url, headers: bearer(user.token) })).json();
@@ -184,6 +216,139 @@ describe("a turn's charge has exactly one outcome", () => {
     expect(await refunds(user)).toEqual([{ reference: `refund:${turn.message_id}`, amount_tenths: 25 }]);
   }, 120_000);
 
+  it("deleting a story while its turn is being written stores nothing of the turn and refunds it whole, once", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const narrator = holdNarrator();
+    let turn: Awaited<ReturnType<typeof t.app.inject>>;
+    try {
+      const sending = t.app.inject({
+        method: "POST",
+        url: `/api/stories/${storyId}/chat`,
+        headers: bearer(user.token),
+        payload: { prompt: "The dragon wakes", chat_mode: "image" },
+      });
+      await narrator.writing;
+      expect(await balance(user)).toBe(13.5);
+      const deleted = await t.app.inject({
+        method: "DELETE",
+        url: `/api/stories/${storyId}`,
+        headers: bearer(user.token),
+      });
+      expect(deleted.statusCode).toBe(200);
+      narrator.release();
+      turn = await sending;
+    } finally {
+      narrator.release();
+    }
+    expect(turn.statusCode, turn.body).toBe(404);
+    expect(turn.json().detail).toBe(STORY_DELETED_DETAIL);
+    expect(await storyRows(storyId)).toEqual([]);
+    await drainMediaJobs();
+    expect((await get(user, "/api/user/images")).images).toEqual([]);
+    expect(await balance(user)).toBe(15);
+    const rows = await refunds(user);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount_tenths: 15 });
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(150);
+  }, 120_000);
+
+  it("turns and deletions of their stories racing at random moments: one outcome per turn, no rows left", async () => {
+    const gate = holdImages();
+    const users = await Promise.all(Array.from({ length: 8 }, () => createUser(t)));
+    const stories = await Promise.all(users.map((user) => newStory(user)));
+    const results = await Promise.all(
+      users.map(async (user, i) => {
+        const storyId = stories[i]!;
+        const sending = t.app.inject({
+          method: "POST",
+          url: `/api/stories/${storyId}/chat`,
+          headers: bearer(user.token),
+          payload: { prompt: "Run", chat_mode: "image" },
+        });
+        await new Promise((resolve) => setTimeout(resolve, i * 7));
+        const deleted = await t.app.inject({
+          method: "DELETE",
+          url: `/api/stories/${storyId}`,
+          headers: bearer(user.token),
+        });
+        expect(deleted.statusCode).toBe(200);
+        return (await sending).statusCode;
+      }),
+    );
+    gate.release();
+    await drainMediaJobs();
+    for (const [i, user] of users.entries()) {
+      expect(await storyRows(stories[i]!)).toEqual([]);
+      const rows = await refunds(user);
+      expect(rows.length).toBeLessThanOrEqual(1);
+      // Delivered (the text's 0.5 kept, the media part refunded by the delete) or not kept at all.
+      const expected = results[i] === 200 ? 14.5 : 15;
+      expect(await balance(user), `turn answered ${results[i]}`).toBe(expected);
+      expect(await ledgerSum(t.ctx.db, user.userId)).toBe(expected * 10);
+    }
+    expect((await get(users[0]!, "/api/user/images")).images).toEqual([]);
+  }, 120_000);
+
+  it("a story deletion that rolls back keeps its pending turn's uploaded references; one that commits removes them", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
+    const gate = holdImages();
+    const turn = await t.app.inject({
+      method: "POST",
+      url: `/api/stories/${storyId}/chat`,
+      headers: bearer(user.token),
+      payload: {
+        prompt: "The knight from my sketch",
+        chat_mode: "image",
+        inputImages: [`data:image/png;base64,${png.toString("base64")}`],
+      },
+    });
+    expect(turn.statusCode, turn.body).toBe(200);
+    await gate.started;
+    const [row] = (
+      await t.database.executeSql("select reference_keys from chat_messages where id = $1", [
+        turn.json().message_id,
+      ])
+    ).rows as { reference_keys: string[] }[];
+    const upload = row!.reference_keys.find((key) => key.includes("/inputs/"))!;
+    expect(upload).toBeTruthy();
+
+    // The story's row refuses to go: the delete's transaction rolls back after the messages were deleted.
+    await t.database.executeSql(`
+      create or replace function refuse_story_delete() returns trigger language plpgsql as $$
+      begin raise exception 'story delete refused'; end $$;
+      create trigger refuse_story_delete before delete on stories
+        for each row execute function refuse_story_delete();
+    `);
+    try {
+      const refused = await t.app.inject({
+        method: "DELETE",
+        url: `/api/stories/${storyId}`,
+        headers: bearer(user.token),
+      });
+      expect(refused.statusCode).toBe(500);
+    } finally {
+      await t.database.executeSql("drop trigger refuse_story_delete on stories");
+    }
+    expect(await storyRows(storyId)).toHaveLength(2);
+    await expect(t.storage.size(upload)).resolves.toBeGreaterThan(0);
+
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/stories/${storyId}`,
+      headers: bearer(user.token),
+    });
+    expect(deleted.statusCode).toBe(200);
+    await expect(t.storage.size(upload)).rejects.toThrow();
+    gate.release();
+    await drainMediaJobs();
+    expect(await balance(user)).toBe(14.5);
+  }, 120_000);
+
   it("many polls past the deadline racing a story deletion refund the media part exactly once", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
@@ -217,24 +382,7 @@ describe("a turn's charge has exactly one outcome", () => {
 
   it("a client that disconnects mid-turn is charged once for a turn delivered to its history", async () => {
     const user = await createUser(t);
-    const narrator = t.providers.text;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered!: () => void;
-    const writing = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    t.providers.text = {
-      name: narrator.name,
-      async complete(request) {
-        entered();
-        await released;
-        return narrator.complete(request);
-      },
-      stream: (request) => narrator.stream(request),
-    };
+    const { writing, release } = holdNarrator();
     try {
       const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
       const body = JSON.stringify({ prompt: "The bridge", chat_mode: "image" });
@@ -248,7 +396,6 @@ describe("a turn's charge has exactly one outcome", () => {
       await writing;
       request.destroy();
     } finally {
-      t.providers.text = narrator;
       release();
     }
     let history: { message_id: string }[] = [];

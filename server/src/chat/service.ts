@@ -215,6 +215,20 @@ async function narrate(
   return { answer, shown, stopped: streaming?.stop.aborted ?? false, active };
 }
 
+/** A turn's story was deleted before the turn could be stored. */
+export const STORY_DELETED_DETAIL =
+  "This story was deleted while the narrator was writing; nothing was kept or charged.";
+
+/** PostgreSQL's foreign_key_violation, on the error or (Drizzle wraps the driver's) its causes. */
+function isForeignKeyViolation(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if ((current as { code?: unknown }).code === "23503") return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 /** The turn core: charge, ask the narrator, then commit the answer and its media job together. */
 async function runTurn(
   ctx: TurnContext,
@@ -252,45 +266,52 @@ async function runTurn(
           const answerAt = new Date(userAt.getTime() + 1);
           // The answer and its job commit together: no message waits for a job that was never queued.
           if (wantsMedia) await ctx.jobs.ready(generateMediaJob);
-          await ctx.db.transaction(async (tx) => {
-            await lockConversation(tx, input.userId, input.storyId);
-            await plan.beforeAnswer(tx, userAt);
-            await settle(tx, undeliveredTenths);
-            await insertMessage(tx, {
-              id: assistantId,
-              userId: input.userId,
-              storyId: input.storyId,
-              role: "assistant",
-              content: storyText,
-              mode: input.mode,
-              sceneDescription: scene,
-              mediaStatus: wantsMedia ? "pending" : "none",
-              chargedTenths: charged.chargedTenths - undeliveredTenths,
-              // The scene is painted from the selected images, then the active cards' portraits.
-              referenceKeys: wantsMedia ? sceneReferences(referenceKeys, active) : [],
-              stopped,
-              versionGroup: plan.version?.group ?? null,
-              versionNumber: plan.version?.number ?? 1,
-              createdAt: answerAt,
-              updatedAt: answerAt,
-            });
-            if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
-            if (input.storyId) {
-              await recordEvent(tx, {
+          await ctx.db
+            .transaction(async (tx) => {
+              await lockConversation(tx, input.userId, input.storyId);
+              await plan.beforeAnswer(tx, userAt);
+              await settle(tx, undeliveredTenths);
+              await insertMessage(tx, {
+                id: assistantId,
                 userId: input.userId,
-                kind: "story",
-                subjectId: input.storyId,
-                at: answerAt,
+                storyId: input.storyId,
+                role: "assistant",
+                content: storyText,
+                mode: input.mode,
+                sceneDescription: scene,
+                mediaStatus: wantsMedia ? "pending" : "none",
+                chargedTenths: charged.chargedTenths - undeliveredTenths,
+                // The scene is painted from the selected images, then the active cards' portraits.
+                referenceKeys: wantsMedia ? sceneReferences(referenceKeys, active) : [],
+                stopped,
+                versionGroup: plan.version?.group ?? null,
+                versionNumber: plan.version?.number ?? 1,
+                createdAt: answerAt,
+                updatedAt: answerAt,
               });
-            }
-            if (wantsMedia) {
-              await ctx.jobs.send(
-                generateMediaJob,
-                { messageId: assistantId, storyTitle: input.story?.title ?? null },
-                { id: assistantId, tx },
-              );
-            }
-          });
+              if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
+              if (input.storyId) {
+                await recordEvent(tx, {
+                  userId: input.userId,
+                  kind: "story",
+                  subjectId: input.storyId,
+                  at: answerAt,
+                });
+              }
+              if (wantsMedia) {
+                await ctx.jobs.send(
+                  generateMediaJob,
+                  { messageId: assistantId, storyTitle: input.story?.title ?? null },
+                  { id: assistantId, tx },
+                );
+              }
+            })
+            .catch((error: unknown) => {
+              // The story was deleted while the narrator wrote (its delete holds the conversation lock, so
+              // it either saw this turn committed or committed first): nothing is stored, all is refunded.
+              if (input.storyId && isForeignKeyViolation(error)) throw new NotFound(STORY_DELETED_DETAIL);
+              throw error;
+            });
           // Uploads only serve the media job; a stopped turn has none.
           if (!wantsMedia) {
             await discardUploadedInputs(ctx, referenceKeys).catch((error: Error) => {
@@ -652,12 +673,16 @@ export async function conversation(
  * Deletes a story's messages. Media still being made for them will never reach the user (the job finds
  * its message gone and removes what it made), so their media part is refunded and their jobs cancelled, in
  * the caller's transaction. Refunds are keyed by message id: a job that failed first cannot double them.
+ * Holds the conversation's lock, as a turn's commit does: a turn being written either committed before
+ * (and is refunded here) or commits after and finds its story gone (and is refunded whole by the turn).
+ * Returns the uploaded reference files to remove once the caller's transaction has committed.
  */
 export async function deleteStoryConversation(
-  ctx: Pick<AppContext, "db" | "clock" | "log" | "jobs" | "storage">,
+  ctx: Pick<AppContext, "db" | "clock" | "log" | "jobs">,
   userId: string,
   storyId: string,
-) {
+): Promise<string[]> {
+  await lockConversation(ctx.db, userId, storyId);
   const pending = await pendingMessagesOfStory(ctx.db, userId, storyId);
   for (const message of pending) {
     await refundPaid(
@@ -670,10 +695,7 @@ export async function deleteStoryConversation(
     await ctx.jobs.cancel(generateMediaJob, message.id, { tx: ctx.db });
   }
   await deleteConversation(ctx.db, userId, storyId);
-  await discardUploadedInputs(
-    ctx,
-    pending.flatMap((message) => message.referenceKeys),
-  );
+  return pending.flatMap((message) => message.referenceKeys);
 }
 
 /** How many messages each story's conversation holds and when the newest was written. */

@@ -140,7 +140,11 @@ export const chatMessages = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    storyId: uuid("story_id"),
+    /**
+     * A turn can never outlive its story: a turn committing after its story was deleted fails here (and is
+     * refunded), instead of leaving charged, painted rows that belong to nothing.
+     */
+    storyId: uuid("story_id").references(() => stories.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["user", "assistant"] }).notNull(),
     content: text("content").notNull(),
     mode: text("mode", { enum: ["chat", "image", "video"] }),

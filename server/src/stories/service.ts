@@ -26,7 +26,7 @@ import {
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { BadRequest, NotFound } from "../http/errors";
-import { checkInputImages } from "../media/inputs";
+import { checkInputImages, discardUploadedInputs } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { draftCardFromMessage } from "./card-draft";
 import {
@@ -216,10 +216,17 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
   await ownStory(ctx, userId, storyId);
   // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
   const portraits = await storyPortraitUploads(ctx, userId, storyId);
-  await ctx.db.transaction(async (tx) => {
-    await deleteStoryConversation({ ...ctx, db: tx as unknown as AppContext["db"] }, userId, storyId);
+  const uploads = await ctx.db.transaction(async (tx) => {
+    const keys = await deleteStoryConversation(
+      { ...ctx, db: tx as unknown as AppContext["db"] },
+      userId,
+      storyId,
+    );
     await deleteStory(tx, userId, storyId);
+    return keys;
   });
+  // Files go only once the rows that name them are gone for good (a rolled-back delete keeps both).
+  await discardUploadedInputs(ctx, uploads);
   await discardStoryPortraits(ctx, portraits);
 }
 
