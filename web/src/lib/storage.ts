@@ -274,6 +274,28 @@ export function writeSignInEmail(email: string): void {
   }
 }
 
+const REGISTER_INTENT_KEY = "openRegister";
+
+/** The next auth view opens on the register form (a "create your first story" action on the landing page). */
+export function requestRegisterForm(): void {
+  try {
+    sessionBackend()?.setItem(REGISTER_INTENT_KEY, "1");
+  } catch {
+    // Without session storage the auth view opens on sign-in, with its "Create one" switch.
+  }
+}
+
+/** Whether the auth view should open on the register form, read once. */
+export function takeRegisterRequest(): boolean {
+  try {
+    const wanted = sessionBackend()?.getItem(REGISTER_INTENT_KEY) === "1";
+    sessionBackend()?.removeItem(REGISTER_INTENT_KEY);
+    return wanted;
+  } catch {
+    return false;
+  }
+}
+
 /** The address to fill the sign-in with, read once: a later visit to the sign-in starts empty. */
 export function takeSignInEmail(): string | null {
   try {

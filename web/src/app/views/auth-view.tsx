@@ -4,7 +4,7 @@
 
 import { useState } from "react";
 import { AuthScreen } from "../../features/accounts/components/auth-screen";
-import { takeSignInEmail, writePendingUser } from "../../lib/storage";
+import { takeRegisterRequest, takeSignInEmail, writePendingUser } from "../../lib/storage";
 import { useAuth } from "../auth-provider";
 import { useBanner } from "../banner-provider";
 import { useView } from "../view-provider";
@@ -15,8 +15,11 @@ export function AuthView() {
   const { showError, showSuccess } = useBanner();
   // Arriving from a verified email or a new password: the address is already known.
   const [identifier] = useState(takeSignInEmail);
+  // Arriving from a "create your first story" action: the register form, not sign-in.
+  const [register] = useState(takeRegisterRequest);
   return (
     <AuthScreen
+      initialMode={register && !identifier ? "register" : "signin"}
       initialIdentifier={identifier}
       onSignedIn={signIn}
       onVerificationRequired={(pending, notice) => {

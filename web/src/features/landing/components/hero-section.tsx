@@ -9,7 +9,7 @@ const STATS = [
   { value: "15", label: "free credits to start" },
 ];
 
-export function HeroSection({ onGetStarted }: { onGetStarted: () => void }) {
+export function HeroSection({ onCreateAccount }: { onCreateAccount: () => void }) {
   return (
     <section id="top" aria-labelledby="hero-title" className="relative isolate scroll-mt-16 overflow-hidden">
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
@@ -35,7 +35,7 @@ export function HeroSection({ onGetStarted }: { onGetStarted: () => void }) {
             2K image, and any moment can become a 5-second cinematic motion clip.
           </p>
           <div className="mt-8 flex flex-col gap-4 sm:flex-row">
-            <Button size="lg" onClick={onGetStarted}>
+            <Button size="lg" onClick={onCreateAccount}>
               Create Your First Story
               <ArrowRight aria-hidden="true" className="size-5" />
             </Button>

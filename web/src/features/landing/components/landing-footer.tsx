@@ -1,7 +1,7 @@
 import { Wordmark } from "../../../components/wordmark";
 import { SECTION_LINKS } from "./landing-header";
 
-export function LandingFooter({ onGetStarted }: { onGetStarted: () => void }) {
+export function LandingFooter({ onCreateAccount }: { onCreateAccount: () => void }) {
   return (
     <footer className="border-t border-line bg-surface/60">
       <div className="mx-auto grid max-w-7xl grid-cols-1 gap-12 px-4 py-16 sm:px-6 md:grid-cols-[1.6fr_1fr_1fr] lg:px-8">
@@ -36,7 +36,7 @@ export function LandingFooter({ onGetStarted }: { onGetStarted: () => void }) {
           </p>
           <button
             type="button"
-            onClick={onGetStarted}
+            onClick={onCreateAccount}
             className="mt-4 rounded text-sm font-semibold text-accent-ink transition duration-200 hover:underline"
           >
             Create your account →

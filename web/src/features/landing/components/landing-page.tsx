@@ -1,5 +1,6 @@
 // The landing page: what anonymous visitors see first. Loaded eagerly, so it is the page the
 // 120 KB (gzip) initial-JavaScript budget is about.
+import { requestRegisterForm } from "../../../lib/storage";
 import { CreateSection } from "./create-section";
 import { FeaturesSection } from "./features-section";
 import { GallerySection } from "./gallery-section";
@@ -9,6 +10,11 @@ import { LandingHeader } from "./landing-header";
 import { StudioSection } from "./studio-section";
 
 export function LandingPage({ onGetStarted }: { onGetStarted: () => void }) {
+  // "Create your first story" is for newcomers: it opens the register form, not sign-in.
+  const onCreateAccount = () => {
+    requestRegisterForm();
+    onGetStarted();
+  };
   return (
     <div className="relative min-h-dvh overflow-x-clip bg-canvas text-ink">
       <a
@@ -19,13 +25,13 @@ export function LandingPage({ onGetStarted }: { onGetStarted: () => void }) {
       </a>
       <LandingHeader onGetStarted={onGetStarted} />
       <main id="main" tabIndex={-1} className="outline-none">
-        <HeroSection onGetStarted={onGetStarted} />
+        <HeroSection onCreateAccount={onCreateAccount} />
         <FeaturesSection />
         <StudioSection onGetStarted={onGetStarted} />
         <CreateSection />
         <GallerySection />
       </main>
-      <LandingFooter onGetStarted={onGetStarted} />
+      <LandingFooter onCreateAccount={onCreateAccount} />
     </div>
   );
 }
