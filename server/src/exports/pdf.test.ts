@@ -137,6 +137,19 @@ describe.skipIf(missing.length > 0)("the PDF read back with poppler", () => {
     expect(info).toMatch(/^Tagged:\s+yes$/m);
   });
 
+  it("wraps long CJK text, alone and mixed with Latin words, within the page's margins", async () => {
+    const narrator = `${"東京の夜は静かだった。".repeat(30)} some English words ${"我们在这里说话，".repeat(20)}`;
+    const { pdf, layout } = await build(book([exchange(1, narrator)]));
+    const file = save(pdf);
+    const boxes = run("pdftotext", "-bbox", "-f", "2", "-l", String(layout.pages), file, "-");
+    const right = Math.max(...[...boxes.matchAll(/xMax="([\d.]+)"/g)].map((m) => Number(m[1])));
+    expect(right).toBeLessThanOrEqual(595.28 - 66 + 0.5);
+    const lines = [...boxes.matchAll(/<word [^>]*yMin="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(new Set(lines).size).toBeGreaterThan(10);
+    const text = run("pdftotext", "-enc", "UTF-8", file, "-").replace(/\s+/g, "");
+    expect(text).toContain(narrator.replace(/\s+/g, ""));
+  });
+
   it("keeps a title with XML's special characters as it is, and the XMP metadata well-formed", async () => {
     const title = `Tom & Jerry <3 "œ" 東京`;
     const file = save((await build(book([exchange(1, "Hi.")], title))).pdf);
