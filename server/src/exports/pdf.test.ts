@@ -150,6 +150,19 @@ describe.skipIf(missing.length > 0)("the PDF read back with poppler", () => {
     expect(text).toContain(narrator.replace(/\s+/g, ""));
   });
 
+  it("centres a long title with CJK and an overlong word within the margins, and it stays one heading", async () => {
+    const title = `${"W".repeat(40)} ${"東京の物語".repeat(12)} œuvre`;
+    const file = save((await build(book([exchange(1, "Hi.")], title))).pdf);
+    const boxes = run("pdftotext", "-bbox", "-f", "1", "-l", "1", file, "-");
+    const xs = (edge: string) =>
+      [...boxes.matchAll(new RegExp(`${edge}="([\\d.]+)"`, "g"))].map((m) => Number(m[1]));
+    expect(Math.min(...xs("xMin"))).toBeGreaterThanOrEqual(66 - 0.5);
+    expect(Math.max(...xs("xMax"))).toBeLessThanOrEqual(595.28 - 66 + 0.5);
+    const tree = run("pdfinfo", "-enc", "UTF-8", "-struct-text", file);
+    const heading = /^ {2}H1[^\n]*\n\s+"([^"]*)"/m.exec(tree)?.[1] ?? "";
+    expect(heading.replace(/\s+/g, "")).toBe(title.replace(/\s+/g, ""));
+  });
+
   it("keeps a title with XML's special characters as it is, and the XMP metadata well-formed", async () => {
     const title = `Tom & Jerry <3 "œ" 東京`;
     const file = save((await build(book([exchange(1, "Hi.")], title))).pdf);

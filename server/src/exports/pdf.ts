@@ -95,7 +95,13 @@ function centred(doc: Doc, use: (name: FontName) => void, text: string, style: S
   for (const run of fontRuns(text.replace(/\s+/g, " ").trim(), style)) {
     use(run.font);
     const parts = run.font === style ? (run.text.match(/\S+\s*|\s+/g) ?? []) : [...run.text];
-    for (const part of parts) pieces.push({ font: run.font, text: part, width: doc.widthOfString(part) });
+    for (const part of parts) {
+      const partWidth = doc.widthOfString(part);
+      // A word wider than the line is broken between its letters.
+      if (partWidth > width)
+        for (const char of part) pieces.push({ font: run.font, text: char, width: doc.widthOfString(char) });
+      else pieces.push({ font: run.font, text: part, width: partWidth });
+    }
   }
   const lines: Piece[][] = [[]];
   let used = 0;
@@ -118,7 +124,8 @@ function centred(doc: Doc, use: (name: FontName) => void, text: string, style: S
       use(piece.font);
       return sum + doc.widthOfString(piece.text);
     }, 0);
-    if (doc.y + height > doc.page.height - MARGIN.bottom) doc.addPage();
+    // Inside a structure element: carry its marked content over to the new page.
+    if (doc.y + height > doc.page.height - MARGIN.bottom) doc.continueOnNewPage();
     const y = doc.y;
     doc.x = MARGIN.left + (width - lineWidth) / 2;
     for (const piece of line) {
@@ -319,7 +326,7 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
 
     // Running heads and page numbers, as artifacts (not part of the text a screen reader reads).
     const range = doc.bufferedPageRange();
-    const head = excerpt(book.title, 90);
+    const head = excerpt(book.title, 50);
     for (let i = range.start + 1; i < range.start + range.count; i++) {
       doc.switchToPage(i);
       const margins = doc.page.margins;
