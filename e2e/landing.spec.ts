@@ -2,22 +2,19 @@
 // newsletter route). Elements are found by role and visible text, as a visitor would find them.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { type ConsoleWatch, watchConsole } from "./support/page-checks";
 
 const HERO = { level: 1, name: "Start Your Universe Now" } as const;
 
-let consoleErrors: string[] = [];
+let consoleWatch: ConsoleWatch;
 
-test.beforeEach(async ({ page }) => {
-  consoleErrors = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(error.message));
+test.beforeEach(({ page }) => {
+  consoleWatch = watchConsole(page);
 });
 
 test.afterEach(() => {
-  // Also catches Content-Security-Policy violations, which Chromium reports as console errors.
-  expect(consoleErrors, "console errors").toEqual([]);
+  // Content-Security-Policy violations included, even those Chromium keeps out of the console.
+  consoleWatch.assertClean();
 });
 
 function header(page: Page) {

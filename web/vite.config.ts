@@ -11,6 +11,15 @@ export default defineConfig({
     emptyOutDir: true,
     // Keep images as files: data: URIs are allowed, but files cache better and keep the CSS small.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: {
+        // zod and src/zod-config.ts in one chunk, the config right after zod: every chunk that builds a
+        // schema imports this one, so zod is jitless before the first schema exists (zod-config.ts).
+        codeSplitting: {
+          groups: [{ name: "zod", test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-config\.ts$/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -10,9 +10,27 @@ export interface ConsoleWatch {
   assertClean: () => void;
 }
 
+/**
+ * Chromium reports some Content-Security-Policy violations only as a DevTools issue, not in the console (a
+ * blocked `eval`/`new Function` that the page catches, such as a library probing for eval): every page the
+ * test opens says each violation out loud as a console error, so the watch below sees it.
+ */
+function reportCspViolations(page: Page): void {
+  page
+    .addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        const blocked = event.blockedURI || "inline code";
+        console.error(`Content-Security-Policy violation: ${event.effectiveDirective} refused ${blocked}`);
+      });
+    })
+    // The page may already be closing when a test ends early; there is nothing left to watch then.
+    .catch(() => {});
+}
+
 export function watchConsole(page: Page): ConsoleWatch {
   const errors: string[] = [];
   const allowed: RegExp[] = [];
+  reportCspViolations(page);
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });

@@ -14,6 +14,7 @@ import type { Database } from "./db/client";
 import { eventRoutes } from "./events/routes";
 import { exportRoutes } from "./exports/routes";
 import { installAuth } from "./http/auth";
+import { installCompression } from "./http/compression";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
 import { installInputGuards } from "./http/input-guards";
@@ -90,6 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   const mediaOrigin =
     deps.storage.kind === "s3" ? new URL(await deps.storage.signedUrl("csp-probe")).origin : undefined;
   await installSecurityHeaders(app, deps.config.appEnv === "production", mediaOrigin);
+  // Before every route and the static files, so each gets the compression hook.
+  await installCompression(app);
   await installApiDocs(app);
   await app.register(multipart, { limits: { files: 1, fields: 10 } });
   installAuth(app);

@@ -1,3 +1,5 @@
+// First: zod must be jitless before any module builds a schema (zod-config.ts).
+import "./zod-config";
 import "./index.css";
 import { setNonce } from "get-nonce";
 import { lazy, StrictMode, Suspense } from "react";

@@ -98,6 +98,20 @@ describe("system routes", () => {
     expect(nonces[0]).not.toBe(nonces[1]);
   });
 
+  it("answers /robots.txt as plain text: pages and shared stories open to crawlers, the rest of /api/ not", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/robots.txt" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(res.body).not.toContain("<");
+    const lines = res.body.trim().split("\n");
+    expect(lines[0]).toBe("User-agent: *");
+    expect(lines).toContain("Disallow: /api/");
+    expect(lines).toContain("Allow: /api/shared/");
+    expect(lines).toContain("Allow: /");
+    expect(lines).not.toContain("Disallow: /");
+    expect(lines).not.toContain("Disallow: /s/");
+  });
+
   it("sends built assets pre-compressed and cacheable for a year", async () => {
     const res = await t.app.inject({
       method: "GET",

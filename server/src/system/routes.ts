@@ -1,9 +1,22 @@
-// Health probe and capability discovery.
+// Health probe, capability discovery and /robots.txt.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { configResponseSchema, healthResponseSchema, readyResponseSchema } from "@storyverse/contract/system";
 import { ServiceUnavailable } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
 import { describeServer } from "./capabilities";
+
+/**
+ * What crawlers may read (docs/decisions.md, "robots.txt"): the landing page and shared stories (/s/{token},
+ * with the shared story's data and picture under /api/shared/, which link previews fetch). The rest of the
+ * API is not for crawlers, nor are the one-time links sent by mail.
+ */
+export const ROBOTS_TXT = `User-agent: *
+Allow: /api/shared/
+Disallow: /api/
+Disallow: /verify-email
+Disallow: /forgot-password
+Allow: /
+`;
 
 export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
@@ -59,5 +72,9 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async () => describeServer(ctx.config),
+  );
+
+  app.get("/robots.txt", { schema: { hide: true }, logLevel: "warn" }, async (_request, reply) =>
+    reply.header("cache-control", "public, max-age=3600").type("text/plain; charset=utf-8").send(ROBOTS_TXT),
   );
 };
