@@ -4,11 +4,13 @@
 // EXCHANGES_PER_CHAPTER exchanges each, with each scene's picture shrunk for e-readers (video turns show
 // the scene they were animated from). The cover is the story card's picture. An empty story is a valid
 // book of a cover-less title page.
+import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { type Book, EXCHANGES_PER_CHAPTER, type Exchange, pad } from "./book";
 import { bookImage, inOrder } from "./ereader-images";
 import { markdownToXhtml, xmlEscape } from "./text";
+import { addStreamedEntry } from "./zip-entries";
 
 type ManifestItem = { id: string; href: string; mediaType: string; properties?: string };
 
@@ -84,7 +86,14 @@ export async function writeEpub(
 
   const cover = book.coverKey ? await bookImage(ctx, book.coverKey) : null;
   if (cover) {
-    zip.addBuffer(cover.data, "OEBPS/images/cover.jpg", { compress: false });
+    await addStreamedEntry(
+      zip,
+      Readable.from([cover.data], { objectMode: false }),
+      "OEBPS/images/cover.jpg",
+      {
+        size: cover.data.length,
+      },
+    );
     manifest.push({
       id: "cover-image",
       href: "images/cover.jpg",
@@ -137,7 +146,10 @@ export async function writeEpub(
     let href: string | null = null;
     if (image) {
       href = `images/scene-${pad(exchange.number)}.jpg`;
-      zip.addBuffer(image.data, `OEBPS/${href}`, { compress: false });
+      // The next picture is added once the archive has taken this one: a slow reader holds a few at most.
+      await addStreamedEntry(zip, Readable.from([image.data], { objectMode: false }), `OEBPS/${href}`, {
+        size: image.data.length,
+      });
       manifest.push({ id: `image-${pad(exchange.number)}`, href, mediaType: "image/jpeg" });
     }
     sections.push(exchangeXhtml(exchange, href));

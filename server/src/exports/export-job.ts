@@ -1,11 +1,10 @@
-// Makes an export file in a job: the same writers as the streamed download, their output collected and
-// kept in media storage, with progress counted as the story's pictures and clips are read.
-import type { Readable } from "node:stream";
+// Makes an export file in a job: the same writers as the streamed download, their output streamed into
+// media storage as it is made, with progress counted as the story's pictures and clips are read.
 import { EXPORT_FAILED_MESSAGE } from "@storyverse/contract/exports";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import type { MediaStorage } from "../media/storage/types";
+import type { ByteRange, MediaStorage } from "../media/storage/types";
 import type { Book } from "./book";
 import { findExport, updateExport } from "./export-repo";
 import { exportStory } from "./service";
@@ -35,12 +34,6 @@ function mediaReads(book: Book): number {
   return Math.max(1, count);
 }
 
-async function collect(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
 export async function makeExport(ctx: ExportJobContext, payload: { exportId: string }, attempt: JobAttempt) {
   const row = await findExport(ctx.db, payload.exportId);
   if (!row || (row.status !== "queued" && row.status !== "running")) return;
@@ -49,29 +42,37 @@ export async function makeExport(ctx: ExportJobContext, payload: { exportId: str
     let total = 1;
     let read = 0;
     let reported = 1;
-    // Reading media is most of the work (EPUB and PDF also shrink each picture): count the reads.
-    // The same store with reads counted (inheriting every other method of the store itself).
+    // Reading media is most of the work (EPUB and PDF also shrink each picture): count the files read
+    // (whole, or opened as a stream). The same store with reads counted (inheriting every other method).
+    const counted = async () => {
+      read += 1;
+      const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
+      if (progress >= reported + 5) {
+        reported = progress;
+        await updateExport(ctx.db, row.id, { progress, updatedAt: ctx.clock.now() });
+      }
+    };
     const counting: ExportJobContext = {
       ...ctx,
       storage: Object.assign(Object.create(ctx.storage) as MediaStorage, {
         read: async (key: string) => {
           const data = await ctx.storage.read(key);
-          read += 1;
-          const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
-          if (progress >= reported + 5) {
-            reported = progress;
-            await updateExport(ctx.db, row.id, { progress, updatedAt: ctx.clock.now() });
-          }
+          await counted();
           return data;
+        },
+        open: async (key: string, range?: ByteRange) => {
+          const file = await ctx.storage.open(key, range);
+          await counted();
+          return file;
         },
       }),
     };
     const file = await exportStory(counting, row.userId, row.storyId, row.format, row.paper, (book) => {
       total = mediaReads(book);
     });
-    const data = await collect(file.stream);
+    // Written as it is made (never whole in memory), at the pace the store takes it.
     const key = exportStorageKey(row.userId, row.id, row.format);
-    await ctx.storage.put(key, data, file.contentType);
+    await ctx.storage.putStream(key, file.stream, file.contentType);
     await updateExport(ctx.db, row.id, {
       status: "completed",
       progress: 100,

@@ -1,9 +1,11 @@
 // The Markdown export: one story.md (title, context, every exchange in order, the player's lines marked)
 // beside an images/ and a videos/ folder that it links to relatively. Media go in as the originals, stored
-// without compression (they are compressed already), so the archive costs little to make.
+// without compression (they are compressed already), so the archive costs little to make; they are streamed
+// in one at a time, at the pace the archive is read, so a slow download never holds the story's media.
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { type Book, pad } from "./book";
+import { addStreamedEntry } from "./zip-entries";
 
 const extensionOf = (key: string) => /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? "bin";
 
@@ -42,17 +44,23 @@ export async function writeMarkdownZip(
   zip.addBuffer(Buffer.from(parts.join("\n"), "utf8"), `${folder}/story.md`);
 }
 
+/**
+ * Streams one media file into the archive, waiting until the archive has taken all of it (see
+ * zip-entries.ts). A file that cannot be opened is left out; one that fails half-way fails the archive.
+ */
 async function addMedia(
   ctx: Pick<AppContext, "storage" | "log">,
   zip: ZipFile,
   key: string,
   path: string,
 ): Promise<boolean> {
+  let file: Awaited<ReturnType<AppContext["storage"]["open"]>>;
   try {
-    zip.addBuffer(await ctx.storage.read(key), path, { compress: false });
-    return true;
+    file = await ctx.storage.open(key);
   } catch (error) {
     ctx.log.warn({ err: error, key }, "export: media left out");
     return false;
   }
+  await addStreamedEntry(zip, file.stream, path, { size: file.size, compress: false });
+  return true;
 }

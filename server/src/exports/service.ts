@@ -10,6 +10,7 @@ import { type Book, fileStem, loadBook } from "./book";
 import { writeEpub } from "./epub";
 import { writeMarkdownZip } from "./markdown-zip";
 import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
+import { ArchiveAbandoned } from "./zip-entries";
 
 type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
 
@@ -39,6 +40,8 @@ function zipStream(ctx: ExportContext, fill: (zip: ZipFile) => Promise<void>): R
   fill(zip).then(
     () => zip.end(),
     (error: unknown) => {
+      // The download was cancelled: nothing failed, and no one is left to tell.
+      if (error instanceof ArchiveAbandoned) return;
       // Headers are gone already: cutting the stream makes the download fail visibly instead of saving
       // a silently incomplete book.
       ctx.log.error({ err: error }, "export failed");

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HttpError } from "../../http/errors";
 import { createFakeClock } from "../../platform/clock";
@@ -68,6 +69,23 @@ describe("local media storage", () => {
     expect((await text(whole.stream)).toString()).toBe("0123456789");
     expect((await text((await storage.open(key, { start: 2, end: 5 })).stream)).toString()).toBe("2345");
     expect(await statusOf(storage.open("u/42/none.mp4"))).toBe(404);
+  });
+
+  it("stores a stream, and keeps nothing (not even a temp file) when the stream fails", async () => {
+    const key = "u/42/exports/book.zip";
+    await storage.putStream(
+      key,
+      Readable.from([Buffer.from("part one, "), Buffer.from("part two")]),
+      "application/zip",
+    );
+    expect((await storage.read(key)).toString()).toBe("part one, part two");
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.from("half"));
+    setImmediate(() => failing.destroy(new Error("the archive failed")));
+    await expect(storage.putStream("u/42/exports/broken.zip", failing, "application/zip")).rejects.toThrow(
+      "the archive failed",
+    );
+    expect(await readdir(path.join(root, "media", "u", "42", "exports"))).toEqual(["book.zip"]);
   });
 
   it("answers 404 for a missing file and deletes a missing file without complaint", async () => {

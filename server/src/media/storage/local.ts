@@ -2,10 +2,11 @@
 // ("/api/media/<key>?exp=...&sig=..."). Relative links keep media same-origin, which the CSP's img-src
 // and media-src 'self' require.
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { NotFound } from "../../http/errors";
 import type { Clock } from "../../platform/clock";
 import { assertValidMediaKey, isValidMediaKey } from "./keys";
@@ -47,6 +48,21 @@ export class LocalMediaStorage implements MediaStorage {
     const temp = `${file}.${randomUUID()}.tmp`;
     try {
       await writeFile(temp, data);
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async putStream(key: string, stream: Readable, _contentType: string): Promise<void> {
+    // An error before the pipeline is attached is still the pipeline's to report, not an unhandled one.
+    stream.on("error", () => {});
+    const file = this.filePath(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await pipeline(stream, createWriteStream(temp));
       await rename(temp, file);
     } catch (error) {
       await rm(temp, { force: true });

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageConfig } from "../../config";
 import { HttpError } from "../../http/errors";
@@ -97,6 +98,19 @@ describe("S3 media storage (s3rver)", () => {
     await storage.delete("u/1/a.png");
     expect(await statusOf(storage.read("u/1/a.png"))).toBe(404);
     await expect(storage.delete("u/1/a.png")).resolves.toBeUndefined();
+  });
+
+  it("stores a stream of unknown length, and nothing when the stream fails", async () => {
+    const parts = [Buffer.alloc(300_000, 1), Buffer.alloc(300_000, 2)];
+    await storage.putStream("u/1/exports/book.zip", Readable.from(parts), "application/zip");
+    expect((await storage.read("u/1/exports/book.zip")).equals(Buffer.concat(parts))).toBe(true);
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.from("half"));
+    setImmediate(() => failing.destroy(new Error("the archive failed")));
+    await expect(storage.putStream("u/1/exports/broken.zip", failing, "application/zip")).rejects.toThrow(
+      "the archive failed",
+    );
+    expect(await statusOf(storage.read("u/1/exports/broken.zip"))).toBe(404);
   });
 
   it("streams an object whole or a byte range, with its size, and answers 404 for a missing one", async () => {

@@ -1,7 +1,12 @@
 // Media in an S3-compatible bucket (AWS, MinIO, R2, ...). Browsers load objects through presigned GET URLs,
 // so nothing is proxied through the app and a leaked link still dies with its signature.
 
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -69,6 +74,33 @@ export class S3MediaStorage implements MediaStorage {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }),
     );
+  }
+
+  /**
+   * A single PUT needs the length up front, so the stream is spooled to a temporary file first (disk, not
+   * memory), then sent from it.
+   */
+  async putStream(key: string, stream: Readable, contentType: string): Promise<void> {
+    // An error before the pipeline is attached is still the pipeline's to report, not an unhandled one.
+    stream.on("error", () => {});
+    assertValidMediaKey(key);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-upload-"));
+    try {
+      const file = path.join(dir, "body");
+      await pipeline(stream, createWriteStream(file));
+      const { size } = await stat(file);
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async read(key: string): Promise<Buffer> {

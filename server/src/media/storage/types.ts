@@ -9,6 +9,11 @@ export type ByteRange = { start: number; end: number };
 export interface MediaStorage {
   readonly kind: "local" | "s3";
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores what `stream` produces, reading it as fast as the store takes it (never whole in memory); a
+   * stream that fails leaves nothing under `key`.
+   */
+  putStream(key: string, stream: Readable, contentType: string): Promise<void>;
   read(key: string): Promise<Buffer>;
   /**
    * The object's size and a stream of its bytes (all of them, or `range`, inclusive), for serving large
