@@ -10,7 +10,7 @@ import { SaxesParser } from "saxes";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Book, Exchange } from "./book";
-import { type Paper, type PdfLayout, placePicture, startsNewPage, writePdf } from "./pdf";
+import { bookLanguage, type Paper, type PdfLayout, placePicture, startsNewPage, writePdf } from "./pdf";
 import { fontRuns } from "./pdf-fonts";
 
 const POPPLER = ["pdffonts", "pdftotext", "pdfinfo", "pdfimages"].map((tool) => `/usr/bin/${tool}`);
@@ -96,6 +96,12 @@ describe("the layout rules", () => {
     // Longer than a page: it begins here, unless too little room is left.
     expect(startsNewPage(900, 400, 700, false, 140)).toBe(false);
     expect(startsNewPage(900, 100, 700, false, 140)).toBe(true);
+  });
+
+  it("names the book's language for screen readers: English, or Japanese or Chinese when mostly CJK", () => {
+    expect(bookLanguage(book([exchange(1, "Une œuvre, with 東京 in it.")]))).toBe("en");
+    expect(bookLanguage(book([exchange(1, "東京の夜は静かだった。")], "夜"))).toBe("ja");
+    expect(bookLanguage(book([exchange(1, "我们在这里说话。")], "故事"))).toBe("zh");
   });
 
   it("sets CJK in the fallback font and what neither font has as a visible replacement", () => {
@@ -196,6 +202,7 @@ describe.skipIf(missing.length > 0)("the PDF read back with poppler", () => {
           object instanceof PDFDict && object.get(PDFName.of("S")) === PDFName.of("Figure"),
       );
     expect(figures).toHaveLength(1);
+    expect(pdf.catalog.lookup(PDFName.of("Lang"))).toEqual(PDFString.of("en"));
     const alt = figures[0]?.lookup(PDFName.of("Alt"));
     expect(alt instanceof PDFString || alt instanceof PDFHexString ? alt.decodeText() : null).toBe(
       "Scene picture of turn 2: 東京の夜は静かだった。我们在这里说话。",

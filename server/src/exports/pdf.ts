@@ -151,6 +151,24 @@ const paragraphs = (markdown: string) =>
     .map((p) => p.trim())
     .filter(Boolean);
 
+/**
+ * The book's language for screen readers (the PDF's /Lang): Japanese or Chinese when CJK characters are at
+ * least 30% of its letters (Japanese if any kana), else English, the language the app and the EPUB use.
+ */
+export function bookLanguage(book: Pick<Book, "title" | "context" | "exchanges">): string {
+  const text = [
+    book.title,
+    book.context,
+    ...book.exchanges.map((e) => `${e.player ?? ""} ${e.narrator ?? ""}`),
+  ].join(" ");
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  const letters = count(/\p{L}/gu);
+  const kana = count(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu);
+  const cjk = count(/\p{Script=Han}/gu) + kana;
+  if (letters > 0 && cjk / letters >= 0.3) return kana > 0 ? "ja" : "zh";
+  return "en";
+}
+
 const excerpt = (text: string, max: number) => {
   const chars = [...text.replace(/\s+/g, " ").trim()];
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
@@ -164,6 +182,7 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
     margins: MARGIN,
     pdfVersion: "1.7",
     tagged: true,
+    lang: bookLanguage(book),
     displayTitle: true,
     // Page numbers and running heads are added once all pages exist; page text is small, pictures and
     // fonts are written out as they come.
