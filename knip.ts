@@ -25,6 +25,11 @@ const config: KnipConfig = {
       // A server project's global setup, which knip resolves from the root rather than the project's root.
       ignoreUnresolved: ["./test/global-setup.ts"],
     },
+    server: {
+      // Loaded with createRequire by config.ts, only when no other ffmpeg is found (it throws on a platform
+      // it has no build for), which knip cannot follow.
+      ignoreDependencies: ["@ffmpeg-installer/ffmpeg"],
+    },
     contract: {
       // Every module is the contract's public API, imported by path (@storyverse/contract/<module>).
       entry: ["src/*.ts"],
