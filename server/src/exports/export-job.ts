@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import type { ByteRange, MediaStorage } from "../media/storage/types";
 import type { Book } from "./book";
-import { findExport, updateExport } from "./export-repo";
+import { findExport, updateExport, updateExportIfPresent } from "./export-repo";
 import { exportStory } from "./service";
 
 export const storyExportJob: JobSpec<{ exportId: string }> = {
@@ -73,7 +73,7 @@ export async function makeExport(ctx: ExportJobContext, payload: { exportId: str
     // Written as it is made (never whole in memory), at the pace the store takes it.
     const key = exportStorageKey(row.userId, row.id, row.format);
     await ctx.storage.putStream(key, file.stream, file.contentType);
-    await updateExport(ctx.db, row.id, {
+    const kept = await updateExportIfPresent(ctx.db, row.id, {
       status: "completed",
       progress: 100,
       error: null,
@@ -81,6 +81,8 @@ export async function makeExport(ctx: ExportJobContext, payload: { exportId: str
       filename: file.filename,
       updatedAt: ctx.clock.now(),
     });
+    // The story was deleted while its export was made: the file belongs to nothing.
+    if (!kept) await ctx.storage.delete(key);
   } catch (error) {
     ctx.log.warn({ err: error, exportId: row.id, attempt: attempt.retryCount }, "export failed");
     if (!attempt.isLastAttempt) throw error;

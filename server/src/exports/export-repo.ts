@@ -28,6 +28,29 @@ export async function updateExport(
   await q.update(storyExports).set(values).where(eq(storyExports.id, id));
 }
 
+/** Like updateExport; false when the row is gone (its story was deleted meanwhile). */
+export async function updateExportIfPresent(
+  q: Queryable,
+  id: string,
+  values: Parameters<typeof updateExport>[2],
+): Promise<boolean> {
+  const updated = await q
+    .update(storyExports)
+    .set(values)
+    .where(eq(storyExports.id, id))
+    .returning({ id: storyExports.id });
+  return updated.length > 0;
+}
+
+/** Deletes every export row of the story; the storage keys of their files. */
+export async function deleteExportsOfStory(q: Queryable, storyId: string): Promise<string[]> {
+  const rows = await q
+    .delete(storyExports)
+    .where(eq(storyExports.storyId, storyId))
+    .returning({ storageKey: storyExports.storageKey });
+  return rows.flatMap((row) => (row.storageKey ? [row.storageKey] : []));
+}
+
 /** The story's exports, newest first. */
 export async function exportsOfStory(q: Queryable, storyId: string): Promise<ExportRow[]> {
   return q

@@ -387,6 +387,29 @@ describe("story export", () => {
       expect(await t.storage.read(`u/${user.userId}/exports/${ids[0]}.pdf`).catch(() => "gone")).toBe("gone");
     }, 180_000);
 
+    it("deleting a story removes its exports, rows and files (its whole text and pictures)", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 2);
+      const keys: string[] = [];
+      for (const format of ["md", "epub"] as const) {
+        const res = await call(user, "POST", `/api/stories/${storyId}/exports`, { format });
+        const { state } = await follow(user, storyId, res.json().export.id);
+        expect(state.status).toBe("completed");
+        keys.push(`u/${user.userId}/exports/${state.id}.${format === "md" ? "zip" : format}`);
+      }
+      for (const key of keys) expect(await t.storage.size(key)).toBeGreaterThan(0);
+
+      const deleted = await t.app.inject({
+        method: "DELETE",
+        url: `/api/stories/${storyId}`,
+        headers: bearer(user.token),
+      });
+      expect(deleted.statusCode).toBe(200);
+      for (const key of keys) await expect(t.storage.size(key)).rejects.toThrow("Media not found");
+      const rows = await t.database.executeSql("select id from story_exports where story_id = $1", [storyId]);
+      expect(rows.rows).toEqual([]);
+    }, 120_000);
+
     it("refuses unknown formats, strangers and unknown exports with clear 4xx answers", async () => {
       const owner = await createUser(t);
       const stranger = await createUser(t);

@@ -25,6 +25,7 @@ import {
 } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
+import { deleteStoryExports, discardExportFiles } from "../exports/export-files";
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages, discardUploadedInputs } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
@@ -216,17 +217,17 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
   await ownStory(ctx, userId, storyId);
   // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
   const portraits = await storyPortraitUploads(ctx, userId, storyId);
-  const uploads = await ctx.db.transaction(async (tx) => {
-    const keys = await deleteStoryConversation(
-      { ...ctx, db: tx as unknown as AppContext["db"] },
-      userId,
-      storyId,
-    );
+  const { uploads, exportFiles } = await ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx as unknown as AppContext["db"] };
+    const keys = await deleteStoryConversation(txCtx, userId, storyId);
+    // Its exports hold its whole text and pictures: they go with it.
+    const files = await deleteStoryExports(txCtx, storyId);
     await deleteStory(tx, userId, storyId);
-    return keys;
+    return { uploads: keys, exportFiles: files };
   });
   // Files go only once the rows that name them are gone for good (a rolled-back delete keeps both).
   await discardUploadedInputs(ctx, uploads);
+  await discardExportFiles(ctx, exportFiles);
   await discardStoryPortraits(ctx, portraits);
 }
 
