@@ -114,6 +114,29 @@ describe("the layout rules", () => {
   });
 });
 
+describe("a cancelled download", () => {
+  it("stops reading pictures once the PDF's stream is destroyed", async () => {
+    let reads = 0;
+    const counting = {
+      ...ctx,
+      storage: {
+        read: async () => {
+          reads += 1;
+          return picture;
+        },
+      },
+    } as unknown as Parameters<typeof writePdf>[0];
+    const story = book(
+      Array.from({ length: 40 }, (_, i) => exchange(i + 1, "Words.", { imageKey: `k/${i}.png` })),
+    );
+    const { stream, done } = writePdf(counting, story, "a4");
+    stream.once("data", () => stream.destroy());
+    await done;
+    expect(stream.destroyed).toBe(true);
+    expect(reads).toBeLessThan(10);
+  });
+});
+
 describe.skipIf(missing.length > 0)("the PDF read back with poppler", () => {
   const story = book([
     exchange(1, `Une œuvre d’art. ${WINDOWS_1252}`, { player: "Montre-moi l’œuvre." }),

@@ -257,6 +257,8 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
     }));
     let chapter: PDFKit.PDFStructureElement | null = null;
     for await (const { exchange, image } of withImages) {
+      // The download was cancelled: stop reading and shrinking pictures for nobody.
+      if (doc.destroyed) break;
       if (chapter === null || (exchange.number - 1) % EXCHANGES_PER_CHAPTER === 0) {
         chapter?.end();
         doc.addPage();
@@ -340,6 +342,7 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
       }
       layout.exchanges.push({ number: exchange.number, page: top.page, top: top.y, end });
     }
+    if (doc.destroyed) return layout;
     chapter?.end();
     root.end();
 
