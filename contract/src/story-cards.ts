@@ -16,6 +16,11 @@ export type CardKind = (typeof CARD_KINDS)[number];
 export const TOO_MANY_CARDS_DETAIL = `A story can have at most ${STORY_CARDS_MAX} cards.`;
 export const DUPLICATE_CARD_NAME_DETAIL = "name: this story already has a card with that name.";
 export const PORTRAIT_NOT_YOURS_DETAIL = "portrait: the portrait must be one of your own gallery images.";
+/** An uploaded portrait is kept at most this many pixels on its long side (re-encoded as WebP). */
+export const PORTRAIT_MAX_EDGE = 1024;
+/** Uploaded portraits one account may keep, across its stories (gallery images as portraits do not count). */
+export const PORTRAIT_UPLOADS_MAX = 100;
+export const TOO_MANY_PORTRAITS_DETAIL = `portrait: you can keep at most ${PORTRAIT_UPLOADS_MAX} uploaded portraits. Use a picture from your gallery, or remove an uploaded portrait from another card first.`;
 
 const nameSchema = z
   .string({ error: "name is required" })

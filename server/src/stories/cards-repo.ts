@@ -1,5 +1,5 @@
 // SQL for Story Cards (story_cards). Every query is scoped to the owner and the story.
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyCards } from "../db/schema";
 
@@ -94,4 +94,28 @@ export async function uploadedPortraitKeys(q: Queryable, userId: string, storyId
 /** Serialises card creation per story, so the 100-card limit holds under concurrent creates. */
 export async function lockStoryCards(q: Queryable, storyId: string): Promise<void> {
   await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cards:${storyId}`}, 0))`);
+}
+
+/** How many uploaded portraits the user's cards keep, across stories (not counting the card `exceptId`). */
+export async function countUploadedPortraits(
+  q: Queryable,
+  userId: string,
+  exceptId: string | null,
+): Promise<number> {
+  const [row] = await q
+    .select({ n: count() })
+    .from(storyCards)
+    .where(
+      and(
+        eq(storyCards.userId, userId),
+        isNotNull(storyCards.portraitKey),
+        exceptId ? ne(storyCards.id, exceptId) : undefined,
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/** Serialises the storing of a user's uploaded portraits, so their limit holds under concurrent requests. */
+export async function lockUserPortraits(q: Queryable, userId: string): Promise<void> {
+  await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`portraits:${userId}`}, 0))`);
 }

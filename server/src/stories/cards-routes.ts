@@ -1,6 +1,7 @@
 // HTTP for Story Cards: list, create, change and delete a story's cards. Only the story's owner reaches
 // them (anyone else gets a 404). Cards are free: no charge; drafting one asks the text provider, so it counts
-// against the generation limit.
+// against the generation limit and its own; an uploaded portrait goes through the portrait gate (one at a
+// time per player, a per-user limit).
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   cardDraftResponseSchema,
@@ -15,17 +16,20 @@ import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
 import { storyLimits } from "./limits";
+import { isPortraitUpload, portraitUploadGate, withPortraitUpload } from "./portrait-gate";
 import * as stories from "./service";
 
 const tags = ["story cards"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+const writeErrors = { ...errors, 413: errorBodySchema };
 const storyParams = z.object({ id: z.uuid("Story not found") });
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
-/** One portrait upload (base64 of up to 10 MB) and the card's words. */
+/** One portrait upload (base64 of up to 10 MB; kept re-encoded and small) and the card's words. */
 const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
 
 export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
   const common = { onRequest: kit.auth };
+  const portraitBody = { bodyLimit: CARD_BODY_LIMIT, preParsing: portraitUploadGate(kit.limiter) };
 
   app.get(
     "/api/stories/:id/cards",
@@ -49,46 +53,53 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     "/api/stories/:id/cards",
     {
       ...common,
-      bodyLimit: CARD_BODY_LIMIT,
+      ...portraitBody,
       schema: {
         tags,
         summary: "Add a card (at most 100 a story; names are unique without regard to case)",
         security: kit.security,
         params: storyParams,
         body: createCardRequestSchema,
-        response: { 200: storyCardResponseSchema, ...errors },
+        response: { 200: storyCardResponseSchema, ...writeErrors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      card: await stories.createCard(ctx, currentUser(request).id, request.params.id, request.body),
-    }),
+    async (request) => {
+      const create = () => stories.createCard(ctx, currentUser(request).id, request.params.id, request.body);
+      const card = isPortraitUpload(request.body.portrait)
+        ? await withPortraitUpload(kit.limiter, request, create)
+        : await create();
+      return { success: true as const, card };
+    },
   );
 
   app.put(
     "/api/stories/:id/cards/:card_id",
     {
       ...common,
-      bodyLimit: CARD_BODY_LIMIT,
+      ...portraitBody,
       schema: {
         tags,
         summary: "Change a card (the fields sent; portrait null removes it)",
         security: kit.security,
         params: cardParams,
         body: updateCardRequestSchema,
-        response: { 200: storyCardResponseSchema, ...errors },
+        response: { 200: storyCardResponseSchema, ...writeErrors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      card: await stories.updateCard(
-        ctx,
-        currentUser(request).id,
-        request.params.id,
-        request.params.card_id,
-        request.body,
-      ),
-    }),
+    async (request) => {
+      const update = () =>
+        stories.updateCard(
+          ctx,
+          currentUser(request).id,
+          request.params.id,
+          request.params.card_id,
+          request.body,
+        );
+      const card = isPortraitUpload(request.body.portrait)
+        ? await withPortraitUpload(kit.limiter, request, update)
+        : await update();
+      return { success: true as const, card };
+    },
   );
 
   app.delete(

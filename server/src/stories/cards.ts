@@ -1,56 +1,68 @@
 // Story Cards: rules for a story's cards (owner only, at most 100, unique names, a portrait that is the
 // player's own gallery image or a checked upload), and what a turn needs of them. An uploaded portrait
 // belongs to its card: replacing the portrait, deleting the card or the story deletes the file; a gallery
-// portrait stays the gallery's.
+// portrait stays the gallery's. Uploads are kept re-encoded and small (portraits.ts), at most
+// PORTRAIT_UPLOADS_MAX an account.
 import { randomUUID } from "node:crypto";
 import {
   type CardPortraitInput,
   type createCardRequestSchema,
   DUPLICATE_CARD_NAME_DETAIL,
   PORTRAIT_NOT_YOURS_DETAIL,
+  PORTRAIT_UPLOADS_MAX,
   STORY_CARDS_MAX,
   type StoryCard,
   TOO_MANY_CARDS_DETAIL,
+  TOO_MANY_PORTRAITS_DETAIL,
   type UpdateCardRequest,
 } from "@storyverse/contract/story-cards";
 import type { z } from "zod";
 import type { TurnCard } from "../chat/narration";
 import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
 import { BadRequest, HttpError, NotFound } from "../http/errors";
 import { decodeDataUrl, inspectImage } from "../media/images";
 import { ownedMediaByIds } from "../media/service";
 import {
   type CardRow,
   countCards,
+  countUploadedPortraits,
   deleteCard,
   findCard,
   insertCard,
   listCards,
   lockStoryCards,
+  lockUserPortraits,
   nameTaken,
   updateCard,
   uploadedPortraitKeys,
 } from "./cards-repo";
+import { encodePortrait } from "./portraits";
 
 type CardsContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
 type CreateInput = z.output<typeof createCardRequestSchema>;
-
-const extension: Record<string, string> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/webp": "webp",
-  "image/gif": "gif",
-};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A portrait, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
 type CheckedPortrait = { itemId: string } | { upload: Buffer; mimeType: string } | null;
 
+const tooManyPortraits = () => new HttpError(413, TOO_MANY_PORTRAITS_DETAIL);
+
+/**
+ * Refuses an upload that would take the user past PORTRAIT_UPLOADS_MAX (the card `cardId` being changed
+ * gives its own upload back). Checked before the upload is decoded, and again under the user's lock as the
+ * card is written.
+ */
+async function assertPortraitRoom(q: Queryable, userId: string, cardId: string | null): Promise<void> {
+  if ((await countUploadedPortraits(q, userId, cardId)) >= PORTRAIT_UPLOADS_MAX) throw tooManyPortraits();
+}
+
 async function checkPortrait(
   ctx: CardsContext,
   userId: string,
   portrait: CardPortraitInput,
+  cardId: string | null,
 ): Promise<CheckedPortrait> {
   if (portrait === null) return null;
   if ("gallery_item_id" in portrait) {
@@ -59,14 +71,18 @@ async function checkPortrait(
     if (item?.kind !== "image") throw new BadRequest(PORTRAIT_NOT_YOURS_DETAIL);
     return { itemId: item.id };
   }
+  await assertPortraitRoom(ctx.db, userId, cardId);
+  let data: Buffer;
   try {
-    const decoded = decodeDataUrl(portrait.data);
-    const info = await inspectImage(decoded.data);
-    return { upload: decoded.data, mimeType: info.mimeType };
+    data = decodeDataUrl(portrait.data).data;
+    await inspectImage(data);
   } catch (error) {
     if (error instanceof HttpError) throw new BadRequest(`portrait: ${error.detail}`);
     throw error;
   }
+  // Never kept as sent: a small WebP of it is (portraits.ts).
+  const kept = await encodePortrait(data);
+  return { upload: kept.data, mimeType: kept.mimeType };
 }
 
 /** Stores an upload under the card portraits' own prefix (never "/inputs/", which turns discard). */
@@ -77,7 +93,7 @@ async function storePortrait(
 ): Promise<{ portraitItemId: string | null; portraitKey: string | null }> {
   if (checked === null) return { portraitItemId: null, portraitKey: null };
   if ("itemId" in checked) return { portraitItemId: checked.itemId, portraitKey: null };
-  const key = `u/${userId}/portraits/${randomUUID()}.${extension[checked.mimeType] ?? "img"}`;
+  const key = `u/${userId}/portraits/${randomUUID()}.webp`;
   await ctx.storage.put(key, checked.upload, checked.mimeType);
   return { portraitItemId: null, portraitKey: key };
 }
@@ -170,10 +186,14 @@ export async function createStoryCard(
   input: CreateInput,
 ): Promise<StoryCard> {
   const name = input.name.normalize("NFC");
-  const checked = await checkPortrait(ctx, userId, input.portrait);
+  const checked = await checkPortrait(ctx, userId, input.portrait, null);
   const portrait = await storePortrait(ctx, userId, checked);
   try {
     const row = await ctx.db.transaction(async (tx) => {
+      if (portrait.portraitKey) {
+        await lockUserPortraits(tx, userId);
+        await assertPortraitRoom(tx, userId, null);
+      }
       await lockStoryCards(tx, storyId);
       if ((await countCards(tx, storyId)) >= STORY_CARDS_MAX) throw new BadRequest(TOO_MANY_CARDS_DETAIL);
       if (await nameTaken(tx, storyId, name, null)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
@@ -210,17 +230,24 @@ export async function updateStoryCard(
   if (name !== undefined && (await nameTaken(ctx.db, storyId, name, cardId))) {
     throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
   }
-  const checked = input.portrait === undefined ? undefined : await checkPortrait(ctx, userId, input.portrait);
+  const checked =
+    input.portrait === undefined ? undefined : await checkPortrait(ctx, userId, input.portrait, cardId);
   const portrait = checked === undefined ? undefined : await storePortrait(ctx, userId, checked);
   try {
-    const row = await updateCard(ctx.db, userId, cardId, {
-      ...(name !== undefined ? { name } : {}),
-      ...(input.kind !== undefined ? { kind: input.kind } : {}),
-      ...(input.triggers !== undefined ? { triggers: cleanTriggers(input.triggers) } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      ...(portrait ?? {}),
-      updatedAt: ctx.clock.now(),
+    const row = await ctx.db.transaction(async (tx) => {
+      if (portrait?.portraitKey) {
+        await lockUserPortraits(tx, userId);
+        await assertPortraitRoom(tx, userId, cardId);
+      }
+      return updateCard(tx, userId, cardId, {
+        ...(name !== undefined ? { name } : {}),
+        ...(input.kind !== undefined ? { kind: input.kind } : {}),
+        ...(input.triggers !== undefined ? { triggers: cleanTriggers(input.triggers) } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(portrait ?? {}),
+        updatedAt: ctx.clock.now(),
+      });
     });
     if (!row) throw new NotFound("Card not found");
     // The upload the card no longer shows is its own to delete.

@@ -1,0 +1,69 @@
+// What is kept of an uploaded card portrait. An upload is never stored as sent: it is re-encoded as a WebP of
+// at most PORTRAIT_MAX_EDGE pixels on its long side and at most PORTRAIT_MAX_STORED_BYTES, so what one
+// account can keep is bounded by PORTRAIT_UPLOADS_MAX x PORTRAIT_MAX_STORED_BYTES however large the pictures
+// sent (the audit stored 30 portraits of 9 MB each, 276 MB, in 23 s). The process re-encodes at most
+// MAX_CONCURRENT_PORTRAIT_ENCODES at once, so a flood cannot take the thread pool that serves files; how
+// many uploads a player may send is the routes' gate (portrait-gate.ts).
+import { PORTRAIT_MAX_EDGE } from "@storyverse/contract/story-cards";
+import sharp from "sharp";
+import { BadRequest } from "../http/errors";
+import { MAX_INPUT_PIXELS } from "../media/images";
+
+/** The most one kept portrait may weigh; a 1024 px photo or painting is well under it at the first step. */
+export const PORTRAIT_MAX_STORED_BYTES = 512 * 1024;
+export const MAX_CONCURRENT_PORTRAIT_ENCODES = 2;
+
+const PORTRAIT_TOO_DETAILED_DETAIL =
+  "portrait: this picture has too much fine detail to keep as a portrait. Please choose another.";
+
+/** Smaller and smaller, until the picture fits PORTRAIT_MAX_STORED_BYTES (noise-like pictures need it). */
+const STEPS = [
+  { edge: PORTRAIT_MAX_EDGE, quality: 82 },
+  { edge: 768, quality: 75 },
+  { edge: 512, quality: 70 },
+];
+
+const activity = { encodes: 0, running: 0, peakRunning: 0 };
+const waiting: (() => void)[] = [];
+
+/** How many portraits this process has re-encoded, and the most it encoded at once. */
+export const portraitEncodingActivity = () => ({ ...activity });
+
+async function withEncodingSlot<T>(work: () => Promise<T>): Promise<T> {
+  // A finishing encode hands its slot straight to the next waiter.
+  if (activity.running >= MAX_CONCURRENT_PORTRAIT_ENCODES) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    activity.running += 1;
+  }
+  activity.peakRunning = Math.max(activity.peakRunning, activity.running);
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else activity.running -= 1;
+  }
+}
+
+/** The portrait as it is kept: upright, at most PORTRAIT_MAX_EDGE px, WebP (transparency kept). */
+export function encodePortrait(data: Buffer): Promise<{ data: Buffer; mimeType: "image/webp" }> {
+  activity.encodes += 1;
+  return withEncodingSlot(async () => {
+    // Decoded once, at the largest size kept; the smaller steps start from that.
+    const base = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS })
+      .autoOrient()
+      .resize(PORTRAIT_MAX_EDGE, PORTRAIT_MAX_EDGE, { fit: "inside", withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = base.info;
+    for (const step of STEPS) {
+      const webp = await sharp(base.data, { raw: { width, height, channels } })
+        .resize(step.edge, step.edge, { fit: "inside", withoutEnlargement: true })
+        .webp({ quality: step.quality })
+        .toBuffer();
+      if (webp.length <= PORTRAIT_MAX_STORED_BYTES) return { data: webp, mimeType: "image/webp" as const };
+    }
+    throw new BadRequest(PORTRAIT_TOO_DETAILED_DETAIL);
+  });
+}
