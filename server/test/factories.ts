@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { insertSession, insertUser } from "../src/accounts/repo";
 import { digestToken, hashPassword, newToken } from "../src/accounts/secrets";
 import { SESSION_TTL_MS } from "../src/accounts/service";
+import type { AppContext } from "../src/context";
 import { openAccountWithSignupBonus } from "../src/credits/service";
 import type { Db } from "../src/db/client";
 import { chatMessages } from "../src/db/schema";
@@ -42,7 +43,7 @@ const seededPassword = `secret-${randomBytes(4).toString("hex")}`;
  * (no mail, no HTTP). The password works for a real sign-in.
  */
 export async function createUser(
-  t: Pick<TestApp, "ctx">,
+  t: { ctx: Pick<AppContext, "db" | "clock"> },
   overrides: Partial<ReturnType<typeof newCredentials>> = {},
 ): Promise<TestUser> {
   const credentials = { ...newCredentials(), password: seededPassword, ...overrides };
