@@ -6,6 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { accountLimits } from "../accounts/limits";
 import type { TypedApp } from "../http/route-module";
+import { createFakeClock } from "./clock";
+import { createRateLimiter } from "./rate-limit";
+import { connectRedis } from "./redis";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 if (!redisUrl) throw new Error("TEST_REDIS_URL is required for the Redis rate-limit test");
@@ -59,5 +62,29 @@ describe("rate limits in Redis", () => {
       expect((await signIn(i % 2 === 0 ? one : two, address)).statusCode).toBe(401);
     expect((await signIn(one, address)).statusCode).toBe(401);
     expect((await signIn(two, address)).statusCode).toBe(401);
+  });
+});
+
+describe("address buckets and remembered keys in Redis", () => {
+  it("counts one IPv6 /64 as one address across instances, and remembers a key for its window", async () => {
+    const [one, two] = await twoInstances({ REDIS_URL: redisUrl });
+    const net = `2001:db8:${randomInt(0xffff).toString(16)}:${randomInt(0xffff).toString(16)}`;
+    for (let i = 0; i < accountLimits.loginPerAddress.limit; i += 1)
+      expect((await signIn(i % 2 === 0 ? one : two, `${net}::${(i + 1).toString(16)}`)).statusCode).toBe(401);
+    expect((await signIn(one, `${net}:ffff::1`)).statusCode).toBe(429);
+
+    const client = await connectRedis(redisUrl!);
+    try {
+      const limiter = createRateLimiter(createFakeClock(new Date()), { kind: "redis", client });
+      const known = { name: "known-redis-test", limit: 1, windowMs: 14 * 24 * 60 * 60_000 };
+      const key = `user-${randomInt(1e9)}|${net}::9`;
+      expect((await limiter.peek(known, key)).count).toBe(0);
+      await limiter.remember(known, key);
+      await limiter.remember(known, key);
+      // Another address of the same /64 is the same bucket.
+      expect((await limiter.peek(known, key.replace("::9", "::abcd"))).count).toBe(1);
+    } finally {
+      client.disconnect();
+    }
   });
 });
