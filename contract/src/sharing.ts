@@ -31,12 +31,26 @@ export const revokeShareResponseSchema = z.object({
   message: z.string(),
 });
 
+/** How wide a shared picture is shown: the page's column (720 px), or the screen less its margins on phones. */
+export const SHARED_PICTURE_SIZES = "(min-width: 768px) 720px, calc(100vw - 2rem)";
+
+/** A scene picture sized for the page: WebPs for srcset, and the size of `src` for width and height. */
+export const sharedPictureSchema = z.object({
+  src: z.string().describe("The WebP for the page column (720 px wide, or the original's width if smaller)"),
+  srcset: z.string().describe("The same picture at each offered width, as an img srcset"),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type SharedPicture = z.infer<typeof sharedPictureSchema>;
+
 export const sharedMessageSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.string(),
   mode: z.enum(["chat", "image", "video"]).nullable(),
+  /** The original picture (2K PNG): for downloads; the page shows `picture`. */
   image_url: z.string().nullable(),
   video_url: z.string().nullable(),
+  picture: sharedPictureSchema.nullable(),
 });
 export type SharedMessage = z.infer<typeof sharedMessageSchema>;
 

@@ -195,6 +195,16 @@ export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, u
   return item ? (item.thumbnailKey ?? item.storageKey) : undefined;
 }
 
+/**
+ * An image of the user's by its original's or its thumbnail's key: the original's key and pixel size (for
+ * pages that size pictures themselves, such as a shared story), or undefined.
+ */
+export async function ownedImageByKey(ctx: Pick<AppContext, "db">, userId: string, key: string) {
+  const item = await findOwnedByKey(ctx.db, userId, key);
+  if (!item || item.kind !== "image") return undefined;
+  return { key: item.storageKey, width: item.width, height: item.height };
+}
+
 /** Each story's newest picture key and its time, for the story cards. */
 export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return newestStoryMedia(ctx.db, userId, storyIds);

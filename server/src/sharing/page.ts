@@ -1,9 +1,11 @@
 // The HTML of a shared story's page (/s/{token}): the web app's index.html with the app's CSP and a head
-// that link previews read without running script: Open Graph title, description and picture, and noindex.
+// that link previews read without running script: Open Graph title, description and picture, and noindex,
+// and a preload of the first scene's page-sized picture (the largest paint), at high priority.
 // Unknown and revoked links get a plain 404 page that says nothing about whether the link ever existed.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { SHARED_PICTURE_SIZES, type SharedPicture } from "@storyverse/contract/sharing";
 import type { FastifyReply } from "fastify";
 import { appCspHeader } from "../http/security";
 
@@ -17,8 +19,10 @@ export type SharePageOptions = {
 export type PagePreview = {
   title: string;
   description: string;
-  /** Absolute URL of the picture, or null. */
-  image: string | null;
+  /** The link-preview picture (absolute URL and size), or null. */
+  image: { url: string; width: number; height: number } | null;
+  /** The first thing the page shows, when it is a picture: preloaded. */
+  firstPicture?: SharedPicture | null;
   /** Absolute URL of the page. */
   url: string;
 };
@@ -52,7 +56,18 @@ function previewHead(preview: PagePreview): string {
     `<meta property="og:title" content="${escapeHtml(preview.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(preview.description)}" />`,
     `<meta property="og:url" content="${escapeHtml(preview.url)}" />`,
-    preview.image ? `<meta property="og:image" content="${escapeHtml(preview.image)}" />` : "",
+    ...(preview.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(preview.image.url)}" />`,
+          '<meta property="og:image:type" content="image/jpeg" />',
+          `<meta property="og:image:width" content="${preview.image.width}" />`,
+          `<meta property="og:image:height" content="${preview.image.height}" />`,
+          `<meta name="twitter:image" content="${escapeHtml(preview.image.url)}" />`,
+        ]
+      : []),
+    preview.firstPicture
+      ? `<link rel="preload" as="image" href="${escapeHtml(preview.firstPicture.src)}" imagesrcset="${escapeHtml(preview.firstPicture.srcset)}" imagesizes="${SHARED_PICTURE_SIZES}" fetchpriority="high" />`
+      : "",
     `<meta name="twitter:card" content="${preview.image ? "summary_large_image" : "summary"}" />`,
   ];
   return tags.filter(Boolean).join("\n    ");

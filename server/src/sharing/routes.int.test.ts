@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, freshAddress, type TestUser } from "../../test/factories";
 import { fetchMedia, waitForMedia } from "../../test/media";
 import { shareLinks } from "../db/schema";
+import { SHARED_MEDIA_TTL_SECONDS } from "./service";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -160,9 +162,8 @@ describe("share links", () => {
     expect(page.body).not.toContain('<script>alert("x")');
     expect(page.body).toContain('<meta property="og:description" content="A dragon kingdom" />');
     const image = page.body.match(/<meta property="og:image" content="([^"]+)"/)?.[1];
-    expect(image).toMatch(new RegExp(`^http://app\\.test/api/shared/${token}/media/cover\\?`));
-    const picture = new URL(image!.replaceAll("&amp;", "&"));
-    expect((await fetchMedia(t, picture.pathname + picture.search)).status).toBe(200);
+    expect(image).toBe(`http://app.test/api/shared/${token}/preview.jpg`);
+    expect((await fetchMedia(t, new URL(image!).pathname)).status).toBe(200);
     // The web app's own page, so the lazy shared-story view can render it.
     expect(page.body).toContain("<div id=root></div>");
   });
@@ -206,6 +207,33 @@ describe("share links", () => {
     expect((await fetchMedia(t, imageUrl)).status).toBe(404);
   });
 
+  it("gives link previews a 1200x630 picture that lives exactly as long as the link", async () => {
+    const owner = await createUser(t);
+    const storyId = await storyWithImage(owner, "Preview tale");
+    const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
+    const page = await anonymous(`/s/${token}`);
+    expect(page.body).toContain('<meta property="og:image:width" content="1200" />');
+    expect(page.body).toContain('<meta property="og:image:height" content="630" />');
+    const image = new URL(page.body.match(/<meta property="og:image" content="([^"]+)"/)![1]!);
+    const first = await fetchMedia(t, image.pathname);
+    expect(first.status).toBe(200);
+    expect(first.type).toBe("image/jpeg");
+    expect(await sharp(first.body).metadata()).toMatchObject({ format: "jpeg", width: 1200, height: 630 });
+    const signed = (await anonymous(`/api/shared/${token}`)).json().messages[1].image_url as string;
+
+    // Chat apps fetch previews late: long after the page's signed media links have expired, it still answers.
+    t.clock.advance((SHARED_MEDIA_TTL_SECONDS + 3600) * 1000);
+    expect((await fetchMedia(t, signed)).status).toBe(403);
+    const later = await fetchMedia(t, image.pathname);
+    expect(later.status).toBe(200);
+    expect(later.body.equals(first.body)).toBe(true);
+
+    // And it dies with the link, at once.
+    await call(owner, "DELETE", `/api/stories/${storyId}/share`);
+    expect((await fetchMedia(t, image.pathname)).status).toBe(404);
+    expect((await fetchMedia(t, `/api/shared/AAAAAAAAAAAAAAAAAAAAAA/preview.jpg`)).status).toBe(404);
+  });
+
   it("limits how often one address may read shared links", async () => {
     const address = freshAddress();
     let last = 0;
@@ -214,5 +242,84 @@ describe("share links", () => {
     }
     expect(last).toBe(429);
     expect((await anonymous("/api/shared/AAAAAAAAAAAAAAAAAAAAAA")).statusCode).toBe(404);
+  });
+});
+
+describe("shared pictures at page size", () => {
+  // Full-size offline scenes (2048x1536), as the page really gets them.
+  let full: TestApp;
+  beforeAll(async () => {
+    full = await createTestApp({ env: { OFFLINE_MEDIA_SCALE: "1" } });
+  });
+  afterAll(async () => {
+    await full.cleanup();
+  });
+
+  it("offers 720 and 1440 px WebPs with srcset, width and height, and preloads the first at high priority", async () => {
+    const owner = await createUser(full);
+    const headers = bearer(owner.token);
+    const story = (
+      await full.app.inject({
+        method: "POST",
+        url: "/api/stories",
+        headers,
+        payload: { title: "Big pictures" },
+      })
+    ).json().story as { id: string };
+    for (const prompt of ["I climb the tower", "I look down"]) {
+      const turn = (
+        await full.app.inject({
+          method: "POST",
+          url: `/api/stories/${story.id}/chat`,
+          headers,
+          payload: { prompt, chat_mode: "image" },
+        })
+      ).json();
+      const status = await waitForMedia(
+        full,
+        owner.token,
+        `/api/stories/${story.id}/media-status/${turn.message_id}`,
+      );
+      expect(status.media_generation_completed, JSON.stringify({ turn, status })).toBe(true);
+    }
+    const { url } = (
+      await full.app.inject({ method: "POST", url: `/api/stories/${story.id}/share`, headers, payload: {} })
+    ).json();
+    const token = tokenOf(url);
+    const body = (
+      await full.app.inject({ method: "GET", url: `/api/shared/${token}`, remoteAddress: freshAddress() })
+    ).json();
+    const pictures = body.messages.map((m: { picture: unknown }) => m.picture).filter(Boolean);
+    expect(pictures).toHaveLength(2);
+    const picture = pictures[0] as { src: string; srcset: string; width: number; height: number };
+    expect(picture).toMatchObject({ width: 720, height: 540 });
+    const [small, large] = picture.srcset.split(", ").map((entry) => entry.split(" "));
+    expect(small).toEqual([picture.src, "720w"]);
+    expect(large![1]).toBe("1440w");
+
+    const scene = body.messages.find((m: { image_url: string | null }) => m.image_url);
+    const original = await fetchMedia(full, scene.image_url);
+    expect(await sharp(original.body).metadata()).toMatchObject({ width: 2048, height: 1536 });
+    for (const [src, width] of [
+      [picture.src, 720],
+      [large![0]!, 1440],
+    ] as const) {
+      const sized = await fetchMedia(full, src);
+      expect(sized.status).toBe(200);
+      expect(sized.type).toBe("image/webp");
+      expect(await sharp(sized.body).metadata()).toMatchObject({ format: "webp", width });
+      expect(sized.body.length).toBeLessThan(original.body.length / 4);
+    }
+    const odd = await full.app.inject({ method: "GET", url: picture.src.replace("w=720", "w=999") });
+    expect(odd.statusCode).toBe(400);
+    expect(odd.json().detail).toBeTruthy();
+
+    // The page's HTML starts the first picture before the app's script runs, at high priority.
+    const page = await full.app.inject({ method: "GET", url: `/s/${token}`, remoteAddress: freshAddress() });
+    const preload = page.body.match(/<link rel="preload" as="image"[^>]*>/)?.[0] ?? "";
+    expect(preload).toContain(`imagesrcset="${picture.srcset.replaceAll("&", "&amp;")}"`);
+    expect(preload).toContain('imagesizes="(min-width: 768px) 720px, calc(100vw - 2rem)"');
+    expect(preload).toContain('fetchpriority="high"');
+    expect(page.body.match(/rel="preload" as="image"/g)).toHaveLength(1);
   });
 });

@@ -10,12 +10,13 @@ import {
 } from "@storyverse/contract/sharing";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import { HttpError } from "../http/errors";
+import { BadRequest, HttpError } from "../http/errors";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { parseRange } from "../media/file-routes";
 import { contentTypeForKey } from "../media/storage/keys";
 import { parseExpiry } from "../media/storage/signing";
 import { createSharePages, previewText, type SharePageOptions } from "./page";
+import { createPictureCache, PICTURE_WIDTHS, PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./pictures";
 import * as sharing from "./service";
 
 const tags = ["sharing"];
@@ -30,6 +31,10 @@ const mediaQuery = z.object({
   // Anything odd (repeated parameters give arrays) is treated as a bad link, not a validation error.
   exp: z.string().optional().catch(undefined),
   sig: z.string().optional().catch(undefined),
+  /** A picture's page-sized WebP instead of the original. */
+  w: z
+    .enum(PICTURE_WIDTHS.map(String) as [string, ...string[]], { error: "w must be 720 or 1440" })
+    .optional(),
 });
 
 /** Sharing also renders the public page, so it needs the built app's folder and the media origin. */
@@ -39,6 +44,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
 ) => {
   const common = { onRequest: kit.auth };
   const pages = createSharePages(pageOptions);
+  const pictures = createPictureCache();
 
   app.post(
     "/api/stories/:id/share",
@@ -122,6 +128,16 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       const { token, ref } = request.params;
       const exp = parseExpiry(request.query.exp);
       const key = await sharing.sharedMediaKey(ctx, token, ref, exp, request.query.sig ?? "");
+      const remaining = Math.max(0, Math.floor((exp * 1000 - ctx.clock.now().getTime()) / 1000));
+      if (request.query.w) {
+        if (!ref.endsWith("-image")) throw new BadRequest("Only a scene picture comes in other widths.");
+        const webp = await pictures.webp(key, Number(request.query.w), () => ctx.storage.read(key));
+        return reply
+          .header("content-type", "image/webp")
+          .header("cache-control", `private, max-age=${remaining}`)
+          .header("x-robots-tag", "noindex, nofollow")
+          .send(webp);
+      }
       // Streamed, never read whole: a public link to a long clip must not cost the server its size in memory.
       const size = await ctx.storage.size(key);
       const range = parseRange(request.headers.range, size);
@@ -135,7 +151,6 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
           },
         );
       }
-      const remaining = Math.max(0, Math.floor((exp * 1000 - ctx.clock.now().getTime()) / 1000));
       reply
         .header("content-type", contentTypeForKey(key) ?? "application/octet-stream")
         .header("cache-control", `private, max-age=${remaining}`)
@@ -148,6 +163,30 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
         .header("content-length", range.end - range.start + 1)
         .send(stream);
+    },
+  );
+
+  app.get(
+    "/api/shared/:token/preview.jpg",
+    {
+      logLevel: "warn",
+      schema: {
+        tags,
+        summary: `A shared story's link-preview picture (${PREVIEW_WIDTH}x${PREVIEW_HEIGHT} JPEG), for as long as the link lives`,
+        params: tokenParams,
+      },
+    },
+    async (request, reply) => {
+      await kit.limiter.hit(sharedMediaRule, request.ip);
+      // No expiry of its own: chat apps fetch a preview long after the page and keep it. It is checked
+      // against the live link on every request, so a revoked link's preview is gone at once.
+      const key = await sharing.sharedPreviewKey(ctx, request.params.token);
+      const jpeg = await pictures.preview(key, () => ctx.storage.read(key));
+      return reply
+        .header("content-type", "image/jpeg")
+        .header("cache-control", "no-cache")
+        .header("x-robots-tag", "noindex, nofollow")
+        .send(jpeg);
     },
   );
 
@@ -165,12 +204,15 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
     }
     const { story, messages } = shared.response;
     const firstWords = story.context || messages.find((m) => m.role === "assistant")?.content || "";
-    const base = ctx.config.appUrl.replace(/\/$/, "");
+    // The first scene is the page's largest paint: the browser starts on it before the app has loaded.
+    const firstMedia = messages.find((m) => m.image_url || m.video_url);
     return pages.story(reply, {
       title: story.title,
       description: previewText(firstWords) || "A story told on Storyverse.",
-      // Previews are fetched by other services: the picture needs an absolute address.
-      image: story.thumbnail ? new URL(story.thumbnail, `${base}/`).toString() : null,
+      image: story.thumbnail
+        ? { url: sharing.sharedPreviewUrl(ctx, token), width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT }
+        : null,
+      firstPicture: firstMedia && !firstMedia.video_url ? firstMedia.picture : null,
       url: sharing.shareUrl(ctx, token),
     });
   });

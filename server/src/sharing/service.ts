@@ -6,14 +6,23 @@
 // Media go out as share-scoped links, /api/shared/{token}/media/{ref}?exp&sig: they name a position in
 // the story, never a storage key (keys carry the owner's id), are signed for this link and ref only, last
 // minutes, and die with the link. So nothing on the page leads to any other file of the owner's.
+// Pictures also go out as page-sized WebPs (?w=720|1440 on the same links, see pictures.ts), and the link
+// preview's picture at a stable address (/api/shared/{token}/preview.jpg) that works exactly as long as the
+// link does: chat apps fetch previews late and keep them.
 import { createHash, randomBytes } from "node:crypto";
-import { SHARE_TOKEN_PATTERN, type SharedStoryResponse } from "@storyverse/contract/sharing";
+import {
+  SHARE_TOKEN_PATTERN,
+  type SharedPicture,
+  type SharedStoryResponse,
+} from "@storyverse/contract/sharing";
 import { publicUsername } from "../accounts/service";
 import { storyTurns } from "../chat/service";
 import type { AppContext } from "../context";
 import { Forbidden, NotFound } from "../http/errors";
+import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
 import { ownedStoryRecord, type StoryRecord } from "../stories/service";
+import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
 import { findLiveLinkByHash, findLiveStoryLink, insertShareLink, revokeStoryLinks } from "./repo";
 
 type SharingContext = Pick<AppContext, "db" | "clock" | "storage" | "config">;
@@ -87,6 +96,36 @@ function mediaLink(ctx: SharingContext, token: string, ref: string): string {
   return `/api/shared/${token}/media/${ref}?exp=${exp}&sig=${sig}`;
 }
 
+/** The stable address of a shared story's link-preview picture (absolute: other services fetch it). */
+export function sharedPreviewUrl(ctx: Pick<AppContext, "config">, token: string): string {
+  return `${ctx.config.appUrl.replace(/\/$/, "")}/api/shared/${token}/preview.jpg`;
+}
+
+/**
+ * A scene picture as the page shows it: a WebP per offered width (the same signed link with ?w=), the
+ * 720 px one as src, and its size. Without a known size (an old row) there is no picture: the page falls
+ * back to the original.
+ */
+async function pagePicture(
+  ctx: SharingContext,
+  userId: string,
+  token: string,
+  ref: string,
+  imageKey: string,
+): Promise<SharedPicture | null> {
+  const image = await ownedImageByKey(ctx, userId, imageKey);
+  if (!image?.width || !image.height) return null;
+  const original = { width: image.width, height: image.height };
+  const link = mediaLink(ctx, token, ref);
+  // Each offered width is asked for by the smallest standard width that gives it.
+  const widths = offeredWidths(image.width);
+  const requested = widths.map(
+    (width) => PICTURE_WIDTHS.find((wanted) => Math.min(wanted, image.width!) === width)!,
+  );
+  const srcset = widths.map((width, i) => `${link}&w=${requested[i]} ${width}w`).join(", ");
+  return { src: `${link}&w=${requested[0]}`, srcset, ...scaledSize(original, widths[0]!) };
+}
+
 async function liveLink(ctx: SharingContext, token: string) {
   if (!SHARE_TOKEN_PATTERN.test(token)) throw new NotFound(SHARE_NOT_FOUND);
   const link = await findLiveLinkByHash(ctx.db, hashToken(token));
@@ -99,17 +138,21 @@ export async function readSharedStory(ctx: SharingContext, token: string): Promi
   const link = await liveLink(ctx, token);
   const record = await ownedStoryRecord(ctx, link.userId, link.storyId);
   const turns = await storyTurns(ctx, link.userId, link.storyId);
-  const messages = turns.map((turn, index) => {
-    // Only finished media are shown; a failed or pending turn is its words alone.
-    const done = turn.mediaStatus === "completed";
-    return {
-      role: turn.role,
-      content: turn.content,
-      mode: turn.mode,
-      image_url: done && turn.imageKey ? mediaLink(ctx, token, `${index}-image`) : null,
-      video_url: done && turn.videoKey ? mediaLink(ctx, token, `${index}-video`) : null,
-    };
-  });
+  const messages = await Promise.all(
+    turns.map(async (turn, index) => {
+      // Only finished media are shown; a failed or pending turn is its words alone.
+      const done = turn.mediaStatus === "completed";
+      const image = done && turn.imageKey ? turn.imageKey : null;
+      return {
+        role: turn.role,
+        content: turn.content,
+        mode: turn.mode,
+        image_url: image ? mediaLink(ctx, token, `${index}-image`) : null,
+        video_url: done && turn.videoKey ? mediaLink(ctx, token, `${index}-video`) : null,
+        picture: image ? await pagePicture(ctx, link.userId, token, `${index}-image`, image) : null,
+      };
+    }),
+  );
   return {
     record,
     response: {
@@ -124,6 +167,17 @@ export async function readSharedStory(ctx: SharingContext, token: string): Promi
       messages,
     },
   };
+}
+
+/**
+ * The original picture behind a live link's preview (the story's cover, as the full image rather than its
+ * 512 px thumbnail); NotFound for a revoked or unknown link or a story without a picture.
+ */
+export async function sharedPreviewKey(ctx: SharingContext, token: string): Promise<string> {
+  const link = await liveLink(ctx, token);
+  const record = await ownedStoryRecord(ctx, link.userId, link.storyId);
+  if (!record.thumbnailKey) throw new NotFound("Media not found");
+  return (await ownedImageByKey(ctx, link.userId, record.thumbnailKey))?.key ?? record.thumbnailKey;
 }
 
 /**

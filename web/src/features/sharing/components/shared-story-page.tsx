@@ -1,7 +1,11 @@
 // The public page of a shared story (/s/{token}): read-only, no account needed, nothing of the app
 // around it. Story text goes through the app's Markdown component (raw HTML shows as text). A revoked or
 // unknown link says so plainly.
-import type { SharedStoryResponse } from "@storyverse/contract/sharing";
+import {
+  SHARED_PICTURE_SIZES,
+  type SharedMessage,
+  type SharedStoryResponse,
+} from "@storyverse/contract/sharing";
 import { BookOpenText } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Markdown } from "../../../components/markdown";
@@ -58,7 +62,39 @@ export function SharedStoryPage() {
   );
 }
 
+/** A scene picture at the size the page shows it; the first one on the page loads at once and first. */
+function ScenePicture({ message, first }: { message: SharedMessage; first: boolean }) {
+  const picture = message.picture;
+  const timing = first
+    ? ({ loading: "eager", fetchPriority: "high" } as const)
+    : ({ loading: "lazy", fetchPriority: "auto" } as const);
+  if (!picture) {
+    return (
+      <img
+        src={message.image_url ?? undefined}
+        alt="The scene"
+        {...timing}
+        className="mt-3 w-full rounded-xl"
+      />
+    );
+  }
+  return (
+    <img
+      src={picture.src}
+      srcSet={picture.srcset}
+      sizes={SHARED_PICTURE_SIZES}
+      width={picture.width}
+      height={picture.height}
+      alt="The scene"
+      decoding="async"
+      {...timing}
+      className="mt-3 h-auto w-full rounded-xl"
+    />
+  );
+}
+
 function SharedStory({ story }: { story: SharedStoryResponse }) {
+  const firstMedia = story.messages.findIndex((message) => message.image_url || message.video_url);
   return (
     <article className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
@@ -84,16 +120,14 @@ function SharedStory({ story }: { story: SharedStoryResponse }) {
                 controls
                 playsInline
                 src={message.video_url}
-                poster={message.image_url ?? undefined}
-                className="mt-3 w-full rounded-xl"
+                poster={message.picture?.src ?? message.image_url ?? undefined}
+                width={message.picture?.width}
+                height={message.picture?.height}
+                preload={index === firstMedia ? "metadata" : "none"}
+                className="mt-3 h-auto w-full rounded-xl"
               />
             ) : message.image_url ? (
-              <img
-                src={message.image_url}
-                alt="The scene"
-                loading="lazy"
-                className="mt-3 w-full rounded-xl"
-              />
+              <ScenePicture message={message} first={index === firstMedia} />
             ) : null}
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { SHARED_PICTURE_SIZES } from "@storyverse/contract/sharing";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
@@ -101,6 +102,7 @@ describe("the shared story page", () => {
             mode: "image",
             image_url: null,
             video_url: null,
+            picture: null,
           },
           {
             role: "assistant",
@@ -108,6 +110,7 @@ describe("the shared story page", () => {
             mode: "image",
             image_url: "/i.png",
             video_url: null,
+            picture: null,
           },
         ],
       }),
@@ -120,6 +123,53 @@ describe("the shared story page", () => {
     expect(container.querySelector('img[src="x"]')).toBeNull();
     expect(screen.getByRole("img", { name: "The scene" }).getAttribute("src")).toBe("/i.png");
     expect(container.querySelector("strong")?.textContent).toBe("opens");
+  });
+
+  it("shows page-sized pictures: srcset, sizes, width and height, the first eager and first in line", async () => {
+    window.history.replaceState(null, "", `/s/${TOKEN}`);
+    const scene = (n: number) => ({
+      role: "assistant",
+      content: `Scene ${n}`,
+      mode: "image",
+      image_url: `/m/${n}.png`,
+      video_url: null,
+      picture: {
+        src: `/m/${n}?w=720`,
+        srcset: `/m/${n}?w=720 720w, /m/${n}?w=1440 1440w`,
+        width: 720,
+        height: 540,
+      },
+    });
+    mockFetch(() =>
+      json({
+        success: true,
+        story: { title: "Pictures", context: "", created_at: "x", thumbnail: null },
+        author: null,
+        messages: [
+          { role: "user", content: "Go", mode: "chat", image_url: null, video_url: null, picture: null },
+          scene(1),
+          scene(2),
+          scene(3),
+        ],
+      }),
+    );
+    render(<SharedStoryPage />);
+    await screen.findByRole("heading", { level: 1, name: "Pictures" });
+    const images = screen.getAllByRole("img", { name: "The scene" });
+    expect(images).toHaveLength(3);
+    for (const [i, image] of images.entries()) {
+      expect(image.getAttribute("src")).toBe(`/m/${i + 1}?w=720`);
+      expect(image.getAttribute("srcset")).toBe(`/m/${i + 1}?w=720 720w, /m/${i + 1}?w=1440 1440w`);
+      expect(image.getAttribute("sizes")).toBe(SHARED_PICTURE_SIZES);
+      expect(image.getAttribute("width")).toBe("720");
+      expect(image.getAttribute("height")).toBe("540");
+    }
+    expect(images[0]!.getAttribute("loading")).toBe("eager");
+    expect(images[0]!.getAttribute("fetchpriority")).toBe("high");
+    for (const image of images.slice(1)) {
+      expect(image.getAttribute("loading")).toBe("lazy");
+      expect(image.getAttribute("fetchpriority")).not.toBe("high");
+    }
   });
 
   it("says plainly when the link is gone", async () => {
