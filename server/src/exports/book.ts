@@ -73,13 +73,21 @@ export async function loadBook(ctx: Pick<AppContext, "db">, userId: string, stor
   };
 }
 
-/** A safe file name stem from the title: letters, digits and dashes. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * A safe file name stem from the title: letters, digits and dashes, at most 60 characters. Cut by whole
+ * characters (graphemes), never inside one: half a surrogate pair is not text, and no header can carry it.
+ */
 export function fileStem(title: string): string {
-  const stem = title
+  const cleaned = title
     .normalize("NFKD")
     .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
+    .replace(/^-+|-+$/g, "");
+  const stem = Array.from(graphemes.segment(cleaned), (part) => part.segment)
+    .slice(0, 60)
+    .join("")
+    .replace(/-+$/, "");
   return stem || "story";
 }
 

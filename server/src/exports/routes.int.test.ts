@@ -220,6 +220,45 @@ describe("story export", () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("exports a title with characters outside the Basic Multilingual Plane in every format, downloaded or by a job", async () => {
+    const user = await createUser(t);
+    // Dragons are no letters (the file is "story"); the CJK letters are, and one in front puts the
+    // 60-unit cut inside a surrogate pair.
+    for (const title of ["🐉".repeat(40), `a${"𠀀".repeat(40)}`]) {
+      const storyId = await newStory(user, "Astral");
+      const renamed = await t.app.inject({
+        method: "PUT",
+        url: `/api/stories/${storyId}`,
+        headers: bearer(user.token),
+        payload: { title },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      await turn(user, storyId, "The dragon sleeps", "chat");
+      for (const format of ["md", "epub", "pdf"]) {
+        const res = await download(user, storyId, `format=${format}`);
+        const disposition = String(res.headers["content-disposition"]);
+        const encoded = /filename\*=UTF-8''(.+)$/.exec(disposition)?.[1] ?? "";
+        const name = decodeURIComponent(encoded);
+        expect(name.endsWith(format === "md" ? ".zip" : `.${format}`)).toBe(true);
+        // Cut between whole characters: nothing had to be replaced to make the header.
+        expect(name).not.toContain("\uFFFD");
+
+        const started = await call(user, "POST", `/api/stories/${storyId}/exports`, { format });
+        expect(started.statusCode).toBe(202);
+        const exportId = started.json().export.id as string;
+        let state = started.json().export;
+        for (let i = 0; i < 300 && state.status !== "completed" && state.status !== "failed"; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          state = (await call(user, "GET", `/api/stories/${storyId}/exports/${exportId}`)).json().export;
+        }
+        expect(state.status).toBe("completed");
+        const file = await call(user, "GET", `/api/stories/${storyId}/exports/${exportId}/file`);
+        expect(file.statusCode, file.body.slice(0, 200)).toBe(200);
+        expect(String(file.headers["content-disposition"])).toContain(`filename*=UTF-8''${encoded}`);
+      }
+    }
+  }, 120_000);
+
   it("exports a 500-exchange story as Markdown and EPUB well within the 10 s bound", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user, "The Long Road", "Five hundred turns");

@@ -17,8 +17,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 const exportRule = { name: "export-user", limit: 20, windowMs: 60_000 };
 const exportParams = storyParams.extend({ exportId: z.uuid("Export not found") });
 
+/** Any half of a surrogate pair standing alone: not text, and encodeURIComponent throws on it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** A download under the story's file name (ASCII fallback plus the UTF-8 name), never cached. */
-function asAttachment(reply: FastifyReply, filename: string, contentType: string) {
+function asAttachment(reply: FastifyReply, name: string, contentType: string) {
+  // The name comes from a title: whatever it holds, the header is made, never a 500.
+  const filename = name.replace(LONE_SURROGATE, "\uFFFD");
   return reply
     .header("content-type", contentType)
     .header(
