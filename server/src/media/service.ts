@@ -201,7 +201,7 @@ export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, u
  */
 export async function ownedImageByKey(ctx: Pick<AppContext, "db">, userId: string, key: string) {
   const item = await findOwnedByKey(ctx.db, userId, key);
-  if (!item || item.kind !== "image") return undefined;
+  if (item?.kind !== "image") return undefined;
   return { key: item.storageKey, width: item.width, height: item.height };
 }
 
