@@ -21,7 +21,7 @@ import type { TurnCard } from "../chat/narration";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { BadRequest, HttpError, NotFound } from "../http/errors";
-import { decodeDataUrl, inspectImage } from "../media/images";
+import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/images";
 import { ownedMediaByIds } from "../media/service";
 import {
   type CardRow,
@@ -80,8 +80,12 @@ async function checkPortrait(
     if (error instanceof HttpError) throw new BadRequest(`portrait: ${error.detail}`);
     throw error;
   }
-  // Never kept as sent: a small WebP of it is (portraits.ts).
-  const kept = await encodePortrait(data);
+  // Never kept as sent: a small WebP of it is (portraits.ts). It decoded in the check, so a failure here
+  // is the file's fault, not the server's.
+  const kept = await encodePortrait(data).catch((error: unknown) => {
+    if (error instanceof HttpError) throw error;
+    throw new BadRequest(`portrait: ${DAMAGED_IMAGE_DETAIL}`);
+  });
   return { upload: kept.data, mimeType: kept.mimeType };
 }
 
