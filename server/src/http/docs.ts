@@ -61,8 +61,12 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     types: exportTypes,
   },
   "GET /api/shared/:token/media/:ref": {
-    description: "A picture or clip of the shared story",
+    description: "A picture or clip of the shared story (with w: the picture as a WebP that wide)",
     types: mediaTypes,
+  },
+  "GET /api/shared/:token/preview.jpg": {
+    description: "The shared story's link-preview picture, 1200x630, for as long as the link lives",
+    types: ["image/jpeg"],
   },
 };
 
@@ -77,6 +81,7 @@ function streamedTurn(): FileAnswer {
 
 /** Statuses some routes give that no general rule below finds, by route. */
 const EXTRA_ERRORS: Record<string, number[]> = {
+  "GET /api/download": [404],
   "GET /api/media/*": [403, 416],
   "GET /api/shared/:token/media/:ref": [403],
 };

@@ -1,0 +1,488 @@
+// The OpenAPI document tells the truth: every route is called through app.inject, for its success and its
+// error answers, and each real answer is checked against the document the server publishes: its status is
+// documented for that operation, its content type is one the document lists, and a JSON body validates
+// (Ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses) against the documented schema.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { createUser, newCredentials, type TestUser } from "../../test/factories";
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: object }> }> };
+type Document = { paths: Record<string, Record<string, Operation>>; components?: object };
+
+type Call = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The documented path, e.g. /api/stories/{id}. */
+  path: string;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The caller's session; null for none. */
+  token?: string | null;
+  headers?: Record<string, string>;
+};
+
+/** Operations whose success the test app cannot reach, and why (each still has its error answers checked). */
+const SUCCESS_OUT_OF_REACH: Record<string, string> = {
+  "GET /api/events": "an event stream never ends, so app.inject cannot wait for it (events tests cover it)",
+  "POST /api/transcribe-audio": "the test app has no speech provider: the capability is off (503)",
+  "POST /api/payments/webhook": "needs a payment provider's signature (payments tests cover it)",
+  "POST /api/payments/verify-session": "needs a finished checkout at the payment provider",
+  "POST /api/subscription/manage-billing": "needs a billing account at the payment provider",
+  "GET /api/verify-email/{token}": "needs the link from a mail (accounts tests cover it)",
+  "POST /api/reset-password": "needs the link from a mail (accounts tests cover it)",
+  "GET /api/video-status/{taskId}": "needs a video job (media tests cover it)",
+};
+
+const uuid = () => crypto.randomUUID();
+
+describe("the OpenAPI document against the real answers", () => {
+  let t: TestApp;
+  let doc: Document;
+  let user: TestUser;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validators = new Map<string, ValidateFunction>();
+  /** "METHOD path" → the statuses seen. */
+  const seen = new Map<string, Set<number>>();
+  /** Every answer that disagrees with the document, all reported at the end. */
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createUser(t);
+    doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  function check(call: Call, res: LightMyRequestResponse): void {
+    const where = `${call.method} ${call.path}`;
+    const operation = doc.paths[call.path]?.[call.method.toLowerCase()];
+    if (!operation) {
+      problems.push(`${where} is not documented`);
+      return;
+    }
+    const statuses = seen.get(where) ?? new Set<number>();
+    statuses.add(res.statusCode);
+    seen.set(where, statuses);
+    const response = operation.responses[String(res.statusCode)];
+    if (!response) {
+      const text = String(res.headers["content-type"]).includes("json") ? ` (${res.body.slice(0, 200)})` : "";
+      problems.push(`${where} answered ${res.statusCode}, undocumented${text}`);
+    }
+    if (!response || res.rawPayload.length === 0) return;
+    const type = String(res.headers["content-type"] ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase();
+    const listed = Object.keys(response.content ?? {});
+    const match = listed.find(
+      (candidate) =>
+        candidate === type || (candidate.endsWith("/*") && type?.startsWith(candidate.slice(0, -1))),
+    );
+    if (!match)
+      problems.push(`${where} ${res.statusCode} answered ${type}; the document lists ${listed.join(", ")}`);
+    if (type !== "application/json" || !match) return;
+    const key = `${where} ${res.statusCode}`;
+    let validate = validators.get(key);
+    if (!validate) {
+      const schema = response.content?.[match]?.schema ?? {};
+      validate = ajv.compile({ ...schema, components: doc.components });
+      validators.set(key, validate);
+    }
+    const body = res.json();
+    if (!validate(body)) {
+      problems.push(
+        `${key}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(body).slice(0, 300)}`,
+      );
+    }
+  }
+
+  async function call(spec: Call): Promise<LightMyRequestResponse> {
+    const path = spec.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+      const value = spec.params?.[name];
+      if (value === undefined) throw new Error(`${spec.path}: no value for {${name}}`);
+      return name === "key" ? value : encodeURIComponent(value);
+    });
+    const query = spec.query ? `?${new URLSearchParams(spec.query)}` : "";
+    const token = spec.token === undefined ? user.token : spec.token;
+    const res = await t.app.inject({
+      method: spec.method,
+      url: `${path}${query}`,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...spec.headers },
+      ...(spec.body === undefined ? {} : { payload: spec.body as object }),
+    });
+    check(spec, res);
+    return res;
+  }
+
+  async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+    for (let i = 0; i < 300; i++) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it("documents every answer of every route, success and error alike", async () => {
+    // System.
+    await call({ method: "GET", path: "/api/health" });
+    await call({ method: "GET", path: "/api/ready" });
+    await call({ method: "GET", path: "/api/config" });
+
+    // Newsletter.
+    await call({
+      method: "POST",
+      path: "/api/newsletter",
+      body: { email: "reader@example.com" },
+      token: null,
+    });
+    await call({ method: "POST", path: "/api/newsletter", body: { email: "not an email" }, token: null });
+
+    // Accounts.
+    const fresh = newCredentials();
+    expect((await call({ method: "POST", path: "/api/register", body: fresh, token: null })).statusCode).toBe(
+      200,
+    );
+    await call({ method: "POST", path: "/api/register", body: fresh, token: null });
+    await call({ method: "POST", path: "/api/register", body: {}, token: null });
+    const login = await call({
+      method: "POST",
+      path: "/api/login",
+      body: { email: user.email, password: user.password },
+      token: null,
+    });
+    expect(login.statusCode).toBe(200);
+    await call({
+      method: "POST",
+      path: "/api/login",
+      body: { email: user.email, password: "wrong-password-1" },
+    });
+    // Signing out and asking for a new password end sessions: another person does both.
+    const other = await createUser(t);
+    await call({ method: "POST", path: "/api/logout", token: other.token });
+    await call({
+      method: "GET",
+      path: "/api/check-username/{username}",
+      params: { username: "someone_new" },
+    });
+    await call({ method: "GET", path: "/api/check-email/{email}", params: { email: "new@example.com" } });
+    await call({ method: "GET", path: "/api/verify-email/{token}", params: { token: "not-a-real-token" } });
+    await call({
+      method: "POST",
+      path: "/api/resend-verification",
+      body: { email: fresh.email },
+      token: null,
+    });
+    await call({ method: "POST", path: "/api/forgot-password", body: { email: other.email }, token: null });
+    await call({
+      method: "POST",
+      path: "/api/reset-password",
+      body: { token: "not-a-real-token", password: "a-New-passw0rd!" },
+      token: null,
+    });
+    await call({ method: "GET", path: "/api/user/verify" });
+    await call({ method: "GET", path: "/api/profile" });
+
+    // Credits and payments.
+    await call({ method: "GET", path: "/api/credit-balance" });
+    await call({ method: "GET", path: "/api/quota" });
+    await call({ method: "GET", path: "/api/credit-history" });
+    await call({ method: "GET", path: "/api/credit-history", query: { limit: "lots" } });
+    await call({ method: "GET", path: "/api/monthly-activity" });
+    await call({ method: "GET", path: "/api/subscription-details" });
+    await call({
+      method: "POST",
+      path: "/api/payments/create-checkout-session",
+      body: { price_id: "starter" },
+    });
+    await call({ method: "POST", path: "/api/payments/create-checkout-session", body: {} });
+    await call({ method: "POST", path: "/api/payments/verify-session", body: { session_id: "cs_nope" } });
+    await call({ method: "POST", path: "/api/subscription/manage-billing" });
+    await call({ method: "POST", path: "/api/payments/webhook", body: { type: "nothing" }, token: null });
+
+    // Stories: a chat-only turn (JSON and streamed), then its versions, edits, undo and continue.
+    const created = await call({ method: "POST", path: "/api/stories", body: { title: "The harbour" } });
+    expect(created.statusCode, created.body).toBe(200);
+    const storyId = created.json().story.id as string;
+    await call({ method: "POST", path: "/api/stories", body: { title: "" } });
+    await call({ method: "GET", path: "/api/stories" });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}",
+      params: { id: storyId },
+      body: { context: "Night." },
+    });
+    await call({ method: "PUT", path: "/api/stories/{id}", params: { id: storyId }, body: {} });
+    const story = { id: storyId };
+    const turn = await call({
+      method: "POST",
+      path: "/api/stories/{id}/chat",
+      params: story,
+      body: { prompt: "We walk to the harbour.", chat_mode: "chat" },
+    });
+    expect(turn.statusCode).toBe(200);
+    const messageId = turn.json().message_id as string;
+    const streamed = await call({
+      method: "POST",
+      path: "/api/stories/{id}/chat",
+      params: story,
+      body: { prompt: "We look at the boats.", chat_mode: "chat" },
+      headers: { accept: "text/event-stream" },
+    });
+    expect(streamed.headers["content-type"]).toContain("text/event-stream");
+    await call({ method: "POST", path: "/api/stories/{id}/chat", params: story, body: { prompt: "" } });
+    await call({ method: "GET", path: "/api/stories/{id}/messages", params: story });
+    await call({ method: "GET", path: "/api/stories/{id}/media", params: story });
+    const newest = (
+      await t.app.inject({
+        method: "GET",
+        url: `/api/stories/${storyId}/messages`,
+        headers: { authorization: `Bearer ${user.token}` },
+      })
+    ).json();
+    const newestId = String(
+      (Array.isArray(newest) ? newest : (newest.messages ?? [])).at(-1)?.message_id ?? messageId,
+    );
+    const message = { id: storyId, message_id: newestId };
+    await call({
+      method: "GET",
+      path: "/api/stories/{id}/media-status/{messageId}",
+      params: { id: storyId, messageId: newestId },
+    });
+    await call({
+      method: "POST",
+      path: "/api/stories/{id}/messages/{message_id}/retry",
+      params: message,
+      body: {},
+    });
+    await call({ method: "GET", path: "/api/stories/{id}/messages/{message_id}/versions", params: message });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/messages/{message_id}/versions/{n}/select",
+      params: { ...message, n: "1" },
+    });
+    await call({
+      method: "PATCH",
+      path: "/api/stories/{id}/messages/{message_id}",
+      params: message,
+      body: { content: "The harbour was quiet." },
+    });
+    await call({
+      method: "POST",
+      path: "/api/stories/{id}/messages/{message_id}/card-draft",
+      params: message,
+    });
+    await call({ method: "POST", path: "/api/stories/{id}/undo", params: story });
+    await call({ method: "POST", path: "/api/stories/{id}/continue", params: story, body: {} });
+    await call({ method: "GET", path: "/api/stories/{id}/memory", params: story });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/memory",
+      params: story,
+      body: { memory: "A harbour town.", authors_note: "Keep it calm." },
+    });
+    await call({ method: "GET", path: "/api/stories/{id}/context", params: story });
+
+    // Story cards.
+    await call({ method: "GET", path: "/api/stories/{id}/cards", params: story });
+    const card = await call({
+      method: "POST",
+      path: "/api/stories/{id}/cards",
+      params: story,
+      body: { name: "Mara", triggers: ["Mara"] },
+    });
+    const cardId = String(card.json().card?.id ?? card.json().id);
+    await call({ method: "POST", path: "/api/stories/{id}/cards", params: story, body: { name: "" } });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/cards/{card_id}",
+      params: { id: storyId, card_id: cardId },
+      body: { description: "The harbour master." },
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/stories/{id}/cards/{card_id}",
+      params: { id: storyId, card_id: cardId },
+    });
+
+    // A picture turn: the media arrive by job, then the files behind them.
+    const pictureTurn = await call({
+      method: "POST",
+      path: "/api/stories/{id}/chat",
+      params: story,
+      body: { prompt: "Paint the harbour at night.", chat_mode: "image" },
+    });
+    const pictureId = pictureTurn.json().message_id as string;
+    const imageUrl = await until(async () => {
+      const res = await call({
+        method: "GET",
+        path: "/api/stories/{id}/media-status/{messageId}",
+        params: { id: storyId, messageId: pictureId },
+      });
+      return (res.json().image_url as string | null) ?? undefined;
+    }, "the picture");
+    const mediaUrl = new URL(imageUrl, "http://app.test");
+    const key = mediaUrl.pathname.replace(/^\/api\/media\//, "");
+    const signed = Object.fromEntries(mediaUrl.searchParams);
+    await call({ method: "GET", path: "/api/media/{key}", params: { key }, query: signed, token: null });
+    await call({
+      method: "GET",
+      path: "/api/media/{key}",
+      params: { key },
+      query: signed,
+      token: null,
+      headers: { range: "bytes=0-99" },
+    });
+    await call({
+      method: "GET",
+      path: "/api/media/{key}",
+      params: { key },
+      query: { ...signed, sig: "forged" },
+      token: null,
+    });
+    await call({ method: "GET", path: "/api/download", query: { url: imageUrl } });
+    await call({ method: "GET", path: "/api/download", query: { url: "/api/media/someone-else.png" } });
+
+    // The older chat and media reads.
+    const legacy = await call({ method: "POST", path: "/api/chat", body: { prompt: "Hello there." } });
+    await call({ method: "GET", path: "/api/chat/history" });
+    await call({
+      method: "GET",
+      path: "/api/chat/media-status/{messageId}",
+      params: { messageId: String(legacy.json().message_id ?? uuid()) },
+    });
+    await call({ method: "GET", path: "/api/video-status/{taskId}", params: { taskId: uuid() } });
+    await call({ method: "GET", path: "/api/user/latest-media" });
+    await call({ method: "GET", path: "/api/last-image" });
+    await call({ method: "GET", path: "/api/user/images" });
+    await call({ method: "GET", path: "/api/user/videos" });
+    await call({ method: "GET", path: "/api/gallery" });
+    await call({ method: "GET", path: "/api/gallery", query: { limit: "-3" } });
+
+    // Studio.
+    await call({ method: "GET", path: "/api/studio/messages" });
+    await call({ method: "POST", path: "/api/studio/advisor-chat", body: { prompt: "A lighthouse?" } });
+    const batch = await call({
+      method: "POST",
+      path: "/api/studio/generate-image",
+      body: { prompt: "A lighthouse" },
+    });
+    await call({ method: "POST", path: "/api/studio/generate-image", body: { prompt: "" } });
+    await call({
+      method: "GET",
+      path: "/api/studio/batches/{id}",
+      params: { id: String(batch.json().message_id ?? batch.json().batch?.message_id ?? uuid()) },
+    });
+
+    // Voice input is off in the test app.
+    await call({ method: "POST", path: "/api/transcribe-audio" });
+
+    // Exports: straight downloads, then a made export and the film.
+    for (const format of ["md", "epub", "pdf"]) {
+      await call({ method: "GET", path: "/api/stories/{id}/export", params: story, query: { format } });
+    }
+    await call({ method: "GET", path: "/api/stories/{id}/export", params: story, query: { format: "doc" } });
+    const started = await call({
+      method: "POST",
+      path: "/api/stories/{id}/exports",
+      params: story,
+      body: { format: "epub" },
+    });
+    const exportId = started.json().export.id as string;
+    await until(async () => {
+      const res = await call({
+        method: "GET",
+        path: "/api/stories/{id}/exports/{exportId}",
+        params: { id: storyId, exportId },
+      });
+      return ["completed", "failed"].includes(res.json().export.status) ? true : undefined;
+    }, "the export");
+    await call({
+      method: "GET",
+      path: "/api/stories/{id}/exports/{exportId}/file",
+      params: { id: storyId, exportId },
+    });
+    await call({ method: "POST", path: "/api/stories/{id}/film", params: story });
+    await call({ method: "GET", path: "/api/stories/{id}/film", params: story });
+
+    // Sharing.
+    const shared = await call({ method: "POST", path: "/api/stories/{id}/share", params: story, body: {} });
+    const shareToken = new URL(shared.json().url as string).pathname.split("/").at(-1) as string;
+    await call({ method: "GET", path: "/api/stories/{id}/share", params: story });
+    const reading = await call({
+      method: "GET",
+      path: "/api/shared/{token}",
+      params: { token: shareToken },
+      token: null,
+    });
+    const cover = reading.json().story?.thumbnail as string | null | undefined;
+    if (cover) {
+      const coverUrl = new URL(cover, "http://app.test");
+      const ref = coverUrl.pathname.split("/").at(-1) as string;
+      await call({
+        method: "GET",
+        path: "/api/shared/{token}/media/{ref}",
+        params: { token: shareToken, ref },
+        query: Object.fromEntries(coverUrl.searchParams),
+        token: null,
+      });
+    }
+    if (doc.paths["/api/shared/{token}/preview.jpg"]) {
+      await call({
+        method: "GET",
+        path: "/api/shared/{token}/preview.jpg",
+        params: { token: shareToken },
+        token: null,
+      });
+    }
+    await call({ method: "DELETE", path: "/api/stories/{id}/share", params: story });
+    await call({ method: "GET", path: "/api/shared/{token}", params: { token: shareToken }, token: null });
+    await call({
+      method: "GET",
+      path: "/api/shared/{token}/media/{ref}",
+      params: { token: shareToken, ref: "cover" },
+      token: null,
+    });
+
+    // The event stream refuses a caller without a session (its success never ends: see above).
+    await call({ method: "GET", path: "/api/events", token: null });
+
+    await call({ method: "DELETE", path: "/api/stories/{id}", params: story });
+
+    // Every operation's error answers: no session, and things that do not exist (or are not the caller's).
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const spec = { method: method.toUpperCase() as Call["method"], path };
+        const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+        const params = Object.fromEntries(names.map((name) => [name, name === "n" ? "1" : uuid()]));
+        const secured = JSON.stringify((operation as { security?: unknown[] }).security ?? []) !== "[]";
+        const body = ["POST", "PUT", "PATCH"].includes(spec.method) ? {} : undefined;
+        if (secured) await call({ ...spec, params, body, token: null });
+        if (names.length > 0) await call({ ...spec, params, body });
+      }
+    }
+
+    // Every operation was called, and each one's success was seen unless it is out of the test app's reach.
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(operations)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const statuses = [...(seen.get(where) ?? [])];
+        const succeeded = statuses.some((status) => status >= 200 && status < 300);
+        if (!succeeded && !SUCCESS_OUT_OF_REACH[where])
+          missing.push(`${where} (saw ${statuses.join(", ") || "nothing"})`);
+      }
+    }
+    expect(problems, "answers the document does not describe").toEqual([]);
+    expect(missing, "operations whose success was never seen").toEqual([]);
+  });
+});
