@@ -8,6 +8,7 @@ import { findAccount, ledgerSum, setUnlimited } from "../credits/repo";
 import { charge } from "../credits/service";
 import { mediaIdentity } from "../media/storage/media-identity";
 import { createProviders } from "../providers/create-providers";
+import { NOT_A_VIDEO_TASK_DETAIL } from "./service";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -103,6 +104,22 @@ describe("POST /api/chat with the offline providers", () => {
     expect(body.quota_info).toMatchObject({ cost: 0.5, charged: 0.5, remaining: 14.5 });
     const status = await getJson(user, `/api/chat/media-status/${body.message_id}`);
     expect(status).toMatchObject({ status: "none", image_url: null, video_url: null });
+  });
+
+  it('answers 404 with a detail, never "processing" forever, for the video status of an image or chat turn', async () => {
+    const user = await createUser(t);
+    for (const mode of ["image", "chat"] as const) {
+      const body = (await chat(user, { prompt: "A tower", chat_mode: mode })).json();
+      for (const id of [body.message_id, body.user_message_id]) {
+        const res = await t.app.inject({
+          method: "GET",
+          url: `/api/video-status/${id}`,
+          headers: bearer(user.token),
+        });
+        expect(res.statusCode).toBe(404);
+        expect(res.json().detail).toBe(NOT_A_VIDEO_TASK_DETAIL);
+      }
+    }
   });
 
   it("unlimited users are not charged, and their usage is still logged", async () => {

@@ -13,7 +13,7 @@ import { currentUser } from "../http/auth";
 import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
 import { allMessages } from "./repo";
-import { mediaStatus, sendTurn, type TurnInput, toChatMessage } from "./service";
+import { mediaStatus, sendTurn, type TurnInput, toChatMessage, videoTaskStatus } from "./service";
 
 const tags = ["chat"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -105,7 +105,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const status = await mediaStatus(ctx, currentUser(request).id, undefined, request.params.taskId);
+      const status = await videoTaskStatus(ctx, currentUser(request).id, request.params.taskId);
       return {
         task_id: request.params.taskId,
         status: status.video_url

@@ -661,6 +661,23 @@ export async function mediaStatus(
   };
 }
 
+/** The answer for a message that makes no video (an image or chat turn, or a user's message). */
+export const NOT_A_VIDEO_TASK_DETAIL = "Unknown video task: this message makes no video.";
+
+/** A video turn's media status (GET /api/video-status/{id}); any other message is a 404, never "processing". */
+export async function videoTaskStatus(
+  ctx: Pick<AppContext, "db" | "storage" | "clock" | "jobs" | "log">,
+  userId: string,
+  messageId: string,
+): Promise<MediaStatus> {
+  const row = await findMessage(ctx.db, userId, undefined, messageId);
+  if (!row) throw new NotFound("Message not found");
+  if (row.role !== "assistant" || row.mode !== "video" || row.mediaStatus === "none") {
+    throw new NotFound(NOT_A_VIDEO_TASK_DETAIL);
+  }
+  return mediaStatus(ctx, userId, undefined, messageId);
+}
+
 export async function conversation(
   ctx: Pick<AppContext, "db" | "storage">,
   userId: string,
