@@ -9,8 +9,9 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
+import { sweepUnsettledCharges } from "../credits/service";
 import type { ImageProvider } from "../providers/types";
-import { STORY_DELETED_DETAIL } from "./service";
+import { STORY_DELETED_DETAIL, sendTurn } from "./service";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -410,6 +411,53 @@ describe("a turn's charge has exactly one outcome", () => {
     expect(await refunds(user)).toEqual([]);
     expect(await ledgerSum(t.ctx.db, user.userId)).toBe(135);
   }, 120_000);
+
+  it("a stopped turn whose refund cannot be written now is reported delivered; the sweep refunds it once later", async () => {
+    const user = await createUser(t);
+    // The ledger refuses refunds for a while.
+    await t.database.executeSql(`
+      create or replace function refuse_refunds() returns trigger language plpgsql as $$
+      begin
+        if new.transaction_type = 'refund' then raise exception 'ledger unavailable'; end if;
+        return new;
+      end $$;
+      create trigger refuse_refunds before insert on credit_transactions
+        for each row execute function refuse_refunds();
+    `);
+    let answer: Awaited<ReturnType<typeof sendTurn>>;
+    try {
+      const stop = new AbortController();
+      answer = await sendTurn(
+        t.ctx,
+        {
+          userId: user.userId,
+          storyId: null,
+          story: null,
+          prompt: "The bridge",
+          mode: "image",
+          references: [],
+        },
+        // The player stops the narrator after its first words.
+        { onText: () => stop.abort(), stop: stop.signal },
+      );
+    } finally {
+      await t.database.executeSql("drop trigger refuse_refunds on credit_transactions");
+    }
+    expect(answer).toMatchObject({ success: true, stopped: true, media_generation: { status: "none" } });
+    expect(answer.story_text).not.toBe("");
+    const history = (await get(user, "/api/chat/history")).messages;
+    expect(history[1]).toMatchObject({ message_id: answer.message_id, stopped: true });
+    // Charged 1.5 for now; the media part (1.0) is still owed, in the charge's unsettled row.
+    expect(await balance(user)).toBe(13.5);
+    expect(await refunds(user)).toEqual([]);
+
+    const later = new Date(t.clock.now().getTime() + 24 * 60 * 60_000);
+    await sweepUnsettledCharges(t.ctx.db, later, 0);
+    await sweepUnsettledCharges(t.ctx.db, later, 0);
+    expect(await balance(user)).toBe(14.5);
+    expect(await refunds(user)).toEqual([{ reference: `refund:${answer.message_id}`, amount_tenths: 10 }]);
+    expect(await ledgerSum(t.ctx.db, user.userId)).toBe(145);
+  });
 
   it("a turn that completes normally is not refunded", async () => {
     const user = await createUser(t);

@@ -129,14 +129,28 @@ export async function payFor<T>(
   // A delivery with no transaction of its own settles here (its outcome is already stored).
   if (!settled) await settle(ctx.db, refundedTenths);
   if (refundedTenths > 0) {
-    await refundPaid(
-      ctx,
-      paid,
-      refundedTenths,
-      request.paidFor,
-      delivery.refundDescription ?? request.refundDescription,
-    );
-    await forgetUnsettled(ctx.db, request.paidFor);
+    // The work was delivered (its settlement committed): whatever happens to the refund, the answer says
+    // delivered. A refund that cannot be written now stays owed in the charge's unsettled row, which the
+    // sweep refunds later (once, keyed like this one); failing the request would invite a second paid try.
+    try {
+      await refundPaid(
+        ctx,
+        paid,
+        refundedTenths,
+        request.paidFor,
+        delivery.refundDescription ?? request.refundDescription,
+      );
+    } catch (error) {
+      ctx.log.error(
+        { err: error, userId: paid.userId, paidFor: request.paidFor, tenths: refundedTenths },
+        "undelivered part not refunded now; left to the unsettled-charge sweep",
+      );
+      return { result: delivery.result, paid, refundedTenths: 0 };
+    }
+    await forgetUnsettled(ctx.db, request.paidFor).catch((error: Error) => {
+      // The refund is in the ledger: a row left behind is only cleared by the sweep, never paid twice.
+      ctx.log.warn({ err: error, paidFor: request.paidFor }, "refunded charge's row left for the sweep");
+    });
   }
   return { result: delivery.result, paid, refundedTenths };
 }
