@@ -46,53 +46,75 @@ export async function startServer(
   options: { webDistDir?: string } = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(databaseTarget(config));
+  // What is open so far: a step that throws closes it all again (in reverse order), so a process that
+  // fails half-way through its start leaks no connection, queue poller, worker or listening socket.
+  let jobs: JobQueue | undefined;
+  let app: TypedApp | undefined;
+  let stopSweep: (() => Promise<void>) | undefined;
   try {
     await runMigrations(database);
+    jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
+    const clock = systemClock;
+    const providers = createProviders(config.providers);
+    const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
+
+    let url: string | undefined;
+    const lifecycle: Lifecycle = { draining: false };
+    if (config.worker !== "only") {
+      app = await buildApp({
+        config,
+        database,
+        jobs,
+        providers,
+        storage,
+        clock,
+        webDistDir: options.webDistDir ?? defaultWebDistDir,
+        lifecycle,
+      });
+      url = await app.listen({ port: config.port, host: config.host });
+    }
+    if (config.worker !== "off") {
+      const log = app?.log ?? consoleLogger;
+      const mailer: Mailer = config.smtpUrl
+        ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+        : createLogMailer(log);
+      const ctx: AppContext = {
+        config,
+        db: database.db,
+        clock,
+        jobs,
+        providers,
+        storage,
+        log,
+        notify: database.notifier,
+      };
+      await startWorkers(jobs, { ...ctx, mailer });
+      stopSweep = startUnsettledChargeSweep(ctx);
+    }
+    return running(config, { app, database, jobs, url, lifecycle, stopSweep });
   } catch (error) {
-    await database.close();
+    const quietly = (step: Promise<unknown> | undefined) => step?.catch(() => undefined);
+    await quietly(app?.close());
+    await quietly(stopSweep?.());
+    await quietly(jobs?.stop(5_000));
+    await quietly(database.close());
     throw error;
   }
-  const jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
-  const clock = systemClock;
-  const providers = createProviders(config.providers);
-  const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
+}
 
-  let app: TypedApp | undefined;
-  let url: string | undefined;
-  const lifecycle: Lifecycle = { draining: false };
-  if (config.worker !== "only") {
-    app = await buildApp({
-      config,
-      database,
-      jobs,
-      providers,
-      storage,
-      clock,
-      webDistDir: options.webDistDir ?? defaultWebDistDir,
-      lifecycle,
-    });
-    url = await app.listen({ port: config.port, host: config.host });
-  }
-  let stopSweep: (() => Promise<void>) | undefined;
-  if (config.worker !== "off") {
-    const log = app?.log ?? consoleLogger;
-    const mailer: Mailer = config.smtpUrl
-      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
-      : createLogMailer(log);
-    const ctx: AppContext = {
-      config,
-      db: database.db,
-      clock,
-      jobs,
-      providers,
-      storage,
-      log,
-      notify: database.notifier,
-    };
-    await startWorkers(jobs, { ...ctx, mailer });
-    stopSweep = startUnsettledChargeSweep(ctx);
-  }
-
+/** The started process, and its stop: the reverse of the start. */
+function running(
+  config: Config,
+  parts: {
+    app: TypedApp | undefined;
+    database: Database;
+    jobs: JobQueue;
+    url: string | undefined;
+    lifecycle: Lifecycle;
+    stopSweep: (() => Promise<void>) | undefined;
+  },
+): RunningServer {
+  const { app, database, jobs, url, lifecycle, stopSweep } = parts;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
