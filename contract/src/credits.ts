@@ -36,6 +36,7 @@ export type QuotaInfo = z.infer<typeof quotaInfoSchema>;
 
 export const insufficientCreditsSchema = z.object({
   detail: z.string().describe("Starts with 'Insufficient credits'"),
+  code: z.literal("insufficient_credits"),
   quota_exceeded: z.literal(true),
   quota_info: quotaInfoSchema,
 });

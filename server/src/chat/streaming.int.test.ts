@@ -122,7 +122,7 @@ describe("the streaming narrator", () => {
     const other = await newUser();
     const foreign = await postTurnStream(base, `/api/stories/${storyId}/chat`, other.token, turnBody);
     const error = await foreign.next((event) => event.event === "error");
-    expect(error.data).toEqual({ status: 404, detail: "Story not found" });
+    expect(error.data).toEqual({ status: 404, detail: "Story not found", code: "not_found" });
   });
 
   it("streams Retry and Continue as turns: words, then the JSON answer; Retry's is a new version", async () => {
@@ -211,6 +211,67 @@ describe("the streaming narrator", () => {
       expect(res.json().story_text).toEqual(expect.any(String));
     }
   });
+});
+
+describe("a slow narrator", () => {
+  it("keeps the stream alive with heartbeat comments before the first word and between words; the turn is delivered", async () => {
+    const shared = { t, base };
+    // The narrator waits at a gate before its first word and before its second.
+    const gates = [0, 1].map(() => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { open, opened };
+    });
+    t = await createTestApp({
+      workers: false,
+      env: { REQUIRE_EMAIL_VERIFICATION: "false", EVENT_HEARTBEAT_SECONDS: "1" },
+      providers: {
+        text: {
+          name: "slow",
+          complete: async () => "The door opens.\n\nSCENE: A door.",
+          async *stream() {
+            await gates[0]!.opened;
+            yield "The door ";
+            await gates[1]!.opened;
+            yield "opens.\n\nSCENE: A door.";
+          },
+        },
+      },
+    });
+    try {
+      base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+      const user = await newUser();
+      const before = await balance(user.userId);
+      const stream = await postTurnStream(base, "/api/chat", user.token, turnBody);
+      /** Waits for `count` more comments than now (the heartbeat's); fails after 10 s. */
+      const heartbeats = async (count: number) => {
+        const target = stream.comments() + count;
+        for (let i = 0; i < 200 && stream.comments() < target; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(stream.comments()).toBeGreaterThanOrEqual(target);
+      };
+      await heartbeats(2);
+      expect(deltas(stream)).toEqual([]);
+      gates[0]!.open();
+      await stream.next((event) => event.event === "delta");
+      await heartbeats(2);
+      gates[1]!.open();
+      const done = await stream.next((event) => event.event === "done");
+      expect(done.data).toMatchObject({
+        story_text: "The door opens.",
+        media_generation: { status: "started" },
+      });
+      expect((done.data as { stopped?: boolean }).stopped).toBeUndefined();
+      expect(await balance(user.userId)).toBe(before - toTenths(CREDIT_COSTS.image));
+    } finally {
+      for (const gate of gates) gate.open();
+      await t.cleanup();
+      ({ t, base } = shared);
+    }
+  }, 60_000);
 });
 
 describe("Stop", () => {

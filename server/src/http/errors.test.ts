@@ -1,7 +1,7 @@
 // The central error handler: what a user is told when the database is busy rather than the request wrong.
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { installErrorHandling } from "./errors";
+import { BadRequest, Conflict, HttpError, installErrorHandling, NotFound } from "./errors";
 
 async function answerTo(error: Error) {
   const app = Fastify({ logger: false });
@@ -31,6 +31,28 @@ describe("the error handler", () => {
   it("still answers a bare 500 that leaks nothing for any other failure", async () => {
     const res = await answerTo(databaseError("23505"));
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ detail: "Internal server error" });
+    expect(res.json()).toEqual({ detail: "Internal server error", code: "internal_error" });
+  });
+
+  it("gives every error body a stable code beside the detail, named by its status", async () => {
+    const cases: [Error, number, string][] = [
+      [new BadRequest("Bad field"), 400, "invalid_request"],
+      [new NotFound(), 404, "not_found"],
+      [new Conflict("Busy"), 409, "conflict"],
+      [new HttpError(429, "Slow down", {}, { "retry-after": "3" }), 429, "rate_limited"],
+      [new HttpError(418, "A teapot"), 418, "http_418"],
+      [Object.assign(new Error("Body is too large"), { statusCode: 413 }), 413, "payload_too_large"],
+    ];
+    for (const [error, status, code] of cases) {
+      const res = await answerTo(error);
+      expect(res.statusCode).toBe(status);
+      expect(res.json()).toEqual({ detail: error.message, code });
+    }
+    const extra = await answerTo(new HttpError(402, "Insufficient credits", { quota_exceeded: true }));
+    expect(extra.json()).toEqual({
+      detail: "Insufficient credits",
+      code: "insufficient_credits",
+      quota_exceeded: true,
+    });
   });
 });

@@ -1,8 +1,33 @@
-// Typed errors thrown by services, and the one handler that turns any error into `{detail}`.
+// Typed errors thrown by services, and the one handler that turns any error into `{detail, code}`.
 // 5xx bodies never carry internals; the log keeps them.
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { isTransientDatabaseError } from "../db/transient";
+
+/** The stable `code` beside `detail` for each status (contract/src/errors.ts lists them). */
+const CODES: Record<number, string> = {
+  400: "invalid_request",
+  401: "not_authenticated",
+  402: "insufficient_credits",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  416: "range_not_satisfiable",
+  429: "rate_limited",
+  500: "internal_error",
+  502: "provider_failed",
+  503: "unavailable",
+};
+
+function errorCode(status: number): string {
+  return CODES[status] ?? `http_${status}`;
+}
+
+/** The body of an error answer: the detail, its stable code, and any extra fields. */
+export function errorBody(status: number, detail: string, extra: Record<string, unknown> = {}) {
+  return { detail, code: errorCode(status), ...extra };
+}
 
 export class HttpError extends Error {
   constructor(
@@ -62,19 +87,19 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .code(error.statusCode)
         .headers(error.headers)
-        .send({ detail: error.detail, ...error.extra });
+        .send(errorBody(error.statusCode, error.detail, error.extra));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send({ detail: describeValidation(error) });
+      return reply.code(400).send(errorBody(400, describeValidation(error)));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, "response did not match its schema");
-      return reply.code(500).send({ detail: "Internal server error" });
+      return reply.code(500).send(errorBody(500, "Internal server error"));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own 4xx (malformed JSON, body too large, unsupported media type, rate limits).
-      return reply.code(status).send({ detail: error.message });
+      return reply.code(status).send(errorBody(status, error.message));
     }
     if (isTransientDatabaseError(error)) {
       // The database is short of connections or broke a deadlock: the request may simply be tried again.
@@ -82,9 +107,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .code(503)
         .header("retry-after", "5")
-        .send({ detail: "The server is too busy right now. Please try again in a moment." });
+        .send(errorBody(503, "The server is too busy right now. Please try again in a moment."));
     }
     request.log.error({ err: error }, "unhandled error");
-    return reply.code(500).send({ detail: "Internal server error" });
+    return reply.code(500).send(errorBody(500, "Internal server error"));
   });
 }

@@ -2,7 +2,7 @@
 // write through this. `wantsEventStream` reads the Accept header: only an explicit text/event-stream asks
 // for a stream; anything else (absent, */*, garbage) gets the usual JSON answer.
 import type { FastifyReply } from "fastify";
-import { HttpError } from "./errors";
+import { errorBody, HttpError } from "./errors";
 
 export function wantsEventStream(accept: string | string[] | undefined): boolean {
   const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
@@ -83,21 +83,31 @@ export function startEventStream(reply: FastifyReply): SseWriter {
 export async function answerAsEventStream(
   reply: FastifyReply,
   run: (streaming: { onText: (text: string) => void; stop: AbortSignal }) => Promise<unknown>,
+  options: { heartbeatMs: number },
 ): Promise<void> {
   const stream = startEventStream(reply);
   const stop = new AbortController();
   stream.onClientGone(() => stop.abort());
+  // A comment every heartbeatMs, before the first word and between words: a narrator slow to start (or
+  // pausing) never leaves the connection silent for as long as a proxy's idle time-out, which would cut
+  // it and so read as the player's Stop. Clients skip comments (they carry no event).
+  const heartbeat = setInterval(() => stream.comment("heartbeat"), options.heartbeatMs);
+  heartbeat.unref();
   try {
     const body = await run({ onText: (text) => stream.send("delta", { text }), stop: stop.signal });
     stream.send("done", body);
   } catch (error) {
     if (error instanceof HttpError) {
-      stream.send("error", { status: error.statusCode, detail: error.detail, ...error.extra });
+      stream.send("error", {
+        status: error.statusCode,
+        ...errorBody(error.statusCode, error.detail, error.extra),
+      });
     } else {
       reply.log.error({ err: error }, "unhandled error in a streamed answer");
-      stream.send("error", { status: 500, detail: "Internal server error" });
+      stream.send("error", { status: 500, ...errorBody(500, "Internal server error") });
     }
   } finally {
+    clearInterval(heartbeat);
     if (stream.open) stream.end();
   }
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { errorBody } from "./errors";
 import { appCspHeader } from "./security";
 
 export async function installSpa(
@@ -48,7 +49,7 @@ export async function installSpa(
     // HEAD is asked the same question as GET (link checkers, uptime probes, curl -I).
     const readsPage = request.method === "GET" || request.method === "HEAD";
     if (pathname === "/api" || pathname.startsWith("/api/") || !readsPage) {
-      return reply.code(404).send({ detail: `No API route ${request.method} ${pathname}` });
+      return reply.code(404).send(errorBody(404, `No API route ${request.method} ${pathname}`));
     }
     if (!hasBuild) {
       return reply

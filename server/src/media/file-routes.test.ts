@@ -56,7 +56,7 @@ afterEach(async () => {
 
 function expectRefused(response: { statusCode: number; json: () => unknown }): void {
   expect(response.statusCode).toBe(403);
-  expect(response.json()).toEqual({ detail: INVALID_LINK_DETAIL });
+  expect(response.json()).toEqual({ detail: INVALID_LINK_DETAIL, code: "forbidden" });
 }
 
 describe("GET /api/media/* (local store)", () => {
@@ -139,7 +139,7 @@ describe("GET /api/media/* (local store)", () => {
     const url = await storage.signedUrl("u/1/gone.png");
     const response = await app.inject({ method: "GET", url });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ detail: "Media not found" });
+    expect(response.json()).toEqual({ detail: "Media not found", code: "not_found" });
   });
 
   it("serves byte ranges with 206 and Content-Range", async () => {
@@ -168,7 +168,10 @@ describe("GET /api/media/* (local store)", () => {
       const response = await app.inject({ method: "GET", url, headers: { range } });
       expect(response.statusCode, range).toBe(416);
       expect(response.headers["content-range"]).toBe("bytes */256");
-      expect(response.json()).toEqual({ detail: "The requested range is not satisfiable." });
+      expect(response.json()).toEqual({
+        detail: "The requested range is not satisfiable.",
+        code: "range_not_satisfiable",
+      });
     }
   });
 

@@ -198,7 +198,7 @@ describe("Stripe checkout", () => {
       payload: event.payload.replace('"pack":"pro"', '"pack":"expert"'),
     });
     expect(tampered.statusCode).toBe(400);
-    expect(tampered.json()).toEqual({ detail: "Invalid webhook signature" });
+    expect(tampered.json()).toEqual({ detail: "Invalid webhook signature", code: "invalid_request" });
 
     const unsigned = await t.app.inject({
       method: "POST",

@@ -149,10 +149,10 @@ describe("health and readiness when the database is down", () => {
     await t.database.close();
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ detail: "Database unavailable" });
+    expect(res.json()).toEqual({ detail: "Database unavailable", code: "unavailable" });
     const ready = await t.app.inject({ method: "GET", url: "/api/ready" });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ detail: "Database unavailable" });
+    expect(ready.json()).toEqual({ detail: "Database unavailable", code: "unavailable" });
     await t.app.close();
     await t.cleanup().catch(() => {});
   });

@@ -115,8 +115,11 @@ async function readAnswer<T>(path: string, response: Response, schema: ResponseS
   }
 }
 
+/** What the client needs of an error body: its detail (a proxy's or an older server's answer may lack the code). */
+const errorDetailSchema = errorBodySchema.pick({ detail: true });
+
 function errorFrom(status: number, data: unknown, statusText = ""): ApiError {
-  const parsed = errorBodySchema.safeParse(data);
+  const parsed = errorDetailSchema.safeParse(data);
   if (parsed.success) return new ApiError(status, parsed.data.detail, true, data);
   return new ApiError(status, statusText || `Request failed with status ${status}`, false);
 }
