@@ -92,6 +92,21 @@ const SUMMARIES: Record<string, string> = {
   "GET /api/media/*": "A locally stored media file by its signed link (exp and sig), with byte ranges",
 };
 
+/** A stable operationId from the route: GET /api/stories/:id/messages is getStoriesByIdMessages. */
+function operationId(key: string): string {
+  const [method = "get", url = ""] = key.split(" ");
+  const words = url
+    .replace(/^\/api\//, "")
+    .split(/[/_.-]+/)
+    .filter(Boolean)
+    .flatMap((part) =>
+      part.startsWith(":") ? ["by", ...part.slice(1).split("_")] : part === "*" ? ["by", "key"] : [part],
+    );
+  return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join(
+    "",
+  );
+}
+
 function routeKey(input: TransformInput): string {
   const method = [input.route.method].flat()[0] ?? "GET";
   return `${method} ${input.url}`;
@@ -125,6 +140,7 @@ function describeDocument(input: TransformInput): ReturnType<typeof jsonSchemaTr
   const wildcard = WILDCARD_NAMES[input.url];
   if (wildcard) out.params = renameWildcard(out.params as JsonObject | undefined, wildcard);
   out.summary ??= SUMMARIES[key];
+  out.operationId ??= operationId(key);
   // A public route says so: it needs no credentials.
   out.security ??= [];
   const responses = out.response as Record<string, JsonObject>;
