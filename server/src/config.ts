@@ -202,7 +202,7 @@ const envSchema = z.object({
     .min(2, "must be between 2 and 3600")
     .max(3600, "must be between 2 and 3600")
     .default(60),
-  /** How often an idle event stream (GET /api/events) gets a heartbeat comment, so proxies keep it open. */
+  /** How often the event stream (GET /api/events) and a streamed turn get a heartbeat comment, so proxies keep them open. */
   EVENT_HEARTBEAT_SECONDS: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number")

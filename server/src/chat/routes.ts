@@ -51,7 +51,9 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         references: [],
       };
       if (!wantsEventStream(request.headers.accept)) return sendTurn(ctx, turn);
-      return answerAsEventStream(reply, (streaming) => sendTurn(ctx, turn, streaming));
+      return answerAsEventStream(reply, (streaming) => sendTurn(ctx, turn, streaming), {
+        heartbeatMs: ctx.config.eventHeartbeatMs,
+      });
     },
   );
 

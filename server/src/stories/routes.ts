@@ -204,8 +204,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       };
       if (!wantsEventStream(request.headers.accept))
         return stories.chat(ctx, user.id, request.params.id, turn);
-      return answerAsEventStream(reply, (streaming) =>
-        stories.chat(ctx, user.id, request.params.id, turn, streaming),
+      return answerAsEventStream(
+        reply,
+        (streaming) => stories.chat(ctx, user.id, request.params.id, turn, streaming),
+        { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
   );
@@ -255,8 +257,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       const options = turnOptions(request);
       if (!wantsEventStream(request.headers.accept))
         return stories.retry(ctx, user.id, id, message_id, options);
-      return answerAsEventStream(reply, (streaming) =>
-        stories.retry(ctx, user.id, id, message_id, options, streaming),
+      return answerAsEventStream(
+        reply,
+        (streaming) => stories.retry(ctx, user.id, id, message_id, options, streaming),
+        { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
   );
@@ -378,8 +382,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       if (!wantsEventStream(request.headers.accept)) {
         return stories.continueStory(ctx, user.id, request.params.id, options);
       }
-      return answerAsEventStream(reply, (streaming) =>
-        stories.continueStory(ctx, user.id, request.params.id, options, streaming),
+      return answerAsEventStream(
+        reply,
+        (streaming) => stories.continueStory(ctx, user.id, request.params.id, options, streaming),
+        { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
   );
