@@ -83,7 +83,11 @@ function streamedTurn(): FileAnswer {
 const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/download": [404],
   "GET /api/media/*": [403, 416],
-  "GET /api/shared/:token/media/:ref": [403],
+  // Rate limited in the handler (kit.limiter), without a 429 among the route's own responses.
+  "POST /api/transcribe-audio": [429],
+  "GET /api/stories/:id/export": [429],
+  "GET /api/shared/:token/media/:ref": [403, 429],
+  "GET /api/shared/:token/preview.jpg": [429],
 };
 
 /** The wildcard's name in the document (a path parameter must be a name). */
