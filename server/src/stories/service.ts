@@ -1,5 +1,6 @@
-// Story rules: a story belongs to one user (anyone else gets a 404), deleting it removes its messages but
-// never its media, and its card picture follows the newest media unless the user pinned a newer one.
+// Story rules: a story belongs to one user (anyone else gets a 404), deleting it removes its messages and
+// exports but never its media, and its card picture follows the newest media unless the user pinned a newer
+// one.
 
 import type { ChatMode } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
