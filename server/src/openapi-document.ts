@@ -4,14 +4,14 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buildApp } from "../app";
-import { loadConfig } from "../config";
-import type { Database } from "../db/client";
-import type { JobQueue } from "../jobs/queue";
-import { createMediaStorage } from "../media/storage/create-storage";
-import { systemClock } from "../platform/clock";
-import { createLocalNotifier } from "../platform/notify";
-import { createProviders } from "../providers/create-providers";
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+import type { Database } from "./db/client";
+import type { JobQueue } from "./jobs/queue";
+import { createMediaStorage } from "./media/storage/create-storage";
+import { systemClock } from "./platform/clock";
+import { createLocalNotifier } from "./platform/notify";
+import { createProviders } from "./providers/create-providers";
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-openapi-"));
