@@ -13,7 +13,9 @@ import { expect, type Page, test } from "@playwright/test";
 import { type OwnServer, startOwnServer } from "./support/own-server";
 import { expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
 
-const port = Number(process.env.E2E_RECOVERY_PORT ?? 3195);
+// A port of its own per Playwright worker: copies of this file (--repeat-each) may run side by side.
+const port =
+  Number(process.env.E2E_RECOVERY_PORT ?? 3195) + 10 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "storyverse-e2e-recovery-"));
 const env = { REQUIRE_EMAIL_VERIFICATION: "false", DATA_DIR: dataDir, SHUTDOWN_DELAY_SECONDS: "0" };
 

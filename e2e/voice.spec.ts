@@ -7,8 +7,10 @@ import { type OwnServer, startOwnServer } from "./support/own-server";
 import { watchConsole } from "./support/page-checks";
 
 const SPOKEN = "The gate creaks open";
-const speechPort = Number(process.env.E2E_SPEECH_PORT ?? 3197);
-const serverPort = Number(process.env.E2E_VOICE_PORT ?? 3198);
+// Ports of their own per Playwright worker: copies of this file (--repeat-each) may run side by side.
+const lane = 10 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const speechPort = Number(process.env.E2E_SPEECH_PORT ?? 3197) + lane;
+const serverPort = Number(process.env.E2E_VOICE_PORT ?? 3198) + lane;
 
 test.use({
   launchOptions: {
