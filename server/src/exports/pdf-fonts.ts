@@ -3,6 +3,8 @@
 // Chinese and Japanese (its ~21,000 CJK ideographs, kana, and traditional forms). Both SIL OFL 1.1, from the
 // npm registry (@embedpdf/fonts-latin, @embedpdf/fonts-sc); see docs/decisions.md. Files are read once,
 // when first needed, and kept: the CJK one only if a book has CJK text.
+// fontkit ships no types: the reference brings ours into every program that compiles this file (bench too).
+/// <reference path="./fontkit.d.ts" />
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
