@@ -114,7 +114,7 @@ describe("the server process", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const draining = await fetch(`${base}/api/ready`);
     expect(draining.status).toBe(503);
-    expect(await draining.json()).toEqual({ detail: "Shutting down" });
+    expect(await draining.json()).toEqual({ detail: "Shutting down", code: "unavailable" });
     // Still serving meanwhile: liveness and ordinary requests answer.
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
     expect((await fetch(`${base}/api/config`)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
 import { SaxesParser } from "saxes";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
@@ -378,6 +378,16 @@ describe("story export", () => {
     it("makes an illustrated EPUB in a job, reports progress up to 100, and serves the finished book", async () => {
       const user = await createUser(t);
       const storyId = await illustratedStory(user, 24);
+      // A disk slow enough to watch: each picture takes 40 ms to read, so the progress moves while it is
+      // polled (the test app's small pictures would otherwise be read before the first poll).
+      const read = t.storage.read.bind(t.storage);
+      t.storage.read = async (key) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return read(key);
+      };
+      onTestFinished(() => {
+        t.storage.read = read;
+      });
       const started = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "epub" });
       expect(started.statusCode, started.body).toBe(202);
       expect(started.json().export).toMatchObject({
