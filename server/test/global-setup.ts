@@ -49,17 +49,17 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; remo
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const removals: (() => Promise<void>)[] = [];
-  const serverUrl = process.env.TEST_DATABASE_URL;
+  // Every pass gets the PGlite template: the PGlite read cache's own test uses it on either engine.
+  const pglite = await pgliteTemplate();
+  removals.push(pglite.remove);
+  project.provide("pgliteTemplate", pglite.file);
   if (project.config.env?.TEST_DB_ENGINE === "postgres") {
+    const serverUrl = process.env.TEST_DATABASE_URL;
     if (!serverUrl) throw new Error("TEST_DATABASE_URL is required for the PostgreSQL pass");
     const template = await postgresTemplate(serverUrl);
     removals.push(template.remove);
     project.provide("postgresTemplate", template.name);
-    project.provide("pgliteTemplate", "");
   } else {
-    const pglite = await pgliteTemplate();
-    removals.push(pglite.remove);
-    project.provide("pgliteTemplate", pglite.file);
     project.provide("postgresTemplate", "");
   }
   return async () => {
