@@ -139,8 +139,8 @@ test("retry and continue stream their words with Stop in place of Send", async (
   await expect(narrator(page).last()).toContainText("Stopped: only the text was charged.");
   // What the server kept (the words in flight when Stop reached it may be a few more than the page showed
   // at that moment; the page reads them back).
-  const kept = await narratorText(page, 1);
-  expect(kept.replace("Stopped: only the text was charged.", "").trim().length).toBeGreaterThan(0);
+  const kept = (await narratorText(page, 1)).replace("Stopped: only the text was charged.", "").trim();
+  expect(kept.length).toBeGreaterThan(0);
 
   // Retry, stopped: the words so far become the new version (3 of 3); the earlier versions stay.
   await narrator(page).last().getByRole("button", { name: "Retry" }).click();
