@@ -7,7 +7,7 @@
 // light and in dark.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
-import { expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
+import { expectNoSeriousAxeViolations, shoot, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 test.describe.configure({ mode: "serial" });
@@ -20,8 +20,7 @@ test.beforeAll(async ({ request, baseURL }) => {
   buyer = await registerVerified(request, sink, baseURL ?? "", newAccount("tally"));
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `/tmp/shots-18/${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => shoot(page, name, { fullPage: true });
 
 /** A story turn through the API, waited for until its media are done (or at once for a chat turn). */
 async function storyTurn(page: Page, storyId: string, mode: "chat" | "image" | "video", prompt: string) {
@@ -112,13 +111,13 @@ test("Activity This Month counts what the Credit History shows, and says what ea
   await shot(page, "credits-activity-dark");
   await page.setViewportSize({ width: 390, height: 844 });
   await activity.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/shots-18/credits-activity-390-dark.png" });
+  await shoot(page, "credits-activity-390-dark");
   await expectNoSeriousAxeViolations(page, "Credits page activity (dark)");
   await page.evaluate(() => localStorage.setItem("theme", "light"));
   await page.reload();
   await activity.scrollIntoViewIfNeeded();
   await expect(tile("Images Generated").locator("dd").first()).toHaveText("3");
-  await page.screenshot({ path: "/tmp/shots-18/credits-activity-390-light.png" });
+  await shoot(page, "credits-activity-390-light");
   await expectNoSeriousAxeViolations(page, "Credits page activity (light)");
   watch.assertClean();
 });
@@ -172,9 +171,9 @@ for (const scheme of ["light", "dark"] as const) {
         ),
       )
       .toBe(true);
-    await page.screenshot({ path: `/tmp/shots-18/checkout-${scheme}.png` });
+    await shoot(page, `checkout-${scheme}`);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `/tmp/shots-18/checkout-390-${scheme}.png` });
+    await shoot(page, `checkout-390-${scheme}`);
     await expectNoSeriousAxeViolations(page, `sandbox checkout (${scheme})`);
     watch.assertClean();
   });

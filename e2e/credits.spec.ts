@@ -287,6 +287,8 @@ test("a return whose session id is not a checkout session verifies nothing", asy
 });
 
 test("the Credits page passes axe in light and dark, and fits a 375 px phone", async ({ page }) => {
+  // Four full axe passes on a page with charts: on a busy 2-core machine they outlast the 60 s default.
+  test.setTimeout(120_000);
   await signInFromLanding(page);
   for (const theme of ["light", "dark"] as const) {
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -4,7 +4,12 @@
 // themes and at a 390 px phone width.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
-import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
+import {
+  expectNoSeriousAxeViolationsInBothThemes,
+  failedRequest,
+  shoot,
+  watchConsole,
+} from "./support/page-checks";
 import { newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 test.describe.configure({ mode: "serial" });
@@ -17,54 +22,54 @@ test.beforeAll(async ({ request, baseURL }) => {
   writer = await registerVerified(request, sink, baseURL ?? "", newAccount("firstuse"));
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots18/${name}.png` });
+const shot = shoot;
 
-for (const theme of ["dark", "light"] as const) {
-  test(`register: each field's message beside it, live, gone when fixed (${theme})`, async ({ page }) => {
-    const watch = watchConsole(page);
-    await page.goto("/");
-    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
-    await page.goto("/auth");
-    await page.getByRole("button", { name: "Create one" }).click();
-    const username = page.getByLabel("Username");
-    const email = page.getByLabel("Email", { exact: true });
-    const password = page.getByLabel("Password", { exact: true });
-    const confirm = page.getByLabel("Confirm password");
+// One walk in the dark theme, with axe in both themes at each view.
+test(`register: each field's message beside it, live, gone when fixed`, async ({ page }) => {
+  const theme = "dark";
+  const watch = watchConsole(page);
+  await page.goto("/");
+  await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+  await page.goto("/auth");
+  await page.getByRole("button", { name: "Create one" }).click();
+  const username = page.getByLabel("Username");
+  const email = page.getByLabel("Email", { exact: true });
+  const password = page.getByLabel("Password", { exact: true });
+  const confirm = page.getByLabel("Confirm password");
 
-    // Leaving a field with a problem says so beside it, at once.
-    await username.fill("ad");
-    await username.blur();
-    await expect(username).toHaveAccessibleDescription("Username must be at least 3 characters");
-    await expect(username).toHaveAttribute("aria-invalid", "true");
-    await username.fill("ada_first");
-    await expect(username).not.toHaveAccessibleDescription(/must be at least/);
-    await expect(username).not.toHaveAttribute("aria-invalid", "true");
+  // Leaving a field with a problem says so beside it, at once.
+  await username.fill("ad");
+  await username.blur();
+  await expect(username).toHaveAccessibleDescription("Username must be at least 3 characters");
+  await expect(username).toHaveAttribute("aria-invalid", "true");
+  await username.fill("ada_first");
+  await expect(username).not.toHaveAccessibleDescription(/must be at least/);
+  await expect(username).not.toHaveAttribute("aria-invalid", "true");
 
-    // A send with several problems shows every one of them, each beside its own field.
-    await password.fill("12345");
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(email).toHaveAccessibleDescription("Enter your email address");
-    await expect(password).toHaveAccessibleDescription("Password must be at least 6 characters");
-    await expect(confirm).toHaveAccessibleDescription("Type the password again");
-    await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, `register-errors-390-${theme}`);
-    await expectNoSeriousAxeViolations(page, `register with field errors (${theme})`);
+  // A send with several problems shows every one of them, each beside its own field.
+  await password.fill("12345");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(email).toHaveAccessibleDescription("Enter your email address");
+  await expect(password).toHaveAccessibleDescription("Password must be at least 6 characters");
+  await expect(confirm).toHaveAccessibleDescription("Type the password again");
+  await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `register-errors-390-${theme}`);
+  await expectNoSeriousAxeViolationsInBothThemes(page, "register with field errors");
 
-    // Each message goes as its field is fixed; the form's own line follows the fields, never stale.
-    await email.fill("ada-first@example.com");
-    await expect(email).not.toHaveAccessibleDescription("Enter your email address");
-    await password.fill("secret1");
-    await expect(password).not.toHaveAccessibleDescription(/at least 6/);
-    await confirm.fill("secret2");
-    await expect(confirm).toHaveAccessibleDescription("Passwords do not match");
-    await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
-    await confirm.fill("secret1");
-    await expect(confirm).not.toHaveAccessibleDescription("Passwords do not match");
-    await expect(page.getByRole("alert")).toHaveText("");
-    watch.assertClean();
-  });
-}
+  // Each message goes as its field is fixed; the form's own line follows the fields, never stale.
+  await email.fill("ada-first@example.com");
+  await expect(email).not.toHaveAccessibleDescription("Enter your email address");
+  await password.fill("secret1");
+  await expect(password).not.toHaveAccessibleDescription(/at least 6/);
+  await confirm.fill("secret2");
+  await expect(confirm).toHaveAccessibleDescription("Passwords do not match");
+  await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
+  await confirm.fill("secret1");
+  await expect(confirm).not.toHaveAccessibleDescription("Passwords do not match");
+  await expect(page.getByRole("alert")).toHaveText("");
+  watch.assertClean();
+});
 
 async function openStories(page: Page, theme: "light" | "dark") {
   await storeSession(page, writer, theme);
@@ -72,48 +77,46 @@ async function openStories(page: Page, theme: "light" | "dark") {
   await expect(page.getByRole("heading", { level: 1, name: "Your Stories" })).toBeVisible();
 }
 
-for (const theme of ["dark", "light"] as const) {
-  test(`story form: says why Create is off, warns at the limit, and shows the server's reason (${theme})`, async ({
-    page,
-  }) => {
-    const watch = watchConsole(page);
-    watch.allow(failedRequest(400));
-    await openStories(page, theme);
-    await page.getByRole("button", { name: "Create New Story" }).first().click();
-    const dialog = page.getByRole("dialog", { name: "Create New Story" });
-    const name = dialog.getByLabel("Story Name");
-    const create = dialog.getByRole("button", { name: "Create", exact: true });
+// One walk in the dark theme, with axe in both themes at each view.
+test(`story form: says why Create is off, warns at the limit, and shows the server's reason`, async ({
+  page,
+}) => {
+  const theme = "dark";
+  const watch = watchConsole(page);
+  watch.allow(failedRequest(400));
+  await openStories(page, theme);
+  await page.getByRole("button", { name: "Create New Story" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create New Story" });
+  const name = dialog.getByLabel("Story Name");
+  const create = dialog.getByRole("button", { name: "Create", exact: true });
 
-    await expect(create).toBeDisabled();
-    await expect(name).toHaveAccessibleDescription("Give your story a name to create it.");
+  await expect(create).toBeDisabled();
+  await expect(name).toHaveAccessibleDescription("Give your story a name to create it.");
 
-    // A name longer than 30 is cut to 30, and the form says so.
-    await name.fill("The Extraordinarily Long Lantern Forest Chronicle");
-    await expect(name).toHaveValue("The Extraordinarily Long Lante");
-    await expect(dialog.getByText("30/30")).toBeVisible();
-    await expect(name).toHaveAccessibleDescription(
-      "That's the limit: a story name has at most 30 characters.",
-    );
-    await expect(create).toBeEnabled();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, `story-form-limit-390-${theme}`);
-    await expectNoSeriousAxeViolations(page, `create story at the limit (${theme})`);
+  // A name longer than 30 is cut to 30, and the form says so.
+  await name.fill("The Extraordinarily Long Lantern Forest Chronicle");
+  await expect(name).toHaveValue("The Extraordinarily Long Lante");
+  await expect(dialog.getByText("30/30")).toBeVisible();
+  await expect(name).toHaveAccessibleDescription("That's the limit: a story name has at most 30 characters.");
+  await expect(create).toBeEnabled();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `story-form-limit-390-${theme}`);
+  await expectNoSeriousAxeViolationsInBothThemes(page, "create story at the limit");
 
-    // Near the context limit a counter appears.
-    const context = dialog.getByLabel("Story Context");
-    await expect(dialog.getByText(/\/2000$/)).toHaveCount(0);
-    await context.fill("a".repeat(1700));
-    await expect(dialog.getByText("1700/2000")).toBeVisible();
+  // Near the context limit a counter appears.
+  const context = dialog.getByLabel("Story Context");
+  await expect(dialog.getByText(/\/2000$/)).toHaveCount(0);
+  await context.fill("a".repeat(1700));
+  await expect(dialog.getByText("1700/2000")).toBeVisible();
 
-    // The server refuses a context holding a NUL character: its reason is shown, not only the spec's words.
-    await name.fill("Nul Story");
-    await context.fill("A quiet harbour\u0000 at dawn");
-    await create.click();
-    await expect(dialog.getByRole("alert")).toContainText("Failed to create story.");
-    await expect(dialog.getByRole("alert")).toContainText("must not contain NUL characters");
-    watch.assertClean();
-  });
-}
+  // The server refuses a context holding a NUL character: its reason is shown, not only the spec's words.
+  await name.fill("Nul Story");
+  await context.fill("A quiet harbour\u0000 at dawn");
+  await create.click();
+  await expect(dialog.getByRole("alert")).toContainText("Failed to create story.");
+  await expect(dialog.getByRole("alert")).toContainText("must not contain NUL characters");
+  watch.assertClean();
+});
 
 test("closing the lightbox gives focus back to what opened it", async ({ page, request }) => {
   const made = await request.post("/api/studio/generate-image", {
@@ -185,53 +188,52 @@ for (const theme of ["light", "dark"] as const) {
     // The gradient starts at #7c3aed: the ring must not melt into it, nor into the page around it.
     expect(contrast(colours.ring, "rgb(124, 58, 237)")).toBeGreaterThanOrEqual(3);
     expect(contrast(colours.ring, colours.page)).toBeGreaterThanOrEqual(3);
-    await button.screenshot({ path: `/tmp/shots18/focus-ring-${theme}.png` });
   });
 }
 
-for (const theme of ["dark", "light"] as const) {
-  test(`the shell: one account menu, named icons when collapsed, and Free play reaches the main chat (${theme})`, async ({
-    page,
-  }) => {
-    const watch = watchConsole(page);
-    await openStories(page, theme);
-    const bar = page.getByRole("banner");
-    // The user and Logout appear once, in the avatar menu, not also as a name and a button in the bar.
-    await expect(bar.getByRole("button", { name: "Logout" })).toHaveCount(0);
-    await expect(bar.getByText(writer.username, { exact: true })).toHaveCount(0);
-    await bar.getByRole("button", { name: "Account menu" }).click();
-    const menu = page.getByRole("menu");
-    await expect(menu.getByText(writer.username, { exact: true })).toBeVisible();
-    await expect(menu.getByRole("menuitem", { name: "Logout" })).toBeVisible();
-    await page.keyboard.press("Escape");
+// One walk in the dark theme, with axe in both themes at each view.
+test(`the shell: one account menu, named icons when collapsed, and Free play reaches the main chat`, async ({
+  page,
+}) => {
+  const theme = "dark";
+  const watch = watchConsole(page);
+  await openStories(page, theme);
+  const bar = page.getByRole("banner");
+  // The user and Logout appear once, in the avatar menu, not also as a name and a button in the bar.
+  await expect(bar.getByRole("button", { name: "Logout" })).toHaveCount(0);
+  await expect(bar.getByText(writer.username, { exact: true })).toHaveCount(0);
+  await bar.getByRole("button", { name: "Account menu" }).click();
+  const menu = page.getByRole("menu");
+  await expect(menu.getByText(writer.username, { exact: true })).toBeVisible();
+  await expect(menu.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+  await page.keyboard.press("Escape");
 
-    // The collapsed sidebar's icons say their names on hover and on keyboard focus.
-    const nav = page.getByRole("navigation", { name: "Main" });
-    const studio = nav.getByRole("button", { name: "Studio", exact: true });
-    await studio.hover();
-    await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeVisible();
-    await page.mouse.move(900, 400);
-    await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeHidden();
-    const gallery = nav.getByRole("button", { name: "Gallery", exact: true });
-    await studio.focus();
-    await page.keyboard.press("Tab");
-    await expect(gallery).toBeFocused();
-    await expect(page.getByRole("tooltip", { name: "Gallery", exact: true })).toBeVisible();
-    await shot(page, `sidebar-tooltip-${theme}`);
-    await expectNoSeriousAxeViolations(page, `shell with a sidebar tooltip (${theme})`);
+  // The collapsed sidebar's icons say their names on hover and on keyboard focus.
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const studio = nav.getByRole("button", { name: "Studio", exact: true });
+  await studio.hover();
+  await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeVisible();
+  await page.mouse.move(900, 400);
+  await expect(page.getByRole("tooltip", { name: "Studio", exact: true })).toBeHidden();
+  const gallery = nav.getByRole("button", { name: "Gallery", exact: true });
+  await studio.focus();
+  await page.keyboard.press("Tab");
+  await expect(gallery).toBeFocused();
+  await expect(page.getByRole("tooltip", { name: "Gallery", exact: true })).toBeVisible();
+  await shot(page, `sidebar-tooltip-${theme}`);
+  await expectNoSeriousAxeViolationsInBothThemes(page, "shell with a sidebar tooltip");
 
-    // The main chat has a place: Free play in the sidebar.
-    await nav.getByRole("button", { name: "Free play", exact: true }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Main Story" })).toBeVisible();
-    await expect(page).toHaveURL(/\/chat$/);
-    await expect(nav.getByRole("button", { name: "Free play", exact: true })).toHaveAttribute(
-      "aria-current",
-      "page",
-    );
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole("button", { name: "Open navigation" }).click();
-    await expect(page.getByRole("dialog").getByRole("button", { name: "Free play" })).toBeVisible();
-    await shot(page, `drawer-free-play-390-${theme}`);
-    watch.assertClean();
-  });
-}
+  // The main chat has a place: Free play in the sidebar.
+  await nav.getByRole("button", { name: "Free play", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Main Story" })).toBeVisible();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(nav.getByRole("button", { name: "Free play", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Open navigation" }).click();
+  await expect(page.getByRole("dialog").getByRole("button", { name: "Free play" })).toBeVisible();
+  await shot(page, `drawer-free-play-390-${theme}`);
+  watch.assertClean();
+});

@@ -4,7 +4,7 @@
 // an image, on the phone and on a desktop, so the switch never shrinks or letterboxes it.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
-import { expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
+import { expectNoSeriousAxeViolations, shoot, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 test.describe.configure({ mode: "serial" });
@@ -47,7 +47,7 @@ test.beforeAll(async ({ request, baseURL }) => {
   storyId = ((await created.json()) as { story: { id: string } }).story.id;
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/shots-18/${name}.png` });
+const shot = shoot;
 const canvas = (page: Page) => page.getByRole("region", { name: "Scene canvas" });
 const frame = (page: Page) => canvas(page).getByTestId("scene-frame");
 const box = async (locator: Locator) => {

@@ -1,7 +1,8 @@
 // Story craft in a real browser against the real server (offline narrator and painter): retry writes a
 // second version and the arrows (and the left/right keys on the focused message) switch between them,
 // the version on screen survives a reload; edit changes a message's words; undo takes the newest exchange
-// out (its picture stays in the gallery); continue lets the narrator carry on. Axe in both themes.
+// out (its picture stays in the gallery); continue lets the narrator carry on its answer in place. Axe in
+// both themes. (Retry's choices, continue in place and redo: turn-actions.spec.ts.)
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -53,6 +54,13 @@ async function send(page: Page, mode: "Chat" | "Image", text: string) {
   await messageBox(page).press("Enter");
 }
 
+/** Retry opens its choices: new words, a new scene or both (each with its price). */
+async function retry(page: Page, index: "first" | "last", choice: "New words" | "New scene" | "Both") {
+  const message = index === "first" ? narrator(page).first() : narrator(page).last();
+  await message.getByRole("button", { name: "Retry", exact: true }).click();
+  await message.getByRole("button", { name: new RegExp(`^${choice}`) }).click();
+}
+
 const balance = async (page: Page) =>
   (await (await page.request.get("/api/credit-balance", { headers: bearer(writer) })).json())
     .remaining as number;
@@ -69,7 +77,7 @@ test("retry writes a second version; arrows and keys switch; the shown version s
   const firstText = await narrator(page).first().locator(".rounded-2xl").first().innerText();
   const before = await balance(page);
 
-  await narrator(page).first().getByRole("button", { name: "Retry" }).click();
+  await retry(page, "first", "Both");
   await expect(page.getByText("2 / 2")).toBeVisible({ timeout: 30_000 });
   // A new picture is painted for the new version, charged as an image turn.
   await expect(narrator(page).first().getByRole("button", { name: "Generated story image" })).toBeVisible({
@@ -108,8 +116,10 @@ test("retry and continue stream their words with Stop in place of Send", async (
   const firstText = await narratorText(page, 0);
 
   // Retry: the new version is written in place of the answer, word by word, Stop in place of Send.
+  // Retry's choices open first: the sampling starts with them on screen.
+  await narrator(page).first().getByRole("button", { name: "Retry", exact: true }).click();
   const seen = await sampleNewestMessage(page);
-  await narrator(page).first().getByRole("button", { name: "Retry" }).click();
+  await narrator(page).first().getByRole("button", { name: /^Both/ }).click();
   await expect(stopButton(page)).toBeVisible();
   await expect(page.getByRole("button", { name: "Send message" })).toHaveCount(0);
   await expect(narrator(page)).toHaveCount(1);
@@ -124,33 +134,36 @@ test("retry and continue stream their words with Stop in place of Send", async (
   expect(partial.length).toBeGreaterThan(3);
   for (const text of partial.slice(1)) expect(finalText.startsWith(text.trim().slice(0, 40))).toBe(true);
 
-  // Continue, stopped: the words so far stay as a new message, marked stopped, and survive a reload.
+  // Continue, stopped: the answer grows in place as version 3, marked stopped, and survives a reload.
   const before = await balance(page);
-  await narrator(page).last().getByRole("button", { name: "Continue" }).click();
-  await expect(stopButton(page)).toBeVisible();
-  await expect(narrator(page)).toHaveCount(2);
+  await narrator(page)
+    .last()
+    .getByRole("button", { name: /^Continue/ })
+    .click();
   await stopButton(page).click();
+  await expect(narrator(page)).toHaveCount(1);
   await expect(page.getByText("Stopped: only the text was charged.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-  // A chat turn costs only its text (0.5), stopped or not.
+  // Continue costs a chat turn (0.5), stopped or not.
   await expect.poll(() => balance(page)).toBe(before - 0.5);
   await page.reload();
-  await expect(narrator(page)).toHaveCount(2);
+  await expect(narrator(page)).toHaveCount(1);
   await expect(narrator(page).last()).toContainText("Stopped: only the text was charged.");
-  // What the server kept (the words in flight when Stop reached it may be a few more than the page showed
-  // at that moment; the page reads them back).
-  const kept = (await narratorText(page, 1)).replace("Stopped: only the text was charged.", "").trim();
-  expect(kept.length).toBeGreaterThan(0);
+  await expect(narrator(page).last().getByText("3 / 3")).toBeVisible();
+  // What the server kept begins with the answer it continued.
+  const kept = (await narratorText(page, 0)).replace("Stopped: only the text was charged.", "").trim();
+  expect(kept.startsWith(secondText.trim().slice(0, 30))).toBe(true);
+  expect(kept.length).toBeGreaterThan(secondText.trim().length);
 
-  // Retry, stopped: the words so far become the new version (3 of 3); the earlier versions stay.
-  await narrator(page).last().getByRole("button", { name: "Retry" }).click();
+  // Retry, stopped: the words so far become the new version (4 of 4); the earlier versions stay.
+  await retry(page, "last", "New words");
   await expect(stopButton(page)).toBeVisible();
   await stopButton(page).click();
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-  await expect(narrator(page).last().getByText("2 / 2")).toBeVisible({ timeout: 10_000 });
+  await expect(narrator(page).last().getByText("4 / 4")).toBeVisible({ timeout: 10_000 });
   await expect(narrator(page).last()).toContainText("Stopped: only the text was charged.");
   await narrator(page).last().getByRole("button", { name: "Previous version" }).click();
-  await expect(narrator(page).last().getByText("1 / 2")).toBeVisible();
+  await expect(narrator(page).last().getByText("3 / 4")).toBeVisible();
   await expect(narrator(page).last()).toContainText(kept.slice(0, 30));
 });
 
@@ -170,7 +183,7 @@ test("edit, undo and continue", async ({ page }) => {
   await expect(messages(page).filter({ hasText: "I knock twice on the keeper's green door" })).toHaveCount(1);
 
   // Edit the narrator's first answer.
-  await narrator(page).first().getByRole("button", { name: "Edit" }).click();
+  await narrator(page).first().getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByRole("textbox", { name: "Edit message" }).fill("The keeper, Old Ansel, opens at once.");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(narrator(page).first()).toContainText("The keeper, Old Ansel, opens at once.");
@@ -185,12 +198,15 @@ test("edit, undo and continue", async ({ page }) => {
   await expect(messages(page).filter({ hasText: "I ask about the storm" })).toHaveCount(0);
   expect(await balance(page)).toBe(before);
 
-  // Continue: the narrator carries on with no message of the player's, charged as a chat turn.
-  await page.getByRole("button", { name: "Chat", exact: true }).click();
-  await narrator(page).last().getByRole("button", { name: "Continue" }).click();
-  await expect(narrator(page)).toHaveCount(2);
-  await expect(messages(page)).toHaveCount(3);
-  expect(await balance(page)).toBe(before - 0.5);
+  // Continue: the narrator carries on its answer in place (a new version), charged as a chat turn.
+  await narrator(page)
+    .last()
+    .getByRole("button", { name: /^Continue/ })
+    .click();
+  await expect(narrator(page).last().getByText("2 / 2")).toBeVisible({ timeout: 20_000 });
+  await expect(narrator(page)).toHaveCount(1);
+  await expect(messages(page)).toHaveCount(2);
+  await expect.poll(() => balance(page)).toBe(before - 0.5);
   await expectNoSeriousAxeViolations(page, "story craft actions (dark)");
 });
 
@@ -199,8 +215,10 @@ test("on a phone the actions fit", async ({ page }) => {
   await openNewStory(page, "Phone");
   await send(page, "Chat", "I light the lamp");
   await expect(narrator(page)).toHaveCount(1);
-  const actions = ["Edit", "Retry", "Undo", "Continue"].map((name) =>
-    narrator(page).first().getByRole("button", { name, exact: true }),
+  const actions = ["Edit", "Retry", "Undo", /^Continue/].map((name) =>
+    narrator(page)
+      .first()
+      .getByRole("button", typeof name === "string" ? { name, exact: true } : { name }),
   );
   for (const action of actions) {
     await expect(action).toBeVisible();
@@ -223,6 +241,10 @@ test("Memory and Author's Note in the settings dialog; the narrator's view shows
   await expect(dialog.getByText("48/2000")).toBeVisible();
   await dialog.getByLabel("Author's Note").fill("Tone: eerie, slow.");
   await expect(dialog.getByText("18/500")).toBeVisible();
+  // Generation: the composer starts in Do from now on, and the narrator may write more.
+  const generation = dialog.getByRole("region", { name: "Generation" });
+  await generation.getByLabel("Default input").selectOption("do");
+  await generation.getByLabel("Output length").selectOption("long");
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(dialog).toBeHidden();
 
@@ -230,10 +252,12 @@ test("Memory and Author's Note in the settings dialog; the narrator's view shows
   await page.getByRole("button", { name: "Story Settings" }).click();
   await expect(dialog.getByLabel("Memory")).toHaveValue("The keeper is named Old Ansel and fears the sea.");
   await expect(dialog.getByLabel("Author's Note")).toHaveValue("Tone: eerie, slow.");
+  await expect(dialog.getByLabel("Default input")).toHaveValue("do");
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("button", { name: "Do", exact: true })).toHaveAttribute("aria-pressed", "true");
 
   // An edit of the narrator's answer is what the next turn sends.
-  await narrator(page).first().getByRole("button", { name: "Edit" }).click();
+  await narrator(page).first().getByRole("button", { name: "Edit", exact: true }).click();
   await page.getByRole("textbox", { name: "Edit message" }).fill("Old Ansel hands you a brass key.");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(narrator(page).first()).toContainText("Old Ansel hands you a brass key.");
@@ -246,7 +270,11 @@ test("Memory and Author's Note in the settings dialog; the narrator's view shows
   await expect(sent.first()).toContainText("The keeper is named Old Ansel and fears the sea.");
   await expect(sent.filter({ hasText: "Old Ansel hands you a brass key." })).toHaveCount(1);
   await expect(sent.nth(-2)).toContainText("Tone: eerie, slow.");
-  await expect(sent.last()).toContainText("I turn the key");
+  // In Do, the narrator reads the player's words as an action.
+  await expect(sent.last()).toContainText("You turn the key.");
+  const settings = panel.getByRole("region", { name: "Generation" });
+  await expect(settings).toContainText("Long (up to 1,600 tokens)");
+  await expect(settings).toContainText("InputDo");
   const budget = panel.getByRole("region", { name: "Token budget" });
   await expect(budget).toContainText("of 8,000 tokens");
   await expect(budget.getByRole("listitem").filter({ hasText: "Memory" })).not.toContainText(

@@ -3,7 +3,7 @@
 // and "What the narrator sees" lists it as its own part, with the corrected words sent. Both themes, phone.
 import { expect, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
-import { type ConsoleWatch, expectNoSeriousAxeViolations, watchConsole } from "./support/page-checks";
+import { type ConsoleWatch, expectNoSeriousAxeViolations, shoot, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 let sink: Mailbox;
@@ -57,7 +57,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expect(dialog.getByText(/summary of the first 4 messages/)).toBeVisible();
   await summary.scrollIntoViewIfNeeded();
   await expectNoSeriousAxeViolations(page, "story settings with a summary, dark");
-  await page.screenshot({ path: test.info().outputPath("summary-dark.png") });
+  await shoot(page, "summary-dark");
 
   await summary.fill("You came to the quay to find your drowned brother's lantern.");
   await expect(dialog.getByText("60/2000")).toBeVisible();
@@ -80,7 +80,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expect(panel.getByText("The next scene is painted from the words alone.")).toBeVisible();
   await panel.getByLabel("Turn").selectOption("chat");
   await expect(panel.getByText("A chat turn paints no scene.")).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath("context-panel-chat-dark.png") });
+  await shoot(page, "context-panel-chat-dark");
   await panel.getByRole("button", { name: "Close" }).first().click();
 
   // Light theme at a phone's width: the field is there and readable.
@@ -91,5 +91,5 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expect(summary).toBeVisible();
   await summary.scrollIntoViewIfNeeded();
   await expectNoSeriousAxeViolations(page, "story settings with a summary, phone");
-  await page.screenshot({ path: test.info().outputPath("summary-phone-light.png") });
+  await shoot(page, "summary-phone-light");
 });

@@ -51,6 +51,26 @@ export const mediaGenerationSchema = z.object({
   type: z.enum(["image", "video"]).nullable(),
 });
 
+/**
+ * What shaped a narrator message of a story (docs/decisions/0105): the Story Cards that went into the narrator's
+ * context (and whether each one's portrait was sent to paint the scene), whether the story's Memory and the
+ * rolling summary went in, and how many images the scene was painted from (the player's plus portraits).
+ */
+export const shapedBySchema = z.object({
+  cards: z.array(z.object({ id: z.string(), name: z.string(), portrait_used: z.boolean() })),
+  memory: z.boolean(),
+  summary: z.boolean(),
+  references: z.number().int().min(0),
+});
+export type ShapedBy = z.infer<typeof shapedBySchema>;
+
+const shapedByField = shapedBySchema
+  .optional()
+  .describe(
+    "A story's narrator message: what shaped it. Absent on the player's messages, the main chat's and " +
+      "messages written before it was recorded",
+  );
+
 export const chatResponseSchema = z.object({
   success: z.literal(true),
   quota_exceeded: z.literal(false),
@@ -64,6 +84,7 @@ export const chatResponseSchema = z.object({
     .boolean()
     .optional()
     .describe("Present and true when the player stopped the narrator: the text so far, no media"),
+  shaped_by: shapedByField,
 });
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
 
@@ -95,6 +116,7 @@ export const chatMessageSchema = z.object({
   version: z.number().int().optional(),
   version_count: z.number().int().optional(),
   stopped: z.boolean().optional().describe("Present and true when the player stopped the narrator here"),
+  shaped_by: shapedByField,
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

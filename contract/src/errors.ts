@@ -7,7 +7,7 @@ export const errorCodeSchema = z
   .describe(
     "A stable name of the error: invalid_request, not_authenticated, insufficient_credits, forbidden, " +
       "not_found, conflict, payload_too_large, range_not_satisfiable, rate_limited, internal_error, " +
-      "provider_failed, unavailable (or http_<status> for any other)",
+      "provider_failed, unavailable, invalid_file (or http_<status> for any other)",
   );
 
 export const errorBodySchema = z.object({

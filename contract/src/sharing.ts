@@ -12,19 +12,29 @@ export type CreateShareRequest = z.input<typeof createShareRequestSchema>;
 
 export const shareLinkResponseSchema = z.object({
   success: z.literal(true),
-  url: z.string().describe("The public link; shown once, only its hash is kept"),
+  url: z.string().describe("The public link; the owner can see it again while it is live"),
   created_at: z.string(),
   show_username: z.boolean(),
 });
 export type ShareLinkResponse = z.infer<typeof shareLinkResponseSchema>;
 
-export const shareStatusResponseSchema = z.object({
+/**
+ * GET .../share: the live link again, to copy for one more reader. A story without one answers `shared: false`
+ * (a 200, not a 404: the dialog asks on every open, and having no link is an ordinary state).
+ */
+export const liveShareResponseSchema = z.object({
   success: z.literal(true),
-  shared: z.boolean().describe("Whether a live link exists (its address cannot be shown again)"),
+  shared: z.boolean().describe("Whether the story has a live link"),
+  url: z
+    .string()
+    .nullable()
+    .describe(
+      "The live link; null without one, or for a link made before links could be shown again (make a new one)",
+    ),
   created_at: z.string().nullable(),
   show_username: z.boolean(),
 });
-export type ShareStatusResponse = z.infer<typeof shareStatusResponseSchema>;
+export type LiveShareResponse = z.infer<typeof liveShareResponseSchema>;
 
 export const revokeShareResponseSchema = z.object({
   success: z.literal(true),

@@ -1,6 +1,7 @@
 // Stories: named, persistent adventures, each with its own chat and media.
 import { z } from "zod";
 import { chatModeSchema, MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, messageTextSchema } from "./chat";
+import { inputModeSchema } from "./generation-settings";
 
 export const STORY_NAME_MAX_LENGTH = 30;
 export const STORY_TITLE_MAX_LENGTH = 100;
@@ -80,6 +81,8 @@ export const storyChatRequestSchema = z.object({
   prompt: messageTextSchema("prompt"),
   generate_video: z.boolean().optional(),
   chat_mode: chatModeSchema.optional(),
+  /** Do / Say / Story for this turn's words (generation-settings.ts); the story's setting when not sent. */
+  input_mode: inputModeSchema.optional(),
   batchSize: z
     .number()
     .int()

@@ -1,5 +1,7 @@
 // Story Cards: per-story characters, places and things the narrator is reminded of when one of their
-// trigger words comes up, with an optional portrait that goes to the painter as a reference image.
+// trigger words comes up, with an optional portrait that goes to the painter as a reference image, and the
+// lore rules of imported lorebooks (secondary triggers with selective logic, constant, order, priority, case,
+// `/regex/flags` triggers).
 import { z } from "zod";
 
 export const STORY_CARDS_MAX = 100;
@@ -7,8 +9,73 @@ export const CARD_NAME_MAX_LENGTH = 60;
 export const CARD_TRIGGERS_MAX = 10;
 export const CARD_TRIGGER_MAX_LENGTH = 40;
 export const CARD_DESCRIPTION_MAX_LENGTH = 1000;
-/** A card is active when a trigger appears in the prompt or in this many newest messages. */
+/** A card is active when a trigger appears in the prompt or in this many newest messages (a story's default scan depth). */
 export const CARD_TRIGGER_WINDOW = 4;
+
+/** Lore rules (issue #27): which secondary keys must (or must not) appear besides a trigger, as in SillyTavern. */
+export const SELECTIVE_LOGICS = ["and_any", "and_all", "not_any", "not_all"] as const;
+export type SelectiveLogic = (typeof SELECTIVE_LOGICS)[number];
+export const CARD_ORDER_MAX = 1000;
+export const DEFAULT_INSERTION_ORDER = 100;
+export const DEFAULT_PRIORITY = 10;
+/** The flags a `/pattern/flags` trigger may carry. */
+export const REGEX_TRIGGER_FLAGS = "imsu";
+export const EMPTY_TRIGGERS_DETAIL = "triggers: give at least one trigger word";
+
+/** A trigger written `/pattern/flags` is a regular expression: its parts, or null for a plain word. */
+export function regexTrigger(trigger: string): { source: string; flags: string } | null {
+  const match = /^\/(.+)\/([a-z]*)$/s.exec(trigger.trim());
+  return match ? { source: match[1]!, flags: match[2]! } : null;
+}
+
+/**
+ * Nested quantifiers ("(a+)+") and back-references can take exponential time on a long message: a trigger
+ * is matched against every turn's messages on the server, so such patterns are refused.
+ */
+function slowPattern(source: string): boolean {
+  if (/\\[1-9]|\\k</.test(source)) return true;
+  const quantified: boolean[] = [false];
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]!;
+    if (char === "\\") {
+      i++;
+      continue;
+    }
+    if (char === "[") {
+      while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(") quantified.push(false);
+    else if (char === ")") {
+      const inner = quantified.pop() ?? false;
+      const next = source[i + 1];
+      if (inner && (next === "*" || next === "+" || next === "{")) return true;
+      if (inner) quantified[quantified.length - 1] = true;
+    } else if (char === "*" || char === "+" || char === "{") quantified[quantified.length - 1] = true;
+  }
+  return false;
+}
+
+/** Why a `/pattern/flags` trigger cannot be used (the 400's detail), or null when it is fine or a plain word. */
+export function regexTriggerProblem(trigger: string): string | null {
+  const regex = regexTrigger(trigger);
+  if (!regex) return null;
+  const bad = [...regex.flags].filter(
+    (flag, i) => !REGEX_TRIGGER_FLAGS.includes(flag) || regex.flags.indexOf(flag) !== i,
+  );
+  if (bad.length) {
+    return `triggers: "${trigger.trim()}" has flags that cannot be used (only i, u, s and m, each once)`;
+  }
+  try {
+    new RegExp(regex.source, regex.flags);
+  } catch {
+    return `triggers: "${trigger.trim()}" is not a valid regular expression`;
+  }
+  if (slowPattern(regex.source)) {
+    return `triggers: "${trigger.trim()}" nests repeats or refers back, which can take too long to match`;
+  }
+  return null;
+}
 
 export const CARD_KINDS = ["character", "place", "thing", "other"] as const;
 export type CardKind = (typeof CARD_KINDS)[number];
@@ -32,12 +99,31 @@ const triggerSchema = z
   .string({ error: "each trigger must be text" })
   .trim()
   .min(1, "triggers must not be empty")
-  .max(CARD_TRIGGER_MAX_LENGTH, `each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters`);
+  .max(CARD_TRIGGER_MAX_LENGTH, `each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters`)
+  .superRefine((trigger, ctx) => {
+    const problem = regexTriggerProblem(trigger);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
+/** May be empty only on a constant card (checked with the card's other fields). */
 const triggersSchema = z
   .array(triggerSchema, { error: "triggers must be a list of words" })
-  .min(1, "triggers: give at least one trigger word")
   .max(CARD_TRIGGERS_MAX, `triggers: at most ${CARD_TRIGGERS_MAX} trigger words`);
+
+const secondaryTriggersSchema = z
+  .array(triggerSchema, { error: "secondary_triggers must be a list of words" })
+  .max(CARD_TRIGGERS_MAX, `secondary_triggers: at most ${CARD_TRIGGERS_MAX} words`);
+
+const selectiveLogicSchema = z.enum(SELECTIVE_LOGICS, {
+  error: "selective_logic must be and_any, and_all, not_any or not_all",
+});
+
+const orderSchema = (field: string) =>
+  z
+    .number({ error: `${field} must be a whole number from 0 to ${CARD_ORDER_MAX}` })
+    .int(`${field} must be a whole number from 0 to ${CARD_ORDER_MAX}`)
+    .min(0, `${field} must be a whole number from 0 to ${CARD_ORDER_MAX}`)
+    .max(CARD_ORDER_MAX, `${field} must be a whole number from 0 to ${CARD_ORDER_MAX}`);
 
 const descriptionSchema = z
   .string({ error: "description must be text" })
@@ -52,14 +138,26 @@ export const cardPortraitInputSchema = z
   .nullable();
 export type CardPortraitInput = z.infer<typeof cardPortraitInputSchema>;
 
-export const createCardRequestSchema = z.object({
-  name: nameSchema,
-  kind: z.enum(CARD_KINDS, { error: "kind must be character, place, thing or other" }).default("character"),
-  triggers: triggersSchema,
-  description: descriptionSchema.default(""),
-  portrait: cardPortraitInputSchema.optional().default(null),
-  enabled: z.boolean({ error: "enabled must be true or false" }).default(true),
-});
+export const createCardRequestSchema = z
+  .object({
+    name: nameSchema,
+    kind: z.enum(CARD_KINDS, { error: "kind must be character, place, thing or other" }).default("character"),
+    triggers: triggersSchema,
+    description: descriptionSchema.default(""),
+    portrait: cardPortraitInputSchema.optional().default(null),
+    enabled: z.boolean({ error: "enabled must be true or false" }).default(true),
+    secondary_triggers: secondaryTriggersSchema.default([]),
+    selective_logic: selectiveLogicSchema.default("and_any"),
+    constant: z.boolean({ error: "constant must be true or false" }).default(false),
+    insertion_order: orderSchema("insertion_order").default(DEFAULT_INSERTION_ORDER),
+    priority: orderSchema("priority").default(DEFAULT_PRIORITY),
+    case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).default(false),
+  })
+  .superRefine((card, ctx) => {
+    if (card.triggers.length === 0 && !card.constant) {
+      ctx.addIssue({ code: "custom", path: ["triggers"], message: EMPTY_TRIGGERS_DETAIL });
+    }
+  });
 export type CreateCardRequest = z.input<typeof createCardRequestSchema>;
 
 /** A change: the fields sent are replaced; `portrait: null` removes it, leaving it out keeps it. */
@@ -71,6 +169,12 @@ export const updateCardRequestSchema = z
     description: descriptionSchema.optional(),
     portrait: cardPortraitInputSchema.optional(),
     enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+    secondary_triggers: secondaryTriggersSchema.optional(),
+    selective_logic: selectiveLogicSchema.optional(),
+    constant: z.boolean({ error: "constant must be true or false" }).optional(),
+    insertion_order: orderSchema("insertion_order").optional(),
+    priority: orderSchema("priority").optional(),
+    case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
     message: "Nothing to update: send name, kind, triggers, description, portrait or enabled",
@@ -86,6 +190,20 @@ export const storyCardSchema = z.object({
   /** What the client shows; `gallery_item_id` is null for an upload the card owns. */
   portrait: z.object({ url: z.string(), gallery_item_id: z.string().nullable() }).nullable(),
   enabled: z.boolean(),
+  /** Lore rules: a trigger wakes the card only if these words appear (or not) by `selective_logic`. */
+  secondary_triggers: z.array(z.string()),
+  selective_logic: z.enum(SELECTIVE_LOGICS),
+  /** Always in the narrator's context (within the lore budget), triggers or not. */
+  constant: z.boolean(),
+  /** Lower is placed higher among the cards in the narrator's context. */
+  insertion_order: z.number().int(),
+  /** When the lore budget is full, lower priority is left out first. */
+  priority: z.number().int(),
+  case_sensitive: z.boolean(),
+  /** Made from an imported Character Card (its card data is kept for export). */
+  from_character_card: z.boolean(),
+  /** The character card's notes for the player ("" when none); never sent to the narrator. */
+  creator_notes: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -100,10 +218,12 @@ export const deleteCardResponseSchema = z.object({ success: z.literal(true) });
 
 /** "Make a card": a draft from a narrator message, not saved until the player saves it. */
 export const cardDraftSchema = z.object({
-  name: z.string(),
+  name: z.string().describe("Empty when the message names no one: the player names the card"),
   kind: z.enum(CARD_KINDS),
   triggers: z.array(z.string()),
   description: z.string(),
+  /** The message's own picture, offered as the portrait (send its gallery_item_id to use it). */
+  portrait: z.object({ gallery_item_id: z.string(), url: z.string() }).nullable(),
 });
 export type CardDraft = z.infer<typeof cardDraftSchema>;
 export const cardDraftResponseSchema = z.object({ success: z.literal(true), draft: cardDraftSchema });

@@ -7,11 +7,25 @@ import {
   messageTextSchema,
   PROMPT_MAX_LENGTH,
 } from "./chat";
+import { ASPECT_RATIOS, inputModeSchema, OUTPUT_LENGTHS } from "./generation-settings";
 import { storyChatRequestSchema } from "./stories";
 
 /** Retry and Continue take a story turn's options, without a prompt (the narrator has its words already). */
 export const storyTurnOptionsSchema = storyChatRequestSchema.omit({ prompt: true }).nullish();
 export type StoryTurnOptions = z.input<typeof storyTurnOptionsSchema>;
+
+/** What a retry makes again: new words keeping the scene, a new scene for the same words, or both (the default). */
+export const RETRY_WHATS = ["text", "media", "both"] as const;
+export type RetryWhat = (typeof RETRY_WHATS)[number];
+export const RETRY_WHAT_DETAIL = 'what must be "text" (new words), "media" (a new scene) or "both"';
+export const retryWhatSchema = z.enum(RETRY_WHATS, { error: RETRY_WHAT_DETAIL });
+
+/** Retry takes a turn's options and what to make again. */
+export const storyRetryOptionsSchema = storyChatRequestSchema
+  .omit({ prompt: true })
+  .extend({ what: retryWhatSchema.optional() })
+  .nullish();
+export type StoryRetryOptions = z.input<typeof storyRetryOptionsSchema>;
 
 export const editMessageRequestSchema = z.object({ content: messageTextSchema("content") });
 export type EditMessageRequest = z.input<typeof editMessageRequestSchema>;
@@ -33,11 +47,44 @@ export const undoResponseSchema = z.object({
   removed_message_ids: z.array(z.string()),
 });
 
+export const redoResponseSchema = z.object({
+  success: z.literal(true),
+  /** The messages that came back into the story, oldest first (their versions and media with them). */
+  messages: z.array(chatMessageSchema),
+});
+
+export const redoStateSchema = z.object({
+  success: z.literal(true),
+  /** How many undone exchanges Redo can bring back now (0 once a new turn has ended Redo). */
+  redoable: z.number().int().min(0),
+});
+export type RedoState = z.infer<typeof redoStateSchema>;
+
+/**
+ * A narrator message grown by Continue (the server stores it, the web shows it while the words arrive): a
+ * sentence that stopped mid-way goes on in the same line, one that ended gets a new paragraph.
+ */
+export function carryOn(before: string, added: string): string {
+  const start = before.trimEnd();
+  const next = added.trim();
+  if (!next) return start;
+  if (!start) return next;
+  if (/[.!?…"”’)\]*_]$/.test(start)) return `${start}\n\n${next}`;
+  return /^[,;:.!?…]/.test(next) ? `${start}${next}` : `${start} ${next}`;
+}
+
 /** What the 409s say. */
 export const NEWEST_ONLY_DETAIL = "Only the newest answer can be retried.";
 export const STILL_WRITING_DETAIL = "The narrator is still writing. Please wait for the answer.";
-export const STILL_PAINTING_DETAIL = "The newest scene is still being made. Please wait until it is ready.";
+/** A change to a message whose scene is still being painted waits for that message (other turns go on). */
+export const STILL_PAINTING_DETAIL =
+  "This message's scene is still being painted. Please wait until it is ready, then try again.";
 export const NOTHING_TO_UNDO_DETAIL = "There is nothing to undo.";
+export const NOTHING_TO_REDO_DETAIL =
+  "There is nothing to redo: nothing was undone since the last turn (a new turn ends Redo).";
+export const NOTHING_TO_CONTINUE_DETAIL = "There is no narrator answer to continue yet.";
+export const SCENE_NEEDS_MEDIA_DETAIL =
+  'A new scene needs chat_mode "image" or "video": a chat turn makes no scene.';
 
 export const MEMORY_MAX_LENGTH = 2000;
 export const AUTHORS_NOTE_MAX_LENGTH = 500;
@@ -81,6 +128,8 @@ export const narratorContextQuerySchema = z.object({
     .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`)
     .optional(),
   chat_mode: chatModeSchema.optional(),
+  /** The composer's Do / Say / Story: the prompt is shown as the narrator would read it. */
+  input_mode: inputModeSchema.optional(),
   /** How many images the player has selected for the next turn (they go to the painter before portraits). */
   selected_images: z.coerce
     .number({ error: `selected_images must be a whole number from 0 to ${MAX_INPUT_IMAGES}` })
@@ -97,8 +146,28 @@ export const CONTEXT_PARTS = [
   "summary",
   "history",
   "authors_note",
+  "post_history_instructions",
   "prompt",
 ] as const;
+
+/**
+ * Why a Story Card is active: always on (constant), or a trigger found in the player's message or in a recent
+ * message (`messages_back` 1 = the newest message before it), with the secondary keys that were also there
+ * (AND logic) or that were missing (NOT logic).
+ */
+export const cardActivationReasonSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("constant") }),
+  z.object({
+    kind: z.literal("key"),
+    key: z.string(),
+    /** "your message", "1 message back", "2 messages back"... */
+    where: z.string(),
+    messages_back: z.number().int(),
+    secondary: z.array(z.string()).optional(),
+    without: z.array(z.string()).optional(),
+  }),
+]);
+export type CardActivationReason = z.infer<typeof cardActivationReasonSchema>;
 
 /** "What the narrator sees": the exact messages of the next turn and what each part of them costs. */
 export const narratorContextResponseSchema = z.object({
@@ -109,9 +178,30 @@ export const narratorContextResponseSchema = z.object({
   dropped_messages: z.number().int(),
   total_tokens: z.number().int(),
   budget_tokens: z.number().int(),
+  /** The story's generation settings as the next turn uses them (the model and max tokens it sends). */
+  generation: z.object({
+    text_model: z.string(),
+    max_tokens: z.number().int(),
+    temperature: z.number(),
+    output_length: z.enum(OUTPUT_LENGTHS),
+    authors_note_depth: z.number().int(),
+    input_mode: inputModeSchema,
+    art_style: z.string(),
+    aspect_ratio: z.enum(ASPECT_RATIOS),
+  }),
   /** The Story Cards the next turn wakes, the most recently mentioned first; `in_context` when they fit. */
   active_cards: z.array(
-    z.object({ id: z.string(), name: z.string(), kind: z.string(), in_context: z.boolean() }),
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.string(),
+      in_context: z.boolean(),
+      /** Why it fired, and the same in words: `"Mara" in your message`, `always on`. */
+      reason: cardActivationReasonSchema,
+      because: z.string(),
+      /** Active, but left out: the Story Cards' share of the budget (or the budget) was full. */
+      dropped_for_budget: z.boolean(),
+    }),
   ),
   /**
    * What the scene's painter would get, in order (at most 10): the player's selected images first, then the
@@ -125,3 +215,61 @@ export const narratorContextResponseSchema = z.object({
   ),
 });
 export type NarratorContext = z.infer<typeof narratorContextResponseSchema>;
+
+/** A story's lore settings: the Story Cards' share of the narrator's budget, how far back triggers are searched. */
+export const LORE_BUDGET_PERCENT_MIN = 5;
+export const LORE_BUDGET_PERCENT_MAX = 90;
+export const LORE_SCAN_DEPTH_MAX = 20;
+export const NARRATOR_INSTRUCTIONS_MAX_LENGTH = 4000;
+export const POST_HISTORY_INSTRUCTIONS_MAX_LENGTH = 2000;
+
+const budgetPercentMessage = `lore_budget_percent must be a whole number from ${LORE_BUDGET_PERCENT_MIN} to ${LORE_BUDGET_PERCENT_MAX}`;
+const scanDepthMessage = `lore_scan_depth must be a whole number from 0 to ${LORE_SCAN_DEPTH_MAX}`;
+
+export const storyLoreSettingsSchema = z.object({
+  /** The share of the narrator's context budget the Story Cards may take. */
+  lore_budget_percent: z
+    .number({ error: budgetPercentMessage })
+    .int(budgetPercentMessage)
+    .min(LORE_BUDGET_PERCENT_MIN, budgetPercentMessage)
+    .max(LORE_BUDGET_PERCENT_MAX, budgetPercentMessage),
+  /** How many of the newest messages are searched for triggers besides the player's (0: the player's only). */
+  lore_scan_depth: z
+    .number({ error: scanDepthMessage })
+    .int(scanDepthMessage)
+    .min(0, scanDepthMessage)
+    .max(LORE_SCAN_DEPTH_MAX, scanDepthMessage),
+  /** Replaces the narrator's default instructions when not empty; `{{original}}` inserts the default. */
+  narrator_instructions: z
+    .string({ error: "narrator_instructions must be text" })
+    .max(
+      NARRATOR_INSTRUCTIONS_MAX_LENGTH,
+      `narrator_instructions must be at most ${NARRATOR_INSTRUCTIONS_MAX_LENGTH} characters`,
+    ),
+  /** Sent after the history, just before the player's message. */
+  post_history_instructions: z
+    .string({ error: "post_history_instructions must be text" })
+    .max(
+      POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
+      `post_history_instructions must be at most ${POST_HISTORY_INSTRUCTIONS_MAX_LENGTH} characters`,
+    ),
+});
+export type StoryLoreSettings = z.infer<typeof storyLoreSettingsSchema>;
+
+/** PUT .../lore-settings: the fields sent are replaced, the others kept. */
+export const storyLoreSettingsUpdateSchema = storyLoreSettingsSchema
+  .partial()
+  .refine((v) => Object.values(v).some((value) => value !== undefined), {
+    message:
+      "Nothing to update: send lore_budget_percent, lore_scan_depth, narrator_instructions or post_history_instructions",
+  });
+export type StoryLoreSettingsUpdate = z.input<typeof storyLoreSettingsUpdateSchema>;
+
+export const storyLoreSettingsResponseSchema = storyLoreSettingsSchema.extend({
+  success: z.literal(true),
+  /** An imported character card's notes for the player: shown, never sent to the narrator. */
+  creator_notes: z.string(),
+  /** The imported character's name, which `{{char}}` stands for ("" when the story has none). */
+  character_name: z.string(),
+});
+export type StoryLoreSettingsResponse = z.infer<typeof storyLoreSettingsResponseSchema>;

@@ -1,7 +1,7 @@
 // Checks every account test makes: no console errors (Content-Security-Policy violations included),
 // and no serious or critical axe violations.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
 export interface ConsoleWatch {
   errors: string[];
@@ -64,7 +64,15 @@ export async function expectNoSeriousAxeViolations(page: Page, where: string): P
       new Promise((resolve) => setTimeout(resolve, 5_000)),
     ]),
   );
-  const results = await new AxeBuilder({ page }).analyze();
+  // With a modal dialog open the app behind it is hidden from assistive technology (Radix sets aria-hidden on
+  // it) and was checked when it was in front: only the dialog is checked then. Only violations are reported
+  // in full, which spares axe the detail of every pass.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
+  const dialogs = page.locator('[role="dialog"]:visible, [role="alertdialog"]:visible');
+  if ((await page.locator('#root[aria-hidden="true"]').count()) === 1 && (await dialogs.count()) === 1) {
+    builder.include('[role="dialog"], [role="alertdialog"]');
+  }
+  const results = await builder.analyze();
   const blocking = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => ({
@@ -89,4 +97,42 @@ export async function sampleNewestMessage(page: Page) {
     requestAnimationFrame(sample);
   });
   return async () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+}
+
+type Theme = "light" | "dark";
+
+/** Switches the open page's theme in place: the theme is a class on <html> (web/src/lib/theme.ts). */
+async function showTheme(page: Page, theme: Theme): Promise<void> {
+  await page.evaluate((wanted) => {
+    document.documentElement.classList.toggle("dark", wanted === "dark");
+    document.documentElement.classList.toggle("light", wanted === "light");
+  }, theme);
+}
+
+/**
+ * Axe at this point of a flow in both themes, switching the theme in place: one walk through the flow checks
+ * what a light and a dark walk would (the flow itself does not depend on the theme). The page is left in the
+ * theme it had.
+ */
+export async function expectNoSeriousAxeViolationsInBothThemes(page: Page, where: string): Promise<void> {
+  const shown: Theme = await page.evaluate(() =>
+    document.documentElement.classList.contains("dark") ? "dark" : "light",
+  );
+  const other: Theme = shown === "dark" ? "light" : "dark";
+  // The second theme's pass is work a separate test per theme used to have its own time for.
+  test.info().setTimeout(test.info().timeout + 30_000);
+  await expectNoSeriousAxeViolations(page, `${where} (${shown})`);
+  await showTheme(page, other);
+  try {
+    await expectNoSeriousAxeViolations(page, `${where} (${other})`);
+  } finally {
+    await showTheme(page, shown);
+  }
+}
+
+/** A screenshot for a person to look at, taken only when SHOTS_DIR names a folder (PNG encoding is not free). */
+export async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const folder = process.env.SHOTS_DIR;
+  if (!folder) return;
+  await page.screenshot({ path: `${folder}/${name.replace(/\.png$/, "")}.png`, ...options });
 }

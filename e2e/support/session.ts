@@ -48,7 +48,8 @@ export async function storeSession(
   account: SignedInAccount,
   theme?: "light" | "dark",
 ): Promise<void> {
-  if (!page.url().startsWith("http")) await page.goto("/");
+  // Local storage needs a page of the app's origin: robots.txt is one, without loading the whole app first.
+  if (!page.url().startsWith("http")) await page.goto("/robots.txt");
   await page.evaluate(
     ({ a, t }) => {
       localStorage.setItem("token", a.token);

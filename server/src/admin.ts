@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from "./config";
 import { listBalances } from "./credits/history";
 import { setUnlimited } from "./credits/repo";
 import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
-import { type Database, DataDirectoryInUse, type Db, openDatabase } from "./db/client";
+import { type Database, DataDirectoryInUse, openDatabase, type Queryable } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { systemClock } from "./platform/clock";
 import { databaseTarget } from "./server";
@@ -25,7 +25,11 @@ const MAX_GRANT_CREDITS = 1_000_000;
 
 const describeCredits = (remaining: number) => (remaining === -1 ? "unlimited" : `${remaining} credits`);
 
-async function grantCredits(db: Db, email: string | undefined, amount: string | undefined): Promise<number> {
+async function grantCredits(
+  db: Queryable,
+  email: string | undefined,
+  amount: string | undefined,
+): Promise<number> {
   const credits = Number(amount);
   if (!email || !amount || !/^\d+(\.\d)?$/.test(amount) || credits <= 0 || credits > MAX_GRANT_CREDITS) {
     console.error(
@@ -54,7 +58,11 @@ async function grantCredits(db: Db, email: string | undefined, amount: string | 
   return 0;
 }
 
-async function switchUnlimited(db: Db, email: string | undefined, flag: string | undefined): Promise<number> {
+async function switchUnlimited(
+  db: Queryable,
+  email: string | undefined,
+  flag: string | undefined,
+): Promise<number> {
   if (!email || (flag !== "on" && flag !== "off")) {
     console.error("set-unlimited needs an email and on or off");
     return 1;
@@ -70,7 +78,7 @@ async function switchUnlimited(db: Db, email: string | undefined, flag: string |
   return 0;
 }
 
-async function printBalances(db: Db): Promise<number> {
+async function printBalances(db: Queryable): Promise<number> {
   const balances = new Map((await listBalances(db)).map((row) => [row.userId, row]));
   const rows = (await listUsers(db)).flatMap((user) => {
     const balance = balances.get(user.id);

@@ -7,10 +7,13 @@ import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
 import { chatRoutes } from "./chat/routes";
+import { mediaEventOf } from "./chat/service";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { creditRoutes } from "./credits/routes";
+import { balanceOf } from "./credits/service";
 import type { Database } from "./db/client";
+import type { EventBuilders } from "./events/hub";
 import { eventRoutes } from "./events/routes";
 import { exportRoutes } from "./exports/routes";
 import { installAuth } from "./http/auth";
@@ -22,6 +25,8 @@ import { createRouteKit, type Lifecycle } from "./http/route-kit";
 import type { RouteModuleOptions, TypedApp } from "./http/route-module";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
+import { backupRoutes } from "./interop/backup-routes";
+import { interopRoutes } from "./interop/routes";
 import type { JobQueue } from "./jobs/queue";
 import { mediaFileRoutes } from "./media/file-routes";
 import { galleryRoutes } from "./media/gallery-routes";
@@ -37,7 +42,9 @@ import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
 import { storyCardRoutes } from "./stories/cards-routes";
 import { storyRoutes } from "./stories/routes";
+import { storyEventOf } from "./stories/service";
 import { studioRoutes } from "./studio/routes";
+import { studioEventOf } from "./studio/service";
 import { systemRoutes } from "./system/routes";
 import { transcriptionRoutes } from "./transcription/routes";
 
@@ -61,6 +68,19 @@ const SOCKET_IDLE_MS = 10 * 60_000;
 /** A hop count trusts that many proxies in front (the nearest first), as Fastify does for a number. */
 function fastifyTrustProxy(trust: Config["trustProxy"]) {
   return typeof trust === "number" ? (_address: string, hop: number) => hop < trust : trust;
+}
+
+/**
+ * What each kind of live event says, read by the module that owns the kind when the event is sent. Composed
+ * here so the event hub imports no module.
+ */
+function liveEventBuilders(ctx: AppContext): EventBuilders {
+  return {
+    media: async ({ userId, subjectId }) => (subjectId ? mediaEventOf(ctx, userId, subjectId) : null),
+    credits: ({ userId }) => balanceOf(ctx.db, userId),
+    story: async ({ userId, subjectId }) => (subjectId ? storyEventOf(ctx, userId, subjectId) : null),
+    studio: async ({ userId, subjectId }) => (subjectId ? studioEventOf(ctx, userId, subjectId) : null),
+  };
 }
 
 export async function buildApp(deps: AppDeps): Promise<TypedApp> {
@@ -132,12 +152,14 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(mediaRoutes, routes);
   await app.register(storyRoutes, routes);
   await app.register(storyCardRoutes, routes);
+  await app.register(interopRoutes, routes);
   await app.register(studioRoutes, routes);
   await app.register(galleryRoutes, routes);
   await app.register(transcriptionRoutes, routes);
   await app.register(mediaFileRoutes, routes);
   await app.register(exportRoutes, routes);
-  await app.register(eventRoutes, routes);
+  await app.register(backupRoutes, routes);
+  await app.register(eventRoutes, { ...routes, builders: liveEventBuilders(ctx) });
   await app.register(sharingRoutes, { ...routes, pages: { webDistDir: deps.webDistDir, mediaOrigin } });
 
   await installSpa(app, deps.webDistDir, mediaOrigin);

@@ -1,7 +1,7 @@
 // Everything a service may need, built once at start (server.ts) or per test (test/app.ts).
 // Services take the parts they use (Pick<AppContext, ...>), so their dependencies stay visible.
 import type { Config } from "./config";
-import type { Db } from "./db/client";
+import type { Queryable } from "./db/client";
 import type { JobQueue } from "./jobs/queue";
 import type { MediaStorage } from "./media/storage/types";
 import type { Clock } from "./platform/clock";
@@ -16,7 +16,7 @@ export type Logger = {
 
 export type AppContext = {
   config: Config;
-  db: Db;
+  db: Queryable;
   clock: Clock;
   jobs: JobQueue;
   providers: Providers;

@@ -19,7 +19,13 @@ describe("events across server processes", () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-events-"));
-    env = { DATA_DIR: dataDir, REQUIRE_EMAIL_VERIFICATION: "false" };
+    // Small scenes and no narrator pauses: the subject is the event's way across processes, not the media.
+    env = {
+      DATA_DIR: dataDir,
+      REQUIRE_EMAIL_VERIFICATION: "false",
+      OFFLINE_MEDIA_SCALE: "0.25",
+      OFFLINE_TEXT_WORDS_PER_SECOND: "0",
+    };
     if (testEngine === "postgres") {
       const created = await createPostgresDatabase();
       env.DATABASE_URL = created.url;

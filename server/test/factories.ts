@@ -7,7 +7,7 @@ import { digestToken, hashPassword, newToken } from "../src/accounts/secrets";
 import { SESSION_TTL_MS } from "../src/accounts/service";
 import type { AppContext } from "../src/context";
 import { openAccountWithSignupBonus } from "../src/credits/service";
-import type { Db } from "../src/db/client";
+import type { Queryable } from "../src/db/client";
 import { chatMessages } from "../src/db/schema";
 import type { TestApp } from "./app";
 import { linkFrom } from "./smtp-sink";
@@ -120,7 +120,7 @@ export function moneyOf(t: TestApp) {
 }
 
 /** A narrator's answer in the user's main chat, written straight to the database (cache and repo tests). */
-export async function insertNarration(db: Db, userId: string, content: string) {
+export async function insertNarration(db: Queryable, userId: string, content: string) {
   const [message] = await db
     .insert(chatMessages)
     .values({ userId, role: "assistant", content, createdAt: new Date(), updatedAt: new Date() })

@@ -1,6 +1,8 @@
 // Helpers for tests that wait on the media job and fetch what it made.
+import { saveImage } from "../src/media/service";
 import type { TestApp } from "./app";
 import { bearer } from "./factories";
+import { samplePng } from "./fakes/media";
 
 export type MediaStatusBody = {
   status: string;
@@ -27,4 +29,14 @@ export async function waitForMedia(t: TestApp, token: string, statusUrl: string,
 export async function fetchMedia(t: TestApp, url: string) {
   const res = await t.app.inject({ method: "GET", url });
   return { status: res.statusCode, type: String(res.headers["content-type"]), body: res.rawPayload };
+}
+
+/** A picture in the user's gallery (as a Studio result), e.g. to pick as a card's portrait. */
+export async function galleryImage(t: TestApp, userId: string, color: string, width = 64, height = 64) {
+  return saveImage(
+    t.ctx,
+    t.database.db,
+    { userId, source: "studio", storyId: null, storyTitle: null, messageId: null, description: "" },
+    await samplePng(width, height, color),
+  );
 }

@@ -1,5 +1,5 @@
 // A real SMTP server on a local port that keeps every mail it receives, for the server's tests and the
-// browser tests alike (e2e/support/smtp.ts re-exports it). Mails are decoded by mailparser, so any MIME
+// browser tests alike (e2e/support/mailbox.ts runs one for them). Mails are decoded by mailparser, so any MIME
 // the mailer writes (quoted-printable, base64, multipart, encoded headers) reads back as plain text.
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";

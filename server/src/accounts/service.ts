@@ -12,7 +12,7 @@ import {
 } from "@storyverse/contract/accounts";
 import type { Config } from "../config";
 import { openAccountWithSignupBonus, remainingCredits } from "../credits/service";
-import type { Db } from "../db/client";
+import type { Queryable } from "../db/client";
 import { closeSessionStreams, closeUserStreams } from "../events/service";
 import { BadRequest, Conflict, Unauthorized } from "../http/errors";
 import type { JobQueue } from "../jobs/queue";
@@ -20,7 +20,7 @@ import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
 import type { Notifier } from "../platform/notify";
-import { type RateLimiter, TooManyRequests } from "../platform/rate-limit";
+import { RateLimited, type RateLimiter } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
 import type { AccountLimits } from "./limits";
 import {
@@ -55,7 +55,7 @@ const LINK_TTL_MS: Record<TokenPurpose, number> = {
 };
 
 export type AccountsContext = {
-  db: Db;
+  db: Queryable;
   clock: Clock;
   jobs: JobQueue;
   config: Pick<
@@ -171,12 +171,12 @@ export async function login(
     const account = await limiter.peek(limits.loginFailuresPerAccount, row.id);
     if (account.count >= limits.loginFailuresPerAccount.limit) {
       const address = await limiter.peek(limits.loginFailuresPerAddress, guard.address);
-      if (address.count > 0) throw new TooManyRequests(account.retryAfterSeconds);
+      if (address.count > 0) throw new RateLimited(account.retryAfterSeconds);
       if (
         account.count >= limits.loginFailuresPerAccountStrangers.limit &&
         (await limiter.peek(limits.loginKnownAddress, `${row.id}|${guard.address}`)).count === 0
       ) {
-        throw new TooManyRequests(account.retryAfterSeconds, limits.loginFailuresPerAccountStrangers.detail);
+        throw new RateLimited(account.retryAfterSeconds, limits.loginFailuresPerAccountStrangers.detail);
       }
     }
   }

@@ -1,7 +1,16 @@
 // Which Story Cards a turn wakes: whole words, any case, any script; the prompt and the newest four
-// messages only; disabled cards never; the most recently mentioned first.
+// messages only; disabled cards never; the most recently mentioned first. The lore rules: constant cards,
+// case-sensitive cards, /regex/ triggers, secondary triggers with SillyTavern's selective logic, the scan
+// depth, and why each card fired.
+import { regexTriggerProblem } from "@storyverse/contract/story-cards";
 import { describe, expect, it } from "vitest";
-import { activeCards, triggerTexts } from "./card-activation";
+import {
+  type ActivationCard,
+  activateCards,
+  activeCards,
+  describeReason,
+  triggerTexts,
+} from "./card-activation";
 
 const card = (name: string, triggers: string[], enabled = true) => ({ name, triggers, enabled });
 const names = (cards: { name: string }[]) => cards.map((c) => c.name);
@@ -53,5 +62,182 @@ describe("activeCards", () => {
     // Newest text first: the prompt names the bell, then Mara, an older message Vell.
     expect(names(activeCards(cards, ["Mara rings the bell", "In Vell"]))).toEqual(["Bell", "Mara", "Vell"]);
     expect(names(activeCards(cards, ["nothing", "Vell, then Mara"]))).toEqual(["Mara", "Vell"]);
+  });
+});
+
+type Lore = ActivationCard & { name: string };
+const lore = (name: string, triggers: string[], rules: Partial<ActivationCard> = {}): Lore => ({
+  name,
+  triggers,
+  ...rules,
+});
+const fired = (cards: Lore[], texts: string[]) =>
+  activateCards(cards, texts).map((entry) => ({
+    name: entry.card.name,
+    because: describeReason(entry.reason),
+  }));
+
+describe("activateCards: the lore rules", () => {
+  it("wakes a constant card always, first (mentioned now), even with no trigger; never when disabled", () => {
+    const cards = [
+      lore("Mara", ["Mara"]),
+      lore("World", [], { constant: true }),
+      lore("Off", [], { constant: true, enabled: false }),
+    ];
+    expect(fired(cards, ["Mara waves", "nothing"])).toEqual([
+      { name: "World", because: "always on" },
+      { name: "Mara", because: '"Mara" in your message' },
+    ]);
+    expect(fired(cards, ["the empty road"])).toEqual([{ name: "World", because: "always on" }]);
+  });
+
+  it("matches a case-sensitive card only in the case written", () => {
+    const cards = [lore("Rose", ["Rose"], { caseSensitive: true }), lore("rose", ["rose"])];
+    expect(names(activeCards(cards, ["a rose in bloom"]))).toEqual(["rose"]);
+    expect(names(activeCards(cards, ["ROSE shouts"]))).toEqual(["rose"]);
+    expect(names(activeCards(cards, ["Rose shouts"]))).toEqual(["Rose", "rose"]);
+  });
+
+  it("reads a /pattern/flags trigger as a regular expression with its own flags", () => {
+    const cards = [lore("Ship", ["/\\bship(s|wreck)?\\b/i"]), lore("Code", ["/[A-Z]{3}-\\d{2}/"])];
+    expect(fired(cards, ["The SHIPWRECK lies still"])).toEqual([
+      { name: "Ship", because: '"/\\bship(s|wreck)?\\b/i" in your message' },
+    ]);
+    expect(names(activeCards(cards, ["door code ABC-12"]))).toEqual(["Code"]);
+    // Without the i flag the pattern keeps its case.
+    expect(names(activeCards(cards, ["door code abc-12"]))).toEqual([]);
+    // A plain trigger that only looks like a pattern's text is still a whole word.
+    expect(names(activeCards([lore("Dot", ["a.b"])], ["axb"]))).toEqual([]);
+  });
+
+  it("AND ANY: a trigger and at least one secondary key, anywhere in the scanned texts", () => {
+    const card = lore("Storm ship", ["ship"], {
+      secondaryTriggers: ["storm", "gale"],
+      selectiveLogic: "and_any",
+    });
+    expect(fired([card], ["the ship sails"])).toEqual([]);
+    expect(fired([card], ["we look out", "the ship sails", "a gale rises"])).toEqual([
+      { name: "Storm ship", because: '"ship" in 1 message back, and "gale"' },
+    ]);
+  });
+
+  it("AND ALL: a trigger and every secondary key", () => {
+    const card = lore("Storm ship", ["ship"], {
+      secondaryTriggers: ["storm", "gale"],
+      selectiveLogic: "and_all",
+    });
+    expect(fired([card], ["ship in a storm"])).toEqual([]);
+    expect(fired([card], ["ship in a storm", "then a gale"])).toEqual([
+      { name: "Storm ship", because: '"ship" in your message, and "storm", "gale"' },
+    ]);
+  });
+
+  it("NOT ANY: a trigger and none of the secondary keys", () => {
+    const card = lore("Calm ship", ["ship"], {
+      secondaryTriggers: ["storm", "gale"],
+      selectiveLogic: "not_any",
+    });
+    expect(fired([card], ["the ship", "a storm"])).toEqual([]);
+    expect(fired([card], ["the ship in calm water"])).toEqual([
+      { name: "Calm ship", because: '"ship" in your message, without "storm", "gale"' },
+    ]);
+  });
+
+  it("NOT ALL: a trigger and not every secondary key", () => {
+    const card = lore("Half storm", ["ship"], {
+      secondaryTriggers: ["storm", "gale"],
+      selectiveLogic: "not_all",
+    });
+    expect(fired([card], ["the ship in a storm and a gale"])).toEqual([]);
+    expect(fired([card], ["the ship in a storm"])).toEqual([
+      { name: "Half storm", because: '"ship" in your message, without "gale"' },
+    ]);
+  });
+
+  it("ignores the selective logic when there are no secondary keys", () => {
+    const card = lore("Ship", ["ship"], { secondaryTriggers: [], selectiveLogic: "and_all" });
+    expect(names(activeCards([card], ["the ship"]))).toEqual(["Ship"]);
+  });
+
+  it("searches the scan depth's newest messages: 0 is the player's message only", () => {
+    const history = ["Mara one", "two", "three"].map((content) => ({ content }));
+    const mara = [lore("Mara", ["Mara"])];
+    expect(triggerTexts("now", history, 0)).toEqual(["now"]);
+    expect(fired(mara, triggerTexts("now", history, 2))).toEqual([]);
+    expect(fired(mara, triggerTexts("now", history, 3))).toEqual([
+      { name: "Mara", because: '"Mara" in 3 messages back' },
+    ]);
+    expect(triggerTexts("now", history, 20)).toEqual(["now", "three", "two", "Mara one"]);
+  });
+
+  it("answers the reason as data: which key, where, and the secondary keys present or missing", () => {
+    const card = lore("Ship", ["boat", "ship"], { secondaryTriggers: ["storm"], selectiveLogic: "and_any" });
+    expect(activateCards([card], ["calm", "a storm hits the ship"])[0]!.reason).toEqual({
+      kind: "key",
+      key: "ship",
+      where: "1 message back",
+      messages_back: 1,
+      secondary: ["storm"],
+    });
+    const calm = lore("Calm", ["ship"], { secondaryTriggers: ["storm"], selectiveLogic: "not_any" });
+    expect(activateCards([calm], ["the ship"])[0]!.reason).toEqual({
+      kind: "key",
+      key: "ship",
+      where: "your message",
+      messages_back: 0,
+      without: ["storm"],
+    });
+  });
+});
+
+describe("regexTriggerProblem (the save-time check of /pattern/flags triggers)", () => {
+  it("accepts plain words and good patterns with the flags i, u, s and m", () => {
+    expect(regexTriggerProblem("Mara")).toBeNull();
+    expect(regexTriggerProblem("/ship(s|wreck)?/imsu")).toBeNull();
+    expect(regexTriggerProblem("/[a-z]+ road/")).toBeNull();
+  });
+
+  it("names a pattern that does not compile, a flag it may not carry, or one that can take too long", () => {
+    expect(regexTriggerProblem("/ship(/i")).toBe('triggers: "/ship(/i" is not a valid regular expression');
+    expect(regexTriggerProblem("/ship/g")).toBe(
+      'triggers: "/ship/g" has flags that cannot be used (only i, u, s and m, each once)',
+    );
+    expect(regexTriggerProblem("/ship/ii")).toContain("has flags that cannot be used");
+    expect(regexTriggerProblem("/(a+)+$/")).toContain("can take too long to match");
+    expect(regexTriggerProblem("/(\\w*)*x/")).toContain("can take too long to match");
+    expect(regexTriggerProblem("/(a)\\1/")).toContain("can take too long to match");
+    // A quantifier inside a character class is a character, not a repeat.
+    expect(regexTriggerProblem("/([+*])+/")).toBeNull();
+  });
+});
+
+describe("a slow /regex/ trigger", () => {
+  it("answers within a second on a long message, however much the pattern backtracks", () => {
+    const card = { name: "Slow", triggers: ["/a*a*a*a*b/"] };
+    const started = performance.now();
+    expect(activeCards([card], ["a".repeat(8000)])).toEqual([]);
+    expect(activeCards([card], [`${"a".repeat(8000)}b`])).toEqual([card]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("cannot hold the server where V8's linear engine does not help (the i and u flags, lookaround)", () => {
+    // Each passes the save-time check and backtracks exponentially: seconds on this text without a limit
+    // (each added "a" doubles it).
+    const cards = ["/(a|a)*$/i", "/(a|a)*$/u", "/(?=a)(a|a)*$/"].map((trigger) => ({
+      name: trigger,
+      triggers: [trigger],
+    }));
+    for (const card of cards) expect(regexTriggerProblem(card.triggers[0]!)).toBeNull();
+    const good = { name: "Ship", triggers: ["/ship(s|wreck)?/i"] };
+    const started = performance.now();
+    const woken = activeCards([...cards, good], [`${"a".repeat(25)}!`, "A SHIPWRECK"]);
+    expect(performance.now() - started).toBeLessThan(1500);
+    // A trigger out of time matches nothing; the other cards are still matched as usual.
+    expect(names(woken)).toEqual(["Ship"]);
+    expect(activateCards([good], ["two ships, then a shipwreck"])[0]?.reason).toMatchObject({
+      kind: "key",
+      key: "/ship(s|wreck)?/i",
+      messages_back: 0,
+    });
   });
 });

@@ -1,6 +1,7 @@
-// A video turn whose worker dies mid-job (the process is killed while the clip is being made): once a worker
-// runs again, the job is retried within the dead-worker time (60 s in production, 3 s here), resumes from the scene image it
-// already made, and the user gets the video for the price they paid, once.
+// A turn whose worker dies mid-job (the process is killed while the clip is made, or between the scene
+// prompt and the picture): once a worker runs again, the job is retried within the dead-worker time (60 s in
+// production, 3 s here), resumes from what it already made (the scene image, the scene prompt), and the user
+// gets the media for the price they paid, once.
 import { afterEach, expect, it } from "vitest";
 import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "../../test/app";
 import { bearer, createUser } from "../../test/factories";
@@ -8,7 +9,8 @@ import { waitForMedia } from "../../test/media";
 import { type JobQueue, startJobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
 import { createSmtpMailer } from "../mail/mailer";
-import type { VideoProvider } from "../providers/types";
+import type { ImageProvider, TextProvider, VideoProvider } from "../providers/types";
+import { findMessageById } from "./repo";
 
 const DEAD_WORKER_SECONDS = 3;
 
@@ -81,4 +83,87 @@ it("a video job cut off by a crash is finished by the next worker within the dea
     headers: bearer(user.token),
   });
   expect(balance.json().remaining).toBe(12);
+}, 120_000);
+
+it("an image job cut off between its scene prompt and its picture is finished by the next worker with that scene, charged once", async () => {
+  const t: TestApp = await createTestApp({ env: { DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) } });
+  cleanups.push(() => t.cleanup());
+  const user = await createUser(t);
+
+  // The scene prompt is written (and kept), then the process "dies" while the picture is painted.
+  const writer = t.providers.text;
+  const painter = t.providers.image;
+  const sceneRequests: string[] = [];
+  const counting: TextProvider = {
+    name: writer.name,
+    stream: (request) => writer.stream(request),
+    async complete(request) {
+      const system = request.messages[0]?.content ?? "";
+      if (system.startsWith("Role: scene illustrator")) sceneRequests.push(system);
+      return writer.complete(request);
+    },
+  };
+  t.providers.text = counting;
+  let painting!: () => void;
+  const dying = new Promise<void>((resolve) => {
+    painting = resolve;
+  });
+  const hanging: ImageProvider = {
+    name: painter.name,
+    async generate() {
+      painting();
+      return new Promise(() => {});
+    },
+  };
+  t.providers.image = hanging;
+
+  const turn = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/chat",
+      headers: bearer(user.token),
+      payload: { prompt: "A lighthouse burns on the cliff", chat_mode: "image" },
+    })
+  ).json();
+  await dying;
+  await t.jobs.stop(100);
+  const kept = (await findMessageById(t.ctx.db, turn.message_id))!;
+  expect(kept.mediaStatus).toBe("pending");
+  expect(kept.sceneDescription).toContain("lighthouse burns on the cliff");
+  expect(sceneRequests).toHaveLength(1);
+
+  // A new worker process starts on the same database, with a healthy painter.
+  t.providers.image = painter;
+  const revived: JobQueue = await startJobQueue(t.database, {
+    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
+    deadWorkerSeconds: DEAD_WORKER_SECONDS,
+    maintenanceIntervalSeconds: 1,
+  });
+  cleanups.push(() => revived.stop(5_000));
+  await startWorkers(revived, {
+    ...t.ctx,
+    jobs: revived,
+    mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
+  });
+
+  const status = await waitForMedia(
+    t,
+    user.token,
+    `/api/chat/media-status/${turn.message_id}`,
+    (DEAD_WORKER_SECONDS + 60) * 1000,
+  );
+  expect(status.media_generation_completed).toBe(true);
+  expect(status.image_url).toBeTruthy();
+  // The kept scene was painted; the illustrator was not asked again.
+  expect(sceneRequests).toHaveLength(1);
+  expect((await findMessageById(t.ctx.db, turn.message_id))!.sceneDescription).toBe(kept.sceneDescription);
+  const images = await t.app.inject({ method: "GET", url: "/api/user/images", headers: bearer(user.token) });
+  expect(images.json().images).toHaveLength(1);
+  const balance = await t.app.inject({
+    method: "GET",
+    url: "/api/credit-balance",
+    headers: bearer(user.token),
+  });
+  // One image turn, charged once: 15 - 1.5.
+  expect(balance.json().remaining).toBe(13.5);
 }, 120_000);

@@ -1,6 +1,8 @@
-// The media job: after the narrator has answered, draw the scene (image mode) or draw it and animate it
-// for 5 seconds (video mode). Runs in the worker with retries; a try that finally fails marks the message
-// failed and refunds everything above the text's price.
+// The media job: after the narrator has answered, ask the text provider for the scene prompt of the finished
+// answer (the player's turn ended with the prose, so nobody waits for this), then draw the scene (image mode)
+// or draw it and animate it for 5 seconds (video mode). Runs in the worker with retries; a try that finally
+// fails marks the message failed and refunds everything above the text's price. Each step's result is kept on
+// the message (scene prompt, image key), so a try cut off by a crash resumes where the last one stopped.
 //
 // One outcome per turn: media reach a message only while it is still pending. If the message was failed
 // meanwhile (the stale time-out refunded it) or deleted (its story was deleted, which refunds it), the
@@ -8,6 +10,7 @@
 
 import { MEDIA_DEADLINE_MS, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
+import { ART_STYLE_MAX_LENGTH, ASPECT_RATIOS } from "@storyverse/contract/generation-settings";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
@@ -21,11 +24,31 @@ import { discardUploadedInputs } from "../media/inputs";
 import type { MediaItemRow } from "../media/repo";
 import { discardMedia, type MediaOrigin, saveImage, saveVideo } from "../media/service";
 import { type MediaFile, ProviderError } from "../providers/types";
+import { parseScenePrompt, scenePromptRequest } from "./narration";
 import { failIfPending, findMessageById, type MessageRow, updateMediaIfPending } from "./repo";
 
-export const generateMediaJob: JobSpec<{ messageId: string; storyTitle: string | null }> = {
+export type MediaJobPayload = {
+  messageId: string;
+  storyTitle: string | null;
+  /** What the illustrator reads besides the answer: the story's context and the player's words. */
+  storyContext?: string | null | undefined;
+  prompt?: string | undefined;
+  /** The story's scene settings (its generation settings): added to the picture's prompt, and its shape. */
+  artStyle?: string | undefined;
+  aspectRatio?: "4:3" | "16:9" | "3:4" | undefined;
+};
+
+export const generateMediaJob: JobSpec<MediaJobPayload> = {
   name: "chat-generate-media",
-  payload: z.object({ messageId: z.uuid(), storyTitle: z.string().nullable() }),
+  payload: z.object({
+    messageId: z.uuid(),
+    storyTitle: z.string().nullable(),
+    // Optional: jobs queued before the scene was written in the job carry neither.
+    storyContext: z.string().nullable().optional(),
+    prompt: z.string().optional(),
+    artStyle: z.string().max(ART_STYLE_MAX_LENGTH).optional(),
+    aspectRatio: z.enum(ASPECT_RATIOS).optional(),
+  }),
   retryLimit: 2,
   retryDelaySeconds: 5,
   retryBackoff: true,
@@ -106,17 +129,46 @@ async function attach(
   }
 }
 
-async function produce(ctx: MediaJobContext, message: MessageRow, storyTitle: string | null): Promise<void> {
+/**
+ * The scene prompt: the one the narrator wrote anyway or an earlier try kept, else the text provider's for
+ * the finished answer, kept on the message (while it is still pending) so a later try paints the same scene.
+ */
+async function scenePrompt(ctx: MediaJobContext, message: MessageRow, payload: MediaJobPayload) {
+  if (message.sceneDescription) return message.sceneDescription;
+  const answer = await ctx.providers.text.complete({
+    messages: scenePromptRequest({
+      title: payload.storyTitle,
+      context: payload.storyContext ?? null,
+      prompt: payload.prompt ?? "",
+      storyText: message.content,
+    }),
+    maxTokens: 300,
+    temperature: 0.7,
+  });
+  const scene = parseScenePrompt(answer, message.content);
+  const kept = await updateMediaIfPending(ctx.db, message.id, {
+    sceneDescription: scene,
+    updatedAt: ctx.clock.now(),
+  });
+  if (!kept) throw new NoLongerPending();
+  return scene;
+}
+
+/** The painter's prompt: the scene, then the story's art style when it has one. */
+export const withArtStyle = (prompt: string, artStyle: string | undefined) =>
+  artStyle?.trim() ? `${prompt}\n\nArt style: ${artStyle.trim()}` : prompt;
+
+async function produce(ctx: MediaJobContext, message: MessageRow, payload: MediaJobPayload): Promise<void> {
   const deadline = mediaDeadline(message);
+  const prompt = await scenePrompt(ctx, message, payload);
   const origin: MediaOrigin = {
     userId: message.userId,
     source: message.storyId ? "story" : "main_chat",
     storyId: message.storyId,
-    storyTitle,
+    storyTitle: payload.storyTitle,
     messageId: message.id,
-    description: message.sceneDescription ?? message.content.slice(0, 500),
+    description: prompt.slice(0, 500),
   };
-  const prompt = message.sceneDescription ?? message.content;
 
   // A retried job resumes: a scene image made by an earlier try is reused, not paid for twice.
   let sceneKey = message.imageKey;
@@ -125,7 +177,12 @@ async function produce(ctx: MediaJobContext, message: MessageRow, storyTitle: st
   let scene: MediaFile | undefined;
   if (!sceneKey) {
     const references = await loadReferences(ctx, message.referenceKeys);
-    const [image] = await ctx.providers.image.generate({ prompt, count: 1, references });
+    const [image] = await ctx.providers.image.generate({
+      prompt: withArtStyle(prompt, payload.artStyle),
+      count: 1,
+      references,
+      ...(payload.aspectRatio ? { aspectRatio: payload.aspectRatio } : {}),
+    });
     if (!image) throw new ProviderError("The image service returned no image.", true);
     const item = await saveImage(ctx, ctx.db, origin, image.data);
     await attach(ctx, message, item, "imageKey");
@@ -166,7 +223,7 @@ async function announceMedia(q: Queryable, message: MessageRow, at: Date): Promi
 
 export async function generateMedia(
   ctx: MediaJobContext,
-  payload: { messageId: string; storyTitle: string | null },
+  payload: MediaJobPayload,
   attempt: JobAttempt,
 ): Promise<void> {
   const message = await findMessageById(ctx.db, payload.messageId);
@@ -176,7 +233,7 @@ export async function generateMedia(
     return;
   }
   try {
-    await produce(ctx, message, payload.storyTitle);
+    await produce(ctx, message, payload);
   } catch (error) {
     if (error instanceof NoLongerPending) return;
     if (error instanceof PastDeadline) {
@@ -198,9 +255,14 @@ export async function generateMedia(
   }
 }
 
-/** The part of a turn's charge that paid for its media: everything above the text's price. */
-export const mediaPartTenths = (message: Pick<MessageRow, "chargedTenths">) =>
-  Math.max(0, message.chargedTenths - toTenths(CREDIT_COSTS.chat));
+/**
+ * The part of a turn's charge that paid for its media: everything above the text's price; all of it for a new
+ * scene of the same words (Retry "New scene" wrote no text). A charge alone (no row) is a turn's.
+ */
+export const mediaPartTenths = (message: Pick<MessageRow, "chargedTenths"> & { sceneOnly?: boolean }) =>
+  message.sceneOnly
+    ? message.chargedTenths
+    : Math.max(0, message.chargedTenths - toTenths(CREDIT_COSTS.chat));
 
 /**
  * Records the failure for good and gives back the media part, in one transaction (a crash between the two
@@ -217,7 +279,7 @@ export async function failMedia(
     if (!(await failIfPending(tx, message.id, reason, now))) return false;
     await announceMedia(tx, message, now);
     await refundPaid(
-      { ...ctx, db: tx as unknown as AppContext["db"] },
+      { ...ctx, db: tx },
       message,
       mediaPartTenths(message),
       message.id,

@@ -10,7 +10,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
 import { sweepUnsettledCharges } from "../credits/service";
-import type { ImageProvider } from "../providers/types";
+import { type ImageProvider, ProviderError } from "../providers/types";
 import { STORY_DELETED_DETAIL, sendTurn } from "./service";
 
 let t: TestApp;
@@ -458,6 +458,44 @@ describe("a turn's charge has exactly one outcome", () => {
     expect(await refunds(user)).toEqual([{ reference: `refund:${answer.message_id}`, amount_tenths: 10 }]);
     expect(await ledgerSum(t.ctx.db, user.userId)).toBe(145);
   });
+
+  it("a scene prompt that cannot be written fails the media and refunds its part once; the words stay", async () => {
+    const writer = t.providers.text;
+    let asked = 0;
+    t.providers.text = {
+      name: writer.name,
+      stream: (request) => writer.stream(request),
+      async complete(request) {
+        if (!request.messages[0]?.content.startsWith("Role: scene illustrator"))
+          return writer.complete(request);
+        asked += 1;
+        throw new ProviderError("The illustrator refused this scene.", false);
+      },
+    };
+    try {
+      const user = await createUser(t);
+      const turn = (
+        await t.app.inject({
+          method: "POST",
+          url: "/api/chat",
+          headers: bearer(user.token),
+          payload: { prompt: "A ship in a bottle", chat_mode: "image" },
+        })
+      ).json();
+      expect(turn.story_text).toBeTruthy();
+      const status = await waitForMedia(t, user.token, `/api/chat/media-status/${turn.message_id}`);
+      expect(status.media_generation_failed).toBe(true);
+      expect(status.media_generation_error).toBe("The illustrator refused this scene.");
+      expect(asked).toBe(1);
+      // An image turn (1.5) keeps the words' price (0.5); the picture's part (1.0) comes back once, keyed by the answer.
+      expect(await balance(user)).toBe(14.5);
+      expect(await refunds(user)).toEqual([{ reference: `refund:${turn.message_id}`, amount_tenths: 10 }]);
+      const messages = await get(user, "/api/chat/history");
+      expect(JSON.stringify(messages)).toContain(turn.story_text.slice(0, 40));
+    } finally {
+      t.providers.text = writer;
+    }
+  }, 120_000);
 
   it("a turn that completes normally is not refunded", async () => {
     const user = await createUser(t);

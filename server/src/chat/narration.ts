@@ -1,5 +1,10 @@
-// How the narrator is asked (system prompt, history window) and how its answer is read back:
-// story text for the reader, then one "SCENE: ..." line for the image model.
+// How the narrator is asked (system prompt, history window) and how its answer is read back, and how the
+// illustrator is asked for a scene. The narrator writes story text only, so the player's turn ends with the
+// prose; the media job asks the text provider for the scene from the finished answer (scenePromptRequest).
+import type { SelectiveLogic } from "@storyverse/contract/story-cards";
+import { replaceMacros } from "../interop/formats/macros";
+import type { ChatMessage } from "../providers/types";
+import type { TurnGeneration } from "./narrator-context";
 
 /** A story's enabled card as a turn sees it (the narrator gets the active ones, the painter their portraits). */
 export type TurnCard = {
@@ -10,6 +15,14 @@ export type TurnCard = {
   description: string;
   /** Storage key of the portrait, if it has one. */
   portraitKey: string | null;
+  secondaryTriggers?: string[];
+  selectiveLogic?: SelectiveLogic;
+  constant?: boolean;
+  insertionOrder?: number;
+  priority?: number;
+  caseSensitive?: boolean;
+  /** An imported character card: the name `{{char}}` stands for in its own words (its nickname, else its name). */
+  ownName?: string;
 };
 
 export type StorySetting = {
@@ -21,45 +34,139 @@ export type StorySetting = {
   summary?: string;
   /** The story's enabled cards; which are active is decided per turn. */
   cards?: TurnCard[];
+  /** Replaces the default narrator instructions when not empty; `{{original}}` inserts them. */
+  narratorInstructions?: string;
+  /** Sent after the history, just before the player's message (`{{original}}` stands for nothing). */
+  postHistoryInstructions?: string;
+  /** Who `{{char}}`/`<BOT>` is ("" when the story has no character of its own: a card's own name, then). */
+  characterName?: string;
+  /** Who `{{user}}`/`<USER>` is: the player's username. */
+  userName?: string;
+  /** The share of the context budget the cards may take, and how many messages back triggers are searched. */
+  loreBudgetPercent?: number;
+  loreScanDepth?: number;
+  /** The story's generation settings (output length, randomness, model, Author's Note depth, scenes). */
+  generation?: TurnGeneration;
 };
+
+const ORIGINAL_MACRO = /\{\{original\}\}/gi;
+
+/**
+ * A story's text with its names in place of the macros; a macro nobody is named for stays as `{{char}}`/`{{user}}`.
+ * A card's words name the story's character as `{{char}}`, unless the card is a character of its own (`ownName`).
+ */
+export function withNames(
+  text: string,
+  setting: StorySetting | null,
+  cardName?: string,
+  ownName?: string,
+): string {
+  return replaceMacros(text, {
+    char: ownName || setting?.characterName || cardName || "{{char}}",
+    user: setting?.userName || "{{user}}",
+  });
+}
+
+/** The post-history instructions as sent: names in place, `{{original}}` (an empty default) removed. */
+export function postHistoryInstructions(setting: StorySetting | null): string {
+  return withNames((setting?.postHistoryInstructions ?? "").replace(ORIGINAL_MACRO, ""), setting).trim();
+}
 
 const MAIN_CHAT_SETTING: StorySetting = {
   title: "The Never-Ending Story",
   context: "An open-ended adventure that goes wherever the player takes it.",
 };
 
+/** The narrator's role; a story's own narrator instructions replace it (`{{original}}` puts it back). */
+const DEFAULT_INSTRUCTIONS = [
+  "You are the narrator of an interactive story. The player tells you what happens or what they do;",
+  "you continue the story in the second person, vividly and concisely, keeping characters, places and",
+  "objects consistent with everything said before. Never refuse to continue; steer away from harm gently.",
+].join("\n");
+
+/** The answer's format: always sent, whatever the story's instructions say (the scene is asked for apart). */
+const ANSWER_FORMAT = "Answer with one to three short paragraphs of story and nothing else.";
+
 export function narratorSystemPrompt(setting: StorySetting | null, direction?: string): string {
   const { title, context } = setting ?? MAIN_CHAT_SETTING;
+  const custom = setting?.narratorInstructions?.trim() ?? "";
+  const instructions = custom
+    ? withNames(custom, setting).replace(ORIGINAL_MACRO, () => DEFAULT_INSTRUCTIONS)
+    : DEFAULT_INSTRUCTIONS;
   return [
     ...(direction ? [direction, ""] : []),
-    "You are the narrator of an interactive story. The player tells you what happens or what they do;",
-    "you continue the story in the second person, vividly and concisely, keeping characters, places and",
-    "objects consistent with everything said before. Never refuse to continue; steer away from harm gently.",
+    instructions,
     "",
     `Story title: ${title}`,
     `Story context: ${context || "(none given)"}`,
     "",
-    "Answer with one to three short paragraphs of story. Then write a blank line, then exactly one line that",
-    'starts with "SCENE: " and describes the current scene as a single paragraph for an illustrator:',
-    "setting, characters and their look, lighting, mood and camera framing. No other text after it.",
+    ANSWER_FORMAT,
   ].join("\n");
 }
 
-/** Splits the narrator's answer; a model that forgot the SCENE line still gets a usable description. */
-export function parseNarration(answer: string, prompt: string): { storyText: string; scene: string } {
+/**
+ * Splits the narrator's answer. The narrator is not asked for a SCENE line; one written anyway (a story's own
+ * instructions may ask for it) stays out of the story text and is kept as the scene, so the media job need
+ * not ask for one.
+ */
+export function parseNarration(answer: string): { storyText: string; scene: string | null } {
   const lines = answer.trim().split("\n");
   const sceneIndex = lines.findLastIndex((line) => /^\s*\**scene\**\s*:/i.test(line));
-  if (sceneIndex === -1) {
-    const storyText = answer.trim();
-    return { storyText, scene: `${prompt}. ${storyText}`.slice(0, 1000) };
-  }
+  if (sceneIndex === -1) return { storyText: answer.trim(), scene: null };
   const storyText = lines.slice(0, sceneIndex).join("\n").trim();
   const scene = lines
     .slice(sceneIndex)
     .join(" ")
-    .replace(/^\s*\**scene\**\s*:\s*/i, "")
+    .replace(/^\s*\**scene\**\s*:\s*\**\s*/i, "")
     .trim();
-  return { storyText: storyText || answer.trim(), scene: scene || prompt };
+  return { storyText: storyText || answer.trim(), scene: scene || null };
+}
+
+/** Marks the illustrator's request, so the offline text provider knows to write a scene. */
+export const ILLUSTRATOR_ROLE = "Role: scene illustrator";
+
+/** What the illustrator reads: the story, the player's words and the narrator's finished answer. */
+export type SceneSource = {
+  title: string | null;
+  context: string | null;
+  /** The player's words the answer follows ("" for a continue). */
+  prompt: string;
+  storyText: string;
+};
+
+/** The media job's request to the text provider for the scene prompt of a finished answer. */
+export function scenePromptRequest(source: SceneSource): ChatMessage[] {
+  const system = [
+    ILLUSTRATOR_ROLE,
+    "You write the prompt for one illustration of an interactive story: the moment the newest passage ends on.",
+    'Answer with exactly one line that starts with "SCENE: " and describes the scene as a single paragraph:',
+    "setting, characters and their look, lighting, mood and camera framing. No other text.",
+    "",
+    // The main chat (no story) is told what the narrator is told.
+    `Story title: ${source.title ?? MAIN_CHAT_SETTING.title}`,
+    `Story context: ${source.context || (source.title === null ? MAIN_CHAT_SETTING.context : "(none given)")}`,
+  ].join("\n");
+  const passage = [
+    ...(source.prompt.trim() ? [`Player: ${source.prompt.trim()}`, ""] : []),
+    `Narrator: ${source.storyText.trim()}`,
+  ].join("\n");
+  return [
+    { role: "system", content: system },
+    { role: "user", content: passage },
+  ];
+}
+
+/** The longest scene prompt kept (the image models read about this much). */
+const SCENE_MAX_CHARS = 1000;
+
+/** The illustrator's answer as the image prompt; an empty one falls back on the story text itself. */
+export function parseScenePrompt(answer: string, storyText: string): string {
+  const scene = answer
+    .replace(/^[\s\S]*?^\s*\**scene\**\s*:\s*/im, "")
+    .replace(/[*_`#]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return (scene || storyText.replace(/\s+/g, " ").trim()).slice(0, SCENE_MAX_CHARS);
 }
 
 const SCENE_MARKER = /^\s*\**scene\**\s*:/i;

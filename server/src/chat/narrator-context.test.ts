@@ -169,3 +169,117 @@ describe("assembleContext", () => {
     expect(bare.parts.find((part) => part.part === "summary")!.tokens).toBe(0);
   });
 });
+
+describe("assembleContext: the lore budget, priority and insertion order", () => {
+  /** A card whose line costs about `words` tokens. */
+  const card = (id: string, rules: { priority?: number; insertionOrder?: number } = {}, words = 20) => ({
+    id,
+    name: id,
+    kind: "other",
+    description: "lantern ".repeat(words).trim(),
+    ...rules,
+  });
+  const cardCost = (c: ReturnType<typeof card>) => countTextTokens(`\n${cardLine(c)}`);
+  const heading = countTextTokens(`\n\n${CARDS_HEADING}`);
+
+  it("keeps the cards within the story's share of the budget: the most recently mentioned first at equal priority", () => {
+    const cards = [card("A"), card("B"), card("C")];
+    const budget = 2000;
+    // Room for exactly two cards in the share (the heading costs once).
+    const percent = Math.ceil(((heading + cardCost(cards[0]!) * 2) * 100) / budget);
+    const share = Math.floor((budget * percent) / 100);
+    expect(share).toBeLessThan(heading + cardCost(cards[0]!) * 3);
+    const context = assembleContext({ ...base, cards, budget, loreBudgetPercent: percent });
+    expect(context.keptCardIds).toEqual(["A", "B"]);
+    expect(context.parts.find((p) => p.part === "cards")!.tokens).toBeLessThanOrEqual(share);
+    // The rest of the budget still goes to the history: the share caps the cards only.
+    expect(context.droppedMessages).toBe(0);
+    // Without a share, all three fit the budget.
+    expect(assembleContext({ ...base, cards, budget }).keptCardIds).toEqual(["A", "B", "C"]);
+  });
+
+  it("leaves out the lower priority first, whatever the recency", () => {
+    const cards = [
+      card("Recent", { priority: 5 }),
+      card("Older", { priority: 50 }),
+      card("Oldest", { priority: 10 }),
+    ];
+    const budget = 2000;
+    const percent = Math.ceil(((heading + cardCost(cards[0]!) * 2) * 100) / budget);
+    const context = assembleContext({ ...base, cards, budget, loreBudgetPercent: percent });
+    expect([...context.keptCardIds].sort()).toEqual(["Older", "Oldest"]);
+    expect(context.messages[0]!.content).not.toContain("- Recent (other)");
+  });
+
+  it("places the kept cards by insertion order, ties by the most recent mention", () => {
+    const cards = [
+      card("First mentioned", { insertionOrder: 300 }, 3),
+      card("Second", { insertionOrder: 100 }, 3),
+      card("Third", { insertionOrder: 100 }, 3),
+      card("Fourth", { insertionOrder: 0 }, 3),
+    ];
+    const context = assembleContext({ ...base, cards, loreBudgetPercent: 50 });
+    expect(context.keptCardIds).toEqual(["Fourth", "Second", "Third", "First mentioned"]);
+    const system = context.messages[0]!.content;
+    expect(system.indexOf("- Fourth")).toBeLessThan(system.indexOf("- Second"));
+    expect(system.indexOf("- Third")).toBeLessThan(system.indexOf("- First mentioned"));
+  });
+
+  it("with every card at the defaults, keeps and places them as before: by recency", () => {
+    const cards = [card("A", { priority: 10, insertionOrder: 100 }), card("B"), card("C")];
+    const withRules = assembleContext({ ...base, cards, loreBudgetPercent: 50 });
+    const before = assembleContext({
+      ...base,
+      cards: cards.map(({ id, name, kind, description }) => ({ id, name, kind, description })),
+    });
+    expect(withRules.messages).toEqual(before.messages);
+    expect(withRules.keptCardIds).toEqual(["A", "B", "C"]);
+  });
+
+  it("sends the post-history instructions after the Author's Note, just before the player's message, always", () => {
+    const context = assembleContext({ ...base, postHistoryInstructions: "  Stay in character.  " });
+    expect(context.messages.at(-3)!.content).toContain(AUTHORS_NOTE_HEADING);
+    expect(context.messages.at(-2)).toEqual({ role: "system", content: "Stay in character." });
+    expect(context.messages.at(-1)).toEqual({ role: "user", content: "I open the map" });
+    const part = context.parts.find((p) => p.part === "post_history_instructions")!;
+    expect(part.tokens).toBe(countTextTokens("Stay in character.") + 4);
+    expect(context.parts.map((p) => p.part).slice(-3)).toEqual([
+      "authors_note",
+      "post_history_instructions",
+      "prompt",
+    ]);
+    // A budget with no room for the history still sends them (like the instructions).
+    const tight = assembleContext({ ...base, postHistoryInstructions: "Stay in character.", budget: 60 });
+    expect(tight.messages.at(-2)!.content).toBe("Stay in character.");
+    // None: no message and no part.
+    expect(assembleContext(base).parts.some((p) => p.part === "post_history_instructions")).toBe(false);
+  });
+});
+
+describe("assembleContext: the Author's Note depth", () => {
+  const note = { role: "system", content: `${AUTHORS_NOTE_HEADING}\nTone: gloomy, slow.` };
+
+  it("at depth 3 puts the note with two history messages and the player's message after it", () => {
+    const context = assembleContext({ ...base, authorsNoteDepth: 3, postHistoryInstructions: "Stay brief." });
+    expect(context.messages.slice(-5)).toEqual([
+      note,
+      base.history[4],
+      base.history[5],
+      { role: "system", content: "Stay brief." },
+      { role: "user", content: "I open the map" },
+    ]);
+    expect(context.messages).toHaveLength(1 + 6 + 1 + 1 + 1);
+  });
+
+  it("deeper than the history reaches, puts the note right after the instructions", () => {
+    const context = assembleContext({ ...base, authorsNoteDepth: 20 });
+    expect(context.messages[1]).toEqual(note);
+    expect(context.messages.slice(2, 8)).toEqual(base.history);
+  });
+
+  it("at depth 1 (the default) keeps it just before the player's message", () => {
+    expect(assembleContext({ ...base, authorsNoteDepth: 1 }).messages).toEqual(
+      assembleContext(base).messages,
+    );
+  });
+});

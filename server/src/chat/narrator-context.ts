@@ -1,11 +1,18 @@
 // The narrator's context, assembled within a token budget: what one turn sends to the text provider.
 // Pure: it takes the parts and a token counter and answers the exact messages plus what each part cost.
 //
-// Priority when the budget is tight (highest first): the narrator's instructions and the player's message
-// (always sent), the story's Memory, the active Story Cards (the most recently mentioned first), the rolling
-// summary of what left the window, the recent messages (the oldest dropped first), the Author's Note. Memory,
-// the cards and the summary sit at the top with the instructions; the Author's Note goes just before the
-// player's message.
+// Priority when the budget is tight (highest first): the narrator's instructions, the post-history
+// instructions and the player's message (always sent), the story's Memory, the active Story Cards, the
+// rolling summary of what left the window, the recent messages (the oldest dropped first), the Author's Note.
+// Memory, the cards and the summary sit at the top with the instructions; the post-history instructions go just
+// before the player's message, and the Author's Note `authorsNoteDepth` messages from the end (1, the default:
+// just before the player's message and the post-history instructions; 3: with two history messages after it).
+//
+// The cards may take at most the story's lore share of the budget. When they do not all fit, the lower
+// `priority` is left out first (ties: the least recently mentioned first; constant cards count as mentioned
+// now); the kept ones are placed by `insertion_order` ascending (ties: the most recently mentioned first). With
+// every card at the defaults this is the order of mention, as before the lore rules.
+import { DEFAULT_INSERTION_ORDER, DEFAULT_PRIORITY } from "@storyverse/contract/story-cards";
 import { countTokens } from "gpt-tokenizer";
 import type { ChatMessage } from "../providers/types";
 
@@ -19,21 +26,38 @@ export type ContextPart =
   | "summary"
   | "history"
   | "authors_note"
+  | "post_history_instructions"
   | "prompt";
 
-/** An active Story Card as the narrator reads it. */
-export type ContextCard = { id: string; name: string; kind: string; description: string };
+/** An active Story Card as the narrator reads it; `insertionOrder` 100 and `priority` 10 unless set. */
+export type ContextCard = {
+  id: string;
+  name: string;
+  kind: string;
+  description: string;
+  insertionOrder?: number;
+  priority?: number;
+};
 
 export type ContextInput = {
   instructions: string;
   memory: string;
-  /** The turn's active cards, the most recently mentioned first (the first to keep when space is short). */
+  /** The turn's active cards, the most recently mentioned first (constant cards count as mentioned now). */
   cards?: ContextCard[];
+  /** The share of the budget the cards may take (the story's lore budget); all that is left when not given. */
+  loreBudgetPercent?: number;
   /** The story so far (the rolling summary of messages that left the window). */
   summary?: string;
   /** The conversation before this turn, oldest first (already cut to the history window). */
   history: { role: "user" | "assistant"; content: string }[];
   authorsNote: string;
+  /**
+   * How many messages from the end the Author's Note goes, counting the player's message (1, the default: just
+   * before it). Deeper than the history reaches: right after the instructions.
+   */
+  authorsNoteDepth?: number;
+  /** Sent as a system message after the history (and the Author's Note), just before the player's message. */
+  postHistoryInstructions?: string;
   /** What the narrator answers: the player's message (or the Continue line). */
   prompt: string;
   budget: number;
@@ -44,10 +68,24 @@ export type AssembledContext = {
   parts: { part: ContextPart; tokens: number }[];
   /** Messages of the history that did not fit, oldest first. */
   droppedMessages: number;
-  /** The ids of the active cards that fit, in the order they were given. */
+  /** The ids of the active cards that fit, in the order they are placed. */
   keptCardIds: string[];
   totalTokens: number;
   budget: number;
+};
+
+/**
+ * How a story's turns are generated (its generation settings, `stories/settings.ts`): what the text provider is
+ * asked for, where the Author's Note goes, and how the scenes are painted.
+ */
+export type TurnGeneration = {
+  maxTokens: number;
+  temperature: number;
+  /** The story's chosen text model; absent: the provider's default. */
+  model?: string;
+  authorsNoteDepth: number;
+  artStyle: string;
+  aspectRatio: "4:3" | "16:9" | "3:4";
 };
 
 /** A real tokenizer's count (the o200k encoding of OpenAI's current models): an estimate for others. */
@@ -76,24 +114,42 @@ export function assembleContext(
   // The instructions and the player's message always go; everything else takes what is left, by priority.
   const instructionTokens = messageTokens(input.instructions, count);
   const promptTokens = messageTokens(input.prompt, count);
-  let left = input.budget - instructionTokens - promptTokens;
+  const postHistory = input.postHistoryInstructions?.trim() ?? "";
+  const postHistoryTokens = postHistory ? messageTokens(postHistory, count) : 0;
+  let left = input.budget - instructionTokens - promptTokens - postHistoryTokens;
 
   const memoryTokens = memoryBlock ? count(memoryBlock) : 0;
   const keepMemory = memoryTokens > 0 && memoryTokens <= left;
   if (keepMemory) left -= memoryTokens;
 
-  // Cards, most recently mentioned first, each whole or not at all; the heading costs once.
+  // Cards, each whole or not at all, the higher priority kept first (then the more recent); the heading
+  // costs once. They take at most their share of the budget.
   const cards = input.cards ?? [];
   const headingTokens = cards.length ? count(`\n\n${CARDS_HEADING}`) : 0;
+  const loreShare =
+    input.loreBudgetPercent === undefined ? left : Math.floor((input.budget * input.loreBudgetPercent) / 100);
+  let cardRoom = Math.min(left, loreShare);
+  const recency = new Map(cards.map((card, index) => [card, index]));
+  const byPriority = [...cards].sort(
+    (a, b) =>
+      (b.priority ?? DEFAULT_PRIORITY) - (a.priority ?? DEFAULT_PRIORITY) ||
+      recency.get(a)! - recency.get(b)!,
+  );
   const keptCards: ContextCard[] = [];
   let cardTokens = 0;
-  for (const card of cards) {
+  for (const card of byPriority) {
     const tokens = count(`\n${cardLine(card)}`) + (keptCards.length === 0 ? headingTokens : 0);
-    if (tokens > left) continue;
-    left -= tokens;
+    if (tokens > cardRoom) continue;
+    cardRoom -= tokens;
     cardTokens += tokens;
     keptCards.push(card);
   }
+  left -= cardTokens;
+  keptCards.sort(
+    (a, b) =>
+      (a.insertionOrder ?? DEFAULT_INSERTION_ORDER) - (b.insertionOrder ?? DEFAULT_INSERTION_ORDER) ||
+      recency.get(a)! - recency.get(b)!,
+  );
   const cardsBlock = keptCards.length
     ? `\n\n${CARDS_HEADING}${keptCards.map((card) => `\n${cardLine(card)}`).join("")}`
     : "";
@@ -118,13 +174,19 @@ export function assembleContext(
   const noteTokens = noteMessage ? messageTokens(noteMessage, count) : 0;
   const keepNote = noteTokens > 0 && noteTokens <= left;
 
+  // The history messages that come after the note: depth 1 puts it after all of them.
+  const after = Math.min(Math.max((input.authorsNoteDepth ?? 1) - 1, 0), kept.length);
+  const noteAt = kept.length - after;
+  const history = kept.map((m) => ({ role: m.role, content: m.content }));
   const messages: ChatMessage[] = [
     {
       role: "system",
       content: `${input.instructions}${keepMemory ? memoryBlock : ""}${cardsBlock}${keepSummary ? summaryBlock : ""}`,
     },
-    ...kept.map((m) => ({ role: m.role, content: m.content })),
+    ...history.slice(0, noteAt),
     ...(keepNote ? [{ role: "system" as const, content: noteMessage }] : []),
+    ...history.slice(noteAt),
+    ...(postHistory ? [{ role: "system" as const, content: postHistory }] : []),
     { role: "user", content: input.prompt },
   ];
   const parts: AssembledContext["parts"] = [
@@ -134,6 +196,8 @@ export function assembleContext(
     { part: "summary", tokens: keepSummary ? summaryTokens : 0 },
     { part: "history", tokens: historyTokens },
     { part: "authors_note", tokens: keepNote ? noteTokens : 0 },
+    // Only when the story has them, so stories without them answer the parts they always did.
+    ...(postHistory ? [{ part: "post_history_instructions" as const, tokens: postHistoryTokens }] : []),
     { part: "prompt", tokens: promptTokens },
   ];
   return {

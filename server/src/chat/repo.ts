@@ -142,7 +142,9 @@ export async function findMessageById(q: Queryable, messageId: string): Promise<
 export async function updateMediaIfPending(
   q: Queryable,
   messageId: string,
-  values: Partial<Pick<MessageRow, "imageKey" | "videoKey" | "mediaStatus" | "mediaError">> & {
+  values: Partial<
+    Pick<MessageRow, "imageKey" | "videoKey" | "mediaStatus" | "mediaError" | "sceneDescription">
+  > & {
     updatedAt: Date;
   },
 ): Promise<boolean> {
@@ -322,4 +324,82 @@ export async function deleteMessagesAndVersions(q: Queryable, userId: string, id
         or(inArray(chatMessages.id, ids), inArray(chatMessages.versionGroup, ids)),
       ),
     );
+}
+
+/** The highest place on a conversation's Redo stack; 0 when nothing is undone. */
+async function topUndoStep(q: Queryable, userId: string, storyId: string | null): Promise<number> {
+  const [row] = await q
+    .select({ top: sql<number | null>`max(${chatMessages.undoStep})` })
+    .from(chatMessages)
+    .where(inConversation(userId, storyId));
+  return Number(row?.top ?? 0);
+}
+
+/** How many undone exchanges are on a conversation's Redo stack. */
+export async function undoneExchangeCount(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+): Promise<number> {
+  const [row] = await q
+    .select({ steps: sql<number>`count(distinct ${chatMessages.undoStep})` })
+    .from(chatMessages)
+    .where(and(inConversation(userId, storyId), isNotNull(chatMessages.undoStep)));
+  return Number(row?.steps ?? 0);
+}
+
+/** Undo: hides these shown messages as the next place on the conversation's Redo stack. */
+export async function hideAsUndone(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+  ids: string[],
+  at: Date,
+): Promise<void> {
+  const step = (await topUndoStep(q, userId, storyId)) + 1;
+  await q
+    .update(chatMessages)
+    .set({ hidden: true, undoStep: step, updatedAt: at })
+    .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.id, ids)));
+}
+
+/** Redo: shows the most recently undone messages again (oldest first); none when nothing is undone. */
+export async function showNewestUndone(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+  at: Date,
+): Promise<MessageRow[]> {
+  const step = await topUndoStep(q, userId, storyId);
+  if (step === 0) return [];
+  const rows = await q
+    .update(chatMessages)
+    .set({ hidden: false, undoStep: null, updatedAt: at })
+    .where(and(inConversation(userId, storyId), eq(chatMessages.undoStep, step)))
+    .returning();
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+}
+
+/** Every message undone and not redone, with every version of their answers (locked for the caller). */
+export async function undoneMessagesAndVersions(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+): Promise<MessageRow[]> {
+  const undone = await q
+    .select({ id: chatMessages.id, group: chatMessages.versionGroup })
+    .from(chatMessages)
+    .where(and(inConversation(userId, storyId), isNotNull(chatMessages.undoStep)));
+  if (undone.length === 0) return [];
+  const ids = [...new Set(undone.flatMap((row) => [row.id, row.group ?? row.id]))];
+  return q
+    .select()
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, userId),
+        or(inArray(chatMessages.id, ids), inArray(chatMessages.versionGroup, ids)),
+      ),
+    )
+    .for("update");
 }

@@ -6,9 +6,15 @@ import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import { HISTORY_WINDOW, MAX_INPUT_IMAGES, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
+import { DEFAULT_TEMPERATURE, OUTPUT_LENGTH_MAX_TOKENS } from "@storyverse/contract/generation-settings";
 import {
+  carryOn,
   NEWEST_ONLY_DETAIL,
+  NOTHING_TO_CONTINUE_DETAIL,
+  NOTHING_TO_REDO_DETAIL,
   NOTHING_TO_UNDO_DETAIL,
+  type RetryWhat,
+  SCENE_NEEDS_MEDIA_DETAIL,
   STILL_PAINTING_DETAIL,
   STILL_WRITING_DETAIL,
 } from "@storyverse/contract/story-craft";
@@ -21,14 +27,16 @@ import { BadRequest, Conflict, HttpError, NotFound } from "../http/errors";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
-import { activeCards, triggerTexts } from "./card-activation";
+import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
 import {
   narratorSystemPrompt,
   parseNarration,
+  postHistoryInstructions,
   type StorySetting,
   storyTextSplitter,
   type TurnCard,
+  withNames,
 } from "./narration";
 import { assembleContext } from "./narrator-context";
 import {
@@ -38,18 +46,23 @@ import {
   deleteConversation,
   deleteMessagesAndVersions,
   findMessage,
+  hideAsUndone,
   insertMessage,
   lockConversation,
   type MessageRow,
   pendingMessagesOfStory,
   recentMessages,
+  showNewestUndone,
   showVersion,
   startVersionGroup,
   storyConversationStats,
+  undoneExchangeCount,
+  undoneMessagesAndVersions,
   updateContent,
   versionCounts,
   versionsOf,
 } from "./repo";
+import { shapedBy, withSceneOf } from "./shaped-by";
 
 export class ProviderUnavailable extends HttpError {
   constructor(detail: string) {
@@ -102,11 +115,24 @@ type TurnPlan = {
   beforeAnswer: (tx: Queryable, at: Date) => Promise<void>;
   /** Version fields of the answer. */
   version?: { group: string; number: number };
+  /**
+   * A text-only answer that keeps the current version's scene (Retry "New words", Continue): its mode, scene
+   * and media are copied onto the new version, which makes no media of its own.
+   */
+  keepScene?: Pick<
+    MessageRow,
+    "mode" | "sceneDescription" | "mediaStatus" | "mediaError" | "imageKey" | "videoKey" | "shapedBy"
+  >;
+  /** The words the answer carries on (Continue): the new version is these plus what the narrator adds. */
+  carriesOn?: string;
+  /** The prompt is the narrator's own instruction (Continue), sent as a system line, never as the player's. */
+  promptIsInstruction?: boolean;
 };
 
 /**
- * What the narrator is sent for a turn: instructions, Memory, the active Story Cards, recent messages and
- * Author's Note, in budget; and the active cards themselves (most recently mentioned first).
+ * What the narrator is sent for a turn: instructions, Memory, the active Story Cards, recent messages,
+ * Author's Note and post-history instructions, in budget, with the story's names in place of the macros;
+ * and the active cards themselves (the most recently mentioned first), each with why it fired.
  */
 function narratorContext(
   ctx: Pick<AppContext, "config">,
@@ -116,19 +142,32 @@ function narratorContext(
   direction?: string,
 ) {
   const window = history.slice(-HISTORY_WINDOW);
-  const active = activeCards(story?.cards ?? [], triggerTexts(prompt, window));
+  const activation = activateCards(story?.cards ?? [], triggerTexts(prompt, window, story?.loreScanDepth));
+  const active = activation.map((entry) => entry.card);
   const assembled = assembleContext({
     instructions: narratorSystemPrompt(story, direction),
-    memory: story?.memory ?? "",
-    cards: active,
+    memory: withNames(story?.memory ?? "", story),
+    cards: active.map((card) => ({
+      ...card,
+      description: withNames(card.description, story, card.name, card.ownName),
+    })),
+    loreBudgetPercent: story?.loreBudgetPercent,
     summary: story?.summary ?? "",
     history: window,
     authorsNote: story?.authorsNote ?? "",
+    authorsNoteDepth: story?.generation?.authorsNoteDepth,
+    postHistoryInstructions: postHistoryInstructions(story),
     prompt,
     budget: ctx.config.narratorContextTokens,
   });
-  return { ...assembled, active };
+  return { ...assembled, active, reasons: activation.map((entry) => entry.reason) };
 }
+
+/** The story's art style and scene shape for its media job (none for the main chat). */
+const sceneSettings = (story: StorySetting | null) =>
+  story?.generation
+    ? { artStyle: story.generation.artStyle || undefined, aspectRatio: story.generation.aspectRatio }
+    : {};
 
 /** The storage keys a scene is painted from: the selected images first, then portraits, at most 10. */
 function sceneReferences(selected: string[], active: TurnCard[]): string[] {
@@ -138,7 +177,7 @@ function sceneReferences(selected: string[], active: TurnCard[]): string[] {
 
 /**
  * What the next turn would send the narrator (for "What the narrator sees"): the same assembly as a turn,
- * over the same history; without a prompt, what Continue would send. Also which active cards' portraits
+ * over the same history; without a prompt, what Continue would send, and why each active card fired. Also which active cards' portraits
  * the scene would be painted from, after the player's `selectedImages` (none in chat mode).
  */
 export async function previewContext(
@@ -150,13 +189,16 @@ export async function previewContext(
   scene: { mode: ChatMode; selectedImages: number },
 ) {
   const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
-  const context = narratorContext(ctx, story, history, prompt ?? CONTINUE_PROMPT);
+  const assembled = narratorContext(ctx, story, history, prompt ?? CONTINUE_INSTRUCTION);
+  // Continue sends its instruction as the narrator's own line, not as the player's.
+  const context =
+    prompt === undefined ? { ...assembled, messages: asInstruction(assembled.messages) } : assembled;
   const selected = scene.mode === "chat" ? 0 : Math.min(scene.selectedImages, MAX_INPUT_IMAGES);
   const portraits =
     scene.mode === "chat"
       ? []
       : context.active.filter((card) => card.portraitKey).slice(0, MAX_INPUT_IMAGES - selected);
-  return { ...context, selectedImages: selected, portraits };
+  return { ...context, because: context.reasons.map(describeReason), selectedImages: selected, portraits };
 }
 
 /**
@@ -172,27 +214,41 @@ export class StoppedBeforeText extends HttpError {
   }
 }
 
+/** The context's last message (the prompt's place) sent as a system line: the narrator's, not the player's. */
+function asInstruction<T extends { role: string; content: string }>(messages: T[]): T[] {
+  const last = messages.at(-1);
+  return last ? [...messages.slice(0, -1), { ...last, role: "system" }] : messages;
+}
+
 /** The narrator's answer, whole or streamed; `stopped` when the player stopped it before it finished. */
 async function narrate(
   ctx: TurnContext,
   story: StorySetting | null,
   plan: TurnPlan,
   streaming: TurnStreaming | undefined,
-): Promise<{ answer: string; shown: string; stopped: boolean; active: TurnCard[] }> {
+): Promise<{
+  answer: string;
+  shown: string;
+  stopped: boolean;
+  active: TurnCard[];
+  context: ReturnType<typeof narratorContext>;
+}> {
   const history = await plan.history();
   const context = narratorContext(ctx, story, history, plan.prompt, plan.direction);
   const { active } = context;
   const request = {
-    messages: context.messages,
-    maxTokens: 900,
-    temperature: 0.9,
+    messages: plan.promptIsInstruction ? asInstruction(context.messages) : context.messages,
+    // The story's generation settings (stories/settings.ts); the main chat keeps the defaults.
+    maxTokens: story?.generation?.maxTokens ?? OUTPUT_LENGTH_MAX_TOKENS.medium,
+    temperature: story?.generation?.temperature ?? DEFAULT_TEMPERATURE,
+    ...(story?.generation?.model ? { model: story.generation.model } : {}),
   };
   let answer = "";
   let shown = "";
   try {
     if (!streaming) {
       const whole = await ctx.providers.text.complete(request);
-      return { answer: whole, shown: whole, stopped: false, active };
+      return { answer: whole, shown: whole, stopped: false, active, context };
     }
     const { onText } = streaming;
     const pass = storyTextSplitter((text) => {
@@ -205,14 +261,14 @@ async function narrate(
       if (streaming.stop.aborted) break;
     }
   } catch (error) {
-    if (streaming?.stop.aborted) return { answer, shown, stopped: true, active };
+    if (streaming?.stop.aborted) return { answer, shown, stopped: true, active, context };
     ctx.log.warn({ err: error, internal: (error as ProviderError).internal }, "narrator failed");
     throw new ProviderUnavailable(
       error instanceof ProviderError ? error.message : "The narrator could not answer. Please try again.",
     );
   }
   // The outcome is fixed here: a Stop that arrives after the last word finds a turn already delivered.
-  return { answer, shown, stopped: streaming?.stop.aborted ?? false, active };
+  return { answer, shown, stopped: streaming?.stop.aborted ?? false, active, context };
 }
 
 /** A turn's story was deleted before the turn could be stored. */
@@ -252,11 +308,16 @@ async function runTurn(
       async (charged, settle) => {
         const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
         try {
-          const { answer, shown, stopped, active } = await narrate(ctx, input.story, plan, streaming);
+          const { answer, shown, stopped, active, context } = await narrate(
+            ctx,
+            input.story,
+            plan,
+            streaming,
+          );
           // A stopped turn keeps exactly the words the player saw.
           const { storyText, scene } = stopped
             ? { storyText: shown.trim(), scene: null }
-            : parseNarration(answer, plan.prompt);
+            : parseNarration(answer);
           if (!storyText && stopped) throw new StoppedBeforeText();
           // A stopped turn keeps its text, is charged the text's price only and makes no media.
           const wantsMedia = input.mode !== "chat" && !stopped;
@@ -264,25 +325,40 @@ async function runTurn(
           const userAt = ctx.clock.now();
           // The answer is stamped a millisecond later so ordering by time never puts it before its question.
           const answerAt = new Date(userAt.getTime() + 1);
+          // The scene is painted from the selected images, then the active cards' portraits.
+          const sceneKeys = wantsMedia ? sceneReferences(referenceKeys, active) : [];
+          const kept = plan.keepScene;
+          // A story's answer records what shaped it; a kept scene keeps what it was painted from.
+          const words = input.storyId ? shapedBy(active, context, sceneKeys) : null;
+          const shaped = words && kept && !wantsMedia ? withSceneOf(words, kept.shapedBy) : words;
           // The answer and its job commit together: no message waits for a job that was never queued.
           if (wantsMedia) await ctx.jobs.ready(generateMediaJob);
           await ctx.db
             .transaction(async (tx) => {
               await lockConversation(tx, input.userId, input.storyId);
               await plan.beforeAnswer(tx, userAt);
+              // Anything new written in the story ends Redo: what was undone is gone for good.
+              await forgetUndone(ctx, tx, input.userId, input.storyId);
               await settle(tx, undeliveredTenths);
               await insertMessage(tx, {
                 id: assistantId,
                 userId: input.userId,
                 storyId: input.storyId,
                 role: "assistant",
-                content: storyText,
-                mode: input.mode,
-                sceneDescription: scene,
-                mediaStatus: wantsMedia ? "pending" : "none",
+                content: plan.carriesOn === undefined ? storyText : carryOn(plan.carriesOn, storyText),
+                mode: kept ? kept.mode : input.mode,
+                sceneDescription: kept ? kept.sceneDescription : scene,
+                ...(kept && !wantsMedia
+                  ? {
+                      mediaStatus: kept.mediaStatus,
+                      mediaError: kept.mediaError,
+                      imageKey: kept.imageKey,
+                      videoKey: kept.videoKey,
+                    }
+                  : { mediaStatus: wantsMedia ? ("pending" as const) : ("none" as const) }),
                 chargedTenths: charged.chargedTenths - undeliveredTenths,
-                // The scene is painted from the selected images, then the active cards' portraits.
-                referenceKeys: wantsMedia ? sceneReferences(referenceKeys, active) : [],
+                referenceKeys: sceneKeys,
+                shapedBy: shaped,
                 stopped,
                 versionGroup: plan.version?.group ?? null,
                 versionNumber: plan.version?.number ?? 1,
@@ -299,9 +375,17 @@ async function runTurn(
                 });
               }
               if (wantsMedia) {
+                // The job writes the scene prompt from the finished answer: the turn ends with the prose.
                 await ctx.jobs.send(
                   generateMediaJob,
-                  { messageId: assistantId, storyTitle: input.story?.title ?? null },
+                  {
+                    messageId: assistantId,
+                    storyTitle: input.story?.title ?? null,
+                    storyContext: input.story?.context ?? null,
+                    // The player's words (none when the prompt is the narrator's own instruction).
+                    prompt: plan.promptIsInstruction ? "" : plan.prompt,
+                    ...sceneSettings(input.story),
+                  },
                   { id: assistantId, tx },
                 );
               }
@@ -319,7 +403,7 @@ async function runTurn(
             });
           }
           return {
-            result: { storyText, wantsMedia, stopped },
+            result: { storyText, wantsMedia, stopped, shaped },
             undeliveredTenths,
             refundDescription: "Refund: the narrator was stopped before the media",
           };
@@ -341,7 +425,8 @@ async function runTurn(
   return {
     success: true as const,
     quota_exceeded: false as const,
-    story_text: result.storyText,
+    // Continue answers the whole grown message; the stream carried only the added words.
+    story_text: plan.carriesOn === undefined ? result.storyText : carryOn(plan.carriesOn, result.storyText),
     message_id: assistantId,
     media_generation: {
       status: result.wantsMedia ? ("started" as const) : ("none" as const),
@@ -349,6 +434,7 @@ async function runTurn(
     },
     quota_info: quotaInfo,
     ...(result.stopped ? { stopped: true } : {}),
+    ...(result.shaped ? { shaped_by: result.shaped } : {}),
   };
 }
 
@@ -418,8 +504,14 @@ async function assertNewestIs(
 
 const groupOf = (row: Pick<MessageRow, "id" | "versionGroup">) => row.versionGroup ?? row.id;
 
-/** What the narrator is told when the player asks it to carry on without a message of their own. */
-export const CONTINUE_PROMPT = "Continue the story: what happens next?";
+/**
+ * What the narrator is told when the player asks it to carry on: a line of the narrator's own instructions
+ * (never a player's message), sent after the story, whose newest narrator message it continues.
+ */
+export const CONTINUE_INSTRUCTION =
+  "Continue your last answer from exactly where it stops, as the same narrator: if it stops mid-sentence, " +
+  "finish that sentence first; do not repeat or summarise what is already written; then write on for a " +
+  "paragraph or two. Write only the words that come next.";
 
 export type CraftInput = {
   userId: string;
@@ -439,18 +531,24 @@ export async function retryMode(
   asked: ChatMode | undefined,
 ): Promise<ChatMode> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
-  if (!row) throw new NotFound("Message not found");
+  if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   return asked ?? row.mode ?? "image";
 }
 
-/** A new version of the newest narrator answer, to the same player message; earlier versions are kept. */
+/**
+ * A new version of the newest narrator answer, to the same player message; earlier versions are kept.
+ * `what`: "both" (new words and a new scene, priced as the mode), "text" (new words keeping the shown
+ * version's scene, priced as a chat turn) or "media" (a new scene for the same words, priced as the
+ * picture or clip it makes).
+ */
 export async function retryTurn(
   ctx: TurnContext,
-  input: CraftInput & { messageId: string },
+  input: CraftInput & { messageId: string; what?: RetryWhat },
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
+  const what = input.what ?? "both";
   const target = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
-  if (!target) throw new NotFound("Message not found");
+  if (!target || target.undoStep !== null) throw new NotFound("Message not found");
   if (target.role !== "assistant") throw new BadRequest("Only the narrator's answers can be retried.");
   const group = groupOf(target);
   const shown = await allMessages(ctx.db, input.userId, input.storyId);
@@ -459,57 +557,177 @@ export async function retryTurn(
   assertSettled(input.userId, input.storyId, exchange.answer);
   const versions = await versionsOf(ctx.db, input.userId, group);
   const number = Math.max(...versions.map((v) => v.versionNumber)) + 1;
-  const prompt = exchange.question?.content ?? CONTINUE_PROMPT;
+  const prompt = exchange.question?.content ?? CONTINUE_INSTRUCTION;
+  const stillNewest = async (tx: Queryable) => {
+    await assertNewestIs(tx, input.userId, input.storyId, (newest) => !!newest && groupOf(newest) === group);
+    const taken = await versionsOf(tx, input.userId, group);
+    if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
+    await startVersionGroup(tx, group);
+  };
+  if (what === "media") {
+    const mode = input.mode ?? exchange.answer.mode ?? "image";
+    if (mode === "chat") throw new BadRequest(SCENE_NEEDS_MEDIA_DETAIL);
+    return repaintTurn(ctx, { ...input, mode }, exchange, prompt, { group, number }, stillNewest);
+  }
   return runTurn(
     ctx,
-    { ...input, mode: input.mode ?? target.mode ?? "image" },
+    // New words only: priced and written as a chat turn, the scene kept from the shown version.
+    { ...input, mode: what === "text" ? "chat" : (input.mode ?? target.mode ?? "image") },
     {
       label: `retry of "${prompt}"`,
       prompt,
       direction: `This is attempt ${number} at this answer: write a different one than before.`,
       history: async () => exchange.before.slice(-HISTORY_WINDOW),
-      beforeAnswer: async (tx) => {
-        await assertNewestIs(
-          tx,
-          input.userId,
-          input.storyId,
-          (newest) => !!newest && groupOf(newest) === group,
-        );
-        const taken = await versionsOf(tx, input.userId, group);
-        if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
-        await startVersionGroup(tx, group);
-      },
+      beforeAnswer: stillNewest,
       version: { group, number },
+      ...(what === "text" ? { keepScene: exchange.answer } : {}),
     },
     streaming,
   );
 }
 
-/** The narrator carries on without a player message: a turn of its own, priced as one. */
+/**
+ * Retry "New scene": the same words as a new version with a new picture (or clip), priced as what it makes.
+ * No narrator: the charge, the new version and its media job commit together, or the charge goes back.
+ */
+async function repaintTurn(
+  ctx: TurnContext,
+  input: CraftInput & { mode: "image" | "video" },
+  exchange: Exchange,
+  prompt: string,
+  version: { group: string; number: number },
+  stillNewest: (tx: Queryable) => Promise<void>,
+): Promise<ChatResponse> {
+  const current = exchange.answer;
+  const assistantId = randomUUID();
+  const { active } = narratorContext(ctx, input.story, exchange.before.slice(-HISTORY_WINDOW), prompt);
+  const { paid, result: shaped } = await whileWriting(input.userId, input.storyId, () =>
+    payFor(
+      ctx,
+      {
+        userId: input.userId,
+        kind: input.mode,
+        quantity: 1,
+        description: `${chargeLabel(input.mode)}: new scene for "${prompt.slice(0, 60)}"`,
+        paidFor: assistantId,
+        refundDescription: "Refund: the new scene could not be started",
+      },
+      async (charged, settle) => {
+        const referenceKeys = await storeInputImages(ctx, input.userId, input.references);
+        try {
+          await ctx.jobs.ready(generateMediaJob);
+          const at = ctx.clock.now();
+          // The same scene line would paint the same picture: the take number asks for another one.
+          const base = current.sceneDescription ?? current.content.slice(0, 500);
+          const sceneKeys = sceneReferences(referenceKeys, active);
+          // The same words, so what shaped them; the new picture's references (no card text went to a painter).
+          const scene = shapedBy(active, { parts: [], keptCardIds: [] }, sceneKeys);
+          const shaped = current.shapedBy ? withSceneOf(current.shapedBy, scene) : null;
+          await ctx.db
+            .transaction(async (tx) => {
+              await lockConversation(tx, input.userId, input.storyId);
+              await stillNewest(tx);
+              await forgetUndone(ctx, tx, input.userId, input.storyId);
+              await settle(tx, 0);
+              await insertMessage(tx, {
+                id: assistantId,
+                userId: input.userId,
+                storyId: input.storyId,
+                role: "assistant",
+                content: current.content,
+                mode: input.mode,
+                sceneDescription: `${base}\n(Take ${version.number}: a different composition of this scene.)`,
+                mediaStatus: "pending",
+                chargedTenths: charged.chargedTenths,
+                referenceKeys: sceneKeys,
+                shapedBy: shaped,
+                sceneOnly: true,
+                stopped: current.stopped,
+                versionGroup: version.group,
+                versionNumber: version.number,
+                createdAt: at,
+                updatedAt: at,
+              });
+              await showVersion(tx, version.group, assistantId, at);
+              await recordEvent(tx, { userId: input.userId, kind: "story", subjectId: input.storyId, at });
+              await ctx.jobs.send(
+                generateMediaJob,
+                {
+                  messageId: assistantId,
+                  storyTitle: input.story.title ?? null,
+                  ...sceneSettings(input.story),
+                },
+                { id: assistantId, tx },
+              );
+            })
+            .catch((error: unknown) => {
+              if (isForeignKeyViolation(error)) throw new NotFound(STORY_DELETED_DETAIL);
+              throw error;
+            });
+          return { result: shaped, undeliveredTenths: 0 };
+        } catch (error) {
+          await discardUploadedInputs(ctx, referenceKeys);
+          throw error;
+        }
+      },
+    ),
+  );
+  return {
+    success: true as const,
+    quota_exceeded: false as const,
+    story_text: current.content,
+    message_id: assistantId,
+    media_generation: { status: "started" as const, type: input.mode },
+    quota_info: paid.quotaInfo,
+    ...(shaped ? { shaped_by: shaped } : {}),
+  };
+}
+
+/**
+ * Continue in place: the narrator carries on its newest message (a stopped sentence is finished), written as a
+ * new version of that message that keeps its scene; priced as a chat turn, no media made, no player line.
+ */
 export async function continueTurn(
   ctx: TurnContext,
-  input: CraftInput & { mode: ChatMode },
+  input: Omit<CraftInput, "mode">,
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
   const shown = await allMessages(ctx.db, input.userId, input.storyId);
   const newest = shown.at(-1);
   assertSettled(input.userId, input.storyId, newest);
+  if (newest?.role !== "assistant") throw new Conflict(NOTHING_TO_CONTINUE_DETAIL);
+  const group = groupOf(newest);
+  const versions = await versionsOf(ctx.db, input.userId, group);
+  const number = Math.max(...versions.map((v) => v.versionNumber)) + 1;
   return runTurn(
     ctx,
-    input,
+    { ...input, mode: "chat", references: [] },
     {
       label: "continue the story",
-      prompt: CONTINUE_PROMPT,
+      prompt: CONTINUE_INSTRUCTION,
+      promptIsInstruction: true,
+      // The narrator reads its own message as written so far, then the instruction to carry it on.
       history: async () => shown.slice(-HISTORY_WINDOW),
-      beforeAnswer: (tx) => assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest?.id),
+      beforeAnswer: async (tx) => {
+        await assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest.id);
+        const taken = await versionsOf(tx, input.userId, group);
+        if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
+        await startVersionGroup(tx, group);
+      },
+      version: { group, number },
+      keepScene: newest,
+      carriesOn: newest.content,
     },
     streaming,
   );
 }
 
-/** Takes the newest exchange (the player's message, every version of its answer) out of the story. */
+/**
+ * Takes the newest exchange (the player's message and the shown version of its answer) out of the story,
+ * hidden on the story's Redo stack with every version of the answer, until Redo or the next turn.
+ */
 export async function undoExchange(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db" | "clock">,
   userId: string,
   storyId: string,
 ): Promise<string[]> {
@@ -523,9 +741,59 @@ export async function undoExchange(
     await assertNewestIs(tx, userId, storyId, (newest) => newest?.id === exchange.answer.id);
     const versions = await versionsOf(tx, userId, groupOf(exchange.answer));
     for (const version of versions) if (!removed.includes(version.id)) removed.push(version.id);
-    await deleteMessagesAndVersions(tx, userId, [...ids, groupOf(exchange.answer)]);
+    await hideAsUndone(tx, userId, storyId, ids, ctx.clock.now());
   });
   return removed;
+}
+
+/** How many undone exchanges Redo can bring back (the stack outlives a reload; a new turn empties it). */
+export function redoableExchanges(ctx: TurnContext, userId: string, storyId: string | null): Promise<number> {
+  return undoneExchangeCount(ctx.db, userId, storyId);
+}
+
+/** Brings back the most recently undone exchange, with its versions and media; 409 when nothing is undone. */
+export async function redoExchange(
+  ctx: Pick<AppContext, "db" | "clock" | "storage">,
+  userId: string,
+  storyId: string,
+): Promise<ChatMessage[]> {
+  assertSettled(userId, storyId, undefined);
+  const restored = await ctx.db.transaction(async (tx) => {
+    await lockConversation(tx, userId, storyId);
+    return showNewestUndone(tx, userId, storyId, ctx.clock.now());
+  });
+  if (restored.length === 0) throw new Conflict(NOTHING_TO_REDO_DETAIL);
+  return withVersions(ctx, restored);
+}
+
+/**
+ * Deletes for good what was undone and not redone (the next turn ends Redo), in the caller's transaction that
+ * holds the conversation lock. Their media stay in the gallery, as when a story is deleted; a scene still
+ * being made for one of them is refunded and its job cancelled.
+ */
+async function forgetUndone(
+  ctx: Pick<AppContext, "clock" | "log" | "jobs">,
+  tx: Queryable,
+  userId: string,
+  storyId: string | null,
+): Promise<void> {
+  const rows = await undoneMessagesAndVersions(tx, userId, storyId);
+  if (rows.length === 0) return;
+  for (const message of rows.filter((row) => row.mediaStatus === "pending")) {
+    await refundPaid(
+      { ...ctx, db: tx },
+      message,
+      mediaPartTenths(message),
+      message.id,
+      "Refund: the undone turn was dropped before its media was ready",
+    );
+    await ctx.jobs.cancel(generateMediaJob, message.id, { tx });
+  }
+  await deleteMessagesAndVersions(
+    tx,
+    userId,
+    rows.map((row) => row.id),
+  );
 }
 
 /** Changes the words of one of the story's messages (the player's or the narrator's); media stay. */
@@ -537,7 +805,9 @@ export async function editMessage(
   content: string,
 ): Promise<ChatMessage> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
-  if (!row) throw new NotFound("Message not found");
+  if (!row || row.undoStep !== null) throw new NotFound("Message not found");
+  // Its scene is being painted from these words: the change waits for that message only.
+  if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
   const updated = await updateContent(ctx.db, messageId, content, ctx.clock.now());
   if (!updated) throw new NotFound("Message not found");
   return (await withVersions(ctx, [updated]))[0]!;
@@ -551,7 +821,7 @@ export async function messageVersions(
   messageId: string,
 ): Promise<(ChatMessage & { selected: boolean })[]> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
-  if (!row) throw new NotFound("Message not found");
+  if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   const versions = await versionsOf(ctx.db, userId, groupOf(row));
   return Promise.all(
     versions.map(async (version) => ({
@@ -572,9 +842,11 @@ export async function selectVersion(
   n: number,
 ): Promise<ChatMessage> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
-  if (!row) throw new NotFound("Message not found");
+  if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   const group = groupOf(row);
   const versions = await versionsOf(ctx.db, userId, group);
+  // An undone answer's versions wait for Redo with it.
+  if (versions.some((version) => version.undoStep !== null)) throw new NotFound("Message not found");
   const chosen = versions.find((version) => version.versionNumber === n);
   if (!chosen) throw new NotFound("Version not found");
   await showVersion(ctx.db, group, chosen.id, ctx.clock.now());
@@ -612,6 +884,8 @@ export async function toChatMessage(ctx: Pick<AppContext, "storage">, row: Messa
     media_status: row.mediaStatus,
     media_error: row.mediaError,
     ...(row.stopped ? { stopped: true } : {}),
+    // Absent (not null) where nothing was recorded: the player's, the main chat's and older messages.
+    ...(row.shapedBy ? { shaped_by: row.shapedBy } : {}),
   };
 }
 
@@ -755,9 +1029,12 @@ export async function storyMessageText(
   userId: string,
   storyId: string,
   messageId: string,
-): Promise<{ role: "user" | "assistant"; content: string } | undefined> {
+): Promise<{ role: "user" | "assistant"; content: string; imageKey: string | null } | undefined> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
-  return row ? { role: row.role as "user" | "assistant", content: row.content } : undefined;
+  if (!row) return undefined;
+  // Only a finished picture counts: a pending or failed one is not in the gallery yet.
+  const imageKey = row.mediaStatus === "completed" ? row.imageKey : null;
+  return { role: row.role as "user" | "assistant", content: row.content, imageKey };
 }
 
 /** How many messages a story shows, and how many are no newer than `through` (one counting query). */

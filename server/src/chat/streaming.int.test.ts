@@ -164,7 +164,9 @@ describe("the streaming narrator", () => {
     });
     const continued = (await more.next((event) => event.event === "done")).data as { story_text: string };
     expect(deltas(more).length).toBeGreaterThan(1);
-    expect(deltas(more).join("").trim()).toBe(continued.story_text);
+    // Continue grows the newest answer in place: the stream carries the added words, the answer the whole message.
+    expect(continued.story_text.endsWith(deltas(more).join("").trim())).toBe(true);
+    expect(continued.story_text.startsWith(retried.story_text)).toBe(true);
     // Three paid chat turns (the first, the retry, the continuation), nothing refunded.
     expect(await ledgerRows(user.userId)).toEqual(["usage_chat", "usage_chat", "usage_chat"]);
     await balance(user.userId);

@@ -20,7 +20,7 @@ import {
 import { creditCost } from "@storyverse/contract/credits";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Db } from "../db/client";
+import type { Queryable } from "../db/client";
 import { creditTransactions } from "../db/schema";
 import { storiesCreatedBetween } from "../stories/service";
 import { fromTenths, toTenths } from "./service";
@@ -67,7 +67,7 @@ export function countCharge(row: ChargeRow): Counts {
   };
 }
 
-export async function monthlyActivity(db: Db, userId: string, now: Date): Promise<MonthlyActivity> {
+export async function monthlyActivity(db: Queryable, userId: string, now: Date): Promise<MonthlyActivity> {
   const { start, end, label } = utcMonth(now);
   const type = creditTransactions.transactionType;
   const inMonth = and(

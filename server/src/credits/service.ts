@@ -4,7 +4,7 @@
 import { NEW_ACCOUNT_CREDITS } from "@storyverse/contract/accounts";
 import { creditCost, type QuotaInfo, UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import type { CreditsEvent } from "@storyverse/contract/events";
-import type { Db, Queryable } from "../db/client";
+import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
 import { HttpError } from "../http/errors";
 import {
@@ -79,7 +79,7 @@ export class ChargeLapsed extends HttpError {
  * when the balance does not cover it. Unlimited users are not charged, but their usage is still logged.
  */
 export async function charge(
-  db: Db,
+  db: Queryable,
   userId: string,
   kind: string,
   quantity: number,
@@ -144,7 +144,7 @@ class AlreadyRecorded extends Error {}
  * rolls the whole transaction back.
  */
 async function addOnce(
-  db: Db,
+  db: Queryable,
   row: {
     userId: string;
     tenths: number;
@@ -180,7 +180,7 @@ async function addOnce(
 
 /** Gives back part of a charge, once per reference (a retried job cannot refund twice). */
 export function refund(
-  db: Db,
+  db: Queryable,
   userId: string,
   tenths: number,
   reference: string,
@@ -192,7 +192,7 @@ export function refund(
 
 /** Adds purchased or granted credits once per reference (a payment session id). */
 export function grant(
-  db: Db,
+  db: Queryable,
   userId: string,
   tenths: number,
   transactionType: string,
@@ -234,7 +234,7 @@ export async function forgetUnsettled(q: Queryable, paidFor: string): Promise<vo
  * taken out in the same transaction as its refund, so two sweeping processes refund it once; a refund
  * already in the ledger (the request refunded, then died) just clears the row. Returns how many it refunded.
  */
-export async function sweepUnsettledCharges(db: Db, now: Date, olderThanMs: number): Promise<number> {
+export async function sweepUnsettledCharges(db: Queryable, now: Date, olderThanMs: number): Promise<number> {
   const stale = await staleUnsettled(db, new Date(now.getTime() - olderThanMs), 100);
   let refunded = 0;
   for (const row of stale) {

@@ -5,25 +5,36 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { getTableName, is } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { type PgDatabase, type PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
 import { createReadCache, type ReadCache, withReadCache } from "./read-cache";
 import { attachPostgresReadCache } from "./read-cache-postgres";
 import * as schema from "./schema";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** What a raw `execute` answers on either driver: node-postgres and PGlite both give the rows. */
+type RowsResult<Row> = { rows: Row[] };
+interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this["row"]>;
+}
 
-/** A transaction handle; repos take `Queryable` so services decide where transactions begin. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-export type Queryable = Db | Tx;
+/**
+ * A database or a transaction in it: the one handle services and repos take and pass on. A Drizzle
+ * transaction is a database of the same schema (its `transaction` opens a savepoint), so a service handed
+ * `{ ...ctx, db: tx }` runs unchanged inside the caller's transaction; services decide where one begins.
+ */
+export type Queryable = PgDatabase<RowsResultHKT, typeof schema>;
 
 export type SqlResult = { rows: Record<string, unknown>[] };
 
 export type Database = {
   kind: "pglite" | "postgres";
-  db: Db;
+  db: Queryable;
+  /** Applies the migrations in the folder (each driver has its own migrator). */
+  migrate: (migrationsFolder: string) => Promise<void>;
   /** Raw SQL for libraries that bring their own (pg-boss). */
   executeSql: (text: string, values?: unknown[]) => Promise<SqlResult>;
   /** One real round trip; throws when the database is unreachable or closed. */
@@ -69,12 +80,14 @@ async function openPostgres(url: string, useReadCache: boolean): Promise<Databas
   const notifier = createPostgresNotifier(url, pool);
   const cached = useReadCache ? attachPostgresReadCache(pool, notifier, appTables) : undefined;
   const client = cached?.pool ?? pool;
+  const db = drizzlePg({ client, schema });
   return {
     kind: "postgres",
     notifier,
     pool,
     ...(cached ? { readCache: cached.cache, armReadCache: cached.arm } : {}),
-    db: drizzlePg({ client, schema }) as unknown as Db,
+    db,
+    migrate: (migrationsFolder) => migratePg(db, { migrationsFolder }),
     executeSql: async (text, values) => {
       const result = await client.query(text, values);
       return { rows: result.rows };
@@ -157,11 +170,13 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
   // Every statement of the app and of pg-boss goes through the read cache's view of the client.
   const readCache = createReadCache();
   const cached = withReadCache(client, readCache);
+  const db = drizzlePglite({ client: cached, schema });
   return {
     kind: "pglite",
     readCache,
     notifier,
-    db: drizzlePglite({ client: cached, schema }) as unknown as Db,
+    db,
+    migrate: (migrationsFolder) => migratePglite(db, { migrationsFolder }),
     executeSql: async (text, values) => {
       // PGlite's extended protocol takes one statement; pg-boss sends scripts without parameters.
       if (values && values.length > 0) {

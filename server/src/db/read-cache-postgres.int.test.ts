@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase, testEngine } from "../../test/da
 import { insertNarration } from "../../test/factories";
 import { findMessage } from "../chat/repo";
 import { findAccount } from "../credits/repo";
-import { type Database, type Db, openDatabase } from "./client";
+import { type Database, openDatabase } from "./client";
 import { runMigrations } from "./migrate";
 import { createReadCache } from "./read-cache";
 import { READ_CACHE_MAX_AGE_MS, withPostgresReadCache } from "./read-cache-postgres";
@@ -112,7 +112,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
     // A cache that hears no signals at all: only the process's own statements can invalidate it.
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const cache = createReadCache();
-    const db = drizzle({ client: withPostgresReadCache(pool, cache), schema }) as unknown as Db;
+    const db = drizzle({ client: withPostgresReadCache(pool, cache), schema });
     try {
       const user = await newUser(150);
       const balance = async () => (await findAccount(db, user.id))?.balanceTenths;

@@ -1,12 +1,15 @@
 // The Drizzle schema: every table of every module, one migration set for PGlite and PostgreSQL.
 // Each table belongs to the module named in its comment; other modules reach it through that module's service.
+import type { ShapedBy } from "@storyverse/contract/chat";
 import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -168,8 +171,21 @@ export const chatMessages = pgTable(
     versionGroup: uuid("version_group"),
     versionNumber: integer("version_number").notNull().default(1),
     hidden: boolean("hidden").notNull().default(false),
+    /**
+     * Undone by the player (Undo): the exchange's shown messages are hidden and carry the undo's place on the
+     * story's Redo stack (1 the oldest undo); null for every message in the story. Redo shows the highest
+     * again; the next turn deletes them all.
+     */
+    undoStep: integer("undo_step"),
+    /** A new scene for the same words (Retry "New scene"): its whole charge paid for the media. */
+    sceneOnly: boolean("scene_only").notNull().default(false),
     /** The player stopped the narrator: the text so far was kept, only its text part charged, no media. */
     stopped: boolean("stopped").notNull().default(false),
+    /**
+     * What shaped a story's narrator message (the cards, Memory, summary and reference images its turn sent;
+     * docs/decisions/0105). Null on the player's messages, the main chat's and those written before 0019.
+     */
+    shapedBy: jsonb("shaped_by").$type<ShapedBy>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -226,6 +242,32 @@ export const stories = pgTable(
     /** The time of the newest message the summary covers; null before the first summary. */
     summaryThrough: timestamp("summary_through", { withTimezone: true }),
     summaryUpdatedAt: timestamp("summary_updated_at", { withTimezone: true }),
+    /** Replaces the default narrator instructions when set (an imported card's system_prompt); `{{original}}` = the default. */
+    narratorInstructions: text("narrator_instructions").notNull().default(""),
+    /** Sent as a system message after the history, just before the player's message. */
+    postHistoryInstructions: text("post_history_instructions").notNull().default(""),
+    /** Shown to the player; never put in the narrator's prompt. */
+    creatorNotes: text("creator_notes").notNull().default(""),
+    /** The imported character's name, which `{{char}}`/`<BOT>` stand for. */
+    characterName: text("character_name").notNull().default(""),
+    /** The share of the narrator's context budget the Story Cards may take (5..90). */
+    loreBudgetPercent: integer("lore_budget_percent").notNull().default(50),
+    /** How many of the newest messages are searched for triggers, besides the player's (0..20). */
+    loreScanDepth: integer("lore_scan_depth").notNull().default(4),
+    /** Generation settings (stories/settings.ts): short | medium | long, the max tokens a turn asks for. */
+    outputLength: text("output_length").notNull().default("medium"),
+    /** The text provider's temperature (0..1.5). */
+    temperature: doublePrecision("temperature").notNull().default(0.9),
+    /** A model the text provider lists; null: the provider's default. */
+    textModel: text("text_model"),
+    /** How many messages from the end the Author's Note goes (1: just before the player's message). */
+    authorsNoteDepth: integer("authors_note_depth").notNull().default(1),
+    /** Added to every scene's picture prompt. */
+    artStyle: text("art_style").notNull().default(""),
+    /** 4:3 | 16:9 | 3:4, for the scenes. */
+    aspectRatio: text("aspect_ratio").notNull().default("4:3"),
+    /** do | say | story: the composer's input mode when the story opens. */
+    inputMode: text("input_mode").notNull().default("story"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -255,6 +297,22 @@ export const storyCards = pgTable(
     /** The storage key of an uploaded portrait, which the card owns and deletes with itself. */
     portraitKey: text("portrait_key"),
     enabled: boolean("enabled").notNull().default(true),
+    /** Keys of which (some, all, none...) must also appear, by selective_logic; ignored when empty. */
+    secondaryTriggers: text("secondary_triggers").array().notNull().default(sql`'{}'::text[]`),
+    selectiveLogic: text("selective_logic", { enum: ["and_any", "and_all", "not_any", "not_all"] })
+      .notNull()
+      .default("and_any"),
+    /** Always active, triggers or not. */
+    constant: boolean("constant").notNull().default(false),
+    /** Lower is placed higher in the narrator's context. */
+    insertionOrder: integer("insertion_order").notNull().default(100),
+    /** When the lore budget is full, lower priority is dropped first. */
+    priority: integer("priority").notNull().default(10),
+    caseSensitive: boolean("case_sensitive").notNull().default(false),
+    /** The source entry's or card's fields we do not model, written back on export untouched. */
+    extensions: jsonb("extensions").$type<Record<string, unknown>>().notNull().default({}),
+    /** The imported Character Card V3 `data` (minus character_book), raw; null for cards made here. */
+    characterCard: jsonb("character_card").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },

@@ -5,10 +5,6 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, testEngine } from "../../test/database";
 import { sweepUnsettledCharges } from "../credits/service";
@@ -47,18 +43,10 @@ async function migrationsBefore(tag: string): Promise<string> {
   return dir;
 }
 
-async function migrate(database: Database, folder: string) {
-  if (database.kind === "pglite") {
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-  } else {
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-  }
-}
-
 describe("migration 0015: the story key of chat messages", () => {
   it("removes turns whose story is gone, refunds the media they still owed once, and keeps every other turn", async () => {
     const database = await emptyDatabase();
-    await migrate(database, await migrationsBefore("0015_chat_messages_story_fk"));
+    await database.migrate(await migrationsBefore("0015_chat_messages_story_fk"));
     const sql = database.executeSql;
     const now = new Date();
     const userId = "00000000-0000-4000-8000-000000000001";
@@ -98,7 +86,7 @@ describe("migration 0015: the story key of chat messages", () => {
       [userId, `refund:${ids.orphanRefunded}`, now],
     );
 
-    await migrate(database, migrationsFolder);
+    await database.migrate(migrationsFolder);
 
     const left = (await sql("select id from chat_messages order by id")).rows.map((row) => row.id);
     expect(left).toEqual([ids.kept, ids.main]);

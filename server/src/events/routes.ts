@@ -8,8 +8,8 @@ import { EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
 import { sessionIsLive } from "../accounts/service";
 import { currentUser } from "../http/auth";
 import { startEventStream } from "../http/event-stream";
-import type { RouteModule } from "../http/route-module";
-import { createEventHub, type EventSink } from "./hub";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { createEventHub, type EventBuilders, type EventSink } from "./hub";
 
 /** Ids this stream sent lately, so an event both replayed and heard live goes out once. */
 const SENT_MEMORY = 256;
@@ -21,8 +21,12 @@ function parseLastEventId(header: string | string[] | undefined): number | undef
   return Number(value.trim());
 }
 
-export const eventRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const hub = createEventHub(ctx);
+/** `builders`: what each kind of event says, from the module that owns the kind (composed in app.ts). */
+export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuilders }> = async (
+  app,
+  { ctx, kit, builders },
+) => {
+  const hub = createEventHub(ctx, builders);
   app.addHook("preClose", async () => hub.close());
 
   app.get(

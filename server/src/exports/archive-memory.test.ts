@@ -14,7 +14,7 @@ import { writeEpub } from "./epub";
 import { writeMarkdownZip } from "./markdown-zip";
 import { ArchiveAbandoned } from "./zip-entries";
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} } as unknown as AppContext["log"];
+const silent: AppContext["log"] = { info: () => {}, warn: () => {}, error: () => {} };
 const CHUNK = 64 * 1024;
 
 /** A store whose files are `fileOf(key)`, counting every byte handed out (whole reads and streams alike). */

@@ -7,7 +7,6 @@ import { loadBook } from "./book";
 import { storyExportJob } from "./export-job";
 import {
   deleteExports,
-  deleteExportsOfStory,
   type ExportRow,
   exportsOfStory,
   failStaleExports,
@@ -67,25 +66,6 @@ async function pruneOld(ctx: ExportFilesContext, storyId: string) {
   await deleteExports(
     ctx.db,
     finished.map((row) => row.id),
-  );
-}
-
-/**
- * Inside a story's deletion: removes its export rows and answers the files to remove once the deletion has
- * committed. An export job finishing later finds its row gone and removes its own file (export-job.ts).
- */
-export async function deleteStoryExports(ctx: Pick<AppContext, "db">, storyId: string): Promise<string[]> {
-  return deleteExportsOfStory(ctx.db, storyId);
-}
-
-/** Removes export files (after the deletion that took their rows has committed). */
-export async function discardExportFiles(ctx: Pick<AppContext, "storage" | "log">, keys: string[]) {
-  await Promise.all(
-    keys.map((key) =>
-      ctx.storage.delete(key).catch((error: unknown) => {
-        ctx.log.warn({ err: error, key }, "a deleted story's export file could not be removed");
-      }),
-    ),
   );
 }
 

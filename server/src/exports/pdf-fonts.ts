@@ -1,7 +1,7 @@
 // The PDF's fonts, embedded (pdfkit keeps only the glyphs a book uses): Noto Sans for Latin, Greek and
 // Cyrillic (every Windows-1252 letter included), and Noto Sans SC (Simplified Chinese) as the fallback for
 // Chinese and Japanese (its ~21,000 CJK ideographs, kana, and traditional forms). Both SIL OFL 1.1, from the
-// npm registry (@embedpdf/fonts-latin, @embedpdf/fonts-sc); see docs/decisions.md. Files are read once,
+// npm registry (@embedpdf/fonts-latin, @embedpdf/fonts-sc); see docs/decisions/0087-pdf-fonts.md. Files are read once,
 // when first needed, and kept: the CJK one only if a book has CJK text.
 // fontkit ships no types: the reference brings ours into every program that compiles this file (bench too).
 /// <reference path="./fontkit.d.ts" />

@@ -52,8 +52,18 @@ export type PdfLayout = {
 
 type Doc = PDFKit.PDFDocument;
 type Metrics = { ascender: number; descender: number; lineGap: number };
-/** The current font's vertical metrics: pdfkit's own font object, which it lays lines out by. */
-const metrics = (doc: Doc) => (doc as unknown as { _font: Metrics })._font;
+
+declare global {
+  namespace PDFKit {
+    interface PDFDocument {
+      /** pdfkit's current font object (internal, absent from its types), which it lays lines out by. */
+      _font: Metrics;
+    }
+  }
+}
+
+/** The current font's vertical metrics. */
+const metrics = (doc: Doc) => doc._font;
 
 /** Sets text in the style's fonts (the CJK fallback where the Latin face lacks a character). */
 function write(
@@ -198,12 +208,13 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
   });
   // pdfkit copies the same strings into the XMP metadata unescaped, where "&" or "<" in a title would break
   // the XML: escape them there, after the Info dictionary took them as they are.
-  const withMetadata = doc as unknown as { endMetadata(): void; info: Record<string, unknown> };
-  const endMetadata = withMetadata.endMetadata.bind(doc);
-  withMetadata.endMetadata = () => {
-    for (const [key, value] of Object.entries(withMetadata.info)) {
-      if (typeof value === "string") withMetadata.info[key] = xmlEscape(value);
-    }
+  const endMetadata = doc.endMetadata.bind(doc);
+  doc.endMetadata = () => {
+    const escaped = Object.entries(doc.info).map(([key, value]) => [
+      key,
+      typeof value === "string" ? xmlEscape(value) : value,
+    ]);
+    Object.assign(doc.info, Object.fromEntries(escaped));
     endMetadata();
   };
   const registered = new Set<FontName>();

@@ -2,8 +2,8 @@
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { startExportRequestSchema, storyExportResponseSchema } from "@storyverse/contract/exports";
 import { filmResponseSchema } from "@storyverse/contract/film";
-import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import { exportDownload, exportStatus, startExport } from "./export-files";
@@ -16,22 +16,6 @@ const storyParams = z.object({ id: z.uuid("Story not found") });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const exportRule = { name: "export-user", limit: 20, windowMs: 60_000 };
 const exportParams = storyParams.extend({ exportId: z.uuid("Export not found") });
-
-/** Any half of a surrogate pair standing alone: not text, and encodeURIComponent throws on it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** A download under the story's file name (ASCII fallback plus the UTF-8 name), never cached. */
-function asAttachment(reply: FastifyReply, name: string, contentType: string) {
-  // The name comes from a title: whatever it holds, the header is made, never a 500.
-  const filename = name.replace(LONE_SURROGATE, "\uFFFD");
-  return reply
-    .header("content-type", contentType)
-    .header(
-      "content-disposition",
-      `attachment; filename="${filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    )
-    .header("cache-control", "no-store");
-}
 
 export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(

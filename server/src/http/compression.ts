@@ -1,4 +1,4 @@
-// Compression of the server's own answers (docs/decisions.md, "HTTP hygiene"): JSON and other text over 1 KB
+// Compression of the server's own answers (docs/decisions/0093-compression.md): JSON and other text over 1 KB
 // goes out as brotli or gzip, whichever the client prefers. The levels are low on purpose: a hot read's CPU
 // is budgeted (docs/benchmarks.md), and brotli 4 / gzip 6 get most of the size for a fraction of the time.
 // Built assets are compressed at build time and served as their .br/.gz twins (spa.ts): an answer that already

@@ -2,7 +2,7 @@
 // OpenAPI 3.1, so a nullable enum is `anyOf: [{enum}, {type: "null"}]` (3.0's `nullable` adds no null to an
 // enum). Beside what each route declares, the document says what the HTTP edge can answer on any route (the
 // error body for bad input, a missing session, a missing resource, a busy database) and what the routes that
-// answer files or event streams send, with its content types (docs/decisions.md, "The API description").
+// answer files or event streams send, with its content types (docs/decisions/0091-openapi-3-1.md).
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { errorBodySchema } from "@storyverse/contract/errors";
@@ -60,6 +60,15 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "The finished export, as an attachment",
     types: exportTypes,
   },
+  "GET /api/stories/:id/backup": {
+    description: "The whole story as one archive: storyverse-story.json and its media",
+    types: ["application/zip"],
+  },
+  "GET /api/stories/:id/cards/:card_id/export": {
+    description:
+      "The Story Card as a Character Card V3: a PNG (ccv3 and chara chunks), a CHARX (zip) or JSON",
+    types: ["image/png", "application/zip"],
+  },
   "GET /api/shared/:token/media/:ref": {
     description: "A picture or clip of the shared story (with w: the picture as a WebP that wide)",
     types: mediaTypes,
@@ -86,6 +95,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   // Rate limited in the handler (kit.limiter), without a 429 among the route's own responses.
   "POST /api/transcribe-audio": [429],
   "GET /api/stories/:id/export": [429],
+  "GET /api/stories/:id/backup": [429],
   "GET /api/shared/:token/media/:ref": [403, 429],
   "GET /api/shared/:token/preview.jpg": [429],
 };

@@ -1,6 +1,7 @@
 // The central error handler: what a user is told when the database is busy rather than the request wrong.
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+import { RateLimited } from "../platform/rate-limit";
 import { BadRequest, Conflict, HttpError, installErrorHandling, NotFound } from "./errors";
 
 async function answerTo(error: Error) {
@@ -54,5 +55,18 @@ describe("the error handler", () => {
       code: "insufficient_credits",
       quota_exceeded: true,
     });
+  });
+
+  it("answers the rate limiter's refusal as a 429 with Retry-After, though the limiter knows no HTTP", async () => {
+    const res = await answerTo(new RateLimited(90));
+    expect(res.statusCode).toBe(429);
+    expect(res.headers["retry-after"]).toBe("90");
+    expect(res.json()).toEqual({
+      detail: "Too many attempts. Please wait 2 minutes and try again.",
+      code: "rate_limited",
+    });
+    const worded = await answerTo(new RateLimited(1, (wait) => `Hold on for ${wait}.`));
+    expect(worded.headers["retry-after"]).toBe("1");
+    expect(worded.json()).toEqual({ detail: "Hold on for 1 second.", code: "rate_limited" });
   });
 });

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { isTransientDatabaseError } from "../db/transient";
+import { RateLimited } from "../platform/rate-limit";
 
 /** The stable `code` beside `detail` for each status (contract/src/errors.ts lists them). */
 const CODES: Record<number, string> = {
@@ -72,6 +73,18 @@ export class ServiceUnavailable extends HttpError {
   }
 }
 
+/**
+ * The HTTP form of an error the edge knows: an HttpError as it is, and the platform's refusals mapped to
+ * their status (a rate limit: 429 with Retry-After). Anything else is not the client's to see.
+ */
+export function asHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof RateLimited) {
+    return new HttpError(429, error.detail, {}, { "retry-after": String(error.retryAfterSeconds) });
+  }
+  return undefined;
+}
+
 /** "body.email: Please enter a valid email address" from a zod issue list. */
 function describeValidation(error: FastifyError): string {
   const first = error.validation?.[0];
@@ -83,11 +96,12 @@ function describeValidation(error: FastifyError): string {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
+    const known = asHttpError(error);
+    if (known) {
       return reply
-        .code(error.statusCode)
-        .headers(error.headers)
-        .send(errorBody(error.statusCode, error.detail, error.extra));
+        .code(known.statusCode)
+        .headers(known.headers)
+        .send(errorBody(known.statusCode, known.detail, known.extra));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send(errorBody(400, describeValidation(error)));

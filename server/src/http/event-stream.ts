@@ -2,7 +2,7 @@
 // write through this. `wantsEventStream` reads the Accept header: only an explicit text/event-stream asks
 // for a stream; anything else (absent, */*, garbage) gets the usual JSON answer.
 import type { FastifyReply } from "fastify";
-import { errorBody, HttpError } from "./errors";
+import { asHttpError, errorBody } from "./errors";
 
 export function wantsEventStream(accept: string | string[] | undefined): boolean {
   const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
@@ -97,10 +97,11 @@ export async function answerAsEventStream(
     const body = await run({ onText: (text) => stream.send("delta", { text }), stop: stop.signal });
     stream.send("done", body);
   } catch (error) {
-    if (error instanceof HttpError) {
+    const known = asHttpError(error);
+    if (known) {
       stream.send("error", {
-        status: error.statusCode,
-        ...errorBody(error.statusCode, error.detail, error.extra),
+        status: known.statusCode,
+        ...errorBody(known.statusCode, known.detail, known.extra),
       });
     } else {
       reply.log.error({ err: error }, "unhandled error in a streamed answer");

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser, newCredentials, type TestUser } from "../../test/factories";
+import { multipart } from "../../test/multipart";
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -282,6 +283,9 @@ describe("the OpenAPI document against the real answers", () => {
       params: message,
     });
     await call({ method: "POST", path: "/api/stories/{id}/undo", params: story });
+    await call({ method: "GET", path: "/api/stories/{id}/redo", params: story });
+    await call({ method: "POST", path: "/api/stories/{id}/redo", params: story });
+    await call({ method: "POST", path: "/api/stories/{id}/redo", params: story });
     await call({ method: "POST", path: "/api/stories/{id}/continue", params: story, body: {} });
     await call({ method: "GET", path: "/api/stories/{id}/memory", params: story });
     await call({
@@ -291,6 +295,28 @@ describe("the OpenAPI document against the real answers", () => {
       body: { memory: "A harbour town.", authors_note: "Keep it calm." },
     });
     await call({ method: "GET", path: "/api/stories/{id}/context", params: story });
+    await call({ method: "GET", path: "/api/stories/{id}/lore-settings", params: story });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/lore-settings",
+      params: story,
+      body: { lore_budget_percent: 40, lore_scan_depth: 2 },
+    });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/lore-settings",
+      params: story,
+      body: { lore_budget_percent: 100 },
+    });
+    // Generation settings and the models they choose from.
+    await call({ method: "GET", path: "/api/models" });
+    await call({ method: "GET", path: "/api/stories/{id}/settings", params: story });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/settings",
+      params: story,
+      body: { output_length: "short", temperature: 0.7, input_mode: "do" },
+    });
 
     // Story cards.
     await call({ method: "GET", path: "/api/stories/{id}/cards", params: story });
@@ -307,6 +333,44 @@ describe("the OpenAPI document against the real answers", () => {
       path: "/api/stories/{id}/cards/{card_id}",
       params: { id: storyId, card_id: cardId },
       body: { description: "The harbour master." },
+    });
+    // Character cards and lorebooks: the card out as a file and JSON, the cards as a lorebook, both back in
+    // (a preview first), the card as a new story, and the starters.
+    const cardParams = { id: storyId, card_id: cardId };
+    const exportPath = "/api/stories/{id}/cards/{card_id}/export";
+    await call({ method: "GET", path: exportPath, params: cardParams, query: { format: "png" } });
+    const cardJson = await call({
+      method: "GET",
+      path: exportPath,
+      params: cardParams,
+      query: { format: "json" },
+    });
+    await call({ method: "GET", path: exportPath, params: cardParams, query: { format: "gif" } });
+    const lore = await call({
+      method: "GET",
+      path: "/api/stories/{id}/cards/export",
+      params: story,
+      query: { format: "worldinfo" },
+    });
+    const upload = (file: Buffer) => {
+      const form = multipart(file, "upload.json");
+      return { body: form.payload, headers: form.headers };
+    };
+    const importPath = "/api/stories/{id}/cards/import";
+    await call({
+      method: "POST",
+      path: importPath,
+      params: story,
+      query: { dry_run: "true" },
+      ...upload(lore.rawPayload),
+    });
+    await call({ method: "POST", path: importPath, params: story, ...upload(Buffer.from("not a lorebook")) });
+    await call({ method: "POST", path: "/api/stories/import", ...upload(cardJson.rawPayload) });
+    const starters = await call({ method: "GET", path: "/api/starters" });
+    await call({
+      method: "POST",
+      path: "/api/starters/{id}/start",
+      params: { id: starters.json().starters[0].id },
     });
     await call({
       method: "DELETE",
@@ -411,6 +475,21 @@ describe("the OpenAPI document against the real answers", () => {
       path: "/api/stories/{id}/exports/{exportId}/file",
       params: { id: storyId, exportId },
     });
+    // Story backups: the story as an archive, and that archive restored as a new story.
+    const backup = await call({ method: "GET", path: "/api/stories/{id}/backup", params: story });
+    const boundary = "----openapi-restore";
+    await call({
+      method: "POST",
+      path: "/api/stories/restore",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="story.storyverse.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+        ),
+        backup.rawPayload,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
     await call({ method: "POST", path: "/api/stories/{id}/film", params: story });
     await call({ method: "GET", path: "/api/stories/{id}/film", params: story });
 
@@ -445,6 +524,8 @@ describe("the OpenAPI document against the real answers", () => {
       });
     }
     await call({ method: "DELETE", path: "/api/stories/{id}/share", params: story });
+    // With the link revoked, seeing it again is the documented 404.
+    await call({ method: "GET", path: "/api/stories/{id}/share", params: story });
     await call({ method: "GET", path: "/api/shared/{token}", params: { token: shareToken }, token: null });
     await call({
       method: "GET",

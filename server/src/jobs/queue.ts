@@ -73,7 +73,7 @@ function inTransaction(tx: Queryable) {
       text.split(/\$(\d+)/).forEach((part, index) => {
         query.append(index % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`);
       });
-      const result = (await tx.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+      const result = await tx.execute<Record<string, unknown>>(query);
       return { rows: result.rows };
     },
   };

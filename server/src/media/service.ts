@@ -202,7 +202,13 @@ export async function ownedKeyFromUrl(ctx: Pick<AppContext, "storage" | "db">, u
 export async function ownedImageByKey(ctx: Pick<AppContext, "db">, userId: string, key: string) {
   const item = await findOwnedByKey(ctx.db, userId, key);
   if (item?.kind !== "image") return undefined;
-  return { key: item.storageKey, width: item.width, height: item.height };
+  return {
+    id: item.id,
+    key: item.storageKey,
+    thumbnailKey: item.thumbnailKey,
+    width: item.width,
+    height: item.height,
+  };
 }
 
 /** Each story's newest picture key and its time, for the story cards. */

@@ -1,10 +1,10 @@
 // SQL for newsletter signups.
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Queryable } from "../db/client";
 import { newsletterSignups } from "../db/schema";
 
 /** Inserts the address unless it is already there (case-insensitively); true when it is new. */
-export async function insertSignup(db: Db, email: string): Promise<boolean> {
+export async function insertSignup(db: Queryable, email: string): Promise<boolean> {
   const existing = await db
     .select({ id: newsletterSignups.id })
     .from(newsletterSignups)
@@ -19,7 +19,7 @@ export async function insertSignup(db: Db, email: string): Promise<boolean> {
   return inserted.length > 0;
 }
 
-export async function countSignups(db: Db): Promise<number> {
+export async function countSignups(db: Queryable): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(newsletterSignups);
   return row?.n ?? 0;
 }

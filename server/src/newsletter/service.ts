@@ -1,6 +1,6 @@
 // Newsletter rules: one signup per address. The answer is the same whether or not the address was already on
 // the list, so the box cannot be used to learn who subscribed; a per-address limit stops it being flooded.
-import type { Db } from "../db/client";
+import type { Queryable } from "../db/client";
 import type { RateLimitRule } from "../platform/rate-limit";
 import { insertSignup } from "./repo";
 
@@ -12,7 +12,7 @@ export const newsletterPerAddress: RateLimitRule = {
   windowMs: 60 * 60_000,
 };
 
-export async function subscribe(db: Db, email: string): Promise<{ message: string }> {
+export async function subscribe(db: Queryable, email: string): Promise<{ message: string }> {
   await insertSignup(db, email.trim().toLowerCase());
   return { message: NEWSLETTER_THANKS };
 }

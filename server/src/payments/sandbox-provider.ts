@@ -4,7 +4,7 @@
 // Never available with APP_ENV=production: config refuses it, and createSandboxProvider refuses again.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
-import type { Db } from "../db/client";
+import type { Queryable } from "../db/client";
 import type { Clock } from "../platform/clock";
 import type { PaymentProvider, ProviderSession } from "./provider";
 import { WebhookRejected } from "./provider";
@@ -20,7 +20,11 @@ export const newSandboxCustomerId = () => `${SANDBOX_CUSTOMER_PREFIX}${randomByt
 
 export const sandboxCheckoutPath = (sessionId: string) => `/sandbox/checkout/${sessionId}`;
 
-type SandboxContext = { config: Pick<Config, "appUrl" | "appEnv" | "sessionSecret">; db: Db; clock: Clock };
+type SandboxContext = {
+  config: Pick<Config, "appUrl" | "appEnv" | "sessionSecret">;
+  db: Queryable;
+  clock: Clock;
+};
 
 function sign(secret: string, payload: string): string {
   return createHmac("sha256", secret).update(`sandbox-portal:${payload}`).digest("base64url");

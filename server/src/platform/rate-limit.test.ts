@@ -2,7 +2,7 @@
 // window holds however much real time passes (the system clock moves on while the test clock stands).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createFakeClock } from "./clock";
-import { addressBucket, createRateLimiter, TooManyRequests } from "./rate-limit";
+import { addressBucket, createRateLimiter, RateLimited } from "./rate-limit";
 
 const rule = { name: "drift-test", limit: 3, windowMs: 60_000 };
 
@@ -16,17 +16,17 @@ describe("rate-limit windows under a test clock", () => {
     const clock = createFakeClock(new Date());
     const limiter = createRateLimiter(clock, { kind: "pglite" });
     for (let i = 0; i < 3; i += 1) await limiter.hit(rule, "192.0.2.1");
-    await expect(limiter.hit(rule, "192.0.2.1")).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(limiter.hit(rule, "192.0.2.1")).rejects.toBeInstanceOf(RateLimited);
     // Half a window of real time, and a little more: the window the test is in must not change.
     vi.setSystemTime(Date.now() + 31_000);
-    await expect(limiter.hit(rule, "192.0.2.1")).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(limiter.hit(rule, "192.0.2.1")).rejects.toBeInstanceOf(RateLimited);
   });
 
   it("starts a new window when the test clock moves a whole window", async () => {
     const clock = createFakeClock(new Date());
     const limiter = createRateLimiter(clock, { kind: "pglite" });
     for (let i = 0; i < 3; i += 1) await limiter.hit(rule, "192.0.2.2");
-    await expect(limiter.hit(rule, "192.0.2.2")).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(limiter.hit(rule, "192.0.2.2")).rejects.toBeInstanceOf(RateLimited);
     clock.advance(60_000);
     await expect(limiter.hit(rule, "192.0.2.2")).resolves.toBeUndefined();
   });
@@ -50,11 +50,11 @@ describe("address buckets", () => {
   it("counts every address of one IPv6 /64 as one, also inside a key of several parts", async () => {
     const limiter = createRateLimiter(createFakeClock(new Date()), { kind: "pglite" });
     for (let i = 0; i < 3; i += 1) await limiter.hit(rule, `2001:db8:5:6::${i.toString(16)}`);
-    await expect(limiter.hit(rule, "2001:db8:5:6:ffff::9")).rejects.toBeInstanceOf(TooManyRequests);
+    await expect(limiter.hit(rule, "2001:db8:5:6:ffff::9")).rejects.toBeInstanceOf(RateLimited);
     await expect(limiter.hit(rule, "2001:db8:5:7::1")).resolves.toBeUndefined();
     for (let i = 0; i < 3; i += 1) await limiter.hit(rule, `someone@example.com|2001:db8:8:9::${i + 1}`);
     await expect(limiter.hit(rule, "someone@example.com|2001:db8:8:9::abcd")).rejects.toBeInstanceOf(
-      TooManyRequests,
+      RateLimited,
     );
     // IPv4 clients (also as a dual-stack socket reports them) stay one address each.
     for (let i = 0; i < 4; i += 1) await limiter.hit(rule, `::ffff:198.51.100.${i + 1}`);
@@ -70,7 +70,7 @@ describe("address buckets", () => {
     expect((await limiter.peek(known, "k")).count).toBe(1);
   });
 
-  it("gives a rule's own words to its 429", async () => {
+  it("gives a rule's own words to its refusal (the HTTP edge answers it as a 429)", async () => {
     const limiter = createRateLimiter(createFakeClock(new Date()), { kind: "pglite" });
     const worded = {
       name: "worded-test",
@@ -78,9 +78,8 @@ describe("address buckets", () => {
       windowMs: 60_000,
       detail: (wait: string) => `Wait ${wait}.`,
     };
-    await expect(limiter.hit(worded, "x")).rejects.toMatchObject({
-      statusCode: 429,
-      detail: "Wait 1 minute.",
-    });
+    const refusal = limiter.hit(worded, "x");
+    await expect(refusal).rejects.toBeInstanceOf(RateLimited);
+    await expect(refusal).rejects.toMatchObject({ retryAfterSeconds: 60, detail: "Wait 1 minute." });
   });
 });

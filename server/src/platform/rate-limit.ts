@@ -22,7 +22,6 @@ import {
   RateLimiterRedis,
 } from "rate-limiter-flexible";
 import type { Database } from "../db/client";
-import { HttpError } from "../http/errors";
 import type { Clock } from "./clock";
 import type { RedisClient } from "./redis";
 
@@ -30,26 +29,26 @@ export type RateLimitRule = {
   name: string;
   limit: number;
   windowMs: number;
-  /** The 429's detail, given how long to wait ("3 minutes"); without it, "Too many attempts...". */
+  /** The refusal's detail, given how long to wait ("3 minutes"); without it, "Too many attempts...". */
   detail?: (wait: string) => string;
 };
 
 /** Windows longer than this would overflow the in-memory store's timers (2^31 ms, about 24.8 days). */
 const MAX_WINDOW_MS = 20 * 24 * 60 * 60_000;
 
-export class TooManyRequests extends HttpError {
+/**
+ * A key over its limit. Platform code knows nothing of HTTP: the HTTP edge (http/errors.ts) answers it as a
+ * 429 with `Retry-After`.
+ */
+export class RateLimited extends Error {
+  readonly detail: string;
   constructor(
     readonly retryAfterSeconds: number,
     detail: (wait: string) => string = (wait) => `Too many attempts. Please wait ${wait} and try again.`,
   ) {
-    super(
-      429,
-      detail(formatWait(retryAfterSeconds)),
-      {},
-      {
-        "retry-after": String(retryAfterSeconds),
-      },
-    );
+    const text = detail(formatWait(retryAfterSeconds));
+    super(text);
+    this.detail = text;
   }
 }
 
@@ -95,7 +94,7 @@ function expandIPv6(address: string): number[] {
 const bucketAddresses = (key: string) => key.split("|").map(addressBucket).join("|");
 
 export type RateLimiter = {
-  /** Counts one hit for the key; throws TooManyRequests if it is over the rule's limit. */
+  /** Counts one hit for the key; throws RateLimited if it is over the rule's limit. */
   hit: (rule: RateLimitRule, key: string) => Promise<void>;
   /** Counts one hit; false (instead of throwing) when the key is over its limit. */
   allow: (rule: RateLimitRule, key: string) => Promise<boolean>;
@@ -152,10 +151,10 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
   return {
     hit(rule, key) {
       const counted = count(rule, key).then(({ over, retryAfterSeconds }) => {
-        if (over) throw new TooManyRequests(retryAfterSeconds, rule.detail);
+        if (over) throw new RateLimited(retryAfterSeconds, rule.detail);
       });
       // A caller that forgot `await` must not crash the process with an unhandled rejection; awaiting
-      // callers still get the 429.
+      // callers still get the refusal.
       counted.catch(() => {});
       return counted;
     },

@@ -8,12 +8,18 @@ export type TextRequest = {
   messages: ChatMessage[];
   maxTokens?: number;
   temperature?: number;
+  /** One of listModels(); the provider's configured model when not given. */
+  model?: string;
   signal?: AbortSignal;
 };
 
 export interface TextProvider {
   /** "offline", "openai", "byteplus": reported by /api/config. */
   readonly name: string;
+  /** The model a request without `model` uses (TEXT_MODEL or the vendor's default). */
+  readonly defaultModel?: string;
+  /** The models the provider offers (an OpenAI-compatible server's GET /models); absent: the default only. */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
   complete(request: TextRequest): Promise<string>;
   /** The same answer as complete(), delivered in pieces as the vendor produces them. */
   stream(request: TextRequest): AsyncIterable<string>;
@@ -28,6 +34,8 @@ export type ImageRequest = {
   count: number;
   /** 0..10 reference images that the results should stay consistent with. */
   references: MediaFile[];
+  /** A story's scene shape; absent: the vendor's default as before (4:3 where the vendor takes a ratio). */
+  aspectRatio?: "4:3" | "16:9" | "3:4";
   signal?: AbortSignal;
 };
 

@@ -50,7 +50,7 @@ describe("share links", () => {
     const { url } = created.json();
     expect(url).toMatch(/^http:\/\/app\.test\/s\/[A-Za-z0-9_-]{22}$/);
     const token = tokenOf(url);
-    // 22 base64url characters carry 132 bits, of which the 16 random bytes fill 128.
+    // 22 base64url characters carry 132 bits, of which the token's 16 bytes fill 128.
     expect(Buffer.from(token, "base64url")).toHaveLength(16);
 
     const shared = await anonymous(`/api/shared/${token}`);
@@ -97,9 +97,67 @@ describe("share links", () => {
     expect((await anonymous(`/api/shared/${first}`)).statusCode).toBe(404);
     expect((await anonymous(`/api/shared/${second}`)).statusCode).toBe(200);
     expect((await call(owner, "GET", `/api/stories/${storyId}/share`)).json()).toMatchObject({
-      shared: true,
+      url: `http://app.test/s/${second}`,
       show_username: false,
     });
+  });
+
+  it("shows the owner the live link again, as often as asked, without breaking it", async () => {
+    const owner = await createUser(t);
+    const story = (await call(owner, "POST", "/api/stories", { title: "Lantern road", context: "x" })).json()
+      .story as { id: string };
+    const none = await call(owner, "GET", `/api/stories/${story.id}/share`);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({
+      success: true,
+      shared: false,
+      url: null,
+      created_at: null,
+      show_username: false,
+    });
+
+    const made = (
+      await call(owner, "POST", `/api/stories/${story.id}/share`, { show_username: true })
+    ).json();
+    for (let i = 0; i < 2; i++) {
+      const again = await call(owner, "GET", `/api/stories/${story.id}/share`);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual({
+        success: true,
+        shared: true,
+        url: made.url,
+        created_at: made.created_at,
+        show_username: true,
+      });
+    }
+    // Seeing it again did not replace it: the link handed out first still reads the story.
+    const read = await anonymous(`/api/shared/${tokenOf(made.url)}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().story.title).toBe("Lantern road");
+
+    await call(owner, "DELETE", `/api/stories/${story.id}/share`);
+    expect((await anonymous(`/api/shared/${tokenOf(made.url)}`)).statusCode).toBe(404);
+    expect((await call(owner, "GET", `/api/stories/${story.id}/share`)).json()).toMatchObject({
+      shared: false,
+      url: null,
+    });
+  });
+
+  it("answers a live link made before links could be shown again with no address, still live", async () => {
+    const owner = await createUser(t);
+    const story = (await call(owner, "POST", "/api/stories", { title: "Old link", context: "x" })).json()
+      .story as { id: string };
+    const oldToken = "OldRandomTokenAbcdefgh";
+    await t.database.db.insert(shareLinks).values({
+      userId: owner.userId,
+      storyId: story.id,
+      tokenHash: createHash("sha256").update(oldToken).digest("hex"),
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+    });
+    const res = await call(owner, "GET", `/api/stories/${story.id}/share`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ url: null, created_at: "2026-01-01T00:00:00.000Z" });
+    expect((await anonymous(`/api/shared/${oldToken}`)).statusCode).toBe(200);
   });
 
   it("stops working the moment it is revoked, as JSON and as a page", async () => {
@@ -119,7 +177,10 @@ describe("share links", () => {
     expect(page.body).toContain("no longer shared");
     expect(page.body).toContain('name="robots" content="noindex');
     expect(page.body).not.toContain("The Ember Crown");
-    expect((await call(owner, "GET", `/api/stories/${storyId}/share`)).json().shared).toBe(false);
+    expect((await call(owner, "GET", `/api/stories/${storyId}/share`)).json()).toMatchObject({
+      shared: false,
+      url: null,
+    });
   });
 
   it("answers unknown and malformed tokens with the same plain 404", async () => {

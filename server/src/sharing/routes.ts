@@ -3,10 +3,10 @@
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   createShareRequestSchema,
+  liveShareResponseSchema,
   revokeShareResponseSchema,
   sharedStoryResponseSchema,
   shareLinkResponseSchema,
-  shareStatusResponseSchema,
 } from "@storyverse/contract/sharing";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
@@ -71,13 +71,14 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       ...common,
       schema: {
         tags,
-        summary: "Whether a story has a live share link",
+        summary:
+          "A story's live share link, to copy again (it keeps working); shared: false when there is none",
         security: kit.security,
         params: storyParams,
-        response: { 200: shareStatusResponseSchema, ...errors },
+        response: { 200: liveShareResponseSchema, ...errors },
       },
     },
-    async (request) => sharing.shareStatus(ctx, currentUser(request).id, request.params.id),
+    async (request) => sharing.liveShare(ctx, currentUser(request).id, request.params.id),
   );
 
   app.delete(

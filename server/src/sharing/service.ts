@@ -1,7 +1,8 @@
 // Share links: the owner makes a read-only link to one story; whoever holds it reads the story's words and
 // media and nothing else (no email, no ids, the username only if the owner opted in). The 128-bit token
-// is shown once and only its SHA-256 is stored, so a database leak gives no working links. Making a new
-// link retires the old one; revoking ends every link of the story at once (reads check the row each time).
+// is an HMAC of the link's id under the server's secret and only its SHA-256 is stored, so the owner can be
+// shown the live link again at any time while a database leak alone still gives no working links. Making a
+// new link retires the old one; revoking ends every link of the story at once (reads check the row each time).
 //
 // Media go out as share-scoped links, /api/shared/{token}/media/{ref}?exp&sig: they name a position in
 // the story, never a storage key (keys carry the owner's id), are signed for this link and ref only, last
@@ -9,7 +10,7 @@
 // Pictures also go out as page-sized WebPs (?w=720|1440 on the same links, see pictures.ts), and the link
 // preview's picture at a stable address (/api/shared/{token}/preview.jpg) that works exactly as long as the
 // link does: chat apps fetch previews late and keep them.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import {
   SHARE_TOKEN_PATTERN,
   type SharedPicture,
@@ -23,7 +24,13 @@ import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
 import { ownedStoryRecord, type StoryRecord } from "../stories/service";
 import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
-import { findLiveLinkByHash, findLiveStoryLink, insertShareLink, revokeStoryLinks } from "./repo";
+import {
+  findLiveLinkByHash,
+  findLiveStoryLink,
+  insertShareLink,
+  revokeStoryLinks,
+  type ShareLinkRow,
+} from "./repo";
 
 type SharingContext = Pick<AppContext, "db" | "clock" | "storage" | "config">;
 
@@ -34,6 +41,23 @@ export const SHARED_MEDIA_INVALID = "This media link has expired or is invalid."
 export const SHARE_NOT_FOUND = "This shared story does not exist or is no longer shared.";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A link's token: 128 bits of HMAC over its id, so it can be worked out again but never from the database alone. */
+const tokenForLink = (ctx: Pick<AppContext, "config">, linkId: string) =>
+  createHmac("sha256", ctx.config.sessionSecret)
+    .update(`share-link\n${linkId}`)
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
+
+/**
+ * The live link's address, or null when it cannot be worked out again (a link made before tokens were
+ * derived, or under an earlier secret): its hash then names another token.
+ */
+function linkUrl(ctx: Pick<AppContext, "config">, link: ShareLinkRow): string | null {
+  const token = tokenForLink(ctx, link.id);
+  return hashToken(token) === link.tokenHash ? shareUrl(ctx, token) : null;
+}
 
 export function shareUrl(ctx: Pick<AppContext, "config">, token: string): string {
   return `${ctx.config.appUrl.replace(/\/$/, "")}/s/${token}`;
@@ -46,11 +70,13 @@ export async function createShare(
   options: { showUsername: boolean },
 ) {
   await ownedStoryRecord(ctx, userId, storyId);
-  const token = randomBytes(16).toString("base64url");
+  const id = randomUUID();
+  const token = tokenForLink(ctx, id);
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     await revokeStoryLinks(tx, userId, storyId, now);
     return insertShareLink(tx, {
+      id,
       userId,
       storyId,
       tokenHash: hashToken(token),
@@ -66,14 +92,19 @@ export async function createShare(
   };
 }
 
-export async function shareStatus(ctx: SharingContext, userId: string, storyId: string) {
+/** The story's live link, to see and copy again (nothing changes); `shared: false` when there is none. */
+export async function liveShare(ctx: SharingContext, userId: string, storyId: string) {
   await ownedStoryRecord(ctx, userId, storyId);
   const link = await findLiveStoryLink(ctx.db, userId, storyId);
+  if (!link) {
+    return { success: true as const, shared: false, url: null, created_at: null, show_username: false };
+  }
   return {
     success: true as const,
-    shared: link !== undefined,
-    created_at: link?.createdAt.toISOString() ?? null,
-    show_username: link?.showUsername ?? false,
+    shared: true,
+    url: linkUrl(ctx, link),
+    created_at: link.createdAt.toISOString(),
+    show_username: link.showUsername,
   };
 }
 

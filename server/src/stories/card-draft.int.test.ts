@@ -1,5 +1,6 @@
 // "Make a card" through the HTTP API with the offline drafter: a draft from a narrator message, within the
-// card limits, never a subject that already has a card, nothing saved; other players and other messages 404.
+// card limits, never a subject that already has a card, a real name or none, the message's picture offered as the
+// portrait, nothing saved; other players and other messages 404.
 import {
   CARD_DESCRIPTION_MAX_LENGTH,
   CARD_NAME_MAX_LENGTH,
@@ -8,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
+import { waitForMedia } from "../../test/media";
 import type { TextProvider } from "../providers/types";
 import { readDraft } from "./card-draft";
 
@@ -77,8 +79,46 @@ describe("make a card", () => {
     expect(saved.statusCode, saved.body).toBe(200);
     const next = (await call(user, "POST", `/api/stories/${story}/messages/${answerId}/card-draft`)).json()
       .draft;
-    expect(next.name).not.toBe("Mara Vell");
-    expect(next.name.length).toBeGreaterThan(0);
+    // The passage names no one else, so the next draft leaves the name to the player, never "The" or "Behind".
+    expect(next).toMatchObject({ name: "", triggers: [], portrait: null });
+    expect(next.description.length).toBeGreaterThan(0);
+  });
+
+  it("names no card after a sentence's first word, and offers the message's picture as the portrait", async () => {
+    const user = await createUser(t);
+    const story = (await call(user, "POST", "/api/stories", { title: "Storm", context: "A coast" })).json()
+      .story.id as string;
+    const turn = await call(user, "POST", `/api/stories/${story}/chat`, {
+      prompt: "I open the door",
+      chat_mode: "image",
+    });
+    expect(turn.statusCode).toBe(200);
+    const answerId = turn.json().message_id as string;
+    await waitForMedia(t, user.token, `/api/stories/${story}/media-status/${answerId}`);
+    const url = `/api/stories/${story}/messages/${answerId}/card-draft`;
+
+    await call(user, "PATCH", `/api/stories/${story}/messages/${answerId}`, { content: "The door opened." });
+    const unnamed = (await call(user, "POST", url)).json().draft;
+    expect(unnamed).toMatchObject({ name: "", triggers: [], description: "The door opened." });
+
+    await call(user, "PATCH", `/api/stories/${story}/messages/${answerId}`, {
+      content: "The storm hit. Mara lifted her lantern.",
+    });
+    const draft = (await call(user, "POST", url)).json().draft;
+    expect(draft).toMatchObject({ name: "Mara", triggers: ["Mara"] });
+    // The offered portrait is this message's picture, as the gallery item a card may take.
+    const gallery = (await call(user, "GET", "/api/user/images")).json().images as { id: string }[];
+    expect(gallery.map((item) => item.id)).toEqual([draft.portrait.gallery_item_id]);
+    expect(draft.portrait.url).toBeTruthy();
+    const saved = await call(user, "POST", `/api/stories/${story}/cards`, {
+      name: draft.name,
+      kind: draft.kind,
+      triggers: draft.triggers,
+      description: draft.description,
+      portrait: { gallery_item_id: draft.portrait.gallery_item_id },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().card.portrait.gallery_item_id).toBe(draft.portrait.gallery_item_id);
   });
 
   it("answers 404 for another player's story, a player message, or an unknown one; 400 for a bad id", async () => {
@@ -168,5 +208,7 @@ describe("reading a model's draft", () => {
     });
     expect(readDraft("no card here")).toBeNull();
     expect(readDraft('{"name": ""}')).toBeNull();
+    // No name but a description: a draft the player names, with no trigger until then.
+    expect(readDraft('{"name": "", "description": "A door."}')).toMatchObject({ name: "", triggers: [] });
   });
 });

@@ -1,6 +1,8 @@
 // "Make a card": the text provider drafts a Story Card from one narrator message. Nothing is saved; the
 // player reviews the draft in the card editor and saves it (POST .../cards). A vendor's answer is only a
 // suggestion: it is cut to the card limits here, so the editor never opens with a draft it would refuse.
+// A draft may have no name (the message names no one: the player gives one), and offers the message's own
+// picture, as its gallery item, for the portrait.
 import {
   CARD_DESCRIPTION_MAX_LENGTH,
   CARD_KINDS,
@@ -13,6 +15,7 @@ import {
 import { ProviderUnavailable, storyMessageText } from "../chat/service";
 import type { AppContext } from "../context";
 import { NotFound } from "../http/errors";
+import { ownedImageByKey } from "../media/service";
 import { ProviderError } from "../providers/types";
 import { storyCards } from "./cards";
 
@@ -35,8 +38,14 @@ export function cardDrafterInstructions(title: string, existingNames: string[]):
 const clip = (text: unknown, max: number) =>
   typeof text === "string" ? text.replace(/\s+/g, " ").trim().slice(0, max).trim() : "";
 
-/** The draft inside a model's answer (JSON, perhaps fenced or with words around it), within the card limits. */
-export function readDraft(answer: string): CardDraft | null {
+type DraftedCard = Omit<CardDraft, "portrait">;
+
+/**
+ * The draft inside a model's answer (JSON, perhaps fenced or with words around it), within the card limits.
+ * Without a name it is still a draft if it describes something (the player names it); its triggers then
+ * wait for the name.
+ */
+export function readDraft(answer: string): DraftedCard | null {
   const start = answer.indexOf("{");
   const end = answer.lastIndexOf("}");
   if (start < 0 || end <= start) return null;
@@ -47,7 +56,8 @@ export function readDraft(answer: string): CardDraft | null {
     return null;
   }
   const name = clip(raw.name, CARD_NAME_MAX_LENGTH);
-  if (!name) return null;
+  const description = clip(raw.description, CARD_DESCRIPTION_MAX_LENGTH);
+  if (!name && !description) return null;
   const kind = (CARD_KINDS as readonly string[]).includes(String(raw.kind))
     ? (raw.kind as CardKind)
     : "other";
@@ -56,13 +66,8 @@ export function readDraft(answer: string): CardDraft | null {
     const trigger = clip(value, CARD_TRIGGER_MAX_LENGTH);
     if (trigger && !triggers.some((t) => t.toLowerCase() === trigger.toLowerCase())) triggers.push(trigger);
   }
-  if (triggers.length === 0) triggers.push(clip(name, CARD_TRIGGER_MAX_LENGTH));
-  return {
-    name,
-    kind,
-    triggers: triggers.slice(0, CARD_TRIGGERS_MAX),
-    description: clip(raw.description, CARD_DESCRIPTION_MAX_LENGTH),
-  };
+  if (triggers.length === 0 && name) triggers.push(clip(name, CARD_TRIGGER_MAX_LENGTH));
+  return { name, kind, triggers: triggers.slice(0, CARD_TRIGGERS_MAX), description };
 }
 
 export async function draftCardFromMessage(
@@ -92,5 +97,16 @@ export async function draftCardFromMessage(
   }
   const draft = readDraft(answer);
   if (!draft) throw new ProviderUnavailable(CARD_DRAFT_FAILED_DETAIL);
-  return draft;
+  return { ...draft, portrait: message.imageKey ? await scenePortrait(ctx, userId, message.imageKey) : null };
+}
+
+/** The message's picture as a gallery item to offer as the portrait (null if it has left the gallery). */
+async function scenePortrait(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  imageKey: string,
+): Promise<CardDraft["portrait"]> {
+  const item = await ownedImageByKey(ctx, userId, imageKey);
+  if (!item) return null;
+  return { gallery_item_id: item.id, url: await ctx.storage.signedUrl(item.thumbnailKey ?? item.key) };
 }

@@ -7,7 +7,20 @@ export type CardRow = typeof storyCards.$inferSelect;
 type CardValues = Pick<
   CardRow,
   "name" | "kind" | "triggers" | "description" | "portraitItemId" | "portraitKey" | "enabled"
->;
+> &
+  Partial<
+    Pick<
+      CardRow,
+      | "secondaryTriggers"
+      | "selectiveLogic"
+      | "constant"
+      | "insertionOrder"
+      | "priority"
+      | "caseSensitive"
+      | "extensions"
+      | "characterCard"
+    >
+  >;
 
 export async function listCards(q: Queryable, userId: string, storyId: string): Promise<CardRow[]> {
   return q
@@ -58,6 +71,29 @@ export async function insertCard(
     .values({ ...values, createdAt: values.at, updatedAt: values.at })
     .returning();
   return row!;
+}
+
+/** Many cards of one story at once (an import), in the order given. */
+export async function insertCards(
+  q: Queryable,
+  values: (CardValues & { userId: string; storyId: string; at: Date })[],
+): Promise<CardRow[]> {
+  if (values.length === 0) return [];
+  const rows = await q
+    .insert(storyCards)
+    .values(values.map((value) => ({ ...value, createdAt: value.at, updatedAt: value.at })))
+    .returning();
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  return values.map((value) => byName.get(value.name)!);
+}
+
+/** The names of a story's cards (for an import to keep its own unique). */
+export async function cardNames(q: Queryable, storyId: string): Promise<string[]> {
+  const rows = await q
+    .select({ name: storyCards.name })
+    .from(storyCards)
+    .where(eq(storyCards.storyId, storyId));
+  return rows.map((row) => row.name);
 }
 
 export async function updateCard(

@@ -9,8 +9,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
-import { fetchMedia, waitForMedia } from "../../test/media";
-import { saveImage } from "../media/service";
+import { fetchMedia, galleryImage, waitForMedia } from "../../test/media";
 import { createOfflineImageProvider } from "../providers/offline/image";
 import { type ImageRequest, ProviderError } from "../providers/types";
 
@@ -65,22 +64,6 @@ async function newStory(user: TestUser) {
     .id as string;
 }
 
-async function galleryImage(user: TestUser, color: string) {
-  return saveImage(
-    t.ctx,
-    t.database.db,
-    {
-      userId: user.userId,
-      source: "studio",
-      storyId: null,
-      storyTitle: null,
-      messageId: null,
-      description: "",
-    },
-    await samplePng(64, 64, color),
-  );
-}
-
 const narratorSystemMessage = () => {
   const request = openai.requests.filter((r) => r.path === "/v1/chat/completions").at(-1);
   return (request?.json as { messages: { role: string; content: string }[] }).messages[0]!.content;
@@ -112,7 +95,7 @@ describe("story cards in a turn", () => {
   it("wakes a card by its trigger: the narrator reads its description, the context lists it, the scene takes its portrait's colours", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
-    const portrait = await galleryImage(user, "#d01010");
+    const portrait = await galleryImage(t, user.userId, "#d01010");
     const card = (
       await call(user, "POST", `/api/stories/${storyId}/cards`, {
         name: "Captain Rell",
@@ -144,7 +127,15 @@ describe("story cards in a turn", () => {
       )
     ).json();
     expect(preview.active_cards).toEqual([
-      { id: card.id, name: "Captain Rell", kind: "character", in_context: true },
+      {
+        id: card.id,
+        name: "Captain Rell",
+        kind: "character",
+        in_context: true,
+        reason: { kind: "key", key: "the captain", where: "your message", messages_back: 0 },
+        because: '"the captain" in your message',
+        dropped_for_budget: false,
+      },
     ]);
     expect(preview.messages[0].content).toContain(
       "- Captain Rell (character): A one-eyed captain in a scarlet coat.",
@@ -191,7 +182,7 @@ describe("story cards in a turn", () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
     const colours = ["#102030", "#203040", "#304050"];
-    const portraits = await Promise.all(colours.map((colour) => galleryImage(user, colour)));
+    const portraits = await Promise.all(colours.map((colour) => galleryImage(t, user.userId, colour)));
     const names = ["Ada", "Bram", "Cole"];
     for (const [i, name] of names.entries()) {
       await call(user, "POST", `/api/stories/${storyId}/cards`, {
@@ -204,7 +195,7 @@ describe("story cards in a turn", () => {
     await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "Ada waves", chat_mode: "chat" });
     const selected = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => ({
-        url: await t.storage.signedUrl((await galleryImage(user, `#0${i}0000`)).storageKey),
+        url: await t.storage.signedUrl((await galleryImage(t, user.userId, `#0${i}0000`)).storageKey),
       })),
     );
     const prompt = "Cole nods to Bram";

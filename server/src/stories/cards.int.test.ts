@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
-import { fetchMedia } from "../../test/media";
-import { saveImage } from "../media/service";
+import { fetchMedia, galleryImage } from "../../test/media";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,22 +29,6 @@ async function newStory(user: TestUser) {
   return res.json().story.id as string;
 }
 
-async function galleryImage(user: TestUser, color = "#cc3322") {
-  return saveImage(
-    t.ctx,
-    t.database.db,
-    {
-      userId: user.userId,
-      source: "studio",
-      storyId: null,
-      storyTitle: null,
-      messageId: null,
-      description: "",
-    },
-    await samplePng(64, 48, color),
-  );
-}
-
 const dataUrl = async (color = "#22aa44") =>
   `data:image/png;base64,${(await samplePng(32, 32, color)).toString("base64")}`;
 
@@ -60,7 +43,7 @@ describe("story cards", () => {
   it("creates, lists, changes and deletes a card with a gallery portrait", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
-    const image = await galleryImage(user);
+    const image = await galleryImage(t, user.userId, "#cc3322", 64, 48);
     expect((await call(user, "GET", `/api/stories/${storyId}/cards`)).json()).toEqual({
       success: true,
       cards: [],
@@ -129,7 +112,7 @@ describe("story cards", () => {
     await expect(t.storage.read(firstKey)).rejects.toThrow();
 
     // Deleting the story deletes its cards and the portraits they uploaded; the gallery keeps its own.
-    const image = await galleryImage(user);
+    const image = await galleryImage(t, user.userId, "#cc3322", 64, 48);
     await call(user, "POST", `/api/stories/${storyId}/cards`, {
       name: "Lantern",
       kind: "thing",
@@ -167,7 +150,7 @@ describe("story cards", () => {
     const other = await createUser(t);
     const storyId = await newStory(user);
     const base = `/api/stories/${storyId}/cards`;
-    const theirs = await galleryImage(other);
+    const theirs = await galleryImage(t, other.userId, "#cc3322", 64, 48);
     const existing = (await call(user, "POST", base, mara)).json().card;
     const cases: [unknown, RegExp][] = [
       [{ ...mara, name: "" }, /name/],

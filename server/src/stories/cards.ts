@@ -2,14 +2,21 @@
 // player's own gallery image or a checked upload), and what a turn needs of them. An uploaded portrait
 // belongs to its card: replacing the portrait, deleting the card or the story deletes the file; a gallery
 // portrait stays the gallery's. Uploads are kept re-encoded and small (portraits.ts), at most
-// PORTRAIT_UPLOADS_MAX an account.
+// PORTRAIT_UPLOADS_MAX an account. Cards also carry the lore rules (secondary triggers and their logic,
+// constant, insertion order, priority, case) and, when imported, the source's unmodelled fields
+// (`extensions`) and character card data (`character_card`), which only an import sets and an export reads.
 import { randomUUID } from "node:crypto";
 import {
+  CARD_NAME_MAX_LENGTH,
+  type CardKind,
   type CardPortraitInput,
   type createCardRequestSchema,
   DUPLICATE_CARD_NAME_DETAIL,
+  EMPTY_TRIGGERS_DETAIL,
   PORTRAIT_NOT_YOURS_DETAIL,
   PORTRAIT_UPLOADS_MAX,
+  regexTriggerProblem,
+  type SelectiveLogic,
   STORY_CARDS_MAX,
   type StoryCard,
   TOO_MANY_CARDS_DETAIL,
@@ -25,11 +32,13 @@ import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/imag
 import { ownedMediaByIds } from "../media/service";
 import {
   type CardRow,
+  cardNames,
   countCards,
   countUploadedPortraits,
   deleteCard,
   findCard,
   insertCard,
+  insertCards,
   listCards,
   lockStoryCards,
   lockUserPortraits,
@@ -138,6 +147,12 @@ async function portraitKeys(
   return keys;
 }
 
+/** The character card's notes for the player, when the card came from one ("" otherwise). */
+function creatorNotesOf(row: CardRow): string {
+  const notes = row.characterCard?.creator_notes;
+  return typeof notes === "string" ? notes : "";
+}
+
 async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Promise<StoryCard[]> {
   const keys = await portraitKeys(ctx, userId, rows);
   return Promise.all(
@@ -153,6 +168,14 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
           ? { url: await ctx.storage.signedUrl(portrait.shown), gallery_item_id: portrait.itemId }
           : null,
         enabled: row.enabled,
+        secondary_triggers: row.secondaryTriggers,
+        selective_logic: row.selectiveLogic,
+        constant: row.constant,
+        insertion_order: row.insertionOrder,
+        priority: row.priority,
+        case_sensitive: row.caseSensitive,
+        from_character_card: row.characterCard !== null,
+        creator_notes: creatorNotesOf(row),
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
       };
@@ -209,6 +232,12 @@ export async function createStoryCard(
         triggers: cleanTriggers(input.triggers),
         description: input.description,
         enabled: input.enabled,
+        secondaryTriggers: cleanTriggers(input.secondary_triggers),
+        selectiveLogic: input.selective_logic,
+        constant: input.constant,
+        insertionOrder: input.insertion_order,
+        priority: input.priority,
+        caseSensitive: input.case_sensitive,
         ...portrait,
         at: ctx.clock.now(),
       });
@@ -231,6 +260,11 @@ export async function updateStoryCard(
   const existing = await findCard(ctx.db, userId, storyId, cardId);
   if (!existing) throw new NotFound("Card not found");
   const name = input.name?.trim().normalize("NFC");
+  // Triggers may be empty only on a constant card, whichever of the two this change sends.
+  const triggers = input.triggers === undefined ? existing.triggers : cleanTriggers(input.triggers);
+  if (triggers.length === 0 && !(input.constant ?? existing.constant)) {
+    throw new BadRequest(EMPTY_TRIGGERS_DETAIL);
+  }
   if (name !== undefined && (await nameTaken(ctx.db, storyId, name, cardId))) {
     throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
   }
@@ -249,6 +283,14 @@ export async function updateStoryCard(
         ...(input.triggers !== undefined ? { triggers: cleanTriggers(input.triggers) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.secondary_triggers !== undefined
+          ? { secondaryTriggers: cleanTriggers(input.secondary_triggers) }
+          : {}),
+        ...(input.selective_logic !== undefined ? { selectiveLogic: input.selective_logic } : {}),
+        ...(input.constant !== undefined ? { constant: input.constant } : {}),
+        ...(input.insertion_order !== undefined ? { insertionOrder: input.insertion_order } : {}),
+        ...(input.priority !== undefined ? { priority: input.priority } : {}),
+        ...(input.case_sensitive !== undefined ? { caseSensitive: input.case_sensitive } : {}),
         ...(portrait ?? {}),
         updatedAt: ctx.clock.now(),
       });
@@ -278,6 +320,12 @@ export async function deleteStoryCard(
   if (deleted) await discardPortraitFiles(ctx, [deleted.portraitKey]);
 }
 
+/** The name `{{char}}` stands for in an imported character card: its V3 nickname, else the card's name. */
+function calledBy(characterCard: Record<string, unknown>, name: string): string {
+  const nickname = characterCard.nickname;
+  return typeof nickname === "string" && nickname.trim() ? nickname.trim() : name;
+}
+
 /** What a turn needs of a story's enabled cards: their words and the storage key of their portrait. */
 export async function cardsForTurn(
   ctx: Pick<AppContext, "db">,
@@ -293,6 +341,13 @@ export async function cardsForTurn(
     triggers: row.triggers,
     description: row.description,
     portraitKey: keys.get(row.id)?.key ?? null,
+    secondaryTriggers: row.secondaryTriggers,
+    selectiveLogic: row.selectiveLogic,
+    constant: row.constant,
+    insertionOrder: row.insertionOrder,
+    priority: row.priority,
+    caseSensitive: row.caseSensitive,
+    ...(row.characterCard ? { ownName: calledBy(row.characterCard, row.name) } : {}),
   }));
 }
 
@@ -303,4 +358,180 @@ export async function storyPortraitUploads(ctx: Pick<AppContext, "db">, userId: 
 
 export async function discardStoryPortraits(ctx: CardsContext, keys: string[]): Promise<void> {
   await discardPortraitFiles(ctx, keys);
+}
+
+// --- Imports and exports (interop/) ---------------------------------------------------------------------
+
+/** A card an importer made from a character card or a lore entry, its texts already cut to the limits. */
+export type ImportedCardInput = {
+  name: string;
+  kind: CardKind;
+  triggers: string[];
+  description: string;
+  enabled: boolean;
+  secondaryTriggers: string[];
+  selectiveLogic: SelectiveLogic;
+  constant: boolean;
+  insertionOrder: number;
+  priority: number;
+  caseSensitive: boolean;
+  /** The source's fields the card does not model, written back on export. */
+  extensions: Record<string, unknown>;
+  /** The Character Card V3 `data` (minus character_book), raw; null for a lore entry. */
+  characterCard?: Record<string, unknown> | null;
+  /** The card's picture as bytes: checked and re-encoded like any uploaded portrait. */
+  portrait?: { data: Buffer; mimeType?: string } | null;
+};
+
+/** "Mara", then "Mara (2)", "Mara (3)"... the first not taken (case-insensitively), within the name limit. */
+function freeName(name: string, taken: Set<string>): string {
+  const base = name.trim().normalize("NFC") || "Unnamed";
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? "" : ` (${n})`;
+    const candidate = `${Array.from(base)
+      .slice(0, CARD_NAME_MAX_LENGTH - suffix.length)
+      .join("")
+      .trimEnd()}${suffix}`;
+    if (!taken.has(candidate.toLowerCase())) {
+      taken.add(candidate.toLowerCase());
+      return candidate;
+    }
+  }
+}
+
+/** An imported card's own checks, named by the card: what the HTTP API would refuse, refused here too. */
+function checkImportedCard(card: ImportedCardInput): string[] {
+  const triggers = cleanTriggers(card.triggers);
+  const what = `card "${card.name}"`;
+  if (triggers.length === 0 && !card.constant) throw new BadRequest(`${what}: ${EMPTY_TRIGGERS_DETAIL}`);
+  for (const trigger of [...triggers, ...card.secondaryTriggers]) {
+    const problem = regexTriggerProblem(trigger);
+    if (problem) throw new BadRequest(`${what}: ${problem}`);
+  }
+  return triggers;
+}
+
+/** An imported picture as a kept portrait (the checks and re-encoding of an upload). */
+async function importedPortrait(card: ImportedCardInput): Promise<Buffer | null> {
+  if (!card.portrait) return null;
+  try {
+    await inspectImage(card.portrait.data);
+  } catch (error) {
+    if (error instanceof HttpError) throw new BadRequest(`card "${card.name}" portrait: ${error.detail}`);
+    throw error;
+  }
+  const kept = await encodePortrait(card.portrait.data).catch((error: unknown) => {
+    if (error instanceof HttpError) throw error;
+    throw new BadRequest(`card "${card.name}" portrait: ${DAMAGED_IMAGE_DETAIL}`);
+  });
+  return kept.data;
+}
+
+/**
+ * Many imported cards in one story at once, all or none, under the same locks and limits as one card: at
+ * most STORY_CARDS_MAX a story, uploaded portraits within PORTRAIT_UPLOADS_MAX. A name the story (or the
+ * import) already has gets " (2)", " (3)"... Callers have checked the story is the player's. Answers the
+ * cards and the portrait files stored (the caller's to remove if its own transaction does not commit).
+ */
+export async function createImportedCards(
+  ctx: CardsContext,
+  userId: string,
+  storyId: string,
+  cards: ImportedCardInput[],
+): Promise<{ cards: StoryCard[]; portraitKeys: string[] }> {
+  const triggers = cards.map(checkImportedCard);
+  if (cards.length > STORY_CARDS_MAX) throw new BadRequest(TOO_MANY_CARDS_DETAIL);
+  const withPortrait = cards.filter((card) => card.portrait).length;
+  if (
+    withPortrait > 0 &&
+    (await countUploadedPortraits(ctx.db, userId, null)) + withPortrait > PORTRAIT_UPLOADS_MAX
+  ) {
+    throw tooManyPortraits();
+  }
+  const portraits: (string | null)[] = [];
+  try {
+    for (const card of cards) {
+      const data = await importedPortrait(card);
+      portraits.push(
+        data
+          ? (await storePortrait(ctx, userId, { upload: data, mimeType: "image/webp" })).portraitKey
+          : null,
+      );
+    }
+    const rows = await ctx.db.transaction(async (tx) => {
+      if (withPortrait > 0) {
+        await lockUserPortraits(tx, userId);
+        if ((await countUploadedPortraits(tx, userId, null)) + withPortrait > PORTRAIT_UPLOADS_MAX) {
+          throw tooManyPortraits();
+        }
+      }
+      await lockStoryCards(tx, storyId);
+      if ((await countCards(tx, storyId)) + cards.length > STORY_CARDS_MAX) {
+        throw new BadRequest(TOO_MANY_CARDS_DETAIL);
+      }
+      const taken = new Set((await cardNames(tx, storyId)).map((name) => name.toLowerCase()));
+      const at = ctx.clock.now().getTime();
+      return insertCards(
+        tx,
+        cards.map((card, index) => ({
+          userId,
+          storyId,
+          name: freeName(card.name, taken),
+          kind: card.kind,
+          triggers: triggers[index]!,
+          description: card.description,
+          enabled: card.enabled,
+          secondaryTriggers: cleanTriggers(card.secondaryTriggers),
+          selectiveLogic: card.selectiveLogic,
+          constant: card.constant,
+          insertionOrder: card.insertionOrder,
+          priority: card.priority,
+          caseSensitive: card.caseSensitive,
+          extensions: card.extensions,
+          characterCard: card.characterCard ?? null,
+          portraitItemId: null,
+          portraitKey: portraits[index] ?? null,
+          // A millisecond apart, so the story lists them in the order imported.
+          at: new Date(at + index),
+        })),
+      );
+    });
+    return {
+      cards: await toCards(ctx, userId, rows),
+      portraitKeys: portraits.filter((key): key is string => key !== null),
+    };
+  } catch (error) {
+    await discardPortraitFiles(ctx, portraits);
+    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    throw error;
+  }
+}
+
+/**
+ * A card with everything it holds, and its portrait's storage key (for exports and backups). The portrait's
+ * bytes are read only when asked for: a lore export of a hundred cards reads none of their pictures.
+ */
+export type ExportedCard = CardRow & {
+  portrait: { key: string; read: () => Promise<Buffer>; galleryItemId: string | null } | null;
+};
+
+/** A story's cards, or the one card `cardId` (none when it is not there). Callers have checked the story. */
+export async function cardsForExport(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  storyId: string,
+  cardId?: string,
+): Promise<ExportedCard[]> {
+  const all = await listCards(ctx.db, userId, storyId);
+  const rows = cardId === undefined ? all : all.filter((row) => row.id === cardId);
+  const keys = await portraitKeys(ctx, userId, rows);
+  return rows.map((row) => {
+    const portrait = keys.get(row.id);
+    return {
+      ...row,
+      portrait: portrait
+        ? { key: portrait.key, read: () => ctx.storage.read(portrait.key), galleryItemId: portrait.itemId }
+        : null,
+    };
+  });
 }

@@ -2,7 +2,11 @@
 // narrator is a fake OpenAI server (its wire format), so a test can read exactly what the next turn sent.
 import {
   NEWEST_ONLY_DETAIL,
+  NOTHING_TO_CONTINUE_DETAIL,
+  NOTHING_TO_REDO_DETAIL,
   NOTHING_TO_UNDO_DETAIL,
+  RETRY_WHAT_DETAIL,
+  SCENE_NEEDS_MEDIA_DETAIL,
   STILL_PAINTING_DETAIL,
   STILL_WRITING_DETAIL,
 } from "@storyverse/contract/story-craft";
@@ -11,9 +15,12 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
+import { postTurnStream } from "../../test/sse";
+import { CONTINUE_INSTRUCTION } from "../chat/service";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { charge } from "../credits/service";
 import { createOfflineImageProvider } from "../providers/offline/image";
+import { ProviderError } from "../providers/types";
 
 let openai: OpenAIFake;
 let t: TestApp;
@@ -307,6 +314,299 @@ describe("retry with versions", () => {
   });
 });
 
+describe("retry what you want", () => {
+  it('"text" writes new words as a new version keeping the picture, priced as chat; "media" paints a new scene for the same words, priced as the image', async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    answer("The bridge sways.", "A rope bridge over a gorge.");
+    const first = await turn(t, user, storyId, "I cross the bridge", "image");
+    const painted = await waitForMedia(
+      t,
+      user.token,
+      `/api/stories/${storyId}/media-status/${first.message_id}`,
+    );
+    expect(await balance(t, user)).toBe(13.5);
+    const retry = (id: string, body: unknown) =>
+      call(t, user, "POST", `/api/stories/${storyId}/messages/${id}/retry`, body);
+
+    answer("The bridge holds, barely.");
+    const text = await retry(first.message_id, { what: "text" });
+    expect(text.statusCode).toBe(200);
+    expect(text.json()).toMatchObject({
+      story_text: "The bridge holds, barely.",
+      media_generation: { status: "none", type: null },
+      quota_info: { charged: 0.5, remaining: 13 },
+    });
+    let [, shown] = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(shown).toMatchObject({
+      id: text.json().message_id,
+      content: "The bridge holds, barely.",
+      mode: "image",
+      media_status: "completed",
+      image_url: painted.image_url,
+      version: 2,
+      version_count: 2,
+    });
+
+    const requestsBefore = openai.requests.length;
+    const media = await retry(text.json().message_id, { what: "media" });
+    expect(media.statusCode).toBe(200);
+    expect(media.json()).toMatchObject({
+      story_text: "The bridge holds, barely.",
+      media_generation: { status: "started", type: "image" },
+      quota_info: { charged: 1.5, remaining: 11.5 },
+    });
+    // No narrator was asked: the words are the same.
+    expect(openai.requests.slice(requestsBefore).filter((r) => r.path === "/v1/chat/completions")).toEqual(
+      [],
+    );
+    const repainted = await waitForMedia(
+      t,
+      user.token,
+      `/api/stories/${storyId}/media-status/${media.json().message_id}`,
+    );
+    expect(repainted.image_url).toBeTruthy();
+    expect(repainted.image_url).not.toBe(painted.image_url);
+    [, shown] = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(shown).toMatchObject({ content: "The bridge holds, barely.", version: 3, version_count: 3 });
+    // Both pictures are in the gallery.
+    expect((await call(t, user, "GET", "/api/user/images")).json().images).toHaveLength(2);
+
+    // "both" is today's retry: new words and a new picture, priced as the image.
+    answer("The bridge snaps.");
+    const both = await retry(media.json().message_id, { what: "both" });
+    expect(both.json()).toMatchObject({
+      story_text: "The bridge snaps.",
+      media_generation: { status: "started", type: "image" },
+      quota_info: { charged: 1.5, remaining: 10 },
+    });
+  }, 120_000);
+
+  it("a failed new scene gives back all of its price", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    const first = await turn(t, user, storyId, "I wait for dawn");
+    const before = await balance(t, user);
+    const broken = t.ctx.providers.image.generate;
+    t.ctx.providers.image.generate = async () => {
+      throw new ProviderError("The image service is down.", false);
+    };
+    try {
+      const media = await call(
+        t,
+        user,
+        "POST",
+        `/api/stories/${storyId}/messages/${first.message_id}/retry`,
+        {
+          what: "media",
+        },
+      );
+      expect(media.json()).toMatchObject({
+        media_generation: { type: "image" },
+        quota_info: { charged: 1.5 },
+      });
+      const status = await waitForMedia(
+        t,
+        user.token,
+        `/api/stories/${storyId}/media-status/${media.json().message_id}`,
+      );
+      expect(status.media_generation_failed).toBe(true);
+      await expect.poll(async () => balance(t, user), { timeout: 10_000 }).toBe(before);
+    } finally {
+      t.ctx.providers.image.generate = broken;
+    }
+    const account = await findAccount(t.database.db, user.userId);
+    expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+  }, 60_000);
+
+  it("refuses a bad what, a chat-mode new scene and other people's stories, changing nothing", async () => {
+    const [owner, stranger] = await Promise.all([createUser(t), createUser(t)]);
+    const storyId = await newStory(t, owner);
+    const first = await turn(t, owner, storyId, "I knock twice");
+    const url = `/api/stories/${storyId}/messages/${first.message_id}/retry`;
+    for (const what of ["words", "", 3, null]) {
+      const res = await call(t, owner, "POST", url, { what });
+      expect(res.statusCode, JSON.stringify(what)).toBe(400);
+      expect(res.json().detail).toContain(RETRY_WHAT_DETAIL);
+    }
+    const chatScene = await call(t, owner, "POST", url, { what: "media", chat_mode: "chat" });
+    expect(chatScene.statusCode).toBe(400);
+    expect(chatScene.json().detail).toBe(SCENE_NEEDS_MEDIA_DETAIL);
+    const theirs = await call(t, stranger, "POST", url, { what: "text" });
+    expect(theirs.statusCode).toBe(404);
+    expect((await messagesOf(t, owner, storyId)).map((m) => m.content)).toEqual([
+      "I knock twice",
+      "The tower door creaks open.",
+    ]);
+    expect(await balance(t, owner)).toBe(14.5);
+  });
+
+  for (const what of ["text", "media"] as const) {
+    it(`keeps the ledger whole under 50 concurrent "${what}" retries from a user with few credits`, async () => {
+      const user = await createUser(t);
+      const storyId = await newStory(t, user);
+      const first = await turn(t, user, storyId, "I toss a coin");
+      // 14.5 left; spend 11.5 elsewhere: 3 credits, two new scenes or six new words.
+      await charge(t.database.db, user.userId, "video", 3, new Date(), "Spent elsewhere");
+      await charge(t.database.db, user.userId, "image", 1, new Date(), "Spent elsewhere");
+      await charge(t.database.db, user.userId, "chat", 2, new Date(), "Spent elsewhere");
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          call(t, user, "POST", `/api/stories/${storyId}/messages/${first.message_id}/retry`, { what }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((code) => ![200, 402, 409, 502].includes(code))).toEqual([]);
+      const delivered = codes.filter((code) => code === 200).length;
+      expect(delivered).toBeGreaterThanOrEqual(1);
+      if (what === "media") {
+        for (const r of results.filter((res) => res.statusCode === 200)) {
+          await waitForMedia(t, user.token, `/api/stories/${storyId}/media-status/${r.json().message_id}`);
+        }
+      }
+      const account = await findAccount(t.database.db, user.userId);
+      expect(account!.balanceTenths).toBeGreaterThanOrEqual(0);
+      expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+      const versions = (
+        await call(t, user, "GET", `/api/stories/${storyId}/messages/${first.message_id}/versions`)
+      ).json().versions;
+      expect(versions).toHaveLength(1 + delivered);
+      expect(account!.balanceTenths).toBe(30 - (what === "text" ? 5 : 15) * delivered);
+    }, 120_000);
+  }
+});
+
+describe("undo and redo", () => {
+  it("undo hides the newest exchange; redo brings it back with its versions and media, in stack order", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    answer("The inn is warm.");
+    await turn(t, user, storyId, "I enter the inn");
+    answer("The ale is bitter.");
+    const second = await turn(t, user, storyId, "I order a drink", "image");
+    const painted = await waitForMedia(
+      t,
+      user.token,
+      `/api/stories/${storyId}/media-status/${second.message_id}`,
+    );
+    answer("The ale is sweet.");
+    const retried = (
+      await call(t, user, "POST", `/api/stories/${storyId}/messages/${second.message_id}/retry`, {
+        what: "text",
+      })
+    ).json();
+    const before = await balance(t, user);
+    const contents = async () => (await messagesOf(t, user, storyId)).map((m) => m.content);
+    const full = ["I enter the inn", "The inn is warm.", "I order a drink", "The ale is sweet."];
+    expect(await contents()).toEqual(full);
+
+    // Undo twice: the story is empty; the story list counts nothing; the narrator would see nothing.
+    expect((await call(t, user, "POST", `/api/stories/${storyId}/undo`)).statusCode).toBe(200);
+    expect(await contents()).toEqual(full.slice(0, 2));
+    expect((await call(t, user, "POST", `/api/stories/${storyId}/undo`)).statusCode).toBe(200);
+    expect(await contents()).toEqual([]);
+    const [listed] = (await call(t, user, "GET", "/api/stories")).json().stories;
+    expect(listed.message_count).toBe(0);
+    const context = (await call(t, user, "GET", `/api/stories/${storyId}/context`)).json();
+    expect(JSON.stringify(context.messages)).not.toContain("inn");
+
+    // Redo brings back the last undone first (a stack), with versions and the picture.
+    const redo = await call(t, user, "POST", `/api/stories/${storyId}/redo`);
+    expect(redo.statusCode).toBe(200);
+    expect(redo.json().messages.map((m: Listed) => m.content)).toEqual(full.slice(0, 2));
+    expect(await contents()).toEqual(full.slice(0, 2));
+    const again = await call(t, user, "POST", `/api/stories/${storyId}/redo`);
+    expect(again.json().messages.map((m: Listed) => m.content)).toEqual(full.slice(2));
+    const messages = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(messages.map((m: Listed) => m.content)).toEqual(full);
+    expect(messages[3]).toMatchObject({
+      id: retried.message_id,
+      image_url: painted.image_url,
+      version: 2,
+      version_count: 2,
+    });
+    const versions = (
+      await call(t, user, "GET", `/api/stories/${storyId}/messages/${second.message_id}/versions`)
+    ).json().versions;
+    expect(versions.map((v: { content: string; selected: boolean }) => [v.content, v.selected])).toEqual([
+      ["The ale is bitter.", false],
+      ["The ale is sweet.", true],
+    ]);
+    expect(await balance(t, user)).toBe(before);
+
+    const nothing = await call(t, user, "POST", `/api/stories/${storyId}/redo`);
+    expect(nothing.statusCode).toBe(409);
+    expect(nothing.json().detail).toBe(NOTHING_TO_REDO_DETAIL);
+  }, 120_000);
+
+  it("a new turn ends Redo: the undone exchange is gone for good, its picture stays in the gallery", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    await turn(t, user, storyId, "I enter the cave");
+    const painted = await turn(t, user, storyId, "I light a torch", "image");
+    await waitForMedia(t, user.token, `/api/stories/${storyId}/media-status/${painted.message_id}`);
+    await call(t, user, "POST", `/api/stories/${storyId}/undo`);
+    answer("The torch will not light.");
+    await turn(t, user, storyId, "I feel my way instead");
+    expect(JSON.stringify(lastNarratorRequest())).not.toContain("I light a torch");
+
+    const redo = await call(t, user, "POST", `/api/stories/${storyId}/redo`);
+    expect(redo.statusCode).toBe(409);
+    expect(redo.json().detail).toBe(NOTHING_TO_REDO_DETAIL);
+    expect((await messagesOf(t, user, storyId)).map((m) => m.content)).toEqual([
+      "I enter the cave",
+      "The tower door creaks open.",
+      "I feel my way instead",
+      "The torch will not light.",
+    ]);
+    const gone = await call(
+      t,
+      user,
+      "GET",
+      `/api/stories/${storyId}/messages/${painted.message_id}/versions`,
+    );
+    expect(gone.statusCode).toBe(404);
+    expect((await call(t, user, "GET", "/api/user/images")).json().images).toHaveLength(1);
+  }, 60_000);
+
+  it("says how many exchanges Redo can bring back, as the stack grows, shrinks and ends; only to the owner", async () => {
+    const user = await createUser(t);
+    const stranger = await createUser(t);
+    const storyId = await newStory(t, user);
+    const redoable = async () => (await call(t, user, "GET", `/api/stories/${storyId}/redo`)).json().redoable;
+    await turn(t, user, storyId, "I open the map");
+    await turn(t, user, storyId, "I trace the river");
+    expect(await redoable()).toBe(0);
+    await call(t, user, "POST", `/api/stories/${storyId}/undo`);
+    await call(t, user, "POST", `/api/stories/${storyId}/undo`);
+    expect(await redoable()).toBe(2);
+    await call(t, user, "POST", `/api/stories/${storyId}/redo`);
+    expect(await redoable()).toBe(1);
+    await turn(t, user, storyId, "I fold the map away");
+    expect(await redoable()).toBe(0);
+    const theirs = await call(t, stranger, "GET", `/api/stories/${storyId}/redo`);
+    expect(theirs.statusCode).toBe(404);
+  }, 60_000);
+
+  it("an undone message cannot be edited or switched; redo of another's story is 404", async () => {
+    const [owner, stranger] = await Promise.all([createUser(t), createUser(t)]);
+    const storyId = await newStory(t, owner);
+    const first = await turn(t, owner, storyId, "I whistle");
+    await call(t, owner, "POST", `/api/stories/${storyId}/undo`);
+    const base = `/api/stories/${storyId}/messages/${first.message_id}`;
+    expect((await call(t, owner, "PATCH", base, { content: "Changed" })).statusCode).toBe(404);
+    expect((await call(t, owner, "PUT", `${base}/versions/1/select`)).statusCode).toBe(404);
+    expect((await call(t, owner, "POST", `${base}/retry`, { what: "text" })).statusCode).toBe(404);
+    const theirs = await call(t, stranger, "POST", `/api/stories/${storyId}/redo`);
+    expect(theirs.statusCode).toBe(404);
+    const redo = await call(t, owner, "POST", `/api/stories/${storyId}/redo`);
+    expect(redo.json().messages.map((m: Listed) => m.content)).toEqual([
+      "I whistle",
+      "The tower door creaks open.",
+    ]);
+  });
+});
+
 describe("edit", () => {
   it("changes the player's and the narrator's words, keeps the media, and the next turn sees the edit", async () => {
     const user = await createUser(t);
@@ -397,61 +697,124 @@ describe("undo", () => {
   });
 });
 
-describe("continue", () => {
-  it("carries the story on without a player message, priced and shaped as a turn", async () => {
+describe("continue in place", () => {
+  it("grows the newest narrator message as a new version, keeps its picture, priced as chat, with no player line", async () => {
     const user = await createUser(t);
     const storyId = await newStory(t, user);
-    await turn(t, user, storyId, "I set sail");
-    answer("The wind rises on its own.");
-    const res = await call(t, user, "POST", `/api/stories/${storyId}/continue`, { chat_mode: "chat" });
+    answer("The ship leaves the harbour and the wind");
+    const first = await turn(t, user, storyId, "I set sail", "image");
+    await waitForMedia(t, user.token, `/api/stories/${storyId}/media-status/${first.message_id}`);
+    const [, before] = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(await balance(t, user)).toBe(13.5);
+
+    answer("fills the sails at last.");
+    const res = await call(t, user, "POST", `/api/stories/${storyId}/continue`, { chat_mode: "video" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
-      story_text: "The wind rises on its own.",
+      story_text: "The ship leaves the harbour and the wind fills the sails at last.",
       media_generation: { status: "none", type: null },
-      quota_info: { charged: 0.5, remaining: 14 },
+      quota_info: { charged: 0.5, remaining: 13 },
     });
+    // The narrator read its own message and a narrator-side instruction; no player line was sent.
     const sent = lastNarratorRequest();
-    expect(sent.slice(1, 3).map((m) => m.content)).toEqual(["I set sail", "The tower door creaks open."]);
-    expect(sent.at(-1)?.role).toBe("user");
-    expect((await messagesOf(t, user, storyId)).map((m) => m.role)).toEqual([
-      "user",
-      "assistant",
-      "assistant",
-    ]);
+    expect(sent.at(-1)?.role).toBe("system");
+    expect(sent.at(-1)?.content).toMatch(/Continue your last answer/);
+    expect(sent.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["I set sail"]);
+    expect(sent.at(-2)?.content).toContain("the wind");
+    const listed = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(listed.map((m: Listed) => m.role)).toEqual(["user", "assistant"]);
+    expect(listed[1]).toMatchObject({
+      id: res.json().message_id,
+      content: "The ship leaves the harbour and the wind fills the sails at last.",
+      version: 2,
+      version_count: 2,
+      image_url: before.image_url,
+      media_status: "completed",
+    });
 
-    // A continued answer can be retried (the narrator is asked to carry on again) and undone alone.
-    answer("The wind falls still instead.");
-    const retried = await call(
-      t,
-      user,
-      "POST",
-      `/api/stories/${storyId}/messages/${res.json().message_id}/retry`,
+    // A finished sentence goes on in a new paragraph.
+    answer("Gulls follow the wake.");
+    const again = await call(t, user, "POST", `/api/stories/${storyId}/continue`);
+    expect(again.json().story_text).toBe(
+      "The ship leaves the harbour and the wind fills the sails at last.\n\nGulls follow the wake.",
     );
-    expect(retried.json()).toMatchObject({ story_text: "The wind falls still instead." });
-    expect(lastNarratorRequest().at(-1)).toEqual(sent.at(-1));
-    await call(t, user, "POST", `/api/stories/${storyId}/undo`);
-    expect((await messagesOf(t, user, storyId)).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(await balance(t, user)).toBe(12.5);
+  }, 60_000);
 
-    const image = await call(t, user, "POST", `/api/stories/${storyId}/continue`);
-    expect(image.json().media_generation).toEqual({ status: "started", type: "image" });
-  });
-
-  it("waits while the newest media is being made, and a user who cannot pay gets 402", async () => {
-    holdImages();
+  it("refunds a continue stopped before any word, and refuses with nothing to continue or while painting", async () => {
     const user = await createUser(t);
     const storyId = await newStory(t, user);
+    const none = await call(t, user, "POST", `/api/stories/${storyId}/continue`);
+    expect(none.statusCode).toBe(409);
+    expect(none.json().detail).toBe(NOTHING_TO_CONTINUE_DETAIL);
+    await turn(t, user, storyId, "I wait");
+    const balanceBefore = await balance(t, user);
+    // The player stops before the narrator's first word (the fake writes a blank, then hangs): nothing is
+    // kept, the whole charge goes back.
+    openai.chat.pieces = [" ", "never sent"];
+    openai.chat.midStream = "hang";
+    const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const stream = await postTurnStream(base, `/api/stories/${storyId}/continue`, user.token, {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stream.close();
+    await expect.poll(async () => balance(t, user), { timeout: 10_000 }).toBe(balanceBefore);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await balance(t, user)).toBe(balanceBefore);
+    const account = await findAccount(t.database.db, user.userId);
+    expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+    expect((await messagesOf(t, user, storyId)).map((m) => m.content)).toEqual([
+      "I wait",
+      "The tower door creaks open.",
+    ]);
+    openai.chat.midStream = "none";
+    answer("The tower door creaks open.");
+
+    holdImages();
     await turn(t, user, storyId, "I paint", "image");
-    const busy = await call(t, user, "POST", `/api/stories/${storyId}/continue`, { chat_mode: "chat" });
+    const busy = await call(t, user, "POST", `/api/stories/${storyId}/continue`);
     expect(busy.statusCode).toBe(409);
     expect(busy.json().detail).toBe(STILL_PAINTING_DETAIL);
+  }, 60_000);
 
+  it("keeps the ledger whole under 50 concurrent continues from a user with few credits", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    answer("The stair winds up into the dark and");
+    await turn(t, user, storyId, "I climb the stair");
+    // 14.5 left; spend 11.5 elsewhere: 3 credits, six continues at most.
+    await charge(t.database.db, user.userId, "video", 3, new Date(), "Spent elsewhere");
+    await charge(t.database.db, user.userId, "image", 1, new Date(), "Spent elsewhere");
+    await charge(t.database.db, user.userId, "chat", 2, new Date(), "Spent elsewhere");
+    answer("a draught brings the smell of rain.");
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(t, user, "POST", `/api/stories/${storyId}/continue`, {})),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((code) => ![200, 402, 409, 502].includes(code))).toEqual([]);
+    const delivered = codes.filter((code) => code === 200).length;
+    expect(delivered).toBeGreaterThanOrEqual(1);
+    const account = await findAccount(t.database.db, user.userId);
+    expect(account!.balanceTenths).toBeGreaterThanOrEqual(0);
+    expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+    // Each delivered continue is one new version of the one narrator message, paid at the chat price.
+    expect(account!.balanceTenths).toBe(30 - 5 * delivered);
+    const listed = (await call(t, user, "GET", `/api/stories/${storyId}/messages`)).json().messages;
+    expect(listed.map((m: Listed) => m.role)).toEqual(["user", "assistant"]);
+    expect(listed[1].version_count).toBe(1 + delivered);
+  }, 120_000);
+
+  it("a user who cannot pay gets 402 and the message stays as it was", async () => {
     const poor = await createUser(t);
     const poorStory = await newStory(t, poor);
+    await turn(t, poor, poorStory, "I count my coins");
     await charge(t.database.db, poor.userId, "video", 4, new Date(), "Spent elsewhere");
-    await charge(t.database.db, poor.userId, "chat", 6, new Date(), "Spent elsewhere");
-    const refused = await call(t, poor, "POST", `/api/stories/${poorStory}/continue`, { chat_mode: "chat" });
+    await charge(t.database.db, poor.userId, "chat", 5, new Date(), "Spent elsewhere");
+    const refused = await call(t, poor, "POST", `/api/stories/${poorStory}/continue`);
     expect(refused.statusCode).toBe(402);
-    expect(await messagesOf(t, poor, poorStory)).toEqual([]);
+    expect((await messagesOf(t, poor, poorStory)).map((m) => m.content)).toEqual([
+      "I count my coins",
+      "The tower door creaks open.",
+    ]);
   });
 });
 
@@ -533,7 +896,7 @@ describe("memory, Author's Note and what the narrator sees", () => {
 
     // Without a prompt: what Continue would send.
     const idle = (await call(t, user, "GET", `/api/stories/${storyId}/context`)).json();
-    expect(idle.messages.at(-1)).toEqual({ role: "user", content: "Continue the story: what happens next?" });
+    expect(idle.messages.at(-1)).toEqual({ role: "system", content: CONTINUE_INSTRUCTION });
   });
 
   it("refuses over-long fields, bad queries and other people's stories, changing nothing", async () => {

@@ -14,9 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
-import { fetchMedia } from "../../test/media";
+import { fetchMedia, galleryImage } from "../../test/media";
 import { charge } from "../credits/service";
-import { saveImage } from "../media/service";
 import { PORTRAIT_BUSY_DETAIL } from "./portrait-gate";
 import {
   MAX_CONCURRENT_PORTRAIT_ENCODES,
@@ -181,19 +180,7 @@ describe("uploaded card portraits (audit N3)", () => {
     // ids[2] is in stories[0] (even index): replacing its own upload keeps the count.
     expect(onto.statusCode, onto.body).toBe(200);
 
-    const image = await saveImage(
-      t.ctx,
-      t.database.db,
-      {
-        userId: user.userId,
-        source: "studio",
-        storyId: null,
-        storyTitle: null,
-        messageId: null,
-        description: "",
-      },
-      await samplePng(64, 48, "#cc3322"),
-    );
+    const image = await galleryImage(t, user.userId, "#cc3322", 64, 48);
     const fromGallery = await call(
       user,
       "POST",

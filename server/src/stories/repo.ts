@@ -82,6 +82,19 @@ export async function updateStory(
       | "authorsNote"
       | "summary"
       | "summaryUpdatedAt"
+      | "narratorInstructions"
+      | "postHistoryInstructions"
+      | "creatorNotes"
+      | "characterName"
+      | "loreBudgetPercent"
+      | "loreScanDepth"
+      | "outputLength"
+      | "temperature"
+      | "textModel"
+      | "authorsNoteDepth"
+      | "artStyle"
+      | "aspectRatio"
+      | "inputMode"
     >
   > & {
     updatedAt: Date;

@@ -18,9 +18,12 @@ import {
   messageVersionsResponseSchema,
   narratorContextQuerySchema,
   narratorContextResponseSchema,
+  redoResponseSchema,
+  redoStateSchema,
   type StoryTurnOptions,
   storyMemoryResponseSchema,
   storyMemoryUpdateSchema,
+  storyRetryOptionsSchema,
   storyTurnOptionsSchema,
   undoResponseSchema,
 } from "@storyverse/contract/story-craft";
@@ -32,7 +35,9 @@ import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { storyLimits } from "./limits";
+import { loreSettingsRoutes } from "./lore-settings-routes";
 import * as stories from "./service";
+import { generationSettingsRoutes } from "./settings-routes";
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -195,10 +200,11 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const { prompt, chat_mode, generate_video, inputImages } = request.body;
+      const { prompt, chat_mode, generate_video, inputImages, input_mode } = request.body;
       const turn = {
         prompt,
         mode: chat_mode ?? (generate_video ? ("video" as const) : ("image" as const)),
+        inputMode: input_mode,
         inputImages: inputImages ?? [],
         heavySlotHeld: holdsHeavySlot(request),
       };
@@ -243,10 +249,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary:
-          "A new version of the newest narrator answer (earlier versions are kept; Accept: text/event-stream streams it)",
+          'A new version of the newest narrator answer (earlier versions are kept; Accept: text/event-stream streams it). what: "text" new words keeping the scene (priced as chat), "media" a new scene for the same words (priced as the image or video), "both" (default)',
         security: kit.security,
         params: messageParams,
-        body: storyTurnOptionsSchema,
+        body: storyRetryOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
       },
     },
@@ -254,7 +260,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
       const { id, message_id } = request.params;
-      const options = turnOptions(request);
+      const options = { ...turnOptions(request), what: request.body?.what };
       if (!wantsEventStream(request.headers.accept))
         return stories.retry(ctx, user.id, id, message_id, options);
       return answerAsEventStream(
@@ -348,7 +354,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...common,
       schema: {
         tags,
-        summary: "Take the newest exchange out of the story (its media stay in the gallery)",
+        summary:
+          "Take the newest exchange out of the story: hidden with its versions and media until Redo or the next turn",
         security: kit.security,
         params: storyParams,
         response: { 200: undoResponseSchema, 409: errorBodySchema, ...errors },
@@ -360,15 +367,51 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     }),
   );
 
+  app.get(
+    "/api/stories/:id/redo",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "How many undone exchanges Redo can bring back now",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: redoStateSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      redoable: await stories.redoState(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/redo",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "Bring back the most recently undone exchange with its versions and media (until the next turn; 409 when nothing is undone)",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: redoResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      messages: await stories.redo(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
   app.post(
     "/api/stories/:id/continue",
     {
       ...common,
-      ...imageBody,
       schema: {
         tags,
         summary:
-          "The narrator carries on without a player message, priced as a turn (Accept: text/event-stream streams it)",
+          "The narrator carries on its newest message in place, as a new version of it (a stopped sentence is finished); priced as a chat turn, no media made; turn options in the body are ignored (Accept: text/event-stream streams the added words)",
         security: kit.security,
         params: storyParams,
         body: storyTurnOptionsSchema,
@@ -378,13 +421,12 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const options = turnOptions(request);
       if (!wantsEventStream(request.headers.accept)) {
-        return stories.continueStory(ctx, user.id, request.params.id, options);
+        return stories.continueStory(ctx, user.id, request.params.id);
       }
       return answerAsEventStream(
         reply,
-        (streaming) => stories.continueStory(ctx, user.id, request.params.id, options, streaming),
+        (streaming) => stories.continueStory(ctx, user.id, request.params.id, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -450,6 +492,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         // Continue (no prompt) paints in image mode unless asked otherwise, as a turn does.
         mode: request.query.chat_mode ?? "image",
         selectedImages: request.query.selected_images ?? 0,
+        inputMode: request.query.input_mode,
       });
       const kept = new Set(context.keptCardIds);
       return {
@@ -459,11 +502,15 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         dropped_messages: context.droppedMessages,
         total_tokens: context.totalTokens,
         budget_tokens: context.budget,
-        active_cards: context.active.map((card) => ({
+        generation: context.generation,
+        active_cards: context.active.map((card, index) => ({
           id: card.id,
           name: card.name,
           kind: card.kind,
           in_context: kept.has(card.id),
+          reason: context.reasons[index]!,
+          because: context.because[index]!,
+          dropped_for_budget: !kept.has(card.id),
         })),
         image_references: [
           ...Array.from({ length: context.selectedImages }, (_, position) => ({
@@ -480,4 +527,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       };
     },
   );
+
+  // A story's lore settings live in their own module (lore-settings-routes.ts).
+  await app.register(loreSettingsRoutes, { ctx, kit });
+  // Generation settings and the text models (settings-routes.ts).
+  await app.register(generationSettingsRoutes, { ctx, kit });
 };

@@ -4,9 +4,19 @@
 
 import type { ChatMode } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
+import {
+  formatPlayerInput,
+  type InputMode,
+  OUTPUT_LENGTH_MAX_TOKENS,
+} from "@storyverse/contract/generation-settings";
 import type { InputImage, Story } from "@storyverse/contract/stories";
 import type { UpdateCardRequest } from "@storyverse/contract/story-cards";
-import type { StoryMemoryUpdate } from "@storyverse/contract/story-craft";
+import {
+  type RetryWhat,
+  SCENE_NEEDS_MEDIA_DETAIL,
+  type StoryMemoryUpdate,
+} from "@storyverse/contract/story-craft";
+import { publicUsername } from "../accounts/service";
 import {
   continueTurn,
   conversation,
@@ -17,6 +27,8 @@ import {
   mediaStatus,
   messageVersions,
   previewContext,
+  redoableExchanges,
+  redoExchange,
   retryMode,
   retryTurn,
   selectVersion,
@@ -26,20 +38,24 @@ import {
 } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
-import { deleteStoryExports, discardExportFiles } from "../exports/export-files";
+import { deleteStoryExports, discardExportFiles } from "../exports/deleted-story";
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages, discardUploadedInputs } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { draftCardFromMessage } from "./card-draft";
 import {
+  cardsForExport,
   cardsForTurn,
+  createImportedCards,
   createStoryCard,
   deleteStoryCard,
   discardStoryPortraits,
+  type ImportedCardInput,
   storyCards,
   storyPortraitUploads,
   updateStoryCard,
 } from "./cards";
+import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
 import {
   countStoriesCreated,
   deleteStory,
@@ -49,6 +65,7 @@ import {
   type StoryRow,
   updateStory,
 } from "./repo";
+import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
 import { queueSummaryIfDue, summaryCoverage } from "./summary";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
@@ -219,7 +236,7 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
   // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
   const portraits = await storyPortraitUploads(ctx, userId, storyId);
   const { uploads, exportFiles } = await ctx.db.transaction(async (tx) => {
-    const txCtx = { ...ctx, db: tx as unknown as AppContext["db"] };
+    const txCtx = { ...ctx, db: tx };
     const keys = await deleteStoryConversation(txCtx, userId, storyId);
     // Its exports hold its whole text and pictures: they go with it.
     const files = await deleteStoryExports(txCtx, storyId);
@@ -263,6 +280,32 @@ export async function updateCard(
 export async function deleteCard(ctx: StoriesContext, userId: string, storyId: string, cardId: string) {
   await ownStory(ctx, userId, storyId);
   return deleteStoryCard(ctx, userId, storyId, cardId);
+}
+
+// --- Imports and exports (interop/) ---------------------------------------------------------------------
+
+/** A new story from an imported character card: the story, its opening and its cards, or nothing at all. */
+export async function createImported(ctx: StoriesContext, userId: string, input: ImportedStoryInput) {
+  return storyCard(ctx, userId, await insertImportedStory(ctx, userId, input));
+}
+
+/** Cards from an imported card or lorebook, added to one of the user's stories (all of them or none). */
+export async function importCards(
+  ctx: StoriesContext,
+  userId: string,
+  storyId: string,
+  cards: ImportedCardInput[],
+) {
+  await ownStory(ctx, userId, storyId);
+  return (await createImportedCards(ctx, userId, storyId, cards)).cards;
+}
+
+/** A story's cards (or the one card `cardId`) with all they hold, for an export; NotFound when not there. */
+export async function exportCards(ctx: StoriesContext, userId: string, storyId: string, cardId?: string) {
+  const story = await ownStory(ctx, userId, storyId);
+  const cards = await cardsForExport(ctx, userId, storyId, cardId);
+  if (cardId !== undefined && cards.length === 0) throw new NotFound("Card not found");
+  return { title: story.title, cards };
 }
 
 /** "Make a card": a draft from one of the story's narrator messages, not saved. */
@@ -313,7 +356,10 @@ async function withSelectedImages<T>(
   );
 }
 
-/** What a turn knows of the story: its title, context, Memory, Author's Note and enabled cards. */
+/**
+ * What a turn knows of the story: its title, context, Memory, Author's Note, enabled cards, lore settings and
+ * narrator instructions, and the names its macros stand for (never the creator's notes: they are the player's).
+ */
 const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
   title: story.title,
   context: story.context,
@@ -321,6 +367,13 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
   authorsNote: story.authorsNote,
   summary: story.summary,
   cards: await cardsForTurn(ctx, story.userId, story.id),
+  narratorInstructions: story.narratorInstructions,
+  postHistoryInstructions: story.postHistoryInstructions,
+  characterName: story.characterName,
+  userName: (await publicUsername(ctx, story.userId)) ?? "",
+  loreBudgetPercent: story.loreBudgetPercent,
+  loreScanDepth: story.loreScanDepth,
+  generation: turnGenerationOf(story),
 });
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
@@ -359,12 +412,25 @@ export async function narratorContext(
   userId: string,
   storyId: string,
   prompt: string | undefined,
-  scene: { mode: ChatMode; selectedImages: number },
+  scene: { mode: ChatMode; selectedImages: number; inputMode?: InputMode | undefined },
 ) {
   const story = await ownStory(ctx, userId, storyId);
-  const context = await previewContext(ctx, userId, storyId, await settingOf(ctx, story), prompt, scene);
+  const settings = generationOf(story);
+  // The prompt as the narrator would read it, in the composer's input mode (the story's when not sent).
+  const words = prompt && formatPlayerInput(scene.inputMode ?? settings.input_mode, prompt);
+  const context = await previewContext(ctx, userId, storyId, await settingOf(ctx, story), words, scene);
   return {
     ...context,
+    generation: {
+      text_model: effectiveModel(ctx.providers.text, settings),
+      max_tokens: OUTPUT_LENGTH_MAX_TOKENS[settings.output_length],
+      temperature: settings.temperature,
+      output_length: settings.output_length,
+      authors_note_depth: settings.authors_note_depth,
+      input_mode: scene.inputMode ?? settings.input_mode,
+      art_style: settings.art_style,
+      aspect_ratio: settings.aspect_ratio,
+    },
     portraits: await Promise.all(
       context.portraits.map(async (card) => ({
         cardId: card.id,
@@ -379,10 +445,20 @@ export async function chat(
   ctx: StoriesContext,
   userId: string,
   storyId: string,
-  input: { prompt: string; mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
+  input: {
+    prompt: string;
+    mode: ChatMode;
+    /** Do / Say / Story for these words; the story's setting when not given. */
+    inputMode?: InputMode | undefined;
+    inputImages: InputImage[];
+    heavySlotHeld?: boolean;
+  },
   streaming?: TurnStreaming,
 ) {
-  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
+  const row = await ownStory(ctx, userId, storyId);
+  const story = await settingOf(ctx, row);
+  // The words are stored and sent as the narrator reads them ("You open the door.").
+  const prompt = formatPlayerInput(input.inputMode ?? generationOf(row).input_mode, input.prompt);
   const answer = await withSelectedImages(ctx, userId, input, (references) =>
     sendTurn(
       ctx,
@@ -390,7 +466,7 @@ export async function chat(
         userId,
         storyId,
         story,
-        prompt: input.prompt,
+        prompt,
         mode: input.mode,
         references,
       },
@@ -409,29 +485,29 @@ export async function retry(
   userId: string,
   storyId: string,
   messageId: string,
-  input: TurnOptions,
+  input: TurnOptions & { what?: RetryWhat },
   streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
-  const mode = await retryMode(ctx, userId, storyId, messageId, input.mode);
+  if (input.what === "media" && input.mode === "chat") throw new BadRequest(SCENE_NEEDS_MEDIA_DETAIL);
+  const resolved = await retryMode(ctx, userId, storyId, messageId, input.mode);
+  // New words only make no media (no images to send); a new scene of a chat answer is a picture.
+  const mode =
+    input.what === "text" ? "chat" : input.what === "media" && resolved === "chat" ? "image" : resolved;
   return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    retryTurn(ctx, { userId, storyId, story, mode, references, messageId }, streaming),
+    retryTurn(ctx, { userId, storyId, story, mode, references, messageId, what: input.what }, streaming),
   );
 }
 
-/** The narrator carries on without a player message (image mode unless asked otherwise). */
+/** The narrator carries on its newest message in place: text only, priced as a chat turn. */
 export async function continueStory(
   ctx: StoriesContext,
   userId: string,
   storyId: string,
-  input: TurnOptions,
   streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
-  const mode = input.mode ?? "image";
-  const answer = await withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    continueTurn(ctx, { userId, storyId, story, mode, references }, streaming),
-  );
+  const answer = await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);
   await queueSummaryIfDue(ctx, userId, storyId);
   return answer;
 }
@@ -439,6 +515,18 @@ export async function continueStory(
 export async function undo(ctx: StoriesContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   return undoExchange(ctx, userId, storyId);
+}
+
+/** How many undone exchanges Redo can bring back. */
+export async function redoState(ctx: StoriesContext, userId: string, storyId: string) {
+  await ownStory(ctx, userId, storyId);
+  return redoableExchanges(ctx, userId, storyId);
+}
+
+/** Brings back the most recently undone exchange (409 when nothing is undone). */
+export async function redo(ctx: StoriesContext, userId: string, storyId: string) {
+  await ownStory(ctx, userId, storyId);
+  return redoExchange(ctx, userId, storyId);
 }
 
 export async function editStoryMessage(

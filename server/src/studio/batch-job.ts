@@ -131,7 +131,7 @@ async function settle(
   outcome: { saved: MediaItemRow[] } | { error: string },
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
-    const txCtx = { ...ctx, db: tx as unknown as AppContext["db"] };
+    const txCtx = { ...ctx, db: tx };
     const made = "saved" in outcome ? outcome.saved.length : 0;
     const ended =
       "saved" in outcome

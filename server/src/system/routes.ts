@@ -6,7 +6,7 @@ import type { RouteModule } from "../http/route-module";
 import { describeServer } from "./capabilities";
 
 /**
- * What crawlers may read (docs/decisions.md, "robots.txt"): the landing page and shared stories (/s/{token},
+ * What crawlers may read (docs/decisions/0088-robots-txt.md): the landing page and shared stories (/s/{token},
  * with the shared story's data and picture under /api/shared/, which link previews fetch). The rest of the
  * API is not for crawlers, nor are the one-time links sent by mail.
  */

@@ -1,4 +1,4 @@
-// A fake OpenAI API (/v1): chat completions (whole and streamed), gpt-image-1 generations and edits, and audio
+// A fake OpenAI API (/v1): the model list, chat completions (whole and streamed), gpt-image-1 generations and edits, and audio
 // transcriptions, with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
 import { type ChatState, chatReply } from "./chat";
 import {
@@ -23,6 +23,8 @@ export type OpenAIFake = FakeServer & {
   png: Buffer;
   /** What the next image answers carry as b64_json (tests put non-images here). */
   images: { bytes: Buffer };
+  /** The model ids GET /v1/models lists. */
+  models: { ids: string[] };
 };
 
 const defaults: Record<number, { type: string; code: string | null; message: string }> = {
@@ -115,6 +117,7 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
   const transcript = { text: " Hello from the microphone. " };
   const png = await samplePng();
   const images = { bytes: png };
+  const models = { ids: ["gpt-4o-mini", "gpt-4o", "gpt-4.1-mini"] };
 
   async function handle(request: RecordedRequest): Promise<FakeReply> {
     const token = bearerToken(request);
@@ -128,6 +131,20 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
     }
     const route = `${request.method} ${request.path}`;
     switch (route) {
+      case "GET /v1/models":
+        return {
+          kind: "json",
+          status: 200,
+          body: {
+            object: "list",
+            data: models.ids.map((id) => ({
+              id,
+              object: "model",
+              created: 1_700_000_000,
+              owned_by: "system",
+            })),
+          },
+        };
       case "POST /v1/chat/completions":
         return chatReply(request, chat, openAIError);
       case "POST /v1/images/generations": {
@@ -173,5 +190,13 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
   }
 
   const server = await startFakeServer(handle, openAIError);
-  return Object.assign(server, { baseUrl: `${server.origin}/v1`, apiKey, chat, transcript, png, images });
+  return Object.assign(server, {
+    baseUrl: `${server.origin}/v1`,
+    apiKey,
+    chat,
+    transcript,
+    png,
+    images,
+    models,
+  });
 }

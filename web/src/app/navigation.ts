@@ -1,7 +1,7 @@
 // Pure rules that tie views to URLs and decide which view to show on load and on back/forward.
 // Views switch by name; we also keep the URL in step so views can be bookmarked and the browser's
-// history works, without weakening the restore rule for signed-in views (see docs/decisions.md,
-// "Navigation and URLs").
+// history works, without weakening the restore rule for signed-in views (docs/decisions/0001-view-urls.md,
+// 0020-story-address.md).
 import {
   DEFAULT_SIGNED_IN_VIEW,
   isNavItem,

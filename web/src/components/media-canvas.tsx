@@ -2,9 +2,18 @@
 // loop, muted, controls), else the latest image, else 'No Media Yet'. A click opens the large preview.
 // A video that cannot play falls back to its image; media that cannot load at all are reported (their
 // signed URL may have expired, so the owner re-reads them) and the empty state shows meanwhile.
-// Image and video fill one 4:3 frame, the largest that fits the canvas, so switching between them never
-// shrinks or letterboxes the scene. On a phone the canvas can fold to a slim strip (`fold`).
-import { ChevronDown, ChevronUp, Clapperboard, ImageIcon, Maximize2 } from "lucide-react";
+// Image and video fill one frame of the scene's shape (4:3 unless the story asks for 16:9 or 3:4), the largest
+// that fits the canvas, so switching between them never shrinks or letterboxes the scene. The canvas can fold
+// (`fold`): to a slim strip above a phone's chat, to a narrow rail beside a desktop's.
+import {
+  ChevronDown,
+  ChevronLeft,
+  ChevronRight,
+  ChevronUp,
+  Clapperboard,
+  ImageIcon,
+  Maximize2,
+} from "lucide-react";
 import { useState } from "react";
 import { Spinner } from "./button";
 
@@ -25,14 +34,21 @@ interface MediaCanvasProps {
   onMediaError?: () => void;
   /** What is being made right now, if anything: shown over the canvas. */
   generating?: "image" | "video" | null;
-  /** Below the desktop layout, the scene folds to a strip; the owner remembers the choice. */
+  /** The scene folds to a strip (phone) or a rail (desktop); the owner remembers the choice. */
   fold?: { collapsed: boolean; onToggle: (collapsed: boolean) => void } | null;
   className?: string;
 }
 
-/** The frame: 4:3, as large as the canvas allows (container query units of the canvas's inner box). */
-const FRAME =
-  "relative aspect-[4/3] w-[min(100cqw,calc(100cqh*4/3))] overflow-hidden rounded-2xl bg-black shadow-lifted";
+/** The frame: the scene's own shape (4:3 until it is known), as large as the canvas allows. */
+const FRAME = "relative overflow-hidden rounded-2xl bg-black shadow-lifted";
+/** A story's scenes are 4:3 unless its settings ask for 16:9 or 3:4. */
+const DEFAULT_RATIO = 4 / 3;
+
+/** The frame's size for a width:height ratio (container query units of the canvas's inner box). */
+const frameSize = (ratio: number) => ({
+  aspectRatio: String(ratio),
+  width: `min(100cqw, calc(100cqh * ${ratio}))`,
+});
 const FILL = "absolute inset-0 size-full object-cover";
 
 export function MediaCanvas({
@@ -46,6 +62,11 @@ export function MediaCanvas({
   const collapsed = Boolean(fold?.collapsed);
   // Failures are remembered per address: a fresh signed URL for the same media gets a new chance.
   const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
+  // The shape of the scene shown, read from the picture or clip once it loads.
+  const [ratio, setRatio] = useState(DEFAULT_RATIO);
+  const measure = (width: number, height: number) => {
+    if (width > 0 && height > 0) setRatio(width / height);
+  };
   const fail = (url: string) => {
     setFailed((set) => new Set(set).add(url));
     onMediaError?.();
@@ -69,25 +90,26 @@ export function MediaCanvas({
           onClick={() => fold.onToggle(false)}
           aria-expanded="false"
           aria-label="Show scene"
-          className="flex h-full w-full items-center gap-3 px-4 text-left text-sm font-semibold text-ink lg:hidden"
+          className="flex h-full w-full items-center gap-3 px-4 text-left text-sm font-semibold text-ink lg:flex-col lg:justify-start lg:gap-2 lg:px-2 lg:pt-4 lg:text-center lg:text-xs"
         >
+          <ChevronLeft aria-hidden="true" className="hidden size-5 shrink-0 text-ink-muted lg:block" />
           {image ? (
             <img src={image} alt="" className="h-9 w-12 shrink-0 rounded-lg object-cover shadow-soft" />
           ) : (
             <ImageIcon aria-hidden="true" className="size-5 shrink-0 text-accent-ink" />
           )}
-          <span className="flex-1">Show scene</span>
-          <ChevronDown aria-hidden="true" className="size-5 shrink-0 text-ink-muted" />
+          <span className="flex-1 lg:flex-none">Show scene</span>
+          <ChevronDown aria-hidden="true" className="size-5 shrink-0 text-ink-muted lg:hidden" />
         </button>
       ) : null}
       {video || image ? (
         <div
           className={`h-full w-full items-center justify-center p-3 [container-type:size] sm:p-6 ${
-            collapsed ? "hidden lg:flex" : "flex"
+            collapsed ? "hidden" : "flex"
           }`}
         >
           {video ? (
-            <div data-testid="scene-frame" className={FRAME}>
+            <div data-testid="scene-frame" className={FRAME} style={frameSize(ratio)}>
               <video
                 key={video}
                 src={video}
@@ -98,6 +120,9 @@ export function MediaCanvas({
                 controls
                 playsInline
                 aria-label="Generated story video"
+                onLoadedMetadata={(event) =>
+                  measure(event.currentTarget.videoWidth, event.currentTarget.videoHeight)
+                }
                 onError={() => fail(video)}
                 className={FILL}
               />
@@ -118,11 +143,15 @@ export function MediaCanvas({
               onClick={() => onOpen({ url: image, type: "image" })}
               aria-label="Open large preview"
               className={`group cursor-zoom-in ${FRAME}`}
+              style={frameSize(ratio)}
             >
               <img
                 key={image}
                 src={image}
                 alt="Generated story scene"
+                onLoad={(event) =>
+                  measure(event.currentTarget.naturalWidth, event.currentTarget.naturalHeight)
+                }
                 onError={() => fail(image)}
                 className={`${FILL} transition duration-200 group-hover:brightness-105`}
               />
@@ -155,9 +184,10 @@ export function MediaCanvas({
           aria-expanded="true"
           aria-label="Hide scene"
           title="Hide scene"
-          className="absolute top-3 left-3 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 lg:hidden"
+          className="absolute top-3 left-3 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75"
         >
-          <ChevronUp aria-hidden="true" className="size-5" />
+          <ChevronUp aria-hidden="true" className="size-5 lg:hidden" />
+          <ChevronRight aria-hidden="true" className="hidden size-5 lg:block" />
         </button>
       ) : null}
       {generating ? (
@@ -165,18 +195,21 @@ export function MediaCanvas({
           role="status"
           className={`absolute flex items-center gap-2 rounded-full border border-white/10 bg-black/65 px-4 py-2 text-xs font-semibold whitespace-nowrap text-white shadow-lifted backdrop-blur-md ${
             collapsed
-              ? "top-1/2 right-11 -translate-y-1/2 lg:top-auto lg:right-auto lg:bottom-4 lg:left-1/2 lg:-translate-x-1/2 lg:translate-y-0"
+              ? "top-1/2 right-11 -translate-y-1/2 lg:top-auto lg:right-auto lg:bottom-4 lg:left-1/2 lg:-translate-x-1/2 lg:translate-y-0 lg:px-2.5"
               : "bottom-4 left-1/2 -translate-x-1/2"
           }`}
         >
           <Spinner />
-          {generating === "video" ? (
-            <>
-              <Clapperboard aria-hidden="true" className="size-4" /> Rendering the next video…
-            </>
-          ) : (
-            "Painting the next scene…"
-          )}
+          {/* Folded to a desktop's rail, the spinner says it; the words stay for screen readers. */}
+          <span className={`flex items-center gap-2 ${collapsed ? "lg:sr-only" : ""}`}>
+            {generating === "video" ? (
+              <>
+                <Clapperboard aria-hidden="true" className="size-4" /> Rendering the next video…
+              </>
+            ) : (
+              "Painting the next scene…"
+            )}
+          </span>
         </p>
       ) : null}
     </section>

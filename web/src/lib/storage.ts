@@ -5,6 +5,11 @@
 import { type ChatMode, chatModeSchema, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 
 export type Theme = "light" | "dark";
+
+/** The desktop scene canvas's width, in percent of the story view: never more than the story text's half. */
+export const SCENE_WIDTH_MIN = 25;
+export const SCENE_WIDTH_MAX = 50;
+export const SCENE_WIDTH_DEFAULT = 40;
 export type SidebarState = "collapsed" | "expanded";
 /** The Studio's two modes: the prompt advisor (chat) or image batches. */
 export type StudioMode = "chat" | "image";
@@ -32,6 +37,8 @@ export interface StorageSchema {
   chatMode: ChatMode;
   /** On a phone, whether the scene canvas above a chat is folded to a slim strip. */
   sceneCanvas: "expanded" | "collapsed";
+  /** On a desktop, the scene canvas's share of the story view's width, in percent (the story text has the rest). */
+  sceneWidth: number;
   /** The Studio's own mode, apart from the story chat's (which also has video). */
   studioMode: StudioMode;
   batchSize: number;
@@ -101,6 +108,13 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   chatMode: oneOf(...chatModeSchema.options),
   studioMode: oneOf("chat", "image"),
   sceneCanvas: oneOf("expanded", "collapsed"),
+  sceneWidth: {
+    parse: (raw) => {
+      const n = Number(raw);
+      return Number.isFinite(n) && n >= SCENE_WIDTH_MIN && n <= SCENE_WIDTH_MAX ? n : null;
+    },
+    serialize: (value) => String(value),
+  },
   batchSize: {
     parse: (raw) => {
       const n = Number(raw);

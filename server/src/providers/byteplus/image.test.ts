@@ -60,6 +60,12 @@ describe("BytePlus Seedream 4 images", () => {
     expect(fake.downloads[0]?.headers.authorization).toBeUndefined();
   });
 
+  it("asks for a story's scene shape as Seedream's recommended 2K size", async () => {
+    await images.generate({ prompt: "a pier", count: 1, references: [], aspectRatio: "16:9" });
+    await images.generate({ prompt: "a tower", count: 1, references: [], aspectRatio: "3:4" });
+    expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual(["2560x1440", "1728x2304"]);
+  });
+
   it("sends references as data URLs and asks for a set of `count` pictures", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#0000ff")];
     const result = await images.generate({ prompt: "the knight again", count: 3, references });

@@ -30,6 +30,9 @@ const generationsSchema = z.object({
 // Content-policy refusals will refuse again; anything else an item reports may pass on a second try.
 const finalItemCodes = /sensitive|invalid|risk|policy/i;
 
+/** Seedream 4's recommended 2K sizes for the scene shapes a story can choose. */
+const seedreamSizes = { "4:3": "2304x1728", "16:9": "2560x1440", "3:4": "1728x2304" } as const;
+
 export function createBytePlusImageProvider(settings: BytePlusSettings): ImageProvider {
   const ctx: VendorContext = { ...settings, vendor: "byteplus" };
   return {
@@ -48,7 +51,8 @@ export function createBytePlusImageProvider(settings: BytePlusSettings): ImagePr
         model: settings.model,
         prompt: request.prompt,
         ...(request.references.length > 0 ? { image: request.references.map(toDataUrl) } : {}),
-        size: "2K",
+        // A story's chosen shape at 2K (Seedream 4's recommended sizes), else Seedream's own 2K.
+        size: request.aspectRatio ? seedreamSizes[request.aspectRatio] : "2K",
         // One call makes a consistent set: "auto" lets Seedream return up to max_images related pictures.
         sequential_image_generation: several ? "auto" : "disabled",
         ...(several ? { sequential_image_generation_options: { max_images: request.count } } : {}),

@@ -34,6 +34,25 @@ describe("offline image provider", () => {
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 256, 192]);
   });
 
+  it("paints a story's 16:9 and 3:4 scenes in their shape at 2K, from the same world", async () => {
+    for (const [aspectRatio, size] of [
+      ["16:9", [2048, 1152]],
+      ["3:4", [1536, 2048]],
+    ] as const) {
+      const [picture] = await provider.generate({ prompt: PROMPT, count: 1, references: [], aspectRatio });
+      const meta = await sharp(picture!.data).metadata();
+      expect([meta.format, meta.width, meta.height], aspectRatio).toEqual(["png", ...size]);
+    }
+    const [small] = await createOfflineImageProvider({ scale: 0.125 }).generate({
+      prompt: PROMPT,
+      count: 1,
+      references: [],
+      aspectRatio: "3:4",
+    });
+    const meta = await sharp(small!.data).metadata();
+    expect([meta.width, meta.height]).toEqual([192, 256]);
+  }, 60_000);
+
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
   });

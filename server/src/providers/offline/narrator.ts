@@ -1,7 +1,8 @@
 // The offline narrator: turns a chat (narrator system prompt, history, the player's prompt) into a story
-// turn in the format the chat service parses (1-3 paragraphs of second-person prose, a blank line, then
-// one "SCENE: ..." line), or into prompt-writing advice when the system prompt asks for the Studio's
-// advisor. Everything is picked by a PRNG seeded from the whole conversation, so it is deterministic.
+// turn (1-3 paragraphs of second-person prose), into the illustrator's one "SCENE: ..." line when the media
+// job asks for the scene of a finished turn ("Role: scene illustrator"), or into prompt-writing advice when
+// the system prompt asks for the Studio's advisor. Everything is picked by a PRNG seeded from the whole
+// conversation, so it is deterministic.
 import type { ChatMessage } from "../types";
 import { draftCardOffline, isCardDraftRequest } from "./card-drafter";
 import {
@@ -17,7 +18,6 @@ import {
   COMPOSITIONS,
   CONTEXT_TIES,
   DEVELOPMENTS,
-  EVENT_VERBS,
   FALLBACK_NOUNS,
   FALLBACK_PLACES,
   HOOKS,
@@ -31,7 +31,8 @@ import {
   SOUNDS,
   STOP_WORDS,
 } from "./narrator-lexicon";
-import { type Biome, namedBiome, namedTime, promptWords, SCENE_NOUNS, type TimeOfDay } from "./scene-theme";
+import { capitalize, isPlace, keyPhrases, toSecondPerson } from "./phrases";
+import { type Biome, namedBiome, namedTime, promptWords, type TimeOfDay } from "./scene-theme";
 import { createRng, hashString, type Rng } from "./seeded";
 import { isSummaryRequest, summariseOffline } from "./summariser";
 
@@ -144,136 +145,7 @@ function truncateWords(text: string, max: number): string {
   return words.length <= max ? text : `${words.slice(0, max).join(" ")}…`;
 }
 
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const countWords = (text: string): number => text.split(/\s+/).filter(Boolean).length;
-
-const SECOND_PERSON: Record<string, string> = {
-  i: "you",
-  me: "you",
-  my: "your",
-  mine: "yours",
-  myself: "yourself",
-  "i'm": "you're",
-  "i've": "you've",
-  "i'll": "you'll",
-  "i'd": "you'd",
-  am: "are",
-  we: "you",
-  us: "you",
-  our: "your",
-  ours: "yours",
-  ourselves: "yourselves",
-};
-
-/** "I draw my sword" -> "you draw your sword"; "let's go" mid-sentence -> "time to go". */
-export function toSecondPerson(text: string): string {
-  return text.replace(/\b(?:let'?s|let us)\b/gi, "time to").replace(/\b[A-Za-z]+(?:'[a-z]+)?\b/g, (word) => {
-    const swap = SECOND_PERSON[word.toLowerCase()];
-    if (!swap) return word;
-    // "I" is always capitalised, so only other words keep their capital (a sentence start like "We").
-    const startsSentence = !/^I\b/.test(word) && word[0] !== word[0]!.toLowerCase();
-    return startsSentence ? capitalize(swap) : swap;
-  });
-}
-
-/** A verb, in its plain or "-s" form ("rings", "attacks", "flies"): where a noun phrase ends. */
-function isVerb(word: string): boolean {
-  const known = (w: string): boolean => ACTION_VERBS.has(w) || EVENT_VERBS.has(w);
-  if (known(word)) return true;
-  if (!word.endsWith("s") || word.endsWith("ss")) return false;
-  return (
-    known(word.slice(0, -1)) ||
-    (word.endsWith("es") && known(word.slice(0, -2))) ||
-    (word.endsWith("ies") && known(`${word.slice(0, -3)}y`))
-  );
-}
-
-const DETERMINERS = new Set("a an the my your his her their our its this that these those some".split(" "));
-/** Possessives keep their owner when re-mentioned ("her lantern"); first person becomes "your". */
-const KEPT_DETERMINERS = new Set(["his", "her", "their", "your", "its"]);
-
-/**
- * Noun phrases worth repeating, best first, each with the article it should be re-mentioned with. There is
- * no part-of-speech tagger offline, so only confident phrases count: a run of words right after a
- * determiner ("the rusty door"), a capitalised name ("Mara"), or a word the painter knows ("night").
- */
-export function keyPhrases(text: string, max: number): string[] {
-  type Candidate = { phrase: string; score: number; index: number };
-  const candidates: Candidate[] = [];
-  const isCapital = (word: string): boolean => /^[A-Z]/.test(word);
-  let index = 0;
-  // Punctuation ends a phrase.
-  for (const segment of text.split(/[.,;:!?()"“”–—]+|\s-\s/)) {
-    const tokens = segment.split(/\s+/).filter(Boolean);
-    let run: string[] = [];
-    let before = "";
-    const flush = (): void => {
-      const words = run.slice(-3);
-      run = [];
-      if (words.length === 0) return;
-      const lower = words.map((w) => w.toLowerCase());
-      const det = before.toLowerCase();
-      const name = isCapital(words[0]!);
-      if (name) {
-        // A capital at the start of a sentence may just be the sentence: plurals there are common nouns.
-        const start = before === "" && words.length === 1;
-        if (start && lower[0]!.endsWith("s")) {
-          candidates.push({ phrase: `the ${lower[0]}`, score: 1, index: index++ });
-        } else {
-          candidates.push({ phrase: words.join(" "), score: 2 + (words.length > 1 ? 1 : 0), index: index++ });
-        }
-      } else if (DETERMINERS.has(det)) {
-        const article = ["my", "our"].includes(det) ? "your" : KEPT_DETERMINERS.has(det) ? det : "the";
-        candidates.push({
-          phrase: `${article} ${lower.join(" ")}`,
-          score: 3 + (words.length > 1 ? 1 : 0),
-          index: index++,
-        });
-      } else if (lower.length === 1 && SCENE_NOUNS.has(lower[0]!)) {
-        candidates.push({ phrase: `the ${lower[0]}`, score: 1, index: index++ });
-      }
-    };
-    for (const token of tokens) {
-      const word = token.replace(/^['’]+|['’]+$/g, "");
-      const lower = word.toLowerCase();
-      const plain = /^[a-z][a-z'’-]*$/i.test(word) && !STOP_WORDS.has(lower) && !isVerb(lower);
-      // Names and common words do not share a run: "Mara lights" is a name and a verb.
-      if (plain && run.length > 0 && isCapital(run[0]!) !== isCapital(word)) {
-        const last = run[run.length - 1]!;
-        flush();
-        before = last;
-      }
-      if (plain) {
-        run.push(word);
-      } else {
-        flush();
-        before = word;
-      }
-    }
-    flush();
-  }
-  const seen = new Set<string>();
-  return candidates
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .map((c) => c.phrase)
-    .filter((phrase) => {
-      const key = phrase.toLowerCase().replace(/^(the|your|his|her|their|its) /, "");
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, max);
-}
-
-/** Words that make a phrase a place the story can stand in, rather than a person or a thing. */
-const PLACE_WORDS = new Set([
-  ...SCENE_NOUNS,
-  ...(
-    "room hall library cave cavern tunnel road bridge harbor harbour port market square garden field marsh " +
-    "swamp lake river realm land kingdom station ship deck attic cellar crypt dungeon camp town gate court"
-  ).split(" "),
-]);
-export const isPlace = (phrase: string): boolean => PLACE_WORDS.has(phrase.split(" ").pop()!.toLowerCase());
 
 type Slots = Record<string, string | undefined>;
 
@@ -407,15 +279,16 @@ function actionSentence(prompt: string, rng: Rng): string {
   }
 }
 
-/** What the turn looks like, decided once so the prose and the SCENE line agree. */
+/** What the turn looks like: the prose's light, and the scene the illustrator describes for it. */
 type Staging = { biome: Biome; time: TimeOfDay };
 
-function stage(conversation: Conversation, rng: Rng): Staging {
+/** `prose`: the finished turn the scene is written for; the light it names sets the time of day. */
+function stage(conversation: Conversation, rng: Rng, prose = ""): Staging {
   const sources = [conversation.prompt, conversation.context, conversation.title];
   const biome =
     sources.map(namedBiome).find((b) => b !== null) ?? rng.pick(["mountains", "forest", "ocean"] as const);
   // The painter keeps cities and space after dark unless told otherwise; say the same.
-  const named = sources.map(namedTime).find((t) => t !== null);
+  const named = sources.map(namedTime).find((t) => t !== null) ?? lightOf(prose);
   const time =
     named ??
     (biome === "city" || biome === "space" ? "night" : rng.pick(["night", "sunset", "dawn", "day"] as const));
@@ -428,6 +301,13 @@ const LIGHT_BY_TIME: Record<TimeOfDay, readonly string[]> = {
   dawn: ["a thin grey dawn", "the first pink light"],
   day: ["hard bright daylight", "clear noon light"],
 };
+
+/** The time of day whose light a turn's prose names, so the scene is lit as the words say. */
+function lightOf(prose: string): TimeOfDay | null {
+  const text = prose.toLowerCase();
+  const times = Object.keys(LIGHT_BY_TIME) as TimeOfDay[];
+  return times.find((time) => LIGHT_BY_TIME[time].some((light) => text.includes(light))) ?? null;
+}
 
 function sceneLine(
   conversation: Conversation,
@@ -462,8 +342,6 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
   const contextPlaces = contextPhrases.filter(isPlace);
   const fallback = rng.shuffle(FALLBACK_NOUNS).map((noun) => `the ${noun}`);
   const nouns = [...promptNouns, ...contextThings, ...fallback];
-  const reading = readPrompt(conversation.prompt);
-  const descriptive = reading.kind === "event";
 
   const slots: Slots = {
     n1: nouns[0],
@@ -536,8 +414,36 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
     longest.splice(removable, 1);
     blocks = blocks.filter((b) => b.length);
   }
-  const story = blocks.map((block) => block.join(" ")).join("\n\n");
-  return `${story}\n\n${sceneLine(conversation, staging, rng, nouns, descriptive, [...contextPlaces, ...contextThings])}`;
+  return blocks.map((block) => block.join(" ")).join("\n\n");
+}
+
+/** The illustrator's request (see the chat service's scenePromptRequest): the player's words and the answer. */
+export const isSceneRequest = (messages: readonly ChatMessage[]): boolean =>
+  messages.some((m) => m.role === "system" && /^role:\s*scene illustrator/im.test(m.content));
+
+/**
+ * The scene line for a finished turn: staged from the player's words, the story's context and title as the
+ * turn was, lit as its prose says; the subject is the player's words when they describe an event, else a
+ * figure facing the things named. A continue (no player words) takes the prose's first sentence instead.
+ */
+export function sceneOffline(messages: readonly ChatMessage[]): string {
+  const base = readConversation(messages.filter((m) => m.role === "system"));
+  const passage = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const player = /^Player:[ \t]*(.*)$/m.exec(passage)?.[1] ?? "";
+  const prose = clean(/^Narrator:[ \t]*([\s\S]*)$/m.exec(passage)?.[1] ?? passage);
+  const prompt = clean(player) || (prose.split(/(?<=[.!?])\s/)[0] ?? "");
+  const conversation: Conversation = { ...base, prompt, previous: prose };
+  const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
+  const staging = stage(conversation, rng, prose);
+  const promptNouns = keyPhrases(prompt, 3);
+  const contextPhrases = keyPhrases(conversation.context, 6).filter(
+    (phrase) => !promptNouns.some((p) => p.toLowerCase() === phrase.toLowerCase()),
+  );
+  const fallback = rng.shuffle(FALLBACK_NOUNS).map((noun) => `the ${noun}`);
+  const nouns = [...promptNouns, ...contextPhrases.filter((phrase) => !isPlace(phrase)), ...fallback];
+  const descriptive = readPrompt(prompt).kind === "event";
+  const context = [...contextPhrases.filter(isPlace), ...contextPhrases.filter((phrase) => !isPlace(phrase))];
+  return sceneLine(conversation, staging, rng, nouns, descriptive, context);
 }
 
 /** Words that name the picture rather than what is in it: "my dragon picture" is a dragon. */
@@ -642,11 +548,35 @@ function advice(conversation: Conversation, rng: Rng): string {
   return [intro, "", ...bullets, "", rng.pick(ADVICE_TIPS)].join("\n");
 }
 
+/** Continue in place: the story's last message is the narrator's own instruction to carry on its answer. */
+const CONTINUE_REQUEST = /^\s*Continue your last answer/i;
+const FINISHES = [
+  "— and then, all at once, everything goes still.",
+  "— until, at last, it is done.",
+  "— and for a long moment nothing else happens.",
+] as const;
+
+/** The words that come next: a stopped sentence finished, then new sentences (never the player's words again). */
+function continuation(conversation: Conversation, rng: Rng): string {
+  const finished = /[.!?…"”’)\]*_]$/.test(conversation.previous.trim());
+  // Two turns' worth on the same story, each without the paragraph that acts out the player's line, the
+  // second never repeating the first's sentences.
+  const first = storyTurn(conversation, rng);
+  const second = storyTurn({ ...conversation, earlier: [...conversation.earlier, first] }, rng);
+  const more = [first, second].flatMap((turn) => turn.split("\n\n").slice(1)).join("\n\n");
+  return finished ? more : `${rng.pick(FINISHES)}\n\n${more}`;
+}
+
 /** The whole answer for a conversation: same messages, same text. */
 export function narrate(messages: readonly ChatMessage[]): string {
   const conversation = readConversation(messages);
   const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
   if (isCardDraftRequest(messages)) return draftCardOffline(messages);
   if (isSummaryRequest(messages)) return summariseOffline(messages);
+  const last = messages.at(-1);
+  if (last?.role === "system" && CONTINUE_REQUEST.test(last.content) && conversation.previous) {
+    return continuation(conversation, rng);
+  }
+  if (isSceneRequest(messages)) return sceneOffline(messages);
   return conversation.advisor ? advice(conversation, rng) : storyTurn(conversation, rng);
 }

@@ -3,7 +3,7 @@
 // about it. Past the length the summariser was asked for, the oldest additions give way, but the story's
 // opening sentence stays, so the narrator still knows how it began.
 import type { ChatMessage } from "../types";
-import { toSecondPerson } from "./narrator";
+import { toSecondPerson } from "./phrases";
 
 const LIMIT = 1500;
 

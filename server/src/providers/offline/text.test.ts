@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { scenePromptRequest } from "../../chat/narration";
 import type { ChatMessage } from "../types";
-import { keyPhrases, toSecondPerson } from "./narrator";
+import { keyPhrases, toSecondPerson } from "./phrases";
 import { createOfflineTextProvider } from "./text";
 
 const narratorPrompt = (title: string, context: string): ChatMessage => ({
@@ -16,17 +17,18 @@ function turn(prompt: string, context = CONTEXT, title = "The Drowned Bell"): Ch
   return [narratorPrompt(title, context), { role: "user", content: prompt }];
 }
 
-/** Splits an answer the way the chat service does: story paragraphs, then the SCENE line. */
-function parse(answer: string): { paragraphs: string[]; scene: string } {
-  const blocks = answer.split("\n\n");
-  const last = blocks.pop() ?? "";
-  return { paragraphs: blocks, scene: last };
+/** A story turn is its paragraphs only: the scene is asked for apart, by the media job. */
+function parse(answer: string): { paragraphs: string[] } {
+  return { paragraphs: answer.split("\n\n") };
 }
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
 describe("offline narrator", () => {
   const provider = createOfflineTextProvider({ wordsPerSecond: 0 });
+  /** The scene line the media job gets for a finished turn. */
+  const sceneFor = (prompt: string, storyText: string, context = CONTEXT, title = "The Drowned Bell") =>
+    provider.complete({ messages: scenePromptRequest({ title, context, prompt, storyText }) });
 
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
@@ -42,16 +44,19 @@ describe("offline narrator", () => {
 
   it("reacts to the prompt and the story context", async () => {
     const answer = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
-    const { paragraphs, scene } = parse(answer);
+    const { paragraphs } = parse(answer);
+    const scene = await sceneFor("I open the rusty door of the lighthouse", answer);
     const story = paragraphs.join(" ").toLowerCase();
     expect(story).toContain("you open the rusty door of the lighthouse");
     expect(story).toMatch(/drowned city|young cartographer|missing brother|drowned bell|the bell|the sea/);
     expect(scene.toLowerCase()).toContain("rusty door");
   });
 
-  it("writes 1-3 paragraphs of 60-160 words, a blank line, then exactly one SCENE line", async () => {
+  it("writes 1-3 paragraphs of 60-160 words and no SCENE line; the scene request gets exactly one", async () => {
     const answer = await provider.complete({ messages: turn("a dragon over a castle at night") });
-    const { paragraphs, scene } = parse(answer);
+    const { paragraphs } = parse(answer);
+    expect(answer).not.toMatch(/SCENE/);
+    const scene = await sceneFor("a dragon over a castle at night", answer);
     expect(paragraphs.length).toBeGreaterThanOrEqual(1);
     expect(paragraphs.length).toBeLessThanOrEqual(3);
     expect(words(paragraphs.join(" "))).toBeGreaterThanOrEqual(60);
@@ -61,7 +66,7 @@ describe("offline narrator", () => {
     expect(scene).toContain("dragon over a castle at night");
     // The SCENE words steer the offline painter: night must be named.
     expect(scene).toMatch(/night/);
-    expect(answer.match(/^SCENE:/gm)).toHaveLength(1);
+    expect(scene.match(/SCENE:/g)).toHaveLength(1);
   });
 
   it("keeps the format for any prompt and context, even hostile ones", async () => {
@@ -74,9 +79,12 @@ describe("offline narrator", () => {
           const answer = await provider.complete({
             messages: turn(`${prompt}\nSCENE: fake`, context, title),
           });
-          const { paragraphs, scene } = parse(answer);
-          expect(answer.match(/^SCENE:/gm)).toHaveLength(1);
+          const { paragraphs } = parse(answer);
+          expect(answer).not.toMatch(/^SCENE:/m);
+          const scene = await sceneFor(`${prompt}\nSCENE: fake`, answer, context, title);
+          expect(scene.match(/^SCENE:/gm)).toHaveLength(1);
           expect(scene.startsWith("SCENE: ")).toBe(true);
+          expect(scene).not.toContain("\n");
           expect(paragraphs.length).toBeGreaterThanOrEqual(1);
           expect(paragraphs.length).toBeLessThanOrEqual(3);
           const count = words(paragraphs.join(" "));
@@ -96,9 +104,9 @@ describe("offline narrator", () => {
         { role: "user", content: "I follow the hooded stranger" },
       ],
     });
-    const { paragraphs, scene } = parse(answer);
+    const { paragraphs } = parse(answer);
     expect(paragraphs.join(" ")).toContain("You follow the hooded stranger");
-    expect(scene).toMatch(/^SCENE: /);
+    expect(answer).not.toMatch(/SCENE/);
   });
 
   it("gives prompt advice, without a SCENE line, when the system prompt asks for the advisor", async () => {
@@ -202,7 +210,7 @@ describe("offline narrator", () => {
     expect(await story("the bell rings again")).not.toMatch(
       /the bell rings (is|answers|and|catches)|on the bell rings/,
     );
-    const scene = parse(await provider.complete({ messages: turn("run!") })).scene;
+    const scene = await sceneFor("run!", await provider.complete({ messages: turn("run!") }));
     expect(scene).not.toMatch(/^SCENE: Run,/);
   });
 

@@ -9,6 +9,9 @@ const splitWords = (text: string): string[] => text.split(/(?<=\s)(?=\S)/);
 
 const DEFAULT_WORDS_PER_SECOND = 40;
 
+/** The offline narrator's one model: the same deterministic narrator whatever a story chooses. */
+export const OFFLINE_TEXT_MODEL = "offline-narrator";
+
 export function createOfflineTextProvider(
   options: { wordsPerSecond?: number | undefined } = {},
 ): TextProvider {
@@ -32,6 +35,10 @@ export function createOfflineTextProvider(
     });
   return {
     name: "offline",
+    defaultModel: OFFLINE_TEXT_MODEL,
+    async listModels() {
+      return [OFFLINE_TEXT_MODEL];
+    },
     async complete(request: TextRequest): Promise<string> {
       request.signal?.throwIfAborted();
       return narrate(request.messages);

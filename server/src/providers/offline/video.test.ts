@@ -76,6 +76,27 @@ describe("offline video provider", () => {
     expect(info!.durationSeconds).toBeGreaterThan(4.8);
   }, 60_000);
 
+  it("keeps a story's upright (3:4) or wide (16:9) scene in its shape", async () => {
+    const provider = createOfflineVideoProvider({ scale: 0.125 });
+    for (const [width, height, expected] of [
+      [300, 400, [60, 80]],
+      [1600, 900, [80, 46]],
+    ] as const) {
+      const data = await sharp({ create: { width, height, channels: 3, background: "#336699" } })
+        .png()
+        .toBuffer();
+      const { taskId } = await provider.start({
+        prompt: "a slow pan",
+        image: { data, mimeType: "image/png" },
+        durationSeconds: 5,
+      });
+      const state = await until(provider, taskId);
+      if (state.status !== "succeeded") throw new Error(`video failed: ${JSON.stringify(state)}`);
+      const info = readMp4Info(state.video.data);
+      expect([info?.width, info?.height]).toEqual(expected);
+    }
+  }, 60_000);
+
   it("fails unknown tasks", async () => {
     const provider = createOfflineVideoProvider();
     expect(await provider.poll("offline-nope")).toEqual({ status: "failed", error: "Unknown video task" });

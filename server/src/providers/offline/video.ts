@@ -1,8 +1,10 @@
 // The offline video provider: animates the scene image into a real 5-second H.264 MP4 (a slow Ken Burns
-// move, 640x480 at 24 fps) with a WASM encoder, no network. Like a vendor's task API, start() returns at
+// move, 640x480 at 24 fps; 640x360 for a wide first frame, 480x640 for an upright one, so a story's 16:9 or 3:4
+// scene keeps its shape) with a WASM encoder, no network. Like a vendor's task API, start() returns at
 // once and poll() reports progress; results live in a small in-memory map that forgets them after they
 // have been collected (plus a grace period) or after a longer time-to-live if nobody asks.
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { type Clock, systemClock } from "../../platform/clock";
 import { faststart } from "../../platform/mp4-faststart";
 import type { VideoProvider, VideoRequest, VideoTaskState } from "../types";
@@ -29,6 +31,17 @@ export type OfflineVideoOptions = {
 
 type Task = { state: VideoTaskState; finishedAt?: number; collectedAt?: number };
 
+/** The clip's size for its first frame's shape: the 4:3 size, turned upright or cut wide to match it. */
+async function clipSize(image: Buffer): Promise<{ width: number; height: number }> {
+  const { width = VIDEO_WIDTH, height = VIDEO_HEIGHT } = await sharp(image, { limitInputPixels: 50_000_000 })
+    .metadata()
+    .catch(() => ({ width: VIDEO_WIDTH, height: VIDEO_HEIGHT }));
+  const ratio = width / height;
+  if (ratio < 1) return { width: VIDEO_HEIGHT, height: VIDEO_WIDTH };
+  if (ratio > 1.6) return { width: VIDEO_WIDTH, height: Math.round((VIDEO_WIDTH * 9) / 16) };
+  return { width: VIDEO_WIDTH, height: VIDEO_HEIGHT };
+}
+
 /** The whole clip as MP4 bytes: one decode, then 120 sampled frames streamed into the encoder. */
 export async function renderKenBurns(
   image: Buffer,
@@ -38,8 +51,9 @@ export async function renderKenBurns(
 ): Promise<Buffer> {
   // H.264 needs even sides.
   const even = (side: number) => Math.max(16, 2 * Math.round((side * scale) / 2));
-  const width = even(VIDEO_WIDTH);
-  const height = even(VIDEO_HEIGHT);
+  const size = await clipSize(image);
+  const width = even(size.width);
+  const height = even(size.height);
   const source = await prepareSource(image, width, height);
   const move = planMove(createRng(hashString(`${prompt}\u0000video`)));
   const total = Math.round(seconds * VIDEO_FPS);

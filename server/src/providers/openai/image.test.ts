@@ -56,6 +56,12 @@ describe("OpenAI images", () => {
     });
   });
 
+  it("asks for the portrait size for a story's 3:4 scenes, the landscape one for 16:9", async () => {
+    await images.generate({ prompt: "a tower", count: 1, references: [], aspectRatio: "3:4" });
+    await images.generate({ prompt: "a pier", count: 1, references: [], aspectRatio: "16:9" });
+    expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual(["1024x1536", "1536x1024"]);
+  });
+
   it("sends references to images/edits as one image[] file each", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
     const result = await images.generate({ prompt: "the same knight, now at sea", count: 1, references });

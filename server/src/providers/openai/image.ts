@@ -5,8 +5,10 @@ import { downloadMedia, inlineImage, malformedError, parseAnswer } from "../http
 import type { ImageProvider, MediaFile } from "../types";
 import { callOpenAI, createOpenAIClient, type OpenAISettings } from "./client";
 
-// gpt-image-1 has no 2K size; 1536x1024 is its largest landscape one, the closest to the app's 2K scenes.
+// gpt-image-1 has no 2K size; 1536x1024 is its largest landscape one, the closest to the app's 2K scenes, and
+// 1024x1536 its portrait one (a story's 3:4 scenes; 4:3 and 16:9 take the landscape size).
 export const openAIImageSize = "1536x1024";
+const openAIPortraitSize = "1024x1536";
 
 const imagesSchema = z.object({
   // gpt-image-1 always answers base64; a compatible server may answer links instead.
@@ -25,7 +27,7 @@ export function createOpenAIImageProvider(settings: OpenAISettings): ImageProvid
         model: settings.model,
         prompt: request.prompt,
         n: request.count,
-        size: openAIImageSize,
+        size: request.aspectRatio === "3:4" ? openAIPortraitSize : openAIImageSize,
       } as const;
       const answer = await callOpenAI(settings, request.signal, async (signal) => {
         if (request.references.length === 0) return client.images.generate(common, { signal });

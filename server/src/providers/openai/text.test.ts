@@ -58,6 +58,19 @@ describe("OpenAI text: complete", () => {
     expect(request?.json).toEqual({ model: "gpt-4o-mini", messages, max_tokens: 400, temperature: 0.8 });
   });
 
+  it("sends the story's chosen model instead of the configured one", async () => {
+    await text.complete({ messages, model: "gpt-4o" });
+    expect(fake.requests[0]?.json).toMatchObject({ model: "gpt-4o" });
+  });
+
+  it("lists the server's models from GET /v1/models", async () => {
+    fake.models.ids = ["gpt-4o", "llama3.1:8b"];
+    await expect(text.listModels?.()).resolves.toEqual(["gpt-4o", "llama3.1:8b"]);
+    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/v1/models" });
+    expect(text.defaultModel).toBe("gpt-4o-mini");
+    fake.models.ids = ["gpt-4o-mini", "gpt-4o", "gpt-4.1-mini"];
+  });
+
   it("leaves out optional settings the caller did not give", async () => {
     await text.complete({ messages });
     expect(fake.requests[0]?.json).toEqual({ model: "gpt-4o-mini", messages });

@@ -14,6 +14,8 @@ const completionSchema = z.object({
     .min(1),
 });
 
+const modelsSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
+
 const chunkSchema = z.object({
   // Some servers send a last chunk with usage and no choices.
   choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).nullish() })).nullish(),
@@ -21,7 +23,7 @@ const chunkSchema = z.object({
 
 function chatBody(model: string, request: TextRequest) {
   return {
-    model,
+    model: request.model ?? model,
     messages: request.messages.map(({ role, content }) => ({ role, content })),
     max_tokens: request.maxTokens,
     temperature: request.temperature,
@@ -32,6 +34,15 @@ export function createOpenAITextProvider(settings: OpenAISettings): TextProvider
   const client = createOpenAIClient(settings);
   return {
     name: settings.vendor,
+    defaultModel: settings.model,
+
+    async listModels(signal) {
+      // GET /models answers one list (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter); the SDK's page is read raw.
+      const answer = await callOpenAI(settings, signal, (inner) =>
+        client.models.list({ signal: inner }).then((page) => ({ data: page.data })),
+      );
+      return parseAnswer(modelsSchema, answer, settings, "model list").data.map((model) => model.id);
+    },
 
     async complete(request) {
       const answer = await callOpenAI(settings, request.signal, (signal) =>

@@ -55,6 +55,12 @@ describe("Replicate seedream-4 images", () => {
     expect(fake.downloads[0]?.headers.authorization).toBeUndefined();
   });
 
+  it("asks for a story's scene shape, with references too", async () => {
+    const references = [await sampleReference("#ff0000")];
+    await images.generate({ prompt: "a tower", count: 1, references, aspectRatio: "3:4" });
+    expect(fake.requests[0]?.json).toMatchObject({ input: { aspect_ratio: "3:4" } });
+  });
+
   it("sends references as data URIs, keeps their shape, and asks for `count` pictures", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
     const result = await images.generate({ prompt: "the knight again", count: 3, references });

@@ -33,8 +33,8 @@ export function createReplicateImageProvider(settings: ReplicateSettings): Image
         prompt: request.prompt,
         ...(withReferences ? { image_input: request.references.map(toDataUrl) } : {}),
         size: "2K",
-        // 4:3 is the app's scene shape; with references, keep the shape the creator chose.
-        aspect_ratio: withReferences ? "match_input_image" : "4:3",
+        // A story's chosen shape; else 4:3, the app's scene shape, and with references the shape they have.
+        aspect_ratio: request.aspectRatio ?? (withReferences ? "match_input_image" : "4:3"),
         ...(request.count > 1 ? { sequential_image_generation: "auto", max_images: request.count } : {}),
       };
       const startedAt = Date.now();

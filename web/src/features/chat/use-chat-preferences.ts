@@ -1,9 +1,15 @@
 // The chat's remembered choices: the mode (chat, image or video) under chatMode, the batch size under
-// batchSize and, on a phone, whether the scene canvas is folded (sceneCanvas), all in local storage through
-// the typed helper.
+// batchSize, whether the scene canvas is folded (sceneCanvas: a strip on a phone, a rail on a desktop) and its
+// width on a desktop (sceneWidth), all in local storage through the typed helper.
 import { type ChatMode, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
-import { readStorage, writeStorage } from "../../lib/storage";
+import {
+  readStorage,
+  SCENE_WIDTH_DEFAULT,
+  SCENE_WIDTH_MAX,
+  SCENE_WIDTH_MIN,
+  writeStorage,
+} from "../../lib/storage";
 
 /** A story is pictured by default: every turn paints its scene. */
 export const DEFAULT_CHAT_MODE: ChatMode = "image";
@@ -28,7 +34,7 @@ export function useBatchSize(): [number, (size: number) => void] {
   return [size, choose];
 }
 
-/** On a phone the scene can fold to a strip so the story and the input get the screen; remembered. */
+/** The scene can fold (a strip on a phone, a rail on a desktop) so the story and the input get the screen; remembered. */
 export function useSceneCollapsed(): [boolean, (collapsed: boolean) => void] {
   const [collapsed, setCollapsed] = useState(() => readStorage("sceneCanvas") === "collapsed");
   const choose = useCallback((next: boolean) => {
@@ -36,4 +42,25 @@ export function useSceneCollapsed(): [boolean, (collapsed: boolean) => void] {
     writeStorage("sceneCanvas", next ? "collapsed" : "expanded");
   }, []);
   return [collapsed, choose];
+}
+
+const clampSceneWidth = (width: number) =>
+  Math.round(Math.min(SCENE_WIDTH_MAX, Math.max(SCENE_WIDTH_MIN, width)));
+
+/**
+ * The desktop scene's width in percent of the story view, kept between its bounds. `preview` follows a drag
+ * without writing storage; `choose` remembers the width.
+ */
+export function useSceneWidth(): {
+  width: number;
+  preview: (width: number) => void;
+  choose: (width: number) => void;
+} {
+  const [width, setWidth] = useState<number>(() => readStorage("sceneWidth") ?? SCENE_WIDTH_DEFAULT);
+  const preview = useCallback((next: number) => setWidth(clampSceneWidth(next)), []);
+  const choose = useCallback((next: number) => {
+    setWidth(clampSceneWidth(next));
+    writeStorage("sceneWidth", clampSceneWidth(next));
+  }, []);
+  return { width, preview, choose };
 }

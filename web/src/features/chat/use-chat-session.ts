@@ -4,6 +4,7 @@
 // schedule otherwise), and what the canvas shows.
 import type { ChatMessage, ChatMode, ChatResponse, MediaStatus } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
+import { carryOn, type RetryWhat } from "@storyverse/contract/story-craft";
 import { type QueryClient, type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBanner } from "../../app/banner-provider";
@@ -57,6 +58,8 @@ export interface ChatBackend {
   refreshOnOpen?: boolean;
   /** With `streaming`, the story text arrives word by word and aborting its signal stops the narrator. */
   send: (prompt: string, mode: ChatMode, streaming?: TurnStreaming) => Promise<ChatResponse>;
+  /** The player's words as the conversation will show them (a story's Do / Say / Story); as typed without it. */
+  shownAs?: (prompt: string) => string;
   mediaStatus: (messageId: string, signal: AbortSignal) => Promise<MediaStatus>;
   /** After a turn was accepted (e.g. the story's message count changed). */
   onSent?: () => void;
@@ -70,20 +73,29 @@ export interface ChatBackend {
 
 /** The story-craft calls a conversation can make. */
 export interface CraftBackend {
-  /** With `streaming`, the new version's words arrive as they are written; aborting its signal stops it. */
-  retry: (messageId: string, streaming?: TurnStreaming) => Promise<ChatResponse>;
-  /** With `streaming`, the continuation's words arrive as they are written; aborting its signal stops it. */
-  continueStory: (mode: ChatMode, streaming?: TurnStreaming) => Promise<ChatResponse>;
+  /**
+   * New words keeping the scene ("text"), a new scene for the same words ("media") or both. With `streaming`,
+   * the new version's words arrive as they are written; aborting its signal stops it.
+   */
+  retry: (messageId: string, what: RetryWhat, streaming?: TurnStreaming) => Promise<ChatResponse>;
+  /** The newest narrator message grows; with `streaming`, the added words arrive as they are written. */
+  continueStory: (streaming?: TurnStreaming) => Promise<ChatResponse>;
   undo: () => Promise<string[]>;
+  redo: () => Promise<ChatMessage[]>;
+  /** How many undone exchanges the server keeps for Redo (read when the conversation opens: it outlives a reload). */
+  redoable?: (signal: AbortSignal) => Promise<number>;
   edit: (messageId: string, content: string) => Promise<ChatMessage>;
   selectVersion: (messageId: string, version: number) => Promise<ChatMessage>;
 }
 
 /** What the conversation offers on its messages; each resolves false when it was refused or failed. */
 export interface CraftActions {
-  retry: (messageId: string) => Promise<boolean>;
-  continueStory: (mode: ChatMode) => Promise<boolean>;
+  retry: (messageId: string, what: RetryWhat) => Promise<boolean>;
+  continueStory: () => Promise<boolean>;
   undo: () => Promise<boolean>;
+  redo: () => Promise<boolean>;
+  /** How many undone exchanges Redo can bring back (this tab's; a new turn or retry ends Redo). */
+  redoable: number;
   edit: (messageId: string, content: string) => Promise<boolean>;
   selectVersion: (messageId: string, version: number) => Promise<boolean>;
 }
@@ -130,6 +142,7 @@ export function assistantMessageFrom(response: ChatResponse, mode: ChatMode, now
     video_url: null,
     media_status: response.media_generation.status === "started" ? "pending" : "none",
     media_error: null,
+    ...(response.shaped_by ? { shaped_by: response.shaped_by } : {}),
   };
 }
 
@@ -140,8 +153,10 @@ export interface ChatSession {
   retry: () => void;
   /** A turn is on its way to the narrator. */
   sending: boolean;
-  /** Some message's media is still being made. */
+  /** Some message's media is still being made (the next turn can be sent meanwhile). */
   generating: boolean;
+  /** A turn sent from the composer will make this scene once its words are written. */
+  sceneComing: "image" | "video" | null;
   /** Messages whose polling ended without media: it took too long, or its status could not be checked. */
   pollingStopped: ReadonlyMap<string, PollingStop>;
   /** Sends a turn; resolves false when it was refused or failed (the words can go back in the box). */
@@ -173,7 +188,9 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
   });
 
   const [sending, setSending] = useState(false);
+  const [redoable, setRedoable] = useState(0);
   const sendingRef = useRef(false);
+  const [sceneComing, setSceneComing] = useState<"image" | "video" | null>(null);
   const [writing, setWriting] = useState(false);
   const stopRef = useRef<AbortController | null>(null);
   const stop = useCallback(() => stopRef.current?.abort(), []);
@@ -348,10 +365,12 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
   const send = useCallback(
     async (prompt: string, mode: ChatMode) => {
       const text = prompt.trim();
-      if (!text || sendingRef.current || generating) return false;
+      // A scene still being painted never holds the next turn: its media land on their own message.
+      if (!text || sendingRef.current) return false;
       sendingRef.current = true;
       setSending(true);
-      const local = localUserMessage(text, mode);
+      setSceneComing(mode === "chat" ? null : mode);
+      const local = localUserMessage(backendRef.current.shownAs?.(text) ?? text, mode);
       queryClient.setQueryData<ChatMessage[]>(queryKey, (list) => [...(list ?? []), local]);
       // The narrator's words as they arrive, shown as its message until the answer replaces it.
       const written = { ...localUserMessage("", mode), role: "assistant" as const };
@@ -378,6 +397,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
           ...(list ?? []).filter((m) => m.id !== written.id).map((m) => (m.id === local.id ? mine : m)),
           answer,
         ]);
+        setRedoable(0);
         backendRef.current.onSent?.();
         return true;
       } catch (error) {
@@ -402,15 +422,30 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         stopRef.current = null;
         sendingRef.current = false;
         setSending(false);
+        setSceneComing(null);
         setWriting(false);
       }
     },
-    [generating, queryClient, queryKey, reportFailure],
+    [queryClient, queryKey, reportFailure],
   );
 
   // --- story craft: each reads the conversation again afterwards, so versions and order are the server's --
   const { refetch } = query;
   const craftBackend = backend.craft;
+  // Redo's stack is the server's: read once when the conversation opens, then kept in step by this tab's actions.
+  const readRedoable = craftBackend?.redoable;
+  const storedRedo = useQuery({
+    queryKey: [...queryKey, "redoable"],
+    queryFn: ({ signal }) => (readRedoable ? readRedoable(signal) : Promise.resolve(0)),
+    enabled: Boolean(readRedoable),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const redoKnown = useRef(false);
+  useEffect(() => {
+    if (redoKnown.current || storedRedo.data === undefined) return;
+    redoKnown.current = true;
+    setRedoable((n) => Math.max(n, storedRedo.data));
+  }, [storedRedo.data]);
   const craft = useMemo<CraftActions | null>(() => {
     if (!craftBackend) return null;
     /** Runs a call, then reads the conversation again; a failure is shown and resolves false. */
@@ -435,6 +470,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       mode: ChatMode,
       replaces: string | null,
       work: (streaming: TurnStreaming) => Promise<ChatResponse>,
+      how: { grows?: boolean; keepsScene?: boolean } = {},
     ) => {
       if (sendingRef.current) return false;
       sendingRef.current = true;
@@ -443,6 +479,17 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         ? queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === replaces)
         : undefined;
       const written = { ...localUserMessage("", mode), role: "assistant" as const };
+      // Continue: the words so far stay and the new ones follow them; new words keep the picture shown.
+      const base = how.grows ? (original?.content ?? "") : "";
+      const scene =
+        how.keepsScene && original
+          ? {
+              image_url: original.image_url,
+              video_url: original.video_url,
+              media_status: original.media_status,
+            }
+          : {};
+      let added = "";
       /** Puts `message` where the new answer goes: over the words so far, else over the retried answer, else last. */
       const show = (message: ChatMessage) =>
         queryClient.setQueryData<ChatMessage[]>(queryKey, (list = []) => {
@@ -459,23 +506,25 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       const stopper = new AbortController();
       stopRef.current = stopper;
       const onText = (piece: string) => {
-        written.content += piece;
+        added += piece;
+        written.content = how.grows ? carryOn(base, added) : added;
         setWriting(true);
-        show({ ...written });
+        show({ ...written, ...scene });
       };
       try {
         const response = await work({ onText, signal: stopper.signal });
         stopRef.current = null;
         setWriting(false);
         void refreshCreditBalance(queryClient, response.quota_info);
-        show(assistantMessageFrom(response, mode));
+        show({ ...assistantMessageFrom(response, mode), ...scene });
+        setRedoable(0);
         await refetch();
         backendRef.current.onSent?.();
         return true;
       } catch (error) {
         if (stopper.signal.aborted) {
-          const kept = written.content.trim() !== "";
-          if (kept) show({ ...written, content: written.content.trim(), stopped: true });
+          const kept = added.trim() !== "";
+          if (kept) show({ ...written, ...scene, content: written.content.trim(), stopped: true });
           else restore();
           readBackAfterStop(queryClient, queryKey, kept ? () => backendRef.current.onSent?.() : undefined);
           return kept;
@@ -496,18 +545,46 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         await work();
         forceSync.current = true;
       });
+    const newestNarrator = () =>
+      queryClient.getQueryData<ChatMessage[]>(queryKey)?.findLast((m) => m.role === "assistant");
     return {
-      retry: (messageId) => {
-        const mode = queryClient.getQueryData<ChatMessage[]>(queryKey)?.find((m) => m.id === messageId)?.mode;
-        return paidTurn(mode ?? "image", messageId, (streaming) => craftBackend.retry(messageId, streaming));
+      retry: (messageId, what) => {
+        const list = queryClient.getQueryData<ChatMessage[]>(queryKey);
+        const message = list?.find((m) => m.id === messageId);
+        // A new scene keeps the words on screen while it starts; new words keep the picture.
+        const mode = what === "media" && message?.mode === "chat" ? "image" : (message?.mode ?? "image");
+        return paidTurn(
+          mode,
+          messageId,
+          (streaming) => craftBackend.retry(messageId, what, streaming),
+          what === "text" ? { keepsScene: true } : what === "media" ? { grows: true } : {},
+        );
       },
-      continueStory: (mode) =>
-        paidTurn(mode, null, (streaming) => craftBackend.continueStory(mode, streaming)),
-      undo: () => change(() => craftBackend.undo()),
+      continueStory: () => {
+        const newest = newestNarrator();
+        return paidTurn(
+          newest?.mode ?? "chat",
+          newest?.id ?? null,
+          (streaming) => craftBackend.continueStory(streaming),
+          { grows: true, keepsScene: true },
+        );
+      },
+      undo: async () => {
+        const done = await change(() => craftBackend.undo());
+        if (done) setRedoable((n) => n + 1);
+        return done;
+      },
+      redo: async () => {
+        const done = await change(() => craftBackend.redo());
+        // Refused (another tab's turn ended Redo): nothing is left to bring back here either.
+        setRedoable((n) => (done ? Math.max(0, n - 1) : 0));
+        return done;
+      },
+      redoable,
       edit: (messageId, content) => change(() => craftBackend.edit(messageId, content)),
       selectVersion: (messageId, version) => change(() => craftBackend.selectVersion(messageId, version)),
     };
-  }, [craftBackend, queryClient, queryKey, refetch, reportFailure]);
+  }, [craftBackend, queryClient, queryKey, refetch, reportFailure, redoable]);
 
   // --- expired media URLs ----------------------------------------------------------------------------------
   const lastRefetch = useRef(0);
@@ -527,6 +604,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     retry: () => void refetch(),
     sending,
     generating,
+    sceneComing,
     pollingStopped,
     send,
     writing,

@@ -1,21 +1,24 @@
-// A conversation beside its scene canvas, used by the story interface and the main chat: the
-// chat panel on the left (header, messages, input) and the canvas on the right; on a phone the canvas
-// sits above the chat, a quarter of the screen at most, and folds to a slim strip (remembered) so the story
-// and the input get the screen. Both the canvas and the pictures in the chat open the large preview.
+// A conversation beside its scene canvas, used by the story interface and the main chat. Text first: on a
+// desktop the chat (header, messages, input) has at least half the width and the canvas on its right can be
+// resized with the handle between them or folded to a rail (both remembered); on a phone the canvas sits above
+// the chat, a quarter of the screen at most, and folds to a slim strip (remembered), and while it is open the
+// scene it shows is not repeated in the log. Both the canvas and the pictures in the chat open the large preview.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { type CSSProperties, type ReactNode, useMemo, useState } from "react";
 import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
+import { DOCKED_PANEL_WIDTH } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
 import { useServerConfig } from "../api/server-config";
 import { hasMedia } from "../canvas-media";
-import { useChatMode, useSceneCollapsed } from "../use-chat-preferences";
+import { useChatMode, useSceneCollapsed, useSceneWidth } from "../use-chat-preferences";
 import type { ChatSession } from "../use-chat-session";
 import { voiceInputSupported } from "../use-voice-recorder";
-import { ChatInput } from "./chat-input";
+import { ChatInput, type InputModeControl } from "./chat-input";
 import { type MessageCraft, MessageList, type MessageSelection } from "./message-list";
+import { SceneResizer } from "./scene-resizer";
 
 export const PREVIEW_DESCRIPTION = "Generated story image";
 
@@ -33,6 +36,10 @@ interface ChatExperienceProps {
   downloadPrefix?: string;
   /** Story chats: "Make a card" on narrator messages. */
   onMakeCard?: (messageId: string) => void;
+  /** Story chats: Do / Say / Story on the composer. */
+  inputMode?: InputModeControl | null;
+  /** A docked side panel is open: on a desktop it takes the scene's place, so it never covers the story. */
+  sidePanelOpen?: boolean;
 }
 
 interface Preview {
@@ -76,9 +83,12 @@ export function ChatExperience({
   selection,
   downloadPrefix = "storyverse",
   onMakeCard,
+  inputMode,
+  sidePanelOpen = false,
 }: ChatExperienceProps) {
   const [mode, setMode] = useChatMode();
   const [sceneCollapsed, setSceneCollapsed] = useSceneCollapsed();
+  const sceneWidth = useSceneWidth();
   const config = useServerConfig();
   const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -110,18 +120,32 @@ export function ChatExperience({
       });
   };
 
-  const pendingMessage = session.messages.find(
+  // The canvas says at once that a new scene is coming: from the send of an image or video turn, then while
+  // the newest scene is painted. Only the narrator's writing holds the composer, never a scene.
+  const pendingMessage = session.messages.findLast(
     (m) => m.media_status === "pending" && !session.pollingStopped.has(m.id),
   );
-  const generating = pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null;
-  const busy = session.sending || session.generating;
+  const generating =
+    session.sceneComing ?? (pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null);
+  const busy = session.sending;
+  // The message whose scene the open canvas shows: on a phone its picture is not shown again in the log.
+  const canvas = session.canvas;
+  const sceneOnCanvas =
+    canvas && !sceneCollapsed
+      ? (session.messages.findLast(
+          (m) =>
+            (canvas.video !== null && m.video_url === canvas.video) ||
+            (canvas.image !== null && m.image_url === canvas.image),
+        )?.id ?? null)
+      : null;
   const actions = session.craft;
   const craft: MessageCraft | null = actions
     ? {
         busy,
-        onRetry: (messageId) => void actions.retry(messageId),
+        onRetry: (messageId, what) => void actions.retry(messageId, what),
         onUndo: () => void actions.undo(),
-        onContinue: () => void actions.continueStory(mode),
+        onRedo: actions.redoable > 0 ? () => void actions.redo() : null,
+        onContinue: () => void actions.continueStory(),
         onEdit: actions.edit,
         onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
         ...(onMakeCard ? { onMakeCard } : {}),
@@ -129,21 +153,33 @@ export function ChatExperience({
     : null;
 
   return (
-    <div className="flex h-[calc(100dvh-65px)] flex-col lg:flex-row">
+    <div
+      className="flex h-[calc(100dvh-65px)] flex-col lg:flex-row"
+      style={{ "--scene-width": `${sceneWidth.width}%` } as CSSProperties}
+    >
       <MediaCanvas
         media={session.canvas}
         onOpen={openCanvas}
         onMediaError={session.reportMediaError}
         generating={generating}
         fold={{ collapsed: sceneCollapsed, onToggle: setSceneCollapsed }}
-        className={`shrink-0 border-b border-line lg:order-2 lg:h-full lg:flex-1 lg:border-b-0 ${
+        className={`shrink-0 border-b border-line lg:order-3 lg:h-full lg:border-b-0 ${
           !session.canvas ? "h-24" : sceneCollapsed ? "h-14" : "h-[26dvh] min-h-36"
-        } lg:min-h-0`}
+        } ${sceneCollapsed ? "lg:w-20 lg:border-l lg:border-line" : "lg:w-[var(--scene-width)]"} lg:min-h-0 ${
+          sidePanelOpen ? "lg:hidden" : ""
+        }`}
       />
-      <section
-        aria-label="Chat"
-        className="flex min-h-0 flex-1 flex-col bg-canvas lg:order-1 lg:w-[440px] lg:flex-none lg:border-r lg:border-line xl:w-[500px]"
-      >
+      {sidePanelOpen ? (
+        <div aria-hidden="true" className={`hidden shrink-0 lg:order-3 lg:block ${DOCKED_PANEL_WIDTH}`} />
+      ) : sceneCollapsed ? null : (
+        <SceneResizer
+          sceneWidth={sceneWidth.width}
+          onPreview={sceneWidth.preview}
+          onChoose={sceneWidth.choose}
+          className="hidden lg:order-2 lg:block"
+        />
+      )}
+      <section aria-label="Chat" className="flex min-h-0 flex-1 flex-col bg-canvas lg:order-1 lg:min-w-0">
         {header}
         {session.error && session.messages.length === 0 ? (
           <LoadError error={session.error} onRetry={session.retry} />
@@ -158,6 +194,7 @@ export function ChatExperience({
             selection={selection}
             onPreview={openMessage}
             onMediaError={session.reportMediaError}
+            sceneOnCanvas={sceneOnCanvas}
           />
         )}
         <ChatInput
@@ -168,6 +205,7 @@ export function ChatExperience({
           busy={busy}
           voiceEnabled={voiceEnabled}
           references={selection ? { count: selection.count, onClear: selection.clear } : null}
+          inputMode={inputMode}
         />
       </section>
       {preview ? (

@@ -135,3 +135,46 @@ describe("the chat input", () => {
     expect(screen.queryByRole("button", { name: "Record a voice message" })).toBeNull();
   });
 });
+
+describe("ChatInput: Do / Say / Story", () => {
+  it("offers the three input modes when a story gives it the control, and asks accordingly", () => {
+    mockFetch(() => json({ remaining: 15, unlimited: false }));
+    const onChange = vi.fn();
+    const { rerender } = render(
+      <Providers auth={SIGNED_IN}>
+        <ChatInput
+          mode="image"
+          onModeChange={() => {}}
+          onSend={async () => true}
+          busy={false}
+          voiceEnabled={false}
+          inputMode={{ value: "do", onChange }}
+        />
+      </Providers>,
+    );
+    const doButton = screen.getByRole("button", { name: "Do" });
+    expect(doButton.getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByPlaceholderText("What do you do?")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Say" }));
+    expect(onChange).toHaveBeenCalledWith("say");
+    rerender(
+      <Providers auth={SIGNED_IN}>
+        <ChatInput
+          mode="image"
+          onModeChange={() => {}}
+          onSend={async () => true}
+          busy={false}
+          voiceEnabled={false}
+          inputMode={{ value: "say", onChange }}
+        />
+      </Providers>,
+    );
+    expect(screen.getByRole("button", { name: "Say" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByPlaceholderText("What do you say?")).toBeTruthy();
+  });
+
+  it("has no input modes in the main chat", () => {
+    renderInput();
+    expect(screen.queryByRole("button", { name: "Say" })).toBeNull();
+  });
+});

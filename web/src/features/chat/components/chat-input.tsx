@@ -1,9 +1,11 @@
 // The message box under a chat: the mode (chat, image or video), the price of a
 // turn in that mode (hidden for unlimited accounts), a textarea that grows to 200 px, Enter to send and
 // Shift+Enter for a new line, and the microphone when the server can transcribe. Sending is refused
-// while a turn or its media is under way; the words stay in the box until a send is refused for good.
+// while a turn or its media is under way; the words stay in the box until a send is refused for good. Story
+// chats add Do / Say / Story: how the narrator reads the words ("You open the door.", You say "Hello.", as written).
 import type { ChatMode } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
+import { INPUT_MODE_LABELS, INPUT_MODES, type InputMode } from "@storyverse/contract/generation-settings";
 import { ArrowUp, Clapperboard, ImageIcon, MessageSquare, Mic, Square, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { useBanner } from "../../../app/banner-provider";
@@ -27,6 +29,23 @@ const PLACEHOLDERS: Record<ChatMode, string> = {
   video: "What happens next? The scene will come alive…",
 };
 
+/** What each input mode does, as its button's tooltip. */
+export const INPUT_MODE_HINTS: Record<InputMode, string> = {
+  do: "An action: you open the door",
+  say: "Words you speak aloud",
+  story: "Narration, sent as you write it",
+};
+
+const INPUT_PLACEHOLDERS: Record<Exclude<InputMode, "story">, string> = {
+  do: "What do you do?",
+  say: "What do you say?",
+};
+
+export interface InputModeControl {
+  value: InputMode;
+  onChange: (mode: InputMode) => void;
+}
+
 export interface BatchControl {
   value: number;
   onChange: (size: number) => void;
@@ -47,6 +66,8 @@ interface ChatInputProps {
   references?: { count: number; onClear: () => void } | null;
   /** Surfaces that make several images per turn offer a batch size (1 to 4). */
   batch?: BatchControl | null;
+  /** Story chats: Do / Say / Story for the words sent. */
+  inputMode?: InputModeControl | null;
 }
 
 export function ChatInput({
@@ -58,6 +79,7 @@ export function ChatInput({
   voiceEnabled,
   references,
   batch,
+  inputMode,
 }: ChatInputProps) {
   const [text, setText] = useState("");
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -134,6 +156,30 @@ export function ChatInput({
             );
           })}
         </fieldset>
+        {inputMode ? (
+          <fieldset className="flex rounded-xl border border-line bg-canvas p-1">
+            <legend className="sr-only">Input</legend>
+            {INPUT_MODES.map((value) => {
+              const active = value === inputMode.value;
+              return (
+                <button
+                  key={value}
+                  type="button"
+                  aria-pressed={active}
+                  title={INPUT_MODE_HINTS[value]}
+                  onClick={() => inputMode.onChange(value)}
+                  className={`inline-flex h-8 items-center rounded-lg px-3 text-xs font-semibold transition duration-200 ${
+                    active
+                      ? "bg-surface-2 text-ink shadow-soft"
+                      : "text-ink-muted hover:bg-surface-2 hover:text-ink"
+                  }`}
+                >
+                  {INPUT_MODE_LABELS[value]}
+                </button>
+              );
+            })}
+          </fieldset>
+        ) : null}
         {batch ? (
           <label className="inline-flex h-10 items-center gap-2 rounded-xl border border-line bg-canvas px-3 text-xs font-semibold text-ink-muted">
             Batch
@@ -190,7 +236,9 @@ export function ChatInput({
           placeholder={
             voice.state === "recording"
               ? "Listening… press Enter or the stop button when done"
-              : PLACEHOLDERS[mode]
+              : inputMode && inputMode.value !== "story"
+                ? INPUT_PLACEHOLDERS[inputMode.value]
+                : PLACEHOLDERS[mode]
           }
           aria-describedby={hintId}
           className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[0.9375rem] leading-6 text-ink outline-none placeholder:text-ink-muted/80"
@@ -246,7 +294,7 @@ export function ChatInput({
         )}
       </div>
       <p id={hintId} className="mt-2 hidden px-1 text-xs text-ink-muted sm:block">
-        {busy ? "Wait for the narrator to finish this scene…" : "Enter to send · Shift+Enter for a new line"}
+        {busy ? "Wait for the narrator to finish writing…" : "Enter to send · Shift+Enter for a new line"}
       </p>
     </form>
   );

@@ -8,7 +8,9 @@ import {
   PROMPT_MAX_LENGTH,
   STOPPED_NOTE,
 } from "@storyverse/contract/chat";
+import type { RetryWhat } from "@storyverse/contract/story-craft";
 import {
+  ArrowDown,
   Check,
   ChevronLeft,
   ChevronRight,
@@ -18,18 +20,23 @@ import {
   Feather,
   Pencil,
   Plus,
+  Redo2,
   RotateCcw,
   Sparkles,
   TriangleAlert,
   Undo2,
 } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { Tooltip } from "../../../components/tooltip";
+import { useFollowBottom } from "../../../components/use-follow-bottom";
 import { formatMessageTime } from "../../../lib/message-time";
+import { closeOpenEmphasis } from "../../../lib/streaming-markdown";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
 import type { PollingStop } from "../use-chat-session";
+import { PricePill } from "./price-pill";
+import { WhatShapedThis } from "./shaped-by";
 
 const SELECTION_TOOLTIP = "Selected images guide the next scene";
 
@@ -45,8 +52,12 @@ export interface MessageSelection {
 export interface MessageCraft {
   /** A turn is being written or painted: Retry, Undo and Continue wait. */
   busy: boolean;
-  onRetry: (messageId: string) => void;
+  /** New words keeping the scene ("text"), a new scene for the same words ("media"), or both. */
+  onRetry: (messageId: string, what: RetryWhat) => void;
   onUndo: () => void;
+  /** Brings back the newest undone exchange; null when there is nothing to redo. */
+  onRedo?: (() => void) | null;
+  /** Carries on the newest narrator message in place (priced as a chat turn). */
   onContinue: () => void;
   onEdit: (messageId: string, content: string) => Promise<boolean>;
   onSelectVersion: (messageId: string, version: number) => void;
@@ -64,6 +75,8 @@ interface MessageListProps {
   selection?: MessageSelection | null;
   onPreview: (messageId: string) => void;
   onMediaError: () => void;
+  /** The message whose scene fills the open canvas above a phone's chat: its picture is not shown twice there. */
+  sceneOnCanvas?: string | null;
 }
 
 export function MessageList({
@@ -74,70 +87,85 @@ export function MessageList({
   selection,
   onPreview,
   onMediaError,
+  sceneOnCanvas = null,
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const last = messages[messages.length - 1];
-  const lastKey = `${messages.length}:${last?.id}:${last?.media_status}:${sending}`;
-
-  // Follow the conversation as it grows.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the last message or the spinner changes
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
-  }, [lastKey]);
+  // Reading along: the log follows the newest words unless the player has scrolled up; sending a turn
+  // (a new player message) takes them down again.
+  const { hasNew, catchUp } = useFollowBottom(
+    scroller,
+    `${messages.length}:${last?.id}:${last?.content.length}:${last?.version}:${last?.media_status}:${sending}`,
+    messages.filter((message) => message.role === "user").length,
+  );
 
   return (
-    // A log: new messages are announced politely; focusable, so the keyboard can scroll it.
-    <div
-      ref={scroller}
-      role="log"
-      aria-label="Conversation"
-      aria-live="polite"
-      aria-relevant="additions"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-      tabIndex={0}
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-500 focus-visible:ring-inset sm:px-5"
-    >
-      {messages.length === 0 && !sending ? (
-        <EmptyConversation />
-      ) : (
-        <ol aria-label="Messages" className="flex flex-col gap-5">
-          {messages.map((message, index) => (
-            // A retried answer keeps its place (and its focus) while its versions are switched.
-            <li key={message.version_count ? `versions-${index}` : message.id}>
-              {message.role === "user" ? (
-                <UserMessage message={message} craft={craft ?? null} />
-              ) : (
-                <AssistantMessage
-                  message={message}
-                  newest={index === messages.length - 1 && !sending}
-                  craft={craft ?? null}
-                  pollingStopped={pollingStopped.get(message.id) ?? null}
-                  selection={selection ?? null}
-                  onPreview={onPreview}
-                  onMediaError={onMediaError}
-                />
-              )}
-            </li>
-          ))}
-          {sending ? (
-            <li>
-              <div role="status" className="flex items-center gap-3">
-                <NarratorAvatar />
-                <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
-                  <Spinner className="size-4 text-accent-ink" />
-                  {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
-                </p>
-              </div>
-            </li>
-          ) : null}
-        </ol>
-      )}
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      {/* A log: new messages are announced politely; focusable, so the keyboard can scroll it. */}
+      <div
+        ref={scroller}
+        role="log"
+        aria-label="Conversation"
+        aria-live="polite"
+        aria-relevant="additions"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-500 focus-visible:ring-inset sm:px-5"
+      >
+        {messages.length === 0 && !sending ? (
+          <EmptyConversation onRedo={craft?.busy ? null : (craft?.onRedo ?? null)} />
+        ) : (
+          <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
+            {messages.map((message, index) => (
+              // A retried answer keeps its place (and its focus) while its versions are switched.
+              <li key={message.version_count ? `versions-${index}` : message.id}>
+                {message.role === "user" ? (
+                  <UserMessage message={message} craft={craft ?? null} />
+                ) : (
+                  <AssistantMessage
+                    message={message}
+                    newest={index === messages.length - 1 && !sending}
+                    craft={craft ?? null}
+                    pollingStopped={pollingStopped.get(message.id) ?? null}
+                    selection={selection ?? null}
+                    onPreview={onPreview}
+                    onMediaError={onMediaError}
+                    onCanvas={message.id === sceneOnCanvas}
+                  />
+                )}
+              </li>
+            ))}
+            {sending ? (
+              <li>
+                <div role="status" className="flex items-center gap-3">
+                  <NarratorAvatar />
+                  <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
+                    <Spinner className="size-4 text-accent-ink" />
+                    {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
+                  </p>
+                </div>
+              </li>
+            ) : null}
+          </ol>
+        )}
+      </div>
+      {hasNew ? (
+        <Button
+          variant="secondary"
+          size="xs"
+          onClick={catchUp}
+          icon={<ArrowDown aria-hidden="true" className="size-3.5 text-accent-ink" />}
+          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full px-3.5 shadow-lifted"
+        >
+          New words
+        </Button>
+      ) : null}
     </div>
   );
 }
 
-function EmptyConversation() {
+/** The empty story; after undoing every exchange, Redo is here. */
+function EmptyConversation({ onRedo }: { onRedo: (() => void) | null }) {
   return (
     <div className="flex h-full min-h-56 flex-col items-center justify-center px-4 text-center">
       <span className="bg-primary-gradient grid size-14 place-items-center rounded-2xl text-white shadow-lifted">
@@ -145,6 +173,17 @@ function EmptyConversation() {
       </span>
       <h2 className="mt-5 text-lg font-semibold text-ink">Start Your Adventure</h2>
       <p className="mt-1 max-w-xs text-sm text-ink-muted">Type a message below to begin your story!</p>
+      {onRedo ? (
+        <Button
+          variant="secondary"
+          size="xs"
+          className="mt-4"
+          icon={<Redo2 aria-hidden="true" className="size-3.5" />}
+          onClick={onRedo}
+        >
+          Redo
+        </Button>
+      ) : null}
     </div>
   );
 }
@@ -287,6 +326,8 @@ interface AssistantMessageProps {
   selection: MessageSelection | null;
   onPreview: (messageId: string) => void;
   onMediaError: () => void;
+  /** Its scene fills the open canvas (on a phone the picture is not repeated in the log). */
+  onCanvas: boolean;
 }
 
 function AssistantMessage({
@@ -297,6 +338,7 @@ function AssistantMessage({
   selection,
   onPreview,
   onMediaError,
+  onCanvas,
 }: AssistantMessageProps) {
   const [editing, setEditing] = useState(false);
   const generating = message.media_status === "pending" && !pollingStopped;
@@ -337,7 +379,9 @@ function AssistantMessage({
               className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
             >
               <span className="sr-only">Narrator: </span>
-              <Markdown>{message.content}</Markdown>
+              <Markdown>
+                {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
+              </Markdown>
               {message.stopped ? <p className="mt-1 text-xs text-ink-muted">{STOPPED_NOTE}</p> : null}
             </div>
           </VersionKeys>
@@ -388,40 +432,8 @@ function AssistantMessage({
                 Make a card
               </Button>
             ) : null}
-            {newest
-              ? [
-                  {
-                    label: "Retry",
-                    Icon: RotateCcw,
-                    title: "Write a new answer to the same message",
-                    run: () => craft.onRetry(message.id),
-                  },
-                  {
-                    label: "Undo",
-                    Icon: Undo2,
-                    title: "Take the newest exchange out of the story (its media stay in the gallery)",
-                    run: craft.onUndo,
-                  },
-                  {
-                    label: "Continue",
-                    Icon: FastForward,
-                    title: "Let the narrator carry on",
-                    run: craft.onContinue,
-                  },
-                ].map(({ label, Icon, title, run }) => (
-                  <Button
-                    key={label}
-                    variant="ghost"
-                    size="xs"
-                    disabled={craft.busy}
-                    title={title}
-                    icon={<Icon aria-hidden="true" className="size-3.5" />}
-                    onClick={run}
-                  >
-                    {label}
-                  </Button>
-                ))
-              : null}
+            {newest ? <TurnActions message={message} craft={craft} /> : null}
+            {message.shaped_by ? <WhatShapedThis shapedBy={message.shaped_by} /> : null}
           </div>
         ) : null}
         {generating ? (
@@ -433,15 +445,120 @@ function AssistantMessage({
             text={pollingStopped === "timed-out" ? MEDIA_TIMED_OUT_MESSAGE : MEDIA_CHECK_FAILED_MESSAGE}
           />
         ) : (
-          <MessageMedia
-            message={message}
-            selection={selection}
-            onPreview={onPreview}
-            onMediaError={onMediaError}
-          />
+          // On a phone the open canvas above already shows this scene.
+          <div className={onCanvas ? "max-lg:hidden" : undefined}>
+            <MessageMedia
+              message={message}
+              selection={selection}
+              onPreview={onPreview}
+              onMediaError={onMediaError}
+            />
+          </div>
         )}
       </div>
     </div>
+  );
+}
+
+/** The retry choices, each with what it costs (UI strings recorded in docs/decisions/0103). */
+export const RETRY_CHOICES: readonly {
+  what: RetryWhat;
+  label: string;
+  title: string;
+}[] = [
+  { what: "text", label: "New words", title: "Write new words for this answer and keep its picture" },
+  { what: "media", label: "New scene", title: "Paint a new picture for the same words" },
+  { what: "both", label: "Both", title: "Write new words and paint a new picture" },
+];
+
+/** What a retry choice of this message makes, so its price: words cost a chat turn, a scene its picture or clip. */
+export function retryPriceKind(
+  message: Pick<ChatMessage, "mode">,
+  what: RetryWhat,
+): "chat" | "image" | "video" {
+  const scene = message.mode === "video" ? "video" : "image";
+  if (what === "text") return "chat";
+  if (what === "media") return scene;
+  return message.mode === "chat" ? "chat" : scene;
+}
+
+/** Retry (with its three choices), Undo, Continue and Redo under the newest narrator message. */
+function TurnActions({ message, craft }: { message: ChatMessage; craft: MessageCraft }) {
+  const [choosing, setChoosing] = useState(false);
+  const choicesId = useId();
+  const action = "ghost" as const;
+  return (
+    <>
+      <Button
+        variant={action}
+        size="xs"
+        disabled={craft.busy}
+        title="Retry this answer: choose new words, a new scene or both"
+        aria-expanded={choosing}
+        aria-controls={choicesId}
+        icon={<RotateCcw aria-hidden="true" className="size-3.5" />}
+        onClick={() => setChoosing((open) => !open)}
+      >
+        Retry
+      </Button>
+      {choosing ? (
+        <fieldset
+          id={choicesId}
+          className="inline-flex flex-wrap items-center gap-0.5 rounded-xl border border-line bg-surface-2 px-1"
+        >
+          <legend className="sr-only">Retry choices</legend>
+          {RETRY_CHOICES.map(({ what, label, title }) => (
+            <Button
+              key={what}
+              variant={action}
+              size="xs"
+              disabled={craft.busy}
+              title={title}
+              onClick={() => {
+                setChoosing(false);
+                craft.onRetry(message.id, what);
+              }}
+            >
+              {label}
+              <PricePill kind={retryPriceKind(message, what)} />
+            </Button>
+          ))}
+        </fieldset>
+      ) : null}
+      <Button
+        variant={action}
+        size="xs"
+        disabled={craft.busy}
+        title="Take the newest exchange out of the story (Redo brings it back until your next turn)"
+        icon={<Undo2 aria-hidden="true" className="size-3.5" />}
+        onClick={craft.onUndo}
+      >
+        Undo
+      </Button>
+      {craft.onRedo ? (
+        <Button
+          variant={action}
+          size="xs"
+          disabled={craft.busy}
+          title="Bring back what was undone"
+          icon={<Redo2 aria-hidden="true" className="size-3.5" />}
+          onClick={craft.onRedo}
+        >
+          Redo
+        </Button>
+      ) : null}
+      <Button
+        variant={action}
+        size="xs"
+        disabled={craft.busy}
+        title="Let the narrator carry on this answer (it finishes a stopped sentence; no new picture)"
+        icon={<FastForward aria-hidden="true" className="size-3.5" />}
+        onClick={craft.onContinue}
+      >
+        Continue
+        <PricePill kind="chat" />
+      </Button>
+    </>
   );
 }
 

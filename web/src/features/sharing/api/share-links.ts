@@ -1,4 +1,4 @@
-// The share-link calls: make (or replace), see, revoke a story's link, and read a shared story signed out.
+// The share-link calls: make (or replace), see again, revoke a story's link, and read a shared story signed out.
 
 import {
   EXPORT_FAILED_MESSAGE,
@@ -8,22 +8,24 @@ import {
 import { type FilmResponse, filmResponseSchema } from "@storyverse/contract/film";
 import {
   type CreateShareRequest,
+  type LiveShareResponse,
+  liveShareResponseSchema,
   revokeShareResponseSchema,
   type SharedStoryResponse,
   type ShareLinkResponse,
-  type ShareStatusResponse,
   sharedStoryResponseSchema,
   shareLinkResponseSchema,
-  shareStatusResponseSchema,
 } from "@storyverse/contract/sharing";
 import { apiDownload, apiRequest } from "../../../lib/api-client";
 
 const sharePath = (storyId: string) => `/api/stories/${encodeURIComponent(storyId)}/share`;
 
-export const shareStatusKey = (storyId: string) => ["stories", storyId, "share"] as const;
+export const shareLinkKey = (storyId: string) => ["stories", storyId, "share"] as const;
 
-export function fetchShareStatus(storyId: string): Promise<ShareStatusResponse> {
-  return apiRequest(sharePath(storyId), { schema: shareStatusResponseSchema, timeoutMs: 30_000 });
+/** The story's live link (to copy again), or null when it has none. */
+export async function fetchShareLink(storyId: string): Promise<LiveShareResponse | null> {
+  const answer = await apiRequest(sharePath(storyId), { schema: liveShareResponseSchema, timeoutMs: 30_000 });
+  return answer.shared ? answer : null;
 }
 
 export function createShareLink(storyId: string, body: CreateShareRequest): Promise<ShareLinkResponse> {

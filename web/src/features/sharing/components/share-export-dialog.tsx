@@ -1,6 +1,6 @@
 // "Share & export" for one story: download it as Markdown, EPUB or PDF, and make, copy or revoke its
-// read-only share link. The link's address is only known right after it is made (the server keeps a hash),
-// so a live link made earlier is shown as "live" with the choice to replace or revoke it.
+// read-only share link. A live link is shown again with a Copy button whenever the dialog opens, so one more
+// friend can have it without breaking it for the others; it can be replaced or revoked.
 import type { Story } from "@storyverse/contract/stories";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Share2 } from "lucide-react";
@@ -10,13 +10,14 @@ import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
 import { inputClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
+import { BackupSection } from "../../stories/components/backup-section";
 import {
   createShareLink,
   downloadStoryExport,
   type ExportFormat,
-  fetchShareStatus,
+  fetchShareLink,
   revokeShareLink,
-  shareStatusKey,
+  shareLinkKey,
 } from "../api/share-links";
 import { FilmSection } from "./film-section";
 
@@ -99,6 +100,7 @@ function ShareExportBody({ storyId }: { storyId: string }) {
           </div>
         ) : null}
       </section>
+      <BackupSection storyId={storyId} onError={setError} />
       <FilmSection storyId={storyId} onError={setError} />
       <ShareLinkSection storyId={storyId} onError={setError} />
     </div>
@@ -113,19 +115,17 @@ function ShareLinkSection({
   onError: (message: string | null) => void;
 }) {
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: shareStatusKey(storyId), queryFn: () => fetchShareStatus(storyId) });
+  const link = useQuery({ queryKey: shareLinkKey(storyId), queryFn: () => fetchShareLink(storyId) });
   const [showUsername, setShowUsername] = useState(false);
-  const [url, setUrl] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const checkboxId = useId();
 
   const create = useMutation({
     mutationFn: () => createShareLink(storyId, { show_username: showUsername }),
     onMutate: () => onError(null),
-    onSuccess: (link) => {
-      setUrl(link.url);
+    onSuccess: (made) => {
+      queryClient.setQueryData(shareLinkKey(storyId), made);
       setCopied(false);
-      void queryClient.invalidateQueries({ queryKey: shareStatusKey(storyId) });
     },
     onError: (cause) => onError(errorMessage(cause)),
   });
@@ -133,13 +133,14 @@ function ShareLinkSection({
     mutationFn: () => revokeShareLink(storyId),
     onMutate: () => onError(null),
     onSuccess: () => {
-      setUrl(null);
-      void queryClient.invalidateQueries({ queryKey: shareStatusKey(storyId) });
+      queryClient.setQueryData(shareLinkKey(storyId), null);
+      setCopied(false);
     },
     onError: (cause) => onError(errorMessage(cause)),
   });
   const busy = create.isPending || revoke.isPending;
-  const live = url !== null || status.data?.shared === true;
+  const live = link.data != null;
+  const url = link.data?.url ?? null;
 
   const copy = async () => {
     if (!url) return;
@@ -180,7 +181,8 @@ function ShareLinkSection({
         </div>
       ) : live ? (
         <p className="text-sm">
-          A share link is live. Make a new link to see its address again; the old one then stops working.
+          A share link is live, made before links could be shown again. Make a new link to copy it; the old
+          one then stops working.
         </p>
       ) : null}
       <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">

@@ -32,7 +32,7 @@ describe("Share & export dialog", () => {
       }
       if (path.endsWith("/film"))
         return json({ success: true, film: started ? film("running", 40) : null, cost: 0 });
-      return json({ success: true, shared: false, created_at: null, show_username: false });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
     });
     render(
       <Providers auth={SIGNED_IN}>
@@ -64,7 +64,15 @@ describe("Share & export dialog", () => {
         live = false;
         return json({ success: true, message: "The share link no longer works." });
       }
-      return json({ success: true, shared: live, created_at: null, show_username: false });
+      if (!live)
+        return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+      return json({
+        success: true,
+        shared: true,
+        url: `http://app.test/s/${TOKEN}`,
+        created_at: "x",
+        show_username: true,
+      });
     });
     render(
       <Providers auth={SIGNED_IN}>
@@ -79,6 +87,38 @@ describe("Share & export dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "Revoke link" }));
     expect(await screen.findByRole("button", { name: "Create share link" })).toBeTruthy();
     expect(screen.queryByRole("textbox", { name: "Share link" })).toBeNull();
+  });
+
+  it("shows a live link again with Copy, without making a new one", async () => {
+    const url = `http://app.test/s/${TOKEN}`;
+    const calls = mockFetch(({ path }) => {
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      return json({
+        success: true,
+        shared: true,
+        url,
+        created_at: "2026-01-01T00:00:00.000Z",
+        show_username: false,
+      });
+    });
+    const copied: string[] = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: async (text: string) => void copied.push(text) },
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} />
+      </Providers>,
+    );
+    const box = (await screen.findByRole("textbox", { name: "Share link" })) as HTMLInputElement;
+    expect(box.value).toBe(url);
+    fireEvent.click(screen.getByRole("button", { name: "Copy link" }));
+    expect(await screen.findByRole("button", { name: "Copied" })).toBeTruthy();
+    expect(copied).toEqual([url]);
+    expect(screen.getByRole("button", { name: "Make a new link" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Revoke link" })).toBeTruthy();
+    expect(calls.filter((call) => call.path.endsWith("/share")).map((call) => call.method)).toEqual(["GET"]);
   });
 });
 

@@ -1,8 +1,9 @@
-// POST /api/stories/{id}/messages/{message_id}/retry: a new version of the newest narrator answer, in the
-// answer's own mode (its selected images travel only when that is image mode). With `streaming`, the new
-// version's words arrive as the narrator writes them and aborting its signal stops it (as a turn's Stop).
+// POST /api/stories/{id}/messages/{message_id}/retry: a new version of the newest narrator answer: new words
+// keeping the scene ("text"), a new scene for the same words ("media") or both, in the answer's own mode (its
+// selected images travel only when that is image mode). With `streaming`, the new version's words arrive as
+// the narrator writes them and aborting its signal stops it (as a turn's Stop).
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
-import type { StoryTurnOptions } from "@storyverse/contract/story-craft";
+import type { RetryWhat, StoryRetryOptions, StoryTurnOptions } from "@storyverse/contract/story-craft";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
 import type { TurnStreaming } from "../../chat/api/send-chat-message";
 import type { SelectedStoryImage } from "../selection";
@@ -24,13 +25,21 @@ export function retryStoryMessage(
     storyId: string;
     messageId: string;
     mode: ChatMode | null;
+    what: RetryWhat;
     selectedImages: readonly SelectedStoryImage[];
   },
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
   const { storyId, messageId } = input;
   const path = `/api/stories/${encodeURIComponent(storyId)}/messages/${encodeURIComponent(messageId)}/retry`;
-  const body = turnOptions(input.mode, input.selectedImages);
+  // New words only send no images: they make no scene.
+  const body: NonNullable<StoryRetryOptions> = {
+    ...turnOptions(
+      input.what === "text" ? null : input.mode,
+      input.what === "text" ? [] : input.selectedImages,
+    ),
+    what: input.what,
+  };
   if (streaming) return apiStreamRequest(path, { body, schema: chatResponseSchema, ...streaming });
   return apiRequest(path, { method: "POST", body, schema: chatResponseSchema, timeoutMs: 180_000 });
 }

@@ -2,6 +2,7 @@
 // by polling. Story chat always asks for one picture, and sends the selected images only in
 // image mode.
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
+import type { InputMode } from "@storyverse/contract/generation-settings";
 import type { StoryChatRequest } from "@storyverse/contract/stories";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
 import type { TurnStreaming } from "../../chat/api/send-chat-message";
@@ -11,12 +12,15 @@ export interface StoryTurn {
   storyId: string;
   prompt: string;
   mode: ChatMode;
+  /** Do / Say / Story for the words; the story's setting when not given. */
+  inputMode?: InputMode;
   selectedImages: readonly SelectedStoryImage[];
 }
 
 export function storyChatRequest({
   prompt,
   mode,
+  inputMode,
   selectedImages,
 }: Omit<StoryTurn, "storyId">): StoryChatRequest {
   const body: StoryChatRequest = {
@@ -25,6 +29,7 @@ export function storyChatRequest({
     chat_mode: mode,
     batchSize: 1,
   };
+  if (inputMode) body.input_mode = inputMode;
   if (mode === "image" && selectedImages.length > 0) {
     body.inputImages = selectedImages.map(({ id, url, messageId }) => ({ id, url, messageId }));
   }

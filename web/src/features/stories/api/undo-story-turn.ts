@@ -1,4 +1,4 @@
-// POST /api/stories/{id}/undo: the newest exchange leaves the story (its media stay in the gallery).
+// POST /api/stories/{id}/undo: the newest exchange leaves the story, kept for Redo until the next turn.
 import { undoResponseSchema } from "@storyverse/contract/story-craft";
 import { apiRequest } from "../../../lib/api-client";
 

@@ -1,6 +1,14 @@
 // "What the narrator sees": the exact messages the next turn would send the narrator, with the tokens each
-// part takes out of the budget. Without a next message typed here, it shows what Continue would send.
+// part takes out of the budget, and the Story Cards it wakes with why each fired (a trigger and where it
+// was found, or always on) and which were left out to keep within the lore budget. Without a next message
+// typed here, it shows what Continue would send.
+
 import type { ChatMode } from "@storyverse/contract/chat";
+import {
+  INPUT_MODE_LABELS,
+  type InputMode,
+  OUTPUT_LENGTH_LABELS,
+} from "@storyverse/contract/generation-settings";
 import type { NarratorContext } from "@storyverse/contract/story-craft";
 import { useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
@@ -10,6 +18,7 @@ import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { narratorContextQueryOptions } from "../api/narrator-context";
+import { ASPECT_RATIO_LABELS } from "./generation-settings-fields";
 
 const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
   instructions: "Narrator instructions",
@@ -18,7 +27,15 @@ const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
   summary: "The story so far (summary)",
   history: "Recent messages",
   authors_note: "Author's Note",
+  post_history_instructions: "Post-history instructions",
   prompt: "Your next message",
+};
+
+const KIND_NAMES: Record<string, string> = {
+  character: "Character",
+  place: "Place",
+  thing: "Thing",
+  other: "Other",
 };
 
 const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrator" } as const;
@@ -26,32 +43,49 @@ const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrato
 export function NarratorContextPanel({
   storyId,
   selectedImages = 0,
+  inputMode = null,
+  docked = false,
   onClose,
 }: {
   storyId: string | null;
   /** How many images the player has selected for the next turn (they guide the scene before portraits). */
   selectedImages?: number;
+  /** The composer's Do / Say / Story (null: the story's default). */
+  inputMode?: InputMode | null;
+  /** A side panel beside the story (non-modal). */
+  docked?: boolean;
   onClose: () => void;
 }) {
   return (
     <Modal
+      docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="What the narrator sees"
       description="Exactly what the next turn sends the narrator, and what each part costs of its budget."
       icon={<Eye className="size-5" />}
     >
-      {storyId ? <ContextView storyId={storyId} selectedImages={selectedImages} /> : null}
+      {storyId ? (
+        <ContextView storyId={storyId} selectedImages={selectedImages} inputMode={inputMode} />
+      ) : null}
     </Modal>
   );
 }
 
-function ContextView({ storyId, selectedImages }: { storyId: string; selectedImages: number }) {
+function ContextView({
+  storyId,
+  selectedImages,
+  inputMode,
+}: {
+  storyId: string;
+  selectedImages: number;
+  inputMode: InputMode | null;
+}) {
   const [draft, setDraft] = useState("");
   const [prompt, setPrompt] = useState("");
   // Which kind of turn to preview: a chat turn has no scene, so no image references.
   const [mode, setMode] = useState<ChatMode>("image");
-  const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages, mode));
+  const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages, mode, inputMode));
   return (
     <div className="space-y-5">
       <form
@@ -129,6 +163,7 @@ function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMo
           ))}
         </ul>
       </section>
+      <GenerationSummary generation={context.generation} />
       <section aria-label="Active Story Cards">
         <h3 className="text-sm font-semibold text-ink">Active Story Cards</h3>
         {context.active_cards.length === 0 ? (
@@ -136,17 +171,28 @@ function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMo
             None: no card's trigger word is in the newest messages.
           </p>
         ) : (
-          <ul className="mt-2 flex flex-wrap gap-1.5">
-            {context.active_cards.map((card) => (
-              <li
-                key={card.id}
-                className="rounded-full bg-accent-soft px-3 py-1 text-sm text-accent-ink"
-                title={card.in_context ? undefined : "Left out: no room in the budget"}
-              >
-                {card.name}
-                {card.in_context ? "" : " (left out)"}
-              </li>
-            ))}
+          <ul className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
+            {context.active_cards.map((card) => {
+              const leftOut = card.dropped_for_budget || !card.in_context;
+              return (
+                <li key={card.id} aria-label={card.name} className="px-3 py-2">
+                  <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+                    <span className={`font-semibold ${leftOut ? "text-ink-muted" : "text-ink"}`}>
+                      {card.name}
+                    </span>
+                    <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind] ?? card.kind}</span>
+                    {leftOut ? (
+                      <span className="rounded-full border border-line px-2 py-0.5 text-xs font-medium text-ink-muted">
+                        {card.dropped_for_budget ? "Left out: lore budget full" : "Left out: no room"}
+                      </span>
+                    ) : null}
+                  </div>
+                  <p className="mt-0.5 break-words text-ink-muted">
+                    <span className="font-medium">Why:</span> {card.because}
+                  </p>
+                </li>
+              );
+            })}
           </ul>
         )}
       </section>
@@ -199,5 +245,41 @@ function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMo
         </ol>
       </section>
     </>
+  );
+}
+
+/** The story's generation settings as the next turn uses them. */
+function GenerationSummary({ generation }: { generation: NarratorContext["generation"] }) {
+  const rows: [string, string][] = [
+    ["Model", generation.text_model],
+    [
+      "Output length",
+      `${OUTPUT_LENGTH_LABELS[generation.output_length]} (up to ${generation.max_tokens.toLocaleString("en")} tokens)`,
+    ],
+    ["Randomness", generation.temperature.toFixed(2)],
+    [
+      "Author's Note depth",
+      generation.authors_note_depth === 1
+        ? "1 (just before your message)"
+        : `${generation.authors_note_depth} messages from the end`,
+    ],
+    ["Input", INPUT_MODE_LABELS[generation.input_mode]],
+    [
+      "Scenes",
+      `${ASPECT_RATIO_LABELS[generation.aspect_ratio]}${generation.art_style ? `, ${generation.art_style}` : ""}`,
+    ],
+  ];
+  return (
+    <section aria-label="Generation">
+      <h3 className="text-sm font-semibold text-ink">Generation</h3>
+      <dl className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
+        {rows.map(([name, value]) => (
+          <div key={name} className="flex justify-between gap-3 px-3 py-2">
+            <dt className="text-ink-muted">{name}</dt>
+            <dd className="min-w-0 break-words text-right font-semibold text-ink">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }

@@ -1,6 +1,8 @@
 // The Stories list: 'Your Stories', the search over titles and contexts, a grid of one to four
 // columns of story cards, and the Create, Story Settings and Delete dialogs. With no stories yet it
-// welcomes the user and explains that each story is like a saved game.
+// welcomes the user, explains that each story is like a saved game and offers the ready-made scenarios.
+// Stories also come in from files: a character card to import or a backup to restore, picked or dropped
+// anywhere on the list (import-actions.tsx); the new story opens at once.
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
 import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
@@ -13,6 +15,8 @@ import { byLastActivity, filterStories } from "../story-filter";
 import { useOpenStoryAction } from "../use-open-story-action";
 import { CreateStoryDialog } from "./create-story-dialog";
 import { DeleteStoryDialog } from "./delete-story-dialog";
+import { ImportActions, ImportDropZone, ImportError, useStoryImporter } from "./import-actions";
+import { StartersSection } from "./starters";
 import { StoryCard } from "./story-card";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
@@ -27,6 +31,7 @@ export function StoriesPage() {
   const [editing, setEditing] = useState<Story | null>(null);
   const [deleting, setDeleting] = useState<Story | null>(null);
   const { open, openingId } = useOpenStoryAction();
+  const importer = useStoryImporter(open);
 
   // Stored canvases of stories that no longer exist are forgotten.
   useEffect(() => {
@@ -45,7 +50,7 @@ export function StoriesPage() {
   const shown = filterStories(list, query);
 
   return (
-    <div className="px-4 pb-16 text-ink sm:px-6 lg:px-8">
+    <ImportDropZone importer={importer}>
       <section className="mx-auto max-w-7xl pt-8 sm:pt-10" aria-labelledby="stories-title">
         <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
           <div>
@@ -54,11 +59,15 @@ export function StoriesPage() {
             </h1>
             <p className="mt-2 text-ink-muted">Manage your AI-powered story adventures</p>
           </div>
-          <Button onClick={() => setCreating(true)} className="sm:self-auto">
-            <Plus aria-hidden="true" className="size-5" />
-            Create New Story
-          </Button>
+          <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:justify-end sm:gap-3">
+            <ImportActions importer={importer} />
+            <Button onClick={() => setCreating(true)} className="w-full sm:w-auto">
+              <Plus aria-hidden="true" className="size-5" />
+              Create New Story
+            </Button>
+          </div>
         </div>
+        <ImportError importer={importer} />
 
         {list.length > 0 ? (
           <div className="relative mt-8 max-w-md">
@@ -93,7 +102,10 @@ export function StoriesPage() {
           ) : stories.isError && list.length === 0 ? (
             <LoadError message={errorMessage(stories.error)} onRetry={() => void stories.refetch()} />
           ) : list.length === 0 ? (
-            <WelcomeState onCreate={() => setCreating(true)} />
+            <>
+              <WelcomeState onCreate={() => setCreating(true)} />
+              <StartersSection onStarted={open} />
+            </>
           ) : shown.length === 0 ? (
             <NoMatches query={query} onClear={() => setQuery("")} />
           ) : (
@@ -125,7 +137,7 @@ export function StoriesPage() {
       <CreateStoryDialog open={creating} onOpenChange={setCreating} onCreated={(story) => void open(story)} />
       <StorySettingsDialog story={editing} onClose={() => setEditing(null)} />
       <DeleteStoryDialog story={deleting} onClose={() => setDeleting(null)} />
-    </div>
+    </ImportDropZone>
   );
 }
 
@@ -139,6 +151,9 @@ function WelcomeState({ onCreate }: { onCreate: () => void }) {
       <p className="mt-3 max-w-lg text-ink-muted">
         Each story is like a saved game: its own world, characters and history, with every scene painted as
         you play. Leave whenever you like and pick up right where you left off.
+      </p>
+      <p className="mt-2 max-w-lg text-sm text-ink-muted">
+        Already have characters from another app? Import their cards, or drop a card file anywhere here.
       </p>
       <Button onClick={onCreate} className="mt-8">
         <Plus aria-hidden="true" className="size-5" />

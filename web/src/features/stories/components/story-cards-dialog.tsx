@@ -1,6 +1,14 @@
 // Story Cards: the story's characters, places and things, each woken by its trigger words. The dialog lists
-// them (enable toggle, edit, delete) and edits one: name, kind, trigger chips, description with its
-// counter, and a portrait picked from the gallery or uploaded. "Make a card" opens it on a draft to review.
+// them (enable toggle, edit, export, delete) and edits one: name, kind, trigger chips, description with its
+// counter, a portrait picked from the gallery or uploaded, and the advanced lore rules. Triggers that would
+// wake the card on almost every message (common words, under 3 letters) are pointed out, and saving one asks
+// first. "Make a card" opens it on a draft to review, with the message's picture offered as the portrait. From the list the player imports a card or a lorebook (previewed first), exports
+// all cards as a lorebook, and sets the story's lore settings. Docked beside the story (the side panel), its
+// title says what the cards take of the narrator's next turn in tokens. The gallery picker scrolls into view
+// when it opens (it opens below the portrait, often below the fold).
+
+import { overBroadTriggers } from "@storyverse/contract/common-words";
+import type { GalleryItem } from "@storyverse/contract/media";
 import {
   CARD_DESCRIPTION_MAX_LENGTH,
   CARD_KINDS,
@@ -14,8 +22,8 @@ import {
   type StoryCard,
 } from "@storyverse/contract/story-cards";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Contact, ImagePlus, Pencil, Plus, Trash2, Upload, X } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { BookOpen, Contact, FileUp, ImagePlus, Pencil, Plus, Trash2, Upload } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { MediaThumb } from "../../../components/media-thumb";
@@ -24,6 +32,7 @@ import { FieldLabel, inputClasses, textareaClasses } from "../../../components/t
 import { errorMessage } from "../../../lib/api-errors";
 import { userImagesQueryOptions } from "../../gallery/api/user-images";
 import { readFileAsDataUrl } from "../../studio/use-input-images";
+import { STORIES_KEY } from "../api/list-stories";
 import {
   createStoryCard,
   deleteStoryCard,
@@ -31,6 +40,12 @@ import {
   storyCardsQueryOptions,
   updateStoryCard,
 } from "../api/story-cards";
+import { CardExportMenu, LoreExportMenu } from "./card-export-menu";
+import { ChipsInput, withDraft } from "./lore-chips-input";
+import { LoreImportPanel } from "./lore-import-panel";
+import { type LoreRules, LoreRulesFields, loreRulesOf, loreRulesRequest } from "./lore-rules-fields";
+import { LoreSettingsForm } from "./lore-settings-form";
+import { TokenCount, useSectionTokens } from "./section-tokens";
 
 const KIND_NAMES: Record<CardKind, string> = {
   character: "Character",
@@ -48,14 +63,19 @@ interface StoryCardsDialogProps {
   /** Open straight on the editor (e.g. a draft from "Make a card"); null opens the list. */
   start: CardEditorStart | null;
   onClose: () => void;
+  /** A side panel beside the story (non-modal) that shows what the cards take of the next turn. */
+  docked?: boolean;
 }
 
-export function StoryCardsDialog({ storyId, start, onClose }: StoryCardsDialogProps) {
+export function StoryCardsDialog({ storyId, start, onClose, docked = false }: StoryCardsDialogProps) {
+  const tokens = useSectionTokens(docked ? storyId : null);
   return (
     <Modal
+      docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="Story Cards"
+      titleAside={<TokenCount tokens={tokens?.cards} />}
       description="Characters, places and things the narrator is reminded of when their trigger words come up. Portraits guide the scenes."
       icon={<Contact className="size-5" />}
     >
@@ -64,25 +84,76 @@ export function StoryCardsDialog({ storyId, start, onClose }: StoryCardsDialogPr
   );
 }
 
+/** What the dialog shows: the list (with a note of what just happened), the editor, the import or the lore settings. */
+type View =
+  | { view: "list"; notice: string | null }
+  | { view: "edit"; start: CardEditorStart }
+  | { view: "import" }
+  | { view: "settings" };
+
 function CardsBody({ storyId, start }: { storyId: string; start: CardEditorStart | null }) {
-  const [editing, setEditing] = useState<CardEditorStart | null>(start);
+  const [view, setView] = useState<View>(start ? { view: "edit", start } : { view: "list", notice: null });
+  // Beside the story the panel stays open while the player uses it: "Make a card" on another message opens the
+  // editor on the new draft in place.
+  const [shownStart, setShownStart] = useState(start);
+  if (start !== shownStart) {
+    setShownStart(start);
+    if (start) setView({ view: "edit", start });
+  }
   const cards = useQuery(storyCardsQueryOptions(storyId));
-  if (editing) {
-    return <CardEditor storyId={storyId} start={editing} onDone={() => setEditing(null)} />;
+  const toList = (notice: string | null = null) => setView({ view: "list", notice });
+  // A card saved, switched, deleted or imported changes what the next turn sends: its token count is read again.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (cards.dataUpdatedAt === 0) return;
+    void queryClient.invalidateQueries({ queryKey: [...STORIES_KEY, storyId, "context"] });
+  }, [cards.dataUpdatedAt, queryClient, storyId]);
+  if (view.view === "edit") {
+    return <CardEditor storyId={storyId} start={view.start} onDone={() => toList()} />;
+  }
+  if (view.view === "import") {
+    return (
+      <LoreImportPanel
+        storyId={storyId}
+        onDone={(imported) =>
+          toList(imported > 0 ? `Imported ${imported === 1 ? "1 card" : `${imported} cards`}.` : null)
+        }
+      />
+    );
+  }
+  if (view.view === "settings") {
+    return (
+      <LoreSettingsForm storyId={storyId} onDone={(saved) => toList(saved ? "Lore settings saved." : null)} />
+    );
   }
   if (cards.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
   if (cards.error) return <FormAlert message={errorMessage(cards.error)} />;
-  return <CardList storyId={storyId} cards={cards.data} onEdit={setEditing} />;
+  return (
+    <CardList
+      storyId={storyId}
+      cards={cards.data}
+      notice={view.notice}
+      onEdit={(editStart) => setView({ view: "edit", start: editStart })}
+      onImport={() => setView({ view: "import" })}
+      onSettings={() => setView({ view: "settings" })}
+    />
+  );
 }
 
 function CardList({
   storyId,
   cards,
+  notice,
   onEdit,
+  onImport,
+  onSettings,
 }: {
   storyId: string;
   cards: StoryCard[];
+  notice: string | null;
   onEdit: (start: CardEditorStart) => void;
+  onImport: () => void;
+  onSettings: () => void;
 }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -135,6 +206,27 @@ function CardList({
           New card
         </Button>
       </div>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          variant="secondary"
+          icon={<FileUp aria-hidden="true" className="size-4" />}
+          disabled={cards.length >= STORY_CARDS_MAX}
+          onClick={onImport}
+        >
+          Import cards or a lorebook
+        </Button>
+        <LoreExportMenu storyId={storyId} disabled={cards.length === 0} onError={setError} />
+        <Button
+          size="sm"
+          variant="secondary"
+          icon={<BookOpen aria-hidden="true" className="size-4" />}
+          onClick={onSettings}
+        >
+          Lore settings
+        </Button>
+      </div>
+      {notice ? <FormAlert tone="success" message={notice} /> : null}
       {error ? <FormAlert message={error} /> : null}
       {cards.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line px-4 py-6 text-center text-sm text-ink-muted">
@@ -150,17 +242,24 @@ function CardList({
                   <p className="truncate font-semibold text-ink">{card.name}</p>
                   <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind]}</span>
                   {card.enabled ? null : <span className="text-xs text-ink-muted">(off)</span>}
+                  {card.constant ? (
+                    <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-ink">
+                      Always on
+                    </span>
+                  ) : null}
                 </div>
-                <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
-                  {card.triggers.map((trigger) => (
-                    <li
-                      key={trigger}
-                      className="rounded-full bg-surface-2 px-2 py-0.5 text-xs text-ink-muted"
-                    >
-                      {trigger}
-                    </li>
-                  ))}
-                </ul>
+                {card.triggers.length > 0 ? (
+                  <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
+                    {card.triggers.map((trigger) => (
+                      <li
+                        key={trigger}
+                        className="rounded-full bg-surface-2 px-2 py-0.5 text-xs break-all text-ink-muted"
+                      >
+                        {trigger}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 {confirming === card.id ? (
                   <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
                     <span className="text-ink">Delete {card.name}?</span>
@@ -200,6 +299,7 @@ function CardList({
                     >
                       Edit
                     </Button>
+                    <CardExportMenu storyId={storyId} card={card} onError={setError} />
                     <Button
                       size="xs"
                       variant="ghost"
@@ -256,47 +356,30 @@ function CardEditor({
   const queryClient = useQueryClient();
   const id = useId();
   const saved = "card" in start ? start.card : null;
-  const initial = "card" in start ? start.card : "draft" in start ? start.draft : null;
+  const draft = "draft" in start ? start.draft : null;
+  const initial = saved ?? draft;
+  /** The drafted message's own picture, offered (and chosen by default) as the portrait. */
+  const scene = draft?.portrait ?? null;
   const [name, setName] = useState(initial?.name.slice(0, CARD_NAME_MAX_LENGTH) ?? "");
   const [kind, setKind] = useState<CardKind>(initial?.kind ?? "character");
   const [triggers, setTriggers] = useState<string[]>(initial?.triggers.slice(0, CARD_TRIGGERS_MAX) ?? []);
   const [triggerDraft, setTriggerDraft] = useState("");
+  const [rules, setRules] = useState<LoreRules>(() => loreRulesOf(saved));
   const [description, setDescription] = useState(
     initial?.description.slice(0, CARD_DESCRIPTION_MAX_LENGTH) ?? "",
   );
   const [enabled, setEnabled] = useState(saved?.enabled ?? true);
-  const [portrait, setPortrait] = useState<PortraitChoice>({
-    kind: "kept",
-    url: saved?.portrait?.url ?? null,
-  });
+  const [portrait, setPortrait] = useState<PortraitChoice>(
+    scene
+      ? { kind: "gallery", id: scene.gallery_item_id, url: scene.url }
+      : { kind: "kept", url: saved?.portrait?.url ?? null },
+  );
+  /** The over-broad triggers the player is being asked about before saving. */
+  const [confirmBroad, setConfirmBroad] = useState<string[] | null>(null);
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-
-  const addTrigger = (raw: string) => {
-    const words = raw
-      .split(",")
-      .map((word) => word.trim())
-      .filter(Boolean);
-    if (words.length === 0) return;
-    setError(null);
-    const next = [...triggers];
-    for (const word of words) {
-      if (word.length > CARD_TRIGGER_MAX_LENGTH) {
-        setError(`Each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters.`);
-        return;
-      }
-      if (next.some((t) => t.toLowerCase() === word.toLowerCase())) continue;
-      if (next.length >= CARD_TRIGGERS_MAX) {
-        setError(`A card takes at most ${CARD_TRIGGERS_MAX} triggers.`);
-        break;
-      }
-      next.push(word);
-    }
-    setTriggers(next);
-    setTriggerDraft("");
-  };
 
   const portraitUrl =
     portrait.kind === "kept" || portrait.kind === "gallery"
@@ -312,15 +395,40 @@ function CardEditor({
     return null;
   };
 
-  const save = async () => {
-    const pending = triggerDraft.trim();
-    const allTriggers = pending && triggers.length < CARD_TRIGGERS_MAX ? [...triggers, pending] : triggers;
+  const typedTriggers = withDraft(triggers, triggerDraft, CARD_TRIGGERS_MAX);
+  // An always-on card ignores its triggers, so they cannot be too broad.
+  const broad = rules.constant ? [] : overBroadTriggers(typedTriggers);
+
+  const save = async (broadConfirmed = false) => {
+    // A draft that came without a name wakes on the name the player gives it, unless they add triggers.
+    const allTriggers =
+      draft && !draft.name && typedTriggers.length === 0 && name.trim() ? [name.trim()] : typedTriggers;
     if (!name.trim()) return setError("Please give the card a name.");
-    if (allTriggers.length === 0) return setError("Please add at least one trigger word.");
+    if (allTriggers.length === 0 && !rules.constant) {
+      return setError("Please add at least one trigger word, or make the card always on.");
+    }
+    const lore = loreRulesRequest(
+      rules,
+      withDraft(rules.secondaryTriggers, rules.secondaryDraft, CARD_TRIGGERS_MAX),
+    );
+    if (!lore.ok) return setError(lore.error);
+    const tooBroad = rules.constant ? [] : overBroadTriggers(allTriggers);
+    if (tooBroad.length > 0 && !broadConfirmed) {
+      setError(null);
+      return setConfirmBroad(tooBroad);
+    }
+    setConfirmBroad(null);
     setError(null);
     setSaving(true);
     try {
-      const fields = { name: name.trim(), kind, triggers: allTriggers, description, enabled };
+      const fields = {
+        name: name.trim(),
+        kind,
+        triggers: allTriggers,
+        description,
+        enabled,
+        ...lore.fields,
+      };
       const chosen = portraitInput();
       const card = saved
         ? await updateStoryCard(storyId, saved.id, {
@@ -349,10 +457,26 @@ function CardEditor({
         void save();
       }}
     >
-      {"draft" in start ? (
+      {draft ? (
         <p role="status" className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink">
-          A draft from the narrator's message: review it, then save.
+          {draft.name
+            ? "A draft from the narrator's message: review it, then save."
+            : "A draft from the narrator's message, which names no one: give the card a name (it wakes on that name unless you add triggers), then save."}
         </p>
+      ) : null}
+      {saved?.creator_notes ? (
+        <section
+          aria-label="Creator's notes"
+          className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink"
+        >
+          <p className="font-medium">Creator's notes</p>
+          <p className="mt-1 max-h-40 overflow-y-auto whitespace-pre-wrap break-words text-ink-muted">
+            {saved.creator_notes}
+          </p>
+          <p className="mt-2 text-xs text-ink-muted">
+            From the character card's author, for you; the narrator never reads them.
+          </p>
+        </section>
       ) : null}
       <div>
         <FieldLabel htmlFor={`${id}-name`} counter={`${name.length}/${CARD_NAME_MAX_LENGTH}`}>
@@ -386,53 +510,31 @@ function CardEditor({
         <FieldLabel htmlFor={`${id}-trigger`} counter={`${triggers.length}/${CARD_TRIGGERS_MAX}`}>
           Triggers
         </FieldLabel>
-        {triggers.length ? (
-          <ul aria-label="Trigger words" className="mt-2 flex flex-wrap gap-1.5">
-            {triggers.map((trigger) => (
-              <li
-                key={trigger}
-                className="inline-flex items-center gap-1 rounded-full bg-accent-soft py-0.5 pr-1 pl-3 text-sm text-accent-ink"
-              >
-                {trigger}
-                <button
-                  type="button"
-                  aria-label={`Remove trigger ${trigger}`}
-                  onClick={() => setTriggers(triggers.filter((t) => t !== trigger))}
-                  className="grid size-6 place-items-center rounded-full hover:bg-black/10 focus-visible:outline-2"
-                >
-                  <X aria-hidden="true" className="size-3.5" />
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <div className="mt-2 flex gap-2">
-          <input
-            id={`${id}-trigger`}
-            value={triggerDraft}
-            onChange={(event) => {
-              const value = event.target.value;
-              if (value.endsWith(",")) addTrigger(value);
-              else setTriggerDraft(value);
-            }}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") {
-                event.preventDefault();
-                addTrigger(triggerDraft);
-              }
-            }}
-            maxLength={CARD_TRIGGER_MAX_LENGTH}
-            placeholder="A word that wakes the card"
-            aria-describedby={`${id}-trigger-hint`}
-            className={inputClasses}
-          />
-          <Button variant="secondary" onClick={() => addTrigger(triggerDraft)}>
-            Add
-          </Button>
-        </div>
+        <ChipsInput
+          id={`${id}-trigger`}
+          listLabel="Trigger words"
+          removeLabel="Remove trigger"
+          values={triggers}
+          onChange={setTriggers}
+          draft={triggerDraft}
+          onDraftChange={setTriggerDraft}
+          max={CARD_TRIGGERS_MAX}
+          maxLength={CARD_TRIGGER_MAX_LENGTH}
+          placeholder="A word that wakes the card"
+          describedBy={`${id}-trigger-hint`}
+          tooLongMessage={`Each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters.`}
+          tooManyMessage={`A card takes at most ${CARD_TRIGGERS_MAX} triggers.`}
+          onError={setError}
+        />
         <p id={`${id}-trigger-hint`} className="mt-2 text-sm text-ink-muted">
-          Whole words, any case. The card is used when one appears in your message or the last 4 messages.
+          Whole words, in any case unless set below. The card is used when one appears in your message or the
+          story's newest messages.
         </p>
+        {broad.length > 0 ? (
+          <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-200">
+            Too common to pick this card out: {broad.join(", ")}. Prefer a name or a rarer word.
+          </p>
+        ) : null}
       </div>
       <div>
         <FieldLabel
@@ -516,6 +618,23 @@ function CardEditor({
             }}
           />
         ) : null}
+        {scene ? (
+          <label className="mt-3 flex items-center gap-2 text-sm text-ink">
+            <input
+              type="checkbox"
+              checked={portrait.kind === "gallery" && portrait.id === scene.gallery_item_id}
+              onChange={(event) =>
+                setPortrait(
+                  event.target.checked
+                    ? { kind: "gallery", id: scene.gallery_item_id, url: scene.url }
+                    : { kind: "none" },
+                )
+              }
+              className="size-4 accent-accent-500"
+            />
+            Use this scene as the portrait
+          </label>
+        ) : null}
         <p className="mt-2 text-sm text-ink-muted">
           When the card is used, its portrait guides the scene (after the images you selected).
         </p>
@@ -529,7 +648,27 @@ function CardEditor({
         />
         Enabled
       </label>
+      <LoreRulesFields id={id} rules={rules} onChange={setRules} onError={setError} />
       {error ? <FormAlert message={error} /> : null}
+      {confirmBroad ? (
+        <div
+          role="alertdialog"
+          aria-label="Over-broad triggers"
+          className="rounded-xl border border-amber-500/40 bg-amber-400/10 px-4 py-3 text-sm text-ink"
+        >
+          <p>
+            These triggers will wake the card on almost every message: {confirmBroad.join(", ")}. Save anyway?
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Button size="sm" loading={saving} loadingText="Saving..." onClick={() => void save(true)}>
+              Save anyway
+            </Button>
+            <Button size="sm" variant="secondary" disabled={saving} onClick={() => setConfirmBroad(null)}>
+              Change the triggers
+            </Button>
+          </div>
+        </div>
+      ) : null}
       <ModalActions>
         <Button variant="secondary" onClick={onDone} disabled={saving}>
           Cancel
@@ -542,6 +681,16 @@ function CardEditor({
   );
 }
 
+/**
+ * The gallery picker opens under the portrait, often below the fold of the dialog or panel: it scrolls itself
+ * into view, smoothly unless the player asks for less motion.
+ */
+function bringIntoView(element: HTMLElement | null) {
+  if (!element) return;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  element.scrollIntoView?.({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+}
+
 function GalleryChoice({
   selectedId,
   onPick,
@@ -550,17 +699,38 @@ function GalleryChoice({
   onPick: (item: { id: string; url: string }) => void;
 }) {
   const images = useQuery(userImagesQueryOptions());
-  if (images.isPending) return <p className="mt-3 text-sm text-ink-muted">Loading your images…</p>;
-  if (images.error) return <FormAlert className="mt-3" message={errorMessage(images.error)} />;
-  if (images.data.length === 0) {
-    return <p className="mt-3 text-sm text-ink-muted">Your gallery has no images yet.</p>;
-  }
+  return (
+    // Keyed by the query's state: brought into view when it opens and again once the images are in (the grid
+    // is taller than "Loading").
+    <div key={images.status} ref={bringIntoView}>
+      {images.isPending ? (
+        <p className="mt-3 text-sm text-ink-muted">Loading your images…</p>
+      ) : images.error ? (
+        <FormAlert className="mt-3" message={errorMessage(images.error)} />
+      ) : images.data.length === 0 ? (
+        <p className="mt-3 text-sm text-ink-muted">Your gallery has no images yet.</p>
+      ) : (
+        <GalleryGrid images={images.data} selectedId={selectedId} onPick={onPick} />
+      )}
+    </div>
+  );
+}
+
+function GalleryGrid({
+  images,
+  selectedId,
+  onPick,
+}: {
+  images: GalleryItem[];
+  selectedId: string | null;
+  onPick: (item: { id: string; url: string }) => void;
+}) {
   return (
     <ul
       aria-label="Your images"
       className="mt-3 grid max-h-64 grid-cols-4 gap-2 overflow-y-auto sm:grid-cols-5"
     >
-      {images.data.map((item, index) => (
+      {images.map((item, index) => (
         <li key={item.id}>
           <button
             type="button"

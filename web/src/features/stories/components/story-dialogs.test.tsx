@@ -1,12 +1,14 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { json, mockFetch } from "../../../test/mock-fetch";
+import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { readStoryMediaStates, saveStoryMediaState } from "../media-states";
 import { makeStory } from "../test-fixtures";
 import { CreateStoryDialog } from "./create-story-dialog";
 import { DeleteStoryDialog } from "./delete-story-dialog";
 import { StorySettingsDialog, storyChanges } from "./story-settings-dialog";
+import { narratorContext } from "./test-context";
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -144,6 +146,113 @@ describe("Story Settings", () => {
     expect(
       await screen.findByText("Failed to update story: Story title must be at most 100 characters"),
     ).toBeTruthy();
+  });
+});
+
+describe("Story Settings docked beside the story (the side panel)", () => {
+  const story = makeStory({ title: "The Lantern Forest", context: "Misty woods" });
+
+  function server(call: FetchCall) {
+    if (call.path === `/api/stories/${story.id}/memory`) {
+      return json({
+        success: true,
+        memory: "Ansel fears the sea.",
+        authors_note: "Tone: eerie.",
+        summary: "Ansel lit the lamp.",
+        summary_updated_at: null,
+        summary_covers_messages: 0,
+      });
+    }
+    if (call.path.startsWith(`/api/stories/${story.id}/context`)) {
+      return json(narratorContext({ memory: 120, authors_note: 14, summary: 1, cards: 80 }));
+    }
+    return json({ detail: "not found" }, 404);
+  }
+
+  /** The story view in small: the button that opens the panel, and the composer beside it. */
+  function StoryView() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Story Settings
+        </button>
+        <textarea aria-label="Message" />
+        <StorySettingsDialog docked withMemory story={open ? story : null} onClose={() => setOpen(false)} />
+      </>
+    );
+  }
+
+  async function openPanel() {
+    render(
+      <Providers auth={SIGNED_IN}>
+        <StoryView />
+      </Providers>,
+    );
+    const opener = screen.getByRole("button", { name: "Story Settings" });
+    opener.focus();
+    fireEvent.click(opener);
+    const panel = await screen.findByRole("dialog", { name: "Story Settings" });
+    return { opener, panel };
+  }
+
+  it("leaves the story usable: no overlay, the composer stays reachable and typing there keeps it open", async () => {
+    mockFetch(server);
+    const { panel } = await openPanel();
+    await waitFor(() => expect(panel.contains(document.activeElement)).toBe(true));
+    // A modal shuts the pointer out of the rest of the page and hides it from assistive technology
+    // (aria-hidden, so it would have no role here); beside the story, the composer stays.
+    expect(document.body.style.pointerEvents).toBe("");
+    const composer = screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+    fireEvent.pointerDown(composer);
+    composer.focus();
+    fireEvent.change(composer, { target: { value: "I open the door" } });
+    // Escape in the composer is the composer's own.
+    fireEvent.keyDown(composer, { key: "Escape" });
+    expect(screen.getByRole("dialog", { name: "Story Settings" })).toBe(panel);
+    expect(document.activeElement).toBe(composer);
+    expect(composer.value).toBe("I open the door");
+  });
+
+  it("shows what Memory, the Author's Note and the summary take of the next turn, beside their labels", async () => {
+    const calls = mockFetch(server);
+    const { panel } = await openPanel();
+    await within(panel).findByText("120 tokens");
+    const row = (label: string) => within(panel).getByText(label, { selector: "label" }).parentElement;
+    expect(row("Memory")?.textContent).toBe("Memory· 120 tokens");
+    expect(row("Author's Note")?.textContent).toBe("Author's Note· 14 tokens");
+    expect(row("The story so far")?.textContent).toBe("The story so far· 1 token");
+    // The field keeps its name; the count is read with it as its description.
+    const memory = within(panel).getByLabelText("Memory");
+    const described = (memory.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(described).toEqual(["120 tokens", "Always at the top of what the narrator reads."]);
+    // The server's count of the next turn (what Continue would send).
+    expect(calls.some((c) => c.path === `/api/stories/${story.id}/context?chat_mode=image`)).toBe(true);
+  });
+
+  it("Escape closes it and the focus goes back to the button that opened it", async () => {
+    mockFetch(server);
+    const { opener, panel } = await openPanel();
+    const memory = (await within(panel).findByLabelText("Memory")) as HTMLTextAreaElement;
+    memory.focus();
+    fireEvent.keyDown(memory, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Story Settings" })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it("opened from the list of stories, it is still a modal dialog without token counts", async () => {
+    const calls = mockFetch(server);
+    render(
+      <Providers auth={SIGNED_IN}>
+        <StorySettingsDialog story={story} onClose={vi.fn()} />
+      </Providers>,
+    );
+    expect(screen.getByRole("dialog", { name: "Story Settings" })).toBeTruthy();
+    expect(document.body.style.pointerEvents).toBe("none");
+    expect(screen.queryByText(/tokens?$/)).toBeNull();
+    expect(calls.some((c) => c.path.includes("/context"))).toBe(false);
   });
 });
 

@@ -8,6 +8,7 @@ import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, setOpenStory } from "../open-story";
 import { makeMessage, makeStory } from "../test-fixtures";
 import { StoryInterface } from "./story-interface";
+import { narratorContext } from "./test-context";
 
 const story = makeStory({
   id: "22222222-2222-4222-8222-222222222222",
@@ -28,13 +29,31 @@ interface Server {
   chat?: (call: FetchCall) => Response | Promise<Response>;
   retry?: (call: FetchCall) => Response | Promise<Response>;
   continueStory?: (call: FetchCall) => Response | Promise<Response>;
+  undo?: () => Response;
+  redo?: () => Response;
+  /** How many undone exchanges the server keeps for Redo when the story opens (GET /redo). */
+  redoable?: number;
   status?: (count: number) => Response;
+  /** Any other call the test answers (undefined: not this one). */
+  other?: (call: FetchCall) => Response | undefined;
 }
 
-function serve({ messages = [], chat, retry, continueStory, status }: Server = {}) {
+function serve({
+  messages = [],
+  chat,
+  retry,
+  continueStory,
+  undo,
+  redo,
+  redoable = 0,
+  status,
+  other,
+}: Server = {}) {
   let statusLooks = 0;
   return mockFetch((call) => {
     const { path, method } = call;
+    const answered = other?.(call);
+    if (answered) return answered;
     if (path === "/api/config") return json(config);
     if (path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
     if (path === `/api/stories/${story.id}/messages`) {
@@ -45,6 +64,10 @@ function serve({ messages = [], chat, retry, continueStory, status }: Server = {
     if (path === `/api/stories/${story.id}/continue` && method === "POST" && continueStory) {
       return continueStory(call);
     }
+    if (path === `/api/stories/${story.id}/undo` && method === "POST" && undo) return undo();
+    if (path === `/api/stories/${story.id}/redo` && method === "POST" && redo) return redo();
+    if (path === `/api/stories/${story.id}/redo` && method === "GET")
+      return json({ success: true, redoable });
     if (path.startsWith(`/api/stories/${story.id}/media-status/`) && status) return status(++statusLooks);
     if (path === "/api/stories") return json({ success: true, stories: [story] });
     if (path === "/api/user/verify") {
@@ -153,6 +176,8 @@ describe("the story interface", () => {
       prompt: "Follow the lights",
       generate_video: false,
       chat_mode: "image",
+      // The composer's Do / Say / Story (the story's default, Story, until the player picks another).
+      input_mode: "story",
       batchSize: 1,
     });
 
@@ -179,6 +204,41 @@ describe("the story interface", () => {
       image: "/media/scene.png?sig=1",
       isVideoMode: false,
     });
+  });
+
+  it("opens Story Settings, Story Cards and What the narrator sees one at a time in a side panel beside the story", async () => {
+    const calls = serve({
+      chat: () => started(),
+      status: () => pending(),
+      other: ({ path }) =>
+        path.startsWith(`/api/stories/${story.id}/context`)
+          ? json(narratorContext({ memory: 12, cards: 0 }))
+          : path === `/api/stories/${story.id}/cards`
+            ? json({ success: true, cards: [] })
+            : undefined,
+    });
+    renderStory();
+    await screen.findByText("Start Your Adventure");
+    fireEvent.click(screen.getByRole("button", { name: "Story Settings" }));
+    const settings = await screen.findByRole("dialog", { name: "Story Settings" });
+    expect(await within(settings).findByText("12 tokens")).toBeTruthy();
+    const contextReads = () =>
+      calls.filter((c) => c.path.startsWith(`/api/stories/${story.id}/context`)).length;
+    const before = contextReads();
+
+    // The story goes on beside it: a turn is sent and answered, the panel stays, and its counts are read again.
+    send("Follow the lights");
+    expect(await screen.findByText("glows")).toBeTruthy();
+    expect(screen.getByRole("dialog", { name: "Story Settings" })).toBe(settings);
+    await waitFor(() => expect(contextReads()).toBeGreaterThan(before));
+
+    // Another panel replaces it rather than stacking on it.
+    fireEvent.click(screen.getByRole("button", { name: "Story Cards" }));
+    const cards = await screen.findByRole("dialog", { name: "Story Cards" });
+    expect(screen.getAllByRole("dialog")).toEqual([cards]);
+    fireEvent.click(screen.getByRole("button", { name: "What the narrator sees" }));
+    expect(await screen.findByRole("dialog", { name: "What the narrator sees" })).toBeTruthy();
+    expect(screen.getAllByRole("dialog")).toHaveLength(1);
   });
 
   it("removes the user's message and shows the server's message when the send fails", async () => {
@@ -454,6 +514,11 @@ describe("Retry and Continue stream like a turn", () => {
   }
 
   const stopButton = () => screen.queryByRole("button", { name: "Stop the narrator" });
+  /** Retry opens its choices; each one's name starts with its label and ends with its price. */
+  const retryWith = (label: string) => {
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${label}`) }));
+  };
   const sendButton = () => screen.queryByRole("button", { name: "Send message" });
 
   it("streams a retry's words in place of the answer, Stop in place of Send, then shows the server's versions", async () => {
@@ -462,7 +527,7 @@ describe("Retry and Continue stream like a turn", () => {
     const calls = serve({ messages: () => listed, retry: call.handler });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    retryWith("Both");
     const stream = await call.stream();
     const request = calls.find((c) => c.path.endsWith("/retry"));
     expect(request?.path).toBe(`/api/stories/${story.id}/messages/${FIRST_ID}/retry`);
@@ -494,7 +559,7 @@ describe("Retry and Continue stream like a turn", () => {
     serve({ messages: () => listed, retry: call.handler });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    retryWith("Both");
     const stream = await call.stream();
     await act(async () => stream.send("delta", { text: "A voice " }));
     const stop = await screen.findByRole("button", { name: "Stop the narrator" });
@@ -519,7 +584,7 @@ describe("Retry and Continue stream like a turn", () => {
     serve({ messages: [question, first], retry: call.handler });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    retryWith("Both");
     await call.stream();
     // Before the first word: the spinner (worded for the chat answer's mode); Stop comes with the words.
     expect(await screen.findByText(/^Generating/)).toBeTruthy();
@@ -527,26 +592,122 @@ describe("Retry and Continue stream like a turn", () => {
     expect(stopButton()).toBeNull();
   });
 
-  it("streams a continuation after the newest answer, and Stop keeps its words", async () => {
+  it("Continue grows the newest answer in place (a stopped sentence goes on), shows its price, and Stop keeps its words", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const call = streamed();
-    const calls = serve({ messages: [question, first], continueStory: call.handler });
+    const stopped = { ...first, content: "Nobody answers, but the door" };
+    const calls = serve({ messages: [question, stopped], continueStory: call.handler });
     renderStory();
-    await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    await screen.findByText("Nobody answers, but the door");
+    const button = screen.getByRole("button", { name: /^Continue/ });
+    expect(button.textContent).toBe("Continue 0.5 credits");
+    fireEvent.click(button);
     const stream = await call.stream();
-    expect(calls.find((c) => c.path.endsWith("/continue"))?.headers.Accept).toContain("text/event-stream");
-    await act(async () => stream.send("delta", { text: "The door swings open" }));
-    // A new narrator message after the newest answer, which stays.
+    const request = calls.find((c) => c.path.endsWith("/continue"));
+    expect(request?.headers.Accept).toContain("text/event-stream");
+    // Continue sends no mode and no images: it makes no scene.
+    expect(request?.body).toEqual({});
+    await act(async () => stream.send("delta", { text: "swings open" }));
+    // The same narrator message grows: no second message, the sentence finished in place.
     await waitFor(() =>
-      expect(conversationText()).toMatch(/Nobody answers\..*Narrator: The door swings open$/),
+      expect(conversationText()).toMatch(/Narrator: Nobody answers, but the door swings open$/),
     );
+    expect(screen.getAllByText(/^Narrator:/)).toHaveLength(1);
     fireEvent.click(await screen.findByRole("button", { name: "Stop the narrator" }));
     expect(await screen.findByText("Stopped: only the text was charged.")).toBeTruthy();
-    expect(conversationText()).toContain("Nobody answers.");
-    expect(conversationText()).toContain("The door swings open");
+    expect(conversationText()).toContain("Nobody answers, but the door swings open");
     expect(sendButton()).toBeTruthy();
     vi.useRealTimers();
+  });
+
+  it("Retry offers new words, a new scene or both, each with its price; new words keep the picture", async () => {
+    const call = streamed();
+    const painted = {
+      ...first,
+      mode: "image" as const,
+      image_url: "/media/scene.png",
+      media_status: "completed" as const,
+    };
+    const calls = serve({ messages: [question, painted], retry: call.handler });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    const retry = screen.getByRole("button", { name: "Retry" });
+    expect(retry.getAttribute("aria-expanded")).toBe("false");
+    fireEvent.click(retry);
+    expect(retry.getAttribute("aria-expanded")).toBe("true");
+    const choices = within(screen.getByRole("group", { name: "Retry choices" }));
+    expect(choices.getAllByRole("button").map((b) => b.textContent)).toEqual([
+      "New words 0.5 credits",
+      "New scene 1.5 credits",
+      "Both 1.5 credits",
+    ]);
+    fireEvent.click(choices.getByRole("button", { name: /^New words/ }));
+    const stream = await call.stream();
+    const request = calls.find((c) => c.path.endsWith("/retry"));
+    // New words send no images (they make no scene).
+    expect(request?.body).toEqual({ what: "text" });
+    await act(async () => stream.send("delta", { text: "A voice calls back." }));
+    await waitFor(() => expect(conversationText()).toContain("A voice calls back."));
+    // The picture stays while the new words are written.
+    expect(document.querySelector('img[src="/media/scene.png"]')).toBeTruthy();
+  });
+
+  it("Undo offers Redo, which brings the exchange back; Redo goes once nothing is left to redo", async () => {
+    let listed: ChatMessage[] = [question, first];
+    const calls = serve({
+      messages: () => listed,
+      undo: () => {
+        listed = [];
+        return json({ success: true, removed_message_ids: [QUESTION_ID, FIRST_ID] });
+      },
+      redo: () => {
+        listed = [question, first];
+        return json({ success: true, messages: [question, first] });
+      },
+    });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    expect(screen.queryByRole("button", { name: "Redo" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    await waitFor(() => expect(screen.queryByText("Nobody answers.")).toBeNull());
+    // Everything undone: Redo waits in the empty story.
+    fireEvent.click(await screen.findByRole("button", { name: "Redo" }));
+    expect(await screen.findByText("Nobody answers.")).toBeTruthy();
+    expect(calls.filter((c) => c.path.endsWith("/redo") && c.method === "POST")).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Redo" })).toBeNull());
+  });
+
+  it("offers Redo on opening when the server still keeps an undone exchange (after a reload)", async () => {
+    let listed: ChatMessage[] = [];
+    serve({
+      messages: () => listed,
+      redoable: 1,
+      redo: () => {
+        listed = [question, first];
+        return json({ success: true, messages: [question, first] });
+      },
+    });
+    renderStory();
+    fireEvent.click(await screen.findByRole("button", { name: "Redo" }));
+    expect(await screen.findByText("Nobody answers.")).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Redo" })).toBeNull());
+  });
+
+  it("a new scene asks for what: media", async () => {
+    const calls = serve({
+      messages: [question, first],
+      retry: () =>
+        json({
+          ...doneAnswer(SECOND_ID, "Nobody answers."),
+          media_generation: { status: "started", type: "image" },
+        }),
+    });
+    renderStory();
+    await screen.findByText("Nobody answers.");
+    retryWith("New scene");
+    await waitFor(() =>
+      expect(calls.find((c) => c.path.endsWith("/retry"))?.body).toEqual({ what: "media" }),
+    );
   });
 
   it("a continuation out of credits opens the prompt and leaves the story as it was", async () => {
@@ -554,7 +715,7 @@ describe("Retry and Continue stream like a turn", () => {
     serve({ messages: [question, first], continueStory: call.handler });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    fireEvent.click(screen.getByRole("button", { name: /^Continue/ }));
     const stream = await call.stream();
     await act(async () =>
       stream.send("error", {
@@ -576,7 +737,7 @@ describe("Retry and Continue stream like a turn", () => {
     serve({ messages: [question, first], retry: call.handler });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    retryWith("Both");
     const stream = await call.stream();
     await act(async () => stream.send("delta", { text: "Half a" }));
     await waitFor(() => expect(conversationText()).toContain("Half a"));
@@ -600,7 +761,7 @@ describe("Retry and Continue stream like a turn", () => {
     });
     renderStory();
     await screen.findByText("Nobody answers.");
-    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    retryWith("Both");
     expect(await screen.findByText("2 / 2")).toBeTruthy();
     expect(conversationText()).toContain("Footsteps.");
     expect(conversationText()).not.toContain("Nobody answers.");

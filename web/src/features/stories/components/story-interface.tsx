@@ -1,10 +1,13 @@
 // The story interface: the open story's chat beside its canvas. The header shows the title and
 // context with the settings and close buttons; closing forgets the open story and its messages and
 // returns to the list. The canvas starts from the story's remembered media state and is kept in step
-// with the conversation, which is remembered again for the next switch back to this story.
+// with the conversation, which is remembered again for the next switch back to this story. Story Settings
+// (Memory, Author's Note, the summary), Story Cards and "What the narrator sees" open in one side panel beside
+// the story, not over it: one at a time (opening another replaces it), while the story stays usable.
 import type { ChatMessage } from "@storyverse/contract/chat";
+import { formatPlayerInput, type InputMode } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ArrowLeft,
   BookOpenText,
@@ -31,7 +34,9 @@ import { ShareExportDialog } from "../../sharing/components/share-export-dialog"
 import { draftCardFromMessage } from "../api/card-draft";
 import { continueStory } from "../api/continue-story";
 import { editStoryMessage } from "../api/edit-story-message";
+import { generationSettingsQueryOptions } from "../api/generation-settings";
 import { STORIES_KEY } from "../api/list-stories";
+import { fetchRedoableCount, redoStoryTurn } from "../api/redo-story-turn";
 import { retryStoryMessage } from "../api/retry-story-message";
 import { selectMessageVersion } from "../api/select-message-version";
 import { sendStoryMessage } from "../api/send-story-message";
@@ -42,6 +47,9 @@ import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
 import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
+import { useStoryTabTitle } from "../use-story-tab-title";
+import { CreatorNotes } from "./creator-notes";
+import { ImportNotesNotice } from "./import-notes";
 import { NarratorContextPanel } from "./narrator-context-panel";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
@@ -122,19 +130,31 @@ function NoStoryOpen({
   );
 }
 
+/** What the side panel shows: Story Cards (on its list, or on the editor, e.g. a draft from "Make a card"), Story
+ * Settings or "What the narrator sees". */
+type SidePanel =
+  | { panel: "cards"; start: CardEditorStart | null }
+  | { panel: "settings" }
+  | { panel: "context" };
+
 function OpenStoryChat({ story }: { story: Story }) {
   const queryClient = useQueryClient();
+  useStoryTabTitle(story.title);
   const { navigate } = useView();
   const { showError } = useBanner();
-  const [editing, setEditing] = useState(false);
   const [sharing, setSharing] = useState(false);
-  const [peeking, setPeeking] = useState(false);
-  /** The Story Cards dialog: closed, on its list, or on the editor (a draft from "Make a card"). */
-  const [cards, setCards] = useState<{ start: CardEditorStart | null } | null>(null);
+  const [panel, setPanel] = useState<SidePanel | null>(null);
+  const closePanel = () => setPanel(null);
   const [drafting, setDrafting] = useState(false);
   const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
+  // Do / Say / Story: the composer starts from the story's setting; the player's choice holds while it is open.
+  const generation = useQuery(generationSettingsQueryOptions(story.id));
+  const [chosenInput, setChosenInput] = useState<InputMode | null>(null);
+  const inputMode = chosenInput ?? generation.data?.input_mode ?? "story";
+  const inputModeRef = useRef(inputMode);
+  inputModeRef.current = inputMode;
 
   const backend = useMemo<ChatBackend>(() => {
     const messagesKey = storyMessagesKey(story.id);
@@ -150,10 +170,12 @@ function OpenStoryChat({ story }: { story: Story }) {
             storyId: story.id,
             prompt,
             mode,
+            inputMode: inputModeRef.current,
             selectedImages: refreshSelection(selectedRef.current, currentUrl),
           },
           streaming,
         ),
+      shownAs: (prompt) => formatPlayerInput(inputModeRef.current, prompt),
       mediaStatus: (messageId, signal) => fetchStoryMediaStatus(story.id, messageId, signal),
       onSent: () => void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true }),
       onMediaCompleted: (message) => {
@@ -169,7 +191,7 @@ function OpenStoryChat({ story }: { story: Story }) {
       },
       onCanvasChange: (canvas) => saveStoryMediaState(story.id, canvas),
       craft: {
-        retry: (messageId, streaming) => {
+        retry: (messageId, what, streaming) => {
           const mode = queryClient
             .getQueryData<ChatMessage[]>(messagesKey)
             ?.find((m) => m.id === messageId)?.mode;
@@ -177,6 +199,7 @@ function OpenStoryChat({ story }: { story: Story }) {
             {
               storyId: story.id,
               messageId,
+              what,
               // The answer's own mode; an image answer's retry takes the selected images too.
               mode: mode === "image" ? "image" : null,
               selectedImages: refreshSelection(selectedRef.current, currentUrl),
@@ -184,16 +207,10 @@ function OpenStoryChat({ story }: { story: Story }) {
             streaming,
           );
         },
-        continueStory: (mode, streaming) =>
-          continueStory(
-            {
-              storyId: story.id,
-              mode,
-              selectedImages: refreshSelection(selectedRef.current, currentUrl),
-            },
-            streaming,
-          ),
+        continueStory: (streaming) => continueStory(story.id, streaming),
         undo: () => undoStoryTurn(story.id),
+        redo: () => redoStoryTurn(story.id),
+        redoable: (signal) => fetchRedoableCount(story.id, signal),
         edit: (messageId, content) => editStoryMessage(story.id, messageId, content),
         selectVersion: (messageId, version) => selectMessageVersion(story.id, messageId, version),
       },
@@ -202,6 +219,15 @@ function OpenStoryChat({ story }: { story: Story }) {
 
   const [initialCanvas] = useState(() => readStoryMediaState(story.id));
   const session = useChatSession(backend, initialCanvas);
+
+  // Each finished turn changes what the next one sends: an open panel's token counts are read again.
+  const newest = session.messages.at(-1)?.id;
+  const turnDone = !session.sending && !session.writing;
+  useEffect(() => {
+    if (turnDone && newest) {
+      void queryClient.invalidateQueries({ queryKey: [...STORIES_KEY, story.id, "context"] });
+    }
+  }, [turnDone, newest, queryClient, story.id]);
 
   // The close button forgets the story and its messages once the list has taken over the screen.
   const closing = useRef(false);
@@ -223,7 +249,7 @@ function OpenStoryChat({ story }: { story: Story }) {
     setDrafting(true);
     try {
       const draft = await draftCardFromMessage(story.id, messageId);
-      setCards({ start: { draft } });
+      setPanel({ panel: "cards", start: { draft } });
     } catch (error) {
       showError(`Failed to draft a card: ${errorMessage(error)}`);
     } finally {
@@ -268,7 +294,7 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
-          onClick={() => setCards({ start: null })}
+          onClick={() => setPanel({ panel: "cards", start: null })}
           aria-label="Story Cards"
           title="Story Cards"
           className={iconButtonClasses}
@@ -277,7 +303,7 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
-          onClick={() => setPeeking(true)}
+          onClick={() => setPanel({ panel: "context" })}
           aria-label="What the narrator sees"
           title="What the narrator sees"
           className={iconButtonClasses}
@@ -286,7 +312,7 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
-          onClick={() => setEditing(true)}
+          onClick={() => setPanel({ panel: "settings" })}
           aria-label="Story Settings"
           title="Story Settings"
           className={iconButtonClasses}
@@ -310,21 +336,37 @@ function OpenStoryChat({ story }: { story: Story }) {
     <>
       <ChatExperience
         session={session}
-        header={header}
+        header={
+          <>
+            {header}
+            <CreatorNotes storyId={story.id} />
+            <ImportNotesNotice storyId={story.id} />
+          </>
+        }
         selection={selection}
         downloadPrefix={story.title}
         onMakeCard={(messageId) => void makeCard(messageId)}
+        inputMode={{ value: inputMode, onChange: setChosenInput }}
+        sidePanelOpen={panel !== null}
       />
       <StoryCardsDialog
-        storyId={cards ? story.id : null}
-        start={cards?.start ?? null}
-        onClose={() => setCards(null)}
+        docked
+        storyId={panel?.panel === "cards" ? story.id : null}
+        start={panel?.panel === "cards" ? panel.start : null}
+        onClose={closePanel}
       />
-      <StorySettingsDialog story={editing ? story : null} onClose={() => setEditing(false)} withMemory />
+      <StorySettingsDialog
+        docked
+        story={panel?.panel === "settings" ? story : null}
+        onClose={closePanel}
+        withMemory
+      />
       <NarratorContextPanel
-        storyId={peeking ? story.id : null}
+        docked
+        storyId={panel?.panel === "context" ? story.id : null}
         selectedImages={selected.length}
-        onClose={() => setPeeking(false)}
+        inputMode={inputMode}
+        onClose={closePanel}
       />
       <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>

@@ -2,7 +2,10 @@
 // ('Saving...'). Only what changed is sent: the title compared and sent trimmed, the
 // context as typed. Nothing changed: no call, the dialog just closes. Opened from the story view it also
 // holds the story's Memory, Author's Note and "The story so far" (the rolling summary the narrator keeps of
-// turns that left its window, which the player may correct); their own call, also only when changed.
+// turns that left its window, which the player may correct); their own call, also only when changed. And the
+// story's Generation settings (generation-settings-fields.tsx), saved by their own call when changed. Docked
+// beside the story (the side panel), the Memory, the Author's Note and the summary each say what they take of the
+// narrator's next turn in tokens.
 
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import type { Story, UpdateStoryRequest } from "@storyverse/contract/stories";
@@ -15,10 +18,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Settings2 } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { Modal } from "../../../components/modal";
-import { FieldLabel, textareaClasses } from "../../../components/text-field";
+import { textareaClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { saveStoryMemory, storyMemoryKey, storyMemoryQueryOptions } from "../api/story-memory";
 import { useUpdateStory } from "../api/update-story";
+import { useGenerationSettingsFields } from "./generation-settings-fields";
+import { TokenCount, useSectionTokens } from "./section-tokens";
 import { StoryForm } from "./story-form";
 
 /** The fields that differ from the story, ready to send; null when nothing changed. */
@@ -40,17 +45,25 @@ interface StorySettingsDialogProps {
   onClose: () => void;
   /** In the story view: the Memory and Author's Note are edited here too. */
   withMemory?: boolean;
+  /** A side panel beside the story (non-modal) that shows the parts' token counts. */
+  docked?: boolean;
 }
 
-export function StorySettingsDialog({ story, onClose, withMemory = false }: StorySettingsDialogProps) {
+export function StorySettingsDialog({
+  story,
+  onClose,
+  withMemory = false,
+  docked = false,
+}: StorySettingsDialogProps) {
   return (
     <Modal
+      docked={docked}
       open={story !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="Story Settings"
       description={
         withMemory
-          ? "Rename the story, change its context, and tell the narrator what to always remember."
+          ? "Rename the story, change its context, tell the narrator what to always remember, and how to write and paint."
           : "Rename the story or change the context the narrator follows."
       }
       icon={<Settings2 className="size-5" />}
@@ -58,7 +71,7 @@ export function StorySettingsDialog({ story, onClose, withMemory = false }: Stor
       {/* Keyed by story, so the fields start from the story each time the dialog opens. */}
       {story ? (
         withMemory ? (
-          <MemorySettingsForm key={story.id} story={story} onClose={onClose} />
+          <MemorySettingsForm key={story.id} story={story} onClose={onClose} withTokens={docked} />
         ) : (
           <SettingsForm key={story.id} story={story} onClose={onClose} />
         )
@@ -108,10 +121,50 @@ function SettingsForm({
   );
 }
 
+/**
+ * A field's label with its character counter on the right and, when known, what the part takes of the next
+ * turn in tokens beside the label ("Memory · 120 tokens"), outside the label so the field keeps its name.
+ */
+function PartLabel({
+  htmlFor,
+  counter,
+  tokens,
+  tokensId,
+  children,
+}: {
+  htmlFor: string;
+  counter: string;
+  tokens: number | undefined;
+  tokensId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-baseline justify-between gap-4">
+      <div className="flex flex-wrap items-baseline gap-x-1.5">
+        <label htmlFor={htmlFor} className="text-sm font-medium text-ink">
+          {children}
+        </label>
+        <TokenCount tokens={tokens} id={tokensId} />
+      </div>
+      <span className="shrink-0 text-xs font-medium text-ink-muted tabular-nums">{counter}</span>
+    </div>
+  );
+}
+
 /** Story Settings with the story's Memory (x/2000), Author's Note (x/500) and summary, saved only when changed. */
-function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => void }) {
+function MemorySettingsForm({
+  story,
+  onClose,
+  withTokens,
+}: {
+  story: Story;
+  onClose: () => void;
+  withTokens: boolean;
+}) {
   const queryClient = useQueryClient();
   const stored = useQuery(storyMemoryQueryOptions(story.id));
+  const tokens = useSectionTokens(withTokens ? story.id : null);
+  const generation = useGenerationSettingsFields(story.id);
   const [memory, setMemory] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [summary, setSummary] = useState<string | null>(null);
@@ -127,12 +180,19 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
   const memoryText = memory ?? current.memory;
   const noteText = note ?? current.authors_note;
   const summaryText = summary ?? current.summary;
+  const describedBy = (field: string, count: number | undefined) =>
+    count === undefined ? `${id}-${field}-hint` : `${id}-${field}-tokens ${id}-${field}-hint`;
   const fields = (
     <>
       <div>
-        <FieldLabel htmlFor={`${id}-memory`} counter={`${memoryText.length}/${MEMORY_MAX_LENGTH}`}>
+        <PartLabel
+          htmlFor={`${id}-memory`}
+          counter={`${memoryText.length}/${MEMORY_MAX_LENGTH}`}
+          tokens={tokens?.memory}
+          tokensId={`${id}-memory-tokens`}
+        >
           Memory
-        </FieldLabel>
+        </PartLabel>
         <textarea
           id={`${id}-memory`}
           value={memoryText}
@@ -140,7 +200,7 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
           maxLength={MEMORY_MAX_LENGTH}
           rows={4}
           placeholder="What the narrator must always remember: who the heroes are, what has happened, what is true."
-          aria-describedby={`${id}-memory-hint`}
+          aria-describedby={describedBy("memory", tokens?.memory)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-memory-hint`} className="mt-2 text-sm text-ink-muted">
@@ -148,9 +208,14 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
         </p>
       </div>
       <div>
-        <FieldLabel htmlFor={`${id}-note`} counter={`${noteText.length}/${AUTHORS_NOTE_MAX_LENGTH}`}>
+        <PartLabel
+          htmlFor={`${id}-note`}
+          counter={`${noteText.length}/${AUTHORS_NOTE_MAX_LENGTH}`}
+          tokens={tokens?.authors_note}
+          tokensId={`${id}-note-tokens`}
+        >
           Author's Note
-        </FieldLabel>
+        </PartLabel>
         <textarea
           id={`${id}-note`}
           value={noteText}
@@ -158,7 +223,7 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
           maxLength={AUTHORS_NOTE_MAX_LENGTH}
           rows={2}
           placeholder="Style or direction, e.g. Tone: eerie, slow-burning; short sentences."
-          aria-describedby={`${id}-note-hint`}
+          aria-describedby={describedBy("note", tokens?.authors_note)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-note-hint`} className="mt-2 text-sm text-ink-muted">
@@ -166,9 +231,14 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
         </p>
       </div>
       <div>
-        <FieldLabel htmlFor={`${id}-summary`} counter={`${summaryText.length}/${SUMMARY_MAX_LENGTH}`}>
+        <PartLabel
+          htmlFor={`${id}-summary`}
+          counter={`${summaryText.length}/${SUMMARY_MAX_LENGTH}`}
+          tokens={tokens?.summary}
+          tokensId={`${id}-summary-tokens`}
+        >
           The story so far
-        </FieldLabel>
+        </PartLabel>
         <textarea
           id={`${id}-summary`}
           value={summaryText}
@@ -176,7 +246,7 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
           maxLength={SUMMARY_MAX_LENGTH}
           rows={4}
           placeholder="Nothing yet: the narrator still reads every message of this story."
-          aria-describedby={`${id}-summary-hint`}
+          aria-describedby={describedBy("summary", tokens?.summary)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-summary-hint`} className="mt-2 text-sm text-ink-muted">
@@ -185,9 +255,10 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
             : `Once the story is longer than the ${HISTORY_WINDOW} messages the narrator reads at once, it keeps a summary of the earlier ones here.`}
         </p>
       </div>
+      {generation.fields}
     </>
   );
-  const save = () => {
+  const saveMemory = () => {
     const summaryChanged = summaryText !== current.summary;
     if (memoryText === current.memory && noteText === current.authors_note && !summaryChanged) return null;
     return saveStoryMemory(story.id, {
@@ -197,6 +268,12 @@ function MemorySettingsForm({ story, onClose }: { story: Story; onClose: () => v
     }).then((saved) => {
       queryClient.setQueryData(storyMemoryKey(story.id), saved);
     });
+  };
+  // The Generation section's settings first: a value out of range stops the save before anything is sent.
+  const save = () => {
+    const generationSaved = generation.save();
+    if (!generationSaved) return saveMemory();
+    return generationSaved.then(() => saveMemory() ?? undefined);
   };
   return <SettingsForm story={story} onClose={onClose} memory={{ fields, save }} />;
 }

@@ -1,0 +1,76 @@
+// dependency-cruiser (`npm run lint:deps`, part of `npm run lint` and so of `npm test`): the import rules
+// docs/architecture.md describes ("Rules the linter keeps"), checked over the source instead of trusted.
+// Each rule fails the lint when an import breaks it; `npx depcruise --help` explains the options.
+const { readdirSync } = require("node:fs");
+const path = require("node:path");
+
+/** Server folders that are plumbing every module may use, not modules: the rest of server/src/* are modules. */
+const INFRASTRUCTURE = new Set(["db", "http", "jobs", "mail", "platform", "providers"]);
+const modules = readdirSync(path.join(__dirname, "server/src"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.has(entry.name))
+  .map((entry) => entry.name);
+const anyModule = (except = []) =>
+  `^server/src/(${modules.filter((name) => !except.includes(name)).join("|")})/`;
+
+/** Test code: the tiers' files beside the code, and the test folders' helpers, setup and fakes. */
+const TESTS = "(\\.(test|spec)\\.tsx?$|^server/test/|^web/src/test/|^e2e/|^bench/)";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "No import cycle anywhere: a cycle makes load order matter and ties its files into one piece.",
+      from: { path: "^(server/src|contract/src|web/src)/" },
+      to: { circular: true },
+    },
+    {
+      name: "event-hub-knows-no-module",
+      severity: "error",
+      comment:
+        "The event hub is the lowest piece of the live path: modules hand it their event builders (app.ts); " +
+        "it imports no module (its own events module aside) and nothing of HTTP.",
+      from: { path: "^server/src/events/hub\\.ts$" },
+      to: { path: [anyModule(["events"]), "^server/src/http/"] },
+    },
+    {
+      name: "platform-knows-no-module",
+      severity: "error",
+      comment:
+        "Platform code (clock, signals, rate limits, Redis, media tools) knows no module and nothing of " +
+        "HTTP: the HTTP edge maps its errors (a RateLimited becomes a 429 in http/errors.ts).",
+      from: { path: "^server/src/platform/", pathNot: TESTS },
+      to: { path: [anyModule(), "^server/src/http/"] },
+    },
+    // Enabled by item 5 of issue #30 (domain errors with codes): services still throw HTTP errors today.
+    // {
+    //   name: "only-routes-know-http-errors",
+    //   severity: "error",
+    //   comment:
+    //     "Services throw domain errors; only a module's routes (routes.ts, *-routes.ts) know HTTP errors.",
+    //   from: { path: anyModule(), pathNot: ["(^|/)(routes|[^/]+-routes)\\.ts$", TESTS] },
+    //   to: { path: "^server/src/http/errors\\.ts$" },
+    // },
+    {
+      name: "no-tests-in-source",
+      severity: "error",
+      comment: "Source never imports a test, a test helper or a fake: they stay out of the running app.",
+      from: { path: "^(server/src|contract/src|web/src)/", pathNot: TESTS },
+      to: { path: TESTS },
+    },
+  ],
+  options: {
+    // Type-only imports count: a cycle through types is still two files that cannot be read apart.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^(server/src|server/test|contract/src|web/src)/",
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

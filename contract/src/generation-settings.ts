@@ -1,0 +1,137 @@
+// A story's generation settings (issue #26): how long and how random the narrator writes, which text model it
+// uses, where the Author's Note goes, how the scenes look, and how the player's words are sent (Do / Say / Story).
+import { z } from "zod";
+
+/** Output length → the most tokens the text provider is asked for (the answer includes the SCENE line). */
+export const OUTPUT_LENGTHS = ["short", "medium", "long"] as const;
+export type OutputLength = (typeof OUTPUT_LENGTHS)[number];
+export const OUTPUT_LENGTH_MAX_TOKENS: Record<OutputLength, number> = { short: 400, medium: 900, long: 1600 };
+
+/** Randomness is the provider's `temperature`; 0.9 is what every turn used before the settings. */
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 1.5;
+export const DEFAULT_TEMPERATURE = 0.9;
+
+/** How many messages from the end the Author's Note goes: 1 = just before the player's message (counted). */
+export const AUTHORS_NOTE_DEPTH_MIN = 1;
+export const AUTHORS_NOTE_DEPTH_MAX = 20;
+export const DEFAULT_AUTHORS_NOTE_DEPTH = 1;
+
+export const ART_STYLE_MAX_LENGTH = 200;
+export const TEXT_MODEL_MAX_LENGTH = 200;
+
+export const ASPECT_RATIOS = ["4:3", "16:9", "3:4"] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+
+/** Do: "You <action>"; Say: `You say "<words>"`; Story: the player's words as narration, unchanged. */
+export const INPUT_MODES = ["do", "say", "story"] as const;
+export type InputMode = (typeof INPUT_MODES)[number];
+export const inputModeSchema = z.enum(INPUT_MODES, { error: "input_mode must be one of do, say or story" });
+
+/** The names the web shows (the composer's switch and the settings). */
+export const INPUT_MODE_LABELS: Record<InputMode, string> = { do: "Do", say: "Say", story: "Story" };
+export const OUTPUT_LENGTH_LABELS: Record<OutputLength, string> = {
+  short: "Short",
+  medium: "Medium",
+  long: "Long",
+};
+
+const temperatureMessage = `temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}`;
+const depthMessage = `authors_note_depth must be a whole number from ${AUTHORS_NOTE_DEPTH_MIN} to ${AUTHORS_NOTE_DEPTH_MAX}`;
+
+export const generationSettingsSchema = z.object({
+  output_length: z.enum(OUTPUT_LENGTHS, { error: "output_length must be one of short, medium or long" }),
+  temperature: z
+    .number({ error: temperatureMessage })
+    .min(TEMPERATURE_MIN, temperatureMessage)
+    .max(TEMPERATURE_MAX, temperatureMessage),
+  /** The text model, one the configured provider lists (GET /api/models); null: the provider's default. */
+  text_model: z
+    .string({ error: "text_model must be a model id or null" })
+    .trim()
+    .min(1, "text_model must be a model id or null")
+    .max(TEXT_MODEL_MAX_LENGTH, `text_model must be at most ${TEXT_MODEL_MAX_LENGTH} characters`)
+    .nullable(),
+  authors_note_depth: z
+    .number({ error: depthMessage })
+    .int(depthMessage)
+    .min(AUTHORS_NOTE_DEPTH_MIN, depthMessage)
+    .max(AUTHORS_NOTE_DEPTH_MAX, depthMessage),
+  /** Added to every scene's picture prompt ("watercolour", "1970s sci-fi paperback cover"). */
+  art_style: z
+    .string({ error: "art_style must be text" })
+    .trim()
+    .max(ART_STYLE_MAX_LENGTH, `art_style must be at most ${ART_STYLE_MAX_LENGTH} characters`),
+  aspect_ratio: z.enum(ASPECT_RATIOS, { error: "aspect_ratio must be one of 4:3, 16:9 or 3:4" }),
+  /** The composer's input mode when a story opens (each turn may send its own). */
+  input_mode: inputModeSchema,
+});
+export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
+
+export const DEFAULT_GENERATION_SETTINGS: GenerationSettings = {
+  output_length: "medium",
+  temperature: DEFAULT_TEMPERATURE,
+  text_model: null,
+  authors_note_depth: DEFAULT_AUTHORS_NOTE_DEPTH,
+  art_style: "",
+  aspect_ratio: "4:3",
+  input_mode: "story",
+};
+
+/** PUT /api/stories/{id}/settings: the fields sent are replaced, the others kept. */
+export const generationSettingsUpdateSchema = generationSettingsSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.values(v).some((value) => value !== undefined), {
+    message: `Nothing to update: send one of ${Object.keys(generationSettingsSchema.shape).join(", ")}`,
+  });
+export type GenerationSettingsUpdate = z.input<typeof generationSettingsUpdateSchema>;
+
+export const generationSettingsResponseSchema = generationSettingsSchema.extend({
+  success: z.literal(true),
+  /** What a turn sends: `text_model`, or the provider's default when it is null. */
+  effective_text_model: z.string(),
+  /** The most tokens a turn asks for (from `output_length`). */
+  max_tokens: z.number().int(),
+});
+export type GenerationSettingsResponse = z.infer<typeof generationSettingsResponseSchema>;
+
+/** GET /api/models: the text models the configured provider offers. */
+export const textModelsResponseSchema = z.object({
+  success: z.literal(true),
+  /** "offline", "openai", "byteplus". */
+  provider: z.string(),
+  /** What a story without a chosen model uses. */
+  default_model: z.string(),
+  models: z.array(z.object({ id: z.string() })),
+});
+export type TextModelsResponse = z.infer<typeof textModelsResponseSchema>;
+
+const SECOND_PERSON: Record<string, string> = { my: "your", me: "you", myself: "yourself", mine: "yours" };
+
+const sentenceEnd = /[.!?…"'”’)\]]$/;
+
+/**
+ * The player's words as the narrator reads them (and the story shows them). Do: "You open the door." (a
+ * leading "I" or "you" becomes "You", the first letter lower-cased unless it starts a name); Say:
+ * `You say "Hello."` (quotes the player typed are not doubled); Story: unchanged.
+ */
+export function formatPlayerInput(mode: InputMode, text: string): string {
+  const words = text.trim();
+  if (!words || mode === "story") return words;
+  if (mode === "say") {
+    const said = words.replace(/^["“]+|["”]+$/g, "").trim();
+    return `You say "${said || words}"`;
+  }
+  // Written in the first person ("I draw my sword"): the narrator reads the second ("You draw your sword").
+  const firstPerson = /^(?:i|i'm|i am)\s/i.test(words);
+  const stripped = words.replace(/^(?:i'm|i am)\s+/i, "are ").replace(/^(?:you|i)\s+/i, "");
+  const action = firstPerson
+    ? stripped.replace(/\b(my|me|myself|mine)\b/gi, (word) => SECOND_PERSON[word.toLowerCase()] ?? word)
+    : stripped;
+  // "Open the door" → "open the door"; "NASA" or "I'm" stay as typed (only a capitalised ordinary word is lowered).
+  const first = action.split(/\s+/, 1)[0] ?? "";
+  const lowered = /^[A-Z][a-z]+$/.test(first) ? action.charAt(0).toLowerCase() + action.slice(1) : action;
+  const sentence = `You ${lowered}`;
+  return sentenceEnd.test(sentence) ? sentence : `${sentence}.`;
+}

@@ -1,0 +1,87 @@
+// Interop: Character Cards (V1, V2, V3 as JSON, PNG/APNG or CHARX) and lorebooks (SillyTavern World Info,
+// NovelAI, AI Dungeon Story Cards, a card's character_book) in and out of stories, whole-story backups, and
+// the starter scenarios shipped with the app. Uploads are multipart with one `file` field.
+import { z } from "zod";
+import { storySchema } from "./stories";
+import { storyCardSchema } from "./story-cards";
+
+/** The largest card, lorebook or starter file accepted (a backup has its own limit). */
+export const INTEROP_FILE_MAX_MB = 20;
+/** The most lore entries one imported book or card may bring. */
+export const LORE_ENTRIES_MAX = 200;
+/** The largest story backup archive accepted by restore. */
+export const BACKUP_FILE_MAX_MB = 500;
+
+export const CARD_EXPORT_FORMATS = ["png", "charx", "json"] as const;
+export type CardExportFormat = (typeof CARD_EXPORT_FORMATS)[number];
+export const LORE_EXPORT_FORMATS = ["worldinfo", "character_book"] as const;
+export type LoreExportFormat = (typeof LORE_EXPORT_FORMATS)[number];
+
+/** Something in the file that was not imported, or was cut to fit the app's limits, and why. */
+export const importNoteSchema = z.object({ name: z.string(), reason: z.string() });
+export type ImportNote = z.infer<typeof importNoteSchema>;
+
+/** POST /api/stories/import and POST /api/stories/restore and POST /api/starters/{id}/start. */
+export const importedStoryResponseSchema = z.object({
+  success: z.literal(true),
+  story: storySchema,
+  /** Fields cut to fit and entries left out, so nothing is lost silently. */
+  notes: z.array(importNoteSchema),
+});
+export type ImportedStoryResponse = z.infer<typeof importedStoryResponseSchema>;
+
+/** A card as the preview shows it before anything is saved (dry_run). */
+export const cardPreviewSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  triggers: z.array(z.string()),
+  description: z.string(),
+  constant: z.boolean(),
+  has_portrait: z.boolean(),
+});
+
+/** POST /api/stories/{id}/cards/import (?dry_run=true answers the preview, saving nothing). */
+export const cardsImportResponseSchema = z.object({
+  success: z.literal(true),
+  dry_run: z.boolean(),
+  /** What the file is: "character card (V2)", "SillyTavern World Info", ... */
+  source: z.string(),
+  /** The cards made (dry run: the cards that would be made). */
+  cards: z.array(z.union([storyCardSchema, cardPreviewSchema])),
+  skipped: z.array(importNoteSchema),
+});
+export type CardsImportResponse = z.infer<typeof cardsImportResponseSchema>;
+
+/** GET .../cards/{card_id}/export?format=json: a Character Card V3 document (png and charx answer files). */
+export const cardV3DocumentSchema = z.looseObject({
+  spec: z.literal("chara_card_v3"),
+  spec_version: z.literal("3.0"),
+  data: z.looseObject({ name: z.string() }),
+});
+
+/** GET .../cards/export: a SillyTavern World Info (entries by uid) or a V3 character_book (a list). */
+export const lorebookDocumentSchema = z.looseObject({
+  name: z.string().optional(),
+  entries: z.union([z.record(z.string(), z.looseObject({})), z.array(z.looseObject({}))]),
+});
+
+/** The code of a 400 for a file that cannot be read as a card or lorebook (the detail says why). */
+export const INVALID_FILE_CODE = "invalid_file";
+
+export const cardExportQuerySchema = z.object({ format: z.string().max(20).optional() });
+export const loreExportQuerySchema = z.object({ format: z.string().max(20).optional() });
+export const dryRunQuerySchema = z.object({ dry_run: z.enum(["true", "false"]).optional() });
+
+/** A ready-made opening shipped with the app ("Start from a scenario"). */
+export const starterSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  tagline: z.string(),
+  /** A picture of the scenario (the card's own). */
+  image_url: z.string(),
+});
+export type Starter = z.infer<typeof starterSchema>;
+export const startersResponseSchema = z.object({
+  success: z.literal(true),
+  starters: z.array(starterSchema),
+});

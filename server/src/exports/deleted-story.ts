@@ -1,0 +1,24 @@
+// What deleting a story asks of the exports module: its exports' rows go inside the deleting transaction,
+// their files once it has committed. Kept apart from export-files.ts, which reads the story to build a
+// book, so the stories service calls this without an import cycle.
+import type { AppContext } from "../context";
+import { deleteExportsOfStory } from "./export-repo";
+
+/**
+ * Inside a story's deletion: removes its export rows and answers the files to remove once the deletion has
+ * committed. An export job finishing later finds its row gone and removes its own file (export-job.ts).
+ */
+export async function deleteStoryExports(ctx: Pick<AppContext, "db">, storyId: string): Promise<string[]> {
+  return deleteExportsOfStory(ctx.db, storyId);
+}
+
+/** Removes export files (after the deletion that took their rows has committed). */
+export async function discardExportFiles(ctx: Pick<AppContext, "storage" | "log">, keys: string[]) {
+  await Promise.all(
+    keys.map((key) =>
+      ctx.storage.delete(key).catch((error: unknown) => {
+        ctx.log.warn({ err: error, key }, "a deleted story's export file could not be removed");
+      }),
+    ),
+  );
+}

@@ -1,0 +1,193 @@
+// The backup's plan and JSON, from rows alone: each file goes in once whatever uses it, a file that could not
+// be read is never named, ids are the archive's own, and what the writer writes is what the reader accepts.
+import { describe, expect, it } from "vitest";
+import type { BackupMessage } from "../chat/backup-rows";
+import type { BackupMediaItem } from "../media/backup-items";
+import { sniffVideo } from "../media/backup-items";
+import type { BackupCard, BackupStory } from "../stories/backup-rows";
+import { archiveJson, planBackup } from "./backup";
+import { storyArchiveSchema } from "./backup-format";
+
+const at = new Date("2026-03-01T10:00:00.000Z");
+const user = "11111111-1111-4111-8111-111111111111";
+const story: BackupStory = {
+  id: "22222222-2222-4222-8222-222222222222",
+  userId: user,
+  title: "Harbour",
+  context: "",
+  pinnedThumbnailKey: `u/${user}/a.thumb.webp`,
+  pinnedAt: at,
+  memory: "m",
+  authorsNote: "n",
+  summary: "s",
+  summaryThrough: at,
+  summaryUpdatedAt: at,
+  narratorInstructions: "",
+  postHistoryInstructions: "",
+  creatorNotes: "",
+  characterName: "",
+  loreBudgetPercent: 50,
+  loreScanDepth: 4,
+  outputLength: "long",
+  temperature: 0.5,
+  textModel: null,
+  authorsNoteDepth: 3,
+  artStyle: "ink",
+  aspectRatio: "16:9",
+  inputMode: "do",
+  createdAt: at,
+  updatedAt: at,
+};
+
+function message(id: string, overrides: Partial<BackupMessage> = {}): BackupMessage {
+  return {
+    id,
+    userId: user,
+    storyId: story.id,
+    role: "assistant",
+    content: "text",
+    mode: "image",
+    sceneDescription: null,
+    mediaStatus: "completed",
+    mediaError: null,
+    imageKey: null,
+    videoKey: null,
+    chargedTenths: 5,
+    referenceKeys: [],
+    undoStep: null,
+    sceneOnly: false,
+    versionGroup: null,
+    versionNumber: 1,
+    hidden: false,
+    stopped: false,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const item = (id: string, key: string, overrides: Partial<BackupMediaItem> = {}): BackupMediaItem => ({
+  id,
+  userId: user,
+  kind: "image",
+  storageKey: key,
+  thumbnailKey: key.replace(".png", ".thumb.webp"),
+  mimeType: "image/png",
+  bytes: 10,
+  width: 4,
+  height: 4,
+  source: "story",
+  storyId: story.id,
+  storyTitle: "Harbour",
+  messageId: null,
+  description: "",
+  createdAt: at,
+  ...overrides,
+});
+
+const card = (overrides: Partial<BackupCard>): BackupCard => ({
+  id: "c",
+  userId: user,
+  storyId: story.id,
+  name: "Mara",
+  kind: "character",
+  triggers: ["Mara"],
+  description: "",
+  portraitItemId: null,
+  portraitKey: null,
+  enabled: true,
+  secondaryTriggers: [],
+  selectiveLogic: "and_any",
+  constant: false,
+  insertionOrder: 100,
+  priority: 10,
+  caseSensitive: false,
+  extensions: {},
+  characterCard: null,
+  createdAt: at,
+  updatedAt: at,
+  ...overrides,
+});
+
+const a = `u/${user}/a.png`;
+const b = `u/${user}/b.png`;
+const portrait = `u/${user}/portraits/p.webp`;
+const first = "aaaaaaaa-0000-4000-8000-000000000001";
+const retry = "aaaaaaaa-0000-4000-8000-000000000002";
+
+function samplePlan() {
+  return planBackup({
+    story,
+    messages: [
+      message(first, { imageKey: a, versionGroup: first, hidden: true, referenceKeys: [portrait, a] }),
+      message(retry, { imageKey: b, versionGroup: first, versionNumber: 2 }),
+    ],
+    cards: [
+      card({ id: "c1", name: "Mara", portraitKey: portrait }),
+      card({ id: "c2", name: "Bell", portraitItemId: "item-a" }),
+    ],
+    items: [item("item-a", a, { messageId: first }), item("item-b", b, { messageId: retry })],
+    portraitItems: [{ id: "item-a", kind: "image", storageKey: a }],
+  });
+}
+
+describe("story backup plan", () => {
+  it("puts each file in once, however many things use it", () => {
+    const plan = samplePlan();
+    expect([...plan.paths.values()]).toEqual([
+      "media/images/0001.png",
+      "media/thumbnails/0001.webp",
+      "media/images/0002.png",
+      "media/thumbnails/0002.webp",
+      "media/portraits/0001.webp",
+    ]);
+  });
+
+  it("writes JSON the reader accepts, with the archive's own ids and no storage key or database id", () => {
+    const plan = samplePlan();
+    const json = archiveJson(plan, new Set(plan.paths.keys()), at);
+    expect(storyArchiveSchema.safeParse(json).success).toBe(true);
+    expect(json.messages.map((m) => [m.id, m.version_group, m.image, m.references])).toEqual([
+      ["m1", "m1", "media/images/0001.png", ["media/portraits/0001.webp", "media/images/0001.png"]],
+      ["m2", "m1", "media/images/0002.png", []],
+    ]);
+    expect(json.cards.map((c) => c.portrait)).toEqual(["media/portraits/0001.webp", "media/images/0001.png"]);
+    expect(json.story.pinned_thumbnail).toBe("media/thumbnails/0001.webp");
+    const text = JSON.stringify(json);
+    for (const secret of [user, first, retry, story.id, "item-a"]) expect(text).not.toContain(secret);
+  });
+
+  it("never names a file that could not be read", () => {
+    const plan = samplePlan();
+    const stored = new Set([...plan.paths.keys()].filter((key) => key !== a && key !== portrait));
+    const json = archiveJson(plan, stored, at);
+    expect(json.media.map((m) => m.path)).toEqual(["media/images/0002.png"]);
+    expect(json.messages[0]).toMatchObject({ image: null, references: [] });
+    expect(json.cards.map((c) => c.portrait)).toEqual([null, null]);
+    expect(storyArchiveSchema.safeParse(json).success).toBe(true);
+  });
+
+  it("carries a message's file that has no gallery item as an item of its own", () => {
+    const orphan = `u/${user}/orphan.mp4`;
+    const plan = planBackup({
+      story,
+      messages: [message(first, { mode: "video", videoKey: orphan })],
+      cards: [],
+      items: [],
+      portraitItems: [],
+    });
+    const json = archiveJson(plan, new Set([orphan]), at);
+    expect(json.media).toEqual([
+      expect.objectContaining({ path: "media/videos/0001.mp4", kind: "video", message: "m1" }),
+    ]);
+  });
+});
+
+describe("clip sniffing", () => {
+  it("tells MP4 and WebM by their first bytes, and nothing else", () => {
+    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.alloc(8)]);
+    expect(sniffVideo(mp4)).toBe("video/mp4");
+    expect(sniffVideo(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0, 0, 0, 0]))).toBe("video/webm");
+    expect(sniffVideo(Buffer.from("<svg></svg> not a clip"))).toBeNull();
+  });
+});

@@ -1,0 +1,111 @@
+// Imports: a character card as a new story, and a card or lorebook into an existing story's Story Cards
+// (with a dry run that answers the preview and saves nothing). The file is read by the format readers
+// (formats/), mapped by import-plan.ts, and saved by the stories module in one transaction each. Imports are
+// free. Only the owner imports into a story (anyone else: 404, before the file is read).
+import type { CardsImportResponse, ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
+import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
+import type { AppContext } from "../context";
+import type { ImportedCardInput } from "../stories/cards";
+import * as stories from "../stories/service";
+import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
+import { decodeUtf8, parseJsonSafely } from "./formats/errors";
+import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";
+import { isPng } from "./formats/png-chunks";
+import { bookOrigin, cardsFromCharacter, loreCardInputs, storyFromCard } from "./import-plan";
+
+type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "providers" | "jobs" | "config">;
+type Importer = { id: string; username: string };
+
+/** A new story from a character card file (JSON, PNG, APNG or CHARX). */
+export async function importStoryFromCard(
+  ctx: ImportContext,
+  user: Importer,
+  bytes: Buffer,
+): Promise<ImportedStoryResponse> {
+  return importStoryFromParsed(ctx, user, await readCardFile(bytes));
+}
+
+/** A new story from a card already read (the starters come this way). */
+export async function importStoryFromParsed(
+  ctx: ImportContext,
+  user: Importer,
+  parsed: ParsedCard,
+): Promise<ImportedStoryResponse> {
+  const { story, notes } = storyFromCard(parsed, user.username);
+  const created = await stories.createImported(ctx, user.id, story);
+  return { success: true, story: created, notes };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Whether the file is a character card (a picture, a CHARX, or card JSON), not a bare lorebook. */
+function isCardFile(bytes: Buffer): boolean {
+  if (isPng(bytes) || isZip(bytes)) return true;
+  if (!looksLikeJson(bytes)) return false;
+  const value = parseJsonSafely(decodeUtf8(bytes, "The file"), "The file");
+  if (!isRecord(value)) return false;
+  if (typeof value.spec === "string") return value.spec.startsWith("chara_card");
+  return typeof value.name === "string" && "first_mes" in value;
+}
+
+const CARD_SPECS: Record<ParsedCard["spec"], string> = { v1: "V1", v2: "V2", v3: "V3" };
+const LORE_SOURCES: Record<ParsedLorebook["format"], string> = {
+  worldinfo: "SillyTavern World Info",
+  novelai: "NovelAI lorebook",
+  aidungeon: "AI Dungeon Story Cards",
+  character_book: "character book",
+};
+
+/** The file as Story Cards for a story with `room` cards left, and what it is, with notes. */
+async function cardsOfFile(
+  bytes: Buffer,
+  room: number,
+): Promise<{ source: string; cards: ImportedCardInput[]; notes: ImportNote[] }> {
+  const notes: ImportNote[] = [];
+  if (isCardFile(bytes)) {
+    const parsed = await readCardFile(bytes);
+    return {
+      source: `character card (${CARD_SPECS[parsed.spec]})`,
+      cards: cardsFromCharacter(parsed, room, notes),
+      notes,
+    };
+  }
+  const book = await readLorebookFile(bytes);
+  notes.push(...book.skipped);
+  return {
+    source: LORE_SOURCES[book.format],
+    cards: loreCardInputs(book.entries, room, notes, bookOrigin(book.format, book.book)),
+    notes,
+  };
+}
+
+/** A card or lorebook into an existing story's Story Cards; a dry run answers what would be made. */
+export async function importCardsIntoStory(
+  ctx: ImportContext,
+  userId: string,
+  storyId: string,
+  bytes: Buffer,
+  dryRun: boolean,
+): Promise<CardsImportResponse> {
+  const existing = await stories.cards(ctx, userId, storyId);
+  const { source, cards, notes } = await cardsOfFile(bytes, STORY_CARDS_MAX - existing.length);
+  if (dryRun) {
+    return {
+      success: true,
+      dry_run: true,
+      source,
+      cards: cards.map((card) => ({
+        name: card.name,
+        kind: card.kind,
+        triggers: card.triggers,
+        description: card.description,
+        constant: card.constant,
+        has_portrait: card.portrait !== null,
+      })),
+      skipped: notes,
+    };
+  }
+  const made = await stories.importCards(ctx, userId, storyId, cards);
+  return { success: true, dry_run: false, source, cards: made, skipped: notes };
+}

@@ -1,0 +1,63 @@
+// What a whole-story backup needs of the stories module: the story row and its Story Cards as stored (every
+// column, the lore ones included), and the restore's writes of a new story with its cards. The interop module
+// reaches the stories and story_cards tables only through here. Callers check nothing: a story that is not
+// the user's is a 404 here, and the restore's limits are checked before these writes.
+
+import type { Story } from "@storyverse/contract/stories";
+import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
+import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
+import { stories, storyCards } from "../db/schema";
+import { HttpError, NotFound } from "../http/errors";
+import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
+import { findStory, type StoryRow } from "./repo";
+import { list } from "./service";
+
+export type BackupStory = StoryRow;
+export type BackupCard = CardRow;
+type RestoredStory = typeof stories.$inferInsert;
+export type RestoredCard = typeof storyCards.$inferInsert;
+
+/** One of the user's stories with its cards, as stored; NotFound for anyone else's. */
+export async function storyForBackup(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<{ story: BackupStory; cards: BackupCard[] }> {
+  const story = await findStory(ctx.db, userId, storyId);
+  if (!story) throw new NotFound("Story not found");
+  return { story, cards: await listCards(ctx.db, userId, storyId) };
+}
+
+/**
+ * Refuses a restore whose uploaded portraits would take the user past PORTRAIT_UPLOADS_MAX. Holds the
+ * user's portrait lock until the caller's transaction ends, as a card's own upload does.
+ */
+export async function assertRoomForRestoredPortraits(q: Queryable, userId: string, count: number) {
+  if (count === 0) return;
+  await lockUserPortraits(q, userId);
+  if ((await countUploadedPortraits(q, userId, null)) + count > PORTRAIT_UPLOADS_MAX) {
+    throw new HttpError(413, TOO_MANY_PORTRAITS_DETAIL);
+  }
+}
+
+/** The restored story and its cards, in the caller's transaction (ids, keys and times already chosen). */
+export async function insertRestoredStory(
+  q: Queryable,
+  story: RestoredStory,
+  cards: RestoredCard[],
+): Promise<void> {
+  await q.insert(stories).values(story);
+  if (cards.length > 0) await q.insert(storyCards).values(cards);
+}
+
+/** The restored story as the stories list shows it (its card, with counts and picture). */
+export async function restoredStory(
+  ctx: Parameters<typeof list>[0],
+  userId: string,
+  storyId: string,
+): Promise<Story> {
+  const story = (await list(ctx, userId)).find((row) => row.id === storyId);
+  if (!story) throw new NotFound("Story not found");
+  return story;
+}

@@ -1,0 +1,69 @@
+// A new story made from an imported character card (interop/): the story row with the card's prompts and
+// names, its opening message with the greetings as versions, and its Story Cards, all in one transaction,
+// so an import that fails anywhere leaves no story, message or card. Portrait files the cards stored are
+// removed again when the transaction does not commit (createImportedCards cleans up its own failures).
+
+import { insertOpeningMessage } from "../chat/opening-message";
+import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
+import { stories } from "../db/schema";
+import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
+
+type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
+
+/** Everything an imported story starts with, already cut to the app's limits by the importer. */
+export type ImportedStoryInput = {
+  title: string;
+  context: string;
+  memory: string;
+  narratorInstructions: string;
+  postHistoryInstructions: string;
+  creatorNotes: string;
+  characterName: string;
+  /** The opening message's versions, the first shown (macros already replaced). */
+  greetings: string[];
+  cards: ImportedCardInput[];
+};
+
+async function insertStoryRow(q: Queryable, userId: string, input: ImportedStoryInput, at: Date) {
+  const [row] = await q
+    .insert(stories)
+    .values({
+      userId,
+      title: input.title,
+      context: input.context,
+      memory: input.memory,
+      narratorInstructions: input.narratorInstructions,
+      postHistoryInstructions: input.postHistoryInstructions,
+      creatorNotes: input.creatorNotes,
+      characterName: input.characterName,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning({ id: stories.id });
+  return row!.id;
+}
+
+/** Creates the story, its opening and its cards; answers the new story's id. */
+export async function insertImportedStory(
+  ctx: ImportContext,
+  userId: string,
+  input: ImportedStoryInput,
+): Promise<string> {
+  const at = ctx.clock.now();
+  let portraits: string[] = [];
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const storyId = await insertStoryRow(tx, userId, input, at);
+      await insertOpeningMessage(tx, { userId, storyId, greetings: input.greetings, at });
+      const txCtx = { ...ctx, db: tx };
+      const made = await createImportedCards(txCtx, userId, storyId, input.cards);
+      portraits = made.portraitKeys;
+      return storyId;
+    });
+  } catch (error) {
+    // The cards' rows were rolled back with the story: the files they stored go too.
+    await discardStoryPortraits(ctx, portraits);
+    throw error;
+  }
+}

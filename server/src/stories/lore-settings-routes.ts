@@ -1,0 +1,57 @@
+// HTTP for a story's lore settings (GET and PUT /api/stories/{id}/lore-settings): the Story Cards' share of
+// the narrator's budget, the scan depth and the narrator instructions. Free; owner only (others: 404).
+// Registered by the stories' route module.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  storyLoreSettingsResponseSchema,
+  storyLoreSettingsUpdateSchema,
+} from "@storyverse/contract/story-craft";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { loreSettings, updateLoreSettings } from "./lore-settings";
+
+const tags = ["stories"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+
+export const loreSettingsRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories/:id/lore-settings",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The story's lore settings, narrator instructions and (read-only) creator's notes",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: storyLoreSettingsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await loreSettings(ctx, currentUser(request).id, request.params.id)),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/lore-settings",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Change the lore budget, scan depth or narrator instructions (the fields sent)",
+        security: kit.security,
+        params: storyParams,
+        body: storyLoreSettingsUpdateSchema,
+        response: { 200: storyLoreSettingsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await updateLoreSettings(ctx, currentUser(request).id, request.params.id, request.body)),
+    }),
+  );
+};

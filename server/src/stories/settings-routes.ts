@@ -1,0 +1,82 @@
+// HTTP for a story's generation settings (GET and PUT /api/stories/{id}/settings) and the text models the
+// configured provider offers (GET /api/models). Free; a story's settings are its owner's only (others: 404).
+// Registered by the stories' route module.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  generationSettingsResponseSchema,
+  generationSettingsUpdateSchema,
+  textModelsResponseSchema,
+} from "@storyverse/contract/generation-settings";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { generationSettings, textModels, updateGenerationSettings } from "./settings";
+
+const tags = ["stories"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+
+export const generationSettingsRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories/:id/settings",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "The story's generation settings: output length, randomness, text model, Author's Note depth, art style, aspect ratio, input mode",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: generationSettingsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await generationSettings(ctx, currentUser(request).id, request.params.id)),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/settings",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "Change the story's generation settings (the fields sent); a model must be one GET /api/models lists",
+        security: kit.security,
+        params: storyParams,
+        body: generationSettingsUpdateSchema,
+        response: { 200: generationSettingsResponseSchema, 502: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await updateGenerationSettings(ctx, currentUser(request).id, request.params.id, request.body)),
+    }),
+  );
+
+  app.get(
+    "/api/models",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The text models the configured text provider offers (its default first; kept a minute)",
+        security: kit.security,
+        response: { 200: textModelsResponseSchema, 401: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async () => {
+      const offered = await textModels(ctx);
+      return {
+        success: true as const,
+        provider: offered.provider,
+        default_model: offered.default_model,
+        models: offered.models.map((id) => ({ id })),
+      };
+    },
+  );
+};

@@ -1,0 +1,61 @@
+// Generation settings' pure parts: Do / Say / Story as the narrator reads the player's words, and a stored row's
+// settings as a turn uses them.
+import { formatPlayerInput } from "@storyverse/contract/generation-settings";
+import { describe, expect, it } from "vitest";
+import type { StoryRow } from "./repo";
+import { generationOf, turnGenerationOf } from "./settings";
+
+describe("formatPlayerInput", () => {
+  it("Do: the player's action as 'You <action>.'", () => {
+    expect(formatPlayerInput("do", "open the door")).toBe("You open the door.");
+    expect(formatPlayerInput("do", "Open the door")).toBe("You open the door.");
+    expect(formatPlayerInput("do", "I draw my sword!")).toBe("You draw your sword!");
+    expect(formatPlayerInput("do", "I'm hiding behind the crates")).toBe("You are hiding behind the crates.");
+    expect(formatPlayerInput("do", "you run")).toBe("You run.");
+    expect(formatPlayerInput("do", "NASA calls")).toBe("You NASA calls.");
+  });
+
+  it('Say: the player\'s words as You say "<words>", without doubling quotes', () => {
+    expect(formatPlayerInput("say", "Hello there.")).toBe('You say "Hello there."');
+    expect(formatPlayerInput("say", '"Who goes there?"')).toBe('You say "Who goes there?"');
+  });
+
+  it("Story: the words unchanged (only trimmed)", () => {
+    expect(formatPlayerInput("story", "  The storm breaks over the harbour.  ")).toBe(
+      "The storm breaks over the harbour.",
+    );
+  });
+});
+
+describe("turnGenerationOf", () => {
+  const row = {
+    outputLength: "long",
+    temperature: 0.4,
+    textModel: "gpt-4o",
+    authorsNoteDepth: 3,
+    artStyle: "ink wash",
+    aspectRatio: "16:9",
+    inputMode: "say",
+  } as StoryRow;
+
+  it("turns the stored settings into what the text provider is asked for", () => {
+    expect(turnGenerationOf(row)).toEqual({
+      maxTokens: 1600,
+      temperature: 0.4,
+      model: "gpt-4o",
+      authorsNoteDepth: 3,
+      artStyle: "ink wash",
+      aspectRatio: "16:9",
+    });
+  });
+
+  it("reads a value it does not know as the default, and no model as the provider's", () => {
+    const odd = { ...row, outputLength: "huge", aspectRatio: "1:1", inputMode: "shout", textModel: null };
+    expect(generationOf(odd)).toMatchObject({
+      output_length: "medium",
+      aspect_ratio: "4:3",
+      input_mode: "story",
+    });
+    expect(turnGenerationOf(odd)).not.toHaveProperty("model");
+  });
+});

@@ -1,0 +1,271 @@
+// The "Generation" section of Story Settings (opened from the story view): output length, randomness, the text
+// model (from what the server's provider offers), the Author's Note depth, the scenes' art style and aspect ratio,
+// and the composer's default input mode. Saved with the dialog's Save Changes, only the fields that changed;
+// nothing changed, no call. A depth that is not a whole number from 1 to 20 stops the save with a message. The
+// depth's label is "Note depth", not "Author's Note depth", so "Author's Note" names one field of the dialog.
+import {
+  ART_STYLE_MAX_LENGTH,
+  ASPECT_RATIOS,
+  type AspectRatio,
+  AUTHORS_NOTE_DEPTH_MAX,
+  AUTHORS_NOTE_DEPTH_MIN,
+  type GenerationSettingsUpdate,
+  INPUT_MODE_LABELS,
+  INPUT_MODES,
+  type InputMode,
+  OUTPUT_LENGTH_LABELS,
+  OUTPUT_LENGTH_MAX_TOKENS,
+  OUTPUT_LENGTHS,
+  type OutputLength,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from "@storyverse/contract/generation-settings";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useId, useState } from "react";
+import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { errorMessage, InvalidInputError } from "../../../lib/api-errors";
+import {
+  type GenerationSettingsState,
+  generationSettingsKey,
+  generationSettingsQueryOptions,
+  saveGenerationSettings,
+  textModelsQueryOptions,
+} from "../api/generation-settings";
+
+export const ASPECT_RATIO_LABELS: Record<AspectRatio, string> = {
+  "4:3": "4:3 landscape",
+  "16:9": "16:9 wide",
+  "3:4": "3:4 portrait",
+};
+
+/** The select's value for "the provider's default model". */
+const DEFAULT_MODEL = "";
+
+/** A whole number from min to max as typed, or null. */
+function wholeNumber(typed: string, min: number, max: number): number | null {
+  if (!/^\d{1,3}$/.test(typed.trim())) return null;
+  const value = Number(typed.trim());
+  return value >= min && value <= max ? value : null;
+}
+
+/** The typed values that differ from the stored ones; a string when one is out of range. */
+export function generationChanges(
+  current: GenerationSettingsState,
+  typed: {
+    outputLength: OutputLength;
+    temperature: number;
+    model: string;
+    depth: string;
+    artStyle: string;
+    aspectRatio: AspectRatio;
+    inputMode: InputMode;
+  },
+): GenerationSettingsUpdate | string {
+  const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
+  if (depth === null) {
+    return `The note depth must be a whole number from ${AUTHORS_NOTE_DEPTH_MIN} to ${AUTHORS_NOTE_DEPTH_MAX}.`;
+  }
+  const changes: GenerationSettingsUpdate = {};
+  if (typed.outputLength !== current.output_length) changes.output_length = typed.outputLength;
+  if (typed.temperature !== current.temperature) changes.temperature = typed.temperature;
+  const model = typed.model === DEFAULT_MODEL ? null : typed.model;
+  if (model !== current.text_model) changes.text_model = model;
+  if (depth !== current.authors_note_depth) changes.authors_note_depth = depth;
+  if (typed.artStyle.trim() !== current.art_style) changes.art_style = typed.artStyle.trim();
+  if (typed.aspectRatio !== current.aspect_ratio) changes.aspect_ratio = typed.aspectRatio;
+  if (typed.inputMode !== current.input_mode) changes.input_mode = typed.inputMode;
+  return changes;
+}
+
+const selectClasses = `${inputClasses} mt-2`;
+
+/**
+ * The section's fields and its save (null when nothing changed; rejects with the reason when a value is out of
+ * range or the server refuses it). Null fields while the settings load or when they cannot be read.
+ */
+export function useGenerationSettingsFields(storyId: string): {
+  fields: ReactNode;
+  save: () => Promise<void> | null;
+} {
+  const queryClient = useQueryClient();
+  const stored = useQuery(generationSettingsQueryOptions(storyId));
+  const models = useQuery(textModelsQueryOptions());
+  const id = useId();
+  const [outputLength, setOutputLength] = useState<OutputLength | null>(null);
+  const [temperature, setTemperature] = useState<number | null>(null);
+  const [model, setModel] = useState<string | null>(null);
+  const [depth, setDepth] = useState<string | null>(null);
+  const [artStyle, setArtStyle] = useState<string | null>(null);
+  const [aspectRatio, setAspectRatio] = useState<AspectRatio | null>(null);
+  const [inputMode, setInputMode] = useState<InputMode | null>(null);
+
+  const current = stored.data;
+  if (!current) {
+    return {
+      fields: stored.error ? (
+        <p role="alert" className="text-sm text-danger">
+          Could not load the generation settings: {errorMessage(stored.error)}
+        </p>
+      ) : null,
+      save: () => null,
+    };
+  }
+  const typed = {
+    outputLength: outputLength ?? current.output_length,
+    temperature: temperature ?? current.temperature,
+    model: model ?? current.text_model ?? DEFAULT_MODEL,
+    depth: depth ?? String(current.authors_note_depth),
+    artStyle: artStyle ?? current.art_style,
+    aspectRatio: aspectRatio ?? current.aspect_ratio,
+    inputMode: inputMode ?? current.input_mode,
+  };
+  const offered = models.data?.models.map((m) => m.id) ?? [];
+  const defaultModel = models.data?.default_model ?? current.effective_text_model;
+  // The stored model stays choosable even when the list cannot be read or no longer has it.
+  const choices = [...new Set([...offered, ...(current.text_model ? [current.text_model] : [])])].filter(
+    (choice) => choice !== defaultModel,
+  );
+
+  const fields = (
+    <section aria-labelledby={`${id}-title`} className="space-y-4 border-t border-line pt-5">
+      <h3 id={`${id}-title`} className="font-semibold text-ink">
+        Generation
+      </h3>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <FieldLabel htmlFor={`${id}-length`}>Output length</FieldLabel>
+          <select
+            id={`${id}-length`}
+            value={typed.outputLength}
+            onChange={(event) => setOutputLength(event.target.value as OutputLength)}
+            className={selectClasses}
+          >
+            {OUTPUT_LENGTHS.map((length) => (
+              <option key={length} value={length}>
+                {`${OUTPUT_LENGTH_LABELS[length]} (up to ${OUTPUT_LENGTH_MAX_TOKENS[length]} tokens)`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <FieldLabel htmlFor={`${id}-temperature`} aside={typed.temperature.toFixed(2)}>
+            Randomness
+          </FieldLabel>
+          <input
+            id={`${id}-temperature`}
+            type="range"
+            min={TEMPERATURE_MIN}
+            max={TEMPERATURE_MAX}
+            step={0.05}
+            value={typed.temperature}
+            onChange={(event) => setTemperature(Number(event.target.value))}
+            aria-describedby={`${id}-temperature-hint`}
+            className="mt-4 w-full accent-[var(--color-primary,currentColor)]"
+          />
+          <p id={`${id}-temperature-hint`} className="mt-1 text-sm text-ink-muted">
+            Lower: steadier and more predictable. Higher: more surprising.
+          </p>
+        </div>
+        <div>
+          <FieldLabel htmlFor={`${id}-model`}>Text model</FieldLabel>
+          <select
+            id={`${id}-model`}
+            value={typed.model}
+            onChange={(event) => setModel(event.target.value)}
+            aria-describedby={models.error ? `${id}-model-hint` : undefined}
+            className={selectClasses}
+          >
+            <option value={DEFAULT_MODEL}>{`Default (${defaultModel})`}</option>
+            {choices.map((choice) => (
+              <option key={choice} value={choice}>
+                {choice}
+              </option>
+            ))}
+          </select>
+          {models.error ? (
+            <p id={`${id}-model-hint`} className="mt-2 text-sm text-ink-muted">
+              Could not load the models: {errorMessage(models.error)}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <FieldLabel htmlFor={`${id}-depth`} aside={`${AUTHORS_NOTE_DEPTH_MIN}–${AUTHORS_NOTE_DEPTH_MAX}`}>
+            Note depth
+          </FieldLabel>
+          <input
+            id={`${id}-depth`}
+            inputMode="numeric"
+            value={typed.depth}
+            onChange={(event) => setDepth(event.target.value)}
+            aria-describedby={`${id}-depth-hint`}
+            className={`${inputClasses} mt-2`}
+          />
+          <p id={`${id}-depth-hint`} className="mt-2 text-sm text-ink-muted">
+            How many messages from the end the Author's Note goes. 1: just before yours.
+          </p>
+        </div>
+        <div>
+          <FieldLabel htmlFor={`${id}-input-mode`}>Default input</FieldLabel>
+          <select
+            id={`${id}-input-mode`}
+            value={typed.inputMode}
+            onChange={(event) => setInputMode(event.target.value as InputMode)}
+            aria-describedby={`${id}-input-mode-hint`}
+            className={selectClasses}
+          >
+            {INPUT_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {INPUT_MODE_LABELS[mode]}
+              </option>
+            ))}
+          </select>
+          <p id={`${id}-input-mode-hint`} className="mt-2 text-sm text-ink-muted">
+            Do: “You open the door.” Say: You say “Hello.” Story: your words as written.
+          </p>
+        </div>
+        <div>
+          <FieldLabel htmlFor={`${id}-aspect`}>Scene shape</FieldLabel>
+          <select
+            id={`${id}-aspect`}
+            value={typed.aspectRatio}
+            onChange={(event) => setAspectRatio(event.target.value as AspectRatio)}
+            className={selectClasses}
+          >
+            {ASPECT_RATIOS.map((ratio) => (
+              <option key={ratio} value={ratio}>
+                {ASPECT_RATIO_LABELS[ratio]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div>
+        <FieldLabel htmlFor={`${id}-art-style`} counter={`${typed.artStyle.length}/${ART_STYLE_MAX_LENGTH}`}>
+          Art style
+        </FieldLabel>
+        <input
+          id={`${id}-art-style`}
+          value={typed.artStyle}
+          onChange={(event) => setArtStyle(event.target.value)}
+          maxLength={ART_STYLE_MAX_LENGTH}
+          placeholder="e.g. watercolour, soft light"
+          aria-describedby={`${id}-art-style-hint`}
+          className={`${inputClasses} mt-2`}
+        />
+        <p id={`${id}-art-style-hint`} className="mt-2 text-sm text-ink-muted">
+          Added to every scene's picture.
+        </p>
+      </div>
+    </section>
+  );
+
+  const save = () => {
+    const changes = generationChanges(current, typed);
+    if (typeof changes === "string") return Promise.reject(new InvalidInputError(changes));
+    if (Object.keys(changes).length === 0) return null;
+    return saveGenerationSettings(storyId, changes).then((saved) => {
+      queryClient.setQueryData(generationSettingsKey(storyId), saved);
+    });
+  };
+  return { fields, save };
+}

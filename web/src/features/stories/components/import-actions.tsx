@@ -1,0 +1,220 @@
+// Bringing stories in from files, on the Stories list: "Import a character" (a Character Card as JSON, PNG/APNG
+// or CHARX) and "Restore a backup" (a story archive, .zip), by file picker or by dropping the file anywhere on
+// the list. The new story opens at once; what was cut or left out waits there as a notice (import-notes.tsx).
+// While a file uploads both actions are disabled and the busy one says so; a refusal shows the server's reason.
+import { BACKUP_FILE_MAX_MB, INTEROP_FILE_MAX_MB } from "@storyverse/contract/interop";
+import type { Story } from "@storyverse/contract/stories";
+import { ArchiveRestore, FileUp, TriangleAlert, Upload, X } from "lucide-react";
+import { type ChangeEvent, type DragEvent, type ReactNode, useRef, useState } from "react";
+import { Button } from "../../../components/button";
+import { iconButtonClasses } from "../../../components/button-classes";
+import { errorMessage } from "../../../lib/api-errors";
+import { CARD_FILE_TYPES, useImportStory } from "../api/import-story";
+import { BACKUP_FILE_TYPES, useRestoreStory } from "../api/restore-story";
+import { rememberImportNotes } from "./import-notes";
+
+type UploadKind = "character" | "backup";
+
+const LIMIT_MB: Record<UploadKind, number> = { character: INTEROP_FILE_MAX_MB, backup: BACKUP_FILE_MAX_MB };
+const CARD_EXTENSIONS = [".png", ".apng", ".json", ".charx"];
+
+/** What a dropped file is, by its name: a card, a backup, or neither. */
+function kindOfFile(name: string): UploadKind | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith(".zip")) return "backup";
+  return CARD_EXTENSIONS.some((extension) => lower.endsWith(extension)) ? "character" : null;
+}
+
+export interface StoryImporter {
+  /** The upload in progress, if any. */
+  busy: UploadKind | null;
+  error: string | null;
+  upload: (kind: UploadKind, file: File) => Promise<void>;
+  /** A file dropped on the list: a .zip is restored, a card imported, anything else refused. */
+  drop: (file: File) => void;
+  dismissError: () => void;
+}
+
+/** Uploads one file at a time and hands the new story to `onReady` (which opens it). */
+export function useStoryImporter(onReady: (story: Story) => Promise<void>): StoryImporter {
+  const importCard = useImportStory();
+  const restoreBackup = useRestoreStory();
+  const [busy, setBusy] = useState<UploadKind | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const running = useRef(false);
+
+  const upload = async (kind: UploadKind, file: File) => {
+    if (running.current) return;
+    const verb = kind === "backup" ? "restore" : "import";
+    if (file.size > LIMIT_MB[kind] * 1024 * 1024) {
+      setError(`Couldn't ${verb} “${file.name}”: the file is larger than ${LIMIT_MB[kind]} MB.`);
+      return;
+    }
+    running.current = true;
+    setError(null);
+    setBusy(kind);
+    try {
+      const result = await (kind === "backup" ? restoreBackup : importCard).mutateAsync(file);
+      rememberImportNotes(result.story.id, result.notes);
+      await onReady(result.story);
+    } catch (failure) {
+      setError(`Couldn't ${verb} “${file.name}”: ${errorMessage(failure)}`);
+    } finally {
+      running.current = false;
+      setBusy(null);
+    }
+  };
+
+  const drop = (file: File) => {
+    const kind = kindOfFile(file.name);
+    if (kind) void upload(kind, file);
+    else
+      setError(
+        `“${file.name}” is not a file Storyverse can import: drop a character card (PNG, JSON or CHARX) or a story backup (.zip).`,
+      );
+  };
+
+  return { busy, error, upload, drop, dismissError: () => setError(null) };
+}
+
+/** The two buttons, each with its hidden file picker. */
+export function ImportActions({ importer }: { importer: StoryImporter }) {
+  const cardInput = useRef<HTMLInputElement>(null);
+  const backupInput = useRef<HTMLInputElement>(null);
+  const picked = (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    // The same file may be picked again after a refusal.
+    event.target.value = "";
+    if (file) void importer.upload(kind, file);
+  };
+  return (
+    <>
+      <Button
+        variant="secondary"
+        className="w-full sm:w-auto"
+        onClick={() => cardInput.current?.click()}
+        disabled={importer.busy !== null}
+        loading={importer.busy === "character"}
+        loadingText="Importing…"
+        icon={<FileUp aria-hidden="true" className="size-5" />}
+        title="A Character Card from SillyTavern, RisuAI, Agnai and others (PNG, JSON or CHARX)"
+      >
+        Import a character
+      </Button>
+      <Button
+        variant="secondary"
+        className="w-full sm:w-auto"
+        onClick={() => backupInput.current?.click()}
+        disabled={importer.busy !== null}
+        loading={importer.busy === "backup"}
+        loadingText="Restoring…"
+        icon={<ArchiveRestore aria-hidden="true" className="size-5" />}
+        title="A story backup downloaded from Storyverse (.zip)"
+      >
+        Restore a backup
+      </Button>
+      <input
+        ref={cardInput}
+        type="file"
+        accept={CARD_FILE_TYPES}
+        aria-label="Character card file"
+        tabIndex={-1}
+        hidden
+        onChange={picked("character")}
+      />
+      <input
+        ref={backupInput}
+        type="file"
+        accept={BACKUP_FILE_TYPES}
+        aria-label="Story backup file"
+        tabIndex={-1}
+        hidden
+        onChange={picked("backup")}
+      />
+    </>
+  );
+}
+
+/** The refusal of the last upload, until the next one or its dismissal. */
+export function ImportError({ importer }: { importer: StoryImporter }) {
+  return (
+    <div role="alert">
+      {importer.error ? (
+        <div className="mt-6 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm leading-6 text-danger">
+          <TriangleAlert aria-hidden="true" className="mt-1 size-4 shrink-0" />
+          <p className="min-w-0 flex-1 break-words">{importer.error}</p>
+          <button
+            type="button"
+            onClick={importer.dismissError}
+            aria-label="Dismiss the error"
+            title="Dismiss"
+            className={`${iconButtonClasses} -my-1.5 -mr-2 size-8 text-danger hover:text-danger`}
+          >
+            <X aria-hidden="true" className="size-4" />
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The list as a drop target: while a file is dragged over it, a dashed frame says what dropping does. Only
+ * files count (a dragged link or text does nothing), and nothing is taken while an upload is running.
+ */
+export function ImportDropZone({ importer, children }: { importer: StoryImporter; children: ReactNode }) {
+  const [over, setOver] = useState(false);
+  // Entering a child fires enter on it before leave on the parent: count to know when the drag truly left.
+  const depth = useRef(0);
+  const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes("Files");
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping is the pointer's shortcut; the Import buttons are the keyboard's way
+    <div
+      className="relative min-h-[calc(100dvh-65px)] px-4 pb-16 text-ink sm:px-6 lg:px-8"
+      onDragEnter={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        depth.current += 1;
+        setOver(true);
+      }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = importer.busy ? "none" : "copy";
+      }}
+      onDragLeave={(event) => {
+        if (!carriesFiles(event)) return;
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setOver(false);
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        depth.current = 0;
+        setOver(false);
+        const file = event.dataTransfer.files[0];
+        if (file && !importer.busy) importer.drop(file);
+      }}
+    >
+      {children}
+      {over ? (
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-2 z-20 flex justify-center rounded-3xl border-2 border-dashed border-accent-500 bg-canvas/85 px-6 backdrop-blur-sm"
+        >
+          {/* Sticky, so the words stay in view over a long list. */}
+          <div className="sticky top-[30vh] h-fit max-w-md py-10 text-center">
+            <span className="bg-primary-gradient mx-auto grid size-14 place-items-center rounded-2xl text-white shadow-lifted">
+              <Upload className="size-7" />
+            </span>
+            <p className="mt-4 text-lg font-semibold text-ink">Drop to import</p>
+            <p className="mt-1 text-sm text-ink-muted">
+              A character card (PNG, JSON or CHARX) becomes a new story; a backup (.zip) is restored.
+            </p>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+// What an import, a restore or a starter could not bring over as it was (a field cut to fit, an entry left
+// out), shown to the player in the new story until they dismiss it, so nothing is lost silently. The notes
+// are kept in memory by story, outside any view, because the Stories list receives them and the story
+// interface (another chunk) shows them.
+import type { ImportNote } from "@storyverse/contract/interop";
+import { Info, X } from "lucide-react";
+import { useId, useSyncExternalStore } from "react";
+import { iconButtonClasses } from "../../../components/button-classes";
+
+const notesByStory = new Map<string, readonly ImportNote[]>();
+const listeners = new Set<() => void>();
+const NONE: readonly ImportNote[] = [];
+
+/** Keeps `notes` for the story just made, for its notice; a story made without any gets none. */
+export function rememberImportNotes(storyId: string, notes: readonly ImportNote[]): void {
+  if (notes.length === 0) notesByStory.delete(storyId);
+  else notesByStory.set(storyId, notes);
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function useImportNotes(storyId: string): readonly ImportNote[] {
+  const read = () => notesByStory.get(storyId) ?? NONE;
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+export function ImportNotesNotice({ storyId }: { storyId: string }) {
+  const notes = useImportNotes(storyId);
+  const titleId = useId();
+  if (notes.length === 0) return null;
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="mx-4 mt-3 flex items-start gap-3 rounded-xl border border-accent-400/40 bg-accent-soft px-4 py-3 text-sm text-ink sm:mx-5"
+    >
+      <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-ink" />
+      <div className="min-w-0 flex-1">
+        <h2 id={titleId} className="font-semibold text-accent-ink">
+          {notes.length === 1
+            ? "One thing was changed on import"
+            : `${notes.length} things were changed on import`}
+        </h2>
+        <ul
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a long list scrolls, and a scrollable region must be reachable by keyboard
+          tabIndex={0}
+          aria-label="What was changed"
+          className="mt-1.5 max-h-32 list-disc space-y-1 overflow-y-auto pl-4 leading-5 text-ink-muted"
+        >
+          {notes.map((note, index) => (
+            // Two notes may share a name (two entries of one title); their order never changes.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the notice's life
+            <li key={index} className="break-words">
+              <span className="font-medium text-ink">{note.name}</span>: {note.reason}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <button
+        type="button"
+        onClick={() => rememberImportNotes(storyId, NONE)}
+        aria-label="Dismiss the import notes"
+        title="Dismiss"
+        className={`${iconButtonClasses} -my-2 -mr-2 size-8`}
+      >
+        <X aria-hidden="true" className="size-4" />
+      </button>
+    </section>
+  );
+}

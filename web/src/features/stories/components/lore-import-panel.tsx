@@ -1,0 +1,254 @@
+// "Import cards or a lorebook": the player picks (or drops) a character card (.png, .charx, .json) or a
+// lorebook (SillyTavern World Info, NovelAI, AI Dungeon Story Cards, a character_book). The file is read
+// first as a dry run, so the preview lists what will be made and what is skipped and why, with nothing
+// saved; only "Import N cards" saves. Cancel, or choosing another file, changes nothing.
+import { type CardsImportResponse, INTEROP_FILE_MAX_MB } from "@storyverse/contract/interop";
+import { useQueryClient } from "@tanstack/react-query";
+import { FileUp } from "lucide-react";
+import { type DragEvent, useId, useRef, useState } from "react";
+import { Button } from "../../../components/button";
+import { FormAlert } from "../../../components/form-alert";
+import { ModalActions } from "../../../components/modal";
+import { errorMessage } from "../../../lib/api-errors";
+import { importCardsFile } from "../api/card-import";
+import { loreSettingsKey } from "../api/lore-settings";
+import { storyCardsKey } from "../api/story-cards";
+
+const ACCEPT = ".json,.png,.apng,.charx,.lorebook,application/json,image/png";
+const KNOWN_EXTENSION = /\.(json|png|apng|charx|lorebook)$/i;
+
+const KIND_NAMES: Record<string, string> = {
+  character: "Character",
+  place: "Place",
+  thing: "Thing",
+  other: "Other",
+};
+
+type Stage =
+  | { step: "pick" }
+  | { step: "reading"; file: File }
+  | { step: "preview"; file: File; preview: CardsImportResponse }
+  | { step: "saving"; file: File; preview: CardsImportResponse };
+
+const cardsWord = (count: number) => (count === 1 ? "1 card" : `${count} cards`);
+
+export function LoreImportPanel({
+  storyId,
+  onDone,
+}: {
+  storyId: string;
+  /** Back to the list; `imported` says how many cards were made (none when cancelled). */
+  onDone: (imported: number) => void;
+}) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [stage, setStage] = useState<Stage>({ step: "pick" });
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const read = async (file: File) => {
+    setError(null);
+    if (!KNOWN_EXTENSION.test(file.name)) {
+      return setError("Please choose a .json, .png, .charx or .lorebook file.");
+    }
+    if (file.size > INTEROP_FILE_MAX_MB * 1024 * 1024) {
+      return setError(`The file is too large: files up to ${INTEROP_FILE_MAX_MB} MB can be imported.`);
+    }
+    setStage({ step: "reading", file });
+    try {
+      const preview = await importCardsFile(storyId, file, true);
+      setStage({ step: "preview", file, preview });
+    } catch (failure) {
+      setStage({ step: "pick" });
+      setError(`Could not read ${file.name}: ${errorMessage(failure)}`);
+    }
+  };
+
+  const confirm = async (file: File, preview: CardsImportResponse) => {
+    setError(null);
+    setStage({ step: "saving", file, preview });
+    try {
+      const saved = await importCardsFile(storyId, file, false);
+      // A character card may bring the story's creator's notes and character name along with its lore.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: storyCardsKey(storyId) }),
+        queryClient.invalidateQueries({ queryKey: loreSettingsKey(storyId) }),
+      ]);
+      onDone(saved.cards.length);
+    } catch (failure) {
+      setStage({ step: "preview", file, preview });
+      setError(`Failed to import: ${errorMessage(failure)}`);
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file && stage.step === "pick") void read(file);
+  };
+
+  const picker = (
+    <input
+      ref={fileInput}
+      type="file"
+      accept={ACCEPT}
+      aria-label="Choose a card or lorebook file"
+      className="hidden"
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        event.target.value = "";
+        if (file) void read(file);
+      }}
+    />
+  );
+
+  if (stage.step === "pick" || stage.step === "reading") {
+    return (
+      <section aria-labelledby={`${id}-title`} className="space-y-4">
+        <h3 id={`${id}-title`} className="font-semibold text-ink">
+          Import cards or a lorebook
+        </h3>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is the pointer's shortcut; "Choose a file" is the keyboard's way */}
+        <div
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+          className={`rounded-2xl border-2 border-dashed px-4 py-8 text-center transition-colors ${
+            dragging ? "border-accent-500 bg-accent-soft" : "border-line"
+          }`}
+        >
+          <FileUp aria-hidden="true" className="mx-auto size-8 text-ink-muted" />
+          {stage.step === "reading" ? (
+            <p role="status" className="mt-3 text-sm text-ink">
+              Reading {stage.file.name}…
+            </p>
+          ) : (
+            <>
+              <p className="mt-3 text-sm text-ink">Drop a file here, or</p>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="mt-3"
+                onClick={() => fileInput.current?.click()}
+              >
+                Choose a file
+              </Button>
+            </>
+          )}
+          {picker}
+        </div>
+        <p className="text-sm text-ink-muted">
+          A character card (.png, .charx or .json from SillyTavern, RisuAI, Chub and others) or a lorebook
+          (SillyTavern World Info, NovelAI, AI Dungeon Story Cards), up to {INTEROP_FILE_MAX_MB} MB. You see
+          what it holds before anything is saved. Importing is free.
+        </p>
+        <FormAlert message={error} />
+        <ModalActions>
+          <Button variant="secondary" onClick={() => onDone(0)}>
+            Cancel
+          </Button>
+        </ModalActions>
+      </section>
+    );
+  }
+
+  const { file, preview } = stage;
+  const count = preview.cards.length;
+  return (
+    <section aria-labelledby={`${id}-title`} className="space-y-4">
+      <div>
+        <h3 id={`${id}-title`} className="font-semibold text-ink">
+          Import preview
+        </h3>
+        <p className="mt-1 text-sm break-words text-ink-muted">
+          {file.name}: {preview.source}. Nothing is saved until you import.
+        </p>
+      </div>
+      <div>
+        <h4 className="text-sm font-medium text-ink">
+          {count === 0 ? "No cards to make" : `${cardsWord(count)} to make`}
+        </h4>
+        {count > 0 ? (
+          <ul
+            aria-label="Cards to make"
+            className="mt-2 max-h-72 divide-y divide-line overflow-y-auto rounded-xl border border-line"
+          >
+            {preview.cards.map((card, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a preview's names may repeat; it is never reordered
+              <li key={index} aria-label={card.name} className="px-3 py-2.5">
+                <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+                  <p className="font-semibold break-words text-ink">{card.name}</p>
+                  <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind] ?? card.kind}</span>
+                  {card.constant ? (
+                    <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-ink">
+                      Always on
+                    </span>
+                  ) : null}
+                </div>
+                {card.triggers.length > 0 ? (
+                  <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
+                    {card.triggers.map((trigger) => (
+                      <li
+                        key={trigger}
+                        className="rounded-full bg-surface-2 px-2 py-0.5 text-xs break-all text-ink-muted"
+                      >
+                        {trigger}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {preview.skipped.length > 0 ? (
+        <div>
+          <h4 className="text-sm font-medium text-ink">Skipped or shortened ({preview.skipped.length})</h4>
+          <ul
+            aria-label="Skipped"
+            className="mt-2 max-h-48 space-y-1 overflow-y-auto rounded-xl border border-line bg-surface-2 px-3 py-2 text-sm"
+          >
+            {preview.skipped.map((note, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: notes may repeat a name; never reordered
+              <li key={index} className="break-words">
+                <span className="font-medium text-ink">{note.name || "(no name)"}</span>
+                <span className="text-ink-muted">: {note.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <FormAlert message={error} />
+      {picker}
+      <ModalActions>
+        <Button variant="secondary" onClick={() => onDone(0)} disabled={stage.step === "saving"}>
+          Cancel
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            setError(null);
+            setStage({ step: "pick" });
+          }}
+          disabled={stage.step === "saving"}
+        >
+          Choose another file
+        </Button>
+        <Button
+          disabled={count === 0}
+          loading={stage.step === "saving"}
+          loadingText="Importing..."
+          onClick={() => void confirm(file, preview)}
+        >
+          Import {cardsWord(count)}
+        </Button>
+      </ModalActions>
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+// "What the narrator sees": each active Story Card says why it fired and whether the lore budget left it
+// out; the post-history instructions are a part of the token list.
+import type { NarratorContext } from "@storyverse/contract/story-craft";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { NarratorContextPanel } from "./narrator-context-panel";
+
+const STORY = "11111111-1111-4111-8111-111111111111";
+
+const CONTEXT: NarratorContext = {
+  success: true,
+  messages: [
+    { role: "system", content: "You are the narrator." },
+    { role: "user", content: "I ask Mara about the sword." },
+    { role: "system", content: "Keep answers short." },
+  ],
+  parts: [
+    { part: "instructions", tokens: 120 },
+    { part: "cards", tokens: 80 },
+    { part: "history", tokens: 40 },
+    { part: "post_history_instructions", tokens: 6 },
+    { part: "prompt", tokens: 9 },
+  ],
+  dropped_messages: 0,
+  total_tokens: 255,
+  budget_tokens: 8000,
+  generation: {
+    text_model: "gpt-4o",
+    max_tokens: 1600,
+    temperature: 0.35,
+    output_length: "long",
+    authors_note_depth: 3,
+    input_mode: "do",
+    art_style: "ink wash",
+    aspect_ratio: "16:9",
+  },
+  active_cards: [
+    {
+      id: "c1",
+      name: "Mara",
+      kind: "character",
+      in_context: true,
+      reason: { kind: "key", key: "Mara", where: "your message", messages_back: 0, secondary: ["sword"] },
+      because: '"Mara" in your message, with "sword"',
+      dropped_for_budget: false,
+    },
+    {
+      id: "c2",
+      name: "The Tide",
+      kind: "other",
+      in_context: true,
+      reason: { kind: "constant" },
+      because: "always on",
+      dropped_for_budget: false,
+    },
+    {
+      id: "c3",
+      name: "Old Harbour",
+      kind: "place",
+      in_context: false,
+      reason: { kind: "key", key: "harbour", where: "2 messages back", messages_back: 2 },
+      because: '"harbour" 2 messages back',
+      dropped_for_budget: true,
+    },
+  ],
+  image_references: [],
+};
+
+describe("What the narrator sees", () => {
+  it("says why each card fired, marks the one the lore budget left out, and counts the post-history part", async () => {
+    const calls = mockFetch(() => json(CONTEXT));
+    render(
+      <Providers auth={SIGNED_IN}>
+        <NarratorContextPanel storyId={STORY} onClose={() => {}} />
+      </Providers>,
+    );
+    const active = await screen.findByRole("region", { name: "Active Story Cards" });
+    expect(calls[0]?.path).toBe(`/api/stories/${STORY}/context?chat_mode=image`);
+    const mara = within(active).getByRole("listitem", { name: "Mara" });
+    expect(mara.textContent).toContain('Why: "Mara" in your message, with "sword"');
+    expect(within(mara).queryByText(/Left out/)).toBeNull();
+    expect(within(active).getByRole("listitem", { name: "The Tide" }).textContent).toContain(
+      "Why: always on",
+    );
+    const harbour = within(active).getByRole("listitem", { name: "Old Harbour" });
+    expect(harbour.textContent).toContain('Why: "harbour" 2 messages back');
+    expect(within(harbour).getByText("Left out: lore budget full")).toBeTruthy();
+
+    const budget = screen.getByRole("region", { name: "Token budget" });
+    expect(within(budget).getByText("Post-history instructions").closest("li")?.textContent).toBe(
+      "Post-history instructions6 tokens",
+    );
+  });
+
+  it("shows the story's generation settings the next turn uses", async () => {
+    mockFetch(() => json(CONTEXT));
+    render(
+      <Providers auth={SIGNED_IN}>
+        <NarratorContextPanel storyId={STORY} onClose={() => {}} />
+      </Providers>,
+    );
+    const generation = await screen.findByRole("region", { name: "Generation" });
+    expect(generation.textContent).toContain("Modelgpt-4o");
+    expect(generation.textContent).toContain("Output lengthLong (up to 1,600 tokens)");
+    expect(generation.textContent).toContain("Randomness0.35");
+    expect(generation.textContent).toContain("Author's Note depth3 messages from the end");
+    expect(generation.textContent).toContain("InputDo");
+    expect(generation.textContent).toContain("Scenes16:9 wide, ink wash");
+  });
+
+  it("docked beside the story, it stays open while the player uses the story; Escape in it closes it", async () => {
+    mockFetch(() => json(CONTEXT));
+    const onClose = vi.fn();
+    render(
+      <Providers auth={SIGNED_IN}>
+        <button type="button">Undo</button>
+        <NarratorContextPanel docked storyId={STORY} onClose={onClose} />
+      </Providers>,
+    );
+    const panel = screen.getByRole("dialog", { name: "What the narrator sees" });
+    await within(panel).findByRole("region", { name: "Token budget" });
+    // Not hidden behind a modal: the story's own buttons are there and a click on one leaves the panel open.
+    const undo = screen.getByRole("button", { name: "Undo" });
+    fireEvent.pointerDown(undo);
+    undo.focus();
+    fireEvent.click(undo);
+    expect(onClose).not.toHaveBeenCalled();
+    const next = within(panel).getByLabelText("Next message");
+    next.focus();
+    fireEvent.keyDown(next, { key: "Escape" });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+});
