@@ -86,9 +86,10 @@ export function ViewProvider({ children }: { children: ReactNode }) {
   const stateRef = useRef(state);
   stateRef.current = state;
 
-  // ...and the address bar follows that change with a history entry of its own.
+  // ...and the address bar follows that change with a history entry of its own, in the same commit (a layout
+  // effect), so nothing that reads the address the moment the new screen appears finds the old one.
   const authAtMount = useRef(isAuthenticated);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (authAtMount.current === isAuthenticated) return;
     authAtMount.current = isAuthenticated;
     const route = routeOf(stateRef.current);
