@@ -1,5 +1,5 @@
-// A fake OpenAI API (/v1): the model list, chat completions (whole and streamed), gpt-image-1 generations and edits, and audio
-// transcriptions, with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
+// A fake OpenAI API (/v1): the model list, chat completions (whole and streamed), gpt-image-1 generations and edits, audio
+// transcriptions and speech (raw PCM, a tone per voice), with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
 import { type ChatState, chatReply } from "./chat";
 import {
   bearerToken,
@@ -66,6 +66,47 @@ export const openAIError: ErrorShape = (status, code, message) => {
   };
 };
 
+/** The voices `audio/speech` accepts, as OpenAI documents them. */
+export const openAISpeechVoices = [
+  "alloy",
+  "ash",
+  "ballad",
+  "coral",
+  "echo",
+  "fable",
+  "nova",
+  "onyx",
+  "sage",
+  "shimmer",
+  "verse",
+  "marin",
+  "cedar",
+];
+
+/** How long the fakes speak per character of input. */
+export const fakeSecondsPerCharacter = 0.06;
+
+/**
+ * The audio a fake speech API answers: s16le mono at `sampleRate`, a sine whose pitch depends only on the
+ * voice (100..900 Hz) and whose length is proportional to the text. Tests can tell voices and texts apart.
+ */
+export function fakeSpeechPcm(voice: string, text: string, sampleRate: number): Buffer {
+  const frequency = fakeToneFrequency(voice);
+  const samples = Math.round(text.length * fakeSecondsPerCharacter * sampleRate);
+  const pcm = Buffer.alloc(samples * 2);
+  for (let index = 0; index < samples; index += 1) {
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * frequency * index) / sampleRate)), index * 2);
+  }
+  return pcm;
+}
+
+/** The fake tone's pitch for a voice, in Hz. */
+export function fakeToneFrequency(voice: string): number {
+  let hash = 0;
+  for (const char of voice) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003;
+  return 100 + (hash % 81) * 10;
+}
+
 const imageSizes = new Set(["1024x1024", "1536x1024", "1024x1536", "auto"]);
 const audioExtensions = new Set(["flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm"]);
 
@@ -109,6 +150,59 @@ function imagesReply(bytes: Buffer, n: number): FakeReply {
       usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50 },
     },
   };
+}
+
+/** The pitch of a fake tone, measured from its upward zero crossings (what a test hears). */
+export function measuredToneFrequency(pcm: Buffer, sampleRate: number): number {
+  let crossings = 0;
+  for (let offset = 2; offset + 1 < pcm.length; offset += 2) {
+    if (pcm.readInt16LE(offset - 2) < 0 && pcm.readInt16LE(offset) >= 0) crossings += 1;
+  }
+  return crossings / (pcm.length / 2 / sampleRate);
+}
+
+const speechFormats = ["mp3", "opus", "aac", "flac", "wav", "pcm"];
+
+/** `audio/speech` with OpenAI's checks; only `pcm` is answered with real (fake) audio. */
+function speechReply(json: unknown): FakeReply {
+  const body = (json ?? {}) as {
+    model?: unknown;
+    input?: unknown;
+    voice?: unknown;
+    response_format?: unknown;
+  };
+  for (const field of ["model", "input", "voice"] as const) {
+    if (typeof body[field] !== "string" || !body[field]) {
+      return openAIError(400, "missing_required_parameter", `Missing required parameter: '${field}'.`);
+    }
+  }
+  const input = String(body.input);
+  const voice = String(body.voice);
+  if (input.length > 4096) {
+    return openAIError(
+      400,
+      "string_above_max_length",
+      `Invalid 'input': string too long. Expected a string with maximum length 4096, but got a string with length ${input.length} instead.`,
+    );
+  }
+  if (!openAISpeechVoices.includes(voice)) {
+    return openAIError(
+      400,
+      "invalid_value",
+      `Invalid value: '${voice}'. Supported values are: ${openAISpeechVoices.map((id) => `'${id}'`).join(", ")}.`,
+    );
+  }
+  if (String(body.model).startsWith("missing")) {
+    return openAIError(404, "model_not_found", `The model '${String(body.model)}' does not exist.`);
+  }
+  const format = body.response_format ?? "mp3";
+  if (!speechFormats.includes(String(format))) {
+    return openAIError(400, "invalid_value", `Invalid value: '${String(format)}'.`);
+  }
+  if (format !== "pcm") {
+    return openAIError(400, "unsupported_value", "The fake speaks only response_format 'pcm'.");
+  }
+  return { kind: "raw", status: 200, body: fakeSpeechPcm(voice, input, 24_000), contentType: "audio/pcm" };
 }
 
 export async function startOpenAIFake(options: { apiKey?: string } = {}): Promise<OpenAIFake> {
@@ -184,6 +278,8 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
         }
         return { kind: "json", status: 200, body: { text: transcript.text } };
       }
+      case "POST /v1/audio/speech":
+        return speechReply(request.json);
       default:
         return openAIError(404, null, `Invalid URL (${route})`);
     }
