@@ -141,6 +141,8 @@ describe("loadConfig", () => {
     ["STRIPE_SECRET_KEY", "pk_test_publishable"],
     ["STRIPE_WEBHOOK_SECRET", "secret"],
     ["STRIPE_API_BASE", "ftp://stripe.local"],
+    ["TTS_PROVIDER", "espeak"],
+    ["TTS_BASE_URL", "not a url"],
   ])("rejects %s=%s with one line naming the variable", (name, value) => {
     let error: unknown;
     try {
@@ -159,6 +161,8 @@ describe("loadConfig", () => {
     ["IMAGE_API_KEY", { IMAGE_PROVIDER: "replicate" }],
     ["VIDEO_API_KEY", { VIDEO_PROVIDER: "byteplus" }],
     ["SPEECH_API_KEY", { SPEECH_PROVIDER: "openai" }],
+    ["TTS_API_KEY", { TTS_PROVIDER: "elevenlabs" }],
+    ["TTS_API_KEY", { TTS_PROVIDER: "openai" }],
     ["S3_BUCKET", { MEDIA_STORAGE: "s3" }],
     ["STRIPE_SECRET_KEY", { PAYMENT_PROVIDER: "stripe", STRIPE_WEBHOOK_SECRET: "whsec_x" }],
     ["STRIPE_WEBHOOK_SECRET", { PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_x" }],
@@ -177,6 +181,37 @@ describe("loadConfig", () => {
       apiKey: undefined,
       baseUrl: "http://localhost:11434/v1",
       model: "llama3",
+    });
+  });
+
+  it("speaks offline by default, and reads the TTS settings", () => {
+    expect(loadConfig({}).providers.voice).toEqual({
+      kind: "offline",
+      apiKey: undefined,
+      baseUrl: undefined,
+      model: undefined,
+    });
+    expect(loadConfig({ TTS_PROVIDER: "none" }).providers.voice.kind).toBe("none");
+    expect(
+      loadConfig({ TTS_PROVIDER: "elevenlabs", TTS_API_KEY: "sk_el", TTS_MODEL: "eleven_flash_v2_5" })
+        .providers.voice,
+    ).toEqual({ kind: "elevenlabs", apiKey: "sk_el", baseUrl: undefined, model: "eleven_flash_v2_5" });
+    expect(() => loadConfig({ TTS_PROVIDER: "espeak" })).toThrow(
+      /^Invalid environment variable TTS_PROVIDER: must be offline, openai, elevenlabs or none/,
+    );
+  });
+
+  it("lets a self-hosted OpenAI-compatible speech server run without a key (Kokoro-FastAPI)", () => {
+    const config = loadConfig({
+      TTS_PROVIDER: "openai",
+      TTS_BASE_URL: "http://localhost:8880/v1",
+      TTS_MODEL: "kokoro",
+    });
+    expect(config.providers.voice).toEqual({
+      kind: "openai",
+      apiKey: undefined,
+      baseUrl: "http://localhost:8880/v1",
+      model: "kokoro",
     });
   });
 
@@ -238,6 +273,8 @@ describe("loadConfig", () => {
         VIDEO_API_KEY: "r8-test",
       };
       expect(loadConfig(real).providers.video).toMatchObject({ kind: "replicate", apiKey: "r8-test" });
+      // The offline voice is real speech (eSpeak NG), so it needs no ALLOW_OFFLINE_AI.
+      expect(loadConfig(real).providers.voice.kind).toBe("offline");
     });
 
     it("refuses the sandbox payment provider in one line that names PAYMENT_PROVIDER", () => {

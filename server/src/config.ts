@@ -108,6 +108,15 @@ const envSchema = z.object({
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_BASE_URL: z.url("must be an absolute URL").optional(),
   SPEECH_MODEL: z.string().optional(),
+  /** Text to speech (narration). Offline is eSpeak NG on this machine: robotic but real, so production allows it. */
+  TTS_PROVIDER: z
+    .enum(["offline", "openai", "elevenlabs", "none"], {
+      error: "must be offline, openai, elevenlabs or none",
+    })
+    .default("offline"),
+  TTS_API_KEY: z.string().optional(),
+  TTS_BASE_URL: z.url("must be an absolute URL").optional(),
+  TTS_MODEL: z.string().optional(),
   /** The narrator's context budget in tokens, for the configured text model. */
   TEXT_CONTEXT_TOKENS: z.coerce
     .number({ error: "must be a number" })
@@ -306,6 +315,8 @@ export type ProvidersConfig = {
   image: ProviderSettings<"offline" | "openai" | "byteplus" | "replicate">;
   video: ProviderSettings<"offline" | "byteplus" | "replicate">;
   speech: ProviderSettings<"none" | "openai">;
+  /** Text to speech; "none" turns narration off. */
+  voice: ProviderSettings<"offline" | "openai" | "elevenlabs" | "none">;
   /** Every vendor call gives up after this long. */
   timeoutMs: number;
   /** The offline narrator's streaming pace (0: no pause between words). */
@@ -451,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         baseUrl: e.SPEECH_BASE_URL,
         model: e.SPEECH_MODEL,
       },
+      voice: { kind: e.TTS_PROVIDER, apiKey: e.TTS_API_KEY, baseUrl: e.TTS_BASE_URL, model: e.TTS_MODEL },
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
       offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,
       offlineMediaScale: e.OFFLINE_MEDIA_SCALE,
@@ -519,6 +531,7 @@ function requireProviderKeys(e: z.infer<typeof envSchema>): void {
     ["IMAGE", e.IMAGE_PROVIDER, e.IMAGE_API_KEY, e.IMAGE_BASE_URL],
     ["VIDEO", e.VIDEO_PROVIDER, e.VIDEO_API_KEY, e.VIDEO_BASE_URL],
     ["SPEECH", e.SPEECH_PROVIDER, e.SPEECH_API_KEY, e.SPEECH_BASE_URL],
+    ["TTS", e.TTS_PROVIDER, e.TTS_API_KEY, e.TTS_BASE_URL],
   ] as const;
   for (const [prefix, kind, key, baseUrl] of checks) {
     const keyless = kind === "offline" || kind === "none" || (kind === "openai" && baseUrl);
@@ -540,6 +553,8 @@ function refuseUnsafeProductionDefaults(e: z.infer<typeof envSchema>): void {
       "Invalid environment variable APP_URL: required when APP_ENV=production (links in mails)",
     );
   }
+  // TTS_PROVIDER=offline is not on this list: eSpeak NG speaks the real text (plainly), unlike the offline
+  // narrator and painter, whose stand-in results would mislead paying users.
   const offline = [e.TEXT_PROVIDER, e.IMAGE_PROVIDER, e.VIDEO_PROVIDER].filter((kind) => kind === "offline");
   if (offline.length > 0 && !e.ALLOW_OFFLINE_AI) {
     throw new ConfigError(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BytePlusFake, startBytePlusFake } from "../../test/fakes/byteplus-fake";
+import { type ElevenLabsFake, startElevenLabsFake } from "../../test/fakes/elevenlabs-fake";
 import { sampleReference } from "../../test/fakes/media";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { type ReplicateFake, startReplicateFake } from "../../test/fakes/replicate-fake";
@@ -11,23 +12,26 @@ const offline: ProvidersConfig = {
   image: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
   video: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
   speech: { kind: "none", apiKey: undefined, baseUrl: undefined, model: undefined },
+  voice: { kind: "offline", apiKey: undefined, baseUrl: undefined, model: undefined },
   timeoutMs: 5000,
 };
 
 let openai: OpenAIFake;
 let byteplus: BytePlusFake;
 let replicate: ReplicateFake;
+let elevenlabs: ElevenLabsFake;
 
 beforeAll(async () => {
-  [openai, byteplus, replicate] = await Promise.all([
+  [openai, byteplus, replicate, elevenlabs] = await Promise.all([
     startOpenAIFake(),
     startBytePlusFake(),
     startReplicateFake(),
+    startElevenLabsFake(),
   ]);
 });
-afterAll(() => Promise.all([openai.close(), byteplus.close(), replicate.close()]));
+afterAll(() => Promise.all([openai.close(), byteplus.close(), replicate.close(), elevenlabs.close()]));
 beforeEach(() => {
-  for (const fake of [openai, byteplus, replicate]) fake.reset();
+  for (const fake of [openai, byteplus, replicate, elevenlabs]) fake.reset();
   Object.assign(replicate.predictions, {
     finishWhileWaiting: true,
     outcome: "succeeded",
@@ -44,6 +48,30 @@ describe("createProviders", () => {
       "offline",
     ]);
     expect(providers.speech).toBeUndefined();
+    expect(providers.voice?.name).toBe("offline");
+  });
+
+  it("has no voice when TTS_PROVIDER is none", () => {
+    const providers = createProviders({ ...offline, voice: { ...offline.voice, kind: "none" } });
+    expect(providers.voice).toBeUndefined();
+  });
+
+  it("wires OpenAI and ElevenLabs speech with their default models", async () => {
+    const viaOpenAI = createProviders({
+      ...offline,
+      voice: { kind: "openai", apiKey: openai.apiKey, baseUrl: openai.baseUrl, model: undefined },
+    });
+    await viaOpenAI.voice?.speak({ text: "Hello", voice: "alloy" });
+    expect(openai.requests[0]?.path).toBe("/v1/audio/speech");
+    expect(openai.requests[0]?.json).toMatchObject({ model: defaultModels.voice.openai });
+
+    const viaElevenLabs = createProviders({
+      ...offline,
+      voice: { kind: "elevenlabs", apiKey: elevenlabs.apiKey, baseUrl: elevenlabs.baseUrl, model: undefined },
+    });
+    expect(viaElevenLabs.voice?.name).toBe("elevenlabs");
+    await viaElevenLabs.voice?.speak({ text: "Hello", voice: viaElevenLabs.voice.defaultVoice });
+    expect(elevenlabs.requests[0]?.json).toMatchObject({ model_id: defaultModels.voice.elevenlabs });
   });
 
   it("wires OpenAI for text, images and speech with the default models", async () => {

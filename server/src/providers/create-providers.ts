@@ -4,22 +4,33 @@ import type { ProvidersConfig } from "../config";
 import { createBytePlusImageProvider } from "./byteplus/image";
 import { createBytePlusTextProvider } from "./byteplus/text";
 import { createBytePlusVideoProvider } from "./byteplus/video";
+import { createElevenLabsVoiceProvider } from "./elevenlabs/voice";
 import { normalizeBaseUrl } from "./http";
 import { createOfflineImageProvider } from "./offline/image";
 import { createOfflineTextProvider } from "./offline/text";
 import { createOfflineVideoProvider } from "./offline/video";
+import { createOfflineVoiceProvider } from "./offline/voice";
 import { createOpenAIImageProvider } from "./openai/image";
 import { createOpenAISpeechProvider } from "./openai/speech";
 import { createOpenAITextProvider } from "./openai/text";
+import { createOpenAIVoiceProvider } from "./openai/voice";
 import { createReplicateImageProvider } from "./replicate/image";
 import { createReplicateVideoProvider } from "./replicate/video";
-import type { ImageProvider, Providers, SpeechProvider, TextProvider, VideoProvider } from "./types";
+import type {
+  ImageProvider,
+  Providers,
+  SpeechProvider,
+  TextProvider,
+  VideoProvider,
+  VoiceProvider,
+} from "./types";
 
 export const defaultBaseUrls = {
   openai: "https://api.openai.com/v1",
   // The Volcengine (mainland China) region of the same API: https://ark.cn-beijing.volces.com/api/v3
   byteplus: "https://ark.ap-southeast.bytepluses.com/api/v3",
   replicate: "https://api.replicate.com/v1",
+  elevenlabs: "https://api.elevenlabs.io/v1",
 } as const;
 
 export const defaultModels = {
@@ -27,6 +38,7 @@ export const defaultModels = {
   image: { openai: "gpt-image-1", byteplus: "seedream-4-0-250828", replicate: "bytedance/seedream-4" },
   video: { byteplus: "seedance-1-0-pro-250528", replicate: "bytedance/seedance-1-pro" },
   speech: { openai: "whisper-1" },
+  voice: { openai: "gpt-4o-mini-tts", elevenlabs: "eleven_multilingual_v2" },
 } as const;
 
 type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
@@ -59,6 +71,7 @@ export function createProviders(config: ProvidersConfig): Providers {
     image: createImage(config.image, shared),
     video: createVideo(config.video, shared),
     speech: createSpeech(config.speech, shared),
+    voice: createVoice(config.voice, shared),
   };
 }
 
@@ -114,6 +127,25 @@ function createSpeech(settings: ProvidersConfig["speech"], shared: Shared): Spee
         ...resolve(settings, "openai", defaultModels.speech.openai, shared),
         vendor: "openai",
       });
+    case "none":
+      return undefined;
+  }
+}
+
+function createVoice(settings: ProvidersConfig["voice"], shared: Shared): VoiceProvider | undefined {
+  switch (settings.kind) {
+    case "openai":
+      return createOpenAIVoiceProvider({
+        ...resolve(settings, "openai", defaultModels.voice.openai, shared),
+        vendor: "openai",
+      });
+    case "elevenlabs":
+      return createElevenLabsVoiceProvider({
+        ...resolve(settings, "elevenlabs", defaultModels.voice.elevenlabs, shared),
+        vendor: "elevenlabs",
+      });
+    case "offline":
+      return createOfflineVoiceProvider();
     case "none":
       return undefined;
   }
