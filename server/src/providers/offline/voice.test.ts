@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { catchProviderError } from "../../../test/fakes/provider-errors";
+import { userMessages } from "../http";
 import { createOfflineVoiceProvider, offlineVoices } from "./voice";
 import { pcmFromWav, WavFormatError } from "./voice-wav";
 
@@ -55,6 +56,19 @@ describe("offline voice (eSpeak NG)", () => {
     await expect(voice.speak({ text: " - ", voice: voice.defaultVoice })).resolves.toMatchObject({
       pcm: Buffer.alloc(0),
     });
+  });
+
+  it("fails what was waiting when the worker dies, and starts a new one for the next request", async () => {
+    const first = voice.speak({ text: "One.", voice: voice.defaultVoice });
+    const second = voice.speak({ text: "Two.", voice: voice.defaultVoice });
+    await voice.close();
+    for (const lost of [first, second]) {
+      const error = await catchProviderError(lost);
+      expect(error.message).toBe(userMessages.failed);
+      expect(error.retryable).toBe(true);
+    }
+    const again = await voice.speak({ text: "Three.", voice: voice.defaultVoice });
+    expect(again.pcm.length).toBeGreaterThan(0);
   });
 
   it("refuses a voice it does not have, without retrying", async () => {
