@@ -3,6 +3,7 @@
 // Reads never throw: storage can be disabled (private windows, strict settings) or hold stale junk
 // from an older build, and both simply read as "nothing stored".
 import { type ChatMode, chatModeSchema, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
+import { SPEECH_RATES } from "@storyverse/contract/voice";
 
 export type Theme = "light" | "dark";
 
@@ -42,6 +43,8 @@ export interface StorageSchema {
   /** The Studio's own mode, apart from the story chat's (which also has video). */
   studioMode: StudioMode;
   batchSize: number;
+  /** The narration player's playback speed, one of SPEECH_RATES. */
+  speechRate: number;
   story_media_states: Record<string, StoryMediaState>;
   token: string;
   user: StoredUser;
@@ -119,6 +122,13 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
     parse: (raw) => {
       const n = Number(raw);
       return Number.isInteger(n) && n >= MIN_BATCH_SIZE && n <= MAX_BATCH_SIZE ? n : null;
+    },
+    serialize: (value) => String(value),
+  },
+  speechRate: {
+    parse: (raw) => {
+      const n = Number(raw);
+      return (SPEECH_RATES as readonly number[]).includes(n) ? n : null;
     },
     serialize: (value) => String(value),
   },

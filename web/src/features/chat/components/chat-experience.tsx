@@ -36,6 +36,8 @@ interface ChatExperienceProps {
   downloadPrefix?: string;
   /** Story chats: "Make a card" on narrator messages. */
   onMakeCard?: (messageId: string) => void;
+  /** Story chats: "Read aloud" on narrator messages. */
+  narration?: (message: ChatMessage) => ReactNode;
   /** Story chats: Do / Say / Story on the composer. */
   inputMode?: InputModeControl | null;
   /** A docked side panel is open: on a desktop it takes the scene's place, so it never covers the story. */
@@ -83,6 +85,7 @@ export function ChatExperience({
   selection,
   downloadPrefix = "storyverse",
   onMakeCard,
+  narration,
   inputMode,
   sidePanelOpen = false,
 }: ChatExperienceProps) {
@@ -149,6 +152,7 @@ export function ChatExperience({
         onEdit: actions.edit,
         onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
         ...(onMakeCard ? { onMakeCard } : {}),
+        ...(narration ? { narration } : {}),
       }
     : null;
 

@@ -63,6 +63,8 @@ export interface MessageCraft {
   onSelectVersion: (messageId: string, version: number) => void;
   /** "Make a card": drafts a Story Card from a narrator message for the player to review. */
   onMakeCard?: (messageId: string) => void;
+  /** "Read aloud" and its player for a narrator message (when the server has narration on). */
+  narration?: (message: ChatMessage) => ReactNode;
 }
 
 interface MessageListProps {
@@ -413,6 +415,7 @@ function AssistantMessage({
                 />
               </span>
             ) : null}
+            {craft.narration?.(message)}
             <Button
               variant="ghost"
               size="xs"

@@ -3,7 +3,8 @@
 // returns to the list. The canvas starts from the story's remembered media state and is kept in step
 // with the conversation, which is remembered again for the next switch back to this story. Story Settings
 // (Memory, Author's Note, the summary), Story Cards and "What the narrator sees" open in one side panel beside
-// the story, not over it: one at a time (opening another replaces it), while the story stays usable.
+// the story, not over it: one at a time (opening another replaces it), while the story stays usable. Narrator
+// messages can be read aloud, and with the story's "Read new turns aloud" each finished turn is.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { formatPlayerInput, type InputMode } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
@@ -31,6 +32,8 @@ import { ChatExperience, type ReferenceSelection } from "../../chat/components/c
 import { OfflineBadge } from "../../chat/components/offline-badge";
 import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
 import { ShareExportDialog } from "../../sharing/components/share-export-dialog";
+import { NarrationControl } from "../../voice/components/narration-control";
+import { useReadNewTurnsAloud } from "../../voice/use-read-new-turns-aloud";
 import { draftCardFromMessage } from "../api/card-draft";
 import { continueStory } from "../api/continue-story";
 import { editStoryMessage } from "../api/edit-story-message";
@@ -223,6 +226,11 @@ function OpenStoryChat({ story }: { story: Story }) {
   // Each finished turn changes what the next one sends: an open panel's token counts are read again.
   const newest = session.messages.at(-1)?.id;
   const turnDone = !session.sending && !session.writing;
+  useReadNewTurnsAloud(story.id, {
+    enabled: generation.data?.read_aloud ?? false,
+    messages: session.messages,
+    busy: !turnDone,
+  });
   useEffect(() => {
     if (turnDone && newest) {
       void queryClient.invalidateQueries({ queryKey: [...STORIES_KEY, story.id, "context"] });
@@ -346,6 +354,9 @@ function OpenStoryChat({ story }: { story: Story }) {
         selection={selection}
         downloadPrefix={story.title}
         onMakeCard={(messageId) => void makeCard(messageId)}
+        narration={(message) => (
+          <NarrationControl storyId={story.id} messageId={message.id} text={message.content} />
+        )}
         inputMode={{ value: inputMode, onChange: setChosenInput }}
         sidePanelOpen={panel !== null}
       />

@@ -1,0 +1,174 @@
+// The app's one narration player: at most one narrator message is read aloud at a time, app-wide, so starting
+// another stops the first. It asks the server for the message's narration, polls about every second while it is
+// made, then plays the signed audio URL. Kept outside React (a small store read with useSyncExternalStore) so
+// the message's control and "Read new turns aloud" drive the same player.
+import { SPEECH_FAILED_MESSAGE, SPEECH_RATES } from "@storyverse/contract/voice";
+import { errorMessage } from "../../lib/api-errors";
+import { readStorage, writeStorage } from "../../lib/storage";
+import { isOutOfCreditsError } from "../credits/out-of-credits";
+import { fetchMessageSpeech, startMessageSpeech } from "./api/message-speech";
+
+export type NarrationStatus = "idle" | "preparing" | "playing" | "paused" | "failed";
+
+export interface NarrationSnapshot {
+  /** The message being (or last) narrated; null before any. */
+  messageId: string | null;
+  status: NarrationStatus;
+  /** Why it failed, fit to show; null otherwise. */
+  error: string | null;
+  rate: number;
+}
+
+/** How often a narration being made is asked about. */
+export const SPEECH_POLL_MS = 1000;
+const DEFAULT_RATE = 1;
+
+interface Current {
+  messageId: string;
+  abort: AbortController;
+  audio: HTMLAudioElement | null;
+}
+
+let current: Current | null = null;
+let snapshot: NarrationSnapshot = {
+  messageId: null,
+  status: "idle",
+  error: null,
+  rate: readStorage("speechRate") ?? DEFAULT_RATE,
+};
+const listeners = new Set<() => void>();
+
+function update(changes: Partial<NarrationSnapshot>) {
+  snapshot = { ...snapshot, ...changes };
+  for (const listener of listeners) listener();
+}
+
+export function subscribeNarration(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function narrationSnapshot(): NarrationSnapshot {
+  return snapshot;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
+/** Ends whatever is playing or being prepared (its audio stops, its polling ends). */
+function release() {
+  if (!current) return;
+  current.abort.abort();
+  current.audio?.pause();
+  if (current.audio) current.audio.src = "";
+  current = null;
+}
+
+export interface StartOptions {
+  /** Told when the server refused for want of credits (the app's Quota Exceeded dialog). */
+  onOutOfCredits?: (error: unknown) => void;
+}
+
+/** Narrates the message: starts it on the server, waits while it is made, then plays it. */
+export async function startNarration(storyId: string, messageId: string, options: StartOptions = {}) {
+  release();
+  const mine: Current = { messageId, abort: new AbortController(), audio: null };
+  current = mine;
+  const { signal } = mine.abort;
+  update({ messageId, status: "preparing", error: null });
+  try {
+    let speech = await startMessageSpeech(storyId, messageId, signal);
+    while (speech.status === "pending") {
+      await sleep(SPEECH_POLL_MS, signal);
+      speech = await fetchMessageSpeech(storyId, messageId, signal);
+    }
+    if (current !== mine) return;
+    if (speech.status !== "completed" || !speech.audio_url) {
+      update({ status: "failed", error: speech.error ?? SPEECH_FAILED_MESSAGE });
+      current = null;
+      return;
+    }
+    const audio = new Audio(speech.audio_url);
+    audio.defaultPlaybackRate = snapshot.rate;
+    audio.playbackRate = snapshot.rate;
+    audio.addEventListener("ended", () => {
+      if (current !== mine) return;
+      current = null;
+      update({ status: "idle" });
+    });
+    audio.addEventListener("error", () => {
+      if (current !== mine) return;
+      current = null;
+      update({ status: "failed", error: SPEECH_FAILED_MESSAGE });
+    });
+    mine.audio = audio;
+    await play(mine);
+  } catch (error) {
+    if (signal.aborted || current !== mine) return;
+    current = null;
+    if (isOutOfCreditsError(error)) {
+      update({ status: "idle" });
+      options.onOutOfCredits?.(error);
+      return;
+    }
+    update({ status: "failed", error: errorMessage(error) });
+  }
+}
+
+/**
+ * Plays (or resumes) the current audio. A browser may refuse to play without a click on the page (a turn read
+ * aloud on its own): the narration then waits, paused, for the player's "Resume narration".
+ */
+async function play(entry: Current) {
+  if (!entry.audio) return;
+  try {
+    await entry.audio.play();
+    if (current === entry) update({ status: "playing" });
+  } catch {
+    if (current === entry) update({ status: "paused" });
+  }
+}
+
+export function pauseNarration(messageId: string) {
+  if (current?.messageId !== messageId || !current.audio) return;
+  current.audio.pause();
+  update({ status: "paused" });
+}
+
+export function resumeNarration(messageId: string) {
+  if (current?.messageId !== messageId || !current.audio) return;
+  void play(current);
+}
+
+/** Stops the message's narration if it is the one playing or being prepared (its control went away). */
+export function stopNarration(messageId: string) {
+  if (current?.messageId !== messageId) return;
+  release();
+  update({ status: "idle" });
+}
+
+/** The playback speed, kept for the next narration and the next visit. */
+export function setNarrationRate(rate: number) {
+  const allowed = (SPEECH_RATES as readonly number[]).includes(rate) ? rate : DEFAULT_RATE;
+  writeStorage("speechRate", allowed);
+  if (current?.audio) current.audio.playbackRate = allowed;
+  update({ rate: allowed });
+}
+
+/** Tests start from a quiet player. */
+export function resetNarrationForTests() {
+  release();
+  snapshot = {
+    messageId: null,
+    status: "idle",
+    error: null,
+    rate: readStorage("speechRate") ?? DEFAULT_RATE,
+  };
+}
