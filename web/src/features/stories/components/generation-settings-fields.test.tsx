@@ -1,7 +1,8 @@
 // The Generation section of Story Settings (opened from the story): it shows the story's settings and the models
-// the server offers, saves only what changed, and refuses an Author's Note depth out of range without a call.
+// the server offers, saves only what changed, and refuses an Author's Note depth out of range without a call. With
+// narration on, the narrator's voice (with a sample to hear) and "Read new turns aloud" are saved the same way.
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeStory } from "../test-fixtures";
@@ -18,11 +19,30 @@ const SETTINGS = {
   art_style: "",
   aspect_ratio: "4:3",
   input_mode: "story",
+  narrator_voice: null,
+  read_aloud: false,
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };
 
+const VOICES = {
+  success: true,
+  provider: "offline",
+  default_voice: "amber",
+  price_per_unit: 0,
+  voices: [
+    { id: "amber", name: "Amber", language: "en-US", sample_url: "/api/voices/amber/sample" },
+    { id: "slate", name: "Slate", language: "en-GB", sample_url: "/api/voices/slate/sample" },
+  ],
+};
+
+let voices: unknown = { ...VOICES, provider: "none", default_voice: null, voices: [] };
+
 function server(call: FetchCall) {
+  if (call.path === "/api/voices") return json(voices);
+  if (call.path.startsWith("/api/voices/")) {
+    return new Response("RIFF", { headers: { "Content-Type": "audio/wav" } });
+  }
   if (call.path.endsWith("/memory")) {
     return json({
       success: true,
@@ -57,6 +77,11 @@ function renderDialog() {
   );
   return onClose;
 }
+
+afterEach(() => {
+  voices = { ...VOICES, provider: "none", default_voice: null, voices: [] };
+  vi.restoreAllMocks();
+});
 
 describe("Story Settings: Generation", () => {
   it("shows the settings and the offered models, and saves only what changed", async () => {
@@ -115,5 +140,57 @@ describe("Story Settings: Generation", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(calls.filter((c) => c.method !== "GET")).toEqual([]);
+  });
+});
+
+describe("Story Settings: the narrator's voice", () => {
+  it("picks the narrator's voice (after a sample) and Read new turns aloud, and saves them", async () => {
+    voices = VOICES;
+    const played: string[] = [];
+    vi.spyOn(HTMLMediaElement.prototype, "play").mockImplementation(function (this: HTMLMediaElement) {
+      played.push(this.src);
+      return Promise.resolve();
+    });
+    vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(() => {});
+    const createObjectURL = vi.fn(() => "blob:sample");
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const calls = mockFetch(server);
+    const onClose = renderDialog();
+    const section = await screen.findByRole("region", { name: "Generation" });
+    const voice = (await within(section).findByLabelText("Narrator voice")) as HTMLSelectElement;
+    expect([...voice.options].map((o) => o.textContent)).toEqual([
+      "Default voice",
+      "Amber (en-US)",
+      "Slate (en-GB)",
+    ]);
+    expect(voice.value).toBe("");
+
+    fireEvent.change(voice, { target: { value: "slate" } });
+    fireEvent.click(within(section).getByRole("button", { name: "Play sample" }));
+    await waitFor(() => expect(played).toEqual(["blob:sample"]));
+    const sample = calls.find((c) => c.path === "/api/voices/slate/sample");
+    expect(sample?.headers.Authorization).toBe("Bearer test-token");
+    // A second click stops it.
+    fireEvent.click(within(section).getByRole("button", { name: "Stop sample" }));
+    expect(within(section).getByRole("button", { name: "Play sample" })).toBeTruthy();
+
+    const readAloud = within(section).getByRole("switch", { name: "Read new turns aloud" });
+    expect((readAloud as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(readAloud);
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT").map((c) => c.body)).toEqual([
+      { narrator_voice: "slate", read_aloud: true },
+    ]);
+  });
+
+  it("shows no voice settings when the server has narration off", async () => {
+    mockFetch(server);
+    renderDialog();
+    const section = await screen.findByRole("region", { name: "Generation" });
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith("/api/voices", expect.anything()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(section).queryByLabelText("Narrator voice")).toBeNull();
+    expect(within(section).queryByRole("switch", { name: "Read new turns aloud" })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // The "Generation" section of Story Settings (opened from the story view): output length, randomness, the text
 // model (from what the server's provider offers), the Author's Note depth, the scenes' art style and aspect ratio,
-// and the composer's default input mode. Saved with the dialog's Save Changes, only the fields that changed;
+// the composer's default input mode, and (when the server has narration on) the narrator's voice with a sample to
+// hear and "Read new turns aloud". Saved with the dialog's Save Changes, only the fields that changed;
 // nothing changed, no call. A depth that is not a whole number from 1 to 20 stops the save with a message. The
 // depth's label is "Note depth", not "Author's Note depth", so "Author's Note" names one field of the dialog.
 import {
@@ -24,6 +25,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage, InvalidInputError } from "../../../lib/api-errors";
+import { useVoices } from "../../voice/api/voices";
+import { VoiceField } from "../../voice/components/voice-field";
 import {
   type GenerationSettingsState,
   generationSettingsKey,
@@ -59,6 +62,8 @@ export function generationChanges(
     artStyle: string;
     aspectRatio: AspectRatio;
     inputMode: InputMode;
+    narratorVoice: string | null;
+    readAloud: boolean;
   },
 ): GenerationSettingsUpdate | string {
   const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
@@ -74,6 +79,8 @@ export function generationChanges(
   if (typed.artStyle.trim() !== current.art_style) changes.art_style = typed.artStyle.trim();
   if (typed.aspectRatio !== current.aspect_ratio) changes.aspect_ratio = typed.aspectRatio;
   if (typed.inputMode !== current.input_mode) changes.input_mode = typed.inputMode;
+  if (typed.narratorVoice !== current.narrator_voice) changes.narrator_voice = typed.narratorVoice;
+  if (typed.readAloud !== current.read_aloud) changes.read_aloud = typed.readAloud;
   return changes;
 }
 
@@ -90,6 +97,7 @@ export function useGenerationSettingsFields(storyId: string): {
   const queryClient = useQueryClient();
   const stored = useQuery(generationSettingsQueryOptions(storyId));
   const models = useQuery(textModelsQueryOptions());
+  const voices = useVoices();
   const id = useId();
   const [outputLength, setOutputLength] = useState<OutputLength | null>(null);
   const [temperature, setTemperature] = useState<number | null>(null);
@@ -98,6 +106,9 @@ export function useGenerationSettingsFields(storyId: string): {
   const [artStyle, setArtStyle] = useState<string | null>(null);
   const [aspectRatio, setAspectRatio] = useState<AspectRatio | null>(null);
   const [inputMode, setInputMode] = useState<InputMode | null>(null);
+  // undefined: not touched (null is a choice: the provider's default voice).
+  const [narratorVoice, setNarratorVoice] = useState<string | null | undefined>(undefined);
+  const [readAloud, setReadAloud] = useState<boolean | null>(null);
 
   const current = stored.data;
   if (!current) {
@@ -118,6 +129,8 @@ export function useGenerationSettingsFields(storyId: string): {
     artStyle: artStyle ?? current.art_style,
     aspectRatio: aspectRatio ?? current.aspect_ratio,
     inputMode: inputMode ?? current.input_mode,
+    narratorVoice: narratorVoice === undefined ? current.narrator_voice : narratorVoice,
+    readAloud: readAloud ?? current.read_aloud,
   };
   const offered = models.data?.models.map((m) => m.id) ?? [];
   const defaultModel = models.data?.default_model ?? current.effective_text_model;
@@ -256,6 +269,29 @@ export function useGenerationSettingsFields(storyId: string): {
           Added to every scene's picture.
         </p>
       </div>
+      {voices ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <VoiceField
+            id={`${id}-narrator-voice`}
+            label="Narrator voice"
+            noneLabel="Default voice"
+            voices={voices}
+            value={typed.narratorVoice}
+            onChange={setNarratorVoice}
+          />
+          <label className="flex items-center gap-2 self-end pb-2 text-sm text-ink sm:pb-3">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={typed.readAloud}
+              checked={typed.readAloud}
+              onChange={(event) => setReadAloud(event.target.checked)}
+              className="size-4 accent-accent-500"
+            />
+            Read new turns aloud
+          </label>
+        </div>
+      ) : null}
     </section>
   );
 
