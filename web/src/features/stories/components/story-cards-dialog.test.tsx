@@ -27,6 +27,7 @@ const card = (changes: Partial<StoryCard> = {}): StoryCard => ({
   case_sensitive: false,
   from_character_card: false,
   creator_notes: "",
+  voice: null,
   created_at: "2026-11-25T00:00:00.000Z",
   updated_at: "2026-11-25T00:00:00.000Z",
   ...changes,
@@ -233,6 +234,76 @@ describe("Story Cards dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "Delete card" }));
     await waitFor(() => expect(screen.queryByRole("listitem", { name: "Captain Rell" })).toBeNull());
     expect(calls.find((c) => c.method === "DELETE")?.path).toBe(`/api/stories/${STORY}/cards/${card().id}`);
+  });
+});
+
+describe("Story Cards: a character's voice", () => {
+  const VOICES = {
+    success: true,
+    provider: "offline",
+    default_voice: "amber",
+    price_per_unit: 0,
+    voices: [
+      { id: "amber", name: "Amber", language: "en-US", sample_url: "/api/voices/amber/sample" },
+      { id: "slate", name: "Slate", language: "en-GB", sample_url: "/api/voices/slate/sample" },
+    ],
+  };
+
+  it("picks a character's voice and saves it with the card; other kinds have none to pick", async () => {
+    const calls = mockFetch((call) => {
+      if (call.path === "/api/voices") return json(VOICES);
+      if (call.method === "PUT") return json({ success: true, card: card({ voice: "slate" }) });
+      return json({ success: true, cards: [card()] });
+    });
+    renderDialog(null);
+    fireEvent.click(await screen.findByRole("button", { name: "Edit Captain Rell" }));
+    const voice = (await screen.findByLabelText("Voice")) as HTMLSelectElement;
+    expect([...voice.options].map((o) => o.textContent)).toEqual([
+      "Picked from the name",
+      "Amber (en-US)",
+      "Slate (en-GB)",
+    ]);
+    expect(voice.value).toBe("");
+    expect(screen.getByRole("button", { name: "Play sample" })).toBeTruthy();
+    fireEvent.change(voice, { target: { value: "slate" } });
+
+    fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "place" } });
+    expect(screen.queryByLabelText("Voice")).toBeNull();
+    fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "character" } });
+
+    fireEvent.click(screen.getByRole("button", { name: "Save card" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({ voice: "slate" });
+  });
+
+  it("a new character is saved with its voice, null when picked from the name", async () => {
+    const calls = mockFetch((call) => {
+      if (call.path === "/api/voices") return json(VOICES);
+      if (call.method === "POST") return json({ success: true, card: card() });
+      return json({ success: true, cards: [] });
+    });
+    renderDialog({ blank: true });
+    type("Name", "Captain Rell");
+    const trigger = screen.getByRole("textbox", { name: "Triggers" });
+    fireEvent.change(trigger, { target: { value: "Rell" } });
+    fireEvent.keyDown(trigger, { key: "Enter" });
+    expect(((await screen.findByLabelText("Voice")) as HTMLSelectElement).value).toBe("");
+    fireEvent.click(screen.getByRole("button", { name: "Save card" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ name: "Captain Rell", voice: null });
+  });
+
+  it("shows no voice when the server has narration off", async () => {
+    mockFetch((call) =>
+      call.path === "/api/voices"
+        ? json({ ...VOICES, provider: "none", default_voice: null, voices: [] })
+        : json({ success: true, cards: [card()] }),
+    );
+    renderDialog(null);
+    fireEvent.click(await screen.findByRole("button", { name: "Edit Captain Rell" }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith("/api/voices", expect.anything()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByLabelText("Voice")).toBeNull();
   });
 });
 

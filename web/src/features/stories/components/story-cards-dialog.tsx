@@ -1,6 +1,7 @@
 // Story Cards: the story's characters, places and things, each woken by its trigger words. The dialog lists
 // them (enable toggle, edit, export, delete) and edits one: name, kind, trigger chips, description with its
-// counter, a portrait picked from the gallery or uploaded, and the advanced lore rules. Triggers that would
+// counter, a portrait picked from the gallery or uploaded, a character's voice (when the server has narration
+// on), and the advanced lore rules. Triggers that would
 // wake the card on almost every message (common words, under 3 letters) are pointed out, and saving one asks
 // first. "Make a card" opens it on a draft to review, with the message's picture offered as the portrait. From the list the player imports a card or a lorebook (previewed first), exports
 // all cards as a lorebook, and sets the story's lore settings. Docked beside the story (the side panel), its
@@ -32,6 +33,8 @@ import { FieldLabel, inputClasses, textareaClasses } from "../../../components/t
 import { errorMessage } from "../../../lib/api-errors";
 import { userImagesQueryOptions } from "../../gallery/api/user-images";
 import { readFileAsDataUrl } from "../../studio/use-input-images";
+import { useVoices } from "../../voice/api/voices";
+import { VoiceField } from "../../voice/components/voice-field";
 import { STORIES_KEY } from "../api/list-stories";
 import {
   createStoryCard,
@@ -369,6 +372,8 @@ function CardEditor({
     initial?.description.slice(0, CARD_DESCRIPTION_MAX_LENGTH) ?? "",
   );
   const [enabled, setEnabled] = useState(saved?.enabled ?? true);
+  const voices = useVoices();
+  const [voice, setVoice] = useState<string | null>(saved?.voice ?? null);
   const [portrait, setPortrait] = useState<PortraitChoice>(
     scene
       ? { kind: "gallery", id: scene.gallery_item_id, url: scene.url }
@@ -434,8 +439,9 @@ function CardEditor({
         ? await updateStoryCard(storyId, saved.id, {
             ...fields,
             ...(chosen === undefined ? {} : { portrait: chosen }),
+            ...(voice === saved.voice ? {} : { voice }),
           })
-        : await createStoryCard(storyId, { ...fields, portrait: chosen ?? null });
+        : await createStoryCard(storyId, { ...fields, portrait: chosen ?? null, voice });
       queryClient.setQueryData<StoryCard[]>(storyCardsKey(storyId), (list) =>
         list ? (saved ? list.map((c) => (c.id === card.id ? card : c)) : [...list, card]) : list,
       );
@@ -506,6 +512,17 @@ function CardEditor({
           ))}
         </select>
       </div>
+      {voices && kind === "character" ? (
+        <VoiceField
+          id={`${id}-voice`}
+          label="Voice"
+          noneLabel="Picked from the name"
+          voices={voices}
+          value={voice}
+          onChange={setVoice}
+          hint="The voice this character's lines are read in when the story is read aloud."
+        />
+      ) : null}
       <div>
         <FieldLabel htmlFor={`${id}-trigger`} counter={`${triggers.length}/${CARD_TRIGGERS_MAX}`}>
           Triggers
