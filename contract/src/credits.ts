@@ -9,6 +9,8 @@ export const CREDIT_COSTS = {
   transcription: 0,
   /** The story's film joins clips and pictures that were already paid for. */
   film: 0,
+  /** Vendor speech, per 1,000 characters spoken (voice.ts); offline speech is free. */
+  speech: 0.5,
 } as const;
 export type CreditKind = keyof typeof CREDIT_COSTS;
 /** Anything without a listed price. */

@@ -1,6 +1,7 @@
 // A story's generation settings (issue #26): how long and how random the narrator writes, which text model it
 // uses, where the Author's Note goes, how the scenes look, and how the player's words are sent (Do / Say / Story).
 import { z } from "zod";
+import { voiceIdSchema } from "./voice";
 
 /** Output length → the most tokens the text provider is asked for (the answer includes the SCENE line). */
 export const OUTPUT_LENGTHS = ["short", "medium", "long"] as const;
@@ -65,6 +66,10 @@ export const generationSettingsSchema = z.object({
   aspect_ratio: z.enum(ASPECT_RATIOS, { error: "aspect_ratio must be one of 4:3, 16:9 or 3:4" }),
   /** The composer's input mode when a story opens (each turn may send its own). */
   input_mode: inputModeSchema,
+  /** The narrator's voice, one of GET /api/voices (voice.ts); null: the speech provider's default. */
+  narrator_voice: voiceIdSchema.nullable(),
+  /** Read new turns aloud: each finished narrator message is narrated and played. */
+  read_aloud: z.boolean({ error: "read_aloud must be true or false" }),
 });
 export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
 
@@ -76,6 +81,8 @@ export const DEFAULT_GENERATION_SETTINGS: GenerationSettings = {
   art_style: "",
   aspect_ratio: "4:3",
   input_mode: "story",
+  narrator_voice: null,
+  read_aloud: false,
 };
 
 /** PUT /api/stories/{id}/settings: the fields sent are replaced, the others kept. */

@@ -3,6 +3,7 @@
 // lore rules of imported lorebooks (secondary triggers with selective logic, constant, order, priority, case,
 // `/regex/flags` triggers).
 import { z } from "zod";
+import { voiceIdSchema } from "./voice";
 
 export const STORY_CARDS_MAX = 100;
 export const CARD_NAME_MAX_LENGTH = 60;
@@ -152,6 +153,8 @@ export const createCardRequestSchema = z
     insertion_order: orderSchema("insertion_order").default(DEFAULT_INSERTION_ORDER),
     priority: orderSchema("priority").default(DEFAULT_PRIORITY),
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).default(false),
+    /** The voice the character speaks in, one of GET /api/voices; null: one picked from its name. */
+    voice: voiceIdSchema.nullable().default(null),
   })
   .superRefine((card, ctx) => {
     if (card.triggers.length === 0 && !card.constant) {
@@ -175,6 +178,7 @@ export const updateCardRequestSchema = z
     insertion_order: orderSchema("insertion_order").optional(),
     priority: orderSchema("priority").optional(),
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).optional(),
+    voice: voiceIdSchema.nullable().optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
     message: "Nothing to update: send name, kind, triggers, description, portrait or enabled",
@@ -204,6 +208,8 @@ export const storyCardSchema = z.object({
   from_character_card: z.boolean(),
   /** The character card's notes for the player ("" when none); never sent to the narrator. */
   creator_notes: z.string(),
+  /** The character's voice (GET /api/voices); null: one picked from its name when it speaks. */
+  voice: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -47,6 +47,7 @@ import { studioRoutes } from "./studio/routes";
 import { studioEventOf } from "./studio/service";
 import { systemRoutes } from "./system/routes";
 import { transcriptionRoutes } from "./transcription/routes";
+import { voiceRoutes } from "./voice/routes";
 
 export type AppDeps = {
   config: Config;
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(studioRoutes, routes);
   await app.register(galleryRoutes, routes);
   await app.register(transcriptionRoutes, routes);
+  await app.register(voiceRoutes, routes);
   await app.register(mediaFileRoutes, routes);
   await app.register(exportRoutes, routes);
   await app.register(backupRoutes, routes);

@@ -1,6 +1,7 @@
 // The Drizzle schema: every table of every module, one migration set for PGlite and PostgreSQL.
 // Each table belongs to the module named in its comment; other modules reach it through that module's service.
 import type { ShapedBy } from "@storyverse/contract/chat";
+import type { SpeechSegment } from "@storyverse/contract/voice";
 import { sql } from "drizzle-orm";
 import {
   bigserial,
@@ -268,6 +269,10 @@ export const stories = pgTable(
     aspectRatio: text("aspect_ratio").notNull().default("4:3"),
     /** do | say | story: the composer's input mode when the story opens. */
     inputMode: text("input_mode").notNull().default("story"),
+    /** The narrator's voice (a TTS provider's voice id); null: the provider's default. */
+    narratorVoice: text("narrator_voice"),
+    /** "Read new turns aloud": each finished narrator message is narrated and played. */
+    readAloud: boolean("read_aloud").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -313,6 +318,8 @@ export const storyCards = pgTable(
     extensions: jsonb("extensions").$type<Record<string, unknown>>().notNull().default({}),
     /** The imported Character Card V3 `data` (minus character_book), raw; null for cards made here. */
     characterCard: jsonb("character_card").$type<Record<string, unknown>>(),
+    /** The voice the character speaks its quoted lines in (a TTS voice id); null: one picked from its name. */
+    voice: text("voice"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -320,6 +327,44 @@ export const storyCards = pgTable(
     index("story_cards_story_idx").on(t.storyId, t.createdAt),
     // Two racing creates cannot both take a name.
     uniqueIndex("story_cards_story_name_unique").on(t.storyId, sql`lower(${t.name})`),
+  ],
+);
+
+/** A part of a narration to speak: who says it, in which voice. */
+export type SpeechPart = { speaker: string; voice: string; text: string };
+
+/**
+ * voice: the narration of one narrator message version, for one wording and cast of voices (`contentKey`, a hash
+ * of the provider and the parts): an edit or another voice is another key, so audio is made once per key.
+ */
+export const messageSpeech = pgTable(
+  "message_speech",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: "cascade" }),
+    contentKey: text("content_key").notNull(),
+    status: text("status", { enum: ["pending", "completed", "failed"] }).notNull(),
+    /** What was charged for and is spoken, fixed when asked for. */
+    parts: jsonb("parts").$type<SpeechPart[]>().notNull(),
+    audioKey: text("audio_key"),
+    durationMs: integer("duration_ms"),
+    segments: jsonb("segments").$type<SpeechSegment[]>(),
+    error: text("error"),
+    chargedTenths: integer("charged_tenths").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("message_speech_message_key").on(t.messageId, t.contentKey),
+    index("message_speech_user_pending").on(t.userId).where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -77,6 +77,10 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "The shared story's link-preview picture, 1200x630, for as long as the link lives",
     types: ["image/jpeg"],
   },
+  "GET /api/voices/:voice/sample": {
+    description: "A short sample of the voice, as a WAV",
+    types: ["audio/wav"],
+  },
 };
 
 function streamedTurn(): FileAnswer {
@@ -98,6 +102,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/stories/:id/backup": [429],
   "GET /api/shared/:token/media/:ref": [403, 429],
   "GET /api/shared/:token/preview.jpg": [429],
+  "GET /api/voices/:voice/sample": [404, 429, 502, 503],
 };
 
 /** The wildcard's name in the document (a path parameter must be a name). */

@@ -318,6 +318,19 @@ describe("the OpenAPI document against the real answers", () => {
       body: { output_length: "short", temperature: 0.7, input_mode: "do" },
     });
 
+    // Voices and narration (the offline speech provider).
+    const voices = await call({ method: "GET", path: "/api/voices" });
+    const voice = String(voices.json().voices?.[0]?.id ?? "none");
+    await call({ method: "GET", path: "/api/voices/{voice}/sample", params: { voice } });
+    await call({ method: "GET", path: "/api/voices/{voice}/sample", params: { voice: "nobody" } });
+    await call({ method: "GET", path: "/api/stories/{id}/messages/{message_id}/speech", params: message });
+    await call({ method: "POST", path: "/api/stories/{id}/messages/{message_id}/speech", params: message });
+    await call({
+      method: "POST",
+      path: "/api/stories/{id}/messages/{message_id}/speech",
+      params: { id: storyId, message_id: uuid() },
+    });
+
     // Story cards.
     await call({ method: "GET", path: "/api/stories/{id}/cards", params: story });
     const card = await call({

@@ -88,6 +88,8 @@ const cardSchema = z.object({
   extensions: jsonObject.default({}),
   character_card: jsonObject.nullable().default(null),
   portrait: mediaPath.nullable().default(null),
+  /** The character's voice id (a speech provider's); one this server does not offer falls back to the default. */
+  voice: z.string().max(100).nullable().default(null),
   created_at: time,
   updated_at: time,
 });

@@ -35,6 +35,8 @@ const story: BackupStory = {
   artStyle: "ink",
   aspectRatio: "16:9",
   inputMode: "do",
+  narratorVoice: null,
+  readAloud: false,
   createdAt: at,
   updatedAt: at,
 };
@@ -104,6 +106,7 @@ const card = (overrides: Partial<BackupCard>): BackupCard => ({
   caseSensitive: false,
   extensions: {},
   characterCard: null,
+  voice: null,
   createdAt: at,
   updatedAt: at,
   ...overrides,

@@ -188,6 +188,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
       extensions: card.extensions,
       character_card: card.characterCard,
       portrait: pathOf(plan.portraitOf.get(card.id)),
+      voice: card.voice,
       created_at: card.createdAt.toISOString(),
       updated_at: card.updatedAt.toISOString(),
     })),

@@ -116,6 +116,8 @@ export function cardDataOf(card: ExportedCard, book?: CardV3Data["character_book
         enabled: card.enabled,
         // A PNG card always has a picture: this one says it was drawn for a card that has none.
         portrait: card.portrait !== null,
+        // The character's voice (a speech provider's id), read back by our import.
+        voice: card.voice,
       },
     },
   };

@@ -23,6 +23,7 @@ import {
   NARRATOR_INSTRUCTIONS_MAX_LENGTH,
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
+import { VOICE_ID_MAX_LENGTH } from "@storyverse/contract/voice";
 import type { ImportedCardInput } from "../stories/cards";
 import type { ImportedStoryInput } from "../stories/imported-story";
 import { type CardAsset, type CardV3Data, imageMimeType, type ParsedCard } from "./formats/character-card";
@@ -244,6 +245,7 @@ type StoryverseFields = {
   enabled?: boolean;
   /** false: the card's picture is a placeholder our export drew for a card without a portrait. */
   portrait?: boolean;
+  voice?: string;
 };
 
 const KINDS: readonly string[] = ["character", "place", "thing", "other"];
@@ -270,6 +272,10 @@ function storyverseFields(extensions: Record<string, unknown>): StoryverseFields
     case_sensitive: bool("case_sensitive"),
     enabled: bool("enabled"),
     portrait: bool("portrait"),
+    voice:
+      typeof value.voice === "string" && value.voice.trim() && value.voice.length <= VOICE_ID_MAX_LENGTH
+        ? value.voice.trim()
+        : undefined,
   };
 }
 
@@ -325,6 +331,7 @@ export function characterCardInput(parsed: ParsedCard, notes: Notes, book?: Book
     insertionOrder: clampOrder(ours.insertion_order ?? 0, `card "${name}" insertion order`, notes),
     priority: clampOrder(ours.priority ?? 100, `card "${name}" priority`, notes),
     caseSensitive: ours.case_sensitive ?? false,
+    voice: ours.voice ?? null,
     // The book's own fields ride on the character card too, so its export can carry the book back; so do
     // the card's asset files, for a CHARX export.
     extensions,

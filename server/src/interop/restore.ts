@@ -485,6 +485,7 @@ export async function restoreStory(
         insertionOrder: clamp(card.insertion_order, 0, CARD_ORDER_MAX),
         priority: clamp(card.priority, 0, CARD_ORDER_MAX),
         caseSensitive: card.case_sensitive,
+        voice: card.voice,
         description: cutToFit(
           card.description,
           CARD_DESCRIPTION_MAX_LENGTH,

@@ -8,6 +8,7 @@ import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
 import { storySummaryJob, writeStorySummary } from "../stories/summary";
 import { makeBatch, studioBatchJob } from "../studio/batch-job";
+import { narrateMessage, narrateMessageJob } from "../voice/narration-job";
 import type { JobQueue } from "./queue";
 
 export type WorkerDeps = AppContext & { mailer: Mailer };
@@ -19,4 +20,5 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
+  await jobs.work(narrateMessageJob, (payload, attempt) => narrateMessage(deps, payload, attempt));
 }

@@ -1,4 +1,4 @@
-// The four AI capabilities, one interface each. Adapters (offline, openai, byteplus, replicate) implement
+// The five AI capabilities, one interface each. Adapters (offline, openai, byteplus, replicate) implement
 // them; nothing outside src/providers knows which vendor is behind an interface.
 
 export type ChatRole = "system" | "user" | "assistant";
@@ -76,12 +76,48 @@ export interface SpeechProvider {
   transcribe(request: TranscriptionRequest): Promise<string>;
 }
 
+/** One voice a speech provider offers (GET /api/voices). */
+export type VoiceInfo = {
+  /** The provider's own id, stored on stories and cards ("en-us+f3", "alloy", an ElevenLabs voice id). */
+  id: string;
+  name: string;
+  /** A BCP 47 tag ("en-US") or "" when the vendor does not say. */
+  language: string;
+};
+
+export type SpeakRequest = {
+  /** Plain text, at most the provider's maxCharacters (callers split longer text at sentence ends). */
+  text: string;
+  /** One of listVoices()'s ids. */
+  voice: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Speech as raw PCM: signed 16-bit little-endian, mono, at `sampleRate`. Every adapter hands back the same
+ * shape, so narration joins the pieces of one message (several voices) without decoding anything.
+ */
+export type SpeechAudio = { pcm: Buffer; sampleRate: number };
+
+export interface VoiceProvider {
+  /** "offline", "openai", "elevenlabs": reported by /api/voices. */
+  readonly name: string;
+  /** The longest text one speak() call takes. */
+  readonly maxCharacters: number;
+  /** The voice used where a story or card names none. */
+  readonly defaultVoice: string;
+  listVoices(signal?: AbortSignal): Promise<VoiceInfo[]>;
+  speak(request: SpeakRequest): Promise<SpeechAudio>;
+}
+
 export type Providers = {
   text: TextProvider;
   image: ImageProvider;
   video: VideoProvider;
   /** Absent when no transcription provider is configured (there is no offline one). */
   speech: SpeechProvider | undefined;
+  /** Text to speech (TTS_PROVIDER); absent when it is "none". */
+  voice: VoiceProvider | undefined;
 };
 
 /**

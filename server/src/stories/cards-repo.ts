@@ -19,6 +19,7 @@ type CardValues = Pick<
       | "caseSensitive"
       | "extensions"
       | "characterCard"
+      | "voice"
     >
   >;
 

@@ -176,6 +176,7 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
         case_sensitive: row.caseSensitive,
         from_character_card: row.characterCard !== null,
         creator_notes: creatorNotesOf(row),
+        voice: row.voice,
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
       };
@@ -238,6 +239,7 @@ export async function createStoryCard(
         insertionOrder: input.insertion_order,
         priority: input.priority,
         caseSensitive: input.case_sensitive,
+        voice: input.voice,
         ...portrait,
         at: ctx.clock.now(),
       });
@@ -291,6 +293,7 @@ export async function updateStoryCard(
         ...(input.insertion_order !== undefined ? { insertionOrder: input.insertion_order } : {}),
         ...(input.priority !== undefined ? { priority: input.priority } : {}),
         ...(input.case_sensitive !== undefined ? { caseSensitive: input.case_sensitive } : {}),
+        ...(input.voice !== undefined ? { voice: input.voice } : {}),
         ...(portrait ?? {}),
         updatedAt: ctx.clock.now(),
       });
@@ -381,6 +384,8 @@ export type ImportedCardInput = {
   characterCard?: Record<string, unknown> | null;
   /** The card's picture as bytes: checked and re-encoded like any uploaded portrait. */
   portrait?: { data: Buffer; mimeType?: string } | null;
+  /** The character's voice as our own export wrote it. */
+  voice?: string | null;
 };
 
 /** "Mara", then "Mara (2)", "Mara (3)"... the first not taken (case-insensitively), within the name limit. */
@@ -489,6 +494,7 @@ export async function createImportedCards(
           caseSensitive: card.caseSensitive,
           extensions: card.extensions,
           characterCard: card.characterCard ?? null,
+          voice: card.voice ?? null,
           portraitItemId: null,
           portraitKey: portraits[index] ?? null,
           // A millisecond apart, so the story lists them in the order imported.

@@ -42,6 +42,8 @@ import { deleteStoryExports, discardExportFiles } from "../exports/deleted-story
 import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages, discardUploadedInputs } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { discardSpeechFiles, storySpeechFiles } from "../voice/deleted-story";
+import { assertVoiceOffered } from "../voice/voices";
 import { draftCardFromMessage } from "./card-draft";
 import {
   cardsForExport,
@@ -235,17 +237,20 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
   await ownStory(ctx, userId, storyId);
   // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
   const portraits = await storyPortraitUploads(ctx, userId, storyId);
-  const { uploads, exportFiles } = await ctx.db.transaction(async (tx) => {
+  const { uploads, exportFiles, speechFiles } = await ctx.db.transaction(async (tx) => {
     const txCtx = { ...ctx, db: tx };
+    // Its narrations' rows go with its messages (the foreign key); their audio files after the commit.
+    const speech = await storySpeechFiles(txCtx, storyId);
     const keys = await deleteStoryConversation(txCtx, userId, storyId);
     // Its exports hold its whole text and pictures: they go with it.
     const files = await deleteStoryExports(txCtx, storyId);
     await deleteStory(tx, userId, storyId);
-    return { uploads: keys, exportFiles: files };
+    return { uploads: keys, exportFiles: files, speechFiles: speech };
   });
   // Files go only once the rows that name them are gone for good (a rolled-back delete keeps both).
   await discardUploadedInputs(ctx, uploads);
   await discardExportFiles(ctx, exportFiles);
+  await discardSpeechFiles(ctx, speechFiles);
   await discardStoryPortraits(ctx, portraits);
 }
 
@@ -263,6 +268,7 @@ export async function createCard(
   input: Parameters<typeof createStoryCard>[3],
 ) {
   await ownStory(ctx, userId, storyId);
+  if (input.voice) await assertVoiceOffered(ctx, input.voice);
   return createStoryCard(ctx, userId, storyId, input);
 }
 
@@ -274,6 +280,7 @@ export async function updateCard(
   input: UpdateCardRequest,
 ) {
   await ownStory(ctx, userId, storyId);
+  if (input.voice) await assertVoiceOffered(ctx, input.voice);
   return updateStoryCard(ctx, userId, storyId, cardId, input);
 }
 

@@ -19,6 +19,7 @@ import type { TurnGeneration } from "../chat/narrator-context";
 import type { AppContext } from "../context";
 import { BadRequest, HttpError, NotFound } from "../http/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
+import { assertVoiceOffered } from "../voice/voices";
 import { findStory, type StoryRow, updateStory } from "./repo";
 
 type SettingsContext = Pick<AppContext, "db" | "clock" | "providers" | "log">;
@@ -40,6 +41,8 @@ export function generationOf(story: StoryRow): GenerationSettings {
     art_style: story.artStyle,
     aspect_ratio: oneOf<AspectRatio>(ASPECT_RATIOS, story.aspectRatio, d.aspect_ratio),
     input_mode: oneOf<InputMode>(INPUT_MODES, story.inputMode, d.input_mode),
+    narrator_voice: story.narratorVoice,
+    read_aloud: story.readAloud,
   };
 }
 
@@ -92,6 +95,8 @@ export async function updateGenerationSettings(
       );
     }
   }
+  const voice = input.narrator_voice?.trim();
+  if (voice) await assertVoiceOffered(ctx, voice);
   const changed = await updateStory(ctx.db, userId, storyId, {
     ...(input.output_length !== undefined ? { outputLength: input.output_length } : {}),
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
@@ -100,6 +105,8 @@ export async function updateGenerationSettings(
     ...(input.art_style !== undefined ? { artStyle: input.art_style.trim() } : {}),
     ...(input.aspect_ratio !== undefined ? { aspectRatio: input.aspect_ratio } : {}),
     ...(input.input_mode !== undefined ? { inputMode: input.input_mode } : {}),
+    ...(input.narrator_voice !== undefined ? { narratorVoice: voice || null } : {}),
+    ...(input.read_aloud !== undefined ? { readAloud: input.read_aloud } : {}),
     updatedAt: ctx.clock.now(),
   });
   if (!changed) throw new NotFound("Story not found");
@@ -185,6 +192,9 @@ export async function generationFromBackup(
     artStyle: field("art_style"),
     aspectRatio: field("aspect_ratio"),
     inputMode: field("input_mode"),
+    // A voice this server's provider does not offer is kept: narration falls back to the default voice.
+    narratorVoice: field("narrator_voice"),
+    readAloud: field("read_aloud"),
   };
   return {
     values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)),

@@ -23,6 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
   gif: "image/gif",
   mp4: "video/mp4",
   webm: "video/webm",
+  wav: "audio/wav",
+  vtt: "text/vtt",
 };
 
 /** The content type a key's extension promises; the stores only hold what the app wrote, so this is trusted. */

@@ -1,0 +1,18 @@
+// A deleted story's narrations: their rows go with it (foreign key), their audio files right after the commit.
+import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
+import { storySpeechKeys } from "./repo";
+
+export async function storySpeechFiles(ctx: { db: Queryable }, storyId: string): Promise<string[]> {
+  return storySpeechKeys(ctx.db, storyId);
+}
+
+export async function discardSpeechFiles(ctx: Pick<AppContext, "storage" | "log">, keys: string[]) {
+  await Promise.all(
+    keys.map((key) =>
+      ctx.storage.delete(key).catch((error: unknown) => {
+        ctx.log.warn({ err: error, key }, "a deleted story's narration audio could not be removed");
+      }),
+    ),
+  );
+}

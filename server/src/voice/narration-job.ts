@@ -1,0 +1,107 @@
+// The narration job: speaks a narration's parts in their voices (text longer than the provider takes is split
+// at sentence ends), joins them with a short pause into one WAV in media storage, and records where each part
+// starts and ends. Runs in the worker with retries; the last failing try fails the narration with its refund.
+import { SPEECH_FAILED_MESSAGE } from "@storyverse/contract/voice";
+import { z } from "zod";
+import type { AppContext } from "../context";
+import { refundPaid } from "../credits/paid-work";
+import type { JobAttempt, JobSpec } from "../jobs/queue";
+import { ProviderError, type SpeechAudio } from "../providers/types";
+import { splitForProvider } from "./parts";
+import { completeSpeechIfPending, failSpeechIfPending, findSpeechById, type SpeechRow } from "./repo";
+import { joinSpeech, wavFile } from "./wav";
+
+export const narrateMessageJob: JobSpec<{ speechId: string }> = {
+  name: "narrate-message",
+  payload: z.object({ speechId: z.uuid() }),
+  retryLimit: 2,
+  retryDelaySeconds: 5,
+  retryBackoff: true,
+  expireInSeconds: 5 * 60,
+};
+
+/** Silence between two speakers' parts, and between pieces of one long part. */
+const PART_PAUSE_SECONDS = 0.35;
+const PIECE_PAUSE_SECONDS = 0.1;
+
+type JobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "jobs">;
+
+export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
+  `u/${row.userId}/speech/${row.id}.wav`;
+
+async function speakParts(
+  ctx: JobContext,
+  row: SpeechRow,
+): Promise<{ wav: Buffer; row: SpeechRow["segments"] }> {
+  const provider = ctx.providers.voice;
+  if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
+  const spoken: SpeechAudio[] = [];
+  for (const part of row.parts) {
+    const pieces: SpeechAudio[] = [];
+    for (const text of splitForProvider(part.text, provider.maxCharacters)) {
+      pieces.push(await provider.speak({ text, voice: part.voice }));
+    }
+    spoken.push(joinSpeech(pieces, PIECE_PAUSE_SECONDS).audio);
+  }
+  const { audio, spans } = joinSpeech(spoken, PART_PAUSE_SECONDS);
+  const segments = row.parts.map((part, index) => ({
+    speaker: part.speaker,
+    voice: part.voice,
+    start: Math.round((spans[index]?.start ?? 0) * 1000) / 1000,
+    end: Math.round((spans[index]?.end ?? 0) * 1000) / 1000,
+    text: part.text,
+  }));
+  return { wav: wavFile(audio), row: segments };
+}
+
+/**
+ * Fails a pending narration with its refund (the job's last try, or the stale time-out when its worker died):
+ * a conditional update, so whichever settles first wins and the other changes nothing.
+ */
+export async function failSpeech(ctx: JobContext, row: SpeechRow, reason: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const failed = await failSpeechIfPending(tx, row.id, reason, ctx.clock.now());
+    if (!failed) return false;
+    if (failed.chargedTenths > 0) {
+      await refundPaid(
+        { ...ctx, db: tx },
+        failed,
+        failed.chargedTenths,
+        failed.id,
+        "Refund: narration failed",
+      );
+    }
+    return true;
+  });
+}
+
+export async function narrateMessage(
+  ctx: JobContext,
+  { speechId }: { speechId: string },
+  attempt: JobAttempt,
+): Promise<void> {
+  const row = await findSpeechById(ctx.db, speechId);
+  if (row?.status !== "pending") return;
+  let made: Awaited<ReturnType<typeof speakParts>>;
+  try {
+    made = await speakParts(ctx, row);
+  } catch (error) {
+    const retry = error instanceof ProviderError ? error.retryable : true;
+    if (retry && !attempt.isLastAttempt) throw error;
+    ctx.log.warn({ err: error, speechId }, "narration failed for good");
+    const reason = error instanceof ProviderError ? error.message : SPEECH_FAILED_MESSAGE;
+    await failSpeech(ctx, row, reason);
+    return;
+  }
+  const key = speechAudioKey(row);
+  await ctx.storage.put(key, made.wav, "audio/wav");
+  const durationMs = Math.round(((made.wav.length - 44) / 2 / made.wav.readUInt32LE(24)) * 1000);
+  const kept = await completeSpeechIfPending(
+    ctx.db,
+    row.id,
+    { audioKey: key, durationMs, segments: made.row },
+    ctx.clock.now(),
+  );
+  // Failed meanwhile (the stale time-out refunded it) or deleted with its story: keep nothing.
+  if (!kept) await ctx.storage.delete(key).catch(() => {});
+}

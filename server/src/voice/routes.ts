@@ -1,0 +1,108 @@
+// HTTP for the story's voices: the voices on offer and their samples (GET /api/voices, GET
+// /api/voices/{voice}/sample) and the narration of a narrator message (GET and POST
+// /api/stories/{id}/messages/{message_id}/speech). Owner only (others: 404).
+import { errorBodySchema } from "@storyverse/contract/errors";
+import { messageSpeechSchema, VOICE_ID_MAX_LENGTH, voicesResponseSchema } from "@storyverse/contract/voice";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { messageSpeech, startSpeech } from "./narration";
+import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "./voices";
+
+const tags = ["voice"];
+const sampleRule = { name: "voice-sample-user", limit: 60, windowMs: 60_000 };
+const speechRule = { name: "speech-user", limit: 60, windowMs: 60_000 };
+const messageParams = z.object({
+  id: z.uuid("Story not found"),
+  message_id: z.uuid("Message not found"),
+});
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
+
+export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/voices",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The voices the configured speech provider offers (none when TTS_PROVIDER=none)",
+        security: kit.security,
+        response: { 200: voicesResponseSchema, 401: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async () => {
+      const provider = ctx.providers.voice;
+      const voices = provider ? await listVoices(ctx, provider) : [];
+      return {
+        success: true as const,
+        provider: provider?.name ?? "none",
+        default_voice: provider?.defaultVoice ?? null,
+        price_per_unit: speechUnitPrice(provider),
+        voices: voices.map((voice) => ({ ...voice, sample_url: sampleUrl(voice.id) })),
+      };
+    },
+  );
+
+  app.get(
+    "/api/voices/:voice/sample",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "A short sample of one voice (audio/wav), made once and kept",
+        security: kit.security,
+        params: z.object({ voice: z.string().min(1).max(VOICE_ID_MAX_LENGTH, "Voice not found") }),
+      },
+    },
+    async (request, reply) => {
+      await kit.limiter.hit(sampleRule, currentUser(request).id);
+      const wav = await voiceSample(ctx, request.params.voice);
+      return reply.type("audio/wav").header("cache-control", "private, max-age=86400").send(wav);
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/messages/:message_id/speech",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The narration of a narrator message as it now reads: none, pending, completed or failed",
+        security: kit.security,
+        params: messageParams,
+        response: { 200: messageSpeechSchema, ...errors },
+      },
+    },
+    async (request) =>
+      messageSpeech(ctx, currentUser(request).id, request.params.id, request.params.message_id),
+  );
+
+  app.post(
+    "/api/stories/:id/messages/:message_id/speech",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "Narrate a narrator message (once per version, wording and voices): the narrator's voice and each character's",
+        security: kit.security,
+        params: messageParams,
+        response: {
+          202: messageSpeechSchema,
+          200: messageSpeechSchema,
+          402: errorBodySchema,
+          429: errorBodySchema,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      await kit.limiter.hit(speechRule, userId);
+      const speech = await startSpeech(ctx, userId, request.params.id, request.params.message_id);
+      return reply.code(speech.status === "pending" ? 202 : 200).send(speech);
+    },
+  );
+};
