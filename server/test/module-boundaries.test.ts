@@ -36,6 +36,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "storyExports", sql: "story_exports" },
   ],
   events: [{ drizzle: "userEvents", sql: "user_events" }],
+  voice: [{ drizzle: "messageSpeech", sql: "message_speech" }],
 };
 
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {
