@@ -3,7 +3,12 @@
 // it, and pauses it; the narrator's voice picked in Story Settings is still picked when the settings open again.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
-import { type ConsoleWatch, watchConsole } from "./support/page-checks";
+import {
+  type ConsoleWatch,
+  expectNoSeriousAxeViolationsInBothThemes,
+  shoot,
+  watchConsole,
+} from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 let sink: Mailbox;
@@ -51,12 +56,15 @@ test("read a narrator message aloud, pause it, and keep the narrator's voice", a
   await expect(answer.getByLabel("Narration speed")).toBeVisible();
   await pause.click();
   await expect(answer.getByRole("button", { name: "Resume narration" })).toBeVisible();
+  await expectNoSeriousAxeViolationsInBothThemes(page, "a paused narration");
+  await shoot(page, "narration-paused");
 
   // The narrator's voice, picked in Story Settings, is still picked when they open again.
   await page.getByRole("button", { name: "Story Settings" }).click();
   const voice = settingsPanel(page).getByLabel("Narrator voice");
   await expect(voice).toBeVisible();
   await expect(voice).toHaveValue("");
+  await shoot(page, "narration-settings");
   const picked = await voice.locator("option").nth(1).getAttribute("value");
   expect(picked).toBeTruthy();
   await voice.selectOption(picked ?? "");
@@ -67,4 +75,24 @@ test("read a narrator message aloud, pause it, and keep the narrator's voice", a
   await expect(settingsPanel(page).getByLabel("Narrator voice")).toHaveValue(picked ?? "");
   const settings = await page.request.get(`/api/stories/${story.id}/settings`, { headers: bearer(writer) });
   expect(((await settings.json()) as { narrator_voice: string | null }).narrator_voice).toBe(picked);
+});
+
+test("the read-aloud control fits a phone, in both themes", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const created = await page.request.post("/api/stories", {
+    headers: bearer(writer),
+    data: { title: "Low Tide", context: "A harbour at low tide" },
+  });
+  const story = (await created.json()).story as { id: string };
+  await storeSession(page, writer);
+  await page.goto(`/stories/${story.id}`);
+  await page.getByRole("button", { name: "Chat", exact: true }).click();
+  await messageBox(page).fill("I walk out onto the wet sand");
+  await messageBox(page).press("Enter");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 30_000 });
+  const readAloud = narrator(page).first().getByRole("button", { name: "Read aloud" });
+  await readAloud.scrollIntoViewIfNeeded();
+  await expect(readAloud).toBeInViewport();
+  await expectNoSeriousAxeViolationsInBothThemes(page, "the read-aloud control on a phone");
+  await shoot(page, "narration-phone");
 });
