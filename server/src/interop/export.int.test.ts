@@ -117,9 +117,10 @@ describe("a Story Card as a character card", () => {
     expect(await storedCard(back.id)).toEqual(await storedCard(character.id));
   });
 
-  it("exports a card made in the app, and its lore rules come back on import", async () => {
+  it("exports a card made in the app, and its lore rules and voice come back on import", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
+    const voice = (await get(user, "/api/voices")).json().voices[2].id as string;
     const made = await t.app.inject({
       method: "POST",
       url: `/api/stories/${storyId}/cards`,
@@ -134,9 +135,11 @@ describe("a Story Card as a character card", () => {
         priority: 900,
         case_sensitive: true,
         description: "A bell that rings under the sea.",
+        voice,
       },
     });
     expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().card.voice).toBe(voice);
     const cardId = made.json().card.id as string;
     const png = await get(user, `/api/stories/${storyId}/cards/${cardId}/export?format=png`);
     expect(png.statusCode).toBe(200);
