@@ -1,4 +1,4 @@
-// The story's film: a job that joins the story's clips and scene pans into one MP4 with captions.
+// The story's film: a job that joins the story's clips and scene pans into one narrated MP4 with captions.
 import { z } from "zod";
 
 export const filmSchema = z.object({
@@ -8,6 +8,8 @@ export const filmSchema = z.object({
   error: z.string().nullable(),
   /** The film, once made (it is also in the Gallery as a video). */
   video_url: z.string().nullable(),
+  /** The film's captions as WebVTT: the narration's sentences, each timed to its voice. */
+  captions_url: z.string().nullable(),
   media_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -18,7 +20,7 @@ export const filmResponseSchema = z.object({
   success: z.literal(true),
   /** The newest film of the story, or null when none was made. */
   film: filmSchema.nullable(),
-  /** What making a film costs, in credits. */
+  /** What making a film costs, in credits: 0 with the offline voice, a vendor voice's narration else. */
   cost: z.number(),
 });
 export type FilmResponse = z.infer<typeof filmResponseSchema>;

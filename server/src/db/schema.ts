@@ -466,6 +466,10 @@ export const storyFilms = pgTable(
     error: text("error"),
     /** The gallery video the film became. */
     mediaItemId: uuid("media_item_id"),
+    /** The film's captions as WebVTT in media storage, beside the video. */
+    captionsKey: text("captions_key"),
+    /** What a vendor-voiced narration cost when the film was started; refunded if the film fails. */
+    chargedTenths: integer("charged_tenths").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },

@@ -32,27 +32,59 @@ export async function findFilm(q: Queryable, id: string): Promise<FilmRow | unde
 export async function updateFilm(
   q: Queryable,
   id: string,
-  values: Partial<Pick<FilmRow, "status" | "progress" | "error" | "mediaItemId">> & { updatedAt: Date },
+  values: Partial<Pick<FilmRow, "status" | "progress" | "error" | "mediaItemId" | "captionsKey">> & {
+    updatedAt: Date;
+  },
 ): Promise<void> {
   await q.update(storyFilms).set(values).where(eq(storyFilms.id, id));
 }
 
-/** Marks films of a story that stopped reporting (their worker died) as failed; frees the story for a new one. */
+const active = inArray(storyFilms.status, ["queued", "running"]);
+
+/** Completes a film still in progress; undefined when it already failed (its refund is paid). */
+export async function completeFilmIfActive(
+  q: Queryable,
+  id: string,
+  values: Pick<FilmRow, "mediaItemId" | "captionsKey">,
+  at: Date,
+): Promise<FilmRow | undefined> {
+  const [row] = await q
+    .update(storyFilms)
+    .set({ ...values, status: "completed", progress: 100, error: null, updatedAt: at })
+    .where(and(eq(storyFilms.id, id), active))
+    .returning();
+  return row;
+}
+
+/** Fails a film still in progress; undefined when it was already settled (so nothing is refunded twice). */
+export async function failFilmIfActive(
+  q: Queryable,
+  id: string,
+  error: string,
+  at: Date,
+): Promise<FilmRow | undefined> {
+  const [row] = await q
+    .update(storyFilms)
+    .set({ status: "failed", error, updatedAt: at })
+    .where(and(eq(storyFilms.id, id), active))
+    .returning();
+  return row;
+}
+
+/**
+ * Marks films of a story that stopped reporting (their worker died) as failed and returns them (to refund);
+ * frees the story for a new one.
+ */
 export async function failStaleFilms(
   q: Queryable,
   storyId: string,
   staleBefore: Date,
   error: string,
   at: Date,
-) {
-  await q
+): Promise<FilmRow[]> {
+  return q
     .update(storyFilms)
     .set({ status: "failed", error, updatedAt: at })
-    .where(
-      and(
-        eq(storyFilms.storyId, storyId),
-        inArray(storyFilms.status, ["queued", "running"]),
-        lt(storyFilms.updatedAt, staleBefore),
-      ),
-    );
+    .where(and(eq(storyFilms.storyId, storyId), active, lt(storyFilms.updatedAt, staleBefore)))
+    .returning();
 }

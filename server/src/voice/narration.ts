@@ -21,6 +21,7 @@ import { payFor } from "../credits/paid-work";
 import type { Queryable } from "../db/client";
 import { markdownToPlain } from "../exports/text";
 import { BadRequest, HttpError, NotFound } from "../http/errors";
+import type { VoiceProvider } from "../providers/types";
 import { storyCards } from "../stories/cards";
 import { generationSettings } from "../stories/settings";
 import { failSpeech, narrateMessageJob } from "./narration-job";
@@ -48,7 +49,7 @@ class SpeechBusy extends HttpError {
   }
 }
 
-type Plan = {
+export type Plan = {
   parts: SpeechRow["parts"];
   contentKey: string;
   characters: number;
@@ -58,10 +59,16 @@ type Plan = {
 /** A plain trigger word can name a speaker; a regex trigger (/.../) cannot. */
 const plainWords = (triggers: string[]) => triggers.filter((trigger) => !/^\/.*\/[a-z]*$/i.test(trigger));
 
-async function planNarration(ctx: NarrationContext, userId: string, storyId: string, messageId: string) {
-  const settings = await generationSettings(ctx, userId, storyId);
-  const message = await storyMessageText(ctx, userId, storyId, messageId);
-  if (message?.role !== "assistant") throw new NotFound("Message not found");
+/** Who speaks a story: the provider, the narrator's voice and each enabled character card's voice. */
+export type StoryVoices = { provider: VoiceProvider; narratorVoice: string; cast: CastMember[] };
+
+export async function storyVoices(
+  ctx: NarrationContext,
+  userId: string,
+  storyId: string,
+  settingsFirst?: Awaited<ReturnType<typeof generationSettings>>,
+): Promise<StoryVoices> {
+  const settings = settingsFirst ?? (await generationSettings(ctx, userId, storyId));
   const provider = voiceProvider(ctx);
   const offered = (await listVoices(ctx, provider)).map((voice) => voice.id);
   // A voice this provider no longer offers (the server's provider changed) falls back to the default.
@@ -74,18 +81,24 @@ async function planNarration(ctx: NarrationContext, userId: string, storyId: str
       aliases: plainWords(card.triggers),
       voice: usable(card.voice) ?? voiceForName(card.name, offered, narratorVoice),
     }));
-  const parts = speechParts(markdownToPlain(message.content), narratorVoice, cast);
+  return { provider, narratorVoice, cast };
+}
+
+/** How a narrator message's text (markdown) is spoken in the story's voices, and what that costs. */
+export function planSpeech({ provider, narratorVoice, cast }: StoryVoices, content: string): Plan {
+  const parts = speechParts(markdownToPlain(content), narratorVoice, cast);
   const characters = parts.reduce((sum, part) => sum + part.text.length, 0);
   const contentKey = createHash("sha256")
     .update(JSON.stringify({ provider: provider.name, parts }))
     .digest("hex");
-  const plan: Plan = {
-    parts,
-    contentKey,
-    characters,
-    cost: speechCost(speechUnitPrice(provider), characters),
-  };
-  return plan;
+  return { parts, contentKey, characters, cost: speechCost(speechUnitPrice(provider), characters) };
+}
+
+async function planNarration(ctx: NarrationContext, userId: string, storyId: string, messageId: string) {
+  const settings = await generationSettings(ctx, userId, storyId);
+  const message = await storyMessageText(ctx, userId, storyId, messageId);
+  if (message?.role !== "assistant") throw new NotFound("Message not found");
+  return planSpeech(await storyVoices(ctx, userId, storyId, settings), message.content);
 }
 
 async function toResponse(
