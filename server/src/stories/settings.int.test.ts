@@ -65,6 +65,8 @@ const DEFAULTS = {
   art_style: "",
   aspect_ratio: "4:3",
   input_mode: "story",
+  narrator_voice: null,
+  read_aloud: false,
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };
@@ -102,12 +104,18 @@ describe("a story's generation settings", () => {
       max_tokens: 1600,
     };
     expect(changed.json()).toEqual(expected);
-    await call(user, "PUT", url, { authors_note_depth: 4, aspect_ratio: "16:9", input_mode: "do" });
+    await call(user, "PUT", url, {
+      authors_note_depth: 4,
+      aspect_ratio: "16:9",
+      input_mode: "do",
+      read_aloud: true,
+    });
     expect((await call(user, "GET", url)).json()).toEqual({
       ...expected,
       authors_note_depth: 4,
       aspect_ratio: "16:9",
       input_mode: "do",
+      read_aloud: true,
     });
     // null goes back to the provider's default model.
     const back = await call(user, "PUT", url, { text_model: null });
