@@ -17,6 +17,7 @@ describe("credit history formatting", () => {
     expect(transactionLabel("usage_image")).toBe("Image generation");
     expect(transactionLabel("usage_video")).toBe("Video generation");
     expect(transactionLabel("usage_advisor")).toBe("Prompt advisor");
+    expect(transactionLabel("usage_speech")).toBe("Narration");
     expect(transactionLabel("usage_upscale_2x")).toBe("Usage: upscale 2x");
     expect(transactionLabel("promo_credit")).toBe("Promo credit");
   });

@@ -20,6 +20,7 @@ const USAGE_NAMES: Record<string, string> = {
   video: "Video generation",
   advisor: "Prompt advisor",
   transcription: "Transcription",
+  speech: "Narration",
 };
 
 /** "Credit purchase", "Image generation", "Usage: upscale" for a kind this page does not know yet. */
