@@ -177,38 +177,47 @@ function fitted(audio: SpeechAudio | undefined, samples: number): Buffer {
   return out;
 }
 
-async function renderClip(ffmpeg: string, input: string, segment: string, holdSeconds: number) {
+/** Joins encoded segments (same size, rate and format) without re-encoding. */
+async function joinSegments(ffmpeg: string, dir: string, name: string, files: string[], output: string) {
+  const list = path.join(dir, `${name}.txt`);
+  await writeFile(list, files.map((file) => `file '${path.basename(file)}'`).join("\n"));
+  await runFfmpeg(ffmpeg, ["-y", "-f", "concat", "-safe", "0", "-i", list, "-c", "copy", output]);
+}
+
+async function renderClip(
+  ffmpeg: string,
+  dir: string,
+  index: number,
+  input: string,
+  segment: string,
+  holdSeconds: number,
+) {
+  const fill = ["-vf", `${coverFrame},fps=${FILM_FPS}`, ...encodeArgs];
   if (holdSeconds <= 0) {
-    await runFfmpeg(ffmpeg, [
-      "-y",
-      "-i",
-      input,
-      "-vf",
-      `${coverFrame},fps=${FILM_FPS}`,
-      ...encodeArgs,
-      segment,
-    ]);
+    await runFfmpeg(ffmpeg, ["-y", "-i", input, ...fill, segment]);
     return;
   }
-  // The clip, then its last frame (read again from just before its end) repeated for the hold.
-  const holdFrames = Math.ceil(holdSeconds * FILM_FPS);
+  // The clip, then its last frame (each decoded frame overwrites the picture: the last one stays) for the hold.
+  const clip = path.join(dir, `clip-${index}.mp4`);
+  const last = path.join(dir, `last-${index}.png`);
+  const hold = path.join(dir, `hold-${index}.mp4`);
+  await runFfmpeg(ffmpeg, ["-y", "-i", input, ...fill, clip]);
+  await runFfmpeg(ffmpeg, ["-y", "-i", clip, "-update", "1", last]);
+  const seconds = String(Math.ceil(holdSeconds * FILM_FPS) / FILM_FPS);
   await runFfmpeg(ffmpeg, [
     "-y",
+    "-loop",
+    "1",
+    "-framerate",
+    String(FILM_FPS),
+    "-t",
+    seconds,
     "-i",
-    input,
-    "-sseof",
-    "-0.3",
-    "-i",
-    input,
-    "-filter_complex",
-    `[0:v]${coverFrame},fps=${FILM_FPS},setpts=PTS-STARTPTS[clip];` +
-      `[1:v]${coverFrame},fps=${FILM_FPS},reverse,trim=end_frame=1,loop=loop=${holdFrames}:size=1:start=0,setpts=N/(${FILM_FPS}*TB)[hold];` +
-      "[clip][hold]concat=n=2:v=1:a=0[out]",
-    "-map",
-    "[out]",
-    ...encodeArgs,
-    segment,
+    last,
+    ...fill,
+    hold,
   ]);
+  await joinSegments(ffmpeg, dir, `scene-${index}`, [clip, hold], segment);
 }
 
 export type RenderedFilm = { video: Buffer; captions: string | null };
@@ -238,7 +247,7 @@ export async function renderFilm(
       const input = path.join(dir, `input-${index}.${extensionOf(scene.videoKey)}`);
       await writeFile(input, await ctx.storage.read(scene.videoKey));
       const clipSeconds = narration > 0 ? await probeDuration(ffmpeg, input) : 0;
-      await renderClip(ffmpeg, input, segment, narration - clipSeconds);
+      await renderClip(ffmpeg, dir, index, input, segment, narration - clipSeconds);
     } else if (scene.imageKey) {
       const input = path.join(dir, `input-${index}.${extensionOf(scene.imageKey)}`);
       await writeFile(input, await ctx.storage.read(scene.imageKey));

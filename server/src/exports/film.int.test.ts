@@ -1,45 +1,120 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { speechCost } from "@storyverse/contract/voice";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { fetchMedia, waitForMedia } from "../../test/media";
+import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { waitForMedia } from "../../test/media";
+import { findAccount, ledgerSum } from "../credits/repo";
 import { probeDuration, runFfmpeg } from "./ffmpeg";
 import { PAN_SECONDS } from "./film-job";
+import { markdownToPlain } from "./text";
 
+// The app of the describe block running now (each makes its own: offline voice, none, a vendor's).
 let t: TestApp;
 let dir: string;
 beforeAll(async () => {
-  t = await createTestApp({ tickingClock: true });
   dir = await mkdtemp(path.join(os.tmpdir(), "film-test-"));
 });
 afterAll(async () => {
-  await t.cleanup();
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = (user: TestUser, method: "GET" | "POST", url: string, payload?: object) =>
+const call = (user: TestUser, method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
+/** A signed media URL, fetched the way the browser does. */
+const fetchMedia = (url: string) => t.app.inject({ method: "GET", url });
+
+const balance = async (user: TestUser) =>
+  (await call(user, "GET", "/api/credit-balance")).json().remaining as number;
+
+/** A turn of the story; a media turn waits for its picture or clip. */
 async function turn(user: TestUser, storyId: string, prompt: string, mode: "chat" | "image" | "video") {
   const res = await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt, chat_mode: mode });
-  if (mode === "chat") return null;
-  const status = await waitForMedia(
-    t,
-    user.token,
-    `/api/stories/${storyId}/media-status/${res.json().message_id}`,
-  );
+  const messageId = res.json().message_id as string;
+  if (mode === "chat") return { messageId, video_url: null };
+  const status = await waitForMedia(t, user.token, `/api/stories/${storyId}/media-status/${messageId}`);
   expect(status.media_generation_completed).toBe(true);
-  return status;
+  return { ...status, messageId };
 }
 
+/** The narrator's answer reworded (short words keep the film, and the test, short). */
+async function reword(user: TestUser, storyId: string, messageId: string, content: string) {
+  const res = await call(user, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, { content });
+  expect(res.statusCode).toBe(200);
+}
+
+const GATE = "The gate creaks open.";
+const TOWER =
+  "You climb the tower stair by stair, counting every step out loud. At the top the wind tears at your cloak. " +
+  '"Who goes there?" calls a voice from the dark. Far below, the lanterns of the harbour go out one by one.';
+
 async function saveTo(name: string, url: string) {
-  const media = await fetchMedia(t, url);
-  expect(media.status).toBe(200);
+  const media = await fetchMedia(url);
+  expect(media.statusCode).toBe(200);
   const file = path.join(dir, name);
-  await writeFile(file, media.body);
+  await writeFile(file, media.rawPayload);
   return file;
+}
+
+/** Whether the file has an AAC audio stream, as ffmpeg reads its header. */
+async function hasAudio(file: string) {
+  const log = await runFfmpeg(t.config.ffmpeg.path, ["-i", file], { allowFailure: true });
+  return /Stream #0:\d.*Audio: aac/.test(log);
+}
+
+/** Seconds of one stream of the file, decoded to the end (the last "time=" ffmpeg reports). */
+async function decodedSeconds(file: string, stream: "0:v" | "0:a") {
+  const log = await runFfmpeg(t.config.ffmpeg.path, ["-i", file, "-map", stream, "-f", "null", "-"]);
+  const last = [...log.matchAll(/time=(\d+):(\d\d):(\d\d(?:\.\d+)?)/g)].at(-1)!;
+  return Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]);
+}
+
+type Cue = { start: number; end: number; text: string };
+
+/** The film's WebVTT captions, read from captions_url. */
+async function captionsOf(url: string): Promise<{ text: string; cues: Cue[] }> {
+  const res = await fetchMedia(url);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers["content-type"]).toMatch(/^text\/vtt/);
+  const seconds = (h: string, m: string, s: string) => Number(h) * 3600 + Number(m) * 60 + Number(s);
+  const cues = [
+    ...res.body.matchAll(/(\d\d):(\d\d):(\d\d\.\d{3}) --> (\d\d):(\d\d):(\d\d\.\d{3})\n([^\n]+)/g),
+  ].map((m) => ({
+    start: seconds(m[1]!, m[2]!, m[3]!),
+    end: seconds(m[4]!, m[5]!, m[6]!),
+    text: m[7]!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+  }));
+  return { text: res.body, cues };
+}
+
+/** The narrator's words of a story, plain and without quote marks (a quote is spoken without them). */
+async function narration(user: TestUser, storyId: string) {
+  const { messages } = (await call(user, "GET", `/api/stories/${storyId}/messages`)).json() as {
+    messages: { role: string; content: string }[];
+  };
+  const plain = (text: string) => text.replace(/["“”]/g, "").replace(/\s+/g, " ").trim();
+  return messages.filter((m) => m.role === "assistant").map((m) => plain(markdownToPlain(m.content)));
+}
+
+/** How bright (0..255) the column x of a 1280x720 frame at `at` seconds of the film is, on average. */
+async function edgeBrightness(file: string, at: number) {
+  const frame = path.join(dir, `frame-${at}.png`);
+  await runFfmpeg(t.config.ffmpeg.path, ["-y", "-ss", String(at), "-i", file, "-frames:v", "1", frame]);
+  const { data, info } = await sharp(frame).raw().toBuffer({ resolveWithObject: true });
+  const column = (x: number) => {
+    let sum = 0;
+    for (let y = 0; y < info.height; y++) {
+      const i = (y * info.width + x) * info.channels;
+      sum += (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+    }
+    return sum / info.height;
+  };
+  return { left: column(1), right: column(info.width - 2) };
 }
 
 async function waitForFilm(user: TestUser, storyId: string) {
@@ -55,21 +130,32 @@ async function waitForFilm(user: TestUser, storyId: string) {
 }
 
 describe("the story's film", () => {
-  it("joins clips and scene pans in order into one MP4 of the summed length, one frame size, with captions", async () => {
+  beforeAll(async () => {
+    t = await createTestApp({ tickingClock: true });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it("joins clips and scene pans in order into one narrated MP4, one frame size, with timed captions", async () => {
     const user = await createUser(t);
     const storyId = (await call(user, "POST", "/api/stories", { title: "Reel" })).json().story.id as string;
     const clip = await turn(user, storyId, "I open the gate", "video");
-    await turn(user, storyId, "I wait", "chat");
-    await turn(user, storyId, "I climb the tower", "image");
-    const clipSeconds = await probeDuration(t.config.ffmpeg.path, await saveTo("clip.mp4", clip!.video_url!));
+    await reword(user, storyId, clip.messageId, GATE);
+    const wait = await turn(user, storyId, "I wait", "chat");
+    await reword(user, storyId, wait.messageId, "Nothing happens.");
+    const tower = await turn(user, storyId, "I climb the tower", "image");
+    await reword(user, storyId, tower.messageId, TOWER);
+    const clipSeconds = await probeDuration(t.config.ffmpeg.path, await saveTo("clip.mp4", clip.video_url!));
 
+    // The offline voice is free: so is the film.
     const before = (await call(user, "GET", `/api/stories/${storyId}/film`)).json();
     expect(before).toEqual({ success: true, film: null, cost: 0 });
     const credits = (await call(user, "GET", "/api/quota")).json().remaining;
 
     const started = await call(user, "POST", `/api/stories/${storyId}/film`);
     expect(started.statusCode).toBe(202);
-    expect(started.json().film.status).toBe("queued");
+    expect(started.json()).toMatchObject({ film: { status: "queued", captions_url: null }, cost: 0 });
     // One film at a time per story.
     const again = await call(user, "POST", `/api/stories/${storyId}/film`);
     expect(again.statusCode).toBe(409);
@@ -77,25 +163,48 @@ describe("the story's film", () => {
 
     const { film } = await waitForFilm(user, storyId);
     expect(film).toMatchObject({ status: "completed", progress: 100, error: null });
-    // Free: the credits are as they were.
     expect((await call(user, "GET", "/api/quota")).json().remaining).toBe(credits);
 
     const file = await saveTo("film.mp4", film.video_url);
     const duration = await probeDuration(t.config.ffmpeg.path, file);
-    expect(Math.abs(duration - (clipSeconds + PAN_SECONDS))).toBeLessThan(0.5);
+    // Each scene is held for its narration: at least as long as the clip and the 4 s pan together.
+    expect(duration).toBeGreaterThan(clipSeconds + PAN_SECONDS - 0.1);
+
+    // A soundtrack as long as the pictures.
+    expect(await hasAudio(file)).toBe(true);
+    const video = await decodedSeconds(file, "0:v");
+    expect(Math.abs((await decodedSeconds(file, "0:a")) - video)).toBeLessThan(0.15);
 
     const log = await runFfmpeg(
       t.config.ffmpeg.path,
       ["-i", file, "-map", "0:v", "-vf", "showinfo", "-f", "null", "-"],
-      {
-        maxLogChars: 50_000_000,
-      },
+      { maxLogChars: 50_000_000 },
     );
     const sizes = new Set([...log.matchAll(/ s:(\d+x\d+) /g)].map((m) => m[1]));
     expect([...sizes]).toEqual(["1280x720"]);
-    const frames = [...log.matchAll(/ s:\d+x\d+ /g)].length;
-    expect(frames).toBeGreaterThan((clipSeconds + PAN_SECONDS - 0.5) * 24);
     expect(log).toMatch(/Subtitle: mov_text/);
+
+    // Captions: WebVTT beside the film, whole sentences of the narration, in order and within the film.
+    const { text, cues } = await captionsOf(film.captions_url);
+    expect(text.startsWith("WEBVTT\n")).toBe(true);
+    const words = await narration(user, storyId);
+    expect(cues.length).toBeGreaterThan(2);
+    for (const [index, cue] of cues.entries()) {
+      expect(words.some((message) => message.includes(cue.text.replace(/["“”]/g, "")))).toBe(true);
+      expect(cue.text).toMatch(/[.!?…]["”’)]*$/);
+      expect(cue.end).toBeGreaterThan(cue.start);
+      expect(cue.end).toBeLessThanOrEqual(duration + 0.05);
+      if (index > 0) expect(cue.start).toBeGreaterThanOrEqual(cues[index - 1]!.end);
+    }
+    // The picture's scene (the last) is spoken for longer than the pan alone would last.
+    const lastScene = words.at(-1)!;
+    const spokenOverPicture = cues.filter((cue) => lastScene.includes(cue.text.replace(/["“”]/g, "")));
+    expect(spokenOverPicture.at(-1)!.end - spokenOverPicture[0]!.start).toBeGreaterThan(PAN_SECONDS);
+
+    // The clip fills the frame: its left and right edges are picture, not black bars.
+    const edges = await edgeBrightness(file, Math.min(1, clipSeconds / 2));
+    expect(edges.left).toBeGreaterThan(12);
+    expect(edges.right).toBeGreaterThan(12);
 
     const gallery = (await call(user, "GET", "/api/gallery?type=video")).json();
     const items = (gallery.items ?? gallery.media ?? gallery) as {
@@ -126,4 +235,75 @@ describe("the story's film", () => {
     expect(empty.json().detail).toBe("This story has no pictures or clips to film yet.");
     expect((await call(owner, "GET", `/api/stories/${storyId}/film`)).json().film).toBeNull();
   });
+});
+
+describe("the film with narration off (TTS_PROVIDER=none)", () => {
+  beforeAll(async () => {
+    t = await createTestApp({ tickingClock: true, env: { TTS_PROVIDER: "none" } });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it("is silent, a still panned for 4 s, captioned as before", async () => {
+    const user = await createUser(t);
+    const storyId = (await call(user, "POST", "/api/stories", { title: "Quiet" })).json().story.id as string;
+    const tower = await turn(user, storyId, "I climb the tower", "image");
+    await reword(user, storyId, tower.messageId, TOWER);
+    expect((await call(user, "POST", `/api/stories/${storyId}/film`)).statusCode).toBe(202);
+    const { film } = await waitForFilm(user, storyId);
+    expect(film.status).toBe("completed");
+    const file = await saveTo("quiet.mp4", film.video_url);
+    expect(await hasAudio(file)).toBe(false);
+    expect(Math.abs((await probeDuration(t.config.ffmpeg.path, file)) - PAN_SECONDS)).toBeLessThan(0.3);
+    const { cues } = await captionsOf(film.captions_url);
+    expect(cues).toHaveLength(1);
+  }, 120_000);
+});
+
+describe("the film with a vendor's voice (OpenAI speech format)", () => {
+  let fake: OpenAIFake;
+  beforeAll(async () => {
+    fake = await startOpenAIFake();
+    t = await createTestApp({
+      tickingClock: true,
+      env: { TTS_PROVIDER: "openai", TTS_API_KEY: fake.apiKey, TTS_BASE_URL: fake.baseUrl },
+    });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await fake.close();
+  });
+
+  it("charges the narration per 1,000 characters when started, and gives it back when the vendor fails", async () => {
+    const user = await createUser(t);
+    const storyId = (await call(user, "POST", "/api/stories", { title: "Paid" })).json().story.id as string;
+    const tower = await turn(user, storyId, "I climb the tower", "image");
+    await reword(user, storyId, tower.messageId, TOWER.repeat(4));
+    const characters = (await narration(user, storyId)).join("").length;
+    const price = (await call(user, "GET", `/api/stories/${storyId}/film`)).json().cost as number;
+    // About the narrator's words (quotes and spacing aside), at the narration's price.
+    expect(price).toBe(speechCost(0.5, characters));
+    expect(price).toBeGreaterThan(0);
+
+    const start = await balance(user);
+    const started = await call(user, "POST", `/api/stories/${storyId}/film`);
+    expect(started.statusCode).toBe(202);
+    expect(started.json().cost).toBe(price);
+    expect(await balance(user)).toBe(start - price);
+    const made = await waitForFilm(user, storyId);
+    expect(made.film.status).toBe("completed");
+    expect(fake.requests.some((request) => request.path === "/v1/audio/speech")).toBe(true);
+    expect(await hasAudio(await saveTo("paid.mp4", made.film.video_url))).toBe(true);
+    expect(await balance(user)).toBe(start - price);
+
+    fake.failNext({ status: 400, message: "Invalid voice." }, "/audio/speech");
+    expect((await call(user, "POST", `/api/stories/${storyId}/film`)).statusCode).toBe(202);
+    expect(await balance(user)).toBe(start - 2 * price);
+    const failed = await waitForFilm(user, storyId);
+    expect(failed.film.status).toBe("failed");
+    expect(await balance(user)).toBe(start - price);
+    const account = await findAccount(t.database.db, user.userId);
+    expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+  }, 180_000);
 });
