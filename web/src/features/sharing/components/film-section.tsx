@@ -1,5 +1,5 @@
-// The story's film: its price shown before starting (free), progress while the job runs, then the film
-// itself (also in the Gallery). Polls only while a film is being made.
+// The story's film: its price shown before starting (free with the offline voice), progress while the job
+// runs, then the film itself (also in the Gallery) with its captions. Polls only while a film is being made.
 import { CREDIT_COSTS, formatCredits } from "@storyverse/contract/credits";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Clapperboard } from "lucide-react";
@@ -45,7 +45,7 @@ export function FilmSection({
         The story's film
       </h3>
       <p className="text-sm text-ink-muted">
-        Every clip and scene of the story in order, with the narrator's words as captions.{" "}
+        Every clip and scene of the story in order, narrated in the story's voices, with captions.{" "}
         {filmPriceLabel(cost)}.
       </p>
       {making ? (
@@ -66,14 +66,19 @@ export function FilmSection({
       ) : null}
       {current?.status === "completed" && current.video_url ? (
         <div className="flex flex-col gap-1">
-          {/* biome-ignore lint/a11y/useMediaCaption: the captions are inside the film as its subtitle track */}
+          {/* biome-ignore lint/a11y/useMediaCaption: the track is there whenever the film has captions (and they are in the MP4 too) */}
           <video
             controls
             playsInline
             src={current.video_url}
             className="w-full rounded-xl"
             aria-label="The film"
-          />
+          >
+            {/* Same-origin /api/media links: no crossOrigin needed. */}
+            {current.captions_url ? (
+              <track kind="captions" srcLang="en" label="English" default src={current.captions_url} />
+            ) : null}
+          </video>
           <p className="text-xs text-ink-muted">The film is in your Gallery too.</p>
         </div>
       ) : null}

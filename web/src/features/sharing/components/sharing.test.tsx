@@ -15,6 +15,7 @@ const film = (status: string, progress: number, video_url: string | null = null)
   progress,
   error: null,
   video_url,
+  captions_url: video_url ? "/api/media/f1.vtt" : null,
   media_id: video_url ? "m1" : null,
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
@@ -45,6 +46,23 @@ describe("Share & export dialog", () => {
     expect(
       calls.some((call) => call.method === "POST" && call.path === `/api/stories/${story.id}/film`),
     ).toBe(true);
+  });
+
+  it("plays the finished film with its captions", async () => {
+    mockFetch(({ path }) => {
+      if (path.endsWith("/film"))
+        return json({ success: true, film: film("completed", 100, "/api/media/f1.mp4"), cost: 0 });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} />
+      </Providers>,
+    );
+    const video = await screen.findByLabelText("The film");
+    const track = video.querySelector("track");
+    expect(track?.getAttribute("kind")).toBe("captions");
+    expect(track?.getAttribute("src")).toBe("/api/media/f1.vtt");
   });
 
   it("makes a link with the username choice, shows it, and revokes it", async () => {
