@@ -18,7 +18,6 @@ import { saveVideo } from "../media/service";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { splitForProvider } from "../voice/parts";
-import { speechUnitPrice } from "../voice/voices";
 import { durationSeconds, joinSpeech, wavFile } from "../voice/wav";
 import { type Book, type Exchange, loadBook } from "./book";
 import { probeDuration, runFfmpeg } from "./ffmpeg";
@@ -339,13 +338,9 @@ export async function refundFilm(ctx: Pick<AppContext, "db" | "clock" | "log">, 
   }
 }
 
-/**
- * The story's voices when the film is narrated: there is a voice provider and, for a vendor's, the narration
- * was paid for when the film was started (a film started free is never spoken by a paid voice).
- */
+/** The story's voices when the film is narrated (there is a voice provider); undefined makes it silent. */
 async function filmVoices(ctx: JobContext, film: FilmRow): Promise<StoryVoices | undefined> {
-  const provider = ctx.providers.voice;
-  if (!provider || (speechUnitPrice(provider) > 0 && film.chargedTenths <= 0)) return undefined;
+  if (!ctx.providers.voice) return undefined;
   return storyVoices(ctx, film.userId, film.storyId);
 }
 
