@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { speechCost } from "@storyverse/contract/voice";
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
@@ -9,7 +10,9 @@ import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { findAccount, ledgerSum } from "../credits/repo";
+import { storyFilms } from "../db/schema";
 import { probeDuration, runFfmpeg } from "./ffmpeg";
+import { FILM_STALE_MS } from "./film";
 import { PAN_SECONDS } from "./film-job";
 import { markdownToPlain } from "./text";
 
@@ -306,4 +309,26 @@ describe("the film with a vendor's voice (OpenAI speech format)", () => {
     const account = await findAccount(t.database.db, user.userId);
     expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
   }, 180_000);
+
+  it("refunds a paid film whose worker died, when it is next looked at", async () => {
+    const user = await createUser(t);
+    const storyId = (await call(user, "POST", "/api/stories", { title: "Lost" })).json().story.id as string;
+    const tower = await turn(user, storyId, "I climb the tower", "image");
+    await reword(user, storyId, tower.messageId, TOWER);
+    const start = await balance(user);
+    const started = await call(user, "POST", `/api/stories/${storyId}/film`);
+    expect(started.statusCode).toBe(202);
+    const price = started.json().cost as number;
+    expect(await balance(user)).toBe(start - price);
+    // Its worker stopped reporting long ago.
+    await t.database.db
+      .update(storyFilms)
+      .set({ updatedAt: new Date(t.clock.now().getTime() - FILM_STALE_MS - 60_000) })
+      .where(eq(storyFilms.id, started.json().film.id));
+    const body = (await call(user, "GET", `/api/stories/${storyId}/film`)).json();
+    expect(body.film.status).toBe("failed");
+    expect(await balance(user)).toBe(start);
+    const account = await findAccount(t.database.db, user.userId);
+    expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
+  }, 120_000);
 });
