@@ -108,10 +108,11 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       onRequest: kit.auth,
       schema: {
         tags,
-        summary: "Start making the story's film (free; one at a time per story)",
+        summary:
+          "Start making the story's film, narrated when a voice is configured (free offline; a vendor voice is paid per 1,000 characters; one at a time per story)",
         security: kit.security,
         params: storyParams,
-        response: { 202: filmResponseSchema, 409: errorBodySchema, ...errors },
+        response: { 202: filmResponseSchema, 402: errorBodySchema, 409: errorBodySchema, ...errors },
       },
     },
     async (request, reply) => {
