@@ -9,7 +9,7 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { ProviderError, type SpeechAudio } from "../providers/types";
 import { splitForProvider } from "./parts";
 import { completeSpeechIfPending, failSpeechIfPending, findSpeechById, type SpeechRow } from "./repo";
-import { joinSpeech, wavFile } from "./wav";
+import { durationSeconds, joinSpeech, wavFile } from "./wav";
 
 export const narrateMessageJob: JobSpec<{ speechId: string }> = {
   name: "narrate-message",
@@ -32,7 +32,7 @@ export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
 async function speakParts(
   ctx: JobContext,
   row: SpeechRow,
-): Promise<{ wav: Buffer; row: SpeechRow["segments"] }> {
+): Promise<{ audio: SpeechAudio; segments: NonNullable<SpeechRow["segments"]> }> {
   const provider = ctx.providers.voice;
   if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
   const spoken: SpeechAudio[] = [];
@@ -51,7 +51,7 @@ async function speakParts(
     end: Math.round((spans[index]?.end ?? 0) * 1000) / 1000,
     text: part.text,
   }));
-  return { wav: wavFile(audio), row: segments };
+  return { audio, segments };
 }
 
 /**
@@ -94,12 +94,12 @@ export async function narrateMessage(
     return;
   }
   const key = speechAudioKey(row);
-  await ctx.storage.put(key, made.wav, "audio/wav");
-  const durationMs = Math.round(((made.wav.length - 44) / 2 / made.wav.readUInt32LE(24)) * 1000);
+  await ctx.storage.put(key, wavFile(made.audio), "audio/wav");
+  const durationMs = Math.round(durationSeconds(made.audio) * 1000);
   const kept = await completeSpeechIfPending(
     ctx.db,
     row.id,
-    { audioKey: key, durationMs, segments: made.row },
+    { audioKey: key, durationMs, segments: made.segments },
     ctx.clock.now(),
   );
   // Failed meanwhile (the stale time-out refunded it) or deleted with its story: keep nothing.
