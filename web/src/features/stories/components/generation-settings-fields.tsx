@@ -270,7 +270,8 @@ export function useGenerationSettingsFields(storyId: string): {
         </p>
       </div>
       {voices ? (
-        <div className="grid gap-4 sm:grid-cols-2">
+        // Stacked: the panel is narrow whatever the window, and the voice's name needs the whole line.
+        <div className="space-y-3">
           <VoiceField
             id={`${id}-narrator-voice`}
             label="Narrator voice"
@@ -279,7 +280,7 @@ export function useGenerationSettingsFields(storyId: string): {
             value={typed.narratorVoice}
             onChange={setNarratorVoice}
           />
-          <label className="flex items-center gap-2 self-end pb-2 text-sm text-ink sm:pb-3">
+          <label className="flex items-center gap-2 text-sm text-ink">
             <input
               type="checkbox"
               role="switch"
