@@ -21,7 +21,13 @@ import { splitForProvider } from "../voice/parts";
 import { durationSeconds, joinSpeech, wavFile } from "../voice/wav";
 import { type Book, type Exchange, loadBook } from "./book";
 import { probeDuration, runFfmpeg } from "./ffmpeg";
-import { completeFilmIfActive, type FilmRow, failFilmIfActive, findFilm, updateFilm } from "./film-repo";
+import {
+  completeFilmIfActive,
+  type FilmRow,
+  failFilmIfActive,
+  findFilm,
+  reportFilmProgress,
+} from "./film-repo";
 import { markdownToPlain } from "./text";
 
 export const FILM_WIDTH = 1280;
@@ -350,7 +356,7 @@ class FilmSettled extends Error {}
 export async function makeFilm(ctx: JobContext, payload: { filmId: string }, attempt: JobAttempt) {
   const film = await findFilm(ctx.db, payload.filmId);
   if (!film || (film.status !== "queued" && film.status !== "running")) return;
-  await updateFilm(ctx.db, film.id, { status: "running", progress: 1, updatedAt: ctx.clock.now() });
+  await reportFilmProgress(ctx.db, film.id, { status: "running", progress: 1, updatedAt: ctx.clock.now() });
   const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-film-"));
   const stored: string[] = [];
   try {
@@ -364,7 +370,7 @@ export async function makeFilm(ctx: JobContext, payload: { filmId: string }, att
       async (done) => {
         // The join at the end is quick: the scenes are 95% of the work.
         const progress = Math.max(1, Math.floor((done / scenes.length) * 95));
-        await updateFilm(ctx.db, film.id, { progress, updatedAt: ctx.clock.now() });
+        await reportFilmProgress(ctx.db, film.id, { progress, updatedAt: ctx.clock.now() });
       },
       await filmVoices(ctx, film),
     );

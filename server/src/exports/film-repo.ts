@@ -29,17 +29,22 @@ export async function findFilm(q: Queryable, id: string): Promise<FilmRow | unde
   return row;
 }
 
-export async function updateFilm(
+const active = inArray(storyFilms.status, ["queued", "running"]);
+
+/**
+ * A worker's progress report; it only touches a film still in progress, so a worker that was given up for dead
+ * (and its film failed and refunded) cannot bring the film back to "running".
+ */
+export async function reportFilmProgress(
   q: Queryable,
   id: string,
-  values: Partial<Pick<FilmRow, "status" | "progress" | "error" | "mediaItemId" | "captionsKey">> & {
-    updatedAt: Date;
-  },
+  values: Partial<Pick<FilmRow, "status" | "progress">> & { updatedAt: Date },
 ): Promise<void> {
-  await q.update(storyFilms).set(values).where(eq(storyFilms.id, id));
+  await q
+    .update(storyFilms)
+    .set(values)
+    .where(and(eq(storyFilms.id, id), active));
 }
-
-const active = inArray(storyFilms.status, ["queued", "running"]);
 
 /** Completes a film still in progress; undefined when it already failed (its refund is paid). */
 export async function completeFilmIfActive(

@@ -4,7 +4,7 @@ import path from "node:path";
 import { speechCost } from "@storyverse/contract/voice";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
@@ -316,11 +316,20 @@ describe("the film with a vendor's voice (OpenAI speech format)", () => {
     const tower = await turn(user, storyId, "I climb the tower", "image");
     await reword(user, storyId, tower.messageId, TOWER);
     const start = await balance(user);
+    // The worker stalls in the vendor's speech call and reports nothing more, as if it had died there.
+    fake.failNext("hang", "/audio/speech");
     const started = await call(user, "POST", `/api/stories/${storyId}/film`);
     expect(started.statusCode).toBe(202);
     const price = started.json().cost as number;
     expect(await balance(user)).toBe(start - price);
-    // Its worker stopped reporting long ago.
+    await vi.waitFor(
+      () => expect(fake.requests.some((request) => request.path === "/v1/audio/speech")).toBe(true),
+      {
+        timeout: 60_000,
+        interval: 100,
+      },
+    );
+    // Its last report was long ago.
     await t.database.db
       .update(storyFilms)
       .set({ updatedAt: new Date(t.clock.now().getTime() - FILM_STALE_MS - 60_000) })
