@@ -76,3 +76,23 @@ export const messageSpeechSchema = z.object({
   cost: z.number(),
 });
 export type MessageSpeech = z.infer<typeof messageSpeechSchema>;
+
+/**
+ * Live reading: while a turn is written, each finished sentence is spoken at once
+ * (POST /api/stories/{id}/speech/live answers its WAV). Offline voice only: it is free and quick, while a
+ * vendor's voice is paid once per message version, so its narration waits for the finished message.
+ */
+export const LIVE_SPEECH_MAX_CHARACTERS = 1000;
+/** Live sentences one user may have being spoken at once (more: 429). */
+export const LIVE_SPEECH_PER_USER = 2;
+export const LIVE_SPEECH_OFFLINE_ONLY_DETAIL =
+  "Live reading uses the offline voice; this server's voices narrate each finished message instead.";
+export const LIVE_SPEECH_BUSY_DETAIL = "Too many sentences are being spoken at once. Please try again.";
+
+export const liveSpeechRequestSchema = z.object({
+  text: z
+    .string({ error: "text must be a string" })
+    .trim()
+    .min(1, "text: give the sentence to read aloud.")
+    .max(LIVE_SPEECH_MAX_CHARACTERS, `text: at most ${LIVE_SPEECH_MAX_CHARACTERS} characters per call.`),
+});

@@ -81,6 +81,10 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "A short sample of the voice, as a WAV",
     types: ["audio/wav"],
   },
+  "POST /api/stories/:id/speech/live": {
+    description: "The sentence spoken in the story's voices, as a WAV",
+    types: ["audio/wav"],
+  },
 };
 
 function streamedTurn(): FileAnswer {
@@ -103,6 +107,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/shared/:token/media/:ref": [403, 429],
   "GET /api/shared/:token/preview.jpg": [429],
   "GET /api/voices/:voice/sample": [404, 429, 502, 503],
+  "POST /api/stories/:id/speech/live": [404, 409, 429, 502, 503],
 };
 
 /** The wildcard's name in the document (a path parameter must be a name). */

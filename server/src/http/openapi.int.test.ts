@@ -330,6 +330,13 @@ describe("the OpenAPI document against the real answers", () => {
       path: "/api/stories/{id}/messages/{message_id}/speech",
       params: { id: storyId, message_id: uuid() },
     });
+    await call({
+      method: "POST",
+      path: "/api/stories/{id}/speech/live",
+      params: story,
+      body: { text: "The tower bell rang twice." },
+    });
+    await call({ method: "POST", path: "/api/stories/{id}/speech/live", params: story, body: { text: " " } });
 
     // Story cards.
     await call({ method: "GET", path: "/api/stories/{id}/cards", params: story });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { ProviderError, type SpeechAudio } from "../providers/types";
+import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
 import { splitForProvider } from "./parts";
 import { completeSpeechIfPending, failSpeechIfPending, findSpeechById, type SpeechRow } from "./repo";
 import { durationSeconds, joinSpeech, wavFile } from "./wav";
@@ -29,14 +29,13 @@ type JobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "l
 export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
   `u/${row.userId}/speech/${row.id}.wav`;
 
-async function speakParts(
-  ctx: JobContext,
-  row: SpeechRow,
+/** Speaks parts in their voices (long ones in provider-sized pieces) as one clip, with each part's span in it. */
+export async function speakSpeechParts(
+  provider: VoiceProvider,
+  parts: SpeechRow["parts"],
 ): Promise<{ audio: SpeechAudio; segments: NonNullable<SpeechRow["segments"]> }> {
-  const provider = ctx.providers.voice;
-  if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
   const spoken: SpeechAudio[] = [];
-  for (const part of row.parts) {
+  for (const part of parts) {
     const pieces: SpeechAudio[] = [];
     for (const text of splitForProvider(part.text, provider.maxCharacters)) {
       pieces.push(await provider.speak({ text, voice: part.voice }));
@@ -44,7 +43,7 @@ async function speakParts(
     spoken.push(joinSpeech(pieces, PIECE_PAUSE_SECONDS).audio);
   }
   const { audio, spans } = joinSpeech(spoken, PART_PAUSE_SECONDS);
-  const segments = row.parts.map((part, index) => ({
+  const segments = parts.map((part, index) => ({
     speaker: part.speaker,
     voice: part.voice,
     start: Math.round((spans[index]?.start ?? 0) * 1000) / 1000,
@@ -82,9 +81,11 @@ export async function narrateMessage(
 ): Promise<void> {
   const row = await findSpeechById(ctx.db, speechId);
   if (row?.status !== "pending") return;
-  let made: Awaited<ReturnType<typeof speakParts>>;
+  let made: Awaited<ReturnType<typeof speakSpeechParts>>;
   try {
-    made = await speakParts(ctx, row);
+    const provider = ctx.providers.voice;
+    if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
+    made = await speakSpeechParts(provider, row.parts);
   } catch (error) {
     const retry = error instanceof ProviderError ? error.retryable : true;
     if (retry && !attempt.isLastAttempt) throw error;

@@ -1,17 +1,26 @@
 // HTTP for the story's voices: the voices on offer and their samples (GET /api/voices, GET
-// /api/voices/{voice}/sample) and the narration of a narrator message (GET and POST
-// /api/stories/{id}/messages/{message_id}/speech). Owner only (others: 404).
+// /api/voices/{voice}/sample), the narration of a narrator message (GET and POST
+// /api/stories/{id}/messages/{message_id}/speech) and live reading of a sentence while a turn is written
+// (POST /api/stories/{id}/speech/live). Owner only (others: 404).
 import { errorBodySchema } from "@storyverse/contract/errors";
-import { messageSpeechSchema, VOICE_ID_MAX_LENGTH, voicesResponseSchema } from "@storyverse/contract/voice";
+import {
+  liveSpeechRequestSchema,
+  messageSpeechSchema,
+  VOICE_ID_MAX_LENGTH,
+  voicesResponseSchema,
+} from "@storyverse/contract/voice";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
+import { speakLive } from "./live";
 import { messageSpeech, startSpeech } from "./narration";
 import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "./voices";
 
 const tags = ["voice"];
 const sampleRule = { name: "voice-sample-user", limit: 60, windowMs: 60_000 };
 const speechRule = { name: "speech-user", limit: 60, windowMs: 60_000 };
+// A long turn is a few dozen sentences; a player reads a few turns a minute.
+const liveRule = { name: "speech-live-user", limit: 240, windowMs: 60_000 };
 const messageParams = z.object({
   id: z.uuid("Story not found"),
   message_id: z.uuid("Message not found"),
@@ -103,6 +112,27 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limiter.hit(speechRule, userId);
       const speech = await startSpeech(ctx, userId, request.params.id, request.params.message_id);
       return reply.code(speech.status === "pending" ? 202 : 200).send(speech);
+    },
+  );
+
+  app.post(
+    "/api/stories/:id/speech/live",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "Speak one sentence of a turn being written, at once, in the story's voices (audio/wav; offline voice only)",
+        security: kit.security,
+        params: z.object({ id: z.uuid("Story not found") }),
+        body: liveSpeechRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      await kit.limiter.hit(liveRule, userId);
+      const wav = await speakLive(ctx, userId, request.params.id, request.body.text);
+      return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
     },
   );
 };
