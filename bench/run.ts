@@ -8,7 +8,9 @@
 // section 8 and issue 13: PostgreSQL >= 25% of the bare route with p99 < 50 ms, PGlite >= 10%).
 // Environment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (100), BENCH_LOG_LEVEL (warn),
 // BENCH_ENGINES (both), BENCH_LOADGEN (wrk; `node` for bench/load.ts, whose latency tail is not wrk's).
-// Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them).
+// Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them),
+// and the speech budgets of issue 31 on each engine (bench/speech.ts; BENCH_SPEECH=0 skips them,
+// BENCH_SPEECH_ONLY=1 runs only them).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +25,7 @@ import {
   waitForOk,
 } from "./processes";
 import { seed } from "./seed";
+import { runSpeechBench } from "./speech";
 import { type Measurement, runWrk } from "./wrk";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -154,6 +157,11 @@ function printTable(engine: Engine, rows: Row[]) {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_SPEECH_ONLY === "1") {
+    const met = await runSpeechBench(engines, postgresUrl);
+    if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
+    return check && !met ? 1 : 0;
+  }
   const cpu = os.cpus()[0]?.model ?? "unknown cpu";
   console.log(
     `# Storyverse read benchmarks (${seconds} s per target after a ${warmupSeconds} s warm-up, ${connections} connections)`,
@@ -198,6 +206,7 @@ async function main(): Promise<number> {
   if (process.env.BENCH_LIVE !== "0" && (await postgresReachable(postgresUrl))) {
     await runLiveBench(postgresUrl);
   }
+  if (process.env.BENCH_SPEECH !== "0" && !(await runSpeechBench(engines, postgresUrl))) failed = true;
   if (check) console.log(failed ? "\nbench:check: a budget is not met" : "\nbench:check: every budget met");
   return check && failed ? 1 : 0;
 }

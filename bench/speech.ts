@@ -1,0 +1,168 @@
+// The speech budgets (issue 31), run by `npm run bench` after the read benchmarks, on each engine
+// (embedded PGlite, and PostgreSQL in a throwaway database), with the offline voice (eSpeak NG WASM):
+//
+// 1. A 2,000-character narrator message is narrated in under 5 s: POST .../messages/{id}/speech to the GET that
+//    says completed. Median and max over BENCH_SPEECH_RUNS (5) wordings.
+// 2. The narrated film of a 10-scene story is made in under 2x the length of its narration: POST
+//    /api/stories/{id}/film to the GET that says completed, against the scenes' spoken narration read from the
+//    film's WebVTT captions (each scene's first word to its last, summed).
+// 3. Live reading: the first sound within 1 s of the first sentence on screen, so POST
+//    /api/stories/{id}/speech/live answers a whole WAV for a 150 to 185-character sentence in under 1 s
+//    (p95 of BENCH_SPEECH_LIVE_CALLS, 20, sentences). Reported as not available where the route is missing.
+//
+// The app runs as `npm start` runs it (its worker in the same process, WORKER=on), pinned to core 0 with
+// taskset where it exists (so are its eSpeak worker thread and the ffmpeg it starts); the measuring client
+// (bench/speech-client.ts) is another process on core 1. OFFLINE_TEXT_WORDS_PER_SECOND=0 only makes the
+// setup's story turns quicker; nothing measured streams text.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import {
+  type Child,
+  createDatabase,
+  hasTaskset,
+  postgresReachable,
+  startNode,
+  startServerProcess,
+  waitForOk,
+} from "./processes";
+import type { SpeechMeasurement } from "./speech-client";
+
+const appPort = 3304;
+const base = `http://127.0.0.1:${appPort}`;
+const cpuCount = os.cpus().length;
+const serverCores = "0";
+const clientCores = cpuCount > 1 ? "1" : "0";
+
+export const speechBudgets = {
+  narrationMs: 5_000,
+  filmToNarration: 2,
+  liveP95Ms: 1_000,
+} as const;
+
+type Engine = "pglite" | "postgres";
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const median = (values: number[]) => percentile(values, 50);
+
+async function measure(engine: Engine, postgresUrl: string): Promise<SpeechMeasurement> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-speech-"));
+  const database = engine === "postgres" ? await createDatabase(postgresUrl, "speech_bench") : undefined;
+  let app: Child | undefined;
+  let client: Child | undefined;
+  try {
+    app = startServerProcess(
+      `app (${engine})`,
+      {
+        PORT: String(appPort),
+        HOST: "127.0.0.1",
+        APP_URL: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+        REQUIRE_EMAIL_VERIFICATION: "false",
+        SIGNUPS_PER_ADDRESS_PER_HOUR: "10000",
+        TTS_PROVIDER: "offline",
+        OFFLINE_TEXT_WORDS_PER_SECOND: "0",
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
+      serverCores,
+    );
+    await waitForOk(`${base}/api/health`, app);
+    client = startNode(
+      "speech client",
+      ["--import", "tsx", "bench/speech-client.ts", base],
+      Object.fromEntries(
+        Object.entries(process.env).filter(
+          (entry): entry is [string, string] =>
+            entry[0].startsWith("BENCH_SPEECH_") && entry[1] !== undefined,
+        ),
+      ),
+      clientCores,
+    );
+    const code = await Promise.race([client.exited, app.exited.then(() => "app exited" as const)]);
+    const line = client
+      .output()
+      .split("\n")
+      .find((l) => l.startsWith("RESULT "));
+    if (code !== 0 || !line) {
+      throw new Error(
+        `the speech client failed (${code}):\n${client.output()}\napp errors:\n${app.errors().join("\n")}`,
+      );
+    }
+    return JSON.parse(line.slice("RESULT ".length)) as SpeechMeasurement;
+  } finally {
+    await client?.stop();
+    await app?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const verdict = (met: boolean) => (met ? "met" : "**not met**");
+
+/** Prints one engine's table; true when every budget measured is met (and the live call, if missing, is noted). */
+function report(engine: Engine, m: SpeechMeasurement): boolean {
+  console.log(
+    `\n## Speech budgets (issue 31), ${engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}, offline voice\n`,
+  );
+  console.log("| budget | measured | |");
+  console.log("| --- | --- | --- |");
+  let met = true;
+  if (m.narration.length > 0) {
+    const times = m.narration.map((run) => run.ms);
+    const ok = Math.max(...times) < speechBudgets.narrationMs;
+    met &&= ok;
+    const audio = m.narration.map((run) => run.audioSeconds);
+    console.log(
+      `| 2,000-character message narrated in < 5 s | median ${seconds(median(times))}, max ${seconds(Math.max(...times))} over ${times.length} wordings (audio ${Math.min(...audio).toFixed(1)} to ${Math.max(...audio).toFixed(1)} s) | ${verdict(ok)} |`,
+    );
+  }
+  if (m.film) {
+    const f = m.film;
+    const ratio = f.ms / 1000 / f.narrationSeconds;
+    const ok = ratio < speechBudgets.filmToNarration && f.captionGroups === f.scenes;
+    met &&= ok;
+    console.log(
+      `| ${f.scenes}-scene narrated film made in < 2x its narration | ${seconds(f.ms)} for ${f.narrationSeconds.toFixed(1)} s of narration (${ratio.toFixed(2)}x; ${f.captionGroups} scenes found in the captions, last caption ends at ${f.lastCueEnd.toFixed(1)} s) | ${verdict(ok)} |`,
+    );
+  }
+  if (m.live.available) {
+    const p95 = percentile(m.live.ms, 95);
+    const ok = p95 < speechBudgets.liveP95Ms;
+    met &&= ok;
+    console.log(
+      `| live reading: a first sentence's whole WAV in < 1 s (p95) | p50 ${percentile(m.live.ms, 50).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${Math.max(...m.live.ms).toFixed(0)} ms over ${m.live.ms.length} sentences of ${Math.min(...m.live.characters)} to ${Math.max(...m.live.characters)} characters; the app's first call (starting eSpeak) ${m.live.ms[0]!.toFixed(0)} ms | ${verdict(ok)} |`,
+    );
+  } else if (m.live.status !== 0) {
+    met = false;
+    console.log(
+      `| live reading: a first sentence's whole WAV in < 1 s | not measured: POST /api/stories/{id}/speech/live answered ${m.live.status} | **not measured** |`,
+    );
+  }
+  return met;
+}
+
+/** The speech budgets on each engine asked for; false when one is missed (or PostgreSQL does not answer). */
+export async function runSpeechBench(engines: string[], postgresUrl: string): Promise<boolean> {
+  console.log(
+    `\nSpeech: the app on core ${serverCores}, the measuring client on core ${clientCores}${hasTaskset ? " (taskset)" : " (taskset not found: not pinned)"}; ${cpuCount} cores (${os.cpus()[0]?.model ?? "unknown cpu"}), load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+  let met = true;
+  for (const engine of engines as Engine[]) {
+    if (engine === "postgres" && !(await postgresReachable(postgresUrl))) {
+      console.log(`\nPostgreSQL at ${postgresUrl} does not answer: its speech figures are not measured.`);
+      met = false;
+      continue;
+    }
+    if (!report(engine, await measure(engine, postgresUrl))) met = false;
+  }
+  return met;
+}
