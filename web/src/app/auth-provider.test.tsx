@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { narrationSnapshot, readLiveSentence, startLiveReading } from "../features/voice/narration-player";
 import { apiRequest } from "../lib/api-client";
 import { type FetchCall, json, mockFetch } from "../test/mock-fetch";
 import { renderApp, SIGNED_IN, TEST_TOKEN } from "../test/render-app";
@@ -121,6 +122,32 @@ describe("logout", () => {
     expect(localStorage.getItem("studio_messages")).toBeNull();
     expect(localStorage.getItem("currentView")).toBe("landing");
     expect(window.location.pathname).toBe("/");
+  });
+
+  it("stops a story being read aloud", async () => {
+    server({
+      "GET /api/user/verify": () => verifyAnswer(15),
+      "POST /api/logout": () => json({ success: true }),
+      "POST /api/stories/s1/speech/live": () =>
+        new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "Content-Type": "audio/wav" } }),
+    });
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:s"), revokeObjectURL: vi.fn() }),
+    );
+    const play = vi.spyOn(HTMLMediaElement.prototype, "play").mockImplementation(() => Promise.resolve());
+    const pause = vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(() => {});
+    renderApp("/stories", SIGNED_IN);
+    await screen.findByRole("heading", { level: 1, name: "Your Stories" });
+    startLiveReading("s1", "local-1");
+    readLiveSentence("local-1", "The rain glows.");
+    await waitFor(() => expect(narrationSnapshot().status).toBe("playing"));
+    expect(play).toHaveBeenCalledTimes(1);
+    await logOutFromMenu();
+    expect(await screen.findByRole("heading", HERO)).toBeTruthy();
+    expect(pause).toHaveBeenCalled();
+    expect(narrationSnapshot()).toMatchObject({ status: "idle", messageId: null });
+    vi.restoreAllMocks();
   });
 
   it("forgets the local session even when the server cannot be told", async () => {

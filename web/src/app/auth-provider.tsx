@@ -15,6 +15,7 @@ import {
   useState,
 } from "react";
 import { captureStartupPaymentReturn } from "../features/credits/payment-return";
+import { stopAllNarration } from "../features/voice/narration-player";
 import {
   clearPendingUser,
   readStorage,
@@ -108,10 +109,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  // Once signed out (and the signed-in screens are gone), nothing cached for that user may linger.
+  // Once signed out (and the signed-in screens are gone), nothing cached for that user may linger, nor go on
+  // reading their story aloud.
   const wasAuthenticated = useRef(state.isAuthenticated);
   useEffect(() => {
-    if (wasAuthenticated.current && !state.isAuthenticated) queryClient.clear();
+    if (wasAuthenticated.current && !state.isAuthenticated) {
+      queryClient.clear();
+      stopAllNarration();
+    }
     wasAuthenticated.current = state.isAuthenticated;
   }, [state.isAuthenticated, queryClient]);
 

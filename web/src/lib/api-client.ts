@@ -261,14 +261,19 @@ export async function apiStreamRequest<T>(
  */
 export async function apiDownload(
   path: string,
-  options: { signal?: AbortSignal } = {},
+  options: {
+    signal?: AbortSignal /** Sent as JSON in a POST (a file made from what the client sends). */;
+    json?: unknown;
+  } = {},
 ): Promise<{ blob: Blob; filename: string | null }> {
   const headers: Record<string, string> = {};
   const token = readStorage("token");
   if (token) headers.Authorization = `Bearer ${token}`;
+  const post = options.json === undefined ? {} : { method: "POST", body: JSON.stringify(options.json) };
+  if (options.json !== undefined) headers["Content-Type"] = "application/json";
   let response: Response;
   try {
-    response = await fetch(path, { headers, signal: options.signal });
+    response = await fetch(path, { headers, signal: options.signal, ...post });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     connectionObserver?.unreachable();

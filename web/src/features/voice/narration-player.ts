@@ -1,11 +1,14 @@
 // The app's one narration player: at most one narrator message is read aloud at a time, app-wide, so starting
 // another stops the first. It asks the server for the message's narration, polls about every second while it is
 // made, then plays the signed audio URL. Kept outside React (a small store read with useSyncExternalStore) so
-// the message's control and "Read new turns aloud" drive the same player.
+// the message's control and "Read new turns aloud" drive the same player. Live reading (a turn read sentence by
+// sentence while it is written) is a queue of short clips in the same player: one sentence plays while the next
+// ones are being spoken on the server.
 import { SPEECH_FAILED_MESSAGE, SPEECH_RATES } from "@storyverse/contract/voice";
 import { errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { isOutOfCreditsError } from "../credits/out-of-credits";
+import { fetchLiveSpeech } from "./api/live-speech";
 import { fetchMessageSpeech, startMessageSpeech } from "./api/message-speech";
 
 export type NarrationStatus = "idle" | "preparing" | "playing" | "paused" | "failed";
@@ -23,10 +26,20 @@ export interface NarrationSnapshot {
 export const SPEECH_POLL_MS = 1000;
 const DEFAULT_RATE = 1;
 
+interface LiveQueue {
+  storyId: string;
+  /** Each sentence's clip (an object URL), in order; null when it could not be spoken. */
+  clips: Promise<string | null>[];
+  playing: boolean;
+  /** The turn is written: when the queue runs dry, the reading is over. */
+  ended: boolean;
+}
+
 interface Current {
   messageId: string;
   abort: AbortController;
   audio: HTMLAudioElement | null;
+  live?: LiveQueue;
 }
 
 let current: Current | null = null;
@@ -62,12 +75,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Ends whatever is playing or being prepared (its audio stops, its polling ends). */
+/** Ends whatever is playing or being prepared (its audio stops, its polling ends, its clips are let go). */
 function release() {
   if (!current) return;
   current.abort.abort();
   current.audio?.pause();
   if (current.audio) current.audio.src = "";
+  for (const clip of current.live?.clips ?? []) {
+    void clip.then((url) => url && URL.revokeObjectURL(url));
+  }
   current = null;
 }
 
@@ -136,6 +152,83 @@ async function play(entry: Current) {
   }
 }
 
+/**
+ * Starts reading a turn aloud while it is written, under `key` (the message's id as the page knows it then):
+ * whatever else was playing stops. Sentences follow with readLiveSentence.
+ */
+export function startLiveReading(storyId: string, key: string) {
+  release();
+  current = {
+    messageId: key,
+    abort: new AbortController(),
+    audio: null,
+    live: { storyId, clips: [], playing: false, ended: false },
+  };
+  update({ messageId: key, status: "preparing", error: null });
+}
+
+/** Queues the next finished sentence of the live reading under `key`: it is spoken now and played in turn. */
+export function readLiveSentence(key: string, text: string) {
+  const mine = current;
+  if (mine?.messageId !== key || !mine.live || mine.live.ended) return;
+  const clip = fetchLiveSpeech(mine.live.storyId, text, mine.abort.signal).then(
+    (blob) => URL.createObjectURL(blob),
+    // A sentence that could not be spoken is skipped: the reading goes on with the next.
+    () => null,
+  );
+  mine.live.clips.push(clip);
+  if (!mine.live.playing) void playLive(mine);
+}
+
+/**
+ * The turn is written (its message now known as `messageId`): the reading plays out what is queued, then ends.
+ * The message's own control then shows it, so it can be paused like any narration.
+ */
+export function endLiveReading(key: string, messageId: string) {
+  const mine = current;
+  if (mine?.messageId !== key || !mine.live) return;
+  mine.live.ended = true;
+  mine.messageId = messageId;
+  if (!mine.live.playing && mine.live.clips.length === 0) finish(mine);
+  else update({ messageId });
+}
+
+function finish(mine: Current) {
+  if (current !== mine) return;
+  current = null;
+  update({ status: "idle" });
+}
+
+/** Plays the queued clips one after another until the queue is empty (and waits for more while the turn goes on). */
+async function playLive(mine: Current) {
+  const live = mine.live!;
+  live.playing = true;
+  while (current === mine && live.clips.length > 0) {
+    const url = await live.clips.shift()!;
+    if (!url) continue;
+    if (current !== mine) {
+      URL.revokeObjectURL(url);
+      return;
+    }
+    const audio = new Audio(url);
+    audio.defaultPlaybackRate = snapshot.rate;
+    audio.playbackRate = snapshot.rate;
+    mine.audio = audio;
+    const done = new Promise<void>((resolve) => {
+      audio.addEventListener("ended", () => resolve());
+      audio.addEventListener("error", () => resolve());
+      mine.abort.signal.addEventListener("abort", () => resolve());
+    });
+    await play(mine);
+    await done;
+    URL.revokeObjectURL(url);
+  }
+  live.playing = false;
+  if (current !== mine) return;
+  if (live.ended) finish(mine);
+  else if (snapshot.status !== "paused") update({ status: "preparing" });
+}
+
 export function pauseNarration(messageId: string) {
   if (current?.messageId !== messageId || !current.audio) return;
   current.audio.pause();
@@ -152,6 +245,12 @@ export function stopNarration(messageId: string) {
   if (current?.messageId !== messageId) return;
   release();
   update({ status: "idle" });
+}
+
+/** Stops any narration, whichever message it reads (the player signed out: nothing of theirs plays on). */
+export function stopAllNarration() {
+  release();
+  update({ messageId: null, status: "idle", error: null });
 }
 
 /** The playback speed, kept for the next narration and the next visit. */

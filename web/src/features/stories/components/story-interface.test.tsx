@@ -1,6 +1,7 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
@@ -459,26 +460,6 @@ describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a 
   });
 });
 
-/**
- * A streamed answer the test writes event by event, as the server does with Accept: text/event-stream.
- * Aborting the request (the player's Stop) breaks the stream, as closing a real fetch does.
- */
-function eventStream(call: FetchCall) {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({
-    start: (c) => {
-      controller = c;
-    },
-  });
-  call.signal?.addEventListener("abort", () => controller.error(call.signal?.reason));
-  const encoder = new TextEncoder();
-  return {
-    response: new Response(body, { headers: { "Content-Type": "text/event-stream" } }),
-    send: (event: string, data: unknown) =>
-      controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
-  };
-}
-
 describe("Retry and Continue stream like a turn", () => {
   const QUESTION_ID = "44444444-4444-4444-8444-444444444444";
   const FIRST_ID = "55555555-5555-4555-8555-555555555555";
@@ -493,25 +474,6 @@ describe("Retry and Continue stream like a turn", () => {
     media_generation: { status: "none", type: null },
     quota_info: { remaining: 14.5, unlimited: false, cost: 0.5, charged: 0.5 },
   });
-
-  /** A streamed call the test drives: `stream()` once the request has arrived. */
-  function streamed() {
-    let current: ReturnType<typeof eventStream> | null = null;
-    let arrived: () => void = () => {};
-    const ready = new Promise<void>((resolve) => (arrived = resolve));
-    return {
-      handler: (call: FetchCall) => {
-        current = eventStream(call);
-        arrived();
-        return current.response;
-      },
-      stream: async () => {
-        await ready;
-        if (!current) throw new Error("no stream");
-        return current;
-      },
-    };
-  }
 
   const stopButton = () => screen.queryByRole("button", { name: "Stop the narrator" });
   /** Retry opens its choices; each one's name starts with its label and ends with its price. */

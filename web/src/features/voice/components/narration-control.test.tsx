@@ -1,9 +1,12 @@
 // "Read aloud" on a story's narrator messages: the button's states as the narration is made and played, the
 // speed choice, a failure's reason, the price of paid speech, nothing when the server has narration off, and
-// "Read new turns aloud" narrating a finished turn on its own (waiting paused when the browser refuses to play).
+// "Read new turns aloud" narrating a finished turn on its own (waiting paused when the browser refuses to play),
+// and, with the offline voice, reading a streamed turn sentence by sentence while it is written.
+import type { ChatMessage } from "@storyverse/contract/chat";
 import type { MessageSpeech, VoicesResponse } from "@storyverse/contract/voice";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
@@ -64,22 +67,25 @@ function serve({
   voices = VOICES,
   readAloud = false,
   speak,
+  chat,
+  messages = () => [makeMessage({ id: NARRATOR_ID, content: "The rain glows neon.", mode: "chat" })],
 }: {
   voices?: VoicesResponse;
   readAloud?: boolean;
   speak?: (call: FetchCall) => Response;
+  chat?: (call: FetchCall) => Response;
+  messages?: () => ChatMessage[];
 }) {
   return mockFetch((call) => {
     const { path, method } = call;
     if (path === "/api/voices") return json(voices);
     if (path.endsWith("/speech") && speak) return speak(call);
-    if (path === `/api/stories/${story.id}/settings`) return json({ ...SETTINGS, read_aloud: readAloud });
-    if (path === `/api/stories/${story.id}/messages`) {
-      return json({
-        success: true,
-        messages: [makeMessage({ id: NARRATOR_ID, content: "The rain glows neon.", mode: "chat" })],
-      });
+    if (path === `/api/stories/${story.id}/speech/live` && method === "POST") {
+      return new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "Content-Type": "audio/wav" } });
     }
+    if (path === `/api/stories/${story.id}/settings`) return json({ ...SETTINGS, read_aloud: readAloud });
+    if (path === `/api/stories/${story.id}/messages`) return json({ success: true, messages: messages() });
+    if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
     if (path === `/api/stories/${story.id}/chat` && method === "POST") {
       return json({
         success: true,
@@ -109,15 +115,18 @@ function renderStory() {
 }
 
 let played: HTMLMediaElement[] = [];
-const play = vi.fn(function (this: HTMLMediaElement) {
+function playing(this: HTMLMediaElement) {
   played.push(this);
   return Promise.resolve();
-});
+}
+const play = vi.fn(playing);
 const pause = vi.fn();
 
 beforeEach(() => {
   played = [];
-  play.mockClear();
+  // A test may have made the browser refuse to play: each starts with one that plays.
+  play.mockReset();
+  play.mockImplementation(playing);
   pause.mockClear();
   vi.spyOn(HTMLMediaElement.prototype, "play").mockImplementation(play);
   vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(pause);
@@ -233,5 +242,52 @@ describe("Read new turns aloud", () => {
     expect(await screen.findByText("A door opens in the rain.")).toBeTruthy();
     expect(screen.getAllByRole("button", { name: "Read aloud" })).toHaveLength(2);
     expect(calls.filter((c) => c.path.endsWith("/speech"))).toEqual([]);
+  });
+
+  it("reads a streamed turn sentence by sentence while it is written (offline voice), not again when it ends", async () => {
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
+    );
+    const turn = streamed();
+    let listed = [makeMessage({ id: NARRATOR_ID, content: "The rain glows neon.", mode: "chat" })];
+    const calls = serve({ readAloud: true, chat: turn.handler, messages: () => listed });
+    const spoken = () =>
+      calls.filter((c) => c.path.endsWith("/speech/live")).map((c) => (c.body as { text: string }).text);
+    renderStory();
+    await screen.findByRole("button", { name: "Read aloud" });
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "Knock" } });
+    fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
+    const stream = await turn.stream();
+
+    await act(async () => stream.send("delta", { text: "A door opens. " }));
+    // Complete on screen, but whether the sentence ends there is known with the next word.
+    expect(spoken()).toEqual([]);
+    await act(async () => stream.send("delta", { text: 'Rain "Come in," says' }));
+    await waitFor(() => expect(spoken()).toEqual(["A door opens."]));
+    await waitFor(() => expect(play).toHaveBeenCalled());
+    expect(played[0]?.src).toBe("blob:sentence");
+
+    await act(async () => stream.send("delta", { text: " a voice." }));
+    listed = [
+      ...listed,
+      makeMessage({ id: "55555555-5555-4555-8555-555555555555", role: "user", content: "Knock" }),
+      makeMessage({ id: ANSWER_ID, content: 'A door opens. Rain "Come in," says a voice.', mode: "chat" }),
+    ];
+    await act(async () =>
+      stream.send("done", {
+        success: true,
+        quota_exceeded: false,
+        story_text: 'A door opens. Rain "Come in," says a voice.',
+        message_id: ANSWER_ID,
+        media_generation: { status: "none", type: null },
+        quota_info: { remaining: 14, unlimited: false, cost: 1, charged: 1 },
+      }),
+    );
+    // The rest is read when the turn ends; the finished message is not narrated a second time.
+    await waitFor(() => expect(spoken()).toEqual(["A door opens.", 'Rain "Come in," says a voice.']));
+    expect(calls.filter((c) => c.path.endsWith("/speech"))).toEqual([]);
+    // The message's own control follows the reading.
+    expect(await screen.findByRole("button", { name: "Pause narration" })).toBeTruthy();
   });
 });
