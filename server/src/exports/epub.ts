@@ -3,16 +3,37 @@
 // picture included) and the reading order; nav.xhtml is the table of contents. Chapters hold
 // EXCHANGES_PER_CHAPTER exchanges each, with each scene's picture shrunk for e-readers (video turns show
 // the scene they were animated from). The cover is the story card's picture. An empty story is a valid
-// book of a cover-less title page.
+// book of a cover-less title page. With a ReadAlong, the narrator's words are read aloud as EPUB 3 Media
+// Overlays (epub-read-along.ts): each chapter gets its audio and a SMIL file, named in the package's metadata.
 import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { type Book, EXCHANGES_PER_CHAPTER, type Exchange, pad } from "./book";
+import {
+  ACTIVE_CLASS,
+  AUDIO_EXTENSION,
+  AUDIO_MEDIA_TYPE,
+  chapterAudio,
+  clockValue,
+  narratedXhtml,
+  READ_ALONG_STYLE,
+  type ReadAlong,
+  type ReadAlongSentence,
+  smilDocument,
+} from "./epub-read-along";
 import { bookImage, inOrder } from "./ereader-images";
 import { markdownToXhtml, xmlEscape } from "./text";
 import { addStreamedEntry } from "./zip-entries";
 
-type ManifestItem = { id: string; href: string; mediaType: string; properties?: string };
+type ManifestItem = {
+  id: string;
+  href: string;
+  mediaType: string;
+  properties?: string;
+  mediaOverlay?: string;
+};
+/** A chapter's Media Overlay: its manifest id and how long its audio lasts. */
+type Overlay = { id: string; durationMs: number };
 
 const XHTML = "application/xhtml+xml";
 
@@ -49,14 +70,14 @@ const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
 </container>
 `;
 
-function exchangeXhtml(exchange: Exchange, imageHref: string | null): string {
+function exchangeXhtml(exchange: Exchange, imageHref: string | null, narrator: string | null): string {
   const parts: string[] = [`<section class="exchange" id="exchange-${exchange.number}">`];
   if (exchange.player !== null) {
     parts.push(
       `<div class="player"><p><span class="who">You:</span></p>${markdownToXhtml(exchange.player)}</div>`,
     );
   }
-  if (exchange.narrator !== null) parts.push(markdownToXhtml(exchange.narrator));
+  if (narrator !== null) parts.push(narrator);
   if (imageHref) parts.push(`<figure><img src="${imageHref}" alt="Scene ${exchange.number}"/></figure>`);
   parts.push("</section>");
   return parts.join("\n");
@@ -69,6 +90,7 @@ export async function writeEpub(
   zip: ZipFile,
   book: Book,
   modifiedAt: Date,
+  readAlong?: ReadAlong,
 ): Promise<void> {
   // First, stored, and with no extra field: readers find the type at a fixed offset.
   zip.addBuffer(Buffer.from("application/epub+zip", "ascii"), "mimetype", {
@@ -76,7 +98,7 @@ export async function writeEpub(
     forceDosTimestamp: true,
   });
   zip.addBuffer(Buffer.from(CONTAINER), "META-INF/container.xml");
-  zip.addBuffer(Buffer.from(STYLE), "OEBPS/style.css");
+  zip.addBuffer(Buffer.from(readAlong ? STYLE + READ_ALONG_STYLE : STYLE), "OEBPS/style.css");
 
   const manifest: ManifestItem[] = [
     { id: "nav", href: "nav.xhtml", mediaType: XHTML, properties: "nav" },
@@ -123,19 +145,40 @@ export async function writeEpub(
   spine.push("title");
 
   const chapters: { id: string; href: string; title: string }[] = [];
+  const overlays: Overlay[] = [];
   let sections: string[] = [];
-  const flushChapter = () => {
+  let sentences: ReadAlongSentence[] = [];
+  let sentenceCount = 0;
+  const nextSentenceId = () => {
+    sentenceCount += 1;
+    return `s-${sentenceCount}`;
+  };
+  const flushChapter = async () => {
     if (sections.length === 0) return;
     const n = chapters.length + 1;
     const id = `chapter-${pad(n)}`;
     const href = `${id}.xhtml`;
     const title = chapterTitle(n);
-    const body = `<section epub:type="chapter"><h2>${title}</h2>\n${sections.join("\n")}\n</section>`;
+    const body = `<section epub:type="chapter" id="${id}"><h2>${title}</h2>\n${sections.join("\n")}\n</section>`;
     zip.addBuffer(Buffer.from(page(title, body)), `OEBPS/${href}`);
-    manifest.push({ id, href, mediaType: XHTML });
+    const spoken = readAlong && sentences.length > 0 ? await chapterAudio(readAlong, sentences) : null;
+    let mediaOverlay: string | undefined;
+    if (spoken && spoken.clips.length > 0) {
+      const audioHref = `audio/${id}.${AUDIO_EXTENSION}`;
+      const smilHref = `${id}.smil`;
+      mediaOverlay = `${id}-overlay`;
+      // Audio is compressed already: stored as it is.
+      zip.addBuffer(spoken.audio, `OEBPS/${audioHref}`, { compress: false });
+      zip.addBuffer(Buffer.from(smilDocument(`${href}#${id}`, spoken.clips, audioHref)), `OEBPS/${smilHref}`);
+      manifest.push({ id: `${id}-audio`, href: audioHref, mediaType: AUDIO_MEDIA_TYPE });
+      manifest.push({ id: mediaOverlay, href: smilHref, mediaType: "application/smil+xml" });
+      overlays.push({ id: mediaOverlay, durationMs: spoken.durationMs });
+    }
+    manifest.push({ id, href, mediaType: XHTML, mediaOverlay });
     spine.push(id);
     chapters.push({ id, href, title });
     sections = [];
+    sentences = [];
   };
 
   const withImages = inOrder(book.exchanges, async (exchange) => ({
@@ -152,10 +195,18 @@ export async function writeEpub(
       });
       manifest.push({ id: `image-${pad(exchange.number)}`, href, mediaType: "image/jpeg" });
     }
-    sections.push(exchangeXhtml(exchange, href));
-    if (sections.length === EXCHANGES_PER_CHAPTER) flushChapter();
+    let narrator: string | null = null;
+    if (exchange.narrator !== null && readAlong) {
+      const narrated = narratedXhtml(exchange.narrator, readAlong.voices, nextSentenceId);
+      narrator = narrated.xhtml;
+      sentences.push(...narrated.sentences);
+    } else if (exchange.narrator !== null) {
+      narrator = markdownToXhtml(exchange.narrator);
+    }
+    sections.push(exchangeXhtml(exchange, href, narrator));
+    if (sections.length === EXCHANGES_PER_CHAPTER) await flushChapter();
   }
-  flushChapter();
+  await flushChapter();
 
   const tocItems = [
     `<li><a href="title.xhtml">${xmlEscape(book.title)}</a></li>`,
@@ -164,16 +215,40 @@ export async function writeEpub(
   const nav = `<nav epub:type="toc" id="toc"><h2>Contents</h2><ol>${tocItems.join("")}</ol></nav>`;
   zip.addBuffer(Buffer.from(page("Contents", nav)), "OEBPS/nav.xhtml");
 
-  zip.addBuffer(Buffer.from(packageDocument(book, manifest, spine, modifiedAt)), "OEBPS/content.opf");
+  zip.addBuffer(
+    Buffer.from(packageDocument(book, manifest, spine, modifiedAt, overlays)),
+    "OEBPS/content.opf",
+  );
 }
 
-function packageDocument(book: Book, manifest: ManifestItem[], spine: string[], modifiedAt: Date): string {
+/** The Media Overlays' metadata: each overlay's duration, their total, and the class of the sentence read. */
+function overlayMetadata(overlays: Overlay[]): string {
+  if (overlays.length === 0) return "";
+  const total = overlays.reduce((sum, overlay) => sum + overlay.durationMs, 0);
+  return [
+    ...overlays.map(
+      (overlay) =>
+        `    <meta property="media:duration" refines="#${overlay.id}">${clockValue(overlay.durationMs)}</meta>`,
+    ),
+    `    <meta property="media:duration">${clockValue(total)}</meta>`,
+    `    <meta property="media:active-class">${ACTIVE_CLASS}</meta>`,
+    "",
+  ].join("\n");
+}
+
+function packageDocument(
+  book: Book,
+  manifest: ManifestItem[],
+  spine: string[],
+  modifiedAt: Date,
+  overlays: Overlay[],
+): string {
   const modified = `${modifiedAt.toISOString().slice(0, 19)}Z`;
   const items = manifest.map(
     (item) =>
       `    <item id="${item.id}" href="${item.href}" media-type="${item.mediaType}"${
         item.properties ? ` properties="${item.properties}"` : ""
-      }/>`,
+      }${item.mediaOverlay ? ` media-overlay="${item.mediaOverlay}"` : ""}/>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en">
@@ -183,7 +258,7 @@ function packageDocument(book: Book, manifest: ManifestItem[], spine: string[], 
     <dc:language>en</dc:language>
     <dc:publisher>Storyverse</dc:publisher>
     <meta property="dcterms:modified">${modified}</meta>
-  </metadata>
+${overlayMetadata(overlays)}  </metadata>
   <manifest>
 ${items.join("\n")}
   </manifest>

@@ -1,7 +1,9 @@
 // Exports made by a job, as the owner sees them: start one, read its status and progress, download the
 // file. A story keeps its few newest exports; older ones (rows and files) go when a new one starts.
 import { EXPORT_FAILED_MESSAGE, type StoryExport } from "@storyverse/contract/exports";
+import { SPEECH_CHARACTERS_PER_UNIT } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
+import { assertCovers } from "../credits/paid-work";
 import { NotFound } from "../http/errors";
 import { loadBook } from "./book";
 import { storyExportJob } from "./export-job";
@@ -14,9 +16,17 @@ import {
   insertExport,
   updateExport,
 } from "./export-repo";
-import { EXPORT_CONTENT_TYPES, parseFormat, parsePaper } from "./service";
+import {
+  EXPORT_CONTENT_TYPES,
+  parseFormat,
+  parseNarration,
+  parsePaper,
+  readAlongOf,
+  readAlongPrice,
+} from "./service";
 
 type ExportFilesContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "log">;
+type StartContext = ExportFilesContext & Pick<AppContext, "providers" | "config">;
 
 /** Exports kept per story; starting another removes the oldest beyond this. */
 export const EXPORTS_KEPT_PER_STORY = 5;
@@ -69,15 +79,26 @@ async function pruneOld(ctx: ExportFilesContext, storyId: string) {
   );
 }
 
+/**
+ * Queues an export. A read-along EPUB (narration) needs a voice (503 when narration is off) and, with a paid
+ * voice, a balance that covers its narration (402 now; the job charges when it runs, see export-job.ts).
+ */
 export async function startExport(
-  ctx: ExportFilesContext,
+  ctx: StartContext,
   userId: string,
   storyId: string,
-  input: { format: string; paper?: string },
+  input: { format: string; paper?: string; narration?: boolean },
 ): Promise<StoryExport> {
   const format = parseFormat(input.format);
   const paper = parsePaper(input.paper);
-  await loadBook(ctx, userId, storyId);
+  const narration = parseNarration(input.narration, format);
+  const book = await loadBook(ctx, userId, storyId);
+  if (narration) {
+    const price = readAlongPrice(await readAlongOf(ctx, userId, storyId, "allow"), book);
+    if (price.cost > 0) {
+      await assertCovers(ctx, userId, "speech", Math.ceil(price.characters / SPEECH_CHARACTERS_PER_UNIT));
+    }
+  }
   await pruneOld(ctx, storyId);
   const now = ctx.clock.now();
   const row = await insertExport(ctx.db, {
@@ -91,7 +112,7 @@ export async function startExport(
     updatedAt: now,
   });
   try {
-    await ctx.jobs.send(storyExportJob, { exportId: row.id });
+    await ctx.jobs.send(storyExportJob, narration ? { exportId: row.id, narration } : { exportId: row.id });
   } catch (error) {
     await updateExport(ctx.db, row.id, {
       status: "failed",

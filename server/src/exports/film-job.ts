@@ -139,7 +139,10 @@ export const sentencesOf = (text: string) =>
 /** One scene's narration: its audio and its sentences' cues, timed from the start of the scene. */
 type SceneSpeech = { audio: SpeechAudio; cues: Cue[] };
 
-async function speakScene(provider: VoiceProvider, parts: SpeechPart[]): Promise<SceneSpeech | undefined> {
+export async function speakScene(
+  provider: VoiceProvider,
+  parts: SpeechPart[],
+): Promise<SceneSpeech | undefined> {
   if (parts.length === 0) return undefined;
   const partAudio: SpeechAudio[] = [];
   const partCues: Cue[][] = [];

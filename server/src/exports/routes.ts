@@ -24,13 +24,16 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       onRequest: kit.auth,
       schema: {
         tags,
-        summary: "Download a story as Markdown (zip with images), EPUB 3 or PDF",
+        summary:
+          "Download a story as Markdown (zip with images), EPUB 3 or PDF; narration=true makes a read-along EPUB (offline voice; a paid voice only in an export job)",
         security: kit.security,
         params: storyParams,
         querystring: z.object({
           // Checked by the service so that the message can name the allowed values.
           format: z.string().optional().catch(undefined),
           paper: z.string().optional().catch(undefined),
+          /** true: a read-along EPUB (the narration as EPUB 3 Media Overlays); free voices only. */
+          narration: z.string().optional().catch(undefined),
         }),
       },
     },
@@ -38,8 +41,18 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = exports.parseFormat(request.query.format);
       const paper = exports.parsePaper(request.query.paper);
+      const narration = exports.parseNarration(request.query.narration, format);
       await kit.limiter.hit(exportRule, user.id);
-      const file = await exports.exportStory(ctx, user.id, request.params.id, format, paper);
+      const { id } = request.params;
+      const file = await exports.exportStory(
+        ctx,
+        user.id,
+        id,
+        format,
+        paper,
+        undefined,
+        narration ? () => exports.readAlongOf(ctx, user.id, id, "refuse") : undefined,
+      );
       return asAttachment(reply, file.filename, file.contentType).send(file.stream);
     },
   );

@@ -73,6 +73,35 @@ export function speechParts(text: string, narratorVoice: string, cast: CastMembe
   return parts;
 }
 
+/** Who speaks where in `text`: each quote (its marks included) and the narration around it, in order. */
+export type SpeakerSpan = { start: number; end: number; speaker: string; voice: string };
+
+/**
+ * The same attribution as speechParts, as character ranges of `text` (nothing joined or dropped), so a reader
+ * that shows the text can tell which of its words each voice reads (the read-along EPUB).
+ */
+export function speakerSpans(text: string, narratorVoice: string, cast: CastMember[]): SpeakerSpan[] {
+  const spans: SpeakerSpan[] = [];
+  const narration = (start: number, end: number) => {
+    if (end > start) spans.push({ start, end, speaker: NARRATOR, voice: narratorVoice });
+  };
+  const quotes = quotesOf(text);
+  let at = 0;
+  quotes.forEach((quote, index) => {
+    narration(at, quote.start);
+    const speaker = speakerOf(text, quote, quotes[index + 1], cast);
+    spans.push({
+      start: quote.start,
+      end: quote.end,
+      speaker: speaker?.name ?? NARRATOR,
+      voice: speaker?.voice ?? narratorVoice,
+    });
+    at = quote.end;
+  });
+  narration(at, text.length);
+  return spans;
+}
+
 /**
  * A character's voice when its card names none: one of the offered voices, picked from its name (the same
  * character always sounds the same) and never the narrator's when there is another.
