@@ -41,7 +41,7 @@ const spokenText = (text: string) => text.replace(/["“”]/g, "").replace(/\s+
  */
 export function narratedXhtml(
   markdown: string,
-  voices: StoryVoices,
+  voices: Pick<StoryVoices, "narratorVoice" | "cast">,
   nextId: () => string,
 ): { xhtml: string; sentences: ReadAlongSentence[] } {
   const plain = markdownToPlain(markdown);

@@ -61,16 +61,18 @@ const EXPORT_POLL_MS = 700;
 
 /**
  * Makes the story's file in a job on the server (reporting its progress, 0 to 100, as it goes), then
- * downloads it: the browser saves it under the server's file name.
+ * downloads it: the browser saves it under the server's file name. `narration` makes an EPUB a read-along
+ * book (the server reads the narrator's words aloud as EPUB 3 Media Overlays).
  */
 export async function downloadStoryExport(
   storyId: string,
   format: ExportFormat,
   onProgress: (progress: number) => void = () => {},
+  narration = false,
 ): Promise<void> {
   const started = await apiRequest(exportsPath(storyId), {
     method: "POST",
-    body: { format },
+    body: narration ? { format, narration: true } : { format },
     schema: storyExportResponseSchema,
     timeoutMs: 30_000,
   });

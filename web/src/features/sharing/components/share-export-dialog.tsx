@@ -1,4 +1,5 @@
-// "Share & export" for one story: download it as Markdown, EPUB or PDF, and make, copy or revoke its
+// "Share & export" for one story: download it as Markdown, EPUB (optionally read-along: narrated as EPUB 3
+// Media Overlays) or PDF, and make, copy or revoke its
 // read-only share link. A live link is shown again with a Copy button whenever the dialog opens, so one more
 // friend can have it without breaking it for the others; it can be replaced or revoked.
 import type { Story } from "@storyverse/contract/stories";
@@ -50,13 +51,15 @@ function ShareExportBody({ storyId }: { storyId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [progress, setProgress] = useState(0);
+  const [readAlong, setReadAlong] = useState(false);
+  const readAlongId = useId();
 
   const download = async (format: ExportFormat) => {
     setError(null);
     setExporting(format);
     setProgress(0);
     try {
-      await downloadStoryExport(storyId, format, setProgress);
+      await downloadStoryExport(storyId, format, setProgress, format === "epub" && readAlong);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -86,6 +89,23 @@ function ShareExportBody({ storyId }: { storyId: string }) {
             </Button>
           ))}
         </div>
+        <label htmlFor={readAlongId} className="flex items-start gap-2 text-sm">
+          <input
+            id={readAlongId}
+            type="checkbox"
+            className="mt-1"
+            checked={readAlong}
+            disabled={exporting !== null}
+            onChange={(event) => setReadAlong(event.target.checked)}
+          />
+          <span>
+            Read-along (narrated)
+            <span className="block text-xs text-ink-muted">
+              The EPUB book reads the story aloud, highlighting each sentence, in e-readers that support it.
+              Free with the offline voice; a paid voice costs the narration price per 1,000 characters.
+            </span>
+          </span>
+        </label>
         {exporting ? (
           <div className="flex flex-col gap-1">
             <progress

@@ -1,6 +1,6 @@
 import { SHARED_PICTURE_SIZES } from "@storyverse/contract/sharing";
 import { fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeStory } from "../../stories/test-fixtures";
@@ -46,6 +46,49 @@ describe("Share & export dialog", () => {
     expect(
       calls.some((call) => call.method === "POST" && call.path === `/api/stories/${story.id}/film`),
     ).toBe(true);
+  });
+
+  it("asks for a read-along EPUB when Read-along (narrated) is ticked, and only for the EPUB", async () => {
+    const exportAnswer = (format: string) =>
+      json(
+        {
+          success: true,
+          export: {
+            id: "e1",
+            format,
+            status: "failed",
+            progress: 0,
+            error: "The export could not be made. Please try again.",
+            filename: null,
+            created_at: "2026-01-01T00:00:00.000Z",
+            updated_at: "2026-01-01T00:00:00.000Z",
+          },
+        },
+        202,
+      );
+    const calls = mockFetch(({ path, method, body }) => {
+      if (path.endsWith("/exports") && method === "POST")
+        return exportAnswer((body as { format: string }).format);
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} />
+      </Providers>,
+    );
+    const exports = () => calls.filter((call) => call.method === "POST" && call.path.endsWith("/exports"));
+    fireEvent.click(screen.getByRole("checkbox", { name: /Read-along \(narrated\)/ }));
+    fireEvent.click(screen.getByRole("button", { name: "EPUB book" }));
+    await vi.waitFor(() => expect(exports()).toHaveLength(1));
+    expect(exports()[0]?.body).toEqual({ format: "epub", narration: true });
+    // The job failed at once (this server's answer): the buttons come back.
+    await vi.waitFor(() =>
+      expect(screen.getByRole("button", { name: "PDF" }).hasAttribute("disabled")).toBe(false),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "PDF" }));
+    await vi.waitFor(() => expect(exports()).toHaveLength(2));
+    expect(exports()[1]?.body).toEqual({ format: "pdf" });
   });
 
   it("plays the finished film with its captions", async () => {
