@@ -30,6 +30,8 @@ interface LiveQueue {
   storyId: string;
   /** Each sentence's clip (an object URL), in order; null when it could not be spoken. */
   clips: Promise<string | null>[];
+  /** The newest sentence's clip, which the next one waits for. */
+  spoken: Promise<unknown>;
   playing: boolean;
   /** The turn is written: when the queue runs dry, the reading is over. */
   ended: boolean;
@@ -162,7 +164,7 @@ export function startLiveReading(storyId: string, key: string) {
     messageId: key,
     abort: new AbortController(),
     audio: null,
-    live: { storyId, clips: [], playing: false, ended: false },
+    live: { storyId, clips: [], spoken: Promise.resolve(), playing: false, ended: false },
   };
   update({ messageId: key, status: "preparing", error: null });
 }
@@ -171,11 +173,16 @@ export function startLiveReading(storyId: string, key: string) {
 export function readLiveSentence(key: string, text: string) {
   const mine = current;
   if (mine?.messageId !== key || !mine.live || mine.live.ended) return;
-  const clip = fetchLiveSpeech(mine.live.storyId, text, mine.abort.signal).then(
-    (blob) => URL.createObjectURL(blob),
-    // A sentence that could not be spoken is skipped: the reading goes on with the next.
-    () => null,
+  // One sentence is spoken at a time (the server takes a few per player): each waits for the one before.
+  const { storyId, spoken } = mine.live;
+  const clip = spoken.then(() =>
+    fetchLiveSpeech(storyId, text, mine.abort.signal).then(
+      (blob) => URL.createObjectURL(blob),
+      // A sentence that could not be spoken is skipped: the reading goes on with the next.
+      () => null,
+    ),
   );
+  mine.live.spoken = clip;
   mine.live.clips.push(clip);
   if (!mine.live.playing) void playLive(mine);
 }
