@@ -3,13 +3,17 @@
 // book, so the stories service calls this without an import cycle.
 import type { AppContext } from "../context";
 import { deleteExportsOfStory } from "./export-repo";
+import { storyFilmCaptionKeys } from "./film-repo";
 
 /**
  * Inside a story's deletion: removes its export rows and answers the files to remove once the deletion has
- * committed. An export job finishing later finds its row gone and removes its own file (export-job.ts).
+ * committed: the exports, and its films' captions (the films' rows go with the story; their videos stay in
+ * the gallery, but nothing shows those captions any more). An export job finishing later finds its row gone
+ * and removes its own file (export-job.ts); a film finishing later finds its row gone and keeps nothing.
  */
 export async function deleteStoryExports(ctx: Pick<AppContext, "db">, storyId: string): Promise<string[]> {
-  return deleteExportsOfStory(ctx.db, storyId);
+  const captions = await storyFilmCaptionKeys(ctx.db, storyId);
+  return [...(await deleteExportsOfStory(ctx.db, storyId)), ...captions];
 }
 
 /** Removes export files (after the deletion that took their rows has committed). */

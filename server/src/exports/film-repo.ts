@@ -93,3 +93,12 @@ export async function failStaleFilms(
     .where(and(eq(storyFilms.storyId, storyId), active, lt(storyFilms.updatedAt, staleBefore)))
     .returning();
 }
+
+/** The captions files of the story's films (the rows go with the story; the files are removed after it). */
+export async function storyFilmCaptionKeys(q: Queryable, storyId: string): Promise<string[]> {
+  const rows = await q
+    .select({ captionsKey: storyFilms.captionsKey })
+    .from(storyFilms)
+    .where(eq(storyFilms.storyId, storyId));
+  return rows.flatMap((row) => (row.captionsKey ? [row.captionsKey] : []));
+}

@@ -26,7 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = (user: TestUser, method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
+const call = (user: TestUser, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
 /** A signed media URL, fetched the way the browser does. */
@@ -261,6 +261,11 @@ describe("the film with narration off (TTS_PROVIDER=none)", () => {
     expect(Math.abs((await probeDuration(t.config.ffmpeg.path, file)) - PAN_SECONDS)).toBeLessThan(0.3);
     const { cues } = await captionsOf(film.captions_url);
     expect(cues).toHaveLength(1);
+
+    // Deleting the story takes the film's captions with it; the video stays in the gallery.
+    expect((await call(user, "DELETE", `/api/stories/${storyId}`)).statusCode).toBe(200);
+    expect((await fetchMedia(film.captions_url)).statusCode).toBe(404);
+    expect((await fetchMedia(film.video_url)).statusCode).toBe(200);
   }, 120_000);
 });
 
