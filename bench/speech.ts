@@ -10,6 +10,9 @@
 //    /api/stories/{id}/speech/live answers a whole WAV for a 150 to 185-character sentence in under 1 s
 //    (p95 of BENCH_SPEECH_LIVE_CALLS, 20, sentences). Reported as not available where the route is missing.
 //
+// Environment: BENCH_ENGINES (both), BENCH_DATABASE_URL (the local PostgreSQL), BENCH_SPEECH_RUNS (5),
+// BENCH_SPEECH_SCENES (10), BENCH_SPEECH_LIVE_CALLS (20), BENCH_SPEECH_PARTS (live,narration,film: which to run).
+//
 // The app runs as `npm start` runs it (its worker in the same process, WORKER=on), pinned to core 0 with
 // taskset where it exists (so are its eSpeak worker thread and the ffmpeg it starts); the measuring client
 // (bench/speech-client.ts) is another process on core 1. OFFLINE_TEXT_WORDS_PER_SECOND=0 only makes the
@@ -34,7 +37,7 @@ const cpuCount = os.cpus().length;
 const serverCores = "0";
 const clientCores = cpuCount > 1 ? "1" : "0";
 
-export const speechBudgets = {
+const speechBudgets = {
   narrationMs: 5_000,
   filmToNarration: 2,
   liveP95Ms: 1_000,
