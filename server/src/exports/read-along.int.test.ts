@@ -21,6 +21,7 @@ import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { readZip } from "../../test/zip";
 import { insertMessage } from "../chat/repo";
 import { findAccount, ledgerSum } from "../credits/repo";
+import { charge } from "../credits/service";
 import { creditTransactions, storyExports } from "../db/schema";
 import { saveImage } from "../media/service";
 import { READ_ALONG_REFUND_DESCRIPTION } from "./export-job";
@@ -368,4 +369,24 @@ describe("the read-along EPUB with a vendor's voice (OpenAI speech format)", () 
     const account = await findAccount(t.database.db, user.userId);
     expect(await ledgerSum(t.database.db, user.userId)).toBe(account!.balanceTenths);
   }, 180_000);
+
+  it("refuses a read-along book the balance cannot pay for with a 402, queueing nothing", async () => {
+    const user = await createUser(t);
+    const storyId = await writtenStory(user, "Broke", 1, () => WORDS);
+    await charge(t.database.db, user.userId, "video", 4, new Date(), "Spent elsewhere");
+    await charge(t.database.db, user.userId, "chat", 5, new Date(), "Spent elsewhere");
+    const left = await balance(user);
+    if (left > 0)
+      await charge(t.database.db, user.userId, "speech", left / CREDIT_COSTS.speech, new Date(), "Spent");
+    expect(await balance(user)).toBe(0);
+    const res = await call(user, "POST", `/api/stories/${storyId}/exports`, {
+      format: "epub",
+      narration: true,
+    });
+    expect(res.statusCode).toBe(402);
+    expect(await exportRows(storyId)).toHaveLength(0);
+    // The plain book needs no credits.
+    const plain = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "epub" });
+    expect(plain.statusCode).toBe(202);
+  }, 60_000);
 });

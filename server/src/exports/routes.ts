@@ -63,11 +63,12 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       onRequest: kit.auth,
       schema: {
         tags,
-        summary: "Start making a story's export in a job (follow it, then download its file)",
+        summary:
+          "Start making a story's export in a job (follow it, then download its file); narration: true makes a read-along EPUB (free offline; a vendor voice is paid per 1,000 characters)",
         security: kit.security,
         params: storyParams,
         body: startExportRequestSchema,
-        response: { 202: storyExportResponseSchema, ...errors },
+        response: { 202: storyExportResponseSchema, 402: errorBodySchema, 503: errorBodySchema, ...errors },
       },
     },
     async (request, reply) => {

@@ -102,7 +102,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/media/*": [403, 416],
   // Rate limited in the handler (kit.limiter), without a 429 among the route's own responses.
   "POST /api/transcribe-audio": [429],
-  "GET /api/stories/:id/export": [429],
+  "GET /api/stories/:id/export": [429, 503],
   "GET /api/stories/:id/backup": [429],
   "GET /api/shared/:token/media/:ref": [403, 429],
   "GET /api/shared/:token/preview.jpg": [429],
