@@ -196,6 +196,31 @@ export const chatMessages = pgTable(
   ],
 );
 
+/**
+ * chat: recall marks (issue #29): the player pinned an older exchange (it is always recalled) or forgot it
+ * (never recalled again). Keyed by the exchange's narrator message. The text search itself runs over
+ * chat_messages.search, a generated tsvector column with its GIN index that migration 0022 adds by hand
+ * (kept out of this schema so that reading messages never carries it).
+ */
+export const recallMarks = pgTable(
+  "recall_marks",
+  {
+    messageId: uuid("message_id")
+      .primaryKey()
+      .references(() => chatMessages.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    pinned: boolean("pinned").notNull().default(false),
+    forgotten: boolean("forgotten").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("recall_marks_story_idx").on(t.storyId)],
+);
+
 /** media: every generated file, the gallery. Survives the deletion of its story (the title is kept). */
 export const mediaItems = pgTable(
   "media_items",
