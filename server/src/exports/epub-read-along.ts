@@ -20,7 +20,12 @@ import { sentencesOf, speakScene } from "./film-job";
 import { markdownToPlain, xmlEscape } from "./text";
 
 /** What a read-along book needs: who speaks (the story's voices) and the ffmpeg that encodes the audio. */
-export type ReadAlong = { voices: StoryVoices; ffmpegPath: string };
+export type ReadAlong = {
+  voices: StoryVoices;
+  ffmpegPath: string;
+  /** Told each time a chapter is spoken, with how many exchanges it holds (the export job's progress). */
+  onChapterSpoken?: (exchanges: number) => Promise<void>;
+};
 
 /** A sentence shown in a `<span id>`, and the voiced pieces it is read as (narration, a quoted line...). */
 export type ReadAlongSentence = { id: string; pieces: SpeechPart[] };

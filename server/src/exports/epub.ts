@@ -162,6 +162,7 @@ export async function writeEpub(
     const body = `<section epub:type="chapter" id="${id}"><h2>${title}</h2>\n${sections.join("\n")}\n</section>`;
     zip.addBuffer(Buffer.from(page(title, body)), `OEBPS/${href}`);
     const spoken = readAlong && sentences.length > 0 ? await chapterAudio(readAlong, sentences) : null;
+    await readAlong?.onChapterSpoken?.(sections.length);
     let mediaOverlay: string | undefined;
     if (spoken && spoken.clips.length > 0) {
       const audioHref = `audio/${id}.${AUDIO_EXTENSION}`;

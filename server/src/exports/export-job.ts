@@ -1,5 +1,6 @@
 // Makes an export file in a job: the same writers as the streamed download, their output streamed into
-// media storage as it is made, with progress counted as the story's pictures and clips are read.
+// media storage as it is made, with progress counted as the story's pictures and clips are read (and, for a
+// read-along book, as its exchanges are spoken).
 //
 // A read-along EPUB narrated by a paid (vendor) voice is charged here, once the book's words are known, by
 // payFor: the charge settles in the transaction that marks the export completed, and a failure (or a story
@@ -66,8 +67,8 @@ export async function makeExport(
     let reported = 1;
     // Reading media is most of the work (EPUB and PDF also shrink each picture): count the files read
     // (whole, or opened as a stream). The same store with reads counted (inheriting every other method).
-    const counted = async () => {
-      read += 1;
+    const counted = async (units = 1) => {
+      read += units;
       const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
       if (progress >= reported + 5) {
         reported = progress;
@@ -102,9 +103,10 @@ export async function makeExport(
         row.format,
         row.paper,
         (book) => {
-          total = mediaReads(book);
+          // A read-along book also speaks every exchange: one unit each, counted as its chapter is spoken.
+          total = mediaReads(book) + (readAlong ? book.exchanges.length : 0);
         },
-        readAlong && (async () => readAlong),
+        readAlong && (async () => ({ ...readAlong, onChapterSpoken: counted })),
       );
       // Written as it is made (never whole in memory), at the pace the store takes it.
       const key = exportStorageKey(row.userId, row.id, row.format);

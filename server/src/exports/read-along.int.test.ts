@@ -52,12 +52,13 @@ const TALE = [
   "Rain falls on the old road.\n\nFar below, the lanterns of the harbour go out one by one.",
 ];
 
-/** A story of `count` exchanges written straight to the tables (the first with a scene picture). */
+/** A story of `count` exchanges written straight to the tables (the first with a scene picture, unless not). */
 async function writtenStory(
   user: TestUser,
   title: string,
   count: number,
   narrator = (i: number) => TALE[i % 2]!,
+  withPicture = true,
 ) {
   const storyId = (await call(user, "POST", "/api/stories", { title })).json().story.id as string;
   const [picture] = await t.providers.image.generate({ prompt: "gate", count: 1, references: [] });
@@ -86,7 +87,7 @@ async function writtenStory(
       ...base,
       role: "assistant",
       content: narrator(i),
-      ...(i === 0 ? { imageKey: item.storageKey, mediaStatus: "completed" as const } : {}),
+      ...(i === 0 && withPicture ? { imageKey: item.storageKey, mediaStatus: "completed" as const } : {}),
       ...stamp(),
     });
   }
@@ -175,11 +176,14 @@ async function checkReadAlong(book: Buffer, name: string) {
   return { opf, text, sentences };
 }
 
+/** Follows an export until it ends; its last state, with every progress figure seen on the way. */
 async function follow(user: TestUser, storyId: string, exportId: string) {
   const deadline = Date.now() + 120_000;
+  const seen: number[] = [];
   while (Date.now() < deadline) {
     const state = (await call(user, "GET", `/api/stories/${storyId}/exports/${exportId}`)).json().export;
-    if (state.status === "completed" || state.status === "failed") return state;
+    seen.push(state.progress);
+    if (state.status === "completed" || state.status === "failed") return { ...state, seen };
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error("export did not finish");
@@ -238,9 +242,11 @@ describe("the read-along EPUB (offline voice)", () => {
     240_000,
   );
 
-  it("makes a read-along book in an export job, free with the offline voice", async () => {
+  it("makes a read-along book in an export job, free with the offline voice, its progress moving as it speaks", async () => {
     const user = await createUser(t);
-    const storyId = await writtenStory(user, "By The Job", 2);
+    // No scene picture, fifteen exchanges to speak (two chapters): once the first chapter is spoken the
+    // progress is past half, which reading the cover alone could never make it.
+    const storyId = await writtenStory(user, "By The Job", 15, undefined, false);
     const start = await balance(user);
     const started = await call(user, "POST", `/api/stories/${storyId}/exports`, {
       format: "epub",
@@ -251,7 +257,9 @@ describe("the read-along EPUB (offline voice)", () => {
     expect(state.status).toBe("completed");
     const file = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
     const { sentences } = await checkReadAlong(file.rawPayload, "job");
-    expect(sentences).toBe(6);
+    expect(sentences).toBe(8 * 4 + 7 * 2);
+    expect(state.seen).toEqual([...state.seen].sort((a: number, b: number) => a - b));
+    expect(state.seen.some((progress: number) => progress >= 50 && progress < 100)).toBe(true);
     expect(await balance(user)).toBe(start);
   }, 180_000);
 
