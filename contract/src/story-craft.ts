@@ -7,7 +7,9 @@ import {
   messageTextSchema,
   PROMPT_MAX_LENGTH,
 } from "./chat";
+import { cameraSchema } from "./camera";
 import { ASPECT_RATIOS, inputModeSchema, OUTPUT_LENGTHS } from "./generation-settings";
+import { recalledExchangeSchema } from "./recall";
 import { storyChatRequestSchema } from "./stories";
 
 /** Retry and Continue take a story turn's options, without a prompt (the narrator has its words already). */
@@ -143,6 +145,7 @@ export const CONTEXT_PARTS = [
   "instructions",
   "memory",
   "cards",
+  "recall",
   "summary",
   "history",
   "authors_note",
@@ -189,6 +192,11 @@ export const narratorContextResponseSchema = z.object({
     art_style: z.string(),
     aspect_ratio: z.enum(ASPECT_RATIOS),
   }),
+  /**
+   * The older exchanges the next turn recalls (pinned first, then the most relevant), each with its turn number
+   * and why it was picked; `in_context` when it fits the recall share of the budget.
+   */
+  recalled: z.array(recalledExchangeSchema.extend({ in_context: z.boolean() })),
   /** The Story Cards the next turn wakes, the most recently mentioned first; `in_context` when they fit. */
   active_cards: z.array(
     z.object({
@@ -213,6 +221,8 @@ export const narratorContextResponseSchema = z.object({
       z.object({ source: z.literal("portrait"), card_id: z.string(), name: z.string(), url: z.string() }),
     ]),
   ),
+  /** What the camera sees: the painter's prompt for the next scene (its scene left as a placeholder). */
+  camera: cameraSchema,
 });
 export type NarratorContext = z.infer<typeof narratorContextResponseSchema>;
 

@@ -18,11 +18,15 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "creditTransactions", sql: "credit_transactions" },
     { drizzle: "unsettledCharges", sql: "unsettled_charges" },
   ],
-  chat: [{ drizzle: "chatMessages", sql: "chat_messages" }],
+  chat: [
+    { drizzle: "chatMessages", sql: "chat_messages" },
+    { drizzle: "recallMarks", sql: "recall_marks" },
+  ],
   media: [{ drizzle: "mediaItems", sql: "media_items" }],
   stories: [
     { drizzle: "stories", sql: "stories" },
     { drizzle: "storyCards", sql: "story_cards" },
+    { drizzle: "loreSuggestions", sql: "lore_suggestions" },
   ],
   studio: [{ drizzle: "studioMessages", sql: "studio_messages" }],
   payments: [

@@ -2,9 +2,9 @@
 // Pure: it takes the parts and a token counter and answers the exact messages plus what each part cost.
 //
 // Priority when the budget is tight (highest first): the narrator's instructions, the post-history
-// instructions and the player's message (always sent), the story's Memory, the active Story Cards, the
-// rolling summary of what left the window, the recent messages (the oldest dropped first), the Author's Note.
-// Memory, the cards and the summary sit at the top with the instructions; the post-history instructions go just
+// instructions and the player's message (always sent), the story's Memory, the active Story Cards, the recalled
+// older exchanges, the rolling summary of what left the window, the recent messages (the oldest dropped first),
+// the Author's Note. Memory, the cards, the recalled exchanges and the summary sit at the top with the instructions; the post-history instructions go just
 // before the player's message, and the Author's Note `authorsNoteDepth` messages from the end (1, the default:
 // just before the player's message and the post-history instructions; 3: with two history messages after it).
 //
@@ -23,6 +23,7 @@ export type ContextPart =
   | "instructions"
   | "memory"
   | "cards"
+  | "recall"
   | "summary"
   | "history"
   | "authors_note"
@@ -46,6 +47,10 @@ export type ContextInput = {
   cards?: ContextCard[];
   /** The share of the budget the cards may take (the story's lore budget); all that is left when not given. */
   loreBudgetPercent?: number;
+  /** Older exchanges recalled for this turn (recall.ts), the most relevant first. */
+  recalled?: RecalledLine[];
+  /** The share of the budget the recalled exchanges may take (RECALL_BUDGET_PERCENT). */
+  recallBudgetPercent?: number;
   /** The story so far (the rolling summary of messages that left the window). */
   summary?: string;
   /** The conversation before this turn, oldest first (already cut to the history window). */
@@ -63,6 +68,9 @@ export type ContextInput = {
   budget: number;
 };
 
+/** A recalled exchange as the narrator reads it. */
+export type RecalledLine = { messageId: string; turn: number; player: string; narrator: string };
+
 export type AssembledContext = {
   messages: ChatMessage[];
   parts: { part: ContextPart; tokens: number }[];
@@ -70,6 +78,8 @@ export type AssembledContext = {
   droppedMessages: number;
   /** The ids of the active cards that fit, in the order they are placed. */
   keptCardIds: string[];
+  /** The narrator messages of the recalled exchanges that fit. */
+  keptRecalledIds: string[];
   totalTokens: number;
   budget: number;
 };
@@ -97,6 +107,13 @@ export const MEMORY_HEADING = "Memory (always true in this story):";
 export const AUTHORS_NOTE_HEADING = "Author's Note (follow this style and direction):";
 export const SUMMARY_HEADING = "The story so far (earlier turns, summarised):";
 export const CARDS_HEADING = "Story Cards (who and what is in this scene; keep them as described):";
+export const RECALL_HEADING = "Recalled from earlier in this story (older turns that bear on this one):";
+/** The share of the budget recalled exchanges may take. */
+export const RECALL_BUDGET_PERCENT = 15;
+
+/** One recalled exchange's line: "- Turn 5: You: ... Narrator: ..." The offline narrator reads it back. */
+export const recalledLine = (line: RecalledLine) =>
+  `- Turn ${line.turn}: ${line.player ? `You: ${line.player} ` : ""}Narrator: ${line.narrator}`;
 
 /** One card's line: "- Mara (character): A blind cartographer." The offline narrator reads it back. */
 export const cardLine = (card: ContextCard) =>
@@ -154,6 +171,29 @@ export function assembleContext(
     ? `\n\n${CARDS_HEADING}${keptCards.map((card) => `\n${cardLine(card)}`).join("")}`
     : "";
 
+  // Recalled exchanges, each whole or not at all, the most relevant first, within their share.
+  const recalled = input.recalled ?? [];
+  const recallHeadingTokens = recalled.length ? count(`\n\n${RECALL_HEADING}`) : 0;
+  let recallRoom = Math.min(
+    left,
+    Math.floor((input.budget * (input.recallBudgetPercent ?? RECALL_BUDGET_PERCENT)) / 100),
+  );
+  const keptRecalled: RecalledLine[] = [];
+  let recallTokens = 0;
+  for (const line of recalled) {
+    const tokens = count(`\n${recalledLine(line)}`) + (keptRecalled.length === 0 ? recallHeadingTokens : 0);
+    if (tokens > recallRoom) continue;
+    recallRoom -= tokens;
+    recallTokens += tokens;
+    keptRecalled.push(line);
+  }
+  left -= recallTokens;
+  // Told in story order.
+  keptRecalled.sort((a, b) => a.turn - b.turn);
+  const recallBlock = keptRecalled.length
+    ? `\n\n${RECALL_HEADING}${keptRecalled.map((line) => `\n${recalledLine(line)}`).join("")}`
+    : "";
+
   const summary = input.summary?.trim() ?? "";
   const summaryBlock = summary ? `\n\n${SUMMARY_HEADING}\n${summary}` : "";
   const summaryTokens = summaryBlock ? count(summaryBlock) : 0;
@@ -181,7 +221,7 @@ export function assembleContext(
   const messages: ChatMessage[] = [
     {
       role: "system",
-      content: `${input.instructions}${keepMemory ? memoryBlock : ""}${cardsBlock}${keepSummary ? summaryBlock : ""}`,
+      content: `${input.instructions}${keepMemory ? memoryBlock : ""}${cardsBlock}${recallBlock}${keepSummary ? summaryBlock : ""}`,
     },
     ...history.slice(0, noteAt),
     ...(keepNote ? [{ role: "system" as const, content: noteMessage }] : []),
@@ -193,6 +233,8 @@ export function assembleContext(
     { part: "instructions", tokens: instructionTokens },
     { part: "memory", tokens: keepMemory ? memoryTokens : 0 },
     { part: "cards", tokens: cardTokens },
+    // Only when something was recalled, so stories without recall answer the parts they always did.
+    ...(recalled.length ? [{ part: "recall" as const, tokens: recallTokens }] : []),
     { part: "summary", tokens: keepSummary ? summaryTokens : 0 },
     { part: "history", tokens: historyTokens },
     { part: "authors_note", tokens: keepNote ? noteTokens : 0 },
@@ -205,6 +247,7 @@ export function assembleContext(
     parts,
     droppedMessages: input.history.length - kept.length,
     keptCardIds: keptCards.map((card) => card.id),
+    keptRecalledIds: keptRecalled.map((line) => line.messageId),
     totalTokens: parts.reduce((sum, part) => sum + part.tokens, 0),
     budget: input.budget,
   };

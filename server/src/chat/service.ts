@@ -39,6 +39,7 @@ import {
   withNames,
 } from "./narration";
 import { assembleContext } from "./narrator-context";
+import { markRecall, type RecalledExchange, recallExchanges, recallMarkOf } from "./recall";
 import {
   allMessages,
   allStoriesConversationStats,
@@ -140,6 +141,7 @@ function narratorContext(
   history: { role: "user" | "assistant"; content: string }[],
   prompt: string,
   direction?: string,
+  recalled: RecalledExchange[] = [],
 ) {
   const window = history.slice(-HISTORY_WINDOW);
   const activation = activateCards(story?.cards ?? [], triggerTexts(prompt, window, story?.loreScanDepth));
@@ -152,6 +154,11 @@ function narratorContext(
       description: withNames(card.description, story, card.name, card.ownName),
     })),
     loreBudgetPercent: story?.loreBudgetPercent,
+    recalled: recalled.map((line) => ({
+      ...line,
+      player: withNames(line.player, story),
+      narrator: withNames(line.narrator, story),
+    })),
     summary: story?.summary ?? "",
     history: window,
     authorsNote: story?.authorsNote ?? "",
@@ -160,13 +167,36 @@ function narratorContext(
     prompt,
     budget: ctx.config.narratorContextTokens,
   });
-  return { ...assembled, active, reasons: activation.map((entry) => entry.reason) };
+  return { ...assembled, active, reasons: activation.map((entry) => entry.reason), recalled };
+}
+
+/**
+ * The older exchanges a turn recalls (recall.ts): searched for with the player's words, or with the newest
+ * narrator message's for Continue, whose prompt is the narrator's own instruction. None for the main chat.
+ */
+async function recallFor(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string | null,
+  words: string,
+  history: { role: "user" | "assistant"; content: string }[],
+  wordsAreInstruction = false,
+): Promise<RecalledExchange[]> {
+  if (!storyId) return [];
+  const searched = wordsAreInstruction
+    ? (history.findLast((m) => m.role === "assistant")?.content ?? "")
+    : words;
+  return searched.trim() ? recallExchanges(ctx.db, userId, storyId, searched) : [];
 }
 
 /** The story's art style and scene shape for its media job (none for the main chat). */
 const sceneSettings = (story: StorySetting | null) =>
   story?.generation
-    ? { artStyle: story.generation.artStyle || undefined, aspectRatio: story.generation.aspectRatio }
+    ? {
+        artStyle: story.generation.artStyle || undefined,
+        aspectRatio: story.generation.aspectRatio,
+        camera: story.camera || undefined,
+      }
     : {};
 
 /** The storage keys a scene is painted from: the selected images first, then portraits, at most 10. */
@@ -189,7 +219,8 @@ export async function previewContext(
   scene: { mode: ChatMode; selectedImages: number },
 ) {
   const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
-  const assembled = narratorContext(ctx, story, history, prompt ?? CONTINUE_INSTRUCTION);
+  const recalled = await recallFor(ctx, userId, storyId, prompt ?? "", history, prompt === undefined);
+  const assembled = narratorContext(ctx, story, history, prompt ?? CONTINUE_INSTRUCTION, undefined, recalled);
   // Continue sends its instruction as the narrator's own line, not as the player's.
   const context =
     prompt === undefined ? { ...assembled, messages: asInstruction(assembled.messages) } : assembled;
@@ -223,6 +254,7 @@ function asInstruction<T extends { role: string; content: string }>(messages: T[
 /** The narrator's answer, whole or streamed; `stopped` when the player stopped it before it finished. */
 async function narrate(
   ctx: TurnContext,
+  who: { userId: string; storyId: string | null },
   story: StorySetting | null,
   plan: TurnPlan,
   streaming: TurnStreaming | undefined,
@@ -234,7 +266,15 @@ async function narrate(
   context: ReturnType<typeof narratorContext>;
 }> {
   const history = await plan.history();
-  const context = narratorContext(ctx, story, history, plan.prompt, plan.direction);
+  const recalled = await recallFor(
+    ctx,
+    who.userId,
+    who.storyId,
+    plan.prompt,
+    history,
+    plan.promptIsInstruction,
+  );
+  const context = narratorContext(ctx, story, history, plan.prompt, plan.direction, recalled);
   const { active } = context;
   const request = {
     messages: plan.promptIsInstruction ? asInstruction(context.messages) : context.messages,
@@ -310,6 +350,7 @@ async function runTurn(
         try {
           const { answer, shown, stopped, active, context } = await narrate(
             ctx,
+            input,
             input.story,
             plan,
             streaming,
@@ -1059,4 +1100,34 @@ export async function storyTranscript(
     content: row.content,
     createdAt: row.createdAt,
   }));
+}
+
+/** What a turn with these words would recall from the story (GET /api/stories/{id}/recall). */
+export async function recallPreview(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  words: string,
+) {
+  return recallExchanges(ctx.db, userId, storyId, words);
+}
+
+/**
+ * Pins one of the story's narrator messages (always recalled; it is remembered again) or forgets it (never
+ * recalled; it is unpinned). Undefined when the story has no such narrator message.
+ */
+export async function markRecalled(
+  ctx: Pick<AppContext, "db" | "clock">,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  change: { pinned?: boolean | undefined; forgotten?: boolean | undefined },
+): Promise<{ pinned: boolean; forgotten: boolean } | undefined> {
+  const message = await findMessage(ctx.db, userId, storyId, messageId);
+  if (message?.role !== "assistant" || message.hidden) return undefined;
+  const was = await recallMarkOf(ctx.db, userId, messageId);
+  const forgotten = change.forgotten ?? (change.pinned ? false : (was?.forgotten ?? false));
+  const pinned = !forgotten && (change.pinned ?? was?.pinned ?? false);
+  await markRecall(ctx.db, { userId, storyId, messageId, pinned, forgotten, at: ctx.clock.now() });
+  return { pinned, forgotten };
 }

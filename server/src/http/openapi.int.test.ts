@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser, newCredentials, type TestUser } from "../../test/factories";
 import { multipart } from "../../test/multipart";
+import { insertSuggestions } from "../stories/living-lore-repo";
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -295,6 +296,28 @@ describe("the OpenAPI document against the real answers", () => {
       body: { memory: "A harbour town.", authors_note: "Keep it calm." },
     });
     await call({ method: "GET", path: "/api/stories/{id}/context", params: story });
+    // Recall: what a turn's words bring back, and pinning or forgetting an exchange.
+    await call({
+      method: "GET",
+      path: "/api/stories/{id}/recall",
+      params: story,
+      query: { prompt: "the door" },
+    });
+    await call({ method: "GET", path: "/api/stories/{id}/recall", params: story });
+    const recallTurn = await call({
+      method: "POST",
+      path: "/api/stories/{id}/chat",
+      params: story,
+      body: { prompt: "We ring the harbour bell.", chat_mode: "chat" },
+    });
+    const narratorId = String(recallTurn.json().message_id);
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/recall/{message_id}",
+      params: { id: storyId, message_id: narratorId },
+      body: { pinned: true },
+    });
+    await call({ method: "PUT", path: "/api/stories/{id}/recall/{message_id}", params: message, body: {} });
     await call({ method: "GET", path: "/api/stories/{id}/lore-settings", params: story });
     await call({
       method: "PUT",
@@ -308,6 +331,44 @@ describe("the OpenAPI document against the real answers", () => {
       params: story,
       body: { lore_budget_percent: 100 },
     });
+    // Living lore's drafts (two put in place of the job's, which reads the narration) and the scene state.
+    const at = new Date();
+    await insertSuggestions(
+      t.database.db,
+      ["Brannoc", "Oswin"].map((name) => ({
+        userId: user.userId,
+        storyId,
+        name,
+        nameKey: name.toLowerCase(),
+        kind: "character" as const,
+        description: "",
+        createdAt: at,
+      })),
+    );
+    const drafts = await call({ method: "GET", path: "/api/stories/{id}/lore-suggestions", params: story });
+    const [brannoc, oswin] = (drafts.json().suggestions as { id: string }[]).map((draft) => draft.id);
+    const draftPath = "/api/stories/{id}/lore-suggestions/{sid}";
+    await call({
+      method: "POST",
+      path: `${draftPath}/accept`,
+      params: { id: storyId, sid: String(brannoc) },
+      body: { description: "The gatekeeper." },
+    });
+    await call({
+      method: "POST",
+      path: `${draftPath}/accept`,
+      params: { id: storyId, sid: String(brannoc) },
+    });
+    await call({ method: "POST", path: `${draftPath}/dismiss`, params: { id: storyId, sid: String(oswin) } });
+    await call({ method: "POST", path: `${draftPath}/dismiss`, params: { id: storyId, sid: uuid() } });
+    await call({ method: "GET", path: "/api/stories/{id}/scene-state", params: story });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/scene-state",
+      params: story,
+      body: { weather: "rain" },
+    });
+    await call({ method: "PUT", path: "/api/stories/{id}/scene-state", params: story, body: {} });
     // Generation settings and the models they choose from.
     await call({ method: "GET", path: "/api/models" });
     await call({ method: "GET", path: "/api/stories/{id}/settings", params: story });

@@ -35,7 +35,10 @@ import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { storyLimits } from "./limits";
+import { livingLoreRoutes } from "./living-lore-routes";
 import { loreSettingsRoutes } from "./lore-settings-routes";
+import { recalledJson } from "./recall";
+import { recallRoutes } from "./recall-routes";
 import * as stories from "./service";
 import { generationSettingsRoutes } from "./settings-routes";
 
@@ -495,6 +498,20 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         inputMode: request.query.input_mode,
       });
       const kept = new Set(context.keptCardIds);
+      // The reference images the next scene would get, shown with the narrator's context and the camera's.
+      const references = [
+        ...Array.from({ length: context.selectedImages }, (_, position) => ({
+          source: "selected" as const,
+          position,
+        })),
+        ...context.portraits.map((portrait) => ({
+          source: "portrait" as const,
+          card_id: portrait.cardId,
+          name: portrait.name,
+          url: portrait.url,
+        })),
+      ];
+      const recalledKept = new Set(context.keptRecalledIds);
       return {
         success: true as const,
         messages: context.messages,
@@ -512,24 +529,21 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
           because: context.because[index]!,
           dropped_for_budget: !kept.has(card.id),
         })),
-        image_references: [
-          ...Array.from({ length: context.selectedImages }, (_, position) => ({
-            source: "selected" as const,
-            position,
-          })),
-          ...context.portraits.map((portrait) => ({
-            source: "portrait" as const,
-            card_id: portrait.cardId,
-            name: portrait.name,
-            url: portrait.url,
-          })),
-        ],
+        recalled: context.recalled.map((line) => ({
+          ...recalledJson(line),
+          in_context: recalledKept.has(line.messageId),
+        })),
+        image_references: references,
+        camera: { ...context.camera, references },
       };
     },
   );
 
   // A story's lore settings live in their own module (lore-settings-routes.ts).
   await app.register(loreSettingsRoutes, { ctx, kit });
+  // Living lore's drafts and the camera's scene state (living-lore-routes.ts).
+  await app.register(livingLoreRoutes, { ctx, kit });
+  await app.register(recallRoutes, { ctx, kit });
   // Generation settings and the text models (settings-routes.ts).
   await app.register(generationSettingsRoutes, { ctx, kit });
 };

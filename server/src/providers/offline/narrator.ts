@@ -50,6 +50,8 @@ export type Conversation = {
   advisor: boolean;
   /** The Story Cards the narrator was given (active this turn), in the order given. */
   cards: { name: string; kind: string }[];
+  /** Older exchanges recalled for this turn (the recall block), in story order. */
+  recalled: { turn: number; narrator: string }[];
 };
 
 /** Longest stretch of the player's words the narrator repeats back. */
@@ -82,7 +84,51 @@ export function readConversation(messages: readonly ChatMessage[]): Conversation
     earlierPrompts: users.slice(0, -1).map((m) => clean(m.content)),
     advisor: /role:\s*prompt advisor/i.test(system),
     cards: readCards(system),
+    recalled: readRecalled(system),
   };
+}
+
+/** The recall block of the system prompt: lines "- Turn 5: You: ... Narrator: ..." under its heading. */
+function readRecalled(system: string): Conversation["recalled"] {
+  const start = system.search(/^Recalled from earlier in this story/m);
+  if (start < 0) return [];
+  const recalled: Conversation["recalled"] = [];
+  for (const line of system.slice(start).split("\n").slice(1)) {
+    const match = /^- Turn (\d+): (?:You: .*? )?Narrator: (.*)$/.exec(line);
+    if (!match) break;
+    recalled.push({ turn: Number(match[1]), narrator: clean(match[2]!) });
+  }
+  return recalled;
+}
+
+/** A word as compared for recall: lower case, without a possessive or a plural "s". */
+const stem = (word: string) =>
+  word
+    .toLowerCase()
+    .replace(/['’]s$/, "")
+    .replace(/s$/, "");
+
+/**
+ * When the player's words ask after something a recalled turn told, the narrator brings it back: the recalled
+ * sentence that shares the most words with the player's (at least two), as a memory of that turn.
+ */
+function recalledSentence(conversation: Conversation): string | null {
+  const asked = new Set(
+    (conversation.prompt.match(/[\p{L}'’]+/gu) ?? [])
+      .filter((word) => word.length > 2 && !STOP_WORDS.has(word.toLowerCase()))
+      .map(stem),
+  );
+  let best: { sentence: string; turn: number; shared: number } | null = null;
+  for (const line of conversation.recalled) {
+    for (const sentence of line.narrator.split(/(?<=[.!?…])\s+/)) {
+      const words = new Set((sentence.match(/[\p{L}'’]+/gu) ?? []).map(stem));
+      const shared = [...asked].filter((word) => words.has(word)).length;
+      if (shared >= 2 && (!best || shared > best.shared)) best = { sentence, turn: line.turn, shared };
+    }
+  }
+  if (!best) return null;
+  const told = best.sentence.replace(/^[“"]|[”"]$/g, "").trim();
+  return `You think back to turn ${best.turn}: ${told.charAt(0).toLowerCase()}${told.slice(1)}`;
 }
 
 /** The cards block of the system prompt: lines "- Name (kind): description" under the Story Cards heading. */
@@ -405,6 +451,9 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
   }
   // Active Story Cards are named in the turn: the player sees the narrator knows who and where.
   const named = cardSentences(conversation.cards, blocks.map((b) => b.join(" ")).join(" "));
+  // What the player asks after from long ago comes back, as the turn's first words after the action.
+  const remembered = recalledSentence(conversation);
+  if (remembered) named.unshift(remembered);
   if (named.length) middle().splice(Math.max(0, middle().length - 1), 0, ...named);
   const mentionsCard = (sentence: string) => named.includes(sentence);
   while (total() > MAX_WORDS) {

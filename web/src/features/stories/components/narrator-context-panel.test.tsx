@@ -65,7 +65,35 @@ const CONTEXT: NarratorContext = {
       dropped_for_budget: true,
     },
   ],
+  recalled: [
+    {
+      message_id: "22222222-2222-4222-8222-222222222222",
+      turn: 5,
+      player: "I order an ale",
+      narrator: "The tavern keeper, a broad man named Oswin, wipes the bar.",
+      score: 0.12,
+      matched: ["keeper", "tavern"],
+      pinned: false,
+      in_context: true,
+    },
+    {
+      message_id: "33333333-3333-4333-8333-333333333333",
+      turn: 41,
+      player: "",
+      narrator: "The storm breaks over the pass.",
+      score: 0,
+      matched: [],
+      pinned: true,
+      in_context: false,
+    },
+  ],
   image_references: [],
+  camera: {
+    scene_prompt: "[the scene the illustrator writes from the next answer]",
+    scene_state: { place: "", time_of_day: "", weather: "" },
+    characters: [],
+    references: [],
+  },
 };
 
 describe("What the narrator sees", () => {
@@ -131,5 +159,48 @@ describe("What the narrator sees", () => {
     next.focus();
     fireEvent.keyDown(next, { key: "Escape" });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("lists the recalled turns with why, pins one and forgets another, then reads the context again", async () => {
+    let answer: NarratorContext = CONTEXT;
+    const calls = mockFetch(({ method, path }) => {
+      if (method === "PUT") {
+        const forget = path.endsWith("22222222-2222-4222-8222-222222222222");
+        answer = { ...CONTEXT, recalled: forget ? CONTEXT.recalled.slice(1) : CONTEXT.recalled };
+        return json({
+          success: true,
+          message_id: path.split("/").at(-1),
+          pinned: !forget,
+          forgotten: forget,
+        });
+      }
+      return json(answer);
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <NarratorContextPanel storyId={STORY} onClose={() => {}} />
+      </Providers>,
+    );
+    const recalled = await screen.findByRole("region", { name: "Recalled from earlier" });
+    const turn5 = within(recalled).getByRole("listitem", { name: "Turn 5" });
+    expect(turn5.textContent).toContain("The tavern keeper, a broad man named Oswin");
+    expect(turn5.textContent).toContain("Why: shares “keeper”, “tavern” with the next message");
+    const turn41 = within(recalled).getByRole("listitem", { name: "Turn 41" });
+    expect(turn41.textContent).toContain("Why: pinned by you");
+    expect(within(turn41).getByText("Pinned")).toBeTruthy();
+    expect(within(turn41).getByText("Left out: no room")).toBeTruthy();
+    const budget = screen.getByRole("region", { name: "Token budget" });
+    expect(within(budget).queryByText("Recalled from earlier")).toBeNull();
+
+    fireEvent.click(within(turn5).getByRole("button", { name: "Forget turn 5" }));
+    await waitFor(() => expect(within(recalled).queryByRole("listitem", { name: "Turn 5" })).toBeNull());
+    const put = calls.find((call) => call.method === "PUT");
+    expect(put).toMatchObject({
+      path: `/api/stories/${STORY}/recall/22222222-2222-4222-8222-222222222222`,
+      body: { forgotten: true },
+    });
+    fireEvent.click(within(recalled).getByRole("button", { name: "Unpin turn 41" }));
+    await waitFor(() => expect(calls.filter((call) => call.method === "PUT")).toHaveLength(2));
+    expect(calls.at(-2)).toMatchObject({ body: { pinned: false } });
   });
 });

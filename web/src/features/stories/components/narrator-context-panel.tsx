@@ -1,6 +1,7 @@
 // "What the narrator sees": the exact messages the next turn would send the narrator, with the tokens each
 // part takes out of the budget, and the Story Cards it wakes with why each fired (a trigger and where it
-// was found, or always on) and which were left out to keep within the lore budget. Without a next message
+// was found, or always on) and which were left out to keep within the lore budget; the older exchanges it
+// recalls, each with why (recalled-exchanges.tsx). Without a next message
 // typed here, it shows what Continue would send.
 
 import type { ChatMode } from "@storyverse/contract/chat";
@@ -19,11 +20,13 @@ import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { narratorContextQueryOptions } from "../api/narrator-context";
 import { ASPECT_RATIO_LABELS } from "./generation-settings-fields";
+import { RecalledExchanges } from "./recalled-exchanges";
 
 const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
   instructions: "Narrator instructions",
   memory: "Memory",
   cards: "Story Cards",
+  recall: "Recalled from earlier",
   summary: "The story so far (summary)",
   history: "Recent messages",
   authors_note: "Author's Note",
@@ -134,13 +137,21 @@ function ContextView({
           {errorMessage(context.error)}
         </p>
       ) : (
-        <ContextBody context={context.data} mode={mode} />
+        <ContextBody context={context.data} mode={mode} storyId={storyId} />
       )}
     </div>
   );
 }
 
-function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMode }) {
+function ContextBody({
+  context,
+  mode,
+  storyId,
+}: {
+  context: NarratorContext;
+  mode: ChatMode;
+  storyId: string;
+}) {
   return (
     <>
       <section aria-label="Token budget">
@@ -196,6 +207,7 @@ function ContextBody({ context, mode }: { context: NarratorContext; mode: ChatMo
           </ul>
         )}
       </section>
+      <RecalledExchanges storyId={storyId} recalled={context.recalled} />
       <section aria-label="Image references">
         <h3 className="text-sm font-semibold text-ink">Image references</h3>
         {context.image_references.length === 0 ? (

@@ -25,6 +25,13 @@ export function narratorContext(tokens: Partial<Record<ContextPart, number>>): N
       aspect_ratio: "4:3",
     },
     active_cards: [],
+    recalled: [],
     image_references: [],
+    camera: {
+      scene_prompt: "[the scene the illustrator writes from the next answer]",
+      scene_state: { place: "", time_of_day: "", weather: "" },
+      characters: [],
+      references: [],
+    },
   };
 }

@@ -1,0 +1,72 @@
+// HTTP for a story's recall (GET /api/stories/{id}/recall?prompt=, PUT /api/stories/{id}/recall/{message_id}):
+// what a turn's words would bring back from the story's older exchanges, with scores and why; and pinning or
+// forgetting one. Free; owner only (others: 404). Registered by the stories' route module.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  recallMarkRequestSchema,
+  recallMarkResponseSchema,
+  recallQuerySchema,
+  recallResponseSchema,
+} from "@storyverse/contract/recall";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import { markRecall, recall } from "./recall";
+
+const tags = ["stories"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+// A text search per call: generous for a player, a stop for a loop.
+const recallRule = { name: "recall-user", limit: 120, windowMs: 60_000 };
+
+export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories/:id/recall",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          "What a turn with these words would recall from the story's older exchanges, with scores and why",
+        security: kit.security,
+        params: z.object({ id: z.uuid("Story not found") }),
+        querystring: recallQuerySchema,
+        response: { 200: recallResponseSchema, 429: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await kit.limiter.hit(recallRule, userId);
+      return {
+        success: true as const,
+        recalled: await recall(ctx, userId, request.params.id, request.query.prompt),
+      };
+    },
+  );
+
+  app.put(
+    "/api/stories/:id/recall/:message_id",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Pin an older exchange (always recalled) or forget it (never recalled again)",
+        security: kit.security,
+        params: z.object({ id: z.uuid("Story not found"), message_id: z.uuid("Message not found") }),
+        body: recallMarkRequestSchema,
+        response: { 200: recallMarkResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await markRecall(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.message_id,
+        request.body,
+      )),
+    }),
+  );
+};
