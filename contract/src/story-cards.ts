@@ -3,6 +3,7 @@
 // lore rules of imported lorebooks (secondary triggers with selective logic, constant, order, priority, case,
 // `/regex/flags` triggers).
 import { z } from "zod";
+import { appearanceSchema } from "./camera";
 import { voiceIdSchema } from "./voice";
 
 export const STORY_CARDS_MAX = 100;
@@ -155,6 +156,8 @@ export const createCardRequestSchema = z
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).default(false),
     /** The voice the character speaks in, one of GET /api/voices; null: one picked from its name. */
     voice: voiceIdSchema.nullable().default(null),
+    /** What the character looks like now (clothes, injuries, what they carry): every scene's picture keeps it. */
+    appearance: appearanceSchema.default(""),
   })
   .superRefine((card, ctx) => {
     if (card.triggers.length === 0 && !card.constant) {
@@ -179,6 +182,7 @@ export const updateCardRequestSchema = z
     priority: orderSchema("priority").optional(),
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).optional(),
     voice: voiceIdSchema.nullable().optional(),
+    appearance: appearanceSchema.optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
     message: "Nothing to update: send name, kind, triggers, description, portrait or enabled",
@@ -210,6 +214,8 @@ export const storyCardSchema = z.object({
   creator_notes: z.string(),
   /** The character's voice (GET /api/voices); null: one picked from its name when it speaks. */
   voice: z.string().nullable(),
+  /** What the character looks like now; kept after each turn from the narration, or by hand ("" when unknown). */
+  appearance: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
 });

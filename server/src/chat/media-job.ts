@@ -8,6 +8,7 @@
 // meanwhile (the stale time-out refunded it) or deleted (its story was deleted, which refunds it), the
 // files this try made are removed again instead of being kept beside the refund.
 
+import { CAMERA_TEXT_MAX_LENGTH } from "@storyverse/contract/camera";
 import { MEDIA_DEADLINE_MS, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { ART_STYLE_MAX_LENGTH, ASPECT_RATIOS } from "@storyverse/contract/generation-settings";
@@ -36,6 +37,8 @@ export type MediaJobPayload = {
   /** The story's scene settings (its generation settings): added to the picture's prompt, and its shape. */
   artStyle?: string | undefined;
   aspectRatio?: "4:3" | "16:9" | "3:4" | undefined;
+  /** What the scene keeps from earlier ones (the story's scene state, its characters' looks): decision 0112. */
+  camera?: string | undefined;
 };
 
 export const generateMediaJob: JobSpec<MediaJobPayload> = {
@@ -48,6 +51,7 @@ export const generateMediaJob: JobSpec<MediaJobPayload> = {
     prompt: z.string().optional(),
     artStyle: z.string().max(ART_STYLE_MAX_LENGTH).optional(),
     aspectRatio: z.enum(ASPECT_RATIOS).optional(),
+    camera: z.string().max(CAMERA_TEXT_MAX_LENGTH).optional(),
   }),
   retryLimit: 2,
   retryDelaySeconds: 5,
@@ -158,6 +162,14 @@ async function scenePrompt(ctx: MediaJobContext, message: MessageRow, payload: M
 export const withArtStyle = (prompt: string, artStyle: string | undefined) =>
   artStyle?.trim() ? `${prompt}\n\nArt style: ${artStyle.trim()}` : prompt;
 
+/** The scene, then what it keeps from earlier scenes (the story's camera) when there is any. */
+export const withCamera = (prompt: string, camera: string | undefined) =>
+  camera?.trim() ? `${prompt}\n\n${camera.trim()}` : prompt;
+
+/** The whole prompt the painter gets for a scene: the scene, the camera, the art style. */
+export const painterPrompt = (scene: string, camera: string | undefined, artStyle: string | undefined) =>
+  withArtStyle(withCamera(scene, camera), artStyle);
+
 async function produce(ctx: MediaJobContext, message: MessageRow, payload: MediaJobPayload): Promise<void> {
   const deadline = mediaDeadline(message);
   const prompt = await scenePrompt(ctx, message, payload);
@@ -178,7 +190,7 @@ async function produce(ctx: MediaJobContext, message: MessageRow, payload: Media
   if (!sceneKey) {
     const references = await loadReferences(ctx, message.referenceKeys);
     const [image] = await ctx.providers.image.generate({
-      prompt: withArtStyle(prompt, payload.artStyle),
+      prompt: painterPrompt(prompt, payload.camera, payload.artStyle),
       count: 1,
       references,
       ...(payload.aspectRatio ? { aspectRatio: payload.aspectRatio } : {}),
@@ -193,7 +205,7 @@ async function produce(ctx: MediaJobContext, message: MessageRow, payload: Media
 
   if (message.mode === "video" && !message.videoKey) {
     scene ??= await prepareReference(await ctx.storage.read(sceneKey));
-    const video = await animate(ctx, prompt, scene, deadline);
+    const video = await animate(ctx, withCamera(prompt, payload.camera), scene, deadline);
     const item = await saveVideo(ctx, ctx.db, origin, video.data, posterKey);
     await attach(ctx, message, item, "videoKey");
   }

@@ -47,6 +47,8 @@ export type StorySetting = {
   loreScanDepth?: number;
   /** The story's generation settings (output length, randomness, model, Author's Note depth, scenes). */
   generation?: TurnGeneration;
+  /** What every scene keeps from earlier ones (scene state, characters' looks), for the media job; "" when none. */
+  camera?: string;
 };
 
 const ORIGINAL_MACRO = /\{\{original\}\}/gi;

@@ -298,6 +298,10 @@ export const stories = pgTable(
     narratorVoice: text("narrator_voice"),
     /** "Read new turns aloud": each finished narrator message is narrated and played. */
     readAloud: boolean("read_aloud").notNull().default(false),
+    /** What the camera sees (issue #29): where the scene is, its time of day and weather ("" when unknown). */
+    scenePlace: text("scene_place").notNull().default(""),
+    sceneTimeOfDay: text("scene_time_of_day").notNull().default(""),
+    sceneWeather: text("scene_weather").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -345,6 +349,10 @@ export const storyCards = pgTable(
     characterCard: jsonb("character_card").$type<Record<string, unknown>>(),
     /** The voice the character speaks its quoted lines in (a TTS voice id); null: one picked from its name. */
     voice: text("voice"),
+    /** What the character looks like now (clothes, injuries, what they carry), kept from the narration. */
+    appearance: text("appearance").notNull().default(""),
+    /** When the appearance last changed: the scene prompt carries the most recently changed first. */
+    appearanceUpdatedAt: timestamp("appearance_updated_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -353,6 +361,33 @@ export const storyCards = pgTable(
     // Two racing creates cannot both take a name.
     uniqueIndex("story_cards_story_name_unique").on(t.storyId, sql`lower(${t.name})`),
   ],
+);
+
+/**
+ * stories: living lore (issue #29), the names the narration brought up that have no Story Card, offered to
+ * the player as draft cards. Kept after they are accepted or dismissed so that a name is never offered twice.
+ */
+export const loreSuggestions = pgTable(
+  "lore_suggestions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    /** As the narration wrote it ("the Salt Gate"). */
+    name: text("name").notNull(),
+    /** Lower-cased without its article ("salt gate"): one offer per name and story. */
+    nameKey: text("name_key").notNull(),
+    kind: text("kind", { enum: ["character", "place", "thing", "other"] }).notNull(),
+    description: text("description").notNull().default(""),
+    status: text("status", { enum: ["offered", "accepted", "dismissed"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("lore_suggestions_story_name_unique").on(t.storyId, t.nameKey)],
 );
 
 /** A part of a narration to speak: who says it, in which voice. */

@@ -37,6 +37,9 @@ const story: BackupStory = {
   inputMode: "do",
   narratorVoice: null,
   readAloud: false,
+  scenePlace: "",
+  sceneTimeOfDay: "",
+  sceneWeather: "",
   createdAt: at,
   updatedAt: at,
 };
@@ -107,6 +110,8 @@ const card = (overrides: Partial<BackupCard>): BackupCard => ({
   extensions: {},
   characterCard: null,
   voice: null,
+  appearance: "",
+  appearanceUpdatedAt: null,
   createdAt: at,
   updatedAt: at,
   ...overrides,

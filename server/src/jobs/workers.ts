@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
+import { livingLoreJob, updateLivingLore } from "../stories/living-lore";
 import { storySummaryJob, writeStorySummary } from "../stories/summary";
 import { makeBatch, studioBatchJob } from "../studio/batch-job";
 import { narrateMessage, narrateMessageJob } from "../voice/narration-job";
@@ -19,6 +20,7 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
+  await jobs.work(livingLoreJob, (payload) => updateLivingLore(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
   await jobs.work(narrateMessageJob, (payload, attempt) => narrateMessage(deps, payload, attempt));
 }

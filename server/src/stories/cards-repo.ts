@@ -20,6 +20,8 @@ type CardValues = Pick<
       | "extensions"
       | "characterCard"
       | "voice"
+      | "appearance"
+      | "appearanceUpdatedAt"
     >
   >;
 

@@ -177,6 +177,7 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
         from_character_card: row.characterCard !== null,
         creator_notes: creatorNotesOf(row),
         voice: row.voice,
+        appearance: row.appearance,
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
       };
@@ -240,6 +241,8 @@ export async function createStoryCard(
         priority: input.priority,
         caseSensitive: input.case_sensitive,
         voice: input.voice,
+        appearance: input.appearance,
+        ...(input.appearance ? { appearanceUpdatedAt: ctx.clock.now() } : {}),
         ...portrait,
         at: ctx.clock.now(),
       });
@@ -294,6 +297,9 @@ export async function updateStoryCard(
         ...(input.priority !== undefined ? { priority: input.priority } : {}),
         ...(input.case_sensitive !== undefined ? { caseSensitive: input.case_sensitive } : {}),
         ...(input.voice !== undefined ? { voice: input.voice } : {}),
+        ...(input.appearance !== undefined
+          ? { appearance: input.appearance, appearanceUpdatedAt: ctx.clock.now() }
+          : {}),
         ...(portrait ?? {}),
         updatedAt: ctx.clock.now(),
       });

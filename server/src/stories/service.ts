@@ -2,6 +2,7 @@
 // exports but never its media, and its card picture follows the newest media unless the user pinned a newer
 // one.
 
+import { NEXT_SCENE_PLACEHOLDER } from "@storyverse/contract/camera";
 import type { ChatMode } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
 import {
@@ -17,6 +18,7 @@ import {
   type StoryMemoryUpdate,
 } from "@storyverse/contract/story-craft";
 import { publicUsername } from "../accounts/service";
+import { painterPrompt } from "../chat/media-job";
 import {
   continueTurn,
   conversation,
@@ -58,6 +60,7 @@ import {
   updateStoryCard,
 } from "./cards";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
+import { cameraOf, queueLivingLore } from "./living-lore";
 import {
   countStoriesCreated,
   deleteStory,
@@ -381,6 +384,8 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
   loreBudgetPercent: story.loreBudgetPercent,
   loreScanDepth: story.loreScanDepth,
   generation: turnGenerationOf(story),
+  // What the camera keeps from earlier scenes: the media job adds it to the painter's prompt.
+  camera: (await cameraOf(ctx, story)).text,
 });
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
@@ -426,8 +431,18 @@ export async function narratorContext(
   // The prompt as the narrator would read it, in the composer's input mode (the story's when not sent).
   const words = prompt && formatPlayerInput(scene.inputMode ?? settings.input_mode, prompt);
   const context = await previewContext(ctx, userId, storyId, await settingOf(ctx, story), words, scene);
+  const camera = await cameraOf(ctx, story);
   return {
     ...context,
+    camera: {
+      scene_prompt: painterPrompt(NEXT_SCENE_PLACEHOLDER, camera.text, settings.art_style || undefined),
+      scene_state: camera.scene,
+      characters: camera.characters.map((card) => ({
+        card_id: card.id,
+        name: card.name,
+        appearance: card.appearance,
+      })),
+    },
     generation: {
       text_model: effectiveModel(ctx.providers.text, settings),
       max_tokens: OUTPUT_LENGTH_MAX_TOKENS[settings.output_length],
@@ -481,6 +496,7 @@ export async function chat(
     ),
   );
   await queueSummaryIfDue(ctx, userId, storyId);
+  await queueLivingLore(ctx, userId, storyId);
   return answer;
 }
 
@@ -516,6 +532,7 @@ export async function continueStory(
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
   const answer = await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);
   await queueSummaryIfDue(ctx, userId, storyId);
+  await queueLivingLore(ctx, userId, storyId);
   return answer;
 }
 

@@ -28,6 +28,7 @@ const card = (changes: Partial<StoryCard> = {}): StoryCard => ({
   from_character_card: false,
   creator_notes: "",
   voice: null,
+  appearance: "",
   created_at: "2026-11-25T00:00:00.000Z",
   updated_at: "2026-11-25T00:00:00.000Z",
   ...changes,

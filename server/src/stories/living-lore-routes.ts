@@ -1,0 +1,129 @@
+// HTTP for living lore and the camera (issue #29, decision 0112): the draft cards the narration brought up
+// (GET /api/stories/{id}/lore-suggestions, POST .../{sid}/accept and .../{sid}/dismiss) and the story's scene
+// state (GET/PUT /api/stories/{id}/scene-state). Free; owner only (others: 404). Registered by the stories'
+// route module.
+import { sceneStateResponseSchema, sceneStateUpdateSchema } from "@storyverse/contract/camera";
+import { errorBodySchema } from "@storyverse/contract/errors";
+import {
+  acceptSuggestionRequestSchema,
+  acceptSuggestionResponseSchema,
+  dismissSuggestionResponseSchema,
+  loreSuggestionsResponseSchema,
+} from "@storyverse/contract/lore";
+import { z } from "zod";
+import { currentUser } from "../http/auth";
+import type { RouteModule } from "../http/route-module";
+import {
+  acceptSuggestion,
+  changeSceneState,
+  dismissSuggestion,
+  loreSuggestions,
+  sceneState,
+} from "./living-lore";
+
+const tags = ["stories"];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const storyParams = z.object({ id: z.uuid("Story not found") });
+const suggestionParams = z.object({ id: z.uuid("Story not found"), sid: z.string().max(100) });
+
+export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
+  const common = { onRequest: kit.auth };
+
+  app.get(
+    "/api/stories/:id/lore-suggestions",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Draft Story Cards for the names the narration brought up that have no card yet",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: loreSuggestionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      suggestions: await loreSuggestions(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/lore-suggestions/:sid/accept",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Make a draft a Story Card; the body may change its name, kind, triggers or description",
+        security: kit.security,
+        params: suggestionParams,
+        body: acceptSuggestionRequestSchema,
+        response: { 200: acceptSuggestionResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      card: await acceptSuggestion(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.sid,
+        request.body,
+      ),
+    }),
+  );
+
+  app.post(
+    "/api/stories/:id/lore-suggestions/:sid/dismiss",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Dismiss a draft: its name is never offered again in this story",
+        security: kit.security,
+        params: suggestionParams,
+        response: { 200: dismissSuggestionResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      await dismissSuggestion(ctx, currentUser(request).id, request.params.id, request.params.sid);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/scene-state",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Where the story's scene is, its time of day and weather, as every picture keeps them",
+        security: kit.security,
+        params: storyParams,
+        response: { 200: sceneStateResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      scene_state: await sceneState(ctx, currentUser(request).id, request.params.id),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/scene-state",
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Correct the scene state by hand (the fields sent; "" clears one)',
+        security: kit.security,
+        params: storyParams,
+        body: sceneStateUpdateSchema,
+        response: { 200: sceneStateResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      scene_state: await changeSceneState(ctx, currentUser(request).id, request.params.id, request.body),
+    }),
+  );
+};
