@@ -109,10 +109,13 @@ const stem = (word: string) =>
     .replace(/s$/, "");
 
 /**
- * When the player's words ask after something a recalled turn told, the narrator brings it back: the recalled
- * sentence that shares the most words with the player's (at least two), as a memory of that turn.
+ * When the player asks after something a recalled turn told (a question, or "remember"), the narrator brings it
+ * back: the recalled sentence that shares the most words with the player's (at least two), as a memory of that
+ * turn.
  */
 function recalledSentence(conversation: Conversation): string | null {
+  // Only a question, or words asking to remember: a plain action that echoes an old turn is not a memory.
+  if (!/\?|\b(?:remember|recall|who was|what was)\b/i.test(conversation.prompt)) return null;
   const asked = new Set(
     (conversation.prompt.match(/[\p{L}'’]+/gu) ?? [])
       .filter((word) => word.length > 2 && !STOP_WORDS.has(word.toLowerCase()))

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scenePromptRequest } from "../../chat/narration";
+import { RECALL_HEADING, recalledLine } from "../../chat/narrator-context";
 import type { ChatMessage } from "../types";
 import { keyPhrases, toSecondPerson } from "./phrases";
 import { createOfflineTextProvider } from "./text";
@@ -32,6 +33,27 @@ describe("offline narrator", () => {
 
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
+  });
+
+  it("brings a recalled turn back when the player asks after it, and not for a plain action", async () => {
+    const recalled = `${RECALL_HEADING}\n${recalledLine({
+      messageId: "m5",
+      turn: 5,
+      player: "I order an ale",
+      narrator: "Rain drums on the roof. The tavern keeper, a broad man named Oswin, wipes the bar.",
+    })}`;
+    const withRecall = (prompt: string): ChatMessage[] => [
+      { role: "system", content: `${narratorPrompt("The Long Road", CONTEXT).content}\n\n${recalled}` },
+      { role: "user", content: prompt },
+    ];
+    const asked = await provider.complete({ messages: withRecall("What was the tavern keeper called?") });
+    expect(asked).toContain(
+      "You think back to turn 5: the tavern keeper, a broad man named Oswin, wipes the bar.",
+    );
+    const acted = await provider.complete({
+      messages: withRecall("I walk past the tavern to find its keeper"),
+    });
+    expect(acted).not.toContain("You think back");
   });
 
   it("answers the same messages with the same text, and different prompts differently", async () => {
