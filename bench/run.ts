@@ -10,7 +10,8 @@
 // BENCH_ENGINES (both), BENCH_LOADGEN (wrk; `node` for bench/load.ts, whose latency tail is not wrk's).
 // Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them),
 // and the speech budgets of issue 31 on each engine (bench/speech.ts; BENCH_SPEECH=0 skips them,
-// BENCH_SPEECH_ONLY=1 runs only them).
+// BENCH_SPEECH_ONLY=1 runs only them), and the recall budget of issue 29 on each engine (bench/recall.ts;
+// BENCH_RECALL=0 skips it, BENCH_RECALL_ONLY=1 runs only it).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,7 @@ import {
   startServerProcess,
   waitForOk,
 } from "./processes";
+import { runRecallBench } from "./recall";
 import { seed } from "./seed";
 import { runSpeechBench } from "./speech";
 import { type Measurement, runWrk } from "./wrk";
@@ -157,6 +159,11 @@ function printTable(engine: Engine, rows: Row[]) {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_RECALL_ONLY === "1") {
+    const met = await runRecallBench(engines, postgresUrl);
+    if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
+    return check && !met ? 1 : 0;
+  }
   if (process.env.BENCH_SPEECH_ONLY === "1") {
     const met = await runSpeechBench(engines, postgresUrl);
     if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
@@ -207,6 +214,7 @@ async function main(): Promise<number> {
     await runLiveBench(postgresUrl);
   }
   if (process.env.BENCH_SPEECH !== "0" && !(await runSpeechBench(engines, postgresUrl))) failed = true;
+  if (process.env.BENCH_RECALL !== "0" && !(await runRecallBench(engines, postgresUrl))) failed = true;
   if (check) console.log(failed ? "\nbench:check: a budget is not met" : "\nbench:check: every budget met");
   return check && failed ? 1 : 0;
 }

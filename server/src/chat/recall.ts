@@ -58,12 +58,6 @@ export async function recallExchanges(
     with query as (
       select replace(plainto_tsquery('english', ${words.slice(0, 4000)})::text, '&', '|')::tsquery as q
     ),
-    shown as (
-      select id, content, created_at, search,
-             (row_number() over (order by created_at, id))::int as turn
-      from chat_messages
-      where user_id = ${userId} and story_id = ${storyId} and role = 'assistant' and hidden = false
-    ),
     window_start as (
       select min(created_at) as at from (
         select created_at from chat_messages
@@ -72,20 +66,26 @@ export async function recallExchanges(
       ) newest
     ),
     picked as (
-      select shown.id, shown.turn, shown.content, shown.created_at, shown.search,
+      select shown.id, shown.content, shown.created_at, shown.search,
              (case when shown.search @@ query.q then ts_rank(shown.search, query.q) else 0 end)::float8 as score,
              coalesce(mark.pinned, false) as pinned
-      from shown
+      from chat_messages shown
       cross join query
       cross join window_start
       left join recall_marks mark on mark.message_id = shown.id
-      where shown.created_at < window_start.at
+      where shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
+        and shown.hidden = false and shown.created_at < window_start.at
         and coalesce(mark.forgotten, false) = false
         and (shown.search @@ query.q or coalesce(mark.pinned, false))
       order by pinned desc, score desc, shown.created_at desc
       limit ${limit}
     )
-    select picked.id, picked.turn, picked.score, picked.pinned, picked.content as narrator,
+    select picked.id,
+           (select count(*) from chat_messages earlier
+             where earlier.user_id = ${userId} and earlier.story_id = ${storyId} and earlier.role = 'assistant'
+               and earlier.hidden = false
+               and (earlier.created_at, earlier.id) <= (picked.created_at, picked.id))::int as turn,
+           picked.score, picked.pinned, picked.content as narrator,
            array(
              select unnest(tsvector_to_array(picked.search))
              intersect
