@@ -91,6 +91,8 @@ export type SpeakRequest = {
   /** One of listVoices()'s ids. */
   voice: string;
   signal?: AbortSignal;
+  /** A player is waiting to hear it (live reading): a provider with a queue speaks it first. */
+  urgent?: boolean;
 };
 
 /**

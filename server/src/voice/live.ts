@@ -38,7 +38,8 @@ export async function speakLive(
   speaking.set(userId, busy + 1);
   try {
     const { parts } = planSpeech(voices, text);
-    const { audio } = await speakSpeechParts(voices.provider, parts);
+    // Spoken ahead of any narration this server is making: the player is listening now.
+    const { audio } = await speakSpeechParts(voices.provider, parts, { urgent: true });
     return wavFile(audio);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

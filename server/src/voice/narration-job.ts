@@ -33,12 +33,13 @@ export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
 export async function speakSpeechParts(
   provider: VoiceProvider,
   parts: SpeechRow["parts"],
+  options: { urgent?: boolean } = {},
 ): Promise<{ audio: SpeechAudio; segments: NonNullable<SpeechRow["segments"]> }> {
   const spoken: SpeechAudio[] = [];
   for (const part of parts) {
     const pieces: SpeechAudio[] = [];
     for (const text of splitForProvider(part.text, provider.maxCharacters)) {
-      pieces.push(await provider.speak({ text, voice: part.voice }));
+      pieces.push(await provider.speak({ text, voice: part.voice, ...options }));
     }
     spoken.push(joinSpeech(pieces, PIECE_PAUSE_SECONDS).audio);
   }

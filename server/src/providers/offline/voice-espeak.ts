@@ -1,6 +1,7 @@
 // Runs eSpeak NG in one long-lived worker thread, so a synthesis (about half a second of WASM start-up and
 // work) never stalls the server's event loop. The worker starts with the first request, takes one job at a
-// time from a queue, and never keeps the process alive. A worker that crashes or hangs fails what was
+// time from a queue (an urgent job, a sentence a player is waiting to hear, goes before queued narration), and
+// never keeps the process alive. A worker that crashes or hangs fails what was
 // waiting; the next request starts a fresh one.
 import { Worker } from "node:worker_threads";
 import { userMessages } from "../http";
@@ -11,6 +12,8 @@ export type EspeakJob = {
   text: string;
   wordsPerMinute: number;
   signal?: AbortSignal | undefined;
+  /** Spoken before every job that is not urgent (live reading ahead of a narration being made). */
+  urgent?: boolean | undefined;
 };
 
 type Pending = EspeakJob & {
@@ -48,7 +51,10 @@ export class EspeakRunner {
         };
         job.signal.addEventListener("abort", pending.onAbort, { once: true });
       }
-      this.queue.push(pending);
+      // After the urgent jobs already waiting, before everything else.
+      const place = job.urgent ? this.queue.findIndex((waiting) => !waiting.urgent) : -1;
+      if (place >= 0) this.queue.splice(place, 0, pending);
+      else this.queue.push(pending);
       this.startNext();
     });
   }

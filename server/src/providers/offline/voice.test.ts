@@ -49,6 +49,20 @@ describe("offline voice (eSpeak NG)", () => {
     expect(ticks).toBeGreaterThan(elapsed / 20 / 4);
   });
 
+  it("speaks an urgent sentence (live reading) before the narration pieces already waiting", async () => {
+    const finished: string[] = [];
+    const piece = "The long road winds on through the marsh, past reeds and still water. ".repeat(4);
+    const queued = ["first", "second", "third"].map((name) =>
+      voice.speak({ text: piece, voice: voice.defaultVoice }).then(() => finished.push(name)),
+    );
+    const urgent = voice
+      .speak({ text: "Who goes there?", voice: voice.defaultVoice, urgent: true })
+      .then(() => finished.push("urgent"));
+    await Promise.all([...queued, urgent]);
+    // The first piece was already being spoken; the urgent sentence went before the two still waiting.
+    expect(finished).toEqual(["first", "urgent", "second", "third"]);
+  });
+
   it("speaks text that starts with dashes instead of reading it as an option", async () => {
     // As an option, --version would print eSpeak's version and write no audio at all.
     const audio = await voice.speak({ text: "--version", voice: voice.defaultVoice });

@@ -25,7 +25,9 @@ export type OfflineVoiceOptions = {
   timeoutMs?: number;
 };
 
-export const OFFLINE_VOICE_MAX_CHARACTERS = 2000;
+// Narration is spoken in pieces of at most this much (cut at sentence ends), so a sentence read live waits for
+// one piece at most, not for a whole message (about half a second of eSpeak, not several).
+export const OFFLINE_VOICE_MAX_CHARACTERS = 400;
 
 export type OfflineVoiceProvider = VoiceProvider & {
   /** Stops the synthesis worker (tests); a later speak() starts a new one. */
@@ -68,6 +70,7 @@ export function createOfflineVoiceProvider(options: OfflineVoiceOptions = {}): O
         text,
         wordsPerMinute,
         signal: request.signal,
+        urgent: request.urgent,
       });
       try {
         return pcmFromWav(wav);
