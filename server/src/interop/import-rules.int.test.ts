@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { multipart } from "../../test/multipart";
 import { createOfflineImageProvider } from "../providers/offline/image";
@@ -81,9 +81,7 @@ async function newStory(user: TestUser, title = "Calder") {
 }
 
 const narratorRequests = () =>
-  openai.requests
-    .filter((r) => r.path === "/v1/chat/completions")
-    .map((r) => JSON.stringify((r.json as { messages: unknown[] }).messages));
+  openai.requests.filter(isTurnChat).map((r) => JSON.stringify((r.json as { messages: unknown[] }).messages));
 
 describe("what the narrator is never sent", () => {
   it("a turn in a story from v2-every-field.json sends none of the card's tags, creator, version or creator's notes", async () => {

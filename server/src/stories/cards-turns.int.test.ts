@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { fetchMedia, galleryImage, waitForMedia } from "../../test/media";
 import { createOfflineImageProvider } from "../providers/offline/image";
 import { type ImageRequest, ProviderError } from "../providers/types";
@@ -65,7 +65,7 @@ async function newStory(user: TestUser) {
 }
 
 const narratorSystemMessage = () => {
-  const request = openai.requests.filter((r) => r.path === "/v1/chat/completions").at(-1);
+  const request = openai.requests.filter(isTurnChat).at(-1);
   return (request?.json as { messages: { role: string; content: string }[] }).messages[0]!.content;
 };
 

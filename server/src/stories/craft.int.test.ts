@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { postTurnStream } from "../../test/sse";
 import { CONTINUE_INSTRUCTION } from "../chat/service";
@@ -81,7 +81,7 @@ function answer(text: string, scene = "A stone tower at dusk.") {
 
 /** The messages the newest narrator request carried. */
 function lastNarratorRequest(): { role: string; content: string }[] {
-  const requests = openai.requests.filter((r) => r.path === "/v1/chat/completions");
+  const requests = openai.requests.filter(isTurnChat);
   return (requests.at(-1)?.json as { messages: { role: string; content: string }[] }).messages;
 }
 
@@ -217,10 +217,11 @@ describe("retry with versions", () => {
     const user = await createUser(t);
     const storyId = await newStory(t, user);
     const first = await turn(t, user, storyId, "I listen");
-    openai.failNext("hang", "/chat/completions");
+    // The turn's request hangs (not a living-lore reading, which a background job asks for after a turn).
+    openai.failNext("hang", isTurnChat);
     const writing = turn(t, user, storyId, "I listen harder").catch(() => undefined);
     // Let the hanging request reach the narrator.
-    await expect.poll(() => openai.requests.filter((r) => r.path === "/v1/chat/completions").length).toBe(2);
+    await expect.poll(() => openai.requests.filter(isTurnChat).length).toBe(2);
     const retry = await call(
       t,
       user,
@@ -357,9 +358,7 @@ describe("retry what you want", () => {
       quota_info: { charged: 1.5, remaining: 11.5 },
     });
     // No narrator was asked: the words are the same.
-    expect(openai.requests.slice(requestsBefore).filter((r) => r.path === "/v1/chat/completions")).toEqual(
-      [],
-    );
+    expect(openai.requests.slice(requestsBefore).filter(isTurnChat)).toEqual([]);
     const repainted = await waitForMedia(
       t,
       user.token,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { stories as storiesTable } from "../db/schema";
 import { createImportedCards, type ImportedCardInput } from "./cards";
 
@@ -52,7 +52,7 @@ async function setImportedFields(storyId: string, fields: { characterName?: stri
 }
 
 const lastNarratorMessages = () => {
-  const request = openai.requests.filter((r) => r.path === "/v1/chat/completions").at(-1);
+  const request = openai.requests.filter(isTurnChat).at(-1);
   return (request?.json as { messages: { role: string; content: string }[] }).messages;
 };
 

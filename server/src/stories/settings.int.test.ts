@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { MODEL_LIST_TTL_MS } from "./settings";
 
@@ -71,7 +71,7 @@ const DEFAULTS = {
   max_tokens: 900,
 };
 
-const chatRequests = () => openai.requests.filter((r) => r.path === "/v1/chat/completions");
+const chatRequests = () => openai.requests.filter(isTurnChat);
 const lastChatBody = () =>
   chatRequests().at(-1)?.json as {
     model: string;

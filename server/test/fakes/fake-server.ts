@@ -39,8 +39,11 @@ export type FakeServer = {
   requests: RecordedRequest[];
   /** Requests for result files under /files/, kept apart from API calls. */
   downloads: RecordedRequest[];
-  /** The next request whose path contains `pathPart` (any API request when omitted) fails this way. */
-  failNext: (failure: Failure, pathPart?: string) => void;
+  /**
+   * The next request whose path contains `pathPart` (any API request when omitted), or that the function
+   * picks, fails this way.
+   */
+  failNext: (failure: Failure, pathPart?: string | ((request: RecordedRequest) => boolean)) => void;
   /** Serves bytes at `${origin}/files/<name>`. */
   addFile: (name: string, body: Buffer, contentType: string) => string;
   /** Forgets recorded requests and pending failures. */
@@ -48,7 +51,10 @@ export type FakeServer = {
   close: () => Promise<void>;
 };
 
-type PendingFailure = { failure: Failure; pathPart: string | undefined };
+type PendingFailure = {
+  failure: Failure;
+  pathPart: string | ((request: RecordedRequest) => boolean) | undefined;
+};
 
 function render(failure: Failure, errorShape: ErrorShape): FakeReply {
   if (failure === "hang") return { kind: "hang" };
@@ -77,7 +83,11 @@ export async function startFakeServer(handler: VendorHandler, errorShape: ErrorS
   async function answer(request: RecordedRequest): Promise<FakeReply> {
     const isFile = request.path.startsWith("/files/");
     const index = failures.findIndex(({ pathPart }) =>
-      pathPart === undefined ? !isFile : request.path.includes(pathPart),
+      pathPart === undefined
+        ? !isFile
+        : typeof pathPart === "function"
+          ? pathPart(request)
+          : request.path.includes(pathPart),
     );
     if (index >= 0) {
       const [pending] = failures.splice(index, 1);

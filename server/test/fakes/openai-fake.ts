@@ -27,6 +27,16 @@ export type OpenAIFake = FakeServer & {
   models: { ids: string[] };
 };
 
+/**
+ * A chat request a story's turn made: not the living-lore job's (decision 0112), which reads each turn's
+ * narration in the background and so may come before or after the next turn's requests.
+ */
+export const isTurnChat = (request: RecordedRequest): boolean =>
+  request.path === "/v1/chat/completions" &&
+  !(request.json as { messages?: { content?: unknown }[] } | null)?.messages?.[0]?.content
+    ?.toString()
+    .startsWith("Role: lore keeper.");
+
 const defaults: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: "invalid_request_error", code: null, message: "Invalid request." },
   401: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided." },
