@@ -67,7 +67,8 @@ export async function recallExchanges(
     ),
     picked as (
       select shown.id, shown.content, shown.created_at, shown.search,
-             (case when shown.search @@ query.q then ts_rank(shown.search, query.q) else 0 end)::float8 as score,
+             -- ts_rank is 0 where no word matches (a pinned one): no second @@ per matching row.
+             ts_rank(shown.search, query.q)::float8 as score,
              coalesce(mark.pinned, false) as pinned
       from chat_messages shown
       cross join query
