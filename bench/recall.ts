@@ -8,7 +8,7 @@
 // written into chat_messages directly (the app's own database opener, multi-row INSERTs of 1,000 rows), and the
 // app is started again on them. Their text is drawn from a vocabulary of about 300 words with a seeded PRNG, the
 // commonest words in most messages (so a prompt of them matches thousands of rows, the worst case), and a few
-// distinctive names are planted at known turns (so a prompt naming one must bring that turn back).
+// distinctive names are planted at known turns (the report says whether a prompt naming one brought them back).
 //
 // Environment: BENCH_ENGINES (both), BENCH_DATABASE_URL (the local PostgreSQL), BENCH_RECALL_EXCHANGES (10000),
 // BENCH_RECALL_PASSES (4: the recall route allows 120 calls a minute per user; one warm-up pass is not counted).
@@ -69,7 +69,7 @@ const ADJECTIVES = (
 const PLACES = "across through under over beyond beside toward behind along into".split(" ");
 
 // Names found nowhere else, planted in the narrator's message of these exchanges (0-based), and a prompt that
-// names each: recall must bring those turns back.
+// names each (whether they came back is reported, not counted).
 const PLANTED: { name: string; exchanges: number[]; prompt: string }[] = [
   { name: "Zephyrine", exchanges: [137, 5_210], prompt: "Where did Zephyrine go after the storm?" },
   { name: "Quillfeather", exchanges: [512], prompt: "I ask Quillfeather about the map" },
