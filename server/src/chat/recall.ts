@@ -1,10 +1,11 @@
 // Recall (issue #29, decision 0111): each turn, the story's older exchanges that bear on it come back into the
 // narrator's context, though they left the window long ago. Every narrator message is indexed by the database
-// itself (chat_messages.search, a generated tsvector with a GIN index, migration 0022); a turn's words are
-// searched for as any-of (an OR of their stems), ranked with ts_rank, among the shown narrator messages older
-// than the window. The player can pin an exchange (always recalled, ahead of the rest) or forget it (never
+// itself (chat_messages.search, a generated tsvector with a GIN index, migration 0022); a turn's telling words
+// (searchWords: names first, never the commonest English words, at most 8) are searched for as any-of (an OR of
+// their stems), ranked with ts_rank, among the shown narrator messages older than the window. The player can pin an exchange (always recalled, ahead of the rest) or forget it (never
 // recalled again): recall_marks.
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
@@ -38,6 +39,34 @@ type Row = {
   player: string | null;
 };
 
+/** The most words of a turn searched for: each one more costs a rank over every message it matches. */
+export const RECALL_SEARCH_WORDS = 8;
+
+/**
+ * The words of a turn worth searching for: not the commonest English words (in nearly every message, they
+ * would rank a turn that holds several of them above the one that holds the name asked after), names
+ * (capitalised past the first word) first, then the longer words; at most RECALL_SEARCH_WORDS. When nothing is
+ * left, the words as they were (the text search still drops its own stop words).
+ */
+export function searchWords(text: string): string {
+  const seen = new Set<string>();
+  const candidates: { word: string; name: boolean; at: number }[] = [];
+  const found = text.slice(0, 4000).match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  found.forEach((raw, at) => {
+    const word = raw.replace(/['’]s$/i, "");
+    const key = word.toLowerCase();
+    if (key.length < 3 || COMMON_WORDS.has(key) || seen.has(key)) return;
+    seen.add(key);
+    candidates.push({ word, name: at > 0 && /^\p{Lu}/u.test(word), at });
+  });
+  if (candidates.length === 0) return text.slice(0, 4000);
+  return candidates
+    .sort((a, b) => Number(b.name) - Number(a.name) || b.word.length - a.word.length || a.at - b.at)
+    .slice(0, RECALL_SEARCH_WORDS)
+    .map((candidate) => candidate.word)
+    .join(" ");
+}
+
 const cut = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
@@ -54,9 +83,10 @@ export async function recallExchanges(
   words: string,
   limit = RECALL_LIMIT,
 ): Promise<RecalledExchange[]> {
+  const searched = searchWords(words);
   const result = (await q.execute(sql`
     with query as (
-      select replace(plainto_tsquery('english', ${words.slice(0, 4000)})::text, '&', '|')::tsquery as q
+      select replace(plainto_tsquery('english', ${searched})::text, '&', '|')::tsquery as q
     ),
     window_start as (
       select min(created_at) as at from (
@@ -90,7 +120,7 @@ export async function recallExchanges(
            array(
              select unnest(tsvector_to_array(picked.search))
              intersect
-             select unnest(tsvector_to_array(to_tsvector('english', ${words.slice(0, 4000)})))
+             select unnest(tsvector_to_array(to_tsvector('english', ${searched})))
            ) as matched,
            (select player.content from chat_messages player
              where player.user_id = ${userId} and player.story_id = ${storyId} and player.role = 'user'

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { RECALL_SEARCH_WORDS, searchWords } from "./recall";
+
+describe("the words a turn searches its story for", () => {
+  it("leaves out the commonest words and puts names first", () => {
+    expect(searchWords("Where did Zephyrine go after the storm?")).toBe("Zephyrine storm");
+    expect(searchWords("What was the name of the tavern keeper?")).toBe("tavern keeper name");
+  });
+
+  it("keeps at most a few, names and then the longest, each once", () => {
+    const words = searchWords(
+      "I ask Quillfeather about the map, the map of the marshes, the lantern, the ferryman and the heron's nest",
+    );
+    expect(words.split(" ")).toHaveLength(RECALL_SEARCH_WORDS);
+    expect(words.split(" ")[0]).toBe("Quillfeather");
+    expect(words).toContain("ferryman");
+    expect(words.match(/\bmap\b/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it("searches the words as they were when only common words are left", () => {
+    expect(searchWords("What did she say?")).toBe("What did she say?");
+  });
+});
