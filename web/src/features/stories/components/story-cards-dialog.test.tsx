@@ -277,6 +277,25 @@ describe("Story Cards: a character's voice", () => {
     expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({ voice: "slate" });
   });
 
+  it("shows a character's appearance now and saves a correction; other kinds have none", async () => {
+    const calls = mockFetch((call) => {
+      if (call.method === "PUT")
+        return json({ success: true, card: card({ appearance: "a torn red coat" }) });
+      return json({ success: true, cards: [card({ appearance: "a scarlet coat" })] });
+    });
+    renderDialog(null);
+    fireEvent.click(await screen.findByRole("button", { name: "Edit Captain Rell" }));
+    const appearance = screen.getByLabelText("Appearance now") as HTMLTextAreaElement;
+    expect(appearance.value).toBe("a scarlet coat");
+    fireEvent.change(appearance, { target: { value: " a torn red coat " } });
+    fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "place" } });
+    expect(screen.queryByLabelText("Appearance now")).toBeNull();
+    fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "character" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save card" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({ appearance: "a torn red coat" });
+  });
+
   it("a new character is saved with its voice, null when picked from the name", async () => {
     const calls = mockFetch((call) => {
       if (call.path === "/api/voices") return json(VOICES);

@@ -8,6 +8,7 @@
 // title says what the cards take of the narrator's next turn in tokens. The gallery picker scrolls into view
 // when it opens (it opens below the portrait, often below the fold).
 
+import { APPEARANCE_MAX_LENGTH } from "@storyverse/contract/camera";
 import { overBroadTriggers } from "@storyverse/contract/common-words";
 import type { GalleryItem } from "@storyverse/contract/media";
 import {
@@ -372,6 +373,7 @@ function CardEditor({
     initial?.description.slice(0, CARD_DESCRIPTION_MAX_LENGTH) ?? "",
   );
   const [enabled, setEnabled] = useState(saved?.enabled ?? true);
+  const [appearance, setAppearance] = useState(saved?.appearance ?? "");
   const voices = useVoices();
   const [voice, setVoice] = useState<string | null>(saved?.voice ?? null);
   const [portrait, setPortrait] = useState<PortraitChoice>(
@@ -433,6 +435,8 @@ function CardEditor({
         description,
         enabled,
         ...lore.fields,
+        // Only a character's looks go to the scenes; other kinds keep theirs untouched.
+        ...(kind === "character" ? { appearance: appearance.trim() } : {}),
       };
       const chosen = portraitInput();
       const card = saved
@@ -570,6 +574,22 @@ function CardEditor({
           className={`${textareaClasses} mt-2`}
         />
       </div>
+      {kind === "character" ? (
+        <div>
+          <FieldLabel htmlFor={`${id}-appearance`} counter={`${appearance.length}/${APPEARANCE_MAX_LENGTH}`}>
+            Appearance now
+          </FieldLabel>
+          <textarea
+            id={`${id}-appearance`}
+            value={appearance}
+            onChange={(event) => setAppearance(event.target.value)}
+            maxLength={APPEARANCE_MAX_LENGTH}
+            rows={2}
+            placeholder="Clothes, injuries, what they carry. Kept from the story after each turn; every scene shows it."
+            className={`${textareaClasses} mt-2`}
+          />
+        </div>
+      ) : null}
       <fieldset>
         <legend className="text-sm font-medium text-ink">Portrait</legend>
         <div className="mt-2 flex items-center gap-3">

@@ -12,6 +12,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ArrowLeft,
   BookOpenText,
+  Camera,
   Contact,
   Eye,
   SearchX,
@@ -51,8 +52,11 @@ import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
 import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
 import { useStoryTabTitle } from "../use-story-tab-title";
+import { CameraPanel } from "./camera-panel";
 import { CreatorNotes } from "./creator-notes";
 import { ImportNotesNotice } from "./import-notes";
+import { LoreDraftsPanel } from "./lore-drafts-panel";
+import { LoreNotice } from "./lore-notice";
 import { NarratorContextPanel } from "./narrator-context-panel";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
@@ -134,11 +138,13 @@ function NoStoryOpen({
 }
 
 /** What the side panel shows: Story Cards (on its list, or on the editor, e.g. a draft from "Make a card"), Story
- * Settings or "What the narrator sees". */
+ * Settings, "What the narrator sees", "What the camera sees" or living lore's drafts. */
 type SidePanel =
   | { panel: "cards"; start: CardEditorStart | null }
   | { panel: "settings" }
-  | { panel: "context" };
+  | { panel: "context" }
+  | { panel: "camera" }
+  | { panel: "lore" };
 
 function OpenStoryChat({ story }: { story: Story }) {
   const queryClient = useQueryClient();
@@ -320,6 +326,15 @@ function OpenStoryChat({ story }: { story: Story }) {
         </button>
         <button
           type="button"
+          onClick={() => setPanel({ panel: "camera" })}
+          aria-label="What the camera sees"
+          title="What the camera sees"
+          className={iconButtonClasses}
+        >
+          <Camera aria-hidden="true" className="size-5" />
+        </button>
+        <button
+          type="button"
           onClick={() => setPanel({ panel: "settings" })}
           aria-label="Story Settings"
           title="Story Settings"
@@ -349,6 +364,7 @@ function OpenStoryChat({ story }: { story: Story }) {
             {header}
             <CreatorNotes storyId={story.id} />
             <ImportNotesNotice storyId={story.id} />
+            <LoreNotice storyId={story.id} onOpen={() => setPanel({ panel: "lore" })} />
           </>
         }
         selection={selection}
@@ -379,6 +395,14 @@ function OpenStoryChat({ story }: { story: Story }) {
         inputMode={inputMode}
         onClose={closePanel}
       />
+      <CameraPanel
+        docked
+        storyId={panel?.panel === "camera" ? story.id : null}
+        selectedImages={selected.length}
+        inputMode={inputMode}
+        onClose={closePanel}
+      />
+      <LoreDraftsPanel docked storyId={panel?.panel === "lore" ? story.id : null} onClose={closePanel} />
       <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>
   );
