@@ -61,6 +61,8 @@ export const shapedBySchema = z.object({
   memory: z.boolean(),
   summary: z.boolean(),
   references: z.number().int().min(0),
+  /** The older turns recalled into its context (recall), by turn number; absent before recall was recorded. */
+  recalled: z.array(z.number().int()).optional(),
 });
 export type ShapedBy = z.infer<typeof shapedBySchema>;
 

@@ -102,6 +102,8 @@ describe("recall", () => {
     expect(turn.json().story_text).toContain(
       "You think back to turn 5: the tavern keeper, a broad man named Oswin",
     );
+    // And the message says what shaped it: turn 5, recalled.
+    expect(turn.json().shaped_by.recalled).toEqual([5]);
   }, 120_000);
 
   it("leaves out what the narrator still sees (the newest 20 messages) and what does not match", async () => {

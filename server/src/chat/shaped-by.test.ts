@@ -28,6 +28,23 @@ describe("what shaped a message", () => {
     });
   });
 
+  it("lists the recalled turns that fit the budget, in story order, and nothing when none was recalled", () => {
+    const recalled = [
+      { messageId: "m41", turn: 41 },
+      { messageId: "m5", turn: 5 },
+      { messageId: "m9", turn: 9 },
+    ];
+    const shaped = shapedBy(
+      [],
+      { parts: parts(0, 0), keptCardIds: [], keptRecalledIds: ["m41", "m5"], recalled },
+      [],
+    );
+    expect(shaped.recalled).toEqual([5, 41]);
+    expect(
+      shapedBy([], { parts: parts(0, 0), keptCardIds: [], keptRecalledIds: [], recalled }, []),
+    ).not.toHaveProperty("recalled");
+  });
+
   it("lists the cards whose text fit or whose portrait was painted from, marking the portraits", () => {
     const active = [card("a", "Rell", "u/1/rell.png"), card("b", "Mara", "u/1/mara.png"), card("c", "Tor")];
     const shaped = shapedBy(active, { parts: parts(0, 0), keptCardIds: ["a", "c"] }, [

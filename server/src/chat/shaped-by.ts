@@ -2,7 +2,7 @@
 // context the turn actually sent (after the budget), not off the story's settings.
 import type { ShapedBy } from "@storyverse/contract/chat";
 import type { TurnCard } from "./narration";
-import type { AssembledContext } from "./narrator-context";
+import type { AssembledContext, RecalledLine } from "./narrator-context";
 
 const sent = (context: Pick<AssembledContext, "parts">, part: "memory" | "summary") =>
   context.parts.some((entry) => entry.part === part && entry.tokens > 0);
@@ -14,7 +14,10 @@ const sent = (context: Pick<AssembledContext, "parts">, part: "memory" | "summar
  */
 export function shapedBy(
   active: TurnCard[],
-  context: Pick<AssembledContext, "parts" | "keptCardIds">,
+  context: Pick<AssembledContext, "parts" | "keptCardIds"> &
+    Partial<Pick<AssembledContext, "keptRecalledIds">> & {
+      recalled?: Pick<RecalledLine, "messageId" | "turn">[];
+    },
   references: string[],
 ): ShapedBy {
   const painted = new Set(references);
@@ -25,11 +28,18 @@ export function shapedBy(
       ? [{ id: card.id, name: card.name, portrait_used: portraitUsed }]
       : [];
   });
+  const recalledKept = new Set(context.keptRecalledIds ?? []);
+  const recalled = (context.recalled ?? [])
+    .filter((line) => recalledKept.has(line.messageId))
+    .map((line) => line.turn)
+    .sort((a, b) => a - b);
   return {
     cards,
     memory: sent(context, "memory"),
     summary: sent(context, "summary"),
     references: references.length,
+    // Only when something was recalled, so the messages of stories without recall read as before.
+    ...(recalled.length ? { recalled } : {}),
   };
 }
 

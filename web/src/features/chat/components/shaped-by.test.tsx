@@ -67,6 +67,7 @@ describe("What shaped this", () => {
         memory: true,
         summary: true,
         references: 2,
+        recalled: [5, 9, 41],
       }),
     ]);
     const toggle = screen.getByRole("button", { name: "What shaped this" });
@@ -82,6 +83,7 @@ describe("What shaped this", () => {
       "Captain Rell(portrait used)",
       "Lighthouse",
       "Memory",
+      "Recalled turns 5, 9 and 41",
       "Summary",
       "2 reference images",
     ]);

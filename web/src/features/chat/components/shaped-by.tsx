@@ -1,6 +1,6 @@
 // "What shaped this": under a story's finished narrator message, on demand, what its turn sent (docs/decisions/0105):
-// the Story Cards (marking those whose portrait went to the painter), the Memory, the rolling summary and how many
-// images the scene was painted from. It sits among the message's action buttons and opens on a line of its own.
+// the Story Cards (marking those whose portrait went to the painter), the Memory, the older turns recalled, the
+// rolling summary and how many images the scene was painted from. It sits among the message's action buttons and opens on a line of its own.
 import type { ShapedBy } from "@storyverse/contract/chat";
 import { Layers } from "lucide-react";
 import { useId, useState } from "react";
@@ -11,6 +11,11 @@ export const SHAPED_BY_NOTHING = "Only the story so far";
 export const PORTRAIT_USED = "portrait used";
 
 export const referenceImagesText = (n: number) => `${n} reference ${n === 1 ? "image" : "images"}`;
+/** "Recalled turn 5", "Recalled turns 5 and 41", "Recalled turns 5, 9 and 41". */
+export const recalledTurnsText = (turns: number[]) =>
+  turns.length === 1
+    ? `Recalled turn ${turns[0]}`
+    : `Recalled turns ${turns.slice(0, -1).join(", ")} and ${turns.at(-1)}`;
 
 /** The lines of the panel, in the order the narrator's context holds them; empty when nothing shaped it. */
 function shapedLines(shaped: ShapedBy) {
@@ -21,6 +26,9 @@ function shapedLines(shaped: ShapedBy) {
       portrait: card.portrait_used,
     })),
     ...(shaped.memory ? [{ key: "memory", text: "Memory", portrait: false }] : []),
+    ...(shaped.recalled?.length
+      ? [{ key: "recalled", text: recalledTurnsText(shaped.recalled), portrait: false }]
+      : []),
     ...(shaped.summary ? [{ key: "summary", text: "Summary", portrait: false }] : []),
     ...(shaped.references > 0
       ? [{ key: "references", text: referenceImagesText(shaped.references), portrait: false }]
@@ -37,7 +45,7 @@ export function WhatShapedThis({ shapedBy }: { shapedBy: ShapedBy }) {
       <Button
         variant="ghost"
         size="xs"
-        title="The Story Cards, Memory, summary and reference images this message was written from"
+        title="The Story Cards, Memory, recalled turns, summary and reference images this message was written from"
         aria-expanded={open}
         aria-controls={panelId}
         icon={<Layers aria-hidden="true" className="size-3.5" />}
