@@ -7,7 +7,7 @@ import { NEXT_SCENE_PLACEHOLDER } from "@storyverse/contract/camera";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 
 let openai: OpenAIFake;
@@ -308,5 +308,74 @@ describe("what the camera sees", () => {
       if (Date.now() > deadline) throw new Error(`no scene state: ${JSON.stringify({ scene, mara })}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  });
+});
+
+describe("with a real text provider", () => {
+  let vendor: OpenAIFake;
+  let v: TestApp;
+  beforeAll(async () => {
+    vendor = await startOpenAIFake();
+    v = await createTestApp({
+      env: { TEXT_PROVIDER: "openai", TEXT_API_KEY: vendor.apiKey, TEXT_BASE_URL: vendor.baseUrl },
+      tickingClock: true,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([v?.cleanup(), vendor?.close()]);
+  });
+
+  const ask = (user: TestUser, method: Method, url: string, payload?: unknown) =>
+    v.app.inject({
+      method,
+      url,
+      headers: bearer(user.token),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  async function playAndWait(user: TestUser, storyId: string, name: string) {
+    const res = await ask(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I look",
+      chat_mode: "chat",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const drafts = (await ask(user, "GET", `/api/stories/${storyId}/lore-suggestions`)).json().suggestions;
+      if (drafts.some((draft: Suggestion) => draft.name === name)) return drafts as Suggestion[];
+      if (Date.now() > deadline) throw new Error(`no draft ${name}: ${JSON.stringify(drafts)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it("asks the model in the background (free) and offers what its JSON names", async () => {
+    const user = await createUser(v);
+    const story = await ask(user, "POST", "/api/stories", { title: "Salt Roads", context: "" });
+    const storyId = story.json().story.id as string;
+    // The fake answers every chat request alike: the narration carries the JSON the lore keeper reads.
+    vendor.chat.pieces = [
+      'The keeper nods. {"names":[{"name":"Ysolde","kind":"character","description":"The keeper."}],"scene":{"time_of_day":"dusk"}}',
+    ];
+    const drafts = await playAndWait(user, storyId, "Ysolde");
+    expect(drafts.find((draft) => draft.name === "Ysolde")).toMatchObject({
+      kind: "character",
+      description: "The keeper.",
+    });
+    const keeper = vendor.requests.find((r) => r.path === "/v1/chat/completions" && !isTurnChat(r));
+    expect((keeper?.json as { messages: { content: string }[] }).messages[0]!.content).toMatch(
+      /^Role: lore keeper\./,
+    );
+    expect(
+      (await ask(user, "GET", `/api/stories/${storyId}/scene-state`)).json().scene_state.time_of_day,
+    ).toBe("dusk");
+    // The turn cost what a chat turn costs: the reading was free.
+    expect((await ask(user, "GET", "/api/credit-balance")).json().remaining).toBe(14.5);
+  });
+
+  it("falls back to the offline reader when the model's answer is not the JSON asked for", async () => {
+    const user = await createUser(v);
+    const story = await ask(user, "POST", "/api/stories", { title: "Salt Roads", context: "" });
+    vendor.chat.pieces = ["You meet Brannoc at the quay. Later, Brannoc waves from the boat."];
+    await playAndWait(user, story.json().story.id as string, "Brannoc");
   });
 });
