@@ -339,6 +339,10 @@ describe("with a real text provider", () => {
       chat_mode: "chat",
     });
     expect(res.statusCode, res.body).toBe(200);
+    return waitForDraft(user, storyId, name);
+  }
+
+  async function waitForDraft(user: TestUser, storyId: string, name: string) {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const drafts = (await ask(user, "GET", `/api/stories/${storyId}/lore-suggestions`)).json().suggestions;
@@ -370,6 +374,30 @@ describe("with a real text provider", () => {
     ).toBe("dusk");
     // The turn cost what a chat turn costs: the reading was free.
     expect((await ask(user, "GET", "/api/credit-balance")).json().remaining).toBe(14.5);
+  });
+
+  it("reads a retried answer's new words again", async () => {
+    const user = await createUser(v);
+    const story = await ask(user, "POST", "/api/stories", { title: "Salt Roads", context: "" });
+    const storyId = story.json().story.id as string;
+    vendor.chat.pieces = ['Fog. {"names":[{"name":"Corvin","kind":"character"}]}'];
+    const first = await ask(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I wait",
+      chat_mode: "chat",
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    await waitForDraft(user, storyId, "Corvin");
+    vendor.chat.pieces = ['Rain. {"names":[{"name":"Maud","kind":"character"}]}'];
+    const retried = await ask(
+      user,
+      "POST",
+      `/api/stories/${storyId}/messages/${first.json().message_id}/retry`,
+      {
+        what: "text",
+      },
+    );
+    expect(retried.statusCode, retried.body).toBe(200);
+    await waitForDraft(user, storyId, "Maud");
   });
 
   it("falls back to the offline reader when the model's answer is not the JSON asked for", async () => {

@@ -517,9 +517,12 @@ export async function retry(
   // New words only make no media (no images to send); a new scene of a chat answer is a picture.
   const mode =
     input.what === "text" ? "chat" : input.what === "media" && resolved === "chat" ? "image" : resolved;
-  return withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
+  const answer = await withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
     retryTurn(ctx, { userId, storyId, story, mode, references, messageId, what: input.what }, streaming),
   );
+  // New words are read again for names and the scene (a new scene alone changes neither).
+  if (input.what !== "media") await queueLivingLore(ctx, userId, storyId);
+  return answer;
 }
 
 /** The narrator carries on its newest message in place: text only, priced as a chat turn. */
