@@ -201,6 +201,28 @@ describe("loadConfig", () => {
     );
   });
 
+  it("keeps recall to text search by default, and reads the EMBEDDINGS settings", () => {
+    expect(loadConfig({}).providers.embeddings?.kind).toBe("none");
+    expect(
+      loadConfig({
+        EMBEDDINGS_PROVIDER: "openai",
+        EMBEDDINGS_API_KEY: "sk-emb",
+        EMBEDDINGS_MODEL: "text-embedding-3-large",
+      }).providers.embeddings,
+    ).toEqual({ kind: "openai", apiKey: "sk-emb", baseUrl: undefined, model: "text-embedding-3-large" });
+    // Ollama's embeddings need no key on a custom base URL; OpenAI's do.
+    expect(
+      loadConfig({ EMBEDDINGS_PROVIDER: "openai", EMBEDDINGS_BASE_URL: "http://localhost:11434/v1" })
+        .providers.embeddings?.apiKey,
+    ).toBeUndefined();
+    expect(() => loadConfig({ EMBEDDINGS_PROVIDER: "openai" })).toThrow(
+      /^Invalid environment variable EMBEDDINGS_API_KEY: required when EMBEDDINGS_PROVIDER=openai/,
+    );
+    expect(() => loadConfig({ EMBEDDINGS_PROVIDER: "pgvector" })).toThrow(
+      /^Invalid environment variable EMBEDDINGS_PROVIDER: must be none or openai/,
+    );
+  });
+
   it("lets a self-hosted OpenAI-compatible speech server run without a key (Kokoro-FastAPI)", () => {
     const config = loadConfig({
       TTS_PROVIDER: "openai",

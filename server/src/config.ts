@@ -117,6 +117,11 @@ const envSchema = z.object({
   TTS_API_KEY: z.string().optional(),
   TTS_BASE_URL: z.url("must be an absolute URL").optional(),
   TTS_MODEL: z.string().optional(),
+  /** Recall by meaning (decision 0113): an OpenAI-compatible /embeddings server; none: text search only. */
+  EMBEDDINGS_PROVIDER: z.enum(["none", "openai"], { error: "must be none or openai" }).default("none"),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_BASE_URL: z.url("must be an absolute URL").optional(),
+  EMBEDDINGS_MODEL: z.string().optional(),
   /** The narrator's context budget in tokens, for the configured text model. */
   TEXT_CONTEXT_TOKENS: z.coerce
     .number({ error: "must be a number" })
@@ -317,6 +322,8 @@ export type ProvidersConfig = {
   speech: ProviderSettings<"none" | "openai">;
   /** Text to speech; "none" turns narration off. */
   voice: ProviderSettings<"offline" | "openai" | "elevenlabs" | "none">;
+  /** Recall by meaning; "none" keeps recall to text search. */
+  embeddings?: ProviderSettings<"none" | "openai">;
   /** Every vendor call gives up after this long. */
   timeoutMs: number;
   /** The offline narrator's streaming pace (0: no pause between words). */
@@ -463,6 +470,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         model: e.SPEECH_MODEL,
       },
       voice: { kind: e.TTS_PROVIDER, apiKey: e.TTS_API_KEY, baseUrl: e.TTS_BASE_URL, model: e.TTS_MODEL },
+      embeddings: {
+        kind: e.EMBEDDINGS_PROVIDER,
+        apiKey: e.EMBEDDINGS_API_KEY,
+        baseUrl: e.EMBEDDINGS_BASE_URL,
+        model: e.EMBEDDINGS_MODEL,
+      },
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
       offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,
       offlineMediaScale: e.OFFLINE_MEDIA_SCALE,
@@ -532,6 +545,7 @@ function requireProviderKeys(e: z.infer<typeof envSchema>): void {
     ["VIDEO", e.VIDEO_PROVIDER, e.VIDEO_API_KEY, e.VIDEO_BASE_URL],
     ["SPEECH", e.SPEECH_PROVIDER, e.SPEECH_API_KEY, e.SPEECH_BASE_URL],
     ["TTS", e.TTS_PROVIDER, e.TTS_API_KEY, e.TTS_BASE_URL],
+    ["EMBEDDINGS", e.EMBEDDINGS_PROVIDER, e.EMBEDDINGS_API_KEY, e.EMBEDDINGS_BASE_URL],
   ] as const;
   for (const [prefix, kind, key, baseUrl] of checks) {
     const keyless = kind === "offline" || kind === "none" || (kind === "openai" && baseUrl);

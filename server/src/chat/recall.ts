@@ -9,6 +9,7 @@ import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
+import { type MeaningQuery, meaningParts } from "./recall-vectors";
 
 /** Exchanges recalled at most per turn (pinned ones first). */
 export const RECALL_LIMIT = 4;
@@ -74,7 +75,9 @@ const cut = (text: string, max: number) => {
 
 /**
  * The story's exchanges older than the narrator's window (the newest HISTORY_WINDOW messages) that the words
- * bring back: pinned ones first, then by rank; never a forgotten one, never another story's or user's.
+ * bring back: pinned ones first, then by rank; never a forgotten one, never another story's or user's. With
+ * `meaning` (the words embedded, recall-vectors.ts) the nearest exchanges by meaning are candidates too, and
+ * every candidate's score adds its similarity (decision 0113).
  */
 export async function recallExchanges(
   q: Queryable,
@@ -82,8 +85,10 @@ export async function recallExchanges(
   storyId: string,
   words: string,
   limit = RECALL_LIMIT,
+  meaning?: MeaningQuery,
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
+  const byMeaning = meaningParts(meaning, userId, storyId);
   const result = (await q.execute(sql`
     with query as (
       select replace(plainto_tsquery('english', ${searched})::text, '&', '|')::tsquery as q
@@ -95,19 +100,21 @@ export async function recallExchanges(
         order by created_at desc, id desc limit ${HISTORY_WINDOW}
       ) newest
     ),
+    ${byMeaning.nearest}
     picked as (
       select shown.id, shown.content, shown.created_at, shown.search,
              -- ts_rank is 0 where no word matches (a pinned one): no second @@ per matching row.
-             ts_rank(shown.search, query.q)::float8 as score,
+             ts_rank(shown.search, query.q)::float8${byMeaning.score} as score,
              coalesce(mark.pinned, false) as pinned
       from chat_messages shown
       cross join query
       cross join window_start
       left join recall_marks mark on mark.message_id = shown.id
+      ${byMeaning.join}
       where shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
         and shown.hidden = false and shown.created_at < window_start.at
         and coalesce(mark.forgotten, false) = false
-        and (shown.search @@ query.q or coalesce(mark.pinned, false))
+        and (shown.search @@ query.q or coalesce(mark.pinned, false)${byMeaning.candidate})
       order by pinned desc, score desc, shown.created_at desc
       limit ${limit}
     )

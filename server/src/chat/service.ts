@@ -28,6 +28,7 @@ import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../m
 import { urlFor } from "../media/service";
 import { ProviderError } from "../providers/types";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
+import { queueEmbeddings } from "./embed-job";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
 import {
   narratorSystemPrompt,
@@ -40,6 +41,7 @@ import {
 } from "./narration";
 import { assembleContext } from "./narrator-context";
 import { markRecall, type RecalledExchange, recallExchanges, recallMarkOf } from "./recall";
+import { meaningOf } from "./recall-vectors";
 import {
   allMessages,
   allStoriesConversationStats,
@@ -175,7 +177,7 @@ function narratorContext(
  * narrator message's for Continue, whose prompt is the narrator's own instruction. None for the main chat.
  */
 async function recallFor(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db" | "providers" | "log">,
   userId: string,
   storyId: string | null,
   words: string,
@@ -186,7 +188,8 @@ async function recallFor(
   const searched = wordsAreInstruction
     ? (history.findLast((m) => m.role === "assistant")?.content ?? "")
     : words;
-  return searched.trim() ? recallExchanges(ctx.db, userId, storyId, searched) : [];
+  if (!searched.trim()) return [];
+  return recallExchanges(ctx.db, userId, storyId, searched, undefined, await meaningOf(ctx, searched));
 }
 
 /** The story's art style and scene shape for its media job (none for the main chat). */
@@ -211,7 +214,7 @@ function sceneReferences(selected: string[], active: TurnCard[]): string[] {
  * the scene would be painted from, after the player's `selectedImages` (none in chat mode).
  */
 export async function previewContext(
-  ctx: Pick<AppContext, "db" | "config">,
+  ctx: Pick<AppContext, "db" | "config" | "providers" | "log">,
   userId: string,
   storyId: string,
   story: StorySetting,
@@ -455,6 +458,8 @@ async function runTurn(
       },
     ),
   );
+  // Indexing for recall by meaning runs in the background: never on the turn's path, never charged.
+  void queueEmbeddings(ctx, input.userId, input.storyId);
   // What a stopped turn gave back shows in the balance it reports.
   const quotaInfo = paid.quotaInfo.unlimited
     ? paid.quotaInfo
@@ -839,7 +844,7 @@ async function forgetUndone(
 
 /** Changes the words of one of the story's messages (the player's or the narrator's); media stay. */
 export async function editMessage(
-  ctx: Pick<AppContext, "db" | "clock" | "storage">,
+  ctx: Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log">,
   userId: string,
   storyId: string,
   messageId: string,
@@ -851,6 +856,7 @@ export async function editMessage(
   if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
   const updated = await updateContent(ctx.db, messageId, content, ctx.clock.now());
   if (!updated) throw new NotFound("Message not found");
+  if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId);
   return (await withVersions(ctx, [updated]))[0]!;
 }
 
@@ -1104,12 +1110,17 @@ export async function storyTranscript(
 
 /** What a turn with these words would recall from the story (GET /api/stories/{id}/recall). */
 export async function recallPreview(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db"> & Partial<Pick<AppContext, "providers" | "log">>,
   userId: string,
   storyId: string,
   words: string,
 ) {
-  return recallExchanges(ctx.db, userId, storyId, words);
+  // By meaning too when the caller's context carries the providers (the routes' does).
+  const meaning =
+    ctx.providers && ctx.log
+      ? await meaningOf({ ...ctx, providers: ctx.providers, log: ctx.log }, words)
+      : undefined;
+  return recallExchanges(ctx.db, userId, storyId, words, undefined, meaning);
 }
 
 /**

@@ -3,6 +3,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { getTableName, is } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -161,7 +162,12 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
   const unlock = inMemory ? async () => {} : await lockDataDirectory(dir);
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir: dir, ...(loadDataDir ? { loadDataDir } : {}) });
+    // pgvector for recall by meaning (vectors.ts): loaded only when a database creates the extension.
+    client = await PGlite.create({
+      dataDir: dir,
+      extensions: { vector },
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
   } catch (error) {
     await unlock();
     throw error;

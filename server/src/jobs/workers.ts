@@ -1,8 +1,10 @@
 // Which handler runs each job; started in every process that runs the worker (WORKER=on or only).
 import { sendAccountLinkJob } from "../accounts/jobs";
 import { sendAccountLink } from "../accounts/service";
+import { embedMessages, embedMessagesJob } from "../chat/embed-job";
 import { generateMedia, generateMediaJob } from "../chat/media-job";
 import type { AppContext } from "../context";
+import { vectorsAvailable } from "../db/vectors";
 import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
@@ -23,4 +25,11 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(livingLoreJob, (payload) => updateLivingLore(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
   await jobs.work(narrateMessageJob, (payload, attempt) => narrateMessage(deps, payload, attempt));
+  await jobs.work(embedMessagesJob, (payload) => embedMessages(deps, payload));
+  if (deps.providers.embeddings && !vectorsAvailable(deps.db)) {
+    deps.log.warn(
+      { embeddingsProvider: deps.providers.embeddings.name },
+      "EMBEDDINGS_PROVIDER is set but this PostgreSQL server has no pgvector extension: recall ranks by text only (install pgvector to rank by meaning)",
+    );
+  }
 }

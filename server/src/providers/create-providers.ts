@@ -10,6 +10,7 @@ import { createOfflineImageProvider } from "./offline/image";
 import { createOfflineTextProvider } from "./offline/text";
 import { createOfflineVideoProvider } from "./offline/video";
 import { createOfflineVoiceProvider } from "./offline/voice";
+import { createOpenAIEmbeddingsProvider } from "./openai/embeddings";
 import { createOpenAIImageProvider } from "./openai/image";
 import { createOpenAISpeechProvider } from "./openai/speech";
 import { createOpenAITextProvider } from "./openai/text";
@@ -17,6 +18,7 @@ import { createOpenAIVoiceProvider } from "./openai/voice";
 import { createReplicateImageProvider } from "./replicate/image";
 import { createReplicateVideoProvider } from "./replicate/video";
 import type {
+  EmbeddingsProvider,
   ImageProvider,
   Providers,
   SpeechProvider,
@@ -39,6 +41,7 @@ export const defaultModels = {
   video: { byteplus: "seedance-1-0-pro-250528", replicate: "bytedance/seedance-1-pro" },
   speech: { openai: "whisper-1" },
   voice: { openai: "gpt-4o-mini-tts", elevenlabs: "eleven_multilingual_v2" },
+  embeddings: { openai: "text-embedding-3-small" },
 } as const;
 
 type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
@@ -72,6 +75,7 @@ export function createProviders(config: ProvidersConfig): Providers {
     video: createVideo(config.video, shared),
     speech: createSpeech(config.speech, shared),
     voice: createVoice(config.voice, shared),
+    embeddings: createEmbeddings(config.embeddings, shared),
   };
 }
 
@@ -146,6 +150,21 @@ function createVoice(settings: ProvidersConfig["voice"], shared: Shared): VoiceP
       });
     case "offline":
       return createOfflineVoiceProvider();
+    case "none":
+      return undefined;
+  }
+}
+
+function createEmbeddings(
+  settings: ProvidersConfig["embeddings"],
+  shared: Shared,
+): EmbeddingsProvider | undefined {
+  switch (settings?.kind ?? "none") {
+    case "openai":
+      return createOpenAIEmbeddingsProvider({
+        ...resolve(settings!, "openai", defaultModels.embeddings.openai, shared),
+        vendor: "openai",
+      });
     case "none":
       return undefined;
   }

@@ -112,6 +112,17 @@ export interface VoiceProvider {
   speak(request: SpeakRequest): Promise<SpeechAudio>;
 }
 
+/**
+ * Text to vectors for recall by meaning (decision 0113): one vector per text, in order, all of one length.
+ * An OpenAI-compatible `/embeddings` call (OpenAI, Ollama, vLLM, llama.cpp server).
+ */
+export interface EmbeddingsProvider {
+  readonly name: string;
+  /** The model the vectors come from: vectors of different models are never compared. */
+  readonly model: string;
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
 export type Providers = {
   text: TextProvider;
   image: ImageProvider;
@@ -120,6 +131,8 @@ export type Providers = {
   speech: SpeechProvider | undefined;
   /** Text to speech (TTS_PROVIDER); absent when it is "none". */
   voice: VoiceProvider | undefined;
+  /** Recall by meaning (EMBEDDINGS_PROVIDER); absent when it is "none" (recall is text search only). */
+  embeddings?: EmbeddingsProvider | undefined;
 };
 
 /**

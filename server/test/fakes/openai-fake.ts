@@ -1,5 +1,5 @@
 // A fake OpenAI API (/v1): the model list, chat completions (whole and streamed), gpt-image-1 generations and edits, audio
-// transcriptions and speech (raw PCM, a tone per voice), with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
+// transcriptions and speech (raw PCM, a tone per voice), embeddings (a hashed bag of words, or a vector a test sets), with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
 import { type ChatState, chatReply } from "./chat";
 import {
   bearerToken,
@@ -25,7 +25,80 @@ export type OpenAIFake = FakeServer & {
   images: { bytes: Buffer };
   /** The model ids GET /v1/models lists. */
   models: { ids: string[] };
+  /**
+   * What /v1/embeddings answers: a vector a test set for an exact text (any length, normalised here), else
+   * fakeEmbedding(text). `delayMs` holds every answer back that long (a slow vendor).
+   */
+  embeddings: { vectors: Map<string, number[]>; delayMs: number };
 };
+
+/** The fake's vectors' length. */
+export const FAKE_EMBEDDING_DIMENSIONS = 64;
+
+const normalised = (vector: number[]) => {
+  const length = Math.hypot(...vector);
+  return length === 0 ? vector : vector.map((value) => value / length);
+};
+
+/**
+ * A deterministic stand-in for a model's embedding: the text's lower-cased words hashed into 64 dimensions,
+ * normalised. Texts sharing words are near; texts sharing none are (nearly) orthogonal.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(FAKE_EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0;
+    for (const char of word) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003;
+    vector[hash % FAKE_EMBEDDING_DIMENSIONS]! += 1;
+  }
+  return normalised(vector);
+}
+
+/** `/v1/embeddings` with OpenAI's checks: `{model, input: string | string[], encoding_format?}`. */
+function embeddingsReply(json: unknown, vectors: Map<string, number[]>): FakeReply {
+  const body = (json ?? {}) as { model?: unknown; input?: unknown; encoding_format?: unknown };
+  if (typeof body.model !== "string" || !body.model) {
+    return openAIError(400, "missing_required_parameter", "Missing required parameter: 'model'.");
+  }
+  const input = typeof body.input === "string" ? [body.input] : body.input;
+  if (!Array.isArray(input) || input.length === 0 || input.some((text) => typeof text !== "string")) {
+    return openAIError(
+      400,
+      "invalid_type",
+      "Invalid type for 'input': expected a string or an array of strings.",
+    );
+  }
+  if (input.length > 2048) {
+    return openAIError(
+      400,
+      "array_above_max_length",
+      `Invalid 'input': array too long. Got ${input.length}.`,
+    );
+  }
+  if (input.some((text) => !text)) {
+    return openAIError(400, "invalid_value", "'$.input' is invalid: an input is empty.");
+  }
+  if (body.encoding_format !== undefined && body.encoding_format !== "float") {
+    return openAIError(400, "unsupported_value", "The fake answers only encoding_format 'float'.");
+  }
+  if (body.model.startsWith("missing")) {
+    return openAIError(404, "model_not_found", `The model '${body.model}' does not exist.`);
+  }
+  return {
+    kind: "json",
+    status: 200,
+    body: {
+      object: "list",
+      data: (input as string[]).map((text, index) => ({
+        object: "embedding",
+        index,
+        embedding: normalised(vectors.get(text) ?? fakeEmbedding(text)),
+      })),
+      model: body.model,
+      usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
+    },
+  };
+}
 
 /**
  * A chat request a story's turn made: not the living-lore job's (decision 0112), which reads each turn's
@@ -222,6 +295,7 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
   const png = await samplePng();
   const images = { bytes: png };
   const models = { ids: ["gpt-4o-mini", "gpt-4o", "gpt-4.1-mini"] };
+  const embeddings = { vectors: new Map<string, number[]>(), delayMs: 0 };
 
   async function handle(request: RecordedRequest): Promise<FakeReply> {
     const token = bearerToken(request);
@@ -290,6 +364,9 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
       }
       case "POST /v1/audio/speech":
         return speechReply(request.json);
+      case "POST /v1/embeddings":
+        if (embeddings.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, embeddings.delayMs));
+        return embeddingsReply(request.json, embeddings.vectors);
       default:
         return openAIError(404, null, `Invalid URL (${route})`);
     }
@@ -304,5 +381,6 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
     png,
     images,
     models,
+    embeddings,
   });
 }

@@ -1,0 +1,260 @@
+// Recall by meaning (issue #29, decision 0113), with the OpenAI fake as the embeddings provider: an old exchange
+// that shares no word with the turn but is near it in meaning comes back, ranked by its text rank plus its
+// similarity; indexing runs in the background (a turn answers while the embeddings endpoint hangs), a failed
+// call is retried and nothing is charged; another story's or player's vectors never come back. On a PostgreSQL
+// server without pgvector (this CI's: Debian bookworm packages none) the same file shows the fallback: text
+// recall works, vectors are unavailable and the worker says so at start.
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp } from "../../test/app";
+import { testEngine } from "../../test/database";
+import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
+import type { RecordedRequest } from "../../test/fakes/fake-server";
+import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { vectorsAvailable } from "../db/vectors";
+import type { JobQueue } from "../jobs/queue";
+import { startWorkers } from "../jobs/workers";
+import { recallExchanges } from "./recall";
+import { MEANING_WEIGHT } from "./recall-vectors";
+
+const openai = await startOpenAIFake();
+const t = await createTestApp({
+  tickingClock: true,
+  env: {
+    EMBEDDINGS_PROVIDER: "openai",
+    EMBEDDINGS_API_KEY: openai.apiKey,
+    EMBEDDINGS_BASE_URL: openai.baseUrl,
+    // A hanging embeddings call gives up quickly (the narrator and painter are offline here).
+    PROVIDER_TIMEOUT_SECONDS: "2",
+  },
+});
+/** Whether this database stores vectors: PGlite always (npm @electric-sql/pglite-pgvector); PostgreSQL if pgvector is installed. */
+const vectors = vectorsAvailable(t.ctx.db);
+
+afterAll(async () => {
+  await t.cleanup();
+  await openai.close();
+});
+beforeEach(() => {
+  openai.reset();
+  openai.embeddings.vectors.clear();
+});
+
+const call = (user: TestUser, method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
+
+const FILLER = [
+  "The road bends north through wet fields.",
+  "A crow watches from a fence post.",
+  "Clouds pile up over the hills.",
+  "You cross a stone bridge above a slow river.",
+  "Smoke rises from a farmhouse far away.",
+  "The wind smells of rain and cut hay.",
+];
+
+/** A story of `exchanges` turns written straight to the database, one a second a day ago. */
+async function longStory(user: TestUser, title: string, exchanges: number, told: Record<number, string>) {
+  const storyId = (await call(user, "POST", "/api/stories", { title })).json().story.id as string;
+  const start = t.clock.now().getTime() - 86_400_000;
+  for (let turn = 1; turn <= exchanges; turn += 1) {
+    const at = start + turn * 1000;
+    await t.database.executeSql(
+      `insert into chat_messages (user_id, story_id, role, content, mode, created_at, updated_at)
+       values ($1, $2, 'user', $3, 'chat', $4, $4), ($1, $2, 'assistant', $5, 'chat', $6, $6)`,
+      [
+        user.userId,
+        storyId,
+        `I walk on (${turn})`,
+        new Date(at),
+        told[turn] ?? `${FILLER[turn % FILLER.length]} ${FILLER[(turn * 7) % FILLER.length]}`,
+        new Date(at + 1),
+      ],
+    );
+  }
+  return storyId;
+}
+
+const QUESTION = "Who steered the ships past the rocks?";
+/** Shares no word with the question; the fake is told its vector is the question's. */
+const BEACON = "Marisol tends the beacon on the headland every night.";
+/** Shares "ships" with the question. */
+const HARBOUR = "Ships lie at anchor off a quiet shore.";
+
+type Recalled = { message_id: string; turn: number; matched: string[]; score: number; narrator: string };
+
+const recallOf = async (user: TestUser, storyId: string, prompt = QUESTION) =>
+  (await call(user, "GET", `/api/stories/${storyId}/recall?prompt=${encodeURIComponent(prompt)}`)).json()
+    .recalled as Recalled[];
+
+const embeddedCount = async (storyId: string) =>
+  Number(
+    (
+      await t.database.executeSql("select count(*)::int as n from message_embeddings where story_id = $1", [
+        storyId,
+      ])
+    ).rows[0]!.n,
+  );
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The indexing job's calls (a turn's own query embeds one text: the player's words). */
+const isIndexing = (request: RecordedRequest) =>
+  request.path === "/v1/embeddings" && (request.json as { input: string[] }).input.length > 1;
+
+/** A turn, then the story's narrator messages (all of them, and the new one) indexed. */
+async function turnAndIndex(user: TestUser, storyId: string, narratorMessages: number) {
+  const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+    prompt: "I rest.",
+    chat_mode: "chat",
+  });
+  expect(turn.statusCode).toBe(200);
+  await waitFor(async () => (await embeddedCount(storyId)) === narratorMessages + 1, "the story's index");
+}
+
+it.runIf(testEngine === "pglite")("PGlite always stores vectors (pgvector is bundled)", () => {
+  expect(vectors).toBe(true);
+});
+
+describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => {
+  it("recalls an old exchange that shares no word with the turn but is near in meaning, ranked by text rank plus similarity", async () => {
+    openai.embeddings.vectors.set(BEACON, fakeEmbedding(QUESTION));
+    const user = await createUser(t);
+    const storyId = await longStory(user, "The Headland", 40, { 5: BEACON, 9: HARBOUR });
+    await turnAndIndex(user, storyId, 40);
+
+    const recalled = await recallOf(user, storyId);
+    const beacon = recalled.find((line) => line.turn === 5);
+    const harbour = recalled.find((line) => line.turn === 9);
+    // By meaning only: no shared words, and first, since its similarity (1) outweighs a one-word text match.
+    expect(beacon).toMatchObject({ narrator: BEACON, matched: [] });
+    expect(recalled[0]!.turn).toBe(5);
+    expect(beacon!.score).toBeCloseTo(MEANING_WEIGHT, 5);
+    // The text match keeps its words, and its score is its text rank plus its similarity's share.
+    expect(harbour!.matched).toEqual(["ship"]);
+    const [textOnly] = await recallExchanges(t.ctx.db, user.userId, storyId, QUESTION);
+    expect(textOnly!.turn).toBe(9);
+    const similarity = fakeEmbedding(QUESTION).reduce(
+      (sum, value, index) => sum + value * fakeEmbedding(HARBOUR)[index]!,
+      0,
+    );
+    expect(harbour!.score).toBeCloseTo(textOnly!.score + MEANING_WEIGHT * similarity, 5);
+
+    // And a turn asking it brings turn 5 into the narrator's context.
+    const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: QUESTION,
+      chat_mode: "chat",
+    });
+    expect(turn.statusCode).toBe(200);
+    expect(turn.json().shaped_by.recalled).toEqual(expect.arrayContaining([5]));
+  }, 120_000);
+
+  it("indexes in the background: a turn answers while the embeddings endpoint hangs, a failed call is retried, nothing is charged", async () => {
+    const user = await createUser(t);
+    const { balance } = moneyOf(t);
+    const storyId = await longStory(user, "The Slow Index", 30, { 4: BEACON });
+    // The first indexing call hangs (until the 2 s time-out), the next one fails with a 500: both are retried.
+    openai.failNext("hang", isIndexing);
+    openai.failNext({ status: 500 }, isIndexing);
+    const first = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I rest.",
+      chat_mode: "chat",
+    });
+    expect(first.statusCode).toBe(200);
+    await waitFor(async () => openai.requests.some(isIndexing), "the indexing call");
+    // While that call hangs, the next turn answers at once.
+    const started = Date.now();
+    const second = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I wait.",
+      chat_mode: "chat",
+    });
+    expect(second.statusCode).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1500);
+    const afterTurns = await balance(user);
+    const ledger = async () =>
+      (await t.database.executeSql("select id from credit_transactions where user_id = $1", [user.userId]))
+        .rows.length;
+    const entries = await ledger();
+
+    await waitFor(async () => (await embeddedCount(storyId)) === 32, "the retried index", 60_000);
+    expect(openai.requests.filter(isIndexing).length).toBeGreaterThanOrEqual(3);
+    expect(await balance(user)).toBe(afterTurns);
+    expect(await ledger()).toBe(entries);
+  }, 120_000);
+
+  it("re-embeds a narrator message whose words were edited, and only that one", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, "The Edit", 25, {});
+    await turnAndIndex(user, storyId, 25);
+    const [message] = (
+      await t.database.executeSql(
+        "select id from chat_messages where story_id = $1 and role = 'assistant' order by created_at limit 1",
+        [storyId],
+      )
+    ).rows as { id: string }[];
+    openai.reset();
+    openai.embeddings.vectors.set(BEACON, fakeEmbedding(QUESTION));
+    const edit = await call(user, "PATCH", `/api/stories/${storyId}/messages/${message!.id}`, {
+      content: BEACON,
+    });
+    expect(edit.statusCode).toBe(200);
+    await waitFor(
+      async () =>
+        (await recallOf(user, storyId)).some((line) => line.message_id === message!.id && line.turn === 1),
+      "the edited message recalled by its new meaning",
+    );
+    const embedded = openai.requests
+      .filter((request) => request.path === "/v1/embeddings")
+      .flatMap((request) => (request.json as { input: string[] }).input);
+    expect(embedded.filter((text) => text !== QUESTION)).toEqual([BEACON]);
+  }, 120_000);
+
+  it("never brings back another story's or another player's vectors", async () => {
+    openai.embeddings.vectors.set(BEACON, fakeEmbedding(QUESTION));
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const told = await longStory(owner, "Told", 30, { 6: BEACON });
+    const untold = await longStory(owner, "Untold", 30, {});
+    const strangers = await longStory(other, "Strangers", 30, { 6: BEACON });
+    await turnAndIndex(owner, told, 30);
+    await turnAndIndex(owner, untold, 30);
+    await turnAndIndex(other, strangers, 30);
+
+    expect(await recallOf(owner, untold)).toEqual([]);
+    const own = await recallOf(owner, told);
+    const theirs = await recallOf(other, strangers);
+    expect(own.map((line) => line.turn)).toEqual([6]);
+    expect(theirs.map((line) => line.turn)).toEqual([6]);
+    expect(own[0]!.message_id).not.toBe(theirs[0]!.message_id);
+  }, 120_000);
+});
+
+describe.runIf(!vectors)("without pgvector (a PostgreSQL server without the extension)", () => {
+  it("recalls by text only, embeds nothing, and the worker warns at start", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, "No Vectors", 30, { 5: BEACON, 9: HARBOUR });
+    const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: QUESTION,
+      chat_mode: "chat",
+    });
+    expect(turn.statusCode).toBe(200);
+    const recalled = await recallOf(user, storyId);
+    expect(recalled.map((line) => [line.turn, line.matched])).toEqual([[9, ["ship"]]]);
+    expect(openai.requests.filter((request) => request.path === "/v1/embeddings")).toHaveLength(0);
+    const table = await t.database.executeSql("select to_regclass('message_embeddings') as name");
+    expect(table.rows[0]!.name).toBeNull();
+
+    const warnings: string[] = [];
+    const idle = { work: async () => {} } as unknown as JobQueue;
+    await startWorkers(idle, {
+      ...t.ctx,
+      log: { ...t.ctx.log, warn: (_obj, msg) => warnings.push(msg ?? "") },
+      mailer: { send: async () => {} } as never,
+    });
+    expect(warnings).toEqual([expect.stringMatching(/^EMBEDDINGS_PROVIDER is set but .* no pgvector/)]);
+  }, 120_000);
+});

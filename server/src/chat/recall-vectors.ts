@@ -1,0 +1,142 @@
+// Recall by meaning (issue #29, decision 0113): with an embeddings provider (EMBEDDINGS_PROVIDER) and pgvector
+// (db/vectors.ts), each narrator message has a vector in message_embeddings (owned by this module, written by
+// the background job in embed-job.ts), and a turn's words are embedded once, with a short time limit, to rank
+// the story's older exchanges by cosine similarity beside their text rank (recall.ts). Any failure here leaves
+// recall to text search: meaning only ever adds candidates and score.
+import { type SQL, sql } from "drizzle-orm";
+import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
+import { vectorsAvailable } from "../db/vectors";
+import type { EmbeddingsProvider } from "../providers/types";
+
+/** A recalled exchange's score is its ts_rank plus this times its cosine similarity to the turn's words. */
+export const MEANING_WEIGHT = 0.1;
+/** An exchange that shares no word with the turn is recalled by meaning only from this similarity up. */
+const MEANING_MIN_SIMILARITY = 0.4;
+/** The nearest exchanges by meaning that are candidates beside the text matches. */
+const MEANING_CANDIDATES = 8;
+/** The turn's words are embedded on the turn's path: past this, the turn recalls by text only. */
+const MEANING_QUERY_TIMEOUT_MS = 2000;
+
+/** The turn's words as a vector, and the model it comes from (only that model's vectors are compared). */
+export type MeaningQuery = { vector: number[]; model: string };
+
+/** The embeddings provider when recall by meaning is on: configured, and vectors stored on this database. */
+export function meaningProvider(ctx: Pick<AppContext, "db" | "providers">): EmbeddingsProvider | undefined {
+  const provider = ctx.providers.embeddings;
+  return provider && vectorsAvailable(ctx.db) ? provider : undefined;
+}
+
+/** pgvector's text form of a vector. */
+const vectorLiteral = (vector: number[]) => `[${vector.map((value) => Number(value)).join(",")}]`;
+
+let failing = false;
+
+/** The turn's words embedded, or nothing (off, or the call failed: logged once until it works again). */
+export async function meaningOf(
+  ctx: Pick<AppContext, "db" | "providers" | "log">,
+  words: string,
+): Promise<MeaningQuery | undefined> {
+  const provider = meaningProvider(ctx);
+  if (!provider || !words.trim()) return undefined;
+  try {
+    const [vector] = await provider.embed(
+      [words.slice(0, 4000)],
+      AbortSignal.timeout(MEANING_QUERY_TIMEOUT_MS),
+    );
+    failing = false;
+    return vector && vector.length > 0 ? { vector, model: provider.model } : undefined;
+  } catch (error) {
+    if (!failing) {
+      failing = true;
+      ctx.log.warn(
+        { err: error, internal: (error as { internal?: string }).internal },
+        "recall by meaning is unavailable (the embeddings call failed): recalling by text only",
+      );
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The pieces recall.ts splices into its query when a turn has a meaning query (all empty otherwise, leaving
+ * the text-only query as it was): the `nearest` candidates (the story's shown narrator messages older than
+ * the window, of this user and story, not forgotten, whose vector is of this model and current text), the
+ * join that gives every candidate its similarity, the score term and the candidate condition.
+ */
+export function meaningParts(
+  meaning: MeaningQuery | undefined,
+  userId: string,
+  storyId: string,
+): { nearest: SQL; join: SQL; score: SQL; candidate: SQL } {
+  if (!meaning) return { nearest: sql``, join: sql``, score: sql``, candidate: sql`` };
+  const query = vectorLiteral(meaning.vector);
+  const dimensions = meaning.vector.length;
+  return {
+    nearest: sql`nearest as (
+      select emb.message_id
+      from message_embeddings emb
+      join chat_messages shown on shown.id = emb.message_id
+      cross join window_start
+      left join recall_marks mark on mark.message_id = emb.message_id
+      where emb.user_id = ${userId} and emb.story_id = ${storyId} and emb.model = ${meaning.model}
+        and vector_dims(emb.embedding) = ${dimensions} and emb.content_hash = md5(shown.content)
+        and shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
+        and shown.hidden = false and shown.created_at < window_start.at
+        and coalesce(mark.forgotten, false) = false
+        and 1 - (emb.embedding <=> ${query}::vector) >= ${MEANING_MIN_SIMILARITY}
+      order by emb.embedding <=> ${query}::vector
+      limit ${MEANING_CANDIDATES}
+    ),`,
+    join: sql`left join message_embeddings emb on emb.message_id = shown.id and emb.model = ${meaning.model}
+        and vector_dims(emb.embedding) = ${dimensions} and emb.content_hash = md5(shown.content)`,
+    score: sql` + ${MEANING_WEIGHT}::float8 * greatest(coalesce(1 - (emb.embedding <=> ${query}::vector), 0), 0)`,
+    candidate: sql` or shown.id in (select message_id from nearest)`,
+  };
+}
+
+/**
+ * Stores (or replaces) a message's vector with the md5 of the text it was made from, which tells later
+ * whether it is still the message's text; a message deleted meanwhile stores nothing.
+ */
+export async function storeEmbedding(
+  q: Queryable,
+  row: {
+    messageId: string;
+    userId: string;
+    storyId: string;
+    content: string;
+    model: string;
+    vector: number[];
+  },
+): Promise<void> {
+  await q.execute(sql`
+    insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
+    select ${row.messageId}, ${row.userId}, ${row.storyId}, md5(${row.content}), ${row.model},
+           ${vectorLiteral(row.vector)}::vector
+    where exists (select 1 from chat_messages where id = ${row.messageId})
+    on conflict (message_id) do update
+      set content_hash = excluded.content_hash, model = excluded.model, embedding = excluded.embedding
+  `);
+}
+
+/** The story's shown narrator messages whose vector is missing, of another model or of older text. */
+export async function unembeddedMessages(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  model: string,
+  limit: number,
+): Promise<{ id: string; content: string }[]> {
+  const result = (await q.execute(sql`
+    select m.id, m.content
+    from chat_messages m
+    left join message_embeddings emb on emb.message_id = m.id
+    where m.user_id = ${userId} and m.story_id = ${storyId} and m.role = 'assistant' and m.hidden = false
+      and length(trim(m.content)) > 0
+      and (emb.message_id is null or emb.model <> ${model} or emb.content_hash <> md5(m.content))
+    order by m.created_at, m.id
+    limit ${limit}
+  `)) as unknown as { rows: { id: string; content: string }[] };
+  return result.rows;
+}
