@@ -9,6 +9,7 @@
 import {
   APPEARANCE_MAX_LENGTH,
   CAMERA_CHARACTERS_MAX,
+  CAMERA_TEXT_MAX_LENGTH,
   SCENE_STATE_FIELD_MAX_LENGTH,
   type SceneState,
   type SceneStateUpdate,
@@ -390,7 +391,10 @@ function cameraText(scene: SceneState, characters: Pick<CardRow, "name" | "appea
     scene.weather && `Weather: ${scene.weather}.`,
     ...characters.map((card) => `${card.name}: ${card.appearance.trim()}`),
   ].filter(Boolean);
-  return lines.length ? `Keep from earlier scenes:\n${lines.join("\n")}` : "";
+  // Within the media job's limit whatever a row holds: a payload over it would fail the turn that queues it.
+  return lines.length
+    ? `Keep from earlier scenes:\n${lines.join("\n")}`.slice(0, CAMERA_TEXT_MAX_LENGTH)
+    : "";
 }
 
 /** The story's camera as a turn hands it to its media job. */
