@@ -106,6 +106,26 @@ describe("recall", () => {
     expect(turn.json().shaped_by.recalled).toEqual([5]);
   }, 120_000);
 
+  it("puts a turn that names who is asked after above turns full of the question's other words", async () => {
+    const user = await createUser(t);
+    const stormy: Record<number, string> = {};
+    for (let turn = 10; turn <= 30; turn += 1)
+      stormy[turn] = "The storm howls. After the storm, another storm.";
+    const storyId = await longStory(user, "Storms", 60, {
+      ...stormy,
+      7: "Zephyrine rode west into the hills.",
+    });
+    const recalled = (
+      await call(
+        user,
+        "GET",
+        `/api/stories/${storyId}/recall?prompt=${encodeURIComponent("Where did Zephyrine go after the storm at the river crossing by the mill?")}`,
+      )
+    ).json().recalled as Recalled[];
+    expect(recalled[0]).toMatchObject({ turn: 7, matched: ["zephyrin"] });
+    expect(recalled).toHaveLength(4);
+  }, 60_000);
+
   it("leaves out what the narrator still sees (the newest 20 messages) and what does not match", async () => {
     const user = await createUser(t);
     const storyId = await longStory(user, "Short Walk", 30, { 25: OSWIN, 3: "A heron stands in the reeds." });

@@ -3,14 +3,21 @@ import { RECALL_SEARCH_WORDS, searchWords } from "./recall";
 
 describe("the words a turn searches its story for", () => {
   it("leaves out the commonest words and puts names first", () => {
-    expect(searchWords("Where did Zephyrine go after the storm?")).toBe("Zephyrine storm");
-    expect(searchWords("What was the name of the tavern keeper?")).toBe("tavern keeper name");
+    expect(searchWords("Where did Zephyrine go after the storm?")).toEqual({
+      words: "Zephyrine storm",
+      names: "Zephyrine",
+    });
+    expect(searchWords("What was the name of the tavern keeper?")).toEqual({
+      words: "tavern keeper name",
+      names: "",
+    });
   });
 
   it("keeps at most a few, names and then the longest, each once", () => {
-    const words = searchWords(
+    const { words, names } = searchWords(
       "I ask Quillfeather about the map, the map of the marshes, the lantern, the ferryman and the heron's nest",
     );
+    expect(names).toBe("Quillfeather");
     expect(words.split(" ")).toHaveLength(RECALL_SEARCH_WORDS);
     expect(words.split(" ")[0]).toBe("Quillfeather");
     expect(words).toContain("ferryman");
@@ -18,6 +25,6 @@ describe("the words a turn searches its story for", () => {
   });
 
   it("searches the words as they were when only common words are left", () => {
-    expect(searchWords("What did she say?")).toBe("What did she say?");
+    expect(searchWords("What did she say?")).toEqual({ words: "What did she say?", names: "" });
   });
 });

@@ -47,9 +47,11 @@ export const RECALL_SEARCH_WORDS = 8;
  * The words of a turn worth searching for: not the commonest English words (in nearly every message, they
  * would rank a turn that holds several of them above the one that holds the name asked after), names
  * (capitalised past the first word) first, then the longer words; at most RECALL_SEARCH_WORDS. When nothing is
- * left, the words as they were (the text search still drops its own stop words).
+ * left, the words as they were (the text search still drops its own stop words). `names` are the names among
+ * them: a message that holds one ranks above every message that holds none (ts_rank weighs all words alike, so
+ * a message full of the turn's ordinary words would outrank the one naming who was asked after).
  */
-export function searchWords(text: string): string {
+export function searchWords(text: string): { words: string; names: string } {
   const seen = new Set<string>();
   const candidates: { word: string; name: boolean; at: number }[] = [];
   const found = text.slice(0, 4000).match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
@@ -60,12 +62,17 @@ export function searchWords(text: string): string {
     seen.add(key);
     candidates.push({ word, name: at > 0 && /^\p{Lu}/u.test(word), at });
   });
-  if (candidates.length === 0) return text.slice(0, 4000);
-  return candidates
+  if (candidates.length === 0) return { words: text.slice(0, 4000), names: "" };
+  const kept = candidates
     .sort((a, b) => Number(b.name) - Number(a.name) || b.word.length - a.word.length || a.at - b.at)
-    .slice(0, RECALL_SEARCH_WORDS)
-    .map((candidate) => candidate.word)
-    .join(" ");
+    .slice(0, RECALL_SEARCH_WORDS);
+  return {
+    words: kept.map((candidate) => candidate.word).join(" "),
+    names: kept
+      .filter((candidate) => candidate.name)
+      .map((candidate) => candidate.word)
+      .join(" "),
+  };
 }
 
 const cut = (text: string, max: number) => {
@@ -89,9 +96,11 @@ export async function recallExchanges(
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
   const byMeaning = meaningParts(meaning, userId, storyId);
+  const hasNames = searched.names !== "";
   const result = (await q.execute(sql`
     with query as (
-      select replace(plainto_tsquery('english', ${searched})::text, '&', '|')::tsquery as q
+      select replace(plainto_tsquery('english', ${searched.words})::text, '&', '|')::tsquery as q,
+             replace(plainto_tsquery('english', ${searched.names})::text, '&', '|')::tsquery as names
     ),
     window_start as (
       select min(created_at) as at from (
@@ -103,8 +112,9 @@ export async function recallExchanges(
     ${byMeaning.nearest}
     picked as (
       select shown.id, shown.content, shown.created_at, shown.search,
-             -- ts_rank is 0 where no word matches (a pinned one): no second @@ per matching row.
-             ts_rank(shown.search, query.q)::float8${byMeaning.score} as score,
+             -- ts_rank is 0 where no word matches (a pinned one); a name asked after outweighs any rank.
+             (ts_rank(shown.search, query.q)
+               + case when ${hasNames} and shown.search @@ query.names then 1 else 0 end)::float8${byMeaning.score} as score,
              coalesce(mark.pinned, false) as pinned
       from chat_messages shown
       cross join query
@@ -127,7 +137,7 @@ export async function recallExchanges(
            array(
              select unnest(tsvector_to_array(picked.search))
              intersect
-             select unnest(tsvector_to_array(to_tsvector('english', ${searched})))
+             select unnest(tsvector_to_array(to_tsvector('english', ${searched.words})))
            ) as matched,
            (select player.content from chat_messages player
              where player.user_id = ${userId} and player.story_id = ${storyId} and player.role = 'user'

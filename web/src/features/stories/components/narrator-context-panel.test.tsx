@@ -86,6 +86,16 @@ const CONTEXT: NarratorContext = {
       pinned: true,
       in_context: false,
     },
+    {
+      message_id: "44444444-4444-4444-8444-444444444444",
+      turn: 17,
+      player: "",
+      narrator: "The old innkeeper hums a sea shanty.",
+      score: 0.05,
+      matched: [],
+      pinned: false,
+      in_context: true,
+    },
   ],
   image_references: [],
   camera: {
@@ -187,6 +197,10 @@ describe("What the narrator sees", () => {
     expect(turn5.textContent).toContain("Why: shares “keeper”, “tavern” with the next message");
     const turn41 = within(recalled).getByRole("listitem", { name: "Turn 41" });
     expect(turn41.textContent).toContain("Why: pinned by you");
+    // Recalled by meaning alone: no word in common to show.
+    expect(within(recalled).getByRole("listitem", { name: "Turn 17" }).textContent).toContain(
+      "Why: close in meaning to the next message",
+    );
     expect(within(turn41).getByText("Pinned")).toBeTruthy();
     expect(within(turn41).getByText("Left out: no room")).toBeTruthy();
     const budget = screen.getByRole("region", { name: "Token budget" });

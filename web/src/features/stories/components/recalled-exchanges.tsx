@@ -14,7 +14,10 @@ type Recalled = NarratorContext["recalled"][number];
 const why = (line: Recalled) =>
   line.pinned
     ? "pinned by you"
-    : `shares ${line.matched.map((word) => `“${word}”`).join(", ")} with the next message`;
+    : line.matched.length === 0
+      ? // Recalled by meaning alone (an embeddings provider, decision 0113): no word in common.
+        "close in meaning to the next message"
+      : `shares ${line.matched.map((word) => `“${word}”`).join(", ")} with the next message`;
 
 export function RecalledExchanges({ storyId, recalled }: { storyId: string; recalled: Recalled[] }) {
   const queryClient = useQueryClient();
