@@ -40,6 +40,10 @@ const storySchema = z.object({
   lore_scan_depth: z.number().int().default(4),
   /** The generation settings (stories/settings.ts), checked field by field on restore; absent in older backups. */
   generation: jsonObject.nullable().default(null),
+  /** What the camera sees of the scene (issue #29); absent in older backups. */
+  scene_state: z
+    .object({ place: text.default(""), time_of_day: text.default(""), weather: text.default("") })
+    .default({ place: "", time_of_day: "", weather: "" }),
   pinned_thumbnail: mediaPath.nullable().default(null),
   created_at: time,
   updated_at: time,
@@ -90,6 +94,8 @@ const cardSchema = z.object({
   portrait: mediaPath.nullable().default(null),
   /** The character's voice id (a speech provider's); one this server does not offer falls back to the default. */
   voice: z.string().max(100).nullable().default(null),
+  /** A character's current appearance, which every scene's prompt keeps (issue #29). */
+  appearance: text.default(""),
   created_at: time,
   updated_at: time,
 });

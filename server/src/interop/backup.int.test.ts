@@ -163,8 +163,16 @@ describe("story backup and restore", () => {
       triggers: ["Mara", "keeper"],
       description: "A keeper with salt in her hair.",
       portrait: { data: uploaded },
+      appearance: "A torn grey cloak; carries a brass lantern.",
     });
     expect(mara.statusCode).toBe(200);
+    // What the camera sees of the scene goes with the story.
+    const scened = await call(alice, "PUT", `/api/stories/${storyId}/scene-state`, {
+      place: "the harbour wall",
+      time_of_day: "night",
+      weather: "sea fog",
+    });
+    expect(scened.statusCode).toBe(200);
     const bell = await call(alice, "POST", `/api/stories/${storyId}/cards`, {
       name: "The Bell",
       kind: "thing",
@@ -285,6 +293,10 @@ describe("story backup and restore", () => {
     expect(cards[0]).toMatchObject({
       triggers: ["Mara", "keeper"],
       description: "A keeper with salt in her hair.",
+      appearance: "A torn grey cloak; carries a brass lantern.",
+    });
+    expect((await call(bob, "GET", `/api/stories/${story.id}/scene-state`)).json()).toMatchObject({
+      scene_state: { place: "the harbour wall", time_of_day: "night", weather: "sea fog" },
     });
     expect(cards[0]!.portrait?.gallery_item_id).toBeNull();
     expect(keyOf(cards[0]!.portrait!.url)).toMatch(new RegExp(`^u/${bob.userId}/portraits/`));

@@ -6,6 +6,7 @@
 // the rows go in in one transaction, and the files stored on the way are deleted again if anything fails.
 // Restoring is free. Texts longer than the app allows are cut, each with a note in the answer.
 import { randomUUID } from "node:crypto";
+import { APPEARANCE_MAX_LENGTH, SCENE_STATE_FIELD_MAX_LENGTH } from "@storyverse/contract/camera";
 import type { ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
 import { STORY_CONTEXT_MAX_LENGTH, STORY_TITLE_MAX_LENGTH } from "@storyverse/contract/stories";
 import {
@@ -486,6 +487,8 @@ export async function restoreStory(
         priority: clamp(card.priority, 0, CARD_ORDER_MAX),
         caseSensitive: card.case_sensitive,
         voice: card.voice,
+        appearance: cutToFit(card.appearance, APPEARANCE_MAX_LENGTH, `Card "${name}" appearance`, notes),
+        appearanceUpdatedAt: card.appearance ? now : null,
         description: cutToFit(
           card.description,
           CARD_DESCRIPTION_MAX_LENGTH,
@@ -543,6 +546,14 @@ export async function restoreStory(
           loreBudgetPercent: clamp(s.lore_budget_percent, 5, 90),
           loreScanDepth: clamp(s.lore_scan_depth, 0, 20),
           ...generation.values,
+          scenePlace: cutToFit(s.scene_state.place, SCENE_STATE_FIELD_MAX_LENGTH, "Scene place", notes),
+          sceneTimeOfDay: cutToFit(
+            s.scene_state.time_of_day,
+            SCENE_STATE_FIELD_MAX_LENGTH,
+            "Scene time of day",
+            notes,
+          ),
+          sceneWeather: cutToFit(s.scene_state.weather, SCENE_STATE_FIELD_MAX_LENGTH, "Scene weather", notes),
           pinnedThumbnailKey: pinned,
           pinnedAt: pinned ? now : null,
           // A new story of this account: it was made now (what the original's dates were stays in its messages).
