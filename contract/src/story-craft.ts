@@ -1,5 +1,6 @@
 // Story craft: retry with versions, edit, undo and continue on a story's conversation.
 import { z } from "zod";
+import { cameraSchema } from "./camera";
 import {
   chatMessageSchema,
   chatModeSchema,
@@ -7,7 +8,6 @@ import {
   messageTextSchema,
   PROMPT_MAX_LENGTH,
 } from "./chat";
-import { cameraSchema } from "./camera";
 import { ASPECT_RATIOS, inputModeSchema, OUTPUT_LENGTHS } from "./generation-settings";
 import { recalledExchangeSchema } from "./recall";
 import { storyChatRequestSchema } from "./stories";
