@@ -78,7 +78,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expectNoSeriousAxeViolations(page, "what the narrator sees, with a summary");
   // The preview follows the kind of turn chosen: a chat turn has no scene to paint.
   await expect(panel.getByText("The next scene is painted from the words alone.")).toBeVisible();
-  await panel.getByLabel("Turn").selectOption("chat");
+  await panel.getByLabel("Turn", { exact: true }).selectOption("chat");
   await expect(panel.getByText("A chat turn paints no scene.")).toBeVisible();
   await shoot(page, "context-panel-chat-dark");
   await panel.getByRole("button", { name: "Close" }).first().click();
