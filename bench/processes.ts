@@ -2,6 +2,7 @@
 // (node --import tsx server/src/main.ts), pinned to chosen cores with taskset where it exists.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -147,4 +148,42 @@ export async function postgresReachable(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+export type Engine = "pglite" | "postgres";
+
+/** The budget benches' cores: the app (and what it starts) on one, the measuring client on the other. */
+const cpuCount = os.cpus().length;
+export const serverCores = "0";
+export const clientCores = cpuCount > 1 ? "1" : "0";
+
+/**
+ * Runs a budget bench on each engine asked for, after a line saying where its processes run and how loaded the
+ * machine is; false when `measureAndReport` says a budget was missed, or PostgreSQL does not answer.
+ */
+export async function runOnEngines(
+  name: string,
+  engines: string[],
+  postgresUrl: string,
+  measureAndReport: (engine: Engine) => Promise<boolean>,
+): Promise<boolean> {
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
+  console.log(
+    `\n${name}: the app on core ${serverCores}, the measuring client on core ${clientCores}${hasTaskset ? " (taskset)" : " (taskset not found: not pinned)"}; ${cpuCount} cores (${os.cpus()[0]?.model ?? "unknown cpu"}), load average ${load}`,
+  );
+  let met = true;
+  for (const engine of engines as Engine[]) {
+    if (engine === "postgres" && !(await postgresReachable(postgresUrl))) {
+      console.log(
+        `\nPostgreSQL at ${postgresUrl} does not answer: its ${name.toLowerCase()} figures are not measured.`,
+      );
+      met = false;
+      continue;
+    }
+    if (!(await measureAndReport(engine))) met = false;
+  }
+  return met;
 }

@@ -21,9 +21,11 @@ import path from "node:path";
 import { openDatabase } from "../server/src/db/client";
 import {
   type Child,
+  clientCores,
   createDatabase,
-  hasTaskset,
-  postgresReachable,
+  type Engine,
+  runOnEngines,
+  serverCores,
   startNode,
   startServerProcess,
   waitForOk,
@@ -32,16 +34,11 @@ import type { RecallMeasurement } from "./recall-client";
 
 const appPort = 3305;
 const base = `http://127.0.0.1:${appPort}`;
-const cpuCount = os.cpus().length;
-const serverCores = "0";
-const clientCores = cpuCount > 1 ? "1" : "0";
 const EXCHANGES = Number(process.env.BENCH_RECALL_EXCHANGES ?? 10_000);
 const PASSES = Number(process.env.BENCH_RECALL_PASSES ?? 4);
 const ROWS_PER_INSERT = 1_000;
 const RECALL_P95_BUDGET_MS = 50;
 const PASSWORD = "bench-password";
-
-type Engine = "pglite" | "postgres";
 
 // The commonest words first: a word's chance falls with its place in the list (the square of a uniform draw).
 const NOUNS = (
@@ -325,20 +322,7 @@ function report(engine: Engine, m: EngineResult): boolean {
 
 /** The recall budget on each engine asked for; false when it is missed (or PostgreSQL does not answer). */
 export async function runRecallBench(engines: string[], postgresUrl: string): Promise<boolean> {
-  console.log(
-    `\nRecall: the app on core ${serverCores}, the measuring client on core ${clientCores}${hasTaskset ? " (taskset)" : " (taskset not found: not pinned)"}; ${cpuCount} cores (${os.cpus()[0]?.model ?? "unknown cpu"}), load average ${os
-      .loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
+  return runOnEngines("Recall", engines, postgresUrl, async (engine) =>
+    report(engine, await measure(engine, postgresUrl)),
   );
-  let met = true;
-  for (const engine of engines as Engine[]) {
-    if (engine === "postgres" && !(await postgresReachable(postgresUrl))) {
-      console.log(`\nPostgreSQL at ${postgresUrl} does not answer: its recall figures are not measured.`);
-      met = false;
-      continue;
-    }
-    if (!report(engine, await measure(engine, postgresUrl))) met = false;
-  }
-  return met;
 }

@@ -22,9 +22,11 @@ import os from "node:os";
 import path from "node:path";
 import {
   type Child,
+  clientCores,
   createDatabase,
-  hasTaskset,
-  postgresReachable,
+  type Engine,
+  runOnEngines,
+  serverCores,
   startNode,
   startServerProcess,
   waitForOk,
@@ -33,17 +35,12 @@ import type { SpeechMeasurement } from "./speech-client";
 
 const appPort = 3304;
 const base = `http://127.0.0.1:${appPort}`;
-const cpuCount = os.cpus().length;
-const serverCores = "0";
-const clientCores = cpuCount > 1 ? "1" : "0";
 
 const speechBudgets = {
   narrationMs: 5_000,
   filmToNarration: 2,
   liveP95Ms: 1_000,
 } as const;
-
-type Engine = "pglite" | "postgres";
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -152,20 +149,7 @@ function report(engine: Engine, m: SpeechMeasurement): boolean {
 
 /** The speech budgets on each engine asked for; false when one is missed (or PostgreSQL does not answer). */
 export async function runSpeechBench(engines: string[], postgresUrl: string): Promise<boolean> {
-  console.log(
-    `\nSpeech: the app on core ${serverCores}, the measuring client on core ${clientCores}${hasTaskset ? " (taskset)" : " (taskset not found: not pinned)"}; ${cpuCount} cores (${os.cpus()[0]?.model ?? "unknown cpu"}), load average ${os
-      .loadavg()
-      .map((n) => n.toFixed(1))
-      .join(" ")}`,
+  return runOnEngines("Speech", engines, postgresUrl, async (engine) =>
+    report(engine, await measure(engine, postgresUrl)),
   );
-  let met = true;
-  for (const engine of engines as Engine[]) {
-    if (engine === "postgres" && !(await postgresReachable(postgresUrl))) {
-      console.log(`\nPostgreSQL at ${postgresUrl} does not answer: its speech figures are not measured.`);
-      met = false;
-      continue;
-    }
-    if (!report(engine, await measure(engine, postgresUrl))) met = false;
-  }
-  return met;
 }
