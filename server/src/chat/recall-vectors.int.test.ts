@@ -10,6 +10,7 @@ import { testEngine } from "../../test/database";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import type { RecordedRequest } from "../../test/fakes/fake-server";
 import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { writeExchanges } from "../../test/long-story";
 import { vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
@@ -42,34 +43,10 @@ beforeEach(() => {
 const call = (user: TestUser, method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
-const FILLER = [
-  "The road bends north through wet fields.",
-  "A crow watches from a fence post.",
-  "Clouds pile up over the hills.",
-  "You cross a stone bridge above a slow river.",
-  "Smoke rises from a farmhouse far away.",
-  "The wind smells of rain and cut hay.",
-];
-
-/** A story of `exchanges` turns written straight to the database, one a second a day ago. */
+/** A story of `exchanges` turns written straight to the database (fast); `told` at chosen turns. */
 async function longStory(user: TestUser, title: string, exchanges: number, told: Record<number, string>) {
   const storyId = (await call(user, "POST", "/api/stories", { title })).json().story.id as string;
-  const start = t.clock.now().getTime() - 86_400_000;
-  for (let turn = 1; turn <= exchanges; turn += 1) {
-    const at = start + turn * 1000;
-    await t.database.executeSql(
-      `insert into chat_messages (user_id, story_id, role, content, mode, created_at, updated_at)
-       values ($1, $2, 'user', $3, 'chat', $4, $4), ($1, $2, 'assistant', $5, 'chat', $6, $6)`,
-      [
-        user.userId,
-        storyId,
-        `I walk on (${turn})`,
-        new Date(at),
-        told[turn] ?? `${FILLER[turn % FILLER.length]} ${FILLER[(turn * 7) % FILLER.length]}`,
-        new Date(at + 1),
-      ],
-    );
-  }
+  await writeExchanges(t, user, storyId, exchanges, told);
   return storyId;
 }
 

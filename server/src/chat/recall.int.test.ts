@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { chatMessages } from "../db/schema";
+import { writeExchanges } from "../../test/long-story";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,45 +17,10 @@ afterAll(async () => {
 const call = (user: TestUser, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
-const FILLER = [
-  "The road bends north through wet fields.",
-  "A crow watches from a fence post.",
-  "Clouds pile up over the hills.",
-  "You cross a stone bridge above a slow river.",
-  "Smoke rises from a farmhouse far away.",
-  "The wind smells of rain and cut hay.",
-];
-
-/**
- * A story of `exchanges` turns written straight to the database (fast), one a second a day ago: the player's
- * line and the narrator's answer; `told` puts words into the narrator's answer at chosen turns (1 the first).
- */
+/** A story of `exchanges` turns written straight to the database (fast); `told` at chosen turns. */
 async function longStory(user: TestUser, title: string, exchanges: number, told: Record<number, string>) {
   const storyId = (await call(user, "POST", "/api/stories", { title })).json().story.id as string;
-  const start = t.clock.now().getTime() - 86_400_000;
-  const rows = [];
-  for (let turn = 1; turn <= exchanges; turn += 1) {
-    const at = start + turn * 1000;
-    const base = { userId: user.userId, storyId, mode: "chat" as const };
-    rows.push(
-      {
-        ...base,
-        role: "user" as const,
-        content: `I walk on (${turn})`,
-        createdAt: new Date(at),
-        updatedAt: new Date(at),
-      },
-      {
-        ...base,
-        role: "assistant" as const,
-        content: told[turn] ?? `${FILLER[turn % FILLER.length]} ${FILLER[(turn * 7) % FILLER.length]}`,
-        createdAt: new Date(at + 1),
-        updatedAt: new Date(at + 1),
-      },
-    );
-  }
-  for (let i = 0; i < rows.length; i += 200)
-    await t.ctx.db.insert(chatMessages).values(rows.slice(i, i + 200));
+  await writeExchanges(t, user, storyId, exchanges, told);
   return storyId;
 }
 
