@@ -144,7 +144,9 @@ test(`a V3 card PNG becomes a story: the opening with its greetings, the notes, 
   await opening.getByRole("button", { name: "Next version" }).click();
   await expect(opening).toContainText("hands you a blanket without a word.");
   await expect(opening.getByRole("button", { name: "Next version" })).toBeDisabled();
+  // One step at a time: each switch is a call to the server, and the buttons wait for it.
   await opening.getByRole("button", { name: "Previous version" }).click();
+  await expect(opening.getByText("2 / 3")).toBeVisible();
   await opening.getByRole("button", { name: "Previous version" }).click();
   await expect(opening.getByText("1 / 3")).toBeVisible();
 
