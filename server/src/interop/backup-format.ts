@@ -100,6 +100,16 @@ const cardSchema = z.object({
   updated_at: time,
 });
 
+/** A living-lore draft (issue #29): offered, accepted or dismissed, kept so that a name is never offered twice. */
+const loreDraftSchema = z.object({
+  name: text,
+  kind: z.enum(["character", "place", "thing", "other"]),
+  description: text.default(""),
+  status: z.enum(["offered", "accepted", "dismissed"]),
+  created_at: time,
+  updated_at: time,
+});
+
 export const storyArchiveSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
   version: z.literal(BACKUP_VERSION),
@@ -108,6 +118,8 @@ export const storyArchiveSchema = z.object({
   messages: z.array(messageSchema).max(200_000),
   media: z.array(mediaSchema).max(200_000),
   cards: z.array(cardSchema).max(10_000),
+  /** Absent in older backups: a story restored from one offers its names again. */
+  lore_drafts: z.array(loreDraftSchema).max(10_000).default([]),
 });
 
 export type StoryArchive = z.input<typeof storyArchiveSchema>;

@@ -105,6 +105,29 @@ async function counts() {
 
 const keyOf = (url: string) => t.storage.keyFromUrl(url) ?? "";
 
+async function chatTurn(user: TestUser, storyId: string, prompt: string) {
+  const res = await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt, chat_mode: "chat" });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+type Draft = { id: string; name: string; triggers: string[] };
+const offeredDrafts = async (user: TestUser, storyId: string) =>
+  (await call(user, "GET", `/api/stories/${storyId}/lore-suggestions`)).json().suggestions as Draft[];
+
+/**
+ * Polls the drafts until one is offered for each of `triggers` (living lore reads a turn in the worker, after
+ * it; the offline narrator writes a place with or without its article).
+ */
+async function waitForDrafts(user: TestUser, storyId: string, triggers: string[]) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const offered = await offeredDrafts(user, storyId);
+    if (triggers.every((word) => offered.some((draft) => draft.triggers[0] === word))) return offered;
+    if (Date.now() > deadline) throw new Error(`no drafts ${triggers}: ${JSON.stringify(offered)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe("story backup and restore", () => {
   it("restores a played story as another user's new story: messages with versions, cards with portraits, settings, media under the new user's keys and in their gallery", async () => {
     const alice = await createUser(t);
@@ -357,6 +380,71 @@ describe("story backup and restore", () => {
     expect((await restore(eve, backup)).statusCode).toBe(200);
     expect(await balance(eve)).toBe(before);
   });
+
+  it("carries the living-lore drafts: a waiting draft waits again, a dismissed name is never offered again, within the app's limits", async () => {
+    const alice = await createUser(t);
+    const bob = await createUser(t);
+    const storyId = (await call(alice, "POST", "/api/stories", { title: "Salt Roads", context: "" })).json()
+      .story.id as string;
+    // The offline narrator repeats the player's words: names written twice become drafts.
+    await chatTurn(alice, storyId, "I follow Brannoc to the Salt Gate");
+    await chatTurn(alice, storyId, "I ask Brannoc about the Salt Gate");
+    const drafts = await waitForDrafts(alice, storyId, ["Brannoc", "Salt Gate"]);
+    const gate = drafts.find((draft) => draft.triggers[0] === "Salt Gate")!;
+    const dismissed = await call(
+      alice,
+      "POST",
+      `/api/stories/${storyId}/lore-suggestions/${gate.id}/dismiss`,
+    );
+    expect(dismissed.statusCode).toBe(200);
+
+    const backup = (await call(alice, "GET", `/api/stories/${storyId}/backup`)).rawPayload;
+    const files = await unzip(backup);
+    const json = JSON.parse(files.get("storyverse-story.json")!.toString("utf8"));
+    expect(json.lore_drafts).toHaveLength(2);
+    expect(json.lore_drafts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "Brannoc", kind: "character", status: "offered" }),
+        expect.objectContaining({ name: gate.name, kind: "place", status: "dismissed" }),
+      ]),
+    );
+
+    const restored = await restore(bob, backup);
+    expect(restored.statusCode, restored.body).toBe(200);
+    const copyId = restored.json().story.id as string;
+    expect((await offeredDrafts(bob, copyId)).map((draft) => draft.name)).toEqual(["Brannoc"]);
+    // The restored story's next turns name the dismissed gate again and someone new: only the new one is offered.
+    await chatTurn(bob, copyId, "I lead Oswin to the Salt Gate");
+    await chatTurn(bob, copyId, "I show Oswin the Salt Gate");
+    const later = await waitForDrafts(bob, copyId, ["Oswin"]);
+    expect(later.map((draft) => draft.name)).toEqual(["Brannoc", "Oswin"]);
+
+    // A hand-made archive past the app's limits: at most 20 drafts wait, names as long as a card's.
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      name: `Wanderer ${String(i + 1).padStart(2, "0")}${i === 0 ? "x".repeat(80) : ""}`,
+      kind: "character",
+      description: "Someone on the road.",
+      status: "offered",
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      updated_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    }));
+    files.set(
+      "storyverse-story.json",
+      Buffer.from(JSON.stringify({ ...json, lore_drafts: [...many, { ...many[1], status: "dismissed" }] })),
+    );
+    const crowded = await restore(bob, await zipOf(Object.fromEntries(files)));
+    expect(crowded.statusCode, crowded.body).toBe(200);
+    const waiting = await offeredDrafts(bob, crowded.json().story.id);
+    expect(waiting).toHaveLength(20);
+    expect(waiting[0]!.name).toHaveLength(60);
+    // The same name listed again as dismissed stays dismissed.
+    expect(waiting.map((draft) => draft.name)).not.toContain("Wanderer 02");
+    expect(waiting.at(-1)!.name).toBe("Wanderer 21");
+    expect(crowded.json().notes).toContainEqual({
+      name: "Living-lore drafts",
+      reason: "kept the oldest 20 of 24 waiting drafts",
+    });
+  }, 120_000);
 
   describe("bad archives: a 400 that names the problem, and nothing is created", () => {
     const picture = () => samplePng(32, 32, "#2266aa");

@@ -12,7 +12,7 @@ import { fileStem } from "../exports/book";
 import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
-import { type BackupCard, type BackupStory, storyForBackup } from "../stories/backup-rows";
+import { type BackupCard, type BackupDraft, type BackupStory, storyForBackup } from "../stories/backup-rows";
 import { generationForBackup } from "../stories/settings";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
@@ -25,6 +25,8 @@ type BackupPlan = {
   story: BackupStory;
   messages: BackupMessage[];
   cards: BackupCard[];
+  /** Living-lore drafts, offered, accepted or dismissed (no files). */
+  drafts: BackupDraft[];
   /** Gallery items, plus a stand-in for any message file that has no gallery item. */
   media: {
     key: string;
@@ -45,6 +47,7 @@ export function planBackup(parts: {
   story: BackupStory;
   messages: BackupMessage[];
   cards: BackupCard[];
+  drafts?: BackupDraft[];
   items: BackupMediaItem[];
   portraitItems: Pick<BackupMediaItem, "id" | "kind" | "storageKey">[];
 }): BackupPlan {
@@ -105,7 +108,15 @@ export function planBackup(parts: {
     portraitOf.set(card.id, key);
   }
   for (const message of parts.messages) for (const key of message.referenceKeys) place(key, "references");
-  return { story: parts.story, messages: parts.messages, cards: parts.cards, media, portraitOf, paths };
+  return {
+    story: parts.story,
+    messages: parts.messages,
+    cards: parts.cards,
+    drafts: parts.drafts ?? [],
+    media,
+    portraitOf,
+    paths,
+  };
 }
 
 /** The JSON, naming only the files in `stored` (a file that could not be read is left out, never named). */
@@ -198,6 +209,14 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
       created_at: card.createdAt.toISOString(),
       updated_at: card.updatedAt.toISOString(),
     })),
+    lore_drafts: plan.drafts.map((draft) => ({
+      name: draft.name,
+      kind: draft.kind,
+      description: draft.description,
+      status: draft.status,
+      created_at: draft.createdAt.toISOString(),
+      updated_at: draft.updatedAt.toISOString(),
+    })),
   };
 }
 
@@ -221,7 +240,7 @@ export async function storyBackup(
   userId: string,
   storyId: string,
 ): Promise<{ stream: Readable; filename: string }> {
-  const { story, cards } = await storyForBackup(ctx, userId, storyId);
+  const { story, cards, drafts } = await storyForBackup(ctx, userId, storyId);
   const [messages, items, portraitItems] = await Promise.all([
     storyMessagesForBackup(ctx, userId, storyId),
     storyMediaForBackup(ctx, userId, storyId),
@@ -231,7 +250,7 @@ export async function storyBackup(
       cards.flatMap((card) => (card.portraitItemId ? [card.portraitItemId] : [])),
     ),
   ]);
-  const plan = planBackup({ story, messages, cards, items, portraitItems });
+  const plan = planBackup({ story, messages, cards, drafts, items, portraitItems });
   const exportedAt = ctx.clock.now();
 
   const zip = new ZipFile();

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { APPEARANCE_MAX_LENGTH, SCENE_STATE_FIELD_MAX_LENGTH } from "@storyverse/contract/camera";
 import type { ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
+import { LORE_SUGGESTIONS_MAX } from "@storyverse/contract/lore";
 import { STORY_CONTEXT_MAX_LENGTH, STORY_TITLE_MAX_LENGTH } from "@storyverse/contract/stories";
 import {
   CARD_DESCRIPTION_MAX_LENGTH,
@@ -40,8 +41,10 @@ import {
   assertRoomForRestoredPortraits,
   insertRestoredStory,
   type RestoredCard,
+  type RestoredDraft,
   restoredStory,
 } from "../stories/backup-rows";
+import { nameKeyOf } from "../stories/lore-extract";
 import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../stories/portraits";
 import { generationFromBackup } from "../stories/settings";
 import {
@@ -308,6 +311,56 @@ function triggersOrName(triggers: string[], constant: boolean, name: string, not
 }
 
 /**
+ * The story's living-lore drafts within the app's rules: one per name (a name the story both was offered and
+ * dismissed stays dismissed), at most LORE_SUGGESTIONS_MAX waiting (the oldest kept), names and descriptions
+ * within a card's limits (accepting a draft makes a card of them).
+ */
+function restoredDrafts(
+  archive: Archive,
+  userId: string,
+  storyId: string,
+  notes: ImportNote[],
+): RestoredDraft[] {
+  const byKey = new Map<string, RestoredDraft>();
+  for (const draft of archive.lore_drafts) {
+    const name = cutToFit(draft.name.trim().normalize("NFC"), CARD_NAME_MAX_LENGTH, "A draft's name", notes);
+    const nameKey = nameKeyOf(name);
+    if (!nameKey) continue;
+    const known = byKey.get(nameKey);
+    if (known) {
+      if (known.status === "offered") known.status = draft.status;
+      continue;
+    }
+    byKey.set(nameKey, {
+      id: randomUUID(),
+      userId,
+      storyId,
+      name,
+      nameKey,
+      kind: draft.kind,
+      description: cutToFit(draft.description, CARD_DESCRIPTION_MAX_LENGTH, `Draft "${name}"`, notes),
+      status: draft.status,
+      createdAt: new Date(draft.created_at),
+      updatedAt: new Date(draft.updated_at),
+    });
+  }
+  const drafts = [...byKey.values()];
+  const waiting = drafts.filter((draft) => draft.status === "offered");
+  if (waiting.length <= LORE_SUGGESTIONS_MAX) return drafts;
+  notes.push({
+    name: "Living-lore drafts",
+    reason: `kept the oldest ${LORE_SUGGESTIONS_MAX} of ${waiting.length} waiting drafts`,
+  });
+  const dropped = new Set(
+    waiting
+      .sort((a, b) => a.createdAt!.getTime() - b.createdAt!.getTime())
+      .slice(LORE_SUGGESTIONS_MAX)
+      .map((draft) => draft.id),
+  );
+  return drafts.filter((draft) => !dropped.has(draft.id));
+}
+
+/**
  * Each card's uploaded portrait key (null for none, or a gallery picture). An uploaded portrait belongs to its
  * one card (deleting or changing the card deletes the file), so a second card with the same picture, or a
  * card whose picture is a gallery item's thumbnail, gets a copy of its own.
@@ -561,6 +614,7 @@ export async function restoreStory(
           updatedAt: now,
         },
         cards,
+        restoredDrafts(archive, userId, storyId, notes),
       );
       await insertRestoredMediaItems(tx, media);
       await insertRestoredMessages(tx, messages);

@@ -1,32 +1,40 @@
-// What a whole-story backup needs of the stories module: the story row and its Story Cards as stored (every
-// column, the lore ones included), and the restore's writes of a new story with its cards. The interop module
-// reaches the stories and story_cards tables only through here. Callers check nothing: a story that is not
-// the user's is a 404 here, and the restore's limits are checked before these writes.
+// What a whole-story backup needs of the stories module: the story row, its Story Cards as stored (every
+// column, the lore ones included) and its living-lore drafts, and the restore's writes of a new story with its
+// cards and drafts. The interop module reaches the stories, story_cards and lore_suggestions tables only
+// through here. Callers check nothing: a story that is not the user's is a 404 here, and the restore's limits
+// are checked before these writes.
 
 import type { Story } from "@storyverse/contract/stories";
 import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { stories, storyCards } from "../db/schema";
+import { loreSuggestions, stories, storyCards } from "../db/schema";
 import { HttpError, NotFound } from "../http/errors";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
+import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
 import { findStory, type StoryRow } from "./repo";
 import { list } from "./service";
 
 export type BackupStory = StoryRow;
 export type BackupCard = CardRow;
+export type BackupDraft = SuggestionRow;
 type RestoredStory = typeof stories.$inferInsert;
 export type RestoredCard = typeof storyCards.$inferInsert;
+export type RestoredDraft = typeof loreSuggestions.$inferInsert;
 
-/** One of the user's stories with its cards, as stored; NotFound for anyone else's. */
+/** One of the user's stories with its cards and drafts, as stored; NotFound for anyone else's. */
 export async function storyForBackup(
   ctx: Pick<AppContext, "db">,
   userId: string,
   storyId: string,
-): Promise<{ story: BackupStory; cards: BackupCard[] }> {
+): Promise<{ story: BackupStory; cards: BackupCard[]; drafts: BackupDraft[] }> {
   const story = await findStory(ctx.db, userId, storyId);
   if (!story) throw new NotFound("Story not found");
-  return { story, cards: await listCards(ctx.db, userId, storyId) };
+  return {
+    story,
+    cards: await listCards(ctx.db, userId, storyId),
+    drafts: await allSuggestions(ctx.db, userId, storyId),
+  };
 }
 
 /**
@@ -41,14 +49,19 @@ export async function assertRoomForRestoredPortraits(q: Queryable, userId: strin
   }
 }
 
-/** The restored story and its cards, in the caller's transaction (ids, keys and times already chosen). */
+/** The restored story, its cards and drafts, in the caller's transaction (ids, keys and times already chosen). */
 export async function insertRestoredStory(
   q: Queryable,
   story: RestoredStory,
   cards: RestoredCard[],
+  drafts: RestoredDraft[] = [],
 ): Promise<void> {
   await q.insert(stories).values(story);
   if (cards.length > 0) await q.insert(storyCards).values(cards);
+  // In slices: a long story's drafts would pass the driver's limit on parameters in one statement.
+  for (let start = 0; start < drafts.length; start += 1_000) {
+    await q.insert(loreSuggestions).values(drafts.slice(start, start + 1_000));
+  }
 }
 
 /** The restored story as the stories list shows it (its card, with counts and picture). */

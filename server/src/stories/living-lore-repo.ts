@@ -26,6 +26,19 @@ export async function offeredSuggestions(
     .orderBy(asc(loreSuggestions.createdAt), asc(loreSuggestions.id));
 }
 
+/** Every draft of the story, whatever became of it, oldest first (a backup carries them all). */
+export async function allSuggestions(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+): Promise<SuggestionRow[]> {
+  return q
+    .select()
+    .from(loreSuggestions)
+    .where(and(eq(loreSuggestions.userId, userId), eq(loreSuggestions.storyId, storyId)))
+    .orderBy(asc(loreSuggestions.createdAt), asc(loreSuggestions.id));
+}
+
 export async function countOffered(q: Queryable, storyId: string): Promise<number> {
   const [row] = await q
     .select({ n: count() })

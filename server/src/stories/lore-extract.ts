@@ -64,7 +64,8 @@ function sentences(text: string): string[] {
 const WORD = /[\p{Lu}][\p{L}\p{M}'’-]*/u;
 const NAME_RUN = new RegExp(`${WORD.source}(?:\\s+(?:of\\s+)?${WORD.source})*`, "gu");
 
-const keyOf = (name: string) =>
+/** A name's key: lower-cased without its article ("salt gate" for "the Salt Gate"); one draft per key. */
+export const nameKeyOf = (name: string) =>
   name
     .replace(/^the\s+/i, "")
     .trim()
@@ -108,7 +109,7 @@ export function extractNames(narrations: string[], minMentions = 2): FoundName[]
         run = run.replace(/^(?:The|A|An)\s+/u, "");
         if (!run || NOT_NAMES.has(run.toLowerCase())) continue;
         const withArticle = /\bthe\s+$/i.test(before) ? `the ${run}` : run;
-        const key = keyOf(run);
+        const key = nameKeyOf(run);
         const entry = found.get(key);
         if (entry) {
           entry.count++;
