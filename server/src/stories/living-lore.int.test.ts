@@ -28,7 +28,7 @@ beforeEach(() => {
   openai.reset();
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const call = (user: TestUser, method: Method, url: string, payload?: unknown) =>
   t.app.inject({
     method,
@@ -308,6 +308,73 @@ describe("what the camera sees", () => {
       if (Date.now() > deadline) throw new Error(`no scene state: ${JSON.stringify({ scene, mara })}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  });
+});
+
+describe("reading the narration again", () => {
+  const sceneOf = async (user: TestUser, storyId: string) =>
+    (await call(user, "GET", `/api/stories/${storyId}/scene-state`)).json().scene_state as {
+      place: string;
+      time_of_day: string;
+    };
+
+  /** Polls the scene state until it is `want` (the reading runs in the worker, after the call). */
+  async function waitForScene(user: TestUser, storyId: string, want: { place: string; time_of_day: string }) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const scene = await sceneOf(user, storyId);
+      if (scene.place === want.place && scene.time_of_day === want.time_of_day) return;
+      if (Date.now() > deadline)
+        throw new Error(`scene ${JSON.stringify(scene)}, not ${JSON.stringify(want)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  const edit = async (user: TestUser, storyId: string, messageId: string, content: string) => {
+    const res = await call(user, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, { content });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it("reads an edited narrator message's new words: new names, the scene and a character's looks", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const mara = await call(user, "POST", `/api/stories/${storyId}/cards`, {
+      name: "Mara",
+      triggers: ["Mara"],
+    });
+    const { message_id: answer } = await turn(user, storyId, "I wait");
+    await edit(user, storyId, answer, "You meet Corvin at dusk. You follow Corvin home.");
+    await waitForDrafts(user, storyId, ["Corvin"]);
+    // Corvin was read, so the turn's own reading is done: what follows is the second edit's.
+    await edit(
+      user,
+      storyId,
+      answer,
+      "At night you hear Ysolde sing at the Old Mill. You thank Ysolde. Mara wears a torn grey cloak.",
+    );
+    const drafts = await waitForDrafts(user, storyId, ["Ysolde"]);
+    expect(drafts.map((draft) => draft.name)).toEqual(["Corvin", "Ysolde"]);
+    await waitForScene(user, storyId, { place: "the Old Mill", time_of_day: "night" });
+    const cards = (await call(user, "GET", `/api/stories/${storyId}/cards`)).json().cards;
+    expect(cards.find((card: { id: string }) => card.id === mara.json().card.id).appearance).toBe(
+      "Mara wears a torn grey cloak.",
+    );
+  });
+
+  it("follows Undo back to the narration now newest, and Redo forward again", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const first = await turn(user, storyId, "I walk");
+    await edit(user, storyId, first.message_id, "You reach the Salt Gate at dawn.");
+    await waitForScene(user, storyId, { place: "the Salt Gate", time_of_day: "dawn" });
+    const second = await turn(user, storyId, "I walk on");
+    await edit(user, storyId, second.message_id, "You reach the Old Mill at night.");
+    await waitForScene(user, storyId, { place: "the Old Mill", time_of_day: "night" });
+
+    expect((await call(user, "POST", `/api/stories/${storyId}/undo`)).statusCode).toBe(200);
+    await waitForScene(user, storyId, { place: "the Salt Gate", time_of_day: "dawn" });
+    expect((await call(user, "POST", `/api/stories/${storyId}/redo`)).statusCode).toBe(200);
+    await waitForScene(user, storyId, { place: "the Old Mill", time_of_day: "night" });
   });
 });
 

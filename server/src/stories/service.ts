@@ -541,7 +541,10 @@ export async function continueStory(
 
 export async function undo(ctx: StoriesContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
-  return undoExchange(ctx, userId, storyId);
+  const removed = await undoExchange(ctx, userId, storyId);
+  // The camera follows the narration now newest (what it does not say stays; drafts offered stay offered).
+  await queueLivingLore(ctx, userId, storyId);
+  return removed;
 }
 
 /** How many undone exchanges Redo can bring back. */
@@ -553,7 +556,10 @@ export async function redoState(ctx: StoriesContext, userId: string, storyId: st
 /** Brings back the most recently undone exchange (409 when nothing is undone). */
 export async function redo(ctx: StoriesContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
-  return redoExchange(ctx, userId, storyId);
+  const restored = await redoExchange(ctx, userId, storyId);
+  // The exchange brought back is the newest narration again: read it, as after the turn.
+  await queueLivingLore(ctx, userId, storyId);
+  return restored;
 }
 
 export async function editStoryMessage(
@@ -564,7 +570,10 @@ export async function editStoryMessage(
   content: string,
 ) {
   await ownStory(ctx, userId, storyId);
-  return editMessage(ctx, userId, storyId, messageId, content);
+  const edited = await editMessage(ctx, userId, storyId, messageId, content);
+  // The narrator's new words are read for names, the scene and the looks, as a retry's are.
+  if (edited.role === "assistant") await queueLivingLore(ctx, userId, storyId);
+  return edited;
 }
 
 export async function versions(ctx: StoriesContext, userId: string, storyId: string, messageId: string) {
