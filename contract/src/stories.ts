@@ -46,6 +46,8 @@ export const storySchema = z.object({
   last_updated: z.string(),
   updated_at: z.string(),
   created_at: z.string(),
+  /** The branch the story shows (branches.ts): its memory, settings and messages are that branch's. */
+  branch: z.object({ id: z.string(), name: z.string() }),
 });
 export type Story = z.infer<typeof storySchema>;
 

@@ -40,6 +40,7 @@ import { createRateLimiter } from "./platform/rate-limit";
 import { connectRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
+import { installBranchScope } from "./stories/branch-scope";
 import { storyCardRoutes } from "./stories/cards-routes";
 import { storyRoutes } from "./stories/routes";
 import { storyEventOf } from "./stories/service";
@@ -128,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     log: app.log,
     notify: deps.database.notifier,
   };
+  // Story calls act on the branch being viewed (or the one ?branch= names): decided once, before any handler.
+  installBranchScope(app, ctx);
   const sessions = createSessionCache(deps.clock);
   const unfollow = followRevocations(deps.database.notifier, sessions);
   app.addHook("onClose", async () => unfollow());

@@ -135,8 +135,12 @@ export async function findMessageById(q: Queryable, messageId: string): Promise<
   return row;
 }
 
+/** The message and the branches' copies of it (decision 0114): a late picture reaches every copy. */
+const ownOrCopies = (messageId: string): SQL =>
+  or(eq(chatMessages.id, messageId), eq(chatMessages.copiedFrom, messageId))!;
+
 /**
- * Sets media fields only while the message is still pending; false when it was failed (a stale time-out,
+ * Sets media fields only while the message is still pending (on its copies too); false when it was failed (a stale time-out,
  * a refund) or deleted meanwhile, so a late job can never deliver what was already refunded.
  */
 export async function updateMediaIfPending(
@@ -151,9 +155,9 @@ export async function updateMediaIfPending(
   const updated = await q
     .update(chatMessages)
     .set(values)
-    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.mediaStatus, "pending")))
+    .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
     .returning({ id: chatMessages.id });
-  return updated.length === 1;
+  return updated.some((row) => row.id === messageId);
 }
 
 /** The story's messages still waiting for media (locked until the caller's transaction ends). */
@@ -183,9 +187,9 @@ export async function failIfPending(
   const updated = await q
     .update(chatMessages)
     .set({ mediaStatus: "failed", mediaError: reason, updatedAt: at })
-    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.mediaStatus, "pending")))
+    .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
     .returning({ id: chatMessages.id });
-  return updated.length === 1;
+  return updated.some((row) => row.id === messageId);
 }
 
 export type ConversationStats = { storyId: string; messageCount: number; lastMessageAt: Date | null };

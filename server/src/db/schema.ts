@@ -4,6 +4,7 @@ import type { ShapedBy } from "@storyverse/contract/chat";
 import type { SpeechSegment } from "@storyverse/contract/voice";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   check,
@@ -187,12 +188,20 @@ export const chatMessages = pgTable(
      * docs/decisions/0105). Null on the player's messages, the main chat's and those written before 0019.
      */
     shapedBy: jsonb("shaped_by").$type<ShapedBy>(),
+    /** A checkpoint's name on this exchange's narrator message ("Before the duel"); null when not named. */
+    checkpoint: text("checkpoint"),
+    /**
+     * A branch's copy of an earlier branch's message (decision 0114): the message it was copied from, first
+     * of the line. A late picture or clip of that message reaches its copies too.
+     */
+    copiedFrom: uuid("copied_from"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt),
     index("chat_messages_version_group_idx").on(t.versionGroup),
+    index("chat_messages_copied_from_idx").on(t.copiedFrom),
   ],
 );
 
@@ -302,10 +311,25 @@ export const stories = pgTable(
     scenePlace: text("scene_place").notNull().default(""),
     sceneTimeOfDay: text("scene_time_of_day").notNull().default(""),
     sceneWeather: text("scene_weather").notNull().default(""),
+    /**
+     * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
+     * everywhere); each further branch is a row with root_id set, holding its own copy of the history it
+     * shares. Deleting the story deletes every branch (the foreign key).
+     */
+    rootId: uuid("root_id").references((): AnyPgColumn => stories.id, { onDelete: "cascade" }),
+    branchName: text("branch_name").notNull().default("Main"),
+    /** The first row's own branch was deleted while others remain: the row stays as the story, not a branch. */
+    branchRemoved: boolean("branch_removed").notNull().default(false),
+    /** On the first row: the branch the story shows (null: its own). */
+    viewingBranchId: uuid("viewing_branch_id"),
+    forkedFromBranchId: uuid("forked_from_branch_id"),
+    forkedFromMessageId: uuid("forked_from_message_id"),
+    forkTurn: integer("fork_turn"),
+    forkWords: text("fork_words"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("stories_user_idx").on(t.userId, t.updatedAt)],
+  (t) => [index("stories_user_idx").on(t.userId, t.updatedAt), index("stories_root_idx").on(t.rootId)],
 );
 
 /**

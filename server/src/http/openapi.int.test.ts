@@ -318,6 +318,40 @@ describe("the OpenAPI document against the real answers", () => {
       body: { pinned: true },
     });
     await call({ method: "PUT", path: "/api/stories/{id}/recall/{message_id}", params: message, body: {} });
+    // Branches and checkpoints: name an exchange, branch from it, rename, view, delete.
+    const exchange = { id: storyId, message_id: narratorId };
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/checkpoints/{message_id}",
+      params: exchange,
+      body: { name: "Before the bell" },
+    });
+    const forked = await call({
+      method: "POST",
+      path: "/api/stories/{id}/branches",
+      params: story,
+      body: { from_message_id: narratorId, name: "The bell unrung" },
+    });
+    const branch = { id: storyId, branch_id: String(forked.json().branch.id) };
+    await call({ method: "GET", path: "/api/stories/{id}/branches", params: story });
+    await call({
+      method: "PATCH",
+      path: "/api/stories/{id}/branches/{branch_id}",
+      params: branch,
+      body: { name: "Silence" },
+    });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/branch",
+      params: story,
+      body: { branch_id: storyId },
+    });
+    await call({ method: "DELETE", path: "/api/stories/{id}/branches/{branch_id}", params: branch });
+    await call({
+      method: "DELETE",
+      path: "/api/stories/{id}/branches/{branch_id}",
+      params: { id: storyId, branch_id: storyId },
+    });
     await call({ method: "GET", path: "/api/stories/{id}/lore-settings", params: story });
     await call({
       method: "PUT",

@@ -1,5 +1,5 @@
 // SQL for Story Cards (story_cards). Every query is scoped to the owner and the story.
-import { and, asc, count, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyCards } from "../db/schema";
 
@@ -130,6 +130,37 @@ export async function uploadedPortraitKeys(q: Queryable, userId: string, storyId
   return rows.flatMap((row) => (row.key ? [row.key] : []));
 }
 
+/** Which of these uploaded portraits some card still shows. */
+export async function portraitKeysInUse(q: Queryable, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await q
+    .select({ key: storyCards.portraitKey })
+    .from(storyCards)
+    .where(inArray(storyCards.portraitKey, keys));
+  return new Set(rows.flatMap((row) => (row.key ? [row.key] : [])));
+}
+
+/** A new branch's copies of the source branch's cards (their uploaded portraits shared, not copied). */
+export async function copyCards(
+  q: Queryable,
+  fromStoryId: string,
+  toStoryId: string,
+  at: Date,
+): Promise<void> {
+  const rows = await q.select().from(storyCards).where(eq(storyCards.storyId, fromStoryId));
+  if (rows.length === 0) return;
+  await q
+    .insert(storyCards)
+    .values(
+      rows.map(({ id: _id, ...card }) => ({ ...card, storyId: toStoryId, createdAt: at, updatedAt: at })),
+    );
+}
+
+/** Removes a story row's cards (its first branch deleted while the row stays). */
+export async function deleteCardsOf(q: Queryable, storyId: string): Promise<void> {
+  await q.delete(storyCards).where(eq(storyCards.storyId, storyId));
+}
+
 /** Serialises card creation per story, so the 100-card limit holds under concurrent creates. */
 export async function lockStoryCards(q: Queryable, storyId: string): Promise<void> {
   await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cards:${storyId}`}, 0))`);
@@ -141,8 +172,9 @@ export async function countUploadedPortraits(
   userId: string,
   exceptId: string | null,
 ): Promise<number> {
+  // Distinct files: a branch's copy of a card shares its portrait's file.
   const [row] = await q
-    .select({ n: count() })
+    .select({ n: countDistinct(storyCards.portraitKey) })
     .from(storyCards)
     .where(
       and(

@@ -43,6 +43,7 @@ import {
   lockStoryCards,
   lockUserPortraits,
   nameTaken,
+  portraitKeysInUse,
   updateCard,
   uploadedPortraitKeys,
 } from "./cards-repo";
@@ -112,9 +113,12 @@ async function storePortrait(
 }
 
 async function discardPortraitFiles(ctx: CardsContext, keys: (string | null)[]): Promise<void> {
+  const named = keys.filter((key): key is string => !!key);
+  // A branch's copy of a card shares its uploaded portrait (decision 0114): a file goes with its last card.
+  const stillUsed = await portraitKeysInUse(ctx.db, named);
   await Promise.all(
-    keys
-      .filter((key): key is string => !!key)
+    named
+      .filter((key) => !stillUsed.has(key))
       .map((key) =>
         ctx.storage.delete(key).catch((error: Error) => {
           ctx.log.warn({ err: error, key }, "a card portrait could not be removed");

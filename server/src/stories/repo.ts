@@ -46,7 +46,15 @@ export async function countStoriesCreated(
   const [row] = await q
     .select({ count: sql<number>`count(*)::int` })
     .from(stories)
-    .where(and(eq(stories.userId, userId), gte(stories.createdAt, start), lt(stories.createdAt, end)));
+    .where(
+      and(
+        eq(stories.userId, userId),
+        // A branch is part of its story, not a story of its own.
+        isNull(stories.rootId),
+        gte(stories.createdAt, start),
+        lt(stories.createdAt, end),
+      ),
+    );
   return Number(row?.count ?? 0);
 }
 

@@ -34,6 +34,7 @@ import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
+import { branchRoutes } from "./branch-routes";
 import { storyLimits } from "./limits";
 import { livingLoreRoutes } from "./living-lore-routes";
 import { loreSettingsRoutes } from "./lore-settings-routes";
@@ -544,6 +545,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   // Living lore's drafts and the camera's scene state (living-lore-routes.ts).
   await app.register(livingLoreRoutes, { ctx, kit });
   await app.register(recallRoutes, { ctx, kit });
+  await app.register(branchRoutes, { ctx, kit });
   // Generation settings and the text models (settings-routes.ts).
   await app.register(generationSettingsRoutes, { ctx, kit });
 };

@@ -24,7 +24,6 @@ import {
   conversation,
   conversationStats,
   conversationStatsOfAllStories,
-  deleteStoryConversation,
   editMessage,
   mediaStatus,
   messageVersions,
@@ -40,12 +39,12 @@ import {
 } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
-import { deleteStoryExports, discardExportFiles } from "../exports/deleted-story";
 import { BadRequest, NotFound } from "../http/errors";
-import { checkInputImages, discardUploadedInputs } from "../media/inputs";
+import { checkInputImages } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
-import { discardSpeechFiles, storySpeechFiles } from "../voice/deleted-story";
 import { assertVoiceOffered } from "../voice/voices";
+import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
+import { retitleTree, treeRows } from "./branches-repo";
 import { draftCardFromMessage } from "./card-draft";
 import {
   cardsForExport,
@@ -53,10 +52,8 @@ import {
   createImportedCards,
   createStoryCard,
   deleteStoryCard,
-  discardStoryPortraits,
   type ImportedCardInput,
   storyCards,
-  storyPortraitUploads,
   updateStoryCard,
 } from "./cards";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
@@ -128,9 +125,11 @@ async function toStory(ctx: Pick<AppContext, "storage">, row: StoryWithStats): P
   const thumbnailKey = thumbnailKeyOf(row);
   const lastUpdated =
     row.lastMessageAt && row.lastMessageAt > row.updatedAt ? row.lastMessageAt : row.updatedAt;
+  // A story is known by its first row's id on every branch (decision 0114).
+  const storyId = row.rootId ?? row.id;
   return {
-    id: row.id,
-    _id: row.id,
+    id: storyId,
+    _id: storyId,
     title: row.title,
     context: row.context,
     thumbnail: thumbnailKey ? await ctx.storage.signedUrl(thumbnailKey) : null,
@@ -138,6 +137,7 @@ async function toStory(ctx: Pick<AppContext, "storage">, row: StoryWithStats): P
     last_updated: lastUpdated.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     created_at: row.createdAt.toISOString(),
+    branch: { id: row.id, name: row.branchName },
   };
 }
 
@@ -174,9 +174,11 @@ export type StoryRecord = {
   context: string;
   thumbnailKey: string | null;
   createdAt: Date;
+  /** The branch it reads, when the story has more than one (an export or a shared page names it). */
+  branchName: string | null;
 };
 
-/** One of the user's stories for reading; NotFound for anyone else's. */
+/** One of the user's stories (the branch its id names) for reading; NotFound for anyone else's. */
 export async function ownedStoryRecord(
   ctx: Pick<AppContext, "db">,
   userId: string,
@@ -184,13 +186,16 @@ export async function ownedStoryRecord(
 ): Promise<StoryRecord> {
   const [row] = await withStats(ctx, userId, [await ownStory(ctx, userId, storyId)]);
   if (!row) throw new NotFound("Story not found");
+  const branched = row.rootId !== null || (await treeRows(ctx.db, userId, row.id)).length > 1;
+  const branchName = branched ? row.branchName : null;
   return {
     id: row.id,
     userId: row.userId,
-    title: row.title,
+    title: branchName ? `${row.title} (${branchName})` : row.title,
     context: row.context,
     thumbnailKey: thumbnailKeyOf(row),
     createdAt: row.createdAt,
+    branchName,
   };
 }
 
@@ -202,7 +207,15 @@ export async function list(ctx: StoriesContext, userId: string): Promise<Story[]
     newestMediaOfAllStories(ctx, userId),
   ]);
   const rows = combineStats(stories, conversations, newestMedia);
-  return Promise.all(rows.map((row) => toStory(ctx, row)));
+  // One card per story, showing the branch it is on (its first row holds the title and which branch).
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const shown = rows
+    .filter((row) => row.rootId === null)
+    .map((root) => {
+      const branch = root.viewingBranchId ? byId.get(root.viewingBranchId) : undefined;
+      return branch ? { ...branch, createdAt: root.createdAt } : root;
+    });
+  return Promise.all(shown.map((row) => toStory(ctx, row)));
 }
 
 export async function create(ctx: StoriesContext, userId: string, input: { title: string; context: string }) {
@@ -221,7 +234,7 @@ export async function update(
   storyId: string,
   changes: { title?: string; context?: string; thumbnail?: string },
 ): Promise<Story> {
-  await ownStory(ctx, userId, storyId);
+  const row = await ownStory(ctx, userId, storyId);
   const now = ctx.clock.now();
   const values: Parameters<typeof updateStory>[3] = { updatedAt: now };
   if (changes.title !== undefined) values.title = changes.title;
@@ -232,29 +245,29 @@ export async function update(
     values.pinnedThumbnailKey = key;
     values.pinnedAt = now;
   }
-  await updateStory(ctx.db, userId, storyId, values);
+  await ctx.db.transaction(async (tx) => {
+    await updateStory(tx, userId, storyId, values);
+    if (changes.title !== undefined) await retitleTree(tx, row.rootId ?? row.id, changes.title);
+  });
   return storyCard(ctx, userId, storyId);
 }
 
+/** Deletes the whole story, every branch of it, whichever branch's id names it. */
 export async function remove(ctx: StoriesContext, userId: string, storyId: string): Promise<void> {
-  await ownStory(ctx, userId, storyId);
-  // Its cards go with it (the foreign key); the portraits they uploaded are theirs, so they go too.
-  const portraits = await storyPortraitUploads(ctx, userId, storyId);
-  const { uploads, exportFiles, speechFiles } = await ctx.db.transaction(async (tx) => {
-    const txCtx = { ...ctx, db: tx };
-    // Its narrations' rows go with its messages (the foreign key); their audio files after the commit.
-    const speech = await storySpeechFiles(txCtx, storyId);
-    const keys = await deleteStoryConversation(txCtx, userId, storyId);
-    // Its exports hold its whole text and pictures: they go with it.
-    const files = await deleteStoryExports(txCtx, storyId);
-    await deleteStory(tx, userId, storyId);
-    return { uploads: keys, exportFiles: files, speechFiles: speech };
+  const row = await ownStory(ctx, userId, storyId);
+  const rootId = row.rootId ?? row.id;
+  const files = await ctx.db.transaction(async (tx) => {
+    const branches = await treeRows(tx, userId, rootId);
+    const gone = await deleteBranchContents(
+      { ...ctx, db: tx },
+      userId,
+      branches.map((branch) => branch.id),
+    );
+    // The branches' rows go with the first (the foreign key).
+    await deleteStory(tx, userId, rootId);
+    return gone;
   });
-  // Files go only once the rows that name them are gone for good (a rolled-back delete keeps both).
-  await discardUploadedInputs(ctx, uploads);
-  await discardExportFiles(ctx, exportFiles);
-  await discardSpeechFiles(ctx, speechFiles);
-  await discardStoryPortraits(ctx, portraits);
+  await discardBranchFiles(ctx, files);
 }
 
 // --- Story Cards ---------------------------------------------------------------------------------------
