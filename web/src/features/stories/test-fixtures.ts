@@ -14,6 +14,7 @@ export function makeStory(patch: Partial<Story> = {}): Story {
     last_updated: "2026-03-05T10:00:00.000Z",
     updated_at: "2026-03-05T10:00:00.000Z",
     created_at: "2026-03-01T10:00:00.000Z",
+    branch: { id, name: "Main" },
     ...patch,
   };
 }
