@@ -11,10 +11,12 @@
 // Then the live budgets of issue 10 (bench/live.ts; BENCH_LIVE=0 skips them, BENCH_LIVE_ONLY=1 runs only them),
 // and the speech budgets of issue 31 on each engine (bench/speech.ts; BENCH_SPEECH=0 skips them,
 // BENCH_SPEECH_ONLY=1 runs only them), and the recall budget of issue 29 on each engine (bench/recall.ts;
-// BENCH_RECALL=0 skips it, BENCH_RECALL_ONLY=1 runs only it).
+// BENCH_RECALL=0 skips it, BENCH_RECALL_ONLY=1 runs only it), and the branches budget of issue 28 on each
+// engine (bench/branches.ts; BENCH_BRANCHES=0 skips it, BENCH_BRANCHES_ONLY=1 runs only it).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runBranchesBench } from "./branches";
 import { runLiveBench } from "./live";
 import {
   type Child,
@@ -159,6 +161,11 @@ function printTable(engine: Engine, rows: Row[]) {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_BRANCHES_ONLY === "1") {
+    const met = await runBranchesBench(engines, postgresUrl);
+    if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
+    return check && !met ? 1 : 0;
+  }
   if (process.env.BENCH_RECALL_ONLY === "1") {
     const met = await runRecallBench(engines, postgresUrl);
     if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
@@ -215,6 +222,7 @@ async function main(): Promise<number> {
   }
   if (process.env.BENCH_SPEECH !== "0" && !(await runSpeechBench(engines, postgresUrl))) failed = true;
   if (process.env.BENCH_RECALL !== "0" && !(await runRecallBench(engines, postgresUrl))) failed = true;
+  if (process.env.BENCH_BRANCHES !== "0" && !(await runBranchesBench(engines, postgresUrl))) failed = true;
   if (check) console.log(failed ? "\nbench:check: a budget is not met" : "\nbench:check: every budget met");
   return check && failed ? 1 : 0;
 }
