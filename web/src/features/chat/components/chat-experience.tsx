@@ -38,6 +38,10 @@ interface ChatExperienceProps {
   onMakeCard?: (messageId: string) => void;
   /** Story chats: "Read aloud" on narrator messages. */
   narration?: (message: ChatMessage) => ReactNode;
+  /** Story chats: a marker above a narrator message (its checkpoint). */
+  marker?: (message: ChatMessage) => ReactNode;
+  /** Story chats: more actions on a narrator message (branches and checkpoints). */
+  moreActions?: (message: ChatMessage) => ReactNode;
   /** Story chats: Do / Say / Story on the composer. */
   inputMode?: InputModeControl | null;
   /** A docked side panel is open: on a desktop it takes the scene's place, so it never covers the story. */
@@ -86,6 +90,8 @@ export function ChatExperience({
   downloadPrefix = "storyverse",
   onMakeCard,
   narration,
+  marker,
+  moreActions,
   inputMode,
   sidePanelOpen = false,
 }: ChatExperienceProps) {
@@ -153,6 +159,8 @@ export function ChatExperience({
         onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
         ...(onMakeCard ? { onMakeCard } : {}),
         ...(narration ? { narration } : {}),
+        ...(marker ? { marker } : {}),
+        ...(moreActions ? { moreActions } : {}),
       }
     : null;
 

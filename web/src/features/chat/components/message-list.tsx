@@ -65,6 +65,10 @@ export interface MessageCraft {
   onMakeCard?: (messageId: string) => void;
   /** "Read aloud" and its player for a narrator message (when the server has narration on). */
   narration?: (message: ChatMessage) => ReactNode;
+  /** A marker above a narrator message (e.g. the name of a checkpoint). */
+  marker?: (message: ChatMessage) => ReactNode;
+  /** More actions on a narrator message, at the end of its actions (e.g. "Branch from here"). */
+  moreActions?: (message: ChatMessage) => ReactNode;
 }
 
 interface MessageListProps {
@@ -120,7 +124,7 @@ export function MessageList({
           <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
             {messages.map((message, index) => (
               // A retried answer keeps its place (and its focus) while its versions are switched.
-              <li key={message.version_count ? `versions-${index}` : message.id}>
+              <li key={message.version_count ? `versions-${index}` : message.id} data-message-id={message.id}>
                 {message.role === "user" ? (
                   <UserMessage message={message} craft={craft ?? null} />
                 ) : (
@@ -365,6 +369,7 @@ function AssistantMessage({
     <div className="flex gap-3 pr-2 sm:pr-6">
       <NarratorAvatar />
       <div className="min-w-0 flex-1">
+        {craft?.marker?.(message)}
         {editing && craft ? (
           <MessageEditor
             initial={message.content}
@@ -436,6 +441,7 @@ function AssistantMessage({
               </Button>
             ) : null}
             {newest ? <TurnActions message={message} craft={craft} /> : null}
+            {craft.moreActions?.(message)}
             {message.shaped_by ? <WhatShapedThis shapedBy={message.shaped_by} /> : null}
           </div>
         ) : null}

@@ -47,11 +47,15 @@ import { sendStoryMessage } from "../api/send-story-message";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
 import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
 import { undoStoryTurn } from "../api/undo-story-turn";
+import { branchViewKey } from "../branch-view";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, useOpenStory } from "../open-story";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
 import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
 import { useStoryTabTitle } from "../use-story-tab-title";
+import { BranchHost } from "./branch-host";
+import { BranchMessageMenu, CheckpointMarker, useCheckpointNames } from "./branch-message-menu";
+import { BranchSwitcher } from "./branch-switcher";
 import { CameraPanel } from "./camera-panel";
 import { CreatorNotes } from "./creator-notes";
 import { ImportNotesNotice } from "./import-notes";
@@ -61,13 +65,24 @@ import { NarratorContextPanel } from "./narrator-context-panel";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
+/** A narrator message's turn number: 1 for the first. */
+const turnOf = (messages: readonly ChatMessage[], messageId: string) => {
+  const index = messages.findIndex((m) => m.id === messageId);
+  return messages.slice(0, index + 1).filter((m) => m.role === "assistant").length;
+};
+
 export function StoryInterface() {
   const open = useOpenStory();
   const { user } = useAuth();
   const { storyId } = useView();
   if (!storyId || !user) return <NoStoryOpen />;
   if (open && open.userId === user.id && open.story.id === storyId) {
-    return <OpenStoryChat key={open.story.id} story={open.story} />;
+    // Each branch is a conversation of its own: the chat starts afresh when the story shows another.
+    return (
+      <BranchHost story={open.story} userId={user.id}>
+        <OpenStoryChat key={branchViewKey(open.story)} story={open.story} />
+      </BranchHost>
+    );
   }
   return <StoryOpener key={storyId} storyId={storyId} userId={user.id} />;
 }
@@ -228,6 +243,7 @@ function OpenStoryChat({ story }: { story: Story }) {
 
   const [initialCanvas] = useState(() => readStoryMediaState(story.id));
   const session = useChatSession(backend, initialCanvas);
+  const checkpoints = useCheckpointNames(story.id, story.branch.id);
 
   // Each finished turn changes what the next one sends: an open panel's token counts are read again.
   const newest = session.messages.at(-1)?.id;
@@ -286,8 +302,9 @@ function OpenStoryChat({ story }: { story: Story }) {
   const header = (
     <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
       <div className="min-w-0 flex-1">
-        <div className="flex items-center gap-2">
+        <div className="flex min-w-0 items-center gap-2">
           <h1 className="truncate text-lg font-semibold text-ink">{story.title}</h1>
+          <BranchSwitcher story={story} busy={!turnDone} />
           <OfflineBadge compact className="shrink-0" />
         </div>
         {story.context ? (
@@ -372,6 +389,19 @@ function OpenStoryChat({ story }: { story: Story }) {
         onMakeCard={(messageId) => void makeCard(messageId)}
         narration={(message) => (
           <NarrationControl storyId={story.id} messageId={message.id} text={message.content} />
+        )}
+        marker={(message) => {
+          const name = checkpoints.get(message.id);
+          return name ? <CheckpointMarker name={name} /> : null;
+        }}
+        moreActions={(message) => (
+          <BranchMessageMenu
+            storyId={story.id}
+            messageId={message.id}
+            turn={turnOf(session.messages, message.id)}
+            checkpoint={checkpoints.get(message.id) ?? null}
+            busy={!turnDone}
+          />
         )}
         inputMode={{ value: inputMode, onChange: setChosenInput }}
         sidePanelOpen={panel !== null}

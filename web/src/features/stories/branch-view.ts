@@ -1,0 +1,56 @@
+// Showing another branch of the open story (issue #28). The server keeps which branch a story shows, and
+// every story call follows it, so after a switch (or a new branch, or deleting the one shown) everything the
+// web holds of that story is read again: the story itself (its `branch`), its messages and canvas, and every
+// query under its key (narrator context, memory, cards, settings, lore drafts, share link, film...). The story
+// interface is keyed by the branch it shows, so its chat starts afresh on the new branch.
+import type { ChatMessage } from "@storyverse/contract/chat";
+import type { QueryClient } from "@tanstack/react-query";
+import { canvasMediaFor, newestMediaMessage } from "../chat/canvas-media";
+import { branchesKey, viewBranch } from "./api/branches";
+import { STORIES_KEY, storiesQueryOptions } from "./api/list-stories";
+import { fetchStoryMessages, storyMessagesKey } from "./api/story-messages";
+import { saveStoryMediaState } from "./media-states";
+import { readOpenStory, setOpenStory } from "./open-story";
+import { StoryNotFoundError } from "./use-open-story-action";
+
+/** The key the story interface's chat is mounted under: a new branch is a new conversation. */
+export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
+  `${story.id}:${story.branch.id}`;
+
+/**
+ * Reads the story again on the branch the server now shows it on: its messages first (so the chat opens
+ * on them at once, with their newest scene on the canvas), then it becomes the open story.
+ */
+export async function reloadStoryBranch(
+  queryClient: QueryClient,
+  storyId: string,
+  userId: string,
+): Promise<void> {
+  const [stories, messages] = await Promise.all([
+    queryClient.fetchQuery({ ...storiesQueryOptions(), staleTime: 0 }),
+    fetchStoryMessages(storyId),
+  ]);
+  const story = stories.find((s) => s.id === storyId);
+  if (!story) throw new StoryNotFoundError();
+  // Everything else of the story was of the other branch; the branch list stays on screen and is read again.
+  queryClient.removeQueries({
+    queryKey: [...STORIES_KEY, storyId],
+    predicate: (query) => query.queryKey[2] !== branchesKey(storyId)[2],
+  });
+  void queryClient.invalidateQueries({ queryKey: branchesKey(storyId) });
+  queryClient.setQueryData<ChatMessage[]>(storyMessagesKey(storyId), messages);
+  const newest = newestMediaMessage(messages);
+  saveStoryMediaState(storyId, newest ? canvasMediaFor(newest) : null);
+  if (readOpenStory()?.story.id === storyId) setOpenStory(story, userId);
+}
+
+/** Shows `branchId` of the story: the server is told, then the story is read again on it. */
+export async function showBranch(
+  queryClient: QueryClient,
+  storyId: string,
+  branchId: string,
+  userId: string,
+): Promise<void> {
+  await viewBranch(storyId, branchId);
+  await reloadStoryBranch(queryClient, storyId, userId);
+}

@@ -1,0 +1,92 @@
+// What the open story's branch controls share (issue #28): switching the branch the story shows (then jumping
+// to a checkpoint's message, if asked), and the branch tree. It sits around the story's chat, which is mounted
+// afresh for each branch, so the tree stays open while the chat under it changes branch (deleting the branch
+// being viewed, for one).
+import type { Story } from "@storyverse/contract/stories";
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { useBanner } from "../../../app/banner-provider";
+import { errorMessage } from "../../../lib/api-errors";
+import { showBranch } from "../branch-view";
+import { BranchTreeDialog } from "./branch-tree-dialog";
+
+interface BranchControls {
+  /** The branch being switched to, while it loads. */
+  switching: string | null;
+  /** Shows `branchId`, then scrolls to `messageId` (a checkpoint) if given; false if it failed (said in a banner). */
+  switchTo: (branchId: string, messageId?: string) => Promise<boolean>;
+  openTree: () => void;
+}
+
+const BranchControlsContext = createContext<BranchControls | null>(null);
+
+export function useBranchControls(): BranchControls {
+  const controls = useContext(BranchControlsContext);
+  if (!controls) throw new Error("useBranchControls needs a BranchHost");
+  return controls;
+}
+
+const HIGHLIGHT = ["rounded-2xl", "ring-2", "ring-accent-500", "ring-offset-4", "ring-offset-canvas"];
+
+/**
+ * Scrolls the conversation to a message once it is shown (after a switch the new branch's chat is mounting)
+ * and marks it briefly, so the eye finds it.
+ */
+export function revealMessage(messageId: string, tries = 40): void {
+  const element = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (!element) {
+    if (tries > 0) window.setTimeout(() => revealMessage(messageId, tries - 1), 75);
+    return;
+  }
+  // At once, not smoothly: a picture loading meanwhile would otherwise pull the log back to its end.
+  element.scrollIntoView?.({ block: "center" });
+  element.classList.add(...HIGHLIGHT);
+  window.setTimeout(() => element.classList.remove(...HIGHLIGHT), 2_000);
+}
+
+export function BranchHost({
+  story,
+  userId,
+  children,
+}: {
+  story: Story;
+  userId: string;
+  children: ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const { showError } = useBanner();
+  const [switching, setSwitching] = useState<string | null>(null);
+  const [treeOpen, setTreeOpen] = useState(false);
+  const currentBranch = story.branch.id;
+
+  const switchTo = useCallback(
+    async (branchId: string, messageId?: string) => {
+      try {
+        if (branchId !== currentBranch) {
+          setSwitching(branchId);
+          await showBranch(queryClient, story.id, branchId, userId);
+        }
+        if (messageId) revealMessage(messageId);
+        return true;
+      } catch (error) {
+        showError(`Failed to switch branch: ${errorMessage(error)}`);
+        return false;
+      } finally {
+        setSwitching(null);
+      }
+    },
+    [queryClient, story.id, userId, currentBranch, showError],
+  );
+
+  const controls = useMemo(
+    () => ({ switching, switchTo, openTree: () => setTreeOpen(true) }),
+    [switching, switchTo],
+  );
+
+  return (
+    <BranchControlsContext.Provider value={controls}>
+      {children}
+      <BranchTreeDialog story={story} userId={userId} open={treeOpen} onOpenChange={setTreeOpen} />
+    </BranchControlsContext.Provider>
+  );
+}

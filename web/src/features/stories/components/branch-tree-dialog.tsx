@@ -1,0 +1,373 @@
+// The branch tree (issue #28): a story's branches laid out by where they split, each under the branch it came
+// from with "From <parent> at turn N" and the first words of that turn; each can be switched to, renamed or
+// deleted (the last one stays: a story keeps at least one branch), and its named checkpoints are listed under
+// it with "Jump" (the story switches to that branch and scrolls to the message).
+import { BRANCH_NAME_MAX_LENGTH, type Branch } from "@storyverse/contract/branches";
+import type { Story } from "@storyverse/contract/stories";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowRightLeft, Bookmark, CornerDownRight, GitFork, Pencil, RotateCw, Trash2 } from "lucide-react";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { Button } from "../../../components/button";
+import { ConfirmDialog } from "../../../components/confirm-dialog";
+import { FormAlert } from "../../../components/form-alert";
+import { Modal } from "../../../components/modal";
+import { errorMessage } from "../../../lib/api-errors";
+import { branchesKey, branchesQueryOptions, deleteBranch, renameBranch } from "../api/branches";
+import { STORIES_KEY } from "../api/list-stories";
+import { type BranchNode, branchTree, forkLabel, timeAgo, turnsLabel } from "../branch-tree";
+import { reloadStoryBranch } from "../branch-view";
+import { replaceOpenStory } from "../open-story";
+import { useBranchControls } from "./branch-host";
+import { BranchThumb } from "./branch-thumb";
+
+export const LAST_BRANCH_NOTE = "A story keeps at least one branch.";
+
+interface BranchTreeDialogProps {
+  story: Story;
+  userId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTreeDialogProps) {
+  const queryClient = useQueryClient();
+  const { switchTo, switching } = useBranchControls();
+  const branches = useQuery({ ...branchesQueryOptions(story.id), enabled: open });
+  const [deleting, setDeleting] = useState<Branch | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  // Read afresh each time it opens: turns, scenes and checkpoints change as the story is played.
+  useEffect(() => {
+    if (open) void queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
+  }, [open, queryClient, story.id]);
+
+  const list = branches.data?.branches ?? [];
+  const current = story.branch.id;
+
+  const go = async (branchId: string, messageId?: string) => {
+    if (await switchTo(branchId, messageId)) onOpenChange(false);
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await deleteBranch(story.id, deleting.id);
+      // The story showed that branch: the server now shows another, and the story is read again on it.
+      if (deleting.id === current) await reloadStoryBranch(queryClient, story.id, userId);
+      await queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
+      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      setDeleting(null);
+    } catch (error) {
+      setDeleteError(`Failed to delete the branch: ${errorMessage(error)}`);
+    } finally {
+      setDeleteBusy(false);
+    }
+  };
+
+  const renamed = (branch: Branch) => {
+    queryClient.setQueryData(branchesKey(story.id), (data: typeof branches.data) =>
+      data ? { ...data, branches: data.branches.map((b) => (b.id === branch.id ? branch : b)) } : data,
+    );
+    if (branch.id === current) replaceOpenStory({ ...story, branch: { id: branch.id, name: branch.name } });
+    void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+  };
+
+  return (
+    <>
+      <Modal
+        open={open}
+        onOpenChange={onOpenChange}
+        title="Branches"
+        description="Where your story splits. Name a checkpoint from a narrator message's menu to jump back to it here."
+        icon={<GitFork className="size-5" />}
+      >
+        {branches.isPending ? (
+          <TreeSkeleton />
+        ) : branches.isError && !branches.data ? (
+          <div className="space-y-3">
+            <FormAlert message={`Failed to load the branches: ${errorMessage(branches.error)}`} />
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<RotateCw aria-hidden="true" className="size-4" />}
+              onClick={() => void branches.refetch()}
+            >
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <BranchList
+            nodes={branchTree(list)}
+            label="Branch tree"
+            context={{
+              storyId: story.id,
+              current,
+              onlyOne: list.length === 1,
+              switching,
+              onSwitch: (id) => void go(id),
+              onJump: (id, messageId) => void go(id, messageId),
+              onDelete: (branch) => {
+                setDeleteError(null);
+                setDeleting(branch);
+              },
+              onRenamed: renamed,
+            }}
+          />
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => (next ? undefined : setDeleting(null))}
+        title={`Delete “${deleting?.name ?? ""}”?`}
+        description={
+          deleting?.id === current
+            ? "Its turns go unless another branch shares them; its pictures and clips stay in your gallery. The story then shows another branch."
+            : "Its turns go unless another branch shares them; its pictures and clips stay in your gallery."
+        }
+        confirmLabel="Delete branch"
+        busyLabel="Deleting…"
+        busy={deleteBusy}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+      />
+    </>
+  );
+}
+
+interface TreeContext {
+  storyId: string;
+  current: string;
+  onlyOne: boolean;
+  switching: string | null;
+  onSwitch: (branchId: string) => void;
+  onJump: (branchId: string, messageId: string) => void;
+  onDelete: (branch: Branch) => void;
+  onRenamed: (branch: Branch) => void;
+}
+
+function BranchList({ nodes, label, context }: { nodes: BranchNode[]; label: string; context: TreeContext }) {
+  return (
+    <ol aria-label={label} className="space-y-2">
+      {nodes.map((node) => (
+        <li key={node.branch.id}>
+          <BranchItem node={node} context={context} />
+          {node.children.length > 0 ? (
+            // Each level steps in, a line showing where it hangs (less on a phone, where room is short).
+            <div className="mt-2 ml-2 border-l-2 border-line pl-2 sm:ml-5 sm:pl-3">
+              <BranchList
+                nodes={node.children}
+                label={`Branches from ${node.branch.name}`}
+                context={context}
+              />
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function BranchItem({ node, context }: { node: BranchNode; context: TreeContext }) {
+  const { branch } = node;
+  const titleId = useId();
+  const noteId = useId();
+  const [renaming, setRenaming] = useState(false);
+  const viewing = branch.id === context.current;
+  const fork = forkLabel(node);
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={`rounded-2xl border p-3 ${viewing ? "border-accent-400/60 bg-accent-soft/40" : "border-line bg-surface"}`}
+    >
+      <div className="flex gap-3">
+        <BranchThumb url={branch.thumbnail} className="h-12 w-16" />
+        <div className="min-w-0 flex-1">
+          {renaming ? (
+            <RenameForm
+              storyId={context.storyId}
+              branch={branch}
+              onDone={(saved) => {
+                setRenaming(false);
+                if (saved) context.onRenamed(saved);
+              }}
+            />
+          ) : (
+            <div className="flex min-w-0 items-center gap-2">
+              <h3 id={titleId} className="truncate font-semibold text-ink">
+                {branch.name}
+              </h3>
+              {viewing ? (
+                <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[0.6875rem] font-semibold text-accent-ink">
+                  Viewing
+                </span>
+              ) : null}
+            </div>
+          )}
+          <p className="mt-0.5 text-xs text-ink-muted">
+            {turnsLabel(branch.turns)} · {timeAgo(branch.last_activity)}
+          </p>
+          {fork && branch.forked_from ? (
+            <p className="mt-1 flex gap-1 text-xs text-ink-muted">
+              <CornerDownRight aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+              <span className="min-w-0">
+                {fork}
+                {branch.forked_from.words ? (
+                  <>
+                    : <q className="text-ink italic">{branch.forked_from.words}</q>
+                  </>
+                ) : null}
+              </span>
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {renaming ? null : (
+        <div className="mt-2 flex flex-wrap items-center gap-1">
+          {viewing ? null : (
+            <Button
+              variant="secondary"
+              size="xs"
+              aria-label={`Switch to ${branch.name}`}
+              icon={<ArrowRightLeft aria-hidden="true" className="size-3.5" />}
+              loading={context.switching === branch.id}
+              disabled={context.switching !== null}
+              onClick={() => context.onSwitch(branch.id)}
+            >
+              Switch
+            </Button>
+          )}
+          <Button
+            variant="ghost"
+            size="xs"
+            aria-label={`Rename ${branch.name}`}
+            icon={<Pencil aria-hidden="true" className="size-3.5" />}
+            onClick={() => setRenaming(true)}
+          >
+            Rename
+          </Button>
+          <Button
+            variant="ghost"
+            size="xs"
+            aria-label={`Delete ${branch.name}`}
+            aria-describedby={context.onlyOne ? noteId : undefined}
+            icon={<Trash2 aria-hidden="true" className="size-3.5" />}
+            disabled={context.onlyOne || context.switching !== null}
+            className="hover:text-danger"
+            onClick={() => context.onDelete(branch)}
+          >
+            Delete
+          </Button>
+          {context.onlyOne ? (
+            <span id={noteId} className="text-xs text-ink-muted">
+              {LAST_BRANCH_NOTE}
+            </span>
+          ) : null}
+        </div>
+      )}
+      {branch.checkpoints.length > 0 ? (
+        <ul aria-label={`Checkpoints on ${branch.name}`} className="mt-2 space-y-1 border-t border-line pt-2">
+          {branch.checkpoints.map((checkpoint) => (
+            <li key={checkpoint.message_id} className="flex items-center gap-2 text-sm">
+              <Bookmark aria-hidden="true" className="size-3.5 shrink-0 fill-current text-accent-ink" />
+              <span className="min-w-0 flex-1 truncate font-medium text-ink">{checkpoint.name}</span>
+              <span className="shrink-0 text-xs text-ink-muted">turn {checkpoint.turn}</span>
+              <Button
+                variant="ghost"
+                size="xs"
+                aria-label={`Jump to ${checkpoint.name}`}
+                disabled={context.switching !== null}
+                onClick={() => context.onJump(branch.id, checkpoint.message_id)}
+              >
+                Jump
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
+
+function RenameForm({
+  storyId,
+  branch,
+  onDone,
+}: {
+  storyId: string;
+  branch: Branch;
+  onDone: (saved: Branch | null) => void;
+}) {
+  const [name, setName] = useState(branch.name);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const trimmed = name.trim();
+  const invalid = trimmed.length === 0 || trimmed.length > BRANCH_NAME_MAX_LENGTH;
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (invalid) return;
+    if (trimmed === branch.name) return onDone(null);
+    setSaving(true);
+    setError(null);
+    try {
+      onDone(await renameBranch(storyId, branch.id, trimmed));
+    } catch (failure) {
+      setError(`Failed to rename: ${errorMessage(failure)}`);
+      setSaving(false);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void save(event)} className="space-y-2">
+      <div className="flex items-center gap-2">
+        <input
+          aria-label="Branch name"
+          // biome-ignore lint/a11y/noAutofocus: the player just asked to rename this branch
+          autoFocus
+          value={name}
+          maxLength={BRANCH_NAME_MAX_LENGTH + 20}
+          onChange={(event) => setName(event.target.value)}
+          onKeyDown={(event) => {
+            // Escape leaves the name as it was, and the tree open.
+            if (event.key === "Escape") {
+              event.stopPropagation();
+              event.preventDefault();
+              onDone(null);
+            }
+          }}
+          aria-invalid={invalid || undefined}
+          className="h-9 min-w-0 flex-1 rounded-lg border border-line bg-canvas px-3 text-sm text-ink outline-none focus:border-accent-500 aria-invalid:border-danger"
+        />
+        <span className={`shrink-0 text-xs tabular-nums ${invalid ? "text-danger" : "text-ink-muted"}`}>
+          {trimmed.length}/{BRANCH_NAME_MAX_LENGTH}
+        </span>
+      </div>
+      <div className="flex items-center justify-end gap-1">
+        <Button variant="ghost" size="xs" onClick={() => onDone(null)} disabled={saving}>
+          Cancel
+        </Button>
+        <Button type="submit" size="xs" disabled={invalid} loading={saving}>
+          Save
+        </Button>
+      </div>
+      <FormAlert message={error} />
+    </form>
+  );
+}
+
+function TreeSkeleton() {
+  return (
+    <div role="status" aria-label="Loading branches" className="space-y-2">
+      {[0, 1].map((n) => (
+        <div key={n} className={`flex gap-3 rounded-2xl border border-line p-3 ${n ? "ml-5" : ""}`}>
+          <div className="h-12 w-16 rounded-lg bg-surface-2 motion-safe:animate-pulse" />
+          <div className="flex-1 space-y-2 pt-1">
+            <div className="h-4 w-1/3 rounded bg-surface-2 motion-safe:animate-pulse" />
+            <div className="h-3 w-1/2 rounded bg-surface-2 motion-safe:animate-pulse" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
