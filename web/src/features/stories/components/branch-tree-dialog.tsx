@@ -81,7 +81,11 @@ export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTr
         open={open}
         onOpenChange={onOpenChange}
         title="Branches"
-        description="Where your story splits. Name a checkpoint from a narrator message's menu to jump back to it here."
+        description={
+          list.some((branch) => branch.checkpoints.length > 0)
+            ? "Where your story splits, and the checkpoints you named."
+            : "Where your story splits. Name a checkpoint from a message's More actions to jump back to it here."
+        }
         icon={<GitFork className="size-5" />}
       >
         {branches.isPending ? (

@@ -302,10 +302,12 @@ function OpenStoryChat({ story }: { story: Story }) {
   const header = (
     <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
       <div className="min-w-0 flex-1">
-        <div className="flex min-w-0 items-center gap-2">
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
           <h1 className="truncate text-lg font-semibold text-ink">{story.title}</h1>
-          <BranchSwitcher story={story} busy={!turnDone} />
-          <OfflineBadge compact className="shrink-0" />
+          <div className="flex shrink-0 items-center gap-2">
+            <BranchSwitcher story={story} busy={!turnDone} />
+            <OfflineBadge compact className="shrink-0" />
+          </div>
         </div>
         {story.context ? (
           <p className="mt-0.5 line-clamp-1 text-sm sm:line-clamp-2 text-ink-muted" title={story.context}>
