@@ -60,38 +60,39 @@ export async function meaningOf(
 
 /**
  * The pieces recall.ts splices into its query when a turn has a meaning query (all empty otherwise, leaving
- * the text-only query as it was): the `nearest` candidates (the story's shown narrator messages older than
- * the window, of this user and story, not forgotten, whose vector is of this model and current text), the
- * join that gives every candidate its similarity, the score term and the candidate condition.
+ * the text-only query as it was): the join that gives every candidate its similarity, the score term, and the
+ * `nearest` candidates: the 8 nearest of the story's shown narrator messages older than the window (`before`),
+ * of this user and story, not forgotten, whose vector is of this model and current text (`nearest` is handed
+ * the condition on `message.id` and answers the candidates' query, or none).
  */
 export function meaningParts(
   meaning: MeaningQuery | undefined,
   userId: string,
   storyId: string,
-): { nearest: SQL; join: SQL; score: SQL; candidate: SQL } {
-  if (!meaning) return { nearest: sql``, join: sql``, score: sql``, candidate: sql`` };
-  const query = vectorLiteral(meaning.vector);
+  before: SQL,
+): { join: SQL; score: SQL; nearest: (candidates: (where: SQL) => SQL) => SQL[] } {
+  if (!meaning) return { join: sql``, score: sql``, nearest: () => [] };
+  const vector = vectorLiteral(meaning.vector);
   const dimensions = meaning.vector.length;
-  return {
-    nearest: sql`nearest as (
+  const current = sql`emb.model = ${meaning.model} and vector_dims(emb.embedding) = ${dimensions}
+        and emb.content_hash = md5(shown.content)`;
+  const nearest = sql`(
       select emb.message_id
       from message_embeddings emb
       join chat_messages shown on shown.id = emb.message_id
-      cross join window_start
       left join recall_marks mark on mark.message_id = emb.message_id
-      where emb.user_id = ${userId} and emb.story_id = ${storyId} and emb.model = ${meaning.model}
-        and vector_dims(emb.embedding) = ${dimensions} and emb.content_hash = md5(shown.content)
+      where emb.user_id = ${userId} and emb.story_id = ${storyId} and ${current}
         and shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
-        and shown.hidden = false and shown.created_at < window_start.at
+        and shown.hidden = false and shown.created_at < ${before}
         and coalesce(mark.forgotten, false) = false
-        and 1 - (emb.embedding <=> ${query}::vector) >= ${MEANING_MIN_SIMILARITY}
-      order by emb.embedding <=> ${query}::vector
+        and 1 - (emb.embedding <=> ${vector}::vector) >= ${MEANING_MIN_SIMILARITY}
+      order by emb.embedding <=> ${vector}::vector
       limit ${MEANING_CANDIDATES}
-    ),`,
-    join: sql`left join message_embeddings emb on emb.message_id = shown.id and emb.model = ${meaning.model}
-        and vector_dims(emb.embedding) = ${dimensions} and emb.content_hash = md5(shown.content)`,
-    score: sql` + ${MEANING_WEIGHT}::float8 * greatest(coalesce(1 - (emb.embedding <=> ${query}::vector), 0), 0)`,
-    candidate: sql` or shown.id in (select message_id from nearest)`,
+    )`;
+  return {
+    join: sql`left join message_embeddings emb on emb.message_id = shown.id and ${current}`,
+    score: sql` + ${MEANING_WEIGHT}::float8 * greatest(coalesce(1 - (emb.embedding <=> ${vector}::vector), 0), 0)`,
+    nearest: (candidates) => [candidates(sql`message.id in ${nearest} and not coalesce(mark.pinned, false)`)],
   };
 }
 

@@ -1,10 +1,12 @@
 // Recall (issue #29): a name given at turn 5 of a long story comes back at the last turn, in the narrator's
 // context and in the offline narrator's answer, when the player asks after it; pins and forgets; never another
 // story's or another player's words; bad input changes nothing.
+import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
+import { chatMessages } from "../db/schema";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -90,6 +92,32 @@ describe("recall", () => {
     expect(recalled[0]).toMatchObject({ turn: 7, matched: ["zephyrin"] });
     expect(recalled).toHaveLength(4);
   }, 60_000);
+
+  it("searches a word common in a long story among its newest 2,000 older exchanges only, and every other word in all of it", async () => {
+    const user = await createUser(t);
+    // Every sixth exchange of the filler tells of the road, every sixth of the river: both common here.
+    const storyId = await longStory(user, "Long Road", 2_300, {
+      5: `${OSWIN} Outside, the road runs down to the river.`,
+      10: "The road and the river, the road and the river, the road and the river.",
+    });
+    const ask = async (prompt: string) =>
+      (await call(user, "GET", `/api/stories/${storyId}/recall?prompt=${encodeURIComponent(prompt)}`)).json()
+        .recalled as Recalled[];
+    // Words that are not common (tavern, keeper; the name Oswin) are searched for in the whole story.
+    expect((await ask(QUESTION))[0]).toMatchObject({ turn: 5, narrator: expect.stringContaining("Oswin") });
+    expect((await ask("Is Oswin still on the road by the river?"))[0]).toMatchObject({ turn: 5 });
+    // Only common words: the newest older exchanges are ranked, not turn 10 that repeats them most.
+    const common = await ask("the road by the river");
+    expect(common).toHaveLength(4);
+    for (const line of common) expect(line.turn).toBeGreaterThan(2_300 - 10 - 2_000);
+    // Pinned, it is recalled all the same, first.
+    const [turn10] = await t.ctx.db
+      .select({ id: chatMessages.id })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.storyId, storyId), like(chatMessages.content, "The road and the river%")));
+    await call(user, "PUT", `/api/stories/${storyId}/recall/${turn10!.id}`, { pinned: true });
+    expect((await ask("the road by the river"))[0]).toMatchObject({ turn: 10, pinned: true });
+  }, 120_000);
 
   it("leaves out what the narrator still sees (the newest 20 messages) and what does not match", async () => {
     const user = await createUser(t);

@@ -2,11 +2,12 @@
 // narrator's context, though they left the window long ago. Every narrator message is indexed by the database
 // itself (chat_messages.search, a generated tsvector with a GIN index, migration 0022); a turn's telling words
 // (searchWords: names first, never the commonest English words, at most 8) are searched for as any-of (an OR of
-// their stems), ranked with ts_rank, among the shown narrator messages older than the window. The player can pin an exchange (always recalled, ahead of the rest) or forget it (never
-// recalled again): recall_marks.
+// their stems), ranked with ts_rank, among the shown narrator messages older than the window (a word common in
+// the story, among the newest 2,000 of them only). The player can pin an exchange (always recalled, ahead of
+// the rest) or forget it (never recalled again): recall_marks.
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { COMMON_WORDS } from "@storyverse/contract/common-words";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
 import { type MeaningQuery, meaningParts } from "./recall-vectors";
@@ -30,15 +31,26 @@ export type RecalledExchange = {
   pinned: boolean;
 };
 
-type Row = {
+/** A picked exchange as the query answers it; `at` is its created_at as text (microseconds kept). */
+type Picked = {
   id: string;
-  turn: number;
+  at: string;
   score: number;
   pinned: boolean;
   matched: string[] | null;
   narrator: string;
-  player: string | null;
 };
+
+/**
+ * Ranking every message a word matches is recall's cost in a long story, and a word in most of its messages
+ * says little about which one the turn means. So a word found in at least RECALL_COMMON_SHARE of the story's
+ * newest RECALL_SAMPLE exchanges older than the window is common here, and searched for only among the newest
+ * RECALL_RECENT exchanges older than the window; every other word (a name given once at turn 5) is searched
+ * for in the whole story. A candidate is ranked by all the turn's words either way.
+ */
+const RECALL_SAMPLE = 200;
+const RECALL_COMMON_SHARE = 0.05;
+const RECALL_RECENT = 2_000;
 
 /** The most words of a turn searched for: each one more costs a rank over every message it matches. */
 export const RECALL_SEARCH_WORDS = 8;
@@ -80,6 +92,96 @@ const cut = (text: string, max: number) => {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 };
 
+/** The words as an any-of query: plainto_tsquery's stems joined by OR. */
+const anyOf = (words: string) => sql`replace(plainto_tsquery('english', ${words})::text, '&', '|')::tsquery`;
+
+/** When the narrator's window (its newest HISTORY_WINDOW messages) begins: older exchanges are recalled. */
+const windowStart = (userId: string, storyId: string) => sql`(
+  select min(created_at) from (
+    select created_at from chat_messages
+    where user_id = ${userId} and story_id = ${storyId} and hidden = false
+    order by created_at desc, id desc limit ${HISTORY_WINDOW}
+  ) newest
+)`;
+
+/**
+ * Each picked exchange's turn (the shown narrator messages up to it, in one pass over them however many were
+ * picked, rather than one count each) and its player line (the shown player message before it).
+ */
+async function turnsAndPlayers(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  picked: Picked[],
+): Promise<{ turns: number[]; players: (string | null)[] }> {
+  if (picked.length === 0) return { turns: [], players: [] };
+  const newest = picked.reduce((a, b) => (a.at > b.at ? a : b)).at;
+  const result = (await q.execute(sql`
+    select array[${sql.join(
+      picked.map(
+        (p) =>
+          sql`count(*) filter (where (earlier.created_at, earlier.id) <= (${p.at}::timestamptz, ${p.id}::uuid))::int`,
+      ),
+      sql`, `,
+    )}] as turns,
+    array[${sql.join(
+      picked.map(
+        (p) => sql`(select player.content from chat_messages player
+          where player.user_id = ${userId} and player.story_id = ${storyId} and player.role = 'user'
+            and player.hidden = false and player.created_at < ${p.at}::timestamptz
+          order by player.created_at desc, player.id desc limit 1)`,
+      ),
+      sql`, `,
+    )}] as players
+    from chat_messages earlier
+    where earlier.user_id = ${userId} and earlier.story_id = ${storyId} and earlier.role = 'assistant'
+      and earlier.hidden = false and earlier.created_at <= ${newest}::timestamptz
+  `)) as unknown as { rows: { turns: number[]; players: (string | null)[] }[] };
+  const [row] = result.rows;
+  return { turns: (row?.turns ?? []).map(Number), players: row?.players ?? [] };
+}
+
+/**
+ * Where the story's newest RECALL_RECENT exchanges older than the window begin (-infinity when it has fewer),
+ * and the words that are not common in it (see RECALL_COMMON_SHARE), joined by spaces ("" when every one is).
+ */
+async function commonAndRare(
+  q: Queryable,
+  words: string,
+  olderShown: SQL,
+): Promise<{ recentFrom: string; rare: string }> {
+  const each = [...new Set(words.split(/\s+/).filter(Boolean))];
+  // Words that fell back to the whole turn (none was telling): searched for everywhere, as they are.
+  if (each.length > RECALL_SEARCH_WORDS) return { recentFrom: "-infinity", rare: "" };
+  const result = (await q.execute(sql`
+    select coalesce((
+             select message.created_at from chat_messages message where ${olderShown}
+             order by message.created_at desc limit 1 offset ${RECALL_RECENT - 1}
+           ), '-infinity'::timestamptz)::text as recent_from,
+           count(*)::int as sampled,
+           array[${sql.join(
+             each.map(
+               (word) =>
+                 sql`count(*) filter (where sample.search @@ plainto_tsquery('english', ${word}))::int`,
+             ),
+             sql`, `,
+           )}]::int[] as found
+    from (
+      select message.search from chat_messages message where ${olderShown}
+      order by message.created_at desc limit ${RECALL_SAMPLE}
+    ) sample
+  `)) as unknown as { rows: { recent_from: string; sampled: number; found: number[] }[] };
+  const row = result.rows[0];
+  if (!row) return { recentFrom: "-infinity", rare: words };
+  // A short story is all recent: every word is searched for in all of it.
+  if (row.recent_from === "-infinity") return { recentFrom: row.recent_from, rare: "" };
+  const common = RECALL_COMMON_SHARE * Number(row.sampled);
+  return {
+    recentFrom: row.recent_from,
+    rare: each.filter((_, i) => Number(row.found[i] ?? 0) < common).join(" "),
+  };
+}
+
 /**
  * The story's exchanges older than the narrator's window (the newest HISTORY_WINDOW messages) that the words
  * bring back: pinned ones first, then by rank; never a forgotten one, never another story's or user's. With
@@ -95,61 +197,70 @@ export async function recallExchanges(
   meaning?: MeaningQuery,
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
-  const byMeaning = meaningParts(meaning, userId, storyId);
-  const hasNames = searched.names !== "";
+  const before = windowStart(userId, storyId);
+  const byMeaning = meaningParts(meaning, userId, storyId, before);
+  const query = anyOf(searched.words);
+  // The story's shown narrator messages older than the window.
+  const olderShown = sql`message.user_id = ${userId} and message.story_id = ${storyId}
+    and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}`;
+  const { recentFrom, rare } = await commonAndRare(q, searched.words, olderShown);
+  // The story's shown narrator messages older than the window, not forgotten, that `where` picks.
+  const shown = (where: SQL) => sql`(
+    select message.id, message.created_at, message.content, message.search,
+           coalesce(mark.pinned, false) as pinned
+    from chat_messages message
+    left join recall_marks mark on mark.message_id = message.id
+    where ${where} and ${olderShown} and coalesce(mark.forgotten, false) = false
+  )`;
+  // Each candidate's score: ts_rank (0 where no word matches, as for a pinned one), plus 1 for a message naming
+  // a name the turn asks after (ts_rank weighs all words alike, and a message full of the turn's ordinary words
+  // would outrank the one naming who was asked after).
+  const nameBonus =
+    searched.names === ""
+      ? sql`0`
+      : sql`case when shown.search @@ ${anyOf(searched.names)} then 1 else 0 end`;
+  const scored = (where: SQL) => sql`
+    select shown.id, shown.created_at, shown.content, shown.search, shown.pinned,
+           (ts_rank(shown.search, ${query}) + ${nameBonus})::float8${byMeaning.score} as score
+    from ${shown(where)} shown
+    ${byMeaning.join}`;
+  const since = sql`${recentFrom}::timestamptz`;
+  // The recent matches, and older ones holding a word that is not common here.
+  const recentMatch = sql`message.created_at >= ${since} and message.search @@ ${query}`;
+  const olderMatch = rare
+    ? sql`message.created_at < ${since} and message.search @@ ${anyOf(rare)}`
+    : undefined;
+  const matched = olderMatch ? sql`((${recentMatch}) or (${olderMatch}))` : sql`(${recentMatch})`;
+  // Those, the pinned ones that are not among them, and (by meaning) near ones that are neither: apart, so
+  // that each is looked up by its own index (a rare name is a few rows in the words' index, unknown words
+  // none, the recent ones a range of the story's order).
+  const branches = [
+    scored(recentMatch),
+    ...(olderMatch ? [scored(olderMatch)] : []),
+    scored(sql`mark.pinned and not ${matched}`),
+    ...byMeaning.nearest((where) => scored(sql`${where} and not ${matched}`)),
+  ];
+  // One statement that begins with SELECT: a read, which leaves the read cache what it holds.
   const result = (await q.execute(sql`
-    with query as (
-      select replace(plainto_tsquery('english', ${searched.words})::text, '&', '|')::tsquery as q,
-             replace(plainto_tsquery('english', ${searched.names})::text, '&', '|')::tsquery as names
-    ),
-    window_start as (
-      select min(created_at) as at from (
-        select created_at from chat_messages
-        where user_id = ${userId} and story_id = ${storyId} and hidden = false
-        order by created_at desc, id desc limit ${HISTORY_WINDOW}
-      ) newest
-    ),
-    ${byMeaning.nearest}
-    picked as (
-      select shown.id, shown.content, shown.created_at, shown.search,
-             -- ts_rank is 0 where no word matches (a pinned one); a name asked after outweighs any rank.
-             (ts_rank(shown.search, query.q)
-               + case when ${hasNames} and shown.search @@ query.names then 1 else 0 end)::float8${byMeaning.score} as score,
-             coalesce(mark.pinned, false) as pinned
-      from chat_messages shown
-      cross join query
-      cross join window_start
-      left join recall_marks mark on mark.message_id = shown.id
-      ${byMeaning.join}
-      where shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
-        and shown.hidden = false and shown.created_at < window_start.at
-        and coalesce(mark.forgotten, false) = false
-        and (shown.search @@ query.q or coalesce(mark.pinned, false)${byMeaning.candidate})
-      order by pinned desc, score desc, shown.created_at desc
-      limit ${limit}
-    )
-    select picked.id,
-           (select count(*) from chat_messages earlier
-             where earlier.user_id = ${userId} and earlier.story_id = ${storyId} and earlier.role = 'assistant'
-               and earlier.hidden = false
-               and (earlier.created_at, earlier.id) <= (picked.created_at, picked.id))::int as turn,
-           picked.score, picked.pinned, picked.content as narrator,
+    select picked.id, picked.created_at::text as at, picked.score, picked.pinned, picked.content as narrator,
            array(
              select unnest(tsvector_to_array(picked.search))
              intersect
              select unnest(tsvector_to_array(to_tsvector('english', ${searched.words})))
-           ) as matched,
-           (select player.content from chat_messages player
-             where player.user_id = ${userId} and player.story_id = ${storyId} and player.role = 'user'
-               and player.hidden = false and player.created_at < picked.created_at
-             order by player.created_at desc, player.id desc limit 1) as player
-    from picked
+           ) as matched
+    from (
+      select * from (${sql.join(branches, sql` union all `)}) candidates
+      order by pinned desc, score desc, created_at desc
+      limit ${limit}
+    ) picked
     order by picked.pinned desc, picked.score desc, picked.created_at desc
-  `)) as unknown as { rows: Row[] };
-  return result.rows.map((row) => ({
+  `)) as unknown as { rows: Picked[] };
+  const picked = result.rows;
+  const { turns, players } = await turnsAndPlayers(q, userId, storyId, picked);
+  return picked.map((row, i) => ({
     messageId: row.id,
-    turn: Number(row.turn),
-    player: cut(row.player ?? "", RECALLED_CHARACTERS / 3),
+    turn: turns[i] ?? 0,
+    player: cut(players[i] ?? "", RECALLED_CHARACTERS / 3),
     narrator: cut(row.narrator, RECALLED_CHARACTERS),
     score: Number(row.score),
     matched: [...(row.matched ?? [])].sort(),
