@@ -57,9 +57,9 @@ export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTr
       await deleteBranch(story.id, deleting.id);
       // The story showed that branch: the server now shows another, and the story is read again on it.
       if (deleting.id === current) await reloadStoryBranch(queryClient, story.id, userId);
-      await queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
-      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
       setDeleting(null);
+      void queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
+      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
     } catch (error) {
       setDeleteError(`Failed to delete the branch: ${errorMessage(error)}`);
     } finally {

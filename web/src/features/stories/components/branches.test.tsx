@@ -1,0 +1,364 @@
+// Branches in the story interface (issue #28), against a stand-in server that keeps a story's branches the
+// way the real one does (the branch being viewed decides what the story's calls answer): the header's switcher
+// lists the branches and switching reloads the messages and the canvas; the tree nests each branch under the one
+// it came from and renames and deletes them (never the last); "Branch from here" makes a branch and shows it;
+// a named checkpoint is marked on its message and can be cleared.
+import type { Branch } from "@storyverse/contract/branches";
+import type { ChatMessage } from "@storyverse/contract/chat";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
+import { closeOpenStory, setOpenStory } from "../open-story";
+import { makeMessage, makeStory } from "../test-fixtures";
+import { LAST_BRANCH_NOTE } from "./branch-tree-dialog";
+import { StoryInterface } from "./story-interface";
+
+const MAIN = "22222222-2222-4222-8222-222222222222";
+const STORM = "44444444-4444-4444-8444-444444444444";
+const CALM = "55555555-5555-4555-8555-555555555555";
+const story = makeStory({ id: MAIN, title: "Salt Roads", context: "A port town" });
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+
+const exchange = (prefix: string, n: number, image: string | null = null): ChatMessage[] => [
+  makeMessage({ id: `${prefix}-u${n}`, role: "user", content: `${prefix} words ${n}`, mode: "chat" }),
+  makeMessage({
+    id: `${prefix}-a${n}`,
+    content: `${prefix} answer ${n}`,
+    mode: image ? "image" : "chat",
+    image_url: image,
+    media_status: image ? "completed" : "none",
+  }),
+];
+
+function branch(patch: Partial<Branch> & Pick<Branch, "id" | "name">): Branch {
+  return {
+    turns: 2,
+    last_activity: minutesAgo(5),
+    thumbnail: null,
+    forked_from: null,
+    checkpoints: [],
+    ...patch,
+  };
+}
+
+interface World {
+  current: string;
+  branches: Branch[];
+  messages: Record<string, ChatMessage[]>;
+}
+
+/** The server: the story's calls answer for the branch being viewed, as branch-scope.ts makes them. */
+function serve(world: World) {
+  const base = `/api/stories/${MAIN}`;
+  const nameOf = (id: string) => world.branches.find((b) => b.id === id)?.name ?? "?";
+  return mockFetch((call: FetchCall) => {
+    const { path, method } = call;
+    const body = call.body as Record<string, unknown> | undefined;
+    if (path === "/api/config") {
+      return json({
+        capabilities: ["accounts", "text", "image"],
+        providers: { text: "offline", image: "offline", video: null, transcription: null },
+        offline_providers: true,
+      });
+    }
+    if (path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
+    if (path === "/api/stories") {
+      return json({
+        success: true,
+        stories: [{ ...story, branch: { id: world.current, name: nameOf(world.current) } }],
+      });
+    }
+    if (path === `${base}/messages`) return json({ success: true, messages: world.messages[world.current] });
+    if (path === `${base}/redo`) return json({ success: true, redoable: 0 });
+    if (path === `${base}/branches` && method === "GET") {
+      return json({ success: true, current_branch_id: world.current, branches: world.branches });
+    }
+    if (path === `${base}/branch` && method === "PUT") {
+      world.current = String(body?.branch_id);
+      return json({ success: true, current_branch_id: world.current });
+    }
+    if (path === `${base}/branches` && method === "POST") {
+      const from = String(body?.from_message_id);
+      const shown = world.messages[world.current] ?? [];
+      const upTo = shown.slice(0, shown.findIndex((m) => m.id === from) + 1);
+      const created = branch({
+        id: STORM,
+        name: typeof body?.name === "string" ? body.name : `Branch ${world.branches.length + 1}`,
+        turns: upTo.filter((m) => m.role === "assistant").length,
+        forked_from: { branch_id: world.current, message_id: from, turn: 1, words: "Main answer 1" },
+      });
+      world.branches = [...world.branches, created];
+      world.messages[STORM] = upTo.map((m) => ({ ...m, id: `copy-${m.id}` }));
+      world.current = STORM;
+      return json({ success: true, branch: created }, 201);
+    }
+    const one = /^\/api\/stories\/[^/]+\/branches\/([^/]+)$/.exec(path);
+    if (one && method === "PATCH") {
+      world.branches = world.branches.map((b) => (b.id === one[1] ? { ...b, name: String(body?.name) } : b));
+      return json({ success: true, branch: world.branches.find((b) => b.id === one[1]) });
+    }
+    if (one && method === "DELETE") {
+      world.branches = world.branches.filter((b) => b.id !== one[1]);
+      return new Response(null, { status: 204 });
+    }
+    const checkpoint = /^\/api\/stories\/[^/]+\/checkpoints\/([^/]+)$/.exec(path);
+    if (checkpoint && method === "PUT") {
+      const messageId = checkpoint[1] ?? "";
+      const name = (body?.name as string | null) ?? null;
+      world.branches = world.branches.map((b) =>
+        b.id === world.current
+          ? {
+              ...b,
+              checkpoints: [
+                ...b.checkpoints.filter((c) => c.message_id !== messageId),
+                ...(name ? [{ message_id: messageId, name, turn: 1 }] : []),
+              ],
+            }
+          : b,
+      );
+      return json({ success: true, message_id: messageId, name });
+    }
+    if (path === "/api/user/verify") {
+      return json({
+        valid: true,
+        user_id: SIGNED_IN.user?.id,
+        email: SIGNED_IN.user?.email,
+        username: SIGNED_IN.user?.username,
+        email_verified: true,
+        credits_remaining: 15,
+        created_at: "2025-01-01T00:00:00.000Z",
+      });
+    }
+    return json({ detail: `unexpected ${method} ${path}` }, 404);
+  });
+}
+
+function renderStory(world: World) {
+  setOpenStory(
+    {
+      ...story,
+      branch: { id: world.current, name: world.branches.find((b) => b.id === world.current)!.name },
+    },
+    SIGNED_IN.user?.id ?? "",
+  );
+  window.history.replaceState(null, "", `/stories/${MAIN}`);
+  return render(
+    <Providers auth={SIGNED_IN}>
+      <QuotaPromptProvider>
+        <StoryInterface />
+      </QuotaPromptProvider>
+    </Providers>,
+  );
+}
+
+const conversationText = () =>
+  screen.getByRole("region", { name: "Chat", hidden: true }).querySelector('ol[aria-label="Messages"]')
+    ?.textContent ?? "";
+
+const canvasImage = () =>
+  within(screen.getByRole("region", { name: "Scene canvas" })).queryByRole("img", {
+    name: "Generated story scene",
+  });
+
+async function openSwitcher(name: string) {
+  fireEvent.keyDown(await screen.findByRole("button", { name: `Branch: ${name}` }), { key: "Enter" });
+  return screen.findByRole("menu");
+}
+
+async function openTree(current: string) {
+  const menu = await openSwitcher(current);
+  fireEvent.click(within(menu).getByRole("menuitem", { name: "Show the tree" }));
+  const tree = await screen.findByRole("dialog", { name: "Branches" });
+  await within(tree).findByRole("list", { name: "Branch tree" });
+  return tree;
+}
+
+/** Main (two exchanges, its newest painted) and Storm (from Main at turn 2, one more painted exchange). */
+const twoBranches = (): World => ({
+  current: MAIN,
+  branches: [
+    branch({ id: MAIN, name: "Main", turns: 2, thumbnail: "/media/main-2.thumb.webp" }),
+    branch({
+      id: STORM,
+      name: "Storm",
+      turns: 3,
+      last_activity: minutesAgo(120),
+      forked_from: { branch_id: MAIN, message_id: "main-a2", turn: 2, words: "Main answer 2" },
+    }),
+  ],
+  messages: {
+    [MAIN]: [...exchange("Main", 1), ...exchange("Main", 2, "/media/main-2.png")],
+    [STORM]: [
+      ...exchange("Storm", 1),
+      ...exchange("Storm", 2),
+      ...exchange("Storm", 3, "/media/storm-3.png"),
+    ],
+  },
+});
+
+afterEach(() => {
+  closeOpenStory();
+});
+
+describe("branches in the story interface", () => {
+  it("the switcher lists the branches with their turns and last activity; choosing one reloads the messages and canvas", async () => {
+    const world = twoBranches();
+    const calls = serve(world);
+    renderStory(world);
+    expect(await screen.findByText("Main answer 2")).toBeTruthy();
+    await waitFor(() => expect(canvasImage()?.getAttribute("src")).toBe("/media/main-2.png"));
+
+    const menu = await openSwitcher("Main");
+    const main = await within(menu).findByRole("menuitemradio", { name: "Main" });
+    const storm = within(menu).getByRole("menuitemradio", { name: "Storm" });
+    expect(main.getAttribute("aria-checked")).toBe("true");
+    expect(storm.getAttribute("aria-checked")).toBe("false");
+    expect(within(main).getByText("2 turns · 5 minutes ago")).toBeTruthy();
+    expect(within(storm).getByText("3 turns · 2 hours ago")).toBeTruthy();
+    expect(main.querySelector("img")?.getAttribute("src")).toBe("/media/main-2.thumb.webp");
+
+    fireEvent.click(storm);
+    expect(await screen.findByRole("button", { name: "Branch: Storm" })).toBeTruthy();
+    expect(calls.find((c) => c.method === "PUT" && c.path.endsWith("/branch"))?.body).toEqual({
+      branch_id: STORM,
+    });
+    await waitFor(() => expect(conversationText()).toContain("Storm answer 3"));
+    expect(conversationText()).not.toContain("Main answer");
+    await waitFor(() => expect(canvasImage()?.getAttribute("src")).toBe("/media/storm-3.png"));
+
+    // And back: Main's messages and scene again.
+    fireEvent.click(within(await openSwitcher("Storm")).getByRole("menuitemradio", { name: "Main" }));
+    expect(await screen.findByRole("button", { name: "Branch: Main" })).toBeTruthy();
+    await waitFor(() => expect(conversationText()).toContain("Main answer 2"));
+    expect(conversationText()).not.toContain("Storm");
+    await waitFor(() => expect(canvasImage()?.getAttribute("src")).toBe("/media/main-2.png"));
+  });
+
+  it("the tree nests each branch under the one it came from, says where it split, renames and deletes", async () => {
+    const world = twoBranches();
+    world.branches.push(
+      branch({
+        id: CALM,
+        name: "Calm",
+        turns: 1,
+        forked_from: { branch_id: STORM, message_id: "storm-a1", turn: 1, words: "Storm answer 1" },
+        checkpoints: [{ message_id: "calm-a1", name: "The quiet harbour", turn: 1 }],
+      }),
+    );
+    const calls = serve(world);
+    renderStory(world);
+    const tree = await openTree("Main");
+
+    const top = within(tree).getByRole("list", { name: "Branch tree" });
+    expect(top.querySelectorAll(":scope > li")).toHaveLength(1);
+    const fromMain = within(tree).getByRole("list", { name: "Branches from Main" });
+    const fromStorm = within(tree).getByRole("list", { name: "Branches from Storm" });
+    expect(within(fromMain).getByRole("heading", { name: "Storm" })).toBeTruthy();
+    expect(within(fromStorm).getByRole("heading", { name: "Calm" })).toBeTruthy();
+    expect(fromMain.contains(fromStorm)).toBe(true);
+    expect(within(fromMain).getByText(/^From Main at turn 2/)).toBeTruthy();
+    expect(within(fromStorm).getByText(/^From Storm at turn 1/)).toBeTruthy();
+    expect(within(fromStorm).getByText("Storm answer 1").tagName).toBe("Q");
+    expect(within(tree).getByRole("list", { name: "Checkpoints on Calm" }).textContent).toContain(
+      "The quiet harbour",
+    );
+    expect(within(tree).getByText("Viewing").closest("article")?.textContent).toContain("Main");
+
+    // Rename.
+    fireEvent.click(within(tree).getByRole("button", { name: "Rename Storm" }));
+    const input = within(tree).getByRole("textbox", { name: "Branch name" });
+    fireEvent.change(input, { target: { value: "  Squall " } });
+    fireEvent.click(within(tree).getByRole("button", { name: "Save" }));
+    expect(await within(tree).findByRole("heading", { name: "Squall" })).toBeTruthy();
+    expect(calls.find((c) => c.method === "PATCH")).toMatchObject({
+      path: `/api/stories/${MAIN}/branches/${STORM}`,
+      body: { name: "Squall" },
+    });
+    expect(within(tree).getByRole("list", { name: "Branches from Squall" })).toBeTruthy();
+
+    // Delete, after a confirmation.
+    fireEvent.click(within(tree).getByRole("button", { name: "Delete Calm" }));
+    const confirm = await screen.findByRole("dialog", { name: "Delete “Calm”?" });
+    fireEvent.click(within(confirm).getByRole("button", { name: "Delete branch" }));
+    await waitFor(() => expect(within(tree).queryByRole("heading", { name: "Calm" })).toBeNull());
+    expect(calls.find((c) => c.method === "DELETE")?.path).toBe(`/api/stories/${MAIN}/branches/${CALM}`);
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Delete “Calm”?" })).toBeNull());
+    expect(within(tree).queryByRole("list", { name: "Branches from Squall" })).toBeNull();
+    expect(within(tree).queryByText(LAST_BRANCH_NOTE)).toBeNull();
+  });
+
+  it("a story's last branch cannot be deleted, and the tree says why", async () => {
+    const world: World = {
+      current: MAIN,
+      branches: [branch({ id: MAIN, name: "Main" })],
+      messages: { [MAIN]: exchange("Main", 1) },
+    };
+    const calls = serve(world);
+    renderStory(world);
+    const tree = await openTree("Main");
+    const remove = within(tree).getByRole("button", { name: "Delete Main" }) as HTMLButtonElement;
+    expect(remove.disabled).toBe(true);
+    const note = within(tree).getByText(LAST_BRANCH_NOTE);
+    expect(remove.getAttribute("aria-describedby")).toBe(note.id);
+    fireEvent.click(remove);
+    expect(screen.queryByRole("dialog", { name: /^Delete/ })).toBeNull();
+    expect(calls.some((c) => c.method === "DELETE")).toBe(false);
+  });
+
+  it("Branch from here makes a named branch from that exchange and shows it", async () => {
+    const world: World = {
+      current: MAIN,
+      branches: [branch({ id: MAIN, name: "Main" })],
+      messages: { [MAIN]: [...exchange("Main", 1), ...exchange("Main", 2)] },
+    };
+    const calls = serve(world);
+    renderStory(world);
+    await screen.findByText("Main answer 2");
+
+    fireEvent.keyDown(screen.getAllByRole("button", { name: "More actions" })[0]!, { key: "Enter" });
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Branch from here" }));
+    const dialog = await screen.findByRole("dialog", { name: "Branch from here" });
+    expect(within(dialog).getByText(/up to turn 1\./)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: "Storm" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Create branch" }));
+
+    expect(await screen.findByRole("button", { name: "Branch: Storm" })).toBeTruthy();
+    expect(calls.find((c) => c.method === "POST" && c.path.endsWith("/branches"))?.body).toEqual({
+      from_message_id: "Main-a1",
+      name: "Storm",
+    });
+    await waitFor(() => expect(conversationText()).not.toContain("Main answer 2"));
+    expect(conversationText()).toContain("Main answer 1");
+    expect(screen.queryByRole("dialog", { name: "Branch from here" })).toBeNull();
+    expect(await screen.findByText("Now on “Storm”")).toBeTruthy();
+  });
+
+  it("names a checkpoint on a narrator message, marks it, and clears it", async () => {
+    const world: World = {
+      current: MAIN,
+      branches: [branch({ id: MAIN, name: "Main" })],
+      messages: { [MAIN]: exchange("Main", 1) },
+    };
+    const calls = serve(world);
+    renderStory(world);
+    await screen.findByText("Main answer 1");
+
+    fireEvent.keyDown(screen.getByRole("button", { name: "More actions" }), { key: "Enter" });
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Name checkpoint" }));
+    const dialog = await screen.findByRole("dialog", { name: "Name checkpoint" });
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: "Before the duel" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(conversationText()).toContain("Checkpoint: Before the duel"));
+    expect(calls.find((c) => c.method === "PUT" && c.path.includes("/checkpoints/"))).toMatchObject({
+      path: `/api/stories/${MAIN}/checkpoints/Main-a1`,
+      body: { name: "Before the duel" },
+    });
+
+    fireEvent.keyDown(screen.getByRole("button", { name: "More actions" }), { key: "Enter" });
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Clear checkpoint" }));
+    await waitFor(() => expect(conversationText()).not.toContain("Before the duel"));
+    expect(calls.filter((c) => c.path.includes("/checkpoints/")).at(-1)?.body).toEqual({ name: null });
+  });
+});
