@@ -6,7 +6,7 @@ import { BRANCH_NAME_MAX_LENGTH, type Branch } from "@storyverse/contract/branch
 import type { Story } from "@storyverse/contract/stories";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRightLeft, Bookmark, CornerDownRight, GitFork, Pencil, RotateCw, Trash2 } from "lucide-react";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { FormAlert } from "../../../components/form-alert";
@@ -305,6 +305,20 @@ function RenameForm({
   onDone: (saved: Branch | null) => void;
 }) {
   const [name, setName] = useState(branch.name);
+  const input = useRef<HTMLInputElement>(null);
+  const done = useRef(onDone);
+  done.current = onDone;
+  // Escape in the field leaves the name as it was and the tree open. The dialog hears Escape on the document
+  // before the field does (Radix listens there, capturing), so the field's Escape is caught first, at the window.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.target !== input.current) return;
+      event.stopPropagation();
+      done.current(null);
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, []);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const trimmed = name.trim();
@@ -326,20 +340,13 @@ function RenameForm({
     <form onSubmit={(event) => void save(event)} className="space-y-2">
       <div className="flex items-center gap-2">
         <input
+          ref={input}
           aria-label="Branch name"
           // biome-ignore lint/a11y/noAutofocus: the player just asked to rename this branch
           autoFocus
           value={name}
           maxLength={BRANCH_NAME_MAX_LENGTH + 20}
           onChange={(event) => setName(event.target.value)}
-          onKeyDown={(event) => {
-            // Escape leaves the name as it was, and the tree open.
-            if (event.key === "Escape") {
-              event.stopPropagation();
-              event.preventDefault();
-              onDone(null);
-            }
-          }}
           aria-invalid={invalid || undefined}
           className="h-9 min-w-0 flex-1 rounded-lg border border-line bg-canvas px-3 text-sm text-ink outline-none focus:border-accent-500 aria-invalid:border-danger"
         />

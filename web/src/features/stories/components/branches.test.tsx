@@ -266,7 +266,11 @@ describe("branches in the story interface", () => {
     );
     expect(within(tree).getByText("Viewing").closest("article")?.textContent).toContain("Main");
 
-    // Rename.
+    // Rename: Escape leaves the name and the tree as they were; Save renames.
+    fireEvent.click(within(tree).getByRole("button", { name: "Rename Storm" }));
+    fireEvent.keyDown(within(tree).getByRole("textbox", { name: "Branch name" }), { key: "Escape" });
+    expect(within(tree).queryByRole("textbox", { name: "Branch name" })).toBeNull();
+    expect(screen.getByRole("dialog", { name: "Branches" })).toBe(tree);
     fireEvent.click(within(tree).getByRole("button", { name: "Rename Storm" }));
     const input = within(tree).getByRole("textbox", { name: "Branch name" });
     fireEvent.change(input, { target: { value: "  Squall " } });

@@ -4,7 +4,9 @@
 // with the conversation, which is remembered again for the next switch back to this story. Story Settings
 // (Memory, Author's Note, the summary), Story Cards and "What the narrator sees" open in one side panel beside
 // the story, not over it: one at a time (opening another replaces it), while the story stays usable. Narrator
-// messages can be read aloud, and with the story's "Read new turns aloud" each finished turn is.
+// messages can be read aloud, and with the story's "Read new turns aloud" each finished turn is. The header
+// names the branch the story shows (branch-switcher.tsx); a narrator message's More actions branch from it or
+// name it as a checkpoint (branch-message-menu.tsx).
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { formatPlayerInput, type InputMode } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
