@@ -1,12 +1,18 @@
 // Branches (issue #28) in a real browser against the real server (offline narrator and painter): a story of
 // four turns is branched at turn 2 from the message's More actions; the new branch is played one turn; switching
 // back to Main shows its four turns and its own canvas again; the tree shows the branch under Main, where it
-// split, and the checkpoint, whose Jump goes back to it; the branch is then exported under its own name.
+// split, and the checkpoint, whose Jump goes back to it (axe in both themes); the branch is then exported under
+// its own name.
 // Screenshots of the tree (light, dark, 390 px) only when SHOTS_DIR is set.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectSameMediaSrc } from "./support/media-url";
-import { type ConsoleWatch, shoot, watchConsole } from "./support/page-checks";
+import {
+  type ConsoleWatch,
+  expectNoSeriousAxeViolationsInBothThemes,
+  shoot,
+  watchConsole,
+} from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
 
 let sink: Mailbox;
@@ -139,6 +145,7 @@ test("branch at turn 2 of 4, play the branch, switch back to Main's turns and ca
   await expect(fromMain.getByText(/^From Main at turn 2/)).toBeVisible();
   await expect(tree.getByRole("list", { name: "Checkpoints on Main" })).toContainText("Before the duel");
   await shoot(page, "branch-tree-light");
+  await expectNoSeriousAxeViolationsInBothThemes(page, "the branch tree");
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Toggle theme" }).click();
   tree = await openTree(page, "Main");

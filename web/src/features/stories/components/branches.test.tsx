@@ -100,7 +100,12 @@ function serve(world: World) {
       return json({ success: true, branch: world.branches.find((b) => b.id === one[1]) });
     }
     if (one && method === "DELETE") {
+      const gone = world.branches.find((b) => b.id === one[1]);
       world.branches = world.branches.filter((b) => b.id !== one[1]);
+      // The story then shows the branch the deleted one came from, else its oldest.
+      if (gone?.id === world.current) {
+        world.current = gone.forked_from?.branch_id ?? world.branches[0]?.id ?? world.current;
+      }
       return new Response(null, { status: 204 });
     }
     const checkpoint = /^\/api\/stories\/[^/]+\/checkpoints\/([^/]+)$/.exec(path);
@@ -291,6 +296,26 @@ describe("branches in the story interface", () => {
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Delete “Calm”?" })).toBeNull());
     expect(within(tree).queryByRole("list", { name: "Branches from Squall" })).toBeNull();
     expect(within(tree).queryByText(LAST_BRANCH_NOTE)).toBeNull();
+  });
+
+  it("deleting the branch being viewed shows the one it came from, and the tree stays open", async () => {
+    const world = { ...twoBranches(), current: STORM };
+    serve(world);
+    renderStory(world);
+    await screen.findByText("Storm answer 3");
+    const tree = await openTree("Storm");
+    fireEvent.click(within(tree).getByRole("button", { name: "Delete Storm" }));
+    const confirm = await screen.findByRole("dialog", { name: "Delete “Storm”?" });
+    expect(within(confirm).getByText(/The story then shows another branch\./)).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole("button", { name: "Delete branch" }));
+
+    expect(await screen.findByRole("button", { name: "Branch: Main" })).toBeTruthy();
+    await waitFor(() => expect(conversationText()).toContain("Main answer 2"));
+    expect(conversationText()).not.toContain("Storm");
+    await waitFor(() => expect(within(tree).queryByRole("heading", { name: "Storm" })).toBeNull());
+    expect(screen.getByRole("dialog", { name: "Branches" })).toBe(tree);
+    expect(within(tree).getByText("Viewing").closest("article")?.textContent).toContain("Main");
+    expect(within(tree).getByText(LAST_BRANCH_NOTE)).toBeTruthy();
   });
 
   it("a story's last branch cannot be deleted, and the tree says why", async () => {
