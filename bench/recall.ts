@@ -18,7 +18,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "../server/src/db/client";
+import { recallExchanges } from "../server/src/chat/recall";
+import { type Database, openDatabase } from "../server/src/db/client";
 import {
   type Child,
   clientCores,
@@ -38,6 +39,8 @@ const EXCHANGES = Number(process.env.BENCH_RECALL_EXCHANGES ?? 10_000);
 const PASSES = Number(process.env.BENCH_RECALL_PASSES ?? 4);
 const ROWS_PER_INSERT = 1_000;
 const RECALL_P95_BUDGET_MS = 50;
+/** The vectors' length in the nearest-neighbour case: OpenAI's text-embedding-3-small, the default model. */
+const VECTOR_DIMENSIONS = Number(process.env.BENCH_RECALL_DIMENSIONS ?? 1536);
 const PASSWORD = "bench-password";
 
 // The commonest words first: a word's chance falls with its place in the list (the square of a uniform draw).
@@ -176,6 +179,60 @@ async function matchCounts(sqlOf: Sql, storyId: string): Promise<number[]> {
   return counts;
 }
 
+type VectorScan = { seconds: number; text: number[]; withMeaning: number[] };
+
+/**
+ * The nearest-neighbour scan of recall by meaning (decision 0113; no approximate index, so every vector of the
+ * story is compared): a vector of VECTOR_DIMENSIONS random components is stored for each narrator message
+ * (made by the database, as the embedding job would store them), then recall is asked each prompt by its
+ * words alone and by its words and a vector (one of the story's own, so one neighbour is exact), in turns, in
+ * this process (recallExchanges on the bench's own connection: the query's cost, without HTTP or the
+ * embeddings call). Only where message_embeddings exists (pgvector: PGlite always).
+ */
+async function vectorScan(
+  opened: Database,
+  userId: string,
+  storyId: string,
+): Promise<VectorScan | undefined> {
+  const [table] = (await opened.executeSql("select to_regclass('message_embeddings') is not null as ok"))
+    .rows;
+  if (!table?.ok) return undefined;
+  const started = performance.now();
+  await opened.executeSql(
+    `insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
+     select m.id, m.user_id, m.story_id, md5(m.content), 'bench',
+            (select array_agg(random() - 0.5 + 0 * g) from generate_series(1, $2::int) g where m.id is not null)::vector
+     from chat_messages m where m.story_id = $1 and m.role = 'assistant'`,
+    [storyId, VECTOR_DIMENSIONS],
+  );
+  await opened.executeSql("analyze message_embeddings");
+  const seconds = (performance.now() - started) / 1000;
+  const [probe] = (
+    await opened.executeSql(
+      "select embedding::text as v from message_embeddings where story_id = $1 order by message_id limit 1",
+      [storyId],
+    )
+  ).rows;
+  const meaning = { vector: JSON.parse(String(probe?.v)) as number[], model: "bench" };
+  const timed = async (run: () => Promise<unknown>) => {
+    const at = performance.now();
+    await run();
+    return performance.now() - at;
+  };
+  const result: VectorScan = { seconds, text: [], withMeaning: [] };
+  for (let pass = 0; pass <= PASSES; pass += 1) {
+    for (const prompt of PROMPTS) {
+      const text = await timed(() => recallExchanges(opened.db, userId, storyId, prompt));
+      const both = await timed(() => recallExchanges(opened.db, userId, storyId, prompt, undefined, meaning));
+      // The first pass warms up.
+      if (pass === 0) continue;
+      result.text.push(text);
+      result.withMeaning.push(both);
+    }
+  }
+  return result;
+}
+
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
@@ -200,7 +257,11 @@ async function userAndStory(username: string): Promise<string> {
   return story.id;
 }
 
-type EngineResult = RecallMeasurement & { insertSeconds: number; matches: number[] };
+type EngineResult = RecallMeasurement & {
+  insertSeconds: number;
+  matches: number[];
+  vectors: VectorScan | undefined;
+};
 
 async function measure(engine: Engine, postgresUrl: string): Promise<EngineResult> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-recall-"));
@@ -229,9 +290,11 @@ async function measure(engine: Engine, postgresUrl: string): Promise<EngineResul
     );
     let written: { userId: string; seconds: number };
     let matches: number[];
+    let vectors: VectorScan | undefined;
     try {
       written = await writeStory(opened.executeSql, storyId);
       matches = await matchCounts(opened.executeSql, storyId);
+      vectors = await vectorScan(opened, written.userId, storyId);
     } finally {
       await opened.close();
     }
@@ -263,6 +326,7 @@ async function measure(engine: Engine, postgresUrl: string): Promise<EngineResul
       ...(JSON.parse(line.slice("RESULT ".length)) as RecallMeasurement),
       insertSeconds: written.seconds,
       matches,
+      vectors,
     };
   } finally {
     await client?.stop();
@@ -306,6 +370,11 @@ function report(engine: Engine, m: EngineResult): boolean {
   console.log(
     `| GET /context?prompt= (recall included) | ${figures(m.contextMs)} over ${m.contextMs.length} calls | no budget |`,
   );
+  if (m.vectors) {
+    console.log(
+      `| recall by meaning: the nearest of ${EXCHANGES.toLocaleString("en")} vectors of ${VECTOR_DIMENSIONS} dimensions (in the bench's process, no HTTP; vectors stored in ${m.vectors.seconds.toFixed(1)} s) | words only ${figures(m.vectors.text)}; words and a vector ${figures(m.vectors.withMeaning)} over ${m.vectors.text.length} calls each | no budget |`,
+    );
+  }
   if (missing.length > 0) {
     console.log(`\nPlanted turns not among the four recalled for their prompt: ${missing.join(", ")}.`);
   }

@@ -15,6 +15,11 @@ export const MEANING_WEIGHT = 0.1;
 const MEANING_MIN_SIMILARITY = 0.4;
 /** The nearest exchanges by meaning that are candidates beside the text matches. */
 const MEANING_CANDIDATES = 8;
+/**
+ * How many times MEANING_CANDIDATES of the nearest vectors are looked at: some may be of edited text, hidden,
+ * forgotten or still in the narrator's window, and are passed over.
+ */
+const MEANING_LOOKED_AT = 4;
 /** The turn's words are embedded on the turn's path: past this, the turn recalls by text only. */
 const MEANING_QUERY_TIMEOUT_MS = 2000;
 
@@ -76,17 +81,25 @@ export function meaningParts(
   const dimensions = meaning.vector.length;
   const current = sql`emb.model = ${meaning.model} and vector_dims(emb.embedding) = ${dimensions}
         and emb.content_hash = md5(shown.content)`;
+  // The story's vectors nearest first (one distance each, never a message's text hashed for all of them),
+  // then the current, shown, older, not forgotten ones among the nearest few, then the floor.
   const nearest = sql`(
-      select emb.message_id
-      from message_embeddings emb
-      join chat_messages shown on shown.id = emb.message_id
-      left join recall_marks mark on mark.message_id = emb.message_id
-      where emb.user_id = ${userId} and emb.story_id = ${storyId} and ${current}
+      select near.message_id from (
+        select emb.message_id, emb.content_hash, emb.embedding <=> ${vector}::vector as distance
+        from message_embeddings emb
+        where emb.user_id = ${userId} and emb.story_id = ${storyId} and emb.model = ${meaning.model}
+          and vector_dims(emb.embedding) = ${dimensions}
+        order by distance
+        limit ${MEANING_CANDIDATES * MEANING_LOOKED_AT}
+      ) near
+      join chat_messages shown on shown.id = near.message_id
+      left join recall_marks mark on mark.message_id = near.message_id
+      where near.content_hash = md5(shown.content)
         and shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
         and shown.hidden = false and shown.created_at < ${before}
         and coalesce(mark.forgotten, false) = false
-        and 1 - (emb.embedding <=> ${vector}::vector) >= ${MEANING_MIN_SIMILARITY}
-      order by emb.embedding <=> ${vector}::vector
+        and 1 - near.distance >= ${MEANING_MIN_SIMILARITY}
+      order by near.distance
       limit ${MEANING_CANDIDATES}
     )`;
   return {
