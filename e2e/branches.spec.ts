@@ -99,8 +99,11 @@ test("branch at turn 2 of 4, play the branch, switch back to Main's turns and ca
   await narrator(page).nth(1).getByRole("button", { name: "More actions" }).click();
   await page.getByRole("menuitem", { name: "Branch from here" }).click();
   const branching = page.getByRole("dialog", { name: "Branch from here" });
-  await expect(branching.getByText("A new branch starts with the story up to turn 2.")).toBeVisible();
+  await expect(
+    branching.getByText("A new branch starts with the story up to turn 2. “Main” stays as it is."),
+  ).toBeVisible();
   await branching.getByLabel("Name").fill("The duel refused");
+  await shoot(page, "branch-from-here-light");
   await branching.getByRole("button", { name: "Create branch" }).click();
   await expect(branchButton(page, "The duel refused")).toBeVisible({ timeout: 30_000 });
   const told = page.getByRole("status").filter({ hasText: "Now on “The duel refused”" });

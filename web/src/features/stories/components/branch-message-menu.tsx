@@ -50,11 +50,20 @@ interface BranchMessageMenuProps {
   checkpoint: string | null;
   /** A turn is being written: no branch is made from under it. */
   busy: boolean;
+  /** The branch the story shows (it stays as it is). */
+  branchName: string;
 }
 
 type Dialog = "branch" | "checkpoint" | null;
 
-export function BranchMessageMenu({ storyId, messageId, turn, checkpoint, busy }: BranchMessageMenuProps) {
+export function BranchMessageMenu({
+  storyId,
+  messageId,
+  turn,
+  checkpoint,
+  busy,
+  branchName,
+}: BranchMessageMenuProps) {
   const queryClient = useQueryClient();
   const { showError } = useBanner();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -106,6 +115,7 @@ export function BranchMessageMenu({ storyId, messageId, turn, checkpoint, busy }
         storyId={storyId}
         messageId={messageId}
         turn={turn}
+        branchName={branchName}
       />
       <CheckpointDialog
         open={dialog === "checkpoint"}
@@ -131,7 +141,8 @@ function BranchFromHereDialog({
   storyId,
   messageId,
   turn,
-}: MessageDialogProps & { turn: number }) {
+  branchName,
+}: MessageDialogProps & { turn: number; branchName: string }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const { showSuccess } = useBanner();
@@ -169,7 +180,7 @@ function BranchFromHereDialog({
       busy={busy}
       size="sm"
       title="Branch from here"
-      description={`A new branch starts with the story up to turn ${turn}. This branch stays as it is.`}
+      description={`A new branch starts with the story up to turn ${turn}. “${branchName}” stays as it is.`}
       icon={<GitBranchPlus className="size-5" />}
     >
       <form onSubmit={(event) => void submit(event)} className="space-y-4">

@@ -349,7 +349,7 @@ describe("branches in the story interface", () => {
     fireEvent.keyDown(screen.getAllByRole("button", { name: "More actions" })[0]!, { key: "Enter" });
     fireEvent.click(await screen.findByRole("menuitem", { name: "Branch from here" }));
     const dialog = await screen.findByRole("dialog", { name: "Branch from here" });
-    expect(within(dialog).getByText(/up to turn 1\./)).toBeTruthy();
+    expect(within(dialog).getByText(/up to turn 1\. “Main” stays as it is\./)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: "Storm" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Create branch" }));
 
