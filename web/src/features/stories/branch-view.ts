@@ -44,13 +44,32 @@ export async function reloadStoryBranch(
   if (readOpenStory()?.story.id === storyId) setOpenStory(story, userId);
 }
 
-/** Shows `branchId` of the story: the server is told, then the story is read again on it. */
+/**
+ * After the server has moved the story to another branch (a switch, a new branch): the story is read again on
+ * it. If that fails, the server is moved back to `previousBranchId` (as far as it can be), so the story's calls
+ * keep acting on the branch the screen still shows.
+ */
+export async function followServerBranch(
+  queryClient: QueryClient,
+  storyId: string,
+  userId: string,
+  previousBranchId: string,
+): Promise<void> {
+  try {
+    await reloadStoryBranch(queryClient, storyId, userId);
+  } catch (error) {
+    await viewBranch(storyId, previousBranchId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Shows `branchId` of the story instead of `fromBranchId`: the server is told, then the story is read again. */
 export async function showBranch(
   queryClient: QueryClient,
   storyId: string,
-  branchId: string,
+  { branchId, fromBranchId }: { branchId: string; fromBranchId: string },
   userId: string,
 ): Promise<void> {
   await viewBranch(storyId, branchId);
-  await reloadStoryBranch(queryClient, storyId, userId);
+  await followServerBranch(queryClient, storyId, userId, fromBranchId);
 }

@@ -64,7 +64,7 @@ export function BranchHost({
       try {
         if (branchId !== currentBranch) {
           setSwitching(branchId);
-          await showBranch(queryClient, story.id, branchId, userId);
+          await showBranch(queryClient, story.id, { branchId, fromBranchId: currentBranch }, userId);
         }
         if (messageId) revealMessage(messageId);
         return true;

@@ -15,7 +15,7 @@ import { Modal, ModalActions, ModalClose } from "../../../components/modal";
 import { TextField } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { branchesKey, branchesQueryOptions, createBranch, setCheckpoint } from "../api/branches";
-import { reloadStoryBranch } from "../branch-view";
+import { followServerBranch } from "../branch-view";
 
 const itemClasses =
   "flex min-h-10 cursor-pointer items-center gap-2.5 rounded-xl px-3 py-1.5 text-sm font-medium text-ink outline-none " +
@@ -51,7 +51,7 @@ interface BranchMessageMenuProps {
   /** A turn is being written: no branch is made from under it. */
   busy: boolean;
   /** The branch the story shows (it stays as it is). */
-  branchName: string;
+  branch: { id: string; name: string };
 }
 
 type Dialog = "branch" | "checkpoint" | null;
@@ -62,7 +62,7 @@ export function BranchMessageMenu({
   turn,
   checkpoint,
   busy,
-  branchName,
+  branch,
 }: BranchMessageMenuProps) {
   const queryClient = useQueryClient();
   const { showError } = useBanner();
@@ -115,7 +115,7 @@ export function BranchMessageMenu({
         storyId={storyId}
         messageId={messageId}
         turn={turn}
-        branchName={branchName}
+        from={branch}
       />
       <CheckpointDialog
         open={dialog === "checkpoint"}
@@ -141,8 +141,8 @@ function BranchFromHereDialog({
   storyId,
   messageId,
   turn,
-  branchName,
-}: MessageDialogProps & { turn: number; branchName: string }) {
+  from,
+}: MessageDialogProps & { turn: number; from: { id: string; name: string } }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const { showSuccess } = useBanner();
@@ -160,7 +160,7 @@ function BranchFromHereDialog({
     try {
       const branch = await createBranch(storyId, messageId, trimmed || undefined);
       // The story now shows the new branch: it is read again on it (this message's chat makes way for it).
-      await reloadStoryBranch(queryClient, storyId, user.id);
+      await followServerBranch(queryClient, storyId, user.id, from.id);
       showSuccess(`Now on “${branch.name}”`);
     } catch (failure) {
       setError(`Failed to branch: ${errorMessage(failure)}`);
@@ -180,7 +180,7 @@ function BranchFromHereDialog({
       busy={busy}
       size="sm"
       title="Branch from here"
-      description={`A new branch starts with the story up to turn ${turn}. “${branchName}” stays as it is.`}
+      description={`A new branch starts with the story up to turn ${turn}. “${from.name}” stays as it is.`}
       icon={<GitBranchPlus className="size-5" />}
     >
       <form onSubmit={(event) => void submit(event)} className="space-y-4">

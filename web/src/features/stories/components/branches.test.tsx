@@ -45,6 +45,8 @@ function branch(patch: Partial<Branch> & Pick<Branch, "id" | "name">): Branch {
 
 interface World {
   current: string;
+  /** The messages of this branch cannot be read (the server fails). */
+  unreadable?: string;
   branches: Branch[];
   messages: Record<string, ChatMessage[]>;
 }
@@ -70,7 +72,10 @@ function serve(world: World) {
         stories: [{ ...story, branch: { id: world.current, name: nameOf(world.current) } }],
       });
     }
-    if (path === `${base}/messages`) return json({ success: true, messages: world.messages[world.current] });
+    if (path === `${base}/messages`) {
+      if (world.current === world.unreadable) return json({ detail: "Something went wrong" }, 500);
+      return json({ success: true, messages: world.messages[world.current] });
+    }
     if (path === `${base}/redo`) return json({ success: true, redoable: 0 });
     if (path === `${base}/branches` && method === "GET") {
       return json({ success: true, current_branch_id: world.current, branches: world.branches });
@@ -239,6 +244,20 @@ describe("branches in the story interface", () => {
     await waitFor(() => expect(conversationText()).toContain("Main answer 2"));
     expect(conversationText()).not.toContain("Storm");
     await waitFor(() => expect(canvasImage()?.getAttribute("src")).toBe("/media/main-2.png"));
+  });
+
+  it("a switch whose branch cannot be read stays on the branch shown, and the server is told so", async () => {
+    const world: World = { ...twoBranches(), unreadable: STORM };
+    const calls = serve(world);
+    renderStory(world);
+    await screen.findByText("Main answer 2");
+    fireEvent.click(within(await openSwitcher("Main")).getByRole("menuitemradio", { name: "Storm" }));
+    expect(await screen.findByText(/^Failed to switch branch: Something went wrong/)).toBeTruthy();
+    const views = calls.filter((c) => c.method === "PUT" && c.path.endsWith("/branch")).map((c) => c.body);
+    expect(views).toEqual([{ branch_id: STORM }, { branch_id: MAIN }]);
+    expect(world.current).toBe(MAIN);
+    expect(screen.getByRole("button", { name: "Branch: Main" })).toBeTruthy();
+    expect(conversationText()).toContain("Main answer 2");
   });
 
   it("the tree nests each branch under the one it came from, says where it split, renames and deletes", async () => {

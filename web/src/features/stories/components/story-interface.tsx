@@ -405,7 +405,7 @@ function OpenStoryChat({ story }: { story: Story }) {
             turn={turnOf(session.messages, message.id)}
             checkpoint={checkpoints.get(message.id) ?? null}
             busy={!turnDone}
-            branchName={story.branch.name}
+            branch={story.branch}
           />
         )}
         inputMode={{ value: inputMode, onChange: setChosenInput }}
