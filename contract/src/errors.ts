@@ -1,14 +1,32 @@
 // The one error body every API failure carries: a human-readable `detail` and a stable `code` beside it.
 import { z } from "zod";
 
-/** The `code` of an error body: a stable name a client may branch on (the detail's words may change). */
+/**
+ * Every `code` an error body can carry: a stable name a client branches on (the detail's words may change).
+ * The server's domain errors each carry one (server/src/platform/errors.ts) and the HTTP edge gives each its
+ * status; a status the edge does not name (Fastify's own 405, 408, 415...) is `http_<status>`.
+ */
+export const ERROR_CODES = [
+  "invalid_request",
+  "invalid_file",
+  "not_authenticated",
+  "insufficient_credits",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "stopped",
+  "payload_too_large",
+  "range_not_satisfiable",
+  "rate_limited",
+  "internal_error",
+  "provider_failed",
+  "unavailable",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export const errorCodeSchema = z
-  .string()
-  .describe(
-    "A stable name of the error: invalid_request, not_authenticated, insufficient_credits, forbidden, " +
-      "not_found, conflict, payload_too_large, range_not_satisfiable, rate_limited, internal_error, " +
-      "provider_failed, unavailable, invalid_file (or http_<status> for any other)",
-  );
+  .union([z.enum(ERROR_CODES), z.string().regex(/^http_\d{3}$/)])
+  .describe("A stable name of the error a client may branch on; the detail's words may change");
 
 export const errorBodySchema = z.object({
   detail: z.string().describe("What went wrong, in words a user can act on"),

@@ -65,9 +65,6 @@ export const lorebookDocumentSchema = z.looseObject({
   entries: z.union([z.record(z.string(), z.looseObject({})), z.array(z.looseObject({}))]),
 });
 
-/** The code of a 400 for a file that cannot be read as a card or lorebook (the detail says why). */
-export const INVALID_FILE_CODE = "invalid_file";
-
 export const cardExportQuerySchema = z.object({ format: z.string().max(20).optional() });
 export const loreExportQuerySchema = z.object({ format: z.string().max(20).optional() });
 export const dryRunQuerySchema = z.object({ dry_run: z.enum(["true", "false"]).optional() });

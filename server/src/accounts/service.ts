@@ -14,11 +14,11 @@ import type { Config } from "../config";
 import { openAccountWithSignupBonus, remainingCredits } from "../credits/service";
 import type { Queryable } from "../db/client";
 import { closeSessionStreams, closeUserStreams } from "../events/service";
-import { BadRequest, Conflict, Unauthorized } from "../http/errors";
 import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
+import { Conflict, InvalidInput, NotAuthenticated } from "../platform/errors";
 import type { Notifier } from "../platform/notify";
 import { RateLimited, type RateLimiter } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
@@ -186,7 +186,7 @@ export async function login(
       await guard.limiter.allow(guard.limits.loginFailuresPerAddress, guard.address);
       if (row) await guard.limiter.allow(guard.limits.loginFailuresPerAccount, row.id);
     }
-    throw new Unauthorized("Incorrect email, username or password.");
+    throw new NotAuthenticated("Incorrect email, username or password.");
   }
   if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${row.id}|${guard.address}`);
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
@@ -236,7 +236,7 @@ export async function sessionIsLive(ctx: Pick<AccountsContext, "db" | "clock">, 
 
 export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {
   const row = await findUserById(ctx.db, userId);
-  if (!row) throw new Unauthorized();
+  if (!row) throw new NotAuthenticated();
   return toUser(ctx, row);
 }
 
@@ -303,13 +303,17 @@ async function useLink(ctx: AccountsContext, purpose: TokenPurpose, token: strin
   const row = await findEmailToken(ctx.db, digestToken(token), purpose);
   const now = ctx.clock.now();
   if (!row || row.usedAt !== null) {
-    throw new BadRequest(`This ${what} link is invalid or has already been used. Please request a new one.`);
+    throw new InvalidInput(
+      `This ${what} link is invalid or has already been used. Please request a new one.`,
+    );
   }
   if (row.expiresAt <= now) {
-    throw new BadRequest(`This ${what} link has expired. Please request a new one.`);
+    throw new InvalidInput(`This ${what} link has expired. Please request a new one.`);
   }
   if (!(await consumeEmailToken(ctx.db, row.id, now))) {
-    throw new BadRequest(`This ${what} link is invalid or has already been used. Please request a new one.`);
+    throw new InvalidInput(
+      `This ${what} link is invalid or has already been used. Please request a new one.`,
+    );
   }
   return row;
 }

@@ -12,8 +12,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
-import { allMessages } from "./repo";
-import { mediaStatus, sendTurn, type TurnInput, toChatMessage, videoTaskStatus } from "./service";
+import { mainChatHistory, mediaStatus, sendTurn, type TurnInput, videoTaskStatus } from "./service";
 
 const tags = ["chat"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -69,11 +68,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const rows = await allMessages(ctx.db, currentUser(request).id, null);
-      return {
-        success: true as const,
-        messages: await Promise.all(rows.map((row) => toChatMessage(ctx, row))),
-      };
+      return { success: true as const, messages: await mainChatHistory(ctx, currentUser(request).id) };
     },
   );
 

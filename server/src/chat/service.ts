@@ -23,9 +23,9 @@ import { payFor, refundPaid } from "../credits/paid-work";
 import { fromTenths, toTenths } from "../credits/service";
 import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
-import { BadRequest, Conflict, HttpError, NotFound } from "../http/errors";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { urlFor } from "../media/service";
+import { Conflict, InvalidInput, NotFound, ProviderFailed, Stopped } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { queueEmbeddings } from "./embed-job";
@@ -67,11 +67,7 @@ import {
 } from "./repo";
 import { shapedBy, withSceneOf } from "./shaped-by";
 
-export class ProviderUnavailable extends HttpError {
-  constructor(detail: string) {
-    super(502, detail);
-  }
-}
+export class ProviderUnavailable extends ProviderFailed {}
 
 export type TurnInput = {
   userId: string;
@@ -242,9 +238,9 @@ export async function previewContext(
 export type TurnStreaming = { onText: (text: string) => void; stop: AbortSignal };
 
 /** The player stopped the narrator before it wrote a word: nothing to keep, the whole turn is refunded. */
-export class StoppedBeforeText extends HttpError {
+export class StoppedBeforeText extends Stopped {
   constructor() {
-    super(499, "The narrator was stopped before it wrote anything; nothing was charged.");
+    super("The narrator was stopped before it wrote anything; nothing was charged.");
   }
 }
 
@@ -595,7 +591,7 @@ export async function retryTurn(
   const what = input.what ?? "both";
   const target = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
   if (!target || target.undoStep !== null) throw new NotFound("Message not found");
-  if (target.role !== "assistant") throw new BadRequest("Only the narrator's answers can be retried.");
+  if (target.role !== "assistant") throw new InvalidInput("Only the narrator's answers can be retried.");
   const group = groupOf(target);
   const shown = await allMessages(ctx.db, input.userId, input.storyId);
   const exchange = newestExchange(shown);
@@ -612,7 +608,7 @@ export async function retryTurn(
   };
   if (what === "media") {
     const mode = input.mode ?? exchange.answer.mode ?? "image";
-    if (mode === "chat") throw new BadRequest(SCENE_NEEDS_MEDIA_DETAIL);
+    if (mode === "chat") throw new InvalidInput(SCENE_NEEDS_MEDIA_DETAIL);
     return repaintTurn(ctx, { ...input, mode }, exchange, prompt, { group, number }, stillNewest);
   }
   return runTurn(
@@ -997,6 +993,12 @@ export async function videoTaskStatus(
     throw new NotFound(NOT_A_VIDEO_TASK_DETAIL);
   }
   return mediaStatus(ctx, userId, undefined, messageId);
+}
+
+/** The main chat's messages, oldest first, as the API shows them (it has no retry versions). */
+export async function mainChatHistory(ctx: Pick<AppContext, "db" | "storage">, userId: string) {
+  const rows = await allMessages(ctx.db, userId, null);
+  return Promise.all(rows.map((row) => toChatMessage(ctx, row)));
 }
 
 export async function conversation(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_HEAVY_REQUESTS_PER_USER, takeHeavySlot, withHeavySlot } from "./paid-work";
 
-const tooMany = { statusCode: 429 };
+const tooMany = { code: "rate_limited" };
 
 describe("heavy request slots", () => {
   it("lets a user hold at most the cap at once, counts users apart, and frees a slot once however often it is released", () => {

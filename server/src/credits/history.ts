@@ -9,7 +9,7 @@ import {
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { creditAccounts, creditTransactions } from "../db/schema";
-import { BadRequest } from "../http/errors";
+import { InvalidInput } from "../platform/errors";
 import { fromTenths } from "./service";
 
 /** Newest first, paged by (created_at, id) so rows stamped in the same millisecond are neither lost nor repeated. */
@@ -24,7 +24,7 @@ export async function creditHistory(
       .select({ createdAt: creditTransactions.createdAt, id: creditTransactions.id })
       .from(creditTransactions)
       .where(and(eq(creditTransactions.userId, userId), eq(creditTransactions.id, query.before)));
-    if (!cursor) throw new BadRequest("before must be the id of one of your transactions");
+    if (!cursor) throw new InvalidInput("before must be the id of one of your transactions");
     conditions.push(
       or(
         lt(creditTransactions.createdAt, cursor.createdAt),

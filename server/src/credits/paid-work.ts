@@ -7,7 +7,7 @@ import { creditCost } from "@storyverse/contract/credits";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { isTransientDatabaseError } from "../db/transient";
-import { HttpError } from "../http/errors";
+import { Busy, Unavailable } from "../platform/errors";
 import { findAccount } from "./repo";
 import {
   type Charge,
@@ -214,10 +214,9 @@ export async function refundPaid(
  * The database could not finish the paid work now (a deadlock, a serialization failure, too many clients, a
  * dropped connection): a 503 saying what became of the credits, never a bare 500.
  */
-class BusyTryAgain extends HttpError {
+class BusyTryAgain extends Unavailable {
   constructor(credits: "not taken" | "returned" | "returned later" | "unknown") {
     super(
-      503,
       {
         "not taken": "The server is too busy to do this right now; no credits were kept. Please try again.",
         returned:
@@ -228,8 +227,7 @@ class BusyTryAgain extends HttpError {
         unknown:
           "The server is too busy to answer right now. Reload to see whether it went through before trying again.",
       }[credits],
-      {},
-      { "retry-after": "5" },
+      { retryAfterSeconds: 5 },
     );
   }
 }
@@ -247,7 +245,7 @@ const heavyInFlight = new Map<string, number>();
  */
 export function takeHeavySlot(userId: string): () => void {
   const inFlight = heavyInFlight.get(userId) ?? 0;
-  if (inFlight >= MAX_HEAVY_REQUESTS_PER_USER) throw new HttpError(429, TOO_MANY_HEAVY_DETAIL);
+  if (inFlight >= MAX_HEAVY_REQUESTS_PER_USER) throw new Busy(TOO_MANY_HEAVY_DETAIL);
   heavyInFlight.set(userId, inFlight + 1);
   let released = false;
   return () => {

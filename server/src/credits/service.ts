@@ -6,7 +6,7 @@ import { creditCost, type QuotaInfo, UNLIMITED_CREDITS } from "@storyverse/contr
 import type { CreditsEvent } from "@storyverse/contract/events";
 import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
-import { HttpError } from "../http/errors";
+import { DomainError, Unavailable } from "../platform/errors";
 import {
   credit,
   debitIfCovered,
@@ -25,12 +25,12 @@ import {
 export const toTenths = (credits: number) => Math.round(credits * 10);
 export const fromTenths = (tenths: number) => tenths / 10;
 
-export class InsufficientCredits extends HttpError {
+export class InsufficientCredits extends DomainError {
   constructor(quotaInfo: QuotaInfo) {
     super(
-      402,
+      "insufficient_credits",
       `Insufficient credits: this costs ${quotaInfo.cost} and you have ${quotaInfo.remaining}. Top up to continue creating.`,
-      { quota_exceeded: true, quota_info: quotaInfo },
+      { extra: { quota_exceeded: true, quota_info: quotaInfo } },
     );
   }
 }
@@ -68,9 +68,9 @@ export async function balanceOf(q: Queryable, userId: string): Promise<CreditsEv
 export type Charge = { userId: string; chargedTenths: number; quotaInfo: QuotaInfo };
 
 /** The charge for this work was refunded by the sweep before the work could be delivered. */
-export class ChargeLapsed extends HttpError {
+export class ChargeLapsed extends Unavailable {
   constructor() {
-    super(503, "This took too long and was cancelled. Your credits were returned; please try again.");
+    super("This took too long and was cancelled. Your credits were returned; please try again.");
   }
 }
 

@@ -4,7 +4,7 @@ import { EXPORT_FAILED_MESSAGE, type StoryExport } from "@storyverse/contract/ex
 import { SPEECH_CHARACTERS_PER_UNIT } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
 import { assertCovers } from "../credits/paid-work";
-import { NotFound } from "../http/errors";
+import { NotFound } from "../platform/errors";
 import { loadBook } from "./book";
 import { storyExportJob } from "./export-job";
 import {

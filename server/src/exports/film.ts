@@ -9,8 +9,8 @@ import { SPEECH_CHARACTERS_PER_UNIT, speechCost } from "@storyverse/contract/voi
 import type { AppContext } from "../context";
 import { payFor } from "../credits/paid-work";
 import type { Queryable } from "../db/client";
-import { BadRequest, Conflict } from "../http/errors";
 import { ownedMediaUrl } from "../media/service";
+import { Conflict, InvalidInput } from "../platform/errors";
 import { storyVoices } from "../voice/narration";
 import { speechUnitPrice } from "../voice/voices";
 import type { Exchange } from "./book";
@@ -76,7 +76,7 @@ export async function filmStatus(ctx: FilmContext, userId: string, storyId: stri
 export async function startFilm(ctx: FilmContext, userId: string, storyId: string): Promise<FilmResponse> {
   const book = await loadBook(ctx, userId, storyId);
   const scenes = filmScenes(book);
-  if (scenes.length === 0) throw new BadRequest(NO_SCENES_MESSAGE);
+  if (scenes.length === 0) throw new InvalidInput(NO_SCENES_MESSAGE);
   await expireStale(ctx, storyId);
   // A first check before any charge; the unique index below is the guard.
   const latest = await latestFilm(ctx.db, userId, storyId);

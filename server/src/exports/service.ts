@@ -13,7 +13,7 @@ import {
 import { speechCost } from "@storyverse/contract/voice";
 import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
-import { BadRequest } from "../http/errors";
+import { InvalidInput } from "../platform/errors";
 import { storyVoices } from "../voice/narration";
 import { speechUnitPrice, voiceProvider } from "../voice/voices";
 import { type Book, fileStem, loadBook } from "./book";
@@ -41,13 +41,13 @@ export type ExportFile = { stream: Readable; filename: string; contentType: stri
 
 export function parseFormat(raw: string | undefined): ExportFormat {
   if (raw && (EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as ExportFormat;
-  throw new BadRequest(`Unknown export format${raw ? ` "${raw.slice(0, 20)}"` : ""}: use md, epub or pdf.`);
+  throw new InvalidInput(`Unknown export format${raw ? ` "${raw.slice(0, 20)}"` : ""}: use md, epub or pdf.`);
 }
 
 export function parsePaper(raw: string | undefined): Paper {
   if (raw === undefined) return "a4";
   if (Object.hasOwn(PAPER_SIZES, raw)) return raw as Paper;
-  throw new BadRequest("Unknown paper size: use a4 or letter.");
+  throw new InvalidInput("Unknown paper size: use a4 or letter.");
 }
 
 /** The narration flag ("true"/"false" in a query, a boolean in a job's body); only an EPUB is read aloud. */
@@ -55,8 +55,8 @@ export function parseNarration(raw: string | boolean | undefined, format: Export
   let narration: boolean;
   if (raw === undefined || raw === false || raw === "false" || raw === "0") narration = false;
   else if (raw === true || raw === "true" || raw === "1") narration = true;
-  else throw new BadRequest(NARRATION_VALUE_DETAIL);
-  if (narration && format !== "epub") throw new BadRequest(NARRATION_EPUB_ONLY_DETAIL);
+  else throw new InvalidInput(NARRATION_VALUE_DETAIL);
+  if (narration && format !== "epub") throw new InvalidInput(NARRATION_EPUB_ONLY_DETAIL);
   return narration;
 }
 
@@ -71,7 +71,7 @@ export async function readAlongOf(
   paid: "allow" | "refuse",
 ): Promise<ReadAlong> {
   const provider = voiceProvider(ctx);
-  if (paid === "refuse" && speechUnitPrice(provider) > 0) throw new BadRequest(READ_ALONG_USE_JOB_DETAIL);
+  if (paid === "refuse" && speechUnitPrice(provider) > 0) throw new InvalidInput(READ_ALONG_USE_JOB_DETAIL);
   return { voices: await storyVoices(ctx, userId, storyId), ffmpegPath: ctx.config.ffmpeg.path };
 }
 

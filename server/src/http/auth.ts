@@ -2,7 +2,7 @@
 // resolves the session to a user, or answers 401.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { type AccountsContext, type AuthenticatedUser, authenticate } from "../accounts/service";
-import { Unauthorized } from "./errors";
+import { NotAuthenticated } from "../platform/errors";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -22,15 +22,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function requireUser(ctx: AccountsContext): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
-    if (!token) throw new Unauthorized("Not authenticated. Please log in.");
+    if (!token) throw new NotAuthenticated("Not authenticated. Please log in.");
     const user = await authenticate(ctx, token);
-    if (!user) throw new Unauthorized("Your session has expired. Please log in again.");
+    if (!user) throw new NotAuthenticated("Your session has expired. Please log in again.");
     request.user = user;
   };
 }
 
 /** The user the requireUser hook put on the request. */
 export function currentUser(request: FastifyRequest): AuthenticatedUser {
-  if (!request.user) throw new Unauthorized();
+  if (!request.user) throw new NotAuthenticated();
   return request.user;
 }

@@ -1,8 +1,23 @@
 // The central error handler: what a user is told when the database is busy rather than the request wrong.
+
+import type { QuotaInfo } from "@storyverse/contract/credits";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+import { InsufficientCredits } from "../credits/service";
+import {
+  Busy,
+  Conflict,
+  Forbidden,
+  InvalidInput,
+  NotAuthenticated,
+  NotFound,
+  ProviderFailed,
+  Stopped,
+  TooLarge,
+  Unavailable,
+} from "../platform/errors";
 import { RateLimited } from "../platform/rate-limit";
-import { BadRequest, Conflict, HttpError, installErrorHandling, NotFound } from "./errors";
+import { HttpError, installErrorHandling } from "./errors";
 
 async function answerTo(error: Error) {
   const app = Fastify({ logger: false });
@@ -37,7 +52,7 @@ describe("the error handler", () => {
 
   it("gives every error body a stable code beside the detail, named by its status", async () => {
     const cases: [Error, number, string][] = [
-      [new BadRequest("Bad field"), 400, "invalid_request"],
+      [new InvalidInput("Bad field"), 400, "invalid_request"],
       [new NotFound(), 404, "not_found"],
       [new Conflict("Busy"), 409, "conflict"],
       [new HttpError(429, "Slow down", {}, { "retry-after": "3" }), 429, "rate_limited"],
@@ -54,6 +69,38 @@ describe("the error handler", () => {
       detail: "Insufficient credits",
       code: "insufficient_credits",
       quota_exceeded: true,
+    });
+  });
+
+  it("gives each domain error (thrown by services, which know no HTTP) its status, its code and its fields", async () => {
+    const cases: [Error, number, string, Record<string, string>][] = [
+      [new InvalidInput("Not a card file", "invalid_file"), 400, "invalid_file", {}],
+      [new NotAuthenticated(), 401, "not_authenticated", {}],
+      [new Forbidden(), 403, "forbidden", {}],
+      [new Stopped("Stopped before a word"), 499, "stopped", {}],
+      [new TooLarge("Too big"), 413, "payload_too_large", {}],
+      [new Busy("Two at a time", 2), 429, "rate_limited", { "retry-after": "2" }],
+      [new ProviderFailed("The painter failed"), 502, "provider_failed", {}],
+      [
+        new Unavailable("Narration is off", { retryAfterSeconds: 5 }),
+        503,
+        "unavailable",
+        { "retry-after": "5" },
+      ],
+    ];
+    for (const [error, status, code, headers] of cases) {
+      const res = await answerTo(error);
+      expect(res.statusCode, code).toBe(status);
+      expect(res.json()).toEqual({ detail: error.message, code });
+      expect(res.headers).toMatchObject(headers);
+    }
+    const quota = { cost: 1.5, remaining: 0.5 } as unknown as QuotaInfo;
+    const refused = await answerTo(new InsufficientCredits(quota));
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json()).toMatchObject({
+      code: "insufficient_credits",
+      quota_exceeded: true,
+      quota_info: quota,
     });
   });
 

@@ -1,40 +1,50 @@
-// Typed errors thrown by services, and the one handler that turns any error into `{detail, code}`.
+// The HTTP edge's errors: the status of each domain error (platform/errors.ts), and the one handler that turns
+// any error into `{detail, code}`.
 // 5xx bodies never carry internals; the log keeps them.
+import type { ErrorCode } from "@storyverse/contract/errors";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { isTransientDatabaseError } from "../db/transient";
+import { DomainError } from "../platform/errors";
 import { RateLimited } from "../platform/rate-limit";
 
-/** The stable `code` beside `detail` for each status (contract/src/errors.ts lists them). */
-const CODES: Record<number, string> = {
-  400: "invalid_request",
-  401: "not_authenticated",
-  402: "insufficient_credits",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  413: "payload_too_large",
-  416: "range_not_satisfiable",
-  429: "rate_limited",
-  500: "internal_error",
-  502: "provider_failed",
-  503: "unavailable",
+/** The status each domain error's code answers with (platform/errors.ts; contract/src/errors.ts lists them). */
+const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_file: 400,
+  not_authenticated: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  stopped: 499,
+  payload_too_large: 413,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal_error: 500,
+  provider_failed: 502,
+  unavailable: 503,
 };
 
-function errorCode(status: number): string {
-  return CODES[status] ?? `http_${status}`;
+/** The code of an answer the edge itself makes (a validation failure, one of Fastify's own refusals). */
+function codeOfStatus(status: number): string {
+  const named = Object.entries(STATUS_OF).find(
+    ([code, known]) => known === status && code !== "invalid_file",
+  );
+  return named ? named[0] : `http_${status}`;
 }
 
 /** The body of an error answer: the detail, its stable code, and any extra fields. */
 export function errorBody(status: number, detail: string, extra: Record<string, unknown> = {}) {
-  return { detail, code: errorCode(status), ...extra };
+  return { detail, code: codeOfStatus(status), ...extra };
 }
 
+/** An error as the edge answers it: status, body and headers. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
-    /** Extra fields of the body, beside detail (e.g. quota_exceeded). */
+    /** Fields of the body beside detail (quota_info), and its code when it is not the status's. */
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
@@ -42,43 +52,21 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(detail: string) {
-    super(400, detail);
-  }
-}
-export class Unauthorized extends HttpError {
-  constructor(detail = "Not authenticated") {
-    super(401, detail);
-  }
-}
-export class Forbidden extends HttpError {
-  constructor(detail = "Forbidden") {
-    super(403, detail);
-  }
-}
-export class NotFound extends HttpError {
-  constructor(detail = "Not found") {
-    super(404, detail);
-  }
-}
-export class Conflict extends HttpError {
-  constructor(detail: string) {
-    super(409, detail);
-  }
-}
-export class ServiceUnavailable extends HttpError {
-  constructor(detail: string) {
-    super(503, detail);
-  }
-}
-
 /**
- * The HTTP form of an error the edge knows: an HttpError as it is, and the platform's refusals mapped to
- * their status (a rate limit: 429 with Retry-After). Anything else is not the client's to see.
+ * The HTTP form of an error the edge knows: a service's domain error by its code, and the platform's rate
+ * limit as a 429 with Retry-After. Anything else is not the client's to see.
  */
 export function asHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) {
+    const { extra = {}, retryAfterSeconds } = error.options;
+    return new HttpError(
+      STATUS_OF[error.code],
+      error.detail,
+      { code: error.code, ...extra },
+      retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) },
+    );
+  }
   if (error instanceof RateLimited) {
     return new HttpError(429, error.detail, {}, { "retry-after": String(error.retryAfterSeconds) });
   }

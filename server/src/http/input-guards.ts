@@ -5,7 +5,7 @@
 // address (browsers open about six), so one host cannot hold the server's sockets.
 import { Socket } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { BadRequest } from "./errors";
+import { InvalidInput } from "../platform/errors";
 
 /** Arrays and plain records (query parsers make theirs from a null-prototype class); not buffers or streams. */
 function isPlainContainer(value: unknown): value is Record<string, unknown> | unknown[] {
@@ -43,7 +43,7 @@ function refuseNul(request: FastifyRequest): void {
     const field = findNulField(value);
     if (field !== undefined) {
       const where = field ? ` field ${field}` : "";
-      throw new BadRequest(`Invalid ${context}${where}: must not contain NUL characters`);
+      throw new InvalidInput(`Invalid ${context}${where}: must not contain NUL characters`);
     }
   }
 }

@@ -13,8 +13,8 @@ import { BACKUP_FILE_MAX_MB, importedStoryResponseSchema } from "@storyverse/con
 import { z } from "zod";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
-import { HttpError } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { TooLarge } from "../platform/errors";
 import { storyBackup } from "./backup";
 import { withImportSlot } from "./import-gate";
 import { restoreStory } from "./restore";
@@ -85,9 +85,9 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
             const part = await request.file({ limits: { fileSize: BACKUP_FILE_MAX_BYTES, files: 1 } });
             if (!part) throw invalidFile("No file was sent: put the backup in a field named `file`.");
             await pipeline(part.file, createWriteStream(archive));
-            if (part.file.truncated) throw new HttpError(413, TOO_LARGE_DETAIL);
+            if (part.file.truncated) throw new TooLarge(TOO_LARGE_DETAIL);
           } catch (error) {
-            if (isTooLarge(error)) throw new HttpError(413, TOO_LARGE_DETAIL);
+            if (isTooLarge(error)) throw new TooLarge(TOO_LARGE_DETAIL);
             throw error;
           }
           return await restoreStory(ctx, user.id, archive);

@@ -13,8 +13,8 @@ import {
 import { CARD_DESCRIPTION_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from "@storyverse/contract/story-cards";
 import sharp from "sharp";
 import { fileStem } from "../exports/book";
-import { BadRequest } from "../http/errors";
 import { MAX_INPUT_PIXELS } from "../media/images";
+import { InvalidInput } from "../platform/errors";
 import type { ExportedCard } from "../stories/cards";
 import {
   type CardV3Data,
@@ -30,14 +30,14 @@ export type ExportedFile = { data: Buffer; filename: string; contentType: string
 
 export function parseCardFormat(raw: string | undefined): CardExportFormat {
   if (raw && (CARD_EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as CardExportFormat;
-  throw new BadRequest(
+  throw new InvalidInput(
     `Unknown card export format${raw ? ` "${raw.slice(0, 20)}"` : ""}: use ${CARD_EXPORT_FORMATS.join(", ")}.`,
   );
 }
 
 export function parseLoreFormat(raw: string | undefined): LoreExportFormat {
   if (raw && (LORE_EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as LoreExportFormat;
-  throw new BadRequest(
+  throw new InvalidInput(
     `Unknown lore export format${raw ? ` "${raw.slice(0, 20)}"` : ""}: use ${LORE_EXPORT_FORMATS.join(" or ")}.`,
   );
 }

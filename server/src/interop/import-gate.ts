@@ -2,7 +2,8 @@
 // is read, parsed, its picture re-encoded and stored, so a player has one import in flight at a time per
 // process and at most IMPORTS_PER_WINDOW in ten minutes (429 with detail and Retry-After), counted before the
 // file is read. How a portrait is kept, and how many an account keeps, is the stories module's business.
-import { HttpError } from "../http/errors";
+
+import { Busy } from "../platform/errors";
 import type { RateLimiter, RateLimitRule } from "../platform/rate-limit";
 
 const IMPORTS_PER_WINDOW = 30;
@@ -25,7 +26,7 @@ export async function withImportSlot<T>(
   userId: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (inFlight.has(userId)) throw new HttpError(429, IMPORT_BUSY_DETAIL, {}, { "retry-after": "2" });
+  if (inFlight.has(userId)) throw new Busy(IMPORT_BUSY_DETAIL, 2);
   inFlight.add(userId);
   try {
     await limiter.hit(importRule, userId);

@@ -4,9 +4,9 @@
 // inflate to more than it declared (yauzl checks the real size against the declared one, and so does the
 // counter here), so a zip bomb cannot fill memory or the disk.
 import { type Readable, Transform } from "node:stream";
-import { BACKUP_FILE_MAX_MB, INVALID_FILE_CODE } from "@storyverse/contract/interop";
+import { BACKUP_FILE_MAX_MB } from "@storyverse/contract/interop";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { HttpError } from "../http/errors";
+import { DomainError, InvalidInput } from "../platform/errors";
 
 /** The most files one archive may hold (a long story with every scene as picture, thumbnail and clip fits). */
 const ARCHIVE_ENTRIES_MAX = 20_000;
@@ -14,7 +14,7 @@ const ARCHIVE_ENTRIES_MAX = 20_000;
 const ARCHIVE_UNPACKED_MAX_BYTES = 2 * BACKUP_FILE_MAX_MB * 1024 * 1024;
 
 /** A 400 with the code the interop routes answer for a file they cannot take. */
-export const invalidFile = (detail: string) => new HttpError(400, detail, { code: INVALID_FILE_CODE });
+export const invalidFile = (detail: string) => new InvalidInput(detail, "invalid_file");
 
 export type StoryZip = {
   /** Every file by its path (folders left out). */
@@ -35,7 +35,7 @@ function unsafeName(name: string): string | null {
 }
 
 /** yauzl refuses unsafe names itself; its words are turned into ours. */
-function describeZipError(error: Error): HttpError {
+function describeZipError(error: Error): DomainError {
   const message = error.message;
   const name = /: (.*)$/.exec(message)?.[1] ?? "";
   if (/absolute path|invalid relative path|invalid characters in fileName/.test(message)) {
@@ -70,7 +70,7 @@ function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
       zip.removeAllListeners("entry");
       reject(error);
     };
-    zip.on("error", (error: Error) => fail(error instanceof HttpError ? error : describeZipError(error)));
+    zip.on("error", (error: Error) => fail(error instanceof DomainError ? error : describeZipError(error)));
     zip.on("entry", (entry: Entry) => {
       const name = entry.fileName;
       const problem = unsafeName(name);
@@ -125,7 +125,7 @@ export async function openStoryZip(path: string): Promise<StoryZip> {
           // A broken or lying entry fails the reader, with our words for it.
           source.on("error", (cause: Error) =>
             guarded.destroy(
-              cause instanceof HttpError
+              cause instanceof DomainError
                 ? cause
                 : invalidFile(
                     `"${entry.fileName.slice(0, 100)}" in the archive is damaged or not what its entry says.`,

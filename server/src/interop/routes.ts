@@ -11,7 +11,6 @@ import {
   cardV3DocumentSchema,
   dryRunQuerySchema,
   INTEROP_FILE_MAX_MB,
-  INVALID_FILE_CODE,
   importedStoryResponseSchema,
   lorebookDocumentSchema,
   loreExportQuerySchema,
@@ -21,8 +20,8 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
-import { BadRequest, HttpError } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { InvalidInput, TooLarge } from "../platform/errors";
 import * as stories from "../stories/service";
 import { exportCardFile, exportLoreFile, parseCardFormat, parseLoreFormat } from "./export-cards";
 import { INTEROP_FILE_MAX_BYTES, InteropError } from "./formats/errors";
@@ -42,19 +41,18 @@ const TOO_LARGE_DETAIL = `The file is larger than ${INTEROP_FILE_MAX_MB} MB.`;
 /** The one uploaded file, whole: 400 when there is none or the request is not multipart, 413 when too large. */
 async function uploadedFile(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) {
-    throw new BadRequest('Send the file as multipart/form-data, in the field "file".');
+    throw new InvalidInput('Send the file as multipart/form-data, in the field "file".');
   }
   const part = await request.file({ limits: { fileSize: INTEROP_FILE_MAX_BYTES, files: 1 } });
-  if (!part) throw new BadRequest('No file was sent: put it in the multipart field "file".');
+  if (!part) throw new InvalidInput('No file was sent: put it in the multipart field "file".');
   let bytes: Buffer;
   try {
     bytes = await part.toBuffer();
   } catch (error) {
-    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-      throw new HttpError(413, TOO_LARGE_DETAIL);
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new TooLarge(TOO_LARGE_DETAIL);
     throw error;
   }
-  if (bytes.length === 0) throw new BadRequest("The file is empty.");
+  if (bytes.length === 0) throw new InvalidInput("The file is empty.");
   return bytes;
 }
 
@@ -63,7 +61,7 @@ async function readingTheFile<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof InteropError) throw new HttpError(400, error.detail, { code: INVALID_FILE_CODE });
+    if (error instanceof InteropError) throw new InvalidInput(error.detail, "invalid_file");
     throw error;
   }
 }

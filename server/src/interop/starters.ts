@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Starter } from "@storyverse/contract/interop";
 import sharp from "sharp";
-import { NotFound } from "../http/errors";
+import { NotFound } from "../platform/errors";
 import { type ParsedCard, readCardFile } from "./formats/character-card";
 
 const STARTERS_DIR = path.resolve(import.meta.dirname, "../../assets/starters");

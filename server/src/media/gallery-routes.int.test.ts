@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { sampleMp4, samplePng } from "../../test/fakes/media";
 import { fetchMedia } from "../../test/media";
-import { decodeCursor, encodeCursor } from "./gallery-routes";
+import { decodeCursor, encodeCursor } from "./gallery";
 import { type MediaOrigin, saveImage, saveVideo } from "./service";
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { IMAGE_FILES_ONLY_MESSAGE } from "@storyverse/contract/studio";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HttpError } from "../http/errors";
+import { asHttpError } from "../http/errors";
 import {
   DAMAGED_IMAGE_DETAIL,
   decodeDataUrl,
@@ -20,7 +20,8 @@ async function rejection(promise: Promise<unknown>): Promise<{ status: number; d
   try {
     await promise;
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.statusCode, detail: error.detail };
+    if (asHttpError(error))
+      return { status: asHttpError(error)!.statusCode, detail: asHttpError(error)!.detail };
     throw error;
   }
   throw new Error("expected a rejection");
@@ -30,7 +31,8 @@ function syncRejection(run: () => unknown): { status: number; detail: string } {
   try {
     run();
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.statusCode, detail: error.detail };
+    if (asHttpError(error))
+      return { status: asHttpError(error)!.statusCode, detail: asHttpError(error)!.detail };
     throw error;
   }
   throw new Error("expected a rejection");

@@ -4,7 +4,7 @@
 import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
 import { IMAGE_FILES_ONLY_MESSAGE } from "@storyverse/contract/studio";
 import sharp, { type Metadata } from "sharp";
-import { BadRequest } from "../http/errors";
+import { InvalidInput } from "../platform/errors";
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_INPUT_PIXELS = 50_000_000;
@@ -32,20 +32,20 @@ export type ImageInfo = { mimeType: ImageMimeType; width: number; height: number
 
 /** The type and upright size of an image, after checking it is one we accept and that it decodes. */
 export async function inspectImage(data: Buffer): Promise<ImageInfo> {
-  if (data.length > MAX_IMAGE_BYTES) throw new BadRequest(IMAGE_TOO_BIG_DETAIL);
+  if (data.length > MAX_IMAGE_BYTES) throw new InvalidInput(IMAGE_TOO_BIG_DETAIL);
   let metadata: Metadata;
   try {
     metadata = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch (error) {
-    throw new BadRequest(isPixelLimitError(error) ? TOO_MANY_PIXELS_DETAIL : IMAGE_FILES_ONLY_MESSAGE);
+    throw new InvalidInput(isPixelLimitError(error) ? TOO_MANY_PIXELS_DETAIL : IMAGE_FILES_ONLY_MESSAGE);
   }
   // SVG, TIFF, HEIF and the rest are refused: browsers and vendors cannot all show them, and SVG can
   // carry script.
   const format = metadata.format;
-  if (!Object.hasOwn(MIME_TYPES, format)) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
+  if (!Object.hasOwn(MIME_TYPES, format)) throw new InvalidInput(IMAGE_FILES_ONLY_MESSAGE);
   const { width, height } = metadata.autoOrient ?? metadata;
-  if (!width || !height) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
-  if (width * height > MAX_INPUT_PIXELS) throw new BadRequest(TOO_MANY_PIXELS_DETAIL);
+  if (!width || !height) throw new InvalidInput(IMAGE_FILES_ONLY_MESSAGE);
+  if (width * height > MAX_INPUT_PIXELS) throw new InvalidInput(TOO_MANY_PIXELS_DETAIL);
 
   // A valid header can front truncated or corrupt data; decoding to a tiny size proves the whole file
   // reads (cheap: JPEG and WebP shrink on load, PNG streams row by row).
@@ -55,7 +55,7 @@ export async function inspectImage(data: Buffer): Promise<ImageInfo> {
       .raw()
       .toBuffer();
   } catch {
-    throw new BadRequest(DAMAGED_IMAGE_DETAIL);
+    throw new InvalidInput(DAMAGED_IMAGE_DETAIL);
   }
   return { mimeType: MIME_TYPES[format as keyof typeof MIME_TYPES], width, height };
 }
@@ -68,16 +68,17 @@ export function decodeDataUrl(value: string): DecodedDataUrl {
   const comma = value.indexOf(",");
   const header = comma < 0 ? "" : value.slice(0, comma);
   const declared = header.match(/^data:(image\/[a-z0-9.+-]+)(;[a-z0-9.+-]+=[^;,]*)*;base64$/i);
-  if (!declared) throw new BadRequest(IMAGE_FILES_ONLY_MESSAGE);
+  if (!declared) throw new InvalidInput(IMAGE_FILES_ONLY_MESSAGE);
   // Line breaks and spaces are tolerated (some clients wrap base64); everything else must be base64.
   const payload = value.slice(comma + 1).replace(/\s+/g, "");
   // Refuse by length before decoding, so a huge string is not turned into a huge buffer first.
-  if (Math.floor((payload.length * 3) / 4) > MAX_IMAGE_BYTES + 2) throw new BadRequest(IMAGE_TOO_BIG_DETAIL);
+  if (Math.floor((payload.length * 3) / 4) > MAX_IMAGE_BYTES + 2)
+    throw new InvalidInput(IMAGE_TOO_BIG_DETAIL);
   if (payload.length === 0 || payload.length % 4 === 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(payload)) {
-    throw new BadRequest(DAMAGED_IMAGE_DETAIL);
+    throw new InvalidInput(DAMAGED_IMAGE_DETAIL);
   }
   const data = Buffer.from(payload, "base64");
-  if (data.length > MAX_IMAGE_BYTES) throw new BadRequest(IMAGE_TOO_BIG_DETAIL);
+  if (data.length > MAX_IMAGE_BYTES) throw new InvalidInput(IMAGE_TOO_BIG_DETAIL);
   return { declaredType: declared[1]!.toLowerCase(), data };
 }
 

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { InputImage } from "@storyverse/contract/stories";
 import type { AppContext } from "../context";
-import { BadRequest } from "../http/errors";
+import { InvalidInput } from "../platform/errors";
 import { decodeDataUrl, inspectImage } from "./images";
 import { findOwnedById, findOwnedByKey } from "./repo";
 
@@ -41,7 +41,7 @@ export async function checkInputImages(
     const item =
       byKey ?? (/^[0-9a-f-]{36}$/i.test(value) ? await findOwnedById(ctx.db, userId, value) : undefined);
     if (item?.kind !== "image") {
-      throw new BadRequest(
+      throw new InvalidInput(
         "One of the selected images is not yours or no longer exists. Please select it again.",
       );
     }

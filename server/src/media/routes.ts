@@ -9,8 +9,7 @@ import {
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
-import { listMediaItems } from "./repo";
-import { downloadOwn, listGallery } from "./service";
+import { downloadOwn, listGallery, newestMedia } from "./service";
 
 const tags = ["media"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
@@ -29,7 +28,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const [row] = await listMediaItems(ctx.db, currentUser(request).id, { limit: 1 });
+      const row = await newestMedia(ctx, currentUser(request).id);
       if (!row) return { latest_media: null };
       return {
         latest_media: {
@@ -53,7 +52,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const [row] = await listMediaItems(ctx.db, currentUser(request).id, { kind: "image", limit: 1 });
+      const row = await newestMedia(ctx, currentUser(request).id, "image");
       return { image: row ? await ctx.storage.signedUrl(row.storageKey) : null };
     },
   );

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { GalleryItem } from "@storyverse/contract/media";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { NotFound } from "../http/errors";
+import { NotFound } from "../platform/errors";
 import { faststart } from "../platform/mp4-faststart";
 import { inspectImage, makeThumbnail } from "./images";
 import {
@@ -148,6 +148,16 @@ export async function toGalleryItem(
     file_extension: extensionFor[row.mimeType] ?? "bin",
     message_id: row.messageId,
   };
+}
+
+/** The user's newest image or video (or newest of one kind); undefined when they have none. */
+export async function newestMedia(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  kind?: "image" | "video",
+): Promise<MediaItemRow | undefined> {
+  const [row] = await listMediaItems(ctx.db, userId, { limit: 1, ...(kind ? { kind } : {}) });
+  return row;
 }
 
 export async function listGallery(

@@ -1,7 +1,7 @@
 // The seam between the billing service and whoever takes the money: Stripe Checkout in production, the
 // app's own sandbox page locally. The service never sees a vendor type; it sees these few shapes.
 import type { CreditPack } from "@storyverse/contract/billing";
-import { HttpError } from "../http/errors";
+import { InvalidInput, ProviderFailed } from "../platform/errors";
 
 export type PaymentProviderKind = "stripe" | "sandbox";
 
@@ -49,15 +49,11 @@ export type PaymentProvider = {
 };
 
 /** A webhook that is unsigned, signed with another secret, tampered with or too old. */
-export class WebhookRejected extends HttpError {
-  constructor(detail: string) {
-    super(400, detail);
-  }
-}
+export class WebhookRejected extends InvalidInput {}
 
 /** The provider failed or refused; the log has its own words, the user gets these. */
-export class PaymentProviderUnavailable extends HttpError {
+export class PaymentProviderUnavailable extends ProviderFailed {
   constructor(detail = "The payment service is not available right now. Please try again in a moment.") {
-    super(502, detail);
+    super(detail);
   }
 }

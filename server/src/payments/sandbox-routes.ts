@@ -7,8 +7,9 @@ import path from "node:path";
 import type { FastifyError } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError } from "../http/errors";
+import { asHttpError } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { NotFound } from "../platform/errors";
 import {
   renderCheckoutPage,
   renderErrorPage,
@@ -55,11 +56,11 @@ export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext; webDist
       (_request, _body, done) => done(null, {}),
     );
     scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const known = error instanceof HttpError;
-      const status = known ? error.statusCode : error.validation ? 404 : (error.statusCode ?? 500);
+      const known = asHttpError(error);
+      const status = known ? known.statusCode : error.validation ? 404 : (error.statusCode ?? 500);
       if (status >= 500) request.log.error({ err: error }, "sandbox page failed");
       const detail = known
-        ? error.detail
+        ? known.detail
         : status === 404
           ? "This checkout does not exist."
           : "Something went wrong.";
@@ -113,7 +114,7 @@ export const sandboxRoutes: RouteModule<{ ctx: payments.PaymentsContext; webDist
       { schema: { hide: true, params: portalParams } },
       async (request, reply) => {
         const userId = readPortalToken(ctx, request.params.token);
-        if (!userId) throw new HttpError(404, "This billing link has expired. Open Manage Billing again.");
+        if (!userId) throw new NotFound("This billing link has expired. Open Manage Billing again.");
         const portal = await payments.sandboxPortal(ctx, userId);
         return reply.type(html).header("cache-control", "no-store").send(renderPortalPage(portal));
       },

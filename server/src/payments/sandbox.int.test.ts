@@ -291,6 +291,6 @@ describe("production guard", () => {
     const provider = createSandboxProvider({ config: t.config, db: t.ctx.db, clock: t.clock });
     await expect(
       sandboxCheckout({ ...t.ctx, config: { ...t.config, appEnv: "production" }, provider }, session_id),
-    ).rejects.toMatchObject({ statusCode: 404 });
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -22,7 +22,7 @@ import {
 import type { AppContext } from "../context";
 import { ledgerTotals } from "../credits/history";
 import { fromTenths, grant, remainingCredits, toTenths } from "../credits/service";
-import { BadRequest, Conflict, NotFound } from "../http/errors";
+import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import type { PaymentProvider, ProviderSession } from "./provider";
 import {
   closeOpenSession,
@@ -60,12 +60,14 @@ export async function createCheckout(
 ): Promise<CreateCheckoutResponse> {
   const pack = findPack(input.price_id);
   if (!pack) {
-    throw new BadRequest(
+    throw new InvalidInput(
       `Unknown price_id: choose one of ${CREDIT_PACKS.map((known) => known.price_id).join(", ")}`,
     );
   }
   if (input.credits_amount !== undefined && input.credits_amount !== pack.credits) {
-    throw new BadRequest(`credits_amount does not match the ${pack.name}, which has ${pack.credits} credits`);
+    throw new InvalidInput(
+      `credits_amount does not match the ${pack.name}, which has ${pack.credits} credits`,
+    );
   }
   const customer = await findBillingCustomer(ctx.db, userId, ctx.provider.kind);
   const urls = returnUrls(ctx.config);
@@ -152,9 +154,9 @@ export async function verifySession(
   // Paid is only recorded after the grant, so a paid row needs no second look at the provider.
   if (row.status === "paid") return purchaseResult(ctx, row);
   if (row.status === "cancelled")
-    throw new BadRequest("This checkout was cancelled, so no credits were added.");
+    throw new InvalidInput("This checkout was cancelled, so no credits were added.");
   if (row.provider !== ctx.provider.kind) {
-    throw new BadRequest(
+    throw new InvalidInput(
       `This checkout was made with the ${row.provider} payment provider, which is no longer in use.`,
     );
   }
@@ -166,9 +168,9 @@ export async function verifySession(
   if (!remote.paid) {
     if (remote.status === "expired") {
       await closeOpenSession(ctx.db, row.id, "expired", ctx.clock.now());
-      throw new BadRequest("This checkout expired before it was paid, so no credits were added.");
+      throw new InvalidInput("This checkout expired before it was paid, so no credits were added.");
     }
-    throw new BadRequest("This payment has not been completed, so no credits were added yet.");
+    throw new InvalidInput("This payment has not been completed, so no credits were added yet.");
   }
   await settle(ctx, row, remote.customerId, "verify-session");
   return purchaseResult(ctx, row);

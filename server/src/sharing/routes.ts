@@ -10,11 +10,12 @@ import {
 } from "@storyverse/contract/sharing";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import { BadRequest, HttpError } from "../http/errors";
+import { HttpError } from "../http/errors";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { parseRange } from "../media/file-routes";
 import { contentTypeForKey } from "../media/storage/keys";
 import { parseExpiry } from "../media/storage/signing";
+import { InvalidInput, NotFound } from "../platform/errors";
 import { createSharePages, previewText, type SharePageOptions } from "./page";
 import { createPictureCache, PICTURE_WIDTHS, PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./pictures";
 import * as sharing from "./service";
@@ -131,7 +132,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       const key = await sharing.sharedMediaKey(ctx, token, ref, exp, request.query.sig ?? "");
       const remaining = Math.max(0, Math.floor((exp * 1000 - ctx.clock.now().getTime()) / 1000));
       if (request.query.w) {
-        if (!ref.endsWith("-image")) throw new BadRequest("Only a scene picture comes in other widths.");
+        if (!ref.endsWith("-image")) throw new InvalidInput("Only a scene picture comes in other widths.");
         const webp = await pictures.webp(key, Number(request.query.w), () => ctx.storage.read(key));
         return reply
           .header("content-type", "image/webp")
@@ -200,7 +201,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
     try {
       shared = await sharing.readSharedStory(ctx, token);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) return pages.notFound(reply);
+      if (error instanceof NotFound) return pages.notFound(reply);
       throw error;
     }
     const { story, messages } = shared.response;

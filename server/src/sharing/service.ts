@@ -19,9 +19,9 @@ import {
 import { publicUsername } from "../accounts/service";
 import { storyTurns } from "../chat/service";
 import type { AppContext } from "../context";
-import { Forbidden, NotFound } from "../http/errors";
 import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
+import { Forbidden, NotFound } from "../platform/errors";
 import { ownedStoryRecord, type StoryRecord } from "../stories/service";
 import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
 import {

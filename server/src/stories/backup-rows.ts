@@ -9,7 +9,7 @@ import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/con
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
-import { HttpError, NotFound } from "../http/errors";
+import { NotFound, TooLarge } from "../platform/errors";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
 import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
 import { findStory, type StoryRow } from "./repo";
@@ -45,7 +45,7 @@ export async function assertRoomForRestoredPortraits(q: Queryable, userId: strin
   if (count === 0) return;
   await lockUserPortraits(q, userId);
   if ((await countUploadedPortraits(q, userId, null)) + count > PORTRAIT_UPLOADS_MAX) {
-    throw new HttpError(413, TOO_MANY_PORTRAITS_DETAIL);
+    throw new TooLarge(TOO_MANY_PORTRAITS_DETAIL);
   }
 }
 

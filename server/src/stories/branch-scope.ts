@@ -4,7 +4,7 @@
 // know about branches at all.
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
-import { BadRequest } from "../http/errors";
+import { InvalidInput } from "../platform/errors";
 import { resolveBranch } from "./branches";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -15,7 +15,7 @@ export function installBranchScope(app: FastifyInstance, ctx: Pick<AppContext, "
     const params = request.params as { id?: string };
     if (!params.id) return;
     const requested = new URL(request.url, "http://localhost").searchParams.get("branch");
-    if (requested !== null && !UUID.test(requested)) throw new BadRequest("branch must be a branch id");
+    if (requested !== null && !UUID.test(requested)) throw new InvalidInput("branch must be a branch id");
     params.id = await resolveBranch(ctx, request.user.id, params.id, requested);
   });
 }

@@ -13,7 +13,7 @@ import {
 } from "../chat/branch-history";
 import type { AppContext } from "../context";
 import { recordEvent } from "../events/service";
-import { BadRequest, Conflict, NotFound } from "../http/errors";
+import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { revokeBranchLinks } from "../sharing/deleted-branch";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import {
@@ -168,7 +168,7 @@ export async function createBranch(
       at: now,
     });
     if (!fork) {
-      throw new BadRequest("from_message_id must be a message of this story on the branch being viewed.");
+      throw new InvalidInput("from_message_id must be a message of this story on the branch being viewed.");
     }
     const keepSummary = source.summaryThrough !== null && source.summaryThrough <= fork.through;
     const finished = await finishBranch(tx, row.id, { ...fork, keepSummary });
@@ -280,5 +280,5 @@ export async function setCheckpoint(
     at: ctx.clock.now(),
   });
   if (outcome === "not_found") throw new NotFound("Message not found");
-  if (outcome === "not_narrator") throw new BadRequest("A checkpoint names a narrator message.");
+  if (outcome === "not_narrator") throw new InvalidInput("A checkpoint names a narrator message.");
 }

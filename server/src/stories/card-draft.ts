@@ -14,8 +14,8 @@ import {
 } from "@storyverse/contract/story-cards";
 import { ProviderUnavailable, storyMessageText } from "../chat/service";
 import type { AppContext } from "../context";
-import { NotFound } from "../http/errors";
 import { ownedImageByKey } from "../media/service";
+import { NotFound } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { storyCards } from "./cards";
 

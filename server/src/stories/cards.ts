@@ -27,9 +27,9 @@ import type { z } from "zod";
 import type { TurnCard } from "../chat/narration";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { BadRequest, HttpError, NotFound } from "../http/errors";
 import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/images";
 import { ownedMediaByIds } from "../media/service";
+import { DomainError, InvalidInput, NotFound, TooLarge } from "../platform/errors";
 import {
   type CardRow,
   cardNames,
@@ -57,7 +57,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A portrait, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
 type CheckedPortrait = { itemId: string } | { upload: Buffer; mimeType: string } | null;
 
-const tooManyPortraits = () => new HttpError(413, TOO_MANY_PORTRAITS_DETAIL);
+const tooManyPortraits = () => new TooLarge(TOO_MANY_PORTRAITS_DETAIL);
 
 /**
  * Refuses an upload that would take the user past PORTRAIT_UPLOADS_MAX (the card `cardId` being changed
@@ -78,7 +78,7 @@ async function checkPortrait(
   if ("gallery_item_id" in portrait) {
     const id = portrait.gallery_item_id;
     const [item] = UUID.test(id) ? await ownedMediaByIds(ctx, userId, [id]) : [];
-    if (item?.kind !== "image") throw new BadRequest(PORTRAIT_NOT_YOURS_DETAIL);
+    if (item?.kind !== "image") throw new InvalidInput(PORTRAIT_NOT_YOURS_DETAIL);
     return { itemId: item.id };
   }
   await assertPortraitRoom(ctx.db, userId, cardId);
@@ -87,14 +87,14 @@ async function checkPortrait(
     data = decodeDataUrl(portrait.data).data;
     await inspectImage(data);
   } catch (error) {
-    if (error instanceof HttpError) throw new BadRequest(`portrait: ${error.detail}`);
+    if (error instanceof DomainError) throw new InvalidInput(`portrait: ${error.detail}`);
     throw error;
   }
   // Never kept as sent: a small WebP of it is (portraits.ts). It decoded in the check, so a failure here
   // is the file's fault, not the server's.
   const kept = await encodePortrait(data).catch((error: unknown) => {
-    if (error instanceof HttpError) throw error;
-    throw new BadRequest(`portrait: ${DAMAGED_IMAGE_DETAIL}`);
+    if (error instanceof DomainError) throw error;
+    throw new InvalidInput(`portrait: ${DAMAGED_IMAGE_DETAIL}`);
   });
   return { upload: kept.data, mimeType: kept.mimeType };
 }
@@ -228,8 +228,8 @@ export async function createStoryCard(
         await assertPortraitRoom(tx, userId, null);
       }
       await lockStoryCards(tx, storyId);
-      if ((await countCards(tx, storyId)) >= STORY_CARDS_MAX) throw new BadRequest(TOO_MANY_CARDS_DETAIL);
-      if (await nameTaken(tx, storyId, name, null)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+      if ((await countCards(tx, storyId)) >= STORY_CARDS_MAX) throw new InvalidInput(TOO_MANY_CARDS_DETAIL);
+      if (await nameTaken(tx, storyId, name, null)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
       return insertCard(tx, {
         userId,
         storyId,
@@ -254,7 +254,7 @@ export async function createStoryCard(
     return (await toCards(ctx, userId, [row]))[0]!;
   } catch (error) {
     await discardPortraitFiles(ctx, [portrait.portraitKey]);
-    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    if (isUniqueViolation(error)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
     throw error;
   }
 }
@@ -272,10 +272,10 @@ export async function updateStoryCard(
   // Triggers may be empty only on a constant card, whichever of the two this change sends.
   const triggers = input.triggers === undefined ? existing.triggers : cleanTriggers(input.triggers);
   if (triggers.length === 0 && !(input.constant ?? existing.constant)) {
-    throw new BadRequest(EMPTY_TRIGGERS_DETAIL);
+    throw new InvalidInput(EMPTY_TRIGGERS_DETAIL);
   }
   if (name !== undefined && (await nameTaken(ctx.db, storyId, name, cardId))) {
-    throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
   }
   const checked =
     input.portrait === undefined ? undefined : await checkPortrait(ctx, userId, input.portrait, cardId);
@@ -316,7 +316,7 @@ export async function updateStoryCard(
     return (await toCards(ctx, userId, [row]))[0]!;
   } catch (error) {
     await discardPortraitFiles(ctx, [portrait?.portraitKey ?? null]);
-    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    if (isUniqueViolation(error)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
     throw error;
   }
 }
@@ -418,10 +418,10 @@ function freeName(name: string, taken: Set<string>): string {
 function checkImportedCard(card: ImportedCardInput): string[] {
   const triggers = cleanTriggers(card.triggers);
   const what = `card "${card.name}"`;
-  if (triggers.length === 0 && !card.constant) throw new BadRequest(`${what}: ${EMPTY_TRIGGERS_DETAIL}`);
+  if (triggers.length === 0 && !card.constant) throw new InvalidInput(`${what}: ${EMPTY_TRIGGERS_DETAIL}`);
   for (const trigger of [...triggers, ...card.secondaryTriggers]) {
     const problem = regexTriggerProblem(trigger);
-    if (problem) throw new BadRequest(`${what}: ${problem}`);
+    if (problem) throw new InvalidInput(`${what}: ${problem}`);
   }
   return triggers;
 }
@@ -432,12 +432,12 @@ async function importedPortrait(card: ImportedCardInput): Promise<Buffer | null>
   try {
     await inspectImage(card.portrait.data);
   } catch (error) {
-    if (error instanceof HttpError) throw new BadRequest(`card "${card.name}" portrait: ${error.detail}`);
+    if (error instanceof DomainError) throw new InvalidInput(`card "${card.name}" portrait: ${error.detail}`);
     throw error;
   }
   const kept = await encodePortrait(card.portrait.data).catch((error: unknown) => {
-    if (error instanceof HttpError) throw error;
-    throw new BadRequest(`card "${card.name}" portrait: ${DAMAGED_IMAGE_DETAIL}`);
+    if (error instanceof DomainError) throw error;
+    throw new InvalidInput(`card "${card.name}" portrait: ${DAMAGED_IMAGE_DETAIL}`);
   });
   return kept.data;
 }
@@ -455,7 +455,7 @@ export async function createImportedCards(
   cards: ImportedCardInput[],
 ): Promise<{ cards: StoryCard[]; portraitKeys: string[] }> {
   const triggers = cards.map(checkImportedCard);
-  if (cards.length > STORY_CARDS_MAX) throw new BadRequest(TOO_MANY_CARDS_DETAIL);
+  if (cards.length > STORY_CARDS_MAX) throw new InvalidInput(TOO_MANY_CARDS_DETAIL);
   const withPortrait = cards.filter((card) => card.portrait).length;
   if (
     withPortrait > 0 &&
@@ -482,7 +482,7 @@ export async function createImportedCards(
       }
       await lockStoryCards(tx, storyId);
       if ((await countCards(tx, storyId)) + cards.length > STORY_CARDS_MAX) {
-        throw new BadRequest(TOO_MANY_CARDS_DETAIL);
+        throw new InvalidInput(TOO_MANY_CARDS_DETAIL);
       }
       const taken = new Set((await cardNames(tx, storyId)).map((name) => name.toLowerCase()));
       const at = ctx.clock.now().getTime();
@@ -518,7 +518,7 @@ export async function createImportedCards(
     };
   } catch (error) {
     await discardPortraitFiles(ctx, portraits);
-    if (isUniqueViolation(error)) throw new BadRequest(DUPLICATE_CARD_NAME_DETAIL);
+    if (isUniqueViolation(error)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
     throw error;
   }
 }

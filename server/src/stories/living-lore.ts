@@ -29,8 +29,8 @@ import {
 import { z } from "zod";
 import { storyTranscript } from "../chat/service";
 import type { AppContext } from "../context";
-import { BadRequest, Conflict, NotFound } from "../http/errors";
 import type { JobSpec } from "../jobs/queue";
+import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { createStoryCard } from "./cards";
 import { type CardRow, listCards } from "./cards-repo";
 import {
@@ -322,7 +322,7 @@ export async function acceptSuggestion(
     triggers: edits?.triggers ?? [triggerOf(row)],
     description: edits?.description ?? row.description,
   });
-  if (!checked.success) throw new BadRequest(checked.error.issues[0]?.message ?? "The card is not valid.");
+  if (!checked.success) throw new InvalidInput(checked.error.issues[0]?.message ?? "The card is not valid.");
   const card = await createStoryCard(ctx, userId, storyId, checked.data);
   // The card exists: the draft is done with (a racing dismiss lost; the card stands either way).
   await settleSuggestion(ctx.db, row.id, "accepted", ctx.clock.now());

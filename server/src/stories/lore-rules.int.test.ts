@@ -310,11 +310,11 @@ describe("imported cards in bulk (the importer's entry point)", () => {
     await createImportedCards(t.ctx, user.userId, storyId, many);
     await expect(
       createImportedCards(t.ctx, user.userId, storyId, [imported("One"), imported("Two")]),
-    ).rejects.toMatchObject({ statusCode: 400, detail: "A story can have at most 100 cards." });
+    ).rejects.toMatchObject({ code: "invalid_request", detail: "A story can have at most 100 cards." });
     await expect(
       createImportedCards(t.ctx, user.userId, storyId, [imported("Bad", { triggers: ["/(/"] })]),
     ).rejects.toMatchObject({
-      statusCode: 400,
+      code: "invalid_request",
       detail: 'card "Bad": triggers: "/(/" is not a valid regular expression',
     });
     expect((await call(user, "GET", `/api/stories/${storyId}/cards`)).json().cards).toHaveLength(99);

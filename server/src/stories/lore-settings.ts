@@ -4,7 +4,7 @@
 // import sets them, the player reads them, the narrator never gets the notes. Owner only (others: 404).
 import type { StoryLoreSettingsUpdate } from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
-import { NotFound } from "../http/errors";
+import { NotFound } from "../platform/errors";
 import { findStory, type StoryRow, updateStory } from "./repo";
 
 type LoreContext = Pick<AppContext, "db" | "clock">;

@@ -3,7 +3,7 @@
 // against a per-user limit (stories/limits.ts). What is kept of an upload is portraits.ts's business.
 import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from "fastify";
 import { currentUser } from "../http/auth";
-import { HttpError } from "../http/errors";
+import { Busy } from "../platform/errors";
 import type { RateLimiter } from "../platform/rate-limit";
 import { storyLimits } from "./limits";
 
@@ -14,7 +14,7 @@ const inFlight = new Set<string>();
 const slotHeld = new WeakSet<FastifyRequest>();
 
 function takePortraitSlot(userId: string): () => void {
-  if (inFlight.has(userId)) throw new HttpError(429, PORTRAIT_BUSY_DETAIL, {}, { "retry-after": "2" });
+  if (inFlight.has(userId)) throw new Busy(PORTRAIT_BUSY_DETAIL, 2);
   inFlight.add(userId);
   let released = false;
   return () => {

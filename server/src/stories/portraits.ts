@@ -6,8 +6,8 @@
 // many uploads a player may send is the routes' gate (portrait-gate.ts).
 import { PORTRAIT_MAX_EDGE } from "@storyverse/contract/story-cards";
 import sharp from "sharp";
-import { BadRequest } from "../http/errors";
 import { MAX_INPUT_PIXELS } from "../media/images";
+import { InvalidInput } from "../platform/errors";
 
 /** The most one kept portrait may weigh; a 1024 px photo or painting is well under it at the first step. */
 export const PORTRAIT_MAX_STORED_BYTES = 512 * 1024;
@@ -64,6 +64,6 @@ export function encodePortrait(data: Buffer): Promise<{ data: Buffer; mimeType: 
         .toBuffer();
       if (webp.length <= PORTRAIT_MAX_STORED_BYTES) return { data: webp, mimeType: "image/webp" as const };
     }
-    throw new BadRequest(PORTRAIT_TOO_DETAILED_DETAIL);
+    throw new InvalidInput(PORTRAIT_TOO_DETAILED_DETAIL);
   });
 }

@@ -3,7 +3,7 @@
 import type { RecalledExchange } from "@storyverse/contract/recall";
 import { markRecalled, recallPreview } from "../chat/service";
 import type { AppContext } from "../context";
-import { NotFound } from "../http/errors";
+import { NotFound } from "../platform/errors";
 import { findStory } from "./repo";
 
 type RecallContext = Pick<AppContext, "db" | "clock">;

@@ -39,9 +39,9 @@ import {
 } from "../chat/service";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
-import { BadRequest, NotFound } from "../http/errors";
 import { checkInputImages } from "../media/inputs";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { InvalidInput, NotFound } from "../platform/errors";
 import { assertVoiceOffered } from "../voice/voices";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import { retitleTree, treeRows } from "./branches-repo";
@@ -241,7 +241,7 @@ export async function update(
   if (changes.context !== undefined) values.context = changes.context;
   if (changes.thumbnail !== undefined) {
     const key = await ownedKeyFromUrl(ctx, userId, changes.thumbnail);
-    if (!key) throw new BadRequest("The thumbnail must be one of your own images.");
+    if (!key) throw new InvalidInput("The thumbnail must be one of your own images.");
     values.pinnedThumbnailKey = key;
     values.pinnedAt = now;
   }
@@ -525,7 +525,7 @@ export async function retry(
   streaming?: TurnStreaming,
 ) {
   const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
-  if (input.what === "media" && input.mode === "chat") throw new BadRequest(SCENE_NEEDS_MEDIA_DETAIL);
+  if (input.what === "media" && input.mode === "chat") throw new InvalidInput(SCENE_NEEDS_MEDIA_DETAIL);
   const resolved = await retryMode(ctx, userId, storyId, messageId, input.mode);
   // New words only make no media (no images to send); a new scene of a chat answer is a picture.
   const mode =

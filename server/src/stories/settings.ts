@@ -17,7 +17,7 @@ import {
 } from "@storyverse/contract/generation-settings";
 import type { TurnGeneration } from "../chat/narrator-context";
 import type { AppContext } from "../context";
-import { BadRequest, HttpError, NotFound } from "../http/errors";
+import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
 import { assertVoiceOffered } from "../voice/voices";
 import { findStory, type StoryRow, updateStory } from "./repo";
@@ -90,7 +90,7 @@ export async function updateGenerationSettings(
   if (model) {
     const offered = await textModels(ctx);
     if (!offered.models.includes(model)) {
-      throw new BadRequest(
+      throw new InvalidInput(
         `The text provider (${offered.provider}) does not offer the model "${model}". Choose one of GET /api/models.`,
       );
     }
@@ -114,11 +114,7 @@ export async function updateGenerationSettings(
 }
 
 /** The text provider could not say which models it has (GET /api/models, or checking a chosen one). */
-class ModelListUnavailable extends HttpError {
-  constructor(detail: string) {
-    super(502, detail);
-  }
-}
+class ModelListUnavailable extends ProviderFailed {}
 
 const listed = new WeakMap<TextProvider, { at: number; models: Promise<string[]> }>();
 

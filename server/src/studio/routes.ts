@@ -13,10 +13,10 @@ import {
 } from "@storyverse/contract/studio";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import { NotFound } from "../http/errors";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
+import { NotFound } from "../platform/errors";
 import { askAdvisor, batchStatus, generateImages, queueBatch, studioHistory } from "./service";
 
 const tags = ["studio"];

@@ -18,11 +18,11 @@ import type { AppContext } from "../context";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { type Charge, fromTenths, remainingCredits } from "../credits/service";
 import type { Queryable } from "../db/client";
-import { HttpError } from "../http/errors";
 import { prepareReference } from "../media/images";
 import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import type { MediaItemRow } from "../media/repo";
 import { discardMedia, type MediaOrigin, ownedMediaByIds, saveImage, toGalleryItem } from "../media/service";
+import { DomainError } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
 import { batchSummary } from "./batch-job";
@@ -143,7 +143,7 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
           else {
             ctx.log.warn({ err: outcome.reason }, "a studio image could not be saved");
             // inspectImage's 400 means the vendor sent junk; anything else is our own storage or database.
-            if (!(outcome.reason instanceof HttpError)) ownFailure ??= outcome.reason;
+            if (!(outcome.reason instanceof DomainError)) ownFailure ??= outcome.reason;
           }
         }
         if (saved.length === 0) {

@@ -1,8 +1,8 @@
 // Health probe, capability discovery and /robots.txt.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { configResponseSchema, healthResponseSchema, readyResponseSchema } from "@storyverse/contract/system";
-import { ServiceUnavailable } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { Unavailable } from "../platform/errors";
 import { describeServer } from "./capabilities";
 
 /**
@@ -34,7 +34,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
         await kit.pingDatabase();
       } catch (error) {
         request.log.warn({ err: error }, "health check: database unreachable");
-        throw new ServiceUnavailable("Database unavailable");
+        throw new Unavailable("Database unavailable");
       }
       return { status: "ok" as const };
     },
@@ -51,12 +51,12 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
       logLevel: "warn",
     },
     async (request) => {
-      if (kit.lifecycle.draining) throw new ServiceUnavailable("Shutting down");
+      if (kit.lifecycle.draining) throw new Unavailable("Shutting down");
       try {
         await kit.pingDatabase();
       } catch (error) {
         request.log.warn({ err: error }, "readiness check: database unreachable");
-        throw new ServiceUnavailable("Database unavailable");
+        throw new Unavailable("Database unavailable");
       }
       return { status: "ready" as const };
     },

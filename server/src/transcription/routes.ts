@@ -2,8 +2,8 @@
 import { MAX_AUDIO_BYTES, NO_SPEECH_MESSAGE, transcriptionResponseSchema } from "@storyverse/contract/chat";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { currentUser } from "../http/auth";
-import { BadRequest, HttpError } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { InvalidInput, ProviderFailed, Unavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { sniffAudio } from "./audio";
 
@@ -33,15 +33,15 @@ export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request) => {
       const user = currentUser(request);
       const speech = ctx.providers.speech;
-      if (!speech) throw new HttpError(503, "Voice input is not available on this server.");
+      if (!speech) throw new Unavailable("Voice input is not available on this server.");
       await kit.limiter.hit(transcriptionRule, user.id);
-      if (!request.isMultipart()) throw new BadRequest("Send the recording as multipart/form-data.");
+      if (!request.isMultipart()) throw new InvalidInput("Send the recording as multipart/form-data.");
       const part = await request.file({ limits: { fileSize: MAX_AUDIO_BYTES, files: 1 } });
-      if (!part) throw new BadRequest("No audio file was sent.");
+      if (!part) throw new InvalidInput("No audio file was sent.");
       const audio = await part.toBuffer();
-      if (audio.length === 0) throw new BadRequest("The recording is empty.");
+      if (audio.length === 0) throw new InvalidInput("The recording is empty.");
       const kind = sniffAudio(audio);
-      if (!kind) throw new BadRequest("Please record audio as WebM or MP4.");
+      if (!kind) throw new InvalidInput("Please record audio as WebM or MP4.");
       try {
         const text = (
           await speech.transcribe({ audio, mimeType: kind.mimeType, filename: `voice.${kind.extension}` })
@@ -49,7 +49,7 @@ export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
         if (!text) return { success: false, text: "", error: NO_SPEECH_MESSAGE };
         return { success: true, text, error: null };
       } catch (error) {
-        if (error instanceof ProviderError) throw new HttpError(502, error.message);
+        if (error instanceof ProviderError) throw new ProviderFailed(error.message);
         throw error;
       }
     },

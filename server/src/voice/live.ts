@@ -8,7 +8,7 @@ import {
   LIVE_SPEECH_OFFLINE_ONLY_DETAIL,
   LIVE_SPEECH_PER_USER,
 } from "@storyverse/contract/voice";
-import { Conflict, HttpError } from "../http/errors";
+import { Busy, Conflict, ProviderFailed } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
@@ -18,11 +18,7 @@ import { wavFile } from "./wav";
 /** Sentences being spoken per user in this process: the offline voice is CPU work, shared by every player. */
 const speaking = new Map<string, number>();
 
-class LiveSpeechFailed extends HttpError {
-  constructor(detail: string) {
-    super(502, detail);
-  }
-}
+class LiveSpeechFailed extends ProviderFailed {}
 
 /** The sentence as a WAV in the story's voices; empty of words (only markup) answers a WAV of silence. */
 export async function speakLive(
@@ -34,7 +30,7 @@ export async function speakLive(
   const voices = await storyVoices(ctx, userId, storyId);
   if (speechUnitPrice(voices.provider) !== 0) throw new Conflict(LIVE_SPEECH_OFFLINE_ONLY_DETAIL);
   const busy = speaking.get(userId) ?? 0;
-  if (busy >= LIVE_SPEECH_PER_USER) throw new HttpError(429, LIVE_SPEECH_BUSY_DETAIL);
+  if (busy >= LIVE_SPEECH_PER_USER) throw new Busy(LIVE_SPEECH_BUSY_DETAIL);
   speaking.set(userId, busy + 1);
   try {
     const { parts } = planSpeech(voices, text);

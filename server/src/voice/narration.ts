@@ -20,7 +20,7 @@ import type { AppContext } from "../context";
 import { payFor } from "../credits/paid-work";
 import type { Queryable } from "../db/client";
 import { markdownToPlain } from "../exports/text";
-import { BadRequest, HttpError, NotFound } from "../http/errors";
+import { Busy, InvalidInput, NotFound } from "../platform/errors";
 import type { VoiceProvider } from "../providers/types";
 import { storyCards } from "../stories/cards";
 import { generationSettings } from "../stories/settings";
@@ -43,9 +43,9 @@ export type NarrationContext = Pick<AppContext, "db" | "clock" | "providers" | "
 export const SPEECH_DEADLINE_MS = 20 * 60_000;
 export const NO_WORDS_DETAIL = "This message has no words to read aloud.";
 
-class SpeechBusy extends HttpError {
+class SpeechBusy extends Busy {
   constructor() {
-    super(429, SPEECH_BUSY_DETAIL);
+    super(SPEECH_BUSY_DETAIL);
   }
 }
 
@@ -149,7 +149,7 @@ export async function startSpeech(
   messageId: string,
 ): Promise<MessageSpeech> {
   const plan = await planNarration(ctx, userId, storyId, messageId);
-  if (plan.parts.length === 0) throw new BadRequest(NO_WORDS_DETAIL);
+  if (plan.parts.length === 0) throw new InvalidInput(NO_WORDS_DETAIL);
   await expireStale(ctx, userId);
   const existing = await findSpeech(ctx.db, messageId, plan.contentKey);
   if (existing && existing.status !== "failed") return toResponse(ctx, messageId, existing, plan.cost);

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { SPEECH_OFF_DETAIL, UNKNOWN_VOICE_DETAIL } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
-import { BadRequest, HttpError, NotFound } from "../http/errors";
+import { InvalidInput, NotFound, ProviderFailed, Unavailable } from "../platform/errors";
 import { ProviderError, type VoiceInfo, type VoiceProvider } from "../providers/types";
 import { wavFile } from "./wav";
 
@@ -15,16 +15,16 @@ export const VOICE_LIST_TTL_MS = 60_000;
 export const SAMPLE_TEXT = "Once upon a time, in a land far away, a story began. This is how I sound.";
 
 /** Narration is off (TTS_PROVIDER=none): the calls that need a voice say so. */
-export class SpeechOff extends HttpError {
+export class SpeechOff extends Unavailable {
   constructor() {
-    super(503, SPEECH_OFF_DETAIL);
+    super(SPEECH_OFF_DETAIL);
   }
 }
 
 /** The speech provider could not say which voices it has. */
-class VoiceListUnavailable extends HttpError {
+class VoiceListUnavailable extends ProviderFailed {
   constructor() {
-    super(502, "The speech provider could not list its voices. Please try again in a moment.");
+    super("The speech provider could not list its voices. Please try again in a moment.");
   }
 }
 
@@ -63,7 +63,7 @@ export async function listVoices(ctx: VoicesContext, provider = voiceProvider(ct
 /** A story's or card's voice must be one the provider lists (400 otherwise; 409 when narration is off). */
 export async function assertVoiceOffered(ctx: VoicesContext, voice: string): Promise<void> {
   const voices = await listVoices(ctx);
-  if (!voices.some((offered) => offered.id === voice)) throw new BadRequest(UNKNOWN_VOICE_DETAIL);
+  if (!voices.some((offered) => offered.id === voice)) throw new InvalidInput(UNKNOWN_VOICE_DETAIL);
 }
 
 export const sampleUrl = (voice: string) => `/api/voices/${encodeURIComponent(voice)}/sample`;
@@ -93,7 +93,7 @@ export async function voiceSample(
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     ctx.log.warn({ err: error, internal: error.internal, voice }, "voice sample failed");
-    throw new HttpError(502, `The voice sample could not be made: ${error.message}`);
+    throw new ProviderFailed(`The voice sample could not be made: ${error.message}`);
   }
   await ctx.storage.put(key, wav, "audio/wav");
   return wav;

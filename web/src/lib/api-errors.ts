@@ -9,6 +9,11 @@ export class ApiError extends Error {
   readonly fromServer: boolean;
   /** The whole error body the server sent (its extra fields, like a 402's quota_info), when there was one. */
   readonly body: unknown;
+  /**
+   * The error body's stable code (contract/src/errors.ts: "insufficient_credits", "not_authenticated"...),
+   * which the app branches on instead of the detail's words; null when no error body arrived.
+   */
+  readonly code: string | null;
 
   constructor(status: number, detail: string, fromServer = status > 0, body?: unknown) {
     super(detail);
@@ -17,6 +22,8 @@ export class ApiError extends Error {
     this.detail = detail;
     this.fromServer = fromServer;
     this.body = body;
+    const code = (body as { code?: unknown } | null | undefined)?.code;
+    this.code = typeof code === "string" ? code : null;
   }
 }
 

@@ -1,6 +1,6 @@
 // What a media key may look like. Keys become file paths (local) and object names (S3), so both stores
 // accept only a narrow alphabet and refuse anything that could climb out of the media root.
-import { BadRequest } from "../../http/errors";
+import { InvalidInput } from "../../platform/errors";
 
 const MAX_KEY_LENGTH = 512;
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
@@ -12,7 +12,7 @@ export function isValidMediaKey(key: string): boolean {
 }
 
 export function assertValidMediaKey(key: string): void {
-  if (!isValidMediaKey(key)) throw new BadRequest("Invalid media key");
+  if (!isValidMediaKey(key)) throw new InvalidInput("Invalid media key");
 }
 
 const CONTENT_TYPES: Record<string, string> = {

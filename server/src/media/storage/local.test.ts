@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HttpError } from "../../http/errors";
+import { asHttpError } from "../../http/errors";
 import { createFakeClock } from "../../platform/clock";
 import { createMediaStorage } from "./create-storage";
 import { LocalMediaStorage } from "./local";
@@ -31,7 +31,7 @@ async function statusOf(promise: Promise<unknown>): Promise<number | undefined> 
     await promise;
     return undefined;
   } catch (error) {
-    return error instanceof HttpError ? error.statusCode : -1;
+    return asHttpError(error)?.statusCode ?? -1;
   }
 }
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageConfig } from "../../config";
-import { HttpError } from "../../http/errors";
+import { asHttpError } from "../../http/errors";
 import { createFakeClock, systemClock } from "../../platform/clock";
 import { createMediaStorage } from "./create-storage";
 import type { MediaStorage } from "./types";
@@ -75,7 +75,7 @@ async function statusOf(promise: Promise<unknown>): Promise<number | undefined> 
     await promise;
     return undefined;
   } catch (error) {
-    return error instanceof HttpError ? error.statusCode : -1;
+    return asHttpError(error)?.statusCode ?? -1;
   }
 }
 

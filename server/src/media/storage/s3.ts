@@ -17,8 +17,8 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { StorageConfig } from "../../config";
-import { NotFound } from "../../http/errors";
 import type { Clock } from "../../platform/clock";
+import { NotFound } from "../../platform/errors";
 import { assertValidMediaKey, contentTypeForKey, isValidMediaKey } from "./keys";
 import { linkExpiry } from "./signing";
 import type { ByteRange, MediaStorage } from "./types";

@@ -13,6 +13,16 @@ describe("out of credits", () => {
     expect(isOutOfCreditsError("Insufficient credits")).toBe(false);
   });
 
+  it("decides by the error body's code, not by its words", () => {
+    const refused = { detail: "This costs 1.5 and you have 0.5.", code: "insufficient_credits" };
+    expect(isOutOfCreditsError(new ApiError(402, refused.detail, true, refused))).toBe(true);
+    const busy = {
+      detail: "Insufficient credits are not the problem: a turn is being written.",
+      code: "conflict",
+    };
+    expect(isOutOfCreditsError(new ApiError(409, busy.detail, true, busy))).toBe(false);
+  });
+
   it("recognises a quota_exceeded answer", () => {
     expect(isQuotaExceededResponse({ quota_exceeded: true })).toBe(true);
     expect(isQuotaExceededResponse({ quota_exceeded: false })).toBe(false);

@@ -1,13 +1,18 @@
-// Which failures mean "out of credits": the server's 402 with quota_exceeded, or any
-// message that contains 'Insufficient credits'. Features open the Quota Exceeded dialog for these.
+// Which failures mean "out of credits": an error body whose code is insufficient_credits (the server's 402),
+// and, because the spec says so word for word, any other message that contains 'Insufficient credits'.
+// Features open the Quota Exceeded dialog for these.
 import { quotaInfoSchema } from "@storyverse/contract/credits";
+import type { ErrorCode } from "@storyverse/contract/errors";
 import { ApiError } from "../../lib/api-errors";
 
 export const INSUFFICIENT_CREDITS_TEXT = "Insufficient credits";
-export const PAYMENT_REQUIRED_STATUS = 402;
+const INSUFFICIENT_CREDITS_CODE: ErrorCode = "insufficient_credits";
 
 export function isOutOfCreditsError(error: unknown): boolean {
-  if (error instanceof ApiError && error.status === PAYMENT_REQUIRED_STATUS) return true;
+  if (error instanceof ApiError) {
+    if (error.code !== null) return error.code === INSUFFICIENT_CREDITS_CODE;
+    if (error.status === 402) return true;
+  }
   return error instanceof Error && error.message.includes(INSUFFICIENT_CREDITS_TEXT);
 }
 
