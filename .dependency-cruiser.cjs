@@ -53,6 +53,42 @@ module.exports = {
     //   to: { path: "^server/src/http/errors\\.ts$" },
     // },
     {
+      name: "web-feature-imports-no-feature",
+      severity: "error",
+      comment:
+        "A web feature (web/src/features/<name>/) never imports another feature: what two features share lives " +
+        "in web/src/shared, web/src/lib or web/src/components, and the app layer (web/src/app) composes features.",
+      from: { path: "^web/src/features/([^/]+)/" },
+      to: { path: "^web/src/features/", pathNot: "^web/src/features/$1/" },
+    },
+    {
+      name: "web-feature-imports-no-app",
+      severity: "error",
+      comment:
+        "A web feature never imports the app layer (web/src/app): the contexts it reads (auth, banner, view, " +
+        "connection, quota prompt) live in web/src/shared, and the app hands it anything else as props.",
+      from: { path: "^web/src/features/" },
+      to: { path: "^web/src/app/" },
+    },
+    {
+      name: "web-shared-imports-no-feature-or-app",
+      severity: "error",
+      comment:
+        "The shared layers (web/src/shared, web/src/lib, web/src/components) sit below the features and the app: " +
+        "they import neither, so any feature may use them without pulling in another.",
+      from: { path: "^web/src/(shared|lib|components)/" },
+      to: { path: "^web/src/(features|app)/" },
+    },
+    {
+      name: "web-lib-and-components-import-no-shared",
+      severity: "error",
+      comment:
+        "web/src/lib (helpers and the API client) and web/src/components (UI pieces) are the bottom layer: they " +
+        "import nothing of web/src/shared, whose contexts and modules are built on them.",
+      from: { path: "^web/src/(lib|components)/" },
+      to: { path: "^web/src/shared/" },
+    },
+    {
       name: "no-tests-in-source",
       severity: "error",
       comment: "Source never imports a test, a test helper or a fake: they stay out of the running app.",

@@ -2,13 +2,13 @@
 // current view.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { BannerProvider } from "../shared/banner-provider";
+import { ConnectivityProvider } from "../shared/connectivity/connectivity-provider";
+import { ThemeProvider } from "../shared/theme-provider";
+import { ViewProvider } from "../shared/view-provider";
 import { AuthProvider } from "./auth-provider";
-import { BannerProvider } from "./banner-provider";
-import { ConnectivityProvider } from "./connectivity/connectivity-provider";
 import { createQueryClient } from "./query-client";
-import { ThemeProvider } from "./theme-provider";
 import { ViewOutlet } from "./view-outlet";
-import { ViewProvider } from "./view-provider";
 
 export function App() {
   const [queryClient] = useState(createQueryClient);

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { narrationSnapshot, readLiveSentence, startLiveReading } from "../features/voice/narration-player";
 import { apiRequest } from "../lib/api-client";
+import { narrationSnapshot, readLiveSentence, startLiveReading } from "../shared/voice/narration-player";
 import { type FetchCall, json, mockFetch } from "../test/mock-fetch";
 import { renderApp, SIGNED_IN, TEST_TOKEN } from "../test/render-app";
 

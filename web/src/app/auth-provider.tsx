@@ -1,21 +1,12 @@
 // Who is signed in. A stored token and user restore the session
 // at load; signing in stores both; signing out ends the session on the server, then forgets everything
 // the browser keeps for it (token, user, view, nav item, Studio messages) whether or not the server answered.
+// Features read the session through shared/auth.ts (the context and useAuth); this provider is the app's.
 // The server is asked whether a restored session is still live by the signed-in shell (app/shell), so
 // the landing page's first chunk carries no API code.
 import { useQueryClient } from "@tanstack/react-query";
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { captureStartupPaymentReturn } from "../features/credits/payment-return";
-import { stopAllNarration } from "../features/voice/narration-player";
 import {
   clearPendingUser,
   readStorage,
@@ -24,25 +15,8 @@ import {
   type StoredUser,
   writeStorage,
 } from "../lib/storage";
-
-export interface AuthState {
-  isAuthenticated: boolean;
-  user: StoredUser | null;
-}
-
-export interface SignOutOptions {
-  /** End the session on the server too (POST /api/logout). Off when the server already ended it. */
-  revoke?: boolean;
-}
-
-export interface AuthContextValue extends AuthState {
-  /** The app was opened by the return from the payment page (a `payment` query parameter). */
-  returningFromPayment: boolean;
-  signIn: (token: string, user: StoredUser) => void;
-  signOut: (options?: SignOutOptions) => Promise<void>;
-  /** Keeps the stored user in step with the server (e.g. the credit balance). */
-  updateUser: (patch: Partial<Omit<StoredUser, "id">>) => void;
-}
+import { AuthContext, type AuthContextValue, type AuthState, type SignOutOptions } from "../shared/auth";
+import { stopAllNarration } from "../shared/voice/narration-player";
 
 /** What logout forgets. */
 export const SESSION_STORAGE_KEYS: readonly StorageKey[] = [
@@ -61,8 +35,6 @@ export function readStoredSession(): AuthState {
   const user = readStorage("user");
   return token && user ? { isAuthenticated: true, user } : SIGNED_OUT;
 }
-
-const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -125,10 +97,4 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [state, returningFromPayment, signIn, signOut, updateUser],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
-}
-
-export function useAuth(): AuthContextValue {
-  const value = useContext(AuthContext);
-  if (!value) throw new Error("useAuth must be used inside <AuthProvider>");
-  return value;
 }

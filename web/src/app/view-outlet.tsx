@@ -5,10 +5,10 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { ErrorBoundary } from "../components/error-boundary";
 import { ViewLoading } from "../components/view-loading";
 import { LandingPage } from "../features/landing/components/landing-page";
-import { useAuth } from "./auth-provider";
+import { useAuth } from "../shared/auth";
+import { useView } from "../shared/view-provider";
+import { isViewName, requiresAuth } from "../shared/views";
 import { lazyView, withTimeout } from "./lazy-view";
-import { useView } from "./view-provider";
-import { isViewName, requiresAuth } from "./views";
 
 const AuthView = lazyView(() => import("./views/auth-view"), "AuthView");
 const EmailVerificationView = lazyView(

@@ -31,7 +31,7 @@ export interface StoryMediaState {
 
 export interface StorageSchema {
   theme: Theme;
-  /** The last view shown; restored on reload only for the signed-in views (see app/navigation.ts). */
+  /** The last view shown; restored on reload only for the signed-in views (see shared/navigation.ts). */
   currentView: string;
   activeNavItem: string;
   sidebarState: SidebarState;

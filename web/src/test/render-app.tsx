@@ -3,12 +3,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import { type ReactNode, useState } from "react";
-import { AuthProvider, type AuthState } from "../app/auth-provider";
-import { BannerProvider } from "../app/banner-provider";
-import { ThemeProvider } from "../app/theme-provider";
+import { AuthProvider } from "../app/auth-provider";
 import { ViewOutlet } from "../app/view-outlet";
-import { ViewProvider } from "../app/view-provider";
 import { writeStorage } from "../lib/storage";
+import type { AuthState } from "../shared/auth";
+import { BannerProvider } from "../shared/banner-provider";
+import { ThemeProvider } from "../shared/theme-provider";
+import { ViewProvider } from "../shared/view-provider";
 
 export const SIGNED_IN: AuthState = {
   isAuthenticated: true,

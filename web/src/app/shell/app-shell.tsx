@@ -3,12 +3,12 @@
 // also owns the startup session check and what a 401 means (use-session-check.ts). Loaded as its own
 // chunk: a signed-out visitor never downloads it.
 import { type ReactNode, useCallback, useRef, useState } from "react";
-import { QuotaPromptProvider } from "../../features/credits/components/quota-prompt-provider";
 import { usePaymentReturn } from "../../features/credits/components/use-payment-return";
-import { useLiveEvents } from "../../features/live/use-live-events";
-import { useAuth } from "../auth-provider";
-import { useView } from "../view-provider";
-import type { NavItem } from "../views";
+import { useAuth } from "../../shared/auth";
+import { QuotaPromptProvider } from "../../shared/credits/quota-prompt-provider";
+import { useView } from "../../shared/view-provider";
+import type { NavItem } from "../../shared/views";
+import { useLiveEvents } from "../use-live-events";
 import { NavDrawer } from "./nav-drawer";
 import { PROFILE_VIEW } from "./nav-items";
 import { Sidebar } from "./sidebar";

@@ -8,7 +8,7 @@ import type { RefObject } from "react";
 import { iconButtonClasses } from "../../components/button-classes";
 import { Wordmark } from "../../components/wordmark";
 import type { StoredUser } from "../../lib/storage";
-import type { NavItem } from "../views";
+import type { NavItem } from "../../shared/views";
 import { NavList, ProfileItem } from "./sidebar";
 
 interface NavDrawerProps {

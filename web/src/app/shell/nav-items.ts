@@ -8,7 +8,7 @@ import {
   Sparkles,
   WandSparkles,
 } from "lucide-react";
-import type { NavItem } from "../views";
+import type { NavItem } from "../../shared/views";
 
 export interface SidebarItem {
   key: NavItem;

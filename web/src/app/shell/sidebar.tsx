@@ -4,7 +4,7 @@
 import { ChevronsLeft, ChevronsRight } from "lucide-react";
 import { Tooltip } from "../../components/tooltip";
 import type { StoredUser } from "../../lib/storage";
-import type { NavItem } from "../views";
+import type { NavItem } from "../../shared/views";
 import { SIDEBAR_ITEMS } from "./nav-items";
 import { avatarLetter, UserAvatar } from "./user-avatar";
 

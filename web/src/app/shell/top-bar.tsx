@@ -4,11 +4,11 @@
 import { Coins, Menu } from "lucide-react";
 import type { Ref } from "react";
 import { iconButtonClasses } from "../../components/button-classes";
-import { ThemeToggle } from "../../components/theme-toggle";
 import { Wordmark } from "../../components/wordmark";
-import { useCreditBalance } from "../../features/credits/api/credit-balance";
 import { creditLabel, formatBalance } from "../../lib/credits";
 import type { StoredUser } from "../../lib/storage";
+import { useCreditBalance } from "../../shared/credits/credit-balance";
+import { ThemeToggle } from "../../shared/theme-toggle";
 import { AccountMenu } from "./account-menu";
 
 interface TopBarProps {

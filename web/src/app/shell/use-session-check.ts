@@ -3,13 +3,13 @@
 // 'Session expired. Please log in again.' when it is not, except on the return from the payment page.
 // Any other request answered 401 ends the session the same way (the API client only reports it).
 import { useEffect } from "react";
-import { SESSION_PATH, useSession } from "../../features/accounts/api/verify-session";
 import { MESSAGES } from "../../features/accounts/auth-rules";
 import { setUnauthorizedHandler } from "../../lib/api-client";
 import { ApiError } from "../../lib/api-errors";
 import { readStorage } from "../../lib/storage";
-import { useAuth } from "../auth-provider";
-import { useBanner } from "../banner-provider";
+import { useAuth } from "../../shared/auth";
+import { useBanner } from "../../shared/banner-provider";
+import { SESSION_PATH, useSession } from "../../shared/verify-session";
 
 const isAuthFailure = (error: unknown) =>
   error instanceof ApiError && (error.status === 401 || error.status === 403);

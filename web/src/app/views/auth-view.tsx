@@ -5,9 +5,9 @@
 import { useState } from "react";
 import { AuthScreen } from "../../features/accounts/components/auth-screen";
 import { takeRegisterRequest, takeSignInEmail, writePendingUser } from "../../lib/storage";
-import { useAuth } from "../auth-provider";
-import { useBanner } from "../banner-provider";
-import { useView } from "../view-provider";
+import { useAuth } from "../../shared/auth";
+import { useBanner } from "../../shared/banner-provider";
+import { useView } from "../../shared/view-provider";
 
 export function AuthView() {
   const { navigate } = useView();

@@ -3,7 +3,7 @@
 import { useCallback, useState } from "react";
 import { EmailVerificationScreen } from "../../features/accounts/components/email-verification-screen";
 import { clearPendingUser, readPendingUser } from "../../lib/storage";
-import { useView } from "../view-provider";
+import { useView } from "../../shared/view-provider";
 import { useSignInAfterLink, useUrlToken } from "./use-account-links";
 
 export function EmailVerificationView() {

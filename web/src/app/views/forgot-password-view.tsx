@@ -1,6 +1,6 @@
 // Password reset: the email step, or, opened by the mail's link /forgot-password?token=..., the reset step.
 import { ForgotPasswordScreen } from "../../features/accounts/components/forgot-password-screen";
-import { useView } from "../view-provider";
+import { useView } from "../../shared/view-provider";
 import { useSignInAfterLink, useUrlToken } from "./use-account-links";
 
 export function ForgotPasswordView() {

@@ -1,5 +1,5 @@
 import { NewsPage } from "../../features/news/components/news-page";
-import { useView } from "../view-provider";
+import { useView } from "../../shared/view-provider";
 
 export function NewsView() {
   const { navigate, isNavigating } = useView();

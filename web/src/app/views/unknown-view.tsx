@@ -1,8 +1,8 @@
 // A view name the app does not know shows a left panel and an empty canvas.
 import { ImageOff } from "lucide-react";
 import { Button } from "../../components/button";
-import { useAuth } from "../auth-provider";
-import { useView } from "../view-provider";
+import { useAuth } from "../../shared/auth";
+import { useView } from "../../shared/view-provider";
 
 export function UnknownView() {
   const { navigate } = useView();

@@ -1,9 +1,9 @@
 // Helpers for the screens opened by links in account mails.
 import { useCallback, useState } from "react";
 import { writeSignInEmail } from "../../lib/storage";
-import { useAuth } from "../auth-provider";
-import { useView } from "../view-provider";
-import { DEFAULT_SIGNED_IN_VIEW } from "../views";
+import { useAuth } from "../../shared/auth";
+import { useView } from "../../shared/view-provider";
+import { DEFAULT_SIGNED_IN_VIEW } from "../../shared/views";
 
 /**
  * The `token` query parameter the screen was opened with, read once, and a way to take it out of the

@@ -9,8 +9,9 @@
 //
 // Part of the landing page's first chunk (the auth provider calls the capture): no API code and no zod
 // here, so the two constants below mirror @storyverse/contract/billing (a unit test keeps them equal).
-import { pathForView } from "../../app/navigation";
+
 import { clearPaymentReturnQuery, readPaymentReturnQuery, writePaymentReturnQuery } from "../../lib/storage";
+import { pathForView } from "../../shared/navigation";
 
 /** CHECKOUT_SESSION_PREFIX in the contract. */
 export const CHECKOUT_SESSION_PREFIX = "cs_";

@@ -5,7 +5,7 @@
 // interface is keyed by the branch it shows, so its chat starts afresh on the new branch.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import type { QueryClient } from "@tanstack/react-query";
-import { canvasMediaFor, newestMediaMessage } from "../chat/canvas-media";
+import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
 import { branchesKey, viewBranch } from "./api/branches";
 import { STORIES_KEY, storiesQueryOptions } from "./api/list-stories";
 import { fetchStoryMessages, storyMessagesKey } from "./api/story-messages";

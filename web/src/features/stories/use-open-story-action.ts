@@ -6,12 +6,12 @@
 import type { Story } from "@storyverse/contract/stories";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
-import { useAuth } from "../../app/auth-provider";
-import { useBanner } from "../../app/banner-provider";
-import { useView } from "../../app/view-provider";
 import { ApiError, errorMessage } from "../../lib/api-errors";
-import { sessionQueryOptions } from "../accounts/api/verify-session";
-import { canvasMediaFor, newestMediaMessage } from "../chat/canvas-media";
+import { useAuth } from "../../shared/auth";
+import { useBanner } from "../../shared/banner-provider";
+import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
+import { sessionQueryOptions } from "../../shared/verify-session";
+import { useView } from "../../shared/view-provider";
 import { storiesQueryOptions } from "./api/list-stories";
 import { storyMessagesQueryOptions } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";

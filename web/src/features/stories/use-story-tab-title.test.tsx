@@ -3,7 +3,7 @@
 // closes.
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { useView } from "../../app/view-provider";
+import { useView } from "../../shared/view-provider";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { useStoryTabTitle } from "./use-story-tab-title";
 

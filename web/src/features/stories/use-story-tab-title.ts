@@ -1,7 +1,7 @@
 // The browser tab is named after the open story ("The Lighthouse · Storyverse"), so a player with many
 // tabs finds it; when the story closes, the tab takes the view's own title again (the view provider's).
 import { useEffect } from "react";
-import { VIEW_TITLES } from "../../app/views";
+import { VIEW_TITLES } from "../../shared/views";
 
 const storyTabTitle = (title: string) => `${title} · Storyverse`;
 

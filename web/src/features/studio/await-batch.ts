@@ -4,8 +4,8 @@
 import type { StudioEvent } from "@storyverse/contract/events";
 import type { StudioBatch } from "@storyverse/contract/studio";
 import { ApiError } from "../../lib/api-errors";
-import { FIRST_POLL_DELAY_MS, POLL_INTERVAL_MS } from "../chat/media-polling";
-import { heardStudioEvent, isLive, onLiveChange, onStudioEvent } from "../live/live-events";
+import { FIRST_POLL_DELAY_MS, POLL_INTERVAL_MS } from "../../shared/conversation/media-polling";
+import { heardStudioEvent, isLive, onLiveChange, onStudioEvent } from "../../shared/live/live-events";
 
 const LIVE_LOOK_MS = 30_000;
 /** A little past the server's batch deadline (20 minutes), after which it fails and refunds the batch. */

@@ -2,6 +2,7 @@
 // one list and checked by studio-rules.ts. A refused addition adds nothing and reports the rule's words.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useCallback, useRef, useState } from "react";
+import { readFileAsDataUrl } from "../../lib/read-file";
 import {
   checkPaste,
   checkPickerAdd,
@@ -9,15 +10,6 @@ import {
   type StudioInput,
   toggleResultReuse,
 } from "./studio-rules";
-
-export function readFileAsDataUrl(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error("The file could not be read."));
-    reader.readAsDataURL(file);
-  });
-}
 
 let counter = 0;
 const nextKey = (origin: string) => `${origin}-${Date.now().toString(36)}-${++counter}`;

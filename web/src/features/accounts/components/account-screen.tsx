@@ -4,8 +4,8 @@ import { ArrowLeft, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import { Button } from "../../../components/button";
-import { ThemeToggle } from "../../../components/theme-toggle";
 import { Wordmark } from "../../../components/wordmark";
+import { ThemeToggle } from "../../../shared/theme-toggle";
 
 export type AccountScreenTone = "accent" | "success" | "danger";
 

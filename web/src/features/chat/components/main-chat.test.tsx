@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
-import { makeMessage } from "../../stories/test-fixtures";
+import { makeMessage } from "../../../test/story-fixtures";
 import { MainChat } from "./main-chat";
 
 describe("the main chat", () => {

@@ -2,12 +2,12 @@
 // It has no settings and no references; its canvas follows the newest media of the conversation.
 import { Infinity as InfinityIcon } from "lucide-react";
 import { useMemo } from "react";
+import { sendChatMessage } from "../../../shared/conversation/api/send-chat-message";
+import { ChatExperience } from "../../../shared/conversation/components/chat-experience";
+import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
+import { type ChatBackend, useChatSession } from "../../../shared/conversation/use-chat-session";
 import { CHAT_HISTORY_KEY, fetchChatHistory } from "../api/chat-history";
 import { fetchChatMediaStatus } from "../api/chat-media-status";
-import { sendChatMessage } from "../api/send-chat-message";
-import { type ChatBackend, useChatSession } from "../use-chat-session";
-import { ChatExperience } from "./chat-experience";
-import { OfflineBadge } from "./offline-badge";
 
 export function MainChat() {
   const backend = useMemo<ChatBackend>(

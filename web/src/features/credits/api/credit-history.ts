@@ -6,7 +6,7 @@ import {
 } from "@storyverse/contract/billing";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { CREDIT_HISTORY_KEY } from "./credit-balance";
+import { CREDIT_HISTORY_KEY } from "../../../shared/credits/credit-balance";
 
 export function fetchCreditHistory(
   before: string | undefined,

@@ -2,7 +2,7 @@
 import { type MonthlyActivity, monthlyActivitySchema } from "@storyverse/contract/billing";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { MONTHLY_ACTIVITY_KEY } from "./credit-balance";
+import { MONTHLY_ACTIVITY_KEY } from "../../../shared/credits/credit-balance";
 
 export function fetchMonthlyActivity(signal?: AbortSignal): Promise<MonthlyActivity> {
   return apiRequest("/api/monthly-activity", { schema: monthlyActivitySchema, signal, timeoutMs: 15_000 });

@@ -2,7 +2,7 @@
 import { type SubscriptionDetails, subscriptionDetailsSchema } from "@storyverse/contract/billing";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { SUBSCRIPTION_DETAILS_KEY } from "./credit-balance";
+import { SUBSCRIPTION_DETAILS_KEY } from "../../../shared/credits/credit-balance";
 
 export function fetchSubscriptionDetails(signal?: AbortSignal): Promise<SubscriptionDetails> {
   return apiRequest("/api/subscription-details", {

@@ -3,9 +3,9 @@
 import { BILLING_TYPE_LABEL } from "@storyverse/contract/billing";
 import { ExternalLink, Info, Wallet } from "lucide-react";
 import { useState } from "react";
-import { useBanner } from "../../../app/banner-provider";
 import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
+import { useBanner } from "../../../shared/banner-provider";
 import { useManageBilling } from "../api/manage-billing";
 import { manageBillingOutcome } from "../billing-outcome";
 import { cardClasses } from "./card-states";

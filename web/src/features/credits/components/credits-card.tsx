@@ -4,7 +4,7 @@ import { creditCost } from "@storyverse/contract/credits";
 import { Coins, Plus } from "lucide-react";
 import { Button } from "../../../components/button";
 import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
-import { useCreditBalance } from "../api/credit-balance";
+import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useSubscriptionDetails } from "../api/subscription-details";
 import { formatTopUpDate } from "../format";
 import { ACCOUNT_DATA_ERROR, LoadError, Skeleton } from "./card-states";

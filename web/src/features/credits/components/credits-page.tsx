@@ -1,6 +1,6 @@
 // The Credits page: the Credits card, this month's activity,
 // billing, the Top Up packs and the credit history.
-import { useCreditBalance } from "../api/credit-balance";
+import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { BillingCard } from "./billing-card";
 import { CreditHistory } from "./credit-history";
 import { CreditsCard } from "./credits-card";

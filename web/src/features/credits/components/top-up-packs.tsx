@@ -3,9 +3,9 @@
 import { CREDIT_PACKS, type CreditPack } from "@storyverse/contract/billing";
 import { Check, Sparkles } from "lucide-react";
 import { useState } from "react";
-import { useBanner } from "../../../app/banner-provider";
 import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
+import { useBanner } from "../../../shared/banner-provider";
 import { useCreateCheckoutSession } from "../api/create-checkout-session";
 import { redirectTo } from "./redirect";
 

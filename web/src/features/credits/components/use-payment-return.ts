@@ -5,14 +5,14 @@ import { PAYMENT_CANCELLED_MESSAGE, type VerifySessionResponse } from "@storyver
 import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useBanner } from "../../../app/banner-provider";
-import { useView } from "../../../app/view-provider";
 import { ApiError } from "../../../lib/api-errors";
 import { costLabel } from "../../../lib/credits";
-import { refreshCreditBalance } from "../api/credit-balance";
+import { useBanner } from "../../../shared/banner-provider";
+import { refreshCreditBalance } from "../../../shared/credits/credit-balance";
+import { CREDITS_VIEW } from "../../../shared/credits/quota-prompt-provider";
+import { useView } from "../../../shared/view-provider";
 import { verifyCheckoutSession } from "../api/verify-checkout-session";
 import { type PaymentReturn, restorePendingPaymentReturn, takePendingPaymentReturn } from "../payment-return";
-import { CREDITS_VIEW } from "./quota-prompt-provider";
 
 /** The purchase may well have gone through, but this page could not confirm it. */
 export const PAYMENT_REFRESH_MESSAGE = "Please refresh the page to update your account information.";

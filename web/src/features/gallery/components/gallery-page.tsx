@@ -5,13 +5,13 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Images, RotateCw, Sparkles, WandSparkles } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useAuth } from "../../../app/auth-provider";
-import { useView } from "../../../app/view-provider";
 import { Button, Spinner } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
-import { galleryQueryOptions } from "../api/gallery-page";
+import { useAuth } from "../../../shared/auth";
+import { galleryQueryOptions } from "../../../shared/gallery/gallery-page";
+import { useView } from "../../../shared/view-provider";
 
 export const GALLERY_TITLE = "Your Media Gallery";
 export const GALLERY_LOADING = "Loading Gallery...";

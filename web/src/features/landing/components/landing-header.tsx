@@ -2,8 +2,8 @@ import { Menu, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { iconButtonClasses } from "../../../components/button-classes";
-import { ThemeToggle } from "../../../components/theme-toggle";
 import { Wordmark } from "../../../components/wordmark";
+import { ThemeToggle } from "../../../shared/theme-toggle";
 import { useActiveSection } from "./use-active-section";
 
 export const SECTION_LINKS = [

@@ -5,13 +5,12 @@
 import type { Story } from "@storyverse/contract/stories";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Share2 } from "lucide-react";
-import { useId, useState } from "react";
+import { type ComponentType, useId, useState } from "react";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
 import { inputClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
-import { BackupSection } from "../../stories/components/backup-section";
 import {
   createShareLink,
   downloadStoryExport,
@@ -28,12 +27,20 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: "pdf", label: "PDF" },
 ];
 
+/** A section another feature adds to the dialog (the story backup, from the stories feature). */
+export type ShareDialogSection = ComponentType<{
+  storyId: string;
+  onError: (message: string | null) => void;
+}>;
+
 interface ShareExportDialogProps {
   story: Story | null;
   onClose: () => void;
+  /** Shown between the downloads and the film; the app layer hands it in (features do not import each other). */
+  backupSection: ShareDialogSection;
 }
 
-export function ShareExportDialog({ story, onClose }: ShareExportDialogProps) {
+export function ShareExportDialog({ story, onClose, backupSection }: ShareExportDialogProps) {
   return (
     <Modal
       open={story !== null}
@@ -42,12 +49,12 @@ export function ShareExportDialog({ story, onClose }: ShareExportDialogProps) {
       description="Keep the story as a book, or let friends read it with a link."
       icon={<Share2 className="size-5" />}
     >
-      {story ? <ShareExportBody key={story.id} storyId={story.id} /> : null}
+      {story ? <ShareExportBody key={story.id} storyId={story.id} BackupSection={backupSection} /> : null}
     </Modal>
   );
 }
 
-function ShareExportBody({ storyId }: { storyId: string }) {
+function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSection: ShareDialogSection }) {
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [progress, setProgress] = useState(0);

@@ -3,12 +3,14 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { makeStory } from "../../stories/test-fixtures";
+import { makeStory } from "../../../test/story-fixtures";
 import { ShareExportDialog } from "./share-export-dialog";
 import { SHARE_GONE_MESSAGE, SharedStoryPage, shareTokenFromPath } from "./shared-story-page";
 
 const TOKEN = "AbCdEfGhIjKlMnOpQrStUv";
 const story = makeStory();
+/** The backup section belongs to the stories feature (the app adds it); these tests are about sharing. */
+const NoSection = () => null;
 const film = (status: string, progress: number, video_url: string | null = null) => ({
   id: "f1",
   status,
@@ -37,7 +39,7 @@ describe("Share & export dialog", () => {
     });
     render(
       <Providers auth={SIGNED_IN}>
-        <ShareExportDialog story={story} onClose={() => {}} />
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
     );
     expect(await screen.findByText(/Free: it reuses the scenes you already made/)).toBeTruthy();
@@ -74,7 +76,7 @@ describe("Share & export dialog", () => {
     });
     render(
       <Providers auth={SIGNED_IN}>
-        <ShareExportDialog story={story} onClose={() => {}} />
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
     );
     const exports = () => calls.filter((call) => call.method === "POST" && call.path.endsWith("/exports"));
@@ -99,7 +101,7 @@ describe("Share & export dialog", () => {
     });
     render(
       <Providers auth={SIGNED_IN}>
-        <ShareExportDialog story={story} onClose={() => {}} />
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
     );
     const video = await screen.findByLabelText("The film");
@@ -137,7 +139,7 @@ describe("Share & export dialog", () => {
     });
     render(
       <Providers auth={SIGNED_IN}>
-        <ShareExportDialog story={story} onClose={() => {}} />
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
     );
     fireEvent.click(await screen.findByLabelText("Show my username on the shared page"));
@@ -169,7 +171,7 @@ describe("Share & export dialog", () => {
     });
     render(
       <Providers auth={SIGNED_IN}>
-        <ShareExportDialog story={story} onClose={() => {}} />
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
     );
     const box = (await screen.findByRole("textbox", { name: "Share link" })) as HTMLInputElement;

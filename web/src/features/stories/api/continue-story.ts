@@ -3,7 +3,7 @@
 // the narrator writes them and aborting its signal stops it.
 import { type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
-import type { TurnStreaming } from "../../chat/api/send-chat-message";
+import type { TurnStreaming } from "../../../shared/conversation/api/send-chat-message";
 
 export function continueStory(storyId: string, streaming?: TurnStreaming): Promise<ChatResponse> {
   const path = `/api/stories/${encodeURIComponent(storyId)}/continue`;

@@ -5,7 +5,7 @@
 import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyverse/contract/chat";
 import type { RetryWhat, StoryRetryOptions, StoryTurnOptions } from "@storyverse/contract/story-craft";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
-import type { TurnStreaming } from "../../chat/api/send-chat-message";
+import type { TurnStreaming } from "../../../shared/conversation/api/send-chat-message";
 import type { SelectedStoryImage } from "../selection";
 
 /** The options a retry or continue sends: the mode when one is chosen, the selected images in image mode. */

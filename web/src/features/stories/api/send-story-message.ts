@@ -5,7 +5,7 @@ import { type ChatMode, type ChatResponse, chatResponseSchema } from "@storyvers
 import type { InputMode } from "@storyverse/contract/generation-settings";
 import type { StoryChatRequest } from "@storyverse/contract/stories";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
-import type { TurnStreaming } from "../../chat/api/send-chat-message";
+import type { TurnStreaming } from "../../../shared/conversation/api/send-chat-message";
 import type { SelectedStoryImage } from "../selection";
 
 export interface StoryTurn {

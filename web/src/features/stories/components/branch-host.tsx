@@ -4,27 +4,12 @@
 // being viewed, for one).
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { useBanner } from "../../../app/banner-provider";
+import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { errorMessage } from "../../../lib/api-errors";
+import { useBanner } from "../../../shared/banner-provider";
 import { showBranch } from "../branch-view";
+import { BranchControlsContext } from "./branch-controls";
 import { BranchTreeDialog } from "./branch-tree-dialog";
-
-interface BranchControls {
-  /** The branch being switched to, while it loads. */
-  switching: string | null;
-  /** Shows `branchId`, then scrolls to `messageId` (a checkpoint) if given; false if it failed (said in a banner). */
-  switchTo: (branchId: string, messageId?: string) => Promise<boolean>;
-  openTree: () => void;
-}
-
-const BranchControlsContext = createContext<BranchControls | null>(null);
-
-export function useBranchControls(): BranchControls {
-  const controls = useContext(BranchControlsContext);
-  if (!controls) throw new Error("useBranchControls needs a BranchHost");
-  return controls;
-}
 
 const HIGHLIGHT = ["rounded-2xl", "ring-2", "ring-accent-500", "ring-offset-4", "ring-offset-canvas"];
 

@@ -6,14 +6,14 @@ import { BRANCH_NAME_MAX_LENGTH, CHECKPOINT_NAME_MAX_LENGTH } from "@storyverse/
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bookmark, BookmarkX, Ellipsis, GitBranchPlus } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
-import { useAuth } from "../../../app/auth-provider";
-import { useBanner } from "../../../app/banner-provider";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal, ModalActions, ModalClose } from "../../../components/modal";
 import { TextField } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
+import { useAuth } from "../../../shared/auth";
+import { useBanner } from "../../../shared/banner-provider";
 import { branchesKey, branchesQueryOptions, createBranch, setCheckpoint } from "../api/branches";
 import { followServerBranch } from "../branch-view";
 

@@ -9,7 +9,7 @@ import { Check, ChevronDown, GitBranch, ListTree, RotateCw } from "lucide-react"
 import { Spinner } from "../../../components/button";
 import { branchesKey, branchesQueryOptions } from "../api/branches";
 import { branchTree, flatTree, timeAgo, turnsLabel } from "../branch-tree";
-import { useBranchControls } from "./branch-host";
+import { useBranchControls } from "./branch-controls";
 import { BranchThumb } from "./branch-thumb";
 
 const itemClasses =

@@ -17,7 +17,7 @@ import { STORIES_KEY } from "../api/list-stories";
 import { type BranchNode, branchTree, forkLabel, timeAgo, turnsLabel } from "../branch-tree";
 import { reloadStoryBranch } from "../branch-view";
 import { replaceOpenStory } from "../open-story";
-import { useBranchControls } from "./branch-host";
+import { useBranchControls } from "./branch-controls";
 import { BranchThumb } from "./branch-thumb";
 
 export const LAST_BRANCH_NOTE = "A story keeps at least one branch.";

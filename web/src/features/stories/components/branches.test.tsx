@@ -7,11 +7,11 @@ import type { Branch } from "@storyverse/contract/branches";
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
+import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
 import { closeOpenStory, setOpenStory } from "../open-story";
-import { makeMessage, makeStory } from "../test-fixtures";
 import { LAST_BRANCH_NOTE } from "./branch-tree-dialog";
 import { StoryInterface } from "./story-interface";
 
@@ -157,7 +157,7 @@ function renderStory(world: World) {
   return render(
     <Providers auth={SIGNED_IN}>
       <QuotaPromptProvider>
-        <StoryInterface />
+        <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
     </Providers>,
   );

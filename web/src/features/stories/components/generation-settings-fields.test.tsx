@@ -5,7 +5,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { makeStory } from "../test-fixtures";
+import { makeStory } from "../../../test/story-fixtures";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
 const story = makeStory({ title: "Harbour", context: "A grey town." });

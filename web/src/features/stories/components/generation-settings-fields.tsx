@@ -25,8 +25,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage, InvalidInputError } from "../../../lib/api-errors";
-import { useVoices } from "../../voice/api/voices";
-import { VoiceField } from "../../voice/components/voice-field";
+import { useVoices } from "../../../shared/voice/api/voices";
+import { VoiceField } from "../../../shared/voice/components/voice-field";
 import {
   type GenerationSettingsState,
   generationSettingsKey,

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeMessage, makeStory } from "../../../test/story-fixtures";
 import { closeOpenStory, readOpenStory } from "../open-story";
-import { makeMessage, makeStory } from "../test-fixtures";
 import { ImportNotesNotice } from "./import-notes";
 import { StoriesPage } from "./stories-page";
 

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeStory } from "../../../test/story-fixtures";
 import { closeOpenStory, readOpenStory } from "../open-story";
-import { makeStory } from "../test-fixtures";
 import { StoriesPage } from "./stories-page";
 
 const lighthouse = {

@@ -2,9 +2,9 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeMessage, makeStory } from "../../../test/story-fixtures";
 import { readStoryMediaStates, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, readOpenStory } from "../open-story";
-import { makeMessage, makeStory } from "../test-fixtures";
 import { StoriesPage } from "./stories-page";
 
 const forest = makeStory({

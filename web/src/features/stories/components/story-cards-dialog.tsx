@@ -32,10 +32,10 @@ import { MediaThumb } from "../../../components/media-thumb";
 import { Modal, ModalActions } from "../../../components/modal";
 import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
-import { userImagesQueryOptions } from "../../gallery/api/user-images";
-import { readFileAsDataUrl } from "../../studio/use-input-images";
-import { useVoices } from "../../voice/api/voices";
-import { VoiceField } from "../../voice/components/voice-field";
+import { readFileAsDataUrl } from "../../../lib/read-file";
+import { userImagesQueryOptions } from "../../../shared/gallery/user-images";
+import { useVoices } from "../../../shared/voice/api/voices";
+import { VoiceField } from "../../../shared/voice/components/voice-field";
 import { STORIES_KEY } from "../api/list-stories";
 import {
   createStoryCard,

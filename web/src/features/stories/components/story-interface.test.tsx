@@ -1,13 +1,13 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
+import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { closeOpenStory, setOpenStory } from "../open-story";
-import { makeMessage, makeStory } from "../test-fixtures";
 import { StoryInterface } from "./story-interface";
 import { narratorContext } from "./test-context";
 
@@ -92,7 +92,7 @@ function renderStory() {
   return render(
     <Providers auth={SIGNED_IN}>
       <QuotaPromptProvider>
-        <StoryInterface />
+        <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
     </Providers>,
   );
@@ -414,7 +414,7 @@ describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a 
     return render(
       <Providers auth={SIGNED_IN}>
         <QuotaPromptProvider>
-          <StoryInterface />
+          <StoryInterface ShareDialog={NoShareDialog} />
         </QuotaPromptProvider>
       </Providers>,
     );

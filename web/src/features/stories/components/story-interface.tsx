@@ -23,20 +23,22 @@ import {
   TriangleAlert,
   X,
 } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useAuth } from "../../../app/auth-provider";
-import { useBanner } from "../../../app/banner-provider";
-import { useView } from "../../../app/view-provider";
+import { type ComponentType, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { iconButtonClasses } from "../../../components/button-classes";
 import { ViewLoading } from "../../../components/view-loading";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
-import { ChatExperience, type ReferenceSelection } from "../../chat/components/chat-experience";
-import { OfflineBadge } from "../../chat/components/offline-badge";
-import { type ChatBackend, useChatSession } from "../../chat/use-chat-session";
-import { ShareExportDialog } from "../../sharing/components/share-export-dialog";
-import { NarrationControl } from "../../voice/components/narration-control";
-import { useReadNewTurnsAloud } from "../../voice/use-read-new-turns-aloud";
+import { useAuth } from "../../../shared/auth";
+import { useBanner } from "../../../shared/banner-provider";
+import {
+  ChatExperience,
+  type ReferenceSelection,
+} from "../../../shared/conversation/components/chat-experience";
+import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
+import { type ChatBackend, useChatSession } from "../../../shared/conversation/use-chat-session";
+import { useView } from "../../../shared/view-provider";
+import { NarrationControl } from "../../../shared/voice/components/narration-control";
+import { useReadNewTurnsAloud } from "../../../shared/voice/use-read-new-turns-aloud";
 import { draftCardFromMessage } from "../api/card-draft";
 import { continueStory } from "../api/continue-story";
 import { editStoryMessage } from "../api/edit-story-message";
@@ -73,7 +75,10 @@ const turnOf = (messages: readonly ChatMessage[], messageId: string) => {
   return messages.slice(0, index + 1).filter((m) => m.role === "assistant").length;
 };
 
-export function StoryInterface() {
+/** The "Share & export" dialog for the open story (null: closed), handed in by the app layer, which composes it. */
+export type StoryShareDialog = ComponentType<{ story: Story | null; onClose: () => void }>;
+
+export function StoryInterface({ ShareDialog }: { ShareDialog: StoryShareDialog }) {
   const open = useOpenStory();
   const { user } = useAuth();
   const { storyId } = useView();
@@ -82,7 +87,7 @@ export function StoryInterface() {
     // Each branch is a conversation of its own: the chat starts afresh when the story shows another.
     return (
       <BranchHost story={open.story} userId={user.id}>
-        <OpenStoryChat key={branchViewKey(open.story)} story={open.story} />
+        <OpenStoryChat key={branchViewKey(open.story)} story={open.story} ShareDialog={ShareDialog} />
       </BranchHost>
     );
   }
@@ -163,7 +168,7 @@ type SidePanel =
   | { panel: "camera" }
   | { panel: "lore" };
 
-function OpenStoryChat({ story }: { story: Story }) {
+function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: StoryShareDialog }) {
   const queryClient = useQueryClient();
   useStoryTabTitle(story.title);
   const { navigate } = useView();
@@ -438,7 +443,7 @@ function OpenStoryChat({ story }: { story: Story }) {
         onClose={closePanel}
       />
       <LoreDraftsPanel docked storyId={panel?.panel === "lore" ? story.id : null} onClose={closePanel} />
-      <ShareExportDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
+      <ShareDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
     </>
   );
 }

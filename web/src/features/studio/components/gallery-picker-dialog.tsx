@@ -11,7 +11,7 @@ import { Button, Spinner } from "../../../components/button";
 import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
 import { MediaThumb } from "../../../components/media-thumb";
 import { errorMessage } from "../../../lib/api-errors";
-import { userImagesQueryOptions } from "../../gallery/api/user-images";
+import { userImagesQueryOptions } from "../../../shared/gallery/user-images";
 import { checkPickerAdd, pickerCounter, type StudioInput, togglePickerSelection } from "../studio-rules";
 
 export const PICKER_TITLE = "Select from Gallery";

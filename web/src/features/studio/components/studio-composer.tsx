@@ -6,8 +6,8 @@ import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useLayoutE
 import { Button, Spinner } from "../../../components/button";
 import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
-import { CreditShortfallNotice } from "../../credits/components/credit-shortfall";
-import type { Shortfall } from "../../credits/out-of-credits";
+import { CreditShortfallNotice } from "../../../shared/credits/credit-shortfall";
+import type { Shortfall } from "../../../shared/credits/out-of-credits";
 import { MAX_INPUT_IMAGES, type StudioInput } from "../studio-rules";
 import { BATCH_SIZES } from "../use-studio-preferences";
 

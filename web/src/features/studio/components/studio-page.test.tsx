@@ -2,9 +2,9 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { readStorage, writeStorage } from "../../../lib/storage";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
-import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
 import { StudioPage } from "./studio-page";
 
 function item(n: number, overrides: Partial<GalleryItem> = {}): GalleryItem {

@@ -4,13 +4,13 @@
 import type { GalleryItem } from "@storyverse/contract/media";
 import { MessageCircleQuestion, WandSparkles } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useBanner } from "../../../app/banner-provider";
 import { Spinner } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { creditLabel, formatBalance, visibleCostLabel } from "../../../lib/credits";
-import { useCreditBalance } from "../../credits/api/credit-balance";
-import { useCreditShortfall } from "../../credits/components/credit-shortfall";
-import { useQuotaPrompt } from "../../credits/components/quota-prompt-provider";
+import { useBanner } from "../../../shared/banner-provider";
+import { useCreditBalance } from "../../../shared/credits/credit-balance";
+import { useCreditShortfall } from "../../../shared/credits/credit-shortfall";
+import { useQuotaPrompt } from "../../../shared/credits/quota-prompt-provider";
 import { studioCost } from "../studio-rules";
 import { clipboardFiles, useInputImages } from "../use-input-images";
 import { useStudioConversation } from "../use-studio-conversation";

@@ -1,10 +1,10 @@
 // Cost against balance before anything is sent: a request the account cannot pay for says so beside the
 // send button (and the button is disabled by its feature), instead of being refused afterwards.
 import { CircleAlert } from "lucide-react";
-import { useView } from "../../../app/view-provider";
-import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
-import { useCreditBalance } from "../api/credit-balance";
-import type { Shortfall } from "../out-of-credits";
+import { costLabel, creditLabel, formatBalance } from "../../lib/credits";
+import { useView } from "../view-provider";
+import { useCreditBalance } from "./credit-balance";
+import type { Shortfall } from "./out-of-credits";
 import { CREDITS_VIEW } from "./quota-prompt-provider";
 
 /** How short the account is for a request of this cost; null when it can pay (or is unlimited). */

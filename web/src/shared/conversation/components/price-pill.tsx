@@ -2,7 +2,7 @@
 // action will charge, hidden for unlimited accounts.
 import { creditCost } from "@storyverse/contract/credits";
 import { visibleCostLabel } from "../../../lib/credits";
-import { useCreditBalance } from "../../credits/api/credit-balance";
+import { useCreditBalance } from "../../credits/credit-balance";
 
 export function PricePill({ kind }: { kind: "chat" | "image" | "video" }) {
   const { unlimited } = useCreditBalance();

@@ -2,7 +2,7 @@
 // carries thumbnail_url, which is what grids show; the 2K original (url) is for the lightbox only.
 import { type GalleryPage, galleryPageSchema } from "@storyverse/contract/studio";
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 
 export const GALLERY_KEY = ["gallery"] as const;
 /** Enough for the first screen of a wide display (6 columns by 4 rows and some), no more. */

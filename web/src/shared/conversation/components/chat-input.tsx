@@ -8,10 +8,10 @@ import { creditCost } from "@storyverse/contract/credits";
 import { INPUT_MODE_LABELS, INPUT_MODES, type InputMode } from "@storyverse/contract/generation-settings";
 import { ArrowUp, Clapperboard, ImageIcon, MessageSquare, Mic, Square, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
-import { useBanner } from "../../../app/banner-provider";
 import { Spinner } from "../../../components/button";
-import { CostLabel } from "../../credits/components/cost-label";
-import { CreditShortfallNotice, useCreditShortfall } from "../../credits/components/credit-shortfall";
+import { useBanner } from "../../banner-provider";
+import { CostLabel } from "../../credits/cost-label";
+import { CreditShortfallNotice, useCreditShortfall } from "../../credits/credit-shortfall";
 import { useVoiceRecorder } from "../use-voice-recorder";
 
 export const TEXTAREA_MAX_HEIGHT = 200;

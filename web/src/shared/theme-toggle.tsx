@@ -1,6 +1,6 @@
 import { Moon, Sun } from "lucide-react";
-import { useTheme } from "../app/theme-provider";
-import { iconButtonClasses } from "./button-classes";
+import { iconButtonClasses } from "../components/button-classes";
+import { useTheme } from "./theme-provider";
 
 export function ThemeToggle() {
   const { theme, toggleTheme } = useTheme();

@@ -2,8 +2,8 @@
 // start, pause, resume and the playback speed. The player is shared app-wide (narration-player.ts): another
 // message starting takes over, and this message's narration stops when its control goes away.
 import { useEffect, useSyncExternalStore } from "react";
-import { useQuotaPrompt } from "../credits/components/quota-prompt-provider";
 import { shortfallOf } from "../credits/out-of-credits";
+import { useQuotaPrompt } from "../credits/quota-prompt-provider";
 import {
   type NarrationStatus,
   narrationSnapshot,

@@ -6,14 +6,14 @@ import type { ChatMessage } from "@storyverse/contract/chat";
 import type { MessageSpeech, VoicesResponse } from "@storyverse/contract/voice";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
+import { resetNarrationForTests } from "../../../shared/voice/narration-player";
 import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { QuotaPromptProvider } from "../../credits/components/quota-prompt-provider";
-import { StoryInterface } from "../../stories/components/story-interface";
-import { closeOpenStory, setOpenStory } from "../../stories/open-story";
-import { makeMessage, makeStory } from "../../stories/test-fixtures";
-import { resetNarrationForTests } from "../narration-player";
+import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
+import { closeOpenStory, setOpenStory } from "../open-story";
+import { StoryInterface } from "./story-interface";
 
 const story = makeStory({ id: "22222222-2222-4222-8222-222222222222", title: "Neon Nights" });
 const NARRATOR_ID = "33333333-3333-4333-8333-333333333333";
@@ -108,7 +108,7 @@ function renderStory() {
   return render(
     <Providers auth={SIGNED_IN}>
       <QuotaPromptProvider>
-        <StoryInterface />
+        <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
     </Providers>,
   );

@@ -36,3 +36,6 @@ export function makeMessage(patch: Partial<ChatMessage> & Pick<ChatMessage, "id"
     ...patch,
   };
 }
+
+/** The story screen without the app's "Share & export" dialog, which its tests do not open. */
+export const NoShareDialog = () => null;

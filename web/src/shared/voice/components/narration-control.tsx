@@ -8,7 +8,7 @@ import { Pause, Play, Volume2 } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "../../../components/button";
 import { visibleCostLabel } from "../../../lib/credits";
-import { useCreditBalance } from "../../credits/api/credit-balance";
+import { useCreditBalance } from "../../credits/credit-balance";
 import { useVoices } from "../api/voices";
 import { useMessageNarration } from "../use-message-narration";
 

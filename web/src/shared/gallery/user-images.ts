@@ -2,7 +2,7 @@
 import type { GalleryItem } from "@storyverse/contract/media";
 import { userImagesSchema } from "@storyverse/contract/media";
 import { queryOptions } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 
 export const USER_IMAGES_KEY = ["user-images"] as const;
 

@@ -4,8 +4,8 @@
 import { type CreditBalance, creditBalanceSchema, UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useAuth } from "../../../app/auth-provider";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useAuth } from "../auth";
 
 export const CREDIT_BALANCE_KEY = ["credit-balance"] as const;
 export const CREDIT_HISTORY_KEY = ["credit-history"] as const;

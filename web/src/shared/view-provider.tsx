@@ -16,7 +16,7 @@ import {
   useTransition,
 } from "react";
 import { readStorage, writeStorage } from "../lib/storage";
-import { useAuth } from "./auth-provider";
+import { useAuth } from "./auth";
 import {
   canonicalUrl,
   navItemForView,

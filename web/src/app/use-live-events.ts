@@ -13,15 +13,20 @@ import {
 } from "@storyverse/contract/events";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { apiOpenEventStream, type StreamEvent } from "../../lib/api-client";
-import { CHAT_HISTORY_KEY } from "../chat/api/chat-history";
-import { CREDIT_BALANCE_KEY, CREDIT_QUERY_KEYS } from "../credits/api/credit-balance";
-import { GALLERY_KEY } from "../gallery/api/gallery-page";
-import { USER_IMAGES_KEY } from "../gallery/api/user-images";
-import { STORIES_KEY } from "../stories/api/list-stories";
-import { storyMessagesKey } from "../stories/api/story-messages";
-import { connectEvents } from "./event-connection";
-import { publishMediaEvent, publishStudioEvent, resetLiveEvents, setLiveState } from "./live-events";
+import { CHAT_HISTORY_KEY } from "../features/chat/api/chat-history";
+import { STORIES_KEY } from "../features/stories/api/list-stories";
+import { storyMessagesKey } from "../features/stories/api/story-messages";
+import { apiOpenEventStream, type StreamEvent } from "../lib/api-client";
+import { CREDIT_BALANCE_KEY, CREDIT_QUERY_KEYS } from "../shared/credits/credit-balance";
+import { GALLERY_KEY } from "../shared/gallery/gallery-page";
+import { USER_IMAGES_KEY } from "../shared/gallery/user-images";
+import { connectEvents } from "../shared/live/event-connection";
+import {
+  publishMediaEvent,
+  publishStudioEvent,
+  resetLiveEvents,
+  setLiveState,
+} from "../shared/live/live-events";
 
 /** Applies one event from the stream to the app's server state. */
 export function applyLiveEvent(queryClient: QueryClient, { event, data }: StreamEvent): void {

@@ -1,7 +1,7 @@
 // GET /api/user/verify: is the stored token still a live session, and who is it (with the balance)?
 import { type VerifyUserResponse, verifyUserResponseSchema } from "@storyverse/contract/accounts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "../lib/api-client";
 
 export function verifySession(signal?: AbortSignal): Promise<VerifyUserResponse> {
   return apiRequest("/api/user/verify", { schema: verifyUserResponseSchema, signal, timeoutMs: 30_000 });

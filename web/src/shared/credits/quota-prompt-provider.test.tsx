@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { useView } from "../../../app/view-provider";
-import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { Providers, SIGNED_IN } from "../../test/render-app";
+import { useView } from "../view-provider";
 import { QuotaPromptProvider, useQuotaPrompt } from "./quota-prompt-provider";
 
 // A feature that was refused for want of credits, and the current view beside it.

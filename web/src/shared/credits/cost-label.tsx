@@ -1,8 +1,8 @@
 // The price beside an action against what the account has ("1.5 credits · 9 left"), hidden for unlimited
 // users.
 import { creditCost } from "@storyverse/contract/credits";
-import { formatBalance, visibleCostLabel } from "../../../lib/credits";
-import { useCreditBalance } from "../api/credit-balance";
+import { formatBalance, visibleCostLabel } from "../../lib/credits";
+import { useCreditBalance } from "./credit-balance";
 
 interface CostLabelProps {
   /** chat, image, video, advisor ... (unknown kinds cost 1). */

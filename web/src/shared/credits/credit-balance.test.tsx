@@ -1,8 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { json, mockFetch } from "../../../test/mock-fetch";
-import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
+import { json, mockFetch } from "../../test/mock-fetch";
+import { createTestQueryClient, Providers, SIGNED_IN } from "../../test/render-app";
 import { CREDIT_BALANCE_KEY, refreshCreditBalance, useCreditBalance } from "./credit-balance";
 
 function Balance() {

@@ -4,16 +4,16 @@
 // words; with some credits left but fewer than the request costs, it says so, with both numbers.
 //
 // The "out-of-credits prompt" of the other flows (a chat turn, a Studio batch refused with 402 or a
-// message containing 'Insufficient credits', see ../out-of-credits.ts) is this same dialog: one prompt,
+// message containing 'Insufficient credits', see ./out-of-credits.ts) is this same dialog: one prompt,
 // one set of words and one way to the Credits page wherever credits run out.
 import * as Dialog from "@radix-ui/react-dialog";
 import { Sparkles } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { useView } from "../../../app/view-provider";
-import { Button } from "../../../components/button";
-import { buttonClasses } from "../../../components/button-classes";
-import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
-import type { Shortfall } from "../out-of-credits";
+import { Button } from "../../components/button";
+import { buttonClasses } from "../../components/button-classes";
+import { costLabel, creditLabel, formatBalance } from "../../lib/credits";
+import { useView } from "../view-provider";
+import type { Shortfall } from "./out-of-credits";
 
 export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
 export const QUOTA_EXCEEDED_TEXT =

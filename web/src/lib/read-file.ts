@@ -1,0 +1,10 @@
+// A picked or dropped file as a data URL, the form the API takes uploaded images in (the Studio's inputs, a
+// Story Card's portrait).
+export function readFileAsDataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error("The file could not be read."));
+    reader.readAsDataURL(file);
+  });
+}
