@@ -43,15 +43,23 @@ module.exports = {
       from: { path: "^server/src/platform/", pathNot: TESTS },
       to: { path: [anyModule(), "^server/src/http/"] },
     },
-    // Enabled by item 5 of issue #30 (domain errors with codes): services still throw HTTP errors today.
-    // {
-    //   name: "only-routes-know-http-errors",
-    //   severity: "error",
-    //   comment:
-    //     "Services throw domain errors; only a module's routes (routes.ts, *-routes.ts) know HTTP errors.",
-    //   from: { path: anyModule(), pathNot: ["(^|/)(routes|[^/]+-routes)\\.ts$", TESTS] },
-    //   to: { path: "^server/src/http/errors\\.ts$" },
-    // },
+    {
+      name: "only-routes-know-http-errors",
+      severity: "error",
+      comment:
+        "Services throw domain errors (platform/errors.ts), which know no HTTP: they run in job workers too. " +
+        "Only a module's routes (routes.ts, *-routes.ts) and the HTTP edge know HTTP errors.",
+      from: { path: anyModule(), pathNot: ["(^|/)(routes|[^/]+-routes)\\.ts$", TESTS] },
+      to: { path: "^server/src/http/errors\\.ts$" },
+    },
+    {
+      name: "routes-call-services-only",
+      severity: "error",
+      comment:
+        "A route calls its module's services, never a repo: the rules and transactions live in the services.",
+      from: { path: "routes\\.ts$", pathNot: TESTS },
+      to: { path: "repo\\.ts$" },
+    },
     {
       name: "web-feature-imports-no-feature",
       severity: "error",

@@ -6,8 +6,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
+import { mediaEventOf } from "./chat/presentation";
 import { chatRoutes } from "./chat/routes";
-import { mediaEventOf } from "./chat/service";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { creditRoutes } from "./credits/routes";
@@ -23,6 +23,7 @@ import { installErrorHandling } from "./http/errors";
 import { installInputGuards } from "./http/input-guards";
 import { createRouteKit, type Lifecycle } from "./http/route-kit";
 import type { RouteModuleOptions, TypedApp } from "./http/route-module";
+import { installSecureByDefault } from "./http/secure-by-default";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
 import { backupRoutes } from "./interop/backup-routes";
@@ -145,6 +146,9 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },
   });
 
+  // Every /api route needs a session unless it says it is public; the hook, the security marker and the
+  // shared error answers are added as each route registers.
+  installSecureByDefault(app, kit);
   // Every route module is a plugin of the same shape, registered in order with the same options.
   const routes: RouteModuleOptions = { ctx, kit };
   await app.register(systemRoutes, routes);

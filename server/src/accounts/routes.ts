@@ -29,7 +29,7 @@ const tags = ["accounts"];
 export const accountRoutes: RouteModule = async (app, { kit }) => {
   // The session cache lives in this context, so logout and resets evict what the shared auth hook reads.
   const ctx = kit.accounts;
-  const { auth, limiter, security: bearer } = kit;
+  const { limiter } = kit;
   const accountLimits = accountLimitsFor(ctx.config.addressLimitsFactor);
 
   /**
@@ -46,6 +46,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/register",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Create an account",
@@ -65,6 +66,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/login",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Sign in with an email or a username",
@@ -85,11 +87,9 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/logout",
     {
-      onRequest: auth,
       schema: {
         tags,
         summary: "End this session",
-        security: bearer,
         response: { 200: logoutResponseSchema, ...errors },
       },
     },
@@ -102,6 +102,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.get(
     "/api/check-username/:username",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Is a username free?",
@@ -118,6 +119,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.get(
     "/api/check-email/:email",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Is an email address free?",
@@ -134,6 +136,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.get(
     "/api/verify-email/:token",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Use the link from the verification mail",
@@ -150,6 +153,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/resend-verification",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Mail a new verification link",
@@ -174,6 +178,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/forgot-password",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Mail a password reset link (same answer whether or not the account exists)",
@@ -198,6 +203,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.post(
     "/api/reset-password",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "Choose a new password with the link from the reset mail",
@@ -218,11 +224,9 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.get(
     "/api/user/verify",
     {
-      onRequest: auth,
       schema: {
         tags,
         summary: "Check the session",
-        security: bearer,
         response: { 200: verifyUserResponseSchema, ...errors },
       },
     },
@@ -232,11 +236,9 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   app.get(
     "/api/profile",
     {
-      onRequest: auth,
       schema: {
         tags,
         summary: "The signed-in user",
-        security: bearer,
         response: { 200: userSchema, ...errors },
       },
     },

@@ -111,7 +111,12 @@ export async function branchHistoryStats(
   storyIds: string[],
 ): Promise<BranchHistoryStats[]> {
   if (storyIds.length === 0) return [];
-  const result = (await q.execute(sql`
+  const result = await q.execute<{
+    storyId: string;
+    turns: number;
+    lastMessageAt: string | null;
+    newestImageKey: string | null;
+  }>(sql`
     select m.story_id as "storyId",
            count(*) filter (where m.role = 'assistant')::int as turns,
            (extract(epoch from max(m.created_at)) * 1000)::bigint::text as "lastMessageAt",
@@ -123,9 +128,7 @@ export async function branchHistoryStats(
     where m.user_id = ${userId} and m.story_id in ${storyIds}
       and m.hidden = false and m.undo_step is null
     group by m.story_id
-  `)) as unknown as {
-    rows: { storyId: string; turns: number; lastMessageAt: string | null; newestImageKey: string | null }[];
-  };
+  `);
   return result.rows.map((row) => ({
     storyId: row.storyId,
     turns: Number(row.turns),
@@ -143,7 +146,7 @@ export async function checkpointsOf(
   storyIds: string[],
 ): Promise<NamedCheckpoint[]> {
   if (storyIds.length === 0) return [];
-  const result = (await q.execute(sql`
+  const result = await q.execute<NamedCheckpoint>(sql`
     select "storyId", "messageId", name, turn from (
       select m.story_id as "storyId", m.id as "messageId", m.checkpoint as name,
              row_number() over (partition by m.story_id order by m.created_at, m.id)::int as turn
@@ -153,7 +156,7 @@ export async function checkpointsOf(
     ) numbered
     where name is not null
     order by turn
-  `)) as unknown as { rows: NamedCheckpoint[] };
+  `);
   return result.rows.map((row) => ({ ...row, turn: Number(row.turn) }));
 }
 
@@ -187,10 +190,10 @@ export async function nameCheckpoint(
 /** Which of these uploaded files some message of the user still names as a reference. */
 export async function filesStillNamed(q: Queryable, userId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const result = (await q.execute(sql`
+  const result = await q.execute<{ key: string }>(sql`
     select distinct key from chat_messages, unnest(reference_keys) as key
     where user_id = ${userId} and reference_keys && ${`{${keys.map((key) => `"${key.replaceAll('"', "")}"`).join(",")}}`}::text[]
-  `)) as unknown as { rows: { key: string }[] };
+  `);
   const wanted = new Set(keys);
   return new Set(result.rows.map((row) => row.key).filter((key) => wanted.has(key)));
 }

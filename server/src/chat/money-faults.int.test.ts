@@ -11,7 +11,7 @@ import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
 import { sweepUnsettledCharges } from "../credits/service";
 import { type ImageProvider, ProviderError } from "../providers/types";
-import { STORY_DELETED_DETAIL, sendTurn } from "./service";
+import { STORY_DELETED_DETAIL, sendTurn } from "./turn";
 
 let t: TestApp;
 beforeAll(async () => {

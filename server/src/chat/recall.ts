@@ -116,7 +116,7 @@ async function turnsAndPlayers(
 ): Promise<{ turns: number[]; players: (string | null)[] }> {
   if (picked.length === 0) return { turns: [], players: [] };
   const newest = picked.reduce((a, b) => (a.at > b.at ? a : b)).at;
-  const result = (await q.execute(sql`
+  const result = await q.execute<{ turns: number[]; players: (string | null)[] }>(sql`
     select array[${sql.join(
       picked.map(
         (p) =>
@@ -136,7 +136,7 @@ async function turnsAndPlayers(
     from chat_messages earlier
     where earlier.user_id = ${userId} and earlier.story_id = ${storyId} and earlier.role = 'assistant'
       and earlier.hidden = false and earlier.created_at <= ${newest}::timestamptz
-  `)) as unknown as { rows: { turns: number[]; players: (string | null)[] }[] };
+  `);
   const [row] = result.rows;
   return { turns: (row?.turns ?? []).map(Number), players: row?.players ?? [] };
 }
@@ -153,7 +153,7 @@ async function commonAndRare(
   const each = [...new Set(words.split(/\s+/).filter(Boolean))];
   // Words that fell back to the whole turn (none was telling): searched for everywhere, as they are.
   if (each.length > RECALL_SEARCH_WORDS) return { recentFrom: "-infinity", rare: "" };
-  const result = (await q.execute(sql`
+  const result = await q.execute<{ recent_from: string; sampled: number; found: number[] }>(sql`
     select coalesce((
              select message.created_at from chat_messages message where ${olderShown}
              order by message.created_at desc limit 1 offset ${RECALL_RECENT - 1}
@@ -170,7 +170,7 @@ async function commonAndRare(
       select message.search from chat_messages message where ${olderShown}
       order by message.created_at desc limit ${RECALL_SAMPLE}
     ) sample
-  `)) as unknown as { rows: { recent_from: string; sampled: number; found: number[] }[] };
+  `);
   const row = result.rows[0];
   if (!row) return { recentFrom: "-infinity", rare: words };
   // A short story is all recent: every word is searched for in all of it.
@@ -241,7 +241,7 @@ export async function recallExchanges(
     ...byMeaning.nearest((where) => scored(sql`${where} and not ${matched}`)),
   ];
   // One statement that begins with SELECT: a read, which leaves the read cache what it holds.
-  const result = (await q.execute(sql`
+  const result = await q.execute<Picked>(sql`
     select picked.id, picked.created_at::text as at, picked.score, picked.pinned, picked.content as narrator,
            array(
              select unnest(tsvector_to_array(picked.search))
@@ -254,7 +254,7 @@ export async function recallExchanges(
       limit ${limit}
     ) picked
     order by picked.pinned desc, picked.score desc, picked.created_at desc
-  `)) as unknown as { rows: Picked[] };
+  `);
   const picked = result.rows;
   const { turns, players } = await turnsAndPlayers(q, userId, storyId, picked);
   return picked.map((row, i) => ({

@@ -10,9 +10,11 @@ import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
+import { answerAsJsonOrStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
-import { mainChatHistory, mediaStatus, sendTurn, type TurnInput, videoTaskStatus } from "./service";
+import { mainChatHistory } from "./presentation";
+import { mediaStatus, videoTaskStatus } from "./service";
+import { sendTurn, type TurnInput } from "./turn";
 
 const tags = ["chat"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -22,12 +24,10 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/chat",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary:
           "One turn of the main chat: story text now, media by job (Accept: text/event-stream streams the text)",
-        security: kit.security,
         body: chatRequestSchema,
         response: {
           200: chatResponseSchema,
@@ -49,8 +49,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         mode: chat_mode ?? (generate_video ? "video" : "image"),
         references: [],
       };
-      if (!wantsEventStream(request.headers.accept)) return sendTurn(ctx, turn);
-      return answerAsEventStream(reply, (streaming) => sendTurn(ctx, turn, streaming), {
+      return answerAsJsonOrStream(request, reply, (streaming) => sendTurn(ctx, turn, streaming), {
         heartbeatMs: ctx.config.eventHeartbeatMs,
       });
     },
@@ -59,11 +58,9 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/chat/history",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The main chat's messages, oldest first",
-        security: kit.security,
         response: { 200: chatHistorySchema, ...errors },
       },
     },
@@ -75,12 +72,10 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/chat/media-status/:messageId",
     {
-      onRequest: kit.auth,
       logLevel: "warn",
       schema: {
         tags,
         summary: "Poll the media of one main-chat message",
-        security: kit.security,
         params: messageIdParams,
         response: { 200: mediaStatusSchema, ...errors },
       },
@@ -91,12 +86,10 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/video-status/:taskId",
     {
-      onRequest: kit.auth,
       logLevel: "warn",
       schema: {
         tags,
         summary: "Poll a video task (the task id is the message id of a video turn)",
-        security: kit.security,
         params: z.object({ taskId: z.uuid("Unknown video task") }),
         response: { 200: videoStatusSchema, ...errors },
       },

@@ -119,10 +119,19 @@ describe("the streaming narrator", () => {
     const stream = await postTurnStream(base, `/api/stories/${storyId}/chat`, user.token, turnBody);
     const done = await stream.next((event) => event.event === "done");
     expect(deltas(stream).join("").trim()).toBe((done.data as { story_text: string }).story_text);
+    // Another player's story is refused before any stream starts: a plain 404, as for a JSON call.
     const other = await newUser();
-    const foreign = await postTurnStream(base, `/api/stories/${storyId}/chat`, other.token, turnBody);
-    const error = await foreign.next((event) => event.event === "error");
-    expect(error.data).toEqual({ status: 404, detail: "Story not found", code: "not_found" });
+    const foreign = await fetch(`${base}/api/stories/${storyId}/chat`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${other.token}`,
+        accept: "text/event-stream",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(turnBody),
+    });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ detail: "Story not found", code: "not_found" });
   });
 
   it("streams Retry and Continue as turns: words, then the JSON answer; Retry's is a new version", async () => {

@@ -19,15 +19,13 @@ import { remainingCredits } from "./service";
 
 const tags = ["credits"];
 
-export const creditRoutes: RouteModule = async (app, { ctx, kit }) => {
+export const creditRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/credit-balance",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Remaining credits (-1 = unlimited)",
-        security: kit.security,
         response: { 200: creditBalanceSchema, 401: errorBodySchema },
       },
     },
@@ -40,11 +38,9 @@ export const creditRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/quota",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Remaining credits and the price list",
-        security: kit.security,
         response: { 200: quotaResponseSchema, 401: errorBodySchema },
       },
     },
@@ -61,11 +57,9 @@ export const creditRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/credit-history",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Your credit transactions, newest first (page with limit and before)",
-        security: kit.security,
         querystring: creditHistoryQuerySchema,
         response: { 200: creditHistoryResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
@@ -76,11 +70,9 @@ export const creditRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/monthly-activity",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "This calendar month's activity (UTC): chats, images, videos, stories, credits used",
-        security: kit.security,
         response: { 200: monthlyActivitySchema, 401: errorBodySchema },
       },
     },

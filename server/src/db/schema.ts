@@ -206,6 +206,25 @@ export const chatMessages = pgTable(
 );
 
 /**
+ * chat: the turns being written now, on any process (chat/turn-lock.ts): Retry, Continue and Undo wait for a
+ * conversation's. A row is removed when its turn ends; one a killed process left stops counting after 15
+ * minutes and is swept by a later turn.
+ */
+export const turnsInFlight = pgTable(
+  "turns_in_flight",
+  {
+    id: uuid("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The story's (the branch's) id; null for the main chat. */
+    storyId: uuid("story_id"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("turns_in_flight_user_idx").on(t.userId, t.storyId)],
+);
+
+/**
  * chat: recall marks (issue #29): the player pinned an older exchange (it is always recalled) or forgot it
  * (never recalled again). Keyed by the exchange's narrator message. The text search itself runs over
  * chat_messages.search, a generated tsvector column with its GIN index that migration 0022 adds by hand

@@ -24,7 +24,7 @@ function parseLastEventId(header: string | string[] | undefined): number | undef
 /** `builders`: what each kind of event says, from the module that owns the kind (composed in app.ts). */
 export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuilders }> = async (
   app,
-  { ctx, kit, builders },
+  { ctx, builders },
 ) => {
   const hub = createEventHub(ctx, builders);
   app.addHook("preClose", async () => hub.close());
@@ -32,13 +32,11 @@ export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuil
   app.get(
     EVENTS_PATH,
     {
-      onRequest: kit.auth,
       logLevel: "warn",
       schema: {
         tags: ["events"],
         summary:
           "The signed-in user's events (text/event-stream): media, credits, story; resume with Last-Event-ID",
-        security: kit.security,
         response: { 401: errorBodySchema, 429: errorBodySchema },
       },
     },

@@ -21,12 +21,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/export",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary:
           "Download a story as Markdown (zip with images), EPUB 3 or PDF; narration=true makes a read-along EPUB (offline voice; a paid voice only in an export job)",
-        security: kit.security,
         params: storyParams,
         querystring: z.object({
           // Checked by the service so that the message can name the allowed values.
@@ -60,12 +58,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/exports",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary:
           "Start making a story's export in a job (follow it, then download its file); narration: true makes a read-along EPUB (free offline; a vendor voice is paid per 1,000 characters)",
-        security: kit.security,
         params: storyParams,
         body: startExportRequestSchema,
         response: { 202: storyExportResponseSchema, 402: errorBodySchema, 503: errorBodySchema, ...errors },
@@ -82,12 +78,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/exports/:exportId",
     {
-      onRequest: kit.auth,
       logLevel: "warn",
       schema: {
         tags,
         summary: "An export's status and progress",
-        security: kit.security,
         params: exportParams,
         response: { 200: storyExportResponseSchema, ...errors },
       },
@@ -101,11 +95,9 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/exports/:exportId/file",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Download a finished export",
-        security: kit.security,
         params: exportParams,
       },
     },
@@ -119,12 +111,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/film",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary:
           "Start making the story's film, narrated when a voice is configured (free offline; a vendor voice is paid per 1,000 characters; one at a time per story)",
-        security: kit.security,
         params: storyParams,
         response: { 202: filmResponseSchema, 402: errorBodySchema, 409: errorBodySchema, ...errors },
       },
@@ -139,12 +129,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/film",
     {
-      onRequest: kit.auth,
       logLevel: "warn",
       schema: {
         tags,
         summary: "The story's newest film: status, progress and, when made, its URL",
-        security: kit.security,
         params: storyParams,
         response: { 200: filmResponseSchema, ...errors },
       },

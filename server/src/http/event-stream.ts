@@ -1,10 +1,10 @@
 // Server-Sent Events over a hijacked Fastify reply: the user's event stream and the streaming narrator both
 // write through this. `wantsEventStream` reads the Accept header: only an explicit text/event-stream asks
 // for a stream; anything else (absent, */*, garbage) gets the usual JSON answer.
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { asHttpError, errorBody } from "./errors";
 
-export function wantsEventStream(accept: string | string[] | undefined): boolean {
+function wantsEventStream(accept: string | string[] | undefined): boolean {
   const value = Array.isArray(accept) ? accept.join(",") : (accept ?? "");
   if (value.length > 2000) return false;
   return value.split(",").some((range) => {
@@ -111,4 +111,18 @@ export async function answerAsEventStream(
     clearInterval(heartbeat);
     if (stream.open) stream.end();
   }
+}
+
+/**
+ * The one fork between the two ways a chat call answers: as JSON (the work runs to its end, then answers), or,
+ * when the request's Accept asks for text/event-stream, as a stream of the work's words (answerAsEventStream).
+ */
+export function answerAsJsonOrStream<Answer>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: (streaming?: { onText: (text: string) => void; stop: AbortSignal }) => Promise<Answer>,
+  options: { heartbeatMs: number },
+): Promise<Answer | undefined> {
+  if (!wantsEventStream(request.headers.accept)) return run();
+  return answerAsEventStream(reply, run, options).then(() => undefined);
 }

@@ -35,12 +35,10 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/backup",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary:
           "Download a whole story (messages with versions, cards, settings and every media file) as one archive",
-        security: kit.security,
         params: storyParams,
       },
     },
@@ -55,12 +53,10 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/restore",
     {
-      onRequest: kit.auth,
       config: { slowBody: true },
       schema: {
         tags,
         summary: `Restore a story backup as a new story of yours (multipart field \`file\`; up to ${BACKUP_FILE_MAX_MB} MB; free)`,
-        security: kit.security,
         consumes: ["multipart/form-data"],
         response: {
           200: importedStoryResponseSchema,

@@ -67,7 +67,7 @@ async function readingTheFile<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth, config: { slowBody: true } };
+  const common = { config: { slowBody: true } };
 
   app.post(
     "/api/stories/import",
@@ -76,7 +76,6 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags: ["stories"],
         summary: `A new story from a character card (multipart field \`file\`: JSON, PNG, APNG or CHARX, up to ${INTEROP_FILE_MAX_MB} MB; free)`,
-        security: kit.security,
         consumes: ["multipart/form-data"],
         response: { 200: importedStoryResponseSchema, ...uploadErrors },
       },
@@ -98,7 +97,6 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags: ["story cards"],
         summary:
           "Story Cards from a character card or a lorebook (World Info, NovelAI, AI Dungeon, character_book); dry_run=true answers the preview and saves nothing",
-        security: kit.security,
         consumes: ["multipart/form-data"],
         params: storyParams,
         querystring: dryRunQuerySchema,
@@ -121,11 +119,9 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/cards/:card_id/export",
     {
-      onRequest: kit.auth,
       schema: {
         tags: ["story cards"],
         summary: "Download a Story Card as a Character Card V3: PNG (ccv3 and chara chunks), CHARX or JSON",
-        security: kit.security,
         params: cardParams,
         // Checked by the handler, so that the message can name the allowed values.
         querystring: cardExportQuerySchema.catch({}),
@@ -150,11 +146,9 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/cards/export",
     {
-      onRequest: kit.auth,
       schema: {
         tags: ["story cards"],
         summary: "Download a story's Story Cards as a SillyTavern World Info or a V3 character_book (JSON)",
-        security: kit.security,
         params: storyParams,
         querystring: loreExportQuerySchema.catch({}),
         response: { 200: lorebookDocumentSchema, ...errors },
@@ -173,11 +167,9 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/starters",
     {
-      onRequest: kit.auth,
       schema: {
         tags: ["stories"],
         summary: "The starter scenarios shipped with the app, to start a story from",
-        security: kit.security,
         response: { 200: startersResponseSchema, 401: errorBodySchema },
       },
     },
@@ -187,11 +179,9 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/starters/:id/start",
     {
-      onRequest: kit.auth,
       schema: {
         tags: ["stories"],
         summary: "A new story from a starter scenario (free)",
-        security: kit.security,
         params: z.object({ id: z.string().max(100) }),
         response: { 200: importedStoryResponseSchema, ...errors },
       },

@@ -57,7 +57,11 @@ export const mediaFileRoutes: RouteModule<{
 
   app.get(
     `${MEDIA_ROUTE_PREFIX}*`,
-    { schema: { params: z.object({ "*": z.string() }), querystring: querySchema } },
+    {
+      // A signed link is its own permission: an <img> or <video> sends no session.
+      config: { public: true },
+      schema: { params: z.object({ "*": z.string() }), querystring: querySchema },
+    },
     async (request, reply) => {
       const key = request.params["*"];
       const exp = parseExpiry(request.query.exp);

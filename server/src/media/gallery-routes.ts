@@ -7,15 +7,13 @@ import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import { galleryPage } from "./gallery";
 
-export const galleryRoutes: RouteModule = async (app, { ctx, kit }) => {
+export const galleryRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/gallery",
     {
-      onRequest: kit.auth,
       schema: {
         tags: ["media"],
         summary: "All of your media, newest first, a page at a time (pass next_cursor back as cursor)",
-        security: kit.security,
         querystring: galleryPageQuerySchema,
         response: { 200: galleryPageSchema, 400: errorBodySchema, 401: errorBodySchema },
       },

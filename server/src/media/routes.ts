@@ -15,15 +15,13 @@ const tags = ["media"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const LIST_LIMIT = 200;
 
-export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
+export const mediaRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/user/latest-media",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The newest image or video",
-        security: kit.security,
         response: { 200: latestMediaSchema, ...errors },
       },
     },
@@ -43,11 +41,9 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/last-image",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The newest image",
-        security: kit.security,
         response: { 200: lastImageSchema, ...errors },
       },
     },
@@ -60,11 +56,9 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/user/images",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The user's images, newest first",
-        security: kit.security,
         response: { 200: userImagesSchema, ...errors },
       },
     },
@@ -77,11 +71,9 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/user/videos",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The user's videos, newest first",
-        security: kit.security,
         response: { 200: userVideosSchema, ...errors },
       },
     },
@@ -94,11 +86,9 @@ export const mediaRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/download",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Download one of your own files by its media URL (anything else is a 404)",
-        security: kit.security,
         querystring: z.object({ url: z.string().min(1, "url is required").max(4096) }),
         produces: ["application/octet-stream"],
       },

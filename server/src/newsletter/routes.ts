@@ -11,6 +11,7 @@ export const newsletterRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/newsletter",
     {
+      config: { public: true },
       schema: {
         tags: ["newsletter"],
         summary: "Leave an email address for product news",

@@ -49,11 +49,9 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
   app.get(
     "/api/subscription-details",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Billing type, balance, lifetime credits, last top-up",
-        security: kit.security,
         response: { 200: subscriptionDetailsSchema, ...errors },
       },
     },
@@ -63,11 +61,9 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
   app.post(
     "/api/payments/create-checkout-session",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Start paying for a credit pack; the browser goes to checkout_url",
-        security: kit.security,
         body: createCheckoutRequestSchema,
         response: { 200: createCheckoutResponseSchema, ...errors },
       },
@@ -82,14 +78,12 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
   app.post(
     "/api/payments/verify-session",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "After the payment return: credit a paid session (once) and report the purchase",
         description:
           "Credits are added once per session, by this call or the webhook, whichever comes first; " +
           "credits_added is the pack's credits on every successful call. An unpaid session is a 400 and adds nothing.",
-        security: kit.security,
         body: verifySessionRequestSchema,
         response: { 200: verifySessionResponseSchema, ...errors },
       },
@@ -104,11 +98,9 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
   app.post(
     "/api/subscription/manage-billing",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "A billing portal link, or fallback with a message when there is no billing account yet",
-        security: kit.security,
         response: { 200: manageBillingResponseSchema, ...errors },
       },
     },
@@ -130,6 +122,7 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
     scope.withTypeProvider<ZodTypeProvider>().post(
       "/api/payments/webhook",
       {
+        config: { public: true },
         schema: {
           tags,
           summary: "Payment provider events (Stripe-Signature checked on the raw body)",

@@ -43,18 +43,15 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app,
   { ctx, kit, pages: pageOptions },
 ) => {
-  const common = { onRequest: kit.auth };
   const pages = createSharePages(pageOptions);
   const pictures = createPictureCache();
 
   app.post(
     "/api/stories/:id/share",
     {
-      ...common,
       schema: {
         tags,
         summary: "Make a read-only link to a story (replaces any earlier link)",
-        security: kit.security,
         params: storyParams,
         body: createShareRequestSchema,
         response: { 200: shareLinkResponseSchema, ...errors },
@@ -69,12 +66,10 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app.get(
     "/api/stories/:id/share",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "A story's live share link, to copy again (it keeps working); shared: false when there is none",
-        security: kit.security,
         params: storyParams,
         response: { 200: liveShareResponseSchema, ...errors },
       },
@@ -85,11 +80,9 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app.delete(
     "/api/stories/:id/share",
     {
-      ...common,
       schema: {
         tags,
         summary: "Revoke a story's share link at once",
-        security: kit.security,
         params: storyParams,
         response: { 200: revokeShareResponseSchema, ...errors },
       },
@@ -100,6 +93,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app.get(
     "/api/shared/:token",
     {
+      config: { public: true },
       schema: {
         tags,
         summary: "A shared story, read-only, for anyone holding the link",
@@ -117,6 +111,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app.get(
     "/api/shared/:token/media/:ref",
     {
+      config: { public: true },
       logLevel: "warn",
       schema: {
         tags,
@@ -171,6 +166,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
   app.get(
     "/api/shared/:token/preview.jpg",
     {
+      config: { public: true },
       logLevel: "warn",
       schema: {
         tags,

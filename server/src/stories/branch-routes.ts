@@ -34,16 +34,12 @@ const branchParams = z.object({ id: z.uuid("Story not found"), branch_id: z.uuid
 const branchRule = { name: "branch-user", limit: 120, windowMs: 60_000 };
 
 export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
   app.get(
     "/api/stories/:id/branches",
     {
-      ...common,
       schema: {
         tags,
         summary: "The story's branches (turns, last activity, newest scene, fork point, checkpoints)",
-        security: kit.security,
         params: storyParams,
         querystring: branchQuerySchema,
         response: { 200: branchesResponseSchema, ...errors },
@@ -55,11 +51,9 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/branches",
     {
-      ...common,
       schema: {
         tags,
         summary: "Branch from an exchange of the branch being viewed; the story then shows the new branch",
-        security: kit.security,
         params: storyParams,
         querystring: branchQuerySchema,
         body: createBranchRequestSchema,
@@ -80,11 +74,9 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.patch(
     "/api/stories/:id/branches/:branch_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Rename a branch",
-        security: kit.security,
         params: branchParams,
         body: renameBranchRequestSchema,
         response: { 200: branchResponseSchema, ...errors },
@@ -105,11 +97,9 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.delete(
     "/api/stories/:id/branches/:branch_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Delete a branch (never another branch's turns; its media stay in the gallery)",
-        security: kit.security,
         params: branchParams,
         response: { 204: z.null(), 409: errorBodySchema, ...errors },
       },
@@ -123,11 +113,9 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/branch",
     {
-      ...common,
       schema: {
         tags,
         summary: "Choose the branch the story shows (the story's calls then act on it)",
-        security: kit.security,
         params: storyParams,
         body: viewBranchRequestSchema,
         response: { 200: viewBranchResponseSchema, ...errors },
@@ -147,11 +135,9 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/checkpoints/:message_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Name an exchange of the branch as a checkpoint (null clears the name)",
-        security: kit.security,
         params: z.object({ id: z.uuid("Story not found"), message_id: z.uuid("Message not found") }),
         querystring: branchQuerySchema,
         body: checkpointRequestSchema,

@@ -39,7 +39,8 @@ export const BRANCH_NOT_FOUND = "Branch not found";
 /**
  * The branch a story call acts on: the one `requested` names (it must be a live branch of the same story),
  * else, for the story's own id, the branch being viewed, else the branch the id names. An id that is not
- * the user's story is answered as it is, for the route to refuse as before. One primary-key read.
+ * the user's story is a 404 here, before any handler runs (the ownership check of every story route). One
+ * primary-key read.
  */
 export async function resolveBranch(
   ctx: Pick<AppContext, "db">,
@@ -48,7 +49,7 @@ export async function resolveBranch(
   requested: string | null,
 ): Promise<string> {
   const address = await branchAddress(ctx.db, userId, storyId);
-  if (!address) return storyId;
+  if (!address) throw new NotFound("Story not found");
   if (requested === null)
     return address.rootId === null ? (address.viewingBranchId ?? address.id) : address.id;
   if (requested === address.id && !address.branchRemoved) return requested;

@@ -12,7 +12,8 @@ import {
   type CardDraft,
   type CardKind,
 } from "@storyverse/contract/story-cards";
-import { ProviderUnavailable, storyMessageText } from "../chat/service";
+import { storyMessageText } from "../chat/service";
+import { ProviderUnavailable } from "../chat/turn";
 import type { AppContext } from "../context";
 import { ownedImageByKey } from "../media/service";
 import { NotFound } from "../platform/errors";

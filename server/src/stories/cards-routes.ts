@@ -28,17 +28,14 @@ const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
 const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
 
 export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
   const portraitBody = { bodyLimit: CARD_BODY_LIMIT, preParsing: portraitUploadGate(kit.limiter) };
 
   app.get(
     "/api/stories/:id/cards",
     {
-      ...common,
       schema: {
         tags,
         summary: "The story's cards, oldest first",
-        security: kit.security,
         params: storyParams,
         response: { 200: storyCardsResponseSchema, ...errors },
       },
@@ -52,12 +49,10 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/cards",
     {
-      ...common,
       ...portraitBody,
       schema: {
         tags,
         summary: "Add a card (at most 100 a story; names are unique without regard to case)",
-        security: kit.security,
         params: storyParams,
         body: createCardRequestSchema,
         response: { 200: storyCardResponseSchema, ...writeErrors },
@@ -75,12 +70,10 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/cards/:card_id",
     {
-      ...common,
       ...portraitBody,
       schema: {
         tags,
         summary: "Change a card (the fields sent; portrait null removes it)",
-        security: kit.security,
         params: cardParams,
         body: updateCardRequestSchema,
         response: { 200: storyCardResponseSchema, ...writeErrors },
@@ -105,11 +98,9 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.delete(
     "/api/stories/:id/cards/:card_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Delete a card (an uploaded portrait goes with it; a gallery image stays)",
-        security: kit.security,
         params: cardParams,
         response: { 200: deleteCardResponseSchema, ...errors },
       },
@@ -123,12 +114,10 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/messages/:message_id/card-draft",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Make a card: a draft from one narrator message, for the player to review (nothing is saved)",
-        security: kit.security,
         params: storyParams.extend({ message_id: z.uuid("Message not found") }),
         response: { 200: cardDraftResponseSchema, ...errors, 502: errorBodySchema },
       },

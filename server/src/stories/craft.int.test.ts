@@ -16,7 +16,7 @@ import { bearer, createUser, type TestUser } from "../../test/factories";
 import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { postTurnStream } from "../../test/sse";
-import { CONTINUE_INSTRUCTION } from "../chat/service";
+import { CONTINUE_INSTRUCTION } from "../chat/turn";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { charge } from "../credits/service";
 import { createOfflineImageProvider } from "../providers/offline/image";

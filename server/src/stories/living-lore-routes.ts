@@ -26,17 +26,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 const storyParams = z.object({ id: z.uuid("Story not found") });
 const suggestionParams = z.object({ id: z.uuid("Story not found"), sid: z.string().max(100) });
 
-export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
+export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/stories/:id/lore-suggestions",
     {
-      ...common,
       schema: {
         tags,
         summary: "Draft Story Cards for the names the narration brought up that have no card yet",
-        security: kit.security,
         params: storyParams,
         response: { 200: loreSuggestionsResponseSchema, ...errors },
       },
@@ -50,11 +46,9 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/lore-suggestions/:sid/accept",
     {
-      ...common,
       schema: {
         tags,
         summary: "Make a draft a Story Card; the body may change its name, kind, triggers or description",
-        security: kit.security,
         params: suggestionParams,
         body: acceptSuggestionRequestSchema,
         response: { 200: acceptSuggestionResponseSchema, 409: errorBodySchema, ...errors },
@@ -75,11 +69,9 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/lore-suggestions/:sid/dismiss",
     {
-      ...common,
       schema: {
         tags,
         summary: "Dismiss a draft: its name is never offered again in this story",
-        security: kit.security,
         params: suggestionParams,
         response: { 200: dismissSuggestionResponseSchema, 409: errorBodySchema, ...errors },
       },
@@ -93,11 +85,9 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/scene-state",
     {
-      ...common,
       schema: {
         tags,
         summary: "Where the story's scene is, its time of day and weather, as every picture keeps them",
-        security: kit.security,
         params: storyParams,
         response: { 200: sceneStateResponseSchema, ...errors },
       },
@@ -111,11 +101,9 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/scene-state",
     {
-      ...common,
       schema: {
         tags,
         summary: 'Correct the scene state by hand (the fields sent; "" clears one)',
-        security: kit.security,
         params: storyParams,
         body: sceneStateUpdateSchema,
         response: { 200: sceneStateResponseSchema, ...errors },

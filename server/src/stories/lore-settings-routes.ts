@@ -15,17 +15,13 @@ const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const storyParams = z.object({ id: z.uuid("Story not found") });
 
-export const loreSettingsRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
+export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/stories/:id/lore-settings",
     {
-      ...common,
       schema: {
         tags,
         summary: "The story's lore settings, narrator instructions and (read-only) creator's notes",
-        security: kit.security,
         params: storyParams,
         response: { 200: storyLoreSettingsResponseSchema, ...errors },
       },
@@ -39,11 +35,9 @@ export const loreSettingsRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/lore-settings",
     {
-      ...common,
       schema: {
         tags,
         summary: "Change the lore budget, scan depth or narrator instructions (the fields sent)",
-        security: kit.security,
         params: storyParams,
         body: storyLoreSettingsUpdateSchema,
         response: { 200: storyLoreSettingsResponseSchema, ...errors },

@@ -19,17 +19,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 const recallRule = { name: "recall-user", limit: 120, windowMs: 60_000 };
 
 export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
   app.get(
     "/api/stories/:id/recall",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "What a turn with these words would recall from the story's older exchanges, with scores and why",
-        security: kit.security,
         params: z.object({ id: z.uuid("Story not found") }),
         querystring: recallQuerySchema,
         response: { 200: recallResponseSchema, 429: errorBodySchema, ...errors },
@@ -48,11 +44,9 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/recall/:message_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Pin an older exchange (always recalled) or forget it (never recalled again)",
-        security: kit.security,
         params: z.object({ id: z.uuid("Story not found"), message_id: z.uuid("Message not found") }),
         body: recallMarkRequestSchema,
         response: { 200: recallMarkResponseSchema, ...errors },

@@ -30,7 +30,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import { answerAsEventStream, wantsEventStream } from "../http/event-stream";
+import { answerAsJsonOrStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
@@ -49,16 +49,12 @@ const storyParams = z.object({ id: z.uuid("Story not found") });
 const IMAGE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
 export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
   app.get(
     "/api/stories",
     {
-      ...common,
       schema: {
         tags,
         summary: "Your stories",
-        security: kit.security,
         response: { 200: storiesResponseSchema, ...errors },
       },
     },
@@ -71,11 +67,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories",
     {
-      ...common,
       schema: {
         tags,
         summary: "Create a story",
-        security: kit.security,
         body: createStoryRequestSchema,
         response: { 200: storyResponseSchema, ...errors },
       },
@@ -92,11 +86,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Change a story's title, context or pinned thumbnail",
-        security: kit.security,
         params: storyParams,
         body: updateStoryRequestSchema,
         response: { 200: storyResponseSchema, ...errors },
@@ -111,11 +103,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.delete(
     "/api/stories/:id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Delete a story and its messages (its media stay in the gallery)",
-        security: kit.security,
         params: storyParams,
         response: { 200: deleteStoryResponseSchema, ...errors },
       },
@@ -129,11 +119,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/messages",
     {
-      ...common,
       schema: {
         tags,
         summary: "A story's messages, oldest first",
-        security: kit.security,
         params: storyParams,
         response: { 200: chatHistorySchema, ...errors },
       },
@@ -147,11 +135,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/media",
     {
-      ...common,
       schema: {
         tags,
         summary: "A story's media, newest first",
-        security: kit.security,
         params: storyParams,
         response: { 200: storyMediaResponseSchema, ...errors },
       },
@@ -165,12 +151,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/media-status/:messageId",
     {
-      ...common,
       logLevel: "warn",
       schema: {
         tags,
         summary: "Poll the media of one story message",
-        security: kit.security,
         params: storyParams.extend({ messageId: z.uuid("Message not found") }),
         response: { 200: mediaStatusSchema, ...errors },
       },
@@ -182,7 +166,6 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/chat",
     {
-      ...common,
       bodyLimit: IMAGE_BODY_LIMIT,
       preParsing: heavyUploadGate(ctx, { kind: "image", quantity: 1 }),
       config: { slowBody: true },
@@ -190,7 +173,6 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "One turn of a story: story text now, media by job (Accept: text/event-stream streams the text)",
-        security: kit.security,
         params: storyParams,
         body: storyChatRequestSchema,
         response: {
@@ -212,9 +194,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         inputImages: inputImages ?? [],
         heavySlotHeld: holdsHeavySlot(request),
       };
-      if (!wantsEventStream(request.headers.accept))
-        return stories.chat(ctx, user.id, request.params.id, turn);
-      return answerAsEventStream(
+      return answerAsJsonOrStream(
+        request,
         reply,
         (streaming) => stories.chat(ctx, user.id, request.params.id, turn, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
@@ -248,13 +229,11 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/messages/:message_id/retry",
     {
-      ...common,
       ...imageBody,
       schema: {
         tags,
         summary:
           'A new version of the newest narrator answer (earlier versions are kept; Accept: text/event-stream streams it). what: "text" new words keeping the scene (priced as chat), "media" a new scene for the same words (priced as the image or video), "both" (default)',
-        security: kit.security,
         params: messageParams,
         body: storyRetryOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
@@ -265,9 +244,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limitGeneration(user.id);
       const { id, message_id } = request.params;
       const options = { ...turnOptions(request), what: request.body?.what };
-      if (!wantsEventStream(request.headers.accept))
-        return stories.retry(ctx, user.id, id, message_id, options);
-      return answerAsEventStream(
+      return answerAsJsonOrStream(
+        request,
         reply,
         (streaming) => stories.retry(ctx, user.id, id, message_id, options, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
@@ -278,11 +256,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/messages/:message_id/versions",
     {
-      ...common,
       schema: {
         tags,
         summary: "Every version of a narrator answer, and which one the story shows",
-        security: kit.security,
         params: messageParams,
         response: { 200: messageVersionsResponseSchema, ...errors },
       },
@@ -301,11 +277,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/messages/:message_id/versions/:n/select",
     {
-      ...common,
       schema: {
         tags,
         summary: "Show version n of a narrator answer (the narrator sees it from now on)",
-        security: kit.security,
         params: messageParams.extend({
           n: z.coerce
             .number({ error: "Version not found" })
@@ -330,11 +304,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.patch(
     "/api/stories/:id/messages/:message_id",
     {
-      ...common,
       schema: {
         tags,
         summary: "Change the words of a message (its media stay)",
-        security: kit.security,
         params: messageParams,
         body: editMessageRequestSchema,
         response: { 200: messageResponseSchema, ...errors },
@@ -355,12 +327,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/undo",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Take the newest exchange out of the story: hidden with its versions and media until Redo or the next turn",
-        security: kit.security,
         params: storyParams,
         response: { 200: undoResponseSchema, 409: errorBodySchema, ...errors },
       },
@@ -374,11 +344,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/redo",
     {
-      ...common,
       schema: {
         tags,
         summary: "How many undone exchanges Redo can bring back now",
-        security: kit.security,
         params: storyParams,
         response: { 200: redoStateSchema, ...errors },
       },
@@ -392,12 +360,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/redo",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Bring back the most recently undone exchange with its versions and media (until the next turn; 409 when nothing is undone)",
-        security: kit.security,
         params: storyParams,
         response: { 200: redoResponseSchema, 409: errorBodySchema, ...errors },
       },
@@ -411,12 +377,10 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/continue",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "The narrator carries on its newest message in place, as a new version of it (a stopped sentence is finished); priced as a chat turn, no media made; turn options in the body are ignored (Accept: text/event-stream streams the added words)",
-        security: kit.security,
         params: storyParams,
         body: storyTurnOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
@@ -425,10 +389,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      if (!wantsEventStream(request.headers.accept)) {
-        return stories.continueStory(ctx, user.id, request.params.id);
-      }
-      return answerAsEventStream(
+      return answerAsJsonOrStream(
+        request,
         reply,
         (streaming) => stories.continueStory(ctx, user.id, request.params.id, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
@@ -439,11 +401,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/memory",
     {
-      ...common,
       schema: {
         tags,
         summary: "A story's Memory, Author's Note and rolling summary",
-        security: kit.security,
         params: storyParams,
         response: { 200: storyMemoryResponseSchema, ...errors },
       },
@@ -457,11 +417,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.put(
     "/api/stories/:id/memory",
     {
-      ...common,
       schema: {
         tags,
         summary: "Change a story's Memory and Author's Note (and, when given, correct its summary)",
-        security: kit.security,
         params: storyParams,
         body: storyMemoryUpdateSchema,
         response: { 200: storyMemoryResponseSchema, ...errors },
@@ -476,11 +434,9 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/context",
     {
-      ...common,
       schema: {
         tags,
         summary: "What the narrator sees: the exact messages the next turn would send, with token counts",
-        security: kit.security,
         params: storyParams,
         querystring: narratorContextQuerySchema,
         response: { 200: narratorContextResponseSchema, ...errors },

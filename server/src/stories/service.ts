@@ -18,25 +18,21 @@ import {
   type StoryMemoryUpdate,
 } from "@storyverse/contract/story-craft";
 import { publicUsername } from "../accounts/service";
-import { painterPrompt } from "../chat/media-job";
 import {
   continueTurn,
-  conversation,
-  conversationStats,
-  conversationStatsOfAllStories,
   editMessage,
-  mediaStatus,
   messageVersions,
-  previewContext,
   redoableExchanges,
   redoExchange,
   retryMode,
   retryTurn,
   selectVersion,
-  sendTurn,
-  type TurnStreaming,
   undoExchange,
-} from "../chat/service";
+} from "../chat/craft";
+import { painterPrompt } from "../chat/media-job";
+import { conversation } from "../chat/presentation";
+import { conversationStats, conversationStatsOfAllStories, mediaStatus } from "../chat/service";
+import { previewContext, sendTurn, type TurnStreaming } from "../chat/turn";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";

@@ -16,18 +16,14 @@ const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const storyParams = z.object({ id: z.uuid("Story not found") });
 
-export const generationSettingsRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
+export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
     "/api/stories/:id/settings",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "The story's generation settings: output length, randomness, text model, Author's Note depth, art style, aspect ratio, input mode",
-        security: kit.security,
         params: storyParams,
         response: { 200: generationSettingsResponseSchema, ...errors },
       },
@@ -41,12 +37,10 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx, kit }) =
   app.put(
     "/api/stories/:id/settings",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Change the story's generation settings (the fields sent); a model must be one GET /api/models lists",
-        security: kit.security,
         params: storyParams,
         body: generationSettingsUpdateSchema,
         response: { 200: generationSettingsResponseSchema, 502: errorBodySchema, ...errors },
@@ -61,11 +55,9 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx, kit }) =
   app.get(
     "/api/models",
     {
-      ...common,
       schema: {
         tags,
         summary: "The text models the configured text provider offers (its default first; kept a minute)",
-        security: kit.security,
         response: { 200: textModelsResponseSchema, 401: errorBodySchema, 502: errorBodySchema },
       },
     },

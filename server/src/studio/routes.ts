@@ -38,11 +38,9 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/studio/messages",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "The Studio conversation (prompts, batches, advisor), oldest first, the newest 200",
-        security: kit.security,
         response: { 200: studioMessagesResponseSchema, ...errors },
       },
     },
@@ -55,11 +53,9 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/studio/advisor-chat",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Ask the prompt advisor (0.5 credits; refunded if it cannot answer)",
-        security: kit.security,
         body: advisorChatRequestSchema,
         response: { 200: advisorChatResponseSchema, ...paidErrors },
       },
@@ -74,7 +70,6 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/studio/generate-image",
     {
-      onRequest: kit.auth,
       bodyLimit: GENERATE_BODY_LIMIT,
       preParsing: heavyUploadGate(ctx, { kind: "image", quantity: 1 }),
       config: { slowBody: true },
@@ -82,7 +77,6 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded). With `Prefer: respond-async`: queued, 202 at once, the result by a `studio` event and GET /api/studio/batches/{id}",
-        security: kit.security,
         body: studioGenerateRequestSchema,
         response: { 200: studioGenerateResponseSchema, 202: studioBatchAcceptedSchema, ...paidErrors },
       },
@@ -110,11 +104,9 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/studio/batches/:id",
     {
-      onRequest: kit.auth,
       schema: {
         tags,
         summary: "Where a batch queued with Prefer: respond-async stands (pending, completed or failed)",
-        security: kit.security,
         params: z.object({ id: z.string().max(100) }),
         response: { 200: studioBatchSchema, 404: errorBodySchema, ...errors },
       },

@@ -13,7 +13,7 @@ import {
   type StudioGenerateResponse,
   type StudioMessage,
 } from "@storyverse/contract/studio";
-import { ProviderUnavailable } from "../chat/service";
+import { ProviderUnavailable } from "../chat/turn";
 import type { AppContext } from "../context";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { type Charge, fromTenths, remainingCredits } from "../credits/service";

@@ -22,6 +22,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/health",
     {
+      config: { public: true },
       schema: {
         tags: ["system"],
         summary: "Liveness and database round trip",
@@ -43,6 +44,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/ready",
     {
+      config: { public: true },
       schema: {
         tags: ["system"],
         summary: "Readiness: 503 while the process is shutting down or its database is unreachable",
@@ -65,6 +67,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/config",
     {
+      config: { public: true },
       schema: {
         tags: ["system"],
         summary: "Which capabilities are on",

@@ -13,12 +13,10 @@ export const transcriptionRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/transcribe-audio",
     {
-      onRequest: kit.auth,
       config: { slowBody: true },
       schema: {
         tags: ["chat"],
         summary: "Transcribe a voice recording (multipart field `audio` or `file`; webm or mp4; 25 MB)",
-        security: kit.security,
         consumes: ["multipart/form-data"],
         response: {
           200: transcriptionResponseSchema,

@@ -28,16 +28,12 @@ const messageParams = z.object({
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
 
 export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const common = { onRequest: kit.auth };
-
   app.get(
     "/api/voices",
     {
-      ...common,
       schema: {
         tags,
         summary: "The voices the configured speech provider offers (none when TTS_PROVIDER=none)",
-        security: kit.security,
         response: { 200: voicesResponseSchema, 401: errorBodySchema, 502: errorBodySchema },
       },
     },
@@ -57,11 +53,9 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/voices/:voice/sample",
     {
-      ...common,
       schema: {
         tags,
         summary: "A short sample of one voice (audio/wav), made once and kept",
-        security: kit.security,
         params: z.object({ voice: z.string().min(1).max(VOICE_ID_MAX_LENGTH, "Voice not found") }),
       },
     },
@@ -75,11 +69,9 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/stories/:id/messages/:message_id/speech",
     {
-      ...common,
       schema: {
         tags,
         summary: "The narration of a narrator message as it now reads: none, pending, completed or failed",
-        security: kit.security,
         params: messageParams,
         response: { 200: messageSpeechSchema, ...errors },
       },
@@ -91,12 +83,10 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/messages/:message_id/speech",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Narrate a narrator message (once per version, wording and voices): the narrator's voice and each character's",
-        security: kit.security,
         params: messageParams,
         response: {
           202: messageSpeechSchema,
@@ -118,12 +108,10 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
     "/api/stories/:id/speech/live",
     {
-      ...common,
       schema: {
         tags,
         summary:
           "Speak one sentence of a turn being written, at once, in the story's voices (audio/wav; offline voice only)",
-        security: kit.security,
         params: z.object({ id: z.uuid("Story not found") }),
         body: liveSpeechRequestSchema,
       },

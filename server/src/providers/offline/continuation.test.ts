@@ -1,7 +1,7 @@
 // The offline narrator's Continue: asked by the narrator's own instruction after its answer, it writes the words
 // that come next (a stopped sentence finished first), never the player's line again.
 import { describe, expect, it } from "vitest";
-import { CONTINUE_INSTRUCTION } from "../../chat/service";
+import { CONTINUE_INSTRUCTION } from "../../chat/turn";
 import { narrate } from "./narrator";
 
 const story = { role: "system" as const, content: "You are the narrator.\nStory title: The Ember Crown" };

@@ -1,0 +1,36 @@
+// One HTTP edge for every API route: a route under /api needs a signed-in user unless it says
+// `config: { public: true }`. The auth hook, the OpenAPI security marker and the answers every route can give
+// (401 for a missing or ended session; 500; 503 when the database is busy) are added here, once, as each route
+// is registered, instead of by each route.
+import { errorBodySchema } from "@storyverse/contract/errors";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route answers without a session (sign-in, health, a share link, the payment provider's webhook). */
+    public?: boolean;
+  }
+}
+
+export function installSecureByDefault(
+  app: FastifyInstance,
+  kit: { auth: onRequestAsyncHookHandler; security: { bearerAuth: string[] }[] },
+): void {
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/") || route.url.startsWith("/api/docs")) return;
+    const schema = route.schema ?? {};
+    const response = (schema.response ?? {}) as Record<string, unknown>;
+    const shared = { 500: errorBodySchema, 503: errorBodySchema };
+    if (route.config?.public) {
+      route.schema = { ...schema, response: { ...shared, ...response } };
+      return;
+    }
+    const hooks = route.onRequest ? [route.onRequest].flat() : [];
+    if (!hooks.includes(kit.auth)) route.onRequest = [kit.auth, ...hooks];
+    route.schema = {
+      ...schema,
+      security: kit.security,
+      response: { 401: errorBodySchema, ...shared, ...response },
+    };
+  });
+}
