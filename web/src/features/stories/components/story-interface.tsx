@@ -308,16 +308,19 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
 
   const header = (
     <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
-      <div className="min-w-0 flex-1">
-        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-          <h1 className="truncate text-lg font-semibold text-ink">{story.title}</h1>
-          <div className="flex shrink-0 items-center gap-2">
-            <BranchSwitcher story={story} busy={!turnDone} />
-            <OfflineBadge compact className="shrink-0" />
-          </div>
+      {/* Two lines on any screen: on a phone the title has the first to itself and the branch sits before the
+          context; wider, the branch follows the title and the context has the second line. */}
+      <div className="grid min-w-0 flex-1 grid-cols-[max-content_minmax(0,1fr)] items-center gap-x-2 gap-y-0.5 [grid-template-areas:'title_title'_'branch_context'] sm:grid-cols-[minmax(0,max-content)_minmax(0,1fr)] sm:[grid-template-areas:'title_branch'_'context_context']">
+        <h1 className="min-w-0 truncate text-lg font-semibold text-ink [grid-area:title]">{story.title}</h1>
+        <div className="flex items-center gap-2 justify-self-start [grid-area:branch]">
+          <BranchSwitcher story={story} busy={!turnDone} />
+          <OfflineBadge compact className="shrink-0" />
         </div>
         {story.context ? (
-          <p className="mt-0.5 line-clamp-1 text-sm sm:line-clamp-2 text-ink-muted" title={story.context}>
+          <p
+            className="min-w-0 truncate text-sm text-ink-muted [grid-area:context] sm:line-clamp-2 sm:whitespace-normal"
+            title={story.context}
+          >
             {story.context}
           </p>
         ) : null}
