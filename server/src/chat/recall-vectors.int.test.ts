@@ -4,7 +4,6 @@
 // call is retried and nothing is charged; another story's or player's vectors never come back. On a PostgreSQL
 // server without pgvector (this CI's: Debian bookworm packages none) the same file shows the fallback: text
 // recall works, vectors are unavailable and the worker says so at start.
-import { sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp } from "../../test/app";
 import { testEngine } from "../../test/database";
@@ -12,7 +11,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import type { RecordedRequest } from "../../test/fakes/fake-server";
 import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { writeExchanges } from "../../test/long-story";
-import { indexVectorLength, vectorsAvailable } from "../db/vectors";
+import { vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
 import { recallExchanges } from "./recall";
@@ -208,57 +207,6 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     expect(own.map((line) => line.turn)).toEqual([6]);
     expect(theirs.map((line) => line.turn)).toEqual([6]);
     expect(own[0]!.message_id).not.toBe(theirs[0]!.message_id);
-  }, 120_000);
-
-  it("finds a long story's nearest exchange through the index, past another player's nearer vectors", async () => {
-    const owner = await createUser(t);
-    const other = await createUser(t);
-    // Over the 1,000 vectors searched exactly (db/vectors.ts): this story is searched through the index.
-    const long = await longStory(owner, "The Long Coast", 1100, { 700: BEACON });
-    const crowd = await longStory(other, "The Crowd", 1100, {});
-    const model = t.ctx.providers.embeddings!.model;
-    const question = fakeEmbedding(QUESTION);
-    await indexVectorLength(t.ctx.db, question.length);
-    // Every narrator message of the other player's story lies exactly at the question, so an index searched
-    // without the story's filter finds only theirs; the long story's lie where their words put them, and
-    // turn 700's at the question too.
-    const narrator = async (storyId: string) =>
-      (
-        await t.database.executeSql(
-          "select id, content from chat_messages where story_id = $1 and role = 'assistant'",
-          [storyId],
-        )
-      ).rows as { id: string; content: string }[];
-    const store = (userId: string, storyId: string, rows: { id: string; content: string }[], at?: number[]) =>
-      t.database.executeSql(
-        `insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
-         select m.id, $1, $2, md5(m.content), $3, v.embedding::vector
-         from unnest($4::uuid[], $5::text[]) as v(id, embedding) join chat_messages m on m.id = v.id`,
-        [
-          userId,
-          storyId,
-          model,
-          rows.map((row) => row.id),
-          rows.map((row) => JSON.stringify(at ?? fakeEmbedding(row.content))),
-        ],
-      );
-    await store(other.userId, crowd, await narrator(crowd), question);
-    await store(owner.userId, long, await narrator(long));
-
-    // In one transaction, to read how many times it scanned the index (statistics not yet flushed).
-    const index = `message_embeddings_hnsw_${question.length}`;
-    const meaning = { vector: question, model };
-    const { recalled, scans } = await t.ctx.db.transaction(async (tx) => {
-      const lines = await recallExchanges(tx, owner.userId, long, QUESTION, undefined, meaning);
-      const counted = (await tx.execute(
-        sql`select pg_stat_get_xact_numscans(to_regclass(${index}))::int as n`,
-      )) as unknown as { rows: { n: number }[] };
-      return { recalled: lines, scans: counted.rows[0]!.n };
-    });
-    expect(recalled[0]).toMatchObject({ turn: 700, narrator: BEACON, matched: [] });
-    expect(recalled.every((line) => line.turn <= 1100)).toBe(true);
-    // It was found through the index, not by comparing all of the story's vectors.
-    expect(scans).toBeGreaterThan(0);
   }, 120_000);
 });
 

@@ -6,7 +6,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { indexVectorLength, vectorsAvailable } from "../db/vectors";
+import { vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
 
 /** A recalled exchange's score is its ts_rank plus this times its cosine similarity to the turn's words. */
@@ -81,13 +81,17 @@ export function meaningParts(
   const dimensions = meaning.vector.length;
   const current = sql`emb.model = ${meaning.model} and vector_dims(emb.embedding) = ${dimensions}
         and emb.content_hash = md5(shown.content)`;
-  // The story's nearest vectors (db/vectors.ts: through an HNSW index in a long story, exactly in a short one;
-  // one distance each, never a message's text hashed for all of them), then the current, shown, older, not
-  // forgotten ones among the nearest few, then the floor.
+  // The story's vectors nearest first (one distance each, never a message's text hashed for all of them),
+  // then the current, shown, older, not forgotten ones among the nearest few, then the floor.
   const nearest = sql`(
-      select near.message_id
-      from recall_nearest_embeddings(${userId}::uuid, ${storyId}::uuid, ${meaning.model}::text,
-        ${vector}::vector, ${MEANING_CANDIDATES * MEANING_LOOKED_AT}::integer) near
+      select near.message_id from (
+        select emb.message_id, emb.content_hash, emb.embedding <=> ${vector}::vector as distance
+        from message_embeddings emb
+        where emb.user_id = ${userId} and emb.story_id = ${storyId} and emb.model = ${meaning.model}
+          and vector_dims(emb.embedding) = ${dimensions}
+        order by distance
+        limit ${MEANING_CANDIDATES * MEANING_LOOKED_AT}
+      ) near
       join chat_messages shown on shown.id = near.message_id
       left join recall_marks mark on mark.message_id = near.message_id
       where near.content_hash = md5(shown.content)
@@ -120,7 +124,6 @@ export async function storeEmbedding(
     vector: number[];
   },
 ): Promise<void> {
-  await indexVectorLength(q, row.vector.length);
   await q.execute(sql`
     insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
     select ${row.messageId}, ${row.userId}, ${row.storyId}, md5(${row.content}), ${row.model},
