@@ -1,22 +1,11 @@
-// The branches budget (issue 28, decision 0114), run by `npm run bench` on each engine: a story with 50
-// branches, whose viewed branch holds 2,000 messages (and every other branch 1,000 of its own), opens its
-// current branch in one round trip (GET /api/stories/{id}/messages) at the same cost as a single-branch story of
-// 2,000 messages: the p50 of the branched story's reads is within 15% of the single story's (the two reads
-// alternate, BENCH_BRANCHES_PASSES of each, 60 by default).
-//
-// The stories are made by the bench, not over HTTP: the app is started once to migrate and to create the user
-// and two stories over HTTP, stopped; the branches' rows and messages are written directly (the app's own
-// database opener), and the app is started again on them, as `npm start` runs it, on core 0; the measuring
-// client (bench/branches-client.ts) is another process on core 1.
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../server/src/db/client";
 import type { BranchesMeasurement } from "./branches-client";
 import {
+  benchAppData,
   type Child,
   clientCores,
-  createDatabase,
+  clientResult,
   type Engine,
   runOnEngines,
   serverCores,
@@ -119,17 +108,7 @@ async function writeStories(sqlOf: Sql, single: string, branched: string): Promi
 }
 
 async function measure(engine: Engine, postgresUrl: string): Promise<BranchesMeasurement> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-branches-"));
-  const database = engine === "postgres" ? await createDatabase(postgresUrl, "branches_bench") : undefined;
-  const env = {
-    PORT: String(appPort),
-    HOST: "127.0.0.1",
-    APP_URL: base,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    REQUIRE_EMAIL_VERIFICATION: "false",
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  };
+  const { dataDir, database, env, remove } = await benchAppData(engine, postgresUrl, "branches", appPort);
   const username = `branches${Date.now().toString(36)}`;
   let app: Child | undefined;
   let client: Child | undefined;
@@ -164,22 +143,11 @@ async function measure(engine: Engine, postgresUrl: string): Promise<BranchesMea
       {},
       clientCores,
     );
-    const code = await Promise.race([client.exited, app.exited.then(() => "app exited" as const)]);
-    const line = client
-      .output()
-      .split("\n")
-      .find((l) => l.startsWith("RESULT "));
-    if (code !== 0 || !line) {
-      throw new Error(
-        `the branches client failed (${code}):\n${client.output()}\napp errors:\n${app.errors().join("\n")}`,
-      );
-    }
-    return JSON.parse(line.slice("RESULT ".length)) as BranchesMeasurement;
+    return await clientResult<BranchesMeasurement>(client, app, "branches");
   } finally {
     await client?.stop();
     await app?.stop();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await remove();
   }
 }
 

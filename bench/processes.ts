@@ -2,6 +2,7 @@
 // (node --import tsx server/src/main.ts), pinned to chosen cores with taskset where it exists.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -186,4 +187,49 @@ export async function runOnEngines(
     if (!(await measureAndReport(engine))) met = false;
   }
   return met;
+}
+
+/**
+ * Where a budget bench's app keeps its data: a fresh folder and, on PostgreSQL, a throwaway database; the
+ * environment that runs the app on them (as `npm start`, on `port`, `extra` added); `remove` drops both.
+ */
+export async function benchAppData(
+  engine: Engine,
+  postgresUrl: string,
+  name: string,
+  port: number,
+  extra: Record<string, string> = {},
+) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `storyverse-${name}-`));
+  const database = engine === "postgres" ? await createDatabase(postgresUrl, `${name}_bench`) : undefined;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    REQUIRE_EMAIL_VERIFICATION: "false",
+    ...extra,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
+  const remove = async () => {
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { dataDir, database, env, remove };
+}
+
+/** The measuring client's `RESULT {json}` line once it exits; a failed client (or an app that died) throws. */
+export async function clientResult<Result>(client: Child, app: Child, name: string): Promise<Result> {
+  const code = await Promise.race([client.exited, app.exited.then(() => "app exited" as const)]);
+  const line = client
+    .output()
+    .split("\n")
+    .find((l) => l.startsWith("RESULT "));
+  if (code !== 0 || !line) {
+    throw new Error(
+      `the ${name} client failed (${code}):\n${client.output()}\napp errors:\n${app.errors().join("\n")}`,
+    );
+  }
+  return JSON.parse(line.slice("RESULT ".length)) as Result;
 }

@@ -1,29 +1,11 @@
-// The recall budget (issue 29, decision 0111), run by `npm run bench` on each engine (embedded PGlite, and
-// PostgreSQL in a throwaway database): with 10,000 exchanges in a story, GET /api/stories/{id}/recall?prompt=
-// answers in under 50 ms (p95 over BENCH_RECALL_PASSES, 4, passes of 20 prompts). GET
-// /api/stories/{id}/context?prompt= (which now recalls too) is measured on the same story and reported.
-//
-// The story is made by the bench, not over HTTP (20,000 turns through the API would take hours): the app is
-// started once to migrate and to create the user and the story over HTTP, stopped, the 20,000 messages are
-// written into chat_messages directly (the app's own database opener, multi-row INSERTs of 1,000 rows), and the
-// app is started again on them. Their text is drawn from a vocabulary of about 300 words with a seeded PRNG, the
-// commonest words in most messages (so a prompt of them matches thousands of rows, the worst case), and a few
-// distinctive names are planted at known turns (the report says whether a prompt naming one brought them back).
-//
-// Environment: BENCH_ENGINES (both), BENCH_DATABASE_URL (the local PostgreSQL), BENCH_RECALL_EXCHANGES (10000),
-// BENCH_RECALL_PASSES (4: the recall route allows 120 calls a minute per user; one warm-up pass is not counted).
-//
-// The app runs as `npm start` runs it (its worker in the same process), pinned to core 0 with taskset where it
-// exists; the measuring client (bench/recall-client.ts) is another process on core 1.
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { recallExchanges } from "../server/src/chat/recall";
 import { type Database, openDatabase } from "../server/src/db/client";
 import {
+  benchAppData,
   type Child,
   clientCores,
-  createDatabase,
+  clientResult,
   type Engine,
   runOnEngines,
   serverCores,
@@ -264,17 +246,7 @@ type EngineResult = RecallMeasurement & {
 };
 
 async function measure(engine: Engine, postgresUrl: string): Promise<EngineResult> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-recall-"));
-  const database = engine === "postgres" ? await createDatabase(postgresUrl, "recall_bench") : undefined;
-  const env = {
-    PORT: String(appPort),
-    HOST: "127.0.0.1",
-    APP_URL: base,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    REQUIRE_EMAIL_VERIFICATION: "false",
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  };
+  const { dataDir, database, env, remove } = await benchAppData(engine, postgresUrl, "recall", appPort);
   const username = `recall${Date.now().toString(36)}`;
   let app: Child | undefined;
   let client: Child | undefined;
@@ -312,18 +284,9 @@ async function measure(engine: Engine, postgresUrl: string): Promise<EngineResul
       {},
       clientCores,
     );
-    const code = await Promise.race([client.exited, app.exited.then(() => "app exited" as const)]);
-    const line = client
-      .output()
-      .split("\n")
-      .find((l) => l.startsWith("RESULT "));
-    if (code !== 0 || !line) {
-      throw new Error(
-        `the recall client failed (${code}):\n${client.output()}\napp errors:\n${app.errors().join("\n")}`,
-      );
-    }
+    const result = await clientResult<RecallMeasurement>(client, app, "recall");
     return {
-      ...(JSON.parse(line.slice("RESULT ".length)) as RecallMeasurement),
+      ...result,
       insertSeconds: written.seconds,
       matches,
       vectors,
@@ -331,8 +294,7 @@ async function measure(engine: Engine, postgresUrl: string): Promise<EngineResul
   } finally {
     await client?.stop();
     await app?.stop();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await remove();
   }
 }
 

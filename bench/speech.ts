@@ -1,29 +1,8 @@
-// The speech budgets (issue 31), run by `npm run bench` after the read benchmarks, on each engine
-// (embedded PGlite, and PostgreSQL in a throwaway database), with the offline voice (eSpeak NG WASM):
-//
-// 1. A 2,000-character narrator message is narrated in under 5 s: POST .../messages/{id}/speech to the GET that
-//    says completed. Median and max over BENCH_SPEECH_RUNS (5) wordings.
-// 2. The narrated film of a 10-scene story is made in under 2x the length of its narration: POST
-//    /api/stories/{id}/film to the GET that says completed, against the scenes' spoken narration read from the
-//    film's WebVTT captions (each scene's first word to its last, summed).
-// 3. Live reading: the first sound within 1 s of the first sentence on screen, so POST
-//    /api/stories/{id}/speech/live answers a whole WAV for a 150 to 185-character sentence in under 1 s
-//    (p95 of BENCH_SPEECH_LIVE_CALLS, 20, sentences). Reported as not available where the route is missing.
-//
-// Environment: BENCH_ENGINES (both), BENCH_DATABASE_URL (the local PostgreSQL), BENCH_SPEECH_RUNS (5),
-// BENCH_SPEECH_SCENES (10), BENCH_SPEECH_LIVE_CALLS (20), BENCH_SPEECH_PARTS (live,narration,film: which to run).
-//
-// The app runs as `npm start` runs it (its worker in the same process, WORKER=on), pinned to core 0 with
-// taskset where it exists (so are its eSpeak worker thread and the ffmpeg it starts); the measuring client
-// (bench/speech-client.ts) is another process on core 1. OFFLINE_TEXT_WORDS_PER_SECOND=0 only makes the
-// setup's story turns quicker; nothing measured streams text.
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import {
+  benchAppData,
   type Child,
   clientCores,
-  createDatabase,
+  clientResult,
   type Engine,
   runOnEngines,
   serverCores,
@@ -50,27 +29,15 @@ function percentile(values: number[], p: number): number {
 const median = (values: number[]) => percentile(values, 50);
 
 async function measure(engine: Engine, postgresUrl: string): Promise<SpeechMeasurement> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-speech-"));
-  const database = engine === "postgres" ? await createDatabase(postgresUrl, "speech_bench") : undefined;
+  const { env, remove } = await benchAppData(engine, postgresUrl, "speech", appPort, {
+    SIGNUPS_PER_ADDRESS_PER_HOUR: "10000",
+    TTS_PROVIDER: "offline",
+    OFFLINE_TEXT_WORDS_PER_SECOND: "0",
+  });
   let app: Child | undefined;
   let client: Child | undefined;
   try {
-    app = startServerProcess(
-      `app (${engine})`,
-      {
-        PORT: String(appPort),
-        HOST: "127.0.0.1",
-        APP_URL: base,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        REQUIRE_EMAIL_VERIFICATION: "false",
-        SIGNUPS_PER_ADDRESS_PER_HOUR: "10000",
-        TTS_PROVIDER: "offline",
-        OFFLINE_TEXT_WORDS_PER_SECOND: "0",
-        ...(database ? { DATABASE_URL: database.url } : {}),
-      },
-      serverCores,
-    );
+    app = startServerProcess(`app (${engine})`, env, serverCores);
     await waitForOk(`${base}/api/health`, app);
     client = startNode(
       "speech client",
@@ -83,22 +50,11 @@ async function measure(engine: Engine, postgresUrl: string): Promise<SpeechMeasu
       ),
       clientCores,
     );
-    const code = await Promise.race([client.exited, app.exited.then(() => "app exited" as const)]);
-    const line = client
-      .output()
-      .split("\n")
-      .find((l) => l.startsWith("RESULT "));
-    if (code !== 0 || !line) {
-      throw new Error(
-        `the speech client failed (${code}):\n${client.output()}\napp errors:\n${app.errors().join("\n")}`,
-      );
-    }
-    return JSON.parse(line.slice("RESULT ".length)) as SpeechMeasurement;
+    return await clientResult<SpeechMeasurement>(client, app, "speech");
   } finally {
     await client?.stop();
     await app?.stop();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await remove();
   }
 }
 
