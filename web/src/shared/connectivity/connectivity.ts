@@ -3,6 +3,7 @@
 // and only a failed probe (or the browser saying it is offline) marks the app offline. While offline it
 // probes again every few seconds; the first answer marks it online and tells the reconnect listeners, so
 // views can read their data again without a reload.
+import { createStore } from "../../lib/store";
 
 export interface ConnectionState {
   online: boolean;
@@ -40,28 +41,22 @@ export function createConnectivity({
   intervalMs = PROBE_INTERVAL_MS,
   now = Date.now,
 }: ConnectivityOptions): Connectivity {
-  let state: ConnectionState = { online: true, lostAt: null };
+  const state = createStore<ConnectionState>({ online: true, lostAt: null });
   let probing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
-  const listeners = new Set<() => void>();
   const reconnectListeners = new Set<() => void>();
-
-  const set = (next: ConnectionState) => {
-    state = next;
-    for (const listener of [...listeners]) listener();
-  };
 
   const goOnline = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (state.online) return;
-    set({ online: true, lostAt: null });
+    if (state.get().online) return;
+    state.set({ online: true, lostAt: null });
     for (const listener of [...reconnectListeners]) listener();
   };
 
   const goOffline = () => {
-    if (state.online) set({ online: false, lostAt: now() });
+    if (state.get().online) state.set({ online: false, lostAt: now() });
     clearTimeout(timer);
     if (!disposed) timer = setTimeout(() => void check(), intervalMs);
   };
@@ -83,21 +78,18 @@ export function createConnectivity({
   };
 
   return {
-    getState: () => state,
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    getState: state.get,
+    subscribe: state.subscribe,
     onReconnect: (listener) => {
       reconnectListeners.add(listener);
       return () => reconnectListeners.delete(listener);
     },
     reportReachable: () => {
-      if (!state.online && !probing) goOnline();
+      if (!state.get().online && !probing) goOnline();
     },
     reportUnreachable: () => {
       // Offline already: the scheduled probes are on it.
-      if (state.online) void check();
+      if (state.get().online) void check();
     },
     setBrowserOnline: (online) => {
       if (online) void check();
@@ -107,7 +99,6 @@ export function createConnectivity({
     dispose: () => {
       disposed = true;
       clearTimeout(timer);
-      listeners.clear();
       reconnectListeners.clear();
     },
   };

@@ -3,13 +3,12 @@
 // events by message, for a turn whose answer reaches the page after its media event did; the same for the
 // Studio's queued batches.
 import type { MediaEvent, StudioEvent } from "@storyverse/contract/events";
-import { useSyncExternalStore } from "react";
+import { createStore, useStore } from "../../lib/store";
 import type { LiveState } from "./event-connection";
 
 const RECENT_MEDIA_KEPT = 50;
 
-let state: LiveState = "fallback";
-const stateListeners = new Set<() => void>();
+const liveState = createStore<LiveState>("fallback");
 const mediaListeners = new Set<(event: MediaEvent) => void>();
 const recentMedia = new Map<string, MediaEvent>();
 const studioListeners = new Set<(event: StudioEvent) => void>();
@@ -22,9 +21,7 @@ function remember<T>(map: Map<string, T>, id: string, event: T) {
 }
 
 export function setLiveState(next: LiveState): void {
-  if (next === state) return;
-  state = next;
-  for (const listener of stateListeners) listener();
+  liveState.set(next);
 }
 
 export function publishMediaEvent(event: MediaEvent): void {
@@ -50,13 +47,12 @@ export function heardStudioEvent(batchId: string): StudioEvent | undefined {
 
 /** Whether the stream is live now (for code outside React). */
 export function isLive(): boolean {
-  return state === "live";
+  return liveState.get() === "live";
 }
 
 /** Calls `listener` whenever the stream goes live or stops being live; returns the unsubscribe. */
 export function onLiveChange(listener: () => void): () => void {
-  stateListeners.add(listener);
-  return () => stateListeners.delete(listener);
+  return liveState.subscribe(listener);
 }
 
 /** Calls `listener` with each media event; returns the unsubscribe. */
@@ -79,5 +75,5 @@ export function resetLiveEvents(): void {
 
 /** True while the event stream is connected: media arrive by event, polling may slow down. */
 export function useLiveConnected(): boolean {
-  return useSyncExternalStore(onLiveChange, () => state === "live");
+  return useStore(liveState, (state) => state === "live");
 }

@@ -7,6 +7,7 @@
 import { SPEECH_FAILED_MESSAGE, SPEECH_RATES } from "@storyverse/contract/voice";
 import { errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
+import { createStore, useStore } from "../../lib/store";
 import { isOutOfCreditsError } from "../credits/out-of-credits";
 import { fetchLiveSpeech } from "./api/live-speech";
 import { fetchMessageSpeech, startMessageSpeech } from "./api/message-speech";
@@ -45,26 +46,25 @@ interface Current {
 }
 
 let current: Current | null = null;
-let snapshot: NarrationSnapshot = {
+const narration = createStore<NarrationSnapshot>({
   messageId: null,
   status: "idle",
   error: null,
   rate: readStorage("speechRate") ?? DEFAULT_RATE,
-};
-const listeners = new Set<() => void>();
+});
 
 function update(changes: Partial<NarrationSnapshot>) {
-  snapshot = { ...snapshot, ...changes };
-  for (const listener of listeners) listener();
+  narration.set((snapshot) => ({ ...snapshot, ...changes }));
 }
 
-export function subscribeNarration(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
+/** The player's state now (for code outside React). */
 export function narrationSnapshot(): NarrationSnapshot {
-  return snapshot;
+  return narration.get();
+}
+
+/** The player's state, re-rendering as it changes. */
+export function useNarrationSnapshot(): NarrationSnapshot {
+  return useStore(narration);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -114,8 +114,8 @@ export async function startNarration(storyId: string, messageId: string, options
       return;
     }
     const audio = new Audio(speech.audio_url);
-    audio.defaultPlaybackRate = snapshot.rate;
-    audio.playbackRate = snapshot.rate;
+    audio.defaultPlaybackRate = narration.get().rate;
+    audio.playbackRate = narration.get().rate;
     audio.addEventListener("ended", () => {
       if (current !== mine) return;
       current = null;
@@ -218,8 +218,8 @@ async function playLive(mine: Current) {
       return;
     }
     const audio = new Audio(url);
-    audio.defaultPlaybackRate = snapshot.rate;
-    audio.playbackRate = snapshot.rate;
+    audio.defaultPlaybackRate = narration.get().rate;
+    audio.playbackRate = narration.get().rate;
     mine.audio = audio;
     const done = new Promise<void>((resolve) => {
       audio.addEventListener("ended", () => resolve());
@@ -233,7 +233,7 @@ async function playLive(mine: Current) {
   live.playing = false;
   if (current !== mine) return;
   if (live.ended) finish(mine);
-  else if (snapshot.status !== "paused") update({ status: "preparing" });
+  else if (narration.get().status !== "paused") update({ status: "preparing" });
 }
 
 export function pauseNarration(messageId: string) {
@@ -271,10 +271,10 @@ export function setNarrationRate(rate: number) {
 /** Tests start from a quiet player. */
 export function resetNarrationForTests() {
   release();
-  snapshot = {
+  narration.set({
     messageId: null,
     status: "idle",
     error: null,
     rate: readStorage("speechRate") ?? DEFAULT_RATE,
-  };
+  });
 }

@@ -1,18 +1,17 @@
 // One narrator message's narration as its control sees it: idle, preparing, playing, paused or failed, with
 // start, pause, resume and the playback speed. The player is shared app-wide (narration-player.ts): another
 // message starting takes over, and this message's narration stops when its control goes away.
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { shortfallOf } from "../credits/out-of-credits";
 import { useQuotaPrompt } from "../credits/quota-prompt-provider";
 import {
   type NarrationStatus,
-  narrationSnapshot,
   pauseNarration,
   resumeNarration,
   setNarrationRate,
   startNarration,
   stopNarration,
-  subscribeNarration,
+  useNarrationSnapshot,
 } from "./narration-player";
 
 export interface MessageNarration {
@@ -27,10 +26,6 @@ export interface MessageNarration {
 
 /** Controls mounted per message: a remount (a new key, StrictMode's double effect) must not stop the audio. */
 const mounted = new Map<string, number>();
-
-export function useNarrationSnapshot() {
-  return useSyncExternalStore(subscribeNarration, narrationSnapshot, narrationSnapshot);
-}
 
 /** The out-of-credits refusal opens the app's Quota Exceeded dialog, as a refused turn does. */
 export function useNarrationStarter(): (storyId: string, messageId: string) => void {
