@@ -10,8 +10,7 @@ import { branchesKey, viewBranch } from "./api/branches";
 import { STORIES_KEY, storiesQueryOptions } from "./api/list-stories";
 import { fetchStoryMessages, storyMessagesKey } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";
-import { readOpenStory, setOpenStory } from "./open-story";
-import { StoryNotFoundError } from "./use-open-story-action";
+import { StoryNotFoundError, updateOpenStory } from "./open-story-query";
 
 /** The key the story interface's chat is mounted under: a new branch is a new conversation. */
 export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
@@ -19,13 +18,10 @@ export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
 
 /**
  * Reads the story again on the branch the server now shows it on: its messages first (so the chat opens
- * on them at once, with their newest scene on the canvas), then it becomes the open story.
+ * on them at once, with their newest scene on the canvas), then the open story's entry shows it on that branch
+ * (so a switch whose messages cannot be read leaves the story on the branch shown).
  */
-export async function reloadStoryBranch(
-  queryClient: QueryClient,
-  storyId: string,
-  userId: string,
-): Promise<void> {
+export async function reloadStoryBranch(queryClient: QueryClient, storyId: string): Promise<void> {
   const [stories, messages] = await Promise.all([
     queryClient.fetchQuery({ ...storiesQueryOptions(), staleTime: 0 }),
     fetchStoryMessages(storyId),
@@ -41,7 +37,7 @@ export async function reloadStoryBranch(
   queryClient.setQueryData<ChatMessage[]>(storyMessagesKey(storyId), messages);
   const newest = newestMediaMessage(messages);
   saveStoryMediaState(storyId, newest ? canvasMediaFor(newest) : null);
-  if (readOpenStory()?.story.id === storyId) setOpenStory(story, userId);
+  updateOpenStory(queryClient, storyId, () => story);
 }
 
 /**
@@ -52,11 +48,10 @@ export async function reloadStoryBranch(
 export async function followServerBranch(
   queryClient: QueryClient,
   storyId: string,
-  userId: string,
   previousBranchId: string,
 ): Promise<void> {
   try {
-    await reloadStoryBranch(queryClient, storyId, userId);
+    await reloadStoryBranch(queryClient, storyId);
   } catch (error) {
     await viewBranch(storyId, previousBranchId).catch(() => undefined);
     throw error;
@@ -68,8 +63,7 @@ export async function showBranch(
   queryClient: QueryClient,
   storyId: string,
   { branchId, fromBranchId }: { branchId: string; fromBranchId: string },
-  userId: string,
 ): Promise<void> {
   await viewBranch(storyId, branchId);
-  await followServerBranch(queryClient, storyId, userId, fromBranchId);
+  await followServerBranch(queryClient, storyId, fromBranchId);
 }

@@ -3,7 +3,7 @@ import { deleteStoryResponseSchema, type Story } from "@storyverse/contract/stor
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { removeStoryMediaState } from "../media-states";
-import { closeOpenStory, readOpenStory } from "../open-story";
+import { forgetOpenStory } from "../open-story-query";
 import { STORIES_KEY } from "./list-stories";
 import { storyMessagesKey } from "./story-messages";
 
@@ -23,7 +23,7 @@ export function useDeleteStory() {
       queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) => stories?.filter((s) => s.id !== id));
       queryClient.removeQueries({ queryKey: storyMessagesKey(id) });
       removeStoryMediaState(id);
-      if (readOpenStory()?.story.id === id) closeOpenStory();
+      forgetOpenStory(queryClient, id);
       void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
     },
   });

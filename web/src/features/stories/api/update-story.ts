@@ -2,7 +2,7 @@
 import { type Story, storyResponseSchema, type UpdateStoryRequest } from "@storyverse/contract/stories";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { replaceOpenStory } from "../open-story";
+import { updateOpenStory } from "../open-story-query";
 import { STORIES_KEY } from "./list-stories";
 
 export interface UpdateStoryInput {
@@ -28,7 +28,7 @@ export function useUpdateStory() {
       queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
         stories?.map((s) => (s.id === story.id ? story : s)),
       );
-      replaceOpenStory(story);
+      updateOpenStory(queryClient, story.id, () => story);
       void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
     },
   });

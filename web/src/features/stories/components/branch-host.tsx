@@ -29,15 +29,7 @@ export function revealMessage(messageId: string, tries = 40): void {
   window.setTimeout(() => element.classList.remove(...HIGHLIGHT), 2_000);
 }
 
-export function BranchHost({
-  story,
-  userId,
-  children,
-}: {
-  story: Story;
-  userId: string;
-  children: ReactNode;
-}) {
+export function BranchHost({ story, children }: { story: Story; children: ReactNode }) {
   const queryClient = useQueryClient();
   const { showError } = useBanner();
   const [switching, setSwitching] = useState<string | null>(null);
@@ -49,7 +41,7 @@ export function BranchHost({
       try {
         if (branchId !== currentBranch) {
           setSwitching(branchId);
-          await showBranch(queryClient, story.id, { branchId, fromBranchId: currentBranch }, userId);
+          await showBranch(queryClient, story.id, { branchId, fromBranchId: currentBranch });
         }
         if (messageId) revealMessage(messageId);
         return true;
@@ -60,7 +52,7 @@ export function BranchHost({
         setSwitching(null);
       }
     },
-    [queryClient, story.id, userId, currentBranch, showError],
+    [queryClient, story.id, currentBranch, showError],
   );
 
   const controls = useMemo(
@@ -71,7 +63,7 @@ export function BranchHost({
   return (
     <BranchControlsContext.Provider value={controls}>
       {children}
-      <BranchTreeDialog story={story} userId={userId} open={treeOpen} onOpenChange={setTreeOpen} />
+      <BranchTreeDialog story={story} open={treeOpen} onOpenChange={setTreeOpen} />
     </BranchControlsContext.Provider>
   );
 }

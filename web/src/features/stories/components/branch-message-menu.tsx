@@ -12,7 +12,6 @@ import { FormAlert } from "../../../components/form-alert";
 import { Modal, ModalActions, ModalClose } from "../../../components/modal";
 import { TextField } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
-import { useAuth } from "../../../shared/auth";
 import { useBanner } from "../../../shared/banner-provider";
 import { branchesKey, branchesQueryOptions, createBranch, setCheckpoint } from "../api/branches";
 import { followServerBranch } from "../branch-view";
@@ -144,7 +143,6 @@ function BranchFromHereDialog({
   from,
 }: MessageDialogProps & { turn: number; from: { id: string; name: string } }) {
   const queryClient = useQueryClient();
-  const { user } = useAuth();
   const { showSuccess } = useBanner();
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
@@ -154,13 +152,13 @@ function BranchFromHereDialog({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (tooLong || !user) return;
+    if (tooLong) return;
     setBusy(true);
     setError(null);
     try {
       const branch = await createBranch(storyId, messageId, trimmed || undefined);
       // The story now shows the new branch: it is read again on it (this message's chat makes way for it).
-      await followServerBranch(queryClient, storyId, user.id, from.id);
+      await followServerBranch(queryClient, storyId, from.id);
       showSuccess(`Now on “${branch.name}”`);
     } catch (failure) {
       setError(`Failed to branch: ${errorMessage(failure)}`);

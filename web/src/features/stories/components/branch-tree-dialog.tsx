@@ -16,7 +16,7 @@ import { branchesKey, branchesQueryOptions, deleteBranch, renameBranch } from ".
 import { STORIES_KEY } from "../api/list-stories";
 import { type BranchNode, branchTree, forkLabel, timeAgo, turnsLabel } from "../branch-tree";
 import { reloadStoryBranch } from "../branch-view";
-import { replaceOpenStory } from "../open-story";
+import { updateOpenStory } from "../open-story-query";
 import { useBranchControls } from "./branch-controls";
 import { BranchThumb } from "./branch-thumb";
 
@@ -24,12 +24,11 @@ export const LAST_BRANCH_NOTE = "A story keeps at least one branch.";
 
 interface BranchTreeDialogProps {
   story: Story;
-  userId: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
-export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTreeDialogProps) {
+export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialogProps) {
   const queryClient = useQueryClient();
   const { switchTo, switching } = useBranchControls();
   const branches = useQuery({ ...branchesQueryOptions(story.id), enabled: open });
@@ -56,7 +55,7 @@ export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTr
     try {
       await deleteBranch(story.id, deleting.id);
       // The story showed that branch: the server now shows another, and the story is read again on it.
-      if (deleting.id === current) await reloadStoryBranch(queryClient, story.id, userId);
+      if (deleting.id === current) await reloadStoryBranch(queryClient, story.id);
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
       void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
@@ -71,7 +70,12 @@ export function BranchTreeDialog({ story, userId, open, onOpenChange }: BranchTr
     queryClient.setQueryData(branchesKey(story.id), (data: typeof branches.data) =>
       data ? { ...data, branches: data.branches.map((b) => (b.id === branch.id ? branch : b)) } : data,
     );
-    if (branch.id === current) replaceOpenStory({ ...story, branch: { id: branch.id, name: branch.name } });
+    if (branch.id === current) {
+      updateOpenStory(queryClient, story.id, (open) => ({
+        ...open,
+        branch: { id: branch.id, name: branch.name },
+      }));
+    }
     void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
   };
 

@@ -6,12 +6,12 @@
 import type { Branch } from "@storyverse/contract/branches";
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
-import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
-import { closeOpenStory, setOpenStory } from "../open-story";
+import { openStoryKey } from "../open-story-query";
 import { LAST_BRANCH_NOTE } from "./branch-tree-dialog";
 import { StoryInterface } from "./story-interface";
 
@@ -146,16 +146,14 @@ function serve(world: World) {
 }
 
 function renderStory(world: World) {
-  setOpenStory(
-    {
-      ...story,
-      branch: { id: world.current, name: world.branches.find((b) => b.id === world.current)!.name },
-    },
-    SIGNED_IN.user?.id ?? "",
-  );
+  const client = createTestQueryClient();
+  client.setQueryData(openStoryKey(story.id), {
+    ...story,
+    branch: { id: world.current, name: world.branches.find((b) => b.id === world.current)!.name },
+  });
   window.history.replaceState(null, "", `/stories/${MAIN}`);
   return render(
-    <Providers auth={SIGNED_IN}>
+    <Providers auth={SIGNED_IN} client={client}>
       <QuotaPromptProvider>
         <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
@@ -206,10 +204,6 @@ const twoBranches = (): World => ({
       ...exchange("Storm", 3, "/media/storm-3.png"),
     ],
   },
-});
-
-afterEach(() => {
-  closeOpenStory();
 });
 
 describe("branches in the story interface", () => {

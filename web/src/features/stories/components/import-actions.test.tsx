@@ -1,9 +1,8 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory } from "../../../test/story-fixtures";
-import { closeOpenStory, readOpenStory } from "../open-story";
 import { ImportNotesNotice } from "./import-notes";
 import { StoriesPage } from "./stories-page";
 
@@ -64,8 +63,6 @@ function formSentTo(path: string): FormData | undefined {
 const cardFile = (name = "seraphina.png", bytes = "\x89PNG card") =>
   new File([bytes], name, { type: name.endsWith(".json") ? "application/json" : "image/png" });
 
-afterEach(() => closeOpenStory());
-
 describe("importing a character on the Stories list", () => {
   it("posts the picked card file, then opens the new story", async () => {
     serve({
@@ -77,7 +74,7 @@ describe("importing a character on the Stories list", () => {
     const file = cardFile();
     fireEvent.change(screen.getByLabelText("Character card file"), { target: { files: [file] } });
 
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(imported.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
     const sent = formSentTo("/api/stories/import")?.get("file");
     expect(sent).toBeInstanceOf(File);
     expect((sent as File).name).toBe("seraphina.png");
@@ -106,7 +103,7 @@ describe("importing a character on the Stories list", () => {
     );
 
     answer(json({ success: true, story: imported, notes: [] }));
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(imported.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
   });
 
   it("keeps the notes of what was cut for the new story, where the player sees and dismisses them", async () => {
@@ -117,7 +114,7 @@ describe("importing a character on the Stories list", () => {
     renderPage();
     await screen.findByRole("article", { name: "The Lantern Forest" });
     fireEvent.change(screen.getByLabelText("Character card file"), { target: { files: [cardFile()] } });
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(imported.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
 
     render(<ImportNotesNotice storyId={imported.id} />);
     const notice = screen.getByRole("region", { name: "2 things were changed on import" });
@@ -147,7 +144,7 @@ describe("importing a character on the Stories list", () => {
         "Couldn't import “holiday.png”: This PNG has no character card in it (no ccv3 or chara chunk).",
       ),
     ).toBeTruthy();
-    expect(readOpenStory()).toBeNull();
+    expect(window.location.pathname).not.toMatch(/^\/stories\/./);
     expect((screen.getByRole("button", { name: "Import a character" }) as HTMLButtonElement).disabled).toBe(
       false,
     );
@@ -183,7 +180,7 @@ describe("importing a character on the Stories list", () => {
     fireEvent.drop(list, { dataTransfer });
     expect(screen.queryByText("Drop to import")).toBeNull();
 
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(imported.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
     expect((formSentTo("/api/stories/import")?.get("file") as File).name).toBe("seraphina.json");
   });
 
@@ -200,7 +197,7 @@ describe("importing a character on the Stories list", () => {
 
     const backup = new File(["PK"], "seraphina.storyverse.zip", { type: "application/zip" });
     fireEvent.drop(list, { dataTransfer: { types: ["Files"], files: [backup] } });
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(imported.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
     expect((formSentTo("/api/stories/restore")?.get("file") as File).name).toBe("seraphina.storyverse.zip");
   });
 
@@ -220,6 +217,6 @@ describe("importing a character on the Stories list", () => {
         "Couldn't restore “photos.zip”: This archive is not a Storyverse story backup.",
       ),
     ).toBeTruthy();
-    expect(readOpenStory()).toBeNull();
+    expect(window.location.pathname).not.toMatch(/^\/stories\/./);
   });
 });

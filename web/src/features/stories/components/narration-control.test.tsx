@@ -10,9 +10,9 @@ import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provid
 import { resetNarrationForTests } from "../../../shared/voice/narration-player";
 import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
-import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
-import { closeOpenStory, setOpenStory } from "../open-story";
+import { openStoryKey } from "../open-story-query";
 import { StoryInterface } from "./story-interface";
 
 const story = makeStory({ id: "22222222-2222-4222-8222-222222222222", title: "Neon Nights" });
@@ -103,10 +103,11 @@ function serve({
 }
 
 function renderStory() {
-  setOpenStory(story, SIGNED_IN.user?.id ?? "");
+  const client = createTestQueryClient();
+  client.setQueryData(openStoryKey(story.id), story);
   window.history.replaceState(null, "", `/stories/${story.id}`);
   return render(
-    <Providers auth={SIGNED_IN}>
+    <Providers auth={SIGNED_IN} client={client}>
       <QuotaPromptProvider>
         <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
@@ -133,7 +134,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  closeOpenStory();
   resetNarrationForTests();
   localStorage.clear();
   vi.restoreAllMocks();

@@ -1,9 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeStory } from "../../../test/story-fixtures";
-import { closeOpenStory, readOpenStory } from "../open-story";
 import { StoriesPage } from "./stories-page";
 
 const lighthouse = {
@@ -45,8 +44,6 @@ function renderPage() {
   );
 }
 
-afterEach(() => closeOpenStory());
-
 describe("Start from a scenario", () => {
   it("lists the starters in the empty list with their picture, title and tagline", async () => {
     serve({
@@ -76,7 +73,7 @@ describe("Start from a scenario", () => {
     });
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: /^Start “The Last Lighthouse”/ }));
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(started.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${started.id}`));
     expect(calls.filter((call) => call.method === "POST").map((call) => call.path)).toEqual([
       "/api/starters/the-last-lighthouse/start",
     ]);
@@ -93,7 +90,7 @@ describe("Start from a scenario", () => {
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: /^Start “The Night Market”/ }));
     expect(await screen.findByText("Couldn't start “The Night Market”: Starter not found")).toBeTruthy();
-    expect(readOpenStory()).toBeNull();
+    expect(window.location.pathname).not.toMatch(/^\/stories\/./);
   });
 
   it("is not offered once the player has stories", async () => {

@@ -1,10 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory } from "../../../test/story-fixtures";
 import { readStoryMediaStates, saveStoryMediaState } from "../media-states";
-import { closeOpenStory, readOpenStory } from "../open-story";
 import { StoriesPage } from "./stories-page";
 
 const forest = makeStory({
@@ -40,8 +39,6 @@ function renderPage() {
     </Providers>,
   );
 }
-
-afterEach(() => closeOpenStory());
 
 describe("the Stories list", () => {
   it("welcomes a user without stories", async () => {
@@ -108,7 +105,7 @@ describe("the Stories list", () => {
     });
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: "The Lantern Forest" }));
-    await waitFor(() => expect(readOpenStory()?.story.id).toBe(forest.id));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${forest.id}`));
     const paths = calls.map((c) => c.path);
     expect(paths.indexOf("/api/user/verify")).toBeLessThan(
       paths.indexOf(`/api/stories/${forest.id}/messages`),
@@ -130,7 +127,7 @@ describe("the Stories list", () => {
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: "The Lantern Forest" }));
     expect(await screen.findByText("Failed to open story: Story not found")).toBeTruthy();
-    expect(readOpenStory()).toBeNull();
+    expect(window.location.pathname).not.toMatch(/^\/stories\/./);
   });
 
   it("says 'Failed to load data: {message}' with a retry when the list cannot be read", async () => {

@@ -1,13 +1,13 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
-import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
-import { closeOpenStory, setOpenStory } from "../open-story";
+import { openStoryKey } from "../open-story-query";
 import { StoryInterface } from "./story-interface";
 import { narratorContext } from "./test-context";
 
@@ -86,11 +86,12 @@ function serve({
   });
 }
 
-function renderStory() {
-  setOpenStory(story, SIGNED_IN.user?.id ?? "");
+/** The story as the list opens it: its query already holds it (open-story-query.ts). */
+function renderStory(client = createTestQueryClient()) {
+  client.setQueryData(openStoryKey(story.id), story);
   window.history.replaceState(null, "", `/stories/${story.id}`);
   return render(
-    <Providers auth={SIGNED_IN}>
+    <Providers auth={SIGNED_IN} client={client}>
       <QuotaPromptProvider>
         <StoryInterface ShareDialog={NoShareDialog} />
       </QuotaPromptProvider>
@@ -128,10 +129,6 @@ function send(text: string) {
   fireEvent.change(screen.getByLabelText("Message"), { target: { value: text } });
   fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
 }
-
-afterEach(() => {
-  closeOpenStory();
-});
 
 describe("the story interface", () => {
   it("shows the story, the empty state, the empty canvas and the offline note", async () => {
@@ -240,6 +237,45 @@ describe("the story interface", () => {
     fireEvent.click(screen.getByRole("button", { name: "What the narrator sees" }));
     expect(await screen.findByRole("dialog", { name: "What the narrator sees" })).toBeTruthy();
     expect(screen.getAllByRole("dialog")).toHaveLength(1);
+  });
+
+  it("a renamed story is renamed everywhere at once: its header, its tab and its settings read one entry", async () => {
+    const renamed = { ...story, title: "Neon Dawn", context: "Sunrise" };
+    const calls = serve({
+      other: ({ path, method }) =>
+        path === `/api/stories/${story.id}` && method === "PUT"
+          ? json({ success: true, story: renamed })
+          : path === `/api/stories/${story.id}/memory`
+            ? json({ success: true, memory: "", authors_note: "", summary: "", summary_updated_at: null })
+            : path.startsWith(`/api/stories/${story.id}/context`)
+              ? json(narratorContext({}))
+              : undefined,
+    });
+    const client = createTestQueryClient();
+    renderStory(client);
+    await screen.findByText("Start Your Adventure");
+    expect(document.title).toBe("Neon Nights · Storyverse");
+    const reads = () => calls.filter((c) => c.path.endsWith("/messages")).length;
+    const readsBefore = reads();
+    fireEvent.click(screen.getByRole("button", { name: "Story Settings" }));
+    const settings = await screen.findByRole("dialog", { name: "Story Settings" });
+    fireEvent.change(await within(settings).findByLabelText("Story Title"), {
+      target: { value: "Neon Dawn" },
+    });
+    fireEvent.change(within(settings).getByLabelText("Story Context"), { target: { value: "Sunrise" } });
+    fireEvent.click(within(settings).getByRole("button", { name: "Save Changes" }));
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Neon Dawn" })).toBeTruthy();
+    expect(screen.getByText("Sunrise")).toBeTruthy();
+    expect(document.title).toBe("Neon Dawn · Storyverse");
+    expect(client.getQueryData(openStoryKey(story.id))).toEqual(renamed);
+    // The story was not opened again to show it: the answer to the change is what every part shows.
+    expect(reads()).toBe(readsBefore);
+    fireEvent.click(screen.getByRole("button", { name: "Story Settings" }));
+    const reopened = await screen.findByRole("dialog", { name: "Story Settings" });
+    expect(((await within(reopened).findByLabelText("Story Title")) as HTMLInputElement).value).toBe(
+      "Neon Dawn",
+    );
   });
 
   it("removes the user's message and shows the server's message when the send fails", async () => {
@@ -409,7 +445,6 @@ describe("the story interface", () => {
 
 describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a link)", () => {
   function renderAt(path: string) {
-    closeOpenStory();
     window.history.replaceState(null, "", path);
     return render(
       <Providers auth={SIGNED_IN}>

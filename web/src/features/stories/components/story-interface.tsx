@@ -1,4 +1,4 @@
-// The story interface: the open story's chat beside its canvas. The header shows the title and
+// The story interface: the open story (read by the id in its address) with its chat beside its canvas. The header shows the title and
 // context with the settings and close buttons; closing forgets the open story and its messages and
 // returns to the list. The canvas starts from the story's remembered media state and is kept in step
 // with the conversation, which is remembered again for the next switch back to this story. Story Settings
@@ -53,9 +53,8 @@ import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
 import { undoStoryTurn } from "../api/undo-story-turn";
 import { branchViewKey } from "../branch-view";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
-import { closeOpenStory, useOpenStory } from "../open-story";
+import { forgetOpenStory, openStoryQueryOptions, StoryNotFoundError } from "../open-story-query";
 import { refreshSelection, type SelectedStoryImage, toggleSelection } from "../selection";
-import { prepareStoryById, StoryNotFoundError } from "../use-open-story-action";
 import { useStoryTabTitle } from "../use-story-tab-title";
 import { BranchHost } from "./branch-host";
 import { BranchMessageMenu, CheckpointMarker, useCheckpointNames } from "./branch-message-menu";
@@ -79,48 +78,33 @@ const turnOf = (messages: readonly ChatMessage[], messageId: string) => {
 export type StoryShareDialog = ComponentType<{ story: Story | null; onClose: () => void }>;
 
 export function StoryInterface({ ShareDialog }: { ShareDialog: StoryShareDialog }) {
-  const open = useOpenStory();
   const { user } = useAuth();
   const { storyId } = useView();
   if (!storyId || !user) return <NoStoryOpen />;
-  if (open && open.userId === user.id && open.story.id === storyId) {
+  return <StoryById key={storyId} storyId={storyId} ShareDialog={ShareDialog} />;
+}
+
+/**
+ * The story the address names, read through its query (open-story-query.ts): shown at once when the list
+ * opened it; opened the way the list opens one when reached by its address (a reload, a bookmark, a link,
+ * back or forward): session, messages, canvas; then it shows.
+ */
+function StoryById({ storyId, ShareDialog }: { storyId: string; ShareDialog: StoryShareDialog }) {
+  const queryClient = useQueryClient();
+  const open = useQuery(openStoryQueryOptions(queryClient, storyId));
+  const story = open.data;
+  if (story) {
     // Each branch is a conversation of its own: the chat starts afresh when the story shows another.
     return (
-      <BranchHost story={open.story} userId={user.id}>
-        <OpenStoryChat key={branchViewKey(open.story)} story={open.story} ShareDialog={ShareDialog} />
+      <BranchHost story={story}>
+        <OpenStoryChat key={branchViewKey(story)} story={story} ShareDialog={ShareDialog} />
       </BranchHost>
     );
   }
-  return <StoryOpener key={storyId} storyId={storyId} userId={user.id} />;
-}
-
-type OpenerState = { status: "opening" } | { status: "not-found" } | { status: "failed"; message: string };
-
-/**
- * A story reached by its address (a reload, a bookmark, a link, back or forward) is opened the way the
- * list opens one: session, messages, canvas; then it shows.
- */
-function StoryOpener({ storyId, userId }: { storyId: string; userId: string }) {
-  const queryClient = useQueryClient();
-  const [state, setState] = useState<OpenerState>({ status: "opening" });
-  useEffect(() => {
-    let current = true;
-    prepareStoryById(queryClient, storyId, userId).catch((error: unknown) => {
-      if (!current) return;
-      // An ended session is handled by the shell (it signs out with its own message).
-      if (error instanceof ApiError && error.status === 401) return;
-      setState(
-        error instanceof StoryNotFoundError
-          ? { status: "not-found" }
-          : { status: "failed", message: `Failed to open story: ${errorMessage(error)}` },
-      );
-    });
-    return () => {
-      current = false;
-    };
-  }, [queryClient, storyId, userId]);
-
-  if (state.status === "not-found") {
+  const { error } = open;
+  // An ended session is handled by the shell (it signs out with its own message).
+  if (!error || (error instanceof ApiError && error.status === 401)) return <ViewLoading inShell />;
+  if (error instanceof StoryNotFoundError) {
     return (
       <NoStoryOpen
         icon={SearchX}
@@ -129,8 +113,7 @@ function StoryOpener({ storyId, userId }: { storyId: string; userId: string }) {
       />
     );
   }
-  if (state.status === "failed") return <NoStoryOpen icon={TriangleAlert} title={state.message} />;
-  return <ViewLoading inShell />;
+  return <NoStoryOpen icon={TriangleAlert} title={`Failed to open story: ${errorMessage(error)}`} />;
 }
 
 function NoStoryOpen({
@@ -271,7 +254,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   useEffect(
     () => () => {
       if (!closing.current) return;
-      closeOpenStory();
+      forgetOpenStory(queryClient, story.id);
       queryClient.removeQueries({ queryKey: storyMessagesKey(story.id) });
     },
     [queryClient, story.id],
