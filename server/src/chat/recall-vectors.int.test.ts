@@ -4,6 +4,7 @@
 // call is retried and nothing is charged; another story's or player's vectors never come back. On a PostgreSQL
 // server without pgvector (this CI's: Debian bookworm packages none) the same file shows the fallback: text
 // recall works, vectors are unavailable and the worker says so at start.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp } from "../../test/app";
 import { testEngine } from "../../test/database";
@@ -11,7 +12,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import type { RecordedRequest } from "../../test/fakes/fake-server";
 import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { writeExchanges } from "../../test/long-story";
-import { vectorsAvailable } from "../db/vectors";
+import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
 import { recallExchanges } from "./recall";
@@ -56,6 +57,11 @@ const BEACON = "Marisol tends the beacon on the headland every night.";
 /** Shares "ships" with the question. */
 const HARBOUR = "Ships lie at anchor off a quiet shore.";
 
+/** Holds two of the question's words. */
+const WRECKS = "Ships break on the rocks below.";
+/** Holds one of the question's words. */
+const PILOT = "The pilot of the ships hums an old tune.";
+
 type Recalled = { message_id: string; turn: number; matched: string[]; score: number; narrator: string };
 
 const recallOf = async (user: TestUser, storyId: string, prompt = QUESTION) =>
@@ -69,6 +75,37 @@ const embeddedCount = async (storyId: string) =>
         storyId,
       ])
     ).rows[0]!.n,
+  );
+
+/** The story's narrator messages. */
+const narratorMessages = async (storyId: string) =>
+  (
+    await t.database.executeSql(
+      "select id, content from chat_messages where story_id = $1 and role = 'assistant'",
+      [storyId],
+    )
+  ).rows as { id: string; content: string }[];
+
+const embeddingsModel = () => t.ctx.providers.embeddings!.model;
+
+/** Stores a vector for each of the rows, as the indexing job would (the fake's vector of its words by default). */
+const storeVectors = (
+  userId: string,
+  storyId: string,
+  rows: { id: string; content: string }[],
+  vectorOf: (row: { id: string; content: string }) => number[] = (row) => fakeEmbedding(row.content),
+) =>
+  t.database.executeSql(
+    `insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
+     select m.id, $1, $2, md5(m.content), $3, v.embedding::vector
+     from unnest($4::uuid[], $5::text[]) as v(id, embedding) join chat_messages m on m.id = v.id`,
+    [
+      userId,
+      storyId,
+      embeddingsModel(),
+      rows.map((row) => row.id),
+      rows.map((row) => JSON.stringify(vectorOf(row))),
+    ],
   );
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
@@ -207,6 +244,67 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     expect(own.map((line) => line.turn)).toEqual([6]);
     expect(theirs.map((line) => line.turn)).toEqual([6]);
     expect(own[0]!.message_id).not.toBe(theirs[0]!.message_id);
+  }, 120_000);
+
+  it("finds a long story's nearest exchange through the index, past another player's nearer vectors", async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    // Over the 2,000 older exchanges searched exactly (recall.ts): this story is searched through the index.
+    const long = await longStory(owner, "The Long Coast", 2100, { 700: BEACON });
+    const crowd = await longStory(other, "The Crowd", 1100, {});
+    const question = fakeEmbedding(QUESTION);
+    await indexVectorLength(t.ctx.db, question.length);
+    // Every narrator message of the other player's story lies exactly at the question, so an index searched
+    // without the story's filter finds only theirs; the long story's lie where their words put them, and
+    // turn 700's at the question too.
+    await storeVectors(other.userId, crowd, await narratorMessages(crowd), () => question);
+    await storeVectors(owner.userId, long, await narratorMessages(long));
+
+    // In one transaction, to read how many times it scanned the index (statistics not yet flushed).
+    const index = `message_embeddings_hnsw_${question.length}`;
+    const meaning = { vector: question, model: embeddingsModel() };
+    const { recalled, scans } = await t.ctx.db.transaction(async (tx) => {
+      const lines = await recallExchanges(tx, owner.userId, long, QUESTION, undefined, meaning);
+      const counted = (await tx.execute(
+        sql`select pg_stat_get_xact_numscans(to_regclass(${index}))::int as n`,
+      )) as unknown as { rows: { n: number }[] };
+      return { recalled: lines, scans: counted.rows[0]!.n };
+    });
+    expect(recalled[0]).toMatchObject({ turn: 700, narrator: BEACON, matched: [] });
+    expect(recalled.every((line) => line.turn <= 2100)).toBe(true);
+    // It was found through the index, not by comparing all of the story's vectors.
+    expect(scans).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("fuses the best matches by words with the nearest by meaning: the nearest exchange comes back though 150 match more words, and never another player's", async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    // 150 exchanges hold two of the question's words (ships, rocks), far more than are compared by meaning;
+    // turn 250 holds one (ships), and is the nearest by meaning.
+    const told: Record<number, string> = { 250: PILOT };
+    for (let turn = 10; turn < 160; turn += 1) told[turn] = WRECKS;
+    const storyId = await longStory(owner, "The Reef", 300, told);
+    // Another player's story tells the same, with more of the question's words, and lies just as near.
+    const theirs = await longStory(other, "Their Reef", 300, { ...told, 250: `${PILOT} Past the rocks.` });
+    const question = fakeEmbedding(QUESTION);
+    const away = question.map((value) => -value);
+    const vectorOf = (row: { content: string }) =>
+      row.content === WRECKS ? away : row.content.startsWith(PILOT) ? question : fakeEmbedding(row.content);
+    await storeVectors(owner.userId, storyId, await narratorMessages(storyId), vectorOf);
+    await storeVectors(other.userId, theirs, await narratorMessages(theirs), vectorOf);
+
+    // By words alone, turn 250 is not among the four: the 150 that hold two words rank above it.
+    const byWords = await recallExchanges(t.ctx.db, owner.userId, storyId, QUESTION);
+    expect(byWords).toHaveLength(4);
+    expect(byWords.every((line) => line.narrator === WRECKS)).toBe(true);
+    // By words and meaning (the question's vector, from the fake), it comes back first, with its word.
+    const recalled = await recallOf(owner, storyId);
+    expect(recalled[0]).toMatchObject({ turn: 250, narrator: PILOT, matched: ["ship"] });
+    // The rest are the owner's best matches by words; nothing of the other player's story.
+    const own = new Set((await narratorMessages(storyId)).map((row) => row.id));
+    expect(recalled).toHaveLength(4);
+    expect(recalled.every((line) => own.has(line.message_id))).toBe(true);
+    expect(recalled.slice(1).every((line) => line.narrator === WRECKS)).toBe(true);
   }, 120_000);
 });
 

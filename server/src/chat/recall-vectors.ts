@@ -6,20 +6,18 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { vectorsAvailable } from "../db/vectors";
+import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
 
-/** A recalled exchange's score is its ts_rank plus this times its cosine similarity to the turn's words. */
+/** A recalled exchange's score is its text score plus this times its cosine similarity to the turn's words. */
 export const MEANING_WEIGHT = 0.1;
 /** An exchange that shares no word with the turn is recalled by meaning only from this similarity up. */
 const MEANING_MIN_SIMILARITY = 0.4;
-/** The nearest exchanges by meaning that are candidates beside the text matches. */
-const MEANING_CANDIDATES = 8;
 /**
- * How many times MEANING_CANDIDATES of the nearest vectors are looked at: some may be of edited text, hidden,
- * forgotten or still in the narrator's window, and are passed over.
+ * The nearest vectors of the story that are candidates (decision 0116: the meaning side of the fusion), those of
+ * them that are of edited text, hidden, forgotten or still in the narrator's window passed over.
  */
-const MEANING_LOOKED_AT = 4;
+const MEANING_NEAREST = 32;
 /** The turn's words are embedded on the turn's path: past this, the turn recalls by text only. */
 const MEANING_QUERY_TIMEOUT_MS = 2000;
 
@@ -64,48 +62,43 @@ export async function meaningOf(
 }
 
 /**
- * The pieces recall.ts splices into its query when a turn has a meaning query (all empty otherwise, leaving
- * the text-only query as it was): the join that gives every candidate its similarity, the score term, and the
- * `nearest` candidates: the 8 nearest of the story's shown narrator messages older than the window (`before`),
- * of this user and story, not forgotten, whose vector is of this model and current text (`nearest` is handed
- * the condition on `message.id` and answers the candidates' query, or none).
+ * The pieces recall.ts splices into its query when a turn has a meaning query (decision 0116; nothing
+ * otherwise, leaving the text-only query as it was): `join` gives each fused candidate (`shown`) its vector
+ * when it is of this model, length and current text, `score` adds its similarity's share to the text score,
+ * and `nearest(matches)` is the ids of the story's MEANING_NEAREST nearest vectors (through the HNSW index when
+ * the story is `long`, db/vectors.ts) that are shown narrator messages older than the window (`before`), of
+ * this user and story, not forgotten, of current text, and either near enough (MEANING_MIN_SIMILARITY) or
+ * holding one of the turn's words (`matches`, a condition on `shown.search`).
  */
 export function meaningParts(
   meaning: MeaningQuery | undefined,
   userId: string,
   storyId: string,
   before: SQL,
-): { join: SQL; score: SQL; nearest: (candidates: (where: SQL) => SQL) => SQL[] } {
-  if (!meaning) return { join: sql``, score: sql``, nearest: () => [] };
+  long: boolean,
+): { join: SQL; score: SQL; nearest: ((matches: SQL) => SQL) | undefined } {
+  if (!meaning) return { join: sql``, score: sql``, nearest: undefined };
   const vector = vectorLiteral(meaning.vector);
   const dimensions = meaning.vector.length;
   const current = sql`emb.model = ${meaning.model} and vector_dims(emb.embedding) = ${dimensions}
         and emb.content_hash = md5(shown.content)`;
-  // The story's vectors nearest first (one distance each, never a message's text hashed for all of them),
-  // then the current, shown, older, not forgotten ones among the nearest few, then the floor.
-  const nearest = sql`(
-      select near.message_id from (
-        select emb.message_id, emb.content_hash, emb.embedding <=> ${vector}::vector as distance
-        from message_embeddings emb
-        where emb.user_id = ${userId} and emb.story_id = ${storyId} and emb.model = ${meaning.model}
-          and vector_dims(emb.embedding) = ${dimensions}
-        order by distance
-        limit ${MEANING_CANDIDATES * MEANING_LOOKED_AT}
-      ) near
+  // One distance each for the story's nearest, never a message's text hashed for all of them.
+  const nearest = (matches: SQL) => sql`(
+      select near.message_id
+      from recall_nearest_embeddings(${userId}::uuid, ${storyId}::uuid, ${meaning.model}::text,
+        ${vector}::vector, ${MEANING_NEAREST}::integer, ${sql.raw(long ? "true" : "false")}) near
       join chat_messages shown on shown.id = near.message_id
       left join recall_marks mark on mark.message_id = near.message_id
       where near.content_hash = md5(shown.content)
         and shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
         and shown.hidden = false and shown.created_at < ${before}
         and coalesce(mark.forgotten, false) = false
-        and 1 - near.distance >= ${MEANING_MIN_SIMILARITY}
-      order by near.distance
-      limit ${MEANING_CANDIDATES}
+        and (1 - near.distance >= ${MEANING_MIN_SIMILARITY} or ${matches})
     )`;
   return {
     join: sql`left join message_embeddings emb on emb.message_id = shown.id and ${current}`,
     score: sql` + ${MEANING_WEIGHT}::float8 * greatest(coalesce(1 - (emb.embedding <=> ${vector}::vector), 0), 0)`,
-    nearest: (candidates) => [candidates(sql`message.id in ${nearest} and not coalesce(mark.pinned, false)`)],
+    nearest,
   };
 }
 
@@ -124,6 +117,7 @@ export async function storeEmbedding(
     vector: number[];
   },
 ): Promise<void> {
+  await indexVectorLength(q, row.vector.length);
   await q.execute(sql`
     insert into message_embeddings (message_id, user_id, story_id, content_hash, model, embedding)
     select ${row.messageId}, ${row.userId}, ${row.storyId}, md5(${row.content}), ${row.model},

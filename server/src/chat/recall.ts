@@ -52,6 +52,14 @@ const RECALL_SAMPLE = 200;
 const RECALL_COMMON_SHARE = 0.05;
 const RECALL_RECENT = 2_000;
 
+/**
+ * Of the exchanges that match the turn's words, this many (the best by their text score) are candidates
+ * (decision 0116): they alone are compared with the turn by meaning, with the nearest exchanges by meaning
+ * beside them. Past them, an exchange's share of meaning (at most MEANING_WEIGHT) would have to outweigh the
+ * text score of this many better matches.
+ */
+const RECALL_FUSED_BY_WORDS = 100;
+
 /** The most words of a turn searched for: each one more costs a rank over every message it matches. */
 export const RECALL_SEARCH_WORDS = 8;
 
@@ -142,17 +150,19 @@ async function turnsAndPlayers(
 }
 
 /**
- * Where the story's newest RECALL_RECENT exchanges older than the window begin (-infinity when it has fewer),
- * and the words that are not common in it (see RECALL_COMMON_SHARE), joined by spaces ("" when every one is).
+ * Where the story's newest RECALL_RECENT exchanges older than the window begin (-infinity when it has fewer:
+ * then it is not `long`), and the words that are not common in it (see RECALL_COMMON_SHARE), joined by spaces
+ * ("" when every one is).
  */
 async function commonAndRare(
   q: Queryable,
   words: string,
   olderShown: SQL,
-): Promise<{ recentFrom: string; rare: string }> {
-  const each = [...new Set(words.split(/\s+/).filter(Boolean))];
-  // Words that fell back to the whole turn (none was telling): searched for everywhere, as they are.
-  if (each.length > RECALL_SEARCH_WORDS) return { recentFrom: "-infinity", rare: "" };
+): Promise<{ recentFrom: string; rare: string; long: boolean }> {
+  const unique = [...new Set(words.split(/\s+/).filter(Boolean))];
+  // Words that fell back to the whole turn (none was telling) are searched for everywhere, as they are.
+  const fallback = unique.length > RECALL_SEARCH_WORDS;
+  const each = fallback ? [] : unique;
   const result = await q.execute<{ recent_from: string; sampled: number; found: number[] }>(sql`
     select coalesce((
              select message.created_at from chat_messages message where ${olderShown}
@@ -168,17 +178,19 @@ async function commonAndRare(
            )}]::int[] as found
     from (
       select message.search from chat_messages message where ${olderShown}
-      order by message.created_at desc limit ${RECALL_SAMPLE}
+      order by message.created_at desc limit ${fallback ? 0 : RECALL_SAMPLE}
     ) sample
   `);
   const row = result.rows[0];
-  if (!row) return { recentFrom: "-infinity", rare: words };
+  if (!row) return { recentFrom: "-infinity", rare: words, long: false };
+  const long = row.recent_from !== "-infinity";
   // A short story is all recent: every word is searched for in all of it.
-  if (row.recent_from === "-infinity") return { recentFrom: row.recent_from, rare: "" };
+  if (!long || fallback) return { recentFrom: "-infinity", rare: "", long };
   const common = RECALL_COMMON_SHARE * Number(row.sampled);
   return {
     recentFrom: row.recent_from,
     rare: each.filter((_, i) => Number(row.found[i] ?? 0) < common).join(" "),
+    long,
   };
 }
 
@@ -198,12 +210,12 @@ export async function recallExchanges(
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
   const before = windowStart(userId, storyId);
-  const byMeaning = meaningParts(meaning, userId, storyId, before);
   const query = anyOf(searched.words);
   // The story's shown narrator messages older than the window.
   const olderShown = sql`message.user_id = ${userId} and message.story_id = ${storyId}
     and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}`;
-  const { recentFrom, rare } = await commonAndRare(q, searched.words, olderShown);
+  const { recentFrom, rare, long } = await commonAndRare(q, searched.words, olderShown);
+  const byMeaning = meaningParts(meaning, userId, storyId, before, long);
   // The story's shown narrator messages older than the window, not forgotten, that `where` picks.
   const shown = (where: SQL) => sql`(
     select message.id, message.created_at, message.content, message.search,
@@ -212,36 +224,47 @@ export async function recallExchanges(
     left join recall_marks mark on mark.message_id = message.id
     where ${where} and ${olderShown} and coalesce(mark.forgotten, false) = false
   )`;
-  // Each candidate's score: ts_rank (0 where no word matches, as for a pinned one), plus 1 for a message naming
-  // a name the turn asks after (ts_rank weighs all words alike, and a message full of the turn's ordinary words
-  // would outrank the one naming who was asked after).
+  // Each candidate's text score: ts_rank (0 where no word matches, as for a pinned one), plus 1 for a message
+  // naming a name the turn asks after (ts_rank weighs all words alike, and a message full of the turn's
+  // ordinary words would outrank the one naming who was asked after).
   const nameBonus =
     searched.names === ""
       ? sql`0`
       : sql`case when shown.search @@ ${anyOf(searched.names)} then 1 else 0 end`;
   const scored = (where: SQL) => sql`
     select shown.id, shown.created_at, shown.content, shown.search, shown.pinned,
-           (ts_rank(shown.search, ${query}) + ${nameBonus})::float8${byMeaning.score} as score
-    from ${shown(where)} shown
-    ${byMeaning.join}`;
+           (ts_rank(shown.search, ${query}) + ${nameBonus})::float8 as text_score
+    from ${shown(where)} shown`;
   const since = sql`${recentFrom}::timestamptz`;
-  // The recent matches, and older ones holding a word that is not common here.
-  const recentMatch = sql`message.created_at >= ${since} and message.search @@ ${query}`;
+  // The recent matches, and older ones holding a word that is not common here; pinned ones apart (below).
+  const unpinned = sql`not coalesce(mark.pinned, false)`;
+  const recentMatch = sql`message.created_at >= ${since} and message.search @@ ${query} and ${unpinned}`;
   const olderMatch = rare
-    ? sql`message.created_at < ${since} and message.search @@ ${anyOf(rare)}`
+    ? sql`message.created_at < ${since} and message.search @@ ${anyOf(rare)} and ${unpinned}`
     : undefined;
-  const matched = olderMatch ? sql`((${recentMatch}) or (${olderMatch}))` : sql`(${recentMatch})`;
-  // Those, the pinned ones that are not among them, and (by meaning) near ones that are neither: apart, so
-  // that each is looked up by its own index (a rare name is a few rows in the words' index, unknown words
-  // none, the recent ones a range of the story's order).
+  // The matches by words (each looked up by its own index: a rare name is a few rows in the words' index,
+  // unknown words none, the recent ones a range of the story's order), the best RECALL_FUSED_BY_WORDS of them
+  // by their text score (decision 0116: only these are compared by meaning), then all the pinned ones, then
+  // (by meaning) the story's nearest exchanges that are not among them.
+  const byWords = sql`
+    select * from (${sql.join([scored(recentMatch), ...(olderMatch ? [scored(olderMatch)] : [])], sql` union all `)}) matches
+    order by text_score desc, created_at desc
+    limit ${RECALL_FUSED_BY_WORDS}`;
   const branches = [
-    scored(recentMatch),
-    ...(olderMatch ? [scored(olderMatch)] : []),
-    scored(sql`mark.pinned and not ${matched}`),
-    ...byMeaning.nearest((where) => scored(sql`${where} and not ${matched}`)),
+    sql`select * from by_words`,
+    scored(sql`mark.pinned`),
+    ...(byMeaning.nearest
+      ? [
+          scored(
+            sql`message.id in ${byMeaning.nearest(sql`shown.search @@ ${query}`)} and ${unpinned}
+              and message.id not in (select id from by_words)`,
+          ),
+        ]
+      : []),
   ];
   // One statement that begins with SELECT: a read, which leaves the read cache what it holds.
   const result = await q.execute<Picked>(sql`
+    with by_words as (${byWords})
     select picked.id, picked.created_at::text as at, picked.score, picked.pinned, picked.content as narrator,
            array(
              select unnest(tsvector_to_array(picked.search))
@@ -249,7 +272,9 @@ export async function recallExchanges(
              select unnest(tsvector_to_array(to_tsvector('english', ${searched.words})))
            ) as matched
     from (
-      select * from (${sql.join(branches, sql` union all `)}) candidates
+      select shown.*, shown.text_score${byMeaning.score} as score
+      from (${sql.join(branches, sql` union all `)}) shown
+      ${byMeaning.join}
       order by pinned desc, score desc, created_at desc
       limit ${limit}
     ) picked
