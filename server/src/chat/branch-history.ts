@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import type { MessageRow, NewMessage } from "./repo";
+import { conversationCache, type MessageRow, type NewMessage } from "./repo";
 
 const INSERT_SLICE = 200;
 
@@ -62,6 +62,7 @@ export async function copyHistory(
   for (let start = 0; start < values.length; start += INSERT_SLICE) {
     await q.insert(chatMessages).values(values.slice(start, start + INSERT_SLICE));
   }
+  conversationCache.invalidate(q, input.userId);
   await copyRecallMarks(q, input, newIds);
 
   const answers = kept.filter((row) => row.role === "assistant");
@@ -184,7 +185,21 @@ export async function nameCheckpoint(
     .update(chatMessages)
     .set({ checkpoint: input.name })
     .where(and(eq(chatMessages.userId, input.userId), eq(chatMessages.id, input.messageId)));
+  conversationCache.invalidate(q, input.userId);
   return "named";
+}
+
+/** Every file this conversation's messages name as a reference (uploads among them go with their last user). */
+export async function referencesOfConversation(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+): Promise<string[]> {
+  const result = await q.execute<{ key: string }>(sql`
+    select distinct unnest(reference_keys) as key from chat_messages
+    where user_id = ${userId} and story_id = ${storyId}
+  `);
+  return result.rows.map((row) => row.key);
 }
 
 /** Which of these uploaded files some message of the user still names as a reference. */
@@ -192,7 +207,10 @@ export async function filesStillNamed(q: Queryable, userId: string, keys: string
   if (keys.length === 0) return new Set();
   const result = await q.execute<{ key: string }>(sql`
     select distinct key from chat_messages, unnest(reference_keys) as key
-    where user_id = ${userId} and reference_keys && ${`{${keys.map((key) => `"${key.replaceAll('"', "")}"`).join(",")}}`}::text[]
+    where user_id = ${userId} and reference_keys && array[${sql.join(
+      keys.map((key) => sql`${key}`),
+      sql`, `,
+    )}]::text[]
   `);
   const wanted = new Set(keys);
   return new Set(result.rows.map((row) => row.key).filter((key) => wanted.has(key)));

@@ -2,7 +2,7 @@
 // still being made refunded), cards, drafts, exports and narrations in the caller's transaction, and the files
 // only they used once it has committed. A branch shares its earliest history's files with the branch it came
 // from (its copies name the same uploads and portraits), so a file another branch still names stays.
-import { filesStillNamed } from "../chat/branch-history";
+import { filesStillNamed, referencesOfConversation } from "../chat/branch-history";
 import { deleteStoryConversation } from "../chat/service";
 import type { AppContext } from "../context";
 import { deleteStoryExports, discardExportFiles } from "../exports/deleted-story";
@@ -31,11 +31,14 @@ export async function deleteBranchContents(
     files.portraits.push(...(await storyPortraitUploads(ctx, userId, storyId)));
     // Narrations' rows go with their messages (the foreign key); their audio files after the commit.
     files.speechFiles.push(...(await storySpeechFiles(ctx, storyId)));
+    // A finished turn keeps its uploads for a retry; once no message names them they are nobody's.
+    files.uploads.push(...(await referencesOfConversation(ctx.db, userId, storyId)));
     files.uploads.push(...(await deleteStoryConversation(ctx, userId, storyId)));
     // Exports hold the branch's whole text and pictures: they go with it.
     files.exportFiles.push(...(await deleteStoryExports(ctx, storyId)));
   }
   // What the story's other branches still name stays (their copies of a shared turn use the same upload).
+  files.uploads = [...new Set(files.uploads)];
   const named = await filesStillNamed(ctx.db, userId, files.uploads);
   files.uploads = files.uploads.filter((key) => !named.has(key));
   return files;

@@ -3,6 +3,7 @@
 // original alone; the story's calls follow the branch being viewed (or ?branch=); deleting a branch never
 // takes another's turns or media; bad input gets a 4xx and changes nothing; others get 404; and turns on
 // many branches at once keep the ledger equal to the balance.
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
@@ -200,6 +201,42 @@ describe("branches", () => {
     expect((await call(user, "GET", `/api/stories/${fork.id}`)).statusCode).toBe(404);
     expect((await call(user, "GET", "/api/stories")).json().stories).toEqual([]);
   });
+
+  it("an uploaded reference another branch still names stays when a branch goes; it goes with its last branch", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: "#884422" } })
+      .png()
+      .toBuffer();
+    const sent = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "The lighthouse from my sketch",
+      chat_mode: "image",
+      inputImages: [`data:image/png;base64,${png.toString("base64")}`],
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const { message_id } = sent.json() as { message_id: string };
+    await waitForMedia(t, user.token, `/api/stories/${storyId}/media-status/${message_id}`);
+    const [row] = (
+      await t.database.executeSql("select reference_keys from chat_messages where id = $1", [message_id])
+    ).rows as { reference_keys: string[] }[];
+    const upload = row!.reference_keys.find((key) => key.includes("/inputs/"))!;
+    expect(upload).toBeTruthy();
+
+    const fork = async () =>
+      (await call(user, "POST", `/api/stories/${storyId}/branches`, { from_message_id: message_id })).json()
+        .branch as Branch;
+    // A fork goes: Main still names the upload, so the file stays.
+    const first = await fork();
+    expect((await call(user, "DELETE", `/api/stories/${storyId}/branches/${first.id}`)).statusCode).toBe(204);
+    await expect(t.storage.size(upload)).resolves.toBeGreaterThan(0);
+    // Main goes: the second fork names it, so it stays; when the story goes, the file goes too.
+    const second = await fork();
+    expect((await call(user, "DELETE", `/api/stories/${storyId}/branches/${storyId}`)).statusCode).toBe(204);
+    await expect(t.storage.size(upload)).resolves.toBeGreaterThan(0);
+    expect((await messages(user, storyId, second.id)).length).toBe(2);
+    expect((await call(user, "DELETE", `/api/stories/${storyId}`)).statusCode).toBe(200);
+    await expect(t.storage.size(upload)).rejects.toThrow();
+  }, 60_000);
 
   it("a picture still being made when the branch is made reaches the branch's copy too", async () => {
     const user = await createUser(t);
