@@ -3,9 +3,10 @@
 import { Infinity as InfinityIcon } from "lucide-react";
 import { useMemo } from "react";
 import { sendChatMessage } from "../../../shared/conversation/api/send-chat-message";
+import type { ChatBackend } from "../../../shared/conversation/chat-backend";
 import { ChatExperience } from "../../../shared/conversation/components/chat-experience";
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
-import { type ChatBackend, useChatSession } from "../../../shared/conversation/use-chat-session";
+import { useChatSession } from "../../../shared/conversation/use-chat-session";
 import { CHAT_HISTORY_KEY, fetchChatHistory } from "../api/chat-history";
 import { fetchChatMediaStatus } from "../api/chat-media-status";
 

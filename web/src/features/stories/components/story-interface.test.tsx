@@ -6,6 +6,7 @@ import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
+import { storyMessagesKey } from "../api/story-messages";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { openStoryKey } from "../open-story-query";
 import { StoryInterface } from "./story-interface";
@@ -30,13 +31,13 @@ interface Server {
   chat?: (call: FetchCall) => Response | Promise<Response>;
   retry?: (call: FetchCall) => Response | Promise<Response>;
   continueStory?: (call: FetchCall) => Response | Promise<Response>;
-  undo?: () => Response;
+  undo?: () => Response | Promise<Response>;
   redo?: () => Response;
   /** How many undone exchanges the server keeps for Redo when the story opens (GET /redo). */
   redoable?: number;
   status?: (count: number) => Response;
   /** Any other call the test answers (undefined: not this one). */
-  other?: (call: FetchCall) => Response | undefined;
+  other?: (call: FetchCall) => Response | Promise<Response> | undefined;
 }
 
 function serve({
@@ -745,6 +746,75 @@ describe("Retry and Continue stream like a turn", () => {
     expect(conversationText()).toContain("Nobody answers.");
     expect(conversationText()).not.toContain("Half a");
     expect(stopButton()).toBeNull();
+  });
+
+  describe("a change that fails puts the conversation back exactly as it was", () => {
+    const painted = { ...first, image_url: "/media/scene.png", media_status: "completed" as const };
+    const refused = (detail: string) => json({ detail }, 409);
+    /** A call held until the test answers it. */
+    function held() {
+      let answer: (response: Response) => void = () => {};
+      const response = new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+      return { response, answer: (r: Response) => answer(r) };
+    }
+    async function opened() {
+      const client = createTestQueryClient();
+      renderStory(client);
+      await screen.findByText("Nobody answers.");
+      const before = structuredClone(client.getQueryData(storyMessagesKey(story.id)));
+      expect(before).toEqual([question, painted]);
+      return { shown: () => client.getQueryData<ChatMessage[]>(storyMessagesKey(story.id)), before };
+    }
+
+    it("a turn: the player's words go, the earlier answer and its picture stay as they were", async () => {
+      serve({
+        messages: [question, painted],
+        chat: () => json({ detail: "The narrator could not answer. Please try again." }, 502),
+      });
+      const { shown, before } = await opened();
+      send("I try the window");
+      expect(await screen.findByText("The narrator could not answer. Please try again.")).toBeTruthy();
+      await waitFor(() => expect(shown()).toEqual(before));
+      expect(conversationText()).not.toContain("I try the window");
+    });
+
+    it("an edit: the new words show at once, and the old ones come back when it is refused", async () => {
+      const call = held();
+      serve({
+        messages: [question, painted],
+        other: ({ path, method }) =>
+          path === `/api/stories/${story.id}/messages/${QUESTION_ID}` && method === "PATCH"
+            ? call.response
+            : undefined,
+      });
+      const { shown, before } = await opened();
+      fireEvent.click(screen.getAllByRole("button", { name: "Edit message" })[0] as HTMLElement);
+      fireEvent.change(screen.getByRole("textbox", { name: "Edit message" }), {
+        target: { value: "I kick the door" },
+      });
+      fireEvent.click(screen.getByRole("button", { name: "Save" }));
+      await waitFor(() => expect(shown()?.[0]?.content).toBe("I kick the door"));
+      call.answer(refused("This message can no longer be edited."));
+      expect(await screen.findByText("This message can no longer be edited.")).toBeTruthy();
+      await waitFor(() => expect(shown()).toEqual(before));
+    });
+
+    it("an undo: the exchange goes at once, and comes back whole when it is refused", async () => {
+      const call = held();
+      serve({ messages: [question, painted], undo: () => call.response });
+      const { shown, before } = await opened();
+      fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+      await waitFor(() => expect(screen.queryByText("Nobody answers.")).toBeNull());
+      expect(shown()).toEqual([]);
+      call.answer(refused("Wait for this turn to finish."));
+      expect(await screen.findByText("Wait for this turn to finish.")).toBeTruthy();
+      await waitFor(() => expect(shown()).toEqual(before));
+      expect(conversationText()).toContain("Nobody answers.");
+      expect(document.querySelector('img[src="/media/scene.png"]')).toBeTruthy();
+      expect(screen.queryByRole("button", { name: "Redo" })).toBeNull();
+    });
   });
 
   it("still works when the server answers a retry with plain JSON (no stream)", async () => {

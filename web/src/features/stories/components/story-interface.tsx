@@ -30,12 +30,13 @@ import { ViewLoading } from "../../../components/view-loading";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { useBanner } from "../../../shared/banner-provider";
+import type { ChatBackend } from "../../../shared/conversation/chat-backend";
 import {
   ChatExperience,
   type ReferenceSelection,
 } from "../../../shared/conversation/components/chat-experience";
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
-import { type ChatBackend, useChatSession } from "../../../shared/conversation/use-chat-session";
+import { useChatSession } from "../../../shared/conversation/use-chat-session";
 import { useView } from "../../../shared/view-provider";
 import { NarrationControl } from "../../../shared/voice/components/narration-control";
 import { useReadNewTurnsAloud } from "../../../shared/voice/use-read-new-turns-aloud";

@@ -34,7 +34,7 @@ import { useFollowBottom } from "../../../components/use-follow-bottom";
 import { formatMessageTime } from "../../../lib/message-time";
 import { closeOpenEmphasis } from "../../../lib/streaming-markdown";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
-import type { PollingStop } from "../use-chat-session";
+import type { PollingStop } from "../use-media-settling";
 import { PricePill } from "./price-pill";
 import { WhatShapedThis } from "./shaped-by";
 
