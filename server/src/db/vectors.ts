@@ -25,6 +25,12 @@ const INDEXABLE_DIMENSIONS = 2000;
  */
 const INDEX_SEARCH_BREADTH = 100;
 
+/**
+ * What the planner is told the search answers (a function's default is 1,000 rows): recall asks for 32, and
+ * told 1,000 the planner joined them to the story's messages by hashing all of the story's (docs/benchmarks.md).
+ */
+const NEAREST_ROWS = 32;
+
 const indexName = (dimensions: number) => `message_embeddings_hnsw_${dimensions}`;
 
 const indexable = (dimensions: number) =>
@@ -41,7 +47,7 @@ const indexable = (dimensions: number) =>
 const nearestFunction = (settings: string) => `create or replace function recall_nearest_embeddings(
     wanted_user uuid, wanted_story uuid, wanted_model text, query vector, wanted integer, through_index boolean)
   returns table (message_id uuid, content_hash text, distance float8)
-  language plpgsql stable
+  language plpgsql stable rows ${NEAREST_ROWS}
   ${settings}
 as $body$
 declare
