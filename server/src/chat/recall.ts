@@ -246,8 +246,9 @@ export async function recallExchanges(
   // unknown words none, the recent ones a range of the story's order), the best RECALL_FUSED_BY_WORDS of them
   // by their text score (decision 0116: only these are compared by meaning), then all the pinned ones, then
   // (by meaning) the story's nearest exchanges that are not among them.
+  const matches = [scored(recentMatch), ...(olderMatch ? [scored(olderMatch)] : [])];
   const byWords = sql`
-    select * from (${sql.join([scored(recentMatch), ...(olderMatch ? [scored(olderMatch)] : [])], sql` union all `)}) matches
+    select * from (${sql.join(matches, sql` union all `)}) matches
     order by text_score desc, created_at desc
     limit ${RECALL_FUSED_BY_WORDS}`;
   const branches = [
