@@ -1,21 +1,22 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
-import { Suspense } from "react";
 import { describe, expect, it } from "vitest";
+import { useView } from "../shared/view-provider";
 import { json, mockFetch } from "../test/mock-fetch";
 import { Providers, renderApp, SIGNED_IN } from "../test/render-app";
-import { renderView } from "./view-outlet";
+import { ViewOutlet } from "./view-outlet";
 
 const header = () => screen.getByRole("banner");
 
 describe("view switching", () => {
   it("shows the landing page at / and remembers the view", async () => {
     renderApp("/");
-    expect(screen.getByRole("heading", { level: 1, name: "Start Your Universe Now" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { level: 1, name: "Start Your Universe Now" })).toBeTruthy();
     expect(localStorage.getItem("currentView")).toBe("landing");
   });
 
   it("moves to the auth view and back, keeping the URL in step", async () => {
     renderApp("/");
+    await screen.findByRole("heading", { level: 1, name: "Start Your Universe Now" });
     act(() => within(header()).getByRole("button", { name: "Get Started" }).click());
     // The auth view is a lazy chunk, transformed on first use: give it room on a busy machine.
     expect(
@@ -31,6 +32,7 @@ describe("view switching", () => {
 
   it("follows the browser's back and forward buttons", async () => {
     renderApp("/");
+    await screen.findByRole("heading", { level: 1, name: "Start Your Universe Now" });
     act(() => within(header()).getByRole("button", { name: "Get Started" }).click());
     await screen.findByRole("heading", { name: "Welcome to Storyverse" });
 
@@ -84,20 +86,65 @@ describe("view switching", () => {
     expect(window.location.pathname).toBe("/stories");
   });
 
-  it("shows a left panel and an empty canvas for an unknown view", async () => {
+  it("shows a left panel and an empty canvas for an unknown view, until the next move", async () => {
+    let navigate: (view: string) => void = () => {};
+    function Mover() {
+      navigate = useView().navigate;
+      return null;
+    }
     render(
       <Providers auth={SIGNED_IN}>
-        <Suspense>{renderView("no-such-view", true, () => {})}</Suspense>
+        <Mover />
+        <ViewOutlet />
       </Providers>,
     );
+    await screen.findByRole("heading", { name: "Your Stories" });
+    act(() => navigate("no-such-view"));
     expect(await screen.findByText("No Image Yet")).toBeTruthy();
     expect(screen.getByRole("complementary")).toBeTruthy();
+    expect(document.title).toBe("Storyverse");
+
+    act(() => screen.getByRole("button", { name: "Go to Your Stories" }).click());
+    expect(await screen.findByRole("heading", { name: "Your Stories" })).toBeTruthy();
+    expect(screen.queryByText("No Image Yet")).toBeNull();
+  });
+});
+
+describe("a story's address", () => {
+  function Shown() {
+    const { view, storyId, activeNavItem, navigate } = useView();
+    return (
+      <>
+        <p data-testid="shown">{`${view} ${storyId ?? "-"} ${activeNavItem}`}</p>
+        <button type="button" onClick={() => navigate("story-interface", { storyId: "s 2" })}>
+          Open s 2
+        </button>
+      </>
+    );
+  }
+
+  it("opens the story interface with the id in the path, and moves to another story's address", async () => {
+    window.history.replaceState(null, "", "/stories/s1");
+    render(
+      <Providers auth={SIGNED_IN}>
+        <Shown />
+      </Providers>,
+    );
+    expect(screen.getByTestId("shown").textContent).toBe("story-interface s1 stories");
+    act(() => screen.getByRole("button", { name: "Open s 2" }).click());
+    await waitFor(() => expect(screen.getByTestId("shown").textContent).toBe("story-interface s 2 stories"));
+    expect(window.location.pathname).toBe("/stories/s%202");
+    expect(localStorage.getItem("currentView")).toBe("story-interface");
+
+    act(() => window.history.back());
+    await waitFor(() => expect(screen.getByTestId("shown").textContent).toBe("story-interface s1 stories"));
   });
 });
 
 describe("theme toggle", () => {
-  it("flips the theme on <html> and stores the choice", () => {
+  it("flips the theme on <html> and stores the choice", async () => {
     renderApp("/");
+    await screen.findByRole("button", { name: "Toggle theme" });
     // jsdom has no matchMedia: the product is dark-first.
     expect(document.documentElement.classList.contains("dark")).toBe(true);
     act(() => screen.getByRole("button", { name: "Toggle theme" }).click());

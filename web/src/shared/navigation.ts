@@ -1,7 +1,7 @@
-// Pure rules that tie views to URLs and decide which view to show on load and on back/forward.
-// Views switch by name; we also keep the URL in step so views can be bookmarked and the browser's
-// history works, without weakening the restore rule for signed-in views (docs/decisions/0001-view-urls.md,
-// 0020-story-address.md).
+// Pure rules that tie views to URLs and decide which view an address shows: at load, and after back or forward.
+// Views switch by name; the address follows them so views can be bookmarked and the browser's history works,
+// without weakening the restore rule for signed-in views (docs/decisions/0001-view-urls.md, 0020-story-address.md).
+// The router (navigation-routes.tsx, decision 0118) applies them to every address it is given.
 import {
   DEFAULT_SIGNED_IN_VIEW,
   isNavItem,
@@ -19,7 +19,7 @@ export interface Route {
   storyId: string | null;
 }
 
-const VIEW_PATHS: Record<ViewName, string> = {
+const VIEW_PATHS = {
   landing: "/",
   auth: "/auth",
   // The one path the product has always reacted to: the link in the verification email.
@@ -33,7 +33,10 @@ const VIEW_PATHS: Record<ViewName, string> = {
   library: "/library",
   subscription: "/subscription",
   news: "/news",
-};
+} as const satisfies Record<ViewName, string>;
+
+/** A view's own path (the router's typed `to`). */
+export type ViewPath = (typeof VIEW_PATHS)[ViewName];
 
 const PATH_VIEWS = new Map<string, ViewName>(
   Object.entries(VIEW_PATHS)
@@ -54,7 +57,7 @@ export function pathForRoute(route: Route): string {
   return VIEW_PATHS[route.view];
 }
 
-export function pathForView(view: ViewName): string {
+export function pathForView(view: ViewName): ViewPath {
   return VIEW_PATHS[view];
 }
 

@@ -1,32 +1,33 @@
-// The current view, the highlighted sidebar item and how to move between views. The view (with the open
-// story's id in the story interface) is the source of truth; the URL follows it with pushState so back,
-// forward, bookmarks and links work, and the view and nav item are remembered in local storage for the
-// restore-on-reload rule. Signing in opens stories and signing out returns to the landing page. A move to a view whose chunk is still loading is a transition:
-// the current screen stays until the next is ready, and `isNavigating` says one is under way.
+// The current view, the highlighted sidebar item and how to move between views, over the app's router
+// (navigation-routes.tsx, TanStack Router). The address is the source of truth: the view and the open story's id
+// are read from the matched route, moves go through the router (so back, forward, bookmarks and links work), and
+// the view and nav item are remembered in local storage for the restore-on-reload rule. Signing in opens stories
+// and signing out returns to the landing page. A move to a view whose chunk is still loading keeps the current
+// screen until the next is ready, and `isNavigating` says one is under way. A view name the app does not know
+// has no address: it is shown (the unknown-view screen) until the next move.
+import { RouterContextProvider, useRouter, useRouterState } from "@tanstack/react-router";
 import {
   createContext,
   type ReactNode,
   useCallback,
   useContext,
-  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
   useState,
-  useTransition,
 } from "react";
 import { readStorage, writeStorage } from "../lib/storage";
 import { useAuth } from "./auth";
+import { navItemForView, pathForView, resolveRoute } from "./navigation";
+import { createAppRouter } from "./navigation-routes";
 import {
-  canonicalUrl,
-  navItemForView,
-  pathForRoute,
-  type Route,
-  resolveRoute,
-  routeFromPath,
-  sameRoute,
-} from "./navigation";
-import { DEFAULT_SIGNED_IN_VIEW, isViewName, type NavItem, requiresAuth, VIEW_TITLES } from "./views";
+  DEFAULT_SIGNED_IN_VIEW,
+  isViewName,
+  type NavItem,
+  requiresAuth,
+  VIEW_TITLES,
+  type ViewName,
+} from "./views";
 
 interface ViewState {
   /** A view name; a name the app does not know renders the unknown-view screen. */
@@ -49,128 +50,111 @@ interface ViewContextValue extends ViewState {
 
 const ViewContext = createContext<ViewContextValue | null>(null);
 
-function currentLocation(): Pick<Location, "pathname" | "search" | "hash"> {
-  return window.location;
+function scrollToTop() {
+  window.scrollTo({ top: 0, left: 0, behavior: "instant" });
 }
 
-/** The route a state stands for, or null for a view name the app does not know (it has no address). */
-function routeOf(state: Pick<ViewState, "view" | "storyId">): Route | null {
-  return isViewName(state.view) ? { view: state.view, storyId: state.storyId } : null;
-}
-
-function stateFor(route: Route, storedNav: string | null): ViewState {
-  return { view: route.view, storyId: route.storyId, activeNavItem: navItemForView(route.view, storedNav) };
-}
-
-export function ViewProvider({ children }: { children: ReactNode }) {
+/** The view state, read from the router, around the provider's children. */
+function ViewStateProvider({ children }: { children: ReactNode }) {
+  const router = useRouter();
   const { isAuthenticated } = useAuth();
-
-  const [state, setState] = useState<ViewState>(() => {
-    const route = resolveRoute({
-      pathname: currentLocation().pathname,
+  // Before the router's first load has matched the address, the rules it applies say what it will show.
+  const [initial] = useState(() =>
+    resolveRoute({
+      pathname: window.location.pathname,
       isAuthenticated,
       storedView: readStorage("currentView"),
-    });
-    return stateFor(route, readStorage("activeNavItem"));
+    }),
+  );
+  const routedView = useRouterState({ select: (s) => s.matches.at(-1)?.staticData.view ?? null });
+  const routedStoryId = useRouterState({
+    select: (s) => (s.matches.at(-1)?.params as { storyId?: string } | undefined)?.storyId ?? null,
   });
-  const [isNavigating, startTransition] = useTransition();
+  const href = useRouterState({ select: (s) => s.location.href });
+  // Moves asked for here (not the first load, nor back and forward) that are still loading their view.
+  const [moves, setMoves] = useState(0);
+  const isNavigating = moves > 0;
+  // A view name with no route: shown where it was asked for, forgotten at the next move.
+  const [unknown, setUnknown] = useState<{ view: string; at: string } | null>(null);
+  const unknownView = unknown && unknown.at === href ? unknown.view : null;
 
-  // Signing in or out changes the screen at once, in the same render, so the signed-in views are never
-  // drawn for a signed-out visitor (or the sign-in screen for a signed-in user).
-  const [authSeen, setAuthSeen] = useState(isAuthenticated);
-  if (authSeen !== isAuthenticated) {
-    setAuthSeen(isAuthenticated);
-    const view = isAuthenticated ? DEFAULT_SIGNED_IN_VIEW : "landing";
-    setState(stateFor({ view, storyId: null }, null));
-  }
-  const stateRef = useRef(state);
-  stateRef.current = state;
+  const view: string = unknownView ?? routedView ?? initial.view;
+  const storyId =
+    unknownView !== null || view !== "story-interface" ? null : routedView ? routedStoryId : initial.storyId;
+  const activeNavItem = navItemForView(
+    isViewName(view) ? view : DEFAULT_SIGNED_IN_VIEW,
+    readStorage("activeNavItem"),
+  );
+  const shown = useRef({ view, storyId, href, isAuthenticated });
+  shown.current = { view, storyId, href, isAuthenticated };
 
-  // ...and the address bar follows that change with a history entry of its own, in the same commit (a layout
-  // effect), so nothing that reads the address the moment the new screen appears finds the old one.
-  const authAtMount = useRef(isAuthenticated);
+  // The router follows the address bar: at start, and after every push, replace, back or forward.
   useLayoutEffect(() => {
-    if (authAtMount.current === isAuthenticated) return;
-    authAtMount.current = isAuthenticated;
-    const route = routeOf(stateRef.current);
-    if (route && currentLocation().pathname !== pathForRoute(route)) {
-      window.history.pushState(null, "", pathForRoute(route));
-      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
-    }
-  }, [isAuthenticated]);
+    const unsubscribe = router.history.subscribe(() => void router.load());
+    void router.load();
+    return unsubscribe;
+  }, [router]);
 
-  // Put the address bar in step with the view chosen at load (e.g. "/studio" for a signed-out visitor
-  // becomes "/auth"), without adding a history entry.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, for the view chosen at load
-  useEffect(() => {
-    const route = routeOf(state);
-    if (!route) return;
-    const url = canonicalUrl(route, currentLocation());
-    const { pathname, search, hash } = currentLocation();
-    if (url !== `${pathname}${search}${hash}`) window.history.replaceState(window.history.state, "", url);
-  }, []);
+  // Signing in or out opens stories or the landing page, with a history entry of its own.
+  const authSeen = useRef(isAuthenticated);
+  useLayoutEffect(() => {
+    if (authSeen.current === isAuthenticated) return;
+    authSeen.current = isAuthenticated;
+    setUnknown(null);
+    void router.navigate({ to: pathForView(isAuthenticated ? DEFAULT_SIGNED_IN_VIEW : "landing") });
+    scrollToTop();
+  }, [isAuthenticated, router]);
 
   // A layout effect, so the remembered view is written in the same commit that draws it: a reload (or a
   // reader) the moment the new screen appears never finds the previous view stored.
   useLayoutEffect(() => {
-    writeStorage("currentView", state.view);
+    writeStorage("currentView", view);
     // The nav item belongs to the signed-in app; logout forgets it and the public screens leave it be.
-    if (isViewName(state.view) && requiresAuth(state.view))
-      writeStorage("activeNavItem", state.activeNavItem);
-    document.title = isViewName(state.view) ? VIEW_TITLES[state.view] : "Storyverse";
-  }, [state.view, state.activeNavItem]);
-
-  useEffect(() => {
-    const onPopState = () => {
-      const location = currentLocation();
-      const route = resolveRoute({
-        pathname: location.pathname,
-        isAuthenticated,
-        storedView: readStorage("currentView"),
-      });
-      // An in-page anchor also fires popstate: the path, and so the view, stay the same.
-      setState((prev) => {
-        const shown = routeOf(prev);
-        return shown && sameRoute(shown, route) ? prev : stateFor(route, prev.activeNavItem);
-      });
-      const named = routeFromPath(location.pathname);
-      if (!named || !sameRoute(named, route)) {
-        window.history.replaceState(window.history.state, "", canonicalUrl(route, location));
-      }
-    };
-    window.addEventListener("popstate", onPopState);
-    return () => window.removeEventListener("popstate", onPopState);
-  }, [isAuthenticated]);
+    if (isViewName(view) && requiresAuth(view)) writeStorage("activeNavItem", activeNavItem);
+    document.title = isViewName(view) ? VIEW_TITLES[view] : "Storyverse";
+  }, [view, activeNavItem]);
 
   const navigate = useCallback(
     (target: string, options: NavigateOptions = {}) => {
-      const view = isViewName(target) && requiresAuth(target) && !isAuthenticated ? "auth" : target;
-      const storyId = view === "story-interface" ? (options.storyId ?? null) : null;
-      // Choosing what is already shown does nothing (the same nav item is ignored).
-      if (view === stateRef.current.view && storyId === stateRef.current.storyId) return;
-      startTransition(() => {
-        setState((prev) => ({
-          view,
-          storyId,
-          activeNavItem: isViewName(view) ? navItemForView(view, prev.activeNavItem) : prev.activeNavItem,
-        }));
-      });
-      const route = routeOf({ view, storyId });
-      if (route) {
-        const path = pathForRoute(route);
-        const { pathname, search, hash } = currentLocation();
-        if (`${pathname}${search}${hash}` !== path) window.history.pushState(null, "", path);
+      const now = shown.current;
+      if (!isViewName(target)) {
+        setUnknown({ view: target, at: now.href });
+        scrollToTop();
+        return;
       }
-      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+      const to: ViewName = requiresAuth(target) && !now.isAuthenticated ? "auth" : target;
+      const nextStoryId = to === "story-interface" ? (options.storyId ?? null) : null;
+      // Choosing what is already shown does nothing (the same nav item is ignored).
+      if (to === now.view && nextStoryId === now.storyId) return;
+      setUnknown(null);
+      setMoves((n) => n + 1);
+      const moved =
+        nextStoryId !== null
+          ? router.navigate({ to: "/stories/$storyId", params: { storyId: nextStoryId } })
+          : router.navigate({ to: pathForView(to) });
+      void moved.finally(() => setMoves((n) => n - 1));
+      scrollToTop();
     },
-    [isAuthenticated],
+    [router],
   );
 
   const value = useMemo<ViewContextValue>(
-    () => ({ ...state, navigate, isNavigating }),
-    [state, navigate, isNavigating],
+    () => ({ view, storyId, activeNavItem, navigate, isNavigating }),
+    [view, storyId, activeNavItem, navigate, isNavigating],
   );
   return <ViewContext value={value}>{children}</ViewContext>;
+}
+
+export function ViewProvider({ children }: { children: ReactNode }) {
+  const { isAuthenticated } = useAuth();
+  const auth = useRef(isAuthenticated);
+  auth.current = isAuthenticated;
+  const [router] = useState(() => createAppRouter({ isAuthenticated: () => auth.current }));
+  return (
+    <RouterContextProvider router={router}>
+      <ViewStateProvider>{children}</ViewStateProvider>
+    </RouterContextProvider>
+  );
 }
 
 export function useView(): ViewContextValue {
