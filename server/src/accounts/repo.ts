@@ -1,8 +1,9 @@
 // SQL for users, sessions and mail tokens.
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle, preparedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { emailTokens, sessions, users } from "../db/schema";
+import { defineReadCache } from "../platform/read-cache";
 
 export type UserRow = typeof users.$inferSelect;
 export type TokenPurpose = "verify_email" | "reset_password";
@@ -26,7 +27,13 @@ export async function findUserByLogin(q: Queryable, login: string): Promise<User
   return row;
 }
 
-const findUserByIdStatement = cachedPerHandle((q) =>
+/**
+ * A user's row by id, kept per process (decision 0117). Every change to `users` is one of the writes
+ * below, and each invalidates the user's entry after its statement.
+ */
+const userCache = defineReadCache<UserRow | undefined>("accounts.user", ["users"]);
+
+const findUserByIdStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(users)
@@ -34,9 +41,11 @@ const findUserByIdStatement = cachedPerHandle((q) =>
     .prepare("find_user_by_id"),
 );
 
-export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await findUserByIdStatement(q).execute({ id });
-  return row;
+export function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+  return userCache.read(q, id, id, async () => {
+    const [row] = await findUserByIdStatement(q).execute({ id });
+    return row;
+  });
 }
 
 /** Every account's name and address, by email (for operators). */
@@ -52,6 +61,7 @@ export async function insertUser(
   values: { email: string; username: string; passwordHash: string; createdAt: Date; emailVerifiedAt?: Date },
 ): Promise<UserRow> {
   const [row] = await q.insert(users).values(values).returning();
+  userCache.invalidate(q, row!.id);
   return row!;
 }
 
@@ -60,10 +70,12 @@ export async function setEmailVerified(q: Queryable, userId: string, at: Date): 
     .update(users)
     .set({ emailVerifiedAt: at })
     .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  userCache.invalidate(q, userId);
 }
 
 export async function setPasswordHash(q: Queryable, userId: string, passwordHash: string): Promise<void> {
   await q.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  userCache.invalidate(q, userId);
 }
 
 export async function insertSession(

@@ -5,7 +5,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
-import type { MessageRow, NewMessage } from "./repo";
+import { conversationCache, type MessageRow, type NewMessage } from "./repo";
 
 /** A backup does not carry what shaped a message (docs/decisions/0105): a restored story's messages have none. */
 export type BackupMessage = Omit<MessageRow, "shapedBy">;
@@ -37,4 +37,5 @@ export async function insertRestoredMessages(q: Queryable, rows: RestoredMessage
   for (let start = 0; start < rows.length; start += INSERT_SLICE) {
     await q.insert(chatMessages).values(rows.slice(start, start + INSERT_SLICE));
   }
+  for (const userId of new Set(rows.map((row) => row.userId))) conversationCache.invalidate(q, userId);
 }

@@ -1,8 +1,9 @@
 // SQL for chat messages (main chat and stories).
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
+import { defineReadCache } from "../platform/read-cache";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
 export type NewMessage = typeof chatMessages.$inferInsert;
@@ -16,12 +17,21 @@ const inConversation = (userId: string, storyId: string | null | undefined): SQL
         storyId ? eq(chatMessages.storyId, storyId) : isNull(chatMessages.storyId),
       )!;
 
+/**
+ * A user's conversations as the hot reads show them (a story's or the main chat's messages, one message for
+ * media-status polling, the story list's counts), kept per process under the user (decision 0117). Every
+ * change to `chat_messages` is a write of this file or of `branch-history.ts` / `backup-rows.ts`, and each
+ * invalidates its user after its statement (all users when the statement does not say whose rows).
+ */
+export const conversationCache = defineReadCache<unknown>("chat.conversations", ["chat_messages"]);
+
 /** The story as it reads: every message but the retry versions that are not the one shown. */
 const shownIn = (userId: string, storyId: string | null | undefined): SQL =>
   and(inConversation(userId, storyId), eq(chatMessages.hidden, false))!;
 
 export async function insertMessage(q: Queryable, values: NewMessage): Promise<MessageRow> {
   const [row] = await q.insert(chatMessages).values(values).returning();
+  conversationCache.invalidate(q, values.userId);
   return row!;
 }
 
@@ -61,7 +71,7 @@ export async function recentMessages(
 }
 
 // A story's (or the main chat's) messages are read on every open and refresh: prepared once per handle.
-const storyMessagesStatement = cachedPerHandle((q) =>
+const storyMessagesStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(chatMessages)
@@ -75,7 +85,7 @@ const storyMessagesStatement = cachedPerHandle((q) =>
     .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
     .prepare("story_messages"),
 );
-const mainChatMessagesStatement = cachedPerHandle((q) =>
+const mainChatMessagesStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(chatMessages)
@@ -95,8 +105,16 @@ export async function allMessages(
   userId: string,
   storyId: string | null,
 ): Promise<MessageRow[]> {
-  if (storyId) return storyMessagesStatement(q).execute({ userId, storyId });
-  if (storyId === null) return mainChatMessagesStatement(q).execute({ userId });
+  if (storyId) {
+    return conversationCache.read(q, `messages:${userId}:${storyId}`, userId, () =>
+      storyMessagesStatement(q).execute({ userId, storyId }),
+    ) as Promise<MessageRow[]>;
+  }
+  if (storyId === null) {
+    return conversationCache.read(q, `messages:${userId}:main`, userId, () =>
+      mainChatMessagesStatement(q).execute({ userId }),
+    ) as Promise<MessageRow[]>;
+  }
   return q
     .select()
     .from(chatMessages)
@@ -105,7 +123,7 @@ export async function allMessages(
 }
 
 // Media-status polling runs this lookup constantly: build its SQL once per database, not per request.
-const findMessageStatement = cachedPerHandle((q) =>
+const findMessageStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(chatMessages)
@@ -125,7 +143,9 @@ export async function findMessage(
   storyId: string | null | undefined,
   messageId: string,
 ): Promise<MessageRow | undefined> {
-  const [row] = await findMessageStatement(q).execute({ userId, messageId });
+  const [row] = (await conversationCache.read(q, `message:${userId}:${messageId}`, userId, () =>
+    findMessageStatement(q).execute({ userId, messageId }),
+  )) as MessageRow[];
   if (!row || (storyId !== undefined && row.storyId !== storyId)) return undefined;
   return row;
 }
@@ -156,7 +176,8 @@ export async function updateMediaIfPending(
     .update(chatMessages)
     .set(values)
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
-    .returning({ id: chatMessages.id });
+    .returning({ id: chatMessages.id, userId: chatMessages.userId });
+  for (const userId of new Set(updated.map((row) => row.userId))) conversationCache.invalidate(q, userId);
   return updated.some((row) => row.id === messageId);
 }
 
@@ -175,6 +196,7 @@ export async function pendingMessagesOfStory(
 
 export async function deleteConversation(q: Queryable, userId: string, storyId: string): Promise<void> {
   await q.delete(chatMessages).where(inConversation(userId, storyId));
+  conversationCache.invalidate(q, userId);
 }
 
 /** pending -> failed, only if still pending; false when the job finished (or failed) first. */
@@ -188,7 +210,8 @@ export async function failIfPending(
     .update(chatMessages)
     .set({ mediaStatus: "failed", mediaError: reason, updatedAt: at })
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
-    .returning({ id: chatMessages.id });
+    .returning({ id: chatMessages.id, userId: chatMessages.userId });
+  for (const userId of new Set(updated.map((row) => row.userId))) conversationCache.invalidate(q, userId);
   return updated.some((row) => row.id === messageId);
 }
 
@@ -225,7 +248,7 @@ export async function storyConversationStats(
 }
 
 // The story list asks for the stats of every one of the user's stories: one prepared statement, no id list.
-const allStoriesStatsStatement = cachedPerHandle((q) =>
+const allStoriesStatsStatement = preparedPerHandle((q) =>
   q
     .select({
       storyId: chatMessages.storyId,
@@ -249,7 +272,9 @@ export async function allStoriesConversationStats(
   q: Queryable,
   userId: string,
 ): Promise<ConversationStats[]> {
-  const rows = await allStoriesStatsStatement(q).execute({ userId });
+  const rows = (await conversationCache.read(q, `stats:${userId}`, userId, () =>
+    allStoriesStatsStatement(q).execute({ userId }),
+  )) as { storyId: string | null; messageCount: number; lastMessageAt: string }[];
   return rows.map((row) => ({
     storyId: row.storyId!,
     messageCount: Number(row.messageCount),
@@ -298,6 +323,7 @@ export async function showVersion(q: Queryable, groupId: string, shownId: string
     .update(chatMessages)
     .set({ hidden: sql`${chatMessages.id} <> ${shownId}`, updatedAt: at })
     .where(or(eq(chatMessages.id, groupId), eq(chatMessages.versionGroup, groupId)));
+  conversationCache.invalidateAll(q);
 }
 
 /** Marks a message as the first version of its own group (done when it is first retried). */
@@ -306,6 +332,7 @@ export async function startVersionGroup(q: Queryable, messageId: string): Promis
     .update(chatMessages)
     .set({ versionGroup: messageId })
     .where(and(eq(chatMessages.id, messageId), isNull(chatMessages.versionGroup)));
+  conversationCache.invalidateAll(q);
 }
 
 export async function updateContent(q: Queryable, messageId: string, content: string, at: Date) {
@@ -314,6 +341,7 @@ export async function updateContent(q: Queryable, messageId: string, content: st
     .set({ content, updatedAt: at })
     .where(eq(chatMessages.id, messageId))
     .returning();
+  if (row) conversationCache.invalidate(q, row.userId);
   return row;
 }
 
@@ -328,6 +356,7 @@ export async function deleteMessagesAndVersions(q: Queryable, userId: string, id
         or(inArray(chatMessages.id, ids), inArray(chatMessages.versionGroup, ids)),
       ),
     );
+  conversationCache.invalidate(q, userId);
 }
 
 /** The highest place on a conversation's Redo stack; 0 when nothing is undone. */
@@ -365,6 +394,7 @@ export async function hideAsUndone(
     .update(chatMessages)
     .set({ hidden: true, undoStep: step, updatedAt: at })
     .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.id, ids)));
+  conversationCache.invalidate(q, userId);
 }
 
 /** Redo: shows the most recently undone messages again (oldest first); none when nothing is undone. */
@@ -381,6 +411,7 @@ export async function showNewestUndone(
     .set({ hidden: false, undoStep: null, updatedAt: at })
     .where(and(inConversation(userId, storyId), eq(chatMessages.undoStep, step)))
     .returning();
+  conversationCache.invalidate(q, userId);
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
 }
 

@@ -2,8 +2,17 @@
 // requests can never both spend the same tenth.
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { creditAccounts, creditTransactions, unsettledCharges } from "../db/schema";
+import { defineReadCache } from "../platform/read-cache";
+
+export type AccountRow = typeof creditAccounts.$inferSelect;
+
+/**
+ * A user's account as the balance reads show it, kept per process (decision 0117). Every change to
+ * `credit_accounts` is one of the writes below, and each invalidates the user's entry after its statement.
+ */
+const accountCache = defineReadCache<AccountRow | undefined>("credits.account", ["credit_accounts"]);
 
 export async function insertAccount(
   q: Queryable,
@@ -12,6 +21,7 @@ export async function insertAccount(
   at: Date,
 ): Promise<void> {
   await q.insert(creditAccounts).values({ userId, balanceTenths, updatedAt: at });
+  accountCache.invalidate(q, userId);
 }
 
 export type LedgerRow = {
@@ -42,7 +52,7 @@ export async function insertTransactionOnce(
   return inserted.length === 1;
 }
 
-const findAccountStatement = cachedPerHandle((q) =>
+const findAccountStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(creditAccounts)
@@ -50,9 +60,15 @@ const findAccountStatement = cachedPerHandle((q) =>
     .prepare("find_credit_account"),
 );
 
-export async function findAccount(q: Queryable, userId: string) {
+/** The account as it is in the database now (what a charge's pre-check decides from). */
+export async function findAccount(q: Queryable, userId: string): Promise<AccountRow | undefined> {
   const [row] = await findAccountStatement(q).execute({ userId });
   return row;
+}
+
+/** The account for display (the balance calls): kept until a write below changes it. */
+export function findAccountForDisplay(q: Queryable, userId: string): Promise<AccountRow | undefined> {
+  return accountCache.read(q, userId, userId, () => findAccount(q, userId));
 }
 
 /**
@@ -73,6 +89,7 @@ export async function debitIfCovered(q: Queryable, userId: string, tenths: numbe
       ),
     )
     .returning({ balanceTenths: creditAccounts.balanceTenths, unlimited: creditAccounts.unlimited });
+  accountCache.invalidate(q, userId);
   return row;
 }
 
@@ -82,6 +99,7 @@ export async function credit(q: Queryable, userId: string, tenths: number, at: D
     .set({ balanceTenths: sql`${creditAccounts.balanceTenths} + ${tenths}`, updatedAt: at })
     .where(eq(creditAccounts.userId, userId))
     .returning({ balanceTenths: creditAccounts.balanceTenths, unlimited: creditAccounts.unlimited });
+  accountCache.invalidate(q, userId);
   return row;
 }
 
@@ -96,6 +114,7 @@ export async function setUnlimited(
     .set({ unlimited, updatedAt: at })
     .where(eq(creditAccounts.userId, userId))
     .returning({ userId: creditAccounts.userId });
+  accountCache.invalidate(q, userId);
   return updated.length === 1;
 }
 

@@ -11,6 +11,7 @@ import {
   credit,
   debitIfCovered,
   findAccount,
+  findAccountForDisplay,
   findUnsettled,
   insertAccount,
   insertTransaction,
@@ -51,14 +52,14 @@ export async function openAccountWithSignupBonus(q: Queryable, userId: string, a
 
 /** Remaining credits as the API reports them: a number with decimals kept, or -1 for unlimited. */
 export async function remainingCredits(q: Queryable, userId: string): Promise<number> {
-  const account = await findAccount(q, userId);
+  const account = await findAccountForDisplay(q, userId);
   if (!account) return 0;
   return account.unlimited ? UNLIMITED_CREDITS : fromTenths(account.balanceTenths);
 }
 
 /** The balance as the event stream reports it. */
 export async function balanceOf(q: Queryable, userId: string): Promise<CreditsEvent> {
-  const account = await findAccount(q, userId);
+  const account = await findAccountForDisplay(q, userId);
   return {
     remaining: account?.unlimited ? UNLIMITED_CREDITS : fromTenths(account?.balanceTenths ?? 0),
     unlimited: account?.unlimited ?? false,

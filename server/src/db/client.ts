@@ -12,8 +12,13 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
-import { createReadCache, type ReadCache, withReadCache } from "./read-cache";
-import { attachPostgresReadCache } from "./read-cache-postgres";
+import { attachReadCaches, createReadCaches, type ReadCaches } from "../platform/read-cache";
+import {
+  followTableChanges,
+  installChangeSignals,
+  installPgliteChangeSignals,
+  READ_CACHE_MAX_AGE_MS,
+} from "./read-cache-postgres";
 import * as schema from "./schema";
 
 /** What a raw `execute` answers on either driver: node-postgres and PGlite both give the rows. */
@@ -46,11 +51,11 @@ export type Database = {
   /** PostgreSQL only: the connection pool (for libraries that take one, such as the rate limiter's store). */
   pool?: pg.Pool;
   /**
-   * The hot reads' answers kept until a write touches their tables (`read-cache.ts`); absent when turned
-   * off (`READ_CACHE=false`, PostgreSQL only).
+   * The modules' read caches (`platform/read-cache.ts`, decision 0117); absent when turned off
+   * (`READ_CACHE=false`, PostgreSQL only).
    */
-  readCache?: ReadCache;
-  /** PostgreSQL: puts the change signals on the tables and turns the cache on (after the migrations). */
+  readCaches?: ReadCaches;
+  /** PostgreSQL: puts the change signals on the tables and turns the caches on (after the migrations). */
   armReadCache?: () => Promise<void>;
   /** PGlite only: the data directory as a tarball (backups, and the tests' migrated template). */
   dump?: () => Promise<Blob>;
@@ -79,18 +84,21 @@ async function openPostgres(url: string, useReadCache: boolean): Promise<Databas
   pool.on("error", () => {});
   let closed = false;
   const notifier = createPostgresNotifier(url, pool);
-  const cached = useReadCache ? attachPostgresReadCache(pool, notifier, appTables) : undefined;
-  const client = cached?.pool ?? pool;
-  const db = drizzlePg({ client, schema });
+  const db = drizzlePg({ client: pool, schema });
+  const readCaches = useReadCache ? postgresReadCaches(pool) : undefined;
+  const signals = readCaches
+    ? followTableChanges(notifier, readCaches, () => installChangeSignals(pool, appTables))
+    : undefined;
+  if (readCaches) attachReadCaches(db, readCaches);
   return {
     kind: "postgres",
     notifier,
     pool,
-    ...(cached ? { readCache: cached.cache, armReadCache: cached.arm } : {}),
+    ...(readCaches && signals ? { readCaches, armReadCache: signals.arm } : {}),
     db,
     migrate: (migrationsFolder) => migratePg(db, { migrationsFolder }),
     executeSql: async (text, values) => {
-      const result = await client.query(text, values);
+      const result = await pool.query(text, values);
       return { rows: result.rows };
     },
     ping: async () => {
@@ -100,11 +108,26 @@ async function openPostgres(url: string, useReadCache: boolean): Promise<Databas
     close: async () => {
       if (closed) return;
       closed = true;
-      cached?.detach();
+      signals?.detach();
       await notifier.close();
       await pool.end();
     },
   };
+}
+
+/**
+ * The modules' caches on PostgreSQL: off until the change signals are heard, nothing older than 1 s, and a
+ * write inside a transaction pending until its connection is back in the pool (so after its commit).
+ */
+function postgresReadCaches(pool: pg.Pool): ReadCaches {
+  const caches = createReadCaches({
+    maxAgeMs: READ_CACHE_MAX_AGE_MS,
+    enabled: false,
+    tracksConnections: true,
+  });
+  pool.on("acquire", (connection) => caches.acquired(connection));
+  pool.on("release", (_error, connection) => caches.released(connection));
+  return caches;
 }
 
 /** Another process (or another open in this one) holds the PGlite data directory. */
@@ -173,29 +196,37 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
     throw error;
   }
   const notifier = createLocalNotifier((channel, handler) => client.listen(channel, handler));
-  // Every statement of the app and of pg-boss goes through the read cache's view of the client.
-  const readCache = createReadCache();
-  const cached = withReadCache(client, readCache);
-  const db = drizzlePglite({ client: cached, schema });
+  const db = drizzlePglite({ client, schema });
+  // On once the migrations are done and the tables carry their change signals (a backup for the modules'
+  // own invalidations: one process owns the database, so every write of the app passes through those).
+  const readCaches = createReadCaches({ enabled: false });
+  attachReadCaches(db, readCaches);
+  const signals = followTableChanges(notifier, readCaches, () =>
+    installPgliteChangeSignals(client, appTables),
+  );
   return {
     kind: "pglite",
-    readCache,
+    readCaches,
     notifier,
     db,
-    migrate: (migrationsFolder) => migratePglite(db, { migrationsFolder }),
+    migrate: async (migrationsFolder) => {
+      await migratePglite(db, { migrationsFolder });
+      await signals.arm();
+    },
     executeSql: async (text, values) => {
       // PGlite's extended protocol takes one statement; pg-boss sends scripts without parameters.
       if (values && values.length > 0) {
-        const result = await cached.query<Record<string, unknown>>(text, values);
+        const result = await client.query<Record<string, unknown>>(text, values);
         return { rows: result.rows };
       }
-      const results = await cached.exec(text);
+      const results = await client.exec(text);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     ping: async () => {
       await client.query("select 1");
     },
     close: async () => {
+      signals.detach();
       await notifier.close();
       if (!client.closed) await client.close();
       await unlock();

@@ -1,19 +1,24 @@
-// The read cache on PostgreSQL, where several processes share the database. "Process A" and "process B" are
-// two opens of one test database, each with its own pool and its own listening connection, as two server
-// processes have. A write anywhere reaches B's cached reads through the tables' change signals well before
-// the 1 s age limit; a process sees its own writes at once; a lost listener turns the cache off.
+// The modules' read caches on PostgreSQL (decision 0117), where several processes share the database.
+// "Process A" and "process B" are two opens of one test database, each with its own pool and its own
+// listening connection, as two server processes have. A write anywhere reaches B's kept answers through the
+// tables' change signals well before the 1 s age limit; a process sees its own writes at once, without any
+// signal, even those made inside a transaction; a lost listener turns the caches off.
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testEngine } from "../../test/database";
 import { insertNarration } from "../../test/factories";
-import { findMessage } from "../chat/repo";
-import { findAccount } from "../credits/repo";
+import { findUserById, setEmailVerified } from "../accounts/repo";
+import { allMessages, findMessage, insertMessage, updateMediaIfPending } from "../chat/repo";
+import { findAccountForDisplay as findAccount } from "../credits/repo";
+import { charge, refund } from "../credits/service";
+import { insertMediaItem, listMediaItems } from "../media/repo";
+import { attachReadCaches, createReadCaches } from "../platform/read-cache";
+import { insertStory, listStories, updateStory } from "../stories/repo";
 import { type Database, openDatabase } from "./client";
 import { runMigrations } from "./migrate";
-import { createReadCache } from "./read-cache";
-import { READ_CACHE_MAX_AGE_MS, withPostgresReadCache } from "./read-cache-postgres";
+import { READ_CACHE_MAX_AGE_MS } from "./read-cache-postgres";
 import * as schema from "./schema";
 import { creditAccounts, users } from "./schema";
 
@@ -36,7 +41,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wit
 }
 
 async function listening(database: Database) {
-  const { value } = await until(async () => database.readCache?.enabled, Boolean, 5_000);
+  const { value } = await until(async () => database.readCaches?.enabled, Boolean, 5_000);
   expect(value).toBe(true);
 }
 
@@ -51,6 +56,11 @@ async function newUser(balanceTenths: number) {
   return user!;
 }
 
+const totalHits = (database: Database) =>
+  ["credits.account", "chat.conversations", "stories.rows", "media.newest", "accounts.user"]
+    .map((name) => database.readCaches!.stats(name)?.hits ?? 0)
+    .reduce((sum, hits) => sum + hits, 0);
+
 /**
  * Reads until an answer comes from B's memory. (The signals of the writes that made the row may still be on
  * their way, and each one rightly drops what B kept.)
@@ -58,9 +68,9 @@ async function newUser(balanceTenths: number) {
 async function cachedIn<T>(database: Database, read: () => Promise<T>): Promise<T> {
   const { value } = await until(
     async () => {
-      const hits = database.readCache!.stats.hits;
+      const hits = totalHits(database);
       const answer = await read();
-      return { answer, hit: database.readCache!.stats.hits === hits + 1 };
+      return { answer, hit: totalHits(database) === hits + 1 };
     },
     (attempt) => attempt.hit,
     1_000,
@@ -109,31 +119,126 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
   });
 
   it("shows a process its own writes at once, without waiting for any signal", async () => {
-    // A cache that hears no signals at all: only the process's own statements can invalidate it.
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const cache = createReadCache();
-    const db = drizzle({ client: withPostgresReadCache(pool, cache), schema });
+    // Caches that hear no signals at all: only the process's own invalidations can drop what they keep.
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const caches = createReadCaches({ tracksConnections: true });
+    pool.on("acquire", (connection) => caches.acquired(connection));
+    pool.on("release", (_error, connection) => caches.released(connection));
+    const db = drizzle({ client: pool, schema });
+    attachReadCaches(db, caches);
     try {
       const user = await newUser(150);
       const balance = async () => (await findAccount(db, user.id))?.balanceTenths;
       expect(await balance()).toBe(150);
       expect(await balance()).toBe(150);
-      expect(cache.stats.hits).toBe(1);
+      expect(caches.stats("credits.account")?.hits).toBe(1);
 
-      await db.update(creditAccounts).set({ balanceTenths: 80 }).where(eq(creditAccounts.userId, user.id));
-      expect(await balance()).toBe(80);
-      expect(await balance()).toBe(80);
+      // A charge is a transaction: reads racing it may see the old balance until it commits, never after.
+      let racing = true;
+      const racers = Array.from({ length: 3 }, async () => {
+        while (racing) {
+          await balance();
+          // A kept answer comes back without I/O: let the charge's own I/O run between reads.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      });
+      await charge(db, user.id, "chat", 1, new Date(), "a turn");
+      expect(await balance()).toBe(145);
+      expect(await balance()).toBe(145);
+      await refund(db, user.id, 5, "refund:own-writes", new Date(), "refund");
+      expect(await balance()).toBe(150);
+      racing = false;
+      await Promise.all(racers);
+      expect(await balance()).toBe(150);
 
       await db.transaction(async (tx) => {
         await tx.update(creditAccounts).set({ balanceTenths: 75 }).where(eq(creditAccounts.userId, user.id));
         // A read inside the transaction sees its write and is never kept.
         expect((await findAccount(tx, user.id))?.balanceTenths).toBe(75);
-        // One outside it sees the committed value, and may keep it only until the commit.
-        expect(await balance()).toBe(80);
       });
-      expect(await balance()).toBe(75);
     } finally {
       await pool.end();
+    }
+  });
+
+  it("shows another process's write through every module's path: money, media, messages, stories, gallery, user", async () => {
+    const user = await newUser(150);
+    const story = await insertStory(a.database.db, {
+      userId: user.id,
+      title: "T",
+      context: "",
+      at: new Date(),
+    });
+    const message = await insertMessage(a.database.db, {
+      userId: user.id,
+      storyId: story.id,
+      role: "assistant",
+      content: "The lantern flickers.",
+      mediaStatus: "pending",
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const paths: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+      [
+        "charge",
+        () => findAccount(b.db, user.id),
+        () => charge(a.database.db, user.id, "chat", 1, new Date(), "turn"),
+      ],
+      [
+        "refund",
+        () => findAccount(b.db, user.id),
+        () => refund(a.database.db, user.id, 5, "refund:p", new Date(), "r"),
+      ],
+      [
+        "media finished",
+        () => findMessage(b.db, user.id, story.id, message.id),
+        () =>
+          updateMediaIfPending(a.database.db, message.id, {
+            mediaStatus: "completed",
+            imageKey: "k.png",
+            updatedAt: new Date(),
+          }),
+      ],
+      [
+        "new message",
+        () => allMessages(b.db, user.id, story.id),
+        () =>
+          insertMessage(a.database.db, {
+            userId: user.id,
+            storyId: story.id,
+            role: "user",
+            content: "Go on.",
+            createdAt: new Date(),
+            updatedAt: new Date(),
+          }),
+      ],
+      [
+        "story changed",
+        () => listStories(b.db, user.id),
+        () => updateStory(a.database.db, user.id, story.id, { title: "Renamed", updatedAt: new Date() }),
+      ],
+      [
+        "gallery item",
+        () => listMediaItems(b.db, user.id, { limit: 31 }),
+        () =>
+          insertMediaItem(a.database.db, {
+            userId: user.id,
+            kind: "image",
+            storageKey: `k-${crypto.randomUUID()}`,
+            mimeType: "image/png",
+            bytes: 1,
+            source: "story",
+            storyId: story.id,
+            createdAt: new Date(),
+          }),
+      ],
+      ["user", () => findUserById(b.db, user.id), () => setEmailVerified(a.database.db, user.id, new Date())],
+    ];
+    for (const [name, read, write] of paths) {
+      const before = JSON.stringify(await cachedIn(b, read));
+      await write();
+      const seen = await until(read, (value) => JSON.stringify(value) !== before, SIGNAL_WITHIN_MS);
+      expect(JSON.stringify(seen.value), name).not.toBe(before);
     }
   });
 
@@ -196,7 +301,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL read cache across pro
     const uncached = await openDatabase({ url, readCache: false });
     try {
       await runMigrations(uncached);
-      expect(uncached.readCache).toBeUndefined();
+      expect(uncached.readCaches).toBeUndefined();
       const user = await newUser(150);
       expect((await findAccount(uncached.db, user.id))?.balanceTenths).toBe(150);
       const outside = new pg.Client({ connectionString: url });
@@ -231,7 +336,7 @@ describe.skipIf(testEngine !== "postgres")(
         try {
           await limited.armReadCache!();
           await new Promise((resolve) => setTimeout(resolve, 100));
-          expect(limited.readCache!.enabled).toBe(false);
+          expect(limited.readCaches!.enabled).toBe(false);
           const [user] = await owner.database.db
             .insert(users)
             .values({ email: "limited@example.com", username: "limited", passwordHash: "x" })

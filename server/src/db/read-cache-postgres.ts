@@ -1,115 +1,54 @@
-// The read cache on PostgreSQL (rules in `read-cache.ts`). Two paths invalidate it:
-// - this process's own statements, seen here as they run: a reader sees its own process's writes at once;
-// - every other writer (another HTTP process, a worker, an operator's psql): a statement trigger on every
-//   table of the app's schema sends `pg_notify('table_changed', <table>)`, delivered at commit to every
-//   process's listening connection. Until that connection listens, and whenever it is down, the cache is off.
+// The read caches' change signals (decision 0117), on PostgreSQL the cross-process signal. The modules' caches
+// (`platform/read-cache.ts`) see this process's writes through the modules' own invalidations; every other
+// writer (another HTTP process, a worker, an operator's psql, a cascade) is heard through a statement trigger
+// on every table of the app's schema, which sends `pg_notify('table_changed', <table>)` at commit to every
+// process's listening connection: each process then forgets every answer of the caches that read that table.
+// Until that connection listens, and whenever it is down, the caches are off.
+import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { Notifier } from "../platform/notify";
-import {
-  aroundWrite,
-  classifyOnce,
-  createReadCache,
-  invalidateWritten,
-  isCacheableRead,
-  keyOf,
-  type ReadCache,
-} from "./read-cache";
+import type { ReadCaches } from "../platform/read-cache";
 
 export const TABLE_CHANGED_CHANNEL = "table_changed";
 
 /** The longest a kept answer is served, should a change signal ever be lost without the connection dropping. */
 export const READ_CACHE_MAX_AGE_MS = 1_000;
 
-type QueryConfig = { text: string; rowMode?: string };
-type QueryArgs = [string | QueryConfig, unknown[]?, ...unknown[]];
+type Run = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
 
-/** `pool` (for drizzle and raw SQL) with every statement seen by `cache`. */
-export function withPostgresReadCache(pool: pg.Pool, cache: ReadCache): pg.Pool {
-  const query =
-    (target: pg.Pool | pg.PoolClient, written: Set<string> | null) =>
-    // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through.
-    (...args: QueryArgs): any => {
-      const [first, params] = args;
-      const text = typeof first === "string" ? first : first?.text;
-      // biome-ignore lint/suspicious/noExplicitAny: see above.
-      const pass = () => (target.query as (...a: unknown[]) => any)(...args);
-      // Callback forms, submittables (cursors) and anything else: only the trigger's signal invalidates.
-      if (typeof text !== "string" || args.some((arg) => typeof arg === "function")) return pass();
-      const statement = classifyOnce(text);
-      if (statement.kind === "write") {
-        return aroundWrite(cache, written, statement.tables, async () => pass());
-      }
-      if (written === null && isCacheableRead(statement, text)) {
-        const rowMode = typeof first === "string" ? undefined : first.rowMode;
-        return cache.read(keyOf(text, params, rowMode), statement.tables, async () => {
-          const result = (await pass()) as pg.QueryResult;
-          // The rows alone (all drizzle reads of a prepared select): pg's Result also holds its type parsers.
-          return { command: result.command, rowCount: result.rowCount, rows: result.rows };
-        });
-      }
-      return pass();
-    };
-
-  const track = (client: pg.PoolClient): pg.PoolClient => {
-    const written = new Set<string>();
-    return new Proxy(client, {
-      get(target, property) {
-        if (property === "query") return query(target, written);
-        if (property === "release") {
-          return (...args: unknown[]) => {
-            invalidateWritten(cache, written);
-            return (target.release as (...a: unknown[]) => unknown)(...args);
-          };
-        }
-        const value = Reflect.get(target, property, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  };
-
-  return new Proxy(pool, {
-    get(target, property) {
-      if (property === "query") return query(target, null);
-      if (property === "connect") {
-        return (...args: unknown[]) => {
-          if (args.length > 0) return (target.connect as (...a: unknown[]) => unknown)(...args);
-          return target.connect().then(track);
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+/** The trigger function, and the statement trigger on each of `tables` that lacks it (inside a transaction). */
+async function putChangeSignals(run: Run, tables: readonly string[]): Promise<void> {
+  await run(`
+    create or replace function storyverse_table_changed() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('${TABLE_CHANGED_CHANNEL}', tg_table_name);
+      return null;
+    end $$`);
+  const missing = await run(
+    `select c.relname as name from pg_class c
+     where c.relnamespace = current_schema()::regnamespace and c.relname = any($1::text[])
+       and not exists (
+         select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'storyverse_table_changed')`,
+    [tables],
+  );
+  for (const { name } of missing.rows as { name: string }[]) {
+    await run(
+      `create trigger storyverse_table_changed after insert or update or delete or truncate
+       on "${name.replaceAll('"', '""')}" for each statement execute function storyverse_table_changed()`,
+    );
+  }
 }
 
 /**
- * The statement trigger on each of `tables` that lacks it. Under an advisory lock, so processes starting
- * together do not race on the DDL; a table that has its trigger is not touched (no lock taken on it).
+ * PostgreSQL: the change signals on each of `tables` that lacks them. Under an advisory lock, so processes
+ * starting together do not race on the DDL; a table that has its trigger is not touched (no lock taken on it).
  */
 export async function installChangeSignals(pool: pg.Pool, tables: readonly string[]): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("begin");
     await client.query("select pg_advisory_xact_lock(hashtext('storyverse.table_changed'))");
-    await client.query(`
-      create or replace function storyverse_table_changed() returns trigger language plpgsql as $$
-      begin
-        perform pg_notify('${TABLE_CHANGED_CHANNEL}', tg_table_name);
-        return null;
-      end $$`);
-    const missing = await client.query<{ name: string }>(
-      `select c.relname as name from pg_class c
-       where c.relnamespace = current_schema()::regnamespace and c.relname = any($1::text[])
-         and not exists (
-           select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'storyverse_table_changed')`,
-      [tables],
-    );
-    for (const { name } of missing.rows) {
-      await client.query(
-        `create trigger storyverse_table_changed after insert or update or delete or truncate
-         on "${name.replaceAll('"', '""')}" for each statement execute function storyverse_table_changed()`,
-      );
-    }
+    await putChangeSignals((text, params) => client.query(text, params), tables);
     await client.query("commit");
   } catch (error) {
     await client.query("rollback").catch(() => {});
@@ -120,25 +59,32 @@ export async function installChangeSignals(pool: pg.Pool, tables: readonly strin
 }
 
 /**
- * The cache for one PostgreSQL pool: on only once `arm()` has put the triggers on `tables` (after the
- * migrations made them) and while the notifier's listening connection listens for their signals.
+ * Embedded PGlite: the same signals. One process owns the database, so they only back up the modules' own
+ * invalidations (a write some module forgot, a cascade, a test's or an admin command's direct SQL); PGlite
+ * delivers them to the listener before the committing statement returns.
  */
-export function attachPostgresReadCache(pool: pg.Pool, notifier: Notifier, tables: readonly string[]) {
-  const cache = createReadCache({ maxAgeMs: READ_CACHE_MAX_AGE_MS, enabled: false });
+export async function installPgliteChangeSignals(client: PGlite, tables: readonly string[]): Promise<void> {
+  await client.transaction((tx) => putChangeSignals((text, params) => tx.query(text, params), tables));
+}
+
+/**
+ * Follows the change signals for `caches`: on only once `arm()` has put the triggers on the tables
+ * (`install`, after the migrations made them) and while the notifier's listening connection listens for
+ * their signals (PGlite's in-process notifier always does).
+ */
+export function followTableChanges(notifier: Notifier, caches: ReadCaches, install: () => Promise<void>) {
   let armed = false;
-  let listening = false;
-  const update = () => cache.setEnabled(armed && listening);
-  const stopSignals = notifier.subscribe(TABLE_CHANGED_CHANNEL, (table) => cache.invalidate([table]));
+  let listening = notifier.watchListening === undefined;
+  const update = () => caches.setEnabled(armed && listening);
+  const stopSignals = notifier.subscribe(TABLE_CHANGED_CHANNEL, (table) => caches.tableChanged(table));
   const stopWatching = notifier.watchListening?.((now) => {
     listening = now;
     update();
   });
   return {
-    cache,
-    pool: withPostgresReadCache(pool, cache),
     arm: async () => {
       try {
-        await installChangeSignals(pool, tables);
+        await install();
       } catch (error) {
         // A database user without the right to create triggers: the app works, every read asks PostgreSQL.
         console.warn(
@@ -156,7 +102,7 @@ export function attachPostgresReadCache(pool: pg.Pool, notifier: Notifier, table
     detach: () => {
       stopSignals();
       stopWatching?.();
-      cache.setEnabled(false);
+      caches.setEnabled(false);
     },
   };
 }

@@ -1,256 +1,366 @@
-// The embedded database's read cache never answers with something a write has changed: updates, cascading
-// deletes, raw SQL (pg-boss's path), transactions committed, rolled back or racing a read. It is PGlite's
-// alone (PostgreSQL is shared between processes), so this file opens PGlite whatever the test engine.
+// The modules' read caches (decision 0117) never answer with something a write has changed. Two halves:
+// - Every write function of the repos that own a cached answer invalidates it by itself: proven on a
+//   database whose caches hear no change signal at all, so nothing else could have dropped the answer.
+// - What no module's write says (a test's or an operator's direct SQL, a cascade) reaches the caches through
+//   the tables' change signals; transactions, races, copies and the off switch behave.
+// Embedded PGlite whatever the test engine (the PostgreSQL file covers several processes).
 import { readFile } from "node:fs/promises";
-import { eq, sql } from "drizzle-orm";
+import { PGlite } from "@electric-sql/pglite";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { insertNarration } from "../../test/factories";
-import { findUserById } from "../accounts/repo";
-import { findMessage } from "../chat/repo";
-import { findAccount } from "../credits/repo";
-import { type Database, openDatabase } from "./client";
+import { findUserById, insertUser, setEmailVerified, setPasswordHash } from "../accounts/repo";
+import { insertRestoredMessages } from "../chat/backup-rows";
+import { copyHistory, nameCheckpoint } from "../chat/branch-history";
+import {
+  allMessages,
+  allStoriesConversationStats,
+  deleteConversation,
+  deleteMessagesAndVersions,
+  failIfPending,
+  findMessage,
+  hideAsUndone,
+  insertMessage,
+  showNewestUndone,
+  showVersion,
+  startVersionGroup,
+  updateContent,
+  updateMediaIfPending,
+} from "../chat/repo";
+import { findAccountForDisplay, setUnlimited } from "../credits/repo";
+import { charge, grant, openAccountWithSignupBonus, refund } from "../credits/service";
+import { insertRestoredMediaItems } from "../media/backup-items";
+import { deleteMediaItem, insertMediaItem, listMediaItems, newestMediaOfAllStories } from "../media/repo";
+import { attachReadCaches, copyAnswer, createReadCaches, type ReadCaches } from "../platform/read-cache";
+import { insertRestoredStory } from "../stories/backup-rows";
+import {
+  branchAddress,
+  deleteBranchRow,
+  finishBranch,
+  insertBranch,
+  markFirstBranchRemoved,
+  renameBranchRow,
+  retitleTree,
+  setViewingBranch,
+} from "../stories/branches-repo";
+import { updateSceneState } from "../stories/living-lore-repo";
+import {
+  deleteStory,
+  findStory,
+  insertStory,
+  listStories,
+  replaceSummary,
+  updateStory,
+} from "../stories/repo";
+import { type Database, openDatabase, type Queryable } from "./client";
 import { runMigrations } from "./migrate";
-import { classify, copyAnswer, createReadCache } from "./read-cache";
+import * as schema from "./schema";
 import { creditAccounts, users } from "./schema";
 
+let template: Blob;
 let database: Database;
 
 beforeAll(async () => {
-  const template = new Blob([await readFile(inject("pgliteTemplate"))]);
+  template = new Blob([await readFile(inject("pgliteTemplate"))]);
   database = await openDatabase({ pgliteDir: "memory://", loadDataDir: template });
   await runMigrations(database);
 });
 afterAll(() => database.close());
 
 let counter = 0;
-async function newUser(balanceTenths = 150) {
+async function newUser(db: Queryable) {
   counter += 1;
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: `cache${counter}@example.com`, username: `cache${counter}`, passwordHash: "x" })
-    .returning();
-  await database.db.insert(creditAccounts).values({ userId: user!.id, balanceTenths });
-  return user!;
+  const user = await insertUser(db, {
+    email: `cache${counter}@example.com`,
+    username: `cache${counter}`,
+    passwordHash: "x",
+    createdAt: new Date(),
+  });
+  await openAccountWithSignupBonus(db, user.id, new Date());
+  return user;
 }
 
-const hits = () => database.readCache!.stats.hits;
+const NAMES = ["credits.account", "accounts.user", "chat.conversations", "stories.rows", "media.newest"];
+const hits = (caches: ReadCaches) =>
+  NAMES.map((name) => caches.stats(name)?.hits ?? 0).reduce((sum, n) => sum + n, 0);
 
-describe("the PGlite read cache", () => {
-  it("answers a repeated hot read from memory, and an update of its table at once", async () => {
-    const user = await newUser(150);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(150);
-    const before = hits();
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(150);
-    expect(hits()).toBe(before + 1);
+describe("each module's writes invalidate its kept answers, with no change signal to help", () => {
+  let client: PGlite;
+  let db: Queryable;
+  let caches: ReadCaches;
+
+  beforeAll(async () => {
+    // The template's tables carry the change triggers, but nobody here listens for their signals.
+    client = await PGlite.create({ loadDataDir: template });
+    db = drizzle({ client, schema });
+    caches = createReadCaches();
+    attachReadCaches(db, caches);
+  });
+  afterAll(() => client.close());
+
+  /** `read` is answered from memory the second time; after `write` it shows the change. */
+  async function expectSeen<T>(read: () => Promise<T>, write: () => Promise<unknown>) {
+    const before = JSON.stringify(await read());
+    const kept = hits(caches);
+    expect(JSON.stringify(await read())).toBe(before);
+    expect(hits(caches)).toBe(kept + 1);
+    await write();
+    const after = JSON.stringify(await read());
+    expect(after).not.toBe(before);
+    return after;
+  }
+
+  it("credits: a charge, a refund, a grant and the unlimited switch show in the balance at once", async () => {
+    const user = await newUser(db);
+    const balance = () => findAccountForDisplay(db, user.id);
+    await expectSeen(balance, () => charge(db, user.id, "chat", 1, new Date(), "a turn"));
+    await expectSeen(balance, () => refund(db, user.id, 5, "refund:x", new Date(), "refund"));
+    await expectSeen(balance, () => grant(db, user.id, 100, "purchase", "pay:1", new Date(), "pack"));
+    await expectSeen(balance, () => setUnlimited(db, user.id, true, new Date()));
+  });
+
+  it("accounts: a verified address and a new password show in the user at once", async () => {
+    const user = await newUser(db);
+    const row = () => findUserById(db, user.id);
+    await expectSeen(row, () => setEmailVerified(db, user.id, new Date()));
+    await expectSeen(row, () => setPasswordHash(db, user.id, "y"));
+  });
+
+  it("chat: every change to a conversation shows in its messages, a message and the counts at once", async () => {
+    const user = await newUser(db);
+    const story = await insertStory(db, { userId: user.id, title: "T", context: "", at: new Date() });
+    const messages = () => allMessages(db, user.id, story.id);
+    const main = () => allMessages(db, user.id, null);
+    const stats = () => allStoriesConversationStats(db, user.id);
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    const say = (content: string, n: number, storyId: string | null = story.id) => ({
+      userId: user.id,
+      storyId,
+      role: "assistant" as const,
+      content,
+      mediaStatus: "pending" as const,
+      createdAt: at(n),
+      updatedAt: at(n),
+    });
+    await expectSeen(main, () => insertMessage(db, say("main", 0, null)));
+    await expectSeen(stats, () => insertMessage(db, say("one", 1)));
+    let first = (await messages())[0]!;
+    const one = () => findMessage(db, user.id, story.id, first.id);
+    await expectSeen(one, () =>
+      updateMediaIfPending(db, first.id, { mediaStatus: "completed", imageKey: "k", updatedAt: at(2) }),
+    );
+    const second = await insertMessage(db, say("two", 3));
+    const two = () => findMessage(db, user.id, story.id, second.id);
+    await expectSeen(two, () => failIfPending(db, second.id, "late", at(4)));
+    await expectSeen(two, () => updateContent(db, second.id, "two, edited", at(5)));
+    await expectSeen(two, () => startVersionGroup(db, second.id));
+    const retry = await insertMessage(db, { ...say("two again", 6), versionGroup: second.id, hidden: true });
+    await expectSeen(messages, () => showVersion(db, second.id, retry.id, at(7)));
+    await expectSeen(messages, () => hideAsUndone(db, user.id, story.id, [retry.id], at(8)));
+    await expectSeen(messages, () => showNewestUndone(db, user.id, story.id, at(9)));
+    first = (await messages())[0]!;
+    await expectSeen(one, () =>
+      nameCheckpoint(db, {
+        userId: user.id,
+        storyId: story.id,
+        messageId: first.id,
+        name: "here",
+        at: at(10),
+      }),
+    );
+    await expectSeen(messages, () => deleteMessagesAndVersions(db, user.id, [retry.id]));
+    const branch = await insertStory(db, { userId: user.id, title: "B", context: "", at: new Date() });
+    await expectSeen(
+      () => allMessages(db, user.id, branch.id),
+      () =>
+        copyHistory(db, {
+          userId: user.id,
+          fromStoryId: story.id,
+          toStoryId: branch.id,
+          fromMessageId: first.id,
+          at: at(11),
+        }),
+    );
+    await expectSeen(messages, () => deleteConversation(db, user.id, story.id));
+    await expectSeen(messages, () =>
+      insertRestoredMessages(db, [{ ...say("restored", 12), id: crypto.randomUUID() }]),
+    );
+  });
+
+  it("media: a new item, a restored one and a deletion show in the gallery and the story cards at once", async () => {
+    const user = await newUser(db);
+    const gallery = () => listMediaItems(db, user.id, { limit: 31 });
+    const storyId = crypto.randomUUID();
+    const item = (key: string) => ({
+      userId: user.id,
+      kind: "image" as const,
+      storageKey: `${key}-${crypto.randomUUID()}`,
+      mimeType: "image/png",
+      bytes: 1,
+      source: "story" as const,
+      storyId,
+      createdAt: new Date(),
+    });
+    let made = await insertMediaItem(db, item("a"));
+    await expectSeen(
+      () => newestMediaOfAllStories(db, user.id),
+      async () => {
+        made = await insertMediaItem(db, item("b"));
+      },
+    );
+    await expectSeen(gallery, () => deleteMediaItem(db, made.id));
+    await expectSeen(gallery, () =>
+      insertRestoredMediaItems(db, [{ ...item("c"), id: crypto.randomUUID(), description: "" }]),
+    );
+  });
+
+  it("stories: every change to a story's rows shows in the list, the story and its branch address at once", async () => {
+    const user = await newUser(db);
+    const list = () => listStories(db, user.id);
+    const at = new Date();
+    let story = await insertStory(db, { userId: user.id, title: "One", context: "", at });
+    const one = () => findStory(db, user.id, story.id);
+    await expectSeen(list, () => insertStory(db, { userId: user.id, title: "Two", context: "", at }));
+    await expectSeen(one, () => updateStory(db, user.id, story.id, { title: "One!", updatedAt: new Date() }));
+    await expectSeen(one, () =>
+      replaceSummary(db, story.id, { summary: "", through: null }, { summary: "so far", through: at, at }),
+    );
+    await expectSeen(one, () => updateSceneState(db, user.id, story.id, { scenePlace: "a harbour" }));
+    story = (await findStory(db, user.id, story.id))!;
+    let branch = await insertBranch(db, story, { rootId: story.id, name: "B", at });
+    const address = () => branchAddress(db, user.id, story.id);
+    await expectSeen(address, () => setViewingBranch(db, story.id, branch.id));
+    const branchRow = () => findStory(db, user.id, branch.id);
+    await expectSeen(branchRow, () =>
+      finishBranch(db, branch.id, { messageId: crypto.randomUUID(), turn: 1, words: "w", keepSummary: true }),
+    );
+    await expectSeen(branchRow, () => renameBranchRow(db, branch.id, "Bee", new Date()));
+    await expectSeen(branchRow, () => retitleTree(db, story.id, "Renamed"));
+    await expectSeen(address, () => markFirstBranchRemoved(db, story.id, new Date()));
+    await expectSeen(list, async () => {
+      branch = await insertBranch(db, story, { rootId: story.id, name: "C", at });
+    });
+    await expectSeen(list, () => deleteBranchRow(db, branch.id));
+    await expectSeen(one, () => deleteStory(db, user.id, story.id));
+    const restoredId = crypto.randomUUID();
+    await expectSeen(
+      () => findStory(db, user.id, restoredId),
+      () => insertRestoredStory(db, { ...story, id: restoredId, rootId: null, viewingBranchId: null }, []),
+    );
+  });
+});
+
+describe("the read caches of the app's PGlite database", () => {
+  it("answer a repeated read from memory, and a write no module made through the change signal", async () => {
+    const user = await newUser(database.db);
+    const balance = async () => (await findAccountForDisplay(database.db, user.id))?.balanceTenths;
+    expect(await balance()).toBe(150);
+    const before = hits(database.readCaches!);
+    expect(await balance()).toBe(150);
+    expect(hits(database.readCaches!)).toBe(before + 1);
 
     await database.db
       .update(creditAccounts)
       .set({ balanceTenths: 90 })
       .where(eq(creditAccounts.userId, user.id));
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(90);
-  });
-
-  it("keeps one user's answer apart from another's", async () => {
-    const one = await newUser(10);
-    const two = await newUser(20);
-    expect((await findAccount(database.db, one.id))?.balanceTenths).toBe(10);
-    expect((await findAccount(database.db, two.id))?.balanceTenths).toBe(20);
-    expect((await findAccount(database.db, one.id))?.balanceTenths).toBe(10);
-  });
-
-  it("forgets rows a cascading delete removed from another table", async () => {
-    const user = await newUser();
-    const message = await insertNarration(database.db, user.id, "The lantern flickers.");
-    expect((await findMessage(database.db, user.id, undefined, message.id))?.content).toBe(
-      "The lantern flickers.",
-    );
-    expect((await findMessage(database.db, user.id, undefined, message.id))?.content).toBe(
-      "The lantern flickers.",
-    );
-
-    // Deleting the user removes the message by ON DELETE CASCADE, a table the statement does not name.
-    await database.db.delete(users).where(eq(users.id, user.id));
-    expect(await findMessage(database.db, user.id, undefined, message.id)).toBeUndefined();
-    expect(await findAccount(database.db, user.id)).toBeUndefined();
-  });
-
-  it("sees writes made by raw SQL, as pg-boss makes them", async () => {
-    const user = await newUser(30);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(30);
+    expect(await balance()).toBe(90);
     await database.executeSql("update credit_accounts set balance_tenths = $1 where user_id = $2", [
-      40,
+      80,
       user.id,
     ]);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(40);
-    await database.executeSql(`update credit_accounts set balance_tenths = 50 where user_id = '${user.id}'`);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(50);
+    expect(await balance()).toBe(80);
   });
 
-  it("reads a transaction's own writes inside it, the committed value after it, and nothing of a rollback", async () => {
-    const user = await newUser(100);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(100);
+  it("forget rows a cascading delete removed from another table", async () => {
+    const user = await newUser(database.db);
+    const message = await insertMessage(database.db, {
+      userId: user.id,
+      role: "assistant",
+      content: "The lantern flickers.",
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const read = () => findMessage(database.db, user.id, undefined, message.id);
+    expect((await read())?.content).toBe("The lantern flickers.");
+    expect((await read())?.content).toBe("The lantern flickers.");
+    // Deleting the user removes the message by ON DELETE CASCADE: no module's write said so.
+    await database.db.delete(users).where(eq(users.id, user.id));
+    expect(await read()).toBeUndefined();
+    expect(await findAccountForDisplay(database.db, user.id)).toBeUndefined();
+  });
+
+  it("read a transaction's own writes inside it, the committed value after it, and nothing of a rollback", async () => {
+    const user = await newUser(database.db);
+    const balance = async (q: Queryable = database.db) =>
+      (await findAccountForDisplay(q, user.id))?.balanceTenths;
+    expect(await balance()).toBe(150);
     await database.db.transaction(async (tx) => {
-      await tx.update(creditAccounts).set({ balanceTenths: 70 }).where(eq(creditAccounts.userId, user.id));
-      expect((await findAccount(tx, user.id))?.balanceTenths).toBe(70);
+      await charge(tx, user.id, "chat", 1, new Date(), "a turn");
+      expect(await balance(tx)).toBe(145);
     });
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(70);
-
-    await expect(
-      database.db.transaction(async (tx) => {
-        await tx.update(creditAccounts).set({ balanceTenths: 1 }).where(eq(creditAccounts.userId, user.id));
-        throw new Error("changed my mind");
-      }),
-    ).rejects.toThrow("changed my mind");
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(70);
+    expect(await balance()).toBe(145);
+    await database.db
+      .transaction(async (tx) => {
+        await charge(tx, user.id, "chat", 1, new Date(), "a turn");
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    expect(await balance()).toBe(145);
+    expect(await balance()).toBe(145);
   });
 
-  it("never serves a read that raced a committing transaction once the commit is done", async () => {
-    const user = await newUser(500);
-    expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(500);
-    for (let round = 0; round < 20; round += 1) {
-      const value = 400 - round;
-      // The read is issued while the transaction is open; it waits for PGlite's lock and may see either value.
-      const commit = database.db.transaction(async (tx) => {
-        await tx.execute(sql`select 1`);
-        await tx
-          .update(creditAccounts)
-          .set({ balanceTenths: value })
-          .where(eq(creditAccounts.userId, user.id));
-      });
-      const racing = findAccount(database.db, user.id);
-      await Promise.all([commit, racing]);
-      expect((await findAccount(database.db, user.id))?.balanceTenths).toBe(value);
-    }
+  it("never keep a read that raced a write", async () => {
+    const user = await newUser(database.db);
+    const balance = async () => (await findAccountForDisplay(database.db, user.id))?.balanceTenths;
+    // The read is sent, then the charge: PGlite runs them in turn, the read first, so it sees 150, but it
+    // ends after the charge's invalidation and must not be kept.
+    const racing = balance();
+    await charge(database.db, user.id, "chat", 1, new Date(), "a turn");
+    expect(await racing).toBe(150);
+    expect(await balance()).toBe(145);
   });
 
-  it("hands out a copy: changing an answer does not change the next one", async () => {
-    const user = await newUser();
+  it("hand out a copy: changing an answer does not change the next one", async () => {
+    const user = await newUser(database.db);
     const first = await findUserById(database.db, user.id);
-    first!.username = "changed by a caller";
-    first!.createdAt.setFullYear(1999);
-    const second = await findUserById(database.db, user.id);
-    expect(second?.username).toBe(user.username);
-    expect(second?.createdAt.getFullYear()).not.toBe(1999);
-  });
-});
-
-describe("which statements read and which write", () => {
-  it("tells reads, writes and their tables apart", () => {
-    expect(classify('select "id" from "chat_messages" left join "stories" on true')).toEqual({
-      kind: "read",
-      tables: ["chat_messages", "stories"],
-    });
-    expect(classify('update "credit_accounts" set "balance_tenths" = $1')).toEqual({
-      kind: "write",
-      tables: ["credit_accounts"],
-    });
-    expect(classify('insert into "ledger" ("a") select 1 from "users"')).toEqual({
-      kind: "write",
-      tables: ["ledger"],
-    });
-    expect(classify('delete from "users" where "id" = $1')).toEqual({ kind: "write", tables: "all" });
-    expect(classify("with next as (select id from pgboss.job) delete from pgboss.job")).toEqual({
-      kind: "write",
-      tables: "all",
-    });
-    expect(classify("create table x (id int)")).toEqual({ kind: "write", tables: "all" });
-    expect(classify("begin")).toEqual({ kind: "no-data" });
-    expect(classify("vacuum")).toEqual({ kind: "write", tables: "all" });
-  });
-});
-
-describe("the cache's limits", () => {
-  it("asks again for an answer older than its age limit", async () => {
-    const cache = createReadCache({ maxAgeMs: 40 });
-    let asked = 0;
-    const read = () =>
-      cache.read("key", ["users"], async () => {
-        asked += 1;
-        return { rows: [[asked]] };
-      });
-    expect(await read()).toEqual({ rows: [[1]] });
-    expect(await read()).toEqual({ rows: [[1]] });
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await read()).toEqual({ rows: [[2]] });
+    first!.username = "changed";
+    expect((await findUserById(database.db, user.id))?.username).toBe(user.username);
   });
 
-  it("keeps nothing while off, and nothing from before when on again", async () => {
-    const cache = createReadCache({ enabled: false });
-    let asked = 0;
-    const read = () => cache.read("key", ["users"], async () => (asked += 1));
-    await read();
-    await read();
-    expect(asked).toBe(2);
-    cache.setEnabled(true);
-    await read();
-    await read();
-    expect(asked).toBe(3);
-    cache.setEnabled(false);
-    cache.setEnabled(true);
-    await read();
-    expect(asked).toBe(4);
+  it("send requests that miss together to the database once", async () => {
+    const user = await newUser(database.db);
+    const caches = database.readCaches!;
+    const shared = caches.stats("accounts.user")?.shared ?? 0;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => findUserById(database.db, user.id)));
+    expect(new Set(answers.map((row) => row?.id))).toEqual(new Set([user.id]));
+    expect(caches.stats("accounts.user")!.shared).toBe(shared + 4);
   });
 
-  it("does not keep an answer whose read was under way when the cache went off", async () => {
-    const cache = createReadCache();
-    let asked = 0;
-    let release = () => {};
-    const slow = cache.read("key", ["users"], async () => {
-      asked += 1;
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return "old";
-    });
-    cache.setEnabled(false);
-    release();
-    expect(await slow).toBe("old");
-    cache.setEnabled(true);
-    const fresh = await cache.read("key", ["users"], async () => {
-      asked += 1;
-      return "new";
-    });
-    expect(fresh).toBe("new");
-    expect(asked).toBe(2);
+  it("keep nothing while off, and nothing from before when on again", async () => {
+    const user = await newUser(database.db);
+    const caches = database.readCaches!;
+    const balance = async () => (await findAccountForDisplay(database.db, user.id))?.balanceTenths;
+    expect(await balance()).toBe(150);
+    caches.setEnabled(false);
+    try {
+      const before = hits(caches);
+      expect(await balance()).toBe(150);
+      expect(await balance()).toBe(150);
+      expect(hits(caches)).toBe(before);
+    } finally {
+      caches.setEnabled(true);
+    }
+    const before = hits(caches);
+    expect(await balance()).toBe(150);
+    expect(hits(caches)).toBe(before);
   });
 
-  it("sends requests that miss together to the database once, but never joins a read older than a write", async () => {
-    const cache = createReadCache();
-    let asked = 0;
-    let value = "first";
-    const gates: (() => void)[] = [];
-    const read = () =>
-      cache.read("key", ["users"], async () => {
-        asked += 1;
-        const seen = value;
-        await new Promise<void>((resolve) => gates.push(resolve));
-        return { rows: [[seen]] };
-      });
-    const together = [read(), read(), read()];
-    await Promise.resolve();
-    expect(asked).toBe(1);
-    // A write lands while that query is under way: a read after it must ask again.
-    value = "second";
-    cache.invalidate(["users"]);
-    const after = read();
-    await Promise.resolve();
-    expect(asked).toBe(2);
-    for (const open of gates) open();
-    const answers = await Promise.all(together);
-    expect(answers.map((answer) => answer.rows[0]![0])).toEqual(["first", "first", "first"]);
-    expect((await after).rows[0]![0]).toBe("second");
-    // Each caller has its own copy.
-    expect(answers[0]).not.toBe(answers[1]);
-    expect(cache.stats.shared).toBe(2);
-  });
-
-  it("copies answers deeply: rows, nested JSON and dates", () => {
-    const answer = { rows: [["a", { tags: ["x"] }, new Date(0), null, 3]] };
-    const copy = copyAnswer(answer);
-    expect(copy).toEqual(answer);
-    (copy.rows[0]![1] as { tags: string[] }).tags.push("y");
-    (copy.rows[0]![2] as Date).setFullYear(1999);
-    expect(answer.rows[0]![1]).toEqual({ tags: ["x"] });
-    expect((answer.rows[0]![2] as Date).getTime()).toBe(0);
+  it("copy answers deeply: rows, nested JSON and dates", () => {
+    const at = new Date("2026-01-01T00:00:00Z");
+    const value = { rows: [{ at, nested: { list: [1, { x: "y" }] } }] };
+    const copy = copyAnswer(value);
+    expect(copy).toEqual(value);
+    expect(copy.rows[0]!.at).not.toBe(at);
+    expect(copy.rows[0]!.nested).not.toBe(value.rows[0]!.nested);
   });
 });

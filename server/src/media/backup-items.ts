@@ -9,7 +9,7 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { mediaItems } from "../db/schema";
 import { MAX_INPUT_PIXELS } from "./images";
-import type { MediaItemRow } from "./repo";
+import { type MediaItemRow, mediaCache } from "./repo";
 
 export type BackupMediaItem = MediaItemRow;
 export type RestoredMediaItem = typeof mediaItems.$inferInsert;
@@ -47,6 +47,7 @@ export async function insertRestoredMediaItems(q: Queryable, rows: RestoredMedia
   for (let start = 0; start < rows.length; start += 200) {
     await q.insert(mediaItems).values(rows.slice(start, start + 200));
   }
+  for (const userId of new Set(rows.map((row) => row.userId))) mediaCache.invalidate(q, userId);
 }
 
 /** Where a restored file goes: a gallery file and its thumbnail as generated media; portraits and references apart. */

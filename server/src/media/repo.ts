@@ -1,20 +1,29 @@
 // SQL for gallery items.
 import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
+import { defineReadCache } from "../platform/read-cache";
 
 export type MediaItemRow = typeof mediaItems.$inferSelect;
 export type NewMediaItem = typeof mediaItems.$inferInsert;
 
+/**
+ * A user's newest media (the Gallery's first page, every story's newest picture), kept per process under the
+ * user (decision 0117). Every change to `media_items` is a write of this file or of `backup-items.ts`, and
+ * each invalidates its user after its statement.
+ */
+export const mediaCache = defineReadCache<unknown>("media.newest", ["media_items"]);
+
 export async function insertMediaItem(q: Queryable, values: NewMediaItem): Promise<MediaItemRow> {
   const [row] = await q.insert(mediaItems).values(values).returning();
+  mediaCache.invalidate(q, values.userId);
   return row!;
 }
 
 /** Newest first; `before` pages by (created_at, id). */
 // The Gallery's first page (and "the newest item"): the hot case, built once.
-const newestMediaStatement = cachedPerHandle((q) =>
+const newestMediaStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(mediaItems)
@@ -30,7 +39,10 @@ export async function listMediaItems(
   options: { kind?: "image" | "video"; limit: number; before?: { createdAt: Date; id: string } },
 ): Promise<MediaItemRow[]> {
   if (!options.kind && !options.before) {
-    return newestMediaStatement(q).execute({ userId, limit: options.limit });
+    const { limit } = options;
+    return mediaCache.read(q, `newest:${userId}:${limit}`, userId, () =>
+      newestMediaStatement(q).execute({ userId, limit }),
+    ) as Promise<MediaItemRow[]>;
   }
   const conditions = [eq(mediaItems.userId, userId)];
   if (options.kind) conditions.push(eq(mediaItems.kind, options.kind));
@@ -110,7 +122,7 @@ export async function newestStoryMedia(
 }
 
 // The story list wants every story's newest media: one prepared statement, no id list.
-const newestMediaOfAllStoriesStatement = cachedPerHandle((q) =>
+const newestMediaOfAllStoriesStatement = preparedPerHandle((q) =>
   q
     .selectDistinctOn([mediaItems.storyId], {
       storyId: mediaItems.storyId,
@@ -125,7 +137,9 @@ const newestMediaOfAllStoriesStatement = cachedPerHandle((q) =>
 
 /** newestStoryMedia for every story of the user. */
 export async function newestMediaOfAllStories(q: Queryable, userId: string): Promise<NewestStoryMedia[]> {
-  const rows = await newestMediaOfAllStoriesStatement(q).execute({ userId });
+  const rows = (await mediaCache.read(q, `stories:${userId}`, userId, () =>
+    newestMediaOfAllStoriesStatement(q).execute({ userId }),
+  )) as { storyId: string | null; key: string; createdAt: Date }[];
   return rows.map((row) => ({ storyId: row.storyId!, key: row.key, createdAt: row.createdAt }));
 }
 
@@ -139,7 +153,11 @@ export async function findOwnedByIds(q: Queryable, userId: string, ids: string[]
 }
 
 export async function deleteMediaItem(q: Queryable, id: string): Promise<void> {
-  await q.delete(mediaItems).where(eq(mediaItems.id, id));
+  const deleted = await q
+    .delete(mediaItems)
+    .where(eq(mediaItems.id, id))
+    .returning({ userId: mediaItems.userId });
+  for (const { userId } of deleted) mediaCache.invalidate(q, userId);
 }
 
 /** The user's items made for one message or batch (e.g. by an earlier try of its job). */

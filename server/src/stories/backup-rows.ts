@@ -12,7 +12,7 @@ import { loreSuggestions, stories, storyCards } from "../db/schema";
 import { NotFound, TooLarge } from "../platform/errors";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
 import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
-import { findStory, type StoryRow } from "./repo";
+import { findStory, type StoryRow, storyCache } from "./repo";
 import { list } from "./service";
 
 export type BackupStory = StoryRow;
@@ -57,6 +57,7 @@ export async function insertRestoredStory(
   drafts: RestoredDraft[] = [],
 ): Promise<void> {
   await q.insert(stories).values(story);
+  storyCache.invalidate(q, story.userId);
   if (cards.length > 0) await q.insert(storyCards).values(cards);
   // In slices: a long story's drafts would pass the driver's limit on parameters in one statement.
   for (let start = 0; start < drafts.length; start += 1_000) {

@@ -1,12 +1,12 @@
 // SQL for a story's tree of branches (decision 0114): rows of the stories table sharing a first row.
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { loreSuggestions, stories } from "../db/schema";
-import type { StoryRow } from "./repo";
+import { type StoryRow, storiesChanged, storyCache } from "./repo";
 
 /** What every story call needs to find the branch it acts on: one primary-key read, prepared once. */
-const branchAddressStatement = cachedPerHandle((q) =>
+const branchAddressStatement = preparedPerHandle((q) =>
   q
     .select({
       id: stories.id,
@@ -31,7 +31,9 @@ export async function branchAddress(
   userId: string,
   storyId: string,
 ): Promise<BranchAddress | undefined> {
-  const [row] = await branchAddressStatement(q).execute({ userId, storyId });
+  const [row] = (await storyCache.read(q, `address:${userId}:${storyId}`, userId, () =>
+    branchAddressStatement(q).execute({ userId, storyId }),
+  )) as BranchAddress[];
   return row;
 }
 
@@ -74,6 +76,7 @@ export async function insertBranch(
       updatedAt: values.at,
     })
     .returning();
+  storiesChanged(q, [row!]);
   return row!;
 }
 
@@ -94,6 +97,7 @@ export async function finishBranch(
     })
     .where(eq(stories.id, branchId))
     .returning();
+  storiesChanged(q, [row!]);
   return row!;
 }
 
@@ -113,26 +117,54 @@ export async function deleteLoreSuggestionsOf(q: Queryable, storyId: string): Pr
 }
 
 export async function setViewingBranch(q: Queryable, rootId: string, branchId: string | null): Promise<void> {
-  await q.update(stories).set({ viewingBranchId: branchId }).where(eq(stories.id, rootId));
+  storiesChanged(
+    q,
+    await q
+      .update(stories)
+      .set({ viewingBranchId: branchId })
+      .where(eq(stories.id, rootId))
+      .returning({ userId: stories.userId }),
+  );
 }
 
 export async function renameBranchRow(q: Queryable, branchId: string, name: string, at: Date): Promise<void> {
-  await q.update(stories).set({ branchName: name, updatedAt: at }).where(eq(stories.id, branchId));
+  storiesChanged(
+    q,
+    await q
+      .update(stories)
+      .set({ branchName: name, updatedAt: at })
+      .where(eq(stories.id, branchId))
+      .returning({ userId: stories.userId }),
+  );
 }
 
 export async function deleteBranchRow(q: Queryable, branchId: string): Promise<void> {
-  await q.delete(stories).where(eq(stories.id, branchId));
+  storiesChanged(
+    q,
+    await q.delete(stories).where(eq(stories.id, branchId)).returning({ userId: stories.userId }),
+  );
 }
 
 /** The first row's own branch is gone; the row stays as the story that holds the others. */
 export async function markFirstBranchRemoved(q: Queryable, rootId: string, at: Date): Promise<void> {
-  await q.update(stories).set({ branchRemoved: true, updatedAt: at }).where(eq(stories.id, rootId));
+  storiesChanged(
+    q,
+    await q
+      .update(stories)
+      .set({ branchRemoved: true, updatedAt: at })
+      .where(eq(stories.id, rootId))
+      .returning({ userId: stories.userId }),
+  );
 }
 
 /** A story's title is the same on every branch. */
 export async function retitleTree(q: Queryable, rootId: string, title: string): Promise<void> {
-  await q
-    .update(stories)
-    .set({ title })
-    .where(or(eq(stories.id, rootId), eq(stories.rootId, rootId)));
+  storiesChanged(
+    q,
+    await q
+      .update(stories)
+      .set({ title })
+      .where(or(eq(stories.id, rootId), eq(stories.rootId, rootId)))
+      .returning({ userId: stories.userId }),
+  );
 }

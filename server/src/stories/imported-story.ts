@@ -8,6 +8,7 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
 import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
+import { storyCache } from "./repo";
 
 type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
 
@@ -41,6 +42,7 @@ async function insertStoryRow(q: Queryable, userId: string, input: ImportedStory
       updatedAt: at,
     })
     .returning({ id: stories.id });
+  storyCache.invalidate(q, userId);
   return row!.id;
 }
 

@@ -3,6 +3,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
+import { storyCache } from "./repo";
 
 export type SuggestionRow = typeof loreSuggestions.$inferSelect;
 type SceneStateValues = { scenePlace: string; sceneTimeOfDay: string; sceneWeather: string };
@@ -113,6 +114,7 @@ export async function updateSceneState(
     .update(stories)
     .set(values)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
+  storyCache.invalidate(q, userId);
 }
 
 /** A card's appearance as the narration last described it (its other fields and its updated_at stay). */

@@ -1,12 +1,26 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
 import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { cachedPerHandle } from "../db/prepared";
+import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
+import { defineReadCache } from "../platform/read-cache";
 
 export type StoryRow = typeof stories.$inferSelect;
 
-const listStoriesStatement = cachedPerHandle((q) =>
+/**
+ * A user's story rows as the hot reads use them (the list, one story, a branch's address), kept per process
+ * under the user (decision 0117). Every change to `stories` is a write of this file or of
+ * `branches-repo.ts`, `imported-story.ts`, `backup-rows.ts` or `living-lore-repo.ts`, and each invalidates
+ * its user after its statement.
+ */
+export const storyCache = defineReadCache<unknown>("stories.rows", ["stories"]);
+
+/** After a statement that changed these rows (each names its user). */
+export function storiesChanged(q: Queryable, rows: readonly { userId: string }[]): void {
+  for (const userId of new Set(rows.map((row) => row.userId))) storyCache.invalidate(q, userId);
+}
+
+const listStoriesStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(stories)
@@ -16,10 +30,12 @@ const listStoriesStatement = cachedPerHandle((q) =>
 );
 
 export async function listStories(q: Queryable, userId: string): Promise<StoryRow[]> {
-  return listStoriesStatement(q).execute({ userId });
+  return storyCache.read(q, `list:${userId}`, userId, () =>
+    listStoriesStatement(q).execute({ userId }),
+  ) as Promise<StoryRow[]>;
 }
 
-const findStoryStatement = cachedPerHandle((q) =>
+const findStoryStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(stories)
@@ -32,7 +48,9 @@ export async function findStory(
   userId: string,
   storyId: string,
 ): Promise<StoryRow | undefined> {
-  const [row] = await findStoryStatement(q).execute({ userId, storyId });
+  const [row] = (await storyCache.read(q, `story:${userId}:${storyId}`, userId, () =>
+    findStoryStatement(q).execute({ userId, storyId }),
+  )) as StoryRow[];
   return row;
 }
 
@@ -72,6 +90,7 @@ export async function insertStory(
       updatedAt: values.at,
     })
     .returning();
+  storyCache.invalidate(q, values.userId);
   return row!;
 }
 
@@ -113,6 +132,7 @@ export async function updateStory(
     .set(values)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)))
     .returning({ id: stories.id });
+  storyCache.invalidate(q, userId);
   return updated.length === 1;
 }
 
@@ -121,6 +141,7 @@ export async function deleteStory(q: Queryable, userId: string, storyId: string)
     .delete(stories)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)))
     .returning({ id: stories.id });
+  storyCache.invalidate(q, userId);
   return deleted.length === 1;
 }
 
@@ -145,6 +166,7 @@ export async function replaceSummary(
         expected.through ? eq(stories.summaryThrough, expected.through) : isNull(stories.summaryThrough),
       ),
     )
-    .returning({ id: stories.id });
+    .returning({ id: stories.id, userId: stories.userId });
+  storiesChanged(q, updated);
   return updated.length === 1;
 }
