@@ -4,28 +4,25 @@
 // interface (another chunk) shows them.
 import type { ImportNote } from "@storyverse/contract/interop";
 import { Info, X } from "lucide-react";
-import { useId, useSyncExternalStore } from "react";
+import { useId } from "react";
 import { iconButtonClasses } from "../../../components/button-classes";
+import { createStore, useStore } from "../../../lib/store";
 
-const notesByStory = new Map<string, readonly ImportNote[]>();
-const listeners = new Set<() => void>();
+const notesByStory = createStore<ReadonlyMap<string, readonly ImportNote[]>>(new Map());
 const NONE: readonly ImportNote[] = [];
 
 /** Keeps `notes` for the story just made, for its notice; a story made without any gets none. */
 export function rememberImportNotes(storyId: string, notes: readonly ImportNote[]): void {
-  if (notes.length === 0) notesByStory.delete(storyId);
-  else notesByStory.set(storyId, notes);
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  notesByStory.set((current) => {
+    const next = new Map(current);
+    if (notes.length === 0) next.delete(storyId);
+    else next.set(storyId, notes);
+    return next;
+  });
 }
 
 function useImportNotes(storyId: string): readonly ImportNote[] {
-  const read = () => notesByStory.get(storyId) ?? NONE;
-  return useSyncExternalStore(subscribe, read, read);
+  return useStore(notesByStory, (notes) => notes.get(storyId) ?? NONE);
 }
 
 export function ImportNotesNotice({ storyId }: { storyId: string }) {
