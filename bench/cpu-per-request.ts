@@ -2,11 +2,12 @@
 // a shared machine swings with everyone else's load). The app runs as `npm start` runs it and the bare Fastify
 // route (bench/bare.ts) in its own process; this process drives BENCH_REQUESTS keep-alive requests per
 // endpoint at BENCH_CONCURRENCY and reads each server's utime+stime from /proc/<pid>/stat before and after.
-// The bare route's cost divided by an endpoint's cost estimates the share of the bare route's req/s the
-// endpoint reaches when both are CPU-bound. On PostgreSQL the database's own CPU is in its backends: they are
+// Each endpoint's cost is given as a multiple of the bare route's, measured right before it (its cost drifts
+// with the machine): the inverse of the share of the bare route's req/s the endpoint reaches when both are
+// CPU-bound. `GET /api/config` (no session, no database) shows the app's own request path. On PostgreSQL the database's own CPU is in its backends: they are
 // summed over every process named `postgres` (the whole server, so other users' queries count too: a noisy
 // upper bound, reported apart).
-// Environment: BENCH_REQUESTS (3000), BENCH_CONCURRENCY (10), BENCH_ENGINES (pglite,postgres),
+// Environment: BENCH_REQUESTS (20000; the clock tick is 10 ms), BENCH_CONCURRENCY (10), BENCH_ENGINES (pglite,postgres),
 // BENCH_DATABASE_URL, BENCH_APP_ROOT (another checkout, to measure before and after a change).
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -23,7 +24,7 @@ import {
 } from "./processes";
 import { seed } from "./seed";
 
-const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
+const requests = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -90,7 +91,8 @@ async function measure(
   headers: Record<string, string>,
   withPostgres: boolean,
 ): Promise<Row> {
-  await drive(url, headers, Math.min(500, requests)); // warm-up: JIT, caches, pool connections
+  // Warm-up: JIT, caches, pool connections (a tenth of the run, at least 500 requests).
+  await drive(url, headers, Math.max(Math.min(500, requests), Math.round(requests / 10)));
   const pg0 = withPostgres ? postgresCpuMicros() : 0;
   const before = cpuMicros(pid);
   await drive(url, headers, requests);
@@ -122,8 +124,10 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
     await waitForOk(`${base}/api/health`, app, 180_000); // slow to start on a loaded machine
     const { auth, storyId, messageId } = await seed(base);
     const pid = app.process.pid as number;
-    const bareRow = await measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);
+    const bareUrlMeasure = () => measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);
     const targets: [string, string][] = [
+      // No session and no database: what the app's own request path (hooks, plugins, encoding) costs.
+      ["`GET /api/config` (no session, no database)", "/api/config"],
       ["`GET /api/chat/media-status/{id}`", `/api/chat/media-status/${messageId}`],
       ["`GET /api/stories`", "/api/stories"],
       ["`GET /api/stories/{id}/messages`", `/api/stories/${storyId}/messages`],
@@ -131,22 +135,22 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
       ["`GET /api/gallery`", "/api/gallery"],
       ["`GET /api/user/verify`", "/api/user/verify"],
     ];
-    const rows: Row[] = [];
+    // The bare route is measured again right before each endpoint: its cost per request drifts with the
+    // machine (other processes, frequency), so each endpoint is compared with its neighbour.
+    const rows: { row: Row; bare: Row }[] = [];
     for (const [label, url] of targets) {
-      rows.push(await measure(label, pid, `${base}${url}`, auth, engine === "postgres"));
+      const bareRow = await bareUrlMeasure();
+      rows.push({ bare: bareRow, row: await measure(label, pid, `${base}${url}`, auth, engine === "postgres") });
     }
     const name = engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
     console.log(`\n## ${name}\n`);
     const pgCol = engine === "postgres" ? " postgres CPU µs/req (all backends) |" : "";
-    console.log(`| endpoint | app CPU µs/req | bare / endpoint |${pgCol}`);
-    console.log(`|---|---|---|${engine === "postgres" ? "---|" : ""}`);
-    console.log(
-      `| bare Fastify route | ${bareRow.micros.toFixed(0)} | 100% |${engine === "postgres" ? " |" : ""}`,
-    );
-    for (const row of rows) {
+    console.log(`| endpoint | app CPU µs/req | bare route just before, µs/req | multiple of bare |${pgCol}`);
+    console.log(`|---|---|---|---|${engine === "postgres" ? "---|" : ""}`);
+    for (const { row, bare: bareRow } of rows) {
       const pgCell = row.postgresMicros === undefined ? "" : ` ${row.postgresMicros.toFixed(0)} |`;
       console.log(
-        `| ${row.label} | ${row.micros.toFixed(0)} | ${((bareRow.micros / row.micros) * 100).toFixed(1)}% |${pgCell}`,
+        `| ${row.label} | ${row.micros.toFixed(0)} | ${bareRow.micros.toFixed(0)} | ${(row.micros / bareRow.micros).toFixed(2)}x |${pgCell}`,
       );
     }
   } finally {

@@ -109,6 +109,31 @@ function summarise(profile: Profile) {
   };
   table("By package (self time)", byBucket);
   table("By function (self time)", byFunction);
+  table("The app's own functions (total time: with what they call)", totalOfAppFunctions(profile, hitsOf));
+}
+
+/**
+ * Each function of the app's own code (server/src, contract) with the samples of every stack it is on, once
+ * per stack however often it recurses: where a request's time goes, callees included.
+ */
+function totalOfAppFunctions(profile: Profile, hitsOf: Map<number, number>): Map<string, number> {
+  const parentOf = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+  const totals = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = hitsOf.get(node.id) ?? 0;
+    if (!hits) continue;
+    const seen = new Set<string>();
+    for (let at: ProfileNode | undefined = node; at; at = parentOf.get(at.id)) {
+      const { functionName, url, lineNumber } = at.callFrame;
+      if (!url.includes(`${repoRoot}/server/src`) && !url.includes(`${repoRoot}/contract`)) continue;
+      const key = `${functionName || "(anonymous)"} ${url.replace(`file://${repoRoot}/`, "")}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      totals.set(key, (totals.get(key) ?? 0) + hits);
+    }
+  }
+  return totals;
 }
 
 async function main() {

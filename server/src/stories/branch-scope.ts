@@ -26,7 +26,9 @@ export function installBranchScope(app: FastifyInstance, ctx: Pick<AppContext, "
     if (!request.routeOptions.url?.startsWith("/api/stories/:id") || !request.user) return;
     const params = request.params as { id?: string };
     if (!params.id) return;
-    const requested = new URL(request.url, "http://localhost").searchParams.get("branch");
+    // Validated by the route's query schema (extended above); checked again for a route whose schema is not zod.
+    const branch = (request.query as { branch?: unknown } | undefined)?.branch;
+    const requested = typeof branch === "string" ? branch : null;
     if (requested !== null && !UUID.test(requested)) throw new InvalidInput("branch must be a branch id");
     params.id = await resolveBranch(ctx, request.user.id, params.id, requested);
   });
