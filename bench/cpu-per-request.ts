@@ -124,7 +124,8 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
     await waitForOk(`${base}/api/health`, app, 180_000); // slow to start on a loaded machine
     const { auth, storyId, messageId } = await seed(base);
     const pid = app.process.pid as number;
-    const bareUrlMeasure = () => measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);
+    const bareUrlMeasure = () =>
+      measure("bare Fastify route", bare.process.pid as number, bareUrl, {}, false);
     const targets: [string, string][] = [
       // No session and no database: what the app's own request path (hooks, plugins, encoding) costs.
       ["`GET /api/config` (no session, no database)", "/api/config"],
@@ -140,7 +141,10 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
     const rows: { row: Row; bare: Row }[] = [];
     for (const [label, url] of targets) {
       const bareRow = await bareUrlMeasure();
-      rows.push({ bare: bareRow, row: await measure(label, pid, `${base}${url}`, auth, engine === "postgres") });
+      rows.push({
+        bare: bareRow,
+        row: await measure(label, pid, `${base}${url}`, auth, engine === "postgres"),
+      });
     }
     const name = engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
     console.log(`\n## ${name}\n`);

@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
 import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
 import { type Database, openDatabase } from "./db/client";
+import { startHousekeeping } from "./db/housekeeping";
 import { runMigrations } from "./db/migrate";
 import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
@@ -51,6 +52,7 @@ export async function startServer(
   let jobs: JobQueue | undefined;
   let app: TypedApp | undefined;
   let stopSweep: (() => Promise<void>) | undefined;
+  let stopHousekeeping: (() => Promise<void>) | undefined;
   try {
     await runMigrations(database);
     jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
@@ -91,11 +93,13 @@ export async function startServer(
       await startWorkers(jobs, { ...ctx, mailer });
       stopSweep = startUnsettledChargeSweep(ctx);
     }
-    return running(config, { app, database, jobs, url, lifecycle, stopSweep });
+    stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);
+    return running(config, { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping });
   } catch (error) {
     const quietly = (step: Promise<unknown> | undefined) => step?.catch(() => undefined);
     await quietly(app?.close());
     await quietly(stopSweep?.());
+    await quietly(stopHousekeeping?.());
     await quietly(jobs?.stop(5_000));
     await quietly(database.close());
     throw error;
@@ -112,9 +116,10 @@ function running(
     url: string | undefined;
     lifecycle: Lifecycle;
     stopSweep: (() => Promise<void>) | undefined;
+    stopHousekeeping: () => Promise<void>;
   },
 ): RunningServer {
-  const { app, database, jobs, url, lifecycle, stopSweep } = parts;
+  const { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping } = parts;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -128,6 +133,7 @@ function running(
       // Running jobs finish (at most 30 s; past that they are abandoned and another worker retries them).
       await jobs.stop();
       await stopSweep?.();
+      await stopHousekeeping();
       await database.close();
     })();
     return stopping;

@@ -200,6 +200,10 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt),
+    // Recall's turn numbers count these (migration 0026).
+    index("chat_messages_narrator_idx")
+      .on(t.userId, t.storyId, t.createdAt, t.id)
+      .where(sql`${t.role} = 'assistant' and ${t.hidden} = false`),
     index("chat_messages_version_group_idx").on(t.versionGroup),
     index("chat_messages_copied_from_idx").on(t.copiedFrom),
   ],
