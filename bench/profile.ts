@@ -33,7 +33,8 @@ type Profile = {
 
 /**
  * The samples taken under load: the script leaves the app idle for 3 s before and after wrk, so the load is
- * the last long run of busy quarter-seconds (start-up and seeding come before the first idle gap).
+ * the run of busy quarter-seconds whose length is nearest wrk's (start-up and seeding come before the first
+ * idle gap; PGlite's shut-down, which writes the database out, after the last).
  */
 function samplesUnderLoad(profile: Profile): number[] {
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
@@ -54,10 +55,19 @@ function samplesUnderLoad(profile: Profile): number[] {
     const entry = bins.get(key);
     return entry !== undefined && entry.busy / entry.all > 0.3;
   };
-  let end = last;
-  while (end >= 0 && !busy(end)) end -= 1;
-  let start = end;
-  while (start > 0 && busy(start - 1)) start -= 1;
+  const runs: { start: number; end: number }[] = [];
+  for (let key = 0; key <= last; key += 1) {
+    if (!busy(key)) continue;
+    const previous = runs.at(-1);
+    if (previous && previous.end === key - 1) previous.end = key;
+    else runs.push({ start: key, end: key });
+  }
+  const wanted = (seconds * 1e6) / bin;
+  const distance = (run: { start: number; end: number }) => Math.abs(run.end - run.start + 1 - wanted);
+  const { start, end } = runs.reduce((best, run) => (distance(run) < distance(best) ? run : best), {
+    start: 0,
+    end: -1,
+  });
   console.log(
     `(the load: ${((end - start + 1) * bin) / 1e6} s of the profile's ${((last + 1) * bin) / 1e6} s)`,
   );
