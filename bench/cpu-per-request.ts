@@ -3,12 +3,13 @@
 // route (bench/bare.ts) in its own process; this process drives BENCH_REQUESTS keep-alive requests per
 // endpoint at BENCH_CONCURRENCY and reads each server's utime+stime from /proc/<pid>/stat before and after.
 // Each endpoint's cost is given as a multiple of the bare route's, measured right before it (its cost drifts
-// with the machine): the inverse of the share of the bare route's req/s the endpoint reaches when both are
-// CPU-bound. `GET /api/config` (no session, no database) shows the app's own request path. On PostgreSQL the database's own CPU is in its backends: they are
-// summed over every process named `postgres` (the whole server, so other users' queries count too: a noisy
-// upper bound, reported apart).
-// Environment: BENCH_REQUESTS (20000; the clock tick is 10 ms), BENCH_CONCURRENCY (10), BENCH_ENGINES (pglite,postgres),
-// BENCH_DATABASE_URL, BENCH_APP_ROOT (another checkout, to measure before and after a change).
+// with the machine), and of the median of the run's bare measurements (steadier than any one): the inverse of
+// the share of the bare route's req/s the endpoint reaches when both are CPU-bound. `GET /api/config` (no
+// session, no database) shows the app's own request path. On PostgreSQL the database's own CPU is in its
+// backends: they are summed over every process named `postgres` (the whole server, so other users' queries
+// count too: a noisy upper bound, reported apart).
+// Environment: BENCH_REQUESTS (20000; the clock tick is 10 ms), BENCH_CONCURRENCY (10), BENCH_ENGINES
+// (pglite,postgres), BENCH_DATABASE_URL, BENCH_APP_ROOT (another checkout, to measure before and after).
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
@@ -147,14 +148,19 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
       });
     }
     const name = engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
+    // The median of the run's bare measurements: steadier than any one of them.
+    const bares = rows.map(({ bare: b }) => b.micros).sort((a, b) => a - b);
+    const medianBare = bares[Math.floor(bares.length / 2)] ?? Number.NaN;
     console.log(`\n## ${name}\n`);
     const pgCol = engine === "postgres" ? " postgres CPU µs/req (all backends) |" : "";
-    console.log(`| endpoint | app CPU µs/req | bare route just before, µs/req | multiple of bare |${pgCol}`);
-    console.log(`|---|---|---|---|${engine === "postgres" ? "---|" : ""}`);
+    console.log(
+      `| endpoint | app CPU µs/req | bare route just before, µs/req | multiple of it | multiple of the run's median bare (${medianBare.toFixed(0)} µs) |${pgCol}`,
+    );
+    console.log(`|---|---|---|---|---|${engine === "postgres" ? "---|" : ""}`);
     for (const { row, bare: bareRow } of rows) {
       const pgCell = row.postgresMicros === undefined ? "" : ` ${row.postgresMicros.toFixed(0)} |`;
       console.log(
-        `| ${row.label} | ${row.micros.toFixed(0)} | ${bareRow.micros.toFixed(0)} | ${(row.micros / bareRow.micros).toFixed(2)}x |${pgCell}`,
+        `| ${row.label} | ${row.micros.toFixed(0)} | ${bareRow.micros.toFixed(0)} | ${(row.micros / bareRow.micros).toFixed(2)}x | ${(row.micros / medianBare).toFixed(2)}x |${pgCell}`,
       );
     }
   } finally {
