@@ -69,6 +69,25 @@ describe("job queue", () => {
     await expect(succeeded).resolves.toBe(2);
   });
 
+  it("an idle worker takes a job queued inside a transaction once it commits, at the next look", async () => {
+    const testDb = await createTestDatabase();
+    const queue = await startJobQueue(testDb.database, { pollingIntervalSeconds: 0.5 });
+    cleanups.push(async () => {
+      await queue.stop(1_000);
+      await testDb.cleanup();
+    });
+    const processed = new Promise<string>((resolve) => {
+      void queue.work(greet, async ({ name }) => resolve(name));
+    });
+    await queue.ready(greet);
+    // The worker has looked once and found nothing: it sleeps until a look at the database finds the job.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await testDb.database.db.transaction(async (tx) => {
+      await queue.send(greet, { name: "Hedy" }, { tx });
+    });
+    await expect(processed).resolves.toBe("Hedy");
+  });
+
   it("a job cut off by a crash is retried by the next worker within the dead-worker time", async () => {
     const testDb = await createTestDatabase();
     cleanups.push(() => testDb.cleanup());
