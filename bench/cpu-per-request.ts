@@ -8,7 +8,8 @@
 // session, no database) shows the app's own request path. On PostgreSQL the database's own CPU is in its
 // backends: they are summed over every process named `postgres` (the whole server, so other users' queries
 // count too: a noisy upper bound, reported apart).
-// Environment: BENCH_REQUESTS (20000; the clock tick is 10 ms), BENCH_CONCURRENCY (10), BENCH_ENGINES
+// Environment: BENCH_REQUESTS (20000; the clock tick is 10 ms), BENCH_ROUNDS (3: each figure is the median of
+// the rounds), BENCH_CONCURRENCY (10), BENCH_ENGINES
 // (pglite,postgres), BENCH_DATABASE_URL, BENCH_APP_ROOT (another checkout, to measure before and after).
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -30,9 +31,18 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const appRoot = process.env.BENCH_APP_ROOT;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const barePort = 3311;
 const appPort = 3312;
 const ticksPerSecond = 100; // USER_HZ on Linux
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? sorted[middle]!
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
 
 /** utime + stime of a process, in microseconds. */
 function cpuMicros(pid: number): number {
@@ -138,29 +148,51 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
       ["`GET /api/user/verify`", "/api/user/verify"],
     ];
     // The bare route is measured again right before each endpoint: its cost per request drifts with the
-    // machine (other processes, frequency), so each endpoint is compared with its neighbour.
-    const rows: { row: Row; bare: Row }[] = [];
-    for (const [label, url] of targets) {
-      const bareRow = await bareUrlMeasure();
-      rows.push({
-        bare: bareRow,
-        row: await measure(label, pid, `${base}${url}`, auth, engine === "postgres"),
-      });
+    // machine (other processes, frequency), so each endpoint is compared with its neighbour. The whole
+    // sequence runs `rounds` times and each figure is the median of its rounds: one run of an endpoint moves
+    // by up to a fifth between runs minutes apart with no code change.
+    const samples = targets.map(() => ({
+      app: [] as number[],
+      bare: [] as number[],
+      ratio: [] as number[],
+      pg: [] as number[],
+    }));
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [i, [label, url]] of targets.entries()) {
+        const bareRow = await bareUrlMeasure();
+        const row = await measure(label, pid, `${base}${url}`, auth, engine === "postgres");
+        const sample = samples[i]!;
+        sample.app.push(row.micros);
+        sample.bare.push(bareRow.micros);
+        sample.ratio.push(row.micros / bareRow.micros);
+        if (row.postgresMicros !== undefined) sample.pg.push(row.postgresMicros);
+      }
     }
+    const rows = targets.map(([label], i) => {
+      const sample = samples[i]!;
+      return {
+        row: {
+          label,
+          micros: median(sample.app),
+          postgresMicros: sample.pg.length > 0 ? median(sample.pg) : undefined,
+        },
+        bare: { label: "bare Fastify route", micros: median(sample.bare) },
+        ratio: median(sample.ratio),
+      };
+    });
     const name = engine === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
     // The median of the run's bare measurements: steadier than any one of them.
-    const bares = rows.map(({ bare: b }) => b.micros).sort((a, b) => a - b);
-    const medianBare = bares[Math.floor(bares.length / 2)] ?? Number.NaN;
+    const medianBare = median(samples.flatMap((sample) => sample.bare));
     console.log(`\n## ${name}\n`);
     const pgCol = engine === "postgres" ? " postgres CPU µs/req (all backends) |" : "";
     console.log(
-      `| endpoint | app CPU µs/req | bare route just before, µs/req | multiple of it | multiple of the run's median bare (${medianBare.toFixed(0)} µs) |${pgCol}`,
+      `| endpoint | app CPU µs/req | bare route just before, µs/req | multiple of it (median of the rounds) | multiple of the run's median bare (${medianBare.toFixed(0)} µs) |${pgCol}`,
     );
     console.log(`|---|---|---|---|---|${engine === "postgres" ? "---|" : ""}`);
-    for (const { row, bare: bareRow } of rows) {
+    for (const { row, bare: bareRow, ratio } of rows) {
       const pgCell = row.postgresMicros === undefined ? "" : ` ${row.postgresMicros.toFixed(0)} |`;
       console.log(
-        `| ${row.label} | ${row.micros.toFixed(0)} | ${bareRow.micros.toFixed(0)} | ${(row.micros / bareRow.micros).toFixed(2)}x | ${(row.micros / medianBare).toFixed(2)}x |${pgCell}`,
+        `| ${row.label} | ${row.micros.toFixed(0)} | ${bareRow.micros.toFixed(0)} | ${ratio.toFixed(2)}x | ${(row.micros / medianBare).toFixed(2)}x |${pgCell}`,
       );
     }
   } finally {
@@ -172,7 +204,7 @@ async function measureEngine(engine: "pglite" | "postgres", bare: Child, bareUrl
 
 async function main() {
   console.log(
-    `# CPU per request (${requests} requests per endpoint after a warm-up, ${concurrency} at a time, keep-alive)`,
+    `# CPU per request (${requests} requests per endpoint after a warm-up, ${concurrency} at a time, keep-alive; the median of ${rounds} rounds)`,
   );
   console.log(
     `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${os
