@@ -64,6 +64,8 @@ export type QueueOptions = {
 export const DEFAULT_DEAD_WORKER_SECONDS = 60;
 export const DEFAULT_MAINTENANCE_INTERVAL_SECONDS = 15;
 const SCHEMA = "pgboss";
+/** When idle workers look for a job sent inside a transaction, in ms after the send (see `send`). */
+const LOOKS_AFTER_A_TRANSACTION_MS = [0, 50, 250];
 
 /** pg-boss's numbered-parameter SQL, run on a Drizzle transaction so its rows commit with the caller's. */
 function inTransaction(tx: Queryable) {
@@ -263,8 +265,14 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
       });
       if (!id) throw new Error(`job ${spec.name} was not queued`);
       // A job sent outside a transaction is visible now: this process's idle workers take it at once
-      // rather than at the next probe (a sign-up's mail leaves without waiting out the interval).
+      // rather than at the next probe (a sign-up's mail leaves without waiting out the interval). One sent
+      // inside a transaction is visible once that commits, which the senders do right after: the workers
+      // look then (on PGlite a look waits for the transaction to end; on PostgreSQL one made too early finds
+      // nothing and the next one finds it), so a turn's picture starts without waiting out the interval.
       if (!sendOptions.tx) wake(spec.name);
+      else {
+        for (const ms of LOOKS_AFTER_A_TRANSACTION_MS) setTimeout(() => wake(spec.name), ms).unref();
+      }
       return id;
     },
     async work(spec, handler) {
