@@ -323,12 +323,17 @@ describe("the film with a vendor's voice (OpenAI speech format)", () => {
     const start = await balance(user);
     // The worker stalls in the vendor's speech call and reports nothing more, as if it had died there.
     fake.failNext("hang", "/audio/speech");
+    // Only this film's speech call counts (the earlier films' are in the fake's log too).
+    const earlierRequests = fake.requests.length;
     const started = await call(user, "POST", `/api/stories/${storyId}/film`);
     expect(started.statusCode).toBe(202);
     const price = started.json().cost as number;
     expect(await balance(user)).toBe(start - price);
     await vi.waitFor(
-      () => expect(fake.requests.some((request) => request.path === "/v1/audio/speech")).toBe(true),
+      () =>
+        expect(
+          fake.requests.slice(earlierRequests).some((request) => request.path === "/v1/audio/speech"),
+        ).toBe(true),
       {
         timeout: 60_000,
         interval: 100,
