@@ -54,6 +54,14 @@ describe("input the database cannot hold", () => {
     });
     expect(path.statusCode).toBe(400);
     expect(path.json().detail).toContain("must not contain NUL characters");
+
+    // Even the probes, which take no input (their documents list the 400).
+    const probe = await t.app.inject({ method: "GET", url: "/api/config?x=%00" });
+    expect(probe.statusCode).toBe(400);
+    expect(probe.json()).toEqual({
+      detail: "Invalid querystring field x: must not contain NUL characters",
+      code: "invalid_request",
+    });
   });
 
   it("answers 400, not 500, for a gallery cursor with a date outside what the database holds", async () => {

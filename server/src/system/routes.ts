@@ -18,6 +18,8 @@ Disallow: /forgot-password
 Allow: /
 `;
 
+// The probes take no input, but like every route they answer 400 to a NUL in the address (`?x=%00`, the
+// input guards), so their documents say so.
 export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
     "/api/health",
@@ -26,7 +28,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags: ["system"],
         summary: "Liveness and database round trip",
-        response: { 200: healthResponseSchema, 503: errorBodySchema },
+        response: { 200: healthResponseSchema, 400: errorBodySchema, 503: errorBodySchema },
       },
       logLevel: "warn",
     },
@@ -48,7 +50,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags: ["system"],
         summary: "Readiness: 503 while the process is shutting down or its database is unreachable",
-        response: { 200: readyResponseSchema, 503: errorBodySchema },
+        response: { 200: readyResponseSchema, 400: errorBodySchema, 503: errorBodySchema },
       },
       logLevel: "warn",
     },
@@ -71,7 +73,7 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags: ["system"],
         summary: "Which capabilities are on",
-        response: { 200: configResponseSchema },
+        response: { 200: configResponseSchema, 400: errorBodySchema },
       },
     },
     async () => describeServer(ctx.config),
