@@ -13,6 +13,7 @@ import {
   startServerProcess,
   waitForOk,
 } from "./processes";
+import { percentile } from "./stats";
 
 const appPort = 3307;
 const base = `http://127.0.0.1:${appPort}`;
@@ -149,11 +150,6 @@ async function measure(engine: Engine, postgresUrl: string): Promise<BranchesMea
     await app?.stop();
     await remove();
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 function report(engine: Engine, m: BranchesMeasurement): boolean {

@@ -25,6 +25,7 @@ import {
   waitForOk,
 } from "./processes";
 import { seed } from "./seed";
+import { median } from "./stats";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
@@ -35,14 +36,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const barePort = 3311;
 const appPort = 3312;
 const ticksPerSecond = 100; // USER_HZ on Linux
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? sorted[middle]!
-    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
-}
 
 /** utime + stime of a process, in microseconds. */
 function cpuMicros(pid: number): number {

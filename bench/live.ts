@@ -19,6 +19,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import pg from "pg";
 import { type Child, createDatabase, startServerProcess, waitForOk } from "./processes";
+import { percentile } from "./stats";
 import { runWrk } from "./wrk";
 
 const appPort = 3303;
@@ -74,11 +75,6 @@ const appEnv = (databaseUrl: string, dataDir: string, extra: Record<string, stri
   DATABASE_URL: databaseUrl,
   ...extra,
 });
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 async function withApp<T>(
   postgresUrl: string,

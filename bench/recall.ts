@@ -15,6 +15,7 @@ import {
   waitForOk,
 } from "./processes";
 import type { RecallMeasurement } from "./recall-client";
+import { percentile } from "./stats";
 
 const appPort = 3305;
 const base = `http://127.0.0.1:${appPort}`;
@@ -361,11 +362,6 @@ async function measure(engine: Engine, postgresUrl: string): Promise<EngineResul
     await app?.stop();
     await remove();
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const figures = (ms: number[]) =>

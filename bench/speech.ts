@@ -11,6 +11,7 @@ import {
   waitForOk,
 } from "./processes";
 import type { SpeechMeasurement } from "./speech-client";
+import { median, percentile } from "./stats";
 
 const appPort = 3304;
 const base = `http://127.0.0.1:${appPort}`;
@@ -20,13 +21,6 @@ const speechBudgets = {
   filmToNarration: 2,
   liveP95Ms: 1_000,
 } as const;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-const median = (values: number[]) => percentile(values, 50);
 
 async function measure(engine: Engine, postgresUrl: string): Promise<SpeechMeasurement> {
   const { env, remove } = await benchAppData(engine, postgresUrl, "speech", appPort, {
