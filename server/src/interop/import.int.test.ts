@@ -353,6 +353,54 @@ describe("bad files and other people's stories", () => {
     );
   });
 
+  it("refuses a CHARX with a file that fails its CRC-32, or with card.json twice (no copy wins)", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const { ZipFile } = await import("yazl");
+    const charx = async (cards: string[]) => {
+      const zip = new ZipFile();
+      // Names of one length, so the second can be renamed in the bytes (yazl refuses to write a name twice).
+      for (const [index, name] of cards.entries()) {
+        zip.addBuffer(
+          Buffer.from(JSON.stringify({ spec: "chara_card_v3", spec_version: "3.0", data: { name } })),
+          index === 0 ? "card.json" : "card.jsoN",
+          { compress: false },
+        );
+      }
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+      return Buffer.from(
+        Buffer.concat(chunks).toString("latin1").replaceAll("card.jsoN", "card.json"),
+        "latin1",
+      );
+    };
+    const twice = await charx(["Mira", "Someone else"]);
+    // One stored byte changed after its checksum was written ("Mira" read as "Mora").
+    const damaged = Buffer.from(
+      (await charx(["Mira"])).toString("latin1").replace('"Mira"', '"Mora"'),
+      "latin1",
+    );
+    for (const url of ["/api/stories/import", `/api/stories/${storyId}/cards/import`]) {
+      await expectNothingMade(
+        user,
+        `${url} (card.json twice)`,
+        () => upload(user, url, twice, "twice.charx"),
+        400,
+        "invalid_file",
+        /^The CHARX file holds "card\.json" twice\.$/,
+      );
+      await expectNothingMade(
+        user,
+        `${url} (CRC-32)`,
+        () => upload(user, url, damaged, "damaged.charx"),
+        400,
+        "invalid_file",
+        /^The CHARX file is damaged: "card\.json" does not match its checksum \(CRC-32\)\.$/,
+      );
+    }
+  });
+
   it("refuses no file, a body that is not multipart, an empty file and one over 20 MB", async () => {
     const user = await createUser(t);
     const url = "/api/stories/import";

@@ -118,6 +118,52 @@ describe("reading a CHARX safely", () => {
     );
   });
 
+  it("refuses a file whose bytes do not match its CRC-32, naming the file", async () => {
+    const good = rawZip([
+      ["card.json", card],
+      ["assets/icon/images/main.png", Buffer.from("a picture")],
+    ]);
+    // One byte of the stored picture changed after its checksum was written: a damaged or doctored zip.
+    const damaged = Buffer.from(good);
+    const at = damaged.indexOf("a picture");
+    damaged[at] = "A".charCodeAt(0);
+    expect(await refusal(damaged)).toBe(
+      'The CHARX file is damaged: "assets/icon/images/main.png" does not match its checksum (CRC-32).',
+    );
+    // The card itself, compressed: the checksum is of the inflated bytes.
+    const compressed = await zip([["card.json", card]]);
+    const central = compressed.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    compressed.writeUInt32LE((compressed.readUInt32LE(central + 16) ^ 1) >>> 0, central + 16);
+    expect(await refusal(compressed)).toBe(
+      'The CHARX file is damaged: "card.json" does not match its checksum (CRC-32).',
+    );
+    // The untouched zip reads.
+    expect((await readCharxFiles(good)).get("assets/icon/images/main.png")?.toString()).toBe("a picture");
+  });
+
+  it("refuses card.json (or any path) twice instead of letting one copy win", async () => {
+    const other = Buffer.from(
+      JSON.stringify({ spec: "chara_card_v3", spec_version: "3.0", data: { name: "Someone else" } }),
+    );
+    expect(
+      await refusal(
+        rawZip([
+          ["card.json", card],
+          ["card.json", other],
+        ]),
+      ),
+    ).toBe('The CHARX file holds "card.json" twice.');
+    expect(
+      await refusal(
+        rawZip([
+          ["card.json", card],
+          ["assets/icon/images/main.png", Buffer.from("one")],
+          ["assets/icon/images/main.png", Buffer.from("two")],
+        ]),
+      ),
+    ).toBe('The CHARX file holds "assets/icon/images/main.png" twice.');
+  });
+
   it("judges paths as a zip entry name", () => {
     expect(isSafeZipPath("assets/icon/images/main.png")).toBe(true);
     expect(isSafeZipPath("assets/")).toBe(true);

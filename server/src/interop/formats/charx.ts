@@ -1,6 +1,9 @@
 // Reading a CHARX (the V3 spec's zip of `card.json` plus assets) safely: the zip comes from a stranger, so
 // paths that could escape a folder, too many entries and more inflated bytes than we allow are refused
 // before or while reading, counting the bytes that really come out of the inflater, not the headers' claims.
+// Each file's CRC-32 is checked (yauzl does not), and a path found twice is refused: readers differ on which
+// copy wins, so a card that another app reads one way must not read here another way.
+import { crc32 } from "node:zlib";
 import yauzl from "yauzl";
 import { InteropError } from "./errors";
 
@@ -45,11 +48,16 @@ export function readCharxFiles(bytes: Buffer): Promise<Map<string, Buffer>> {
         zip.on("entry", (entry: yauzl.Entry) => {
           if (!isSafeZipPath(entry.fileName)) return fail(unsafePath(entry.fileName));
           if (entry.fileName.endsWith("/")) return zip.readEntry();
+          if (files.has(entry.fileName)) {
+            return fail(new InteropError(`The CHARX file holds "${entry.fileName}" twice.`));
+          }
           zip.openReadStream(entry, (streamError, stream) => {
             if (streamError || !stream) return fail(streamError);
             const chunks: Buffer[] = [];
+            let checksum = 0;
             stream.on("data", (chunk: Buffer) => {
               inflated += chunk.length;
+              checksum = crc32(chunk, checksum);
               if (inflated > CHARX_MAX_UNCOMPRESSED_BYTES) {
                 stream.destroy();
                 fail(
@@ -64,6 +72,13 @@ export function readCharxFiles(bytes: Buffer): Promise<Map<string, Buffer>> {
             stream.on("error", fail);
             stream.on("end", () => {
               if (failed) return;
+              if (checksum !== entry.crc32) {
+                return fail(
+                  new InteropError(
+                    `The CHARX file is damaged: "${entry.fileName}" does not match its checksum (CRC-32).`,
+                  ),
+                );
+              }
               files.set(entry.fileName, Buffer.concat(chunks));
               zip.readEntry();
             });
