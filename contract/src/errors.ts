@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "conflict",
   "stopped",
   "payload_too_large",
+  "storage_full",
   "range_not_satisfiable",
   "rate_limited",
   "internal_error",

@@ -153,6 +153,13 @@ const envSchema = z.object({
     .max(1, "must be between 0.05 and 1")
     .default(1),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
+  /** Each account's media storage in MB unless an administrator set its own (0: unlimited; decision 0122). */
+  MEDIA_QUOTA_MB: z.coerce
+    .number({ error: "must be a number of MB" })
+    .int("must be a whole number of MB")
+    .min(0, "must be 0 (unlimited) or more")
+    .max(1_000_000_000)
+    .default(2048),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number({ error: "must be a number" })
     .int()
@@ -304,6 +311,8 @@ export type Config = {
   /** Tokens the narrator's context may use (TEXT_CONTEXT_TOKENS). */
   narratorContextTokens: number;
   storage: StorageConfig;
+  /** Each account's media storage in MB unless set per account (MEDIA_QUOTA_MB; 0: unlimited). */
+  mediaQuotaMb: number;
   payments: PaymentsConfig;
 };
 
@@ -494,6 +503,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
           }
         : { kind: "local", dir: path.join(dataDir, "media"), urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS },
+    mediaQuotaMb: e.MEDIA_QUOTA_MB,
     payments:
       e.PAYMENT_PROVIDER === "stripe"
         ? {

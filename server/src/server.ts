@@ -15,6 +15,7 @@ import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { startWorkers } from "./jobs/workers";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
 import { createMediaStorage } from "./media/storage/create-storage";
+import { meteredStorage } from "./media/storage/metered";
 import { systemClock } from "./platform/clock";
 import { createProviders } from "./providers/create-providers";
 
@@ -58,7 +59,11 @@ export async function startServer(
     jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
     const clock = systemClock;
     const providers = createProviders(config.providers);
-    const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
+    const storage = meteredStorage(
+      createMediaStorage(config.storage, config.sessionSecret, clock),
+      database.db,
+      config.mediaQuotaMb,
+    );
 
     let url: string | undefined;
     const lifecycle: Lifecycle = { draining: false };

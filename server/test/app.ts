@@ -12,6 +12,7 @@ import { type JobQueue, startJobQueue } from "../src/jobs/queue";
 import { startWorkers } from "../src/jobs/workers";
 import { createSmtpMailer } from "../src/mail/mailer";
 import { createMediaStorage } from "../src/media/storage/create-storage";
+import { meteredStorage } from "../src/media/storage/metered";
 import type { MediaStorage } from "../src/media/storage/types";
 import { createFakeClock, createTickingClock } from "../src/platform/clock";
 import { createProviders } from "../src/providers/create-providers";
@@ -82,7 +83,11 @@ export async function createTestApp(
     deadWorkerSeconds: config.deadWorkerSeconds,
   });
   const providers: Providers = { ...createProviders(config.providers), ...options.providers };
-  const storage = createMediaStorage(config.storage, config.sessionSecret, clock);
+  const storage = meteredStorage(
+    createMediaStorage(config.storage, config.sessionSecret, clock),
+    testDb.database.db,
+    config.mediaQuotaMb,
+  );
   const silent = { info: () => {}, warn: () => {}, error: () => {} };
   const ctx: AppContext = {
     config,

@@ -5,6 +5,7 @@ import type { SpeechSegment } from "@storyverse/contract/voice";
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   check,
@@ -276,6 +277,39 @@ export const mediaItems = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("media_items_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * media: every object an account owns in media storage (key "u/<userId>/..."), with its size: what the
+ * storage quota counts (decision 0122). Written by the metered store beside each put, removed with the object.
+ */
+export const mediaObjects = pgTable(
+  "media_objects",
+  {
+    key: text("key").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("media_objects_user_idx").on(t.userId)],
+);
+
+/**
+ * media: each account's stored bytes (the sum of its media_objects, kept with them so a read is one lookup)
+ * and its own quota in MB when an administrator set one (null: the install's MEDIA_QUOTA_MB; 0: unlimited).
+ */
+export const mediaStorage = pgTable(
+  "media_storage",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    usedBytes: bigint("used_bytes", { mode: "number" }).notNull().default(0),
+    quotaMb: integer("quota_mb"),
+  },
+  (t) => [check("media_storage_quota_non_negative", sql`${t.quotaMb} >= 0`)],
 );
 
 /** stories: named adventures; their messages live in chat_messages (story_id), their media in media_items. */

@@ -14,6 +14,7 @@ import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
 import type { SpeechPart } from "../db/schema";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
+import { storageWithin } from "../media/quota";
 import { saveVideo } from "../media/service";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
@@ -397,7 +398,12 @@ export async function makeFilm(ctx: JobContext, payload: { filmId: string }, att
       if (rendered.captions !== null) {
         captionsKey = item.storageKey.replace(/\.[a-z0-9]+$/i, ".vtt");
         stored.push(captionsKey);
-        await ctx.storage.put(captionsKey, Buffer.from(rendered.captions, "utf8"), "text/vtt");
+        // Counted against the quota inside this transaction (media/quota.ts).
+        await storageWithin(ctx.storage, tx).put(
+          captionsKey,
+          Buffer.from(rendered.captions, "utf8"),
+          "text/vtt",
+        );
       }
       const kept = await completeFilmIfActive(
         tx,

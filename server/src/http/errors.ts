@@ -19,6 +19,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   stopped: 499,
   payload_too_large: 413,
+  storage_full: 413,
   range_not_satisfiable: 416,
   rate_limited: 429,
   internal_error: 500,

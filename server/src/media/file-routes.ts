@@ -10,6 +10,7 @@ import type { RouteModule } from "../http/route-module";
 import { Forbidden, NotFound } from "../platform/errors";
 import { contentTypeForKey, isValidMediaKey } from "./storage/keys";
 import { isMissingFile, LocalMediaStorage, MEDIA_ROUTE_PREFIX } from "./storage/local";
+import { MeteredStorage } from "./storage/metered";
 import { parseExpiry } from "./storage/signing";
 
 export const INVALID_LINK_DETAIL = "This media link has expired or is invalid.";
@@ -52,7 +53,9 @@ const querySchema = z.object({
 export const mediaFileRoutes: RouteModule<{
   ctx: Pick<AppContext, "storage">;
   kit: Pick<RouteKit, "mediaLinks">;
-}> = async (app, { ctx: { storage }, kit: { mediaLinks: verifier } }) => {
+}> = async (app, { ctx, kit: { mediaLinks: verifier } }) => {
+  // The app's store counts each account's objects (metered.ts); the files are its inner store's.
+  const storage = ctx.storage instanceof MeteredStorage ? ctx.storage.inner : ctx.storage;
   if (!(storage instanceof LocalMediaStorage)) return;
 
   app.get(

@@ -7,6 +7,7 @@ import type { Queryable } from "../db/client";
 import { NotFound } from "../platform/errors";
 import { faststart } from "../platform/mp4-faststart";
 import { inspectImage, makeThumbnail } from "./images";
+import { storageWithin } from "./quota";
 import {
   deleteMediaItem,
   findOwnedById,
@@ -51,8 +52,15 @@ export async function saveImage(
   const id = randomUUID();
   const key = `u/${origin.userId}/${id}.${extensionFor[info.mimeType] ?? "bin"}`;
   const thumbnailKey = `u/${origin.userId}/${id}.thumb.webp`;
-  await ctx.storage.put(key, data, info.mimeType);
-  await ctx.storage.put(thumbnailKey, await makeThumbnail(data), "image/webp");
+  // Counted against the quota in `q` (a caller's transaction, if it passed one: see quota.ts).
+  const storage = storageWithin(ctx.storage, q);
+  await storage.put(key, data, info.mimeType);
+  try {
+    await storage.put(thumbnailKey, await makeThumbnail(data), "image/webp");
+  } catch (error) {
+    await storage.delete(key).catch(() => undefined);
+    throw error;
+  }
   return insertMediaItem(q, {
     id,
     userId: origin.userId,
@@ -83,7 +91,7 @@ export async function saveVideo(
   const key = `u/${origin.userId}/${id}.mp4`;
   // Vendors' clips often keep their index (moov) at the end; stored faststart, they play as they arrive.
   const stored = faststart(data);
-  await ctx.storage.put(key, stored, "video/mp4");
+  await storageWithin(ctx.storage, q).put(key, stored, "video/mp4");
   return insertMediaItem(q, {
     id,
     userId: origin.userId,
