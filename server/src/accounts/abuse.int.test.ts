@@ -1,9 +1,12 @@
 // Attacks on the account endpoints from the outside audit, replayed against the real app: argon2 work for
 // bogus reset links, unlimited link checks, and strangers locking an owner out of sign-in or reset mail.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { freshAddress, newCredentials, registerByMail } from "../../test/factories";
 import { linkFrom } from "../../test/smtp-sink";
+import { sessions } from "../db/schema";
+import { accountLimits } from "./limits";
 import { MAX_CONCURRENT_PASSWORD_HASHES, passwordHashingActivity } from "./secrets";
 
 let t: TestApp;
@@ -149,6 +152,88 @@ describe("sign-in guessing from many addresses (audit N4)", () => {
       (await post("/api/reset-password", { token, password: "owner-fresh-secret" }, cafe(2))).statusCode,
     ).toBe(200);
     expect((await login(u.email, "owner-fresh-secret", cafe(3))).statusCode).toBe(200);
+  });
+});
+
+describe("sign-in guesses sent all at once (audit T4-3)", () => {
+  // Behind a proxy, as the red team ran it: each guess names its /64 in X-Forwarded-For.
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ env: { TRUST_PROXY: "1" } });
+  });
+  afterAll(async () => {
+    await proxied.cleanup();
+  });
+
+  it("judges 50 of 300 guesses sent at once from 300 /64s, and gives no session to the right password among them", async () => {
+    const u = await registerByMail(proxied);
+    const guesses = Array.from({ length: 300 }, (_, i) => (i === 149 ? u.password : `guess-${i}`));
+    const answers = await Promise.all(
+      guesses.map((password) =>
+        proxied.app.inject({
+          method: "POST",
+          url: "/api/login",
+          payload: { email: u.email, password },
+          remoteAddress: "127.0.0.1",
+          headers: { "x-forwarded-for": freshV6Net()(1) },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    // Every address is new, so only the account's 50 places decide: exactly 50 guesses are checked (all
+    // wrong: the right password, guess 150, arrives after the places are taken) and the rest are refused.
+    expect(statuses.filter((status) => status !== 429)).toEqual(Array(50).fill(401));
+    expect(statuses.filter((status) => status === 429)).toHaveLength(250);
+    const refused = answers[149]!;
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toMatch(
+      /too many wrong passwords\. Please sign in from a device you have used before/,
+    );
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(answers.some((answer) => answer.body.includes('access_token":"'))).toBe(false);
+    // The only session is the one registerByMail's own sign-in made.
+    const held = await proxied.database.db.select().from(sessions).where(eq(sessions.userId, u.userId));
+    expect(held).toHaveLength(1);
+    // The 50 failures stay counted: a later try with the right password from another new /64 is refused too.
+    const later = await proxied.app.inject({
+      method: "POST",
+      url: "/api/login",
+      payload: { email: u.email, password: u.password },
+      remoteAddress: "127.0.0.1",
+      headers: { "x-forwarded-for": freshV6Net()(1) },
+    });
+    expect(later.statusCode).toBe(429);
+  });
+
+  it("judges one guess from a /64 sending its 30 sign-ins at once at an account already at 10 failures", async () => {
+    const u = await registerByMail(proxied);
+    for (let i = 0; i < 10; i += 1) {
+      const res = await proxied.app.inject({
+        method: "POST",
+        url: "/api/login",
+        payload: { email: u.email, password: `early-${i}` },
+        remoteAddress: "127.0.0.1",
+        headers: { "x-forwarded-for": freshV6Net()(1) },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const attacker = freshV6Net();
+    const answers = await Promise.all(
+      // The address's whole sign-in allowance (30 per 15 minutes), so every refusal here is the account's.
+      Array.from({ length: accountLimits.loginPerAddress.limit }, (_, i) =>
+        proxied.app.inject({
+          method: "POST",
+          url: "/api/login",
+          payload: { email: u.email, password: `burst-${i}` },
+          remoteAddress: "127.0.0.1",
+          headers: { "x-forwarded-for": attacker(i) },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    // One at a time, an address gets one wrong try at an account past 10 failures; all at once, the same.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(accountLimits.loginPerAddress.limit - 1);
   });
 });
 

@@ -158,6 +158,11 @@ export type LoginGuard = { limiter: RateLimiter; address: string; limits: Accoun
  * cannot lock the owner out, while each guessing address is cut off after its first wrong try. Past a second,
  * higher count (guessers with many addresses) it refuses every address that has not signed in to it
  * recently: the owner still gets in from a device they used before, or after using a reset link.
+ *
+ * Each guess takes its place in both counts atomically before the password is checked (decision 0124): a
+ * burst sent at once sees the places taken by the guesses still being checked, so no more guesses are judged
+ * than the counts allow however many are in flight. A refused guess and a right password give their places
+ * back (neither is a failure); a wrong one keeps them.
  */
 export async function login(
   ctx: AccountsContext,
@@ -166,31 +171,47 @@ export async function login(
   guard?: LoginGuard,
 ): Promise<AuthResponse> {
   const row = await findUserByLogin(ctx.db, loginName);
-  if (row && guard) {
-    const { limiter, limits } = guard;
-    const account = await limiter.peek(limits.loginFailuresPerAccount, row.id);
-    if (account.count >= limits.loginFailuresPerAccount.limit) {
-      const address = await limiter.peek(limits.loginFailuresPerAddress, guard.address);
-      if (address.count > 0) throw new RateLimited(account.retryAfterSeconds);
-      if (
-        account.count >= limits.loginFailuresPerAccountStrangers.limit &&
-        (await limiter.peek(limits.loginKnownAddress, `${row.id}|${guard.address}`)).count === 0
-      ) {
-        throw new RateLimited(account.retryAfterSeconds, limits.loginFailuresPerAccountStrangers.detail);
-      }
-    }
-  }
+  const places = guard ? await takeFailurePlaces(guard, row?.id) : undefined;
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
-  if (!row || !ok) {
-    if (guard) {
-      await guard.limiter.allow(guard.limits.loginFailuresPerAddress, guard.address);
-      if (row) await guard.limiter.allow(guard.limits.loginFailuresPerAccount, row.id);
-    }
-    throw new NotAuthenticated("Incorrect email, username or password.");
-  }
+  if (!row || !ok) throw new NotAuthenticated("Incorrect email, username or password.");
+  await places?.giveBack();
   if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${row.id}|${guard.address}`);
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
   return authResponse(ctx, row, token);
+}
+
+/**
+ * Takes this guess's places in the address's and the account's failure counts, then applies the account's
+ * rules to the places taken before it; a refused guess gives its places back and throws RateLimited. An
+ * unknown account has only the address's count (decision 0004: it answers as a wrong password does).
+ */
+async function takeFailurePlaces(guard: LoginGuard, userId: string | undefined) {
+  const { limiter, limits, address } = guard;
+  const [fromAddress, onAccount] = await Promise.all([
+    limiter.reserve(limits.loginFailuresPerAddress, address),
+    userId ? limiter.reserve(limits.loginFailuresPerAccount, userId) : undefined,
+  ]);
+  const giveBack = async () => {
+    await Promise.all([
+      limiter.release(limits.loginFailuresPerAddress, address),
+      userId ? limiter.release(limits.loginFailuresPerAccount, userId) : undefined,
+    ]);
+  };
+  if (userId && onAccount && onAccount.before >= limits.loginFailuresPerAccount.limit) {
+    let refusal: RateLimited | undefined;
+    if (fromAddress.before > 0) refusal = new RateLimited(onAccount.retryAfterSeconds);
+    else if (
+      onAccount.before >= limits.loginFailuresPerAccountStrangers.limit &&
+      (await limiter.peek(limits.loginKnownAddress, `${userId}|${address}`)).count === 0
+    ) {
+      refusal = new RateLimited(onAccount.retryAfterSeconds, limits.loginFailuresPerAccountStrangers.detail);
+    }
+    if (refusal) {
+      await giveBack();
+      throw refusal;
+    }
+  }
+  return { giveBack };
 }
 
 /** The signed-in user for a bearer token, or undefined; slides the session's expiry forward. */

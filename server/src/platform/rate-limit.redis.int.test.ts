@@ -4,6 +4,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
+import { registerByMail } from "../../test/factories";
 import { accountLimits } from "../accounts/limits";
 import type { TypedApp } from "../http/route-module";
 import { createFakeClock } from "./clock";
@@ -86,5 +87,51 @@ describe("address buckets and remembered keys in Redis", () => {
     } finally {
       client.disconnect();
     }
+  });
+});
+
+describe("the sign-in cap in Redis under parallel guesses (audit T4-3)", () => {
+  it("hands each of 200 places taken at once through two clients a different count", async () => {
+    const clients = [await connectRedis(redisUrl!), await connectRedis(redisUrl!)];
+    try {
+      const limiters = clients.map((client) =>
+        createRateLimiter(createFakeClock(new Date()), { kind: "redis", client }),
+      );
+      const rule = { name: "reserve-redis-test", limit: 50, windowMs: 15 * 60_000 };
+      const key = `user-${randomInt(1e9)}`;
+      const taken = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => limiters[i % 2]!.reserve(rule, key)),
+      );
+      expect(taken.map((place) => place.before).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 200 }, (_, i) => i),
+      );
+      // Places given back are free again for the next taker.
+      await Promise.all(Array.from({ length: 150 }, (_, i) => limiters[i % 2]!.release(rule, key)));
+      expect((await limiters[0]!.reserve(rule, key)).before).toBe(50);
+    } finally {
+      for (const client of clients) client.disconnect();
+    }
+  });
+
+  it("judges 50 of 300 guesses sent at once from 300 /64s, and gives no session to the right password among them", async () => {
+    const t = await createTestApp({ env: { REDIS_URL: redisUrl!, TRUST_PROXY: "1" } });
+    apps.push(t);
+    const u = await registerByMail(t);
+    const net = () => `2001:db8:${randomInt(0xffff).toString(16)}:${randomInt(0xffff).toString(16)}::1`;
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/login",
+          payload: { email: u.email, password: i === 149 ? u.password : `guess-${i}` },
+          remoteAddress: "127.0.0.1",
+          headers: { "x-forwarded-for": net() },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status !== 429)).toEqual(Array(50).fill(401));
+    expect(answers[149]!.statusCode).toBe(429);
+    expect(answers.some((answer) => answer.body.includes('access_token":"'))).toBe(false);
   });
 });

@@ -102,6 +102,14 @@ export type RateLimiter = {
   peek: (rule: RateLimitRule, key: string) => Promise<{ count: number; retryAfterSeconds: number }>;
   /** Notes the key as seen now: peek counts it (1) until a whole window has passed since the last note. */
   remember: (rule: RateLimitRule, key: string) => Promise<void>;
+  /**
+   * Takes one place in the key's window in one atomic step of the store (memory, PostgreSQL's upsert,
+   * Redis's script) and says how many places were taken before it: callers racing for the last place each
+   * see a different count, where a peek followed by a hit lets them all through.
+   */
+  reserve: (rule: RateLimitRule, key: string) => Promise<{ before: number; retryAfterSeconds: number }>;
+  /** Gives back a place `reserve` took (a refused or a successful sign-in is not a failure). */
+  release: (rule: RateLimitRule, key: string) => Promise<void>;
 };
 
 /** The table the PostgreSQL store keeps its windows in (created by the library on first use). */
@@ -169,6 +177,16 @@ export function createRateLimiter(clock: Clock, store: Store): RateLimiter {
     async remember(rule, key) {
       const limiter = await limiterFor(rule.windowMs);
       await limiter.set(storeKey(rule, key), 1, Math.max(1, Math.ceil(rule.windowMs / 1000)));
+    },
+    async reserve(rule, key) {
+      const limiter = await limiterFor(rule.windowMs);
+      const res = await limiter.penalty(storeKey(rule, key), 1);
+      return { before: res.consumedPoints - 1, retryAfterSeconds: retryAfter(res.msBeforeNext) };
+    },
+    async release(rule, key) {
+      const limiter = await limiterFor(rule.windowMs);
+      // A window that ended in between starts again at -1: one extra place in the next, never one fewer.
+      await limiter.reward(storeKey(rule, key), 1);
     },
   };
 }
