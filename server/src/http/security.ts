@@ -45,6 +45,36 @@ export function appCspHeader(styleNonce: string, mediaOrigin?: string): string {
     .join("; ");
 }
 
+/**
+ * Browser features the app may use, each to its own origin only, and every other powerful feature refused
+ * (also to anything framed): the microphone for voice input (getUserMedia), fullscreen and picture-in-picture
+ * from a clip's own controls, autoplay for the muted clips and the narration, clipboard-write for copying a
+ * share link. Only feature names Chromium has long known are listed: an unknown one is a console error on
+ * every page (the browser tier fails on those).
+ */
+export const permissionsPolicy = [
+  "microphone=(self)",
+  "fullscreen=(self)",
+  "picture-in-picture=(self)",
+  "autoplay=(self)",
+  "clipboard-write=(self)",
+  "camera=()",
+  "geolocation=()",
+  "payment=()",
+  "usb=()",
+  "serial=()",
+  "hid=()",
+  "midi=()",
+  "accelerometer=()",
+  "gyroscope=()",
+  "magnetometer=()",
+  "display-capture=()",
+  "screen-wake-lock=()",
+  "xr-spatial-tracking=()",
+  "publickey-credentials-get=()",
+  "clipboard-read=()",
+].join(", ");
+
 /** Swagger UI sets inline styles from its bundle; only the docs pages get this looser policy. */
 export const docsContentSecurityPolicy =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
@@ -80,6 +110,7 @@ export async function installSecurityHeaders(
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  headers.push(["permissions-policy", permissionsPolicy]);
   app.addHook("onRequest", (_request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
