@@ -22,17 +22,46 @@ const DRIVER_MESSAGES = [
 ];
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
 
-export function isTransientDatabaseError(error: unknown): boolean {
+/** The failures that mean the database cannot be reached at all (down, restarting, the network gone). */
+const UNREACHABLE_CODES = new Set(["57P01", "57P02", "57P03"]);
+const UNREACHABLE_CLASSES = ["08"];
+const UNREACHABLE_MESSAGES = [/connection terminated/i, /client has encountered a connection error/i];
+
+/** The first error in the cause chain that matches, within five links. */
+function someInChain(error: unknown, test: (code: string | undefined, message: string) => boolean) {
   let current = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth += 1) {
     const { code } = current as { code?: unknown };
-    if (typeof code === "string") {
-      if (TRANSIENT_CODES.has(code) || SOCKET_CODES.has(code)) return true;
-      if (code.length === 5 && TRANSIENT_CLASSES.includes(code.slice(0, 2))) return true;
-    }
-    const { message } = current;
-    if (DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    if (test(typeof code === "string" ? code : undefined, current.message)) return true;
     current = current.cause;
   }
   return false;
+}
+
+export function isTransientDatabaseError(error: unknown): boolean {
+  return someInChain(
+    error,
+    (code, message) =>
+      (code !== undefined &&
+        (TRANSIENT_CODES.has(code) ||
+          SOCKET_CODES.has(code) ||
+          (code.length === 5 && TRANSIENT_CLASSES.includes(code.slice(0, 2))))) ||
+      DRIVER_MESSAGES.some((pattern) => pattern.test(message)),
+  );
+}
+
+/**
+ * A transient failure that is the database being out of reach (stopped, restarting, its connections cut),
+ * rather than busy (too many clients, a deadlock, a statement time-out, the pool's wait for a connection).
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  return someInChain(
+    error,
+    (code, message) =>
+      (code !== undefined &&
+        (UNREACHABLE_CODES.has(code) ||
+          SOCKET_CODES.has(code) ||
+          (code.length === 5 && UNREACHABLE_CLASSES.includes(code.slice(0, 2))))) ||
+      UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message)),
+  );
 }

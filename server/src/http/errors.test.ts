@@ -1,7 +1,9 @@
 // The central error handler: what a user is told when the database is busy rather than the request wrong.
 
+import { createServer } from "node:net";
 import type { QuotaInfo } from "@storyverse/contract/credits";
 import Fastify from "fastify";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { InsufficientCredits } from "../credits/service";
 import {
@@ -36,12 +38,48 @@ const databaseError = (code: string) =>
 
 describe("the error handler", () => {
   it("answers 503 with Retry-After when the database is busy (too many clients, a deadlock)", async () => {
-    for (const code of ["53300", "40P01", "40001"]) {
+    for (const code of ["53300", "40P01", "40001", "57014"]) {
       const res = await answerTo(databaseError(code));
       expect(res.statusCode).toBe(503);
       expect(res.headers["retry-after"]).toBe("5");
       expect(res.json().detail).toBe("The server is too busy right now. Please try again in a moment.");
     }
+  });
+
+  it("tells players Storyverse is unavailable, not too busy, while the database cannot be reached (audit: outage wording)", async () => {
+    const unavailable = "Storyverse is unavailable right now. Please try again in a moment.";
+    const unreachable = [
+      databaseError("57P01"), // admin_shutdown: PostgreSQL stopping under an open connection
+      databaseError("57P03"), // cannot_connect_now: starting up
+      databaseError("08006"), // connection_failure
+      new Error("Failed query: select 1", { cause: new Error("Connection terminated unexpectedly") }),
+      new Error("Failed query: select 1", {
+        cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+      }),
+    ];
+    for (const error of unreachable) {
+      const res = await answerTo(error);
+      expect(res.statusCode, error.message).toBe(503);
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(res.json()).toEqual({ detail: unavailable, code: "unavailable" });
+    }
+  });
+
+  it("answers the pg driver's own error for a database that refuses connections as unavailable", async () => {
+    // A port that was just free: nothing listens there, as when PostgreSQL is stopped.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const pool = new pg.Pool({ connectionString: `postgres://storyverse@127.0.0.1:${port}/storyverse` });
+    const refused = await pool.query("select 1").then(
+      () => new Error("the query should not have run"),
+      (error: Error) => new Error("Failed query: select 1", { cause: error }),
+    );
+    await pool.end();
+    const res = await answerTo(refused);
+    expect(res.statusCode).toBe(503);
+    expect(res.json().detail).toBe("Storyverse is unavailable right now. Please try again in a moment.");
   });
 
   it("still answers a bare 500 that leaks nothing for any other failure", async () => {

@@ -4,7 +4,7 @@
 import type { ErrorCode } from "@storyverse/contract/errors";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { isTransientDatabaseError } from "../db/transient";
+import { isDatabaseUnreachable, isTransientDatabaseError } from "../db/transient";
 import { DomainError } from "../platform/errors";
 import { RateLimited } from "../platform/rate-limit";
 
@@ -74,6 +74,11 @@ export function asHttpError(error: unknown): HttpError | undefined {
   return undefined;
 }
 
+/** What a player is told while the database cannot be reached (stopped, restarting, its connections cut). */
+const DATABASE_UNAVAILABLE_DETAIL = "Storyverse is unavailable right now. Please try again in a moment.";
+/** ...and while it is reachable but overloaded (too many clients, a deadlock, a statement time-out). */
+const DATABASE_BUSY_DETAIL = "The server is too busy right now. Please try again in a moment.";
+
 /** "body.email: Please enter a valid email address" from a zod issue list. */
 function describeValidation(error: FastifyError): string {
   const first = error.validation?.[0];
@@ -104,13 +109,15 @@ export function installErrorHandling(app: FastifyInstance): void {
       // Fastify's own 4xx (malformed JSON, body too large, unsupported media type, rate limits).
       return reply.code(status).send(errorBody(status, error.message));
     }
+    if (isDatabaseUnreachable(error)) {
+      // The database is down or restarting: nothing is wrong with the request, and nobody is served now.
+      request.log.error({ err: error }, "database unreachable");
+      return reply.code(503).header("retry-after", "5").send(errorBody(503, DATABASE_UNAVAILABLE_DETAIL));
+    }
     if (isTransientDatabaseError(error)) {
       // The database is short of connections or broke a deadlock: the request may simply be tried again.
       request.log.error({ err: error }, "database busy");
-      return reply
-        .code(503)
-        .header("retry-after", "5")
-        .send(errorBody(503, "The server is too busy right now. Please try again in a moment."));
+      return reply.code(503).header("retry-after", "5").send(errorBody(503, DATABASE_BUSY_DETAIL));
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send(errorBody(500, "Internal server error"));
