@@ -17,6 +17,9 @@ CREATE TABLE "media_storage" (
 );
 --> statement-breakpoint
 ALTER TABLE "media_storage" ADD CONSTRAINT "media_storage_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- A video's poster is its scene picture's key: deleting the picture finds its videos by it (and the gallery
+-- finds an item by either of its keys).
+CREATE INDEX "media_items_thumbnail_key_idx" ON "media_items" USING btree ("thumbnail_key");--> statement-breakpoint
 -- Backfill: a gallery item's original has its size in its row; the other objects stored before this
 -- migration (thumbnails, portraits, uploads, exports, narration audio) are not counted (decision 0122).
 INSERT INTO "media_objects" ("key", "user_id", "bytes", "created_at")

@@ -1,6 +1,7 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
 import { randomUUID } from "node:crypto";
 import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
+import { formatStorageBytes } from "@storyverse/contract/media";
 import { findUserByEmail, listUsers } from "./accounts/repo";
 import { markEmailVerified } from "./accounts/service";
 import { ConfigError, loadConfig } from "./config";
@@ -9,6 +10,7 @@ import { setUnlimited } from "./credits/repo";
 import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
 import { type Database, DataDirectoryInUse, openDatabase, type Queryable } from "./db/client";
 import { runMigrations } from "./db/migrate";
+import { setStorageQuota, storageUsage } from "./media/quota";
 import { systemClock } from "./platform/clock";
 import { databaseTarget } from "./server";
 
@@ -18,7 +20,8 @@ Commands:
   verify-email <email>              mark an account's email as verified (for installs without SMTP)
   grant-credits <email> <credits>   add credits (e.g. 50 or 2.5); they show in the account's history
   set-unlimited <email> on|off      switch unlimited credits on or off (usage is still logged)
-  list-balances                     every account's email, username and credits`;
+  list-balances                     every account's email, username and credits
+  set-quota <email> <MB>|default    an account's media storage in MB (0: unlimited; default: MEDIA_QUOTA_MB)`;
 
 /** Largest single grant, so a typo (an extra zero or five) cannot mint a fortune. */
 const MAX_GRANT_CREDITS = 1_000_000;
@@ -74,6 +77,36 @@ async function switchUnlimited(
   }
   console.log(
     `Unlimited credits ${flag} for ${user.email}. Balance: ${describeCredits(await remainingCredits(db, user.id))}.`,
+  );
+  return 0;
+}
+
+/** Largest per-account quota (1 PB in MB), so a typo cannot overflow the byte count. */
+const MAX_QUOTA_MB = 1_000_000_000;
+
+async function setQuota(
+  db: Queryable,
+  defaultQuotaMb: number,
+  email: string | undefined,
+  amount: string | undefined,
+): Promise<number> {
+  const quotaMb = amount === "default" ? null : Number(amount);
+  if (!email || !amount || (quotaMb !== null && (!/^\d+$/.test(amount) || quotaMb > MAX_QUOTA_MB))) {
+    console.error(
+      `set-quota needs an email and a whole number of MB from 0 (unlimited) to ${MAX_QUOTA_MB}, or "default" (MEDIA_QUOTA_MB)`,
+    );
+    return 1;
+  }
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    console.error(`No account with the email ${email}.`);
+    return 1;
+  }
+  await setStorageQuota(db, user.id, quotaMb);
+  const usage = await storageUsage({ db, config: { mediaQuotaMb: defaultQuotaMb } }, user.id);
+  const limit = usage.limitBytes === null ? "unlimited" : formatStorageBytes(usage.limitBytes);
+  console.log(
+    `Media storage of ${user.email}: ${limit}${quotaMb === null ? " (the install's MEDIA_QUOTA_MB)" : ""}, ${formatStorageBytes(usage.usedBytes)} used.`,
   );
   return 0;
 }
@@ -136,6 +169,8 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
         return await switchUnlimited(database.db, rest[0], rest[1]);
       case "list-balances":
         return await printBalances(database.db);
+      case "set-quota":
+        return await setQuota(database.db, config.mediaQuotaMb, rest[0], rest[1]);
       default:
         console.error(`Unknown command "${command}".\n\n${usage}`);
         return 1;

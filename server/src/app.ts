@@ -43,6 +43,7 @@ import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
 import { installBranchScope } from "./stories/branch-scope";
 import { storyCardRoutes } from "./stories/cards-routes";
+import { storyMediaUses } from "./stories/media-uses";
 import { storyRoutes } from "./stories/routes";
 import { storyEventOf } from "./stories/service";
 import { studioRoutes } from "./studio/routes";
@@ -162,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(storyCardRoutes, routes);
   await app.register(interopRoutes, routes);
   await app.register(studioRoutes, routes);
-  await app.register(galleryRoutes, routes);
+  await app.register(galleryRoutes, { ...routes, mediaUses: storyMediaUses(ctx) });
   await app.register(transcriptionRoutes, routes);
   await app.register(voiceRoutes, routes);
   await app.register(mediaFileRoutes, routes);

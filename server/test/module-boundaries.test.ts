@@ -23,7 +23,11 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "recallMarks", sql: "recall_marks" },
     { drizzle: "turnsInFlight", sql: "turns_in_flight" },
   ],
-  media: [{ drizzle: "mediaItems", sql: "media_items" }],
+  media: [
+    { drizzle: "mediaItems", sql: "media_items" },
+    { drizzle: "mediaObjects", sql: "media_objects" },
+    { drizzle: "mediaStorage", sql: "media_storage" },
+  ],
   stories: [
     { drizzle: "stories", sql: "stories" },
     { drizzle: "storyCards", sql: "story_cards" },

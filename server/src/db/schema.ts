@@ -276,7 +276,11 @@ export const mediaItems = pgTable(
     description: text("description").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("media_items_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("media_items_user_created_idx").on(t.userId, t.createdAt),
+    // A video's poster is its scene picture's key: a deleted picture's videos are found by it.
+    index("media_items_thumbnail_key_idx").on(t.thumbnailKey),
+  ],
 );
 
 /**

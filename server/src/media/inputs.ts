@@ -7,6 +7,7 @@ import type { InputImage } from "@storyverse/contract/stories";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
 import { decodeDataUrl, inspectImage } from "./images";
+import { assertStorageAvailable } from "./quota";
 import { findOwnedById, findOwnedByKey } from "./repo";
 
 const extension: Record<string, string> = {
@@ -22,7 +23,7 @@ export type CheckedInput = { key: string } | { upload: Buffer; mimeType: string 
 const UPLOAD_PREFIX = "/inputs/";
 
 export async function checkInputImages(
-  ctx: Pick<AppContext, "db" | "storage">,
+  ctx: Pick<AppContext, "db" | "storage" | "config">,
   userId: string,
   inputs: InputImage[],
 ): Promise<CheckedInput[]> {
@@ -47,6 +48,9 @@ export async function checkInputImages(
     }
     checked.push({ key: item.storageKey });
   }
+  // Uploads that would pass the storage quota are refused here, before the charge (decision 0122).
+  const uploadBytes = checked.reduce((sum, input) => sum + ("upload" in input ? input.upload.length : 0), 0);
+  if (uploadBytes > 0) await assertStorageAvailable(ctx, userId, uploadBytes);
   return checked;
 }
 

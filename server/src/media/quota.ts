@@ -13,7 +13,7 @@ import { formatStorageBytes } from "@storyverse/contract/media";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { mediaObjects, mediaStorage, users } from "../db/schema";
+import { mediaObjects, mediaStorage } from "../db/schema";
 import { DomainError } from "../platform/errors";
 
 const MB = 1024 * 1024;
@@ -86,15 +86,22 @@ export async function setStorageQuota(q: Queryable, userId: string, quotaMb: num
     .onConflictDoUpdate({ target: mediaStorage.userId, set: { quotaMb } });
 }
 
-/** The account's row, created if missing and locked for the caller's transaction; undefined if no such user. */
+/** The account's row, created if missing and locked for the caller's transaction. */
 async function lockedAccount(tx: Queryable, userId: string) {
-  const result = await tx.execute<{ used_bytes: string | number; quota_mb: number | null }>(sql`
-    insert into ${mediaStorage} (user_id)
-    select ${users.id} from ${users} where ${users.id} = ${userId}
-    on conflict (user_id) do update set used_bytes = ${mediaStorage}.used_bytes
-    returning used_bytes, quota_mb`);
-  const row = result.rows[0];
-  return row ? { usedBytes: Number(row.used_bytes), quotaMb: row.quota_mb } : undefined;
+  const [row] = await tx
+    .insert(mediaStorage)
+    .values({ userId })
+    .onConflictDoUpdate({ target: mediaStorage.userId, set: { usedBytes: sql`${mediaStorage.usedBytes}` } })
+    .returning({ usedBytes: mediaStorage.usedBytes, quotaMb: mediaStorage.quotaMb });
+  return row!;
+}
+
+/** A key under the id of no account (a user deleted meanwhile): its bytes belong to no one to count. */
+function isNoSuchAccount(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === "23503") return true;
+  }
+  return false;
 }
 
 /**
@@ -109,27 +116,30 @@ export async function reserveStored(
   bytes: number,
   limit: boolean,
 ): Promise<void> {
-  await q.transaction(async (tx) => {
-    const account = await lockedAccount(tx, owner);
-    if (!account) return;
-    const [previous] = await tx
-      .select({ bytes: mediaObjects.bytes })
-      .from(mediaObjects)
-      .where(eq(mediaObjects.key, key));
-    const growth = bytes - (previous?.bytes ?? 0);
-    const limitBytes = limitBytesOf(account.quotaMb, defaultQuotaMb);
-    if (limit && limitBytes !== null && growth > 0 && account.usedBytes + growth > limitBytes) {
-      throw new StorageFull({ usedBytes: account.usedBytes, limitBytes }, bytes);
-    }
-    await tx
-      .update(mediaStorage)
-      .set({ usedBytes: Math.max(0, account.usedBytes + growth) })
-      .where(eq(mediaStorage.userId, owner));
-    await tx
-      .insert(mediaObjects)
-      .values({ key, userId: owner, bytes })
-      .onConflictDoUpdate({ target: mediaObjects.key, set: { bytes } });
-  });
+  await q
+    .transaction(async (tx) => {
+      const account = await lockedAccount(tx, owner);
+      const [previous] = await tx
+        .select({ bytes: mediaObjects.bytes })
+        .from(mediaObjects)
+        .where(eq(mediaObjects.key, key));
+      const growth = bytes - (previous?.bytes ?? 0);
+      const limitBytes = limitBytesOf(account.quotaMb, defaultQuotaMb);
+      if (limit && limitBytes !== null && growth > 0 && account.usedBytes + growth > limitBytes) {
+        throw new StorageFull({ usedBytes: account.usedBytes, limitBytes }, bytes);
+      }
+      await tx
+        .update(mediaStorage)
+        .set({ usedBytes: Math.max(0, account.usedBytes + growth) })
+        .where(eq(mediaStorage.userId, owner));
+      await tx
+        .insert(mediaObjects)
+        .values({ key, userId: owner, bytes })
+        .onConflictDoUpdate({ target: mediaObjects.key, set: { bytes } });
+    })
+    .catch((error: unknown) => {
+      if (!isNoSuchAccount(error)) throw error;
+    });
 }
 
 /** The account's use and quota, for a stream of unknown size; StorageFull when it is full already. */

@@ -171,3 +171,27 @@ export async function listMediaOfMessage(
     .from(mediaItems)
     .where(and(eq(mediaItems.userId, userId), eq(mediaItems.messageId, messageId)));
 }
+
+/** Deletes the user's items among `ids` (a gallery delete), in the caller's transaction. */
+export async function deleteMediaItems(q: Queryable, userId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.delete(mediaItems).where(and(eq(mediaItems.userId, userId), inArray(mediaItems.id, ids)));
+  mediaCache.invalidate(q, userId);
+}
+
+/** Videos whose poster is one of `keys` (a deleted scene picture) lose it (media_items_thumbnail_key_idx). */
+export async function clearVideoPosters(q: Queryable, userId: string, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const cleared = await q
+    .update(mediaItems)
+    .set({ thumbnailKey: null })
+    .where(
+      and(
+        eq(mediaItems.userId, userId),
+        eq(mediaItems.kind, "video"),
+        inArray(mediaItems.thumbnailKey, keys),
+      ),
+    )
+    .returning({ id: mediaItems.id });
+  if (cleared.length > 0) mediaCache.invalidate(q, userId);
+}

@@ -36,6 +36,7 @@ import { previewContext, sendTurn, type TurnStreaming } from "../chat/turn";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";
+import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { assertVoiceOffered } from "../voice/voices";
@@ -377,6 +378,8 @@ async function withSelectedImages<T>(
   input: { mode: ChatMode; inputImages: InputImage[]; heavySlotHeld?: boolean },
   turn: (references: Awaited<ReturnType<typeof checkInputImages>>) => Promise<T>,
 ): Promise<T> {
+  // A picture or clip a full media storage could not keep is refused before the charge (decision 0122).
+  if (input.mode !== "chat") await assertStorageAvailable(ctx, userId, 0);
   if (input.mode !== "image" || input.inputImages.length === 0) return turn([]);
   return withHeavySlot(
     userId,

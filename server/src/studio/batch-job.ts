@@ -13,6 +13,7 @@ import { recordEvent } from "../events/service";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { prepareReference } from "../media/images";
 import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
+import { assertStorageAvailable } from "../media/quota";
 import type { MediaItemRow } from "../media/repo";
 import {
   discardMedia,
@@ -41,7 +42,7 @@ export const BATCH_FAILED_DETAIL = "The image service could not make these image
 const NO_IMAGES_DETAIL = "The image service returned no usable image. Please try again.";
 const TIMED_OUT_DETAIL = "The images took too long to make. Please try again.";
 
-type BatchContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "jobs">;
+type BatchContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config" | "jobs">;
 
 export function batchSummary(made: number, asked: number): string {
   if (made === asked) return made === 1 ? "Here is your image." : `Here are your ${made} images.`;
@@ -64,6 +65,8 @@ export async function queueBatch(ctx: BatchContext, input: QueueBatchInput): Pro
     async () => {
       // The same refusals as the synchronous call, before anything is charged.
       await assertCovers(ctx, input.userId, "image", input.batchSize);
+      // A full media storage is refused before the charge too (decision 0122).
+      await assertStorageAvailable(ctx, input.userId, 0);
       const inputs = await checkInputImages(ctx, input.userId, input.inputImages);
       const batchId = randomUUID();
       const promptId = randomUUID();

@@ -20,6 +20,7 @@ import { type Charge, fromTenths, remainingCredits } from "../credits/service";
 import type { Queryable } from "../db/client";
 import { prepareReference } from "../media/images";
 import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
+import { assertStorageAvailable, StorageFull } from "../media/quota";
 import type { MediaItemRow } from "../media/repo";
 import { discardMedia, type MediaOrigin, ownedMediaByIds, saveImage, toGalleryItem } from "../media/service";
 import { DomainError } from "../platform/errors";
@@ -30,7 +31,7 @@ import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } fro
 
 export { batchStatus, queueBatch, studioEventOf } from "./batch-job";
 
-type StudioContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log">;
+type StudioContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config">;
 
 export const NO_IMAGES_DETAIL = "The image service returned no usable image. Please try again.";
 const IMAGE_FAILED_DETAIL = "The image service could not make these images. Please try again.";
@@ -87,6 +88,8 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
   // mistake (foreign or missing gallery items, non-images, oversized or damaged uploads) is found before
   // the charge: a 400 with nothing charged and nothing stored.
   await assertCovers(ctx, input.userId, "image", input.batchSize);
+  // A full media storage is refused before the charge too (decision 0122): the batch could keep nothing.
+  await assertStorageAvailable(ctx, input.userId, 0);
   const inputs = await checkInputImages(ctx, input.userId, input.inputImages);
 
   // The assistant message's id is fixed up front: gallery items point at it and the refund is keyed by it.
@@ -143,7 +146,9 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
           else {
             ctx.log.warn({ err: outcome.reason }, "a studio image could not be saved");
             // inspectImage's 400 means the vendor sent junk; anything else is our own storage or database.
-            if (!(outcome.reason instanceof DomainError)) ownFailure ??= outcome.reason;
+            // A full media storage is said as such (413, refunded): not the vendor's fault.
+            if (!(outcome.reason instanceof DomainError) || outcome.reason instanceof StorageFull)
+              ownFailure ??= outcome.reason;
           }
         }
         if (saved.length === 0) {
