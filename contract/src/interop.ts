@@ -21,7 +21,7 @@ export type LoreExportFormat = (typeof LORE_EXPORT_FORMATS)[number];
 export const importNoteSchema = z.object({ name: z.string(), reason: z.string() });
 export type ImportNote = z.infer<typeof importNoteSchema>;
 
-/** POST /api/stories/import and POST /api/stories/restore and POST /api/starters/{id}/start. */
+/** POST /api/stories/import and POST /api/starters/{id}/start. */
 export const importedStoryResponseSchema = z.object({
   success: z.literal(true),
   story: storySchema,
@@ -29,6 +29,50 @@ export const importedStoryResponseSchema = z.object({
   notes: z.array(importNoteSchema),
 });
 export type ImportedStoryResponse = z.infer<typeof importedStoryResponseSchema>;
+
+/** What a story backup holds, before it is restored (issue #39): shown for the player to confirm. */
+export const restorePreviewSchema = z.object({
+  /** The restored story's title, with " (restored)". */
+  title: z.string(),
+  /** The exchanges of the branch the story opens on. */
+  exchanges: z.number().int(),
+  branches: z.number().int(),
+  checkpoints: z.number().int(),
+  /** Pictures and clips. */
+  media: z.number().int(),
+  /** What the restore stores, in bytes. */
+  bytes: z.number().int(),
+});
+export type RestorePreview = z.infer<typeof restorePreviewSchema>;
+
+/** A restore: previewed (waiting for the player's confirm), then a job (queued, running) until it ends. */
+export const storyRestoreSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(["previewed", "queued", "running", "completed", "failed"]),
+  /** 0 to 100. */
+  progress: z.number().int(),
+  preview: restorePreviewSchema,
+  /** The restored story, once completed. */
+  story: storySchema.nullable(),
+  notes: z.array(importNoteSchema),
+  /** Why it failed, once failed. */
+  error: z.string().nullable(),
+});
+export type StoryRestore = z.infer<typeof storyRestoreSchema>;
+
+/** POST /api/stories/restore (the preview), POST .../restore/{id}/confirm and GET .../restore/{id}. */
+export const storyRestoreResponseSchema = z.object({ success: z.literal(true), restore: storyRestoreSchema });
+export type StoryRestoreResponse = z.infer<typeof storyRestoreResponseSchema>;
+
+/** GET /api/stories/{id}/backup/summary: what the story's backup holds, for its dialog. */
+export const backupSummaryResponseSchema = z.object({
+  success: z.literal(true),
+  branches: z.number().int(),
+  checkpoints: z.number().int(),
+  /** Pictures and clips (each file once). */
+  media: z.number().int(),
+});
+export type BackupSummaryResponse = z.infer<typeof backupSummaryResponseSchema>;
 
 /** A card as the preview shows it before anything is saved (dry_run). */
 export const cardPreviewSchema = z.object({

@@ -8,6 +8,7 @@ import type { AppContext, Logger } from "./context";
 import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
 import { type Database, openDatabase } from "./db/client";
 import { startHousekeeping } from "./db/housekeeping";
+import { startRestoreSweep } from "./interop/restore-job";
 import { runMigrations } from "./db/migrate";
 import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
@@ -96,7 +97,12 @@ export async function startServer(
         notify: database.notifier,
       };
       await startWorkers(jobs, { ...ctx, mailer });
-      stopSweep = startUnsettledChargeSweep(ctx);
+      const stopChargeSweep = startUnsettledChargeSweep(ctx);
+      // What stopped restores left (issue #39): hidden stories, their files, upload folders.
+      const stopRestoreSweep = startRestoreSweep(ctx);
+      stopSweep = async () => {
+        await Promise.all([stopChargeSweep(), stopRestoreSweep()]);
+      };
     }
     stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);
     return running(config, { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping });

@@ -387,6 +387,8 @@ export const stories = pgTable(
     forkedFromMessageId: uuid("forked_from_message_id"),
     forkTurn: integer("fork_turn"),
     forkWords: text("fork_words"),
+    /** A restore still writing this story (interop/restore-job.ts): hidden everywhere until its last batch. */
+    restoring: boolean("restoring").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -668,4 +670,35 @@ export const userEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("user_events_user_idx").on(t.userId, t.id), index("user_events_created_idx").on(t.createdAt)],
+);
+
+/**
+ * interop: a story restore (decision 0123): its upload (a folder of the server's temp directory), the preview
+ * shown before it is confirmed, its progress as a job, the storage keys it stored (each written here before
+ * its file, so a sweep can remove what a killed restore left) and the story it writes, hidden until done.
+ */
+export const storyRestores = pgTable(
+  "story_restores",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["previewed", "queued", "running", "completed", "failed"] }).notNull(),
+    uploadDir: text("upload_dir").notNull(),
+    uploadBytes: bigint("upload_bytes", { mode: "number" }).notNull(),
+    preview: jsonb("preview").$type<Record<string, unknown>>().notNull(),
+    /** 0 to 100. */
+    progress: integer("progress").notNull().default(0),
+    storyId: uuid("story_id"),
+    storedKeys: text("stored_keys").array().notNull().default(sql`'{}'::text[]`),
+    notes: jsonb("notes").$type<{ name: string; reason: string }[]>().notNull().default([]),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("story_restores_user_idx").on(t.userId, t.createdAt),
+    index("story_restores_status_idx").on(t.status, t.updatedAt),
+  ],
 );

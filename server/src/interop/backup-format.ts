@@ -1,11 +1,20 @@
-// The story archive's `storyverse-story.json`, format 1 (docs/story-archive.md describes every field). The
+// The story archive's `storyverse-story.json`, format 2 (docs/story-archive.md describes every field). The
 // writer (backup.ts) builds it and the reader (restore.ts) checks it with this schema. `version` is the
 // format's major version: fields may be added within a version (readers ignore fields they do not know), and
-// anything a version-1 reader could misread gets a new version, which older readers refuse.
+// anything an older reader could misread gets a new version, which older readers refuse. Format 2 holds the
+// whole tree of branches with their checkpoints (issue #39): a format-1 reader would have restored every
+// branch's copies as one story, so the version went up. Format 1 (one branch) is still read: it is format 2
+// with no `branches`, every message, card and draft on the one branch.
 import { z } from "zod";
 
 export const BACKUP_FORMAT = "storyverse-story";
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
+/** The oldest format this reader restores. */
+export const BACKUP_OLDEST_VERSION = 1;
+/** The most messages one archive may hold (every branch's copies counted): past it, a 413 before parsing. */
+export const ARCHIVE_MESSAGES_MAX = 100_000;
+/** The most branches: the app's own limit per story. */
+const BRANCHES_MAX = 100;
 export const BACKUP_JSON_NAME = "storyverse-story.json";
 
 /** A file of the archive: always under media/, plain ASCII segments, nothing that climbs out. */
@@ -64,11 +73,19 @@ const messageSchema = z.object({
   version_group: archiveId.nullable().default(null),
   version_number: z.number().int().min(1).max(100_000).default(1),
   hidden: z.boolean().default(false),
+  /** The branch the message is on (`branches[].id`); absent in format 1 and for the first branch. */
+  branch: archiveId.nullable().default(null),
+  /** A checkpoint's name on this narrator message, or null (format 2). */
+  checkpoint: z.string().min(1).max(200).nullable().default(null),
+  /** The message this branch's copy was copied from (`id`), or null (format 2). */
+  copied_from: archiveId.nullable().default(null),
   created_at: time,
   updated_at: time,
 });
 
 const mediaSchema = z.object({
+  /** The branch whose gallery item it is; absent in format 1 and for the first branch. */
+  branch: archiveId.nullable().default(null),
   path: mediaPath,
   kind: z.enum(["image", "video"]),
   thumbnail: mediaPath.nullable().default(null),
@@ -78,6 +95,8 @@ const mediaSchema = z.object({
 });
 
 const cardSchema = z.object({
+  /** The branch the card belongs to (each branch has its own cards); absent in format 1 and for the first. */
+  branch: archiveId.nullable().default(null),
   name: text,
   kind: z.enum(["character", "place", "thing", "other"]),
   triggers: z.array(text).max(1000),
@@ -102,6 +121,7 @@ const cardSchema = z.object({
 
 /** A living-lore draft (issue #29): offered, accepted or dismissed, kept so that a name is never offered twice. */
 const loreDraftSchema = z.object({
+  branch: archiveId.nullable().default(null),
   name: text,
   kind: z.enum(["character", "place", "thing", "other"]),
   description: text.default(""),
@@ -110,12 +130,34 @@ const loreDraftSchema = z.object({
   updated_at: time,
 });
 
+/**
+ * A branch of the story (format 2): the first is the story itself, whose words and settings are `story`; each
+ * further one has its own (`story`, the same fields) and says where it forked from.
+ */
+const branchSchema = z.object({
+  id: archiveId,
+  name: z.string().min(1).max(200),
+  /** This branch's own words and settings; absent for the first branch (it is the archive's `story`). */
+  story: storySchema.nullable().default(null),
+  forked_from_branch: archiveId.nullable().default(null),
+  /** The message (`messages[].id`, on `forked_from_branch`) the branch was made from. */
+  forked_from_message: archiveId.nullable().default(null),
+  fork_turn: z.number().int().min(0).max(1_000_000).nullable().default(null),
+  fork_words: text.nullable().default(null),
+  created_at: time,
+  updated_at: time,
+});
+
 export const storyArchiveSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
-  version: z.literal(BACKUP_VERSION),
+  version: z.union([z.literal(1), z.literal(BACKUP_VERSION)]),
   exported_at: time,
   story: storySchema,
-  messages: z.array(messageSchema).max(200_000),
+  /** Every live branch, the first one first; absent in format 1 (one branch). */
+  branches: z.array(branchSchema).max(BRANCHES_MAX).default([]),
+  /** The branch the story showed (`branches[].id`), or null for the first. */
+  viewing_branch: archiveId.nullable().default(null),
+  messages: z.array(messageSchema).max(ARCHIVE_MESSAGES_MAX),
   media: z.array(mediaSchema).max(200_000),
   cards: z.array(cardSchema).max(10_000),
   /** Absent in older backups: a story restored from one offers its names again. */

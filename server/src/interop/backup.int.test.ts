@@ -5,7 +5,7 @@
 // the new user's gallery; the first story is untouched. Bad archives are a 400 that creates nothing.
 import { readdir } from "node:fs/promises";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { ZipFile } from "yazl";
 import { createTestApp, type TestApp } from "../../test/app";
@@ -13,7 +13,7 @@ import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { fetchMedia, waitForMedia } from "../../test/media";
 import { stories, storyCards } from "../db/schema";
-import { IMPORT_BUSY_DETAIL } from "./import-gate";
+import { IMPORT_BUSY_DETAIL, withImportSlot } from "./import-gate";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,7 +36,8 @@ async function paintedTurn(user: TestUser, storyId: string, prompt: string, mode
   return id;
 }
 
-function restore(user: TestUser, data: Buffer) {
+/** POST /api/stories/restore: the upload, answered with its preview (nothing restored yet). */
+function uploadBackup(user: TestUser, data: Buffer) {
   const boundary = "----storyverse-backup-test";
   const payload = Buffer.concat([
     Buffer.from(
@@ -51,6 +52,44 @@ function restore(user: TestUser, data: Buffer) {
     headers: { ...bearer(user.token), "content-type": `multipart/form-data; boundary=${boundary}` },
     payload,
   });
+}
+
+/** Polls a confirmed restore until it has ended; its GET answer. */
+async function waitForRestore(user: TestUser, id: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await call(user, "GET", `/api/stories/restore/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const status = res.json().restore.status as string;
+    if (status === "completed" || status === "failed") return res;
+    if (Date.now() > deadline) throw new Error(`restore ${id} still ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The whole restore as a player does it: upload (the preview), confirm, poll until done. A refused upload is
+ * its own answer; otherwise the last poll's, whose json() is the restore (status, story, notes, error).
+ */
+async function restore(user: TestUser, data: Buffer) {
+  const upload = await uploadBackup(user, data);
+  if (upload.statusCode !== 200) return upload;
+  const id = upload.json().restore.id as string;
+  const confirmed = await call(user, "POST", `/api/stories/restore/${id}/confirm`);
+  expect(confirmed.statusCode, confirmed.body).toBe(202);
+  const done = await waitForRestore(user, id);
+  return { statusCode: done.statusCode, body: done.body, json: () => done.json().restore };
+}
+
+/** A restore that completed, and the restored story. */
+async function restored(user: TestUser, data: Buffer) {
+  const res = await restore(user, data);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json(), res.body).toMatchObject({ status: "completed", error: null });
+  return res.json() as {
+    story: { id: string; title: string; message_count: number };
+    notes: { name: string; reason: string }[];
+  };
 }
 
 /** The names and bytes of every file in a zip. */
@@ -229,7 +268,7 @@ describe("story backup and restore", () => {
     );
     const files = await unzip(res.rawPayload);
     const json = JSON.parse(files.get("storyverse-story.json")!.toString("utf8"));
-    expect(json).toMatchObject({ format: "storyverse-story", version: 1 });
+    expect(json).toMatchObject({ format: "storyverse-story", version: 2 });
     // Three questions, the first answer, both versions of the second and the third (a clip).
     expect(json.messages).toHaveLength(7);
     expect(json.media.map((item: { kind: string }) => item.kind).sort()).toEqual([
@@ -243,12 +282,29 @@ describe("story backup and restore", () => {
     expect(JSON.stringify(json)).not.toContain(alice.userId);
 
     const before = await counts();
-    const restored = await restore(bob, res.rawPayload);
-    expect(restored.statusCode).toBe(200);
-    const story = restored.json().story;
+    const upload = await uploadBackup(bob, res.rawPayload);
+    expect(upload.statusCode, upload.body).toBe(200);
+    // The preview says what the backup holds before anything is written.
+    expect(upload.json().restore).toMatchObject({
+      status: "previewed",
+      preview: {
+        title: "The Drowned Bell (restored)",
+        exchanges: 3,
+        branches: 1,
+        checkpoints: 0,
+        media: json.media.length,
+      },
+    });
+    expect(await counts()).toEqual(before);
+    const restoredBack = await restored(bob, res.rawPayload);
+    const story = restoredBack.story;
     expect(story.id).not.toBe(storyId);
-    expect(story).toMatchObject({ title: "The Drowned Bell", context: "A harbour town.", message_count: 6 });
-    expect(restored.json().notes).toEqual([]);
+    expect(story).toMatchObject({
+      title: "The Drowned Bell (restored)",
+      context: "A harbour town.",
+      message_count: 6,
+    });
+    expect(restoredBack.notes).toEqual([]);
 
     // The same story as Bob reads it: the shown messages, in order, with their versions.
     const bobMessages = (await call(bob, "GET", `/api/stories/${story.id}/messages`)).json().messages;
@@ -377,7 +433,7 @@ describe("story backup and restore", () => {
     const backup = (await call(alice, "GET", `/api/stories/${storyId}/backup`)).rawPayload;
     const balance = async (user: TestUser) => (await call(user, "GET", "/api/credit-balance")).body;
     const before = await balance(eve);
-    expect((await restore(eve, backup)).statusCode).toBe(200);
+    await restored(eve, backup);
     expect(await balance(eve)).toBe(before);
   });
 
@@ -409,9 +465,7 @@ describe("story backup and restore", () => {
       ]),
     );
 
-    const restored = await restore(bob, backup);
-    expect(restored.statusCode, restored.body).toBe(200);
-    const copyId = restored.json().story.id as string;
+    const copyId = (await restored(bob, backup)).story.id;
     expect((await offeredDrafts(bob, copyId)).map((draft) => draft.name)).toEqual(["Brannoc"]);
     // The restored story's next turns name the dismissed gate again and someone new: only the new one is offered.
     await chatTurn(bob, copyId, "I lead Oswin to the Salt Gate");
@@ -432,15 +486,14 @@ describe("story backup and restore", () => {
       "storyverse-story.json",
       Buffer.from(JSON.stringify({ ...json, lore_drafts: [...many, { ...many[1], status: "dismissed" }] })),
     );
-    const crowded = await restore(bob, await zipOf(Object.fromEntries(files)));
-    expect(crowded.statusCode, crowded.body).toBe(200);
-    const waiting = await offeredDrafts(bob, crowded.json().story.id);
+    const crowded = await restored(bob, await zipOf(Object.fromEntries(files)));
+    const waiting = await offeredDrafts(bob, crowded.story.id);
     expect(waiting).toHaveLength(20);
     expect(waiting[0]!.name).toHaveLength(60);
     // The same name listed again as dismissed stays dismissed.
     expect(waiting.map((draft) => draft.name)).not.toContain("Wanderer 02");
     expect(waiting.at(-1)!.name).toBe("Wanderer 21");
-    expect(crowded.json().notes).toContainEqual({
+    expect(crowded.notes).toContainEqual({
       name: "Living-lore drafts",
       reason: "kept the oldest 20 of 24 waiting drafts",
     });
@@ -489,13 +542,30 @@ describe("story backup and restore", () => {
       ...overrides,
     });
 
-    async function expectRefused(user: TestUser, data: Buffer, detail: RegExp | string) {
+    /**
+     * Refused with `detail`, and nothing kept: at the upload (a 400 before anything is written) or, for what
+     * only storing can tell (a picture that does not decode, a clip that does not parse), by the job, which
+     * removes what it stored before.
+     */
+    async function expectRefused(
+      user: TestUser,
+      data: Buffer,
+      detail: RegExp | string,
+      where: "upload" | "job" = "upload",
+    ) {
       const before = await counts();
       const res = await restore(user, data);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe("invalid_file");
-      if (typeof detail === "string") expect(res.json().detail).toBe(detail);
-      else expect(res.json().detail).toMatch(detail);
+      let said: string;
+      if (where === "upload") {
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().code).toBe("invalid_file");
+        said = res.json().detail;
+      } else {
+        expect(res.json(), res.body).toMatchObject({ status: "failed", story: null });
+        said = res.json().error;
+      }
+      if (typeof detail === "string") expect(said).toBe(detail);
+      else expect(said).toMatch(detail);
       expect(await counts()).toEqual(before);
     }
 
@@ -509,7 +579,8 @@ describe("story backup and restore", () => {
         }),
       );
       expect(res.statusCode).toBe(200);
-      expect(res.json().story).toMatchObject({ title: "Tiny", message_count: 2 });
+      expect(res.json()).toMatchObject({ status: "completed", error: null });
+      expect(res.json().story).toMatchObject({ title: "Tiny (restored)", message_count: 2 });
     });
 
     it("cuts what is over the app's limits and says so in the notes, never silently", async () => {
@@ -537,7 +608,7 @@ describe("story backup and restore", () => {
           "media/images/0001.png": await picture(),
         }),
       );
-      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: "completed", error: null });
       const notes = res.json().notes as { name: string; reason: string }[];
       expect(notes).toEqual(
         expect.arrayContaining([
@@ -590,7 +661,7 @@ describe("story backup and restore", () => {
           "media/portraits/shared.png": await picture(),
         }),
       );
-      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: "completed", error: null });
       expect(res.json().notes).toEqual(
         expect.arrayContaining([
           {
@@ -674,41 +745,38 @@ describe("story backup and restore", () => {
       );
     });
 
-    it("runs one restore of a player's at a time (a second one meanwhile is a 429); others are not held back", async () => {
+    it("takes one upload of a player's at a time (one meanwhile is a 429); others are not held back", async () => {
       const user = await createUser(t);
       const other = await createUser(t);
       const archive = await zipOf({
         "storyverse-story.json": JSON.stringify(minimal()),
         "media/images/0001.png": await picture(),
       });
-      let entered!: () => void;
-      const storing = new Promise<void>((resolve) => {
-        entered = resolve;
-      });
+      // Another import of the player's holds their one slot until released.
       let release!: () => void;
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const put = t.storage.put.bind(t.storage);
-      const spy = vi.spyOn(t.storage, "put").mockImplementation(async (...args) => {
+      let entered!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const noLimit = { hit: async () => {} } as unknown as Parameters<typeof withImportSlot>[0];
+      const first = withImportSlot(noLimit, user.userId, async () => {
         entered();
         await held;
-        return put(...args);
       });
       try {
-        const first = restore(user, archive);
-        await storing;
-        spy.mockImplementation(put);
-        const second = await restore(user, archive);
+        await holding;
+        const second = await uploadBackup(user, archive);
         expect(second.statusCode).toBe(429);
         expect(second.json().detail).toBe(IMPORT_BUSY_DETAIL);
-        expect((await restore(other, archive)).statusCode).toBe(200);
+        await restored(other, archive);
         release();
-        expect((await first).statusCode).toBe(200);
-        expect((await restore(user, archive)).statusCode).toBe(200);
+        await first;
+        await restored(user, archive);
       } finally {
         release();
-        spy.mockRestore();
       }
     });
 
@@ -784,10 +852,10 @@ describe("story backup and restore", () => {
       await expectRefused(
         await createUser(t),
         await zipOf({
-          "storyverse-story.json": JSON.stringify(minimal({ version: 2 })),
+          "storyverse-story.json": JSON.stringify(minimal({ version: 3 })),
           "media/images/0001.png": await picture(),
         }),
-        "This backup was made by a newer Storyverse (format 2); this server reads format 1.",
+        "This backup was made by a newer Storyverse (format 3); this server reads format 2.",
       );
     });
 
@@ -824,6 +892,7 @@ describe("story backup and restore", () => {
           "media/images/0002.png": "<svg onload=alert(1)></svg>",
         }),
         /"media\/images\/0002.png" in the archive is not a picture/,
+        "job",
       );
     });
   });

@@ -48,6 +48,7 @@ const story: BackupStory = {
   forkedFromMessageId: null,
   forkTurn: null,
   forkWords: null,
+  restoring: false,
   createdAt: at,
   updatedAt: at,
 };
@@ -135,16 +136,20 @@ const retry = "aaaaaaaa-0000-4000-8000-000000000002";
 
 function samplePlan() {
   return planBackup({
-    story,
-    messages: [
-      message(first, { imageKey: a, versionGroup: first, hidden: true, referenceKeys: [portrait, a] }),
-      message(retry, { imageKey: b, versionGroup: first, versionNumber: 2 }),
+    branches: [
+      {
+        story,
+        messages: [
+          message(first, { imageKey: a, versionGroup: first, hidden: true, referenceKeys: [portrait, a] }),
+          message(retry, { imageKey: b, versionGroup: first, versionNumber: 2 }),
+        ],
+        cards: [
+          card({ id: "c1", name: "Mara", portraitKey: portrait }),
+          card({ id: "c2", name: "Bell", portraitItemId: "item-a" }),
+        ],
+        items: [item("item-a", a, { messageId: first }), item("item-b", b, { messageId: retry })],
+      },
     ],
-    cards: [
-      card({ id: "c1", name: "Mara", portraitKey: portrait }),
-      card({ id: "c2", name: "Bell", portraitItemId: "item-a" }),
-    ],
-    items: [item("item-a", a, { messageId: first }), item("item-b", b, { messageId: retry })],
     portraitItems: [{ id: "item-a", kind: "image", storageKey: a }],
   });
 }
@@ -188,16 +193,78 @@ describe("story backup plan", () => {
   it("carries a message's file that has no gallery item as an item of its own", () => {
     const orphan = `u/${user}/orphan.mp4`;
     const plan = planBackup({
-      story,
-      messages: [message(first, { mode: "video", videoKey: orphan })],
-      cards: [],
-      items: [],
+      branches: [
+        { story, messages: [message(first, { mode: "video", videoKey: orphan })], cards: [], items: [] },
+      ],
       portraitItems: [],
     });
     const json = archiveJson(plan, new Set([orphan]), at);
     expect(json.media).toEqual([
       expect.objectContaining({ path: "media/videos/0001.mp4", kind: "video", message: "m1" }),
     ]);
+  });
+});
+
+describe("whole-tree backup (format 2)", () => {
+  it("holds every branch with its own messages, cards and checkpoints, each file once, forks by archive id", () => {
+    const branchId = "33333333-3333-4333-8333-333333333333";
+    const copy = "aaaaaaaa-0000-4000-8000-000000000003";
+    const plan = planBackup({
+      branches: [
+        {
+          story,
+          messages: [message(first, { imageKey: a, checkpoint: "Before the duel" })],
+          cards: [card({ id: "c1", name: "Mara" })],
+          items: [item("item-a", a, { messageId: first })],
+        },
+        {
+          story: {
+            ...story,
+            id: branchId,
+            rootId: story.id,
+            branchName: "Flight",
+            memory: "branch memory",
+            forkedFromBranchId: story.id,
+            forkedFromMessageId: first,
+            forkTurn: 1,
+          },
+          // The branch's copy of the first message shares its picture: one file in the archive.
+          messages: [message(copy, { storyId: branchId, imageKey: a, copiedFrom: first })],
+          cards: [card({ id: "c2", storyId: branchId, name: "Mara" })],
+          items: [],
+        },
+      ],
+      viewingBranchId: branchId,
+      portraitItems: [],
+    });
+    const json = archiveJson(plan, new Set(plan.paths.keys()), at);
+    expect(storyArchiveSchema.safeParse(json).success).toBe(true);
+    expect(json.version).toBe(2);
+    expect([...plan.paths.values()].filter((p) => p.startsWith("media/images/"))).toEqual([
+      "media/images/0001.png",
+    ]);
+    expect(json.branches).toEqual([
+      expect.objectContaining({ id: "b1", name: "Main", story: null, forked_from_branch: null }),
+      expect.objectContaining({
+        id: "b2",
+        name: "Flight",
+        forked_from_branch: "b1",
+        forked_from_message: "m1",
+        fork_turn: 1,
+        story: expect.objectContaining({ memory: "branch memory" }),
+      }),
+    ]);
+    expect(json.viewing_branch).toBe("b2");
+    expect(json.messages.map((m) => [m.id, m.branch, m.checkpoint, m.copied_from, m.image])).toEqual([
+      ["m1", null, "Before the duel", null, "media/images/0001.png"],
+      ["m2", "b2", null, "m1", "media/images/0001.png"],
+    ]);
+    expect(json.cards.map((c) => c.branch)).toEqual([null, "b2"]);
+    // The picture both branches show is one gallery item.
+    expect(json.media.map((m) => [m.branch, m.path, m.message])).toEqual([
+      [null, "media/images/0001.png", "m1"],
+    ]);
+    expect(JSON.stringify(json)).not.toContain(branchId);
   });
 });
 

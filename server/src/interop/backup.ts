@@ -1,5 +1,7 @@
 // Whole-story backup: one zip holding `storyverse-story.json` (backup-format.ts; docs/story-archive.md) and
-// every media file of the story under media/: its gallery pictures and clips with their thumbnails, the
+// every media file of the story under media/: the whole tree of branches (issue #39: every branch with its
+// own messages, settings, cards, drafts and checkpoints, not just the branch being viewed), its gallery
+// pictures and clips with their thumbnails (the film included: it is a gallery clip of the story), the
 // portraits of its Story Cards and the reference images its turns kept. Only the owner gets it (anyone else:
 // 404, decided before a byte is sent). Files are streamed in one at a time at the pace the download reads
 // them (exports/zip-entries.ts), so a story's media never sit in memory; the JSON goes last, naming only the
@@ -12,7 +14,7 @@ import { fileStem } from "../exports/book";
 import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
-import { type BackupCard, type BackupDraft, type BackupStory, storyForBackup } from "../stories/backup-rows";
+import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
 import { generationForBackup } from "../stories/settings";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
@@ -20,22 +22,30 @@ type BackupContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
 
 const extensionOfKey = (key: string) => /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? "bin";
 
-/** What a backup holds, read before the download starts: the rows, and each storage key's path in the archive. */
-type BackupPlan = {
+/** One branch's rows, as the plan takes them. */
+export type BranchParts = {
   story: BackupStory;
   messages: BackupMessage[];
   cards: BackupCard[];
   /** Living-lore drafts, offered, accepted or dismissed (no files). */
-  drafts: BackupDraft[];
-  /** Gallery items, plus a stand-in for any message file that has no gallery item. */
-  media: {
-    key: string;
-    kind: "image" | "video";
-    thumbnailKey: string | null;
-    messageId: string | null;
-    description: string;
-    createdAt: Date;
-  }[];
+  drafts?: BackupDraft[];
+  items: BackupMediaItem[];
+};
+
+type PlannedMedia = {
+  key: string;
+  kind: "image" | "video";
+  thumbnailKey: string | null;
+  messageId: string | null;
+  description: string;
+  createdAt: Date;
+};
+
+/** What a backup holds, read before the download starts: the rows, and each storage key's path in the archive. */
+type BackupPlan = {
+  /** Every branch, the first first, with its gallery items (plus a stand-in for a message file with none). */
+  branches: (Required<BranchParts> & { media: PlannedMedia[] })[];
+  viewingBranchId: string | null;
   /** Each card's portrait file (its upload, or its gallery picture's original). */
   portraitOf: Map<string, string>;
   /** Storage key -> archive path, each file once, in the order they go in. */
@@ -44,11 +54,8 @@ type BackupPlan = {
 
 /** Chooses every file's place in the archive (pure: the rows in, the plan out). */
 export function planBackup(parts: {
-  story: BackupStory;
-  messages: BackupMessage[];
-  cards: BackupCard[];
-  drafts?: BackupDraft[];
-  items: BackupMediaItem[];
+  branches: BranchParts[];
+  viewingBranchId?: string | null;
   portraitItems: Pick<BackupMediaItem, "id" | "kind" | "storageKey">[];
 }): BackupPlan {
   const paths = new Map<string, string>();
@@ -63,59 +70,90 @@ export function planBackup(parts: {
     return path;
   };
 
-  const media: BackupPlan["media"] = [];
+  // A file is one gallery item of the story, whichever branches' messages show it (a branch's copies share it).
   const itemKeys = new Set<string>();
-  for (const item of parts.items) {
-    place(item.storageKey, item.kind === "video" ? "videos" : "images", extensionOfType(item.mimeType));
-    if (item.thumbnailKey) place(item.thumbnailKey, "thumbnails");
-    itemKeys.add(item.storageKey);
-    media.push({
-      key: item.storageKey,
-      kind: item.kind,
-      thumbnailKey: item.thumbnailKey,
-      messageId: item.messageId,
-      description: item.description,
-      createdAt: item.createdAt,
-    });
-  }
-  // A message's file that is no gallery item of the story still travels, as a gallery item of its own.
-  for (const message of parts.messages) {
-    for (const [key, kind] of [
-      [message.imageKey, "image"],
-      [message.videoKey, "video"],
-    ] as const) {
-      if (!key || itemKeys.has(key)) continue;
-      itemKeys.add(key);
-      place(key, kind === "video" ? "videos" : "images");
+  const branches: BackupPlan["branches"] = parts.branches.map((branch) => {
+    const media: PlannedMedia[] = [];
+    for (const item of branch.items) {
+      if (itemKeys.has(item.storageKey)) continue;
+      place(item.storageKey, item.kind === "video" ? "videos" : "images", extensionOfType(item.mimeType));
+      if (item.thumbnailKey) place(item.thumbnailKey, "thumbnails");
+      itemKeys.add(item.storageKey);
       media.push({
-        key,
-        kind,
-        thumbnailKey: null,
-        messageId: message.id,
-        description: message.sceneDescription ?? "",
-        createdAt: message.createdAt,
+        key: item.storageKey,
+        kind: item.kind,
+        thumbnailKey: item.thumbnailKey,
+        messageId: item.messageId,
+        description: item.description,
+        createdAt: item.createdAt,
       });
     }
-  }
+    // A message's file that is no gallery item of the story still travels, as a gallery item of its own.
+    for (const message of branch.messages) {
+      for (const [key, kind] of [
+        [message.imageKey, "image"],
+        [message.videoKey, "video"],
+      ] as const) {
+        if (!key || itemKeys.has(key)) continue;
+        itemKeys.add(key);
+        place(key, kind === "video" ? "videos" : "images");
+        media.push({
+          key,
+          kind,
+          thumbnailKey: null,
+          messageId: message.id,
+          description: message.sceneDescription ?? "",
+          createdAt: message.createdAt,
+        });
+      }
+    }
+    return { ...branch, drafts: branch.drafts ?? [], media };
+  });
 
   const portraitItems = new Map(parts.portraitItems.map((item) => [item.id, item]));
   const portraitOf = new Map<string, string>();
-  for (const card of parts.cards) {
-    const item = card.portraitItemId ? portraitItems.get(card.portraitItemId) : undefined;
-    const key = item?.kind === "image" ? item.storageKey : card.portraitKey;
-    if (!key) continue;
-    place(key, "portraits");
-    portraitOf.set(card.id, key);
+  for (const branch of branches) {
+    for (const card of branch.cards) {
+      const item = card.portraitItemId ? portraitItems.get(card.portraitItemId) : undefined;
+      const key = item?.kind === "image" ? item.storageKey : card.portraitKey;
+      if (!key) continue;
+      place(key, "portraits");
+      portraitOf.set(card.id, key);
+    }
   }
-  for (const message of parts.messages) for (const key of message.referenceKeys) place(key, "references");
+  for (const branch of branches) {
+    for (const message of branch.messages) for (const key of message.referenceKeys) place(key, "references");
+  }
+  return { branches, viewingBranchId: parts.viewingBranchId ?? null, portraitOf, paths };
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A branch's words and settings as the archive's `story` holds them. */
+function storyJson(story: BackupStory, pathOf: (key: string | null) => string | null): StoryArchive["story"] {
   return {
-    story: parts.story,
-    messages: parts.messages,
-    cards: parts.cards,
-    drafts: parts.drafts ?? [],
-    media,
-    portraitOf,
-    paths,
+    title: story.title,
+    context: story.context,
+    memory: story.memory,
+    authors_note: story.authorsNote,
+    summary: story.summary,
+    summary_through: iso(story.summaryThrough),
+    summary_updated_at: iso(story.summaryUpdatedAt),
+    narrator_instructions: story.narratorInstructions,
+    post_history_instructions: story.postHistoryInstructions,
+    creator_notes: story.creatorNotes,
+    character_name: story.characterName,
+    lore_budget_percent: story.loreBudgetPercent,
+    lore_scan_depth: story.loreScanDepth,
+    generation: generationForBackup(story),
+    scene_state: {
+      place: story.scenePlace,
+      time_of_day: story.sceneTimeOfDay,
+      weather: story.sceneWeather,
+    },
+    pinned_thumbnail: pathOf(story.pinnedThumbnailKey),
+    created_at: story.createdAt.toISOString(),
+    updated_at: story.updatedAt.toISOString(),
   };
 }
 
@@ -125,98 +163,112 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
     if (!key || !stored.has(key)) return null;
     return plan.paths.get(key) ?? null;
   };
-  const iso = (date: Date | null) => date?.toISOString() ?? null;
-  const { story } = plan;
-  // Archive ids are the messages' positions, so the file names no database id.
-  const idOf = new Map(plan.messages.map((message, i) => [message.id, `m${i + 1}`]));
+  // Archive ids are positions (branches b1.., messages m1..), so the file names no database id.
+  const branchIdOf = new Map(plan.branches.map((branch, i) => [branch.story.id, `b${i + 1}`]));
+  const idOf = new Map<string, string>();
+  for (const branch of plan.branches) {
+    for (const message of branch.messages) idOf.set(message.id, `m${idOf.size + 1}`);
+  }
+  const first = plan.branches[0]!;
+  const branchOf = (i: number) => (i === 0 ? null : `b${i + 1}`);
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exported_at: exportedAt.toISOString(),
-    story: {
-      title: story.title,
-      context: story.context,
-      memory: story.memory,
-      authors_note: story.authorsNote,
-      summary: story.summary,
-      summary_through: iso(story.summaryThrough),
-      summary_updated_at: iso(story.summaryUpdatedAt),
-      narrator_instructions: story.narratorInstructions,
-      post_history_instructions: story.postHistoryInstructions,
-      creator_notes: story.creatorNotes,
-      character_name: story.characterName,
-      lore_budget_percent: story.loreBudgetPercent,
-      lore_scan_depth: story.loreScanDepth,
-      generation: generationForBackup(story),
-      scene_state: {
-        place: story.scenePlace,
-        time_of_day: story.sceneTimeOfDay,
-        weather: story.sceneWeather,
-      },
-      pinned_thumbnail: pathOf(story.pinnedThumbnailKey),
-      created_at: story.createdAt.toISOString(),
-      updated_at: story.updatedAt.toISOString(),
-    },
-    messages: plan.messages.map((message) => ({
-      id: idOf.get(message.id)!,
-      role: message.role,
-      content: message.content,
-      mode: message.mode,
-      scene_description: message.sceneDescription,
-      media_status: message.mediaStatus,
-      media_error: message.mediaError,
-      image: pathOf(message.imageKey),
-      video: pathOf(message.videoKey),
-      references: [...new Set(message.referenceKeys.flatMap((key) => (pathOf(key) ? [pathOf(key)!] : [])))],
-      stopped: message.stopped,
-      version_group: message.versionGroup ? (idOf.get(message.versionGroup) ?? null) : null,
-      version_number: message.versionNumber,
-      hidden: message.hidden,
-      created_at: message.createdAt.toISOString(),
-      updated_at: message.updatedAt.toISOString(),
+    story: storyJson(first.story, pathOf),
+    branches: plan.branches.map((branch, i) => ({
+      id: `b${i + 1}`,
+      name: branch.story.branchName,
+      story: i === 0 ? null : storyJson(branch.story, pathOf),
+      forked_from_branch: branch.story.forkedFromBranchId
+        ? (branchIdOf.get(branch.story.forkedFromBranchId) ?? null)
+        : null,
+      forked_from_message: branch.story.forkedFromMessageId
+        ? (idOf.get(branch.story.forkedFromMessageId) ?? null)
+        : null,
+      fork_turn: branch.story.forkTurn,
+      fork_words: branch.story.forkWords,
+      created_at: branch.story.createdAt.toISOString(),
+      updated_at: branch.story.updatedAt.toISOString(),
     })),
-    media: plan.media.flatMap((item) => {
-      const path = pathOf(item.key);
-      if (!path) return [];
-      return [
-        {
-          path,
-          kind: item.kind,
-          thumbnail: pathOf(item.thumbnailKey),
-          message: item.messageId ? (idOf.get(item.messageId) ?? null) : null,
-          description: item.description,
-          created_at: item.createdAt.toISOString(),
-        },
-      ];
-    }),
-    cards: plan.cards.map((card) => ({
-      name: card.name,
-      kind: card.kind,
-      triggers: card.triggers,
-      secondary_triggers: card.secondaryTriggers,
-      selective_logic: card.selectiveLogic,
-      constant: card.constant,
-      insertion_order: card.insertionOrder,
-      priority: card.priority,
-      case_sensitive: card.caseSensitive,
-      description: card.description,
-      enabled: card.enabled,
-      extensions: card.extensions,
-      character_card: card.characterCard,
-      portrait: pathOf(plan.portraitOf.get(card.id)),
-      voice: card.voice,
-      appearance: card.appearance,
-      created_at: card.createdAt.toISOString(),
-      updated_at: card.updatedAt.toISOString(),
-    })),
-    lore_drafts: plan.drafts.map((draft) => ({
-      name: draft.name,
-      kind: draft.kind,
-      description: draft.description,
-      status: draft.status,
-      created_at: draft.createdAt.toISOString(),
-      updated_at: draft.updatedAt.toISOString(),
-    })),
+    viewing_branch:
+      plan.viewingBranchId && branchIdOf.get(plan.viewingBranchId) !== "b1"
+        ? (branchIdOf.get(plan.viewingBranchId) ?? null)
+        : null,
+    messages: plan.branches.flatMap((branch, i) =>
+      branch.messages.map((message) => ({
+        id: idOf.get(message.id)!,
+        branch: branchOf(i),
+        role: message.role,
+        content: message.content,
+        mode: message.mode,
+        scene_description: message.sceneDescription,
+        media_status: message.mediaStatus,
+        media_error: message.mediaError,
+        image: pathOf(message.imageKey),
+        video: pathOf(message.videoKey),
+        references: [...new Set(message.referenceKeys.flatMap((key) => (pathOf(key) ? [pathOf(key)!] : [])))],
+        stopped: message.stopped,
+        version_group: message.versionGroup ? (idOf.get(message.versionGroup) ?? null) : null,
+        version_number: message.versionNumber,
+        hidden: message.hidden,
+        checkpoint: message.checkpoint,
+        copied_from: message.copiedFrom ? (idOf.get(message.copiedFrom) ?? null) : null,
+        created_at: message.createdAt.toISOString(),
+        updated_at: message.updatedAt.toISOString(),
+      })),
+    ),
+    media: plan.branches.flatMap((branch, i) =>
+      branch.media.flatMap((item) => {
+        const path = pathOf(item.key);
+        if (!path) return [];
+        return [
+          {
+            branch: branchOf(i),
+            path,
+            kind: item.kind,
+            thumbnail: pathOf(item.thumbnailKey),
+            message: item.messageId ? (idOf.get(item.messageId) ?? null) : null,
+            description: item.description,
+            created_at: item.createdAt.toISOString(),
+          },
+        ];
+      }),
+    ),
+    cards: plan.branches.flatMap((branch, i) =>
+      branch.cards.map((card) => ({
+        branch: branchOf(i),
+        name: card.name,
+        kind: card.kind,
+        triggers: card.triggers,
+        secondary_triggers: card.secondaryTriggers,
+        selective_logic: card.selectiveLogic,
+        constant: card.constant,
+        insertion_order: card.insertionOrder,
+        priority: card.priority,
+        case_sensitive: card.caseSensitive,
+        description: card.description,
+        enabled: card.enabled,
+        extensions: card.extensions,
+        character_card: card.characterCard,
+        portrait: pathOf(plan.portraitOf.get(card.id)),
+        voice: card.voice,
+        appearance: card.appearance,
+        created_at: card.createdAt.toISOString(),
+        updated_at: card.updatedAt.toISOString(),
+      })),
+    ),
+    lore_drafts: plan.branches.flatMap((branch, i) =>
+      branch.drafts.map((draft) => ({
+        branch: branchOf(i),
+        name: draft.name,
+        kind: draft.kind,
+        description: draft.description,
+        status: draft.status,
+        created_at: draft.createdAt.toISOString(),
+        updated_at: draft.updatedAt.toISOString(),
+      })),
+    ),
   };
 }
 
@@ -234,23 +286,50 @@ async function addFile(ctx: BackupContext, zip: ZipFile, key: string, path: stri
   return true;
 }
 
+/** Every branch's rows, read before the download starts. */
+async function readTree(ctx: BackupContext, userId: string, storyId: string) {
+  const { branches, viewingBranchId } = await treeForBackup(ctx, userId, storyId);
+  const parts: BranchParts[] = [];
+  for (const branch of branches) {
+    const [messages, items] = await Promise.all([
+      storyMessagesForBackup(ctx, userId, branch.story.id),
+      storyMediaForBackup(ctx, userId, branch.story.id),
+    ]);
+    parts.push({ ...branch, messages, items });
+  }
+  const portraitItems = await ownedMediaByIds(
+    ctx,
+    userId,
+    branches.flatMap((branch) =>
+      branch.cards.flatMap((card) => (card.portraitItemId ? [card.portraitItemId] : [])),
+    ),
+  );
+  return { parts, viewingBranchId, portraitItems };
+}
+
+/** What a backup of the story holds, for the dialog to say before the download (GET .../backup/summary). */
+export async function backupSummary(ctx: BackupContext, userId: string, storyId: string) {
+  const { parts, viewingBranchId, portraitItems } = await readTree(ctx, userId, storyId);
+  const plan = planBackup({ branches: parts, viewingBranchId, portraitItems });
+  return {
+    branches: plan.branches.length,
+    checkpoints: plan.branches.reduce(
+      (n, branch) => n + branch.messages.filter((message) => message.checkpoint !== null).length,
+      0,
+    ),
+    media: new Set(plan.branches.flatMap((branch) => branch.media.map((item) => item.key))).size,
+  };
+}
+
 /** The owner's story as a backup archive, streamed as it is made; NotFound for anyone else's story. */
 export async function storyBackup(
   ctx: BackupContext,
   userId: string,
   storyId: string,
 ): Promise<{ stream: Readable; filename: string }> {
-  const { story, cards, drafts } = await storyForBackup(ctx, userId, storyId);
-  const [messages, items, portraitItems] = await Promise.all([
-    storyMessagesForBackup(ctx, userId, storyId),
-    storyMediaForBackup(ctx, userId, storyId),
-    ownedMediaByIds(
-      ctx,
-      userId,
-      cards.flatMap((card) => (card.portraitItemId ? [card.portraitItemId] : [])),
-    ),
-  ]);
-  const plan = planBackup({ story, messages, cards, drafts, items, portraitItems });
+  const { parts, viewingBranchId, portraitItems } = await readTree(ctx, userId, storyId);
+  const plan = planBackup({ branches: parts, viewingBranchId, portraitItems });
+  const story = plan.branches[0]!.story;
   const exportedAt = ctx.clock.now();
 
   const zip = new ZipFile();

@@ -6,12 +6,24 @@
 import { type Readable, Transform } from "node:stream";
 import { BACKUP_FILE_MAX_MB } from "@storyverse/contract/interop";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { DomainError, InvalidInput } from "../platform/errors";
+import { DomainError, InvalidInput, TooLarge } from "../platform/errors";
 
 /** The most files one archive may hold (a long story with every scene as picture, thumbnail and clip fits). */
 const ARCHIVE_ENTRIES_MAX = 20_000;
-/** What all files of an archive may unpack to in all: media are stored uncompressed, so little above its size. */
-const ARCHIVE_UNPACKED_MAX_BYTES = 2 * BACKUP_FILE_MAX_MB * 1024 * 1024;
+/**
+ * What one restore may unpack, bounded near its upload's size (issue #39, T4-1): media are stored without
+ * compression, so an archive unpacks to little more than its size; only the JSON deflates, a long story's
+ * text about 4 to 8 times. So at most UNPACK_RATIO times the upload plus UNPACK_SLACK_BYTES, and never more
+ * than ARCHIVE_UNPACKED_MAX_BYTES: the red team's 1 MB archive that unpacked to 1,000 MB gets 13 MB.
+ */
+export const UNPACK_RATIO = 4;
+export const UNPACK_SLACK_BYTES = 8 * 1024 * 1024;
+export const ARCHIVE_UNPACKED_MAX_BYTES = 2 * BACKUP_FILE_MAX_MB * 1024 * 1024;
+
+/** What an upload of `uploadBytes` may unpack to. */
+export const unpackBound = (uploadBytes: number) =>
+  Math.min(ARCHIVE_UNPACKED_MAX_BYTES, UNPACK_RATIO * uploadBytes + UNPACK_SLACK_BYTES);
+const mb = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
 
 /** A 400 with the code the interop routes answer for a file they cannot take. */
 export const invalidFile = (detail: string) => new InvalidInput(detail, "invalid_file");
@@ -19,6 +31,8 @@ export const invalidFile = (detail: string) => new InvalidInput(detail, "invalid
 export type StoryZip = {
   /** Every file by its path (folders left out). */
   entries: Map<string, Entry>;
+  /** The archive's own size in bytes (the upload). */
+  size: number;
   /** The file's bytes, refused past `maxBytes` (declared or real). */
   read(entry: Entry, maxBytes: number): Promise<Buffer>;
   /** A stream of the file's bytes that fails if it inflates past what it declared. */
@@ -62,7 +76,7 @@ function open(path: string): Promise<ZipFile> {
   });
 }
 
-function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
+function readDirectory(zip: ZipFile, bound: number): Promise<Map<string, Entry>> {
   return new Promise((resolve, reject) => {
     const entries = new Map<string, Entry>();
     let unpacked = 0;
@@ -79,10 +93,10 @@ function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
       if (!name.endsWith("/")) {
         if (entries.has(name)) return fail(invalidFile(`The archive holds "${name.slice(0, 100)}" twice.`));
         unpacked += entry.uncompressedSize;
-        if (unpacked > ARCHIVE_UNPACKED_MAX_BYTES) {
+        if (unpacked > bound) {
           return fail(
-            invalidFile(
-              `The archive unpacks to more than ${ARCHIVE_UNPACKED_MAX_BYTES / (1024 * 1024)} MB, which is more than a story backup can hold.`,
+            new TooLarge(
+              `The archive unpacks to more than ${mb(bound)} MB, too much for a backup of ${mb(zip.fileSize)} MB: a story backup unpacks to at most ${UNPACK_RATIO} times its size plus ${mb(UNPACK_SLACK_BYTES)} MB, and never past ${mb(ARCHIVE_UNPACKED_MAX_BYTES)} MB.`,
             ),
           );
         }
@@ -108,6 +122,15 @@ function sizeGuard(entry: Entry): Transform {
   });
 }
 
+/** A file of the archive past its kind's cap: a 413 before a byte of it is kept. */
+export function assertEntrySize(entry: Entry, maxBytes: number): void {
+  if (entry.uncompressedSize > maxBytes) {
+    throw new TooLarge(
+      `"${entry.fileName.slice(0, 100)}" in the archive is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB, more than a story backup's file may be.`,
+    );
+  }
+}
+
 export async function openStoryZip(path: string): Promise<StoryZip> {
   const zip = await open(path);
   try {
@@ -116,7 +139,7 @@ export async function openStoryZip(path: string): Promise<StoryZip> {
         `The archive holds ${zip.entryCount} files; a story backup holds at most ${ARCHIVE_ENTRIES_MAX}.`,
       );
     }
-    const entries = await readDirectory(zip);
+    const entries = await readDirectory(zip, unpackBound(zip.fileSize));
     const stream = (entry: Entry) =>
       new Promise<Readable>((resolve, reject) => {
         zip.openReadStream(entry, (error, source) => {
@@ -139,13 +162,10 @@ export async function openStoryZip(path: string): Promise<StoryZip> {
       });
     return {
       entries,
+      size: zip.fileSize,
       stream,
       async read(entry, maxBytes) {
-        if (entry.uncompressedSize > maxBytes) {
-          throw invalidFile(
-            `"${entry.fileName.slice(0, 100)}" is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB.`,
-          );
-        }
+        assertEntrySize(entry, maxBytes);
         const chunks: Buffer[] = [];
         for await (const chunk of await stream(entry)) chunks.push(chunk as Buffer);
         return Buffer.concat(chunks);

@@ -1,11 +1,27 @@
 // Restoring a story archive (backup-format.ts; docs/story-archive.md) as a NEW story of the caller's, on this
-// instance or another: its messages with every version, its Story Cards with their portraits, its settings,
-// and every media file stored again under the caller's own storage keys and registered as the caller's
-// gallery items. Nothing of the archive's ids or keys is reused: each message, card and item gets a new id,
-// each file a new key. It is all or nothing: the JSON and every file are checked before anything is written,
-// the rows go in in one transaction, and the files stored on the way are deleted again if anything fails.
-// Restoring is free. Texts longer than the app allows are cut, each with a note in the answer.
+// instance or another: every branch with its messages and every version, its checkpoints, its Story Cards with
+// their portraits, its settings, and every media file stored again under the caller's own storage keys and
+// registered as the caller's gallery items. Nothing of the archive's ids or keys is reused. Restoring is free.
+// Texts longer than the app allows are cut, each with a note in the answer.
+//
+// Bounded (issue #39, decision 0123): the archive unpacks to at most a few times its upload's size
+// (restore-archive.ts), its JSON and message count are capped, each picture is decoded and each clip's
+// container parsed before it is kept, each within its size cap, and the media must fit the account's storage.
+// It runs in two steps: `previewRestore` checks the whole JSON and says what the story holds, storing nothing;
+// `writeRestore` (the restore job, restore-job.ts) stores the files, each key recorded before its file, then
+// writes the rows in batches of RESTORE_BATCH_MESSAGES messages, each its own short transaction, the story
+// hidden (`restoring`) until the last batch shows it whole. A failure or a kill leaves nothing visible, and the
+// job or the sweep removes what was written.
 import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import {
+  BRANCH_NAME_MAX_LENGTH,
+  CHECKPOINT_NAME_MAX_LENGTH,
+  FIRST_BRANCH_NAME,
+} from "@storyverse/contract/branches";
 import { APPEARANCE_MAX_LENGTH, SCENE_STATE_FIELD_MAX_LENGTH } from "@storyverse/contract/camera";
 import type { ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
 import { LORE_SUGGESTIONS_MAX } from "@storyverse/contract/lore";
@@ -26,28 +42,34 @@ import {
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
   SUMMARY_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
-import type { Entry } from "yauzl";
 import type { z } from "zod";
 import { insertRestoredMessages, type RestoredMessage } from "../chat/backup-rows";
 import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
 import {
   insertRestoredMediaItems,
   inspectArchivedImage,
   type RestoredMediaItem,
   restoredMediaKey,
-  sniffVideo,
 } from "../media/backup-items";
+import { assertStorageAvailable } from "../media/quota";
+import { TooLarge } from "../platform/errors";
 import {
   assertRoomForRestoredPortraits,
-  insertRestoredStory,
+  deleteRestoringStory,
+  finishRestoredStory,
+  insertRestoredCardsAndDrafts,
+  insertRestoringStories,
   type RestoredCard,
   type RestoredDraft,
+  type RestoredStory,
   restoredStory,
 } from "../stories/backup-rows";
 import { nameKeyOf } from "../stories/lore-extract";
 import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../stories/portraits";
 import { generationFromBackup } from "../stories/settings";
 import {
+  ARCHIVE_MESSAGES_MAX,
   BACKUP_FORMAT,
   BACKUP_JSON_NAME,
   BACKUP_VERSION,
@@ -56,11 +78,21 @@ import {
 } from "./backup-format";
 import { decodeUtf8, InteropError, parseJsonSafely } from "./formats/errors";
 import { assertKeptDataSize, IMPORTED_CREATOR_NOTES_MAX_LENGTH } from "./import-plan";
-import { invalidFile, openStoryZip, type StoryZip } from "./restore-archive";
+import { assertEntrySize, invalidFile, openStoryZip, type StoryZip } from "./restore-archive";
+import { probeClip } from "./restore-probe";
 
 type RestoreContext = Pick<AppContext, "db" | "storage" | "clock" | "log" | "providers" | "jobs" | "config">;
 
-const JSON_MAX_BYTES = 64 * 1024 * 1024;
+/** The largest storyverse-story.json read (a 10,000-exchange story with every branch's copies is well under). */
+export const JSON_MAX_BYTES = 32 * 1024 * 1024;
+/** The largest picture kept from an archive (a generated picture is a few MB). */
+export const PICTURE_MAX_BYTES = 32 * 1024 * 1024;
+/** The largest clip kept from an archive (a scene's clip is a few MB; a long story's film can be far more). */
+export const CLIP_MAX_BYTES = 256 * 1024 * 1024;
+/** Messages written per transaction: short enough that other requests get through between them on PGlite. */
+export const RESTORE_BATCH_MESSAGES = 500;
+/** What a restored story's title carries, so it is never mistaken for the original. */
+export const RESTORED_MARK = " (restored)";
 /** The longest message text kept (a narrator answer is far shorter; a player's is at most 4,000). */
 const MESSAGE_MAX_LENGTH = 50_000;
 const SCENE_MAX_LENGTH = 5_000;
@@ -111,6 +143,12 @@ async function readArchiveJson(zip: StoryZip): Promise<Archive> {
   if (typeof head.version === "number" && Number.isInteger(head.version) && head.version > BACKUP_VERSION) {
     throw invalidFile(
       `This backup was made by a newer Storyverse (format ${head.version}); this server reads format ${BACKUP_VERSION}.`,
+    );
+  }
+  const messages = (raw as { messages?: unknown }).messages;
+  if (Array.isArray(messages) && messages.length > ARCHIVE_MESSAGES_MAX) {
+    throw new TooLarge(
+      `The backup holds ${messages.length} messages; a story backup holds at most ${ARCHIVE_MESSAGES_MAX}.`,
     );
   }
   const parsed = storyArchiveSchema.safeParse(raw);
@@ -185,46 +223,43 @@ function planFiles(archive: Archive, zip: StoryZip): Map<string, PlannedFile> {
   return files;
 }
 
-/** The first bytes of a file (enough to tell a video's type). */
-async function head(zip: StoryZip, entry: Entry): Promise<Buffer> {
-  const stream = await zip.stream(entry);
-  const chunks: Buffer[] = [];
-  let length = 0;
-  try {
-    for await (const chunk of stream) {
-      chunks.push(chunk as Buffer);
-      length += (chunk as Buffer).length;
-      if (length >= 16) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks);
-}
-
 const notAPicture = (path: string) =>
   invalidFile(`"${path}" in the archive is not a picture this app can show (PNG, JPEG, WebP or GIF).`);
 
-/** Checks one file by its bytes and stores it under the caller's key; `stored` collects keys to undo. */
+/** Where a file of the restore is being stored: its key is recorded (`record`) before a byte is kept. */
+type StoreHooks = { record(keys: string[]): Promise<void>; workDir: string };
+
+/** Checks one file by its bytes (a picture decoded, a clip's container parsed) and stores it under a new key. */
 async function storeFile(
   ctx: RestoreContext,
   zip: StoryZip,
   userId: string,
   file: PlannedFile,
-  stored: string[],
+  hooks: StoreHooks,
 ): Promise<void> {
   const entry = zip.entries.get(file.path)!;
   if (file.kind === "video") {
-    const type = sniffVideo(await head(zip, entry));
-    if (!type)
-      throw invalidFile(`"${file.path}" in the archive is not a video this app can play (MP4 or WebM).`);
-    file.mimeType = type;
-    file.key = restoredMediaKey(userId, { item: file.itemId!, thumbnail: false }, type);
-    stored.push(file.key);
-    await ctx.storage.putStream(file.key, await zip.stream(entry), type);
+    assertEntrySize(entry, CLIP_MAX_BYTES);
+    // Unpacked to the upload's folder first: the parse reads its structure from disk, never the whole clip into memory.
+    const temp = path.join(hooks.workDir, `clip-${randomUUID()}`);
+    try {
+      await pipeline(await zip.stream(entry), createWriteStream(temp));
+      const type = await probeClip(temp);
+      if (!type) {
+        throw invalidFile(
+          `"${file.path}" in the archive is not a video this app can play: it is not a whole MP4 or WebM.`,
+        );
+      }
+      file.mimeType = type;
+      file.key = restoredMediaKey(userId, { item: file.itemId!, thumbnail: false }, type);
+      await hooks.record([file.key]);
+      await ctx.storage.putStream(file.key, createReadStream(temp), type);
+    } finally {
+      await rm(temp, { force: true });
+    }
     return;
   }
-  let data = await zip.read(entry, 64 * 1024 * 1024);
+  let data = await zip.read(entry, PICTURE_MAX_BYTES);
   const info = await inspectArchivedImage(data);
   if (!info) throw notAPicture(file.path);
   let mimeType = info.mimeType;
@@ -243,7 +278,7 @@ async function storeFile(
     file.role === "gallery" || file.role === "thumbnail"
       ? restoredMediaKey(userId, { item: file.itemId!, thumbnail: file.role === "thumbnail" }, mimeType)
       : restoredMediaKey(userId, { folder: file.role === "portrait" ? "portraits" : "references" }, mimeType);
-  stored.push(file.key);
+  await hooks.record([file.key]);
   await ctx.storage.put(file.key, data, mimeType);
 }
 
@@ -362,15 +397,16 @@ function restoredDrafts(
 
 /**
  * Each card's uploaded portrait key (null for none, or a gallery picture). An uploaded portrait belongs to its
- * one card (deleting or changing the card deletes the file), so a second card with the same picture, or a
- * card whose picture is a gallery item's thumbnail, gets a copy of its own.
+ * one card in a branch (deleting or changing the card deletes the file unless another card names it), so a
+ * second card of the same branch with the same picture, or a card whose picture is a gallery item's
+ * thumbnail, gets a copy of its own; the cards of other branches share it, as a branch's copies do.
  */
 async function cardPortraitKeys(
   ctx: RestoreContext,
   userId: string,
   archive: Archive,
   files: Map<string, PlannedFile>,
-  stored: string[],
+  hooks: StoreHooks,
 ): Promise<(string | null)[]> {
   const owned = new Set<string>();
   const keys: (string | null)[] = [];
@@ -380,67 +416,188 @@ async function cardPortraitKeys(
       keys.push(null);
       continue;
     }
-    if (file.role === "portrait" && !owned.has(file.key!)) {
-      owned.add(file.key!);
+    const ownership = `${card.branch ?? ""}\n${file.key}`;
+    if (file.role === "portrait" && !owned.has(ownership)) {
+      owned.add(ownership);
       keys.push(file.key!);
       continue;
     }
     const copy = restoredMediaKey(userId, { folder: "portraits" }, file.mimeType!);
-    stored.push(copy);
+    await hooks.record([copy]);
     await ctx.storage.put(copy, await ctx.storage.read(file.key!), file.mimeType!);
     keys.push(copy);
   }
   return keys;
 }
 
-/** Restores the archive at `path` (the upload, on disk) as a new story of the user's. */
-export async function restoreStory(
-  ctx: RestoreContext,
-  userId: string,
-  path: string,
-): Promise<ImportedStoryResponse> {
-  const zip = await openStoryZip(path);
-  const stored: string[] = [];
-  try {
-    const archive = await readArchiveJson(zip);
-    if (archive.cards.length > STORY_CARDS_MAX) {
+/** What the player is shown before confirming a restore. */
+export type RestorePreview = {
+  /** The title the restored story will have (with RESTORED_MARK). */
+  title: string;
+  /** The exchanges of the branch the story opens on (its shown narrator answers). */
+  exchanges: number;
+  branches: number;
+  checkpoints: number;
+  /** Pictures and clips of the story's gallery. */
+  media: number;
+  /** What the restore stores, in bytes (every file). */
+  bytes: number;
+};
+
+/** The archive's branches: its list, or the one branch of a format-1 archive; ids checked unique. */
+function branchesOf(archive: Archive) {
+  const listed = archive.branches.length > 0 ? archive.branches : null;
+  const branches = listed ?? [
+    {
+      id: "b1",
+      name: FIRST_BRANCH_NAME,
+      story: null,
+      forked_from_branch: null,
+      forked_from_message: null,
+      fork_turn: null,
+      fork_words: null,
+      created_at: archive.story.created_at,
+      updated_at: archive.story.updated_at,
+    },
+  ];
+  const ids = new Set<string>();
+  for (const branch of branches) {
+    if (ids.has(branch.id)) throw invalidFile(`The backup lists branch "${branch.id}" twice.`);
+    ids.add(branch.id);
+  }
+  const first = branches[0]!.id;
+  /** The archive branch a message, card, draft or item is on (null: the first). */
+  const branchOf = (id: string | null, what: string) => {
+    if (id === null) return first;
+    if (!ids.has(id)) throw invalidFile(`${what} is on branch "${id}", which is not in the backup.`);
+    return id;
+  };
+  if (archive.viewing_branch !== null) branchOf(archive.viewing_branch, "The story's view");
+  return { branches, first, branchOf };
+}
+
+const restoredTitle = (archive: Archive, notes: ImportNote[]) =>
+  `${cutToFit(
+    archive.story.title.trim() || "Restored story",
+    STORY_TITLE_MAX_LENGTH - RESTORED_MARK.length,
+    "Title",
+    notes,
+  )}${RESTORED_MARK}`;
+
+/** The account's storage quota (issue #39 item 1): refused with 413 before any byte is kept. */
+const assertStorageForRestore = (ctx: RestoreContext, userId: string, bytes: number) =>
+  assertStorageAvailable(ctx, userId, bytes);
+
+/** Everything a restore checks before it stores a byte: the JSON, its references, and the bounds. */
+async function checkArchive(ctx: RestoreContext, userId: string, zip: StoryZip) {
+  const archive = await readArchiveJson(zip);
+  const tree = branchesOf(archive);
+  const cardsPerBranch = new Map<string, number>();
+  archive.cards.forEach((card, i) => {
+    const branch = tree.branchOf(card.branch, `Card ${i + 1}`);
+    cardsPerBranch.set(branch, (cardsPerBranch.get(branch) ?? 0) + 1);
+    try {
+      assertKeptDataSize(
+        [card.extensions, card.character_card],
+        `Card ${i + 1} ("${card.name.slice(0, 60)}")`,
+      );
+    } catch (error) {
+      throw fromJsonError(error);
+    }
+  });
+  const most = Math.max(0, ...cardsPerBranch.values());
+  if (most > STORY_CARDS_MAX) {
+    throw invalidFile(
+      `The backup has ${most} Story Cards on one branch; a story can have at most ${STORY_CARDS_MAX}.`,
+    );
+  }
+  for (const message of archive.messages) tree.branchOf(message.branch, `Message "${message.id}"`);
+  for (const draft of archive.lore_drafts) tree.branchOf(draft.branch, `Draft "${draft.name.slice(0, 60)}"`);
+  for (const item of archive.media) tree.branchOf(item.branch, `"${item.path}"`);
+  const files = planFiles(archive, zip);
+  const ids = new Set<string>();
+  for (const message of archive.messages) {
+    if (ids.has(message.id)) throw invalidFile(`The backup lists message "${message.id}" twice.`);
+    ids.add(message.id);
+  }
+  for (const message of archive.messages) {
+    if (message.version_group && !ids.has(message.version_group)) {
       throw invalidFile(
-        `The backup has ${archive.cards.length} Story Cards; a story can have at most ${STORY_CARDS_MAX}.`,
+        `Message "${message.id}" is a version of "${message.version_group}", which is not in the backup.`,
       );
     }
-    archive.cards.forEach((card, i) => {
-      try {
-        assertKeptDataSize(
-          [card.extensions, card.character_card],
-          `Card ${i + 1} ("${card.name.slice(0, 60)}")`,
-        );
-      } catch (error) {
-        throw fromJsonError(error);
-      }
-    });
-    const files = planFiles(archive, zip);
+  }
+  const bytes = [...files.keys()].reduce((sum, p) => sum + zip.entries.get(p)!.uncompressedSize, 0);
+  await assertStorageForRestore(ctx, userId, bytes);
+  const notes: ImportNote[] = [];
+  const viewing = archive.viewing_branch ?? tree.first;
+  const preview: RestorePreview = {
+    title: restoredTitle(archive, notes),
+    exchanges: archive.messages.filter(
+      (m) => tree.branchOf(m.branch, "") === viewing && m.role === "assistant" && !m.hidden,
+    ).length,
+    branches: tree.branches.length,
+    checkpoints: archive.messages.filter((m) => m.checkpoint !== null).length,
+    media: new Set(archive.media.map((item) => item.path)).size,
+    bytes,
+  };
+  return { archive, tree, files, preview };
+}
+
+/** Checks the archive at `archivePath` whole and says what it holds; stores nothing. */
+export async function previewRestore(
+  ctx: RestoreContext,
+  userId: string,
+  archivePath: string,
+): Promise<RestorePreview> {
+  const zip = await openStoryZip(archivePath);
+  try {
+    return (await checkArchive(ctx, userId, zip)).preview;
+  } finally {
+    zip.close();
+  }
+}
+
+/** What the restore job gives writeRestore: where the upload is, and how to record keys and progress. */
+export type RestoreRun = {
+  userId: string;
+  archivePath: string;
+  /** A folder of the restore's own for clips being checked (the upload's). */
+  workDir: string;
+  /** Records storage keys before their files are stored (so a sweep can find what a killed restore left). */
+  record(keys: string[]): Promise<void>;
+  /** The story's first row, in the first batch's transaction (so the sweep can find a half-written story). */
+  started(q: Queryable, storyId: string): Promise<void>;
+  /** 0 to 100, in each batch's transaction. */
+  progress(q: Queryable, percent: number): Promise<void>;
+  /** In the last batch's transaction: the story is shown with the restore's outcome. */
+  finished(q: Queryable, storyId: string, notes: ImportNote[]): Promise<void>;
+};
+
+/** Restores the archive as a new story of the user's, in batches; the story is shown only by the last. */
+export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promise<ImportedStoryResponse> {
+  const zip = await openStoryZip(run.archivePath);
+  try {
+    const { archive, tree, files, preview } = await checkArchive(ctx, run.userId, zip);
+    const userId = run.userId;
     const notes: ImportNote[] = [];
-    const storyId = randomUUID();
     const now = ctx.clock.now();
-    const s = archive.story;
-    const title = cutToFit(s.title.trim() || "Restored story", STORY_TITLE_MAX_LENGTH, "Title", notes);
+    const title = preview.title;
+    restoredTitle(archive, notes);
 
-    // Messages: new ids, their version groups pointing at the new id of their first version.
-    const idOf = new Map<string, string>();
-    for (const message of archive.messages) {
-      if (idOf.has(message.id)) throw invalidFile(`The backup lists message "${message.id}" twice.`);
-      idOf.set(message.id, randomUUID());
-    }
-    for (const message of archive.messages) {
-      if (message.version_group && !idOf.has(message.version_group)) {
-        throw invalidFile(
-          `Message "${message.id}" is a version of "${message.version_group}", which is not in the backup.`,
-        );
-      }
-    }
+    // New ids: branches (the first is the story's), messages (version groups and copies follow them).
+    const branchIdOf = new Map(tree.branches.map((branch) => [branch.id, randomUUID()]));
+    const storyId = branchIdOf.get(tree.first)!;
+    const idOf = new Map(archive.messages.map((message) => [message.id, randomUUID()]));
 
-    // Every file is checked and stored before a row is written.
-    for (const file of files.values()) await storeFile(ctx, zip, userId, file, stored);
+    // Every file is checked and stored before a row is written (keys recorded first).
+    const hooks: StoreHooks = { record: run.record, workDir: run.workDir };
+    let done = 0;
+    for (const file of files.values()) {
+      await storeFile(ctx, zip, userId, file, hooks);
+      done += 1;
+      if (done % 20 === 0) await run.progress(ctx.db, Math.floor((done / files.size) * 40));
+    }
     const keyOf = (p: string | null) => (p ? (files.get(p)?.key ?? null) : null);
 
     const media: RestoredMediaItem[] = [];
@@ -450,19 +607,18 @@ export async function restoreStory(
       // The same file listed twice is one gallery item.
       if (file.itemId === null || registered.has(file.itemId)) continue;
       registered.add(file.itemId);
-      const thumbnailKey = keyOf(item.thumbnail);
       media.push({
         id: file.itemId,
         userId,
         kind: file.kind,
         storageKey: file.key!,
-        thumbnailKey,
+        thumbnailKey: keyOf(item.thumbnail),
         mimeType: file.mimeType!,
         bytes: await ctx.storage.size(file.key!),
         width: file.width ?? null,
         height: file.height ?? null,
         source: "story",
-        storyId,
+        storyId: branchIdOf.get(tree.branchOf(item.branch, ""))!,
         storyTitle: title,
         messageId: item.message ? (idOf.get(item.message) ?? null) : null,
         description: cutToFit(item.description, 2000, "A picture's description", notes),
@@ -477,7 +633,7 @@ export async function restoreStory(
       return {
         id: idOf.get(message.id)!,
         userId,
-        storyId,
+        storyId: branchIdOf.get(tree.branchOf(message.branch, ""))!,
         role: message.role,
         content: cutToFit(message.content, MESSAGE_MAX_LENGTH, `Message ${message.id}`, notes),
         mode: message.mode,
@@ -496,6 +652,16 @@ export async function restoreStory(
         versionNumber: message.version_number,
         hidden: message.hidden,
         stopped: message.stopped,
+        checkpoint:
+          message.checkpoint === null
+            ? null
+            : cutToFit(
+                message.checkpoint,
+                CHECKPOINT_NAME_MAX_LENGTH,
+                `Message ${message.id} checkpoint`,
+                notes,
+              ),
+        copiedFrom: message.copied_from ? (idOf.get(message.copied_from) ?? null) : null,
         createdAt: new Date(message.created_at),
         updatedAt: new Date(message.updated_at),
       };
@@ -508,10 +674,13 @@ export async function restoreStory(
     }
 
     const galleryItemOf = new Map(media.map((row) => [row.storageKey, row.id]));
-    const uploadedPortraitOf = await cardPortraitKeys(ctx, userId, archive, files, stored);
-    const taken = new Set<string>();
-    let uploadedPortraits = 0;
+    const uploadedPortraitOf = await cardPortraitKeys(ctx, userId, archive, files, hooks);
+    const takenOf = new Map<string, Set<string>>();
+    const uploadedPortraits = new Set<string>();
     const cards: RestoredCard[] = archive.cards.map((card, i) => {
+      const branch = tree.branchOf(card.branch, "");
+      const taken = takenOf.get(branch) ?? new Set<string>();
+      takenOf.set(branch, taken);
       const name = uniqueName(
         cutToFit(
           card.name.trim().normalize("NFC") || `Card ${i + 1}`,
@@ -525,11 +694,11 @@ export async function restoreStory(
       const portrait = card.portrait ? files.get(card.portrait)! : null;
       const portraitItemId = portrait?.role === "gallery" ? (galleryItemOf.get(portrait.key!) ?? null) : null;
       const portraitKey = portraitItemId ? null : (uploadedPortraitOf[i] ?? null);
-      if (portraitKey) uploadedPortraits++;
+      if (portraitKey) uploadedPortraits.add(portraitKey);
       return {
         id: randomUUID(),
         userId,
-        storyId,
+        storyId: branchIdOf.get(branch)!,
         name,
         kind: card.kind,
         triggers: triggersOrName(cleanTriggers(card.triggers, name, notes), card.constant, name, notes),
@@ -558,78 +727,145 @@ export async function restoreStory(
       };
     });
 
-    const pinned = keyOf(s.pinned_thumbnail);
-    // Generation settings (backups before them have none: the defaults).
-    const generation = await generationFromBackup(ctx, s.generation);
-    if (generation.dropped.length > 0) {
-      notes.push({
-        name: "Generation settings",
-        reason: `${generation.dropped.join(", ")}: not valid here, the default is used`,
+    // Each branch's row: its own words and settings (the first's are the archive's `story`).
+    const rows: RestoredStory[] = [];
+    const drafts: RestoredDraft[] = [];
+    for (const branch of tree.branches) {
+      const id = branchIdOf.get(branch.id)!;
+      const isFirst = branch.id === tree.first;
+      const s = (!isFirst && branch.story) || archive.story;
+      const where = isFirst ? "" : ` (branch "${branch.name.slice(0, 60)}")`;
+      const generation = await generationFromBackup(ctx, s.generation);
+      if (generation.dropped.length > 0) {
+        notes.push({
+          name: `Generation settings${where}`,
+          reason: `${generation.dropped.join(", ")}: not valid here, the default is used`,
+        });
+      }
+      const pinned = keyOf(s.pinned_thumbnail);
+      const forkedFrom = branch.forked_from_branch
+        ? (branchIdOf.get(branch.forked_from_branch) ?? null)
+        : null;
+      rows.push({
+        id,
+        userId,
+        title,
+        context: cutToFit(s.context, STORY_CONTEXT_MAX_LENGTH, `Context${where}`, notes),
+        memory: cutToFit(s.memory, MEMORY_MAX_LENGTH, `Memory${where}`, notes),
+        authorsNote: cutToFit(s.authors_note, AUTHORS_NOTE_MAX_LENGTH, `Author's Note${where}`, notes),
+        summary: cutToFit(s.summary, SUMMARY_MAX_LENGTH, `Summary${where}`, notes),
+        summaryThrough: s.summary_through ? new Date(s.summary_through) : null,
+        summaryUpdatedAt: s.summary_updated_at ? new Date(s.summary_updated_at) : null,
+        // The lore settings' own limits, so the settings panel can save them again as they are.
+        narratorInstructions: cutToFit(
+          s.narrator_instructions,
+          NARRATOR_INSTRUCTIONS_MAX_LENGTH,
+          `Narrator instructions${where}`,
+          notes,
+        ),
+        postHistoryInstructions: cutToFit(
+          s.post_history_instructions,
+          POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
+          `Post-history instructions${where}`,
+          notes,
+        ),
+        creatorNotes: cutToFit(
+          s.creator_notes,
+          IMPORTED_CREATOR_NOTES_MAX_LENGTH,
+          `Creator notes${where}`,
+          notes,
+        ),
+        characterName: cutToFit(s.character_name, STORY_TITLE_MAX_LENGTH, `Character name${where}`, notes),
+        loreBudgetPercent: clamp(s.lore_budget_percent, 5, 90),
+        loreScanDepth: clamp(s.lore_scan_depth, 0, 20),
+        ...generation.values,
+        scenePlace: cutToFit(s.scene_state.place, SCENE_STATE_FIELD_MAX_LENGTH, `Scene place${where}`, notes),
+        sceneTimeOfDay: cutToFit(
+          s.scene_state.time_of_day,
+          SCENE_STATE_FIELD_MAX_LENGTH,
+          `Scene time of day${where}`,
+          notes,
+        ),
+        sceneWeather: cutToFit(
+          s.scene_state.weather,
+          SCENE_STATE_FIELD_MAX_LENGTH,
+          `Scene weather${where}`,
+          notes,
+        ),
+        pinnedThumbnailKey: pinned,
+        pinnedAt: pinned ? now : null,
+        rootId: isFirst ? null : storyId,
+        branchName: cutToFit(
+          branch.name.trim() || FIRST_BRANCH_NAME,
+          BRANCH_NAME_MAX_LENGTH,
+          "A branch's name",
+          notes,
+        ),
+        forkedFromBranchId: forkedFrom,
+        forkedFromMessageId:
+          forkedFrom && branch.forked_from_message ? (idOf.get(branch.forked_from_message) ?? null) : null,
+        forkTurn: forkedFrom ? branch.fork_turn : null,
+        forkWords:
+          forkedFrom && branch.fork_words !== null
+            ? cutToFit(branch.fork_words, 200, "A fork's words", notes)
+            : null,
+        // A new story of this account: it was made now (what the original's dates were stays in its messages).
+        createdAt: now,
+        updatedAt: now,
+      });
+      const onBranch = {
+        ...archive,
+        lore_drafts: archive.lore_drafts.filter((d) => tree.branchOf(d.branch, "") === branch.id),
+      };
+      drafts.push(...restoredDrafts(onBranch, userId, id, notes));
+    }
+    // Branches after the first come after it in time (the tree orders by creation).
+    rows.forEach((row, i) => {
+      if (i > 0) row.createdAt = new Date(now.getTime() + i);
+      row.updatedAt = row.createdAt;
+    });
+
+    // The first batch: every branch's row, hidden until the last.
+    await ctx.db.transaction(async (tx) => {
+      await insertRestoringStories(tx, rows);
+      await run.started(tx, storyId);
+    });
+    for (let start = 0; start < messages.length; start += RESTORE_BATCH_MESSAGES) {
+      // Other requests get their turn between batches (on PGlite one transaction holds the only connection).
+      await new Promise((resolve) => setImmediate(resolve));
+      await ctx.db.transaction(async (tx) => {
+        await insertRestoredMessages(tx, messages.slice(start, start + RESTORE_BATCH_MESSAGES));
+        await run.progress(tx, 40 + Math.floor(((start + RESTORE_BATCH_MESSAGES) / messages.length) * 55));
       });
     }
+    await new Promise((resolve) => setImmediate(resolve));
+    const viewing = archive.viewing_branch ? branchIdOf.get(archive.viewing_branch)! : storyId;
     await ctx.db.transaction(async (tx) => {
-      await assertRoomForRestoredPortraits(tx, userId, uploadedPortraits);
-      await insertRestoredStory(
-        tx,
-        {
-          id: storyId,
-          userId,
-          title,
-          context: cutToFit(s.context, STORY_CONTEXT_MAX_LENGTH, "Context", notes),
-          memory: cutToFit(s.memory, MEMORY_MAX_LENGTH, "Memory", notes),
-          authorsNote: cutToFit(s.authors_note, AUTHORS_NOTE_MAX_LENGTH, "Author's Note", notes),
-          summary: cutToFit(s.summary, SUMMARY_MAX_LENGTH, "Summary", notes),
-          summaryThrough: s.summary_through ? new Date(s.summary_through) : null,
-          summaryUpdatedAt: s.summary_updated_at ? new Date(s.summary_updated_at) : null,
-          // The lore settings' own limits, so the settings panel can save them again as they are.
-          narratorInstructions: cutToFit(
-            s.narrator_instructions,
-            NARRATOR_INSTRUCTIONS_MAX_LENGTH,
-            "Narrator instructions",
-            notes,
-          ),
-          postHistoryInstructions: cutToFit(
-            s.post_history_instructions,
-            POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
-            "Post-history instructions",
-            notes,
-          ),
-          creatorNotes: cutToFit(s.creator_notes, IMPORTED_CREATOR_NOTES_MAX_LENGTH, "Creator notes", notes),
-          characterName: cutToFit(s.character_name, STORY_TITLE_MAX_LENGTH, "Character name", notes),
-          loreBudgetPercent: clamp(s.lore_budget_percent, 5, 90),
-          loreScanDepth: clamp(s.lore_scan_depth, 0, 20),
-          ...generation.values,
-          scenePlace: cutToFit(s.scene_state.place, SCENE_STATE_FIELD_MAX_LENGTH, "Scene place", notes),
-          sceneTimeOfDay: cutToFit(
-            s.scene_state.time_of_day,
-            SCENE_STATE_FIELD_MAX_LENGTH,
-            "Scene time of day",
-            notes,
-          ),
-          sceneWeather: cutToFit(s.scene_state.weather, SCENE_STATE_FIELD_MAX_LENGTH, "Scene weather", notes),
-          pinnedThumbnailKey: pinned,
-          pinnedAt: pinned ? now : null,
-          // A new story of this account: it was made now (what the original's dates were stays in its messages).
-          createdAt: now,
-          updatedAt: now,
-        },
-        cards,
-        restoredDrafts(archive, userId, storyId, notes),
-      );
+      await assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
       await insertRestoredMediaItems(tx, media);
-      await insertRestoredMessages(tx, messages);
+      await insertRestoredCardsAndDrafts(tx, cards, drafts);
+      await finishRestoredStory(tx, userId, storyId, viewing === storyId ? null : viewing);
+      await run.finished(tx, storyId, notes);
     });
     return { success: true, story: await restoredStory(ctx, userId, storyId), notes };
-  } catch (error) {
-    await Promise.all(
-      stored.map((key) =>
-        ctx.storage.delete(key).catch((cause: Error) => {
-          ctx.log.warn({ err: cause, key }, "restore: a stored file could not be removed again");
-        }),
-      ),
-    );
-    throw error;
   } finally {
     zip.close();
   }
+}
+
+/** Removes what a restore that did not finish wrote: its hidden story and the files it recorded. */
+export async function undoRestore(
+  ctx: Pick<AppContext, "db" | "storage" | "log">,
+  userId: string,
+  storyId: string | null,
+  keys: string[],
+): Promise<void> {
+  if (storyId) await deleteRestoringStory(ctx.db, userId, storyId);
+  await Promise.all(
+    keys.map((key) =>
+      ctx.storage.delete(key).catch((cause: Error) => {
+        ctx.log.warn({ err: cause, key }, "restore: a stored file could not be removed again");
+      }),
+    ),
+  );
 }

@@ -6,6 +6,7 @@ import { generateMedia, generateMediaJob } from "../chat/media-job";
 import type { AppContext } from "../context";
 import { vectorsAvailable } from "../db/vectors";
 import { makeExport, storyExportJob } from "../exports/export-job";
+import { runRestore, storyRestoreJob } from "../interop/restore-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import type { Mailer } from "../mail/mailer";
 import { livingLoreJob, updateLivingLore } from "../stories/living-lore";
@@ -26,6 +27,7 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
   await jobs.work(narrateMessageJob, (payload, attempt) => narrateMessage(deps, payload, attempt));
   await jobs.work(embedMessagesJob, (payload) => embedMessages(deps, payload));
+  await jobs.work(storyRestoreJob, (payload, attempt) => runRestore(deps, payload, attempt));
   if (deps.providers.embeddings && !vectorsAvailable(deps.db)) {
     deps.log.warn(
       { embeddingsProvider: deps.providers.embeddings.name },

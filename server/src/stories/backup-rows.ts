@@ -6,21 +6,102 @@
 
 import type { Story } from "@storyverse/contract/stories";
 import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
+import { and, eq, or } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
 import { NotFound, TooLarge } from "../platform/errors";
+import { treeRows } from "./branches-repo";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
 import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
-import { findStory, type StoryRow, storyCache } from "./repo";
+import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
 import { list } from "./service";
 
 export type BackupStory = StoryRow;
 export type BackupCard = CardRow;
 export type BackupDraft = SuggestionRow;
-type RestoredStory = typeof stories.$inferInsert;
+export type RestoredStory = typeof stories.$inferInsert;
 export type RestoredCard = typeof storyCards.$inferInsert;
 export type RestoredDraft = typeof loreSuggestions.$inferInsert;
+
+export type BackupBranch = { story: BackupStory; cards: BackupCard[]; drafts: BackupDraft[] };
+
+/**
+ * Every live branch of the story that `storyId` (the story or any of its branches) belongs to, the first
+ * branch first, each with its cards and drafts; and the branch the story shows. NotFound for anyone else's.
+ */
+export async function treeForBackup(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+): Promise<{ branches: BackupBranch[]; viewingBranchId: string | null }> {
+  const row = await findStory(ctx.db, userId, storyId);
+  if (!row) throw new NotFound("Story not found");
+  const rootId = row.rootId ?? row.id;
+  const rows = (await treeRows(ctx.db, userId, rootId)).filter(
+    (branch) => !branch.restoring && !(branch.id === rootId && branch.branchRemoved),
+  );
+  // The first row first (treeRows orders by creation; the first row is the oldest, but say so).
+  rows.sort((a, b) => (a.id === rootId ? -1 : b.id === rootId ? 1 : 0));
+  const branches: BackupBranch[] = [];
+  for (const story of rows) {
+    branches.push({
+      story,
+      cards: await listCards(ctx.db, userId, story.id),
+      drafts: await allSuggestions(ctx.db, userId, story.id),
+    });
+  }
+  const root = rows.find((branch) => branch.id === rootId);
+  return { branches, viewingBranchId: (root ?? row).viewingBranchId ?? null };
+}
+
+/** A restored story's branch rows, hidden (`restoring`) until finishRestoredStory, the first row first. */
+export async function insertRestoringStories(q: Queryable, rows: RestoredStory[]): Promise<void> {
+  for (const row of rows) await q.insert(stories).values({ ...row, restoring: true });
+  storiesChanged(q, rows);
+}
+
+/** A restored story's cards and drafts (in the last batch, with its gallery items). */
+export async function insertRestoredCardsAndDrafts(
+  q: Queryable,
+  cards: RestoredCard[],
+  drafts: RestoredDraft[],
+): Promise<void> {
+  for (let start = 0; start < cards.length; start += 500) {
+    await q.insert(storyCards).values(cards.slice(start, start + 500));
+  }
+  for (let start = 0; start < drafts.length; start += 1_000) {
+    await q.insert(loreSuggestions).values(drafts.slice(start, start + 1_000));
+  }
+}
+
+/** The restore's last batch: every branch of the story shown at once, on the branch it showed. */
+export async function finishRestoredStory(
+  q: Queryable,
+  userId: string,
+  rootId: string,
+  viewingBranchId: string | null,
+): Promise<void> {
+  await q
+    .update(stories)
+    .set({ restoring: false })
+    .where(and(eq(stories.userId, userId), or(eq(stories.id, rootId), eq(stories.rootId, rootId))));
+  await q.update(stories).set({ viewingBranchId }).where(eq(stories.id, rootId));
+  storyCache.invalidate(q, userId);
+}
+
+/**
+ * Removes a story a restore was writing and did not finish (its branches, messages, cards and drafts go
+ * with it by the foreign keys); a story already shown is never touched. True when there was one.
+ */
+export async function deleteRestoringStory(q: Queryable, userId: string, rootId: string): Promise<boolean> {
+  const gone = await q
+    .delete(stories)
+    .where(and(eq(stories.userId, userId), eq(stories.id, rootId), eq(stories.restoring, true)))
+    .returning({ id: stories.id });
+  storyCache.invalidate(q, userId);
+  return gone.length > 0;
+}
 
 /** One of the user's stories with its cards and drafts, as stored; NotFound for anyone else's. */
 export async function storyForBackup(

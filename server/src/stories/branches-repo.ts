@@ -15,7 +15,14 @@ const branchAddressStatement = preparedPerHandle((q) =>
       branchRemoved: stories.branchRemoved,
     })
     .from(stories)
-    .where(and(eq(stories.userId, sql.placeholder("userId")), eq(stories.id, sql.placeholder("storyId"))))
+    .where(
+      and(
+        eq(stories.userId, sql.placeholder("userId")),
+        eq(stories.id, sql.placeholder("storyId")),
+        // A story a restore is still writing is a 404 until its last batch (decision 0123).
+        eq(stories.restoring, false),
+      ),
+    )
     .prepare("branch_address"),
 );
 

@@ -24,7 +24,8 @@ const listStoriesStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(stories)
-    .where(eq(stories.userId, sql.placeholder("userId")))
+    // A story a restore is still writing is not shown anywhere until its last batch (decision 0123).
+    .where(and(eq(stories.userId, sql.placeholder("userId")), eq(stories.restoring, false)))
     .orderBy(desc(stories.updatedAt))
     .prepare("list_stories"),
 );
@@ -39,7 +40,13 @@ const findStoryStatement = preparedPerHandle((q) =>
   q
     .select()
     .from(stories)
-    .where(and(eq(stories.userId, sql.placeholder("userId")), eq(stories.id, sql.placeholder("storyId"))))
+    .where(
+      and(
+        eq(stories.userId, sql.placeholder("userId")),
+        eq(stories.id, sql.placeholder("storyId")),
+        eq(stories.restoring, false),
+      ),
+    )
     .prepare("find_story"),
 );
 
