@@ -4,8 +4,18 @@ import { z } from "zod";
 export const healthResponseSchema = z.object({ status: z.literal("ok") });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-/** Readiness: the process takes new requests (its database answers and it is not shutting down). */
-export const readyResponseSchema = z.object({ status: z.literal("ready") });
+/**
+ * Readiness: the process takes new requests (its database answers and it is not shutting down). `details`
+ * says how its parts are: Redis (when REDIS_URL is set) only shares rate limits between processes, so while
+ * it is lost the process stays ready and says "degraded" (each process counts in memory meanwhile).
+ */
+export const readyResponseSchema = z.object({
+  status: z.literal("ready"),
+  details: z.object({
+    database: z.literal("ok"),
+    redis: z.enum(["ok", "degraded"]).optional(),
+  }),
+});
 
 /** Capabilities the server can switch on; later modules add theirs here. */
 export const capabilitySchema = z.enum([

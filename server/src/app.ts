@@ -21,6 +21,7 @@ import { installCompression } from "./http/compression";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
 import { installInputGuards } from "./http/input-guards";
+import { installObservability, requestIdFor, requestIdMixin } from "./http/observability";
 import { createRouteKit, type Lifecycle } from "./http/route-kit";
 import type { RouteModuleOptions, TypedApp } from "./http/route-module";
 import { installSecureByDefault } from "./http/secure-by-default";
@@ -38,7 +39,7 @@ import { newsletterRoutes } from "./newsletter/routes";
 import { paymentRoutes } from "./payments/routes";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
-import { connectRedis } from "./platform/redis";
+import { connectRedis, watchRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
 import { installBranchScope } from "./stories/branch-scope";
@@ -88,10 +89,14 @@ function liveEventBuilders(ctx: AppContext): EventBuilders {
 }
 
 export async function buildApp(deps: AppDeps): Promise<TypedApp> {
+  let rootLog: unknown;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: deps.config.logLevel },
+    logger:
+      deps.logger === false ? false : { level: deps.config.logLevel, mixin: requestIdMixin(() => rootLog) },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // Each request's id: a trusted proxy's X-Request-Id, else a new uuid (http/observability.ts).
+    genReqId: requestIdFor(deps.config.trustProxy),
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // A client that trickles its request in is cut off; the response may still take as long as it needs.
     requestTimeout: deps.config.requestTimeoutMs,
@@ -104,6 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  rootLog = app.log;
+  // First, so every answer (even a refusal by the guards) carries X-Request-Id and is measured.
+  installObservability(app, { metricsToken: deps.config.metricsToken });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -138,12 +146,15 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   app.addHook("onClose", async () => unfollow());
   const accounts: AccountsContext = { ...ctx, sessions };
   const redis = deps.config.redisUrl ? await connectRedis(deps.config.redisUrl) : undefined;
-  if (redis) app.addHook("onClose", async () => void (await redis.quit()));
+  // Its loss and return are logged once each and shown in /api/ready (decision 0128).
+  const redisWatch = redis ? watchRedis(redis, app.log) : undefined;
+  if (redisWatch) app.addHook("onClose", async () => redisWatch.close());
   const kit = createRouteKit({
     accounts,
     limiter: createRateLimiter(deps.clock, redis ? { kind: "redis", client: redis } : deps.database),
     pingDatabase: deps.database.ping,
     lifecycle: deps.lifecycle ?? { draining: false },
+    redisState: redisWatch?.state,
     mediaLinks: { signer: createMediaSigner(deps.config.sessionSecret), clock: deps.clock },
   });
 

@@ -70,6 +70,12 @@ const envSchema = z.object({
   APP_URL: z.url("must be an absolute http(s) URL").optional(),
   APP_ENV: z.enum(["local", "production"], { error: "must be local or production" }).default("local"),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(", ")}` }).default("info"),
+  /** GET /metrics on a port of its own (decision 0128); unset: no metrics port. */
+  METRICS_PORT: portSchema.optional(),
+  /** GET /metrics on the main port too, for `Authorization: Bearer <token>` only; unset: a 404 there. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** A worker-only process (WORKER=only) answers GET /health on this port; unset: no health port. */
+  WORKER_HEALTH_PORT: portSchema.optional(),
   WORKER: z.enum(["on", "off", "only"], { error: "must be on, off or only" }).default("on"),
   /**
    * PostgreSQL: keep the hot reads' answers in each process until a change signal (or 1 s) says otherwise.
@@ -278,6 +284,10 @@ export type Config = {
   /** Which ffmpeg runs: FFMPEG_PATH, else the system's (on the PATH), else the bundled one (warned at start). */
   ffmpeg: FfmpegChoice;
   logLevel: (typeof logLevels)[number];
+  /** Observability (decision 0128): the metrics port and token, the worker's health port. */
+  metricsPort: number | undefined;
+  metricsToken: string | undefined;
+  workerHealthPort: number | undefined;
   /** on: http and worker in one process; off: http only; only: worker only. */
   worker: "on" | "off" | "only";
   /** PostgreSQL: the per-process read cache (`db/read-cache-postgres.ts`). */
@@ -441,6 +451,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     appEnv: e.APP_ENV,
     ffmpeg,
     logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
+    workerHealthPort: e.WORKER_HEALTH_PORT,
     worker: e.WORKER,
     readCache: e.READ_CACHE,
     trustProxy: e.TRUST_PROXY,

@@ -1,5 +1,8 @@
 // Entry point: read config, start, and shut down gracefully on SIGINT/SIGTERM.
 import { ConfigError, loadConfig } from "./config";
+import { startWorkerHealthServer } from "./jobs/health";
+import { startMetricsServer } from "./platform/metrics";
+import { processLogger, routeProcessWarnings } from "./platform/process-log";
 import { startServer } from "./server";
 
 async function main(): Promise<void> {
@@ -13,11 +16,15 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before anything starts: a library's warning at start (the AWS SDK's about Node 20) is a JSON line too.
+  const log = processLogger(config.logLevel);
+  routeProcessWarnings(log);
 
   // The handlers go in before anything starts: the server answers /api/health as soon as it listens, while
   // the workers may still be starting, and a SIGTERM then must still mean "finish, then stop", not die.
   let signals = 0;
   let starting: ReturnType<typeof startServer> | undefined;
+  let stopOps = async () => {};
   const shutdown = (signal: string) => {
     signals += 1;
     if (signals > 1) {
@@ -28,7 +35,7 @@ async function main(): Promise<void> {
     starting
       .then((server) => {
         server.app?.log.info(`${signal} received: finishing in-flight work, then stopping`);
-        return server.stop();
+        return server.stop().then(() => stopOps());
       })
       .then(
         () => process.exit(0),
@@ -51,6 +58,32 @@ async function main(): Promise<void> {
   if (server.url) {
     server.app?.log.info(`Storyverse is running on ${config.appUrl} (listening on ${server.url})`);
   }
+  // The operator's own ports (decision 0128): metrics, and a worker-only process's health check.
+  const closing: (() => Promise<void>)[] = [];
+  if (config.metricsPort) {
+    const metrics = await startMetricsServer({
+      port: config.metricsPort,
+      host: config.host,
+      token: config.metricsToken,
+    });
+    closing.push(metrics.close);
+    (server.app?.log ?? log).info({ metrics: `${metrics.url}/metrics` }, "Metrics served on their own port");
+  }
+  if (config.worker === "only") {
+    let health: string | undefined;
+    if (config.workerHealthPort) {
+      const started = await startWorkerHealthServer({
+        port: config.workerHealthPort,
+        host: config.host,
+        jobs: server.jobs,
+        pingDatabase: server.database.ping,
+      });
+      closing.push(started.close);
+      health = `${started.url}/health`;
+    }
+    log.info({ worker: "only", health }, "Storyverse worker is running (jobs only, no HTTP app)");
+  }
+  stopOps = () => Promise.all(closing.map((close) => close())).then(() => undefined);
 }
 
 main().catch((error: unknown) => {

@@ -15,6 +15,7 @@ import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
+import { metrics } from "../platform/metrics";
 import { ProviderError } from "../providers/types";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { queueEmbeddings } from "./embed-job";
@@ -227,6 +228,8 @@ async function narrate(
   active: TurnCard[];
   context: ReturnType<typeof narratorContext>;
 }> {
+  // Time to first word (the metrics) counts from here: the charge is taken, the narrator not yet asked.
+  const askedAt = performance.now();
   const history = await plan.history();
   const recalled = await recallFor(
     ctx,
@@ -253,7 +256,12 @@ async function narrate(
       return { answer: whole, shown: whole, stopped: false, active, context };
     }
     const { onText } = streaming;
+    let spoke = false;
     const pass = storyTextSplitter((text) => {
+      if (!spoke && text.trim()) {
+        spoke = true;
+        metrics.firstWord((performance.now() - askedAt) / 1000);
+      }
       shown += text;
       onText(text);
     });

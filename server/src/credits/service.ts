@@ -7,6 +7,7 @@ import type { CreditsEvent } from "@storyverse/contract/events";
 import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
 import { DomainError, Unavailable } from "../platform/errors";
+import { metrics } from "../platform/metrics";
 import {
   credit,
   debitIfCovered,
@@ -93,7 +94,7 @@ export async function charge(
 ): Promise<Charge> {
   const cost = creditCost(kind, quantity);
   const tenths = toTenths(cost);
-  return db.transaction(async (tx) => {
+  const paid = await db.transaction(async (tx) => {
     const after = await debitIfCovered(tx, userId, tenths, at);
     if (!after) {
       const account = await findAccount(tx, userId);
@@ -132,6 +133,8 @@ export async function charge(
       },
     };
   });
+  metrics.charged(kind, fromTenths(paid.chargedTenths));
+  return paid;
 }
 
 /** The ledger reference of the charge for `id` (its refund is `refund:<id>`). */
@@ -180,15 +183,17 @@ async function addOnce(
 }
 
 /** Gives back part of a charge, once per reference (a retried job cannot refund twice). */
-export function refund(
+export async function refund(
   db: Queryable,
   userId: string,
   tenths: number,
   reference: string,
   at: Date,
   description: string,
-) {
-  return addOnce(db, { userId, tenths, transactionType: "refund", reference, at, description });
+): Promise<boolean> {
+  const given = await addOnce(db, { userId, tenths, transactionType: "refund", reference, at, description });
+  if (given) metrics.refunded(fromTenths(tenths));
+  return given;
 }
 
 /** Adds purchased or granted credits once per reference (a payment session id). */
@@ -242,9 +247,9 @@ export async function sweepUnsettledCharges(db: Queryable, now: Date, olderThanM
     const reference = `refund:${row.paidFor}`;
     const gaveBack = await db.transaction(async (tx) => {
       const taken = await takeUnsettled(tx, row.paidFor);
-      if (!taken || taken.refundTenths <= 0 || (await referenceUsed(tx, reference))) return false;
+      if (!taken || taken.refundTenths <= 0 || (await referenceUsed(tx, reference))) return 0;
       const after = await credit(tx, taken.userId, taken.refundTenths, now);
-      if (!after) return false;
+      if (!after) return 0;
       await insertTransaction(tx, {
         userId: taken.userId,
         transactionType: "refund",
@@ -257,9 +262,12 @@ export async function sweepUnsettledCharges(db: Queryable, now: Date, olderThanM
         createdAt: now,
       });
       await recordEvent(tx, { userId: taken.userId, kind: "credits", at: now });
-      return true;
+      return taken.refundTenths;
     });
-    if (gaveBack) refunded++;
+    if (gaveBack > 0) {
+      refunded++;
+      metrics.refunded(fromTenths(gaveBack));
+    }
   }
   return refunded;
 }

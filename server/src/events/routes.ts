@@ -9,6 +9,7 @@ import { sessionIsLive } from "../accounts/service";
 import { currentUser } from "../http/auth";
 import { startEventStream } from "../http/event-stream";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { metrics } from "../platform/metrics";
 import { createEventHub, type EventBuilders, type EventSink } from "./hub";
 
 /** Ids this stream sent lately, so an event both replayed and heard live goes out once. */
@@ -45,6 +46,7 @@ export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuil
       const lastEventId = parseLastEventId(request.headers["last-event-id"]);
       const stream = startEventStream(reply);
       const sent = new Set<number>();
+      let counted = false;
       const sink: EventSink = {
         userId: user.id,
         sessionTokenHash: user.sessionTokenHash,
@@ -55,6 +57,8 @@ export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuil
           stream.send(kind, data, id);
         },
         close: () => {
+          if (counted) metrics.eventStreamClosed();
+          counted = false;
           clearInterval(heartbeat);
           hub.remove(sink);
           if (stream.open) stream.end();
@@ -68,6 +72,8 @@ export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuil
       reply.raw.write("retry: 3000\n");
       stream.comment("connected");
       if (!stream.open) return;
+      metrics.eventStreamOpened();
+      counted = true;
       hub.add(sink);
       // The session was checked before the stream was registered (maybe from this process's cache); a
       // logout on another process in between sent its close notice before this stream could hear it. Now

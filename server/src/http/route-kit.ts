@@ -21,6 +21,8 @@ export type RouteKit = {
   mediaLinks: MediaLinkVerifier;
   /** Whether the process is shutting down (readiness then fails, so a balancer stops sending requests). */
   lifecycle: Lifecycle;
+  /** The Redis connection's state for readiness's details; absent without REDIS_URL. */
+  redisState?: (() => "ok" | "lost") | undefined;
 };
 
 /** Set by the process when it starts to stop; read by the readiness probe. */
@@ -34,6 +36,7 @@ export function createRouteKit(parts: {
   pingDatabase: () => Promise<void>;
   mediaLinks: MediaLinkVerifier;
   lifecycle: Lifecycle;
+  redisState?: (() => "ok" | "lost") | undefined;
 }): RouteKit {
   const { accounts, limiter } = parts;
   return {

@@ -12,6 +12,7 @@ import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Database, Queryable } from "../db/client";
 import { isTransientDatabaseError } from "../db/transient";
+import { metrics } from "../platform/metrics";
 
 export type JobSpec<Payload> = {
   name: string;
@@ -49,6 +50,11 @@ export type JobQueue = {
    * no more heartbeats, so its job expires and is retried by a worker.
    */
   stop(timeoutMs?: number): Promise<void>;
+  /**
+   * Whether this process's job loop is alive: started, not stopping, and its look for ready jobs came round
+   * within `withinMs` (a worker's health check answers 503 otherwise).
+   */
+  alive(withinMs: number): boolean;
 };
 
 export type QueueOptions = {
@@ -174,8 +180,11 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
     for (const row of rows) wake(String(row.name));
   }
   let stopProbing = () => {};
+  // When the look for ready jobs last came round (whatever it found): a stuck loop stops moving it.
+  let lastLookAt = Date.now();
   const probing = (async () => {
     while (!stopping) {
+      lastLookAt = Date.now();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollingMs);
         stopProbing = () => {
@@ -187,6 +196,17 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
       await probeReadyJobs().catch((error: Error) => options.onError?.(error));
     }
   })();
+  // The metrics' queue depth, read at each scrape: the same database-wide figure from every process.
+  const forgetDepth = metrics.queueDepthFrom(async () => {
+    const { rows } = await database.executeSql(
+      `SELECT name, state, count(*)::int AS count FROM ${SCHEMA}.job WHERE state < 'completed' GROUP BY name, state`,
+    );
+    return rows.map((row) => ({
+      kind: String(row.name),
+      state: String(row.state),
+      count: Number(row.count),
+    }));
+  });
 
   const heartbeat = (name: string, id: string) =>
     database.executeSql(
@@ -206,6 +226,7 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
     let timer: NodeJS.Timeout | undefined;
     const done = (async () => {
       let failure: unknown;
+      const startedAt = performance.now();
       try {
         const timedOut = new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -228,6 +249,11 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
         clearInterval(beat);
       }
       if (abandoned) return;
+      metrics.job(
+        spec.name,
+        failure === undefined ? "completed" : "failed",
+        (performance.now() - startedAt) / 1000,
+      );
       // A throw marks the job failed; pg-boss retries it with the JobSpec's backoff.
       if (failure === undefined) await boss.complete(spec.name, job.id);
       else {
@@ -299,8 +325,12 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
       // No queue creation here: cancelling in a queue that does not exist yet simply changes nothing.
       await boss.cancel(spec.name, jobId, cancelOptions.tx ? { db: inTransaction(cancelOptions.tx) } : {});
     },
+    alive(withinMs) {
+      return !stopping && Date.now() - lastLookAt <= withinMs;
+    },
     async stop(timeoutMs = 30_000) {
       stopping = true;
+      forgetDepth();
       stopProbing();
       wakeAll();
       // Each loop ends after the try it is running (or a job it is just fetching) is finished.

@@ -6,6 +6,7 @@ import { createBytePlusTextProvider } from "./byteplus/text";
 import { createBytePlusVideoProvider } from "./byteplus/video";
 import { createElevenLabsVoiceProvider } from "./elevenlabs/voice";
 import { normalizeBaseUrl } from "./http";
+import { instrumentProviders } from "./instrument";
 import { createOfflineImageProvider } from "./offline/image";
 import { createOfflineTextProvider } from "./offline/text";
 import { createOfflineVideoProvider } from "./offline/video";
@@ -69,14 +70,15 @@ export function createProviders(config: ProvidersConfig): Providers {
     offlineWordsPerSecond: config.offlineWordsPerSecond,
     offlineMediaScale: config.offlineMediaScale,
   };
-  return {
+  // Every vendor call is counted for the metrics (instrument.ts).
+  return instrumentProviders({
     text: createText(config.text, shared),
     image: createImage(config.image, shared),
     video: createVideo(config.video, shared),
     speech: createSpeech(config.speech, shared),
     voice: createVoice(config.voice, shared),
     embeddings: createEmbeddings(config.embeddings, shared),
-  };
+  });
 }
 
 function createText(settings: ProvidersConfig["text"], shared: Shared): TextProvider {

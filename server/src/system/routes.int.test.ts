@@ -19,7 +19,7 @@ describe("system routes", () => {
   it("GET /api/ready answers ready while the database answers and the process is not stopping", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/ready" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ready" });
+    expect(res.json()).toEqual({ status: "ready", details: { database: "ok" } });
   });
 
   it("GET /api/config lists the capabilities that are on", async () => {

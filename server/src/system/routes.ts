@@ -62,7 +62,15 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
         request.log.warn({ err: error }, "readiness check: database unreachable");
         throw new Unavailable("Database unavailable");
       }
-      return { status: "ready" as const };
+      // Lost Redis leaves the process serving with rate limits counted in memory (decision 0128).
+      const redis = kit.redisState?.();
+      return {
+        status: "ready" as const,
+        details: {
+          database: "ok" as const,
+          ...(redis ? { redis: redis === "ok" ? ("ok" as const) : ("degraded" as const) } : {}),
+        },
+      };
     },
   );
 
