@@ -40,7 +40,8 @@ export class MediaInUse extends DomainError {
         ? `your story "${titles[0]}"`
         : `your stories ${titles.map((title) => `"${title}"`).join(", ")}`;
     const shared = shownIn.some((use) => use.shared) ? " and on its share link" : "";
-    super("conflict", `${what} shown in ${stories}${shared}. Delete anyway?`, {
+    const anyway = items.length > 1 ? "Delete them anyway?" : "Delete it anyway?";
+    super("conflict", `${what} shown in ${stories}${shared}. ${anyway}`, {
       extra: {
         used_in: shownIn.map((use) => ({
           story_id: use.storyId,

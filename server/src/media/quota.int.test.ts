@@ -259,7 +259,7 @@ describe("deleting gallery items", () => {
     expect(asked.statusCode).toBe(409);
     expect(asked.json()).toMatchObject({
       code: "conflict",
-      detail: 'This picture is shown in your story "The Ember Crown". Delete anyway?',
+      detail: 'This picture is shown in your story "The Ember Crown". Delete it anyway?',
       used_in: [{ story_id: story, story_title: "The Ember Crown", shared: false }],
     });
     expect(await galleryIds(user)).toEqual([id]);
@@ -268,7 +268,7 @@ describe("deleting gallery items", () => {
     const askedShared = await call(user, "POST", "/api/media/delete", { ids: [id] });
     expect(askedShared.statusCode).toBe(409);
     expect(askedShared.json().detail).toBe(
-      'This picture is shown in your story "The Ember Crown" and on its share link. Delete anyway?',
+      'This picture is shown in your story "The Ember Crown" and on its share link. Delete it anyway?',
     );
     const usedBefore = (await usage(user)).usedBytes;
 

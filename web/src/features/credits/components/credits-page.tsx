@@ -1,10 +1,11 @@
-// The Credits page: the Credits card, this month's activity,
-// billing, the Top Up packs and the credit history.
+// The Credits page (the account page): the Credits card, this month's activity,
+// billing, the media storage, the Top Up packs and the credit history.
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { BillingCard } from "./billing-card";
 import { CreditHistory } from "./credit-history";
 import { CreditsCard } from "./credits-card";
 import { MonthlyActivityCard } from "./monthly-activity-card";
+import { StorageCard } from "./storage-card";
 import { TopUpPacks } from "./top-up-packs";
 
 export function CreditsPage() {
@@ -23,6 +24,7 @@ export function CreditsPage() {
           <MonthlyActivityCard unlimited={unlimited} />
           <BillingCard />
         </div>
+        <StorageCard />
         <TopUpPacks />
         <CreditHistory />
       </div>

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { GalleryPage } from "./gallery-page";
+import { DELETE_WARNING, GalleryPage } from "./gallery-page";
 
 function item(n: number, overrides: Partial<GalleryItem> = {}): GalleryItem {
   return {
@@ -69,7 +69,11 @@ function renderGallery(auth = SIGNED_IN) {
 }
 
 const grid = () => screen.getByRole("list", { name: "Your media" });
-const tiles = () => within(grid()).getAllByRole("button");
+/** Each item's tile (the first button of its cell; the second deletes it). */
+const tiles = () =>
+  within(grid())
+    .getAllByRole("listitem")
+    .map((cell) => within(cell).getAllByRole("button")[0]!);
 
 describe("Gallery page", () => {
   it("says 'Loading Gallery...' while the first page loads", async () => {
@@ -170,5 +174,75 @@ describe("Gallery page", () => {
     // The last page: nothing more is asked for.
     scrollToEnd();
     expect(calls).toHaveLength(2);
+  });
+
+  it("deletes an item after asking, and asks again in the server's words when a story still shows it", async () => {
+    let items = [item(1), item(2), item(3)];
+    const calls = mockFetch((call) => {
+      if (call.path === "/api/media/delete") {
+        const body = call.body as { ids: string[]; confirm: boolean };
+        if (!body.confirm) {
+          return json(
+            {
+              detail: 'This picture is shown in your story "The Ember Crown". Delete it anyway?',
+              code: "conflict",
+            },
+            409,
+          );
+        }
+        items = items.filter((entry) => !body.ids.includes(entry.id));
+        return json({ deleted: body.ids, usage: { usedBytes: 10, limitBytes: 100 } });
+      }
+      return json({ success: true, items, next_cursor: null });
+    });
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    fireEvent.click(screen.getByRole("button", { name: "Delete Scene 1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Delete this picture?" });
+    expect(dialog.textContent).toContain(DELETE_WARNING);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Delete" }));
+    expect(
+      await within(dialog).findByText(
+        'This picture is shown in your story "The Ember Crown". Delete it anyway?',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Delete anyway" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(() => expect(tiles()).toHaveLength(2));
+    expect(calls.filter((call) => call.path === "/api/media/delete").map((call) => call.body)).toEqual([
+      { ids: [item(1).id], confirm: false },
+      { ids: [item(1).id], confirm: true },
+    ]);
+  });
+
+  it("selects several items and deletes them together", async () => {
+    let items = [item(1), item(2), item(3)];
+    const calls = mockFetch((call) => {
+      if (call.path === "/api/media/delete") {
+        const body = call.body as { ids: string[] };
+        items = items.filter((entry) => !body.ids.includes(entry.id));
+        return json({ deleted: body.ids, usage: { usedBytes: 0, limitBytes: null } });
+      }
+      return json({ success: true, items, next_cursor: null });
+    });
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    fireEvent.click(screen.getByRole("button", { name: "Select" }));
+    fireEvent.click(tiles()[0]!);
+    fireEvent.click(tiles()[2]!);
+    expect(tiles()[0]?.getAttribute("aria-pressed")).toBe("true");
+    expect(tiles()[1]?.getAttribute("aria-pressed")).toBe("false");
+    expect(screen.getByText("2 selected")).toBeTruthy();
+    // Selecting opens nothing.
+    expect(screen.queryByRole("dialog")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Delete selected" }));
+    const dialog = await screen.findByRole("dialog", { name: "Delete 2 items?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(tiles()).toHaveLength(1));
+    expect(calls.find((call) => call.path === "/api/media/delete")?.body).toEqual({
+      ids: [item(1).id, item(3).id],
+      confirm: false,
+    });
+    expect(screen.queryByText("2 selected")).toBeNull();
   });
 });

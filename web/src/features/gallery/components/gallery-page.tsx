@@ -1,23 +1,34 @@
 // The Gallery page (view `library`): every image and video the user has
 // made, newest first, as thumbnails; the description shows on hover; a click opens the Lightbox, which
 // steps through everything loaded so far. More pages load as the end of the grid scrolls into view.
+// Items can be deleted, one from its tile or several after Select (decision 0122): a dialog asks first,
+// and asks again, in the server's words, when a story or share link still shows one of them.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Images, RotateCw, Sparkles, WandSparkles } from "lucide-react";
+import { Check, Images, RotateCw, Sparkles, Trash2, WandSparkles } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button, Spinner } from "../../../components/button";
+import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { galleryQueryOptions } from "../../../shared/gallery/gallery-page";
 import { useView } from "../../../shared/view-provider";
+import { useDeleteMedia } from "../api/delete-media";
 
 export const GALLERY_TITLE = "Your Media Gallery";
 export const GALLERY_LOADING = "Loading Gallery...";
 export const GALLERY_EMPTY = "No Content Yet";
 export const GALLERY_LOGIN_MESSAGE = "Please log in to view your gallery";
 export const galleryErrorMessage = (message: string) => `Gallery: ${message}`;
+export const DELETE_WARNING = "It is removed from your Gallery and your storage. This cannot be undone.";
+
+/** The first question before a delete: what goes. */
+export function deleteTitle(items: GalleryItem[]): string {
+  if (items.length > 1) return `Delete ${items.length} items?`;
+  return items[0]?.type === "video" ? "Delete this video?" : "Delete this picture?";
+}
 
 /** Items in the first rows load at once; the rest when scrolled near. */
 const EAGER_ITEMS = 6;
@@ -81,6 +92,51 @@ export function GalleryPage() {
     }
   }, [openIndex, items.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  // The items a dialog asks about, and the server's question when a story or share link still shows one.
+  const [doomed, setDoomed] = useState<{ items: GalleryItem[]; asked: string | null } | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useDeleteMedia();
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const stopSelecting = () => {
+    setSelecting(false);
+    setSelected(new Set());
+  };
+  const askToDelete = (targets: GalleryItem[]) => {
+    if (targets.length === 0) return;
+    setDeleteError(null);
+    setDoomed({ items: targets, asked: null });
+  };
+  const confirmDelete = () => {
+    if (!doomed) return;
+    setDeleteError(null);
+    remove.mutate(
+      { ids: doomed.items.map((item) => item.id), confirm: doomed.asked !== null },
+      {
+        onSuccess: () => {
+          setDoomed(null);
+          stopSelecting();
+          setOpenIndex(null);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 409 && doomed.asked === null) {
+            setDoomed({ ...doomed, asked: error.detail });
+          } else {
+            setDeleteError(errorMessage(error));
+          }
+        },
+      },
+    );
+  };
+
   const lightboxItems = useMemo(() => items.map(toLightboxItem), [items]);
   const nextPageError = query.error;
 
@@ -116,8 +172,25 @@ export function GalleryPage() {
           className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6"
         >
           {items.map((item, index) => (
-            <li key={item.id}>
-              <GalleryTile item={item} eager={index < EAGER_ITEMS} onOpen={() => setOpenIndex(index)} />
+            <li key={item.id} className="group/tile relative">
+              <GalleryTile
+                item={item}
+                eager={index < EAGER_ITEMS}
+                selecting={selecting}
+                selected={selected.has(item.id)}
+                onOpen={() => (selecting ? toggle(item.id) : setOpenIndex(index))}
+              />
+              {selecting ? null : (
+                <button
+                  type="button"
+                  onClick={() => askToDelete([item])}
+                  aria-label={`Delete ${itemLabel(item)}`}
+                  title="Delete"
+                  className="absolute top-2 right-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-danger focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
+                >
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -156,15 +229,58 @@ export function GalleryPage() {
               Every image and video you have created, newest first.
             </p>
           </div>
-          {query.isFetching && !query.isPending && !isFetchingNextPage ? (
-            <span className="inline-flex items-center gap-2 text-sm text-ink-muted">
-              <Spinner />
-              Refreshing
-            </span>
-          ) : null}
+          <div className="flex flex-wrap items-center gap-3">
+            {query.isFetching && !query.isPending && !isFetchingNextPage ? (
+              <span className="inline-flex items-center gap-2 text-sm text-ink-muted">
+                <Spinner />
+                Refreshing
+              </span>
+            ) : null}
+            {items.length === 0 ? null : selecting ? (
+              <>
+                <span className="text-sm font-medium text-ink-muted" role="status">
+                  {selected.size} selected
+                </span>
+                <Button
+                  variant="danger"
+                  size="sm"
+                  disabled={selected.size === 0}
+                  icon={<Trash2 aria-hidden="true" className="size-4" />}
+                  onClick={() => askToDelete(items.filter((item) => selected.has(item.id)))}
+                >
+                  Delete selected
+                </Button>
+                <Button variant="secondary" size="sm" onClick={stopSelecting}>
+                  Cancel
+                </Button>
+              </>
+            ) : (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={<Check aria-hidden="true" className="size-4" />}
+                onClick={() => setSelecting(true)}
+              >
+                Select
+              </Button>
+            )}
+          </div>
         </div>
         {body}
       </section>
+      <ConfirmDialog
+        open={doomed !== null}
+        onOpenChange={(open) => {
+          if (!open && !remove.isPending) setDoomed(null);
+        }}
+        title={doomed ? deleteTitle(doomed.items) : ""}
+        description={doomed?.asked ?? DELETE_WARNING}
+        confirmLabel={doomed?.asked ? "Delete anyway" : "Delete"}
+        busyLabel="Deleting..."
+        busy={remove.isPending}
+        error={deleteError}
+        onConfirm={confirmDelete}
+      />
       {openIndex !== null && lightboxItems.length > 0 ? (
         <Lightbox
           items={lightboxItems}
@@ -177,7 +293,19 @@ export function GalleryPage() {
   );
 }
 
-function GalleryTile({ item, eager, onOpen }: { item: GalleryItem; eager: boolean; onOpen: () => void }) {
+function GalleryTile({
+  item,
+  eager,
+  selecting,
+  selected,
+  onOpen,
+}: {
+  item: GalleryItem;
+  eager: boolean;
+  selecting: boolean;
+  selected: boolean;
+  onOpen: () => void;
+}) {
   const label = itemLabel(item);
   const description = item.description.trim();
   const source = item.source === "story" && item.story_title ? item.story_title : SOURCE_LABELS[item.source];
@@ -186,8 +314,23 @@ function GalleryTile({ item, eager, onOpen }: { item: GalleryItem; eager: boolea
       type="button"
       onClick={onOpen}
       title={description || undefined}
-      className="group relative block aspect-square w-full overflow-hidden rounded-2xl border border-line bg-surface-2 shadow-soft transition duration-200 hover:-translate-y-0.5 hover:shadow-lifted motion-reduce:hover:translate-y-0"
+      aria-pressed={selecting ? selected : undefined}
+      className={`group relative block aspect-square w-full overflow-hidden rounded-2xl border bg-surface-2 shadow-soft transition duration-200 hover:-translate-y-0.5 hover:shadow-lifted motion-reduce:hover:translate-y-0 ${
+        selected ? "border-accent-500 ring-4 ring-accent-500/40" : "border-line"
+      }`}
     >
+      {selecting ? (
+        <span
+          aria-hidden="true"
+          className={`absolute top-2 left-2 z-10 grid size-7 place-items-center rounded-full border-2 ${
+            selected
+              ? "border-accent-500 bg-accent-500 text-white"
+              : "border-white bg-black/40 text-transparent"
+          }`}
+        >
+          <Check className="size-4" />
+        </span>
+      ) : null}
       <MediaThumb
         src={item.thumbnail_url ?? (item.type === "image" ? item.url : null)}
         type={item.type}

@@ -18,6 +18,7 @@ import {
   Contact,
   FastForward,
   Feather,
+  ImageOff,
   Pencil,
   Plus,
   Redo2,
@@ -595,6 +596,18 @@ function MediaNotice({ text }: { text: string }) {
   );
 }
 
+const deletedMediaText = (kind: "image" | "video") =>
+  kind === "video" ? "This clip was deleted from the Gallery." : "This picture was deleted from the Gallery.";
+
+function DeletedMediaNotice({ kind }: { kind: "image" | "video" }) {
+  return (
+    <p className="mt-3 flex max-w-md items-center gap-2 rounded-xl border border-dashed border-line bg-surface-2 px-3 py-2 text-sm text-ink-muted">
+      <ImageOff aria-hidden="true" className="size-4 shrink-0" />
+      {deletedMediaText(kind)}
+    </p>
+  );
+}
+
 interface MessageMediaProps {
   message: ChatMessage;
   selection: MessageSelection | null;
@@ -637,7 +650,15 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
       </div>
     );
   }
-  if (!image) return null;
+  if (!image) {
+    // A finished picture or clip with no file any more: the player deleted it from the Gallery (decision 0122).
+    const deleted =
+      message.media_status === "completed" &&
+      (message.mode === "image" || message.mode === "video") &&
+      !message.image_url &&
+      !message.video_url;
+    return deleted ? <DeletedMediaNotice kind={message.mode === "video" ? "video" : "image"} /> : null;
+  }
 
   const selected = selection?.isSelected(message.id) ?? false;
   return (

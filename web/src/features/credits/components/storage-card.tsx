@@ -1,0 +1,80 @@
+// 'Media storage' on the account page: what the account's pictures, clips, uploads and exports keep in
+// storage and its quota (decision 0122), with the way to the Gallery to make room.
+import { formatStorageBytes } from "@storyverse/contract/media";
+import { HardDrive, Images } from "lucide-react";
+import { Button } from "../../../components/button";
+import { useMediaUsage } from "../../../shared/gallery/media-usage";
+import { useView } from "../../../shared/view-provider";
+import { cardClasses, LoadError, Skeleton } from "./card-states";
+
+/** "1.2 GB of 2.0 GB used", or "1.2 GB used (no limit)". */
+export function storageUsedText(usedBytes: number, limitBytes: number | null): string {
+  return limitBytes === null
+    ? `${formatStorageBytes(usedBytes)} used (no limit)`
+    : `${formatStorageBytes(usedBytes)} of ${formatStorageBytes(limitBytes)} used`;
+}
+
+export function StorageCard() {
+  const usage = useMediaUsage();
+  const { navigate } = useView();
+  const data = usage.data;
+  const share = data && data.limitBytes !== null ? Math.min(1, data.usedBytes / data.limitBytes) : null;
+  const full = share !== null && share >= 1;
+
+  return (
+    <section aria-labelledby="storage-card-title" className={`${cardClasses} mt-4`}>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 flex-1">
+          <h2
+            id="storage-card-title"
+            className="flex items-center gap-2 text-lg font-semibold tracking-tight"
+          >
+            <HardDrive aria-hidden="true" className="size-5 text-accent-ink" />
+            Media storage
+          </h2>
+          {usage.isPending ? (
+            <Skeleton className="mt-3 h-5 w-48" />
+          ) : usage.isError ? (
+            <div className="mt-3">
+              <LoadError error={usage.error} onRetry={() => void usage.refetch()} />
+            </div>
+          ) : data ? (
+            <>
+              <p className="mt-2 text-sm font-medium tabular-nums" data-testid="storage-used">
+                {storageUsedText(data.usedBytes, data.limitBytes)}
+              </p>
+              <p className="mt-1 text-sm leading-6 text-ink-muted">
+                {full
+                  ? "Your media storage is full. Delete items from the Gallery to make room."
+                  : "Pictures, videos, uploads, portraits and exports count toward it."}
+              </p>
+            </>
+          ) : null}
+        </div>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Images aria-hidden="true" className="size-4" />}
+          onClick={() => navigate("library")}
+        >
+          Open Gallery
+        </Button>
+      </div>
+      {share !== null ? (
+        <div
+          role="progressbar"
+          aria-label="Media storage used"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(share * 100)}
+          className="mt-4 h-2.5 overflow-hidden rounded-full bg-surface-2"
+        >
+          <div
+            className={`h-full rounded-full ${full ? "bg-danger" : share > 0.9 ? "bg-glow-600" : "bg-accent-500"}`}
+            style={{ width: `${Math.max(share * 100, share > 0 ? 1 : 0)}%` }}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}
