@@ -85,7 +85,7 @@ export async function startServer(
       const log = app?.log ?? consoleLogger;
       const mailer: Mailer = config.smtpUrl
         ? createSmtpMailer(config.smtpUrl, config.mailFrom)
-        : createLogMailer(log);
+        : createLogMailer(log, { printMails: config.appEnv !== "production" });
       const ctx: AppContext = {
         config,
         db: database.db,

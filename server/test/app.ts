@@ -59,6 +59,8 @@ export async function createTestApp(
     providers?: Partial<Providers>;
     workers?: boolean;
     tickingClock?: boolean;
+    /** Where the app (and its workers) write their log lines, at the env's LOG_LEVEL; else no log. */
+    logStream?: { write: (line: string) => void };
   } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
@@ -99,9 +101,12 @@ export async function createTestApp(
     log: silent,
     notify: testDb.database.notifier,
   };
-  if (options.workers !== false) {
-    await startWorkers(jobs, { ...ctx, mailer: createSmtpMailer(smtp.url, config.mailFrom) });
-  }
+  const withWorkers = async (log: AppContext["log"]) => {
+    if (options.workers !== false)
+      await startWorkers(jobs, { ...ctx, log, mailer: createSmtpMailer(smtp.url, config.mailFrom) });
+  };
+  // With a log stream the workers write to the app's log, as a server process's do, so they start after it.
+  if (!options.logStream) await withWorkers(silent);
   const webDistDir = await createFakeWebDist();
   const app = await buildApp({
     config,
@@ -111,9 +116,11 @@ export async function createTestApp(
     storage,
     clock,
     webDistDir,
-    logger: false,
+    logger: options.logStream !== undefined,
+    logStream: options.logStream,
   });
   await app.ready();
+  if (options.logStream) await withWorkers(app.log);
   return {
     ...testDb,
     app,

@@ -1,5 +1,5 @@
-// Outgoing mail: SMTP through nodemailer when SMTP_URL is set, otherwise each mail is written to the
-// server log with its links, so a local install can finish sign-up without a mail server.
+// Outgoing mail: SMTP through nodemailer when SMTP_URL is set, otherwise each mail is printed whole on the
+// server's output with its links, so a local install can finish sign-up without a mail server.
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 
@@ -20,11 +20,28 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-export function createLogMailer(log: Pick<FastifyBaseLogger, "info">, print = console.log): Mailer {
+/**
+ * Without SMTP: on a local install each mail is printed whole (address, links) on standard output, beside the
+ * log's lines but not one of them: that print is the mail's only delivery, and README sends the owner there
+ * for their links. The log's own line names neither the address nor a link. With `printMails` false (APP_ENV
+ * production, where anyone reading the output could use a reset link) nothing of the mail is printed and a
+ * warning says it was not sent. Decision 0124.
+ */
+export function createLogMailer(
+  log: Pick<FastifyBaseLogger, "info" | "warn">,
+  { printMails, print = console.log }: { printMails: boolean; print?: (text: string) => void },
+): Mailer {
   return {
     kind: "log",
     send: async (mail) => {
-      log.info({ to: mail.to, subject: mail.subject }, "mail written to the log (no SMTP_URL)");
+      if (!printMails) {
+        log.warn(
+          { subject: mail.subject },
+          "a mail was not sent: no SMTP_URL (its links are not printed in production)",
+        );
+        return;
+      }
+      log.info({ subject: mail.subject }, "mail printed below (no SMTP_URL)");
       print(`\n----- mail to ${mail.to}: ${mail.subject} -----\n${mail.text}\n----- end of mail -----\n`);
     },
   };
