@@ -50,7 +50,7 @@ function requestForLog(request: FastifyRequest) {
 const UNLOGGED_ERROR_FIELDS = new Set(["params", "cause", "errors"]);
 
 /** An error as its log lines show it: type, scrubbed message and stack, its own fields, its causes. */
-export function errorForLog(error: unknown, depth = 0): unknown {
+function errorForLog(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return typeof error === "string" ? scrubSecrets(error) : error;
   const shown: Record<string, unknown> = {
     type: error.constructor?.name ?? "Error",

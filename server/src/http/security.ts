@@ -52,7 +52,7 @@ export function appCspHeader(styleNonce: string, mediaOrigin?: string): string {
  * share link. Only feature names Chromium has long known are listed: an unknown one is a console error on
  * every page (the browser tier fails on those).
  */
-export const permissionsPolicy = [
+const permissionsPolicy = [
   "microphone=(self)",
   "fullscreen=(self)",
   "picture-in-picture=(self)",
