@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     signals += 1;
     if (signals > 1) {
-      console.error(`${signal} again: exiting without waiting`);
+      log.error({ signal }, `${signal} again: exiting without waiting`);
       process.exit(1);
     }
     if (!starting) process.exit(0);
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error("shutdown failed", error);
+          log.error({ err: error instanceof Error ? error.message : String(error) }, "shutdown failed");
           process.exit(1);
         },
       );
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   const server = await starting;
   if (config.ffmpeg.source === "bundled") {
     const warning = `Using the bundled ffmpeg (4.1, from 2018) at ${config.ffmpeg.path} to decode media: install a current one (Debian: apt-get install ffmpeg) or set FFMPEG_PATH`;
-    if (server.app) server.app.log.warn(warning);
-    else console.warn(warning);
+    (server.app?.log ?? log).warn({}, warning);
   }
   if (server.url) {
     server.app?.log.info(`Storyverse is running on ${config.appUrl} (listening on ${server.url})`);

@@ -32,7 +32,7 @@ export function routeProcessWarnings(log: Logger): void {
       {
         warning: { name: warning.name, code: (warning as { code?: string }).code, message: warning.message },
       },
-      `process warning: ${warning.name}`,
+      `process warning: ${warning.message.split("\n")[0]}`,
     );
   });
 }
