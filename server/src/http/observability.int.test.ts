@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser } from "../../test/factories";
+import { freePort } from "../../test/processes";
 import { postTurnStream } from "../../test/sse";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
@@ -209,5 +210,56 @@ describe("X-Request-Id behind a proxy", () => {
     expect(await idFor("10.0.0.1", "nginx-0123456789abcdef")).not.toBe("nginx-0123456789abcdef");
     expect(await idFor("1", "a".repeat(129))).toMatch(/^[0-9a-f-]{36}$/);
     expect(await idFor("1", 'has spaces and "quotes"')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("a vendor that cannot be reached", () => {
+  it("counts the failed call by vendor, kind and reason, and the service's log line carries the request's id", async () => {
+    const written: string[] = [];
+    // Nothing listens on this port: every call to the voice vendor is refused.
+    const closedPort = await freePort();
+    const t = await createTestApp({
+      workers: false,
+      logStream: { write: (line: string) => void written.push(line) },
+      env: {
+        LOG_LEVEL: "info",
+        METRICS_TOKEN: TOKEN,
+        TTS_PROVIDER: "elevenlabs",
+        TTS_API_KEY: "test-key-not-used",
+        TTS_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
+      },
+    });
+    try {
+      const scrape = async () =>
+        (
+          await t.app.inject({
+            method: "GET",
+            url: "/metrics",
+            headers: { authorization: `Bearer ${TOKEN}` },
+          })
+        ).body;
+      const failed = { vendor: "elevenlabs", kind: "voices", reason: "unreachable" };
+      const before = sample(await scrape(), "storyverse_vendor_errors_total", failed);
+      const user = await createUser(t);
+      const res = await t.app.inject({
+        method: "GET",
+        url: "/api/voices",
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(sample(await scrape(), "storyverse_vendor_errors_total", failed)).toBe(before + 1);
+      const id = res.headers["x-request-id"];
+      const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+      // Written by the voices service through the app's logger, not by the request's own logger.
+      const serviceLine = lines.find((line) => line.msg === "listing voices failed");
+      expect(serviceLine?.reqId).toBe(id);
+      expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual([
+        "incoming request",
+        "listing voices failed",
+        "request completed",
+      ]);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
