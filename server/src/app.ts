@@ -21,6 +21,7 @@ import { installCompression } from "./http/compression";
 import { installApiDocs } from "./http/docs";
 import { installErrorHandling } from "./http/errors";
 import { installInputGuards } from "./http/input-guards";
+import { loggerOptions } from "./http/logging";
 import { installObservability, requestIdFor, requestIdMixin } from "./http/observability";
 import { createRouteKit, type Lifecycle } from "./http/route-kit";
 import type { RouteModuleOptions, TypedApp } from "./http/route-module";
@@ -62,8 +63,10 @@ export type AppDeps = {
   clock: Clock;
   /** The built web app (web/dist); its index.html answers every non-API path. */
   webDistDir: string;
-  /** false silences request logs (tests); otherwise pino at config.logLevel. */
+  /** false silences request logs (tests); otherwise pino at config.logLevel, secrets scrubbed (http/logging.ts). */
   logger?: boolean;
+  /** Where log lines go instead of standard output (a test reading everything the app logs). */
+  logStream?: { write: (line: string) => void };
   /** The process sets `draining` when it starts to stop, so readiness fails before connections close. */
   lifecycle?: Lifecycle;
 };
@@ -92,10 +95,12 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   let rootLog: unknown;
   const app = Fastify({
     logger:
-      deps.logger === false ? false : { level: deps.config.logLevel, mixin: requestIdMixin(() => rootLog) },
+      deps.logger === false
+        ? false
+        : { ...loggerOptions(deps.config.logLevel, deps.logStream), mixin: requestIdMixin(() => rootLog) },
     bodyLimit: 1024 * 1024,
-    requestIdHeader: false,
     // Each request's id: a trusted proxy's X-Request-Id, else a new uuid (http/observability.ts).
+    requestIdHeader: false,
     genReqId: requestIdFor(deps.config.trustProxy),
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // A client that trickles its request in is cut off; the response may still take as long as it needs.
