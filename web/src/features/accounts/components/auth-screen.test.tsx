@@ -212,6 +212,32 @@ describe("auth screen", () => {
     expect(calls[0]?.path).toBe("/api/health");
   });
 
+  it("says Storyverse is unavailable, not that the player is offline, while the server answers 503", async () => {
+    server({
+      "/api/health": () => json({ detail: "Database unavailable", code: "unavailable" }, 503),
+      "/api/login": () =>
+        json(
+          {
+            detail: "Storyverse is unavailable right now. Please try again in a moment.",
+            code: "unavailable",
+          },
+          503,
+        ),
+    });
+    renderScreen();
+    const notice = await screen.findByRole("status");
+    expect(notice.textContent).toBe("Storyverse is unavailable right now. Please try again in a moment.");
+    expect(screen.queryByText(/You seem to be offline/)).toBeNull();
+    // A sign-in meanwhile is answered with the same words.
+    type("Email or username", "ada");
+    type("Password", "secret1");
+    submit("Continue");
+    expect(await screen.findByRole("alert")).toHaveProperty(
+      "textContent",
+      "Storyverse is unavailable right now. Please try again in a moment.",
+    );
+  });
+
   it("offers the way home and the forgotten-password screen", () => {
     server();
     const { onBackToHome, onForgotPassword } = renderScreen();

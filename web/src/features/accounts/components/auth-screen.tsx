@@ -6,7 +6,7 @@
 
 import type { AuthResponse } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { CircleAlert, WifiOff } from "lucide-react";
+import { CircleAlert, ServerCrash, WifiOff } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
@@ -43,6 +43,9 @@ export interface AuthScreenProps {
   /** Fills "Email or username" (after a verified email or a password reset); the password gets the focus. */
   initialIdentifier?: string | null;
 }
+
+/** The server answers but cannot serve (its database is down): the server's own words for a 503. */
+const SERVER_UNAVAILABLE_MESSAGE = "Storyverse is unavailable right now. Please try again in a moment.";
 
 const COPY: Record<AuthMode, { title: string; lede: string; submit: string; busy: string }> = {
   signin: {
@@ -84,7 +87,7 @@ export function AuthScreen({
   const [tried, setTried] = useState(false);
   const headingId = useId();
   const firstField = useRef<HTMLInputElement>(null);
-  const { offline } = useConnectivity();
+  const { offline, unavailable } = useConnectivity();
 
   const registering = mode === "register";
   const username = useAvailability("username", values.username, registering);
@@ -177,6 +180,15 @@ export function AuthScreen({
                   <span className="font-medium text-ink">You seem to be offline.</span> We can't reach
                   Storyverse right now and will keep trying.
                 </span>
+              </p>
+            ) : null}
+            {unavailable ? (
+              <p
+                role="status"
+                className="mt-6 flex items-start gap-3 rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm leading-6 text-ink-muted"
+              >
+                <ServerCrash aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
+                <span className="font-medium text-ink">{SERVER_UNAVAILABLE_MESSAGE}</span>
               </p>
             ) : null}
 
