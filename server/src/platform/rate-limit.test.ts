@@ -32,6 +32,20 @@ describe("rate-limit windows under a test clock", () => {
   });
 });
 
+describe("places taken at once", () => {
+  it("gives each of 200 reservations made at once a different count, and a released place to the next", async () => {
+    const limiter = createRateLimiter(createFakeClock(new Date()), { kind: "pglite" });
+    const places = await Promise.all(Array.from({ length: 200 }, () => limiter.reserve(rule, "user-1")));
+    expect(places.map((place) => place.before).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+    expect(places.every((place) => place.retryAfterSeconds > 0)).toBe(true);
+    await limiter.release(rule, "user-1");
+    expect((await limiter.reserve(rule, "user-1")).before).toBe(199);
+    expect((await limiter.peek(rule, "user-1")).count).toBe(200);
+  });
+});
+
 describe("address buckets", () => {
   it.each([
     ["2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"],
