@@ -263,3 +263,36 @@ describe("a vendor that cannot be reached", () => {
     }
   });
 });
+
+describe("queue depth", () => {
+  it("shows a queued job by kind and state while no worker has taken it", async () => {
+    // No workers in this process: the turn's picture job waits in the queue.
+    const t = await createTestApp({ workers: false, env: { METRICS_TOKEN: TOKEN } });
+    try {
+      const waiting = async () =>
+        sample(
+          (
+            await t.app.inject({
+              method: "GET",
+              url: "/metrics",
+              headers: { authorization: `Bearer ${TOKEN}` },
+            })
+          ).body,
+          "storyverse_jobs_waiting",
+          { kind: "chat-generate-media", state: "created" },
+        );
+      const before = await waiting();
+      const user = await createUser(t);
+      const turn = await t.app.inject({
+        method: "POST",
+        url: "/api/chat",
+        headers: { authorization: `Bearer ${user.token}` },
+        payload: { prompt: "I open the door", chat_mode: "image" },
+      });
+      expect(turn.statusCode).toBe(200);
+      expect(await waiting()).toBe(before + 1);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
