@@ -17,15 +17,16 @@ function renderSection(onError = vi.fn()) {
 
 describe("Download backup", () => {
   it("fetches the story's archive with the player's token and saves it under the server's name", async () => {
-    const calls = mockFetch(
-      () =>
-        new Response("PK archive", {
-          status: 200,
-          headers: {
-            "Content-Type": "application/zip",
-            "Content-Disposition": 'attachment; filename="neon-nights.storyverse.zip"',
-          },
-        }),
+    const calls = mockFetch((call) =>
+      call.path.endsWith("/summary")
+        ? json({ success: true, branches: 1, checkpoints: 0, media: 0 })
+        : new Response("PK archive", {
+            status: 200,
+            headers: {
+              "Content-Type": "application/zip",
+              "Content-Disposition": 'attachment; filename="neon-nights.storyverse.zip"',
+            },
+          }),
     );
     vi.stubGlobal(
       "URL",
@@ -41,9 +42,23 @@ describe("Download backup", () => {
     await waitFor(() =>
       expect(saved).toEqual([{ href: "blob:backup", download: "neon-nights.storyverse.zip" }]),
     );
-    expect(calls[0]?.path).toBe(`/api/stories/${STORY_ID}/backup`);
-    expect(calls[0]?.headers.Authorization).toBe(`Bearer ${TEST_TOKEN}`);
+    const download = calls.find((call) => call.path === `/api/stories/${STORY_ID}/backup`);
+    expect(download?.headers.Authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(await screen.findByRole("button", { name: "Download backup" })).toBeTruthy();
+  });
+
+  it("says exactly what the backup holds: its branches, checkpoints, pictures and clips", async () => {
+    mockFetch((call) =>
+      call.path === `/api/stories/${STORY_ID}/backup/summary`
+        ? json({ success: true, branches: 3, checkpoints: 2, media: 41 })
+        : json({ detail: "unexpected", code: "not_found" }, 404),
+    );
+    renderSection();
+    expect(
+      await screen.findByText(
+        /^The whole story in one file: 3 branches, 2 checkpoints, 41 pictures and clips\./,
+      ),
+    ).toBeTruthy();
   });
 
   it("says why when the backup cannot be made", async () => {

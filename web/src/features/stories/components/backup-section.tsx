@@ -1,11 +1,12 @@
 // "Backup" in an open story's Share & export dialog: the whole story as one archive (see
 // docs/story-archive.md), which "Restore a backup" on the Stories list of any Storyverse turns back into a
-// story, media included. A failure goes to the dialog's own alert, as its other sections' do.
+// story, media included. It says exactly what is inside (its branches, checkpoints, pictures and clips, from
+// the server). A failure goes to the dialog's own alert, as its other sections' do.
 import { HardDriveDownload } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
-import { downloadStoryBackup } from "../api/story-backup";
+import { describeBackup, downloadStoryBackup, useBackupSummary } from "../api/story-backup";
 
 export function BackupSection({
   storyId,
@@ -16,6 +17,7 @@ export function BackupSection({
 }) {
   const [saving, setSaving] = useState(false);
   const headingId = useId();
+  const summary = useBackupSummary(storyId).data;
 
   const save = async () => {
     if (saving) return;
@@ -36,8 +38,11 @@ export function BackupSection({
         Backup
       </h3>
       <p className="text-sm text-ink-muted">
-        The whole story in one file: every message and its versions, Memory, Story Cards with their portraits,
-        settings, pictures and clips. Bring it back on any Storyverse with “Restore a backup” in Your Stories.
+        {summary
+          ? `The whole story in one file: ${describeBackup(summary)}.`
+          : "The whole story in one file: every branch, checkpoint, picture and clip."}{" "}
+        Every message with its versions, Memory, Story Cards with their portraits, settings and the film are
+        in it. Bring it back on any Storyverse with “Restore a backup” in Your Stories.
       </p>
       <div>
         <Button

@@ -184,10 +184,34 @@ describe("importing a character on the Stories list", () => {
     expect((formSentTo("/api/stories/import")?.get("file") as File).name).toBe("seraphina.json");
   });
 
-  it("restores a dropped backup archive, and refuses a file of another kind", async () => {
+  it("shows a dropped backup for what it holds, restores it on confirm with its progress, and refuses a file of another kind", async () => {
+    const restoreId = "dddddddd-dddd-4ddd-8ddd-dddddddddddd";
+    const restore = (status: string, progress: number, story: typeof imported | null = null) => ({
+      success: true,
+      restore: {
+        id: restoreId,
+        status,
+        progress,
+        preview: {
+          title: "Seraphina (restored)",
+          exchanges: 12,
+          branches: 3,
+          checkpoints: 2,
+          media: 41,
+          bytes: 5_452_595,
+        },
+        story,
+        notes: [],
+        error: null,
+      },
+    });
+    const polls = [restore("running", 55), restore("completed", 100, imported)];
     serve({
       ...baseRoutes,
-      "POST /api/stories/restore": () => json({ success: true, story: imported, notes: [] }),
+      "POST /api/stories/restore": () => json(restore("previewed", 0)),
+      [`POST /api/stories/restore/${restoreId}/confirm`]: () => json(restore("queued", 0), 202),
+      [`GET /api/stories/restore/${restoreId}`]: () =>
+        json(polls.shift() ?? restore("completed", 100, imported)),
     });
     renderPage();
     const list = await screen.findByRole("article", { name: "The Lantern Forest" });
@@ -197,8 +221,18 @@ describe("importing a character on the Stories list", () => {
 
     const backup = new File(["PK"], "seraphina.storyverse.zip", { type: "application/zip" });
     fireEvent.drop(list, { dataTransfer: { types: ["Files"], files: [backup] } });
-    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`));
+    const dialog = await screen.findByRole("dialog", { name: "Restore this backup?" });
+    expect(dialog.textContent).toContain(
+      "“Seraphina (restored)”: 12 exchanges, 3 branches, 2 checkpoints, 41 pictures and clips (5.2 MB).",
+    );
     expect((formSentTo("/api/stories/restore")?.get("file") as File).name).toBe("seraphina.storyverse.zip");
+    // Nothing is restored before the player says so.
+    expect(vi.mocked(fetch).mock.calls.some(([input]) => String(input).endsWith("/confirm"))).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Restore" }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/stories/${imported.id}`), { timeout: 5_000 });
+    expect(
+      vi.mocked(fetch).mock.calls.some(([input]) => String(input).endsWith(`/restore/${restoreId}/confirm`)),
+    ).toBe(true);
   });
 
   it("restores a picked backup and shows the server's reason when it is refused", async () => {

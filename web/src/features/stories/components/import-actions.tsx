@@ -1,16 +1,30 @@
 // Bringing stories in from files, on the Stories list: "Import a character" (a Character Card as JSON, PNG/APNG
 // or CHARX) and "Restore a backup" (a story archive, .zip), by file picker or by dropping the file anywhere on
-// the list. The new story opens at once; what was cut or left out waits there as a notice (import-notes.tsx).
-// While a file uploads both actions are disabled and the busy one says so; a refusal shows the server's reason.
+// the list. An imported story opens at once; a backup is first shown for what it holds (its title, exchanges,
+// branches, checkpoints, pictures and clips, size) and restored only when the player confirms, with its progress
+// in the same dialog (decision 0123); the restored story then opens. What was cut or left out waits there as a
+// notice (import-notes.tsx). While a file uploads both actions are disabled and the busy one says so; a refusal
+// shows the server's reason.
+
+import type { StoryRestore } from "@storyverse/contract/interop";
 import { BACKUP_FILE_MAX_MB, INTEROP_FILE_MAX_MB } from "@storyverse/contract/interop";
 import type { Story } from "@storyverse/contract/stories";
 import { ArchiveRestore, FileUp, TriangleAlert, Upload, X } from "lucide-react";
 import { type ChangeEvent, type DragEvent, type ReactNode, useRef, useState } from "react";
 import { Button } from "../../../components/button";
-import { iconButtonClasses } from "../../../components/button-classes";
+import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
+import { FormAlert } from "../../../components/form-alert";
+import { Modal, ModalActions, ModalClose } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
 import { CARD_FILE_TYPES, useImportStory } from "../api/import-story";
-import { BACKUP_FILE_TYPES, useRestoreStory } from "../api/restore-story";
+import {
+  BACKUP_FILE_TYPES,
+  confirmRestore,
+  describePreview,
+  uploadBackup,
+  useAddRestoredStory,
+  waitForRestore,
+} from "../api/restore-story";
 import { rememberImportNotes } from "./import-notes";
 
 type UploadKind = "character" | "backup";
@@ -25,6 +39,14 @@ function kindOfFile(name: string): UploadKind | null {
   return CARD_EXTENSIONS.some((extension) => lower.endsWith(extension)) ? "character" : null;
 }
 
+/** A backup uploaded and previewed, waiting for the player's confirm, then restoring. */
+export type PendingRestore = {
+  fileName: string;
+  restore: StoryRestore;
+  running: boolean;
+  error: string | null;
+};
+
 export interface StoryImporter {
   /** The upload in progress, if any. */
   busy: UploadKind | null;
@@ -33,14 +55,20 @@ export interface StoryImporter {
   /** A file dropped on the list: a .zip is restored, a card imported, anything else refused. */
   drop: (file: File) => void;
   dismissError: () => void;
+  /** The previewed backup (the restore dialog is open while there is one). */
+  pending: PendingRestore | null;
+  confirm: () => Promise<void>;
+  /** Closes the dialog; a restore already confirmed goes on without it. */
+  dismissRestore: () => void;
 }
 
 /** Uploads one file at a time and hands the new story to `onReady` (which opens it). */
 export function useStoryImporter(onReady: (story: Story) => Promise<void>): StoryImporter {
   const importCard = useImportStory();
-  const restoreBackup = useRestoreStory();
+  const addRestored = useAddRestoredStory();
   const [busy, setBusy] = useState<UploadKind | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingRestore | null>(null);
   const running = useRef(false);
 
   const upload = async (kind: UploadKind, file: File) => {
@@ -54,7 +82,12 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
     setError(null);
     setBusy(kind);
     try {
-      const result = await (kind === "backup" ? restoreBackup : importCard).mutateAsync(file);
+      if (kind === "backup") {
+        // The backup is only looked at: the dialog shows what it holds and restores it on the player's word.
+        setPending({ fileName: file.name, restore: await uploadBackup(file), running: false, error: null });
+        return;
+      }
+      const result = await importCard.mutateAsync(file);
       rememberImportNotes(result.story.id, result.notes);
       await onReady(result.story);
     } catch (failure) {
@@ -74,7 +107,50 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
       );
   };
 
-  return { busy, error, upload, drop, dismissError: () => setError(null) };
+  const confirm = async () => {
+    if (!pending || pending.running) return;
+    const { fileName } = pending;
+    setPending({ ...pending, running: true, error: null });
+    try {
+      await confirmRestore(pending.restore.id);
+      const done = await waitForRestore(pending.restore.id, (restore) =>
+        setPending((now) => (now ? { ...now, restore } : now)),
+      );
+      if (done.status === "failed" || !done.story) {
+        setPending((now) =>
+          now
+            ? {
+                ...now,
+                running: false,
+                error: `Couldn't restore “${fileName}”: ${done.error ?? "it failed."}`,
+              }
+            : now,
+        );
+        return;
+      }
+      addRestored(done.story);
+      rememberImportNotes(done.story.id, done.notes);
+      setPending(null);
+      await onReady(done.story);
+    } catch (failure) {
+      setPending((now) =>
+        now
+          ? { ...now, running: false, error: `Couldn't restore “${fileName}”: ${errorMessage(failure)}` }
+          : now,
+      );
+    }
+  };
+
+  return {
+    busy,
+    error,
+    upload,
+    drop,
+    dismissError: () => setError(null),
+    pending,
+    confirm,
+    dismissRestore: () => setPending(null),
+  };
 }
 
 /** The two buttons, each with its hidden file picker. */
@@ -132,6 +208,67 @@ export function ImportActions({ importer }: { importer: StoryImporter }) {
         onChange={picked("backup")}
       />
     </>
+  );
+}
+
+/**
+ * The previewed backup: what it holds, and Restore. Once confirmed, the restore's progress; a failure stays in
+ * the dialog with the server's reason. Nothing is restored until the player confirms.
+ */
+export function RestoreDialog({ importer }: { importer: StoryImporter }) {
+  const pending = importer.pending;
+  const restore = pending?.restore;
+  const progress = restore?.progress ?? 0;
+  const failed = restore?.status === "failed";
+  return (
+    <Modal
+      open={pending !== null}
+      onOpenChange={(open) => {
+        if (!open) importer.dismissRestore();
+      }}
+      title="Restore this backup?"
+      description={
+        restore ? (
+          <>
+            “{restore.preview.title}”: {describePreview(restore.preview)}. It becomes a new story of yours;
+            the backup’s own story is not changed.
+          </>
+        ) : null
+      }
+      busy={pending?.running ?? false}
+      size="sm"
+      icon={<ArchiveRestore aria-hidden="true" className="size-5" />}
+    >
+      <FormAlert message={pending?.error ?? null} />
+      {pending?.running ? (
+        <div className="flex flex-col gap-2">
+          <progress
+            className="h-2 w-full overflow-hidden rounded-full accent-accent-500"
+            max={100}
+            value={progress}
+            aria-label="Restore progress"
+          />
+          <p className="text-sm text-ink-muted" aria-live="polite">
+            {restore?.status === "queued" ? "Waiting to start…" : `Restoring… ${progress}%`}
+          </p>
+        </div>
+      ) : null}
+      <ModalActions>
+        <ModalClose disabled={pending?.running ?? false} className={buttonClasses("secondary", "sm")}>
+          {failed ? "Close" : "Cancel"}
+        </ModalClose>
+        {failed ? null : (
+          <Button
+            onClick={() => void importer.confirm()}
+            size="sm"
+            loading={pending?.running ?? false}
+            loadingText="Restoring…"
+          >
+            Restore
+          </Button>
+        )}
+      </ModalActions>
+    </Modal>
   );
 }
 

@@ -15,7 +15,13 @@ import { byLastActivity, filterStories } from "../story-filter";
 import { useOpenStoryAction } from "../use-open-story-action";
 import { CreateStoryDialog } from "./create-story-dialog";
 import { DeleteStoryDialog } from "./delete-story-dialog";
-import { ImportActions, ImportDropZone, ImportError, useStoryImporter } from "./import-actions";
+import {
+  ImportActions,
+  ImportDropZone,
+  ImportError,
+  RestoreDialog,
+  useStoryImporter,
+} from "./import-actions";
 import { StartersSection } from "./starters";
 import { StoryCard } from "./story-card";
 import { StorySettingsDialog } from "./story-settings-dialog";
@@ -68,6 +74,7 @@ export function StoriesPage() {
           </div>
         </div>
         <ImportError importer={importer} />
+        <RestoreDialog importer={importer} />
 
         {list.length > 0 ? (
           <div className="relative mt-8 max-w-md">
