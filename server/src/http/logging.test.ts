@@ -29,12 +29,18 @@ describe("the log's scrubbing", () => {
       }),
       { query: "select * from users where lower(email) = $1", params: ["pat@example.org"] },
     );
+    // A vendor's error keeps the vendor's answer as a field (Stripe's `raw`).
+    const vendor = Object.assign(new Error("No such customer"), {
+      raw: { message: "No such customer: 'pat@example.org'", param: "customer" },
+    });
     const log = await logOf((request) => {
       request.log.error({ err: failed }, "unhandled error");
+      request.log.error({ err: vendor }, "stripe: checkout failed");
       request.log.warn({ err: new Error("no account for Pat.Smith+x@mail.example.co.uk") }, "lookup failed");
     });
     expect(log).toContain("Failed query: select * from users where lower(email) = $1");
     expect(log).toContain("ECONNREFUSED");
+    expect(log).toContain('"param":"customer"');
     expect(log).not.toContain("example.org");
     expect(log).not.toContain("Pat.Smith");
   });

@@ -49,6 +49,15 @@ function requestForLog(request: FastifyRequest) {
 /** Error fields never written: a failed query's parameters (Drizzle's DrizzleQueryError keeps them). */
 const UNLOGGED_ERROR_FIELDS = new Set(["params", "cause", "errors"]);
 
+/** A value with its strings scrubbed, into arrays and plain objects a few levels deep (a vendor error's body). */
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return scrubSecrets(value);
+  if (depth >= 4 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubValue(item, depth + 1)]));
+}
+
 /** An error as its log lines show it: type, scrubbed message and stack, its own fields, its causes. */
 function errorForLog(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return typeof error === "string" ? scrubSecrets(error) : error;
@@ -59,7 +68,7 @@ function errorForLog(error: unknown, depth = 0): unknown {
   };
   for (const [name, value] of Object.entries(error)) {
     if (name in shown || UNLOGGED_ERROR_FIELDS.has(name)) continue;
-    shown[name] = typeof value === "string" ? scrubSecrets(value) : value;
+    shown[name] = scrubValue(value, 0);
   }
   if (depth < 5) {
     if (error.cause !== undefined) shown.cause = errorForLog(error.cause, depth + 1);
