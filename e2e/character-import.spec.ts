@@ -251,6 +251,10 @@ test("a story's backup downloads and restores as a new story", async ({ page }) 
   await page.getByRole("button", { name: "Share & export" }).click();
   const dialog = page.getByRole("dialog", { name: "Share & export" });
   await expect(dialog.getByRole("region", { name: "Backup" })).toBeVisible();
+  // It says exactly what is inside.
+  await expect(dialog.getByRole("region", { name: "Backup" })).toContainText(
+    /The whole story in one file: 1 branch, 0 checkpoints, \d+ (picture or clip|pictures and clips)\./,
+  );
   await expectNoSeriousAxeViolations(page, "share & export with the backup");
   await shoot(page, "backup-light");
   const download = page.waitForEvent("download");
@@ -269,7 +273,17 @@ test("a story's backup downloads and restores as a new story", async ({ page }) 
     mimeType: "application/zip",
     buffer: readFileSync(archive),
   });
-  await expect(page.getByRole("heading", { level: 1, name: CARD_NAME })).toBeVisible({ timeout: 60_000 });
+  // The backup is shown for what it holds; nothing is restored until the player confirms.
+  const preview = page.getByRole("dialog", { name: "Restore this backup?" });
+  await expect(preview).toContainText(`“${CARD_NAME} (restored)”: 1 exchange, 1 branch, 0 checkpoints`, {
+    timeout: 60_000,
+  });
+  await expectNoSeriousAxeViolations(page, "restore preview");
+  await shoot(page, "restore-preview-light");
+  await preview.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `${CARD_NAME} (restored)` })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page).not.toHaveURL(original);
   const opening = narrator(page).first();
   await expect(opening).toContainText(`You're lucky the tide turned, ${player.username}.`);
