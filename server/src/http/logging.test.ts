@@ -49,7 +49,10 @@ describe("the log's scrubbing", () => {
     const log = await logOf((request) => {
       request.log.info({ headers: request.headers }, "headers");
       request.log.info(`shared page ${request.url} opened`);
-      request.log.info({ link: "http://app.test/forgot-password?token=r3set-t0ken-value&x=1" }, "mailed");
+      request.log.info(
+        { mail: { links: ["http://app.test/forgot-password?token=r3set-t0ken-value&x=1"] } },
+        "mailed",
+      );
     }, "/s/sh4re-t0ken-value");
     expect(log).toContain('"authorization":"[redacted]"');
     for (const secret of ["sess-0123456789abcdef", "c00k1e-secret", "sh4re-t0ken-value", "r3set-t0ken-value"])

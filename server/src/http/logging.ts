@@ -3,8 +3,8 @@
 // signature), in headers (a session's bearer token, cookies) and in error messages (a failed query's
 // parameters: an email, a share token). The request serializer writes each request's address with those
 // parts replaced; headers are never written, and redacted should a line carry them; errors are written with
-// their messages scrubbed and without a failed query's parameters; every message and top-level string field
-// of a line is scrubbed the same way.
+// their messages scrubbed and without a failed query's parameters; every message and string field of a
+// line (inside plain objects too) is scrubbed the same way.
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 
 const REDACTED = "[redacted]";
@@ -107,12 +107,8 @@ export function loggerOptions(
     serializers: { req: requestForLog, err: (error: Error) => errorForLog(error) as ErrorFields },
     redact: { paths: REDACTED_PATHS, censor: REDACTED },
     formatters: {
-      log: (fields: Record<string, unknown>) => {
-        const shown = { ...fields };
-        for (const [name, value] of Object.entries(fields))
-          if (typeof value === "string") shown[name] = scrubSecrets(value);
-        return shown;
-      },
+      // Strings, also inside plain objects and arrays; a request, an answer and an error have their serializers.
+      log: (fields: Record<string, unknown>) => scrubValue(fields, 0) as Record<string, unknown>,
     },
     hooks: {
       logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void) {
