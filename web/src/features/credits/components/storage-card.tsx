@@ -23,7 +23,7 @@ export function StorageCard() {
 
   return (
     <section aria-labelledby="storage-card-title" className={`${cardClasses} mt-4`}>
-      <div className="flex flex-wrap items-start justify-between gap-4">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 flex-1">
           <h2
             id="storage-card-title"
@@ -54,6 +54,7 @@ export function StorageCard() {
         <Button
           variant="secondary"
           size="sm"
+          className="self-start"
           icon={<Images aria-hidden="true" className="size-4" />}
           onClick={() => navigate("library")}
         >
