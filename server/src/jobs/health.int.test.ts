@@ -43,7 +43,7 @@ describe("the worker's GET /health", () => {
     await opened?.db.database.close();
     const down = await fetch(`${url}/health`);
     expect(down.status).toBe(503);
-    expect((await down.json()).detail).toBe("Database unavailable");
+    expect(((await down.json()) as { detail: string }).detail).toBe("Database unavailable");
   });
 
   it("answers 503 when the database answers too late", async () => {
@@ -69,6 +69,6 @@ describe("the worker's GET /health", () => {
     await jobs.stop(1_000);
     const stopped = await fetch(`${url}/health`);
     expect(stopped.status).toBe(503);
-    expect((await stopped.json()).detail).toBe("The job loop is stopped or stuck");
+    expect(((await stopped.json()) as { detail: string }).detail).toBe("The job loop is stopped or stuck");
   });
 });
