@@ -11,6 +11,7 @@ import { loadConfig } from "./config";
 import { findAccount } from "./credits/repo";
 import { openAccountWithSignupBonus, remainingCredits } from "./credits/service";
 import { DataDirectoryInUse, openDatabase } from "./db/client";
+import { storageUsage } from "./media/quota";
 import { startServer } from "./server";
 
 const dirs: string[] = [];
@@ -101,6 +102,53 @@ describe("npm run admin: credits", () => {
       balanceTenths: 150,
     });
     await reopened.close();
+    await testDb.cleanup();
+  }, 120_000);
+});
+
+describe("npm run admin: storage quota", () => {
+  it("sets an account's own media quota in MB, 0 for unlimited, and 'default' returns it to MEDIA_QUOTA_MB", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-admin-"));
+    dirs.push(dataDir);
+    const testDb = await createTestDatabase({ dir: path.join(dataDir, "pglite") });
+    const user = await insertUser(testDb.database.db, {
+      email: "keeper@example.com",
+      username: "keeper",
+      passwordHash: "x",
+      createdAt: new Date(),
+    });
+    await testDb.database.close();
+    const base = "url" in testDb.target ? { DATABASE_URL: testDb.target.url } : { DATA_DIR: dataDir };
+    const env = { ...base, MEDIA_QUOTA_MB: "512" };
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+
+    expect(await runAdmin(["set-quota", "keeper@example.com", "100"], env)).toBe(0);
+    expect(log).toHaveBeenLastCalledWith("Media storage of keeper@example.com: 100.0 MB, 0 B used.");
+    const reopened = await openDatabase(testDb.target);
+    const usageOf = () => storageUsage({ db: reopened.db, config: { mediaQuotaMb: 512 } }, user.id);
+    expect(await usageOf()).toEqual({ usedBytes: 0, limitBytes: 100 * 1024 * 1024 });
+    await reopened.close();
+
+    expect(await runAdmin(["set-quota", "keeper@example.com", "0"], env)).toBe(0);
+    expect(log).toHaveBeenLastCalledWith("Media storage of keeper@example.com: unlimited, 0 B used.");
+    expect(await runAdmin(["set-quota", "keeper@example.com", "default"], env)).toBe(0);
+    expect(log).toHaveBeenLastCalledWith(
+      "Media storage of keeper@example.com: 512.0 MB (the install's MEDIA_QUOTA_MB), 0 B used.",
+    );
+    for (const bad of [
+      ["set-quota", "keeper@example.com", "-5"],
+      ["set-quota", "keeper@example.com", "1.5"],
+      ["set-quota", "ghost@example.com", "10"],
+    ]) {
+      expect(await runAdmin(bad, env), bad.join(" ")).toBe(1);
+    }
+    const again = await openDatabase(testDb.target);
+    expect(await storageUsage({ db: again.db, config: { mediaQuotaMb: 512 } }, user.id)).toEqual({
+      usedBytes: 0,
+      limitBytes: 512 * 1024 * 1024,
+    });
+    await again.close();
     await testDb.cleanup();
   }, 120_000);
 });
