@@ -26,6 +26,8 @@ const config: KnipConfig = {
       ignoreUnresolved: ["./test/global-setup.ts"],
     },
     server: {
+      // The compiled entries (scripts/build-server.mjs bundles them; package.json's scripts run server/dist).
+      entry: ["src/main.ts", "src/admin.ts", "src/migrate.ts"],
       // Loaded with createRequire by config.ts, only when no other ffmpeg is found (it throws on a platform
       // it has no build for), which knip cannot follow.
       ignoreDependencies: ["@ffmpeg-installer/ffmpeg"],

@@ -10,9 +10,9 @@ import { setUnlimited } from "./credits/repo";
 import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
 import { type Database, DataDirectoryInUse, openDatabase, type Queryable } from "./db/client";
 import { runMigrations } from "./db/migrate";
+import { databaseTarget } from "./db/target";
 import { setStorageQuota, storageUsage } from "./media/quota";
 import { systemClock } from "./platform/clock";
-import { databaseTarget } from "./server";
 
 const usage = `Usage: npm run admin -- <command>
 

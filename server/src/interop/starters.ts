@@ -6,9 +6,10 @@ import path from "node:path";
 import type { Starter } from "@storyverse/contract/interop";
 import sharp from "sharp";
 import { NotFound } from "../platform/errors";
+import { serverDir } from "../platform/server-dir";
 import { type ParsedCard, readCardFile } from "./formats/character-card";
 
-const STARTERS_DIR = path.resolve(import.meta.dirname, "../../assets/starters");
+const STARTERS_DIR = path.join(serverDir, "assets/starters");
 
 /** The shipped starters, in the order the list shows them; `file` is under server/assets/starters. */
 export const STARTER_FILES = [
