@@ -9,8 +9,6 @@ import { z } from "zod";
 
 export const BACKUP_FORMAT = "storyverse-story";
 export const BACKUP_VERSION = 2;
-/** The oldest format this reader restores. */
-export const BACKUP_OLDEST_VERSION = 1;
 /** The most messages one archive may hold (every branch's copies counted): past it, a 413 before parsing. */
 export const ARCHIVE_MESSAGES_MAX = 100_000;
 /** The most branches: the app's own limit per story. */

@@ -1,6 +1,7 @@
-// What a whole-story backup needs of the stories module: the story row, its Story Cards as stored (every
-// column, the lore ones included) and its living-lore drafts, and the restore's writes of a new story with its
-// cards and drafts. The interop module reaches the stories, story_cards and lore_suggestions tables only
+// What a whole-story backup needs of the stories module: every live branch row of the story, each with its
+// Story Cards as stored (every column, the lore ones included) and its living-lore drafts, and the restore's
+// writes of a new story: its branch rows hidden (`restoring`) until the last batch shows them, its cards and
+// drafts, and the removal of a hidden story a restore did not finish. The interop module reaches the stories, story_cards and lore_suggestions tables only
 // through here. Callers check nothing: a story that is not the user's is a 404 here, and the restore's limits
 // are checked before these writes.
 
@@ -101,21 +102,6 @@ export async function deleteRestoringStory(q: Queryable, userId: string, rootId:
     .returning({ id: stories.id });
   storyCache.invalidate(q, userId);
   return gone.length > 0;
-}
-
-/** One of the user's stories with its cards and drafts, as stored; NotFound for anyone else's. */
-export async function storyForBackup(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-  storyId: string,
-): Promise<{ story: BackupStory; cards: BackupCard[]; drafts: BackupDraft[] }> {
-  const story = await findStory(ctx.db, userId, storyId);
-  if (!story) throw new NotFound("Story not found");
-  return {
-    story,
-    cards: await listCards(ctx.db, userId, storyId),
-    drafts: await allSuggestions(ctx.db, userId, storyId),
-  };
 }
 
 /**

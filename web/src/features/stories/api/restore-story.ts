@@ -63,13 +63,15 @@ export async function waitForRestore(
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
-/** What a backup holds, in words: "12 exchanges, 3 branches, 2 checkpoints, 41 pictures and clips (5.2 MB)". */
+/** What a backup holds, in words: "12 exchanges, 3 branches, 2 checkpoints, 41 pictures and clips (5.2 MB)" (no size when it stores no file). */
 export function describePreview(preview: RestorePreview): string {
   return `${plural(preview.exchanges, "exchange", "exchanges")}, ${plural(preview.branches, "branch", "branches")}, ${plural(
     preview.checkpoints,
     "checkpoint",
     "checkpoints",
-  )}, ${plural(preview.media, "picture or clip", "pictures and clips")} (${formatStorageBytes(preview.bytes)})`;
+  )}, ${plural(preview.media, "picture or clip", "pictures and clips")}${
+    preview.bytes > 0 ? ` (${formatStorageBytes(preview.bytes)})` : ""
+  }`;
 }
 
 /** Puts a restored story at the top of the list the player sees. */
