@@ -12,6 +12,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
+import { assertStorageAvailable } from "../media/quota";
 import { mainChatHistory } from "./presentation";
 import { mediaStatus, videoTaskStatus } from "./service";
 import { sendTurn, type TurnInput } from "./turn";
@@ -49,6 +50,8 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         mode: chat_mode ?? (generate_video ? "video" : "image"),
         references: [],
       };
+      // A picture or clip a full media storage could not keep is refused before the charge (decision 0122).
+      if (turn.mode !== "chat") await assertStorageAvailable(ctx, user.id, 0);
       return answerAsJsonOrStream(request, reply, (streaming) => sendTurn(ctx, turn, streaming), {
         heartbeatMs: ctx.config.eventHeartbeatMs,
       });

@@ -105,6 +105,24 @@ describe("storage quota", () => {
     expect(await storedKeys(user)).toEqual([`u/${user.userId}/filler.bin`]);
   });
 
+  it("refuses a picture turn of the main chat and of a story before the charge when the storage is full", async () => {
+    const user = await nearlyFullUser(0);
+    const story = (await call(user, "POST", "/api/stories", { title: "Fox", context: "" })).json().story.id;
+    const before = await moneyOf(t).balance(user);
+    for (const url of ["/api/chat", `/api/stories/${story}/chat`]) {
+      const res = await call(user, "POST", url, { prompt: "Go on", chat_mode: "image" });
+      expect(res.statusCode, url).toBe(413);
+      expect(res.json().code).toBe("storage_full");
+    }
+    expect(await moneyOf(t).balance(user)).toBe(before);
+    // A turn without a picture keeps nothing in storage and goes on.
+    const text = await call(user, "POST", `/api/stories/${story}/chat`, {
+      prompt: "Go on",
+      chat_mode: "chat",
+    });
+    expect(text.statusCode).toBe(200);
+  });
+
   it("refuses a story turn's upload that would pass the quota before the charge", async () => {
     const user = await nearlyFullUser(50);
     const story = (await call(user, "POST", "/api/stories", { title: "Fox", context: "" })).json().story.id;
