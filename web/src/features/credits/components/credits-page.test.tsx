@@ -130,6 +130,31 @@ describe("Credits page", { timeout: 30_000 }, () => {
     expect(rows[1]?.textContent).toContain("Sign-up bonus");
   });
 
+  it("shows the media storage used of the quota, full when it is, and 'no limit' when unlimited", async () => {
+    const MB = 1024 * 1024;
+    server({ "GET /api/media/usage": () => json({ usedBytes: 512 * MB, limitBytes: 2048 * MB }) });
+    const { unmount } = renderApp("/subscription", SIGNED_IN);
+    const storage = await screen.findByRole("region", { name: "Media storage" }, FIRST_RENDER);
+    await waitFor(() => expect(within(storage).getByText("512.0 MB of 2.0 GB used")).toBeTruthy());
+    expect(within(storage).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("25");
+    unmount();
+
+    server({ "GET /api/media/usage": () => json({ usedBytes: 2048 * MB, limitBytes: 2048 * MB }) });
+    const full = renderApp("/subscription", SIGNED_IN);
+    const fullCard = await screen.findByRole("region", { name: "Media storage" }, FIRST_RENDER);
+    await waitFor(() => expect(within(fullCard).getByText("2.0 GB of 2.0 GB used")).toBeTruthy());
+    expect(fullCard.textContent).toContain(
+      "Your media storage is full. Delete items from the Gallery to make room.",
+    );
+    full.unmount();
+
+    server({ "GET /api/media/usage": () => json({ usedBytes: 3 * MB, limitBytes: null }) });
+    renderApp("/subscription", SIGNED_IN);
+    const unlimited = await screen.findByRole("region", { name: "Media storage" }, FIRST_RENDER);
+    await waitFor(() => expect(within(unlimited).getByText("3.0 MB used (no limit)")).toBeTruthy());
+    expect(within(unlimited).queryByRole("progressbar")).toBeNull();
+  });
+
   it("shows infinity for an unlimited account and hides what the month cost", async () => {
     server({
       "GET /api/credit-balance": () => json({ remaining: -1, unlimited: true }),

@@ -433,6 +433,21 @@ describe("the story interface", () => {
     });
   });
 
+  it("says a picture or clip was deleted from the Gallery instead of showing nothing", async () => {
+    serve({
+      messages: [
+        makeMessage({ id: "pic", content: "The tower glows.", media_status: "completed" }),
+        makeMessage({ id: "clip", content: "The river turns.", mode: "video", media_status: "completed" }),
+        makeMessage({ id: "words", content: "Only words.", mode: "chat", media_status: "none" }),
+      ],
+    });
+    renderStory();
+    expect(await screen.findByText("This picture was deleted from the Gallery.")).toBeTruthy();
+    expect(screen.getByText("This clip was deleted from the Gallery.")).toBeTruthy();
+    expect(screen.getByText("Only words.")).toBeTruthy();
+    expect(screen.getAllByText(/was deleted from the Gallery/)).toHaveLength(2);
+  });
+
   it("hides media that cannot load", async () => {
     serve({
       messages: [makeMessage({ id: "pic", image_url: "/media/gone.png", media_status: "completed" })],
