@@ -2,7 +2,7 @@
 # CI: the container image (issue 40, decision 0127). Builds the Dockerfile with podman, starts the image on the
 # embedded defaults (PGlite under the /data volume), signs a player up and plays a turn through it over HTTP
 # (scripts/container-smoke.mjs), stops it with `podman stop -t 30` and checks that the drain is in its log.
-# Then it checks the compose files (scripts/check-compose.mjs).
+# First it checks the compose files (scripts/check-compose.mjs, with Debian's python3-yaml reading them).
 #
 # This machine reaches no image registry, so `FROM node:24-bookworm-slim` is served by a stand-in base built
 # from Debian's packages (debootstrap) and the official Node 24 binary from the npm registry, tagged with the
@@ -32,12 +32,17 @@ missing=()
 for tool in podman runc debootstrap; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
+python3 -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
 if [[ ${#missing[@]} -gt 0 ]]; then
   echo "Installing Debian's ${missing[*]} for the container test..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq podman runc debootstrap >/dev/null
+  apt-get install -y -qq podman runc debootstrap python3-yaml >/dev/null
 fi
+
+# --- the compose files (their other images cannot be pulled here: checked, not run) ----------------------
+node scripts/check-compose.mjs
+step "compose files checked"
 # This VM has hybrid cgroups and crun cannot set rlimits here: runc, cgroupfs and no default ulimits. Kept in
 # the cache folder and named by CONTAINERS_CONF, so the machine's own containers.conf is left alone.
 cat >"$cache/containers.conf" <<'CONF'

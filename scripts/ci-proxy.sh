@@ -4,29 +4,37 @@
 # app runs the `npm start` way with TRUST_PROXY=1, on a throwaway data folder. Then (scripts/proxy-smoke.mjs)
 # through nginx over HTTPS: a player signs up, a story turn carries a 9 MB image (nginx's default limit of 1 MB
 # would answer its own 413), a streamed turn's first words arrive while the narrator is still writing (not
-# buffered), the event stream opens at once, and the app saw nginx's request id. Removes what it made.
+# buffered), the event stream opens at once, and the app saw nginx's request id. The same player checks then
+# run through Debian's Caddy with deploy/caddy/Caddyfile. Removes what it made.
 #
 # Usage (as root, after the build): scripts/ci-proxy.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 
-if ! command -v nginx >/dev/null 2>&1; then
-  echo "Installing Debian's nginx for the proxy test..."
+if ! command -v nginx >/dev/null 2>&1 || ! command -v caddy >/dev/null 2>&1; then
+  echo "Installing Debian's nginx and caddy for the proxy test..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq nginx >/dev/null
+  apt-get install -y -qq nginx caddy >/dev/null
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/storyverse-proxy.XXXXXX")"
 app_pid=""
+caddy_pid=""
 cleanup() {
+  local t0=$SECONDS
   [[ -f "$work/nginx.pid" ]] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  if [[ -n "$caddy_pid" ]]; then
+    kill "$caddy_pid" 2>/dev/null || true
+    wait "$caddy_pid" 2>/dev/null || true
+  fi
   if [[ -n "$app_pid" ]]; then
     kill -TERM "$app_pid" 2>/dev/null || true
     wait "$app_pid" 2>/dev/null || true
   fi
   rm -rf "$work"
+  echo "cleanup took $((SECONDS - t0)) s" >&2
 }
 trap cleanup EXIT
 
@@ -80,12 +88,30 @@ DATA_DIR="$work/data" PORT="$app_port" HOST=127.0.0.1 TRUST_PROXY=1 APP_URL="htt
   OFFLINE_TEXT_WORDS_PER_SECOND=8 npm start >"$work/app.log" 2>&1 &
 app_pid=$!
 
+echo "--- nginx with deploy/nginx/storyverse.conf"
 NODE_EXTRA_CA_CERTS="$work/cert.pem" node scripts/proxy-smoke.mjs --base "https://localhost:$https_port" \
-  --log "$work/app.log" || {
+  --log "$work/app.log" --nginx-request-id || {
   echo "--- the app's log (last lines)"
   tail -30 "$work/app.log"
   echo "--- nginx's error log"
   tail -20 "$work/error.log"
   exit 1
 }
-echo "--- the app behind nginx with deploy/nginx/storyverse.conf: passed in $((SECONDS - started)) s"
+echo "--- the app behind nginx: passed ($((SECONDS - started)) s so far)"
+
+# Caddy with deploy/caddy/Caddyfile, configured only by its two variables, as plain HTTP on a port of ours
+# (a TLS site on localhost would have Caddy install its own root certificate into the machine's trust store).
+caddy_port="$(free_port)"
+caddy_admin="$(free_port)"
+# Caddy's admin endpoint and its storage on our own port and folder.
+CADDY_ADMIN="127.0.0.1:$caddy_admin" XDG_DATA_HOME="$work/caddy-data" XDG_CONFIG_HOME="$work/caddy-config" \
+  STORYVERSE_DOMAIN="http://127.0.0.1:$caddy_port" STORYVERSE_UPSTREAM="127.0.0.1:$app_port" \
+  caddy run --config deploy/caddy/Caddyfile --adapter caddyfile >"$work/caddy.log" 2>&1 &
+caddy_pid=$!
+echo "--- Caddy with deploy/caddy/Caddyfile"
+node scripts/proxy-smoke.mjs --base "http://127.0.0.1:$caddy_port" --log "$work/app.log" || {
+  echo "--- Caddy's log (last lines)"
+  tail -20 "$work/caddy.log"
+  exit 1
+}
+echo "--- the app behind Caddy: passed ($((SECONDS - started)) s so far)"
