@@ -42,7 +42,19 @@ fi
 
 # --- the compose files (their other images cannot be pulled here: checked, not run) ----------------------
 node scripts/check-compose.mjs
-step "compose files checked"
+# The systemd units (the alternative without containers): systemd's own parser, each template as an instance.
+units="$(mktemp -d /tmp/storyverse-units.XXXXXX)"
+cp deploy/systemd/storyverse.service deploy/systemd/storyverse-migrate.service "$units/"
+cp deploy/systemd/storyverse-api@.service "$units/storyverse-api@3000.service"
+cp deploy/systemd/storyverse-worker@.service "$units/storyverse-worker@1.service"
+unit_problems="$(systemd-analyze verify --man=no "$units"/*.service 2>&1 || true)"
+rm -rf "$units"
+if [[ -n "$unit_problems" ]]; then
+  echo "$unit_problems"
+  echo "deploy/systemd: systemd-analyze verify found the problems above"
+  exit 1
+fi
+step "compose files and systemd units checked"
 # This VM has hybrid cgroups and crun cannot set rlimits here: runc, cgroupfs and no default ulimits. Kept in
 # the cache folder and named by CONTAINERS_CONF, so the machine's own containers.conf is left alone.
 cat >"$cache/containers.conf" <<'CONF'
