@@ -1,14 +1,14 @@
 // The process lifecycle: open the database, migrate, start jobs and HTTP; stop in the reverse order
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
 import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
 import { type Database, openDatabase } from "./db/client";
 import { startHousekeeping } from "./db/housekeeping";
-import { runMigrations } from "./db/migrate";
+import { describeMigrations, migrateThen } from "./db/migrate";
+import { databaseTarget } from "./db/target";
 import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
 import { startRestoreSweep } from "./interop/restore-job";
@@ -18,9 +18,10 @@ import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
 import { createMediaStorage } from "./media/storage/create-storage";
 import { meteredStorage } from "./media/storage/metered";
 import { systemClock } from "./platform/clock";
+import { serverDir } from "./platform/server-dir";
 import { createProviders } from "./providers/create-providers";
 
-export const defaultWebDistDir = fileURLToPath(new URL("../../web/dist", import.meta.url));
+export const defaultWebDistDir = path.join(serverDir, "../web/dist");
 
 export type RunningServer = {
   app: TypedApp | undefined;
@@ -31,18 +32,17 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-export function databaseTarget(config: Config) {
-  return config.databaseUrl
-    ? { url: config.databaseUrl, readCache: config.readCache }
-    : { pgliteDir: path.join(config.dataDir, "pglite") };
-}
-
 /** JSON lines on stdout for a worker-only process, which has no Fastify logger. */
 const consoleLogger: Logger = {
   info: (obj, msg) => console.log(JSON.stringify({ level: "info", msg, ...obj })),
   warn: (obj, msg) => console.warn(JSON.stringify({ level: "warn", msg, ...obj })),
   error: (obj, msg) => console.error(JSON.stringify({ level: "error", msg, ...obj })),
 };
+
+const levels = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+/** Whether LOG_LEVEL lets a line of this level through. */
+const logs = (config: Config, level: "info" | "warn") =>
+  config.logLevel !== "silent" && levels.indexOf(level) >= levels.indexOf(config.logLevel);
 
 export async function startServer(
   config: Config,
@@ -56,8 +56,14 @@ export async function startServer(
   let stopSweep: (() => Promise<void>) | undefined;
   let stopHousekeeping: (() => Promise<void>) | undefined;
   try {
-    await runMigrations(database);
-    jobs = await startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds });
+    // The job queue installs or upgrades its own schema as it starts: under the migrations' lock too.
+    const { report, result: queue } = await migrateThen(database, () =>
+      startJobQueue(database, { deadWorkerSeconds: config.deadWorkerSeconds }),
+    );
+    jobs = queue;
+    // One line per start: the migrations it applied (or none pending), also on a worker with no HTTP logger.
+    const migrations = describeMigrations(report);
+    if (logs(config, migrations.level)) consoleLogger[migrations.level](migrations.fields, migrations.msg);
     const clock = systemClock;
     const providers = createProviders(config.providers);
     const storage = meteredStorage(

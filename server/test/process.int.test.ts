@@ -11,6 +11,9 @@ import { newCredentials } from "./factories";
 import { freePort, type Started, spawnServer, startServer } from "./processes";
 import { linkFrom, startSmtpSink } from "./smtp-sink";
 
+/** These tests are about the production start: they run what `npm start` runs (node server/dist/main.js). */
+const production = { production: true };
+
 describe("the server process", () => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -31,7 +34,7 @@ describe("the server process", () => {
   });
 
   it("refuses to start on a bad variable, printing one line that names it", async () => {
-    const { child, output } = spawnServer({ PORT: "not-a-port", DATA_DIR: dataDir });
+    const { child, output } = spawnServer({ PORT: "not-a-port", DATA_DIR: dataDir }, production);
     const [code] = await once(child, "exit");
     expect(code).toBe(1);
     const lines = output()
@@ -46,7 +49,7 @@ describe("the server process", () => {
     const smtp = await startSmtpSink();
     let server: Started | undefined;
     try {
-      server = await startServer({ ...env, SMTP_URL: smtp.url });
+      server = await startServer({ ...env, SMTP_URL: smtp.url }, production);
       const base = `http://127.0.0.1:${server.port}`;
       const post = (url: string, payload: unknown) =>
         fetch(`${base}${url}`, {
@@ -85,7 +88,7 @@ describe("the server process", () => {
 
   it("stops cleanly on a SIGTERM that arrives the moment it first answers, while its workers may still be starting", async () => {
     const port = await freePort();
-    const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
+    const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" }, production);
     const deadline = Date.now() + 80_000;
     // Poll tightly: the window between listening and the workers being started is short.
     while (Date.now() < deadline && child.exitCode === null) {
@@ -103,7 +106,7 @@ describe("the server process", () => {
   }, 120_000);
 
   it("on SIGTERM fails readiness while still serving for SHUTDOWN_DELAY_SECONDS, then exits 0", async () => {
-    const started = await startServer({ ...env, SHUTDOWN_DELAY_SECONDS: "3" });
+    const started = await startServer({ ...env, SHUTDOWN_DELAY_SECONDS: "3" }, production);
     const base = `http://127.0.0.1:${started.port}`;
     const ready = await fetch(`${base}/api/ready`);
     expect(ready.status).toBe(200);
@@ -125,7 +128,7 @@ describe("the server process", () => {
   }, 240_000);
 
   it("finishes an in-flight request on SIGTERM, exits 0, and keeps the data for the next start", async () => {
-    const first = await startServer(env);
+    const first = await startServer(env, production);
     const body = JSON.stringify({ email: "slow@example.com" });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
@@ -160,7 +163,7 @@ describe("the server process", () => {
     expect(code, first.output()).toBe(0);
 
     // A second start over the same data keeps what the first one stored.
-    const second = await startServer(env);
+    const second = await startServer(env, production);
     const again = await fetch(`http://127.0.0.1:${second.port}/api/newsletter`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -185,17 +188,17 @@ describe("the server process", () => {
       testEngine === "postgres"
         ? env
         : { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "storyverse-lock-")) };
-    const first = await startServer(sharedEnv);
+    const first = await startServer(sharedEnv, production);
     try {
       if (testEngine === "postgres") {
         // PostgreSQL serves any number of processes: a second one starts beside the first.
-        const second = await startServer(sharedEnv);
+        const second = await startServer(sharedEnv, production);
         second.child.kill("SIGTERM");
         expect((await once(second.child, "exit"))[0]).toBe(0);
         return;
       }
       const port = await freePort();
-      const second = spawnServer({ ...sharedEnv, PORT: String(port), HOST: "127.0.0.1" });
+      const second = spawnServer({ ...sharedEnv, PORT: String(port), HOST: "127.0.0.1" }, production);
       const [code] = await once(second.child, "exit");
       expect(code).toBe(1);
       expect(second.output()).toContain("is in use by another Storyverse process");
@@ -204,7 +207,7 @@ describe("the server process", () => {
       // kill -9 leaves the lock file behind; the next start sees its owner is gone and takes it over.
       first.child.kill("SIGKILL");
       await once(first.child, "exit");
-      const third = await startServer(sharedEnv);
+      const third = await startServer(sharedEnv, production);
       third.child.kill("SIGTERM");
       expect((await once(third.child, "exit"))[0], third.output()).toBe(0);
     } finally {

@@ -1,5 +1,8 @@
-// Real server processes for tests: the entry point (src/main.ts) in a child process, on a free port.
-import { type ChildProcess, spawn } from "node:child_process";
+// Real server processes for tests: the entry point in a child process, on a free port. By default the
+// TypeScript sources through tsx (what changed is what runs, no build step); `{ production: true }` runs what
+// production runs, `node dist/main.js` (decision 0126), built first when missing or older than its sources,
+// for the tests whose subject is the production start.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 
@@ -27,8 +30,26 @@ export async function freePort(): Promise<number> {
 
 export type Started = { child: ChildProcess; port: number; output: () => string };
 
-export function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+export type Entry = { production?: boolean };
+
+let built = false;
+/** `npm start`'s command: the compiled server, after scripts/ensure-build.mjs (once per test process). */
+function productionEntry(): string[] {
+  if (!built) {
+    execFileSync(process.execPath, [path.join(serverDir, "../scripts/ensure-build.mjs"), "server"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    built = true;
+  }
+  return ["dist/main.js"];
+}
+
+export function spawnServer(
+  env: Record<string, string>,
+  entry: Entry = {},
+): { child: ChildProcess; output: () => string } {
+  const args = entry.production ? productionEntry() : ["--import", "tsx", "src/main.ts"];
+  const child = spawn(process.execPath, args, {
     cwd: serverDir,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -47,13 +68,17 @@ export function spawnServer(env: Record<string, string>): { child: ChildProcess;
  * Starts a server on a free port. A port found free can be taken before the child listens (an outgoing
  * connection's ephemeral port, another test's server), so EADDRINUSE means another port, up to 3 tries.
  */
-export async function startServer(env: Record<string, string>, attempts = 3): Promise<Started> {
+export async function startServer(
+  env: Record<string, string>,
+  entry: Entry = {},
+  attempts = 3,
+): Promise<Started> {
   const port = await freePort();
-  const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" });
+  const { child, output } = spawnServer({ ...env, PORT: String(port), HOST: "127.0.0.1" }, entry);
   const deadline = Date.now() + 80_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      if (attempts > 1 && output().includes("EADDRINUSE")) return startServer(env, attempts - 1);
+      if (attempts > 1 && output().includes("EADDRINUSE")) return startServer(env, entry, attempts - 1);
       throw new Error(`server exited early: ${output()}`);
     }
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(

@@ -113,11 +113,21 @@ function migrationFailed(error: unknown, pending: Migration[], current: string |
 }
 
 export async function runMigrations(database: Database): Promise<MigrationReport> {
+  return (await migrateThen(database, async () => undefined)).report;
+}
+
+/**
+ * The migrations, then `next` while still holding the lock: a start installs or upgrades the job queue's own
+ * schema there (pg-boss), which two processes doing at once can collide on in the catalog too.
+ */
+export async function migrateThen<T>(
+  database: Database,
+  next: () => Promise<T>,
+): Promise<{ report: MigrationReport; result: T }> {
   const started = performance.now();
   const migrations = await readMigrations();
   const newestKnown = migrations.at(-1)?.when ?? 0;
   const lock = await lockMigrations(database);
-  let report: Omit<MigrationReport, "waitedMs" | "ms">;
   try {
     const last = await lastApplied(database);
     const pending = migrations.filter((migration) => migration.when > last);
@@ -127,19 +137,22 @@ export async function runMigrations(database: Database): Promise<MigrationReport
     } catch (error) {
       throw migrationFailed(error, pending, before);
     }
-    report = {
+    const newer = last > newestKnown ? await countNewer(database, newestKnown) : 0;
+    // Before the read cache's change signals: they go on the app's tables only. All of it under the lock, as
+    // it creates the vector extension, table and function, and the triggers, "if not exists".
+    await setupVectors(database);
+    if (database.kind === "postgres") await database.armReadCache?.();
+    const report: MigrationReport = {
       applied: pending.map((migration) => migration.name),
       current: pending.at(-1)?.name ?? before,
-      newer: last > newestKnown ? await countNewer(database, newestKnown) : 0,
+      newer,
+      waitedMs: lock.waitedMs,
+      ms: Math.round(performance.now() - started),
     };
-    // Before the read cache's change signals: they go on the app's tables only. Under the lock, as it
-    // creates the vector extension, table and function "if not exists".
-    await setupVectors(database);
+    return { report, result: await next() };
   } finally {
     await lock.release();
   }
-  if (database.kind === "postgres") await database.armReadCache?.();
-  return { ...report, waitedMs: lock.waitedMs, ms: Math.round(performance.now() - started) };
 }
 
 /** How many applied migrations this version does not know (the database was migrated by a newer one). */
