@@ -1,7 +1,8 @@
 // Child processes for the bench and the scale test: the server started exactly as `npm start` starts it
-// (node --import tsx server/src/main.ts), pinned to chosen cores with taskset where it exists.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+// (node server/dist/main.js), pinned to chosen cores with taskset where it exists.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -84,14 +85,30 @@ function isErrorLine(line: string): boolean {
   return level !== null && Number(level[1]) >= 50;
 }
 
-/** The server as `npm start` runs it, from this checkout or another one (`root`, to compare versions). */
+const builtRoots = new Set<string>();
+
+/**
+ * The server as `npm start` runs it (`node server/dist/main.js`, built first when missing or older than its
+ * sources), from this checkout or another one (`root`, to compare versions); a checkout from before the
+ * compiled build (decision 0126) runs its TypeScript through tsx, as its `npm start` did.
+ */
 export function startServerProcess(
   name: string,
   env: Record<string, string>,
   cores?: string,
   root = repoRoot,
 ): Child {
-  return startNode(name, ["--import", "tsx", "server/src/main.ts"], env, cores, root);
+  const ensureBuild = path.join(root, "scripts/ensure-build.mjs");
+  if (!existsSync(ensureBuild))
+    return startNode(name, ["--import", "tsx", "server/src/main.ts"], env, cores, root);
+  if (!builtRoots.has(root)) {
+    execFileSync(process.execPath, [ensureBuild, "server"], {
+      cwd: root,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    builtRoots.add(root);
+  }
+  return startNode(name, ["server/dist/main.js"], env, cores, root);
 }
 
 /** Waits until `url` answers 200, or fails with what the child printed. */
