@@ -156,6 +156,21 @@ describe("storage quota", () => {
     expect(await storedKeys(user)).toEqual([`u/${user.userId}/filler.bin`]);
   });
 
+  it("lets only what fits through when several stores race for the last room", async () => {
+    const user = await nearlyFullUser(1000);
+    const keys = Array.from({ length: 6 }, (_, n) => `u/${user.userId}/race-${n}.bin`);
+    const outcomes = await Promise.allSettled(
+      keys.map((key) => t.storage.put(key, Buffer.alloc(600), "application/octet-stream")),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "storage_full" });
+    }
+    expect(await usage(user)).toEqual({ usedBytes: MB - 400, limitBytes: MB });
+    const stored = await Promise.all(keys.map(exists));
+    expect(stored.filter(Boolean)).toHaveLength(1);
+  });
+
   it("cuts a stored stream off at the quota and keeps nothing of it", async () => {
     const user = await nearlyFullUser(1000);
     const key = `u/${user.userId}/exports/too-big.zip`;
