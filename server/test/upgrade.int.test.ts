@@ -202,6 +202,32 @@ describe("a start on an older database", () => {
     }
   }, 240_000);
 
+  it("a downgrade: the previous release on a database a newer one migrated applies nothing, warns, and serves", async () => {
+    const install = await oldInstall(OLDEST_SUPPORTED);
+    cleanups.push(install.remove);
+    // Everything this version knows, then one migration of a newer release recorded after it.
+    const database = await openDatabase(install.target);
+    try {
+      await database.migrate(migrationsFolder);
+      await database.executeSql(
+        "insert into drizzle.__drizzle_migrations (hash, created_at) select 'newer', max(created_at) + 1000 from drizzle.__drizzle_migrations",
+      );
+    } finally {
+      await database.close();
+    }
+    const server = await startServer(install.env, production);
+    cleanups.push(() => stopAll([server]));
+    expect(linesOf(server.output(), /migration/), server.output()).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        migrations_applied: [],
+        migrations_newer_than_this_version: 1,
+      }),
+    ]);
+    expect((await fetch(`http://127.0.0.1:${server.port}/api/ready`)).status).toBe(200);
+    await expectPlayerIntact(`http://127.0.0.1:${server.port}`);
+  }, 240_000);
+
   it.skipIf(testEngine !== "postgres")(
     "PostgreSQL: three processes started at once on the oldest supported schema all come up ready, one migrating while the others wait, and the data is intact",
     async () => {
