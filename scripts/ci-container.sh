@@ -23,6 +23,20 @@ base_recipe=2
 base_tar="$cache/node-24-bookworm-slim.recipe$base_recipe.tar"
 mkdir -p "$cache"
 step_start=$SECONDS
+# What this run makes, removed at its end whatever happens.
+name="storyverse-ci-$$"
+volume="storyverse-ci-data-$$"
+drill="storyverse-ci-drill-$$"
+restored="storyverse-ci-restored-$$"
+work="$(mktemp -d /tmp/storyverse-container.XXXXXX)"
+cleanup() {
+  if command -v podman >/dev/null 2>&1; then
+    podman rm -f --time 0 "$name" "$drill" >/dev/null 2>&1 || true
+    podman volume rm -f "$volume" "$restored" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 step() {
   echo "--- $1 ($((SECONDS - step_start)) s so far)"
 }
@@ -43,12 +57,12 @@ fi
 # --- the compose files (their other images cannot be pulled here: checked, not run) ----------------------
 node scripts/check-compose.mjs
 # The systemd units (the alternative without containers): systemd's own parser, each template as an instance.
-units="$(mktemp -d /tmp/storyverse-units.XXXXXX)"
+units="$work/units"
+mkdir "$units"
 cp deploy/systemd/storyverse.service deploy/systemd/storyverse-migrate.service "$units/"
 cp deploy/systemd/storyverse-api@.service "$units/storyverse-api@3000.service"
 cp deploy/systemd/storyverse-worker@.service "$units/storyverse-worker@1.service"
 unit_problems="$(systemd-analyze verify --man=no "$units"/*.service 2>&1 || true)"
-rm -rf "$units"
 if [[ -n "$unit_problems" ]]; then
   echo "$unit_problems"
   echo "deploy/systemd: systemd-analyze verify found the problems above"
@@ -127,14 +141,7 @@ step "stand-in base $base_tag ready: Node $(podman run --rm --network=none "$bas
 # unchanged, `npm ci` and the apt layer are reused and a build takes about a minute instead of four. The
 # previous run's image, and stage layers of this script's builds (label storyverse.ci) unused for a day, go.
 image="localhost/storyverse:ci"
-name="storyverse-ci-$$"
-volume="storyverse-ci-data-$$"
 old_image="$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)"
-cleanup() {
-  podman rm -f --time 0 "$name" >/dev/null 2>&1 || true
-  podman volume rm -f "$volume" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
 
 # HEALTHCHECK is part of the Docker image format only (OCI images drop it), hence --format docker.
 podman build --pull=never --network=host --format docker --label storyverse.ci=1 --tag "$image" . \
@@ -185,7 +192,7 @@ podman exec "$name" test -f /data/pglite/PG_VERSION || {
 echo "runs as uid $uid (PID 1 $(podman exec "$name" cat /proc/1/comm), node its child); the embedded database is under /data"
 
 # --- a player signs up and plays, then the container is stopped mid-turn ------------------------------------
-node scripts/container-smoke.mjs --base "http://127.0.0.1:$port" \
+node scripts/container-smoke.mjs --base "http://127.0.0.1:$port" --player "$work/player.json" \
   --logs "podman logs $name" --stop "podman stop --time 30 $name" || {
   podman logs "$name" 2>&1 | tail -40
   exit 1
@@ -197,3 +204,21 @@ exit_code="$(podman inspect --format '{{.State.ExitCode}}' "$name")"
   exit 1
 }
 step "signed up, played a turn with a picture and a streamed turn; stopped mid-turn, the turn arrived whole, exit 0"
+
+# --- the backup drill of docs/deployment.md: the stopped volume to a tar, restored into a new volume ---------
+podman run --rm --no-healthcheck --user root --network=none -v "$volume:/data:ro" -v "$work:/backup" --entrypoint tar "$image" \
+  -czf /backup/storyverse-data.tgz -C /data .
+podman volume create "$restored" >/dev/null
+podman run --rm --no-healthcheck --user root --network=none -v "$restored:/data" -v "$work:/backup:ro" --entrypoint sh "$image" \
+  -c 'tar -xzf /backup/storyverse-data.tgz -C /data && chown -R node:node /data'
+podman run --detach --name "$drill" --network=host --volume "$restored:/data" \
+  --env PORT="$port" --env HOST=127.0.0.1 "$image" >/dev/null 2>"$cache/run.err" || {
+  cat "$cache/run.err"
+  exit 1
+}
+node scripts/container-smoke.mjs --base "http://127.0.0.1:$port" --restored "$work/player.json" || {
+  podman logs "$drill" 2>&1 | tail -40
+  exit 1
+}
+podman stop --time 30 "$drill" >/dev/null 2>&1
+step "backup drill: the volume backed up ($(du -h "$work/storyverse-data.tgz" | cut -f1)), restored into a new one, the player's story found there"

@@ -22,7 +22,7 @@ if (!base || !log) {
 }
 
 await waitUntilReady(base, 180_000);
-const token = await signUp(base, () => readFileSync(log, "utf8"));
+const { token } = await signUp(base, () => readFileSync(log, "utf8"));
 const storyId = await createStory(base, token, "Through the proxy");
 
 // A 9 MB body: one PNG of noise (1600 x 1400, which does not compress), base64 in the turn's JSON.

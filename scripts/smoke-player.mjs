@@ -70,7 +70,7 @@ function verificationTokenFrom(log, email) {
 
 /**
  * Signs a new player up and in: register, the verification link from the server's log (`readLog` returns
- * the log so far), verify, sign in. Returns the session token.
+ * the log so far), verify, sign in. Returns the session token and the player's email and password.
  */
 export async function signUp(base, readLog) {
   const id = Math.random().toString(16).slice(2, 10);
@@ -99,7 +99,24 @@ export async function signUp(base, readLog) {
   });
   check(login.email_verified === true && typeof login.access_token === "string", "sign-in gave no session");
   console.log(`signed up and verified ${player.email}; ${login.credits_remaining} credits`);
+  return { token: login.access_token, email: player.email, password: player.password };
+}
+
+/** Signs a known player in; returns the session token. */
+export async function signIn(base, email, password) {
+  const login = await ok(base, "POST", "/api/login", { body: { email, password } });
+  check(typeof login.access_token === "string", `sign-in of ${email} gave no session`);
   return login.access_token;
+}
+
+/** A story's messages as the API returns them, as text (for finding what the narrator said). */
+export async function storyMessagesText(base, token, storyId) {
+  const answer = await call(base, "GET", `/api/stories/${storyId}/messages`, { token });
+  check(
+    answer.status === 200,
+    `GET /api/stories/${storyId}/messages answered ${answer.status}: ${answer.text}`,
+  );
+  return answer.text;
 }
 
 export async function createStory(base, token, title) {
