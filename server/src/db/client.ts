@@ -13,6 +13,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { createLocalNotifier, createPostgresNotifier, type Notifier } from "../platform/notify";
 import { attachReadCaches, createReadCaches, type ReadCaches } from "../platform/read-cache";
+import { pgliteSeed } from "./pglite-seed";
 import {
   followTableChanges,
   installChangeSignals,
@@ -185,11 +186,13 @@ async function openPglite(dir: string, loadDataDir: Blob | undefined): Promise<D
   const unlock = inMemory ? async () => {} : await lockDataDirectory(dir);
   let client: PGlite;
   try {
+    // A new directory starts from the build's empty cluster when there is one (pglite-seed.ts).
+    const startFrom = loadDataDir ?? (inMemory ? undefined : await pgliteSeed(dir));
     // pgvector for recall by meaning (vectors.ts): loaded only when a database creates the extension.
     client = await PGlite.create({
       dataDir: dir,
       extensions: { vector },
-      ...(loadDataDir ? { loadDataDir } : {}),
+      ...(startFrom ? { loadDataDir: startFrom } : {}),
     });
   } catch (error) {
     await unlock();
