@@ -1,5 +1,5 @@
 // SQL for chat messages (main chat and stories).
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
@@ -68,6 +68,44 @@ export async function recentMessages(
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(limit);
   return rows.reverse();
+}
+
+/**
+ * The newest `limit` narrator messages of a story (the shown version of each), oldest first: the living-lore
+ * job's bounded read (decision 0129), newest first through chat_messages_narrator_idx.
+ */
+export async function newestNarrations(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  limit: number,
+): Promise<Pick<MessageRow, "content" | "createdAt">[]> {
+  const rows = await q
+    .select({ content: chatMessages.content, createdAt: chatMessages.createdAt })
+    .from(chatMessages)
+    .where(and(shownIn(userId, storyId), eq(chatMessages.role, "assistant")))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+/**
+ * At most `limit` of a story's shown messages newer than `after` (all when null), oldest first: the summary
+ * job's bounded batch (decision 0129).
+ */
+export async function messagesAfter(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  after: Date | null,
+  limit: number,
+): Promise<Pick<MessageRow, "role" | "content" | "createdAt">[]> {
+  return q
+    .select({ role: chatMessages.role, content: chatMessages.content, createdAt: chatMessages.createdAt })
+    .from(chatMessages)
+    .where(and(shownIn(userId, storyId), after ? gt(chatMessages.createdAt, after) : undefined))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+    .limit(limit);
 }
 
 // A story's (or the main chat's) messages are read on every open and refresh: prepared once per handle.

@@ -18,6 +18,8 @@ import {
   findMessage,
   lockConversation,
   type MessageRow,
+  messagesAfter,
+  newestNarrations,
   pendingMessagesOfStory,
   storyConversationStats,
 } from "./repo";
@@ -154,13 +156,25 @@ export async function storyMessageCounts(
   return countMessagesThrough(ctx.db, userId, storyId, through);
 }
 
-/** A story's conversation as the narrator reads it (the shown version of each answer), oldest first. */
-export async function storyTranscript(
+/** A story's newest `limit` narrations (the shown version of each), oldest first: a bounded read. */
+export async function storyNarrations(
   ctx: Pick<AppContext, "db">,
   userId: string,
   storyId: string,
+  limit: number,
+): Promise<string[]> {
+  return (await newestNarrations(ctx.db, userId, storyId, limit)).map((row) => row.content);
+}
+
+/** At most `limit` of a story's shown messages newer than `after` (from the first when null), oldest first. */
+export async function storyMessagesAfter(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  after: Date | null,
+  limit: number,
 ): Promise<{ role: "user" | "assistant"; content: string; createdAt: Date }[]> {
-  const rows = await allMessages(ctx.db, userId, storyId);
+  const rows = await messagesAfter(ctx.db, userId, storyId, after, limit);
   return rows.map((row) => ({
     role: row.role as "user" | "assistant",
     content: row.content,

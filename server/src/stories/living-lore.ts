@@ -27,7 +27,7 @@ import {
   type StoryCard,
 } from "@storyverse/contract/story-cards";
 import { z } from "zod";
-import { storyTranscript } from "../chat/service";
+import { storyNarrations } from "../chat/service";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
@@ -211,10 +211,8 @@ export async function updateLivingLore(
 ): Promise<void> {
   const story = await findStory(ctx.db, payload.userId, payload.storyId);
   if (!story) return;
-  const narrations = (await storyTranscript(ctx, payload.userId, payload.storyId))
-    .filter((message) => message.role === "assistant")
-    .map((message) => message.content)
-    .slice(-NARRATIONS_READ);
+  // The new exchange's narration and the ones before it, newest first by index: never the whole story.
+  const narrations = await storyNarrations(ctx, payload.userId, payload.storyId, NARRATIONS_READ);
   if (narrations.length === 0) return;
   const cards = await listCards(ctx.db, payload.userId, payload.storyId);
   let reading: Reading;

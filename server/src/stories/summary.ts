@@ -5,7 +5,7 @@
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
 import { z } from "zod";
-import { storyMessageCounts, storyTranscript } from "../chat/service";
+import { storyMessageCounts, storyMessagesAfter } from "../chat/service";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
 import { findStory, replaceSummary } from "./repo";
@@ -22,12 +22,39 @@ export const storySummaryJob: JobSpec<{ userId: string; storyId: string }> = {
   expireInSeconds: 120,
 };
 
-type Transcript = Awaited<ReturnType<typeof storyTranscript>>;
+type Transcript = Awaited<ReturnType<typeof storyMessagesAfter>>;
 
-/** The messages that left the window and the summary does not cover yet, oldest first. */
-function uncovered(transcript: Transcript, through: Date | null): Transcript {
-  const left = transcript.slice(0, Math.max(0, transcript.length - HISTORY_WINDOW));
-  return through ? left.filter((message) => message.createdAt > through) : left;
+/**
+ * One step folds at most this many messages, and sends at most this many characters of them (decision 0129):
+ * each step is a bounded read and a bounded request, and a long history that was never summarised is folded
+ * over several steps, each its own job, oldest first.
+ */
+export const SUMMARY_BATCH_MESSAGES = 40;
+export const SUMMARY_BATCH_CHARACTERS = 16_000;
+
+const lineOf = (message: Transcript[number]) =>
+  `${message.role === "user" ? "Player" : "Narrator"}: ${message.content.trim()}`;
+
+/**
+ * The step's messages: the first `most` of `read` (oldest first) whose lines fit the character budget (at
+ * least one), never ending between two messages written at the same instant when a later one is left out
+ * (the summary's mark is a time, and the next step starts after it).
+ */
+function batchOf(read: Transcript, most: number): Transcript {
+  const batch: Transcript = [];
+  let characters = 0;
+  for (const message of read.slice(0, most)) {
+    const size = lineOf(message).length + 2;
+    if (batch.length > 0 && characters + size > SUMMARY_BATCH_CHARACTERS) break;
+    batch.push(message);
+    characters += size;
+  }
+  const next = read[batch.length];
+  if (next) {
+    const tied = batch.findIndex((message) => message.createdAt.getTime() === next.createdAt.getTime());
+    if (tied > 0) batch.length = tied;
+  }
+  return batch;
 }
 
 /** How many of the story's earliest messages the summary covers, and how many that left the window it does not. */
@@ -56,8 +83,9 @@ export function summariserInstructions(title: string, summary: string): string {
   ].join("\n");
 }
 
+/** The step's passages, cut at the character budget (only a single over-long message reaches it). */
 const transcriptText = (messages: Transcript) =>
-  messages.map((m) => `${m.role === "user" ? "Player" : "Narrator"}: ${m.content.trim()}`).join("\n\n");
+  messages.map(lineOf).join("\n\n").slice(0, SUMMARY_BATCH_CHARACTERS);
 
 /**
  * Queues the summary job when enough messages left the window since the last summary. Called after a turn
@@ -76,15 +104,22 @@ export async function queueSummaryIfDue(ctx: SummaryContext, userId: string, sto
   }
 }
 
-/** The job: fold what left the window into the summary (nothing to do when another job got there first). */
+/**
+ * The job: fold the oldest batch of what left the window into the summary (nothing to do when another job
+ * got there first), then queue the next step while more of the history waits.
+ */
 export async function writeStorySummary(
   ctx: SummaryContext,
   payload: { userId: string; storyId: string },
 ): Promise<void> {
   const story = await findStory(ctx.db, payload.userId, payload.storyId);
   if (!story) return;
-  const transcript = await storyTranscript(ctx, payload.userId, payload.storyId);
-  const fresh = uncovered(transcript, story.summaryThrough);
+  const { uncovered } = await summaryCoverage(ctx, payload.userId, payload.storyId, story.summaryThrough);
+  if (uncovered === 0) return;
+  const most = Math.min(uncovered, SUMMARY_BATCH_MESSAGES);
+  // One message more than the step takes: it tells whether the step would end inside one instant.
+  const read = await storyMessagesAfter(ctx, payload.userId, payload.storyId, story.summaryThrough, most + 1);
+  const fresh = batchOf(read, most);
   if (fresh.length === 0) return;
   const answer = await ctx.providers.text.complete({
     messages: [
@@ -97,10 +132,12 @@ export async function writeStorySummary(
   const summary = answer.trim().slice(0, SUMMARY_MAX_LENGTH).trim();
   // An empty answer is a failed try: the queue asks again later.
   if (!summary) throw new Error("the text provider returned an empty summary");
-  await replaceSummary(
+  const written = await replaceSummary(
     ctx.db,
     story.id,
     { summary: story.summary, through: story.summaryThrough },
     { summary, through: fresh[fresh.length - 1]!.createdAt, at: ctx.clock.now() },
   );
+  // The rest of a long history is the next step's, a job of its own (a lost race leaves it to the winner).
+  if (written && uncovered > fresh.length) await ctx.jobs.send(storySummaryJob, payload);
 }
