@@ -19,15 +19,18 @@ const config: KnipConfig = {
       playwright: { config: ["e2e/playwright.config.ts"], entry: ["e2e/**/*.spec.ts"] },
       // The server workspace's tests use them; they live at the root with the other test tools.
       // s3rver is loaded with createRequire (it ships no ESM), which knip cannot follow.
-      ignoreDependencies: ["s3rver", "@types/smtp-server"],
+      // scripts/build-server.mjs makes the empty PGlite cluster new databases start from with the server
+      // workspace's PGlite (hoisted), which knip looks for at the root.
+      ignoreDependencies: ["s3rver", "@types/smtp-server", "@electric-sql/pglite"],
       // The bench pins processes to cores with util-linux's taskset where it exists.
       ignoreBinaries: ["taskset"],
       // A server project's global setup, which knip resolves from the root rather than the project's root.
       ignoreUnresolved: ["./test/global-setup.ts"],
     },
     server: {
-      // The compiled entries (scripts/build-server.mjs bundles them; package.json's scripts run server/dist).
-      entry: ["src/main.ts", "src/admin.ts", "src/migrate.ts"],
+      // Entries scripts/build-server.mjs bundles (package.json's scripts run them from server/dist; main.ts is
+      // also `npm run dev`'s).
+      entry: ["src/admin.ts", "src/migrate.ts"],
       // Loaded with createRequire by config.ts, only when no other ffmpeg is found (it throws on a platform
       // it has no build for), which knip cannot follow.
       ignoreDependencies: ["@ffmpeg-installer/ffmpeg"],
