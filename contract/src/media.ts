@@ -28,7 +28,7 @@ export const lastImageSchema = z.object({ image: z.string().nullable() });
 export const userImagesSchema = z.object({ success: z.literal(true), images: z.array(galleryItemSchema) });
 export const userVideosSchema = z.object({ success: z.literal(true), videos: z.array(galleryItemSchema) });
 
-/** How many gallery items one request may delete (POST /api/media/delete). */
+/** How many gallery items one request may delete (POST /api/gallery/delete). */
 export const MEDIA_DELETE_MAX = 100;
 
 /** GET /api/media/usage: the bytes the account keeps in media storage and its quota (null: unlimited). */
@@ -38,7 +38,7 @@ export const mediaUsageSchema = z.object({
 });
 export type MediaUsage = z.infer<typeof mediaUsageSchema>;
 
-/** DELETE /api/media/{id}?confirm=1: confirm deletes an item a story message or a share link still shows. */
+/** DELETE /api/gallery/{id}?confirm=1: confirm deletes an item a story message or a share link still shows. */
 export const mediaDeleteQuerySchema = z.object({
   confirm: z
     .enum(["1", "true"], { error: "confirm must be 1 or true" })

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser, newCredentials, type TestUser } from "../../test/factories";
+import { galleryImage } from "../../test/media";
 import { multipart } from "../../test/multipart";
 import { insertSuggestions } from "../stories/living-lore-repo";
 
@@ -546,6 +547,17 @@ describe("the OpenAPI document against the real answers", () => {
     await call({ method: "GET", path: "/api/user/videos" });
     await call({ method: "GET", path: "/api/gallery" });
     await call({ method: "GET", path: "/api/gallery", query: { limit: "-3" } });
+    // The storage quota and deleting gallery items (decision 0122).
+    await call({ method: "GET", path: "/api/media/usage" });
+    const doomed = [
+      await galleryImage(t, user.userId, "#112233"),
+      await galleryImage(t, user.userId, "#332211"),
+    ];
+    await call({ method: "DELETE", path: "/api/gallery/{id}", params: { id: uuid() } });
+    await call({ method: "DELETE", path: "/api/gallery/{id}", params: { id: "not-an-id" } });
+    await call({ method: "DELETE", path: "/api/gallery/{id}", params: { id: doomed[0]!.id } });
+    await call({ method: "POST", path: "/api/gallery/delete", body: { ids: [] } });
+    await call({ method: "POST", path: "/api/gallery/delete", body: { ids: [doomed[1]!.id] } });
 
     // Studio.
     await call({ method: "GET", path: "/api/studio/messages" });

@@ -62,7 +62,7 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
   );
 
   app.delete(
-    "/api/media/:id",
+    "/api/gallery/:id",
     {
       schema: {
         tags,
@@ -80,7 +80,7 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
   );
 
   app.post(
-    "/api/media/delete",
+    "/api/gallery/delete",
     {
       schema: {
         tags,

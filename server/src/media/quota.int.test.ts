@@ -220,7 +220,7 @@ describe("deleting gallery items", () => {
     const [first, ...rest] = items;
     const firstBytes = first!.bytes + (await t.storage.size(first!.thumbnailKey!));
 
-    const one = await call(user, "DELETE", `/api/media/${first!.id}`);
+    const one = await call(user, "DELETE", `/api/gallery/${first!.id}`);
     expect(one.statusCode).toBe(200);
     expect(one.json()).toEqual({
       deleted: [first!.id],
@@ -230,7 +230,7 @@ describe("deleting gallery items", () => {
     expect(await exists(first!.thumbnailKey!)).toBe(false);
     expect((await galleryIds(user)).sort()).toEqual(rest.map((item) => item.id).sort());
 
-    const many = await call(user, "POST", "/api/media/delete", { ids: rest.map((item) => item.id) });
+    const many = await call(user, "POST", "/api/gallery/delete", { ids: rest.map((item) => item.id) });
     expect(many.statusCode).toBe(200);
     expect(many.json().usage).toEqual({ usedBytes: 0, limitBytes: 2048 * MB });
     expect(await galleryIds(user)).toEqual([]);
@@ -244,10 +244,10 @@ describe("deleting gallery items", () => {
     const theirs = await galleryImage(t, owner.userId, "#abcdef");
     const mine = await galleryImage(t, other.userId, "#fedcba");
 
-    const single = await call(other, "DELETE", `/api/media/${theirs.id}`);
+    const single = await call(other, "DELETE", `/api/gallery/${theirs.id}`);
     expect(single.statusCode).toBe(404);
     expect(single.json().detail).toBe("This item is not in your Gallery.");
-    const mixed = await call(other, "POST", "/api/media/delete", {
+    const mixed = await call(other, "POST", "/api/gallery/delete", {
       ids: [mine.id, theirs.id],
       confirm: true,
     });
@@ -267,11 +267,11 @@ describe("deleting gallery items", () => {
       { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
       { ids: ["../etc/passwd"] },
     ]) {
-      const res = await call(user, "POST", "/api/media/delete", payload);
+      const res = await call(user, "POST", "/api/gallery/delete", payload);
       expect(res.statusCode).toBe(400);
       expect(res.json().detail).toBeTruthy();
     }
-    expect((await call(user, "DELETE", "/api/media/not-an-id")).statusCode).toBe(400);
+    expect((await call(user, "DELETE", "/api/gallery/not-an-id")).statusCode).toBe(400);
   });
 
   it("asks (409) before deleting a picture a story and its share link show, then deletes it when confirmed", async () => {
@@ -288,7 +288,7 @@ describe("deleting gallery items", () => {
     expect(done.media_generation_completed).toBe(true);
     const [id] = await galleryIds(user);
 
-    const asked = await call(user, "DELETE", `/api/media/${id}`);
+    const asked = await call(user, "DELETE", `/api/gallery/${id}`);
     expect(asked.statusCode).toBe(409);
     expect(asked.json()).toMatchObject({
       code: "conflict",
@@ -298,14 +298,14 @@ describe("deleting gallery items", () => {
     expect(await galleryIds(user)).toEqual([id]);
 
     expect((await call(user, "POST", `/api/stories/${story}/share`, {})).statusCode).toBe(200);
-    const askedShared = await call(user, "POST", "/api/media/delete", { ids: [id] });
+    const askedShared = await call(user, "POST", "/api/gallery/delete", { ids: [id] });
     expect(askedShared.statusCode).toBe(409);
     expect(askedShared.json().detail).toBe(
       'This picture is shown in your story "The Ember Crown" and on its share link. Delete it anyway?',
     );
     const usedBefore = (await usage(user)).usedBytes;
 
-    const confirmed = await call(user, "DELETE", `/api/media/${id}?confirm=1`);
+    const confirmed = await call(user, "DELETE", `/api/gallery/${id}?confirm=1`);
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().usage.usedBytes).toBeLessThan(usedBefore);
     expect(await galleryIds(user)).toEqual([]);

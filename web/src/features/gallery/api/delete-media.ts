@@ -1,4 +1,4 @@
-// POST /api/media/delete {ids, confirm}: deletes gallery items (one or up to 100). Without confirm, items a
+// POST /api/gallery/delete {ids, confirm}: deletes gallery items (one or up to 100). Without confirm, items a
 // story or share link still shows come back as a 409 whose detail asks; the caller asks the player and sends
 // the request again with confirm. A success refreshes the Gallery and the account's storage use.
 import { type MediaUsage, mediaDeletedSchema } from "@storyverse/contract/media";
@@ -8,7 +8,7 @@ import { GALLERY_KEY } from "../../../shared/gallery/gallery-page";
 import { MEDIA_USAGE_KEY } from "../../../shared/gallery/media-usage";
 
 export function deleteMedia(ids: string[], confirm: boolean) {
-  return apiRequest("/api/media/delete", {
+  return apiRequest("/api/gallery/delete", {
     method: "POST",
     body: { ids, confirm },
     schema: mediaDeletedSchema,

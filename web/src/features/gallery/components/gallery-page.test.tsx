@@ -179,7 +179,7 @@ describe("Gallery page", () => {
   it("deletes an item after asking, and asks again in the server's words when a story still shows it", async () => {
     let items = [item(1), item(2), item(3)];
     const calls = mockFetch((call) => {
-      if (call.path === "/api/media/delete") {
+      if (call.path === "/api/gallery/delete") {
         const body = call.body as { ids: string[]; confirm: boolean };
         if (!body.confirm) {
           return json(
@@ -209,7 +209,7 @@ describe("Gallery page", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Delete anyway" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     await waitFor(() => expect(tiles()).toHaveLength(2));
-    expect(calls.filter((call) => call.path === "/api/media/delete").map((call) => call.body)).toEqual([
+    expect(calls.filter((call) => call.path === "/api/gallery/delete").map((call) => call.body)).toEqual([
       { ids: [item(1).id], confirm: false },
       { ids: [item(1).id], confirm: true },
     ]);
@@ -218,7 +218,7 @@ describe("Gallery page", () => {
   it("selects several items and deletes them together", async () => {
     let items = [item(1), item(2), item(3)];
     const calls = mockFetch((call) => {
-      if (call.path === "/api/media/delete") {
+      if (call.path === "/api/gallery/delete") {
         const body = call.body as { ids: string[] };
         items = items.filter((entry) => !body.ids.includes(entry.id));
         return json({ deleted: body.ids, usage: { usedBytes: 0, limitBytes: null } });
@@ -239,7 +239,7 @@ describe("Gallery page", () => {
     const dialog = await screen.findByRole("dialog", { name: "Delete 2 items?" });
     fireEvent.click(within(dialog).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(tiles()).toHaveLength(1));
-    expect(calls.find((call) => call.path === "/api/media/delete")?.body).toEqual({
+    expect(calls.find((call) => call.path === "/api/gallery/delete")?.body).toEqual({
       ids: [item(1).id, item(3).id],
       confirm: false,
     });
