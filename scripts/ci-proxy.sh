@@ -26,7 +26,13 @@ cleanup() {
   local t0=$SECONDS
   [[ -f "$work/nginx.pid" ]] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
   if [[ -n "$caddy_pid" ]]; then
+    # Caddy's graceful stop waits about a minute for idle client connections: 3 s, then it is killed.
     kill "$caddy_pid" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6; do
+      kill -0 "$caddy_pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    kill -KILL "$caddy_pid" 2>/dev/null || true
     wait "$caddy_pid" 2>/dev/null || true
   fi
   if [[ -n "$app_pid" ]]; then
@@ -82,10 +88,13 @@ CONF
 nginx -t -q -c "$work/nginx.conf" -p "$work"
 nginx -c "$work/nginx.conf" -p "$work"
 
-# The app, as `npm start` runs it, behind one proxy. The offline narrator at 8 words a second, so a turn lasts
-# long enough to tell streamed words from a buffered answer.
+# The app, as `npm start` runs it (its prestart builds when needed, then node on server/dist), behind one proxy,
+# started as node itself so the cleanup's SIGTERM reaches it (npm does not pass a signal on through its shell).
+# The offline narrator at 8 words a second, so a turn lasts long enough to tell streamed words from a
+# buffered answer.
+node scripts/ensure-build.mjs
 DATA_DIR="$work/data" PORT="$app_port" HOST=127.0.0.1 TRUST_PROXY=1 APP_URL="https://localhost:$https_port" \
-  OFFLINE_TEXT_WORDS_PER_SECOND=8 npm start >"$work/app.log" 2>&1 &
+  OFFLINE_TEXT_WORDS_PER_SECOND=8 node server/dist/main.js >"$work/app.log" 2>&1 &
 app_pid=$!
 
 echo "--- nginx with deploy/nginx/storyverse.conf"
