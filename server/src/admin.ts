@@ -151,7 +151,7 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
     return 1;
   }
   try {
-    await runMigrations(database);
+    await runMigrations(database, { vectors: false });
     switch (command) {
       case "verify-email": {
         const email = rest[0];

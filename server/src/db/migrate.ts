@@ -112,8 +112,16 @@ function migrationFailed(error: unknown, pending: Migration[], current: string |
   );
 }
 
-export async function runMigrations(database: Database): Promise<MigrationReport> {
-  return (await migrateThen(database, async () => undefined)).report;
+/**
+ * `vectors: false` leaves out recall's vector table and search function (db/vectors.ts), whose setup loads
+ * pgvector's library, a third of an admin command's time on PGlite: the admin commands never search, and
+ * the server's start sets them up.
+ */
+export async function runMigrations(
+  database: Database,
+  options: { vectors?: boolean } = {},
+): Promise<MigrationReport> {
+  return (await migrateThen(database, async () => undefined, options)).report;
 }
 
 /**
@@ -123,6 +131,7 @@ export async function runMigrations(database: Database): Promise<MigrationReport
 export async function migrateThen<T>(
   database: Database,
   next: () => Promise<T>,
+  options: { vectors?: boolean } = {},
 ): Promise<{ report: MigrationReport; result: T }> {
   const started = performance.now();
   const migrations = await readMigrations();
@@ -140,7 +149,7 @@ export async function migrateThen<T>(
     const newer = last > newestKnown ? await countNewer(database, newestKnown) : 0;
     // Before the read cache's change signals: they go on the app's tables only. All of it under the lock, as
     // it creates the vector extension, table and function, and the triggers, "if not exists".
-    await setupVectors(database);
+    if (options.vectors !== false) await setupVectors(database);
     if (database.kind === "postgres") await database.armReadCache?.();
     const report: MigrationReport = {
       applied: pending.map((migration) => migration.name),
