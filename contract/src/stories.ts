@@ -51,7 +51,36 @@ export const storySchema = z.object({
 });
 export type Story = z.infer<typeof storySchema>;
 
-export const storiesResponseSchema = z.object({ success: z.literal(true), stories: z.array(storySchema) });
+/** The story list a page at a time (GET /api/stories), most recently played first (decision 0129). */
+export const STORIES_PAGE_DEFAULT = 50;
+export const STORIES_PAGE_MAX = 100;
+export const STORY_SEARCH_MAX_LENGTH = 200;
+const pageLimitError = `limit must be a whole number from 1 to ${STORIES_PAGE_MAX}`;
+export const storiesQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: pageLimitError })
+    .int(pageLimitError)
+    .min(1, pageLimitError)
+    .max(STORIES_PAGE_MAX, pageLimitError)
+    .default(STORIES_PAGE_DEFAULT),
+  /** next_cursor of the previous page; absent for the first. Opaque: do not build one. */
+  cursor: z.string().max(200).optional(),
+  /** Only the stories whose title or context holds these words (case-insensitive). */
+  q: z
+    .string()
+    .max(STORY_SEARCH_MAX_LENGTH, `q must be at most ${STORY_SEARCH_MAX_LENGTH} characters`)
+    .optional(),
+});
+export type StoriesQuery = z.input<typeof storiesQuerySchema>;
+
+export const storiesResponseSchema = z.object({
+  success: z.literal(true),
+  stories: z.array(storySchema),
+  /** Pass as cursor for the next page; null when this page is the last. */
+  next_cursor: z.string().nullable(),
+  has_more: z.boolean(),
+});
+export type StoriesPage = z.infer<typeof storiesResponseSchema>;
 export const storyResponseSchema = z.object({ success: z.literal(true), story: storySchema });
 export const deleteStoryResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 

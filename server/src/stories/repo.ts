@@ -1,5 +1,5 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
-import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
@@ -34,6 +34,29 @@ export async function listStories(q: Queryable, userId: string): Promise<StoryRo
   return storyCache.read(q, `list:${userId}`, userId, () =>
     listStoriesStatement(q).execute({ userId }),
   ) as Promise<StoryRow[]>;
+}
+
+/** `%`, `_` and `\\` taken as themselves in a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The ids of the user's story rows whose title or context holds `words` (case-insensitive): the story list's
+ * search (decision 0129). The user's rows come by stories_user_idx; the words are matched as written, inside
+ * words too, as the list's search box always did.
+ */
+export async function searchStoryIds(q: Queryable, userId: string, words: string): Promise<Set<string>> {
+  const pattern = `%${likeLiteral(words)}%`;
+  const rows = await q
+    .select({ id: stories.id })
+    .from(stories)
+    .where(
+      and(
+        eq(stories.userId, userId),
+        eq(stories.restoring, false),
+        or(ilike(stories.title, pattern), ilike(stories.context, pattern)),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }
 
 const findStoryStatement = preparedPerHandle((q) =>

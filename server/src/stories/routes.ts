@@ -6,6 +6,7 @@ import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   createStoryRequestSchema,
   deleteStoryResponseSchema,
+  storiesQuerySchema,
   storiesResponseSchema,
   storyChatRequestSchema,
   storyMediaResponseSchema,
@@ -54,13 +55,36 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     {
       schema: {
         tags,
-        summary: "Your stories",
+        summary:
+          "Your stories, most recently played first, a page at a time (pass next_cursor back as cursor); q searches title and context",
+        querystring: storiesQuerySchema,
         response: { 200: storiesResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const page = await stories.listPage(ctx, currentUser(request).id, request.query);
+      return {
+        success: true as const,
+        stories: page.stories,
+        next_cursor: page.nextCursor,
+        has_more: page.nextCursor !== null,
+      };
+    },
+  );
+
+  app.get(
+    "/api/stories/:id",
+    {
+      schema: {
+        tags,
+        summary: "One of your stories as the list shows it (the branch it is on)",
+        params: storyParams,
+        response: { 200: storyResponseSchema, ...errors },
       },
     },
     async (request) => ({
       success: true as const,
-      stories: await stories.list(ctx, currentUser(request).id),
+      story: await stories.listedStory(ctx, currentUser(request).id, request.params.id),
     }),
   );
 

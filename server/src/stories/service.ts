@@ -62,6 +62,7 @@ import {
   insertStory,
   listStories,
   type StoryRow,
+  searchStoryIds,
   updateStory,
 } from "./repo";
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
@@ -207,6 +208,7 @@ export async function ownedStoryRecord(
   };
 }
 
+/** Every story of the user as the list showed it before it was paged (the restore's card of the story it wrote). */
 export async function list(ctx: StoriesContext, userId: string): Promise<Story[]> {
   // Every story of the user: the stats are read for all of them by prepared statements, no id lists.
   const [stories, conversations, newestMedia] = await Promise.all([
@@ -224,6 +226,100 @@ export async function list(ctx: StoriesContext, userId: string): Promise<Story[]
       return branch ? { ...branch, createdAt: root.createdAt } : root;
     });
   return Promise.all(shown.map((card) => toStory(ctx, card)));
+}
+
+const STORY_CURSOR_DETAIL = "This story list is out of date. Please reload the page.";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** When a card was last played or changed: what the list is ordered by, newest first. */
+const lastActivityOf = (card: StoryWithStats): Date =>
+  card.lastMessageAt && card.lastMessageAt > card.row.updatedAt ? card.lastMessageAt : card.row.updatedAt;
+
+/** The (last activity, story id) of a page's last card, base64url: opaque to clients, stable for us. */
+function encodeStoryCursor(at: Date, storyId: string): string {
+  return Buffer.from(`${at.getTime()}|${storyId}`, "utf8").toString("base64url");
+}
+
+function decodeStoryCursor(cursor: string): { at: number; storyId: string } {
+  const [at, storyId, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const time = Number(at);
+  if (
+    rest.length > 0 ||
+    !storyId ||
+    !UUID.test(storyId) ||
+    !/^\d{1,15}$/.test(at ?? "") ||
+    !Number.isSafeInteger(time)
+  )
+    throw new InvalidInput(STORY_CURSOR_DETAIL);
+  return { at: time, storyId };
+}
+
+/**
+ * The story list a page at a time (decision 0129): most recently played first (ties by id), after the cursor,
+ * only the stories whose title or context holds `q` when it is given. The order needs every story's last
+ * message time (the chat module's, read for all of the user's stories by one cached statement), so the
+ * ordering is done here over the user's rows; the cards' pictures and the JSON are made for the page alone.
+ */
+export async function listPage(
+  ctx: StoriesContext,
+  userId: string,
+  options: { limit: number; cursor?: string | undefined; q?: string | undefined },
+): Promise<{ stories: Story[]; nextCursor: string | null }> {
+  const after = options.cursor ? decodeStoryCursor(options.cursor) : undefined;
+  const search = options.q?.trim() ?? "";
+  const [rows, conversations, matching] = await Promise.all([
+    listStories(ctx.db, userId),
+    conversationStatsOfAllStories(ctx, userId),
+    search ? searchStoryIds(ctx.db, userId, search) : undefined,
+  ]);
+  const cards = combineStats(rows, conversations, []);
+  // One card per story, showing the branch it is on (its first row holds the title and which branch).
+  const byId = new Map(cards.map((card) => [card.row.id, card]));
+  const ordered = cards
+    .filter((card) => card.row.rootId === null)
+    .map((root) => {
+      const branch = root.row.viewingBranchId ? byId.get(root.row.viewingBranchId) : undefined;
+      return branch ? { ...branch, createdAt: root.createdAt } : root;
+    })
+    .filter((card) => !matching || matching.has(card.row.id))
+    .map((card) => ({ card, at: lastActivityOf(card).getTime(), storyId: card.row.rootId ?? card.row.id }))
+    .sort((a, b) => b.at - a.at || (a.storyId < b.storyId ? 1 : a.storyId > b.storyId ? -1 : 0));
+  const rest = after
+    ? ordered.filter(
+        (entry) => entry.at < after.at || (entry.at === after.at && entry.storyId < after.storyId),
+      )
+    : ordered;
+  const page = rest.slice(0, options.limit);
+  const newestMedia = await newestMediaOfStories(
+    ctx,
+    userId,
+    page.map((entry) => entry.card.row.id),
+  );
+  const mediaOf = new Map(newestMedia.map((media) => [media.storyId, media]));
+  const stories = await Promise.all(
+    page.map(({ card }) => {
+      const media = mediaOf.get(card.row.id);
+      return toStory(ctx, {
+        ...card,
+        newestMediaKey: media?.key ?? null,
+        newestMediaAt: media?.createdAt ?? null,
+      });
+    }),
+  );
+  const last = page.at(-1);
+  return {
+    stories,
+    nextCursor:
+      rest.length > options.limit && last ? encodeStoryCursor(new Date(last.at), last.storyId) : null,
+  };
+}
+
+/** One story's card as the list shows it (GET /api/stories/{id}): `storyId` is the branch shown. */
+export async function listedStory(ctx: StoriesContext, userId: string, storyId: string): Promise<Story> {
+  const row = await ownStory(ctx, userId, storyId);
+  const root = row.rootId ? await findStory(ctx.db, userId, row.rootId) : row;
+  const [card] = await withStats(ctx, userId, [row]);
+  return toStory(ctx, { ...card!, createdAt: root?.createdAt ?? row.createdAt });
 }
 
 export async function create(ctx: StoriesContext, userId: string, input: { title: string; context: string }) {
