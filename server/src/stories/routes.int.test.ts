@@ -34,7 +34,12 @@ async function newStory(user: TestUser, title = "The Ember Crown", context = "A 
 describe("stories", () => {
   it("creates, lists, renames and deletes a story, keeping its media in the gallery", async () => {
     const user = await createUser(t);
-    expect((await call(user, "GET", "/api/stories")).json()).toEqual({ success: true, stories: [], next_cursor: null, has_more: false });
+    expect((await call(user, "GET", "/api/stories")).json()).toEqual({
+      success: true,
+      stories: [],
+      next_cursor: null,
+      has_more: false,
+    });
     const story = await newStory(user, "  The Ember Crown  ");
     expect(story).toMatchObject({
       title: "The Ember Crown",
