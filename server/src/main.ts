@@ -34,7 +34,11 @@ async function main(): Promise<void> {
     if (!starting) process.exit(0);
     starting
       .then((server) => {
-        server.app?.log.info(`${signal} received: finishing in-flight work, then stopping`);
+        // A worker-only process has no app: its drain is logged too, on the process logger.
+        (server.app?.log ?? log).info(
+          { signal },
+          `${signal} received: finishing in-flight work, then stopping`,
+        );
         return server.stop().then(() => stopOps());
       })
       .then(
