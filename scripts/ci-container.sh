@@ -2,6 +2,9 @@
 # CI: the container image (issue 40, decision 0127). Builds the Dockerfile with podman, starts the image on the
 # embedded defaults (PGlite under the /data volume), signs a player up and plays a turn through it over HTTP
 # (scripts/container-smoke.mjs), stops it with `podman stop -t 30` and checks that the drain is in its log.
+# Then it backs the volume up, restores it into a new one and finds the player's story there (the backup
+# drill of docs/deployment.md), and runs compose.yaml's migrate, app and worker services from the image on
+# the machine's PostgreSQL, Redis and s3rver (scripts/container-topology.mjs).
 # First it checks the compose files (scripts/check-compose.mjs, with Debian's python3-yaml reading them).
 #
 # This machine reaches no image registry, so `FROM node:24-bookworm-slim` is served by a stand-in base built
@@ -31,7 +34,7 @@ restored="storyverse-ci-restored-$$"
 work="$(mktemp -d /tmp/storyverse-container.XXXXXX)"
 cleanup() {
   if command -v podman >/dev/null 2>&1; then
-    podman rm -f --time 0 "$name" "$drill" >/dev/null 2>&1 || true
+    podman rm -f --volumes --time 0 "$name" "$drill" >/dev/null 2>&1 || true
     podman volume rm -f "$volume" "$restored" >/dev/null 2>&1 || true
   fi
   rm -rf "$work"
@@ -222,3 +225,11 @@ node scripts/container-smoke.mjs --base "http://127.0.0.1:$port" --restored "$wo
 }
 podman stop --time 30 "$drill" >/dev/null 2>&1
 step "backup drill: the volume backed up ($(du -h "$work/storyverse-data.tgz" | cut -f1)), restored into a new one, the player's story found there"
+
+# --- compose.yaml's migrate, app and worker, from the image, on CI's PostgreSQL, Redis and s3rver -----------
+if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  node scripts/container-topology.mjs --image "$image"
+  step "compose's migrate, app and worker from the image: migrated, a turn's picture made by the worker into the bucket, both drained"
+else
+  echo "--- compose's app and worker not run: no PostgreSQL on 127.0.0.1:5432 or no Redis on 127.0.0.1:6379"
+fi
