@@ -214,6 +214,16 @@ podman run --rm --no-healthcheck --user root --network=none -v "$volume:/data:ro
 podman volume create "$restored" >/dev/null
 podman run --rm --no-healthcheck --user root --network=none -v "$restored:/data" -v "$work:/backup:ro" --entrypoint sh "$image" \
   -c 'tar -xzf /backup/storyverse-data.tgz -C /data && chown -R node:node /data'
+# An admin command on the embedded database, as docs/deployment.md gives it: the image's admin CLI on the
+# volume, with no server holding it.
+player_email="$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).email' "$work/player.json")"
+balances="$(podman run --rm --no-healthcheck --network=none -v "$restored:/data" "$image" node server/dist/admin.js list-balances)"
+grep -q "$player_email" <<<"$balances" || {
+  echo "$balances"
+  echo "admin.js list-balances on the restored volume does not list $player_email"
+  exit 1
+}
+echo "admin.js list-balances on the restored volume lists $player_email"
 podman run --detach --name "$drill" --network=host --volume "$restored:/data" \
   --env PORT="$port" --env HOST=127.0.0.1 "$image" >/dev/null 2>"$cache/run.err" || {
   cat "$cache/run.err"
