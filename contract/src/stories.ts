@@ -76,9 +76,9 @@ export type StoriesQuery = z.input<typeof storiesQuerySchema>;
 export const storiesResponseSchema = z.object({
   success: z.literal(true),
   stories: z.array(storySchema),
-  /** Pass as cursor for the next page; null when this page is the last. */
-  next_cursor: z.string().nullable(),
-  has_more: z.boolean(),
+  /** Pass as cursor for the next page; null when this page is the last (absent from servers before paging). */
+  next_cursor: z.string().nullable().default(null),
+  has_more: z.boolean().default(false),
 });
 export type StoriesPage = z.infer<typeof storiesResponseSchema>;
 export const storyResponseSchema = z.object({ success: z.literal(true), story: storySchema });

@@ -14,7 +14,7 @@ import {
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { CHAT_HISTORY_KEY } from "../features/chat/api/chat-history";
-import { STORIES_KEY } from "../features/stories/api/list-stories";
+import { refreshStoryList } from "../features/stories/api/list-stories";
 import { storyMessagesKey } from "../features/stories/api/story-messages";
 import { apiOpenEventStream, type StreamEvent } from "../lib/api-client";
 import { CREDIT_BALANCE_KEY, CREDIT_QUERY_KEYS } from "../shared/credits/credit-balance";
@@ -44,7 +44,7 @@ export function applyLiveEvent(queryClient: QueryClient, { event, data }: Stream
     }
   } else if (event === "story") {
     if (storyEventSchema.safeParse(data).success) {
-      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      refreshStoryList(queryClient);
     }
   } else if (event === "media") {
     const parsed = mediaEventSchema.safeParse(data);

@@ -7,10 +7,10 @@ import type { ChatMessage } from "@storyverse/contract/chat";
 import type { QueryClient } from "@tanstack/react-query";
 import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
 import { branchesKey, viewBranch } from "./api/branches";
-import { STORIES_KEY, storiesQueryOptions } from "./api/list-stories";
+import { STORIES_KEY } from "./api/list-stories";
 import { fetchStoryMessages, storyMessagesKey } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";
-import { StoryNotFoundError, updateOpenStory } from "./open-story-query";
+import { storyById, updateOpenStory } from "./open-story-query";
 
 /** The key the story interface's chat is mounted under: a new branch is a new conversation. */
 export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
@@ -22,12 +22,7 @@ export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
  * (so a switch whose messages cannot be read leaves the story on the branch shown).
  */
 export async function reloadStoryBranch(queryClient: QueryClient, storyId: string): Promise<void> {
-  const [stories, messages] = await Promise.all([
-    queryClient.fetchQuery({ ...storiesQueryOptions(), staleTime: 0 }),
-    fetchStoryMessages(storyId),
-  ]);
-  const story = stories.find((s) => s.id === storyId);
-  if (!story) throw new StoryNotFoundError();
+  const [story, messages] = await Promise.all([storyById(storyId), fetchStoryMessages(storyId)]);
   // Everything else of the story was of the other branch; the branch list stays on screen and is read again.
   queryClient.removeQueries({
     queryKey: [...STORIES_KEY, storyId],

@@ -5,9 +5,10 @@
 // by time becomes the canvas (cleared when there is none), and only then is the story there to show.
 import type { Story } from "@storyverse/contract/stories";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
+import { ApiError } from "../../lib/api-errors";
 import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
 import { sessionQueryOptions } from "../../shared/verify-session";
-import { storiesQueryOptions } from "./api/list-stories";
+import { fetchStory } from "./api/list-stories";
 import { storyMessagesQueryOptions } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";
 
@@ -17,6 +18,16 @@ export const openStoryKey = (storyId: string) => ["story", storyId] as const;
 export class StoryNotFoundError extends Error {
   constructor() {
     super("Story not found");
+  }
+}
+
+/** One story's card, read afresh; StoryNotFoundError when it is not this account's (or is gone). */
+export async function storyById(storyId: string): Promise<Story> {
+  try {
+    return await fetchStory(storyId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new StoryNotFoundError();
+    throw error;
   }
 }
 
@@ -31,7 +42,7 @@ async function prepareStory(queryClient: QueryClient, story: Story): Promise<Sto
 
 /**
  * The open story by id. Read once (a reload, a bookmark, a link, back or forward: the story comes from a fresh
- * read of the list), then kept in step by what changes it; it lives until the story is closed or deleted, or
+ * read of its card), then kept in step by what changes it; it lives until the story is closed or deleted, or
  * the account signs out (the cache is cleared).
  */
 export const openStoryQueryOptions = (queryClient: QueryClient, storyId: string) =>
@@ -39,10 +50,7 @@ export const openStoryQueryOptions = (queryClient: QueryClient, storyId: string)
     queryKey: openStoryKey(storyId),
     queryFn: async () => {
       await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
-      const stories = await queryClient.fetchQuery({ ...storiesQueryOptions(), staleTime: 0 });
-      const story = stories.find((s) => s.id === storyId);
-      if (!story) throw new StoryNotFoundError();
-      return prepareStory(queryClient, story);
+      return prepareStory(queryClient, await storyById(storyId));
     },
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,

@@ -1,17 +1,5 @@
-// The Stories list's search: case-insensitive, over the title and the context.
+// The Stories list's order and card labels (its search is the server's: GET /api/stories?q=).
 import type { Story } from "@storyverse/contract/stories";
-
-export function filterStories<T extends Pick<Story, "title" | "context">>(
-  stories: readonly T[],
-  query: string,
-): T[] {
-  const needle = query.trim().toLocaleLowerCase();
-  if (!needle) return [...stories];
-  return stories.filter(
-    (story) =>
-      story.title.toLocaleLowerCase().includes(needle) || story.context.toLocaleLowerCase().includes(needle),
-  );
-}
 
 /** Most recently played first: the story you were just in leads the list. */
 export function byLastActivity<T extends Pick<Story, "last_updated">>(stories: readonly T[]): T[] {

@@ -2,7 +2,7 @@
 import { type CreateStoryRequest, type Story, storyResponseSchema } from "@storyverse/contract/stories";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { STORIES_KEY } from "./list-stories";
+import { addNewStory } from "./import-story";
 
 export async function createStory(body: CreateStoryRequest): Promise<Story> {
   const response = await apiRequest("/api/stories", {
@@ -19,10 +19,7 @@ export function useCreateStory() {
   return useMutation<Story, Error, CreateStoryRequest>({
     mutationFn: createStory,
     onSuccess: (story) => {
-      queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
-        stories ? [story, ...stories.filter((s) => s.id !== story.id)] : stories,
-      );
-      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      addNewStory(queryClient, story);
     },
   });
 }

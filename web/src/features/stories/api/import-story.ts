@@ -4,7 +4,7 @@ import { type ImportedStoryResponse, importedStoryResponseSchema } from "@storyv
 import type { Story } from "@storyverse/contract/stories";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { STORIES_KEY } from "./list-stories";
+import { refreshStoryList, updateListedStories } from "./list-stories";
 
 /** The files the importer reads, for the file picker. */
 export const CARD_FILE_TYPES = ".png,.apng,.json,.charx";
@@ -30,10 +30,11 @@ export function importStory(file: File): Promise<ImportedStoryResponse> {
 
 /** A story that arrived by import, restore or a starter goes to the top of the list at once. */
 export function addNewStory(queryClient: QueryClient, story: Story): void {
-  queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
-    stories ? [story, ...stories.filter((s) => s.id !== story.id)] : stories,
-  );
-  void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+  updateListedStories(queryClient, (stories, firstPage) => [
+    ...(firstPage ? [story] : []),
+    ...stories.filter((s) => s.id !== story.id),
+  ]);
+  refreshStoryList(queryClient);
 }
 
 export function useImportStory() {

@@ -3,7 +3,7 @@ import { type Story, storyResponseSchema, type UpdateStoryRequest } from "@story
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { updateOpenStory } from "../open-story-query";
-import { STORIES_KEY } from "./list-stories";
+import { refreshStoryList, updateListedStories } from "./list-stories";
 
 export interface UpdateStoryInput {
   id: string;
@@ -25,11 +25,9 @@ export function useUpdateStory() {
   return useMutation<Story, Error, UpdateStoryInput>({
     mutationFn: updateStory,
     onSuccess: (story) => {
-      queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
-        stories?.map((s) => (s.id === story.id ? story : s)),
-      );
+      updateListedStories(queryClient, (stories) => stories.map((s) => (s.id === story.id ? story : s)));
       updateOpenStory(queryClient, story.id, () => story);
-      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      refreshStoryList(queryClient);
     },
   });
 }

@@ -13,7 +13,7 @@ import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
 import { branchesKey, branchesQueryOptions, deleteBranch, renameBranch } from "../api/branches";
-import { STORIES_KEY } from "../api/list-stories";
+import { refreshStoryList } from "../api/list-stories";
 import { type BranchNode, branchTree, forkLabel, timeAgo, turnsLabel } from "../branch-tree";
 import { reloadStoryBranch } from "../branch-view";
 import { updateOpenStory } from "../open-story-query";
@@ -58,7 +58,7 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
       if (deleting.id === current) await reloadStoryBranch(queryClient, story.id);
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
-      void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+      refreshStoryList(queryClient);
     } catch (error) {
       setDeleteError(`Failed to delete the branch: ${errorMessage(error)}`);
     } finally {
@@ -76,7 +76,7 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
         branch: { id: branch.id, name: branch.name },
       }));
     }
-    void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+    refreshStoryList(queryClient);
   };
 
   return (

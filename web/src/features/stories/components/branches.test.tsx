@@ -72,6 +72,12 @@ function serve(world: World) {
         stories: [{ ...story, branch: { id: world.current, name: nameOf(world.current) } }],
       });
     }
+    if (path === base && method === "GET") {
+      return json({
+        success: true,
+        story: { ...story, branch: { id: world.current, name: nameOf(world.current) } },
+      });
+    }
     if (path === `${base}/messages`) {
       if (world.current === world.unreadable) return json({ detail: "Something went wrong" }, 500);
       return json({ success: true, messages: world.messages[world.current] });

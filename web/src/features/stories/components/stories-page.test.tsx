@@ -1,5 +1,5 @@
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory } from "../../../test/story-fixtures";
@@ -52,8 +52,17 @@ describe("the Stories list", () => {
     expect(screen.queryByLabelText("Search stories")).toBeNull();
   });
 
-  it("shows each story's card and filters them by title or context, ignoring case", async () => {
-    serve({ "/api/stories": () => json({ success: true, stories: [forest, neon] }) });
+  it("shows each story's card and asks the server for the stories whose title or context holds the words", async () => {
+    const calls = serve({
+      "/api/stories": () =>
+        json({ success: true, stories: [forest, neon], next_cursor: null, has_more: false }),
+      // The server's search, as GET /api/stories?q= answers it.
+      "/api/stories?q=rain": () =>
+        json({ success: true, stories: [neon], next_cursor: null, has_more: false }),
+      "/api/stories?q=LANTERN": () =>
+        json({ success: true, stories: [forest], next_cursor: null, has_more: false }),
+      "/api/stories?q=dragon": () => json({ success: true, stories: [], next_cursor: null, has_more: false }),
+    });
     renderPage();
     const forestCard = await screen.findByRole("article", { name: "The Lantern Forest" });
     expect(within(forestCard).getByText("Misty woods")).toBeTruthy();
@@ -66,12 +75,76 @@ describe("the Stories list", () => {
     expect(within(neonCard).getByText("New")).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText("Search stories"), { target: { value: "rain" } });
-    expect(screen.queryByRole("article", { name: "The Lantern Forest" })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole("article", { name: "The Lantern Forest" })).toBeNull());
     expect(screen.getByRole("article", { name: "Neon Nights" })).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Search stories"), { target: { value: "LANTERN" } });
-    expect(screen.getByRole("article", { name: "The Lantern Forest" })).toBeTruthy();
+    await screen.findByRole("article", { name: "The Lantern Forest" });
+    await waitFor(() => expect(screen.queryByRole("article", { name: "Neon Nights" })).toBeNull());
     fireEvent.change(screen.getByLabelText("Search stories"), { target: { value: "dragon" } });
-    expect(screen.getByText("No stories match “dragon”")).toBeTruthy();
+    expect(await screen.findByText("No stories match “dragon”")).toBeTruthy();
+    // The words went to the server, once each typing pause; the browser filtered nothing itself.
+    expect(calls.map((c) => c.path).filter((p) => p.includes("q="))).toEqual([
+      "/api/stories?q=rain",
+      "/api/stories?q=LANTERN",
+      "/api/stories?q=dragon",
+    ]);
+    fireEvent.click(screen.getAllByRole("button", { name: "Clear search" })[0]!);
+    expect(await screen.findByRole("article", { name: "Neon Nights" })).toBeTruthy();
+    expect(screen.getByRole("article", { name: "The Lantern Forest" })).toBeTruthy();
+  });
+
+  it("loads the next page of stories when the end of the grid scrolls near, and stops at the last", async () => {
+    const observed: { callback: IntersectionObserverCallback; target: Element | null }[] = [];
+    vi.stubGlobal(
+      "IntersectionObserver",
+      class {
+        entry: { callback: IntersectionObserverCallback; target: Element | null };
+        constructor(callback: IntersectionObserverCallback) {
+          this.entry = { callback, target: null };
+          observed.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.target = target;
+        }
+        disconnect() {
+          this.entry.target = null;
+        }
+        unobserve() {}
+        takeRecords() {
+          return [];
+        }
+      },
+    );
+    const older = makeStory({
+      id: "cccccccc-cccc-4ccc-8ccc-cccccccccccc",
+      title: "Older Roads",
+      context: "",
+    });
+    const calls = serve({
+      "/api/stories": () =>
+        json({ success: true, stories: [forest, neon], next_cursor: "c1", has_more: true }),
+      "/api/stories?limit=50&cursor=c1": () =>
+        json({ success: true, stories: [older], next_cursor: null, has_more: false }),
+    });
+    renderPage();
+    await screen.findByRole("article", { name: "Neon Nights" });
+    expect(screen.queryByRole("article", { name: "Older Roads" })).toBeNull();
+    act(() => {
+      for (const entry of observed.filter((o) => o.target)) {
+        entry.callback(
+          [{ isIntersecting: true, target: entry.target } as IntersectionObserverEntry],
+          {} as IntersectionObserver,
+        );
+      }
+    });
+    expect(await screen.findByRole("article", { name: "Older Roads" })).toBeTruthy();
+    expect(screen.getAllByRole("article")).toHaveLength(3);
+    expect(calls.filter((c) => c.path.startsWith("/api/stories?limit=")).map((c) => c.path)).toEqual([
+      "/api/stories?limit=50&cursor=c1",
+    ]);
+    // The last page leaves nothing to watch.
+    await waitFor(() => expect(observed.filter((o) => o.target)).toHaveLength(0));
+    vi.unstubAllGlobals();
   });
 
   it("forgets the stored canvases of stories that no longer exist", async () => {

@@ -1,17 +1,17 @@
-// The Stories list: 'Your Stories', the search over titles and contexts, a grid of one to four
-// columns of story cards, and the Create, Story Settings and Delete dialogs. With no stories yet it
+// The Stories list: 'Your Stories', the search over titles and contexts (asked of the server), a grid of one
+// to four columns of story cards that loads the next page as its end scrolls near, and the Create, Story Settings and Delete dialogs. With no stories yet it
 // welcomes the user, explains that each story is like a saved game and offers the ready-made scenarios.
 // Stories also come in from files: a character card to import or a backup to restore, picked or dropped
 // anywhere on the list (import-actions.tsx); the new story opens at once.
 import type { Story } from "@storyverse/contract/stories";
-import { useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { errorMessage } from "../../../lib/api-errors";
-import { STORIES_KEY, useStories } from "../api/list-stories";
+import { refreshStoryList, storyListQueryOptions } from "../api/list-stories";
 import { pruneStoryMediaStates } from "../media-states";
-import { byLastActivity, filterStories } from "../story-filter";
+import { byLastActivity } from "../story-filter";
 import { useOpenStoryAction } from "../use-open-story-action";
 import { CreateStoryDialog } from "./create-story-dialog";
 import { DeleteStoryDialog } from "./delete-story-dialog";
@@ -28,32 +28,73 @@ import { StorySettingsDialog } from "./story-settings-dialog";
 
 /** An expired thumbnail re-reads the list at most this often. */
 const THUMBNAIL_REFETCH_MS = 30_000;
+/** The search is asked of the server once typing pauses this long. */
+const SEARCH_PAUSE_MS = 250;
+
+/** `value`, once it has stayed the same for `ms`. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
 
 export function StoriesPage() {
-  const stories = useStories();
   const queryClient = useQueryClient();
   const [query, setQuery] = useState("");
+  const searched = useSettled(query.trim(), SEARCH_PAUSE_MS);
+  // The whole list (no search): whether the account has stories at all, and what prunes stored canvases.
+  const all = useInfiniteQuery(storyListQueryOptions());
+  // The search's pages; while the next words are asked, the last answer stays on screen.
+  const found = useInfiniteQuery({
+    ...storyListQueryOptions(searched),
+    enabled: searched !== "",
+    placeholderData: keepPreviousData,
+  });
+  const stories = searched ? found : all;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = stories;
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Story | null>(null);
   const [deleting, setDeleting] = useState<Story | null>(null);
   const { open, openingId } = useOpenStoryAction();
   const importer = useStoryImporter(open);
 
-  // Stored canvases of stories that no longer exist are forgotten.
+  // Stored canvases of stories that no longer exist are forgotten (once the whole list is loaded).
   useEffect(() => {
-    if (stories.data) pruneStoryMediaStates(stories.data.map((story) => story.id));
-  }, [stories.data]);
+    if (all.data && !all.hasNextPage)
+      pruneStoryMediaStates(all.data.pages.flatMap((page) => page.stories.map((story) => story.id)));
+  }, [all.data, all.hasNextPage]);
+
+  // The next page loads when the end of the grid comes within 400 px of the viewport, as the Gallery's does.
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !hasNextPage || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "0px 0px 400px 0px" },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const lastRefetch = useRef(0);
   const onThumbnailError = () => {
     const now = Date.now();
     if (now - lastRefetch.current < THUMBNAIL_REFETCH_MS) return;
     lastRefetch.current = now;
-    void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+    refreshStoryList(queryClient);
   };
 
-  const list = useMemo(() => byLastActivity(stories.data ?? []), [stories.data]);
-  const shown = filterStories(list, query);
+  const list = useMemo(() => all.data?.pages.flatMap((page) => page.stories) ?? [], [all.data]);
+  const shown = useMemo(
+    () => byLastActivity(stories.data?.pages.flatMap((page) => page.stories) ?? []),
+    [stories.data],
+  );
 
   return (
     <ImportDropZone importer={importer}>
@@ -104,21 +145,21 @@ export function StoriesPage() {
         ) : null}
 
         <div className="mt-8">
-          {stories.isPending ? (
+          {all.isPending || (searched && found.isPending) ? (
             <StoriesSkeleton />
-          ) : stories.isError && list.length === 0 ? (
+          ) : stories.isError && shown.length === 0 ? (
             <LoadError message={errorMessage(stories.error)} onRetry={() => void stories.refetch()} />
           ) : list.length === 0 ? (
             <>
               <WelcomeState onCreate={() => setCreating(true)} />
               <StartersSection onStarted={open} />
             </>
-          ) : shown.length === 0 ? (
-            <NoMatches query={query} onClear={() => setQuery("")} />
+          ) : shown.length === 0 && searched ? (
+            <NoMatches query={searched} onClear={() => setQuery("")} />
           ) : (
             <>
               <p className="sr-only" aria-live="polite">
-                {query ? `${shown.length} of ${list.length} stories` : ""}
+                {searched ? `${shown.length}${hasNextPage ? "+" : ""} stories match` : ""}
               </p>
               <ul className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
                 {shown.map((story) => (
@@ -136,6 +177,14 @@ export function StoriesPage() {
                   </li>
                 ))}
               </ul>
+              {hasNextPage ? (
+                <div
+                  ref={sentinel}
+                  className="flex min-h-16 items-center justify-center py-6 text-sm text-ink-muted"
+                >
+                  {isFetchingNextPage ? "Loading more..." : null}
+                </div>
+              ) : null}
             </>
           )}
         </div>

@@ -72,6 +72,7 @@ function serve({
       return json({ success: true, redoable });
     if (path.startsWith(`/api/stories/${story.id}/media-status/`) && status) return status(++statusLooks);
     if (path === "/api/stories") return json({ success: true, stories: [story] });
+    if (path === `/api/stories/${story.id}` && method === "GET") return json({ success: true, story });
     if (path === "/api/user/verify") {
       return json({
         valid: true,

@@ -44,7 +44,7 @@ import { draftCardFromMessage } from "../api/card-draft";
 import { continueStory } from "../api/continue-story";
 import { editStoryMessage } from "../api/edit-story-message";
 import { generationSettingsQueryOptions } from "../api/generation-settings";
-import { STORIES_KEY } from "../api/list-stories";
+import { refreshStoryList, STORIES_KEY, updateListedStories } from "../api/list-stories";
 import { fetchRedoableCount, redoStoryTurn } from "../api/redo-story-turn";
 import { retryStoryMessage } from "../api/retry-story-message";
 import { selectMessageVersion } from "../api/select-message-version";
@@ -192,17 +192,17 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         ),
       shownAs: (prompt) => formatPlayerInput(inputModeRef.current, prompt),
       mediaStatus: (messageId, signal) => fetchStoryMediaStatus(story.id, messageId, signal),
-      onSent: () => void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true }),
+      onSent: () => refreshStoryList(queryClient),
       onMediaCompleted: (message) => {
         // The card shows the new scene and the new activity at once; the server's list follows.
-        queryClient.setQueryData<Story[]>(STORIES_KEY, (stories) =>
-          stories?.map((s) =>
+        updateListedStories(queryClient, (stories) =>
+          stories.map((s) =>
             s.id === story.id
               ? { ...s, thumbnail: message.image_url ?? s.thumbnail, last_updated: new Date().toISOString() }
               : s,
           ),
         );
-        void queryClient.invalidateQueries({ queryKey: STORIES_KEY, exact: true });
+        refreshStoryList(queryClient);
       },
       onCanvasChange: (canvas) => saveStoryMediaState(story.id, canvas),
       craft: {
