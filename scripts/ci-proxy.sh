@@ -93,13 +93,15 @@ nginx -c "$work/nginx.conf" -p "$work"
 # The offline narrator at 8 words a second, so a turn lasts long enough to tell streamed words from a
 # buffered answer.
 node scripts/ensure-build.mjs
+# METRICS_TOKEN: the app serves /metrics on its main port for that token; the proxies must not pass it on.
+metrics_token="$(openssl rand -hex 16)"
 DATA_DIR="$work/data" PORT="$app_port" HOST=127.0.0.1 TRUST_PROXY=1 APP_URL="https://localhost:$https_port" \
-  OFFLINE_TEXT_WORDS_PER_SECOND=8 node server/dist/main.js >"$work/app.log" 2>&1 &
+  METRICS_TOKEN="$metrics_token" OFFLINE_TEXT_WORDS_PER_SECOND=8 node server/dist/main.js >"$work/app.log" 2>&1 &
 app_pid=$!
 
 echo "--- nginx with deploy/nginx/storyverse.conf"
 NODE_EXTRA_CA_CERTS="$work/cert.pem" node scripts/proxy-smoke.mjs --base "https://localhost:$https_port" \
-  --log "$work/app.log" --nginx-request-id || {
+  --log "$work/app.log" --nginx-request-id --metrics-token "$metrics_token" || {
   echo "--- the app's log (last lines)"
   tail -30 "$work/app.log"
   echo "--- nginx's error log"
@@ -118,9 +120,18 @@ CADDY_ADMIN="127.0.0.1:$caddy_admin" XDG_DATA_HOME="$work/caddy-data" XDG_CONFIG
   caddy run --config deploy/caddy/Caddyfile --adapter caddyfile >"$work/caddy.log" 2>&1 &
 caddy_pid=$!
 echo "--- Caddy with deploy/caddy/Caddyfile"
-node scripts/proxy-smoke.mjs --base "http://127.0.0.1:$caddy_port" --log "$work/app.log" || {
+node scripts/proxy-smoke.mjs --base "http://127.0.0.1:$caddy_port" --log "$work/app.log" \
+  --metrics-token "$metrics_token" || {
   echo "--- Caddy's log (last lines)"
   tail -20 "$work/caddy.log"
   exit 1
 }
 echo "--- the app behind Caddy: passed ($((SECONDS - started)) s so far)"
+# The proxies' 404 on /metrics means something only if the app itself serves it for that token.
+metrics_status="$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $metrics_token" \
+  "http://127.0.0.1:$app_port/metrics")"
+[[ "$metrics_status" == "200" ]] || {
+  echo "The app itself answered $metrics_status to GET /metrics with its token, not 200"
+  exit 1
+}
+echo "--- the app itself serves /metrics for the token (200); both proxies answered 404"

@@ -13,7 +13,12 @@ import sharp from "sharp";
 import { check, createStory, playStreamedTurn, signUp, waitUntilReady } from "./smoke-player.mjs";
 
 const { values } = parseArgs({
-  options: { base: { type: "string" }, log: { type: "string" }, "nginx-request-id": { type: "boolean" } },
+  options: {
+    base: { type: "string" },
+    log: { type: "string" },
+    "nginx-request-id": { type: "boolean" },
+    "metrics-token": { type: "string" },
+  },
 });
 const { base, log } = values;
 if (!base || !log) {
@@ -72,6 +77,32 @@ check(
   done - first >= 2000,
   `the first words came only ${done - first} ms before the end: buffered by the proxy?`,
 );
+
+// A client's own X-Forwarded-For is not believed: with TRUST_PROXY=1 the app takes the address the proxy put
+// last (this machine's), as its request log line shows.
+const probe = Math.random().toString(16).slice(2, 10);
+const spoofed = await fetch(`${base}/api/config?probe=${probe}`, {
+  headers: { "x-forwarded-for": "203.0.113.9" },
+});
+check(spoofed.ok, `GET /api/config answered ${spoofed.status}`);
+await spoofed.arrayBuffer();
+const logged = readFileSync(log, "utf8")
+  .split("\n")
+  .find((line) => line.includes(`probe=${probe}`) && line.includes("remoteAddress"));
+check(logged, "no request log line for the probe");
+const address = JSON.parse(logged).req?.remoteAddress;
+check(address === "127.0.0.1", `the app took ${address} as the client, not the address the proxy added`);
+console.log(`a client's own X-Forwarded-For (203.0.113.9) ignored: the app saw ${address}`);
+
+// /metrics stays off the internet: the proxy answers 404 even with the right token, which the app would take.
+if (values["metrics-token"]) {
+  const metrics = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${values["metrics-token"]}` },
+  });
+  await metrics.arrayBuffer();
+  check(metrics.status === 404, `GET /metrics through the proxy answered ${metrics.status}, not 404`);
+  console.log("GET /metrics through the proxy: 404 (the app itself would serve it for that token)");
+}
 
 // The event stream answers at once through the proxy (its "connected" comment), rather than being held back.
 const events = new AbortController();
