@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { multipart } from "../../test/multipart";
+import { activeCards } from "../chat/card-activation";
 import { storyCards } from "../db/schema";
 import { isZip } from "./formats/character-card";
 import { readTextChunks } from "./formats/png-chunks";
@@ -209,6 +210,52 @@ describe("a story's cards as a lorebook", () => {
     // Every field the app models comes back; so do the source's own fields when the format is the same.
     expect(second.map(lore)).toEqual(first.map(lore));
     if (format === "worldinfo") expect(second).toEqual(first);
+  });
+});
+
+describe("use_regex in a character_book export (the V3 spec requires it on every entry)", () => {
+  it("is true exactly on the entries with a /pattern/ trigger, and a re-import wakes on the same words", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const make = async (name: string, triggers: string[]) => {
+      const made = await t.app.inject({
+        method: "POST",
+        url: `/api/stories/${storyId}/cards`,
+        headers: bearer(user.token),
+        payload: { name, kind: "thing", triggers, description: `About ${name}.` },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+    };
+    await make("Dragons", ["/drag(o|a)ns?/i", "wyrm"]);
+    await make("Harbour", ["harbour"]);
+    const res = await get(user, `/api/stories/${storyId}/cards/export?format=character_book`);
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = res.json().entries as { name: string; keys: string[]; use_regex: unknown }[];
+    expect(entries.map((entry) => [entry.name, entry.keys, entry.use_regex])).toEqual([
+      ["Dragons", ["/drag(o|a)ns?/i", "wyrm"], true],
+      ["Harbour", ["harbour"], false],
+    ]);
+
+    const other = await newStory(user);
+    const again = await upload(user, `/api/stories/${other}/cards/import`, res.rawPayload);
+    expect(again.statusCode, again.body).toBe(200);
+    const cards = (await get(user, `/api/stories/${other}/cards`)).json().cards as {
+      name: string;
+      triggers: string[];
+      case_sensitive: boolean;
+    }[];
+    expect(cards.map((card) => [card.name, card.triggers])).toEqual([
+      ["Dragons", ["/drag(o|a)ns?/i", "wyrm"]],
+      ["Harbour", ["harbour"]],
+    ]);
+    // The pattern still matches as a pattern ("DRAGANS" by /drag(o|a)ns?/i), and a plain word as a word.
+    const woken = (text: string) =>
+      activeCards(
+        cards.map((card) => ({ ...card, caseSensitive: card.case_sensitive })),
+        [text],
+      ).map((card) => card.name);
+    expect(woken("Two DRAGANS circle the tower.")).toEqual(["Dragons"]);
+    expect(woken("The harbour is quiet; drag the boat in.")).toEqual(["Harbour"]);
   });
 });
 

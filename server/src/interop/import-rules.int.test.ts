@@ -222,10 +222,15 @@ describe("the card's picture in the first scene", () => {
   });
 });
 
-/** The fixture's character_book, as the card carries it. */
+/**
+ * The fixture's character_book, as the card carries it, with the `use_regex: false` a V3 book has on every
+ * entry (the V2 fixture has none, and none of its keys is a /pattern/).
+ */
 async function fixtureBook() {
   const card = JSON.parse((await fixture("v2-every-field.json")).toString());
-  return card.data.character_book as { entries: unknown[] } & Record<string, unknown>;
+  const book = card.data.character_book as { entries: Record<string, unknown>[] } & Record<string, unknown>;
+  expect(book.entries.every((entry) => !("use_regex" in entry))).toBe(true);
+  return { ...book, entries: book.entries.map((entry) => ({ ...entry, use_regex: false })) };
 }
 
 describe("a book's own fields round trip", () => {

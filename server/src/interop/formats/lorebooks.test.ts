@@ -179,10 +179,51 @@ describe("a Character Card's character_book", () => {
     });
   });
 
-  it("writes back exactly the entries it read", () => {
+  it("writes back exactly the entries it read, with the use_regex V3 requires where a V2 book had none", () => {
     const book = v2Book();
+    expect(book.entries.every((entry) => entry.use_regex === undefined)).toBe(true);
     const written = toCharacterBook(bookEntriesToLore(book).entries, book.name!);
-    expect(written).toEqual({ name: "Calder Coast", extensions: {}, entries: book.entries });
+    expect(written).toEqual({
+      name: "Calder Coast",
+      extensions: {},
+      entries: book.entries.map((entry) => ({ ...entry, use_regex: false })),
+    });
+  });
+
+  it("says use_regex on every entry: true exactly when a trigger is a /pattern/, which a re-import keeps", () => {
+    const entry = (name: string, keys: string[], extensions: Record<string, unknown> = {}): LoreEntry => ({
+      name,
+      keys,
+      secondaryKeys: [],
+      selectiveLogic: "and_any",
+      content: `About ${name}.`,
+      enabled: true,
+      constant: false,
+      insertionOrder: 100,
+      priority: 10,
+      caseSensitive: false,
+      extensions,
+    });
+    const entries = [
+      entry("Dragons", ["/drag(o|a)ns?/i", "wyrm"]),
+      entry("Harbour", ["harbour", "the docks"]),
+      // Read from World Info with a regex key: no use_regex in its source, so it is worked out.
+      entry("Smugglers", ["/smuggl(er|ing)/"], { worldinfo: { uid: 4, comment: "Smugglers" } }),
+      // Read from a book that said use_regex: false, then the player made a trigger a pattern.
+      entry("Storm", ["/storms?/i"], {
+        character_book: { keys: ["storm"], content: "x", use_regex: false, insertion_order: 100 },
+      }),
+    ];
+    const written = toCharacterBook(entries, "Calder").entries;
+    expect(written.map((e) => [e.name ?? e.comment, e.keys, e.use_regex])).toEqual([
+      ["Dragons", ["/drag(o|a)ns?/i", "wyrm"], true],
+      ["Harbour", ["harbour", "the docks"], false],
+      ["Smugglers", ["/smuggl(er|ing)/"], true],
+      ["Storm", ["/storms?/i"], true],
+    ]);
+    // Read back, every trigger is what it was: the patterns still patterns, the words still words.
+    const back = bookEntriesToLore({ extensions: {}, entries: written }).entries;
+    expect(back.map((e) => e.keys)).toEqual(entries.map((e) => e.keys));
   });
 
   it("reads a V3 use_regex key as a /regex/ and writes the bare pattern back", () => {

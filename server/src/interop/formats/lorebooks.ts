@@ -393,8 +393,11 @@ function characterBookEntry(entry: LoreEntry, index: number): CharacterBookEntry
           selective: entry.secondaryKeys.length > 0 ? true : raw.selective,
         }
       : {}),
-    // Changed keys are written as the app holds them (`/regex/flags`), not as bare V3 patterns.
-    ...(keysChanged && raw.use_regex === true ? { use_regex: false } : {}),
+    // The V3 spec requires use_regex on every entry. The source's own value goes back with its own keys;
+    // keys written as the app holds them are `/pattern/flags` (the form RisuAI and SillyTavern read as a
+    // regex), so the entry says use_regex exactly when one of them is a pattern.
+    use_regex:
+      !keysChanged && typeof raw.use_regex === "boolean" ? raw.use_regex : entry.keys.some(isRegexKey),
   };
   return Object.fromEntries(
     Object.entries(written).filter(([, value]) => value !== undefined),
