@@ -184,14 +184,48 @@ test("switching stories and back restores each canvas", async ({ page }) => {
   await expect(canvas(page).getByText("No Media Yet")).toBeVisible();
   await closeStory(page);
 
-  // The search narrows the list by title or context, whatever the case.
+  // The search narrows the list by title or context, whatever the case: the server answers it.
+  const asked = page.waitForRequest((r) => r.url().includes("/api/stories?q=LANTERNS"));
   await page.getByLabel("Search stories").fill("LANTERNS");
+  await asked;
   await expect(card(page, FIRST)).toBeVisible();
   await expect(card(page, SECOND)).toBeHidden();
   await page.getByLabel("Search stories").fill("dragon");
   await expect(page.getByText("No stories match “dragon”")).toBeVisible();
   await page.getByRole("button", { name: "Clear search" }).first().click();
   await expect(card(page, SECOND)).toBeVisible();
+});
+
+test("a long list shows its first page, loads the rest as it scrolls, and searches all of it", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const reader = await registerVerified(request, sink, baseURL ?? "", newAccount("shelf"));
+  const title = (n: number) => `Shelf ${String(n).padStart(2, "0")}`;
+  for (let n = 1; n <= 60; n += 1) {
+    const made = await request.post("/api/stories", {
+      headers: bearer(reader),
+      data: { title: title(n), context: n === 3 ? "A ledger of lost keys" : "" },
+    });
+    expect(made.ok()).toBe(true);
+  }
+  await storeSession(page, reader);
+  await page.goto("/stories");
+  // The newest 50 first, most recently made leading.
+  await expect(card(page, title(60))).toBeVisible();
+  await expect(page.getByRole("article")).toHaveCount(50);
+  await expect(card(page, title(1))).toHaveCount(0);
+  // Near the end of the grid the next page comes.
+  await card(page, title(11)).scrollIntoViewIfNeeded();
+  await expect(card(page, title(1))).toBeVisible();
+  await expect(page.getByRole("article")).toHaveCount(60);
+  // A story beyond the first page is found by its context, and opens.
+  await page.getByLabel("Search stories").fill("LEDGER");
+  await expect(page.getByRole("article")).toHaveCount(1);
+  await openStory(page, title(3));
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: title(3) })).toBeVisible();
 });
 
 test("a story has its own address: reload into it, back and forward, a link in another tab", async ({
