@@ -7,6 +7,7 @@ import { insertOpeningMessage } from "../chat/opening-message";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
+import { storageWithin } from "../media/quota";
 import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
 import { storyCache } from "./repo";
 
@@ -58,7 +59,8 @@ export async function insertImportedStory(
     return await ctx.db.transaction(async (tx) => {
       const storyId = await insertStoryRow(tx, userId, input, at);
       await insertOpeningMessage(tx, { userId, storyId, greetings: input.greetings, at });
-      const txCtx = { ...ctx, db: tx };
+      // The portraits are counted against the storage quota in this transaction (media/quota.ts).
+      const txCtx = { ...ctx, db: tx, storage: storageWithin(ctx.storage, tx) };
       const made = await createImportedCards(txCtx, userId, storyId, input.cards);
       portraits = made.portraitKeys;
       return storyId;
