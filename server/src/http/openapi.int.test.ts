@@ -604,8 +604,9 @@ describe("the OpenAPI document against the real answers", () => {
     });
     // Story backups: the story as an archive, and that archive restored as a new story.
     const backup = await call({ method: "GET", path: "/api/stories/{id}/backup", params: story });
+    await call({ method: "GET", path: "/api/stories/{id}/backup/summary", params: story });
     const boundary = "----openapi-restore";
-    await call({
+    const previewed = await call({
       method: "POST",
       path: "/api/stories/restore",
       headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
@@ -617,6 +618,13 @@ describe("the OpenAPI document against the real answers", () => {
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]),
     });
+    // The preview, then the restore as a job, polled until it ends.
+    const restore = { restore_id: previewed.json().restore.id as string };
+    await call({ method: "POST", path: "/api/stories/restore/{restore_id}/confirm", params: restore });
+    await until(async () => {
+      const res = await call({ method: "GET", path: "/api/stories/restore/{restore_id}", params: restore });
+      return ["completed", "failed"].includes(res.json().restore.status) ? true : undefined;
+    }, "the restore");
     await call({ method: "POST", path: "/api/stories/{id}/film", params: story });
     await call({ method: "GET", path: "/api/stories/{id}/film", params: story });
 
