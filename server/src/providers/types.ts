@@ -93,6 +93,8 @@ export type SpeakRequest = {
   signal?: AbortSignal;
   /** A player is waiting to hear it (live reading): a provider with a queue speaks it first. */
   urgent?: boolean;
+  /** Whose speech it is (a user id): a provider with a queue serves owners in turn. */
+  owner?: string;
 };
 
 /**

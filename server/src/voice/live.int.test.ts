@@ -1,6 +1,7 @@
 // Live reading (issue #31): "Read new turns aloud" speaks each sentence while the turn is written, through
 // POST /api/stories/{id}/speech/live: at once, in the story's voices, free, offline only, never for another
-// player's story, and a few at a time per player.
+// player's story, a few at a time per player and per process, and never ahead of everyone's narration for good
+// (decision 0125).
 import {
   LIVE_SPEECH_BUSY_DETAIL,
   LIVE_SPEECH_MAX_CHARACTERS,
@@ -11,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
+import { LIVE_SPEECH_PER_PROCESS, LIVE_SPEECH_SERVER_BUSY_DETAIL } from "./live";
 
 const call = (
   t: TestApp,
   user: TestUser | null,
-  method: "GET" | "POST" | "PUT",
+  method: "GET" | "POST" | "PUT" | "PATCH",
   url: string,
   payload?: unknown,
 ) =>
@@ -128,6 +130,91 @@ describe("live reading with the offline voice", () => {
     // Once they are done, the player is free again.
     expect((await live(t, user, storyId, "Quiet.")).statusCode).toBe(200);
   }, 120_000);
+
+  it("speaks at most LIVE_SPEECH_PER_PROCESS sentences at once for all players: more get a 503 to retry", async () => {
+    // Five players, each within their own cap of two: ten sentences at once, over the process's eight.
+    const players = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const user = await createUser(t);
+        return { user, storyId: await newStory(t, user) };
+      }),
+    );
+    const sentence = "The wind howls across the salt flats and the lantern gutters. ".repeat(14).trim();
+    const answers = await Promise.all(
+      players.flatMap(({ user, storyId }) => [1, 2].map(() => live(t, user, storyId, sentence))),
+    );
+    const served = answers.filter((answer) => answer.statusCode === 200);
+    const refused = answers.filter((answer) => answer.statusCode !== 200);
+    expect(served.length).toBeGreaterThanOrEqual(LIVE_SPEECH_PER_PROCESS);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const answer of refused) {
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json().detail).toBe(LIVE_SPEECH_SERVER_BUSY_DETAIL);
+      expect(answer.headers["retry-after"]).toBe("2");
+    }
+    // Nothing is held once they are done: every player is served again.
+    for (const { user, storyId } of players)
+      expect((await live(t, user, storyId, "Quiet.")).statusCode).toBe(200);
+  }, 180_000);
+
+  it("does not starve another player's narration: it is made while three players keep reading live", async () => {
+    const reader = await createUser(t);
+    const storyId = await newStory(t, reader);
+    const turn = await call(t, reader, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "I knock",
+      chat_mode: "chat",
+    });
+    expect(turn.statusCode).toBe(200);
+    const messageId = turn.json().message_id as string;
+    const speech = `/api/stories/${storyId}/messages/${messageId}/speech`;
+    expect(
+      (
+        await call(t, reader, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, {
+          content: "The tide turns under the gate.",
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    // Three players, two sentences in flight each, each sending the next as soon as one is answered (a
+    // long turn read aloud): live sentences are always waiting in the one worker's queue.
+    const flooders = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const user = await createUser(t);
+        return { user, storyId: await newStory(t, user) };
+      }),
+    );
+    const SENTENCES_PER_CHAIN = 12;
+    const chains = flooders.length * 2;
+    let answered = 0;
+    let narrationDone = false;
+    const flood = flooders.flatMap(({ user, storyId: theirs }) =>
+      [1, 2].map(async () => {
+        for (let index = 0; index < SENTENCES_PER_CHAIN && !narrationDone; index++) {
+          const answer = await live(t, user, theirs, "Run, the tide is coming.");
+          expect(answer.statusCode).toBe(200);
+          answered += 1;
+        }
+      }),
+    );
+    while (answered < chains) await new Promise((resolve) => setTimeout(resolve, 20));
+    const answeredBefore = answered;
+    const started = await call(t, reader, "POST", speech);
+    expect(started.statusCode).toBe(202);
+    let status = started.json().status as string;
+    while (status === "pending") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await call(t, reader, "GET", speech)).json().status;
+    }
+    const answeredWhenDone = answered;
+    narrationDone = true;
+    await Promise.all(flood);
+    expect(status).toBe("completed");
+    // Made while the flood went on, well before the flooders' sentences ran out. Measured on PGlite: 6
+    // sentences answered before it was asked, 11 when it was made; with live sentences always first (the
+    // worker before decision 0125), all 72.
+    expect(answeredBefore).toBeGreaterThanOrEqual(chains);
+    expect(answeredWhenDone).toBeLessThan((chains * SENTENCES_PER_CHAIN) / 2);
+  }, 240_000);
 });
 
 describe("live reading elsewhere", () => {

@@ -3,12 +3,17 @@
 // it streams. The sentence is spoken in the story's voices (the narrator's, and a quote in its speaker's when the
 // sentence names them) and not kept. Offline voice only (decision 0110): it is free and takes well under a second
 // a sentence, while a vendor's voice is paid once per message version, so its narration waits for the message.
+//
+// The offline voice is one eSpeak worker per process, shared by every player (decision 0125): a player speaks
+// at most LIVE_SPEECH_PER_USER sentences at once (429), the process at most LIVE_SPEECH_PER_PROCESS for all
+// players together (503, try again shortly: the browser skips that sentence and reads on), and the worker's
+// queue serves players in turn, so live reading cannot starve anyone's narration.
 import {
   LIVE_SPEECH_BUSY_DETAIL,
   LIVE_SPEECH_OFFLINE_ONLY_DETAIL,
   LIVE_SPEECH_PER_USER,
 } from "@storyverse/contract/voice";
-import { Busy, Conflict, ProviderFailed } from "../platform/errors";
+import { Busy, Conflict, ProviderFailed, Unavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
@@ -17,6 +22,18 @@ import { wavFile } from "./wav";
 
 /** Sentences being spoken per user in this process: the offline voice is CPU work, shared by every player. */
 const speaking = new Map<string, number>();
+/** Sentences being spoken or waiting in this process, all players together. */
+let speakingHere = 0;
+
+/**
+ * The most live sentences one process speaks or holds waiting at once. The worker speaks a sentence in about
+ * a third of a second and a sentence plays for about three, so this is about as many players as one worker
+ * keeps reading aloud without gaps; more would only wait longer in its queue.
+ */
+export const LIVE_SPEECH_PER_PROCESS = 8;
+export const LIVE_SPEECH_SERVER_BUSY_DETAIL =
+  "The server is reading aloud for many players right now. Please try again in a moment.";
+const SERVER_BUSY_RETRY_SECONDS = 2;
 
 class LiveSpeechFailed extends ProviderFailed {}
 
@@ -31,17 +48,22 @@ export async function speakLive(
   if (speechUnitPrice(voices.provider) !== 0) throw new Conflict(LIVE_SPEECH_OFFLINE_ONLY_DETAIL);
   const busy = speaking.get(userId) ?? 0;
   if (busy >= LIVE_SPEECH_PER_USER) throw new Busy(LIVE_SPEECH_BUSY_DETAIL);
+  if (speakingHere >= LIVE_SPEECH_PER_PROCESS) {
+    throw new Unavailable(LIVE_SPEECH_SERVER_BUSY_DETAIL, { retryAfterSeconds: SERVER_BUSY_RETRY_SECONDS });
+  }
   speaking.set(userId, busy + 1);
+  speakingHere += 1;
   try {
     const { parts } = planSpeech(voices, text);
-    // Spoken ahead of any narration this server is making: the player is listening now.
-    const { audio } = await speakSpeechParts(voices.provider, parts, { urgent: true });
+    // Urgent: the player is listening now, so it goes ahead of narration being made (a few in a row at most).
+    const { audio } = await speakSpeechParts(voices.provider, parts, { urgent: true, owner: userId });
     return wavFile(audio);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     ctx.log.warn({ err: error, internal: error.internal }, "live reading failed");
     throw new LiveSpeechFailed(error.message);
   } finally {
+    speakingHere -= 1;
     const left = (speaking.get(userId) ?? 1) - 1;
     if (left > 0) speaking.set(userId, left);
     else speaking.delete(userId);

@@ -29,11 +29,14 @@ type JobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "l
 export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
   `u/${row.userId}/speech/${row.id}.wav`;
 
-/** Speaks parts in their voices (long ones in provider-sized pieces) as one clip, with each part's span in it. */
+/**
+ * Speaks parts in their voices (long ones in provider-sized pieces) as one clip, with each part's span in it.
+ * `owner` (the user it is for) and `urgent` (a live sentence) place each piece in a queued provider's line.
+ */
 export async function speakSpeechParts(
   provider: VoiceProvider,
   parts: SpeechRow["parts"],
-  options: { urgent?: boolean } = {},
+  options: { urgent?: boolean; owner?: string } = {},
 ): Promise<{ audio: SpeechAudio; segments: NonNullable<SpeechRow["segments"]> }> {
   const spoken: SpeechAudio[] = [];
   for (const part of parts) {
@@ -86,7 +89,8 @@ export async function narrateMessage(
   try {
     const provider = ctx.providers.voice;
     if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
-    made = await speakSpeechParts(provider, row.parts);
+    // The player's own lane in the offline voice's queue: narration is served in turn with everyone's.
+    made = await speakSpeechParts(provider, row.parts, { owner: row.userId });
   } catch (error) {
     const retry = error instanceof ProviderError ? error.retryable : true;
     if (retry && !attempt.isLastAttempt) throw error;

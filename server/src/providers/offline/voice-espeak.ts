@@ -1,19 +1,22 @@
 // Runs eSpeak NG in one long-lived worker thread, so a synthesis (about half a second of WASM start-up and
 // work) never stalls the server's event loop. The worker starts with the first request, takes one job at a
-// time from a queue (an urgent job, a sentence a player is waiting to hear, goes before queued narration), and
-// never keeps the process alive. A worker that crashes or hangs fails what was
+// time from a fair queue (fair-queue.ts: players served in turn; an urgent job, a sentence a player is waiting
+// to hear, goes before queued narration, a few at most in a row), and never keeps the process alive. A worker that crashes or hangs fails what was
 // waiting; the next request starts a fresh one.
 import { Worker } from "node:worker_threads";
 import { userMessages } from "../http";
 import { ProviderError } from "../types";
+import { FairQueue } from "./fair-queue";
 
 export type EspeakJob = {
   voice: string;
   text: string;
   wordsPerMinute: number;
   signal?: AbortSignal | undefined;
-  /** Spoken before every job that is not urgent (live reading ahead of a narration being made). */
+  /** Spoken before jobs that are not urgent (live reading ahead of a narration being made). */
   urgent?: boolean | undefined;
+  /** Whose speech it is (a user id): owners are served in turn. */
+  owner?: string | undefined;
 };
 
 type Pending = EspeakJob & {
@@ -29,7 +32,7 @@ const workerFile = new URL("./espeak-worker.mjs", import.meta.url);
 
 export class EspeakRunner {
   private worker: Worker | undefined;
-  private readonly queue: Pending[] = [];
+  private readonly queue = new FairQueue<Pending>();
   private running: Pending | undefined;
   private timer: NodeJS.Timeout | undefined;
   private nextId = 1;
@@ -45,16 +48,12 @@ export class EspeakRunner {
       if (job.signal) {
         pending.onAbort = () => {
           // A queued job is dropped; a running one finishes in the worker and its answer is ignored.
-          const index = this.queue.indexOf(pending);
-          if (index >= 0) this.queue.splice(index, 1);
+          this.queue.remove(pending);
           reject(job.signal?.reason);
         };
         job.signal.addEventListener("abort", pending.onAbort, { once: true });
       }
-      // After the urgent jobs already waiting, before everything else.
-      const place = job.urgent ? this.queue.findIndex((waiting) => !waiting.urgent) : -1;
-      if (place >= 0) this.queue.splice(place, 0, pending);
-      else this.queue.push(pending);
+      this.queue.push(pending);
       this.startNext();
     });
   }
@@ -107,7 +106,7 @@ export class EspeakRunner {
   private crashed(worker: Worker, what: string): void {
     if (worker !== this.worker) return;
     this.worker = undefined;
-    const failed = [...(this.running ? [this.running] : []), ...this.queue.splice(0)];
+    const failed = [...(this.running ? [this.running] : []), ...this.queue.drain()];
     if (this.running) this.finish(this.running);
     for (const job of failed) {
       // Settling twice is harmless: a job that already timed out keeps its time-out error.

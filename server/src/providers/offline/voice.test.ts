@@ -63,6 +63,22 @@ describe("offline voice (eSpeak NG)", () => {
     expect(finished).toEqual(["first", "urgent", "second", "third"]);
   });
 
+  it("speaks another player's narration before a flooding player's 10th live sentence (players in turn)", async () => {
+    const finished: string[] = [];
+    const flood = Array.from({ length: 10 }, (_, index) =>
+      voice
+        .speak({ text: "Run.", voice: voice.defaultVoice, urgent: true, owner: "player-a" })
+        .then(() => finished.push(`A${index + 1}`)),
+    );
+    const narration = voice
+      .speak({ text: "The tide turns.", voice: voice.defaultVoice, owner: "player-b" })
+      .then(() => finished.push("B"));
+    await Promise.all([...flood, narration]);
+    // A1 was running when B asked; then three of A's sentences at most, then B's piece.
+    expect(finished.indexOf("B")).toBeLessThan(finished.indexOf("A10"));
+    expect(finished.indexOf("B")).toBeLessThanOrEqual(4);
+  });
+
   it("speaks text that starts with dashes instead of reading it as an option", async () => {
     // As an option, --version would print eSpeak's version and write no audio at all.
     const audio = await voice.speak({ text: "--version", voice: voice.defaultVoice });

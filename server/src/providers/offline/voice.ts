@@ -71,6 +71,7 @@ export function createOfflineVoiceProvider(options: OfflineVoiceOptions = {}): O
         wordsPerMinute,
         signal: request.signal,
         urgent: request.urgent,
+        owner: request.owner,
       });
       try {
         return pcmFromWav(wav);
