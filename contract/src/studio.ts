@@ -15,6 +15,7 @@ export const ADVISOR_HISTORY_WINDOW = 10;
 
 export const GALLERY_PAGE_DEFAULT = 60;
 export const GALLERY_PAGE_MAX = 100;
+export const GALLERY_SEARCH_MAX_LENGTH = 200;
 
 /** A picked or uploaded file that is not an image: the web checks before sending, the server by the bytes. */
 export const IMAGE_FILES_ONLY_MESSAGE = "Please select image files only.";
@@ -143,6 +144,11 @@ export const galleryPageQuerySchema = z.object({
     .default(GALLERY_PAGE_DEFAULT),
   /** next_cursor of the previous page; absent for the first. Opaque: do not build one. */
   cursor: z.string().max(200).optional(),
+  /** Only the items whose prompt (description) holds these words, case-insensitive (decision 0129). */
+  q: z
+    .string()
+    .max(GALLERY_SEARCH_MAX_LENGTH, `q must be at most ${GALLERY_SEARCH_MAX_LENGTH} characters`)
+    .optional(),
 });
 export type GalleryPageQuery = z.input<typeof galleryPageQuerySchema>;
 

@@ -243,6 +243,7 @@ describe("the OpenAPI document against the real answers", () => {
     });
     expect(streamed.headers["content-type"]).toContain("text/event-stream");
     await call({ method: "POST", path: "/api/stories/{id}/chat", params: story, body: { prompt: "" } });
+    await call({ method: "GET", path: "/api/stories/{id}", params: story });
     await call({ method: "GET", path: "/api/stories/{id}/messages", params: story });
     await call({ method: "GET", path: "/api/stories/{id}/media", params: story });
     const newest = (

@@ -38,7 +38,8 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
     {
       schema: {
         tags,
-        summary: "All of your media, newest first, a page at a time (pass next_cursor back as cursor)",
+        summary:
+          "All of your media, newest first, a page at a time (pass next_cursor back as cursor); q searches the prompts",
         querystring: galleryPageQuerySchema,
         response: { 200: galleryPageSchema, 400: errorBodySchema, 401: errorBodySchema },
       },

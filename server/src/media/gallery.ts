@@ -44,11 +44,12 @@ async function withSmallPoster(ctx: Pick<AppContext, "db">, row: MediaItemRow): 
 export async function galleryPage(
   ctx: Pick<AppContext, "db" | "storage">,
   userId: string,
-  options: { limit: number; cursor?: string },
+  options: { limit: number; cursor?: string | undefined; q?: string | undefined },
 ): Promise<{ items: GalleryItem[]; nextCursor: string | null }> {
   const before = options.cursor ? decodeCursor(options.cursor) : undefined;
   // One extra row says whether another page exists, without a count query.
-  const rows = await listMediaItems(ctx.db, userId, { limit: options.limit + 1, before });
+  const search = options.q?.trim() || undefined;
+  const rows = await listMediaItems(ctx.db, userId, { limit: options.limit + 1, before, search });
   const page = rows.slice(0, options.limit);
   const items = await Promise.all(
     page.map(async (row) => toGalleryItem(ctx, await withSmallPoster(ctx, row))),

@@ -1,5 +1,5 @@
 // SQL for gallery items.
-import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { mediaItems } from "../db/schema";
@@ -36,9 +36,15 @@ const newestMediaStatement = preparedPerHandle((q) =>
 export async function listMediaItems(
   q: Queryable,
   userId: string,
-  options: { kind?: "image" | "video"; limit: number; before?: { createdAt: Date; id: string } },
+  options: {
+    kind?: "image" | "video";
+    limit: number;
+    before?: { createdAt: Date; id: string } | undefined;
+    /** Only the items whose description (the prompt) holds these words, case-insensitive. */
+    search?: string | undefined;
+  },
 ): Promise<MediaItemRow[]> {
-  if (!options.kind && !options.before) {
+  if (!options.kind && !options.before && !options.search) {
     const { limit } = options;
     return mediaCache.read(q, `newest:${userId}:${limit}`, userId, () =>
       newestMediaStatement(q).execute({ userId, limit }),
@@ -46,6 +52,11 @@ export async function listMediaItems(
   }
   const conditions = [eq(mediaItems.userId, userId)];
   if (options.kind) conditions.push(eq(mediaItems.kind, options.kind));
+  if (options.search) {
+    // LIKE's wildcards and escape are the player's words, not patterns.
+    const words = options.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    conditions.push(ilike(mediaItems.description, `%${words}%`));
+  }
   if (options.before) {
     conditions.push(
       or(

@@ -36,7 +36,7 @@ export async function listStories(q: Queryable, userId: string): Promise<StoryRo
   ) as Promise<StoryRow[]>;
 }
 
-/** `%`, `_` and `\\` taken as themselves in a LIKE pattern. */
+/** `%`, `_` and the backslash taken as themselves in a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
