@@ -29,11 +29,13 @@ import { previewRestore } from "./restore";
 import { invalidFile } from "./restore-archive";
 import {
   ARCHIVE_FILE,
+  discardWaiting,
   findRestore,
   insertRestore,
   markQueued,
   newUploadDir,
   type RestoreRow,
+  restoreUnderWay,
   storyRestoreJob,
 } from "./restore-job";
 
@@ -143,6 +145,8 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
             throw error;
           }
           const preview = await previewRestore(ctx, user.id, archive);
+          // This upload replaces any of the player's still waiting for a confirm.
+          await discardWaiting(ctx, user.id);
           const row = await insertRestore(ctx.db, {
             userId: user.id,
             uploadDir: dir,
@@ -179,7 +183,12 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       const { restore_id: id } = request.params;
-      await findRestore(ctx.db, user.id, id);
+      const row = await findRestore(ctx.db, user.id, id);
+      if (row.status === "previewed" && (await restoreUnderWay(ctx.db, user.id))) {
+        throw new Conflict(
+          "Another of your restores is still running. Confirm this one when it has finished.",
+        );
+      }
       await ctx.jobs.ready(storyRestoreJob);
       const queued = await ctx.db.transaction(async (tx) => {
         if (!(await markQueued(tx, user.id, id, ctx.clock.now()))) return false;

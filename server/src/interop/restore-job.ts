@@ -81,6 +81,29 @@ export async function findRestore(q: Queryable, userId: string, restoreId: strin
   return row;
 }
 
+/**
+ * A player has at most one upload waiting for its confirm: a new one replaces it (its folder removed), so what
+ * one account keeps in the temp directory is bounded (one waiting, one restoring: at most 2 x 500 MB).
+ */
+export async function discardWaiting(ctx: Pick<AppContext, "db" | "clock">, userId: string): Promise<void> {
+  const waiting = await ctx.db
+    .update(storyRestores)
+    .set({ status: "failed", error: "Replaced by a newer upload.", updatedAt: ctx.clock.now() })
+    .where(and(eq(storyRestores.userId, userId), eq(storyRestores.status, "previewed")))
+    .returning({ uploadDir: storyRestores.uploadDir });
+  for (const row of waiting) await rm(row.uploadDir, { recursive: true, force: true });
+}
+
+/** Whether one of the player's restores is queued or running (a second waits for it: one at a time). */
+export async function restoreUnderWay(q: Queryable, userId: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: storyRestores.id })
+    .from(storyRestores)
+    .where(and(eq(storyRestores.userId, userId), inArray(storyRestores.status, ["queued", "running"])))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** previewed -> queued, once: true when this call moved it. */
 export async function markQueued(
   q: Queryable,
