@@ -110,7 +110,7 @@ describe("the server process", () => {
     const base = `http://127.0.0.1:${started.port}`;
     const ready = await fetch(`${base}/api/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready" });
+    expect(await ready.json()).toMatchObject({ status: "ready" });
 
     const signalledAt = Date.now();
     started.child.kill("SIGTERM");
