@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { createUser } from "../../test/factories";
 import { freePort } from "../../test/processes";
 import { postTurnStream } from "../../test/sse";
+import { charge, refund } from "../credits/service";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 
@@ -130,6 +131,26 @@ describe("GET /metrics on the main port", () => {
     expect(
       moved("storyverse_job_duration_seconds_count", { kind: "chat-generate-media", outcome: "completed" }),
     ).toBe(1);
+  });
+
+  it("counts credits charged by kind and refunded, a refund once per reference", async () => {
+    const before = await scrape();
+    const user = await createUser(t);
+    const paidFor = randomUUID();
+    const paid = await charge(t.ctx.db, user.userId, "image", 2, new Date(), "two pictures", paidFor);
+    const reference = `refund:${paidFor}`;
+    expect(
+      await refund(t.ctx.db, user.userId, paid.chargedTenths / 2, reference, new Date(), "one not made"),
+    ).toBe(true);
+    // The same refund again gives nothing back, and counts nothing.
+    expect(await refund(t.ctx.db, user.userId, paid.chargedTenths / 2, reference, new Date(), "again")).toBe(
+      false,
+    );
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      Math.round((sample(after, name, labels) - sample(before, name, labels)) * 10) / 10;
+    expect(moved("storyverse_credits_charged_total", { kind: "image" })).toBe(paid.chargedTenths / 10);
+    expect(moved("storyverse_credits_refunded_total")).toBe(paid.chargedTenths / 20);
   });
 
   it("shows the event streams open on this process", async () => {
