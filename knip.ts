@@ -22,8 +22,9 @@ const config: KnipConfig = {
       // scripts/build-server.mjs makes the empty PGlite cluster new databases start from with the server
       // workspace's PGlite (hoisted), which knip looks for at the root.
       ignoreDependencies: ["s3rver", "@types/smtp-server", "@electric-sql/pglite"],
-      // The bench pins processes to cores with util-linux's taskset where it exists.
-      ignoreBinaries: ["taskset"],
+      // The bench pins processes to cores with util-linux's taskset where it exists; the container check
+      // (scripts/container-topology.mjs) runs Debian's podman, which scripts/ci-container.sh installs.
+      ignoreBinaries: ["taskset", "podman"],
       // A server project's global setup, which knip resolves from the root rather than the project's root.
       ignoreUnresolved: ["./test/global-setup.ts"],
     },
