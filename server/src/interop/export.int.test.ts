@@ -231,7 +231,10 @@ describe("use_regex in a character_book export (the V3 spec requires it on every
     const res = await get(user, `/api/stories/${storyId}/cards/export?format=character_book`);
     expect(res.statusCode, res.body).toBe(200);
     const entries = res.json().entries as { name: string; keys: string[]; use_regex: unknown }[];
-    expect(entries.map((entry) => [entry.name, entry.keys, entry.use_regex])).toEqual([
+    // By name: two cards made in the same instant may list in either order.
+    const byName = <T extends { name: string }>(list: T[]) =>
+      [...list].sort((a, b) => a.name.localeCompare(b.name));
+    expect(byName(entries).map((entry) => [entry.name, entry.keys, entry.use_regex])).toEqual([
       ["Dragons", ["/drag(o|a)ns?/i", "wyrm"], true],
       ["Harbour", ["harbour"], false],
     ]);
@@ -244,7 +247,7 @@ describe("use_regex in a character_book export (the V3 spec requires it on every
       triggers: string[];
       case_sensitive: boolean;
     }[];
-    expect(cards.map((card) => [card.name, card.triggers])).toEqual([
+    expect(byName(cards).map((card) => [card.name, card.triggers])).toEqual([
       ["Dragons", ["/drag(o|a)ns?/i", "wyrm"]],
       ["Harbour", ["harbour"]],
     ]);
