@@ -127,7 +127,7 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
         throw invalidFile("Send the backup as multipart/form-data, in a field named `file`.");
       }
       return withImportSlot(kit.limiter, user.id, async () => {
-        const dir = await newUploadDir();
+        const dir = await newUploadDir(ctx);
         let kept = false;
         try {
           const archive = path.join(dir, ARCHIVE_FILE);

@@ -16,7 +16,7 @@ import { sampleMp4, samplePng } from "../../test/fakes/media";
 import type { AppContext } from "../context";
 import { setStorageQuota } from "../media/quota";
 import { encodeMp4 } from "../providers/offline/mp4";
-import { findRestore, markQueued, RESTORE_UPLOADS_DIR, runRestore, sweepRestores } from "./restore-job";
+import { findRestore, markQueued, runRestore, sweepRestores, uploadsDir } from "./restore-job";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -425,7 +425,7 @@ describe("a restore killed midway leaves nothing (T4-4)", () => {
     const res = await upload(user, await zipOf({ "storyverse-story.json": JSON.stringify(archive(1)) }));
     const row = await findRestore(t.ctx.db, user.userId, res.json().restore.id);
     const { mkdir } = await import("node:fs/promises");
-    const stray = `${RESTORE_UPLOADS_DIR}/r-stray-${user.userId}`;
+    const stray = `${uploadsDir(t.ctx)}/r-stray-${user.userId}`;
     await mkdir(stray, { recursive: true });
     t.clock.advance(2 * 60 * 60_000);
     // The stray folder was just made (its age is the file system's): it is swept once old enough.
@@ -433,7 +433,7 @@ describe("a restore killed midway leaves nothing (T4-4)", () => {
     await expect(stat(stray)).rejects.toThrow();
     await expect(stat(row.uploadDir)).rejects.toThrow();
     expect(await findRestore(t.ctx.db, user.userId, row.id)).toMatchObject({ status: "failed" });
-    expect((await readdir(RESTORE_UPLOADS_DIR)).includes(`r-stray-${user.userId}`)).toBe(false);
+    expect((await readdir(uploadsDir(t.ctx))).includes(`r-stray-${user.userId}`)).toBe(false);
   });
 });
 

@@ -1,12 +1,11 @@
 // A story restore as a job (issue #39, decision 0123). POST /api/stories/restore keeps the upload in a folder
-// of its own under RESTORE_UPLOADS_DIR and answers a preview (restore.ts checks the whole JSON first); the
+// of its own under the install's data directory (uploadsDir) and answers a preview (restore.ts checks the whole JSON first); the
 // player's confirm queues `story-restore`, whose handler writes the story in batches (writeRestore) and records
 // its progress, outcome and every storage key it stores here, in story_restores. A restore that fails removes
 // what it wrote; one that was killed is retried once (its first try's leftovers removed first), and the sweep
 // removes what no running restore owns: unconfirmed uploads after an hour, restores that stopped moving, and
 // upload folders that no row names.
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ImportNote } from "@storyverse/contract/interop";
 import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
@@ -18,8 +17,12 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { DomainError, NotFound } from "../platform/errors";
 import { type RestorePreview, undoRestore, writeRestore } from "./restore";
 
-/** Where uploads wait for their restore (one folder each, named by the row that owns it). */
-export const RESTORE_UPLOADS_DIR = path.join(os.tmpdir(), "storyverse-restores");
+/**
+ * Where uploads wait for their restore (one folder each, named by the row that owns it): under the install's
+ * DATA_DIR, which its processes share and no other install does, so a sweep never takes another's uploads.
+ */
+export const uploadsDir = (ctx: { config: { dataDir: string } }) =>
+  path.join(ctx.config.dataDir, "restore-uploads");
 export const ARCHIVE_FILE = "backup.zip";
 /** An upload not confirmed within this long is removed. */
 export const PREVIEW_TTL_MS = 60 * 60_000;
@@ -49,10 +52,9 @@ export type RestoreRow = typeof storyRestores.$inferSelect;
 const LIVE = ["previewed", "queued", "running"] as const;
 
 /** A folder of its own for one upload. */
-export async function newUploadDir(): Promise<string> {
-  const { mkdir } = await import("node:fs/promises");
-  await mkdir(RESTORE_UPLOADS_DIR, { recursive: true });
-  return mkdtemp(path.join(RESTORE_UPLOADS_DIR, "r-"));
+export async function newUploadDir(ctx: { config: { dataDir: string } }): Promise<string> {
+  await mkdir(uploadsDir(ctx), { recursive: true });
+  return mkdtemp(path.join(uploadsDir(ctx), "r-"));
 }
 
 export async function insertRestore(
@@ -83,7 +85,7 @@ export async function findRestore(q: Queryable, userId: string, restoreId: strin
 
 /**
  * A player has at most one upload waiting for its confirm: a new one replaces it (its folder removed), so what
- * one account keeps in the temp directory is bounded (one waiting, one restoring: at most 2 x 500 MB).
+ * one account keeps waiting on disk is bounded (one waiting, one restoring: at most 2 x 500 MB).
  */
 export async function discardWaiting(ctx: Pick<AppContext, "db" | "clock">, userId: string): Promise<void> {
   const waiting = await ctx.db
@@ -196,10 +198,10 @@ export async function runRestore(
 /**
  * Removes what no live restore owns: an upload never confirmed (PREVIEW_TTL_MS), a restore that stopped
  * moving (STALLED_RESTORE_MS: its hidden story, the files it recorded, its folder), folders under
- * RESTORE_UPLOADS_DIR that no live row names, and finished rows past a day. Returns what it removed.
+ * uploadsDir that no live row names (by their age on disk), and finished rows past a day. Returns what it removed.
  */
 export async function sweepRestores(
-  ctx: Pick<AppContext, "db" | "storage" | "clock" | "log">,
+  ctx: Pick<AppContext, "db" | "storage" | "clock" | "log" | "config">,
   options: { stalledMs?: number; previewTtlMs?: number; orphanFolderMs?: number } = {},
 ): Promise<{ restores: number; folders: number }> {
   const now = ctx.clock.now().getTime();
@@ -251,12 +253,13 @@ export async function sweepRestores(
     ).map((row) => path.resolve(row.dir)),
   );
   let folders = 0;
-  const names = await readdir(RESTORE_UPLOADS_DIR).catch(() => [] as string[]);
+  const names = await readdir(uploadsDir(ctx)).catch(() => [] as string[]);
   for (const name of names) {
-    const dir = path.resolve(RESTORE_UPLOADS_DIR, name);
+    const dir = path.resolve(uploadsDir(ctx), name);
     if (live.has(dir)) continue;
     const info = await stat(dir).catch(() => null);
-    if (!info || now - info.mtimeMs < (options.orphanFolderMs ?? ORPHAN_FOLDER_MS)) continue;
+    // A folder's age is the file system's (the real time), whatever the app's clock says.
+    if (!info || Date.now() - info.mtimeMs < (options.orphanFolderMs ?? ORPHAN_FOLDER_MS)) continue;
     await rm(dir, { recursive: true, force: true });
     folders += 1;
   }
@@ -265,7 +268,7 @@ export async function sweepRestores(
 
 /** Sweeps now and every SWEEP_EVERY_MS in a worker process; returns the stop. */
 export function startRestoreSweep(
-  ctx: Pick<AppContext, "db" | "storage" | "clock" | "log">,
+  ctx: Pick<AppContext, "db" | "storage" | "clock" | "log" | "config">,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   const sweep = () => {
