@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
@@ -233,6 +233,47 @@ describe("importing a character on the Stories list", () => {
     expect(
       vi.mocked(fetch).mock.calls.some(([input]) => String(input).endsWith(`/restore/${restoreId}/confirm`)),
     ).toBe(true);
+  });
+
+  it("keeps a restore that failed in its dialog, with the server's reason, and opens nothing", async () => {
+    const restoreId = "eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee";
+    const restore = (status: string, error: string | null = null) => ({
+      success: true,
+      restore: {
+        id: restoreId,
+        status,
+        progress: 0,
+        preview: { title: "Clips (restored)", exchanges: 1, branches: 1, checkpoints: 0, media: 1, bytes: 0 },
+        story: null,
+        notes: [],
+        error,
+      },
+    });
+    const reason =
+      '"media/videos/0001.mp4" in the archive is not a video this app can play: it is not a whole MP4 or WebM.';
+    serve({
+      ...baseRoutes,
+      "POST /api/stories/restore": () => json(restore("previewed")),
+      [`POST /api/stories/restore/${restoreId}/confirm`]: () => json(restore("queued"), 202),
+      [`GET /api/stories/restore/${restoreId}`]: () => json(restore("failed", reason)),
+    });
+    renderPage();
+    await screen.findByRole("article", { name: "The Lantern Forest" });
+    fireEvent.change(screen.getByLabelText("Story backup file"), {
+      target: { files: [new File(["PK"], "clips.zip", { type: "application/zip" })] },
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Restore this backup?" });
+    // No size is given for a backup that stores no file.
+    expect(dialog.textContent).toContain(
+      "“Clips (restored)”: 1 exchange, 1 branch, 0 checkpoints, 1 picture or clip.",
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Restore" }));
+    expect(await screen.findByText(`Couldn't restore “clips.zip”: ${reason}`)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Restore" })).toBeNull();
+    // The dialog's own Close (beside its corner's X).
+    fireEvent.click(within(dialog).getByText("Close", { selector: "button" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Restore this backup?" })).toBeNull());
+    expect(window.location.pathname).not.toMatch(/^\/stories\/./);
   });
 
   it("restores a picked backup and shows the server's reason when it is refused", async () => {
