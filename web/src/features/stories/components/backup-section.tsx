@@ -41,8 +41,8 @@ export function BackupSection({
         {summary
           ? `The whole story in one file: ${describeBackup(summary)}.`
           : "The whole story in one file: every branch, checkpoint, picture and clip."}{" "}
-        Every message with its versions, Memory, Story Cards with their portraits, settings and the film are
-        in it. Bring it back on any Storyverse with “Restore a backup” in Your Stories.
+        Every message with its versions, Memory, Story Cards with their portraits, settings and the story’s
+        film (once made) are in it. Bring it back on any Storyverse with “Restore a backup” in Your Stories.
       </p>
       <div>
         <Button
