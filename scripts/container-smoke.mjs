@@ -52,7 +52,9 @@ if (base && restored) {
   process.exit(0);
 }
 if (!base || !logs || !stop || !player) {
-  console.error("usage: container-smoke.mjs --base URL --logs CMD --stop CMD --player FILE, or --base URL --restored FILE");
+  console.error(
+    "usage: container-smoke.mjs --base URL --logs CMD --stop CMD --player FILE, or --base URL --restored FILE",
+  );
   process.exit(2);
 }
 const readLog = () => execSync(`${logs} 2>&1`, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
