@@ -15,6 +15,7 @@ import { startRestoreSweep } from "./interop/restore-job";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { startWorkers } from "./jobs/workers";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
+import { startOrphanedMediaSweep } from "./media/orphan-sweep";
 import { createMediaStorage } from "./media/storage/create-storage";
 import { meteredStorage } from "./media/storage/metered";
 import { systemClock } from "./platform/clock";
@@ -106,8 +107,10 @@ export async function startServer(
       const stopChargeSweep = startUnsettledChargeSweep(ctx);
       // What stopped restores left (issue #39): hidden stories, their files, upload folders.
       const stopRestoreSweep = startRestoreSweep(ctx);
+      // Media objects no row names, a day old (issue #39): a bounded batch each run.
+      const stopOrphanSweep = startOrphanedMediaSweep(ctx);
       stopSweep = async () => {
-        await Promise.all([stopChargeSweep(), stopRestoreSweep()]);
+        await Promise.all([stopChargeSweep(), stopRestoreSweep(), stopOrphanSweep()]);
       };
     }
     stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);

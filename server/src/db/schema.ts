@@ -297,7 +297,11 @@ export const mediaObjects = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("media_objects_user_idx").on(t.userId)],
+  (t) => [
+    index("media_objects_user_idx").on(t.userId),
+    // The orphaned media sweep's cursor (media/orphan-sweep.ts).
+    index("media_objects_created_idx").on(t.createdAt, t.key),
+  ],
 );
 
 /**
