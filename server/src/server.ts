@@ -13,6 +13,7 @@ import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
 import { startRestoreSweep } from "./interop/restore-job";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
+import { storedKeyReferrers } from "./jobs/stored-key-referrers";
 import { startWorkers } from "./jobs/workers";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
 import { startOrphanedMediaSweep } from "./media/orphan-sweep";
@@ -108,7 +109,7 @@ export async function startServer(
       // What stopped restores left (issue #39): hidden stories, their files, upload folders.
       const stopRestoreSweep = startRestoreSweep(ctx);
       // Media objects no row names, a day old (issue #39): a bounded batch each run.
-      const stopOrphanSweep = startOrphanedMediaSweep(ctx);
+      const stopOrphanSweep = startOrphanedMediaSweep(ctx, storedKeyReferrers);
       stopSweep = async () => {
         await Promise.all([stopChargeSweep(), stopRestoreSweep(), stopOrphanSweep()]);
       };

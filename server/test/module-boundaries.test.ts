@@ -46,6 +46,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   ],
   events: [{ drizzle: "userEvents", sql: "user_events" }],
   voice: [{ drizzle: "messageSpeech", sql: "message_speech" }],
+  interop: [{ drizzle: "storyRestores", sql: "story_restores" }],
 };
 
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {

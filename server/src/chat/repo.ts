@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql }
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { defineReadCache } from "../platform/read-cache";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -476,3 +477,16 @@ export async function undoneMessagesAndVersions(
     )
     .for("update");
 }
+
+/** The stored keys a message still shows: its picture, its clip, its reference images (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByMessages: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [
+      { table: chatMessages, user: chatMessages.userId, column: chatMessages.imageKey },
+      { table: chatMessages, user: chatMessages.userId, column: chatMessages.videoKey },
+      { table: chatMessages, user: chatMessages.userId, column: chatMessages.referenceKeys, array: true },
+    ],
+    owners,
+    keys,
+  );

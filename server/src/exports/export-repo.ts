@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyExports } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type ExportRow = typeof storyExports.$inferSelect;
 
@@ -83,3 +84,12 @@ export async function failStaleExports(
       ),
     );
 }
+
+/** The stored keys an export still names: its file (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByExports: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: storyExports, user: storyExports.userId, column: storyExports.storageKey }],
+    owners,
+    keys,
+  );

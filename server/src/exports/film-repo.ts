@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyFilms } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type FilmRow = typeof storyFilms.$inferSelect;
 
@@ -102,3 +103,12 @@ export async function storyFilmCaptionKeys(q: Queryable, storyId: string): Promi
     .where(eq(storyFilms.storyId, storyId));
   return rows.flatMap((row) => (row.captionsKey ? [row.captionsKey] : []));
 }
+
+/** The stored keys a film still names: its captions (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByFilms: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: storyFilms, user: storyFilms.userId, column: storyFilms.captionsKey }],
+    owners,
+    keys,
+  );

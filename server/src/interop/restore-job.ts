@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { storyRestores } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { DomainError, NotFound } from "../platform/errors";
 import { type RestorePreview, undoRestore, writeRestore } from "./restore";
@@ -290,3 +291,12 @@ export function startRestoreSweep(
     await running;
   };
 }
+
+/** The stored keys a restore has recorded before storing them (a running or failed restore removes its own) (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByRestores: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: storyRestores, user: storyRestores.userId, column: storyRestores.storedKeys, array: true }],
+    owners,
+    keys,
+  );

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser } from "../../test/factories";
+import { storedKeyReferrers } from "../jobs/stored-key-referrers";
 import { type OrphanCursor, sweepOrphanedMedia } from "./orphan-sweep";
 import { storageUsage } from "./quota";
 
@@ -41,7 +42,7 @@ async function sweepAll(): Promise<string[]> {
   const removed: string[] = [];
   let cursor: OrphanCursor = null;
   do {
-    const run = await sweepOrphanedMedia(t.ctx, cursor);
+    const run = await sweepOrphanedMedia(t.ctx, storedKeyReferrers, cursor);
     removed.push(...run.removed);
     cursor = run.next;
   } while (cursor !== null);
@@ -178,11 +179,11 @@ describe("the orphaned media sweep", () => {
     for (let i = 0; i < 5; i += 1) {
       orphans.push(await stored(`u/${userId}/${randomUUID()}.png`, 10, 24 * 365 - i));
     }
-    const first = await sweepOrphanedMedia(t.ctx, null, 2);
+    const first = await sweepOrphanedMedia(t.ctx, storedKeyReferrers, null, 2);
     expect(first.looked).toBe(2);
     expect(first.removed).toEqual(orphans.slice(0, 2));
     expect(await used(userId)).toBe(30);
-    const second = await sweepOrphanedMedia(t.ctx, first.next, 2);
+    const second = await sweepOrphanedMedia(t.ctx, storedKeyReferrers, first.next, 2);
     expect(second.removed).toEqual(orphans.slice(2, 4));
     expect(await exists(orphans[4]!)).toBe(true);
     expect(await used(userId)).toBe(10);

@@ -110,3 +110,34 @@ describe("the orphaned media sweep's key kinds", () => {
     );
   });
 });
+
+describe("the modules the sweep asks", () => {
+  // Columns named "*_key(s)" that hold no storage key: a lore suggestion's normalised name, a narration's hash.
+  const NOT_STORAGE_KEYS = new Set(["name_key", "content_key"]);
+
+  it("asks about every column of the schema that can hold a stored key", () => {
+    const schema = files.find((f) => f.file === "db/schema.ts")!.text;
+    const keyColumns = [...schema.matchAll(/(\w+): text\("(\w+_keys?)"\)/g)]
+      .filter(([, , sqlName]) => !NOT_STORAGE_KEYS.has(sqlName!))
+      .map(([, property]) => property!);
+    expect(keyColumns.length).toBeGreaterThanOrEqual(12);
+    // A module answers with keysNamedIn over its columns ("column: table.<property>").
+    const asked = new Set(
+      files
+        .filter((f) => f.text.includes("keysNamedIn("))
+        .flatMap((f) => [...f.text.matchAll(/column: \w+\.(\w+)/g)].map(([, property]) => property!)),
+    );
+    expect(keyColumns.filter((property) => !asked.has(property))).toEqual([]);
+  });
+
+  it("lists every module's answer for the sweep", () => {
+    const source = files.find((f) => f.file === "jobs/stored-key-referrers.ts")!.text;
+    // The list itself, not its imports.
+    const list = source.slice(source.indexOf("export const storedKeyReferrers"));
+    const referrers = files.flatMap((f) =>
+      [...f.text.matchAll(/export const (\w+): StoredKeyReferrer/g)].map(([, name]) => name!),
+    );
+    expect(referrers.length).toBeGreaterThanOrEqual(9);
+    expect(referrers.filter((name) => !new RegExp(`\\b${name}\\b`).test(list))).toEqual([]);
+  });
+});

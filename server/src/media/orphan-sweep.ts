@@ -6,9 +6,9 @@
 // - It only considers objects whose key has a KIND listed below (the path each put site writes under
 //   "u/<userId>/"); a key of any other shape is never swept. orphan-sweep.test.ts finds every key template
 //   and every store put in the code and fails until a new one is listed here, as swept or as never swept.
-// - An object is removed only when no column that can name a stored key names it: every column in
-//   KEY_COLUMNS is asked for every candidate, whatever its kind (a kind's `namedBy` says where its keys are
-//   expected, for the reader). No JSON column holds a storage key (cards' extensions, speech parts and a
+// - An object is removed only when no column that can name a stored key names it: every module that keeps a
+//   key column (jobs/stored-key-referrers.ts) is asked, over its own tables, for every candidate whatever its
+//   kind (a kind's `namedBy` says where its keys are expected, for the reader). No JSON column holds a storage key (cards' extensions, speech parts and a
 //   message's shaped_by hold none; a restore's recorded keys are a text[] column, asked like the others).
 // - Only objects older than a day by media_objects.created_at (the time their bytes were counted) are
 //   considered: anything being written now has its row long before.
@@ -16,21 +16,10 @@
 //   own user), so the columns are asked within the candidates' owners, which their user indexes serve.
 // - Each run looks at ORPHAN_SWEEP_BATCH objects from a cursor on (created_at, key) and starts again from the
 //   oldest when it reaches the end, so a run is bounded however large the library is.
-import { and, arrayOverlaps, asc, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { and, asc, eq, gt, lt, or } from "drizzle-orm";
 import type { AppContext } from "../context";
-import {
-  chatMessages,
-  mediaItems,
-  mediaObjects,
-  messageSpeech,
-  stories,
-  storyCards,
-  storyExports,
-  storyFilms,
-  storyRestores,
-  studioMessages,
-} from "../db/schema";
+import { mediaItems, mediaObjects } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 /** How old an unnamed object must be before it is removed. */
 export const ORPHAN_MIN_AGE_MS = 24 * 60 * 60 * 1000;
@@ -105,43 +94,36 @@ export function isSweepableKey(key: string): boolean {
   return kindOfKey(key)?.sweep === true;
 }
 
-type KeyColumn = { table: PgTable; user: PgColumn; column: PgColumn; array?: boolean };
-
-/** Every column that can name a stored key (the user column its owner is in). */
-export const KEY_COLUMNS: KeyColumn[] = [
-  { table: mediaItems, user: mediaItems.userId, column: mediaItems.storageKey },
-  { table: mediaItems, user: mediaItems.userId, column: mediaItems.thumbnailKey },
-  { table: chatMessages, user: chatMessages.userId, column: chatMessages.imageKey },
-  { table: chatMessages, user: chatMessages.userId, column: chatMessages.videoKey },
-  { table: chatMessages, user: chatMessages.userId, column: chatMessages.referenceKeys, array: true },
-  { table: studioMessages, user: studioMessages.userId, column: studioMessages.inputKeys, array: true },
-  { table: stories, user: stories.userId, column: stories.pinnedThumbnailKey },
-  { table: storyCards, user: storyCards.userId, column: storyCards.portraitKey },
-  { table: messageSpeech, user: messageSpeech.userId, column: messageSpeech.audioKey },
-  { table: storyFilms, user: storyFilms.userId, column: storyFilms.captionsKey },
-  { table: storyExports, user: storyExports.userId, column: storyExports.storageKey },
-  { table: storyRestores, user: storyRestores.userId, column: storyRestores.storedKeys, array: true },
-];
+/** The stored keys a gallery item still names: its file and its thumbnail. */
+export const storageKeysNamedByGallery: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [
+      { table: mediaItems, user: mediaItems.userId, column: mediaItems.storageKey },
+      { table: mediaItems, user: mediaItems.userId, column: mediaItems.thumbnailKey },
+    ],
+    owners,
+    keys,
+  );
 
 type SweepContext = Pick<AppContext, "db" | "storage" | "clock">;
 
-/** The keys among `keys` (owned by `owners`) that some column names. */
-async function namedKeys(ctx: SweepContext, owners: string[], keys: string[]): Promise<Set<string>> {
+/**
+ * Every module that can name a stored key, each asked over its own tables (jobs/stored-key-referrers.ts lists
+ * them; the sweep is handed the list so that media imports no other module).
+ */
+export type KeyReferrers = Record<string, StoredKeyReferrer>;
+
+/** The keys among `keys` (owned by `owners`) that some module's rows name. */
+async function namedKeys(
+  ctx: SweepContext,
+  referrers: KeyReferrers,
+  owners: string[],
+  keys: string[],
+): Promise<Set<string>> {
   const named = new Set<string>();
-  for (const { table, user, column, array } of KEY_COLUMNS) {
-    if (array) {
-      const rows = await ctx.db
-        .select({ keys: column })
-        .from(table)
-        .where(and(inArray(user, owners), arrayOverlaps(column, keys)));
-      for (const row of rows) for (const key of row.keys as string[]) named.add(key);
-    } else {
-      const rows = await ctx.db
-        .select({ key: column })
-        .from(table)
-        .where(and(inArray(user, owners), isNotNull(column), inArray(column, keys)));
-      for (const row of rows) named.add(row.key as string);
-    }
+  for (const referrer of Object.values(referrers)) {
+    for (const key of await referrer(ctx.db, owners, keys)) named.add(key);
   }
   return named;
 }
@@ -154,6 +136,7 @@ export type OrphanCursor = { createdAt: Date; key: string } | null;
  */
 export async function sweepOrphanedMedia(
   ctx: SweepContext,
+  referrers: KeyReferrers,
   cursor: OrphanCursor = null,
   batch = ORPHAN_SWEEP_BATCH,
 ): Promise<{ removed: string[]; looked: number; next: OrphanCursor }> {
@@ -176,6 +159,7 @@ export async function sweepOrphanedMedia(
   if (candidates.length === 0) return { removed: [], looked: rows.length, next };
   const named = await namedKeys(
     ctx,
+    referrers,
     [...new Set(candidates.map((row) => row.userId))],
     candidates.map((row) => row.key),
   );
@@ -190,11 +174,14 @@ export async function sweepOrphanedMedia(
 }
 
 /** Sweeps now and every 10 minutes in a worker process, one bounded batch a time; returns the stop. */
-export function startOrphanedMediaSweep(ctx: SweepContext & Pick<AppContext, "log">): () => Promise<void> {
+export function startOrphanedMediaSweep(
+  ctx: SweepContext & Pick<AppContext, "log">,
+  referrers: KeyReferrers,
+): () => Promise<void> {
   let cursor: OrphanCursor = null;
   let running: Promise<void> | undefined;
   const sweep = () => {
-    running ??= sweepOrphanedMedia(ctx, cursor)
+    running ??= sweepOrphanedMedia(ctx, referrers, cursor)
       .then(({ removed, next }) => {
         cursor = next;
         if (removed.length > 0) ctx.log.warn({ removed: removed.length }, "swept orphaned media objects");

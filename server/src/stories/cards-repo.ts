@@ -2,6 +2,7 @@
 import { and, asc, count, countDistinct, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyCards } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type CardRow = typeof storyCards.$inferSelect;
 type CardValues = Pick<
@@ -190,3 +191,12 @@ export async function countUploadedPortraits(
 export async function lockUserPortraits(q: Queryable, userId: string): Promise<void> {
   await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`portraits:${userId}`}, 0))`);
 }
+
+/** The stored keys a Story Card still names: its uploaded portrait (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByCards: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: storyCards, user: storyCards.userId, column: storyCards.portraitKey }],
+    owners,
+    keys,
+  );

@@ -3,6 +3,7 @@ import { and, desc, eq, gte, ilike, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { defineReadCache } from "../platform/read-cache";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -200,3 +201,12 @@ export async function replaceSummary(
   storiesChanged(q, updated);
   return updated.length === 1;
 }
+
+/** The stored keys a story still names: its pinned picture (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByStories: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: stories, user: stories.userId, column: stories.pinnedThumbnailKey }],
+    owners,
+    keys,
+  );

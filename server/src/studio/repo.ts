@@ -2,6 +2,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { studioMessages } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type StudioMessageRow = typeof studioMessages.$inferSelect;
 export type NewStudioMessage = typeof studioMessages.$inferInsert;
@@ -52,3 +53,12 @@ export async function settleBatchIfPending(
     .returning({ id: studioMessages.id });
   return rows.length > 0;
 }
+
+/** The stored keys a Studio request still names: its input images (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedByStudio: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: studioMessages, user: studioMessages.userId, column: studioMessages.inputKeys, array: true }],
+    owners,
+    keys,
+  );

@@ -3,6 +3,7 @@
 import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { messageSpeech } from "../db/schema";
+import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type SpeechRow = typeof messageSpeech.$inferSelect;
 
@@ -100,3 +101,12 @@ export async function storySpeechKeys(q: Queryable, storyId: string): Promise<st
     .where(eq(messageSpeech.storyId, storyId));
   return rows.flatMap((row) => (row.key ? [row.key] : []));
 }
+
+/** The stored keys a narration still names: its audio (the orphaned media sweep asks before it removes an object). */
+export const storageKeysNamedBySpeech: StoredKeyReferrer = (db, owners, keys) =>
+  keysNamedIn(
+    db,
+    [{ table: messageSpeech, user: messageSpeech.userId, column: messageSpeech.audioKey }],
+    owners,
+    keys,
+  );
