@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
+import { restoreBackup } from "../../test/restore-backup";
 import { MODEL_LIST_TTL_MS } from "./settings";
 
 let openai: OpenAIFake;
@@ -310,23 +311,6 @@ describe("turns use the story's generation settings", () => {
 });
 
 describe("backups carry the generation settings", () => {
-  function restore(user: TestUser, data: Buffer) {
-    const boundary = "----storyverse-settings-test";
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="story.storyverse.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-      ),
-      data,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return t.app.inject({
-      method: "POST",
-      url: "/api/stories/restore",
-      headers: { ...bearer(user.token), "content-type": `multipart/form-data; boundary=${boundary}` },
-      payload,
-    });
-  }
-
   it("restores a story with its settings; a model this provider does not offer goes back to the default", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
@@ -342,20 +326,17 @@ describe("backups carry the generation settings", () => {
     await call(user, "PUT", `/api/stories/${storyId}/settings`, chosen);
     const backup = (await call(user, "GET", `/api/stories/${storyId}/backup`)).rawPayload;
 
-    const restored = await restore(user, backup);
-    expect(restored.statusCode).toBe(200);
-    const copy = restored.json().story.id as string;
+    const copy = (await restoreBackup(t, user, backup)).story.id;
     expect((await call(user, "GET", `/api/stories/${copy}/settings`)).json()).toMatchObject(chosen);
 
     openai.models.ids = ["gpt-4o-mini"];
     t.clock.advance(MODEL_LIST_TTL_MS);
-    const elsewhere = await restore(user, backup);
-    expect(elsewhere.statusCode).toBe(200);
-    expect(elsewhere.json().notes).toContainEqual({
+    const elsewhere = await restoreBackup(t, user, backup);
+    expect(elsewhere.notes).toContainEqual({
       name: "Generation settings",
       reason: "text_model: not valid here, the default is used",
     });
-    const settings = (await call(user, "GET", `/api/stories/${elsewhere.json().story.id}/settings`)).json();
+    const settings = (await call(user, "GET", `/api/stories/${elsewhere.story.id}/settings`)).json();
     expect(settings).toMatchObject({ ...chosen, text_model: null, effective_text_model: "gpt-4o-mini" });
   });
 });
