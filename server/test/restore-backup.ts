@@ -6,7 +6,7 @@ import type { TestApp } from "./app";
 import { bearer, type TestUser } from "./factories";
 
 /** POST /api/stories/restore with `data` as the uploaded archive: the preview, nothing restored yet. */
-function uploadBackup(t: TestApp, user: TestUser, data: Buffer) {
+export function uploadBackup(t: TestApp, user: TestUser, data: Buffer) {
   const boundary = "----storyverse-backup-test";
   const payload = Buffer.concat([
     Buffer.from(

@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { fetchMedia, waitForMedia } from "../../test/media";
+import { uploadBackup } from "../../test/restore-backup";
 import { stories, storyCards } from "../db/schema";
 import { IMPORT_BUSY_DETAIL, withImportSlot } from "./import-gate";
 
@@ -36,24 +37,6 @@ async function paintedTurn(user: TestUser, storyId: string, prompt: string, mode
   return id;
 }
 
-/** POST /api/stories/restore: the upload, answered with its preview (nothing restored yet). */
-function uploadBackup(user: TestUser, data: Buffer) {
-  const boundary = "----storyverse-backup-test";
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="story.storyverse.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return t.app.inject({
-    method: "POST",
-    url: "/api/stories/restore",
-    headers: { ...bearer(user.token), "content-type": `multipart/form-data; boundary=${boundary}` },
-    payload,
-  });
-}
-
 /** Polls a confirmed restore until it has ended; its GET answer. */
 async function waitForRestore(user: TestUser, id: string) {
   const deadline = Date.now() + 60_000;
@@ -72,7 +55,7 @@ async function waitForRestore(user: TestUser, id: string) {
  * its own answer; otherwise the last poll's, whose json() is the restore (status, story, notes, error).
  */
 async function restore(user: TestUser, data: Buffer) {
-  const upload = await uploadBackup(user, data);
+  const upload = await uploadBackup(t, user, data);
   if (upload.statusCode !== 200) return upload;
   const id = upload.json().restore.id as string;
   const confirmed = await call(user, "POST", `/api/stories/restore/${id}/confirm`);
@@ -282,7 +265,7 @@ describe("story backup and restore", () => {
     expect(JSON.stringify(json)).not.toContain(alice.userId);
 
     const before = await counts();
-    const upload = await uploadBackup(bob, res.rawPayload);
+    const upload = await uploadBackup(t, bob, res.rawPayload);
     expect(upload.statusCode, upload.body).toBe(200);
     // The preview says what the backup holds before anything is written.
     expect(upload.json().restore).toMatchObject({
@@ -768,7 +751,7 @@ describe("story backup and restore", () => {
       });
       try {
         await holding;
-        const second = await uploadBackup(user, archive);
+        const second = await uploadBackup(t, user, archive);
         expect(second.statusCode).toBe(429);
         expect(second.json().detail).toBe(IMPORT_BUSY_DETAIL);
         await restored(other, archive);

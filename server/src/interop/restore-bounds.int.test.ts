@@ -13,6 +13,7 @@ import { ZipFile } from "yazl";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { sampleMp4, samplePng } from "../../test/fakes/media";
+import { uploadBackup } from "../../test/restore-backup";
 import type { AppContext } from "../context";
 import { setStorageQuota } from "../media/quota";
 import { encodeMp4 } from "../providers/offline/mp4";
@@ -30,22 +31,7 @@ type Method = "GET" | "POST" | "PUT";
 const call = (user: TestUser, method: Method, url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
-function upload(user: TestUser, data: Buffer) {
-  const boundary = "----storyverse-restore-test";
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="story.storyverse.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return t.app.inject({
-    method: "POST",
-    url: "/api/stories/restore",
-    headers: { ...bearer(user.token), "content-type": `multipart/form-data; boundary=${boundary}` },
-    payload,
-  });
-}
+const upload = (user: TestUser, data: Buffer) => uploadBackup(t, user, data);
 
 type Restore = {
   id: string;
