@@ -395,8 +395,17 @@ export const stories = pgTable(
     restoring: boolean("restoring").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    /**
+     * When the row was last played or changed: the later of its newest shown message and updated_at, raised by
+     * the turn (stories/activity.ts) and by every write that sets updated_at. The story list's order (0134).
+     */
+    lastActivity: timestamp("last_activity", { withTimezone: true }).notNull(),
   },
-  (t) => [index("stories_user_idx").on(t.userId, t.updatedAt), index("stories_root_idx").on(t.rootId)],
+  (t) => [
+    index("stories_user_idx").on(t.userId, t.updatedAt),
+    index("stories_root_idx").on(t.rootId),
+    index("stories_user_activity_idx").on(t.userId, t.lastActivity.desc(), t.id.desc()),
+  ],
 );
 
 /**
@@ -621,11 +630,16 @@ export const storyFilms = pgTable(
     captionsKey: text("captions_key"),
     /** What a vendor-voiced narration cost when the film was started; refunded if the film fails. */
     chargedTenths: integer("charged_tenths").notNull().default(0),
+    /** What the film was made from (decision 0131): a finished film with the same hash is shown again. */
+    contentHash: text("content_hash"),
+    /** The step its progress is on ("Narrating scene 3 of 22"), while it is made. */
+    step: text("step"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("story_films_story_idx").on(t.storyId, t.createdAt),
+    index("story_films_hash_idx").on(t.storyId, t.contentHash),
     // The database itself refuses a second film in progress, so two racing requests cannot both start one.
     uniqueIndex("story_films_one_active").on(t.storyId).where(sql`${t.status} in ('queued', 'running')`),
   ],
@@ -651,10 +665,22 @@ export const storyExports = pgTable(
     /** Where the finished file lives in media storage, and the name it downloads under. */
     storageKey: text("storage_key"),
     filename: text("filename"),
+    /** A read-along EPUB: the narrator's words read aloud. */
+    narration: boolean("narration").notNull().default(false),
+    /**
+     * What the file was made from (decision 0131): story, messages, media, settings and voices. A finished
+     * export with the same hash is served again instead of being made again; null when it cannot be reused.
+     */
+    contentHash: text("content_hash"),
+    /** The step its progress is on ("Writing turn 1,200 of 10,000"), while it is made. */
+    step: text("step"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("story_exports_story_idx").on(t.storyId, t.createdAt)],
+  (t) => [
+    index("story_exports_story_idx").on(t.storyId, t.createdAt),
+    index("story_exports_hash_idx").on(t.storyId, t.contentHash),
+  ],
 );
 
 /**
