@@ -1,6 +1,7 @@
 // Random tokens (sessions, mail links) are stored only as SHA-256 digests; passwords as argon2id hashes.
 import { hash as digest, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
+import { createSlots } from "../platform/slots";
 
 /** 256 random bits, URL-safe. */
 export const newToken = () => randomBytes(32).toString("base64url");
@@ -22,38 +23,21 @@ const argonOptions = {
  */
 export const MAX_CONCURRENT_PASSWORD_HASHES = 2;
 
-const activity = { hashes: 0, verifications: 0, running: 0, peakRunning: 0 };
-const waiting: (() => void)[] = [];
+const slots = createSlots(MAX_CONCURRENT_PASSWORD_HASHES);
+const counts = { hashes: 0, verifications: 0 };
 
 /** How much password work this process has done (hashes, verifications) and the most run at once. */
-export const passwordHashingActivity = () => ({ ...activity });
-
-async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
-  // A finishing hash hands its slot straight to the next waiter, so newcomers cannot slip in between.
-  if (activity.running >= MAX_CONCURRENT_PASSWORD_HASHES) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  } else {
-    activity.running += 1;
-  }
-  activity.peakRunning = Math.max(activity.peakRunning, activity.running);
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else activity.running -= 1;
-  }
-}
+export const passwordHashingActivity = () => ({ ...counts, ...slots.activity() });
 
 export function hashPassword(password: string): Promise<string> {
-  activity.hashes += 1;
-  return withHashingSlot(() => hash(password, argonOptions));
+  counts.hashes += 1;
+  return slots.run(() => hash(password, argonOptions));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  activity.verifications += 1;
+  counts.verifications += 1;
   try {
-    return await withHashingSlot(() => verify(passwordHash, password));
+    return await slots.run(() => verify(passwordHash, password));
   } catch {
     return false;
   }

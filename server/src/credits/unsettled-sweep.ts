@@ -3,6 +3,7 @@
 // than any delivery may take (UNSETTLED_CHARGE_SECONDS). Runs in every worker process; two sweepers
 // cannot refund one row twice (see sweepUnsettledCharges).
 import type { AppContext } from "../context";
+import { startPeriodic } from "../platform/periodic";
 import { sweepUnsettledCharges } from "./service";
 
 type SweepContext = Pick<AppContext, "db" | "clock" | "log"> & { config: { unsettledChargeMs: number } };
@@ -11,23 +12,13 @@ type SweepContext = Pick<AppContext, "db" | "clock" | "log"> & { config: { unset
 export function startUnsettledChargeSweep(ctx: SweepContext): () => Promise<void> {
   const ageMs = ctx.config.unsettledChargeMs;
   const everyMs = Math.min(60_000, Math.max(1_000, Math.floor(ageMs / 4)));
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    running ??= sweepUnsettledCharges(ctx.db, ctx.clock.now(), ageMs)
-      .then((refunded) => {
-        if (refunded > 0) ctx.log.warn({ refunded }, "refunded charges a stopped process left unsettled");
-      })
-      .catch((error: Error) => ctx.log.error({ err: error }, "unsettled charges could not be swept"))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    run: async () => {
+      const refunded = await sweepUnsettledCharges(ctx.db, ctx.clock.now(), ageMs);
+      if (refunded > 0) ctx.log.warn({ refunded }, "refunded charges a stopped process left unsettled");
+    },
+    everyMs,
+    log: ctx.log,
+    failure: "unsettled charges could not be swept",
+  });
 }

@@ -16,6 +16,7 @@ import { storyRestores } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { DomainError, NotFound } from "../platform/errors";
+import { startPeriodic } from "../platform/periodic";
 import { type RestorePreview, undoRestore, writeRestore } from "./restore";
 
 /**
@@ -271,25 +272,15 @@ export async function sweepRestores(
 export function startRestoreSweep(
   ctx: Pick<AppContext, "db" | "storage" | "clock" | "log" | "config">,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    running ??= sweepRestores(ctx)
-      .then(({ restores, folders }) => {
-        if (restores + folders > 0) ctx.log.warn({ restores, folders }, "swept what stopped restores left");
-      })
-      .catch((error: Error) => ctx.log.error({ err: error }, "restores could not be swept"))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void sweep();
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    run: async () => {
+      const { restores, folders } = await sweepRestores(ctx);
+      if (restores + folders > 0) ctx.log.warn({ restores, folders }, "swept what stopped restores left");
+    },
+    everyMs: SWEEP_EVERY_MS,
+    log: ctx.log,
+    failure: "restores could not be swept",
+  });
 }
 
 /** The stored keys a restore has recorded before storing them (a running or failed restore removes its own) (the orphaned media sweep asks before it removes an object). */

@@ -20,6 +20,7 @@ import { and, asc, eq, gt, lt, or } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { mediaItems, mediaObjects } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
+import { startPeriodic } from "../platform/periodic";
 
 /** How old an unnamed object must be before it is removed. */
 export const ORPHAN_MIN_AGE_MS = 24 * 60 * 60 * 1000;
@@ -179,24 +180,14 @@ export function startOrphanedMediaSweep(
   referrers: KeyReferrers,
 ): () => Promise<void> {
   let cursor: OrphanCursor = null;
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    running ??= sweepOrphanedMedia(ctx, referrers, cursor)
-      .then(({ removed, next }) => {
-        cursor = next;
-        if (removed.length > 0) ctx.log.warn({ removed: removed.length }, "swept orphaned media objects");
-      })
-      .catch((error: Error) => ctx.log.error({ err: error }, "orphaned media could not be swept"))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void sweep();
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    run: async () => {
+      const { removed, next } = await sweepOrphanedMedia(ctx, referrers, cursor);
+      cursor = next;
+      if (removed.length > 0) ctx.log.warn({ removed: removed.length }, "swept orphaned media objects");
+    },
+    everyMs: SWEEP_EVERY_MS,
+    log: ctx.log,
+    failure: "orphaned media could not be swept",
+  });
 }

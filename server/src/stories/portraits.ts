@@ -8,6 +8,7 @@ import { PORTRAIT_MAX_EDGE } from "@storyverse/contract/story-cards";
 import sharp from "sharp";
 import { MAX_INPUT_PIXELS } from "../media/images";
 import { InvalidInput } from "../platform/errors";
+import { createSlots } from "../platform/slots";
 
 /** The most one kept portrait may weigh; a 1024 px photo or painting is well under it at the first step. */
 export const PORTRAIT_MAX_STORED_BYTES = 512 * 1024;
@@ -23,33 +24,16 @@ const STEPS = [
   { edge: 512, quality: 70 },
 ];
 
-const activity = { encodes: 0, running: 0, peakRunning: 0 };
-const waiting: (() => void)[] = [];
+const slots = createSlots(MAX_CONCURRENT_PORTRAIT_ENCODES);
+let encodes = 0;
 
 /** How many portraits this process has re-encoded, and the most it encoded at once. */
-export const portraitEncodingActivity = () => ({ ...activity });
-
-async function withEncodingSlot<T>(work: () => Promise<T>): Promise<T> {
-  // A finishing encode hands its slot straight to the next waiter.
-  if (activity.running >= MAX_CONCURRENT_PORTRAIT_ENCODES) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  } else {
-    activity.running += 1;
-  }
-  activity.peakRunning = Math.max(activity.peakRunning, activity.running);
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else activity.running -= 1;
-  }
-}
+export const portraitEncodingActivity = () => ({ encodes, ...slots.activity() });
 
 /** The portrait as it is kept: upright, at most PORTRAIT_MAX_EDGE px, WebP (transparency kept). */
 export function encodePortrait(data: Buffer): Promise<{ data: Buffer; mimeType: "image/webp" }> {
-  activity.encodes += 1;
-  return withEncodingSlot(async () => {
+  encodes += 1;
+  return slots.run(async () => {
     // Decoded once, at the largest size kept; the smaller steps start from that.
     const base = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS })
       .autoOrient()
