@@ -124,6 +124,46 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const chatHistorySchema = z.object({ success: z.literal(true), messages: z.array(chatMessageSchema) });
 
+/**
+ * A story's messages a page at a time (GET /api/stories/{id}/messages, decision 0130): the newest page first,
+ * `next_cursor` reaching older pages; each page's messages in reading order (oldest first). `around` opens a
+ * page centred on one message (a checkpoint); `after` reads on towards the newest from such a page.
+ */
+export const MESSAGES_PAGE_DEFAULT = 50;
+export const MESSAGES_PAGE_MAX = 200;
+const messagesLimitError = `limit must be a whole number from 1 to ${MESSAGES_PAGE_MAX}`;
+/** At most one of before, after and around (the server says so with a 400 otherwise). */
+export const storyMessagesQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: messagesLimitError })
+    .int(messagesLimitError)
+    .min(1, messagesLimitError)
+    .max(MESSAGES_PAGE_MAX, messagesLimitError)
+    .default(MESSAGES_PAGE_DEFAULT),
+  /** next_cursor of a page: the messages older than it. Opaque: do not build one. */
+  before: z.string().max(200).optional(),
+  /** newer_cursor of a page: the messages newer than it (after a jump). Opaque. */
+  after: z.string().max(200).optional(),
+  /** A message id: the page around it (about half before it, itself and the rest after it). */
+  around: z.uuid("around must be a message id").optional(),
+});
+export type StoryMessagesQuery = z.input<typeof storyMessagesQuerySchema>;
+
+export const messagePageSchema = z.object({
+  success: z.literal(true),
+  /** The page, oldest first. */
+  messages: z.array(chatMessageSchema),
+  /** Older messages exist: pass next_cursor as before to read them. */
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  /** Newer messages exist (a page read around or after a message): pass newer_cursor as after. */
+  has_newer: z.boolean(),
+  newer_cursor: z.string().nullable(),
+  /** How many narrator messages the story shows before this page: the first narrator message here is turn turns_before + 1. */
+  turns_before: z.number().int().min(0),
+});
+export type MessagePage = z.infer<typeof messagePageSchema>;
+
 export const videoStatusSchema = z.object({
   task_id: z.string(),
   status: z.enum(["processing", "completed", "error"]),

@@ -64,11 +64,3 @@ export async function mainChatHistory(ctx: Pick<AppContext, "db" | "storage">, u
   const rows = await allMessages(ctx.db, userId, null);
   return Promise.all(rows.map((row) => toChatMessage(ctx, row)));
 }
-
-export async function conversation(
-  ctx: Pick<AppContext, "db" | "storage">,
-  userId: string,
-  storyId: string | null,
-) {
-  return withVersions(ctx, await allMessages(ctx.db, userId, storyId));
-}

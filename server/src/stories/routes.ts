@@ -1,6 +1,11 @@
 // HTTP for stories: list, create, edit, delete, and each story's chat, media and media status. Every route
 // is scoped to the caller: another user's id is a 404.
-import { chatHistorySchema, chatResponseSchema, mediaStatusSchema } from "@storyverse/contract/chat";
+import {
+  chatResponseSchema,
+  mediaStatusSchema,
+  messagePageSchema,
+  storyMessagesQuerySchema,
+} from "@storyverse/contract/chat";
 import { insufficientCreditsSchema } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
@@ -145,14 +150,16 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     {
       schema: {
         tags,
-        summary: "A story's messages, oldest first",
+        summary:
+          "A story's messages a page at a time (each page oldest first): the newest page, then pass next_cursor as before for older ones; around a message id opens the page around it, newer_cursor as after reads on",
         params: storyParams,
-        response: { 200: chatHistorySchema, ...errors },
+        querystring: storyMessagesQuerySchema,
+        response: { 200: messagePageSchema, ...errors },
       },
     },
     async (request) => ({
       success: true as const,
-      messages: await stories.messages(ctx, currentUser(request).id, request.params.id),
+      ...(await stories.messages(ctx, currentUser(request).id, request.params.id, request.query)),
     }),
   );
 

@@ -30,7 +30,7 @@ import {
   undoExchange,
 } from "../chat/craft";
 import { painterPrompt } from "../chat/media-job";
-import { conversation } from "../chat/presentation";
+import { messagePage, type PageQuery } from "../chat/message-pages";
 import { conversationStats, conversationStatsOfAllStories, mediaStatus } from "../chat/service";
 import { previewContext, sendTurn, type TurnStreaming } from "../chat/turn";
 import type { AppContext } from "../context";
@@ -446,8 +446,9 @@ export async function cardDraft(ctx: StoriesContext, userId: string, storyId: st
 // another user's story could show nothing of theirs even so. Not reading the story again is a hot read's
 // largest saving after the cache (issue #30 item 7).
 
-export async function messages(ctx: StoriesContext, userId: string, storyId: string) {
-  return conversation(ctx, userId, storyId);
+/** A page of the story's messages (decision 0130): the newest, before or after a cursor, or around a message. */
+export async function messages(ctx: StoriesContext, userId: string, storyId: string, query: PageQuery) {
+  return messagePage(ctx, userId, storyId, query);
 }
 
 export async function media(ctx: StoriesContext, userId: string, storyId: string) {
