@@ -1,52 +1,16 @@
 // Migration 0015 (chat_messages.story_id becomes a foreign key to stories) over a database that already
 // holds turns whose story was deleted (committed while their story's deletion ran, before the key existed):
 // those rows go, and media still owed for them is refunded once by the unsettled-charge sweep.
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase, testEngine } from "../../test/database";
+import { migrationDatabases } from "../../test/migration-database";
 import { sweepUnsettledCharges } from "../credits/service";
-import { type Database, openDatabase } from "./client";
 
-const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** An empty database of the run's engine. */
-async function emptyDatabase(): Promise<Database> {
-  if (testEngine === "postgres") {
-    const { url, drop } = await createPostgresDatabase();
-    const database = await openDatabase({ url, readCache: false });
-    cleanups.push(drop, () => database.close());
-    return database;
-  }
-  const database = await openDatabase({ pgliteDir: "memory://" });
-  cleanups.push(() => database.close());
-  return database;
-}
-
-/** The migrations folder with only the migrations before `tag`. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-migrations-"));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(await readFile(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return dir;
-}
+const databases = migrationDatabases();
+afterAll(() => databases.cleanup());
 
 describe("migration 0015: the story key of chat messages", () => {
   it("removes turns whose story is gone, refunds the media they still owed once, and keeps every other turn", async () => {
-    const database = await emptyDatabase();
-    await database.migrate(await migrationsBefore("0015_chat_messages_story_fk"));
+    const database = await databases.before("0015_chat_messages_story_fk");
     const sql = database.executeSql;
     const now = new Date();
     const userId = "00000000-0000-4000-8000-000000000001";
@@ -86,7 +50,7 @@ describe("migration 0015: the story key of chat messages", () => {
       [userId, `refund:${ids.orphanRefunded}`, now],
     );
 
-    await database.migrate(migrationsFolder);
+    await databases.migrateAll(database);
 
     const left = (await sql("select id from chat_messages order by id")).rows.map((row) => row.id);
     expect(left).toEqual([ids.kept, ids.main]);

@@ -1,51 +1,16 @@
 // Migration 0027 (storage quotas, decision 0122) over a database that already holds gallery items: each
 // original is counted with the size its row holds, each account's total is their sum, and objects whose size
 // the database does not hold (thumbnails) are not counted.
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase, testEngine } from "../../test/database";
-import { type Database, openDatabase } from "../db/client";
+import { migrationDatabases } from "../../test/migration-database";
 import { storageUsage } from "./quota";
 
-const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-async function emptyDatabase(): Promise<Database> {
-  if (testEngine === "postgres") {
-    const { url, drop } = await createPostgresDatabase();
-    const database = await openDatabase({ url, readCache: false });
-    cleanups.push(drop, () => database.close());
-    return database;
-  }
-  const database = await openDatabase({ pgliteDir: "memory://" });
-  cleanups.push(() => database.close());
-  return database;
-}
-
-/** The migrations folder with only the migrations before `tag`. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-migrations-"));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(await readFile(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return dir;
-}
+const databases = migrationDatabases();
+afterAll(() => databases.cleanup());
 
 describe("migration 0027: storage quotas", () => {
   it("counts every gallery original an account already has, and nothing for an account without media", async () => {
-    const database = await emptyDatabase();
-    await database.migrate(await migrationsBefore("0027_storage_quota"));
+    const database = await databases.before("0027_storage_quota");
     const sql = database.executeSql;
     const now = new Date();
     const users = [
@@ -69,7 +34,7 @@ describe("migration 0027: storage quotas", () => {
     await item("00000000-0000-4000-8000-0000000000a2", users[0], "video", 2_500);
     await item("00000000-0000-4000-8000-0000000000b1", users[1], "image", 700);
 
-    await database.migrate(migrationsFolder);
+    await databases.migrateAll(database);
     const config = { mediaQuotaMb: 2048 };
     expect(await storageUsage({ db: database.db, config }, users[0])).toEqual({
       usedBytes: 3_500,
