@@ -22,20 +22,23 @@ describe("the read-along book's text", () => {
       counter(),
     );
     expect(xhtml).toBe(
-      '<p><span id="s-1">Brannoc looks up.</span> <span id="s-2">&quot;Who goes there?&quot;</span> <span id="s-3">he growls.</span></p>\n' +
-        '<p><span id="s-4">The forge hisses &amp; dies.</span></p>',
+      '<p><span id="s-1">Brannoc looks up.</span> <span id="s-2">&quot;Who goes there?&quot; he growls.</span></p>\n' +
+        '<p><span id="s-3">The forge hisses &amp; dies.</span></p>',
     );
     expect(sentences.map((sentence) => sentence.pieces)).toEqual([
       [{ speaker: "Narrator", voice: "narrator", text: "Brannoc looks up." }],
-      // Named nearest before the quote: Brannoc says it, without the quote marks.
-      [{ speaker: "Brannoc", voice: "deep", text: "Who goes there?" }],
-      [{ speaker: "Narrator", voice: "narrator", text: "he growls." }],
+      // One sentence with its speech tag, as live reading marks it (the one splitter, decision 0133); named
+      // nearest before the quote: Brannoc says it, without the quote marks.
+      [
+        { speaker: "Brannoc", voice: "deep", text: "Who goes there?" },
+        { speaker: "Narrator", voice: "narrator", text: "he growls." },
+      ],
       [{ speaker: "Narrator", voice: "narrator", text: "The forge hisses & dies." }],
     ]);
   });
 
   it("splits a sentence that holds a quote between the voices, and leaves unspoken marks out of the spans", () => {
-    const { xhtml, sentences } = narratedXhtml('The smith said "Run" and left. …', voices, counter());
+    const { xhtml, sentences } = narratedXhtml('The smith said "Run" and left.\n…', voices, counter());
     expect(xhtml).toBe('<p><span id="s-1">The smith said &quot;Run&quot; and left.</span> …</p>');
     expect(sentences[0]?.pieces.map((piece) => [piece.voice, piece.text])).toEqual([
       ["narrator", "The smith said"],

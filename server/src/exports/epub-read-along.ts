@@ -11,12 +11,13 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
 import type { StoryVoices } from "../voice/narration";
 import { speakerSpans } from "../voice/parts";
 import { durationSeconds, wavFile } from "../voice/wav";
 import { runFfmpeg } from "./ffmpeg";
-import { sentencesOf, speakScene } from "./film-job";
+import { speakScene } from "./film-job";
 import { markdownToPlain, xmlEscape } from "./text";
 
 /** What a read-along book needs: who speaks (the story's voices) and the ffmpeg that encodes the audio. */
@@ -59,7 +60,8 @@ export function narratedXhtml(
     if (!text.trim()) continue;
     const html: string[] = [];
     let cursor = 0;
-    for (const sentence of sentencesOf(text)) {
+    // The paragraph as written: a line break ends a sentence here as in live reading (decision 0133).
+    for (const sentence of splitSentences(match[0])) {
       const at = text.indexOf(sentence, cursor);
       const start = match.index + at;
       const end = start + sentence.length;
@@ -70,7 +72,7 @@ export function narratedXhtml(
           voice: span.voice,
           text: spokenText(plain.slice(Math.max(start, span.start), Math.min(end, span.end))),
         }))
-        .filter((piece) => sentencesOf(piece.text).length > 0);
+        .filter((piece) => splitSentences(piece.text).length > 0);
       html.push(xmlEscape(text.slice(cursor, at)));
       cursor = at + sentence.length;
       if (pieces.length === 0) {
@@ -105,7 +107,7 @@ export async function chapterAudio(
   const clips: Clip[] = [];
   let cue = 0;
   for (const sentence of sentences) {
-    const count = sentence.pieces.reduce((sum, piece) => sum + sentencesOf(piece.text).length, 0);
+    const count = sentence.pieces.reduce((sum, piece) => sum + splitSentences(piece.text).length, 0);
     const own = speech.cues.slice(cue, cue + count);
     cue += count;
     const first = own[0];

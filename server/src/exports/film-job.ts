@@ -9,6 +9,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { splitSentences } from "@storyverse/contract/sentences";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
@@ -130,13 +131,6 @@ function caption(exchange: Exchange): string {
   return text.length > CAPTION_MAX_LENGTH ? `${text.slice(0, CAPTION_MAX_LENGTH - 1).trimEnd()}…` : text;
 }
 
-const SENTENCE = /[^.!?…]+(?:[.!?…]+["”’)]*|$)\s*/g;
-const spoken = (text: string) => /[\p{L}\p{N}]/u.test(text);
-
-/** A part's sentences, as spoken and captioned one by one. */
-export const sentencesOf = (text: string) =>
-  (text.match(SENTENCE) ?? [text]).map((sentence) => sentence.trim()).filter(spoken);
-
 /** One scene's narration: its audio and its sentences' cues, timed from the start of the scene. */
 type SceneSpeech = { audio: SpeechAudio; cues: Cue[] };
 
@@ -150,7 +144,8 @@ export async function speakScene(
   for (const part of parts) {
     const pieces: SpeechAudio[] = [];
     const pieceSentence: number[] = [];
-    const sentences = sentencesOf(part.text);
+    // A part's sentences, spoken and captioned one by one: the app's one splitter (decision 0133).
+    const sentences = splitSentences(part.text);
     for (const [index, sentence] of sentences.entries()) {
       for (const text of splitForProvider(sentence, provider.maxCharacters)) {
         pieces.push(await provider.speak({ text, voice: part.voice }));

@@ -3,6 +3,7 @@
 // it ('"Halt!" cried Brannoc'), else the one named nearest before it; a quote nobody can be found for stays
 // the narrator's. Pure: the narration job speaks exactly these parts, and they are what is charged for.
 import { createHash } from "node:crypto";
+import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
 
 export const NARRATOR = "Narrator";
@@ -113,18 +114,21 @@ export function voiceForName(name: string, offered: string[], narratorVoice: str
   return pool[hash.readUInt32BE(0) % pool.length] ?? narratorVoice;
 }
 
-/** Splits text at sentence ends into pieces of at most `max` characters (a sentence longer than that, at words). */
+/**
+ * Splits text at sentence ends (the app's one splitter, decision 0133) into pieces of at most `max` characters
+ * (a sentence longer than that, at words).
+ */
 export function splitForProvider(text: string, max: number): string[] {
-  const sentences = text.match(/[^.!?…]+(?:[.!?…]+["”’)]*|$)\s*/g) ?? [text];
   const pieces: string[] = [];
   let current = "";
   const flush = () => {
     if (current.trim()) pieces.push(current.trim());
     current = "";
   };
-  for (const sentence of sentences) {
-    if (current.length + sentence.length <= max) {
-      current += sentence;
+  for (const sentence of splitSentences(text)) {
+    const joined = current ? `${current} ${sentence}` : sentence;
+    if (joined.length <= max) {
+      current = joined;
       continue;
     }
     flush();

@@ -5,6 +5,7 @@
 // description. With no name in the passage the name is left empty for the player to give. Answers JSON, as
 // the drafting instructions ask a vendor model to.
 import { COMMON_WORDS } from "@storyverse/contract/common-words";
+import { splitSentences } from "@storyverse/contract/sentences";
 import type { ChatMessage } from "../types";
 
 /** Capitalised words that start sentences or address the player rather than name someone. */
@@ -34,12 +35,6 @@ const systemText = (messages: readonly ChatMessage[]) =>
 export const isCardDraftRequest = (messages: readonly ChatMessage[]): boolean =>
   /role:\s*card drafter/i.test(systemText(messages));
 
-const sentencesOf = (text: string) =>
-  text
-    .split(/(?<=[.!?…])["'”’)]*\s+|\n+/)
-    .map((sentence) => sentence.trim())
-    .filter(Boolean);
-
 /**
  * Names in the passage, best first: a run of up to three capitalised words that are not common words.
  * One met mid-sentence is surely a name; a sentence's first word only might be ("Mara lifted her lantern"
@@ -48,7 +43,7 @@ const sentencesOf = (text: string) =>
 export function passageNames(passage: string): string[] {
   const found = new Map<string, { midSentence: number; count: number; first: number }>();
   let position = 0;
-  for (const sentence of sentencesOf(passage)) {
+  for (const sentence of splitSentences(passage)) {
     const words = sentence.split(/\s+/);
     for (let i = 0; i < words.length; i++) {
       const run: string[] = [];

@@ -4,9 +4,9 @@
 // it is ready. Only a turn that wrote something counts: not a failed one that left the story as it was, nor an
 // undo that shows an older message; a stopped turn's written sentences play out, nothing more.
 import type { ChatMessage } from "@storyverse/contract/chat";
+import { takeSentences } from "@storyverse/contract/sentences";
 import { useEffect, useRef } from "react";
 import { useVoices } from "./api/voices";
-import { takeSentences } from "./live-sentences";
 import { endLiveReading, readLiveSentence, startLiveReading, stopNarration } from "./narration-player";
 import { useNarrationStarter } from "./use-message-narration";
 
