@@ -12,12 +12,15 @@
 // and the speech budgets of issue 31 on each engine (bench/speech.ts; BENCH_SPEECH=0 skips them,
 // BENCH_SPEECH_ONLY=1 runs only them), and the recall budget of issue 29 on each engine (bench/recall.ts;
 // BENCH_RECALL=0 skips it, BENCH_RECALL_ONLY=1 runs only it), and the branches budget of issue 28 on each
-// engine (bench/branches.ts; BENCH_BRANCHES=0 skips it, BENCH_BRANCHES_ONLY=1 runs only it).
+// engine (bench/branches.ts; BENCH_BRANCHES=0 skips it, BENCH_BRANCHES_ONLY=1 runs only it), and the
+// long-story budgets of issue 42 on each engine (bench/long-story.ts; BENCH_LONG_STORY=0 skips them,
+// BENCH_LONG_STORY_ONLY=1 runs only them).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runBranchesBench } from "./branches";
 import { runLiveBench } from "./live";
+import { runLongStoryBench } from "./long-story";
 import {
   type Child,
   createDatabase,
@@ -161,6 +164,11 @@ function printTable(engine: Engine, rows: Row[]) {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_LONG_STORY_ONLY === "1") {
+    const met = await runLongStoryBench(engines, postgresUrl);
+    if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
+    return check && !met ? 1 : 0;
+  }
   if (process.env.BENCH_BRANCHES_ONLY === "1") {
     const met = await runBranchesBench(engines, postgresUrl);
     if (check) console.log(met ? "\nbench:check: every budget met" : "\nbench:check: a budget is not met");
@@ -223,6 +231,7 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SPEECH !== "0" && !(await runSpeechBench(engines, postgresUrl))) failed = true;
   if (process.env.BENCH_RECALL !== "0" && !(await runRecallBench(engines, postgresUrl))) failed = true;
   if (process.env.BENCH_BRANCHES !== "0" && !(await runBranchesBench(engines, postgresUrl))) failed = true;
+  if (process.env.BENCH_LONG_STORY !== "0" && !(await runLongStoryBench(engines, postgresUrl))) failed = true;
   if (check) console.log(failed ? "\nbench:check: a budget is not met" : "\nbench:check: every budget met");
   return check && failed ? 1 : 0;
 }
