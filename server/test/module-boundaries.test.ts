@@ -45,7 +45,10 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "storyExports", sql: "story_exports" },
   ],
   events: [{ drizzle: "userEvents", sql: "user_events" }],
-  voice: [{ drizzle: "messageSpeech", sql: "message_speech" }],
+  voice: [
+    { drizzle: "messageSpeech", sql: "message_speech" },
+    { drizzle: "messageSpeechChunks", sql: "message_speech_chunks" },
+  ],
   interop: [{ drizzle: "storyRestores", sql: "story_restores" }],
 };
 

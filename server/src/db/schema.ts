@@ -9,11 +9,13 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -526,6 +528,29 @@ export const messageSpeech = pgTable(
     uniqueIndex("message_speech_message_key").on(t.messageId, t.contentKey),
     index("message_speech_user_pending").on(t.userId).where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/** Binary bytes (PostgreSQL bytea): node-postgres answers a Buffer, PGlite a Uint8Array. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * voice: the pieces of a narration being made (decision 0133), each a WAV the player can play before the whole
+ * is stored; they go when the narration completes or fails, and with its row.
+ */
+export const messageSpeechChunks = pgTable(
+  "message_speech_chunks",
+  {
+    speechId: uuid("speech_id")
+      .notNull()
+      .references(() => messageSpeech.id, { onDelete: "cascade" }),
+    index: integer("index").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    wav: bytea("wav").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.speechId, t.index] })],
 );
 
 /** studio: the Studio's conversation: prompts, advisor answers and generated batches. */
