@@ -20,6 +20,7 @@ import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
+import { storyPlayed } from "../stories/activity";
 import { queueEmbeddings } from "./embed-job";
 import { generateMediaJob } from "./media-job";
 import type { StorySetting } from "./narration";
@@ -229,6 +230,7 @@ async function repaintTurn(
                 updatedAt: at,
               });
               await showVersion(tx, version.group, assistantId, at);
+              await storyPlayed(tx, input.userId, input.storyId, at);
               await recordEvent(tx, { userId: input.userId, kind: "story", subjectId: input.storyId, at });
               await ctx.jobs.send(
                 generateMediaJob,

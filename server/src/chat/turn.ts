@@ -17,6 +17,7 @@ import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../m
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
 import { metrics } from "../platform/metrics";
 import { ProviderError } from "../providers/types";
+import { storyPlayed } from "../stories/activity";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { queueEmbeddings } from "./embed-job";
 import { generateMediaJob, mediaPartTenths } from "./media-job";
@@ -417,6 +418,8 @@ export async function runTurn(
               });
               if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
               if (input.storyId) {
+                // The story list's order (decision 0134): kept by the stories module, in this transaction.
+                await storyPlayed(tx, input.userId, input.storyId, answerAt);
                 await recordEvent(tx, {
                   userId: input.userId,
                   kind: "story",

@@ -16,12 +16,13 @@ import { treeRows } from "./branches-repo";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
 import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
 import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
-import { list } from "./service";
+import { listedStory } from "./service";
 
-export type BackupStory = StoryRow;
+/** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
+export type BackupStory = Omit<StoryRow, "lastActivity">;
 export type BackupCard = CardRow;
 export type BackupDraft = SuggestionRow;
-export type RestoredStory = typeof stories.$inferInsert;
+export type RestoredStory = Omit<typeof stories.$inferInsert, "lastActivity">;
 export type RestoredCard = typeof storyCards.$inferInsert;
 export type RestoredDraft = typeof loreSuggestions.$inferInsert;
 
@@ -58,7 +59,9 @@ export async function treeForBackup(
 
 /** A restored story's branch rows, hidden (`restoring`) until finishRestoredStory, the first row first. */
 export async function insertRestoringStories(q: Queryable, rows: RestoredStory[]): Promise<void> {
-  for (const row of rows) await q.insert(stories).values({ ...row, restoring: true });
+  for (const row of rows) {
+    await q.insert(stories).values({ ...row, restoring: true, lastActivity: row.updatedAt });
+  }
   storiesChanged(q, rows);
 }
 
@@ -123,7 +126,7 @@ export async function insertRestoredStory(
   cards: RestoredCard[],
   drafts: RestoredDraft[] = [],
 ): Promise<void> {
-  await q.insert(stories).values(story);
+  await q.insert(stories).values({ ...story, lastActivity: story.updatedAt });
   storyCache.invalidate(q, story.userId);
   if (cards.length > 0) await q.insert(storyCards).values(cards);
   // In slices: a long story's drafts would pass the driver's limit on parameters in one statement.
@@ -134,11 +137,12 @@ export async function insertRestoredStory(
 
 /** The restored story as the stories list shows it (its card, with counts and picture). */
 export async function restoredStory(
-  ctx: Parameters<typeof list>[0],
+  ctx: Parameters<typeof listedStory>[0],
   userId: string,
   storyId: string,
 ): Promise<Story> {
-  const story = (await list(ctx, userId)).find((row) => row.id === storyId);
-  if (!story) throw new NotFound("Story not found");
-  return story;
+  // The card shows the branch the story views, as the list does.
+  const root = await findStory(ctx.db, userId, storyId);
+  if (!root) throw new NotFound("Story not found");
+  return listedStory(ctx, userId, root.viewingBranchId ?? storyId);
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { loreSuggestions, stories } from "../db/schema";
-import { type StoryRow, storiesChanged, storyCache } from "./repo";
+import { laterActivity, type StoryRow, storiesChanged, storyCache } from "./repo";
 
 /** What every story call needs to find the branch it acts on: one primary-key read, prepared once. */
 const branchAddressStatement = preparedPerHandle((q) =>
@@ -81,6 +81,7 @@ export async function insertBranch(
       forkedFromBranchId: source.id,
       createdAt: values.at,
       updatedAt: values.at,
+      lastActivity: values.at,
     })
     .returning();
   storiesChanged(q, [row!]);
@@ -139,7 +140,7 @@ export async function renameBranchRow(q: Queryable, branchId: string, name: stri
     q,
     await q
       .update(stories)
-      .set({ branchName: name, updatedAt: at })
+      .set({ branchName: name, updatedAt: at, lastActivity: laterActivity(at) })
       .where(eq(stories.id, branchId))
       .returning({ userId: stories.userId }),
   );
@@ -158,7 +159,7 @@ export async function markFirstBranchRemoved(q: Queryable, rootId: string, at: D
     q,
     await q
       .update(stories)
-      .set({ branchRemoved: true, updatedAt: at })
+      .set({ branchRemoved: true, updatedAt: at, lastActivity: laterActivity(at) })
       .where(eq(stories.id, rootId))
       .returning({ userId: stories.userId }),
   );

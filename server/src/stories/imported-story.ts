@@ -41,6 +41,7 @@ async function insertStoryRow(q: Queryable, userId: string, input: ImportedStory
       characterName: input.characterName,
       createdAt: at,
       updatedAt: at,
+      lastActivity: at,
     })
     .returning({ id: stories.id });
   storyCache.invalidate(q, userId);

@@ -1,5 +1,6 @@
 // SQL for the stories table. A story card's counts and picture come from the chat and media modules (service.ts).
-import { and, desc, eq, gte, ilike, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
@@ -15,6 +16,9 @@ export type StoryRow = typeof stories.$inferSelect;
  * its user after its statement.
  */
 export const storyCache = defineReadCache<unknown>("stories.rows", ["stories"]);
+
+/** last_activity raised to `at` (never lowered): set by every write that sets updated_at (decision 0134). */
+export const laterActivity = (at: Date): SQL => sql`greatest(${stories.lastActivity}, ${at})`;
 
 /** After a statement that changed these rows (each names its user). */
 export function storiesChanged(q: Queryable, rows: readonly { userId: string }[]): void {
@@ -37,28 +41,71 @@ export async function listStories(q: Queryable, userId: string): Promise<StoryRo
   ) as Promise<StoryRow[]>;
 }
 
-/** `%`, `_` and the backslash taken as themselves in a LIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A story list card's row: the branch the story shows, and its story's id and creation (its first row's). */
+export type ListedRow = { row: StoryRow; storyId: string; storyCreatedAt: Date };
 
 /**
- * The ids of the user's story rows whose title or context holds `words` (case-insensitive): the story list's
- * search (decision 0129). The user's rows come by stories_user_idx; the words are matched as written, inside
- * words too, as the list's search box always did.
+ * One page of the story list in SQL (decision 0134): the row each story shows (its first row, or the branch
+ * that row views), most recently played first by last_activity, ties by story id, after the cursor, holding
+ * `words` in its title or context when given. stories_user_activity_idx walks the user's rows newest first, so
+ * the rows read grow with the page (and the branches not shown between its cards), not with the account.
+ * Answers `limit + 1` rows at most: one more tells there is a next page.
  */
-export async function searchStoryIds(q: Queryable, userId: string, words: string): Promise<Set<string>> {
-  const pattern = `%${likeLiteral(words)}%`;
+export async function storyListPage(
+  q: Queryable,
+  userId: string,
+  options: { limit: number; after?: { at: Date; storyId: string } | undefined; words?: string | undefined },
+): Promise<ListedRow[]> {
+  const root = alias(stories, "root");
+  const storyId = sql<string>`coalesce(${stories.rootId}, ${stories.id})`;
+  const viewed = alias(stories, "viewed");
+  const { after, words } = options;
+  const pattern = words ? `%${likeLiteral(words)}%` : undefined;
   const rows = await q
-    .select({ id: stories.id })
+    .select({ row: stories, storyCreatedAt: sql<Date>`coalesce(${root.createdAt}, ${stories.createdAt})` })
     .from(stories)
+    .leftJoin(root, eq(root.id, stories.rootId))
     .where(
       and(
         eq(stories.userId, userId),
+        // A story a restore is still writing is not shown anywhere until its last batch (decision 0123).
         eq(stories.restoring, false),
-        or(ilike(stories.title, pattern), ilike(stories.context, pattern)),
+        or(
+          // A first row shows itself unless it views a branch that is there to show.
+          and(
+            isNull(stories.rootId),
+            or(
+              isNull(stories.viewingBranchId),
+              eq(stories.viewingBranchId, stories.id),
+              sql`not exists (${q
+                .select({ one: sql`1` })
+                .from(viewed)
+                .where(and(eq(viewed.id, stories.viewingBranchId), eq(viewed.restoring, false)))})`,
+            ),
+          ),
+          // A branch is shown when its first row views it.
+          and(eq(root.viewingBranchId, stories.id), eq(root.restoring, false)),
+        ),
+        after
+          ? and(
+              lte(stories.lastActivity, after.at),
+              or(lt(stories.lastActivity, after.at), sql`${storyId} < ${after.storyId}::uuid`),
+            )
+          : undefined,
+        pattern ? or(ilike(stories.title, pattern), ilike(stories.context, pattern)) : undefined,
       ),
-    );
-  return new Set(rows.map((row) => row.id));
+    )
+    .orderBy(desc(stories.lastActivity), desc(storyId))
+    .limit(options.limit + 1);
+  return rows.map(({ row, storyCreatedAt }) => ({
+    row,
+    storyId: row.rootId ?? row.id,
+    storyCreatedAt: new Date(storyCreatedAt),
+  }));
 }
+
+/** `%`, `_` and the backslash taken as themselves in a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const findStoryStatement = preparedPerHandle((q) =>
   q
@@ -119,6 +166,7 @@ export async function insertStory(
       context: values.context,
       createdAt: values.at,
       updatedAt: values.at,
+      lastActivity: values.at,
     })
     .returning();
   storyCache.invalidate(q, values.userId);
@@ -160,7 +208,7 @@ export async function updateStory(
 ): Promise<boolean> {
   const updated = await q
     .update(stories)
-    .set(values)
+    .set({ ...values, lastActivity: laterActivity(values.updatedAt) })
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)))
     .returning({ id: stories.id });
   storyCache.invalidate(q, userId);

@@ -31,13 +31,13 @@ import {
 } from "../chat/craft";
 import { painterPrompt } from "../chat/media-job";
 import { messagePage, type PageQuery } from "../chat/message-pages";
-import { conversationStats, conversationStatsOfAllStories, mediaStatus } from "../chat/service";
+import { conversationStats, mediaStatus } from "../chat/service";
 import { previewContext, sendTurn, type TurnStreaming } from "../chat/turn";
 import type { AppContext } from "../context";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";
 import { assertStorageAvailable } from "../media/quota";
-import { newestMediaOfAllStories, newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { assertVoiceOffered } from "../voice/voices";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
@@ -60,9 +60,8 @@ import {
   deleteStory,
   findStory,
   insertStory,
-  listStories,
   type StoryRow,
-  searchStoryIds,
+  storyListPage,
   updateStory,
 } from "./repo";
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
@@ -131,8 +130,8 @@ function thumbnailKeyOf(card: StoryWithStats): string | null {
 async function toStory(ctx: Pick<AppContext, "storage">, card: StoryWithStats): Promise<Story> {
   const { row } = card;
   const thumbnailKey = thumbnailKeyOf(card);
-  const lastUpdated =
-    card.lastMessageAt && card.lastMessageAt > row.updatedAt ? card.lastMessageAt : row.updatedAt;
+  // When it was last played or changed (decision 0134): the kept column the list is ordered by.
+  const lastUpdated = row.lastActivity;
   // A story is known by its first row's id on every branch (decision 0114).
   const storyId = row.rootId ?? row.id;
   return {
@@ -208,39 +207,15 @@ export async function ownedStoryRecord(
   };
 }
 
-/** Every story of the user as the list showed it before it was paged (the restore's card of the story it wrote). */
-export async function list(ctx: StoriesContext, userId: string): Promise<Story[]> {
-  // Every story of the user: the stats are read for all of them by prepared statements, no id lists.
-  const [stories, conversations, newestMedia] = await Promise.all([
-    listStories(ctx.db, userId),
-    conversationStatsOfAllStories(ctx, userId),
-    newestMediaOfAllStories(ctx, userId),
-  ]);
-  const cards = combineStats(stories, conversations, newestMedia);
-  // One card per story, showing the branch it is on (its first row holds the title and which branch).
-  const byId = new Map(cards.map((card) => [card.row.id, card]));
-  const shown = cards
-    .filter((card) => card.row.rootId === null)
-    .map((root) => {
-      const branch = root.row.viewingBranchId ? byId.get(root.row.viewingBranchId) : undefined;
-      return branch ? { ...branch, createdAt: root.createdAt } : root;
-    });
-  return Promise.all(shown.map((card) => toStory(ctx, card)));
-}
-
 const STORY_CURSOR_DETAIL = "This story list is out of date. Please reload the page.";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** When a card was last played or changed: what the list is ordered by, newest first. */
-const lastActivityOf = (card: StoryWithStats): Date =>
-  card.lastMessageAt && card.lastMessageAt > card.row.updatedAt ? card.lastMessageAt : card.row.updatedAt;
 
 /** The (last activity, story id) of a page's last card, base64url: opaque to clients, stable for us. */
 function encodeStoryCursor(at: Date, storyId: string): string {
   return Buffer.from(`${at.getTime()}|${storyId}`, "utf8").toString("base64url");
 }
 
-function decodeStoryCursor(cursor: string): { at: number; storyId: string } {
+function decodeStoryCursor(cursor: string): { at: Date; storyId: string } {
   const [at, storyId, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const time = Number(at);
   if (
@@ -251,14 +226,14 @@ function decodeStoryCursor(cursor: string): { at: number; storyId: string } {
     !Number.isSafeInteger(time)
   )
     throw new InvalidInput(STORY_CURSOR_DETAIL);
-  return { at: time, storyId };
+  return { at: new Date(time), storyId };
 }
 
 /**
- * The story list a page at a time (decision 0129): most recently played first (ties by id), after the cursor,
- * only the stories whose title or context holds `q` when it is given. The order needs every story's last
- * message time (the chat module's, read for all of the user's stories by one cached statement), so the
- * ordering is done here over the user's rows; the cards' pictures and the JSON are made for the page alone.
+ * The story list a page at a time (decision 0129, paged in SQL by decision 0134): most recently played first
+ * (ties by id), after the cursor, only the stories whose title or context holds `q` when it is given. The order
+ * is the stories' kept last_activity, so the database reads the page's rows alone; the cards' counts, pictures
+ * and JSON are made for the page alone too.
  */
 export async function listPage(
   ctx: StoriesContext,
@@ -267,50 +242,25 @@ export async function listPage(
 ): Promise<{ stories: Story[]; nextCursor: string | null }> {
   const after = options.cursor ? decodeStoryCursor(options.cursor) : undefined;
   const search = options.q?.trim() ?? "";
-  const [rows, conversations, matching] = await Promise.all([
-    listStories(ctx.db, userId),
-    conversationStatsOfAllStories(ctx, userId),
-    search ? searchStoryIds(ctx.db, userId, search) : undefined,
-  ]);
-  const cards = combineStats(rows, conversations, []);
-  // One card per story, showing the branch it is on (its first row holds the title and which branch).
-  const byId = new Map(cards.map((card) => [card.row.id, card]));
-  const ordered = cards
-    .filter((card) => card.row.rootId === null)
-    .map((root) => {
-      const branch = root.row.viewingBranchId ? byId.get(root.row.viewingBranchId) : undefined;
-      return branch ? { ...branch, createdAt: root.createdAt } : root;
-    })
-    .filter((card) => !matching || matching.has(card.row.id))
-    .map((card) => ({ card, at: lastActivityOf(card).getTime(), storyId: card.row.rootId ?? card.row.id }))
-    .sort((a, b) => b.at - a.at || (a.storyId < b.storyId ? 1 : a.storyId > b.storyId ? -1 : 0));
-  const rest = after
-    ? ordered.filter(
-        (entry) => entry.at < after.at || (entry.at === after.at && entry.storyId < after.storyId),
-      )
-    : ordered;
-  const page = rest.slice(0, options.limit);
-  const newestMedia = await newestMediaOfStories(
+  const listed = await storyListPage(ctx.db, userId, {
+    limit: options.limit,
+    after,
+    words: search || undefined,
+  });
+  const page = listed.slice(0, options.limit);
+  const cards = await withStats(
     ctx,
     userId,
-    page.map((entry) => entry.card.row.id),
+    page.map((entry) => entry.row),
   );
-  const mediaOf = new Map(newestMedia.map((media) => [media.storyId, media]));
   const stories = await Promise.all(
-    page.map(({ card }) => {
-      const media = mediaOf.get(card.row.id);
-      return toStory(ctx, {
-        ...card,
-        newestMediaKey: media?.key ?? null,
-        newestMediaAt: media?.createdAt ?? null,
-      });
-    }),
+    cards.map((card, i) => toStory(ctx, { ...card, createdAt: page[i]!.storyCreatedAt })),
   );
   const last = page.at(-1);
   return {
     stories,
     nextCursor:
-      rest.length > options.limit && last ? encodeStoryCursor(new Date(last.at), last.storyId) : null,
+      listed.length > options.limit && last ? encodeStoryCursor(last.row.lastActivity, last.storyId) : null,
   };
 }
 

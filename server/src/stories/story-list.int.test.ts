@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
+import { chatMessages } from "../db/schema";
+import { storyPlayed } from "./activity";
+import { insertStory } from "./repo";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -138,5 +141,61 @@ describe("GET /api/stories a page at a time", () => {
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json().story).toEqual((await page(user, {})).stories[0]);
     expect((await call(other, "GET", `/api/stories/${storyId}`)).statusCode).toBe(404);
+  });
+
+  it("reads a page's rows, not the account's: 400 stories cost what 10 do (rows counted at the driver)", async () => {
+    const user = await createUser(t);
+    const start = t.clock.now().getTime();
+    // Written straight to the database (400 through the API would take minutes); each played once.
+    const ids: string[] = [];
+    for (let i = 0; i < 400; i += 1) {
+      const at = new Date(start + i * 1_000);
+      const row = await insertStory(t.ctx.db, { userId: user.userId, title: `Shelf ${i}`, context: "", at });
+      ids.push(row.id);
+    }
+    // Played later in reverse order of making: story 0 is the newest played; the column follows the turns.
+    for (const [i, storyId] of ids.entries()) {
+      const at = new Date(start + 1_000_000 - i * 1_000);
+      await t.ctx.db.insert(chatMessages).values({
+        userId: user.userId,
+        storyId,
+        role: "assistant",
+        content: "words",
+        mode: "chat",
+        createdAt: at,
+        updatedAt: at,
+      });
+      await storyPlayed(t.ctx.db, user.userId, storyId, at);
+    }
+
+    type Client = { query: (...args: unknown[]) => Promise<{ rows?: unknown[] }> };
+    const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
+    const original = client.query;
+    const read = { stories: 0, messages: 0 };
+    client.query = async (...args: unknown[]) => {
+      const result = await original.apply(client, args);
+      const first = args[0];
+      const text = typeof first === "string" ? first : ((first as { text?: string }).text ?? "");
+      if (/^\s*select[\s\S]*from "stories"/i.test(text)) read.stories += result.rows?.length ?? 0;
+      if (/^\s*select[\s\S]*from "chat_messages"/i.test(text)) read.messages += result.rows?.length ?? 0;
+      return result;
+    };
+    let first: Page;
+    let second: Page;
+    try {
+      first = await page(user, { limit: 10 });
+      second = await page(user, { limit: 10, cursor: first.next_cursor! });
+    } finally {
+      client.query = original;
+    }
+    expect(first.stories.map((s) => s.title)).toEqual(ids.slice(0, 10).map((_, i) => `Shelf ${i}`));
+    expect(second.stories.map((s) => s.title)).toEqual(ids.slice(10, 20).map((_, i) => `Shelf ${i + 10}`));
+    expect(first.stories[0]!.message_count).toBe(1);
+    // Two pages of 10: at most 11 story rows and 10 cards' counts each (and the session's own reads).
+    expect(read.stories).toBeLessThanOrEqual(2 * 11 + 4);
+    expect(read.messages).toBeLessThanOrEqual(2 * 10);
+    // Search walks the same order, a page at a time.
+    const found = await page(user, { limit: 3, q: "shelf 39" });
+    expect(found.stories.map((s) => s.title)).toEqual(["Shelf 39", "Shelf 390", "Shelf 391"]);
   });
 });
