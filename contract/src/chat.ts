@@ -153,14 +153,15 @@ export const messagePageSchema = z.object({
   success: z.literal(true),
   /** The page, oldest first. */
   messages: z.array(chatMessageSchema),
+  // The paging fields default to "the whole story" (absent from servers before paging, as the story list's).
   /** Older messages exist: pass next_cursor as before to read them. */
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  has_more: z.boolean().default(false),
+  next_cursor: z.string().nullable().default(null),
   /** Newer messages exist (a page read around or after a message): pass newer_cursor as after. */
-  has_newer: z.boolean(),
-  newer_cursor: z.string().nullable(),
-  /** How many narrator messages the story shows before this page: the first narrator message here is turn turns_before + 1. */
-  turns_before: z.number().int().min(0),
+  has_newer: z.boolean().default(false),
+  newer_cursor: z.string().nullable().default(null),
+  /** Narrator messages the story shows before this page: its first narrator message is turn turns_before + 1. */
+  turns_before: z.number().int().min(0).default(0),
 });
 export type MessagePage = z.infer<typeof messagePageSchema>;
 

@@ -39,12 +39,17 @@ const prefersReducedMotion = () =>
  *   following, announced as new otherwise.
  * @param restartKey changes when the reader acts (e.g. sends a turn): they are taken to the bottom and
  *   follow again wherever they were.
+ * @param paused the log's end is not the newest content (a conversation shown around an older message):
+ *   nothing is followed until it is.
  */
 export function useFollowBottom(
   scroller: RefObject<HTMLElement | null>,
   contentKey: unknown,
   restartKey?: unknown,
+  paused = false,
 ): FollowBottom {
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
   const following = useRef(true);
   const catchingUp = useRef(false);
   const lastTop = useRef(0);
@@ -111,7 +116,7 @@ export function useFollowBottom(
     // Growth that is not new content (a picture loading, the log's own height changing) is followed too.
     if (typeof ResizeObserver === "function") {
       observer.current = new ResizeObserver(() => {
-        if (following.current) jump();
+        if (following.current && !pausedRef.current) jump();
       });
       observed.current = new WeakSet();
       observeContent(observer.current, observed.current, element);
@@ -129,6 +134,7 @@ export function useFollowBottom(
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the reader acts, not on every render
   useLayoutEffect(() => {
+    if (pausedRef.current) return;
     following.current = true;
     catchingUp.current = false;
     setHasNew(false);
@@ -143,7 +149,8 @@ export function useFollowBottom(
       // Moved up since the log last followed, and the browser has not said so yet: the player did that.
       if (!catchingUp.current && element.scrollTop < lastTop.current - 1) following.current = false;
     }
-    if (following.current) jump();
+    if (pausedRef.current) following.current = false;
+    else if (following.current) jump();
     else setHasNew(true);
   }, [contentKey]);
 

@@ -3,12 +3,12 @@
 // web holds of that story is read again: the story itself (its `branch`), its messages and canvas, and every
 // query under its key (narrator context, memory, cards, settings, lore drafts, share link, film...). The story
 // interface is keyed by the branch it shows, so its chat starts afresh on the new branch.
-import type { ChatMessage } from "@storyverse/contract/chat";
 import type { QueryClient } from "@tanstack/react-query";
 import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
+import { showPage } from "../../shared/conversation/message-pages";
 import { branchesKey, viewBranch } from "./api/branches";
 import { STORIES_KEY } from "./api/list-stories";
-import { fetchStoryMessages, storyMessagesKey } from "./api/story-messages";
+import { fetchStoryPage, storyMessagesKey } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";
 import { storyById, updateOpenStory } from "./open-story-query";
 
@@ -17,21 +17,22 @@ export const branchViewKey = (story: { id: string; branch: { id: string } }) =>
   `${story.id}:${story.branch.id}`;
 
 /**
- * Reads the story again on the branch the server now shows it on: its messages first (so the chat opens
+ * Reads the story again on the branch the server now shows it on: its newest page of messages first (so the chat opens
  * on them at once, with their newest scene on the canvas), then the open story's entry shows it on that branch
  * (so a switch whose messages cannot be read leaves the story on the branch shown).
  */
 export async function reloadStoryBranch(queryClient: QueryClient, storyId: string): Promise<void> {
-  const [story, messages] = await Promise.all([storyById(storyId), fetchStoryMessages(storyId)]);
+  const [story, page] = await Promise.all([storyById(storyId), fetchStoryPage(storyId)]);
   // Everything else of the story was of the other branch; the branch list stays on screen and is read again.
   queryClient.removeQueries({
     queryKey: [...STORIES_KEY, storyId],
     predicate: (query) => query.queryKey[2] !== branchesKey(storyId)[2],
   });
   void queryClient.invalidateQueries({ queryKey: branchesKey(storyId) });
-  queryClient.setQueryData<ChatMessage[]>(storyMessagesKey(storyId), messages);
-  const newest = newestMediaMessage(messages);
-  saveStoryMediaState(storyId, newest ? canvasMediaFor(newest) : null);
+  showPage(queryClient, storyMessagesKey(storyId), page);
+  const newest = newestMediaMessage(page.messages);
+  // The branch's newest scene may be older than its newest page: then the canvas keeps what it had.
+  if (newest || !page.has_more) saveStoryMediaState(storyId, newest ? canvasMediaFor(newest) : null);
   updateOpenStory(queryClient, storyId, () => story);
 }
 

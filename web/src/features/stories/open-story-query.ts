@@ -1,15 +1,16 @@
 // The open story: one query keyed by its id (["story", id]) is the only place the web keeps it. The story
 // interface reads it by the id in the address; opening it from the list fills it; a changed title or context,
 // a renamed or switched branch write it (setQueryData); closing or deleting the story removes it. Its query
-// function is how a story is opened: the session is checked first, the messages are read, the newest media
+// function is how a story is opened: the session is checked first, the newest page of messages is read, the newest media
 // by time becomes the canvas (cleared when there is none), and only then is the story there to show.
 import type { Story } from "@storyverse/contract/stories";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { ApiError } from "../../lib/api-errors";
 import { canvasMediaFor, newestMediaMessage } from "../../shared/conversation/canvas-media";
+import { windowOf } from "../../shared/conversation/message-pages";
 import { sessionQueryOptions } from "../../shared/verify-session";
 import { fetchStory } from "./api/list-stories";
-import { storyMessagesQueryOptions } from "./api/story-messages";
+import { storyMessagesKey, storyMessagesQueryOptions } from "./api/story-messages";
 import { saveStoryMediaState } from "./media-states";
 
 export const openStoryKey = (storyId: string) => ["story", storyId] as const;
@@ -34,9 +35,15 @@ export async function storyById(storyId: string): Promise<Story> {
 /** Checks the session, reads the messages and sets the canvas of `story`, so that it can be shown. */
 async function prepareStory(queryClient: QueryClient, story: Story): Promise<Story> {
   await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
-  const messages = await queryClient.fetchQuery({ ...storyMessagesQueryOptions(story.id), staleTime: 0 });
+  const messages = await queryClient.fetchQuery({
+    ...storyMessagesQueryOptions(queryClient, story.id),
+    staleTime: 0,
+  });
   const newest = newestMediaMessage(messages);
-  saveStoryMediaState(story.id, newest ? canvasMediaFor(newest) : null);
+  // A long story's newest scene can be older than its newest page: the scene remembered for it stays then.
+  if (newest || windowOf(queryClient, storyMessagesKey(story.id)).older === null) {
+    saveStoryMediaState(story.id, newest ? canvasMediaFor(newest) : null);
+  }
   return story;
 }
 

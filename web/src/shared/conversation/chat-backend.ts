@@ -5,11 +5,17 @@ import type { RetryWhat } from "@storyverse/contract/story-craft";
 import type { QueryKey } from "@tanstack/react-query";
 import type { TurnStreaming } from "./api/send-chat-message";
 import type { CanvasMedia } from "./canvas-media";
+import type { PageReader } from "./message-pages";
 
 export interface ChatBackend {
   /** The conversation's query key, and how to read it. */
   queryKey: QueryKey;
   fetchMessages: (signal: AbortSignal) => Promise<ChatMessage[]>;
+  /**
+   * Story chats: the conversation is read a page at a time (decision 0130); fetchMessages reads the newest page
+   * (message-pages.ts), this reads the others.
+   */
+  pages?: PageReader;
   /** Read the conversation afresh whenever the view opens (unless the opener just did). */
   refreshOnOpen?: boolean;
   /** With `streaming`, the story text arrives word by word and aborting its signal stops the narrator. */

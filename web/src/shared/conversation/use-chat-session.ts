@@ -14,6 +14,7 @@ import { useQuotaPrompt } from "../credits/quota-prompt-provider";
 import type { CanvasMedia } from "./canvas-media";
 import type { ChatBackend } from "./chat-backend";
 import { localUserMessage, withoutNewestExchange } from "./local-messages";
+import { readNewerPage, readOlderPage, readPageAround, usePageWindow } from "./message-pages";
 import { useConversationCanvas } from "./use-conversation-canvas";
 import { type ConversationChange, freeChange, useConversationMutation } from "./use-conversation-mutation";
 import { type PollingStop, useMediaSettling } from "./use-media-settling";
@@ -34,8 +35,26 @@ export interface CraftActions {
   selectVersion: (messageId: string, version: number) => Promise<boolean>;
 }
 
+/** A conversation read a page at a time: where its loaded messages sit, and how to load more. */
+export interface ConversationPaging {
+  /** Older messages than the loaded ones exist (scrolling up loads them). */
+  hasOlder: boolean;
+  /** Newer messages than the loaded ones exist (after a jump back; scrolling down loads them). */
+  hasNewer: boolean;
+  /** Narrator messages before the first loaded one (turn numbers). */
+  turnsBefore: number;
+  /** Each resolves false when nothing was loaded (none left, or a load already under way). */
+  loadOlder: () => Promise<boolean>;
+  loadNewer: () => Promise<boolean>;
+  /** Loads the page around a message that is not loaded (a checkpoint). */
+  loadAround: (messageId: string) => Promise<void>;
+}
+
 export interface ChatSession {
+  /** The loaded messages, oldest first (the whole conversation unless it is paged). */
   messages: ChatMessage[];
+  /** Story chats: paged (null for the main chat, which is read whole). */
+  paging: ConversationPaging | null;
   isLoading: boolean;
   error: Error | null;
   retry: () => void;
@@ -76,6 +95,21 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     refetchOnMount: backend.refreshOnOpen ? "always" : true,
   });
   const messages = query.data ?? EMPTY;
+  const paged = Boolean(backend.pages);
+  const loaded = usePageWindow(queryKey, paged);
+  const paging = useMemo<ConversationPaging | null>(() => {
+    if (!paged) return null;
+    const read = backendRef.current.pages;
+    if (!read) return null;
+    return {
+      hasOlder: loaded.older !== null,
+      hasNewer: loaded.newer !== null,
+      turnsBefore: loaded.turnsBefore,
+      loadOlder: () => readOlderPage(queryClient, queryKey, read),
+      loadNewer: () => readNewerPage(queryClient, queryKey, read),
+      loadAround: (messageId) => readPageAround(queryClient, queryKey, read, messageId),
+    };
+  }, [paged, loaded, queryClient, queryKey]);
 
   /** A turn is under way (held from the press, before its mutation has started). */
   const busy = useRef(false);
@@ -143,10 +177,14 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     [change],
   );
 
+  const pagingRef = useRef(paging);
+  pagingRef.current = paging;
   const send = useCallback(
-    (prompt: string, mode: ChatMode) => {
+    async (prompt: string, mode: ChatMode) => {
       const text = prompt.trim();
-      if (!text || busy.current) return Promise.resolve(false);
+      if (!text || busy.current) return false;
+      // Shown around an older message (a checkpoint): the turn is played at the story's end, so that is read first.
+      if (pagingRef.current?.hasNewer) await queryClient.refetchQueries({ queryKey, exact: true });
       const question = localUserMessage(backendRef.current.shownAs?.(text) ?? text, mode);
       return make({
         kind: "turn",
@@ -155,7 +193,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         call: (streaming) => backendRef.current.send(text, mode, streaming),
       });
     },
-    [make],
+    [make, queryClient, queryKey],
   );
 
   // --- story craft --------------------------------------------------------------------------------------
@@ -254,6 +292,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
 
   return {
     messages,
+    paging,
     isLoading: query.isPending,
     error: query.error,
     retry: () => void refetch(),

@@ -7,27 +7,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { errorMessage } from "../../../lib/api-errors";
 import { useBanner } from "../../../shared/banner-provider";
+import { requestReveal } from "../../../shared/conversation/conversation-reveal";
 import { showBranch } from "../branch-view";
 import { BranchControlsContext } from "./branch-controls";
 import { BranchTreeDialog } from "./branch-tree-dialog";
-
-const HIGHLIGHT = ["rounded-2xl", "ring-2", "ring-accent-500", "ring-offset-4", "ring-offset-canvas"];
-
-/**
- * Scrolls the conversation to a message once it is shown (after a switch the new branch's chat is mounting)
- * and marks it briefly, so the eye finds it.
- */
-export function revealMessage(messageId: string, tries = 40): void {
-  const element = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
-  if (!element) {
-    if (tries > 0) window.setTimeout(() => revealMessage(messageId, tries - 1), 75);
-    return;
-  }
-  // At once, not smoothly: a picture loading meanwhile would otherwise pull the log back to its end.
-  element.scrollIntoView?.({ block: "center" });
-  element.classList.add(...HIGHLIGHT);
-  window.setTimeout(() => element.classList.remove(...HIGHLIGHT), 2_000);
-}
 
 export function BranchHost({ story, children }: { story: Story; children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -43,7 +26,8 @@ export function BranchHost({ story, children }: { story: Story; children: ReactN
           setSwitching(branchId);
           await showBranch(queryClient, story.id, { branchId, fromBranchId: currentBranch });
         }
-        if (messageId) revealMessage(messageId);
+        // The chat scrolls to it (reading the page around it when it is not loaded) and marks it.
+        if (messageId) requestReveal(messageId);
         return true;
       } catch (error) {
         showError(`Failed to switch branch: ${errorMessage(error)}`);

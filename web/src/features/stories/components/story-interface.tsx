@@ -23,7 +23,7 @@ import {
   TriangleAlert,
   X,
 } from "lucide-react";
-import { type ComponentType, useEffect, useMemo, useRef, useState } from "react";
+import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { iconButtonClasses } from "../../../components/button-classes";
 import { ViewLoading } from "../../../components/view-loading";
@@ -36,6 +36,7 @@ import {
   type ReferenceSelection,
 } from "../../../shared/conversation/components/chat-experience";
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
+import { type PageReader, readNewestPage } from "../../../shared/conversation/message-pages";
 import { useChatSession } from "../../../shared/conversation/use-chat-session";
 import { useView } from "../../../shared/view-provider";
 import { NarrationControl } from "../../../shared/voice/components/narration-control";
@@ -50,7 +51,7 @@ import { retryStoryMessage } from "../api/retry-story-message";
 import { selectMessageVersion } from "../api/select-message-version";
 import { sendStoryMessage } from "../api/send-story-message";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
-import { fetchStoryMessages, storyMessagesKey } from "../api/story-messages";
+import { fetchStoryPage, storyMessagesKey } from "../api/story-messages";
 import { undoStoryTurn } from "../api/undo-story-turn";
 import { branchViewKey } from "../branch-view";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
@@ -69,7 +70,7 @@ import { NarratorContextPanel } from "./narrator-context-panel";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
-/** A narrator message's turn number: 1 for the first. */
+/** A narrator message's turn number among the loaded messages: 1 for the first of them. */
 const turnOf = (messages: readonly ChatMessage[], messageId: string) => {
   const index = messages.findIndex((m) => m.id === messageId);
   return messages.slice(0, index + 1).filter((m) => m.role === "assistant").length;
@@ -173,12 +174,14 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
 
   const backend = useMemo<ChatBackend>(() => {
     const messagesKey = storyMessagesKey(story.id);
+    const pages: PageReader = (position, signal) => fetchStoryPage(story.id, position, signal);
     const currentUrl = (messageId: string) =>
       queryClient.getQueryData<ChatMessage[]>(messagesKey)?.find((m) => m.id === messageId)?.image_url ??
       null;
     return {
       queryKey: messagesKey,
-      fetchMessages: (signal) => fetchStoryMessages(story.id, signal),
+      fetchMessages: (signal) => readNewestPage(queryClient, messagesKey, pages, signal),
+      pages,
       send: (prompt, mode, streaming) =>
         sendStoryMessage(
           {
@@ -278,17 +281,54 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
     }
   };
 
-  const selection: ReferenceSelection = {
-    count: selected.length,
-    isSelected: (messageId) => selected.some((image) => image.messageId === messageId),
-    toggle: (messageId, url) => {
-      const result = toggleSelection(selectedRef.current, messageId, url);
-      if (result.error) showError(result.error);
-      selectedRef.current = result.selected;
-      setSelected(result.selected);
+  // What the message rows are handed stays the same object while a turn streams (decision 0130): a streamed
+  // word then re-renders the streaming message alone.
+  const selection = useMemo<ReferenceSelection>(
+    () => ({
+      count: selected.length,
+      isSelected: (messageId) => selected.some((image) => image.messageId === messageId),
+      toggle: (messageId, url) => {
+        const result = toggleSelection(selectedRef.current, messageId, url);
+        if (result.error) showError(result.error);
+        selectedRef.current = result.selected;
+        setSelected(result.selected);
+      },
+      clear: () => setSelected([]),
+    }),
+    [selected, showError],
+  );
+  const makeCardRef = useRef(makeCard);
+  makeCardRef.current = makeCard;
+  const onMakeCard = useCallback((messageId: string) => void makeCardRef.current(messageId), []);
+  const narration = useCallback(
+    (message: ChatMessage) => (
+      <NarrationControl storyId={story.id} messageId={message.id} text={message.content} />
+    ),
+    [story.id],
+  );
+  const marker = useCallback(
+    (message: ChatMessage) => {
+      const name = checkpoints.get(message.id);
+      return name ? <CheckpointMarker name={name} /> : null;
     },
-    clear: () => setSelected([]),
-  };
+    [checkpoints],
+  );
+  const loadedRef = useRef(session.messages);
+  loadedRef.current = session.messages;
+  const turnsBefore = session.paging?.turnsBefore ?? 0;
+  const moreActions = useCallback(
+    (message: ChatMessage) => (
+      <BranchMessageMenu
+        storyId={story.id}
+        messageId={message.id}
+        turn={turnsBefore + turnOf(loadedRef.current, message.id)}
+        checkpoint={checkpoints.get(message.id) ?? null}
+        busy={!turnDone}
+        branch={story.branch}
+      />
+    ),
+    [story.id, story.branch, checkpoints, turnDone, turnsBefore],
+  );
 
   const header = (
     <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
@@ -382,24 +422,10 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         }
         selection={selection}
         downloadPrefix={story.title}
-        onMakeCard={(messageId) => void makeCard(messageId)}
-        narration={(message) => (
-          <NarrationControl storyId={story.id} messageId={message.id} text={message.content} />
-        )}
-        marker={(message) => {
-          const name = checkpoints.get(message.id);
-          return name ? <CheckpointMarker name={name} /> : null;
-        }}
-        moreActions={(message) => (
-          <BranchMessageMenu
-            storyId={story.id}
-            messageId={message.id}
-            turn={turnOf(session.messages, message.id)}
-            checkpoint={checkpoints.get(message.id) ?? null}
-            busy={!turnDone}
-            branch={story.branch}
-          />
-        )}
+        onMakeCard={onMakeCard}
+        narration={narration}
+        marker={marker}
+        moreActions={moreActions}
         inputMode={{ value: inputMode, onChange: setChosenInput }}
         sidePanelOpen={panel !== null}
       />

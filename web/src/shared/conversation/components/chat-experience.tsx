@@ -5,7 +5,7 @@
 // scene it shows is not repeated in the log. Both the canvas and the pictures in the chat open the large preview.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
-import { type CSSProperties, type ReactNode, useMemo, useState } from "react";
+import { type CSSProperties, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
@@ -113,10 +113,14 @@ export function ChatExperience({
     [mediaMessages, prefix],
   );
 
-  const openMessage = (messageId: string) => {
+  // Handed to every message row: the same function while a turn streams, so the rows need not render again.
+  const previewState = useRef({ mediaMessages, items });
+  previewState.current = { mediaMessages, items };
+  const openMessage = useCallback((messageId: string) => {
+    const { mediaMessages, items } = previewState.current;
     const index = mediaMessages.findIndex((m) => m.id === messageId);
     if (index >= 0) setPreview({ items, index });
-  };
+  }, []);
 
   const openCanvas = ({ url, type }: CanvasPreview) => {
     const index = items.findIndex((item) => item.url === url);
@@ -148,21 +152,25 @@ export function ChatExperience({
         )?.id ?? null)
       : null;
   const actions = session.craft;
-  const craft: MessageCraft | null = actions
-    ? {
-        busy,
-        onRetry: (messageId, what) => void actions.retry(messageId, what),
-        onUndo: () => void actions.undo(),
-        onRedo: actions.redoable > 0 ? () => void actions.redo() : null,
-        onContinue: () => void actions.continueStory(),
-        onEdit: actions.edit,
-        onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
-        ...(onMakeCard ? { onMakeCard } : {}),
-        ...(narration ? { narration } : {}),
-        ...(marker ? { marker } : {}),
-        ...(moreActions ? { moreActions } : {}),
-      }
-    : null;
+  const craft = useMemo<MessageCraft | null>(
+    () =>
+      actions
+        ? {
+            busy,
+            onRetry: (messageId, what) => void actions.retry(messageId, what),
+            onUndo: () => void actions.undo(),
+            onRedo: actions.redoable > 0 ? () => void actions.redo() : null,
+            onContinue: () => void actions.continueStory(),
+            onEdit: actions.edit,
+            onSelectVersion: (messageId, version) => void actions.selectVersion(messageId, version),
+            ...(onMakeCard ? { onMakeCard } : {}),
+            ...(narration ? { narration } : {}),
+            ...(marker ? { marker } : {}),
+            ...(moreActions ? { moreActions } : {}),
+          }
+        : null,
+    [actions, busy, onMakeCard, narration, marker, moreActions],
+  );
 
   return (
     <div
@@ -200,6 +208,7 @@ export function ChatExperience({
         ) : (
           <MessageList
             messages={session.messages}
+            paging={session.paging}
             craft={craft}
             pollingStopped={session.pollingStopped}
             sending={session.sending && !session.writing ? (mode === "chat" ? "chat" : "media") : null}

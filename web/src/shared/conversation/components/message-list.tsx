@@ -9,6 +9,7 @@ import {
   STOPPED_NOTE,
 } from "@storyverse/contract/chat";
 import type { RetryWhat } from "@storyverse/contract/story-craft";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   ArrowDown,
   Check,
@@ -27,14 +28,26 @@ import {
   TriangleAlert,
   Undo2,
 } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from "react";
+import {
+  type KeyboardEvent,
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { Tooltip } from "../../../components/tooltip";
 import { useFollowBottom } from "../../../components/use-follow-bottom";
 import { formatMessageTime } from "../../../lib/message-time";
 import { closeOpenEmphasis } from "../../../lib/streaming-markdown";
+import { takeReveals } from "../conversation-reveal";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
+import type { ConversationPaging } from "../use-chat-session";
 import type { PollingStop } from "../use-media-settling";
 import { PricePill } from "./price-pill";
 import { WhatShapedThis } from "./shaped-by";
@@ -73,7 +86,10 @@ export interface MessageCraft {
 }
 
 interface MessageListProps {
+  /** The loaded messages, oldest first. */
   messages: readonly ChatMessage[];
+  /** A story's conversation is read a page at a time: scrolling up loads older pages (null: read whole). */
+  paging?: ConversationPaging | null;
   craft?: MessageCraft | null;
   pollingStopped: ReadonlyMap<string, PollingStop>;
   /** A turn is on its way: the spinner, worded for the mode. */
@@ -86,8 +102,35 @@ interface MessageListProps {
   sceneOnCanvas?: string | null;
 }
 
+/**
+ * Longer conversations are windowed (decision 0130): only the rows near the viewport are in the page. A short
+ * one is drawn whole (a few dozen rows cost less than measuring them), with the same memoised rows.
+ */
+export const WINDOWED_FROM = 40;
+/** Within this distance of the top (or of the end, after a jump) the next page is read. */
+const LOAD_MARGIN_PX = 800;
+const ROW_GAP_PX = 20;
+const HIGHLIGHT = ["rounded-2xl", "ring-2", "ring-accent-500", "ring-offset-4", "ring-offset-canvas"];
+
+/** A row's height before it is measured: the player's line, a narration, a narration with its scene. */
+const estimateRow = (message: ChatMessage | undefined) =>
+  !message ? 120 : message.role === "user" ? 64 : message.mode === "chat" ? 220 : 560;
+
+/** Marks a message briefly once it is drawn (a windowed row appears a frame after the scroll). */
+function highlight(scroller: HTMLElement | null, messageId: string, tries = 20): void {
+  const element = scroller?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (!element) {
+    if (tries > 0) window.setTimeout(() => highlight(scroller, messageId, tries - 1), 50);
+    return;
+  }
+  element.scrollIntoView?.({ block: "center" });
+  element.classList.add(...HIGHLIGHT);
+  window.setTimeout(() => element.classList.remove(...HIGHLIGHT), 2_000);
+}
+
 export function MessageList({
   messages,
+  paging = null,
   craft,
   pollingStopped,
   sending,
@@ -98,13 +141,119 @@ export function MessageList({
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const last = messages[messages.length - 1];
+  const windowed = messages.length > WINDOWED_FROM;
+  // A retried answer keeps its place (and its focus) while its versions are switched: its key is its place
+  // counted from the newest message, which older pages loading above it do not change.
+  const keyOf = useCallback(
+    (index: number) => {
+      const message = messages[index];
+      if (!message) return index;
+      return message.version_count ? `versions-${messages.length - index}` : message.id;
+    },
+    [messages],
+  );
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimateRow(messages[index]),
+    getItemKey: keyOf,
+    overscan: 6,
+    gap: ROW_GAP_PX,
+    enabled: windowed,
+  });
+
+  // Restarting the follow (taking the reader down) is for the player's own new lines, not for older pages
+  // loading above: the player's lines are counted from the first one loaded before any older page.
+  const anchor = useRef<string | undefined>(undefined);
+  let fromAnchor = anchor.current ? messages.findIndex((m) => m.id === anchor.current) : -1;
+  if (fromAnchor < 0) {
+    anchor.current = messages.find((m) => m.role === "user")?.id;
+    fromAnchor = anchor.current ? messages.findIndex((m) => m.id === anchor.current) : 0;
+  }
+  let players = 0;
+  for (let i = fromAnchor; i < messages.length; i += 1) if (messages[i]?.role === "user") players += 1;
+
   // Reading along: the log follows the newest words unless the player has scrolled up; sending a turn
-  // (a new player message) takes them down again.
+  // (a new player message) takes them down again. After a jump back into the story (newer pages not loaded)
+  // there is no newest to follow.
   const { hasNew, catchUp } = useFollowBottom(
     scroller,
-    `${messages.length}:${last?.id}:${last?.content.length}:${last?.version}:${last?.media_status}:${sending}`,
-    messages.filter((message) => message.role === "user").length,
+    `${last?.id}:${last?.content.length}:${last?.version}:${last?.media_status}:${sending}`,
+    players,
+    paging?.hasNewer ?? false,
   );
+
+  // Older pages load above the reader without moving what they are reading: the distance from the end is kept.
+  const keepPlace = useRef<number | null>(null);
+  const pagingRef = useRef(paging);
+  pagingRef.current = paging;
+  const loadMore = useCallback(() => {
+    const element = scroller.current;
+    const pages = pagingRef.current;
+    if (!element || !pages) return;
+    if (pages.hasOlder && element.scrollTop < LOAD_MARGIN_PX && keepPlace.current === null) {
+      keepPlace.current = element.scrollHeight - element.scrollTop;
+      void pages.loadOlder().then((loaded) => {
+        if (!loaded) keepPlace.current = null;
+      });
+    }
+    if (pages.hasNewer && element.scrollHeight - element.scrollTop - element.clientHeight < LOAD_MARGIN_PX) {
+      void pages.loadNewer();
+    }
+  }, []);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    element.addEventListener("scroll", loadMore, { passive: true });
+    return () => element.removeEventListener("scroll", loadMore);
+  }, [loadMore]);
+  const first = messages[0]?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older messages arrived above
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && keepPlace.current !== null) {
+      element.scrollTop = element.scrollHeight - keepPlace.current;
+      keepPlace.current = null;
+    }
+  }, [first]);
+  // A first page that does not fill the log (short messages, a tall screen) reads the one before it too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked whenever the loaded messages change
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && paging?.hasOlder && element.scrollHeight <= element.clientHeight) loadMore();
+  }, [messages, paging?.hasOlder, loadMore]);
+
+  // A checkpoint to show: scrolled to when loaded (centred, marked), or the page around it read first.
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  const [target, setTarget] = useState<string | null>(null);
+  useEffect(() => takeReveals(setTarget), []);
+  useEffect(() => {
+    if (!target) return;
+    const index = messages.findIndex((m) => m.id === target);
+    if (index < 0) {
+      const pages = pagingRef.current;
+      if (pages) void pages.loadAround(target).catch(() => setTarget(null));
+      else setTarget(null);
+      return;
+    }
+    setTarget(null);
+    if (windowed) virtualizer.scrollToIndex(index, { align: "center" });
+    highlight(scroller.current, target);
+  }, [target, messages, windowed, virtualizer]);
+
+  const rowProps = (message: ChatMessage, index: number) => ({
+    message,
+    newest: index === messages.length - 1 && !sending,
+    craft: craft ?? null,
+    pollingStopped: pollingStopped.get(message.id) ?? null,
+    selection: selection ?? null,
+    onPreview,
+    onMediaError,
+    onCanvas: message.id === sceneOnCanvas,
+  });
+  const rows = windowed ? virtualizer.getVirtualItems() : null;
+  const firstNewer = paging?.hasNewer && last ? last : null;
 
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
@@ -115,6 +264,7 @@ export function MessageList({
         aria-label="Conversation"
         aria-live="polite"
         aria-relevant="additions"
+        aria-busy={paging?.hasOlder && keepPlace.current !== null ? true : undefined}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
         tabIndex={0}
         className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-500 focus-visible:ring-inset sm:px-5"
@@ -122,38 +272,53 @@ export function MessageList({
         {messages.length === 0 && !sending ? (
           <EmptyConversation onRedo={craft?.busy ? null : (craft?.onRedo ?? null)} />
         ) : (
-          <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
-            {messages.map((message, index) => (
-              // A retried answer keeps its place (and its focus) while its versions are switched.
-              <li key={message.version_count ? `versions-${index}` : message.id} data-message-id={message.id}>
-                {message.role === "user" ? (
-                  <UserMessage message={message} craft={craft ?? null} />
-                ) : (
-                  <AssistantMessage
-                    message={message}
-                    newest={index === messages.length - 1 && !sending}
-                    craft={craft ?? null}
-                    pollingStopped={pollingStopped.get(message.id) ?? null}
-                    selection={selection ?? null}
-                    onPreview={onPreview}
-                    onMediaError={onMediaError}
-                    onCanvas={message.id === sceneOnCanvas}
-                  />
-                )}
-              </li>
-            ))}
+          <>
+            {paging?.hasOlder ? <EarlierNote /> : null}
+            {rows ? (
+              <ol
+                aria-label="Messages"
+                className="relative mx-auto w-full max-w-3xl"
+                style={{ height: virtualizer.getTotalSize() }}
+              >
+                {rows.map((row) => {
+                  const message = messages[row.index];
+                  if (!message) return null;
+                  return (
+                    <li
+                      key={row.key}
+                      ref={virtualizer.measureElement}
+                      data-index={row.index}
+                      data-message-id={message.id}
+                      className="absolute top-0 left-0 w-full"
+                      style={{ transform: `translateY(${row.start}px)` }}
+                    >
+                      <MessageRow {...rowProps(message, row.index)} />
+                    </li>
+                  );
+                })}
+              </ol>
+            ) : (
+              <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
+                {messages.map((message, index) => (
+                  <li key={keyOf(index)} data-message-id={message.id}>
+                    <MessageRow {...rowProps(message, index)} />
+                  </li>
+                ))}
+              </ol>
+            )}
             {sending ? (
-              <li>
-                <div role="status" className="flex items-center gap-3">
-                  <NarratorAvatar />
-                  <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
-                    <Spinner className="size-4 text-accent-ink" />
-                    {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
-                  </p>
-                </div>
-              </li>
+              <div role="status" className="mx-auto mt-5 flex w-full max-w-3xl items-center gap-3">
+                <NarratorAvatar />
+                <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
+                  <Spinner className="size-4 text-accent-ink" />
+                  {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
+                </p>
+              </div>
             ) : null}
-          </ol>
+            {firstNewer ? (
+              <p className="mt-5 text-center text-xs text-ink-faint">Loading newer messages…</p>
+            ) : null}
+          </>
         )}
       </div>
       {hasNew ? (
@@ -170,6 +335,29 @@ export function MessageList({
     </div>
   );
 }
+
+/** Above the loaded messages while older ones are still to be read (scrolling up reads them). */
+function EarlierNote() {
+  return (
+    <p className="mx-auto mb-4 flex w-full max-w-3xl items-center justify-center gap-2 text-xs text-ink-faint">
+      <Spinner className="size-3.5" /> Earlier messages load as you scroll up
+    </p>
+  );
+}
+
+interface MessageRowProps extends AssistantMessageProps {}
+
+/**
+ * One message: the player's or the narrator's. Memoised: while a turn streams only the streaming message's row
+ * gets new props (its words), so no other row renders again (decision 0130).
+ */
+export const MessageRow = memo(function MessageRow({ message, craft, ...rest }: MessageRowProps) {
+  return message.role === "user" ? (
+    <UserMessage message={message} craft={craft} />
+  ) : (
+    <AssistantMessage message={message} craft={craft} {...rest} />
+  );
+});
 
 /** The empty story; after undoing every exchange, Redo is here. */
 function EmptyConversation({ onRedo }: { onRedo: (() => void) | null }) {
