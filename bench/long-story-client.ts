@@ -111,11 +111,8 @@ async function json<T>(res: Response): Promise<T> {
 
 // --- the job queue, through the metrics port -------------------------------------------------------------
 
-let scrapes = 0;
-
 /** Jobs waiting (created, retry, active) and finished by kind, from one scrape. */
 async function queueState(): Promise<{ waiting: Map<string, number>; finished: Map<string, number> }> {
-  scrapes += 1;
   const text = await (
     await fetch(options.metrics.url, { headers: { authorization: `Bearer ${options.metrics.token}` } })
   ).text();
@@ -143,7 +140,38 @@ async function jobsDone(before: Map<string, number> | undefined, expect: string[
     const idle = TURN_JOBS.every((kind) => (waiting.get(kind) ?? 0) === 0);
     quiet = ran && idle ? quiet + 1 : 0;
     if (quiet >= 2) return;
-    await sleep(100);
+    await sleep(250);
+  }
+  throw new Error(`the turn's background jobs did not finish within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Waits for a turn's jobs without asking the app while it works: until its CPU time stops moving (at most one
+ * clock tick in 600 ms, read from /proc, which costs the app nothing), then one look at the queue confirms
+ * (each of `expect`'s kinds finished once more than in `before`, none of the turn's kinds waiting), or the wait
+ * goes on. Answers the app's CPU time when it settled and how many looks fell before that reading.
+ */
+async function settled(
+  before: Map<string, number>,
+  expect: string[],
+  timeoutMs = 180_000,
+): Promise<{ cpu: number; scraped: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let scraped = 0;
+  while (Date.now() < deadline) {
+    let last = cpuMs();
+    let still = 0;
+    while (still < 6 && Date.now() < deadline) {
+      await sleep(100);
+      const now = cpuMs();
+      still = now - last <= 10 ? still + 1 : 0;
+      if (still === 0) last = now;
+    }
+    const cpu = cpuMs();
+    const { waiting, finished } = await queueState();
+    const ran = expect.every((kind) => (finished.get(kind) ?? 0) > (before.get(kind) ?? 0));
+    if (ran && TURN_JOBS.every((kind) => (waiting.get(kind) ?? 0) === 0)) return { cpu, scraped };
+    scraped += 1;
   }
   throw new Error(`the turn's background jobs did not finish within ${timeoutMs / 1000} s`);
 }
@@ -335,11 +363,20 @@ async function streamInBrowser(page: Page, result: SizeMeasurement): Promise<voi
   const longTasksBefore = await page.evaluate(
     () => (window as unknown as { __longTasks: unknown[] }).__longTasks.length,
   );
+  const { finished } = await queueState();
   const before = await taskSeconds();
   await box.press("Enter");
-  await page
-    .getByRole("button", { name: "Stop the narrator" })
-    .waitFor({ state: "visible", timeout: 60_000 });
+  // The turn is delivered when its living-lore job is queued (right after the answer's last word); then the
+  // page is done with it when its Send button is back.
+  const deadline = Date.now() + 180_000;
+  const lore = "story-living-lore";
+  for (;;) {
+    const state = await queueState();
+    if ((state.finished.get(lore) ?? 0) > (finished.get(lore) ?? 0) || (state.waiting.get(lore) ?? 0) > 0)
+      break;
+    if (Date.now() > deadline) throw new Error("the turn typed in the page was not delivered within 180 s");
+    await sleep(100);
+  }
   await page.getByRole("button", { name: "Send message" }).waitFor({ state: "visible", timeout: 180_000 });
   const after = await taskSeconds();
   const longTasks =
@@ -400,18 +437,11 @@ async function turns(storyId: string, openPaths: string[], scrapeMs: number) {
   const expect = ["story-living-lore", ...(options.embeddings ? ["chat-embed-messages"] : [])];
   const one = async () => {
     const { finished } = await queueState();
-    const scrapesBefore = scrapes;
     const cpu0 = cpuMs();
     await turn(storyId);
-    const scrapesAtAnswer = scrapes;
     const cpu1 = cpuMs();
-    await jobsDone(finished, expect);
-    const cpu2 = cpuMs();
-    const scraped = (scrapes - scrapesBefore) * scrapeMs;
-    return {
-      total: cpu2 - cpu0 - scraped,
-      background: cpu2 - cpu1 - (scrapes - scrapesAtAnswer) * scrapeMs,
-    };
+    const { cpu: cpu2, scraped } = await settled(finished, expect);
+    return { total: cpu2 - cpu0 - scraped * scrapeMs, background: cpu2 - cpu1 - scraped * scrapeMs };
   };
   await one(); // warm-up, not counted
   const measured: { total: number; background: number }[] = [];

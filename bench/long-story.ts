@@ -131,6 +131,18 @@ async function writeStory(sql: Sql, userId: string, storyId: string, count: numb
       `You came to the harbour town and met ${NAMES.join(", ")}. A ship with torn sails waits at anchor.`,
     ],
   );
+  // The story list's order (decision 0134) keeps each story's last activity: the newest message's time.
+  const [activity] = (
+    await sql(
+      "select 1 as ok from information_schema.columns where table_name = 'stories' and column_name = 'last_activity'",
+    )
+  ).rows;
+  if (activity?.ok) {
+    await sql("update stories set last_activity = $2::timestamptz where id = $1", [
+      storyId,
+      rows.at(-1)!.at.toISOString(),
+    ]);
+  }
   // And a vector for each narrator message, as the embedding job stores them (pgvector: PGlite always).
   const [table] = (await sql("select to_regclass('message_embeddings') is not null as ok")).rows;
   if (table?.ok) {
