@@ -600,7 +600,7 @@ describe("story backup and restore", () => {
             name: 'Card "Mara"',
             reason: expect.stringMatching(/^left out a trigger/),
           }),
-          { name: 'Card "mara"', reason: 'renamed "mara 2": another card has that name' },
+          { name: 'Card "mara"', reason: 'renamed "mara (2)": another card has that name' },
         ]),
       );
       const storyId = res.json().story.id;
@@ -608,7 +608,7 @@ describe("story backup and restore", () => {
       const cards = (await call(user, "GET", `/api/stories/${storyId}/cards`)).json().cards;
       expect(cards.map((c: { name: string; triggers: string[] }) => [c.name, c.triggers])).toEqual([
         ["Mara", ["Mara"]],
-        ["mara 2", ["keeper"]],
+        ["mara (2)", ["keeper"]],
       ]);
     });
 

@@ -4,13 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { CardV3Data, ParsedCard } from "./formats/character-card";
 import type { LoreEntry } from "./formats/lorebooks";
-import {
-  cardsFromCharacter,
-  cutToFit,
-  KEPT_ASSET_FILES_MAX_BYTES,
-  loreCardInputs,
-  storyFromCard,
-} from "./import-plan";
+import { cardsFromCharacter, KEPT_ASSET_FILES_MAX_BYTES, loreCardInputs, storyFromCard } from "./import-plan";
 
 const card = (fields: Partial<CardV3Data> = {}): CardV3Data => ({
   name: "Ada",
@@ -84,12 +78,6 @@ describe("a character card as a new story", () => {
     );
     // The whole name is still what {{char}} stands for, up to the title limit.
     expect(story.characterName).toHaveLength(100);
-  });
-
-  it("never cuts inside a surrogate pair", () => {
-    const notes: { name: string; reason: string }[] = [];
-    expect(cutToFit("ab😀😀", 3, "x", notes)).toBe("ab😀");
-    expect(notes).toEqual([{ name: "x", reason: "cut to 3 characters (it had 4)" }]);
   });
 
   it("notes greetings meant for groups; keeps the card's other files within the bound, noting the rest", () => {
@@ -204,7 +192,7 @@ describe("lore entries as Story Cards", () => {
     expect(notes.map((note) => note.reason)).toEqual([
       expect.stringContaining("nests repeats"),
       expect.stringContaining("longer than 40"),
-      "only the first 10 of its 13 keys are used",
+      "kept the first 10 of its 13 triggers",
     ]);
   });
 

@@ -10,10 +10,7 @@ import {
   CARD_DESCRIPTION_MAX_LENGTH,
   CARD_NAME_MAX_LENGTH,
   CARD_ORDER_MAX,
-  CARD_TRIGGER_MAX_LENGTH,
-  CARD_TRIGGERS_MAX,
   type CardKind,
-  regexTriggerProblem,
   SELECTIVE_LOGICS,
   type SelectiveLogic,
   STORY_CARDS_MAX,
@@ -24,6 +21,7 @@ import {
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
 import { VOICE_ID_MAX_LENGTH } from "@storyverse/contract/voice";
+import { cutToFit, fitTriggers } from "../stories/card-rules";
 import type { ImportedCardInput } from "../stories/cards";
 import type { ImportedStoryInput } from "../stories/imported-story";
 import { type CardAsset, type CardV3Data, imageMimeType, type ParsedCard } from "./formats/character-card";
@@ -183,14 +181,6 @@ function keptAssetFiles(
   return assets.length === 0 && listed.length > 0 ? { files } : { assets, files };
 }
 
-/** Text cut to `max` characters (never inside a surrogate pair), with a note when it was cut. */
-export function cutToFit(text: string, max: number, what: string, notes: Notes): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  notes.push({ name: what, reason: `cut to ${max} characters (it had ${chars.length})` });
-  return chars.slice(0, max).join("").trimEnd();
-}
-
 const clampOrder = (value: number, what: string, notes: Notes): number => {
   const whole = Math.round(Number.isFinite(value) ? value : 0);
   const clamped = Math.min(CARD_ORDER_MAX, Math.max(0, whole));
@@ -199,38 +189,6 @@ const clampOrder = (value: number, what: string, notes: Notes): number => {
   }
   return clamped;
 };
-
-/** Keys as triggers: trimmed, each once, at most CARD_TRIGGERS_MAX; a key the app cannot use is noted. */
-function fitTriggers(keys: string[], what: string, notes: Notes): string[] {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const raw of keys) {
-    const key = raw.trim();
-    if (!key || seen.has(key.toLowerCase())) continue;
-    seen.add(key.toLowerCase());
-    if (Array.from(key).length > CARD_TRIGGER_MAX_LENGTH) {
-      notes.push({
-        name: what,
-        reason: `the key "${key}" is longer than ${CARD_TRIGGER_MAX_LENGTH} characters`,
-      });
-      continue;
-    }
-    const problem = regexTriggerProblem(key);
-    if (problem) {
-      notes.push({ name: what, reason: problem.replace(/^triggers: /, "the key ") });
-      continue;
-    }
-    kept.push(key);
-  }
-  if (kept.length > CARD_TRIGGERS_MAX) {
-    notes.push({
-      name: what,
-      reason: `only the first ${CARD_TRIGGERS_MAX} of its ${kept.length} keys are used`,
-    });
-    return kept.slice(0, CARD_TRIGGERS_MAX);
-  }
-  return kept;
-}
 
 /** A Story Card's fields kept beyond the card spec by our own export (extensions.storyverse). */
 type StoryverseFields = {

@@ -280,13 +280,25 @@ describe("a book's own fields round trip", () => {
   it("a card's export carries only the cards still there from its own book, and none for a card without one", async () => {
     const user = await createUser(t);
     const storyId = await importStory(user, await fixture("v2-every-field.json"));
-    // The same card again in the same story: its own book, not the first import's.
+    // The same card again in the same story: its own book, not the first import's. Its names are freed with a
+    // number, in the preview as in the import, and the player is told (as a restore tells).
+    const preview = await upload(
+      user,
+      `/api/stories/${storyId}/cards/import?dry_run=true`,
+      await fixture("v2-every-field.json"),
+    );
     const second = await upload(
       user,
       `/api/stories/${storyId}/cards/import`,
       await fixture("v2-every-field.json"),
     );
     expect(second.statusCode, second.body).toBe(200);
+    const renamed = { name: 'card "Weather"', reason: 'renamed "Weather (2)": another card has that name' };
+    expect(second.json().skipped).toEqual(expect.arrayContaining([renamed]));
+    expect(preview.json().skipped).toEqual(second.json().skipped);
+    expect(preview.json().cards.map((c: { name: string }) => c.name)).toEqual(
+      second.json().cards.map((c: { name: string }) => c.name),
+    );
     const [character, lighthouse, weather] = second.json().cards as { id: string; name: string }[];
     const deleted = await t.app.inject({
       method: "DELETE",

@@ -5,6 +5,7 @@
 import type { CardsImportResponse, ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
+import { freeName, nameKey, renamedNote } from "../stories/card-rules";
 import type { ImportedCardInput } from "../stories/cards";
 import * as stories from "../stories/service";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
@@ -90,6 +91,14 @@ export async function importCardsIntoStory(
 ): Promise<CardsImportResponse> {
   const existing = await stories.cards(ctx, userId, storyId);
   const { source, cards, notes } = await cardsOfFile(bytes, STORY_CARDS_MAX - existing.length);
+  // A name the story (or the file) already has is freed with a number, in the preview too, and the player is
+  // told, as a restore does (the save frees names again under its lock, the same way).
+  const taken = new Set(existing.map((card) => nameKey(card.name)));
+  for (const card of cards) {
+    const wanted = card.name.trim().normalize("NFC");
+    card.name = freeName(wanted, taken);
+    if (card.name !== wanted) notes.push(renamedNote(`card "${wanted}"`, card.name));
+  }
   if (dryRun) {
     return {
       success: true,

@@ -31,7 +31,6 @@ import {
   CARD_NAME_MAX_LENGTH,
   CARD_ORDER_MAX,
   CARD_TRIGGER_MAX_LENGTH,
-  CARD_TRIGGERS_MAX,
   regexTriggerProblem,
   STORY_CARDS_MAX,
 } from "@storyverse/contract/story-cards";
@@ -65,6 +64,7 @@ import {
   type RestoredStory,
   restoredStory,
 } from "../stories/backup-rows";
+import { cutToFit, fitTriggers, freeName, renamedNote } from "../stories/card-rules";
 import { nameKeyOf } from "../stories/lore-extract";
 import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../stories/portraits";
 import { generationFromBackup } from "../stories/settings";
@@ -163,14 +163,6 @@ function describeIssue(error: z.ZodError): string {
     .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
     .join("");
   return `${where.replace(/^\./, "") || "the file"}: ${issue.message}`;
-}
-
-/** Cuts a text to the app's limit, saying so in the notes. */
-function cutToFit(text: string, max: number, name: string, notes: ImportNote[]): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  notes.push({ name, reason: `cut from ${chars.length} to ${max} characters to fit the app's limit` });
-  return chars.slice(0, max).join("");
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -280,53 +272,6 @@ async function storeFile(
       : restoredMediaKey(userId, { folder: file.role === "portrait" ? "portraits" : "references" }, mimeType);
   await hooks.record([file.key]);
   await ctx.storage.put(file.key, data, mimeType);
-}
-
-/** Card names unique in the story (case-insensitively), as the app requires; a clash gets a number. */
-function uniqueName(name: string, taken: Set<string>, notes: ImportNote[]): string {
-  let candidate = name;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
-    const suffix = ` ${n}`;
-    candidate = `${Array.from(name)
-      .slice(0, CARD_NAME_MAX_LENGTH - suffix.length)
-      .join("")}${suffix}`;
-  }
-  if (candidate !== name)
-    notes.push({ name: `Card "${name}"`, reason: `renamed "${candidate}": another card has that name` });
-  taken.add(candidate.toLowerCase());
-  return candidate;
-}
-
-function cleanTriggers(triggers: string[], card: string, notes: ImportNote[]): string[] {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const raw of triggers) {
-    const trigger = cutToFit(
-      raw.trim().normalize("NFC"),
-      CARD_TRIGGER_MAX_LENGTH,
-      `Card "${card}" trigger`,
-      notes,
-    );
-    if (!trigger || seen.has(trigger.toLowerCase())) continue;
-    // A pattern the app would refuse on save (invalid, or slow to match) is left out, never matched.
-    const problem = regexTriggerProblem(trigger);
-    if (problem) {
-      notes.push({
-        name: `Card "${card}"`,
-        reason: `left out a trigger: ${problem.replace(/^triggers: /, "")}`,
-      });
-      continue;
-    }
-    seen.add(trigger.toLowerCase());
-    kept.push(trigger);
-  }
-  if (kept.length > CARD_TRIGGERS_MAX) {
-    notes.push({
-      name: `Card "${card}"`,
-      reason: `kept the first ${CARD_TRIGGERS_MAX} of ${kept.length} trigger words`,
-    });
-  }
-  return kept.slice(0, CARD_TRIGGERS_MAX);
 }
 
 /**
@@ -681,16 +626,14 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       const branch = tree.branchOf(card.branch, "");
       const taken = takenOf.get(branch) ?? new Set<string>();
       takenOf.set(branch, taken);
-      const name = uniqueName(
-        cutToFit(
-          card.name.trim().normalize("NFC") || `Card ${i + 1}`,
-          CARD_NAME_MAX_LENGTH,
-          `Card ${i + 1} name`,
-          notes,
-        ),
-        taken,
+      const wanted = cutToFit(
+        card.name.trim().normalize("NFC") || `Card ${i + 1}`,
+        CARD_NAME_MAX_LENGTH,
+        `Card ${i + 1} name`,
         notes,
       );
+      const name = freeName(wanted, taken);
+      if (name !== wanted) notes.push(renamedNote(`Card "${wanted}"`, name));
       const portrait = card.portrait ? files.get(card.portrait)! : null;
       const portraitItemId = portrait?.role === "gallery" ? (galleryItemOf.get(portrait.key!) ?? null) : null;
       const portraitKey = portraitItemId ? null : (uploadedPortraitOf[i] ?? null);
@@ -701,8 +644,13 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
         storyId: branchIdOf.get(branch)!,
         name,
         kind: card.kind,
-        triggers: triggersOrName(cleanTriggers(card.triggers, name, notes), card.constant, name, notes),
-        secondaryTriggers: cleanTriggers(card.secondary_triggers, name, notes),
+        triggers: triggersOrName(
+          fitTriggers(card.triggers, `Card "${name}"`, notes),
+          card.constant,
+          name,
+          notes,
+        ),
+        secondaryTriggers: fitTriggers(card.secondary_triggers, `Card "${name}"`, notes),
         selectiveLogic: card.selective_logic,
         constant: card.constant,
         insertionOrder: clamp(card.insertion_order, 0, CARD_ORDER_MAX),

@@ -7,7 +7,6 @@
 // (`extensions`) and character card data (`character_card`), which only an import sets and an export reads.
 import { randomUUID } from "node:crypto";
 import {
-  CARD_NAME_MAX_LENGTH,
   type CardKind,
   type CardPortraitInput,
   type createCardRequestSchema,
@@ -30,6 +29,7 @@ import type { Queryable } from "../db/client";
 import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/images";
 import { ownedMediaByIds } from "../media/service";
 import { DomainError, InvalidInput, NotFound, TooLarge } from "../platform/errors";
+import { cleanTriggers, freeName } from "./card-rules";
 import {
   type CardRow,
   cardNames,
@@ -187,19 +187,6 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
       };
     }),
   );
-}
-
-/** Triggers as the card keeps them: trimmed, each once (case-insensitively), in the player's order. */
-function cleanTriggers(triggers: string[]): string[] {
-  const seen = new Set<string>();
-  return triggers
-    .map((trigger) => trigger.trim().normalize("NFC"))
-    .filter((trigger) => {
-      const key = trigger.toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
 }
 
 const isUniqueViolation = (error: unknown): boolean => {
@@ -397,22 +384,6 @@ export type ImportedCardInput = {
   /** The character's voice as our own export wrote it. */
   voice?: string | null;
 };
-
-/** "Mara", then "Mara (2)", "Mara (3)"... the first not taken (case-insensitively), within the name limit. */
-function freeName(name: string, taken: Set<string>): string {
-  const base = name.trim().normalize("NFC") || "Unnamed";
-  for (let n = 1; ; n++) {
-    const suffix = n === 1 ? "" : ` (${n})`;
-    const candidate = `${Array.from(base)
-      .slice(0, CARD_NAME_MAX_LENGTH - suffix.length)
-      .join("")
-      .trimEnd()}${suffix}`;
-    if (!taken.has(candidate.toLowerCase())) {
-      taken.add(candidate.toLowerCase());
-      return candidate;
-    }
-  }
-}
 
 /** An imported card's own checks, named by the card: what the HTTP API would refuse, refused here too. */
 function checkImportedCard(card: ImportedCardInput): string[] {
