@@ -47,5 +47,12 @@ export const studioEventSchema = z.object({
 });
 export type StudioEvent = z.infer<typeof studioEventSchema>;
 
-export const EVENT_KINDS = ["media", "credits", "story", "studio"] as const;
+/**
+ * A story's living-lore drafts changed (decision 0130): the open story reads them again, instead of polling.
+ * story_id is the story's id as the web knows it (its first branch's), whichever branch the drafts are on.
+ */
+export const loreEventSchema = z.object({ story_id: z.string() });
+export type LoreEvent = z.infer<typeof loreEventSchema>;
+
+export const EVENT_KINDS = ["media", "credits", "story", "studio", "lore"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

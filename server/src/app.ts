@@ -45,6 +45,7 @@ import type { Providers } from "./providers/types";
 import { sharingRoutes } from "./sharing/routes";
 import { installBranchScope } from "./stories/branch-scope";
 import { storyCardRoutes } from "./stories/cards-routes";
+import { loreEventOf } from "./stories/living-lore";
 import { storyMediaUses } from "./stories/media-uses";
 import { storyRoutes } from "./stories/routes";
 import { storyEventOf } from "./stories/service";
@@ -88,6 +89,7 @@ function liveEventBuilders(ctx: AppContext): EventBuilders {
     credits: ({ userId }) => balanceOf(ctx.db, userId),
     story: async ({ userId, subjectId }) => (subjectId ? storyEventOf(ctx, userId, subjectId) : null),
     studio: async ({ userId, subjectId }) => (subjectId ? studioEventOf(ctx, userId, subjectId) : null),
+    lore: async ({ userId, subjectId }) => (subjectId ? loreEventOf(ctx, userId, subjectId) : null),
   };
 }
 

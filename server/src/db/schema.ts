@@ -719,8 +719,11 @@ export const userEvents = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["media", "credits", "story", "studio"] }).notNull(),
-    /** The message (media), story (story) or Studio batch (studio) the event is about; null for credits. */
+    kind: text("kind", { enum: ["media", "credits", "story", "studio", "lore"] }).notNull(),
+    /**
+     * The message (media), story (story), Studio batch (studio) or branch's story row (lore) the event is
+     * about; null for credits.
+     */
     subjectId: uuid("subject_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },

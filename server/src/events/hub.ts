@@ -9,6 +9,7 @@ import {
   type CreditsEvent,
   EVENT_REPLAY_WINDOW_MS,
   type EventKind,
+  type LoreEvent,
   MAX_EVENT_STREAMS_PER_USER,
   type MediaEvent,
   type StoryEvent,
@@ -21,7 +22,13 @@ import { EVENTS_CHANNEL, STREAMS_CLOSED_CHANNEL } from "./service";
 type HubContext = Pick<AppContext, "db" | "clock" | "notify" | "log">;
 
 /** What each kind of event carries to the browser (the contract's schemas). */
-type EventPayloads = { media: MediaEvent; credits: CreditsEvent; story: StoryEvent; studio: StudioEvent };
+type EventPayloads = {
+  media: MediaEvent;
+  credits: CreditsEvent;
+  story: StoryEvent;
+  studio: StudioEvent;
+  lore: LoreEvent;
+};
 
 /**
  * Reads what a stored event says now, for its user; null when there is nothing to send (the subject is gone

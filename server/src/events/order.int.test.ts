@@ -35,6 +35,7 @@ it("sends a user's events in order even when reading the first is slower than th
     media: async () => null,
     story: async () => null,
     studio: async () => null,
+    lore: async () => null,
   };
   const hub = createEventHub(t.ctx, builders);
   const sent: { id: number; remaining: number }[] = [];

@@ -14,6 +14,7 @@ import {
   type SceneState,
   type SceneStateUpdate,
 } from "@storyverse/contract/camera";
+import type { LoreEvent } from "@storyverse/contract/events";
 import {
   type AcceptSuggestionRequest,
   LORE_SUGGESTIONS_MAX,
@@ -29,6 +30,7 @@ import {
 import { z } from "zod";
 import { storyNarrations } from "../chat/service";
 import type { AppContext } from "../context";
+import { recordEvent } from "../events/service";
 import type { JobSpec } from "../jobs/queue";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { createStoryCard } from "./cards";
@@ -251,6 +253,7 @@ async function offerNames(
   const fresh = names
     .filter((name) => name.key && !covered.has(name.key) && !offered.has(name.key))
     .slice(0, Math.max(0, room));
+  if (fresh.length === 0) return;
   await insertSuggestions(
     ctx.db,
     fresh.map((name, index) => ({
@@ -264,6 +267,18 @@ async function offerNames(
       createdAt: new Date(at.getTime() + index),
     })),
   );
+  // The open story hears of its new drafts by the event stream, instead of asking every few seconds.
+  await recordEvent(ctx.db, { userId: story.userId, kind: "lore", subjectId: story.id, at });
+}
+
+/** What a lore event says when it is sent: the story (as the web knows it) whose drafts changed. */
+export async function loreEventOf(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyRowId: string,
+): Promise<LoreEvent | null> {
+  const story = await findStory(ctx.db, userId, storyRowId);
+  return story ? { story_id: story.rootId ?? story.id } : null;
 }
 
 // --- The player's calls ------------------------------------------------------------------------------------

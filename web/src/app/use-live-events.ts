@@ -1,5 +1,6 @@
 // The signed-in app's one event stream (mounted once, by the app shell): credits events set the top bar's
-// balance, story events refresh the story cards, media events refresh the gallery and reach the open
+// balance, story events refresh the story cards, lore events the story's living-lore drafts, media events
+// refresh the gallery and reach the open
 // conversation (use-chat-session.ts listens through live-events.ts), studio events reach the Studio. A
 // conversation that is not on screen is marked stale, so it is read afresh when opened.
 import type { CreditBalance } from "@storyverse/contract/credits";
@@ -7,6 +8,7 @@ import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import {
   creditsEventSchema,
   EVENTS_PATH,
+  loreEventSchema,
   mediaEventSchema,
   storyEventSchema,
   studioEventSchema,
@@ -15,6 +17,7 @@ import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { CHAT_HISTORY_KEY } from "../features/chat/api/chat-history";
 import { refreshStoryList } from "../features/stories/api/list-stories";
+import { loreSuggestionsKey } from "../features/stories/api/lore-suggestions";
 import { storyMessagesKey } from "../features/stories/api/story-messages";
 import { apiOpenEventStream, type StreamEvent } from "../lib/api-client";
 import { CREDIT_BALANCE_KEY, CREDIT_QUERY_KEYS } from "../shared/credits/credit-balance";
@@ -56,6 +59,11 @@ export function applyLiveEvent(queryClient: QueryClient, { event, data }: Stream
     const conversation = media.story_id ? storyMessagesKey(media.story_id) : CHAT_HISTORY_KEY;
     void queryClient.invalidateQueries({ queryKey: conversation, exact: true, refetchType: "none" });
     publishMediaEvent(media);
+  } else if (event === "lore") {
+    // New living-lore drafts: the open story's notice reads them again (it does not poll while live).
+    const parsed = loreEventSchema.safeParse(data);
+    if (parsed.success)
+      void queryClient.invalidateQueries({ queryKey: loreSuggestionsKey(parsed.data.story_id) });
   } else if (event === "studio") {
     const parsed = studioEventSchema.safeParse(data);
     if (!parsed.success) return;

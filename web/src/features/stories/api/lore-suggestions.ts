@@ -9,12 +9,16 @@ import {
 import type { StoryCard } from "@storyverse/contract/story-cards";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { isLive } from "../../../shared/live/live-events";
 import { STORIES_KEY } from "./list-stories";
 
 export const loreSuggestionsKey = (storyId: string) => [...STORIES_KEY, storyId, "lore-suggestions"] as const;
 const suggestionsPath = (storyId: string) => `/api/stories/${encodeURIComponent(storyId)}/lore-suggestions`;
 
-/** How often an open story looks for new drafts: the job that finds them runs just after each turn. */
+/**
+ * How often an open story looks for new drafts while the event stream is down: the job that finds them runs
+ * just after each turn, and says so by a lore event (decision 0130), which is all a live page waits for.
+ */
 export const LORE_SUGGESTIONS_POLL_MS = 10_000;
 
 export const loreSuggestionsQueryOptions = (storyId: string) =>
@@ -26,7 +30,7 @@ export const loreSuggestionsQueryOptions = (storyId: string) =>
         signal,
         timeoutMs: 30_000,
       }).then((response) => response.suggestions),
-    refetchInterval: LORE_SUGGESTIONS_POLL_MS,
+    refetchInterval: () => (isLive() ? false : LORE_SUGGESTIONS_POLL_MS),
   });
 
 /** Makes the draft a Story Card; `edits` replace the draft's fields. */

@@ -1,10 +1,11 @@
 // Living lore in the story view: the notice names the drafts ("3 new: ...") and opens them; a draft is
 // accepted as it is or after edits (the card is made with them) or dismissed, and then leaves the list.
 import type { LoreSuggestion } from "@storyverse/contract/lore";
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { LORE_SUGGESTIONS_POLL_MS } from "../api/lore-suggestions";
 import { LoreDraftsPanel } from "./lore-drafts-panel";
 import { LoreNotice } from "./lore-notice";
 
@@ -86,6 +87,27 @@ describe("living lore's notice", () => {
     );
     await waitFor(() => expect(calls.length).toBe(1));
     expect(container.textContent).toBe("");
+  });
+});
+
+describe("living lore's notice without the event stream", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("looks every few seconds while the stream is down", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = server([]);
+    render(
+      <Providers auth={SIGNED_IN}>
+        <LoreNotice storyId={STORY} onOpen={() => {}} />
+      </Providers>,
+    );
+    await waitFor(() => expect(calls.length).toBe(1));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(LORE_SUGGESTIONS_POLL_MS * 2 + 100);
+    });
+    expect(calls.length).toBe(3);
   });
 });
 
