@@ -1,13 +1,11 @@
 // What branches (decision 0114) need of the chat module: a new branch's copy of the history it shares, each
 // branch's turns, newest scene and checkpoints for the tree, and naming a checkpoint. The stories module owns
 // the branches themselves and reaches the messages only through here.
-import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNotNull, isNull, notInArray, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import { conversationCache, type MessageRow, type NewMessage } from "./repo";
-
-const INSERT_SLICE = 200;
+import { branchMessages } from "./branch-messages";
+import { conversationCache } from "./repo";
 
 /** The exchange a branch is made from: its narrator message, its turn number and first words. */
 export type ForkExchange = { messageId: string; turn: number; words: string; through: Date };
@@ -17,84 +15,121 @@ const firstWords = (text: string) => {
   return flat.length <= 80 ? flat : `${flat.slice(0, 79).trimEnd()}…`;
 };
 
-/** A conversation's rows that are still part of it (undone exchanges and their versions left out), in order. */
-async function storyRows(q: Queryable, userId: string, storyId: string): Promise<MessageRow[]> {
-  const rows = await q
-    .select()
-    .from(chatMessages)
-    .where(and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId)))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.versionNumber), asc(chatMessages.id));
-  const undone = new Set(
-    rows.flatMap((row) => (row.undoStep === null ? [] : [row.id, row.versionGroup ?? row.id])),
-  );
-  return rows.filter((row) => !undone.has(row.id) && !(row.versionGroup && undone.has(row.versionGroup)));
-}
+/**
+ * A copy's id, from the branch it is copied into and the message it copies: the same in every statement of the
+ * copy (the recall marks find their message's copy by it) and shaped as a version-4 uuid like every other id.
+ */
+const copyId = (toStoryId: string, column: SQL): SQL =>
+  sql`overlay(overlay(md5(${toStoryId}::text || ':' || ${column}::text) placing '4' from 13) placing '8' from 17)::uuid`;
+
+type CutRow = { id: string; role: string; content: string; createdAt: Date; versionNumber: number };
 
 /**
  * Copies the story's history up to and including the exchange of `fromMessageId` (a shown message; a player's
- * message takes its answer with it) into `toStoryId`, retry versions included, in the caller's transaction.
- * The copies carry no charge (the turn was paid on the branch it was played on) and point at the message they
- * copy, so a picture still being made reaches them too. Null when the message is not shown in the story.
+ * message takes its answer with it) into `toStoryId`, retry versions included, undone exchanges left out, in the
+ * caller's transaction. The copies carry no charge (the turn was paid on the branch it was played on) and point
+ * at the message they copy, so a picture still being made reaches them too. Null when the message is not shown
+ * in the story. The history never passes through this process: a handful of statements whatever its length,
+ * the copy itself one INSERT ... SELECT (decision 0132).
  */
 export async function copyHistory(
   q: Queryable,
   input: { userId: string; fromStoryId: string; toStoryId: string; fromMessageId: string; at: Date },
 ): Promise<ForkExchange | null> {
-  const rows = await storyRows(q, input.userId, input.fromStoryId);
-  const shown = rows.filter((row) => !row.hidden);
-  let cut = shown.findIndex((row) => row.id === input.fromMessageId);
-  if (cut < 0) return null;
-  if (shown[cut]!.role === "user" && shown[cut + 1]?.role === "assistant") cut += 1;
-  const kept = shown.slice(0, cut + 1);
-  const keptGroups = new Set(kept.map((row) => row.versionGroup ?? row.id));
-  const copied = rows.filter((row) => keptGroups.has(row.versionGroup ?? row.id));
-
-  const newIds = new Map(copied.map((row) => [row.id, randomUUID()]));
-  const values: NewMessage[] = copied.map((row) => ({
-    ...row,
-    id: newIds.get(row.id)!,
-    storyId: input.toStoryId,
-    versionGroup: row.versionGroup ? (newIds.get(row.versionGroup) ?? null) : null,
-    chargedTenths: 0,
-    checkpoint: null,
-    copiedFrom: row.copiedFrom ?? row.id,
-  }));
-  for (let start = 0; start < values.length; start += INSERT_SLICE) {
-    await q.insert(chatMessages).values(values.slice(start, start + INSERT_SLICE));
-  }
-  conversationCache.invalidate(q, input.userId);
-  await copyRecallMarks(q, input, newIds);
-
-  const answers = kept.filter((row) => row.role === "assistant");
-  const forkMessage = kept[kept.length - 1]!;
-  return {
-    messageId: forkMessage.id,
-    turn: answers.length,
-    words: firstWords(forkMessage.content),
-    through: forkMessage.createdAt,
-  };
-}
-
-/** The pins and forgets of the copied exchanges hold on the new branch too. */
-async function copyRecallMarks(
-  q: Queryable,
-  input: { userId: string; toStoryId: string; at: Date },
-  newIds: Map<string, string>,
-): Promise<void> {
-  if (newIds.size === 0) return;
-  const marks = await q
-    .select()
-    .from(recallMarks)
-    .where(and(eq(recallMarks.userId, input.userId), inArray(recallMarks.messageId, [...newIds.keys()])));
-  if (marks.length === 0) return;
-  await q.insert(recallMarks).values(
-    marks.map((mark) => ({
-      ...mark,
-      messageId: newIds.get(mark.messageId)!,
-      storyId: input.toStoryId,
-      updatedAt: input.at,
-    })),
+  const inSource = branchMessages(input.userId, input.fromStoryId);
+  // What is undone (the Redo stack: a few exchanges) and every version of its answers have left the story.
+  const undoneRows = await q
+    .select({ id: chatMessages.id, group: chatMessages.versionGroup })
+    .from(chatMessages)
+    .where(and(inSource, isNotNull(chatMessages.undoStep)));
+  const undone = [...new Set(undoneRows.flatMap((row) => [row.id, row.group ?? row.id]))];
+  const live = and(
+    inSource,
+    undone.length === 0
+      ? undefined
+      : and(
+          notInArray(chatMessages.id, undone),
+          or(isNull(chatMessages.versionGroup), notInArray(chatMessages.versionGroup, undone)),
+        ),
   );
+  const cutColumns = {
+    id: chatMessages.id,
+    role: chatMessages.role,
+    content: chatMessages.content,
+    createdAt: chatMessages.createdAt,
+    versionNumber: chatMessages.versionNumber,
+  };
+  const [fork] = await q
+    .select(cutColumns)
+    .from(chatMessages)
+    .where(and(live, eq(chatMessages.hidden, false), eq(chatMessages.id, input.fromMessageId)));
+  if (!fork) return null;
+  const after = (row: CutRow) =>
+    sql`(${chatMessages.createdAt}, ${chatMessages.versionNumber}, ${chatMessages.id}) > (${row.createdAt}, ${row.versionNumber}, ${row.id}::uuid)`;
+  const throughRow = (row: CutRow) =>
+    sql`(${chatMessages.createdAt}, ${chatMessages.versionNumber}, ${chatMessages.id}) <= (${row.createdAt}, ${row.versionNumber}, ${row.id}::uuid)`;
+  let cut: CutRow = fork;
+  if (fork.role === "user") {
+    // A player's message takes its answer along: the next shown message, when it is the narrator's.
+    const [next] = await q
+      .select(cutColumns)
+      .from(chatMessages)
+      .where(and(live, eq(chatMessages.hidden, false), after(fork)))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.versionNumber), asc(chatMessages.id))
+      .limit(1);
+    if (next?.role === "assistant") cut = next;
+  }
+  const [counted] = await q
+    .select({ turns: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .where(and(live, eq(chatMessages.hidden, false), eq(chatMessages.role, "assistant"), throughRow(cut)));
+
+  // Every column as stored but the few a copy changes; a column added later is copied as it is.
+  const columns = Object.values(getTableColumns(chatMessages));
+  const changed: Record<string, SQL> = {
+    id: copyId(input.toStoryId, sql`${chatMessages.id}`),
+    story_id: sql`${input.toStoryId}::uuid`,
+    version_group: sql`case when ${chatMessages.versionGroup} is null then null else ${copyId(
+      input.toStoryId,
+      sql`${chatMessages.versionGroup}`,
+    )} end`,
+    charged_tenths: sql`0`,
+    checkpoint: sql`null`,
+    copied_from: sql`coalesce(${chatMessages.copiedFrom}, ${chatMessages.id})`,
+  };
+  // An answer's versions go together: a row is copied when the shown version of its group is (a window over
+  // the branch's rows, one scan and a sort, whatever the planner thinks of the table's size).
+  const kept = sql`bool_or(${chatMessages.hidden} = false and ${throughRow(cut)}) over (partition by coalesce(${chatMessages.versionGroup}, ${chatMessages.id}))`;
+  await q.execute(sql`
+    insert into ${chatMessages} (${sql.join(
+      columns.map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )})
+    select ${sql.join(
+      columns.map((column) => changed[column.name] ?? sql`${column}`),
+      sql`, `,
+    )}
+    from (select ${chatMessages}.*, ${kept} as kept from ${chatMessages} where ${live}) as ${chatMessages}
+    where kept
+  `);
+  // The pins and forgets of the copied exchanges hold on the new branch too (each found by its copy's id).
+  const markCopy = copyId(input.toStoryId, sql`${recallMarks.messageId}`);
+  await q.execute(sql`
+    insert into ${recallMarks} (message_id, user_id, story_id, pinned, forgotten, updated_at)
+    select ${markCopy}, ${recallMarks.userId}, ${input.toStoryId}::uuid, ${recallMarks.pinned},
+           ${recallMarks.forgotten}, ${input.at}
+    from ${recallMarks}
+    where ${recallMarks.userId} = ${input.userId} and ${recallMarks.storyId} = ${input.fromStoryId}
+      and exists (select 1 from ${chatMessages} where ${chatMessages.id} = ${markCopy})
+  `);
+  conversationCache.invalidate(q, input.userId);
+
+  return {
+    messageId: cut.id,
+    turn: Number(counted?.turns ?? 0),
+    words: firstWords(cut.content),
+    through: cut.createdAt,
+  };
 }
 
 export type BranchHistoryStats = {
