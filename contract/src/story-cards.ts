@@ -24,11 +24,20 @@ export const DEFAULT_PRIORITY = 10;
 export const REGEX_TRIGGER_FLAGS = "imsu";
 export const EMPTY_TRIGGERS_DETAIL = "triggers: give at least one trigger word";
 
-/** A trigger written `/pattern/flags` is a regular expression: its parts, or null for a plain word. */
+/**
+ * A trigger written `/pattern/flags` is a regular expression: its parts, or null for a plain word. The one
+ * test of that syntax, for the server (activation, imports, exports, living lore, speakers) and the web (the
+ * trigger input): trimmed, a slash, a pattern of at least one character (lines included), a slash, then
+ * lower-case letters only ("/Dragon/I" is a plain word; "/x/g" is a pattern whose flag regexTriggerProblem
+ * refuses).
+ */
 export function regexTrigger(trigger: string): { source: string; flags: string } | null {
   const match = /^\/(.+)\/([a-z]*)$/s.exec(trigger.trim());
   return match ? { source: match[1]!, flags: match[2]! } : null;
 }
+
+/** Whether a trigger is a `/pattern/flags` regular expression rather than a plain word (see regexTrigger). */
+export const isRegexTrigger = (trigger: string): boolean => regexTrigger(trigger) !== null;
 
 /**
  * Nested quantifiers ("(a+)+") and back-references can take exponential time on a long message: a trigger

@@ -2,7 +2,7 @@
 // named people, places and things of a story's narration (capitalised names that are not sentence starts,
 // written at least twice), the scene's place, time of day and weather, and what a named character now wears,
 // carries or suffers. The model's answer, when a real text provider is configured, has the same shape.
-import type { CardKind } from "@storyverse/contract/story-cards";
+import { type CardKind, isRegexTrigger } from "@storyverse/contract/story-cards";
 
 export type FoundName = { name: string; key: string; kind: CardKind; description: string };
 export type FoundScene = { place?: string; time_of_day?: string; weather?: string };
@@ -193,7 +193,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"
  * undefined when it says nothing of it (the card keeps what it had).
  */
 export function extractAppearance(narration: string, names: string[], max: number): string | undefined {
-  const plain = names.map((name) => name.trim()).filter((name) => name && !name.startsWith("/"));
+  const plain = names.map((name) => name.trim()).filter((name) => name && !isRegexTrigger(name));
   if (plain.length === 0) return undefined;
   const named = new RegExp(
     `(?<![\\p{L}\\p{M}\\p{N}])(?:${plain.map(escapeRegex).join("|")})(?![\\p{L}\\p{M}\\p{N}])`,

@@ -8,6 +8,7 @@
 // the app when the player changed it.
 import { isDeepStrictEqual } from "node:util";
 import { LORE_ENTRIES_MAX } from "@storyverse/contract/interop";
+import { isRegexTrigger } from "@storyverse/contract/story-cards";
 import { z } from "zod";
 import {
   type CharacterBook,
@@ -70,11 +71,6 @@ const logicNumber = (logic: SelectiveLogic) => LOGIC_BY_NUMBER.indexOf(logic);
 
 export const LORE_DEFAULT_INSERTION_ORDER = 100;
 export const LORE_DEFAULT_PRIORITY = 10;
-
-/** A key written as `/pattern/flags` (SillyTavern's and NovelAI's regex keys). */
-export function isRegexKey(key: string): boolean {
-  return /^\/.+\/[dgimsuyv]*$/s.test(key);
-}
 
 const fallbackName = (keys: string[], index: number) =>
   keys.find((key) => key.trim())?.trim() ?? `Entry ${index + 1}`;
@@ -313,7 +309,7 @@ function bookKeys(raw: CharacterBookEntry, keys: string[]): string[] {
   if (raw.use_regex !== true) return keys;
   const flags = raw.case_sensitive === true ? "" : "i";
   return keys.map((key) =>
-    isRegexKey(key) || !REGEX_SPECIAL.test(key) ? key : `/${key.replace(/\//g, "\\/")}/${flags}`,
+    isRegexTrigger(key) || !REGEX_SPECIAL.test(key) ? key : `/${key.replace(/\//g, "\\/")}/${flags}`,
   );
 }
 const bookName = (raw: Partial<CharacterBookEntry>, keys: string[], index: number) =>
@@ -397,7 +393,7 @@ function characterBookEntry(entry: LoreEntry, index: number): CharacterBookEntry
     // keys written as the app holds them are `/pattern/flags` (the form RisuAI and SillyTavern read as a
     // regex), so the entry says use_regex exactly when one of them is a pattern.
     use_regex:
-      !keysChanged && typeof raw.use_regex === "boolean" ? raw.use_regex : entry.keys.some(isRegexKey),
+      !keysChanged && typeof raw.use_regex === "boolean" ? raw.use_regex : entry.keys.some(isRegexTrigger),
   };
   return Object.fromEntries(
     Object.entries(written).filter(([, value]) => value !== undefined),

@@ -1,6 +1,7 @@
 // A list of words typed as chips: Enter or a comma adds what was typed, each chip has its remove button,
 // duplicates (any case) are skipped. Used for a Story Card's triggers and its secondary keys. The word
 // still being typed is the caller's, so Save can take it without Enter.
+import { isRegexTrigger } from "@storyverse/contract/story-cards";
 import { X } from "lucide-react";
 import { Button } from "../../../components/button";
 import { inputClasses } from "../../../components/text-field";
@@ -26,9 +27,8 @@ interface ChipsInputProps {
   onError: (message: string | null) => void;
 }
 
-/** A word written as /pattern/flags (commas inside it belong to the pattern). */
+/** A word being written as /pattern/flags (commas inside it belong to the pattern). */
 const isPattern = (raw: string) => raw.trim().startsWith("/");
-const completePattern = /^\/.+\/[a-z]*$/;
 
 export function ChipsInput({
   id,
@@ -102,7 +102,7 @@ export function ChipsInput({
             const value = event.target.value;
             // A comma ends a word, but inside a /pattern/ only once the pattern is closed ({2,3} has one).
             const ends =
-              value.endsWith(",") && (!isPattern(value) || completePattern.test(value.trim().slice(0, -1)));
+              value.endsWith(",") && (!isPattern(value) || isRegexTrigger(value.trim().slice(0, -1)));
             if (ends) add(value);
             else onDraftChange(value);
           }}
