@@ -9,16 +9,15 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 import { InvalidInput, NotFound } from "../platform/errors";
+import { branchMessages } from "./branch-messages";
 import { withVersions } from "./presentation";
 import type { MessageRow } from "./repo";
 
 /**
- * Which rows are the story's (its branch's) messages: the one condition every page query scopes by. A branch
- * is a story row of its own today; when branches share their parent's history (decision 0132) this is the
- * condition to swap for the branch's own rows plus its ancestry up to the fork.
+ * Which rows are the story's (its branch's) messages: the one condition every page query scopes by, the chat
+ * module's one definition of a branch's messages (branch-messages.ts, decision 0132).
  */
-export const storyMessagesScope = (userId: string, storyId: string): SQL =>
-  and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId))!;
+export const storyMessagesScope = branchMessages;
 
 /** The story as it reads (not the retry versions waiting to be switched back to, not the undone). */
 const shown = (userId: string, storyId: string): SQL =>
