@@ -214,6 +214,7 @@ async function measure(engine: Engine, postgresUrl: string) {
     app = undefined;
     const seeding = performance.now();
     const newest: string[] = [];
+    let probeNewest = "";
     const opened = await openDatabase(
       database ? { url: database.url, readCache: false } : { pgliteDir: path.join(dataDir, "pglite") },
     );
@@ -221,7 +222,7 @@ async function measure(engine: Engine, postgresUrl: string) {
       for (const [i, size] of sizes.entries()) {
         newest.push(await writeStory(opened.executeSql, userId, stories[i]!, size));
       }
-      await writeStory(opened.executeSql, userId, probe, 2);
+      probeNewest = await writeStory(opened.executeSql, userId, probe, 2);
       // Turns and exports are paid: the bench's player has credits enough (the turns' cost is not measured).
       await opened.executeSql("update credit_accounts set unlimited = true where user_id = $1", [userId]);
       await opened.executeSql("vacuum (analyze) chat_messages");
@@ -240,7 +241,7 @@ async function measure(engine: Engine, postgresUrl: string) {
       metrics: { url: `http://127.0.0.1:${metricsPort}/metrics`, token: metricsToken },
       embeddings: { port: embeddingsPort, dimensions: VECTOR_DIMENSIONS },
       stories: sizes.map((size, i) => ({ size, id: stories[i]!, newestNarrator: newest[i]! })),
-      probe,
+      probe: { id: probe, newestNarrator: probeNewest },
       turns: Number(process.env.BENCH_LONG_STORY_TURNS ?? 4),
       parts: (process.env.BENCH_LONG_STORY_PARTS ?? "open,browser,turns,branch,narration,exports").split(","),
     };
