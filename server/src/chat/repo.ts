@@ -4,7 +4,7 @@ import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
-import { defineReadCache } from "../platform/read-cache";
+import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
 import { branchMessages } from "./branch-messages";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
@@ -24,7 +24,36 @@ const inConversation = (userId: string, storyId: string | null | undefined): SQL
  * change to `chat_messages` is a write of this file or of `branch-history.ts` / `backup-rows.ts`, and each
  * invalidates its user after its statement (all users when the statement does not say whose rows).
  */
-export const conversationCache = defineReadCache<unknown>("chat.conversations", ["chat_messages"]);
+export const conversationCache = defineReadCache<unknown>("chat.conversations", ["chat_messages"], {
+  perPart: ["chat_messages"],
+});
+
+/**
+ * The cache's owners (decision 0134): each conversation (a story's branch row, or the main chat) is one part of
+ * its user, so a turn in one story keeps every other story's answers; answers over all of a user's
+ * conversations (every story's counts, a message looked up by id alone) are a part of their own, which every
+ * write of the user drops. A write whose rows are not named (branch copies, restores) drops the whole user.
+ */
+const conversationOwner = (userId: string, storyId: string | null): string =>
+  partOf(userId, storyId ?? "main");
+const acrossConversations = (userId: string): string => acrossParts(userId);
+
+/** After a write to one conversation's rows. */
+export function conversationChanged(q: Queryable, userId: string, storyId: string | null): void {
+  conversationCache.invalidate(q, conversationOwner(userId, storyId));
+  conversationCache.invalidate(q, acrossConversations(userId));
+}
+
+/** After a write to these rows (each names its user and conversation). */
+function messagesChanged(q: Queryable, rows: readonly { userId: string; storyId: string | null }[]): void {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const owner = conversationOwner(row.userId, row.storyId);
+    if (seen.has(owner)) continue;
+    seen.add(owner);
+    conversationChanged(q, row.userId, row.storyId);
+  }
+}
 
 /** The story as it reads: every message but the retry versions that are not the one shown. */
 const shownIn = (userId: string, storyId: string | null | undefined): SQL =>
@@ -32,7 +61,7 @@ const shownIn = (userId: string, storyId: string | null | undefined): SQL =>
 
 export async function insertMessage(q: Queryable, values: NewMessage): Promise<MessageRow> {
   const [row] = await q.insert(chatMessages).values(values).returning();
-  conversationCache.invalidate(q, values.userId);
+  conversationChanged(q, values.userId, values.storyId ?? null);
   return row!;
 }
 
@@ -145,12 +174,15 @@ export async function allMessages(
   storyId: string | null,
 ): Promise<MessageRow[]> {
   if (storyId) {
-    return conversationCache.read(q, `messages:${userId}:${storyId}`, userId, () =>
-      storyMessagesStatement(q).execute({ userId, storyId }),
+    return conversationCache.read(
+      q,
+      `messages:${userId}:${storyId}`,
+      conversationOwner(userId, storyId),
+      () => storyMessagesStatement(q).execute({ userId, storyId }),
     ) as Promise<MessageRow[]>;
   }
   if (storyId === null) {
-    return conversationCache.read(q, `messages:${userId}:main`, userId, () =>
+    return conversationCache.read(q, `messages:${userId}:main`, conversationOwner(userId, null), () =>
       mainChatMessagesStatement(q).execute({ userId }),
     ) as Promise<MessageRow[]>;
   }
@@ -182,7 +214,9 @@ export async function findMessage(
   storyId: string | null | undefined,
   messageId: string,
 ): Promise<MessageRow | undefined> {
-  const [row] = (await conversationCache.read(q, `message:${userId}:${messageId}`, userId, () =>
+  // Kept under the conversation asked about (any of the user's when none is named).
+  const owner = storyId === undefined ? acrossConversations(userId) : conversationOwner(userId, storyId);
+  const [row] = (await conversationCache.read(q, `message:${owner}:${messageId}`, owner, () =>
     findMessageStatement(q).execute({ userId, messageId }),
   )) as MessageRow[];
   if (!row || (storyId !== undefined && row.storyId !== storyId)) return undefined;
@@ -215,8 +249,8 @@ export async function updateMediaIfPending(
     .update(chatMessages)
     .set(values)
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
-    .returning({ id: chatMessages.id, userId: chatMessages.userId });
-  for (const userId of new Set(updated.map((row) => row.userId))) conversationCache.invalidate(q, userId);
+    .returning({ id: chatMessages.id, userId: chatMessages.userId, storyId: chatMessages.storyId });
+  messagesChanged(q, updated);
   return updated.some((row) => row.id === messageId);
 }
 
@@ -235,7 +269,7 @@ export async function pendingMessagesOfStory(
 
 export async function deleteConversation(q: Queryable, userId: string, storyId: string): Promise<void> {
   await q.delete(chatMessages).where(inConversation(userId, storyId));
-  conversationCache.invalidate(q, userId);
+  conversationChanged(q, userId, storyId);
 }
 
 /** pending -> failed, only if still pending; false when the job finished (or failed) first. */
@@ -249,12 +283,34 @@ export async function failIfPending(
     .update(chatMessages)
     .set({ mediaStatus: "failed", mediaError: reason, updatedAt: at })
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
-    .returning({ id: chatMessages.id, userId: chatMessages.userId });
-  for (const userId of new Set(updated.map((row) => row.userId))) conversationCache.invalidate(q, userId);
+    .returning({ id: chatMessages.id, userId: chatMessages.userId, storyId: chatMessages.storyId });
+  messagesChanged(q, updated);
   return updated.some((row) => row.id === messageId);
 }
 
 export type ConversationStats = { storyId: string; messageCount: number; lastMessageAt: Date | null };
+
+// A story card's count and newest message time: one story's, kept under that story (decision 0134), so a page
+// of cards reads again only the stories played since.
+const storyStatsStatement = preparedPerHandle((q) =>
+  q
+    .select({
+      messageCount: sql<number>`count(*)::int`,
+      // Epoch milliseconds: the same on both drivers, whatever their timestamp parsing.
+      lastMessageAt: sql<
+        string | null
+      >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+    })
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.userId, sql.placeholder("userId")),
+        eq(chatMessages.storyId, sql.placeholder("storyId")),
+        eq(chatMessages.hidden, false),
+      ),
+    )
+    .prepare("story_conversation_stats"),
+);
 
 /** Message count and newest message time of each of these stories' conversations (absent: no messages). */
 export async function storyConversationStats(
@@ -262,28 +318,19 @@ export async function storyConversationStats(
   userId: string,
   storyIds: string[],
 ): Promise<ConversationStats[]> {
-  if (storyIds.length === 0) return [];
-  const rows = await q
-    .select({
-      storyId: chatMessages.storyId,
-      messageCount: sql<number>`count(*)::int`,
-      // Epoch milliseconds: the same on both drivers, whatever their timestamp parsing.
-      lastMessageAt: sql<string>`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
-    })
-    .from(chatMessages)
-    .where(
-      and(
-        eq(chatMessages.userId, userId),
-        inArray(chatMessages.storyId, storyIds),
-        eq(chatMessages.hidden, false),
-      ),
-    )
-    .groupBy(chatMessages.storyId);
-  return rows.map((row) => ({
-    storyId: row.storyId!,
-    messageCount: Number(row.messageCount),
-    lastMessageAt: new Date(Number(row.lastMessageAt)),
-  }));
+  const each = await Promise.all(
+    storyIds.map(async (storyId) => {
+      const owner = conversationOwner(userId, storyId);
+      const [row] = (await conversationCache.read(q, `count:${owner}`, owner, () =>
+        storyStatsStatement(q).execute({ userId, storyId }),
+      )) as { messageCount: number; lastMessageAt: string | null }[];
+      const messageCount = Number(row?.messageCount ?? 0);
+      return messageCount === 0
+        ? undefined
+        : { storyId, messageCount, lastMessageAt: new Date(Number(row!.lastMessageAt)) };
+    }),
+  );
+  return each.filter((stats) => stats !== undefined);
 }
 
 // The story list asks for the stats of every one of the user's stories: one prepared statement, no id list.
@@ -311,7 +358,7 @@ export async function allStoriesConversationStats(
   q: Queryable,
   userId: string,
 ): Promise<ConversationStats[]> {
-  const rows = (await conversationCache.read(q, `stats:${userId}`, userId, () =>
+  const rows = (await conversationCache.read(q, `stats:${userId}`, acrossConversations(userId), () =>
     allStoriesStatsStatement(q).execute({ userId }),
   )) as { storyId: string | null; messageCount: number; lastMessageAt: string }[];
   return rows.map((row) => ({
@@ -358,20 +405,22 @@ export async function versionCounts(q: Queryable, groupIds: string[]): Promise<M
 
 /** Makes `shownId` the one shown version of its group. */
 export async function showVersion(q: Queryable, groupId: string, shownId: string, at: Date): Promise<void> {
-  await q
+  const updated = await q
     .update(chatMessages)
     .set({ hidden: sql`${chatMessages.id} <> ${shownId}`, updatedAt: at })
-    .where(or(eq(chatMessages.id, groupId), eq(chatMessages.versionGroup, groupId)));
-  conversationCache.invalidateAll(q);
+    .where(or(eq(chatMessages.id, groupId), eq(chatMessages.versionGroup, groupId)))
+    .returning({ userId: chatMessages.userId, storyId: chatMessages.storyId });
+  messagesChanged(q, updated);
 }
 
 /** Marks a message as the first version of its own group (done when it is first retried). */
 export async function startVersionGroup(q: Queryable, messageId: string): Promise<void> {
-  await q
+  const updated = await q
     .update(chatMessages)
     .set({ versionGroup: messageId })
-    .where(and(eq(chatMessages.id, messageId), isNull(chatMessages.versionGroup)));
-  conversationCache.invalidateAll(q);
+    .where(and(eq(chatMessages.id, messageId), isNull(chatMessages.versionGroup)))
+    .returning({ userId: chatMessages.userId, storyId: chatMessages.storyId });
+  messagesChanged(q, updated);
 }
 
 export async function updateContent(q: Queryable, messageId: string, content: string, at: Date) {
@@ -380,7 +429,7 @@ export async function updateContent(q: Queryable, messageId: string, content: st
     .set({ content, updatedAt: at })
     .where(eq(chatMessages.id, messageId))
     .returning();
-  if (row) conversationCache.invalidate(q, row.userId);
+  if (row) messagesChanged(q, [row]);
   return row;
 }
 
@@ -433,7 +482,7 @@ export async function hideAsUndone(
     .update(chatMessages)
     .set({ hidden: true, undoStep: step, updatedAt: at })
     .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.id, ids)));
-  conversationCache.invalidate(q, userId);
+  conversationChanged(q, userId, storyId);
 }
 
 /** Redo: shows the most recently undone messages again (oldest first); none when nothing is undone. */
@@ -450,7 +499,7 @@ export async function showNewestUndone(
     .set({ hidden: false, undoStep: null, updatedAt: at })
     .where(and(inConversation(userId, storyId), eq(chatMessages.undoStep, step)))
     .returning();
-  conversationCache.invalidate(q, userId);
+  conversationChanged(q, userId, storyId);
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
 }
 

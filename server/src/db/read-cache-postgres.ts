@@ -16,6 +16,27 @@ export const READ_CACHE_MAX_AGE_MS = 1_000;
 
 type Run = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
 
+/**
+ * Tables whose answers are kept per part of a user (decision 0134): their signal names each (user, part) a
+ * statement changed, `<table>:<user>/<part>`, so a turn in one story leaves the other stories' answers. The
+ * part is the row's story (a message's story, "main" for the main chat; a story row's own id).
+ */
+const PER_PART: Record<string, { user: string; part: string; none: string }> = {
+  chat_messages: { user: "user_id", part: "story_id", none: "main" },
+  stories: { user: "user_id", part: "id", none: "main" },
+};
+
+/** A statement that changed more parts than this says only its table (every answer of it goes). */
+const PARTS_AT_MOST = 50;
+
+/** A signal's words: the table, and the user and part it changed when it says them. */
+export function parseTableChanged(payload: string): { table: string; user?: string; part?: string } {
+  const colon = payload.indexOf(":");
+  if (colon < 0) return { table: payload };
+  const [user, part] = payload.slice(colon + 1).split("/");
+  return user && part ? { table: payload.slice(0, colon), user, part } : { table: payload.slice(0, colon) };
+}
+
 /** The trigger function, and the statement trigger on each of `tables` that lacks it (inside a transaction). */
 async function putChangeSignals(run: Run, tables: readonly string[]): Promise<void> {
   await run(`
@@ -24,12 +45,58 @@ async function putChangeSignals(run: Run, tables: readonly string[]): Promise<vo
       perform pg_notify('${TABLE_CHANGED_CHANNEL}', tg_table_name);
       return null;
     end $$`);
+  // The per-part signal: each (user, part) of the statement's rows, or the table alone past PARTS_AT_MOST.
+  await run(`
+    create or replace function storyverse_parts_changed() returns trigger language plpgsql as $$
+    declare
+      parts text[];
+    begin
+      execute format(
+        'select array(select distinct %I::text || ''/'' || coalesce(%I::text, %L) from changed_rows limit ${PARTS_AT_MOST + 1})',
+        tg_argv[0], tg_argv[1], tg_argv[2]) into parts;
+      if array_length(parts, 1) > ${PARTS_AT_MOST} then
+        perform pg_notify('${TABLE_CHANGED_CHANNEL}', tg_table_name);
+      else
+        for i in 1 .. coalesce(array_length(parts, 1), 0) loop
+          perform pg_notify('${TABLE_CHANGED_CHANNEL}', tg_table_name || ':' || parts[i]);
+        end loop;
+      end if;
+      return null;
+    end $$`);
+  const perPart = tables.filter((table) => PER_PART[table]);
+  const partsMissing = await run(
+    `select c.relname as name from pg_class c
+     where c.relnamespace = current_schema()::regnamespace and c.relname = any($1::text[])
+       and not exists (
+         select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'storyverse_parts_inserted')`,
+    [perPart],
+  );
+  for (const { name } of partsMissing.rows as { name: string }[]) {
+    const table = `"${name.replaceAll('"', '""')}"`;
+    const { user, part, none } = PER_PART[name]!;
+    const args = `'${user}', '${part}', '${none}'`;
+    await run(`drop trigger if exists storyverse_table_changed on ${table}`);
+    for (const [trigger, event, rows] of [
+      ["storyverse_parts_inserted", "insert", "new"],
+      ["storyverse_parts_updated", "update", "new"],
+      ["storyverse_parts_deleted", "delete", "old"],
+    ] as const) {
+      await run(
+        `create trigger ${trigger} after ${event} on ${table} referencing ${rows} table as changed_rows
+         for each statement execute function storyverse_parts_changed(${args})`,
+      );
+    }
+    await run(
+      `create trigger storyverse_parts_truncated after truncate on ${table}
+       for each statement execute function storyverse_table_changed()`,
+    );
+  }
   const missing = await run(
     `select c.relname as name from pg_class c
      where c.relnamespace = current_schema()::regnamespace and c.relname = any($1::text[])
        and not exists (
          select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'storyverse_table_changed')`,
-    [tables],
+    [tables.filter((table) => !PER_PART[table])],
   );
   for (const { name } of missing.rows as { name: string }[]) {
     await run(
@@ -76,7 +143,10 @@ export function followTableChanges(notifier: Notifier, caches: ReadCaches, insta
   let armed = false;
   let listening = notifier.watchListening === undefined;
   const update = () => caches.setEnabled(armed && listening);
-  const stopSignals = notifier.subscribe(TABLE_CHANGED_CHANNEL, (table) => caches.tableChanged(table));
+  const stopSignals = notifier.subscribe(TABLE_CHANGED_CHANNEL, (payload) => {
+    const { table, user, part } = parseTableChanged(payload);
+    caches.tableChanged(table, user && part ? { user, part } : undefined);
+  });
   const stopWatching = notifier.watchListening?.((now) => {
     listening = now;
     update();

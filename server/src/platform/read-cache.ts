@@ -13,6 +13,8 @@
 //   cache that reads the table forgets everything. On PostgreSQL nothing is kept longer than `maxAgeMs`,
 //   and the caches are off (and empty) while the change signals cannot be heard (`setEnabled`).
 // - A hit returns a copy, so a caller may change what it gets.
+// - An owner may be a part of a user (`partOf(user, story)`, decision 0134): invalidating the part leaves the
+//   user's other parts kept, and invalidating the user drops every part of it.
 // The caches belong to one database handle: a Drizzle database and every transaction in it share the
 // same `_.tableNamesMap` (made once per `drizzle()` call), which is the key here. A handle that was never
 // given caches (`attachReadCaches`) reads straight from the database.
@@ -38,7 +40,14 @@ class Store {
   constructor(readonly maxEntries: number) {}
 
   stamp(owner: string): number {
-    return Math.max(this.owners.get(owner) ?? 0, this.floor);
+    const whole = wholeOf(owner);
+    const part = this.owners.get(owner) ?? 0;
+    return Math.max(part, whole === owner ? 0 : (this.owners.get(whole) ?? 0), this.floor);
+  }
+
+  /** Nothing of `owner` is kept while it, or the whole it is a part of, has a write not yet committed. */
+  isPending(owner: string): boolean {
+    return this.pending.has(owner) || this.pending.has(wholeOf(owner)) || this.pending.has(EVERYONE);
   }
 
   invalidate(owner: string): void {
@@ -59,8 +68,12 @@ export type ReadCaches = {
   /** PostgreSQL: off until the change signals are heard; turning off drops everything kept. */
   setEnabled: (on: boolean) => void;
   readonly enabled: boolean;
-  /** A table changed (the cross-process signal): every cache whose answers read it forgets everything. */
-  tableChanged: (table: string) => void;
+  /**
+   * A table changed (the cross-process signal): every cache whose answers read it forgets everything, or, when
+   * the signal names the user and part it changed, what the caches keep of that part (the caches that keep the
+   * table's answers per part, `perPart`) or of that user (the others).
+   */
+  tableChanged: (table: string, changed?: { user: string; part: string }) => void;
   /** PostgreSQL: a pool connection was taken (`acquire`) or given back (`release`). */
   acquired: (connection: object) => void;
   released: (connection: object) => void;
@@ -86,6 +99,7 @@ const PENDING_AT_MOST_MS = 1_000;
 
 const registries = new WeakMap<object, Registry>();
 const tablesOf = new Map<string, readonly string[]>();
+const perPartOf = new Map<string, readonly string[]>();
 
 /**
  * The read caches of one database. `maxAgeMs`: the longest an answer is served (PostgreSQL's bound on a
@@ -121,8 +135,15 @@ export function createReadCaches(
       for (const found of stores.values()) found.clear();
       enabled = on;
     },
-    tableChanged(table) {
-      for (const [name, found] of stores) if (tablesOf.get(name)?.includes(table)) found.clear();
+    tableChanged(table, changed) {
+      for (const [name, found] of stores) {
+        if (!tablesOf.get(name)?.includes(table)) continue;
+        if (!changed) found.clear();
+        else if (perPartOf.get(name)?.includes(table)) {
+          found.invalidate(partOf(changed.user, changed.part));
+          found.invalidate(partOf(changed.user, ACROSS));
+        } else found.invalidate(changed.user);
+      }
     },
     acquired(connection) {
       out.set(connection, sequence);
@@ -195,10 +216,38 @@ export type ReadCache<V> = {
 /** The owner that stands for all of them (`invalidateAll`). */
 const EVERYONE = "\u0000all";
 
-/** Declares a cache: `name` unique in the app, `tables` every table its answers read. */
-export function defineReadCache<V>(name: string, tables: readonly string[]): ReadCache<V> {
+const PART = "/";
+
+/**
+ * An owner that is one part of `whole` (a story of a user): its answers are dropped by invalidating the part
+ * or the whole; the whole's other parts are kept when only this part is invalidated.
+ */
+export const partOf = (whole: string, part: string): string => `${whole}${PART}${part}`;
+
+const ACROSS = "*";
+
+/** The owner of a whole's answers that read several of its parts: dropped with any part. */
+export const acrossParts = (whole: string): string => partOf(whole, ACROSS);
+
+/** The whole an owner is a part of (itself when it is no part). */
+function wholeOf(owner: string): string {
+  const at = owner.indexOf(PART);
+  return at < 0 ? owner : owner.slice(0, at);
+}
+
+/**
+ * Declares a cache: `name` unique in the app, `tables` every table its answers read. `perPart`: the tables
+ * whose answers it keeps per part of a user, with the part the table's change signal names (a story:
+ * `partOf(user, storyId)`, its answers over all parts under `acrossParts(user)`).
+ */
+export function defineReadCache<V>(
+  name: string,
+  tables: readonly string[],
+  options: { perPart?: readonly string[] } = {},
+): ReadCache<V> {
   if (tablesOf.has(name)) throw new Error(`read cache ${name} is declared twice`);
   tablesOf.set(name, tables);
+  perPartOf.set(name, options.perPart ?? []);
   return {
     async read(q, key, owner, load) {
       const registry = registries.get(q._.tableNamesMap);
@@ -229,12 +278,7 @@ export function defineReadCache<V>(name: string, tables: readonly string[]): Rea
         if (store.flights.get(key)?.answer === answer) store.flights.delete(key);
       }
       if (registry.hasMarks()) registry.prune();
-      if (
-        registry.enabled &&
-        store.stamp(owner) === stamp &&
-        !store.pending.has(owner) &&
-        !store.pending.has(EVERYONE)
-      ) {
+      if (registry.enabled && store.stamp(owner) === stamp && !store.isPending(owner)) {
         store.entries.delete(key);
         store.entries.set(key, { owner, stamp, at, value: await answer });
         if (store.entries.size > store.maxEntries)

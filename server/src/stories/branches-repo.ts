@@ -3,7 +3,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { loreSuggestions, stories } from "../db/schema";
-import { laterActivity, type StoryRow, storiesChanged, storyCache } from "./repo";
+import { laterActivity, type StoryRow, storiesChanged, storyCache, storyOwner } from "./repo";
 
 /** What every story call needs to find the branch it acts on: one primary-key read, prepared once. */
 const branchAddressStatement = preparedPerHandle((q) =>
@@ -38,7 +38,7 @@ export async function branchAddress(
   userId: string,
   storyId: string,
 ): Promise<BranchAddress | undefined> {
-  const [row] = (await storyCache.read(q, `address:${userId}:${storyId}`, userId, () =>
+  const [row] = (await storyCache.read(q, `address:${userId}:${storyId}`, storyOwner(userId, storyId), () =>
     branchAddressStatement(q).execute({ userId, storyId }),
   )) as BranchAddress[];
   return row;
@@ -131,7 +131,7 @@ export async function setViewingBranch(q: Queryable, rootId: string, branchId: s
       .update(stories)
       .set({ viewingBranchId: branchId })
       .where(eq(stories.id, rootId))
-      .returning({ userId: stories.userId }),
+      .returning({ userId: stories.userId, id: stories.id }),
   );
 }
 
@@ -142,14 +142,17 @@ export async function renameBranchRow(q: Queryable, branchId: string, name: stri
       .update(stories)
       .set({ branchName: name, updatedAt: at, lastActivity: laterActivity(at) })
       .where(eq(stories.id, branchId))
-      .returning({ userId: stories.userId }),
+      .returning({ userId: stories.userId, id: stories.id }),
   );
 }
 
 export async function deleteBranchRow(q: Queryable, branchId: string): Promise<void> {
   storiesChanged(
     q,
-    await q.delete(stories).where(eq(stories.id, branchId)).returning({ userId: stories.userId }),
+    await q
+      .delete(stories)
+      .where(eq(stories.id, branchId))
+      .returning({ userId: stories.userId, id: stories.id }),
   );
 }
 
@@ -161,7 +164,7 @@ export async function markFirstBranchRemoved(q: Queryable, rootId: string, at: D
       .update(stories)
       .set({ branchRemoved: true, updatedAt: at, lastActivity: laterActivity(at) })
       .where(eq(stories.id, rootId))
-      .returning({ userId: stories.userId }),
+      .returning({ userId: stories.userId, id: stories.id }),
   );
 }
 
@@ -173,6 +176,6 @@ export async function retitleTree(q: Queryable, rootId: string, title: string): 
       .update(stories)
       .set({ title })
       .where(or(eq(stories.id, rootId), eq(stories.rootId, rootId)))
-      .returning({ userId: stories.userId }),
+      .returning({ userId: stories.userId, id: stories.id }),
   );
 }

@@ -5,7 +5,7 @@ import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { stories } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
-import { defineReadCache } from "../platform/read-cache";
+import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
 
 export type StoryRow = typeof stories.$inferSelect;
 
@@ -15,14 +15,27 @@ export type StoryRow = typeof stories.$inferSelect;
  * `branches-repo.ts`, `imported-story.ts`, `backup-rows.ts` or `living-lore-repo.ts`, and each invalidates
  * its user after its statement.
  */
-export const storyCache = defineReadCache<unknown>("stories.rows", ["stories"]);
+export const storyCache = defineReadCache<unknown>("stories.rows", ["stories"], { perPart: ["stories"] });
 
 /** last_activity raised to `at` (never lowered): set by every write that sets updated_at (decision 0134). */
 export const laterActivity = (at: Date): SQL => sql`greatest(${stories.lastActivity}, ${at})`;
 
-/** After a statement that changed these rows (each names its user). */
-export function storiesChanged(q: Queryable, rows: readonly { userId: string }[]): void {
-  for (const userId of new Set(rows.map((row) => row.userId))) storyCache.invalidate(q, userId);
+/**
+ * The cache's owners (decision 0134): each story row (a branch) is one part of its user, so a turn in one story
+ * keeps the other stories' rows; answers over several rows (the whole list) are a part of their own, which
+ * every change of the user's rows drops.
+ */
+export const storyOwner = (userId: string, storyId: string): string => partOf(userId, storyId);
+const acrossStories = (userId: string): string => acrossParts(userId);
+
+/** After a statement that changed these rows (each names its user; and its id, else the whole user goes). */
+export function storiesChanged(q: Queryable, rows: readonly { userId: string; id?: string }[]): void {
+  for (const row of rows) {
+    if (row.id) {
+      storyCache.invalidate(q, storyOwner(row.userId, row.id));
+      storyCache.invalidate(q, acrossStories(row.userId));
+    } else storyCache.invalidate(q, row.userId);
+  }
 }
 
 const listStoriesStatement = preparedPerHandle((q) =>
@@ -36,7 +49,7 @@ const listStoriesStatement = preparedPerHandle((q) =>
 );
 
 export async function listStories(q: Queryable, userId: string): Promise<StoryRow[]> {
-  return storyCache.read(q, `list:${userId}`, userId, () =>
+  return storyCache.read(q, `list:${userId}`, acrossStories(userId), () =>
     listStoriesStatement(q).execute({ userId }),
   ) as Promise<StoryRow[]>;
 }
@@ -126,7 +139,7 @@ export async function findStory(
   userId: string,
   storyId: string,
 ): Promise<StoryRow | undefined> {
-  const [row] = (await storyCache.read(q, `story:${userId}:${storyId}`, userId, () =>
+  const [row] = (await storyCache.read(q, `story:${userId}:${storyId}`, storyOwner(userId, storyId), () =>
     findStoryStatement(q).execute({ userId, storyId }),
   )) as StoryRow[];
   return row;
@@ -211,7 +224,7 @@ export async function updateStory(
     .set({ ...values, lastActivity: laterActivity(values.updatedAt) })
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)))
     .returning({ id: stories.id });
-  storyCache.invalidate(q, userId);
+  storiesChanged(q, [{ userId, id: storyId }]);
   return updated.length === 1;
 }
 
