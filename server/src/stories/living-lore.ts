@@ -25,6 +25,7 @@ import {
   CARD_KINDS,
   type CardKind,
   createCardRequestSchema,
+  isRegexTrigger,
   type StoryCard,
 } from "@storyverse/contract/story-cards";
 import { z } from "zod";
@@ -92,7 +93,7 @@ function coveredKeys(cards: CardRow[]): Set<string> {
   const keys = new Set<string>();
   for (const card of cards) {
     for (const word of [card.name, ...card.triggers]) {
-      if (word.startsWith("/")) continue;
+      if (isRegexTrigger(word)) continue;
       keys.add(
         word
           .replace(/^the\s+/i, "")
