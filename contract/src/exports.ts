@@ -1,5 +1,6 @@
-// Exports made by a job (long stories, and every export the web app starts): start one, follow its
-// progress, then download the file. `GET /api/stories/{id}/export` still streams a book at once.
+// Exports made by a job in the worker: start one, follow its progress and step, then download the file. An
+// export asked for again while the story is unchanged is answered with the one made already (`reused`).
+// `GET /api/stories/{id}/export` waits for the same job and sends its file.
 import { z } from "zod";
 
 export const EXPORT_FORMATS = ["md", "epub", "pdf"] as const;
@@ -28,6 +29,8 @@ export const storyExportSchema = z.object({
   format: z.enum(EXPORT_FORMATS),
   status: z.enum(["queued", "running", "completed", "failed"]),
   progress: z.number().describe("0 to 100"),
+  /** What it is doing now, while queued or running ("Writing turn 1,200 of 10,000"); null once it ended. */
+  step: z.string().nullable().default(null),
   error: z.string().nullable(),
   /** The file's name once made; download it from `.../exports/{export_id}/file`. */
   filename: z.string().nullable(),
@@ -39,6 +42,8 @@ export type StoryExport = z.infer<typeof storyExportSchema>;
 export const storyExportResponseSchema = z.object({
   success: z.literal(true),
   export: storyExportSchema,
+  /** Starting one: true when an identical export (same story content, format and voices) answered instead. */
+  reused: z.boolean().optional(),
 });
 export type StoryExportResponse = z.infer<typeof storyExportResponseSchema>;
 

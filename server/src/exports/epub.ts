@@ -8,7 +8,7 @@
 import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
-import { type Book, EXCHANGES_PER_CHAPTER, type Exchange, pad } from "./book";
+import { type BookStream, EXCHANGES_PER_CHAPTER, type Exchange, pad, scanBook } from "./book";
 import {
   ACTIVE_CLASS,
   AUDIO_EXTENSION,
@@ -21,7 +21,8 @@ import {
   type ReadAlongSentence,
   smilDocument,
 } from "./epub-read-along";
-import { bookImage, inOrder } from "./ereader-images";
+import { BookImages, bookImage, inOrder } from "./ereader-images";
+import type { WriteOptions } from "./markdown-zip";
 import { markdownToXhtml, xmlEscape } from "./text";
 import { addStreamedEntry } from "./zip-entries";
 
@@ -88,10 +89,12 @@ const chapterTitle = (n: number) => `Chapter ${n}`;
 export async function writeEpub(
   ctx: Pick<AppContext, "storage" | "log">,
   zip: ZipFile,
-  book: Book,
+  book: BookStream,
   modifiedAt: Date,
   readAlong?: ReadAlong,
+  options: WriteOptions = {},
 ): Promise<void> {
+  const scan = options.scan ?? (await scanBook(book));
   // First, stored, and with no extra field: readers find the type at a fixed offset.
   zip.addBuffer(Buffer.from("application/epub+zip", "ascii"), "mimetype", {
     compress: false,
@@ -182,18 +185,25 @@ export async function writeEpub(
     sentences = [];
   };
 
+  // Each picture shrunk once, however many exchanges show it: later showings point at the first one's file.
+  const images = new BookImages<string>(ctx, scan.imageUses);
   const withImages = inOrder(book.exchanges, async (exchange) => ({
     exchange,
-    image: exchange.imageKey ? await bookImage(ctx, exchange.imageKey) : null,
+    picture: exchange.imageKey ? await images.show(exchange.imageKey) : null,
   }));
-  for await (const { exchange, image } of withImages) {
+  for await (const { exchange, picture } of withImages) {
     let href: string | null = null;
-    if (image) {
+    if (picture?.image && !picture.first) href = picture.placed.value ?? null;
+    else if (picture?.image) {
       href = `images/scene-${pad(exchange.number)}.jpg`;
+      picture.placed.value = href;
       // The next picture is added once the archive has taken this one: a slow reader holds a few at most.
-      await addStreamedEntry(zip, Readable.from([image.data], { objectMode: false }), `OEBPS/${href}`, {
-        size: image.data.length,
-      });
+      await addStreamedEntry(
+        zip,
+        Readable.from([picture.image.data], { objectMode: false }),
+        `OEBPS/${href}`,
+        { size: picture.image.data.length },
+      );
       manifest.push({ id: `image-${pad(exchange.number)}`, href, mediaType: "image/jpeg" });
     }
     let narrator: string | null = null;
@@ -206,6 +216,7 @@ export async function writeEpub(
     }
     sections.push(exchangeXhtml(exchange, href, narrator));
     if (sections.length === EXCHANGES_PER_CHAPTER) await flushChapter();
+    await options.onExchange?.(exchange.number);
   }
   await flushChapter();
 
@@ -238,7 +249,7 @@ function overlayMetadata(overlays: Overlay[]): string {
 }
 
 function packageDocument(
-  book: Book,
+  book: BookStream,
   manifest: ManifestItem[],
   spine: string[],
   modifiedAt: Date,

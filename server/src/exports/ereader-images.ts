@@ -30,21 +30,80 @@ export async function bookImage(
   }
 }
 
+/** One showing of a picture in a book (see BookImages.show). */
+export type PictureShowing<R> = {
+  image: BookImage | null;
+  /** Its first showing: the writer adds the picture to the book and notes where in `placed`. */
+  first: boolean;
+  /** Where the first showing put it (its file in an EPUB, its image object in a PDF), for later showings. */
+  placed: { value?: R };
+};
+
+/**
+ * The pictures of one export, each shrunk once however many exchanges show it (issue 42 item 4): a picture the
+ * scan saw shown more than once is kept, shrunk, until its last showing, then let go; one shown once is never
+ * kept. So the book holds only the pictures still to be shown again, never the story's.
+ */
+export class BookImages<R = unknown> {
+  private readonly kept = new Map<
+    string,
+    { image: Promise<BookImage | null>; left: number; placed: { value?: R } }
+  >();
+
+  constructor(
+    private readonly ctx: Pick<AppContext, "storage" | "log">,
+    /** How many exchanges show each picture shown more than once (BookScan.imageUses). */
+    private readonly uses: ReadonlyMap<string, number>,
+  ) {}
+
+  /** The picture for its next showing; call in the book's order. */
+  async show(key: string): Promise<PictureShowing<R>> {
+    const kept = this.kept.get(key);
+    if (kept) {
+      kept.left -= 1;
+      if (kept.left <= 0) this.kept.delete(key);
+      return { image: await kept.image, first: false, placed: kept.placed };
+    }
+    const image = bookImage(this.ctx, key);
+    const placed: { value?: R } = {};
+    const uses = this.uses.get(key) ?? 1;
+    if (uses > 1) this.kept.set(key, { image, left: uses - 1, placed });
+    return { image: await image, first: true, placed };
+  }
+}
+
 /**
  * Runs `make` for every item with a few in flight at once, yielding results in order: the next pictures
- * are being shrunk while the earlier ones are written out.
+ * are being shrunk while the earlier ones are written out. `make` is called in the items' order.
  */
 export async function* inOrder<T, R>(
-  items: T[],
+  items: Iterable<T> | AsyncIterable<T>,
   make: (item: T) => Promise<R>,
   ahead = 4,
 ): AsyncGenerator<R> {
+  const source = (items as AsyncIterable<T>)[Symbol.asyncIterator]
+    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
+    : (async function* () {
+        yield* items as Iterable<T>;
+      })();
   const pending: Promise<R>[] = [];
-  let next = 0;
-  while (next < items.length && pending.length < ahead) pending.push(make(items[next++] as T));
-  while (pending.length > 0) {
-    const result = await (pending.shift() as Promise<R>);
-    if (next < items.length) pending.push(make(items[next++] as T));
-    yield result;
+  let done = false;
+  const fill = async () => {
+    while (!done && pending.length < ahead) {
+      const next = await source.next();
+      if (next.done) done = true;
+      else pending.push(make(next.value));
+    }
+  };
+  try {
+    await fill();
+    while (pending.length > 0) {
+      const result = await (pending.shift() as Promise<R>);
+      await fill();
+      yield result;
+    }
+  } finally {
+    // Stopped early (a cancelled download): let the cursor go.
+    if (!done) await source.return?.(undefined);
   }
 }

@@ -1,11 +1,17 @@
-// Makes an export file in a job: the same writers as the streamed download, their output streamed into
-// media storage as it is made, with progress counted as the story's pictures and clips are read (and, for a
-// read-along book, as its exchanges are spoken).
+// Makes an export file in the job worker (WORKER=only processes in production, the in-process worker on the
+// embedded default), so a long export never holds a web request. The book is read from a cursor a page at a
+// time: a first walk counts what there is to do (scanBook), the second writes the file, streamed into media
+// storage as it is made. Progress tells the step it is on ("Writing turn 1,200 of 10,000") and is written at
+// least every PROGRESS_EVERY_MS while anything moves.
+//
+// The file keeps the content hash it was made from (decision 0131), checked again once it is written: a story
+// that changed while it was made leaves the export without a hash, so it is never served for either version.
 //
 // A read-along EPUB narrated by a paid (vendor) voice is charged here, once the book's words are known, by
 // payFor: the charge settles in the transaction that marks the export completed, and a failure (or a story
 // deleted meanwhile) gives it back; a worker that dies leaves the charge to the unsettled-charge sweep. Each
-// try is its own charge (with its own refund key), so a retried export can never be refunded short.
+// try is its own charge (with its own refund key), so a retried export can never be refunded short. A finished
+// export served again (export-files.ts) is never charged again.
 import { randomUUID } from "node:crypto";
 import { EXPORT_FAILED_MESSAGE, READ_ALONG_NO_CREDITS_MESSAGE } from "@storyverse/contract/exports";
 import { SPEECH_CHARACTERS_PER_UNIT } from "@storyverse/contract/voice";
@@ -15,18 +21,20 @@ import { payFor } from "../credits/paid-work";
 import { InsufficientCredits } from "../credits/service";
 import type { Queryable } from "../db/client";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
+import { StorageFull } from "../media/quota";
 import type { ByteRange, MediaStorage } from "../media/storage/types";
 import { ProviderError } from "../providers/types";
-import { type Book, loadBook } from "./book";
-import type { ReadAlong } from "./epub-read-along";
-import { findExport, updateExport, updateExportIfPresent } from "./export-repo";
-import { exportStory, readAlongOf, readAlongPrice } from "./service";
+import { EXCHANGES_PER_CHAPTER, openBook, scanBook } from "./book";
+import { type ExportRow, findExport, updateExport, updateExportIfPresent } from "./export-repo";
+import { exportHash, narratedBy, readAlongOf, readAlongPrice, writeExport } from "./service";
 
 export const READ_ALONG_REFUND_DESCRIPTION = "Refund: read-along book narration failed";
+/** Progress is written at most this often (and at least this often while the work moves). */
+export const PROGRESS_EVERY_MS = 500;
 
 export const storyExportJob: JobSpec<{ exportId: string; narration?: boolean }> = {
   name: "story-export",
-  /** narration: a read-along EPUB (the export's row keeps format and paper; this flag rides with its job). */
+  /** narration: a read-along EPUB (kept on the export's row too, with its format and paper). */
   payload: z.object({ exportId: z.uuid(), narration: z.boolean().optional() }),
   retryLimit: 1,
   retryDelaySeconds: 5,
@@ -43,14 +51,21 @@ type ExportJobContext = Pick<
 export const exportStorageKey = (userId: string, exportId: string, format: string) =>
   `u/${userId}/exports/${exportId}.${format === "md" ? "zip" : format}`;
 
-/** The media files a book reads: its pictures and clips, and its cover. */
-function mediaReads(book: Book): number {
-  let count = book.coverKey ? 1 : 0;
-  for (const exchange of book.exchanges) {
-    if (exchange.imageKey) count += 1;
-    if (exchange.videoKey) count += 1;
-  }
-  return Math.max(1, count);
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** An export's progress: the share of the work done (1 to 95 while it is made) and the step it is on. */
+function progressReporter(ctx: ExportJobContext, exportId: string) {
+  let written = { progress: 1, step: "" };
+  let at = 0;
+  return async (progress: number, step: string, force = false) => {
+    const next = { progress: Math.min(95, Math.max(written.progress, Math.floor(progress))), step };
+    const now = performance.now();
+    if (!force && now - at < PROGRESS_EVERY_MS) return;
+    if (next.progress === written.progress && next.step === written.step) return;
+    at = now;
+    written = next;
+    await updateExport(ctx.db, exportId, { ...next, updatedAt: ctx.clock.now() });
+  };
 }
 
 export async function makeExport(
@@ -60,129 +75,171 @@ export async function makeExport(
 ) {
   const row = await findExport(ctx.db, payload.exportId);
   if (!row || (row.status !== "queued" && row.status !== "running")) return;
-  await updateExport(ctx.db, row.id, { status: "running", progress: 1, updatedAt: ctx.clock.now() });
+  await updateExport(ctx.db, row.id, {
+    status: "running",
+    progress: 1,
+    step: "Reading the story",
+    updatedAt: ctx.clock.now(),
+  });
   try {
-    let total = 1;
-    let read = 0;
-    let reported = 1;
-    // Reading media is most of the work (EPUB and PDF also shrink each picture): count the files read
-    // (whole, or opened as a stream). The same store with reads counted (inheriting every other method).
-    const counted = async (units = 1) => {
-      read += units;
-      const progress = Math.min(95, Math.max(1, Math.floor((read / total) * 95)));
-      if (progress >= reported + 5) {
-        reported = progress;
-        await updateExport(ctx.db, row.id, { progress, updatedAt: ctx.clock.now() });
-      }
-    };
-    const counting: ExportJobContext = {
-      ...ctx,
-      storage: Object.assign(Object.create(ctx.storage) as MediaStorage, {
-        read: async (key: string) => {
-          const data = await ctx.storage.read(key);
-          await counted();
-          return data;
-        },
-        open: async (key: string, range?: ByteRange) => {
-          const file = await ctx.storage.open(key, range);
-          await counted();
-          return file;
-        },
-      }),
-    };
-    const readAlong =
-      payload.narration && row.format === "epub"
-        ? await readAlongOf(ctx, row.userId, row.storyId, "allow")
-        : undefined;
-    /** Makes and stores the file; settle (of a charge) runs in the transaction that marks it completed. */
-    const produce = async (settle?: (tx: Queryable, kept: boolean) => Promise<void>) => {
-      const file = await exportStory(
-        counting,
-        row.userId,
-        row.storyId,
-        row.format,
-        row.paper,
-        (book) => {
-          // A read-along book also speaks every exchange: one unit each, counted as its chapter is spoken.
-          total = mediaReads(book) + (readAlong ? book.exchanges.length : 0);
-        },
-        readAlong && (async () => ({ ...readAlong, onChapterSpoken: counted })),
-      );
-      // Written as it is made (never whole in memory), at the pace the store takes it.
-      const key = exportStorageKey(row.userId, row.id, row.format);
-      await ctx.storage.putStream(key, file.stream, file.contentType);
-      let kept: boolean;
-      try {
-        kept = await ctx.db.transaction(async (tx) => {
-          const present = await updateExportIfPresent(tx, row.id, {
-            status: "completed",
-            progress: 100,
-            error: null,
-            storageKey: key,
-            filename: file.filename,
-            updatedAt: ctx.clock.now(),
-          });
-          await settle?.(tx, present);
-          return present;
-        });
-      } catch (error) {
-        await ctx.storage.delete(key).catch(() => {});
-        throw error;
-      }
-      // The story was deleted while its export was made: the file belongs to nothing.
-      if (!kept) await ctx.storage.delete(key);
-    };
-    const price = readAlong ? await narrationPrice(ctx, row, readAlong) : undefined;
-    if (!price || price.cost === 0) await produce();
-    else {
-      await payFor(
-        ctx,
-        {
-          userId: row.userId,
-          kind: "speech",
-          quantity: Math.ceil(price.characters / SPEECH_CHARACTERS_PER_UNIT),
-          description: `Read-along book narration (${price.characters} characters)`,
-          paidFor: randomUUID(),
-          refundDescription: READ_ALONG_REFUND_DESCRIPTION,
-        },
-        async (paid, settle) => {
-          let undeliveredTenths = 0;
-          // A story deleted meanwhile has no book to deliver: the whole charge goes back.
-          await produce(async (tx, kept) => {
-            undeliveredTenths = kept ? 0 : paid.chargedTenths;
-            await settle(tx, undeliveredTenths);
-          });
-          return { result: undefined, undeliveredTenths };
-        },
-      );
-    }
+    await makeFile(ctx, row, payload.narration === true || row.narration);
   } catch (error) {
     ctx.log.warn({ err: error, exportId: row.id, attempt: attempt.retryCount }, "export failed");
     if (error instanceof InsufficientCredits) {
       // Another try would find the same balance: the export fails now, with nothing charged.
-      await updateExport(ctx.db, row.id, {
-        status: "failed",
-        error: READ_ALONG_NO_CREDITS_MESSAGE,
-        updatedAt: ctx.clock.now(),
-      });
+      await fail(ctx, row, READ_ALONG_NO_CREDITS_MESSAGE);
+      return;
+    }
+    if (error instanceof StorageFull) {
+      // The account's storage is full: another try would be refused too. Its own words say what to do.
+      await fail(ctx, row, error.detail);
       return;
     }
     // A vendor that refused the words (not a passing failure) would refuse them again.
     const retry = error instanceof ProviderError ? error.retryable : true;
     if (retry && !attempt.isLastAttempt) throw error;
-    await updateExport(ctx.db, row.id, {
-      status: "failed",
-      error: EXPORT_FAILED_MESSAGE,
-      updatedAt: ctx.clock.now(),
-    });
+    await fail(ctx, row, EXPORT_FAILED_MESSAGE);
   }
 }
 
-/** What the read-along book's narration costs, from the story as it reads when the job runs. */
-async function narrationPrice(
-  ctx: ExportJobContext,
-  row: { userId: string; storyId: string },
-  readAlong: ReadAlong,
-) {
-  return readAlongPrice(readAlong, await loadBook(ctx, row.userId, row.storyId));
+async function fail(ctx: ExportJobContext, row: ExportRow, error: string) {
+  await updateExport(ctx.db, row.id, { status: "failed", error, step: null, updatedAt: ctx.clock.now() });
+}
+
+async function makeFile(ctx: ExportJobContext, row: ExportRow, narration: boolean) {
+  const report = progressReporter(ctx, row.id);
+  const readAlong =
+    narration && row.format === "epub" ? await readAlongOf(ctx, row.userId, row.storyId, "allow") : undefined;
+  const hashOf = () =>
+    exportHash(ctx, row.userId, row.storyId, {
+      format: row.format,
+      paper: row.paper,
+      ...(readAlong ? { voices: readAlong.voices } : {}),
+    });
+  const hashBefore = await hashOf();
+  const book = await openBook(ctx, row.userId, row.storyId);
+
+  // The first walk: what there is to do (a few per cent of the work; it reads only words).
+  const scan = await scanBook(book, {
+    ...(readAlong ? { narrated: narratedBy(readAlong.voices) } : {}),
+    onExchange: (n) => report(1 + Math.min(4, n / 2500), `Reading turn ${count(n)}`),
+  });
+  const chapters = Math.ceil(scan.exchanges / EXCHANGES_PER_CHAPTER);
+  // The work in units: each exchange written, each media file read, and each exchange spoken.
+  const total = Math.max(1, scan.exchanges + scan.mediaReads + (readAlong ? scan.exchanges : 0));
+  let done = 0;
+  let written = 0;
+  let spokenChapters = 0;
+  const share = () => 5 + (done / total) * 90;
+  const of = () => `${count(Math.min(scan.exchanges, written + 1))} of ${count(scan.exchanges)}`;
+
+  /** Makes and stores the file; settle (of a charge) runs in the transaction that marks it completed. */
+  const produce = async (settle?: (tx: Queryable, kept: boolean) => Promise<void>) => {
+    // Media reads count as they happen: the pictures are most of an illustrated book's work.
+    const counting = countingReads(ctx, async () => {
+      done += 1;
+      await report(share(), `Adding pictures: turn ${of()}`);
+    });
+    const file = writeExport(counting, book, row.format, row.paper, {
+      scan,
+      modifiedAt: ctx.clock.now(),
+      onExchange: async (n) => {
+        done += 1;
+        written = n;
+        await report(share(), `Writing turn ${of()}`);
+      },
+      ...(readAlong
+        ? {
+            readAlong: {
+              ...readAlong,
+              onChapterSpoken: async (exchanges: number) => {
+                done += exchanges;
+                spokenChapters += 1;
+                await report(
+                  share(),
+                  `Narrating chapter ${count(spokenChapters)} of ${count(chapters)}`,
+                  true,
+                );
+              },
+            },
+          }
+        : {}),
+    });
+    // Written as it is made (never whole in memory), at the pace the store takes it.
+    const key = exportStorageKey(row.userId, row.id, row.format);
+    await ctx.storage.putStream(key, file.stream, file.contentType);
+    await report(96, "Saving the file", true);
+    // The story changed while its file was made: keep the file, but never serve it for either version.
+    const hashAfter = await hashOf();
+    let kept: boolean;
+    try {
+      kept = await ctx.db.transaction(async (tx) => {
+        const present = await updateExportIfPresent(tx, row.id, {
+          status: "completed",
+          progress: 100,
+          step: null,
+          error: null,
+          storageKey: key,
+          filename: file.filename,
+          contentHash: hashAfter === hashBefore ? hashBefore : null,
+          updatedAt: ctx.clock.now(),
+        });
+        await settle?.(tx, present);
+        return present;
+      });
+    } catch (error) {
+      await ctx.storage.delete(key).catch(() => {});
+      throw error;
+    }
+    // The story was deleted while its export was made: the file belongs to nothing.
+    if (!kept) await ctx.storage.delete(key);
+  };
+
+  const price = readAlong ? readAlongPrice(readAlong, scan) : undefined;
+  if (!price || price.cost === 0) {
+    await produce();
+    return;
+  }
+  await payFor(
+    ctx,
+    {
+      userId: row.userId,
+      kind: "speech",
+      quantity: Math.ceil(price.characters / SPEECH_CHARACTERS_PER_UNIT),
+      description: `Read-along book narration (${price.characters} characters)`,
+      paidFor: randomUUID(),
+      refundDescription: READ_ALONG_REFUND_DESCRIPTION,
+    },
+    async (paid, settle) => {
+      let undeliveredTenths = 0;
+      // A story deleted meanwhile has no book to deliver: the whole charge goes back.
+      await produce(async (tx, kept) => {
+        undeliveredTenths = kept ? 0 : paid.chargedTenths;
+        await settle(tx, undeliveredTenths);
+      });
+      return { result: undefined, undeliveredTenths };
+    },
+  );
+}
+
+/**
+ * The context with a store that counts the media files the writers read (whole, or opened as a stream): the same
+ * store with read and open wrapped, inheriting every other method.
+ */
+function countingReads(ctx: ExportJobContext, onRead: () => Promise<void>): ExportJobContext {
+  return {
+    ...ctx,
+    storage: Object.assign(Object.create(ctx.storage) as MediaStorage, {
+      read: async (key: string) => {
+        const data = await ctx.storage.read(key);
+        await onRead();
+        return data;
+      },
+      open: async (key: string, range?: ByteRange) => {
+        const file = await ctx.storage.open(key, range);
+        await onRead();
+        return file;
+      },
+    }),
+  };
 }

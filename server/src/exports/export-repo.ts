@@ -22,7 +22,9 @@ export async function findExport(q: Queryable, id: string): Promise<ExportRow | 
 export async function updateExport(
   q: Queryable,
   id: string,
-  values: Partial<Pick<ExportRow, "status" | "progress" | "error" | "storageKey" | "filename">> & {
+  values: Partial<
+    Pick<ExportRow, "status" | "progress" | "step" | "error" | "storageKey" | "filename" | "contentHash">
+  > & {
     updatedAt: Date;
   },
 ): Promise<void> {
@@ -52,13 +54,39 @@ export async function deleteExportsOfStory(q: Queryable, storyId: string): Promi
   return rows.flatMap((row) => (row.storageKey ? [row.storageKey] : []));
 }
 
-/** The story's exports, newest first. */
+/** The story's exports, the most recently made or served again first. */
 export async function exportsOfStory(q: Queryable, storyId: string): Promise<ExportRow[]> {
   return q
     .select()
     .from(storyExports)
     .where(eq(storyExports.storyId, storyId))
-    .orderBy(desc(storyExports.createdAt));
+    .orderBy(desc(storyExports.updatedAt), desc(storyExports.createdAt));
+}
+
+/**
+ * The story's newest export made from this content hash that is finished or still being made (decision 0131):
+ * what an identical request is answered with.
+ */
+export async function exportWithHash(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  contentHash: string,
+): Promise<ExportRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(storyExports)
+    .where(
+      and(
+        eq(storyExports.storyId, storyId),
+        eq(storyExports.userId, userId),
+        eq(storyExports.contentHash, contentHash),
+        inArray(storyExports.status, ["queued", "running", "completed"]),
+      ),
+    )
+    .orderBy(desc(storyExports.createdAt))
+    .limit(1);
+  return row;
 }
 
 export async function deleteExports(q: Queryable, ids: string[]): Promise<void> {

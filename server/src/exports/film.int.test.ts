@@ -219,8 +219,19 @@ describe("the story's film", () => {
       items.some((item) => item.id === film.media_id && item.type === "video" && item.story_id === storyId),
     ).toBe(true);
 
-    // Once finished, another film may be made.
-    expect((await call(user, "POST", `/api/stories/${storyId}/film`)).statusCode).toBe(202);
+    // Asked again with nothing changed: the same film at once, no second job, nothing charged.
+    expect((await call(user, "GET", `/api/stories/${storyId}/film`)).json().cost).toBe(0);
+    const same = await call(user, "POST", `/api/stories/${storyId}/film`);
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ reused: true, cost: 0, film: { id: film.id, status: "completed" } });
+    const films = await t.database.executeSql("select id from story_films where story_id = $1", [storyId]);
+    expect(films.rows).toHaveLength(1);
+
+    // Once the story changed, another film is made.
+    await reword(user, storyId, wait.messageId, "Nothing happens, still.");
+    const next = await call(user, "POST", `/api/stories/${storyId}/film`);
+    expect(next.statusCode).toBe(202);
+    expect(next.json().film.id).not.toBe(film.id);
     expect((await waitForFilm(user, storyId)).film.status).toBe("completed");
   }, 300_000);
 
@@ -305,6 +316,16 @@ describe("the film with a vendor's voice (OpenAI speech format)", () => {
     expect(await hasAudio(await saveTo("paid.mp4", made.film.video_url))).toBe(true);
     expect(await balance(user)).toBe(start - price);
 
+    // The same film asked for again: shown again, never charged twice.
+    const same = await call(user, "POST", `/api/stories/${storyId}/film`);
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ reused: true, cost: 0, film: { id: made.film.id } });
+    expect(await balance(user)).toBe(start - price);
+
+    // A changed story is filmed (and charged) again; the vendor failing gives it back.
+    await reword(user, storyId, tower.messageId, TOWER.repeat(4).replace("harbour", "harbors"));
+    const repriced = (await call(user, "GET", `/api/stories/${storyId}/film`)).json().cost as number;
+    expect(repriced).toBe(price);
     fake.failNext({ status: 400, message: "Invalid voice." }, "/audio/speech");
     expect((await call(user, "POST", `/api/stories/${storyId}/film`)).statusCode).toBe(202);
     expect(await balance(user)).toBe(start - 2 * price);

@@ -1,22 +1,25 @@
 // The story's film, as the owner sees it: start one (free with the offline voice: it reuses what was paid
 // for; a vendor voice's narration is paid per 1,000 characters when it is started and refunded if the film
 // fails; one at a time per story, enforced by the database), and read the newest one's status, progress,
-// URL and captions.
+// URL and captions. A film asked for again while the story and its voices are unchanged (its content hash,
+// decision 0131) is the newest film shown again: no new job and no charge.
 import { randomUUID } from "node:crypto";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import type { Film, FilmResponse } from "@storyverse/contract/film";
 import { SPEECH_CHARACTERS_PER_UNIT, speechCost } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
 import { payFor } from "../credits/paid-work";
+import { fromTenths } from "../credits/service";
 import type { Queryable } from "../db/client";
 import { ownedMediaUrl } from "../media/service";
 import { Conflict, InvalidInput } from "../platform/errors";
-import { storyVoices } from "../voice/narration";
+import { ownedStoryRecord } from "../stories/service";
+import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { speechUnitPrice } from "../voice/voices";
-import type { Exchange } from "./book";
-import { loadBook } from "./book";
-import { FILM_FAILED_MESSAGE, filmScenes, narratedCharacters, refundFilm, storyFilmJob } from "./film-job";
+import { openBook } from "./book";
+import { FILM_FAILED_MESSAGE, refundFilm, storyFilmJob } from "./film-job";
 import { type FilmRow, failStaleFilms, insertFilm, latestFilm } from "./film-repo";
+import { contentHash, voicesSignature } from "./service";
 
 type FilmContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "providers" | "log">;
 
@@ -31,6 +34,7 @@ async function toFilm(ctx: Pick<AppContext, "db" | "storage">, row: FilmRow): Pr
     id: row.id,
     status: row.status,
     progress: row.progress,
+    step: row.status === "queued" || row.status === "running" ? row.step : null,
     error: row.error,
     video_url: videoUrl,
     // The captions go with the video: none once it was deleted from the gallery.
@@ -57,31 +61,74 @@ async function expireStale(ctx: FilmContext, storyId: string) {
   });
 }
 
-/** What narrating these scenes costs: nothing with the offline voice (or none), per 1,000 characters else. */
-async function narrationPrice(ctx: FilmContext, userId: string, storyId: string, scenes: Exchange[]) {
+/**
+ * The film's scenes, counted in one walk of the story (a page at a time), and what narrating them costs: nothing
+ * with the offline voice (or none), per 1,000 characters else.
+ */
+async function filmPlan(ctx: FilmContext, userId: string, storyId: string, voices: StoryVoices | undefined) {
   const unitPrice = speechUnitPrice(ctx.providers.voice);
-  if (unitPrice === 0) return { characters: 0, cost: 0 };
-  const characters = narratedCharacters(await storyVoices(ctx, userId, storyId), scenes);
-  return { characters, cost: speechCost(unitPrice, characters) };
+  let scenes = 0;
+  let characters = 0;
+  for await (const exchange of (await openBook(ctx, userId, storyId)).exchanges) {
+    if (!exchange.videoKey && !exchange.imageKey) continue;
+    scenes += 1;
+    if (unitPrice > 0 && voices && exchange.narrator)
+      characters += planSpeech(voices, exchange.narrator).characters;
+  }
+  return { scenes, characters, cost: unitPrice === 0 ? 0 : speechCost(unitPrice, characters) };
+}
+
+/** Who narrates the film: the story's voices when there is a voice provider; none makes it silent. */
+const filmVoices = (ctx: FilmContext, userId: string, storyId: string) =>
+  ctx.providers.voice ? storyVoices(ctx, userId, storyId) : Promise.resolve(undefined);
+
+/** A film's content hash: the story as it shows (words, media, title, cover) and who speaks it. */
+export const filmHash = (
+  ctx: FilmContext,
+  userId: string,
+  storyId: string,
+  voices: StoryVoices | undefined,
+) => contentHash(ctx, userId, storyId, { film: true, voices: voicesSignature(voices) });
+
+/** The newest film when it is finished, still in the gallery, and made from the story as it is now. */
+async function upToDate(ctx: FilmContext, row: FilmRow | undefined, hash: () => Promise<string>) {
+  if (row?.status !== "completed" || !row.contentHash || !row.mediaItemId) return undefined;
+  if (row.contentHash !== (await hash())) return undefined;
+  const film = await toFilm(ctx, row);
+  return film.video_url ? film : undefined;
 }
 
 export async function filmStatus(ctx: FilmContext, userId: string, storyId: string): Promise<FilmResponse> {
-  const book = await loadBook(ctx, userId, storyId);
+  await ownedStoryRecord(ctx, userId, storyId);
   await expireStale(ctx, storyId);
   const row = await latestFilm(ctx.db, userId, storyId);
-  const price = await narrationPrice(ctx, userId, storyId, filmScenes(book));
-  return { success: true, film: row ? await toFilm(ctx, row) : null, cost: CREDIT_COSTS.film + price.cost };
+  const film = row ? await toFilm(ctx, row) : null;
+  // While one is being made (the page polls), its cost is what it was charged: the story is not walked again.
+  if (row?.status === "queued" || row?.status === "running") {
+    return { success: true, film, cost: CREDIT_COSTS.film + fromTenths(row.chargedTenths) };
+  }
+  const voices = await filmVoices(ctx, userId, storyId);
+  // The newest film shows the story as it is: making it again answers that film, at no cost.
+  if (await upToDate(ctx, row, () => filmHash(ctx, userId, storyId, voices))) {
+    return { success: true, film, cost: 0 };
+  }
+  const price =
+    speechUnitPrice(ctx.providers.voice) > 0 ? await filmPlan(ctx, userId, storyId, voices) : { cost: 0 };
+  return { success: true, film, cost: CREDIT_COSTS.film + price.cost };
 }
 
 export async function startFilm(ctx: FilmContext, userId: string, storyId: string): Promise<FilmResponse> {
-  const book = await loadBook(ctx, userId, storyId);
-  const scenes = filmScenes(book);
-  if (scenes.length === 0) throw new InvalidInput(NO_SCENES_MESSAGE);
+  await ownedStoryRecord(ctx, userId, storyId);
   await expireStale(ctx, storyId);
   // A first check before any charge; the unique index below is the guard.
   const latest = await latestFilm(ctx.db, userId, storyId);
   if (latest?.status === "queued" || latest?.status === "running") throw new Conflict(FILM_BUSY_MESSAGE);
-  const price = await narrationPrice(ctx, userId, storyId, scenes);
+  const voices = await filmVoices(ctx, userId, storyId);
+  const hash = await filmHash(ctx, userId, storyId, voices);
+  const same = await upToDate(ctx, latest, async () => hash);
+  if (same) return { success: true, film: same, cost: 0, reused: true };
+  const price = await filmPlan(ctx, userId, storyId, voices);
+  if (price.scenes === 0) throw new InvalidInput(NO_SCENES_MESSAGE);
   await ctx.jobs.ready(storyFilmJob);
 
   const id = randomUUID();
@@ -97,6 +144,8 @@ export async function startFilm(ctx: FilmContext, userId: string, storyId: strin
         status: "queued",
         progress: 0,
         chargedTenths,
+        contentHash: hash,
+        step: "Waiting for a worker",
         createdAt: now,
         updatedAt: now,
       });

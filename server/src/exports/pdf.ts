@@ -6,10 +6,11 @@
 // (headings, paragraphs, figures with alternative text) for screen readers. A4 or US Letter.
 import PDFDocument from "pdfkit";
 import type { AppContext } from "../context";
-import { type Book, EXCHANGES_PER_CHAPTER } from "./book";
-import { bookImage, inOrder } from "./ereader-images";
+import { type Book, type BookScan, type BookStream, EXCHANGES_PER_CHAPTER, type Exchange } from "./book";
+import { BookImages, inOrder } from "./ereader-images";
+import type { WriteOptions } from "./markdown-zip";
 import { type FontName, fontBytes, fontRuns, type Style } from "./pdf-fonts";
-import { markdownToPlain, xmlEscape } from "./text";
+import { LanguageCount, markdownToPlain, xmlEscape } from "./text";
 
 export const PAPER_SIZES = { a4: "A4", letter: "LETTER" } as const;
 export type Paper = keyof typeof PAPER_SIZES;
@@ -61,6 +62,11 @@ declare global {
     }
   }
 }
+
+/** A picture opened once for the document (pdfkit's openImage, absent from its types): drawn again, embedded once. */
+const openImage = (doc: Doc, data: Buffer) =>
+  (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(data);
+type OpenedImage = { width: number; height: number };
 
 /** The current font's vertical metrics. */
 const metrics = (doc: Doc) => doc._font;
@@ -161,22 +167,30 @@ const paragraphs = (markdown: string) =>
     .map((p) => p.trim())
     .filter(Boolean);
 
-/**
- * The book's language for screen readers (the PDF's /Lang): Japanese or Chinese when CJK characters are at
- * least 30% of its letters (Japanese if any kana), else English, the language the app and the EPUB use.
- */
+/** The language of a book held whole (see LanguageCount); a streamed book is counted by scanBook. */
 export function bookLanguage(book: Pick<Book, "title" | "context" | "exchanges">): string {
-  const text = [
-    book.title,
-    book.context,
-    ...book.exchanges.map((e) => `${e.player ?? ""} ${e.narrator ?? ""}`),
-  ].join(" ");
-  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
-  const letters = count(/\p{L}/gu);
-  const kana = count(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu);
-  const cjk = count(/\p{Script=Han}/gu) + kana;
-  if (letters > 0 && cjk / letters >= 0.3) return kana > 0 ? "ja" : "zh";
-  return "en";
+  const count = new LanguageCount();
+  for (const text of [book.title, book.context, ...book.exchanges.flatMap((e) => [e.player, e.narrator])]) {
+    count.add(text ?? "");
+  }
+  return count.language();
+}
+
+/** The scan of a book held whole (tests, small books); a streamed one is scanned by scanBook first. */
+function scanOfArray(book: BookStream): BookScan {
+  if (!Array.isArray(book.exchanges)) throw new Error("a streamed book is scanned before it is written");
+  const exchanges = book.exchanges as Exchange[];
+  const imageUses = new Map<string, number>();
+  for (const { imageKey } of exchanges)
+    if (imageKey) imageUses.set(imageKey, (imageUses.get(imageKey) ?? 0) + 1);
+  for (const [key, uses] of imageUses) if (uses < 2) imageUses.delete(key);
+  return {
+    exchanges: exchanges.length,
+    mediaReads: 0,
+    imageUses,
+    language: bookLanguage({ ...book, exchanges }),
+    narrated: 0,
+  };
 }
 
 const excerpt = (text: string, max: number) => {
@@ -185,14 +199,20 @@ const excerpt = (text: string, max: number) => {
 };
 
 /** Starts writing the book into a PDF document and returns it as a stream; it ends when the book is done. */
-export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, paper: Paper) {
+export function writePdf(
+  ctx: Pick<AppContext, "storage" | "log">,
+  book: BookStream,
+  paper: Paper,
+  options: WriteOptions = {},
+) {
+  const scan = options.scan ?? scanOfArray(book);
   const context = markdownToPlain(book.context);
   const doc = new PDFDocument({
     size: PAPER_SIZES[paper],
     margins: MARGIN,
     pdfVersion: "1.7",
     tagged: true,
-    lang: bookLanguage(book),
+    lang: scan.language,
     displayTitle: true,
     // Page numbers and running heads are added once all pages exist; page text is small, pictures and
     // fonts are written out as they come.
@@ -262,14 +282,18 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
       );
     }
 
+    // Each picture shrunk and embedded once, however many exchanges show it: later showings draw the same
+    // image object (pdfkit writes it into the file once).
+    const images = new BookImages<OpenedImage>(ctx, scan.imageUses);
     const withImages = inOrder(book.exchanges, async (exchange) => ({
       exchange,
-      image: exchange.imageKey ? await bookImage(ctx, exchange.imageKey) : null,
+      picture: exchange.imageKey ? await images.show(exchange.imageKey) : null,
     }));
     let chapter: PDFKit.PDFStructureElement | null = null;
-    for await (const { exchange, image } of withImages) {
+    for await (const { exchange, picture: shown } of withImages) {
       // The download was cancelled: stop reading and shrinking pictures for nobody.
       if (doc.destroyed) break;
+      const image = shown?.image ?? null;
       if (chapter === null || (exchange.number - 1) % EXCHANGES_PER_CHAPTER === 0) {
         chapter?.end();
         doc.addPage();
@@ -344,7 +368,9 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
         const alt = `Scene picture of turn ${exchange.number}${narrator[0] ? `: ${excerpt(narrator[0], 200)}` : ""}`;
         sect.add(
           doc.struct("Figure", { alt }, () => {
-            doc.image(image.data, x, y, { width: w, height: h });
+            const placed = (shown as NonNullable<typeof shown>).placed;
+            placed.value ??= openImage(doc, image.data);
+            doc.image(placed.value as unknown as Buffer, x, y, { width: w, height: h });
           }),
         );
         layout.pictures.push({ exchange: exchange.number, page: page(), top: y, bottom: y + h });
@@ -352,6 +378,7 @@ export function writePdf(ctx: Pick<AppContext, "storage" | "log">, book: Book, p
         doc.x = MARGIN.left;
       }
       layout.exchanges.push({ number: exchange.number, page: top.page, top: top.y, end });
+      await options.onExchange?.(exchange.number);
     }
     if (doc.destroyed) return layout;
     chapter?.end();

@@ -274,10 +274,13 @@ describe("the read-along EPUB (offline voice)", () => {
     expect(await direct("format=epub&narration=maybe")).toBe(NARRATION_VALUE_DETAIL);
     expect(await direct("format=pdf&narration=true")).toBe(NARRATION_EPUB_ONLY_DETAIL);
     expect(await direct("format=md&narration=1")).toBe(NARRATION_EPUB_ONLY_DETAIL);
-    // narration=false is the plain book.
+    expect(await exportRows(storyId)).toHaveLength(0);
+    // narration=false is the plain book (made by an export job, as every download is).
     expect(
       (await call(user, "GET", `/api/stories/${storyId}/export?format=md&narration=false`)).statusCode,
     ).toBe(200);
+    const made = await exportRows(storyId);
+    expect(made.map((row) => [row.format, row.narration])).toEqual([["md", false]]);
 
     const job = async (body: object) => {
       const res = await call(user, "POST", `/api/stories/${storyId}/exports`, body);
@@ -286,7 +289,7 @@ describe("the read-along EPUB (offline voice)", () => {
     };
     expect(await job({ format: "pdf", narration: true })).toBe(NARRATION_EPUB_ONLY_DETAIL);
     expect(await job({ format: "epub", narration: "yes" })).toContain(NARRATION_VALUE_DETAIL);
-    expect(await exportRows(storyId)).toHaveLength(0);
+    expect(await exportRows(storyId)).toHaveLength(made.length);
   });
 });
 
@@ -355,6 +358,25 @@ describe("the read-along EPUB with a vendor's voice (OpenAI speech format)", () 
     const file = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
     await checkReadAlong(file.rawPayload, "vendor");
 
+    // Asked for again with nothing changed: the book made already, narrated and charged once.
+    const speechCalls = fake.requests.filter((request) => request.path === "/v1/audio/speech").length;
+    const same = await call(user, "POST", `/api/stories/${storyId}/exports`, {
+      format: "epub",
+      narration: true,
+    });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ reused: true, export: { id: state.id, status: "completed" } });
+    expect(await balance(user)).toBe(start - price);
+    expect(fake.requests.filter((request) => request.path === "/v1/audio/speech")).toHaveLength(speechCalls);
+
+    // A new title is a new book (the same words to narrate, so the same price).
+    const renamed = await t.app.inject({
+      method: "PUT",
+      url: `/api/stories/${storyId}`,
+      headers: bearer(user.token),
+      payload: { title: "Paid Voice, Again" },
+    });
+    expect(renamed.statusCode).toBe(200);
     fake.failNext({ status: 400, message: "Invalid voice." }, "/audio/speech");
     const again = await call(user, "POST", `/api/stories/${storyId}/exports`, {
       format: "epub",

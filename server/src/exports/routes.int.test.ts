@@ -7,6 +7,7 @@ import { bearer, createUser, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { readZip, type ZipEntry } from "../../test/zip";
 import { insertMessage } from "../chat/repo";
+import { setStorageQuota, storageUsage } from "../media/quota";
 import { saveImage } from "../media/service";
 import { BOOK_IMAGE_MAX_SIZE } from "./ereader-images";
 
@@ -243,8 +244,10 @@ describe("story export", () => {
         // Cut between whole characters: nothing had to be replaced to make the header.
         expect(name).not.toContain("\uFFFD");
 
+        // The download above was made by the same job: the story unchanged, that export answers.
         const started = await call(user, "POST", `/api/stories/${storyId}/exports`, { format });
-        expect(started.statusCode).toBe(202);
+        expect(started.statusCode).toBe(200);
+        expect(started.json().reused).toBe(true);
         const exportId = started.json().export.id as string;
         let state = started.json().export;
         for (let i = 0; i < 300 && state.status !== "completed" && state.status !== "failed"; i += 1) {
@@ -360,20 +363,38 @@ describe("story export", () => {
       return storyId;
     }
 
-    /** Follows an export until it ends; answers every progress figure seen on the way and the last state. */
+    /** Follows an export until it ends; answers every progress figure and step seen on the way and the last state. */
     async function follow(user: TestUser, storyId: string, exportId: string) {
       const seen: number[] = [];
+      const steps: string[] = [];
       const deadline = Date.now() + 90_000;
       while (Date.now() < deadline) {
         const res = await call(user, "GET", `/api/stories/${storyId}/exports/${exportId}`);
         expect(res.statusCode).toBe(200);
         const state = res.json().export;
         seen.push(state.progress);
-        if (state.status === "completed" || state.status === "failed") return { seen, state };
+        if (state.step) steps.push(state.step);
+        if (state.status === "completed" || state.status === "failed") return { seen, steps, state };
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error("export did not finish");
     }
+
+    /** A player's line added straight to the story (a change since its last export). */
+    async function addLine(user: TestUser, storyId: string, content: string) {
+      const at = new Date();
+      await insertMessage(t.ctx.db, {
+        userId: user.userId,
+        storyId,
+        role: "user",
+        content,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+
+    const exportRows = async (storyId: string) =>
+      (await t.database.executeSql("select id from story_exports where story_id = $1", [storyId])).rows;
 
     it("makes an illustrated EPUB in a job, reports progress up to 100, and serves the finished book", async () => {
       const user = await createUser(t);
@@ -397,15 +418,18 @@ describe("story export", () => {
         filename: null,
       });
 
-      const { seen, state } = await follow(user, storyId, started.json().export.id);
+      const { seen, steps, state } = await follow(user, storyId, started.json().export.id);
       expect(state).toMatchObject({
         status: "completed",
         progress: 100,
+        step: null,
         filename: "Lanterns-Everywhere.epub",
       });
       // The player watched it move: figures between start and end, never going back.
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
       expect(seen.some((progress) => progress > 1 && progress < 100)).toBe(true);
+      // ...with the step it was on, counted in the story's turns.
+      expect(steps.some((step) => /^(Writing turn|Adding pictures: turn) \d+ of 24$/.test(step))).toBe(true);
 
       const file = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
       expect(file.statusCode).toBe(200);
@@ -419,7 +443,9 @@ describe("story export", () => {
       const user = await createUser(t);
       const storyId = await illustratedStory(user, 2);
       const ids: string[] = [];
-      for (const format of ["pdf", "md", "md", "md", "md", "md"]) {
+      for (const [i, format] of ["pdf", "md", "md", "md", "md", "md"].entries()) {
+        // Each export of a story that changed since the last (an unchanged one would be served again).
+        if (i > 0) await addLine(user, storyId, `Another night ${i}`);
         const res = await call(user, "POST", `/api/stories/${storyId}/exports`, { format });
         expect(res.statusCode).toBe(202);
         const { state } = await follow(user, storyId, res.json().export.id);
@@ -458,6 +484,103 @@ describe("story export", () => {
       const rows = await t.database.executeSql("select id from story_exports where story_id = $1", [storyId]);
       expect(rows.rows).toEqual([]);
     }, 120_000);
+
+    it("answers an identical request with the export already made: no second job, the same file", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 3);
+      const first = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "pdf" });
+      expect(first.statusCode).toBe(202);
+      expect(first.json().reused).toBe(false);
+      // Asked again while the first is still being made: that one, not a second job.
+      const during = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "pdf" });
+      expect(during.json().export.id).toBe(first.json().export.id);
+      const { state } = await follow(user, storyId, first.json().export.id);
+      expect(state.status).toBe("completed");
+      const made = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
+
+      const again = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "pdf" });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({
+        reused: true,
+        export: { id: state.id, status: "completed", progress: 100, filename: "Lanterns-Everywhere.pdf" },
+      });
+      // The direct download is served from it too.
+      const direct = await download(user, storyId, "format=pdf");
+      expect(direct.rawPayload.equals(made.rawPayload)).toBe(true);
+      expect(await exportRows(storyId)).toHaveLength(1);
+      // Another paper is another file.
+      const letter = await call(user, "POST", `/api/stories/${storyId}/exports`, {
+        format: "pdf",
+        paper: "letter",
+      });
+      expect(letter.statusCode).toBe(202);
+      expect(letter.json().export.id).not.toBe(state.id);
+      await follow(user, storyId, letter.json().export.id);
+    }, 180_000);
+
+    it("makes the export again once the story changed: a new line, an edited title", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 2);
+      const first = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "md" });
+      const firstId = first.json().export.id as string;
+      await follow(user, storyId, firstId);
+
+      await addLine(user, storyId, "The wind rises");
+      const changed = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "md" });
+      expect(changed.statusCode).toBe(202);
+      const secondId = changed.json().export.id as string;
+      expect(secondId).not.toBe(firstId);
+      await follow(user, storyId, secondId);
+      const file = await call(user, "GET", `/api/stories/${storyId}/exports/${secondId}/file`);
+      const story = (await readZip(file.rawPayload))
+        .find((e) => e.name.endsWith("story.md"))
+        ?.data.toString();
+      expect(story).toContain("The wind rises");
+
+      const renamed = await t.app.inject({
+        method: "PUT",
+        url: `/api/stories/${storyId}`,
+        headers: bearer(user.token),
+        payload: { title: "Lanterns Nowhere" },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const third = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "md" });
+      expect(third.statusCode).toBe(202);
+      const { state } = await follow(user, storyId, third.json().export.id);
+      expect(state.filename).toBe("Lanterns-Nowhere.zip");
+    }, 180_000);
+
+    it("fails with a clear reason and charges nothing when the file cannot be kept (storage full)", async () => {
+      const user = await createUser(t);
+      const storyId = await illustratedStory(user, 4);
+      const before = (await call(user, "GET", "/api/quota")).json().remaining;
+      // A 1 MB quota, filled: the file is refused by the store.
+      await setStorageQuota(t.ctx.db, user.userId, 1);
+      onTestFinished(() => setStorageQuota(t.ctx.db, user.userId, null));
+      const { usedBytes } = await storageUsage(t.ctx, user.userId);
+      const MB = 1024 * 1024;
+      if (usedBytes < MB) {
+        await t.storage.put(
+          `u/${user.userId}/filler.bin`,
+          Buffer.alloc(MB - usedBytes),
+          "application/octet-stream",
+        );
+      }
+      const res = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "epub" });
+      expect(res.statusCode).toBe(202);
+      const { state } = await follow(user, storyId, res.json().export.id);
+      expect(state).toMatchObject({ status: "failed", filename: null, step: null });
+      expect(state.error).toMatch(/^Your media storage is full/);
+      expect((await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`)).statusCode).toBe(
+        404,
+      );
+      expect((await call(user, "GET", "/api/quota")).json().remaining).toBe(before);
+      // A failed export is never served again: the next request makes a new one.
+      await setStorageQuota(t.ctx.db, user.userId, null);
+      const retry = await call(user, "POST", `/api/stories/${storyId}/exports`, { format: "epub" });
+      expect(retry.statusCode).toBe(202);
+      expect((await follow(user, storyId, retry.json().export.id)).state.status).toBe("completed");
+    }, 180_000);
 
     it("refuses unknown formats, strangers and unknown exports with clear 4xx answers", async () => {
       const owner = await createUser(t);

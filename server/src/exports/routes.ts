@@ -1,4 +1,6 @@
-// HTTP for exports. Only the owner exports a story (anyone else: 404); the file streams as it is made.
+// HTTP for exports. Only the owner exports a story (anyone else: 404). Every export is made by the job worker
+// (decision 0131); an identical request is answered with the export already made (200, reused) instead of a
+// new job (202). The direct download waits for that job and streams its stored file.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { startExportRequestSchema, storyExportResponseSchema } from "@storyverse/contract/exports";
 import { filmResponseSchema } from "@storyverse/contract/film";
@@ -6,7 +8,7 @@ import { z } from "zod";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
-import { exportDownload, exportStatus, startExport } from "./export-files";
+import { exportDownload, exportStatus, exportWhenMade, startExport } from "./export-files";
 import { filmStatus, startFilm } from "./film";
 import * as exports from "./service";
 
@@ -24,7 +26,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary:
-          "Download a story as Markdown (zip with images), EPUB 3 or PDF; narration=true makes a read-along EPUB (offline voice; a paid voice only in an export job)",
+          "Download a story as Markdown (zip with images), EPUB 3 or PDF, made by the export job (the request waits for it; an unchanged story's export is sent at once); narration=true makes a read-along EPUB (offline voice; a paid voice only through POST .../exports)",
         params: storyParams,
         querystring: z.object({
           // Checked by the service so that the message can name the allowed values.
@@ -41,17 +43,10 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const paper = exports.parsePaper(request.query.paper);
       const narration = exports.parseNarration(request.query.narration, format);
       await kit.limiter.hit(exportRule, user.id);
-      const { id } = request.params;
-      const file = await exports.exportStory(
-        ctx,
-        user.id,
-        id,
-        format,
-        paper,
-        undefined,
-        narration ? () => exports.readAlongOf(ctx, user.id, id, "refuse") : undefined,
-      );
-      return asAttachment(reply, file.filename, file.contentType).send(file.stream);
+      const file = await exportWhenMade(ctx, user.id, request.params.id, { format, paper, narration });
+      return asAttachment(reply, file.filename, file.contentType)
+        .header("content-length", file.size)
+        .send(file.stream);
     },
   );
 
@@ -64,14 +59,22 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
           "Start making a story's export in a job (follow it, then download its file); narration: true makes a read-along EPUB (free offline; a vendor voice is paid per 1,000 characters)",
         params: storyParams,
         body: startExportRequestSchema,
-        response: { 202: storyExportResponseSchema, 402: errorBodySchema, 503: errorBodySchema, ...errors },
+        response: {
+          200: storyExportResponseSchema,
+          202: storyExportResponseSchema,
+          402: errorBodySchema,
+          503: errorBodySchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limiter.hit(exportRule, user.id);
       const started = await startExport(ctx, user.id, request.params.id, request.body);
-      return reply.code(202).send({ success: true as const, export: started });
+      return reply
+        .code(started.reused ? 200 : 202)
+        .send({ success: true as const, export: started.export, reused: started.reused });
     },
   );
 
@@ -104,7 +107,9 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const { id, exportId } = request.params;
       const file = await exportDownload(ctx, currentUser(request).id, id, exportId);
-      return asAttachment(reply, file.filename, file.contentType).send(file.data);
+      return asAttachment(reply, file.filename, file.contentType)
+        .header("content-length", file.size)
+        .send(file.stream);
     },
   );
 
@@ -116,13 +121,20 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Start making the story's film, narrated when a voice is configured (free offline; a vendor voice is paid per 1,000 characters; one at a time per story)",
         params: storyParams,
-        response: { 202: filmResponseSchema, 402: errorBodySchema, 409: errorBodySchema, ...errors },
+        response: {
+          200: filmResponseSchema,
+          202: filmResponseSchema,
+          402: errorBodySchema,
+          409: errorBodySchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      return reply.code(202).send(await startFilm(ctx, user.id, request.params.id));
+      const started = await startFilm(ctx, user.id, request.params.id);
+      return reply.code(started.reused ? 200 : 202).send(started);
     },
   );
 

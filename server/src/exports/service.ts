@@ -1,7 +1,9 @@
-// Exports: a story taken out as a Markdown zip, an EPUB 3 book or a PDF. The owner check and the reading
-// of the story happen before any byte is sent (so a stranger gets a clean 404); the file itself is then
-// streamed while it is being made, so a long story starts downloading at once and never sits whole in memory.
-// An EPUB may be a read-along book (narration=true): its narrator's words read aloud as Media Overlays.
+// Exports: a story taken out as a Markdown zip, an EPUB 3 book or a PDF, made in the job worker from a book
+// read a page at a time (book.ts) and streamed into storage as it is written (export-job.ts). An EPUB may be a
+// read-along book (narration): its narrator's words read aloud as Media Overlays. What goes into a file is
+// summed up in its content hash (decision 0131), so a finished file is served again while nothing it was made
+// from changed.
+import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   EXPORT_FORMATS,
@@ -12,15 +14,16 @@ import {
 } from "@storyverse/contract/exports";
 import { speechCost } from "@storyverse/contract/voice";
 import { ZipFile } from "yazl";
+import { storyContentFingerprint } from "../chat/message-cursor";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
-import { storyVoices } from "../voice/narration";
+import { ownedStoryRecord } from "../stories/service";
+import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { speechUnitPrice, voiceProvider } from "../voice/voices";
-import { type Book, fileStem, loadBook } from "./book";
+import { type BookScan, type BookStream, fileStem, scanBook } from "./book";
 import { writeEpub } from "./epub";
 import type { ReadAlong } from "./epub-read-along";
-import { narratedCharacters } from "./film-job";
-import { writeMarkdownZip } from "./markdown-zip";
+import { type WriteOptions, writeMarkdownZip } from "./markdown-zip";
 import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
 import { ArchiveAbandoned } from "./zip-entries";
 
@@ -75,10 +78,66 @@ export async function readAlongOf(
   return { voices: await storyVoices(ctx, userId, storyId), ffmpegPath: ctx.config.ffmpeg.path };
 }
 
+/** How many characters of the narrator's words a read-along book speaks: what a vendor voice is paid for. */
+export const narratedBy = (voices: StoryVoices) => (exchange: { narrator: string | null }) =>
+  exchange.narrator ? planSpeech(voices, exchange.narrator).characters : 0;
+
 /** What narrating the book costs: the film's price per 1,000 characters of the narrator's words (0 offline). */
-export function readAlongPrice(readAlong: ReadAlong, book: Book) {
-  const characters = narratedCharacters(readAlong.voices, book.exchanges);
+export function readAlongPrice(readAlong: ReadAlong, scan: BookScan) {
+  const characters = scan.narrated;
   return { characters, cost: speechCost(speechUnitPrice(readAlong.voices.provider), characters) };
+}
+
+/** A read-along book's price, read from the story in one walk (its words only, a page at a time). */
+export async function readAlongPriceOf(readAlong: ReadAlong, book: BookStream) {
+  return readAlongPrice(readAlong, await scanBook(book, { narrated: narratedBy(readAlong.voices) }));
+}
+
+/** Who speaks, as far as a hash needs to know: the provider, the narrator's voice and each character's. */
+export function voicesSignature(voices: StoryVoices | undefined) {
+  if (!voices) return null;
+  return {
+    provider: voices.provider.name,
+    narrator: voices.narratorVoice,
+    cast: voices.cast.map((member) => [member.name, member.aliases, member.voice]),
+  };
+}
+
+/**
+ * The content hash of what goes into a file (decision 0131): the story's title, context and cover, the
+ * fingerprint of its shown messages (ids, changes, words, media), and what the caller adds (format, paper,
+ * voices). NotFound for anyone else's story.
+ */
+export async function contentHash(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  what: Record<string, unknown>,
+): Promise<string> {
+  const record = await ownedStoryRecord(ctx, userId, storyId);
+  const messages = await storyContentFingerprint(ctx.db, userId, storyId);
+  const input = JSON.stringify({
+    what,
+    title: record.title,
+    context: record.context,
+    cover: record.thumbnailKey,
+    messages,
+  });
+  return createHash("sha256").update(input).digest("hex");
+}
+
+/** An export's hash: its format, its paper (a PDF's), and who reads it (a read-along book's). */
+export function exportHash(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  file: { format: ExportFormat; paper: Paper; voices?: StoryVoices },
+) {
+  return contentHash(ctx, userId, storyId, {
+    export: file.format,
+    paper: file.format === "pdf" ? file.paper : null,
+    voices: voicesSignature(file.voices),
+  });
 }
 
 function zipStream(ctx: ExportContext, fill: (zip: ZipFile) => Promise<void>): Readable {
@@ -98,37 +157,36 @@ function zipStream(ctx: ExportContext, fill: (zip: ZipFile) => Promise<void>): R
   return stream;
 }
 
-export async function exportStory(
+/**
+ * Writes the book in the format asked for, as a stream: the export job stores it as it comes. `options.scan` is
+ * the book's scan (made first, for progress); `options.onExchange` is told each exchange written.
+ */
+export function writeExport(
   ctx: ExportContext,
-  userId: string,
-  storyId: string,
+  book: BookStream,
   format: ExportFormat,
   paper: Paper,
-  /** Told the book before its file is written (the export job sizes its progress from it). */
-  onBook?: (book: Book) => void | Promise<void>,
-  /** A read-along EPUB: who reads it (asked for once the story is known to be the caller's). */
-  readAlong?: () => Promise<ReadAlong>,
-): Promise<ExportFile> {
-  const book = await loadBook(ctx, userId, storyId);
-  const reader = readAlong && format === "epub" ? await readAlong() : undefined;
-  await onBook?.(book);
+  options: WriteOptions & { readAlong?: ReadAlong; modifiedAt: Date },
+): ExportFile {
   const stem = fileStem(book.title);
   switch (format) {
     case "md":
       return {
-        stream: zipStream(ctx, (zip) => writeMarkdownZip(ctx, zip, book, stem)),
+        stream: zipStream(ctx, (zip) => writeMarkdownZip(ctx, zip, book, stem, options)),
         filename: `${stem}.zip`,
         contentType: EXPORT_CONTENT_TYPES.md,
       };
     case "epub":
       return {
-        stream: zipStream(ctx, (zip) => writeEpub(ctx, zip, book, ctx.clock.now(), reader)),
+        stream: zipStream(ctx, (zip) =>
+          writeEpub(ctx, zip, book, options.modifiedAt, options.readAlong, options),
+        ),
         filename: `${stem}.epub`,
         contentType: EXPORT_CONTENT_TYPES.epub,
       };
     case "pdf":
       return {
-        stream: writePdf(ctx, book, paper).stream,
+        stream: writePdf(ctx, book, paper, options).stream,
         filename: `${stem}.pdf`,
         contentType: EXPORT_CONTENT_TYPES.pdf,
       };

@@ -73,3 +73,26 @@ export function markdownToPlain(markdown: string): string {
     .replace(XML_INVALID, "")
     .trim();
 }
+
+/**
+ * The language of a book's words for screen readers, counted as they are read: Japanese or Chinese when CJK
+ * characters are at least 30% of its letters (Japanese if any kana), else English, the app's language.
+ */
+export class LanguageCount {
+  private letters = 0;
+  private kana = 0;
+  private cjk = 0;
+
+  add(text: string) {
+    const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+    this.letters += count(/\p{L}/gu);
+    const kana = count(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu);
+    this.kana += kana;
+    this.cjk += count(/\p{Script=Han}/gu) + kana;
+  }
+
+  language(): string {
+    if (this.letters > 0 && this.cjk / this.letters >= 0.3) return this.kana > 0 ? "ja" : "zh";
+    return "en";
+  }
+}

@@ -60,14 +60,15 @@ const exportsPath = (storyId: string) => `/api/stories/${encodeURIComponent(stor
 const EXPORT_POLL_MS = 700;
 
 /**
- * Makes the story's file in a job on the server (reporting its progress, 0 to 100, as it goes), then
- * downloads it: the browser saves it under the server's file name. `narration` makes an EPUB a read-along
- * book (the server reads the narrator's words aloud as EPUB 3 Media Overlays).
+ * Makes the story's file in a job on the server (reporting its progress, 0 to 100, and the step it is on as it
+ * goes), then downloads it: the browser saves it under the server's file name. An unchanged story's export is
+ * answered with the one made already, at once. `narration` makes an EPUB a read-along book (the server reads
+ * the narrator's words aloud as EPUB 3 Media Overlays).
  */
 export async function downloadStoryExport(
   storyId: string,
   format: ExportFormat,
-  onProgress: (progress: number) => void = () => {},
+  onProgress: (progress: number, step: string | null) => void = () => {},
   narration = false,
 ): Promise<void> {
   const started = await apiRequest(exportsPath(storyId), {
@@ -78,7 +79,7 @@ export async function downloadStoryExport(
   });
   let job = started.export;
   while (job.status === "queued" || job.status === "running") {
-    onProgress(job.progress);
+    onProgress(job.progress, job.step);
     await new Promise((resolve) => setTimeout(resolve, EXPORT_POLL_MS));
     job = (
       await apiRequest(`${exportsPath(storyId)}/${job.id}`, {
@@ -88,7 +89,7 @@ export async function downloadStoryExport(
     ).export;
   }
   if (job.status === "failed") throw new Error(job.error ?? EXPORT_FAILED_MESSAGE);
-  onProgress(100);
+  onProgress(100, null);
   const { blob, filename } = await apiDownload(`${exportsPath(storyId)}/${job.id}/file`);
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");

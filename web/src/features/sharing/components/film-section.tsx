@@ -59,6 +59,7 @@ export function FilmSection({
           <p className="text-xs text-ink-muted" aria-live="polite">
             Making the film… {current.progress}%
           </p>
+          {current.step ? <p className="text-xs text-ink-muted">{current.step}</p> : null}
         </div>
       ) : null}
       {current?.status === "failed" && current.error ? (
@@ -79,7 +80,12 @@ export function FilmSection({
               <track kind="captions" srcLang="en" label="English" default src={current.captions_url} />
             ) : null}
           </video>
-          <p className="text-xs text-ink-muted">The film is in your Gallery too.</p>
+          <p className="text-xs text-ink-muted">
+            {start.data?.reused
+              ? "The story has not changed since this film was made: here it is again. "
+              : ""}
+            The film is in your Gallery too.
+          </p>
         </div>
       ) : null}
       <div>

@@ -58,6 +58,7 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [progress, setProgress] = useState(0);
+  const [step, setStep] = useState<string | null>(null);
   const [readAlong, setReadAlong] = useState(false);
   const readAlongId = useId();
 
@@ -65,8 +66,13 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
     setError(null);
     setExporting(format);
     setProgress(0);
+    setStep(null);
+    const onProgress = (value: number, now: string | null) => {
+      setProgress(value);
+      setStep(now);
+    };
     try {
-      await downloadStoryExport(storyId, format, setProgress, format === "epub" && readAlong);
+      await downloadStoryExport(storyId, format, onProgress, format === "epub" && readAlong);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -124,6 +130,7 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
             <p className="text-xs text-ink-muted" aria-live="polite">
               Preparing your {FORMATS.find((item) => item.format === exporting)?.label}… {progress}%
             </p>
+            {step ? <p className="text-xs text-ink-muted">{step}</p> : null}
           </div>
         ) : null}
       </section>

@@ -93,6 +93,38 @@ describe("Share & export dialog", () => {
     expect(exports()[1]?.body).toEqual({ format: "pdf" });
   });
 
+  it("shows the step an export is on while the server makes it", async () => {
+    const running = {
+      success: true,
+      export: {
+        id: "e2",
+        format: "pdf",
+        status: "running",
+        progress: 42,
+        step: "Writing turn 1,200 of 10,000",
+        error: null,
+        filename: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
+    };
+    mockFetch(({ path, method }) => {
+      if (path.endsWith("/exports") && method === "POST") return json(running, 202);
+      if (path.includes("/exports/e2")) return json(running);
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+    });
+    const view = render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
+      </Providers>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "PDF" }));
+    expect(await screen.findByText("Writing turn 1,200 of 10,000")).toBeTruthy();
+    expect(screen.getByText(/Preparing your PDF… 42%/)).toBeTruthy();
+    view.unmount();
+  });
+
   it("plays the finished film with its captions", async () => {
     mockFetch(({ path }) => {
       if (path.endsWith("/film"))
