@@ -35,17 +35,6 @@ const escapeHtml = (text: string) =>
     .replaceAll('"', "&quot;")
     .replaceAll("'", "&#39;");
 
-/** Markdown stripped to plain words, for a preview card's one or two lines. */
-export function previewText(markdown: string, max = 200): string {
-  const plain = markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`>#~]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
-}
-
 function previewHead(preview: PagePreview): string {
   const tags = [
     '<meta name="robots" content="noindex, nofollow" />',

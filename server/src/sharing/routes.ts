@@ -1,6 +1,7 @@
 // HTTP for share links. The owner's routes are scoped to the caller (another user's story is a 404); the
 // public ones (GET /api/shared/{token}, the page /s/{token}) need no account and are rate limited per address.
 import { errorBodySchema } from "@storyverse/contract/errors";
+import { plainPreview } from "@storyverse/contract/plain-text";
 import {
   createShareRequestSchema,
   liveShareResponseSchema,
@@ -16,7 +17,7 @@ import { parseRange } from "../media/file-routes";
 import { contentTypeForKey } from "../media/storage/keys";
 import { parseExpiry } from "../media/storage/signing";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { createSharePages, previewText, type SharePageOptions } from "./page";
+import { createSharePages, type SharePageOptions } from "./page";
 import { createPictureCache, PICTURE_WIDTHS, PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./pictures";
 import * as sharing from "./service";
 
@@ -206,7 +207,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
     const firstMedia = messages.find((m) => m.image_url || m.video_url);
     return pages.story(reply, {
       title: story.title,
-      description: previewText(firstWords) || "A story told on Storyverse.",
+      description: plainPreview(firstWords) || "A story told on Storyverse.",
       image: story.thumbnail
         ? { url: sharing.sharedPreviewUrl(ctx, token), width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT }
         : null,
