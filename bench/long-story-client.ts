@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { chromium, type Page } from "playwright-core";
 
-export type OpenFigures = {
+type OpenFigures = {
   cpuMs: number;
   bytes: number;
   wireBytes: number;
@@ -470,6 +470,10 @@ async function turns(storyId: string, storyLabel: string, openPaths: string[], s
   const ranAfter = (await queueState()).finished;
   const ran = TURN_JOBS.map((kind) => `${kind} ${(ranAfter.get(kind) ?? 0) - (ranBefore.get(kind) ?? 0)}`);
   notes.push(`${storyLabel}: jobs run by its ${options.turns + 3} turns: ${ran.join(", ")}`);
+  const over = (times: number[]) => `${times.filter((t) => t > 100).length} of ${times.length}`;
+  notes.push(
+    `${storyLabel}: probe answers over 100 ms: ${over(probeTimes)} during two turns and their jobs, ${over(idleTimes)} with nothing else running`,
+  );
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   return {
     cpuMs: mean(measured.map((m) => m.total)),

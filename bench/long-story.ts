@@ -41,7 +41,7 @@ const EMBEDDINGS_MODEL = "bench-embeddings";
 /** The offline narrator's pace: each word a streamed event, as a vendor's tokens arrive. */
 const WORDS_PER_SECOND = 40;
 
-export const sizes = (process.env.BENCH_LONG_STORY_SIZES ?? "10,1000,10000")
+const sizes = (process.env.BENCH_LONG_STORY_SIZES ?? "10,1000,10000")
   .split(",")
   .map((n) => Number(n.trim()))
   .filter((n) => Number.isInteger(n) && n > 0)
