@@ -1,4 +1,5 @@
-// GET /api/gallery?limit=&cursor=: all of the user's media, newest first, a page at a time. Each item
+// GET /api/gallery?limit=&cursor=&q=: all of the user's media (or those whose prompt holds the words), newest
+// first, a page at a time. Each item
 // carries thumbnail_url, which is what grids show; the 2K original (url) is for the lightbox only.
 import { type GalleryPage, galleryPageSchema } from "@storyverse/contract/studio";
 import { infiniteQueryOptions } from "@tanstack/react-query";
@@ -9,10 +10,11 @@ export const GALLERY_KEY = ["gallery"] as const;
 export const GALLERY_PAGE_SIZE = 30;
 
 export function fetchGalleryPage(
-  options: { cursor?: string | null; limit?: number; signal?: AbortSignal } = {},
+  options: { cursor?: string | null; limit?: number; q?: string; signal?: AbortSignal } = {},
 ): Promise<GalleryPage> {
   const params = new URLSearchParams({ limit: String(options.limit ?? GALLERY_PAGE_SIZE) });
   if (options.cursor) params.set("cursor", options.cursor);
+  if (options.q) params.set("q", options.q);
   return apiRequest(`/api/gallery?${params}`, {
     schema: galleryPageSchema,
     signal: options.signal,
@@ -20,10 +22,11 @@ export function fetchGalleryPage(
   });
 }
 
-export const galleryQueryOptions = () =>
+/** The Gallery's pages; with `q`, the search's (under GALLERY_KEY too, so every refresh of it reaches them). */
+export const galleryQueryOptions = (q = "") =>
   infiniteQueryOptions({
-    queryKey: GALLERY_KEY,
-    queryFn: ({ pageParam, signal }) => fetchGalleryPage({ cursor: pageParam, signal }),
+    queryKey: q ? ([...GALLERY_KEY, "search", q] as const) : GALLERY_KEY,
+    queryFn: ({ pageParam, signal }) => fetchGalleryPage({ cursor: pageParam, q, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     // Media URLs are signed for an hour: reload well before the loaded ones expire.

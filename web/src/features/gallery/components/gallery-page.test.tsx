@@ -129,6 +129,58 @@ describe("Gallery page", () => {
     expect(screen.getByText("3 items")).toBeTruthy();
   });
 
+  it("searches the prompts on the server after a pause in typing, pages the matches, and says when nothing matched", async () => {
+    const calls = mockFetch((call) => {
+      const q = new URL(call.path, "http://localhost").searchParams.get("q");
+      const cursor = new URL(call.path, "http://localhost").searchParams.get("cursor");
+      if (q === "harbour" && !cursor)
+        return json({
+          success: true,
+          items: [item(4, { description: "A harbour at dawn" })],
+          next_cursor: "c2",
+        });
+      if (q === "harbour")
+        return json({
+          success: true,
+          items: [item(9, { description: "Harbour lights" })],
+          next_cursor: null,
+        });
+      if (q === "dragon") return json({ success: true, items: [], next_cursor: null });
+      return json({ success: true, items: [item(1), item(2), item(3)], next_cursor: null });
+    });
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    const box = screen.getByLabelText("Search the Gallery");
+    // Each keystroke is not a request: the words go once typing pauses.
+    fireEvent.change(box, { target: { value: "har" } });
+    fireEvent.change(box, { target: { value: "harbour" } });
+    await waitFor(() =>
+      expect(tiles().map((tile) => tile.getAttribute("title"))).toEqual(["A harbour at dawn"]),
+    );
+    expect(calls.map((c) => c.path).filter((path) => path.includes("q="))).toEqual([
+      "/api/gallery?limit=30&q=harbour",
+    ]);
+    // The matches page on as the grid's end scrolls near, with the search's cursor.
+    scrollToEnd();
+    await waitFor(() => expect(tiles()).toHaveLength(2));
+    expect(calls.at(-1)?.path).toBe("/api/gallery?limit=30&cursor=c2&q=harbour");
+
+    fireEvent.change(box, { target: { value: "dragon" } });
+    expect(await screen.findByText("Nothing in your Gallery matches “dragon”")).toBeTruthy();
+    // Clearing the words shows the whole Gallery again (the box stays to search again).
+    // The empty state's own button (the box has its clear button too).
+    fireEvent.click(screen.getAllByRole("button", { name: "Clear search" }).at(-1)!);
+    await waitFor(() => expect(tiles()).toHaveLength(3));
+    expect((screen.getByLabelText("Search the Gallery") as HTMLInputElement).value).toBe("");
+  });
+
+  it("offers no search box when the Gallery is empty", async () => {
+    mockFetch(() => json({ success: true, items: [], next_cursor: null }));
+    renderGallery();
+    await screen.findByRole("heading", { name: "No Content Yet" });
+    expect(screen.queryByLabelText("Search the Gallery")).toBeNull();
+  });
+
   it("opens the lightbox on a click and steps through the loaded items with the keyboard", async () => {
     mockFetch(() =>
       json({

@@ -1,16 +1,20 @@
 // The Gallery page (view `library`): every image and video the user has
 // made, newest first, as thumbnails; the description shows on hover; a click opens the Lightbox, which
-// steps through everything loaded so far. More pages load as the end of the grid scrolls into view.
+// steps through everything loaded so far. More pages load as the end of the grid scrolls into view. The search
+// box asks the server for the items whose prompt holds the words once typing pauses (as the story grid's does).
 // Items can be deleted, one from its tile or several after Select (decision 0122): a dialog asks first,
 // and asks again, in the server's words, when a story or share link still shows one of them.
 import type { GalleryItem } from "@storyverse/contract/media";
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { Check, Images, RotateCw, Sparkles, Trash2, WandSparkles } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { GALLERY_SEARCH_MAX_LENGTH } from "@storyverse/contract/studio";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { Check, Images, RotateCw, Search, SearchX, Sparkles, Trash2, WandSparkles, X } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
 import { Button, Spinner } from "../../../components/button";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
+import { useLoadMoreNearEnd } from "../../../components/use-load-more";
+import { useSettled } from "../../../components/use-settled";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { galleryQueryOptions } from "../../../shared/gallery/gallery-page";
@@ -20,6 +24,7 @@ import { useDeleteMedia } from "../api/delete-media";
 export const GALLERY_TITLE = "Your Media Gallery";
 export const GALLERY_LOADING = "Loading Gallery...";
 export const GALLERY_EMPTY = "No Content Yet";
+export const galleryNoMatches = (words: string) => `Nothing in your Gallery matches “${words}”`;
 export const GALLERY_LOGIN_MESSAGE = "Please log in to view your gallery";
 export const galleryErrorMessage = (message: string) => `Gallery: ${message}`;
 export const DELETE_WARNING = "It is removed from your Gallery and your storage. This cannot be undone.";
@@ -64,26 +69,23 @@ export function toLightboxItem(item: GalleryItem): LightboxItem {
 
 export function GalleryPage() {
   const { isAuthenticated } = useAuth();
-  const query = useInfiniteQuery({ ...galleryQueryOptions(), enabled: isAuthenticated });
+  const [words, setWords] = useState("");
+  const searched = useSettled(words.trim());
+  // The whole Gallery (no search): whether there is anything to search at all.
+  const all = useInfiniteQuery({ ...galleryQueryOptions(), enabled: isAuthenticated });
+  // The search's pages; while the next words are asked, the last answer stays on screen.
+  const found = useInfiniteQuery({
+    ...galleryQueryOptions(searched),
+    enabled: isAuthenticated && searched !== "",
+    placeholderData: keepPreviousData,
+  });
+  const query = searched ? found : all;
   const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
+  const hasAny = (all.data?.pages[0]?.items.length ?? 0) > 0;
   const [openIndex, setOpenIndex] = useState<number | null>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
-
-  // The next page loads when the end of the grid comes within 400 px of the viewport (no nearer: a page
-  // fetched before anyone scrolls is weight on the first screen).
-  useEffect(() => {
-    const target = sentinel.current;
-    if (!target || !hasNextPage || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-      },
-      { rootMargin: "0px 0px 400px 0px" },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // The next page loads when the end of the grid comes near, as the story grid's does.
+  const sentinel = useLoadMoreNearEnd({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
   // Stepping through the lightbox towards the end of what is loaded loads more behind it.
   useEffect(() => {
@@ -162,11 +164,16 @@ export function GalleryPage() {
         }
       />
     );
+  } else if (items.length === 0 && searched) {
+    body = <GalleryNoMatches words={searched} onClear={() => setWords("")} />;
   } else if (items.length === 0) {
     body = <GalleryEmpty />;
   } else {
     body = (
       <>
+        <p className="sr-only" aria-live="polite">
+          {searched ? `${items.length}${hasNextPage ? "+" : ""} items match` : ""}
+        </p>
         <ul
           aria-label="Your media"
           className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6"
@@ -266,6 +273,33 @@ export function GalleryPage() {
             )}
           </div>
         </div>
+        {hasAny ? (
+          <div className="relative mb-6 max-w-md">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-4 size-4 -translate-y-1/2 text-ink-muted"
+            />
+            <input
+              type="search"
+              value={words}
+              maxLength={GALLERY_SEARCH_MAX_LENGTH}
+              onChange={(event) => setWords(event.target.value)}
+              placeholder="Search by prompt"
+              aria-label="Search the Gallery"
+              className="h-11 w-full rounded-xl border border-line bg-surface pr-10 pl-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
+            />
+            {words ? (
+              <button
+                type="button"
+                onClick={() => setWords("")}
+                aria-label="Clear search"
+                className="absolute top-1/2 right-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
+              >
+                <X aria-hidden="true" className="size-4" />
+              </button>
+            ) : null}
+          </div>
+        ) : null}
         {body}
       </section>
       <ConfirmDialog
@@ -397,6 +431,19 @@ function GalleryEmpty() {
           Start a story
         </Button>
       </div>
+    </div>
+  );
+}
+
+function GalleryNoMatches({ words, onClear }: { words: string; onClear: () => void }) {
+  return (
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line px-6 py-16 text-center">
+      <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
+      <p className="mt-4 font-semibold">{galleryNoMatches(words)}</p>
+      <p className="mt-1 text-sm text-ink-muted">Try another word from a prompt.</p>
+      <Button onClick={onClear} variant="secondary" size="sm" className="mt-6">
+        Clear search
+      </Button>
     </div>
   );
 }

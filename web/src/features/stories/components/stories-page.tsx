@@ -8,6 +8,8 @@ import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/re
 import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
+import { useLoadMoreNearEnd } from "../../../components/use-load-more";
+import { useSettled } from "../../../components/use-settled";
 import { errorMessage } from "../../../lib/api-errors";
 import { refreshStoryList, storyListQueryOptions } from "../api/list-stories";
 import { pruneStoryMediaStates } from "../media-states";
@@ -28,23 +30,11 @@ import { StorySettingsDialog } from "./story-settings-dialog";
 
 /** An expired thumbnail re-reads the list at most this often. */
 const THUMBNAIL_REFETCH_MS = 30_000;
-/** The search is asked of the server once typing pauses this long. */
-const SEARCH_PAUSE_MS = 250;
-
-/** `value`, once it has stayed the same for `ms`. */
-function useSettled(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 export function StoriesPage() {
   const queryClient = useQueryClient();
   const [query, setQuery] = useState("");
-  const searched = useSettled(query.trim(), SEARCH_PAUSE_MS);
+  const searched = useSettled(query.trim());
   // The whole list (no search): whether the account has stories at all, and what prunes stored canvases.
   const all = useInfiniteQuery(storyListQueryOptions());
   // The search's pages; while the next words are asked, the last answer stays on screen.
@@ -67,20 +57,8 @@ export function StoriesPage() {
       pruneStoryMediaStates(all.data.pages.flatMap((page) => page.stories.map((story) => story.id)));
   }, [all.data, all.hasNextPage]);
 
-  // The next page loads when the end of the grid comes within 400 px of the viewport, as the Gallery's does.
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const target = sentinel.current;
-    if (!target || !hasNextPage || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-      },
-      { rootMargin: "0px 0px 400px 0px" },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // The next page loads when the end of the grid comes near, as the Gallery's does.
+  const sentinel = useLoadMoreNearEnd({ hasNextPage, isFetchingNextPage, fetchNextPage });
 
   const lastRefetch = useRef(0);
   const onThumbnailError = () => {
