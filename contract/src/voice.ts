@@ -74,8 +74,18 @@ export const messageSpeechSchema = z.object({
   error: z.string().nullable(),
   /** What narrating this message costs (0 offline, or when already made). */
   cost: z.number(),
+  /**
+   * While pending: the pieces spoken so far, in order, the first sentence first (decision 0133). GET
+   * .../speech/chunks/{index} answers each as audio/wav; played one after another from the first they are the
+   * narration from its start, so a player starts on the first before the whole is made. Empty otherwise.
+   */
+  chunks: z.array(z.object({ duration_seconds: z.number() })).default([]),
 });
 export type MessageSpeech = z.infer<typeof messageSpeechSchema>;
+
+/** A piece of a narration asked for after the narration was stored (or failed): it is no longer kept. */
+export const SPEECH_CHUNK_GONE_DETAIL =
+  "This piece of the narration is no longer kept: ask for the narration again.";
 
 /**
  * Live reading: while a turn is written, each finished sentence is spoken at once

@@ -85,6 +85,10 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "The sentence spoken in the story's voices, as a WAV",
     types: ["audio/wav"],
   },
+  "GET /api/stories/:id/messages/:message_id/speech/chunks/:index": {
+    description: "The piece of the narration being made, as a WAV",
+    types: ["audio/wav"],
+  },
 };
 
 function streamedTurn(): FileAnswer {
@@ -108,6 +112,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/shared/:token/preview.jpg": [429],
   "GET /api/voices/:voice/sample": [404, 429, 502, 503],
   "POST /api/stories/:id/speech/live": [404, 409, 429, 502, 503],
+  "GET /api/stories/:id/messages/:message_id/speech/chunks/:index": [404],
 };
 
 /** The wildcard's name in the document (a path parameter must be a name). */

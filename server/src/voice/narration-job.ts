@@ -1,14 +1,26 @@
 // The narration job: speaks a narration's parts in their voices (text longer than the provider takes is split
 // at sentence ends), joins them with a short pause into one WAV in media storage, and records where each part
 // starts and ends. Runs in the worker with retries; the last failing try fails the narration with its refund.
+//
+// Read aloud starts at once (decision 0133): the message's first sentence is spoken alone, first, and each piece
+// is kept (message_speech_chunks) as soon as it is spoken, with the pause before it, so the player plays the
+// pieces in order while the rest is spoken; played one after another they are exactly the stored file. The
+// pieces go when the file is stored or the narration fails. The charge is the one made when it was asked for.
 import { SPEECH_FAILED_MESSAGE } from "@storyverse/contract/voice";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
-import { splitForProvider } from "./parts";
-import { completeSpeechIfPending, failSpeechIfPending, findSpeechById, type SpeechRow } from "./repo";
+import { firstSentenceFirst, splitForProvider } from "./parts";
+import {
+  addSpeechChunk,
+  completeSpeechIfPending,
+  deleteSpeechChunks,
+  failSpeechIfPending,
+  findSpeechById,
+  type SpeechRow,
+} from "./repo";
 import { durationSeconds, joinSpeech, wavFile } from "./wav";
 
 export const narrateMessageJob: JobSpec<{ speechId: string }> = {
@@ -29,20 +41,39 @@ type JobContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "l
 export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
   `u/${row.userId}/speech/${row.id}.wav`;
 
+/** What the player can play of a narration as it is spoken: each piece with the pause before it, in order. */
+export type OnPiece = (piece: SpeechAudio, index: number) => Promise<void>;
+
 /**
  * Speaks parts in their voices (long ones in provider-sized pieces) as one clip, with each part's span in it.
  * `owner` (the user it is for) and `urgent` (a live sentence) place each piece in a queued provider's line.
+ * With `onPiece`, the first sentence is spoken alone first, and each piece is handed over as soon as it is
+ * spoken, led by the pause the clip has before it: the pieces one after another are the clip, sample for sample.
  */
 export async function speakSpeechParts(
   provider: VoiceProvider,
   parts: SpeechRow["parts"],
-  options: { urgent?: boolean; owner?: string } = {},
+  options: { urgent?: boolean; owner?: string; onPiece?: OnPiece } = {},
 ): Promise<{ audio: SpeechAudio; segments: NonNullable<SpeechRow["segments"]> }> {
+  const { onPiece, ...speakOptions } = options;
   const spoken: SpeechAudio[] = [];
-  for (const part of parts) {
+  let sampleRate: number | undefined;
+  let index = 0;
+  for (const [partIndex, part] of parts.entries()) {
     const pieces: SpeechAudio[] = [];
-    for (const text of splitForProvider(part.text, provider.maxCharacters)) {
-      pieces.push(await provider.speak({ text, voice: part.voice, ...options }));
+    const texts =
+      onPiece && partIndex === 0
+        ? firstSentenceFirst(part.text, provider.maxCharacters)
+        : splitForProvider(part.text, provider.maxCharacters);
+    for (const text of texts) {
+      const audio = await provider.speak({ text, voice: part.voice, ...speakOptions });
+      pieces.push(audio);
+      if (!onPiece) continue;
+      // The clip is at its first piece's rate; the pause before a piece is the one joinSpeech puts there.
+      sampleRate ??= audio.sampleRate;
+      const pause = index === 0 ? 0 : pieces.length === 1 ? PART_PAUSE_SECONDS : PIECE_PAUSE_SECONDS;
+      await onPiece(joinSpeech([{ pcm: Buffer.alloc(0), sampleRate }, audio], pause).audio, index);
+      index += 1;
     }
     spoken.push(joinSpeech(pieces, PIECE_PAUSE_SECONDS).audio);
   }
@@ -65,6 +96,7 @@ export async function failSpeech(ctx: JobContext, row: SpeechRow, reason: string
   return ctx.db.transaction(async (tx) => {
     const failed = await failSpeechIfPending(tx, row.id, reason, ctx.clock.now());
     if (!failed) return false;
+    await deleteSpeechChunks(tx, row.id);
     if (failed.chargedTenths > 0) {
       await refundPaid(
         { ...ctx, db: tx },
@@ -90,7 +122,11 @@ export async function narrateMessage(
     const provider = ctx.providers.voice;
     if (!provider) throw new ProviderError("Narration is turned off on this server.", false);
     // The player's own lane in the offline voice's queue: narration is served in turn with everyone's.
-    made = await speakSpeechParts(provider, row.parts, { owner: row.userId });
+    made = await speakSpeechParts(provider, row.parts, {
+      owner: row.userId,
+      onPiece: (piece, index) =>
+        addSpeechChunk(ctx.db, row.id, index, Math.round(durationSeconds(piece) * 1000), wavFile(piece)),
+    });
   } catch (error) {
     const retry = error instanceof ProviderError ? error.retryable : true;
     if (retry && !attempt.isLastAttempt) throw error;
@@ -102,12 +138,17 @@ export async function narrateMessage(
   const key = speechAudioKey(row);
   await ctx.storage.put(key, wavFile(made.audio), "audio/wav");
   const durationMs = Math.round(durationSeconds(made.audio) * 1000);
-  const kept = await completeSpeechIfPending(
-    ctx.db,
-    row.id,
-    { audioKey: key, durationMs, segments: made.segments },
-    ctx.clock.now(),
-  );
+  const kept = await ctx.db.transaction(async (tx) => {
+    const completed = await completeSpeechIfPending(
+      tx,
+      row.id,
+      { audioKey: key, durationMs, segments: made.segments },
+      ctx.clock.now(),
+    );
+    // The file has every piece now.
+    if (completed) await deleteSpeechChunks(tx, row.id);
+    return completed;
+  });
   // Failed meanwhile (the stale time-out refunded it) or deleted with its story: keep nothing.
   if (!kept) await ctx.storage.delete(key).catch(() => {});
 }

@@ -11,6 +11,7 @@ import {
   type MessageSpeech,
   SPEECH_BUSY_DETAIL,
   SPEECH_CHARACTERS_PER_UNIT,
+  SPEECH_CHUNK_GONE_DETAIL,
   SPEECH_FAILED_MESSAGE,
   SPEECH_JOBS_PER_USER,
   speechCost,
@@ -30,9 +31,11 @@ import {
   countPendingSpeech,
   deleteFailedSpeech,
   findSpeech,
+  findSpeechChunk,
   insertSpeech,
   lockUserSpeech,
   type SpeechRow,
+  speechChunkList,
   staleSpeech,
 } from "./repo";
 import { listVoices, speechUnitPrice, voiceProvider } from "./voices";
@@ -117,6 +120,12 @@ async function toResponse(
     segments: (completed && row.segments) || [],
     error: row?.status === "failed" ? (row.error ?? SPEECH_FAILED_MESSAGE) : null,
     cost: completed || row?.status === "pending" ? 0 : cost,
+    chunks:
+      row?.status === "pending"
+        ? (await speechChunkList(ctx.db, row.id)).map((chunk) => ({
+            duration_seconds: chunk.durationMs / 1000,
+          }))
+        : [],
   };
 }
 
@@ -210,4 +219,22 @@ export async function startSpeech(
     },
   );
   return toResponse(ctx, messageId, result ?? (await findSpeech(ctx.db, messageId, plan.contentKey)), 0);
+}
+
+/**
+ * One spoken piece of the message's narration while it is being made (decision 0133), as a WAV. Once the
+ * narration is stored (or failed) its pieces are gone: 404, and the narration's own answer says why.
+ */
+export async function speechChunk(
+  ctx: NarrationContext,
+  userId: string,
+  storyId: string,
+  messageId: string,
+  index: number,
+): Promise<Buffer> {
+  const plan = await planNarration(ctx, userId, storyId, messageId);
+  const row = await findSpeech(ctx.db, messageId, plan.contentKey);
+  const wav = row?.status === "pending" ? await findSpeechChunk(ctx.db, row.id, index) : undefined;
+  if (!wav) throw new NotFound(SPEECH_CHUNK_GONE_DETAIL);
+  return wav;
 }

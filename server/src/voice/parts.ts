@@ -3,7 +3,7 @@
 // it ('"Halt!" cried Brannoc'), else the one named nearest before it; a quote nobody can be found for stays
 // the narrator's. Pure: the narration job speaks exactly these parts, and they are what is charged for.
 import { createHash } from "node:crypto";
-import { splitSentences } from "@storyverse/contract/sentences";
+import { sentenceSpans, splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
 
 export const NARRATOR = "Narrator";
@@ -143,4 +143,14 @@ export function splitForProvider(text: string, max: number): string[] {
   }
   flush();
   return pieces;
+}
+
+/**
+ * Like splitForProvider, but the first sentence is a piece of its own (Read aloud plays it while the rest is
+ * spoken: decision 0133); a first sentence longer than the provider takes is split at words as usual.
+ */
+export function firstSentenceFirst(text: string, max: number): string[] {
+  const [first] = sentenceSpans(text).spans;
+  if (!first || first.end - first.start > max) return splitForProvider(text, max);
+  return [text.slice(first.start, first.end), ...splitForProvider(text.slice(first.end), max)];
 }

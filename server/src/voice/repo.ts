@@ -1,8 +1,8 @@
 // SQL for message narrations. A narration leaves "pending" once, to "completed" or "failed": every change of
 // status is conditional on it still being pending, so a job and the stale time-out cannot both settle it.
-import { and, count, eq, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { messageSpeech } from "../db/schema";
+import { messageSpeech, messageSpeechChunks } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 
 export type SpeechRow = typeof messageSpeech.$inferSelect;
@@ -77,6 +77,50 @@ export async function failSpeechIfPending(
     .where(and(eq(messageSpeech.id, id), eq(messageSpeech.status, "pending")))
     .returning();
   return row;
+}
+
+/**
+ * Keeps the next spoken piece of a narration being made (decision 0133), only while it is still pending: a
+ * narration failed or deleted meanwhile keeps nothing. A retried job's piece already kept stays as it was.
+ */
+export async function addSpeechChunk(
+  q: Queryable,
+  speechId: string,
+  index: number,
+  durationMs: number,
+  wav: Buffer,
+): Promise<void> {
+  await q.execute(sql`
+    insert into ${messageSpeechChunks} (speech_id, index, duration_ms, wav)
+    select ${speechId}, ${index}, ${durationMs}, ${wav}
+    where exists (select 1 from ${messageSpeech} where id = ${speechId} and status = 'pending')
+    on conflict do nothing`);
+}
+
+/** The pieces of a narration kept so far, in order (their lengths, not their audio). */
+export async function speechChunkList(q: Queryable, speechId: string): Promise<{ durationMs: number }[]> {
+  return q
+    .select({ durationMs: messageSpeechChunks.durationMs })
+    .from(messageSpeechChunks)
+    .where(eq(messageSpeechChunks.speechId, speechId))
+    .orderBy(asc(messageSpeechChunks.index));
+}
+
+export async function findSpeechChunk(
+  q: Queryable,
+  speechId: string,
+  index: number,
+): Promise<Buffer | undefined> {
+  const [row] = await q
+    .select({ wav: messageSpeechChunks.wav })
+    .from(messageSpeechChunks)
+    .where(and(eq(messageSpeechChunks.speechId, speechId), eq(messageSpeechChunks.index, index)));
+  return row?.wav;
+}
+
+/** The pieces go once the narration is settled: its one audio file has them all, or it failed. */
+export async function deleteSpeechChunks(q: Queryable, speechId: string): Promise<void> {
+  await q.delete(messageSpeechChunks).where(eq(messageSpeechChunks.speechId, speechId));
 }
 
 /** A user's narrations still pending since before `before` (their worker died on the last try). */

@@ -1,6 +1,7 @@
 // HTTP for the story's voices: the voices on offer and their samples (GET /api/voices, GET
 // /api/voices/{voice}/sample), the narration of a narrator message (GET and POST
-// /api/stories/{id}/messages/{message_id}/speech) and live reading of a sentence while a turn is written
+// /api/stories/{id}/messages/{message_id}/speech, and GET .../speech/chunks/{index}: its pieces while it is made,
+// decision 0133) and live reading of a sentence while a turn is written
 // (POST /api/stories/{id}/speech/live). Owner only (others: 404).
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
@@ -13,7 +14,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
 import { speakLive } from "./live";
-import { messageSpeech, startSpeech } from "./narration";
+import { messageSpeech, speechChunk, startSpeech } from "./narration";
 import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "./voices";
 
 const tags = ["voice"];
@@ -102,6 +103,29 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limiter.hit(speechRule, userId);
       const speech = await startSpeech(ctx, userId, request.params.id, request.params.message_id);
       return reply.code(speech.status === "pending" ? 202 : 200).send(speech);
+    },
+  );
+
+  app.get(
+    "/api/stories/:id/messages/:message_id/speech/chunks/:index",
+    {
+      schema: {
+        tags,
+        summary:
+          "One piece of a narration being made (audio/wav), the first sentence first: played in order while the rest is spoken",
+        params: messageParams.extend({
+          index: z.coerce
+            .number()
+            .int("Piece not found")
+            .min(0, "Piece not found")
+            .max(100_000, "Piece not found"),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { id, message_id, index } = request.params;
+      const wav = await speechChunk(ctx, currentUser(request).id, id, message_id, index);
+      return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
     },
   );
 

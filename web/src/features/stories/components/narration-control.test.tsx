@@ -56,6 +56,7 @@ function speech(messageId: string, changes: Partial<MessageSpeech>): MessageSpee
     segments: [],
     error: null,
     cost: 0,
+    chunks: [],
     ...changes,
   };
 }
