@@ -58,21 +58,8 @@ export function markdownToXhtml(markdown: string): string {
   return html.join("\n");
 }
 
-/** Markdown as plain words (for PDF, which lays out text itself). */
-export function markdownToPlain(markdown: string): string {
-  return markdown
-    .replace(/\r\n?/g, "\n")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/^#{1,6}\s+/gm, "")
-    .replace(/^\s*>\s?/gm, "")
-    .replace(/\*\*([^*]+)\*\*/g, "$1")
-    .replace(/__([^_]+)__/g, "$1")
-    .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, "$1$2")
-    .replace(/`([^`]+)`/g, "$1")
-    .replace(XML_INVALID, "")
-    .trim();
-}
+/** Markdown as plain words (for PDF, which lays out text itself): the contract's one rule (decision 0135). */
+export { markdownToPlain } from "@storyverse/contract/plain-text";
 
 /**
  * The language of a book's words for screen readers, counted as they are read: Japanese or Chinese when CJK
