@@ -1,16 +1,17 @@
 // The app's one narration player: at most one narrator message is read aloud at a time, app-wide, so starting
-// another stops the first. It asks the server for the message's narration, polls about every second while it is
-// made, then plays the signed audio URL. Kept outside React (a small store read with useSyncExternalStore) so
+// another stops the first. It asks the server for the message's narration and, while it is made, plays its
+// pieces as they are spoken, the first sentence first (decision 0133), then the stored file from where the
+// pieces left off; a narration already made plays from its signed audio URL at once. Kept outside React (a small store read with useSyncExternalStore) so
 // the message's control and "Read new turns aloud" drive the same player. Live reading (a turn read sentence by
 // sentence while it is written) is a queue of short clips in the same player: one sentence plays while the next
 // ones are being spoken on the server.
-import { SPEECH_FAILED_MESSAGE, SPEECH_RATES } from "@storyverse/contract/voice";
+import { type MessageSpeech, SPEECH_FAILED_MESSAGE, SPEECH_RATES } from "@storyverse/contract/voice";
 import { errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { createStore, useStore } from "../../lib/store";
 import { isOutOfCreditsError } from "../credits/out-of-credits";
 import { fetchLiveSpeech } from "./api/live-speech";
-import { fetchMessageSpeech, startMessageSpeech } from "./api/message-speech";
+import { fetchMessageSpeech, fetchSpeechChunk, startMessageSpeech } from "./api/message-speech";
 
 export type NarrationStatus = "idle" | "preparing" | "playing" | "paused" | "failed";
 
@@ -23,8 +24,8 @@ export interface NarrationSnapshot {
   rate: number;
 }
 
-/** How often a narration being made is asked about. */
-export const SPEECH_POLL_MS = 1000;
+/** How often a narration being made is asked about (for its next pieces). */
+export const SPEECH_POLL_MS = 250;
 const DEFAULT_RATE = 1;
 
 interface LiveQueue {
@@ -43,6 +44,8 @@ interface Current {
   abort: AbortController;
   audio: HTMLAudioElement | null;
   live?: LiveQueue;
+  /** The pieces of a narration being made (object URLs), fetched to be played in order. */
+  pieces?: Promise<string | null>[];
 }
 
 let current: Current | null = null;
@@ -83,7 +86,7 @@ function release() {
   current.abort.abort();
   current.audio?.pause();
   if (current.audio) current.audio.src = "";
-  for (const clip of current.live?.clips ?? []) {
+  for (const clip of [...(current.live?.clips ?? []), ...(current.pieces ?? [])]) {
     void clip.then((url) => url && URL.revokeObjectURL(url));
   }
   current = null;
@@ -103,17 +106,22 @@ export async function startNarration(storyId: string, messageId: string, options
   update({ messageId, status: "preparing", error: null });
   try {
     let speech = await startMessageSpeech(storyId, messageId, signal);
-    while (speech.status === "pending") {
-      await sleep(SPEECH_POLL_MS, signal);
-      speech = await fetchMessageSpeech(storyId, messageId, signal);
-    }
+    let played = 0;
+    if (speech.status === "pending") ({ speech, played } = await playPieces(mine, storyId, speech));
     if (current !== mine) return;
     if (speech.status !== "completed" || !speech.audio_url) {
       update({ status: "failed", error: speech.error ?? SPEECH_FAILED_MESSAGE });
       current = null;
       return;
     }
+    if (played > 0 && played >= (speech.duration_seconds ?? 0) - END_SLACK_SECONDS) {
+      // Every piece was heard: the stored file has nothing more.
+      finish(mine);
+      return;
+    }
     const audio = new Audio(speech.audio_url);
+    // Where the pieces left off: played one after another they are the file from its start.
+    if (played > 0) audio.currentTime = played;
     audio.defaultPlaybackRate = narration.get().rate;
     audio.playbackRate = narration.get().rate;
     audio.addEventListener("ended", () => {
@@ -138,6 +146,95 @@ export async function startNarration(storyId: string, messageId: string, options
     }
     update({ status: "failed", error: errorMessage(error) });
   }
+}
+
+/** Less than this left of the file after its pieces is nothing to play (rounding of their lengths). */
+const END_SLACK_SECONDS = 0.05;
+
+/**
+ * While the narration is made: asks for it every SPEECH_POLL_MS, fetches each new piece as it is listed, and
+ * plays the pieces in order, each right after the one before (the next is fetched while one plays). Ends when
+ * the narration is no longer pending and every piece listed was played, or at a piece that is gone (the
+ * narration was stored meanwhile); answers the narration's last answer and the seconds of it already heard.
+ */
+async function playPieces(
+  mine: Current,
+  storyId: string,
+  first: MessageSpeech,
+): Promise<{ speech: MessageSpeech; played: number }> {
+  const { signal } = mine.abort;
+  const pieces: Promise<string | null>[] = [];
+  mine.pieces = pieces;
+  const lengths: number[] = [];
+  let speech = first;
+  let wake: () => void = () => {};
+  let listed = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  const told = () => {
+    wake();
+    listed = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  };
+  const take = (answer: MessageSpeech) => {
+    for (let index = pieces.length; index < answer.chunks.length; index += 1) {
+      lengths.push(answer.chunks[index]!.duration_seconds);
+      pieces.push(
+        fetchSpeechChunk(storyId, mine.messageId, index, signal).then(
+          (blob) => URL.createObjectURL(blob),
+          // Gone (stored meanwhile) or unreachable: the stored file takes over from here.
+          () => null,
+        ),
+      );
+    }
+    told();
+  };
+  let asking = true;
+  const ask = (async () => {
+    try {
+      take(speech);
+      while (speech.status === "pending" && current === mine) {
+        await sleep(SPEECH_POLL_MS, signal);
+        speech = await fetchMessageSpeech(storyId, mine.messageId, signal);
+        take(speech);
+      }
+    } finally {
+      asking = false;
+      told();
+    }
+  })();
+  let played = 0;
+  for (let index = 0; current === mine; ) {
+    if (index >= pieces.length) {
+      if (!asking) break;
+      await listed;
+      continue;
+    }
+    const url = await pieces[index]!;
+    if (!url || current !== mine) break;
+    await playClip(mine, url);
+    played += lengths[index]!;
+    index += 1;
+  }
+  await ask;
+  return { speech, played };
+}
+
+/** Plays one clip (an object URL) in the player to its end, or until the narration is stopped. */
+async function playClip(mine: Current, url: string) {
+  const audio = new Audio(url);
+  audio.defaultPlaybackRate = narration.get().rate;
+  audio.playbackRate = narration.get().rate;
+  mine.audio = audio;
+  const done = new Promise<void>((resolve) => {
+    audio.addEventListener("ended", () => resolve());
+    audio.addEventListener("error", () => resolve());
+    mine.abort.signal.addEventListener("abort", () => resolve());
+  });
+  await play(mine);
+  await done;
+  URL.revokeObjectURL(url);
 }
 
 /**
@@ -217,18 +314,7 @@ async function playLive(mine: Current) {
       URL.revokeObjectURL(url);
       return;
     }
-    const audio = new Audio(url);
-    audio.defaultPlaybackRate = narration.get().rate;
-    audio.playbackRate = narration.get().rate;
-    mine.audio = audio;
-    const done = new Promise<void>((resolve) => {
-      audio.addEventListener("ended", () => resolve());
-      audio.addEventListener("error", () => resolve());
-      mine.abort.signal.addEventListener("abort", () => resolve());
-    });
-    await play(mine);
-    await done;
-    URL.revokeObjectURL(url);
+    await playClip(mine, url);
   }
   live.playing = false;
   if (current !== mine) return;
