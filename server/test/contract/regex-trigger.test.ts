@@ -1,5 +1,5 @@
 // The one `/pattern/flags` trigger syntax (contract/src/story-cards.ts), which the server (activation,
-// imports, exports, living lore, speakers) and the web (the trigger input) all ask: what counts as a pattern,
+// imports, exports, living lore) and the web (the trigger input) all ask: what counts as a pattern,
 // and which patterns a card may keep.
 import { isRegexTrigger, regexTrigger, regexTriggerProblem } from "@storyverse/contract/story-cards";
 import { describe, expect, it } from "vitest";
