@@ -12,7 +12,13 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const pacedPort = port + 1;
 const urlOf = (serverPort: number) => `http://127.0.0.1:${serverPort}`;
 /** Specs that watch words arrive one by one, or stop the narrator mid-answer. */
-const pacedSpecs = ["live.spec.ts", "story-craft.spec.ts", "reading-along.spec.ts", "live-reading.spec.ts"];
+const pacedSpecs = [
+  "live.spec.ts",
+  "story-craft.spec.ts",
+  "reading-along.spec.ts",
+  "live-reading.spec.ts",
+  "long-story.spec.ts",
+];
 
 function server(serverPort: number, env: Record<string, string>) {
   return {
