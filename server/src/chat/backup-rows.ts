@@ -1,10 +1,11 @@
 // What a whole-story backup needs of the chat module: every message of a story as stored, retry versions the
 // story does not show included, and the restore's bulk insert of a story's messages. The interop module reads
 // and writes them only through here, never through the chat repo.
-import { and, asc, eq } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
+import { branchMessages } from "./branch-messages";
 import { conversationCache, type MessageRow, type NewMessage } from "./repo";
 
 /** A backup does not carry what shaped a message (docs/decisions/0105): a restored story's messages have none. */
@@ -23,7 +24,7 @@ export async function storyMessagesForBackup(
   const rows = await ctx.db
     .select()
     .from(chatMessages)
-    .where(and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId)))
+    .where(branchMessages(userId, storyId))
     .orderBy(asc(chatMessages.createdAt), asc(chatMessages.versionNumber), asc(chatMessages.id));
   // What was undone (and every version of its answer) has left the story: a backup keeps none of it.
   const undone = new Set(

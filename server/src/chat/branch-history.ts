@@ -4,7 +4,7 @@
 import { and, asc, eq, getTableColumns, isNotNull, isNull, notInArray, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import { branchMessages } from "./branch-messages";
+import { branchMessages, branchMessagesAs } from "./branch-messages";
 import { conversationCache } from "./repo";
 
 /** The exchange a branch is made from: its narrator message, its turn number and first words. */
@@ -207,13 +207,7 @@ export async function nameCheckpoint(
   const [row] = await q
     .select({ role: chatMessages.role, hidden: chatMessages.hidden, undoStep: chatMessages.undoStep })
     .from(chatMessages)
-    .where(
-      and(
-        eq(chatMessages.userId, input.userId),
-        eq(chatMessages.storyId, input.storyId),
-        eq(chatMessages.id, input.messageId),
-      ),
-    );
+    .where(and(branchMessages(input.userId, input.storyId), eq(chatMessages.id, input.messageId)));
   if (!row || row.hidden || row.undoStep !== null) return "not_found";
   if (row.role !== "assistant") return "not_narrator";
   await q
@@ -232,7 +226,7 @@ export async function referencesOfConversation(
 ): Promise<string[]> {
   const result = await q.execute<{ key: string }>(sql`
     select distinct unnest(reference_keys) as key from chat_messages
-    where user_id = ${userId} and story_id = ${storyId}
+    where ${branchMessagesAs("chat_messages", userId, storyId)}
   `);
   return result.rows.map((row) => row.key);
 }

@@ -8,6 +8,7 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
+import { branchMessagesAs } from "./branch-messages";
 
 /** A recalled exchange's score is its text score plus this times its cosine similarity to the turn's words. */
 export const MEANING_WEIGHT = 0.1;
@@ -90,7 +91,7 @@ export function meaningParts(
       join chat_messages shown on shown.id = near.message_id
       left join recall_marks mark on mark.message_id = near.message_id
       where near.content_hash = md5(shown.content)
-        and shown.user_id = ${userId} and shown.story_id = ${storyId} and shown.role = 'assistant'
+        and ${branchMessagesAs("shown", userId, storyId)} and shown.role = 'assistant'
         and shown.hidden = false and shown.created_at < ${before}
         and coalesce(mark.forgotten, false) = false
         and (1 - near.distance >= ${MEANING_MIN_SIMILARITY} or ${matches})
@@ -140,7 +141,7 @@ export async function unembeddedMessages(
     select m.id, m.content
     from chat_messages m
     left join message_embeddings emb on emb.message_id = m.id
-    where m.user_id = ${userId} and m.story_id = ${storyId} and m.role = 'assistant' and m.hidden = false
+    where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
       and length(trim(m.content)) > 0
       and (emb.message_id is null or emb.model <> ${model} or emb.content_hash <> md5(m.content))
     order by m.created_at, m.id

@@ -10,6 +10,7 @@ import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
+import { branchMessagesAs } from "./branch-messages";
 import { type MeaningQuery, meaningParts } from "./recall-vectors";
 
 /** Exchanges recalled at most per turn (pinned ones first). */
@@ -107,7 +108,7 @@ const anyOf = (words: string) => sql`replace(plainto_tsquery('english', ${words}
 const windowStart = (userId: string, storyId: string) => sql`(
   select min(created_at) from (
     select created_at from chat_messages
-    where user_id = ${userId} and story_id = ${storyId} and hidden = false
+    where ${branchMessagesAs("chat_messages", userId, storyId)} and hidden = false
     order by created_at desc, id desc limit ${HISTORY_WINDOW}
   ) newest
 )`;
@@ -135,14 +136,14 @@ async function turnsAndPlayers(
     array[${sql.join(
       picked.map(
         (p) => sql`(select player.content from chat_messages player
-          where player.user_id = ${userId} and player.story_id = ${storyId} and player.role = 'user'
+          where ${branchMessagesAs("player", userId, storyId)} and player.role = 'user'
             and player.hidden = false and player.created_at < ${p.at}::timestamptz
           order by player.created_at desc, player.id desc limit 1)`,
       ),
       sql`, `,
     )}] as players
     from chat_messages earlier
-    where earlier.user_id = ${userId} and earlier.story_id = ${storyId} and earlier.role = 'assistant'
+    where ${branchMessagesAs("earlier", userId, storyId)} and earlier.role = 'assistant'
       and earlier.hidden = false and earlier.created_at <= ${newest}::timestamptz
   `);
   const [row] = result.rows;
@@ -212,7 +213,7 @@ export async function recallExchanges(
   const before = windowStart(userId, storyId);
   const query = anyOf(searched.words);
   // The story's shown narrator messages older than the window.
-  const olderShown = sql`message.user_id = ${userId} and message.story_id = ${storyId}
+  const olderShown = sql`${branchMessagesAs("message", userId, storyId)}
     and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}`;
   const { recentFrom, rare, long } = await commonAndRare(q, searched.words, olderShown);
   const byMeaning = meaningParts(meaning, userId, storyId, before, long);
