@@ -7,6 +7,7 @@
 // row leaves "pending" once, either completed by the job or failed (by the job's last try or, when its worker
 // died, by the stale time-out here) in the same transaction as its keyed refund.
 import { createHash, randomUUID } from "node:crypto";
+import { isRegexTrigger } from "@storyverse/contract/story-cards";
 import {
   type MessageSpeech,
   SPEECH_BUSY_DETAIL,
@@ -60,7 +61,7 @@ export type Plan = {
 };
 
 /** A plain trigger word can name a speaker; a regex trigger (/.../) cannot. */
-const plainWords = (triggers: string[]) => triggers.filter((trigger) => !/^\/.*\/[a-z]*$/i.test(trigger));
+const plainWords = (triggers: string[]) => triggers.filter((trigger) => !isRegexTrigger(trigger));
 
 /** Who speaks a story: the provider, the narrator's voice and each enabled character card's voice. */
 export type StoryVoices = { provider: VoiceProvider; narratorVoice: string; cast: CastMember[] };
