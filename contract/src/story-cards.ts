@@ -26,8 +26,8 @@ export const EMPTY_TRIGGERS_DETAIL = "triggers: give at least one trigger word";
 
 /**
  * A trigger written `/pattern/flags` is a regular expression: its parts, or null for a plain word. The one
- * test of that syntax, for the server (activation, imports, exports, living lore) and the web (the trigger
- * input): trimmed, a slash, a pattern of at least one character (lines included), a slash, then
+ * test of that syntax, for the server (activation, imports, exports, living lore, speakers) and the web (the
+ * trigger input): trimmed, a slash, a pattern of at least one character (lines included), a slash, then
  * lower-case letters only ("/Dragon/I" is a plain word; "/x/g" is a pattern whose flag regexTriggerProblem
  * refuses).
  */
