@@ -1,7 +1,7 @@
 // The Studio, the Gallery and the Lightbox in a real browser against the real server (offline image
 // provider, real SMTP sink for sign-up): a batch of 4 gives 4 results and charges 6 credits; a pasted image
 // becomes an input; the picker and reuse limits with the spec's words; the gallery newest first, the
-// lightbox by keyboard; downloading one's own media works and another user's is refused; axe on every
+// lightbox by keyboard; its search box asks the server by prompt; downloading one's own media works and another user's is refused; axe on every
 // screen in both themes, and no console errors.
 import {
   type APIRequestContext,
@@ -344,6 +344,48 @@ test("the gallery shows the newest first and the lightbox steps through it by ke
   await expectNoSeriousAxeViolations(page, "Lightbox, light");
   await lightbox.getByRole("button", { name: "Close" }).click();
   await expect(lightbox).toBeHidden();
+});
+
+test("the gallery's search box finds items by their prompt on the server and says when nothing matched", async ({
+  page,
+}) => {
+  const listed = await api.get("/api/gallery?limit=100&q=greenhouse", { headers: bearer(creator) });
+  const matching = ((await listed.json()) as { items: GalleryItemBody[] }).items;
+  expect(matching.length).toBeGreaterThan(0);
+  expect(matching.every((item) => item.description === LAST_PROMPT)).toBe(true);
+
+  await openApp(page, creator, "library");
+  const grid = page.getByRole("list", { name: "Your media" });
+  await expect(grid.getByRole("listitem")).toHaveCount(13);
+  const box = page.getByRole("searchbox", { name: "Search the Gallery" });
+  const asked: string[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === "/api/gallery" && url.searchParams.has("q")) asked.push(url.searchParams.get("q")!);
+  });
+  await box.pressSequentially("GREENhouse", { delay: 20 });
+  await expect(grid.getByRole("listitem")).toHaveCount(matching.length);
+  for (const img of await grid.getByRole("img").all()) await expect(img).toHaveAttribute("alt", LAST_PROMPT);
+  // Typing fast asked once, after the pause, with the whole words.
+  expect(asked).toEqual(["GREENhouse"]);
+  await page.screenshot({ path: test.info().outputPath("gallery-search-dark.png") });
+  await expectNoSeriousAxeViolations(page, "Gallery search, dark");
+
+  await box.fill("zeppelin");
+  await expect(page.getByText("Nothing in your Gallery matches “zeppelin”")).toBeVisible();
+  await expectNoSeriousAxeViolations(page, "Gallery search, nothing matched, dark");
+  await page.getByRole("button", { name: "Clear search" }).last().click();
+  await expect(grid.getByRole("listitem")).toHaveCount(13);
+
+  await openApp(page, creator, "library", "light");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("searchbox", { name: "Search the Gallery" }).fill("dusk");
+  await expect(grid.getByRole("img").first()).toHaveAttribute("alt", FIRST_PROMPT);
+  await page.screenshot({ path: test.info().outputPath("gallery-search-phone-light.png") });
+  await expectNoSeriousAxeViolations(page, "Gallery search, phone, light");
+  await page.getByRole("searchbox", { name: "Search the Gallery" }).fill("zeppelin");
+  await expect(page.getByText("Nothing in your Gallery matches “zeppelin”")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("gallery-search-empty-phone-light.png") });
 });
 
 test("downloading one's own media works; another user's is refused", async ({ page }) => {
