@@ -9,9 +9,14 @@
 //    completed, against the length of the narration it speaks (read from its WebVTT captions).
 // 3. Live reading: POST /api/stories/{id}/speech/live with one sentence; from the request to the WAV's last byte.
 //    Run first, on the freshly started app, so that its first call includes starting eSpeak's worker.
+// 4. Read aloud's first sound (issue 42, decision 0133): a 500-character narrator message, each run a new
+//    wording; from the click's POST .../speech to the last byte of the first piece (GET .../speech/chunks/0),
+//    asking as the web's player does (every 250 ms), or to the stored file's if it was made before a look.
 
 export type SpeechMeasurement = {
   narration: { ms: number; audioSeconds: number; characters: number }[];
+  /** Read aloud, from the click to the first audio's last byte, and to the narration being stored. */
+  firstSound: { ms: number; wholeMs: number; characters: number; fromPiece: boolean }[];
   film: {
     ms: number;
     scenes: number;
@@ -32,6 +37,10 @@ const NARRATION_RUNS = Number(process.env.BENCH_SPEECH_RUNS ?? 5);
 const FILM_SCENES = Number(process.env.BENCH_SPEECH_SCENES ?? 10);
 const LIVE_CALLS = Number(process.env.BENCH_SPEECH_LIVE_CALLS ?? 20);
 const MESSAGE_CHARACTERS = 2000;
+const FIRST_SOUND_RUNS = Number(process.env.BENCH_SPEECH_FIRST_SOUND_RUNS ?? 5);
+const FIRST_SOUND_CHARACTERS = 500;
+/** The web's player asks this often while a narration is made (web/src/shared/voice/narration-player.ts). */
+const PLAYER_POLL_MS = 250;
 /** Between polls: the figure is late by at most this much. */
 const NARRATION_POLL_MS = 25;
 const FILM_POLL_MS = 200;
@@ -190,6 +199,48 @@ async function narration(auth: Auth) {
   return runs;
 }
 
+/** Read aloud as the web's player does it: the first piece's bytes are the first sound it can play. */
+async function firstSound(auth: Auth): Promise<SpeechMeasurement["firstSound"]> {
+  const storyId = await newStory(auth, "Bench first sound");
+  const messageId = await turn(auth, storyId, "I climb the lighthouse stair", "chat");
+  const path = `/api/stories/${storyId}/messages/${messageId}/speech`;
+  const runs: SpeechMeasurement["firstSound"] = [];
+  type Speech = { status: string; audio_url: string | null; chunks?: unknown[]; error: string | null };
+  for (let run = 0; run < FIRST_SOUND_RUNS; run += 1) {
+    // Wordings of their own (a narration is made once per wording), apart from the 2,000-character runs'.
+    const content = narratorText(run + 50, FIRST_SOUND_CHARACTERS);
+    await json(await call(auth, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, { content }));
+    const started = performance.now();
+    let speech = await json<Speech>(await call(auth, "POST", path));
+    let ms: number | null = null;
+    let fromPiece = false;
+    for (;;) {
+      if (ms === null && speech.status === "pending" && (speech.chunks?.length ?? 0) > 0) {
+        const piece = await call(auth, "GET", `${path}/chunks/0`);
+        if (piece.ok) {
+          await piece.arrayBuffer();
+          ms = performance.now() - started;
+          fromPiece = true;
+        }
+      }
+      if (speech.status !== "pending") break;
+      await sleep(PLAYER_POLL_MS);
+      speech = await json(await call(auth, "GET", path));
+    }
+    if (speech.status !== "completed" || !speech.audio_url) {
+      throw new Error(`first-sound narration ${run} ${speech.status}: ${speech.error}`);
+    }
+    if (ms === null) {
+      // Made before the player's next look: it plays the stored file.
+      const file = await fetch(new URL(speech.audio_url, base));
+      await file.arrayBuffer();
+      ms = performance.now() - started;
+    }
+    runs.push({ ms, wholeMs: performance.now() - started, characters: content.length, fromPiece });
+  }
+  return runs;
+}
+
 type Cue = { start: number; end: number };
 
 function cuesOf(vtt: string): Cue[] {
@@ -286,7 +337,7 @@ async function live(auth: Auth): Promise<SpeechMeasurement["live"]> {
 
 async function main() {
   const tag = Date.now().toString(36);
-  const only = (process.env.BENCH_SPEECH_PARTS ?? "narration,film,live").split(",");
+  const only = (process.env.BENCH_SPEECH_PARTS ?? "narration,first-sound,film,live").split(",");
   // One user per part: each starts with 15 credits, and ten image turns cost all of them.
   // Live reading first: its first call starts the app's eSpeak worker, as the first sentence read aloud after a
   // start does.
@@ -295,6 +346,7 @@ async function main() {
     : { available: false, status: 0, detail: "not run" };
   const result: SpeechMeasurement = {
     narration: only.includes("narration") ? await narration(await register(`narr${tag}`)) : [],
+    firstSound: only.includes("first-sound") ? await firstSound(await register(`first${tag}`)) : [],
     film: only.includes("film") ? await film(await register(`film${tag}`)) : null,
     live: liveResult,
   };

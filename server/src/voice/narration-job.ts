@@ -42,7 +42,7 @@ export const speechAudioKey = (row: Pick<SpeechRow, "userId" | "id">) =>
   `u/${row.userId}/speech/${row.id}.wav`;
 
 /** What the player can play of a narration as it is spoken: each piece with the pause before it, in order. */
-export type OnPiece = (piece: SpeechAudio, index: number) => Promise<void>;
+type OnPiece = (piece: SpeechAudio, index: number) => Promise<void>;
 
 /**
  * Speaks parts in their voices (long ones in provider-sized pieces) as one clip, with each part's span in it.
