@@ -218,7 +218,7 @@ test("a card dropped on the list opens with the notes of what was cut", async ({
   await expect(narrator(page).first()).toContainText(`Where was I, ${player.username}?`);
   const notice = page.getByRole("region", { name: /changed on import$/ });
   await expect(notice).toBeVisible();
-  await expect(notice).toContainText("cut to");
+  await expect(notice).toContainText("cut from");
   await expectNoSeriousAxeViolations(page, "import notes");
   await shoot(page, "import-notes-light");
   await notice.getByRole("button", { name: "Dismiss the import notes" }).click();
