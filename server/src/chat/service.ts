@@ -12,7 +12,6 @@ import { markRecall, recallExchanges, recallMarkOf } from "./recall";
 import { meaningOf } from "./recall-vectors";
 import {
   allMessages,
-  allStoriesConversationStats,
   countMessagesThrough,
   deleteConversation,
   findMessage,
@@ -101,11 +100,6 @@ export async function deleteStoryConversation(
 /** How many messages each story's conversation holds and when the newest was written. */
 export async function conversationStats(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return storyConversationStats(ctx.db, userId, storyIds);
-}
-
-/** conversationStats for every story of the user (the story list). */
-export async function conversationStatsOfAllStories(ctx: Pick<AppContext, "db">, userId: string) {
-  return allStoriesConversationStats(ctx.db, userId);
 }
 
 /** A story's turns, oldest first, as stored (storage keys, not URLs): for exports and share pages. */

@@ -18,7 +18,6 @@ import {
   listMediaOfMessage,
   listStoryMedia,
   type MediaItemRow,
-  newestMediaOfAllStories as newestMediaOfAllStoriesRow,
   newestStoryMedia,
 } from "./repo";
 
@@ -232,11 +231,6 @@ export async function ownedImageByKey(ctx: Pick<AppContext, "db">, userId: strin
 /** Each story's newest picture key and its time, for the story cards. */
 export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return newestStoryMedia(ctx.db, userId, storyIds);
-}
-
-/** newestMediaOfStories for every story of the user (the story list). */
-export async function newestMediaOfAllStories(ctx: Pick<AppContext, "db">, userId: string) {
-  return newestMediaOfAllStoriesRow(ctx.db, userId);
 }
 
 /** The user's gallery items among `ids` (others' ids are left out). */
