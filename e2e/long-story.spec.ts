@@ -48,6 +48,9 @@ test("a story of 2,000 exchanges opens on its newest page, scrolls back through 
   expect(await elementsInPage(page)).toBeLessThan(3_000);
   await expect(log.getByText("Earlier messages load as you scroll up")).toBeAttached();
   await shoot(page, "long-story-light");
+  await page.evaluate(() => document.documentElement.classList.replace("light", "dark"));
+  await shoot(page, "long-story-dark");
+  await page.evaluate(() => document.documentElement.classList.replace("dark", "light"));
 
   // Scrolling up reads the page before, and the words the reader was on stay on screen.
   const rowsBefore = await log.locator("li[data-message-id]").count();
@@ -64,6 +67,7 @@ test("a story of 2,000 exchanges opens on its newest page, scrolls back through 
   // Older exchanges are on screen now (the first page held turns 1976 to 2000).
   await expect(log.getByText(/milestone (18\d\d|19[0-6]\d)\b/).first()).toBeVisible();
   expect(await elementsInPage(page)).toBeLessThan(3_000);
+  await shoot(page, "long-story-older-pages");
 
   // Back at the end, a turn is played: the player's line and the narrator's words streaming in.
   await log.evaluate((element) => {

@@ -296,6 +296,14 @@ export function MessageList({
                     </li>
                   );
                 })}
+                {sending ? (
+                  <li
+                    className="absolute left-0 w-full"
+                    style={{ top: virtualizer.getTotalSize() + ROW_GAP_PX }}
+                  >
+                    <SendingNote sending={sending} />
+                  </li>
+                ) : null}
               </ol>
             ) : (
               <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
@@ -304,17 +312,13 @@ export function MessageList({
                     <MessageRow {...rowProps(message, index)} />
                   </li>
                 ))}
+                {sending ? (
+                  <li>
+                    <SendingNote sending={sending} />
+                  </li>
+                ) : null}
               </ol>
             )}
-            {sending ? (
-              <div role="status" className="mx-auto mt-5 flex w-full max-w-3xl items-center gap-3">
-                <NarratorAvatar />
-                <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
-                  <Spinner className="size-4 text-accent-ink" />
-                  {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
-                </p>
-              </div>
-            ) : null}
             {firstNewer ? (
               <p className="mt-5 text-center text-xs text-ink-faint">Loading newer messages…</p>
             ) : null}
@@ -332,6 +336,19 @@ export function MessageList({
           New words
         </Button>
       ) : null}
+    </div>
+  );
+}
+
+/** A turn on its way: the spinner, worded for the mode, after the newest message. */
+function SendingNote({ sending }: { sending: "chat" | "media" }) {
+  return (
+    <div role="status" className="flex items-center gap-3">
+      <NarratorAvatar />
+      <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
+        <Spinner className="size-4 text-accent-ink" />
+        {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
+      </p>
     </div>
   );
 }
