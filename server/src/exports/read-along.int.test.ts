@@ -209,14 +209,15 @@ describe("the read-along EPUB (offline voice)", () => {
     expect(res.headers["content-type"]).toBe("application/epub+zip");
     const { opf, text, sentences } = await checkReadAlong(res.rawPayload, "direct");
     expect(elements(opf, "item").filter((item) => item["media-overlay"])).toHaveLength(2);
-    // Four sentences in the first tale (the guard's line one of them), two in the second; six of each.
-    expect(sentences).toBe(36);
+    // Three sentences in the first tale (the guard's line and its speech tag one of them, as live reading
+    // marks it: decision 0133), two in the second; six of each.
+    expect(sentences).toBe(30);
     const chapter = text("chapter-001.xhtml");
     expect(chapter).toContain(
-      '<span id="s-2">&quot;Who goes there?&quot;</span> <span id="s-3">calls the guard.</span>',
+      '<span id="s-2">&quot;Who goes there?&quot; calls the guard.</span> <span id="s-3">Nobody answers!</span>',
     );
     // The paragraphs stay paragraphs; the player's lines are shown, not read.
-    expect(chapter).toContain('<p><span id="s-5">Rain falls on the old road.</span></p>');
+    expect(chapter).toContain('<p><span id="s-4">Rain falls on the old road.</span></p>');
     expect(chapter).toContain("I walk on (1)");
     expect(chapter).not.toMatch(/<span id="s-\d+">I walk on/);
 
@@ -257,7 +258,7 @@ describe("the read-along EPUB (offline voice)", () => {
     expect(state.status).toBe("completed");
     const file = await call(user, "GET", `/api/stories/${storyId}/exports/${state.id}/file`);
     const { sentences } = await checkReadAlong(file.rawPayload, "job");
-    expect(sentences).toBe(8 * 4 + 7 * 2);
+    expect(sentences).toBe(8 * 3 + 7 * 2);
     expect(state.seen).toEqual([...state.seen].sort((a: number, b: number) => a - b));
     expect(state.seen.some((progress: number) => progress >= 50 && progress < 100)).toBe(true);
     expect(await balance(user)).toBe(start);
