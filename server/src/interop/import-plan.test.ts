@@ -67,6 +67,22 @@ describe("a character card as a new story", () => {
     expect(notes).toEqual([]);
   });
 
+  it("numbers a book entry named like the character, and says so", () => {
+    const entry = {
+      keys: ["ada"],
+      content: "Ada's other self.",
+      extensions: {},
+      enabled: true,
+      insertion_order: 0,
+    };
+    const { story, notes } = storyFromCard(
+      parsed({ character_book: { extensions: {}, entries: [{ ...entry, name: "ada" }] } }),
+      "sam",
+    );
+    expect(story.cards.map((c) => c.name)).toEqual(["Ada", "ada (2)"]);
+    expect(notes).toEqual([{ name: 'card "ada"', reason: 'renamed "ada (2)": another card has that name' }]);
+  });
+
   it("cuts what is too long, and says so", () => {
     const long = "x".repeat(2500);
     const { story, notes } = storyFromCard(parsed({ name: "N".repeat(120), scenario: long }), "sam");

@@ -21,7 +21,7 @@ import {
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
 import { VOICE_ID_MAX_LENGTH } from "@storyverse/contract/voice";
-import { cutToFit, fitTriggers } from "../stories/card-rules";
+import { cutToFit, fitTriggers, freeName, renamedNote } from "../stories/card-rules";
 import type { ImportedCardInput } from "../stories/cards";
 import type { ImportedStoryInput } from "../stories/imported-story";
 import { type CardAsset, type CardV3Data, imageMimeType, type ParsedCard } from "./formats/character-card";
@@ -467,8 +467,27 @@ export function storyFromCard(
         [],
       ),
       greetings,
-      cards: cardsFromCharacter(parsed, STORY_CARDS_MAX, notes),
+      cards: freeCardNames(cardsFromCharacter(parsed, STORY_CARDS_MAX, notes), new Set(), notes),
     },
     notes,
   };
+}
+
+/**
+ * The cards with their names freed beside `taken` (the story's names, as nameKey gives them) and each other:
+ * a clash becomes "Mara (2)", and the player is told. An import into a story and its dry run do this against
+ * the story's cards, so the preview shows the names the cards will have (the save frees them again under its
+ * lock, the same way).
+ */
+export function freeCardNames(
+  cards: ImportedCardInput[],
+  taken: Set<string>,
+  notes: Notes,
+): ImportedCardInput[] {
+  for (const card of cards) {
+    const wanted = card.name.trim().normalize("NFC");
+    card.name = freeName(wanted, taken);
+    if (card.name !== wanted) notes.push(renamedNote(`card "${wanted}"`, card.name));
+  }
+  return cards;
 }

@@ -5,14 +5,14 @@
 import type { CardsImportResponse, ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
-import { freeName, nameKey, renamedNote } from "../stories/card-rules";
+import { nameKey } from "../stories/card-rules";
 import type { ImportedCardInput } from "../stories/cards";
 import * as stories from "../stories/service";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
 import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";
 import { isPng } from "./formats/png-chunks";
-import { bookOrigin, cardsFromCharacter, loreCardInputs, storyFromCard } from "./import-plan";
+import { bookOrigin, cardsFromCharacter, freeCardNames, loreCardInputs, storyFromCard } from "./import-plan";
 
 type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "providers" | "jobs" | "config">;
 type Importer = { id: string; username: string };
@@ -91,14 +91,7 @@ export async function importCardsIntoStory(
 ): Promise<CardsImportResponse> {
   const existing = await stories.cards(ctx, userId, storyId);
   const { source, cards, notes } = await cardsOfFile(bytes, STORY_CARDS_MAX - existing.length);
-  // A name the story (or the file) already has is freed with a number, in the preview too, and the player is
-  // told, as a restore does (the save frees names again under its lock, the same way).
-  const taken = new Set(existing.map((card) => nameKey(card.name)));
-  for (const card of cards) {
-    const wanted = card.name.trim().normalize("NFC");
-    card.name = freeName(wanted, taken);
-    if (card.name !== wanted) notes.push(renamedNote(`card "${wanted}"`, card.name));
-  }
+  freeCardNames(cards, new Set(existing.map((card) => nameKey(card.name))), notes);
   if (dryRun) {
     return {
       success: true,
