@@ -3,7 +3,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
-import { storyCache } from "./repo";
+import { storiesChanged } from "./repo";
 
 export type SuggestionRow = typeof loreSuggestions.$inferSelect;
 type SceneStateValues = { scenePlace: string; sceneTimeOfDay: string; sceneWeather: string };
@@ -114,7 +114,8 @@ export async function updateSceneState(
     .update(stories)
     .set(values)
     .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
-  storyCache.invalidate(q, userId);
+  // That story's row alone: the player's other stories keep their kept rows (decision 0134).
+  storiesChanged(q, [{ userId, id: storyId }]);
 }
 
 /** A card's appearance as the narration last described it (its other fields and its updated_at stay). */
