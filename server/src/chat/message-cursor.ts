@@ -9,7 +9,7 @@ import { chatMessages } from "../db/schema";
 import { branchMessages } from "./branch-messages";
 
 /** Messages read per page. */
-export const PAGE_ROWS = 500;
+const PAGE_ROWS = 500;
 
 /**
  * The messages a story (a branch) shows: the one scope every read here uses. It is the branch's messages
@@ -45,7 +45,7 @@ const columns = {
  * One page of the story's shown messages after `after` (from the start when null), in story order. Bounded:
  * at most `limit` rows, found through the (user, story, created_at) index.
  */
-export async function storyMessagesPage(
+async function storyMessagesPage(
   q: Queryable,
   userId: string,
   storyId: string,

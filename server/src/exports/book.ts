@@ -23,7 +23,7 @@ export type Exchange = {
 };
 
 /** Exchanges in story order: an array (tests, small books) or a cursor walked again each time it is iterated. */
-export type Exchanges = Iterable<Exchange> | AsyncIterable<Exchange>;
+type Exchanges = Iterable<Exchange> | AsyncIterable<Exchange>;
 
 /** A book read as it is written: its exchanges walked from the cursor (or an array). */
 export type BookStream = {
@@ -39,13 +39,16 @@ export type BookStream = {
 /** A book whose exchanges are held whole. */
 export type Book = BookStream & { exchanges: Exchange[] };
 
+/** An export's or a film's progress is written at most this often (and this often while its work moves). */
+export const PROGRESS_EVERY_MS = 500;
+
 /** Exchanges per EPUB chapter. */
 export const EXCHANGES_PER_CHAPTER = 10;
 
 type Turn = Pick<CursorMessage, "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey">;
 
 /** Turns grouped into exchanges as they come: a player's line opens one, the narrator's answer closes it. */
-export async function* toExchanges(turns: Iterable<Turn> | AsyncIterable<Turn>): AsyncGenerator<Exchange> {
+async function* toExchanges(turns: Iterable<Turn> | AsyncIterable<Turn>): AsyncGenerator<Exchange> {
   let current: Exchange | null = null;
   let number = 0;
   for await (const turn of turns) {

@@ -26,6 +26,8 @@ export type ReadAlong = {
   ffmpegPath: string;
   /** Told each time a chapter is spoken, with how many exchanges it holds (the export job's progress). */
   onChapterSpoken?: (exchanges: number) => Promise<void>;
+  /** Told after each sentence (or piece of one) is spoken, so a long chapter's progress still moves. */
+  onSpoken?: () => Promise<void>;
 };
 
 /** A sentence shown in a `<span id>`, and the voiced pieces it is read as (narration, a quoted line...). */
@@ -100,7 +102,7 @@ export async function chapterAudio(
   sentences: ReadAlongSentence[],
 ): Promise<ChapterAudio | null> {
   const parts = sentences.flatMap((sentence) => sentence.pieces);
-  const speech = await speakScene(readAlong.voices.provider, parts);
+  const speech = await speakScene(readAlong.voices.provider, parts, readAlong.onSpoken);
   if (!speech) return null;
   // speakScene times each of a part's sentences: a piece is within one sentence, so it has one cue (or,
   // written oddly, a few), counted the same way here.

@@ -31,7 +31,7 @@ export async function bookImage(
 }
 
 /** One showing of a picture in a book (see BookImages.show). */
-export type PictureShowing<R> = {
+type PictureShowing<R> = {
   image: BookImage | null;
   /** Its first showing: the writer adds the picture to the book and notes where in `placed`. */
   first: boolean;

@@ -24,13 +24,11 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { StorageFull } from "../media/quota";
 import type { ByteRange, MediaStorage } from "../media/storage/types";
 import { ProviderError } from "../providers/types";
-import { EXCHANGES_PER_CHAPTER, openBook, scanBook } from "./book";
+import { EXCHANGES_PER_CHAPTER, openBook, PROGRESS_EVERY_MS, scanBook } from "./book";
 import { type ExportRow, findExport, updateExport, updateExportIfPresent } from "./export-repo";
 import { exportHash, narratedBy, readAlongOf, readAlongPrice, writeExport } from "./service";
 
 export const READ_ALONG_REFUND_DESCRIPTION = "Refund: read-along book narration failed";
-/** Progress is written at most this often (and at least this often while the work moves). */
-export const PROGRESS_EVERY_MS = 500;
 
 export const storyExportJob: JobSpec<{ exportId: string; narration?: boolean }> = {
   name: "story-export",
@@ -130,6 +128,7 @@ async function makeFile(ctx: ExportJobContext, row: ExportRow, narration: boolea
   let done = 0;
   let written = 0;
   let spokenChapters = 0;
+  let sentences = 0;
   const share = () => 5 + (done / total) * 90;
   const of = () => `${count(Math.min(scan.exchanges, written + 1))} of ${count(scan.exchanges)}`;
 
@@ -152,9 +151,18 @@ async function makeFile(ctx: ExportJobContext, row: ExportRow, narration: boolea
         ? {
             readAlong: {
               ...readAlong,
+              onSpoken: async () => {
+                sentences += 1;
+                const chapter = count(Math.min(chapters, spokenChapters + 1));
+                await report(
+                  share(),
+                  `Narrating chapter ${chapter} of ${count(chapters)}: sentence ${count(sentences)}`,
+                );
+              },
               onChapterSpoken: async (exchanges: number) => {
                 done += exchanges;
                 spokenChapters += 1;
+                sentences = 0;
                 await report(
                   share(),
                   `Narrating chapter ${count(spokenChapters)} of ${count(chapters)}`,

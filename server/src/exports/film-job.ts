@@ -21,7 +21,8 @@ import { ProviderError, type SpeechAudio, type VoiceProvider } from "../provider
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { splitForProvider } from "../voice/parts";
 import { durationSeconds, joinSpeech, wavFile } from "../voice/wav";
-import { type Book, type Exchange, loadBook } from "./book";
+import { type Book, type Exchange, loadBook, PROGRESS_EVERY_MS } from "./book";
+import { filmHash } from "./content-hash";
 import { probeDuration, runFfmpeg } from "./ffmpeg";
 import {
   completeFilmIfActive,
@@ -64,14 +65,6 @@ type JobContext = FilmContext & Pick<AppContext, "providers" | "jobs">;
 /** The scenes a film shows: exchanges with a finished clip or picture, in story order. */
 export function filmScenes(book: Book): Exchange[] {
   return book.exchanges.filter((exchange) => exchange.videoKey || exchange.imageKey);
-}
-
-/** How many characters the film's narration speaks: what a vendor voice is paid for. */
-export function narratedCharacters(voices: StoryVoices, scenes: Exchange[]): number {
-  return scenes.reduce(
-    (sum, scene) => sum + (scene.narrator ? planSpeech(voices, scene.narrator).characters : 0),
-    0,
-  );
 }
 
 const encodeArgs = [
@@ -137,6 +130,8 @@ type SceneSpeech = { audio: SpeechAudio; cues: Cue[] };
 export async function speakScene(
   provider: VoiceProvider,
   parts: SpeechPart[],
+  /** Told after each sentence (or piece of one) is spoken: a film's and a read-along book's progress. */
+  onSpoken?: () => Promise<void>,
 ): Promise<SceneSpeech | undefined> {
   if (parts.length === 0) return undefined;
   const partAudio: SpeechAudio[] = [];
@@ -150,6 +145,7 @@ export async function speakScene(
       for (const text of splitForProvider(sentence, provider.maxCharacters)) {
         pieces.push(await provider.speak({ text, voice: part.voice }));
         pieceSentence.push(index);
+        await onSpoken?.();
       }
     }
     const { audio, spans } = joinSpeech(pieces, SENTENCE_PAUSE_SECONDS);
@@ -234,7 +230,8 @@ export async function renderFilm(
   ctx: FilmContext,
   scenes: Exchange[],
   dir: string,
-  onProgress: (done: number) => Promise<void>,
+  /** Told how many scenes are done (a fraction within one) and the step it is on. */
+  onProgress: (done: number, step: string) => Promise<void>,
   voices?: StoryVoices,
 ): Promise<RenderedFilm> {
   const ffmpeg = ctx.config.ffmpeg.path;
@@ -245,7 +242,26 @@ export async function renderFilm(
   for (const [index, scene] of scenes.entries()) {
     const segment = path.join(dir, `segment-${index}.mp4`);
     const parts = voices && scene.narrator ? planSpeech(voices, scene.narrator).parts : [];
-    const speech = voices ? await speakScene(voices.provider, parts) : undefined;
+    const of = `scene ${index + 1} of ${scenes.length}`;
+    // Speaking is about half of a narrated scene's work: each sentence spoken moves the progress.
+    const pieces = parts.reduce(
+      (sum, part) =>
+        sum +
+        splitSentences(part.text).reduce(
+          (count, sentence) => count + splitForProvider(sentence, voices?.provider.maxCharacters ?? 1).length,
+          0,
+        ),
+      0,
+    );
+    let spoken = 0;
+    if (pieces > 0) await onProgress(index, `Narrating ${of}`);
+    const speech = voices
+      ? await speakScene(voices.provider, parts, async () => {
+          spoken += 1;
+          await onProgress(index + 0.5 * Math.min(1, spoken / pieces), `Narrating ${of}`);
+        })
+      : undefined;
+    await onProgress(index + (pieces > 0 ? 0.5 : 0), `Filming ${of}`);
     const narration = speech ? durationSeconds(speech.audio) + NARRATION_TAIL_SECONDS : 0;
     if (scene.videoKey) {
       const input = path.join(dir, `input-${index}.${extensionOf(scene.videoKey)}`);
@@ -284,8 +300,9 @@ export async function renderFilm(
     sounds.push({ speech: speech?.audio, start: at, end: at + length });
     at += length;
     segments.push(segment);
-    await onProgress(index + 1);
+    await onProgress(index + 1, `Filming ${of}`);
   }
+  await onProgress(scenes.length, "Joining the scenes");
 
   const list = path.join(dir, "segments.txt");
   await writeFile(list, segments.map((file) => `file '${path.basename(file)}'`).join("\n"));
@@ -355,24 +372,38 @@ class FilmSettled extends Error {}
 export async function makeFilm(ctx: JobContext, payload: { filmId: string }, attempt: JobAttempt) {
   const film = await findFilm(ctx.db, payload.filmId);
   if (!film || (film.status !== "queued" && film.status !== "running")) return;
-  await reportFilmProgress(ctx.db, film.id, { status: "running", progress: 1, updatedAt: ctx.clock.now() });
+  await reportFilmProgress(ctx.db, film.id, {
+    status: "running",
+    progress: 1,
+    step: "Reading the story",
+    updatedAt: ctx.clock.now(),
+  });
   const dir = await mkdtemp(path.join(os.tmpdir(), "storyverse-film-"));
   const stored: string[] = [];
   try {
+    const voices = await filmVoices(ctx, film);
+    // What the film is made from; checked again once it is made (decision 0131).
+    const hashBefore = await filmHash(ctx, film.userId, film.storyId, voices);
     const book = await loadBook(ctx, film.userId, film.storyId);
     const scenes = filmScenes(book);
     if (scenes.length === 0) throw new Error("no scenes to film");
+    let reportedAt = 0;
     const rendered = await renderFilm(
       ctx,
       scenes,
       dir,
-      async (done) => {
-        // The join at the end is quick: the scenes are 95% of the work.
+      async (done, step) => {
+        // Written at most every PROGRESS_EVERY_MS; the join at the end is quick: the scenes are 95% of the work.
+        const now = performance.now();
+        if (now - reportedAt < PROGRESS_EVERY_MS && done < scenes.length) return;
+        reportedAt = now;
         const progress = Math.max(1, Math.floor((done / scenes.length) * 95));
-        await reportFilmProgress(ctx.db, film.id, { progress, updatedAt: ctx.clock.now() });
+        await reportFilmProgress(ctx.db, film.id, { progress, step, updatedAt: ctx.clock.now() });
       },
-      await filmVoices(ctx, film),
+      voices,
     );
+    // A story that changed while it was filmed: the film is kept, but never shown again for a new request.
+    const hashAfter = await filmHash(ctx, film.userId, film.storyId, voices);
     await ctx.db.transaction(async (tx) => {
       const item = await saveVideo(
         ctx,
@@ -403,7 +434,7 @@ export async function makeFilm(ctx: JobContext, payload: { filmId: string }, att
       const kept = await completeFilmIfActive(
         tx,
         film.id,
-        { mediaItemId: item.id, captionsKey },
+        { mediaItemId: item.id, captionsKey, contentHash: hashAfter === hashBefore ? hashBefore : null },
         ctx.clock.now(),
       );
       if (!kept) throw new FilmSettled();

@@ -39,7 +39,7 @@ const active = inArray(storyFilms.status, ["queued", "running"]);
 export async function reportFilmProgress(
   q: Queryable,
   id: string,
-  values: Partial<Pick<FilmRow, "status" | "progress">> & { updatedAt: Date },
+  values: Partial<Pick<FilmRow, "status" | "progress" | "step">> & { updatedAt: Date },
 ): Promise<void> {
   await q
     .update(storyFilms)
@@ -51,12 +51,12 @@ export async function reportFilmProgress(
 export async function completeFilmIfActive(
   q: Queryable,
   id: string,
-  values: Pick<FilmRow, "mediaItemId" | "captionsKey">,
+  values: Pick<FilmRow, "mediaItemId" | "captionsKey" | "contentHash">,
   at: Date,
 ): Promise<FilmRow | undefined> {
   const [row] = await q
     .update(storyFilms)
-    .set({ ...values, status: "completed", progress: 100, error: null, updatedAt: at })
+    .set({ ...values, status: "completed", progress: 100, step: null, error: null, updatedAt: at })
     .where(and(eq(storyFilms.id, id), active))
     .returning();
   return row;
@@ -71,7 +71,7 @@ export async function failFilmIfActive(
 ): Promise<FilmRow | undefined> {
   const [row] = await q
     .update(storyFilms)
-    .set({ status: "failed", error, updatedAt: at })
+    .set({ status: "failed", error, step: null, updatedAt: at })
     .where(and(eq(storyFilms.id, id), active))
     .returning();
   return row;
@@ -90,7 +90,7 @@ export async function failStaleFilms(
 ): Promise<FilmRow[]> {
   return q
     .update(storyFilms)
-    .set({ status: "failed", error, updatedAt: at })
+    .set({ status: "failed", error, step: null, updatedAt: at })
     .where(and(eq(storyFilms.storyId, storyId), active, lt(storyFilms.updatedAt, staleBefore)))
     .returning();
 }

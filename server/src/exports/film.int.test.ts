@@ -123,10 +123,14 @@ async function edgeBrightness(file: string, at: number) {
 async function waitForFilm(user: TestUser, storyId: string) {
   const deadline = Date.now() + 240_000;
   const seen: number[] = [];
+  const steps: string[] = [];
   while (Date.now() < deadline) {
     const body = (await call(user, "GET", `/api/stories/${storyId}/film`)).json();
     seen.push(body.film.progress);
-    if (body.film.status === "completed" || body.film.status === "failed") return { film: body.film, seen };
+    if (body.film.step) steps.push(body.film.step);
+    if (body.film.status === "completed" || body.film.status === "failed") {
+      return { film: body.film, seen, steps };
+    }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   throw new Error("the film did not finish in time");
@@ -164,8 +168,11 @@ describe("the story's film", () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toMatch(/already being made/);
 
-    const { film } = await waitForFilm(user, storyId);
-    expect(film).toMatchObject({ status: "completed", progress: 100, error: null });
+    const { film, seen, steps } = await waitForFilm(user, storyId);
+    expect(film).toMatchObject({ status: "completed", progress: 100, step: null, error: null });
+    // Its progress moved while it was made, with the step it was on, scene by scene.
+    expect(seen.some((progress) => progress > 1 && progress < 100)).toBe(true);
+    expect(steps.some((step) => /^(Narrating|Filming) scene [12] of 2$/.test(step))).toBe(true);
     expect((await call(user, "GET", "/api/quota")).json().remaining).toBe(credits);
 
     const file = await saveTo("film.mp4", film.video_url);

@@ -17,9 +17,9 @@ import { ownedStoryRecord } from "../stories/service";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { speechUnitPrice } from "../voice/voices";
 import { openBook } from "./book";
+import { filmHash } from "./content-hash";
 import { FILM_FAILED_MESSAGE, refundFilm, storyFilmJob } from "./film-job";
 import { type FilmRow, failStaleFilms, insertFilm, latestFilm } from "./film-repo";
-import { contentHash, voicesSignature } from "./service";
 
 type FilmContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "providers" | "log">;
 
@@ -81,14 +81,6 @@ async function filmPlan(ctx: FilmContext, userId: string, storyId: string, voice
 /** Who narrates the film: the story's voices when there is a voice provider; none makes it silent. */
 const filmVoices = (ctx: FilmContext, userId: string, storyId: string) =>
   ctx.providers.voice ? storyVoices(ctx, userId, storyId) : Promise.resolve(undefined);
-
-/** A film's content hash: the story as it shows (words, media, title, cover) and who speaks it. */
-export const filmHash = (
-  ctx: FilmContext,
-  userId: string,
-  storyId: string,
-  voices: StoryVoices | undefined,
-) => contentHash(ctx, userId, storyId, { film: true, voices: voicesSignature(voices) });
 
 /** The newest film when it is finished, still in the gallery, and made from the story as it is now. */
 async function upToDate(ctx: FilmContext, row: FilmRow | undefined, hash: () => Promise<string>) {

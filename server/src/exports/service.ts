@@ -3,7 +3,6 @@
 // read-along book (narration): its narrator's words read aloud as Media Overlays. What goes into a file is
 // summed up in its content hash (decision 0131), so a finished file is served again while nothing it was made
 // from changed.
-import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   EXPORT_FORMATS,
@@ -14,13 +13,12 @@ import {
 } from "@storyverse/contract/exports";
 import { speechCost } from "@storyverse/contract/voice";
 import { ZipFile } from "yazl";
-import { storyContentFingerprint } from "../chat/message-cursor";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
-import { ownedStoryRecord } from "../stories/service";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { speechUnitPrice, voiceProvider } from "../voice/voices";
 import { type BookScan, type BookStream, fileStem, scanBook } from "./book";
+import { contentHash, voicesSignature } from "./content-hash";
 import { writeEpub } from "./epub";
 import type { ReadAlong } from "./epub-read-along";
 import { type WriteOptions, writeMarkdownZip } from "./markdown-zip";
@@ -91,39 +89,6 @@ export function readAlongPrice(readAlong: ReadAlong, scan: BookScan) {
 /** A read-along book's price, read from the story in one walk (its words only, a page at a time). */
 export async function readAlongPriceOf(readAlong: ReadAlong, book: BookStream) {
   return readAlongPrice(readAlong, await scanBook(book, { narrated: narratedBy(readAlong.voices) }));
-}
-
-/** Who speaks, as far as a hash needs to know: the provider, the narrator's voice and each character's. */
-export function voicesSignature(voices: StoryVoices | undefined) {
-  if (!voices) return null;
-  return {
-    provider: voices.provider.name,
-    narrator: voices.narratorVoice,
-    cast: voices.cast.map((member) => [member.name, member.aliases, member.voice]),
-  };
-}
-
-/**
- * The content hash of what goes into a file (decision 0131): the story's title, context and cover, the
- * fingerprint of its shown messages (ids, changes, words, media), and what the caller adds (format, paper,
- * voices). NotFound for anyone else's story.
- */
-export async function contentHash(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-  storyId: string,
-  what: Record<string, unknown>,
-): Promise<string> {
-  const record = await ownedStoryRecord(ctx, userId, storyId);
-  const messages = await storyContentFingerprint(ctx.db, userId, storyId);
-  const input = JSON.stringify({
-    what,
-    title: record.title,
-    context: record.context,
-    cover: record.thumbnailKey,
-    messages,
-  });
-  return createHash("sha256").update(input).digest("hex");
 }
 
 /** An export's hash: its format, its paper (a PDF's), and who reads it (a read-along book's). */
