@@ -1,6 +1,7 @@
 // Share links in a real browser against the real server: the owner makes a link from the story's
 // "Share & export" dialog, a signed-out reader opens it and sees the story (its words inert, its picture
 // loaded, nothing of the account), and the moment the owner revokes it the page is a plain 404.
+import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
@@ -68,6 +69,12 @@ test("a share link works signed out, leaks nothing, and stops the moment it is r
   await expect(dialog.getByRole("progressbar", { name: "Export progress" })).toHaveCount(0);
   const epubPath = await epub.path();
   expect(epubPath).toBeTruthy();
+  // Asked for again with the story unchanged: the server answers with the book it made, the same file.
+  const again = page.waitForEvent("download");
+  await dialog.getByRole("button", { name: "EPUB book" }).click();
+  const epubAgain = await again;
+  expect(epubAgain.suggestedFilename()).toBe("Lanterns-b-Shared-b.epub");
+  expect((await readFile(await epubAgain.path())).equals(await readFile(epubPath))).toBe(true);
   await dialog.getByRole("button", { name: "Create share link" }).click();
   const linkBox = dialog.getByRole("textbox", { name: "Share link" });
   await expect(linkBox).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
