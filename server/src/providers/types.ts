@@ -112,6 +112,8 @@ export interface VoiceProvider {
   readonly defaultVoice: string;
   listVoices(signal?: AbortSignal): Promise<VoiceInfo[]>;
   speak(request: SpeakRequest): Promise<SpeechAudio>;
+  /** Gets ready to speak soon (the offline voice starts its worker), so a first sentence does not wait for it. */
+  warm?(): void;
 }
 
 /**

@@ -40,6 +40,8 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async () => {
       const provider = ctx.providers.voice;
+      // A story page asks for the voices when it opens: the voice gets ready before its first sentence.
+      provider?.warm?.();
       const voices = provider ? await listVoices(ctx, provider) : [];
       return {
         success: true as const,

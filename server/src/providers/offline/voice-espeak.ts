@@ -58,6 +58,14 @@ export class EspeakRunner {
     });
   }
 
+  /**
+   * Starts the worker (it loads eSpeak's WebAssembly as it starts) before the first job needs it: a player who
+   * opens a story hears its first sentence without that wait (decision 0133).
+   */
+  warm(): void {
+    this.ensureWorker();
+  }
+
   /** Stops the worker (tests, shutdown); waiting jobs fail, a later request starts a new worker. */
   async close(): Promise<void> {
     const worker = this.worker;

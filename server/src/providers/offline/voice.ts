@@ -81,6 +81,8 @@ export function createOfflineVoiceProvider(options: OfflineVoiceOptions = {}): O
       }
     },
 
+    warm: () => runner.warm(),
+
     close: () => runner.close(),
   };
 }
