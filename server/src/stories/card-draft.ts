@@ -18,6 +18,7 @@ import type { AppContext } from "../context";
 import { ownedImageByKey } from "../media/service";
 import { NotFound } from "../platform/errors";
 import { ProviderError } from "../providers/types";
+import { cleanTriggers } from "./card-rules";
 import { storyCards } from "./cards";
 
 export const CARD_DRAFT_FAILED_DETAIL =
@@ -62,11 +63,9 @@ export function readDraft(answer: string): DraftedCard | null {
   const kind = (CARD_KINDS as readonly string[]).includes(String(raw.kind))
     ? (raw.kind as CardKind)
     : "other";
-  const triggers: string[] = [];
-  for (const value of Array.isArray(raw.triggers) ? raw.triggers : []) {
-    const trigger = clip(value, CARD_TRIGGER_MAX_LENGTH);
-    if (trigger && !triggers.some((t) => t.toLowerCase() === trigger.toLowerCase())) triggers.push(trigger);
-  }
+  const triggers = cleanTriggers(
+    (Array.isArray(raw.triggers) ? raw.triggers : []).map((value) => clip(value, CARD_TRIGGER_MAX_LENGTH)),
+  );
   if (triggers.length === 0 && name) triggers.push(clip(name, CARD_TRIGGER_MAX_LENGTH));
   return { name, kind, triggers: triggers.slice(0, CARD_TRIGGERS_MAX), description };
 }
