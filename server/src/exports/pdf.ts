@@ -214,9 +214,9 @@ export function writePdf(
     tagged: true,
     lang: scan.language,
     displayTitle: true,
-    // Page numbers and running heads are added once all pages exist; page text is small, pictures and
-    // fonts are written out as they come.
-    bufferPages: true,
+    // Each page is written out once the next one starts: its running head and number are drawn as it is
+    // added (they need nothing from later pages), so a long book never holds its pages.
+    bufferPages: false,
     // Unicode strings: pdfkit writes any non-ASCII one as UTF-16.
     info: {
       Title: book.title,
@@ -255,6 +255,33 @@ export function writePdf(
   };
   const layout: PdfLayout = { pages: 0, exchanges: [], pictures: [] };
   const page = () => doc.bufferedPageRange().start + doc.bufferedPageRange().count;
+
+  // Running heads and page numbers on every page but the first, as artifacts (not part of the text a screen
+  // reader reads), drawn as each page is added; what the page's text was being set in is put back after.
+  const head = excerpt(book.title, 50);
+  type TextState = { _font: Metrics; _fontSize: number; _fillColor: [string, number] };
+  doc.on("pageAdded", () => {
+    const state = doc as unknown as TextState;
+    const saved = { x: doc.x, y: doc.y, font: state._font, size: state._fontSize, fill: state._fillColor };
+    const margins = doc.page.margins;
+    doc.page.margins = { ...margins, top: 0, bottom: 0 };
+    doc.markContent("Artifact", { type: "Pagination" });
+    doc.fontSize(9).fillColor(GREY);
+    const number = String(page());
+    use("regular");
+    doc.text(number, (doc.page.width - doc.widthOfString(number)) / 2, doc.page.height - 44, {
+      lineBreak: false,
+    });
+    doc.y = 36;
+    centred(doc, use, head, "regular", doc.page.width - MARGIN.left - MARGIN.right);
+    doc.endMarkedContent();
+    doc.page.margins = margins;
+    state._font = saved.font;
+    doc.fontSize(saved.size);
+    if (saved.fill) doc.fillColor(saved.fill[0], saved.fill[1]);
+    doc.x = saved.x;
+    doc.y = saved.y;
+  });
 
   const done = (async (): Promise<PdfLayout> => {
     const width = doc.page.width - MARGIN.left - MARGIN.right;
@@ -384,26 +411,7 @@ export function writePdf(
     chapter?.end();
     root.end();
 
-    // Running heads and page numbers, as artifacts (not part of the text a screen reader reads).
-    const range = doc.bufferedPageRange();
-    const head = excerpt(book.title, 50);
-    for (let i = range.start + 1; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      const margins = doc.page.margins;
-      doc.page.margins = { ...margins, top: 0, bottom: 0 };
-      doc.markContent("Artifact", { type: "Pagination" });
-      doc.fontSize(9).fillColor(GREY);
-      const number = String(i + 1);
-      use("regular");
-      doc.text(number, (doc.page.width - doc.widthOfString(number)) / 2, doc.page.height - 44, {
-        lineBreak: false,
-      });
-      doc.y = 36;
-      centred(doc, use, head, "regular", doc.page.width - MARGIN.left - MARGIN.right);
-      doc.endMarkedContent();
-      doc.page.margins = margins;
-    }
-    layout.pages = range.count;
+    layout.pages = page();
     return layout;
   })();
   const finished = done
