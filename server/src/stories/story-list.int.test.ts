@@ -143,6 +143,38 @@ describe("GET /api/stories a page at a time", () => {
     expect((await call(other, "GET", `/api/stories/${storyId}`)).statusCode).toBe(404);
   });
 
+  it("lists a story once, as the branch it shows, in that branch's place", async () => {
+    const user = await createUser(t);
+    const forked = await create(user, "Forked Road");
+    const turn = await call(user, "POST", `/api/stories/${forked}/chat`, {
+      prompt: "I go on",
+      chat_mode: "chat",
+    });
+    expect(turn.statusCode, turn.body).toBe(200);
+    await create(user, "Later Tale");
+    t.clock.advance(1_000);
+    const branched = await call(user, "POST", `/api/stories/${forked}/branches`, {
+      from_message_id: turn.json().message_id,
+      name: "Other way",
+    });
+    expect(branched.statusCode, branched.body).toBe(201);
+    // Playing the branch the story now shows puts the story first, once, showing that branch.
+    t.clock.advance(1_000);
+    const played = await call(user, "POST", `/api/stories/${forked}/chat`, {
+      prompt: "I turn",
+      chat_mode: "chat",
+    });
+    expect(played.statusCode, played.body).toBe(200);
+    const listed = (await page(user, {})).stories as (Listed & { branch: { name: string } })[];
+    expect(listed.map((s) => [s.title, s.branch.name, s.message_count])).toEqual([
+      ["Forked Road", "Other way", 4],
+      ["Later Tale", expect.any(String), 0],
+    ]);
+    expect(listed[0]!.id).toBe(forked);
+    // Its last activity is the branch's newest message (the answer, a millisecond after the player's line).
+    expect(listed[0]!.last_updated).toBe(new Date(t.clock.now().getTime() + 1).toISOString());
+  });
+
   it("reads a page's rows, not the account's: 400 stories cost what 10 do (rows counted at the driver)", async () => {
     const user = await createUser(t);
     const start = t.clock.now().getTime();
