@@ -181,15 +181,27 @@ export async function exportWhenMade(
   userId: string,
   storyId: string,
   input: { format: string; paper?: string; narration?: boolean },
+  /** Aborted when the client went away: the job goes on (its file is reused), the waiting stops. */
+  signal?: AbortSignal,
 ): Promise<{ stream: Readable; size: number; filename: string; contentType: string }> {
   const { export: started } = await startExport(ctx, userId, storyId, input, { paidVoice: "refuse" });
-  for (;;) {
+  // A job whose worker died stops reporting: it counts as failed after EXPORT_STALE_MS, and so does this wait.
+  let lastReport = Date.now();
+  let updatedAt = "";
+  while (!signal?.aborted) {
     const row = await findExport(ctx.db, started.id);
     if (!row) throw new NotFound(NOT_FOUND);
     if (row.status === "completed") return exportDownload(ctx, userId, storyId, row.id);
     if (row.status === "failed") throw new Unavailable(row.error ?? EXPORT_FAILED_MESSAGE);
+    if (row.updatedAt.toISOString() !== updatedAt) {
+      updatedAt = row.updatedAt.toISOString();
+      lastReport = Date.now();
+    } else if (Date.now() - lastReport > EXPORT_STALE_MS) {
+      throw new Unavailable(EXPORT_FAILED_MESSAGE);
+    }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }
+  throw new Unavailable(EXPORT_FAILED_MESSAGE);
 }
 
 export async function exportStatus(

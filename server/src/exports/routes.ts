@@ -43,7 +43,16 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const paper = exports.parsePaper(request.query.paper);
       const narration = exports.parseNarration(request.query.narration, format);
       await kit.limiter.hit(exportRule, user.id);
-      const file = await exportWhenMade(ctx, user.id, request.params.id, { format, paper, narration });
+      // The client going away stops the wait (the job goes on; its file is reused by the next request).
+      const gone = new AbortController();
+      reply.raw.once("close", () => gone.abort());
+      const file = await exportWhenMade(
+        ctx,
+        user.id,
+        request.params.id,
+        { format, paper, narration },
+        gone.signal,
+      );
       return asAttachment(reply, file.filename, file.contentType)
         .header("content-length", file.size)
         .send(file.stream);
