@@ -10,7 +10,7 @@
 # This machine reaches no image registry, so `FROM node:24-bookworm-slim` is served by a stand-in base built
 # from Debian's packages (debootstrap) and the official Node 24 binary from the npm registry, tagged with the
 # official name (../shared/CONTAINERS.md). It is cached under /var/cache/storyverse-ci, outside the clone: the
-# first run spends about 5 minutes on it, later runs none.
+# first run spends some minutes on it, later runs none.
 #
 # Removes what it made (the container, the image storyverse:ci-<pid>, its volume and temporary folders) and
 # nothing else; the cached base stays.

@@ -1,11 +1,11 @@
 // PGlite's housekeeping: PostgreSQL's autovacuum keeps each table's statistics and visibility map current,
 // and PGlite (one process, no background workers) never does. Without statistics the planner guesses; without
 // the visibility map no index-only scan is possible (recall counts a story's narrator messages through
-// chat_messages_narrator_idx that way: about 4 ms for 10,000 of them instead of 20 ms reading the table).
+// chat_messages_narrator_idx that way, several times quicker than reading the table: docs/benchmarks.md).
 // So a PGlite process looks shortly after it starts and then every HOUSEKEEPING_EVERY_MS for the tables that
 // need it, and runs VACUUM (ANALYZE) on each of those, one at a time: PGlite answers nothing else meanwhile
-// (one connection), and a whole-database run took up to a second with a story's vectors (a stall in every
-// request of that second, at every start). Which tables: PostgreSQL's own counters of changed rows are
+// (one connection), and a whole-database run with a story's vectors stalled every request meanwhile, at every
+// start (docs/benchmarks.md, "housekeeping by table"). Which tables: PostgreSQL's own counters of changed rows are
 // neither kept across a PGlite restart nor brought up to date while it runs, so the rule is autovacuum's in
 // pages rather than rows: a table never analyzed that holds anything, or one that has grown by a tenth (and
 // at least GROWN_PAGES) since its last vacuum or analyze recorded its size. Rows updated in place leave

@@ -19,9 +19,9 @@ const indexedLengths = new WeakMap<object, Set<number>>();
 /** pgvector's HNSW indexes vectors of up to 2,000 dimensions: longer ones are compared one by one. */
 const INDEXABLE_DIMENSIONS = 2000;
 /**
- * How many neighbours the index keeps in view as it searches (pgvector's default, 40). At 10,000 vectors of
- * 1,536 dimensions on PGlite, 40, 100 and 200 took 6, 10 and 18 ms and found 72%, 81% and 84% of the true 32
- * nearest (docs/benchmarks.md). The iterative scan goes on past them until enough are of the story. 100 at
+ * How many neighbours the index keeps in view as it searches (pgvector's default, 40). A wider search is slower
+ * and finds more of the true 32 nearest (the figures for 40, 100 and 200 are in docs/benchmarks.md). The
+ * iterative scan goes on past them until enough are of the story. 100 at
  * first; 40 since recall fuses the nearest with the best matches by words (decision 0116), which kept recall by
  * meaning under its budget, at the cost of a near tie now and then.
  */
@@ -145,8 +145,8 @@ async function keepVectorsInTheRow(database: Database): Promise<void> {
 
 /**
  * The lengths already indexed, and an index for each length stored without one (a database from before the
- * indexes: built once, at start, which takes a while for a long story; about 45 s for 10,000 vectors of 1,536
- * dimensions on PGlite).
+ * indexes: built once, at start, which takes a while for a long story; docs/benchmarks.md has the time for
+ * 10,000 vectors of 1,536 dimensions on PGlite).
  */
 async function indexStoredLengths(database: Database): Promise<void> {
   const lengths = new Set<number>();

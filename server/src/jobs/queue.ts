@@ -150,8 +150,8 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
   const loops: Promise<void>[] = [];
   // Idle workers sleep until woken, by queue name. One probe per interval asks the database which of
   // the sleeping kinds have a job ready and wakes those, instead of each kind polling with pg-boss's
-  // fetch (an UPDATE) on its own: on PGlite those polls ran in this process, and an idle server spent
-  // 10 ms of CPU a second instead of 3 (decision 0121).
+  // fetch (an UPDATE) on its own: on PGlite those polls ran in this process and kept an idle server busy
+  // (decision 0121; the idle CPU before and after is in docs/benchmarks.md).
   const sleepers = new Map<string, Set<() => void>>();
   const wake = (name: string) => {
     for (const resolve of [...(sleepers.get(name) ?? [])]) resolve();

@@ -1,5 +1,5 @@
 // Per-user limits on the story routes that cost the operator without costing the player: "Make a card"
-// (free, but it asks the text provider), "What the narrator sees" (free, ~13 ms of CPU to assemble and count)
+// (free, but it asks the text provider), "What the narrator sees" (free, but assembling and counting it costs CPU)
 // and uploaded card portraits (free, but they are decoded, re-encoded and stored). Each answers 429 with a
 // `detail` and `Retry-After`; the numbers are in docs/decisions/ (records 0072, 0041 and 0067).
 import type { RateLimitRule } from "../platform/rate-limit";

@@ -1,7 +1,7 @@
 // What is kept of an uploaded card portrait. An upload is never stored as sent: it is re-encoded as a WebP of
 // at most PORTRAIT_MAX_EDGE pixels on its long side and at most PORTRAIT_MAX_STORED_BYTES, so what one
 // account can keep is bounded by PORTRAIT_UPLOADS_MAX x PORTRAIT_MAX_STORED_BYTES however large the pictures
-// sent (the audit stored 30 portraits of 9 MB each, 276 MB, in 23 s). The process re-encodes at most
+// sent (the audit's flood of portraits is in decision 0067). The process re-encodes at most
 // MAX_CONCURRENT_PORTRAIT_ENCODES at once, so a flood cannot take the thread pool that serves files; how
 // many uploads a player may send is the routes' gate (portrait-gate.ts).
 import { PORTRAIT_MAX_EDGE } from "@storyverse/contract/story-cards";

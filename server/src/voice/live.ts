@@ -1,8 +1,9 @@
 // Live reading (POST /api/stories/{id}/speech/live): while a turn is being written, "Read new turns aloud" sends
 // each sentence as soon as it is complete on screen and plays the WAV this answers, so the story is heard while
 // it streams. The sentence is spoken in the story's voices (the narrator's, and a quote in its speaker's when the
-// sentence names them) and not kept. Offline voice only (decision 0110): it is free and takes well under a second
-// a sentence, while a vendor's voice is paid once per message version, so its narration waits for the message.
+// sentence names them) and not kept. Offline voice only (decision 0110): it is free and quick enough to answer
+// each sentence as it appears (docs/benchmarks.md, "Speech budgets"), while a vendor's voice is paid once per
+// message version, so its narration waits for the message.
 //
 // The offline voice is one eSpeak worker per process, shared by every player (decision 0125): a player speaks
 // at most LIVE_SPEECH_PER_USER sentences at once (429), the process at most LIVE_SPEECH_PER_PROCESS for all
@@ -26,9 +27,9 @@ const speaking = new Map<string, number>();
 let speakingHere = 0;
 
 /**
- * The most live sentences one process speaks or holds waiting at once. The worker speaks a sentence in about
- * a third of a second and a sentence plays for about three, so this is about as many players as one worker
- * keeps reading aloud without gaps; more would only wait longer in its queue.
+ * The most live sentences one process speaks or holds waiting at once. The worker speaks a sentence in a small
+ * part of the time the sentence plays for (docs/benchmarks.md, "Speech budgets"), so this is about as many
+ * players as one worker keeps reading aloud without gaps; more would only wait longer in its queue.
  */
 export const LIVE_SPEECH_PER_PROCESS = 8;
 export const LIVE_SPEECH_SERVER_BUSY_DETAIL =

@@ -1,5 +1,5 @@
-// Runs eSpeak NG in one long-lived worker thread, so a synthesis (about half a second of WASM start-up and
-// work) never stalls the server's event loop. The worker starts with the first request, takes one job at a
+// Runs eSpeak NG in one long-lived worker thread, so a synthesis (WASM start-up and work; times in
+// docs/benchmarks.md) never stalls the server's event loop. The worker starts with the first request, takes one job at a
 // time from a fair queue (fair-queue.ts: players served in turn; an urgent job, a sentence a player is waiting
 // to hear, goes before queued narration, a few at most in a row), and never keeps the process alive. A worker that crashes or hangs fails what was
 // waiting; the next request starts a fresh one.

@@ -4,7 +4,7 @@ import { userMessages } from "../http";
 import { createOfflineVoiceProvider, offlineVoices } from "./voice";
 import { pcmFromWav, WavFormatError } from "./voice-wav";
 
-// Each synthesis costs about half a second of WASM start-up, so these cases share their calls.
+// Each synthesis pays for eSpeak's WASM start-up, so these cases share their calls.
 const voice = createOfflineVoiceProvider();
 afterAll(() => voice.close());
 

@@ -26,7 +26,7 @@ export type OfflineVoiceOptions = {
 };
 
 // Narration is spoken in pieces of at most this much (cut at sentence ends), so a sentence read live waits for
-// one piece at most, not for a whole message (about half a second of eSpeak, not several).
+// one piece at most, not for a whole message (docs/benchmarks.md, "Speech budgets", has the times).
 export const OFFLINE_VOICE_MAX_CHARACTERS = 400;
 
 export type OfflineVoiceProvider = VoiceProvider & {
