@@ -1,5 +1,5 @@
 // The audit's disk attack through Story Card portraits (N3), replayed: a player with no credits sent 30
-// cards with 9 MB portraits in 23 s and the server kept all 276 MB. Now an upload is kept as a small WebP,
+// cards with 9 MB portraits (decision 0067) and the server kept all 276 MB. Now an upload is kept as a small WebP,
 // a player has one upload in flight at a time, uploads are limited per user, and an account keeps at most
 // PORTRAIT_UPLOADS_MAX of them.
 
