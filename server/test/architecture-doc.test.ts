@@ -3,7 +3,7 @@
 // rules it names have the levels biome.json gives them, and its list of server modules and plumbing is the
 // folders of server/src. Each check is a function of the page's text, so the cases below also feed it a doctored
 // page and see it fail.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -158,6 +158,51 @@ function moduleProblems(text: string, truth: Truth): string[] {
   return problems;
 }
 
+/** Where a path the page writes short ("chat/turn.ts", "shared/voice/narration-player.ts") may live. */
+const sourceRoots = ["", "server/src", "web/src", "contract/src"];
+
+function sourceFiles(root: string): string[] {
+  return readdirSync(path.join(repo, root), { recursive: true, encoding: "utf8" }).map((file) =>
+    path.join(root, file),
+  );
+}
+
+/** The file a short path names, if any: as written under a source root, or a bare name found under one. */
+function resolveSource(name: string, allFiles: string[]): string | undefined {
+  for (const root of sourceRoots) {
+    if (existsSync(path.join(repo, root, name))) return path.join(root, name);
+  }
+  return name.includes("/") ? undefined : allFiles.find((file) => path.basename(file) === name);
+}
+
+/**
+ * The glossary of "narration": every file it names exists, and every code name it cites (a function, type, job,
+ * table or column) is in one of the files its bullet names or in the database schema.
+ */
+function glossaryProblems(text: string, allFiles: string[]): string[] {
+  const glossary = section(text, '## Four things called "narration"');
+  if (!glossary) return ['the page has no "## Four things called "narration"" section'];
+  const schema = readFileSync(path.join(repo, "server/src/db/schema.ts"), "utf8");
+  const problems: string[] = [];
+  for (const bullet of glossary.split(/\n(?=- )/).filter((part) => part.startsWith("- "))) {
+    const words = backticked(bullet);
+    const files = words.filter((word) => /\.tsx?$/.test(word));
+    const texts = [schema];
+    for (const file of files) {
+      const found = resolveSource(file, allFiles);
+      if (found) texts.push(readFileSync(path.join(repo, found), "utf8"));
+      else problems.push(`the glossary names ${file}, which is no file`);
+    }
+    for (const word of words) {
+      const name = /^([A-Za-z_]\w*)(\(\))?$/.exec(word)?.[1];
+      if (name && !texts.some((source) => source.includes(name))) {
+        problems.push(`the glossary cites ${name}, which is in none of its bullet's files`);
+      }
+    }
+  }
+  return problems;
+}
+
 describe("docs/architecture.md", () => {
   const truth = readTruth();
 
@@ -218,5 +263,16 @@ describe("docs/architecture.md", () => {
     ]);
     const stale = page.replace("`accounts/service.ts`", "`server/src/sessions/service.ts`");
     expect(moduleProblems(stale, truth)).toEqual(["the page names server/src/sessions/, which is gone"]);
+  });
+  it("names files and code for each meaning of narration that exist", () => {
+    const allFiles = sourceRoots.slice(1).flatMap(sourceFiles);
+    expect(glossaryProblems(page, allFiles)).toEqual([]);
+    const doctored = page
+      .replaceAll("`parseNarration()`", "`parseNarrationText()`")
+      .replace("`voice/live.ts`", "`voice/live-reading.ts`");
+    expect(glossaryProblems(doctored, allFiles)).toEqual([
+      "the glossary cites parseNarrationText, which is in none of its bullet's files",
+      "the glossary names voice/live-reading.ts, which is no file",
+    ]);
   });
 });
