@@ -63,7 +63,8 @@ for (const file of [...result.outputFiles, espeakWorker]) {
   await rename(temporary, file.path);
 }
 // An empty PGlite cluster for new embedded databases to start from (server/src/db/pglite-seed.ts), made once
-// per PGlite version: loading it takes about a quarter of the time initdb takes at a first start.
+// per PGlite version: loading it is quicker than running initdb at a first start (docs/benchmarks.md,
+// "Start-up times").
 const pgliteVersion = JSON.parse(
   await readFile(path.join(root, "node_modules/@electric-sql/pglite/package.json"), "utf8"),
 ).version;

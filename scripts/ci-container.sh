@@ -141,7 +141,7 @@ step "stand-in base $base_tag ready: Node $(podman run --rm --network=none "$bas
 
 # --- the image ------------------------------------------------------------------------------------------------
 # localhost/storyverse:ci is kept between runs as the build's layer cache (like the base): with the lock file
-# unchanged, `npm ci` and the apt layer are reused and a build takes about a minute instead of four. The
+# unchanged, `npm ci` and the apt layer are reused and a build redoes only the layers that changed. The
 # previous run's image, and stage layers of this script's builds (label storyverse.ci) unused for a day, go.
 image="localhost/storyverse:ci"
 old_image="$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)"
