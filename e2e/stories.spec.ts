@@ -367,7 +367,7 @@ test("injected markup in a title and in messages stays inert", async ({ page }) 
     "![pic](javascript:window.__pwned='image')",
     "<a href=\"javascript:window.__pwned='raw-link'\">raw</a>",
   ].join("\n\n");
-  await page.route(`**/api/stories/${id}/messages`, async (route) => {
+  await page.route(`**/api/stories/${id}/messages*`, async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as { messages: Record<string, unknown>[] };
     const last = body.messages[body.messages.length - 1];

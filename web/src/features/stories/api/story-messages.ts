@@ -6,6 +6,13 @@ import { apiRequest } from "../../../lib/api-client";
 import { type PagePosition, readNewestPage } from "../../../shared/conversation/message-pages";
 import { STORIES_KEY } from "./list-stories";
 
+/**
+ * The newest page holds fewer messages than the server's default page: 15 exchanges fill more than any screen,
+ * and the story opens (and is read again after each turn) with a smaller answer. Older pages come at the
+ * default size as the reader scrolls up.
+ */
+export const NEWEST_PAGE_MESSAGES = 30;
+
 export const storyMessagesKey = (storyId: string) => [...STORIES_KEY, storyId, "messages"] as const;
 
 export async function fetchStoryPage(
@@ -13,8 +20,9 @@ export async function fetchStoryPage(
   position: PagePosition = {},
   signal?: AbortSignal,
 ): Promise<MessagePage> {
-  // The newest page is the plain address (the server's default page of MESSAGES_PAGE_DEFAULT).
-  const query = new URLSearchParams(position).toString();
+  const query = new URLSearchParams(
+    Object.keys(position).length === 0 ? { limit: String(NEWEST_PAGE_MESSAGES) } : position,
+  ).toString();
   return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/messages${query ? `?${query}` : ""}`, {
     schema: messagePageSchema,
     signal,

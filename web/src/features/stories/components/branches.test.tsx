@@ -78,7 +78,7 @@ function serve(world: World) {
         story: { ...story, branch: { id: world.current, name: nameOf(world.current) } },
       });
     }
-    if (path === `${base}/messages`) {
+    if (path === `${base}/messages?limit=30`) {
       if (world.current === world.unreadable) return json({ detail: "Something went wrong" }, 500);
       return json({ success: true, messages: world.messages[world.current] });
     }

@@ -38,7 +38,7 @@ function serve(routes: Record<string, (call: FetchCall) => Response | Promise<Re
 const baseRoutes = {
   "GET /api/stories": () => json({ success: true, stories: [existing] }),
   "GET /api/user/verify": () => json(verified),
-  [`GET /api/stories/${imported.id}/messages`]: () =>
+  [`GET /api/stories/${imported.id}/messages?limit=30`]: () =>
     json({
       success: true,
       messages: [makeMessage({ id: "opening", content: "*Seraphina looks up.* Welcome, ada." })],

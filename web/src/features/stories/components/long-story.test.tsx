@@ -132,7 +132,7 @@ describe("a long story", () => {
   it("opens on the newest page, and scrolling up reads the page before it without moving the reader", async () => {
     const undo = layOut();
     const calls = serve({
-      "": () => page(exchanges(6, 10), { cursor: "page-2", turnsBefore: 5 }),
+      "?limit=30": () => page(exchanges(6, 10), { cursor: "page-2", turnsBefore: 5 }),
       "?before=page-2": () => page(exchanges(1, 5), { cursor: null, turnsBefore: 0 }),
     });
     renderStory();
@@ -142,7 +142,7 @@ describe("a long story", () => {
     expect(screen.queryByText("Narration 5.")).toBeNull();
     expect(screen.getByText("Earlier messages load as you scroll up")).toBeTruthy();
     expect(calls.filter((c) => c.path.includes("/messages")).map((c) => c.path)).toEqual([
-      `/api/stories/${story.id}/messages`,
+      `/api/stories/${story.id}/messages?limit=30`,
     ]);
 
     // The reader scrolls up to 150 px from the top: the page before is read and put above.
@@ -164,7 +164,7 @@ describe("a long story", () => {
       return this.getAttribute("role") === "log" ? 600 : 0;
     });
     vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockImplementation(() => 800);
-    serve({ "": () => page(exchanges(1, 100), { cursor: null, turnsBefore: 0 }) });
+    serve({ "?limit=30": () => page(exchanges(1, 100), { cursor: null, turnsBefore: 0 }) });
     renderStory();
     const list = await screen.findByRole("list", { name: "Messages" });
     await waitFor(() => expect(list.querySelectorAll("li").length).toBeGreaterThan(0));
@@ -177,7 +177,7 @@ describe("a long story", () => {
 
   it("re-renders the streaming message alone while its words arrive", async () => {
     const call = streamed();
-    serve({ "": () => page(exchanges(1, 6), { cursor: null, turnsBefore: 0 }) }, call.handler);
+    serve({ "?limit=30": () => page(exchanges(1, 6), { cursor: null, turnsBefore: 0 }) }, call.handler);
     renderStory();
     await screen.findByText("Narration 6.");
     fireEvent.change(screen.getByLabelText("Message"), { target: { value: "I look back" } });

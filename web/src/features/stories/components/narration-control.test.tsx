@@ -85,7 +85,8 @@ function serve({
       return new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "Content-Type": "audio/wav" } });
     }
     if (path === `/api/stories/${story.id}/settings`) return json({ ...SETTINGS, read_aloud: readAloud });
-    if (path === `/api/stories/${story.id}/messages`) return json({ success: true, messages: messages() });
+    if (path === `/api/stories/${story.id}/messages?limit=30`)
+      return json({ success: true, messages: messages() });
     if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
     if (path === `/api/stories/${story.id}/chat` && method === "POST") {
       return json({

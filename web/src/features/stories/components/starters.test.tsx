@@ -69,7 +69,7 @@ describe("Start from a scenario", () => {
       "POST /api/starters/the-last-lighthouse/start": () =>
         json({ success: true, story: started, notes: [] }),
       "GET /api/user/verify": () => json(verified),
-      [`GET /api/stories/${started.id}/messages`]: () => json({ success: true, messages: [] }),
+      [`GET /api/stories/${started.id}/messages?limit=30`]: () => json({ success: true, messages: [] }),
     });
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: /^Start “The Last Lighthouse”/ }));

@@ -161,7 +161,7 @@ describe("the Stories list", () => {
     const calls = serve({
       "/api/stories": () => json({ success: true, stories: [forest] }),
       "/api/user/verify": () => json(verified),
-      [`/api/stories/${forest.id}/messages`]: () =>
+      [`/api/stories/${forest.id}/messages?limit=30`]: () =>
         json({
           success: true,
           messages: [
@@ -181,7 +181,7 @@ describe("the Stories list", () => {
     await waitFor(() => expect(window.location.pathname).toBe(`/stories/${forest.id}`));
     const paths = calls.map((c) => c.path);
     expect(paths.indexOf("/api/user/verify")).toBeLessThan(
-      paths.indexOf(`/api/stories/${forest.id}/messages`),
+      paths.indexOf(`/api/stories/${forest.id}/messages?limit=30`),
     );
     expect(readStoryMediaStates()[forest.id]).toEqual({
       image: "/new.png",
@@ -195,7 +195,7 @@ describe("the Stories list", () => {
     serve({
       "/api/stories": () => json({ success: true, stories: [forest] }),
       "/api/user/verify": () => json(verified),
-      [`/api/stories/${forest.id}/messages`]: () => json({ detail: "Story not found" }, 404),
+      [`/api/stories/${forest.id}/messages?limit=30`]: () => json({ detail: "Story not found" }, 404),
     });
     renderPage();
     fireEvent.click(await screen.findByRole("button", { name: "The Lantern Forest" }));

@@ -58,7 +58,7 @@ function serve({
     if (answered) return answered;
     if (path === "/api/config") return json(config);
     if (path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
-    if (path === `/api/stories/${story.id}/messages`) {
+    if (path === `/api/stories/${story.id}/messages?limit=30`) {
       return json({ success: true, messages: typeof messages === "function" ? messages() : messages });
     }
     if (path === `/api/stories/${story.id}/chat` && method === "POST" && chat) return chat(call);
@@ -257,7 +257,7 @@ describe("the story interface", () => {
     renderStory(client);
     await screen.findByText("Start Your Adventure");
     expect(document.title).toBe("Neon Nights · Storyverse");
-    const reads = () => calls.filter((c) => c.path.endsWith("/messages")).length;
+    const reads = () => calls.filter((c) => c.path.endsWith("/messages?limit=30")).length;
     const readsBefore = reads();
     fireEvent.click(screen.getByRole("button", { name: "Story Settings" }));
     const settings = await screen.findByRole("dialog", { name: "Story Settings" });
@@ -377,7 +377,7 @@ describe("the story interface", () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     mockFetch(async ({ path }) => {
-      if (path === `/api/stories/${story.id}/messages`) {
+      if (path === `/api/stories/${story.id}/messages?limit=30`) {
         await gate;
         return json({
           success: true,
@@ -489,7 +489,7 @@ describe("a story opened by its address (/stories/{id}: a reload, a bookmark, a 
     const paths = calls.map((c) => c.path);
     expect(paths.indexOf("/api/user/verify")).toBeGreaterThanOrEqual(0);
     expect(paths.indexOf("/api/user/verify")).toBeLessThan(
-      paths.indexOf(`/api/stories/${story.id}/messages`),
+      paths.indexOf(`/api/stories/${story.id}/messages?limit=30`),
     );
   });
 
