@@ -20,6 +20,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { Conflict, TooLarge } from "../platform/errors";
 import { restoredStory } from "../stories/backup-rows";
@@ -40,7 +41,6 @@ import {
 } from "./restore-job";
 
 const tags = ["interop"];
-const storyParams = z.object({ id: z.uuid("Story not found") });
 const restoreParams = z.object({ restore_id: z.uuid("Restore not found") });
 const pollRule = { name: "restore-poll-user", limit: 600, windowMs: 10 * 60_000 };
 const backupRule = { name: "backup-user", limit: 10, windowMs: 60_000 };

@@ -20,6 +20,7 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { InvalidInput, TooLarge } from "../platform/errors";
 import * as stories from "../stories/service";
@@ -30,7 +31,6 @@ import { bookOriginOf } from "./import-plan";
 import { importCardsIntoStory, importStoryFromCard, importStoryFromParsed } from "./import-service";
 import { listStarters, starterCard } from "./starters";
 
-const storyParams = z.object({ id: z.uuid("Story not found") });
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const uploadErrors = { ...errors, 413: errorBodySchema };

@@ -12,6 +12,7 @@ import {
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
+import { storyParams } from "../http/params";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { parseRange } from "../media/file-routes";
 import { contentTypeForKey } from "../media/storage/keys";
@@ -23,7 +24,6 @@ import * as sharing from "./service";
 
 const tags = ["sharing"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
 const tokenParams = z.object({ token: z.string().max(200) });
 /** Generous for a reader (a page load is two hits) and tight for anyone guessing tokens. */
 const sharedReadRule = { name: "shared-address", limit: 120, windowMs: 60_000 };

@@ -15,6 +15,7 @@ import {
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import {
   BRANCH_NOT_FOUND,
@@ -28,8 +29,7 @@ import {
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
-const branchParams = z.object({ id: z.uuid("Story not found"), branch_id: z.uuid(BRANCH_NOT_FOUND) });
+const branchParams = storyParams.extend({ branch_id: z.uuid(BRANCH_NOT_FOUND) });
 // Each branch copies its history: generous for a player, a stop for a loop.
 const branchRule = { name: "branch-user", limit: 120, windowMs: 60_000 };
 
@@ -138,7 +138,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "Name an exchange of the branch as a checkpoint (null clears the name)",
-        params: z.object({ id: z.uuid("Story not found"), message_id: z.uuid("Message not found") }),
+        params: storyMessageParams,
         querystring: branchQuerySchema,
         body: checkpointRequestSchema,
         response: { 200: checkpointResponseSchema, ...errors },

@@ -13,6 +13,7 @@ import {
 } from "@storyverse/contract/story-cards";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
 import { storyLimits } from "./limits";
@@ -22,7 +23,6 @@ import * as stories from "./service";
 const tags = ["story cards"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const writeErrors = { ...errors, 413: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
 /** One portrait upload (base64 of up to 10 MB; kept re-encoded and small) and the card's words. */
 const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
@@ -118,7 +118,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "Make a card: a draft from one narrator message, for the player to review (nothing is saved)",
-        params: storyParams.extend({ message_id: z.uuid("Message not found") }),
+        params: storyMessageParams,
         response: { 200: cardDraftResponseSchema, ...errors, 502: errorBodySchema },
       },
     },

@@ -12,6 +12,7 @@ import {
 } from "@storyverse/contract/lore";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import {
   acceptSuggestion,
@@ -23,8 +24,7 @@ import {
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
-const suggestionParams = z.object({ id: z.uuid("Story not found"), sid: z.string().max(100) });
+const suggestionParams = storyParams.extend({ sid: z.string().max(100) });
 
 export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
   app.get(

@@ -6,14 +6,13 @@ import {
   storyLoreSettingsResponseSchema,
   storyLoreSettingsUpdateSchema,
 } from "@storyverse/contract/story-craft";
-import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { loreSettings, updateLoreSettings } from "./lore-settings";
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
 
 export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(

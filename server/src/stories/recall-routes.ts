@@ -8,8 +8,8 @@ import {
   recallQuerySchema,
   recallResponseSchema,
 } from "@storyverse/contract/recall";
-import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { markRecall, recall } from "./recall";
 
@@ -26,7 +26,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "What a turn with these words would recall from the story's older exchanges, with scores and why",
-        params: z.object({ id: z.uuid("Story not found") }),
+        params: storyParams,
         querystring: recallQuerySchema,
         response: { 200: recallResponseSchema, 429: errorBodySchema, ...errors },
       },
@@ -47,7 +47,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "Pin an older exchange (always recalled) or forget it (never recalled again)",
-        params: z.object({ id: z.uuid("Story not found"), message_id: z.uuid("Message not found") }),
+        params: storyMessageParams,
         body: recallMarkRequestSchema,
         response: { 200: recallMarkResponseSchema, ...errors },
       },

@@ -38,6 +38,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
+import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { branchRoutes } from "./branch-routes";
@@ -51,7 +52,6 @@ import { generationSettingsRoutes } from "./settings-routes";
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
 const IMAGE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
 export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
@@ -234,7 +234,6 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
   );
 
-  const messageParams = storyParams.extend({ message_id: z.uuid("Message not found") });
   const turnErrors = {
     402: insufficientCreditsSchema,
     409: errorBodySchema,
@@ -265,7 +264,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           'A new version of the newest narrator answer (earlier versions are kept; Accept: text/event-stream streams it). what: "text" new words keeping the scene (priced as chat), "media" a new scene for the same words (priced as the image or video), "both" (default)',
-        params: messageParams,
+        params: storyMessageParams,
         body: storyRetryOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
       },
@@ -290,7 +289,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "Every version of a narrator answer, and which one the story shows",
-        params: messageParams,
+        params: storyMessageParams,
         response: { 200: messageVersionsResponseSchema, ...errors },
       },
     },
@@ -311,7 +310,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "Show version n of a narrator answer (the narrator sees it from now on)",
-        params: messageParams.extend({
+        params: storyMessageParams.extend({
           n: z.coerce
             .number({ error: "Version not found" })
             .int("Version not found")
@@ -338,7 +337,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "Change the words of a message (its media stay)",
-        params: messageParams,
+        params: storyMessageParams,
         body: editMessageRequestSchema,
         response: { 200: messageResponseSchema, ...errors },
       },

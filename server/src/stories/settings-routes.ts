@@ -7,14 +7,13 @@ import {
   generationSettingsUpdateSchema,
   textModelsResponseSchema,
 } from "@storyverse/contract/generation-settings";
-import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { generationSettings, textModels, updateGenerationSettings } from "./settings";
 
 const tags = ["stories"];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const storyParams = z.object({ id: z.uuid("Story not found") });
 
 export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(

@@ -12,6 +12,7 @@ import {
 } from "@storyverse/contract/voice";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
+import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { speakLive } from "./live";
 import { messageSpeech, speechChunk, startSpeech } from "./narration";
@@ -22,10 +23,6 @@ const sampleRule = { name: "voice-sample-user", limit: 60, windowMs: 60_000 };
 const speechRule = { name: "speech-user", limit: 60, windowMs: 60_000 };
 // A long turn is a few dozen sentences; a player reads a few turns a minute.
 const liveRule = { name: "speech-live-user", limit: 240, windowMs: 60_000 };
-const messageParams = z.object({
-  id: z.uuid("Story not found"),
-  message_id: z.uuid("Message not found"),
-});
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
 
 export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
@@ -75,7 +72,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "The narration of a narrator message as it now reads: none, pending, completed or failed",
-        params: messageParams,
+        params: storyMessageParams,
         response: { 200: messageSpeechSchema, ...errors },
       },
     },
@@ -90,7 +87,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "Narrate a narrator message (once per version, wording and voices): the narrator's voice and each character's",
-        params: messageParams,
+        params: storyMessageParams,
         response: {
           202: messageSpeechSchema,
           200: messageSpeechSchema,
@@ -115,7 +112,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "One piece of a narration being made (audio/wav), the first sentence first: played in order while the rest is spoken",
-        params: messageParams.extend({
+        params: storyMessageParams.extend({
           index: z.coerce
             .number()
             .int("Piece not found")
@@ -138,7 +135,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary:
           "Speak one sentence of a turn being written, at once, in the story's voices (audio/wav; offline voice only)",
-        params: z.object({ id: z.uuid("Story not found") }),
+        params: storyParams,
         body: liveSpeechRequestSchema,
       },
     },
