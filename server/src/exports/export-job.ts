@@ -58,7 +58,9 @@ function progressReporter(ctx: ExportJobContext, exportId: string) {
   return async (progress: number, step: string, force = false) => {
     const next = { progress: Math.min(95, Math.max(written.progress, Math.floor(progress))), step };
     const now = performance.now();
-    if (!force && now - at < PROGRESS_EVERY_MS) return;
+    // Written when it moved 5 points (at most 20 writes for the figure), else at most every PROGRESS_EVERY_MS.
+    const leap = next.progress >= written.progress + 5;
+    if (!force && !leap && now - at < PROGRESS_EVERY_MS) return;
     if (next.progress === written.progress && next.step === written.step) return;
     at = now;
     written = next;
