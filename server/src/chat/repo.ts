@@ -452,7 +452,7 @@ async function topUndoStep(q: Queryable, userId: string, storyId: string | null)
   const [row] = await q
     .select({ top: sql<number | null>`max(${chatMessages.undoStep})` })
     .from(chatMessages)
-    .where(inConversation(userId, storyId));
+    .where(and(inConversation(userId, storyId), isNotNull(chatMessages.undoStep)));
   return Number(row?.top ?? 0);
 }
 

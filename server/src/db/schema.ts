@@ -209,6 +209,13 @@ export const chatMessages = pgTable(
       .where(sql`${t.role} = 'assistant' and ${t.hidden} = false`),
     index("chat_messages_version_group_idx").on(t.versionGroup),
     index("chat_messages_copied_from_idx").on(t.copiedFrom),
+    // A story's Redo stack and its newest picture without reading its whole history (migration 0037).
+    index("chat_messages_undone_idx")
+      .on(t.userId, t.storyId, t.undoStep)
+      .where(sql`${t.undoStep} is not null`),
+    index("chat_messages_pictured_idx")
+      .on(t.userId, t.storyId, t.createdAt, t.id)
+      .where(sql`${t.imageKey} is not null`),
   ],
 );
 
