@@ -23,7 +23,6 @@ import type { RateLimitRule } from "../platform/rate-limit";
 import { accountLimitsFor } from "./limits";
 import * as accounts from "./service";
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema };
 const tags = ["accounts"];
 
 export const accountRoutes: RouteModule = async (app, { kit }) => {
@@ -51,7 +50,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Create an account",
         body: registerRequestSchema,
-        response: { 200: authResponseSchema, ...errors },
+        response: { 200: authResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -71,7 +70,12 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Sign in with an email or a username",
         body: loginRequestSchema,
-        response: { 200: authResponseSchema, ...errors },
+        response: {
+          200: authResponseSchema,
+          401: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request) => {
@@ -90,7 +94,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       schema: {
         tags,
         summary: "End this session",
-        response: { 200: logoutResponseSchema, ...errors },
+        response: { 200: logoutResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -107,7 +111,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Is a username free?",
         params: z.object({ username: usernameSchema }),
-        response: { 200: availabilityResponseSchema, ...errors },
+        response: { 200: availabilityResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -124,7 +128,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Is an email address free?",
         params: z.object({ email: emailSchema }),
-        response: { 200: availabilityResponseSchema, ...errors },
+        response: { 200: availabilityResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -141,7 +145,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Use the link from the verification mail",
         params: z.object({ token: z.string().min(1).max(200) }),
-        response: { 200: linkUsedResponseSchema, ...errors },
+        response: { 200: linkUsedResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -158,7 +162,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Mail a new verification link",
         body: emailRequestSchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -183,7 +187,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Mail a password reset link (same answer whether or not the account exists)",
         body: emailRequestSchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -208,7 +212,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Choose a new password with the link from the reset mail",
         body: resetPasswordRequestSchema,
-        response: { 200: linkUsedResponseSchema, ...errors },
+        response: { 200: linkUsedResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -227,7 +231,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       schema: {
         tags,
         summary: "Check the session",
-        response: { 200: verifyUserResponseSchema, ...errors },
+        response: { 200: verifyUserResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => ({ valid: true as const, ...(await accounts.getUser(ctx, currentUser(request).id)) }),
@@ -239,7 +243,7 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       schema: {
         tags,
         summary: "The signed-in user",
-        response: { 200: userSchema, ...errors },
+        response: { 200: userSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => accounts.getUser(ctx, currentUser(request).id),

@@ -18,7 +18,6 @@ import { mediaStatus, videoTaskStatus } from "./service";
 import { sendTurn, type TurnInput } from "./turn";
 
 const tags = ["chat"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const messageIdParams = z.object({ messageId: z.uuid("Unknown message id") });
 
 export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
@@ -33,8 +32,9 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         response: {
           200: chatResponseSchema,
           402: insufficientCreditsSchema,
+          404: errorBodySchema,
+          429: errorBodySchema,
           502: errorBodySchema,
-          ...errors,
         },
       },
     },
@@ -64,7 +64,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "The main chat's messages, oldest first",
-        response: { 200: chatHistorySchema, ...errors },
+        response: { 200: chatHistorySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -80,7 +80,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Poll the media of one main-chat message",
         params: messageIdParams,
-        response: { 200: mediaStatusSchema, ...errors },
+        response: { 200: mediaStatusSchema, 429: errorBodySchema },
       },
     },
     async (request) => mediaStatus(ctx, currentUser(request).id, null, request.params.messageId),
@@ -94,7 +94,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Poll a video task (the task id is the message id of a video turn)",
         params: z.object({ taskId: z.uuid("Unknown video task") }),
-        response: { 200: videoStatusSchema, ...errors },
+        response: { 200: videoStatusSchema, 429: errorBodySchema },
       },
     },
     async (request) => {

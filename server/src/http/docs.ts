@@ -8,6 +8,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { FastifyInstance, FastifySchema } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { inputErrorStatuses } from "./secure-by-default";
 import { docsContentSecurityPolicy } from "./security";
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -143,10 +144,8 @@ function routeKey(input: TransformInput): string {
 
 /** The error statuses the HTTP edge can give a route, beside those the route declares itself. */
 function generalErrors(schema: FastifySchema & JsonObject, key: string): number[] {
-  const statuses = [500, 503];
-  if (schema.body || schema.querystring || schema.params || schema.consumes) statuses.push(400);
+  const statuses = [500, 503, ...inputErrorStatuses(schema)];
   if (Array.isArray(schema.security) && schema.security.length > 0) statuses.push(401);
-  if (schema.params) statuses.push(404);
   return [...statuses, ...(EXTRA_ERRORS[key] ?? [])];
 }
 

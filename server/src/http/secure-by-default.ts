@@ -1,7 +1,8 @@
 // One HTTP edge for every API route: a route under /api needs a signed-in user unless it says
 // `config: { public: true }`. The auth hook, the OpenAPI security marker and the answers every route can give
-// (401 for a missing or ended session; 500; 503 when the database is busy) are added here, once, as each route
-// is registered, instead of by each route.
+// (401 for a missing or ended session; 400 for input that fails its schema; 404 for a path naming nothing the
+// caller owns; 500; 503 when the database is busy) are added here, once, as each route is registered, instead
+// of by each route. A route declares only the answers of its own (409, 413, 429, 502...).
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 
@@ -12,6 +13,19 @@ declare module "fastify" {
   }
 }
 
+/** The error statuses any route taking input gives: 400 for input failing its schema, 404 for a path's ids. */
+export function inputErrorStatuses(schema: {
+  body?: unknown;
+  querystring?: unknown;
+  params?: unknown;
+  consumes?: unknown;
+}): number[] {
+  const statuses: number[] = [];
+  if (schema.body || schema.querystring || schema.params || schema.consumes) statuses.push(400);
+  if (schema.params) statuses.push(404);
+  return statuses;
+}
+
 export function installSecureByDefault(
   app: FastifyInstance,
   kit: { auth: onRequestAsyncHookHandler; security: { bearerAuth: string[] }[] },
@@ -20,7 +34,8 @@ export function installSecureByDefault(
     if (!route.url.startsWith("/api/") || route.url.startsWith("/api/docs")) return;
     const schema = route.schema ?? {};
     const response = (schema.response ?? {}) as Record<string, unknown>;
-    const shared = { 500: errorBodySchema, 503: errorBodySchema };
+    const shared: Record<number, unknown> = { 500: errorBodySchema, 503: errorBodySchema };
+    for (const status of inputErrorStatuses(schema)) shared[status] = errorBodySchema;
     if (route.config?.public) {
       route.schema = { ...schema, response: { ...shared, ...response } };
       return;

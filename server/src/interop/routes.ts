@@ -32,8 +32,6 @@ import { importCardsIntoStory, importStoryFromCard, importStoryFromParsed } from
 import { listStarters, starterCard } from "./starters";
 
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
-const uploadErrors = { ...errors, 413: errorBodySchema };
 const exportRule = { name: "card-export-user", limit: 60, windowMs: 60_000 };
 
 const TOO_LARGE_DETAIL = `The file is larger than ${INTEROP_FILE_MAX_MB} MB.`;
@@ -77,7 +75,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags: ["stories"],
         summary: `A new story from a character card (multipart field \`file\`: JSON, PNG, APNG or CHARX, up to ${INTEROP_FILE_MAX_MB} MB; free)`,
         consumes: ["multipart/form-data"],
-        response: { 200: importedStoryResponseSchema, ...uploadErrors },
+        response: { 200: importedStoryResponseSchema, 429: errorBodySchema, 413: errorBodySchema },
       },
     },
     async (request) => {
@@ -100,7 +98,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         consumes: ["multipart/form-data"],
         params: storyParams,
         querystring: dryRunQuerySchema,
-        response: { 200: cardsImportResponseSchema, ...uploadErrors },
+        response: { 200: cardsImportResponseSchema, 429: errorBodySchema, 413: errorBodySchema },
       },
     },
     async (request) => {
@@ -126,7 +124,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         // Checked by the handler, so that the message can name the allowed values.
         querystring: cardExportQuerySchema.catch({}),
         // The JSON card; PNG and CHARX are files (http/docs.ts lists their types).
-        response: { 200: cardV3DocumentSchema, ...errors },
+        response: { 200: cardV3DocumentSchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -151,7 +149,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Download a story's Story Cards as a SillyTavern World Info or a V3 character_book (JSON)",
         params: storyParams,
         querystring: loreExportQuerySchema.catch({}),
-        response: { 200: lorebookDocumentSchema, ...errors },
+        response: { 200: lorebookDocumentSchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -183,7 +181,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags: ["stories"],
         summary: "A new story from a starter scenario (free)",
         params: z.object({ id: z.string().max(100) }),
-        response: { 200: importedStoryResponseSchema, ...errors },
+        response: { 200: importedStoryResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {

@@ -12,7 +12,6 @@ import type { RouteModule } from "../http/route-module";
 import { downloadOwn, listGallery, newestMedia } from "./service";
 
 const tags = ["media"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const LIST_LIMIT = 200;
 
 export const mediaRoutes: RouteModule = async (app, { ctx }) => {
@@ -22,7 +21,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx }) => {
       schema: {
         tags,
         summary: "The newest image or video",
-        response: { 200: latestMediaSchema, ...errors },
+        response: { 200: latestMediaSchema },
       },
     },
     async (request) => {
@@ -44,7 +43,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx }) => {
       schema: {
         tags,
         summary: "The newest image",
-        response: { 200: lastImageSchema, ...errors },
+        response: { 200: lastImageSchema },
       },
     },
     async (request) => {
@@ -59,7 +58,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx }) => {
       schema: {
         tags,
         summary: "The user's images, newest first",
-        response: { 200: userImagesSchema, ...errors },
+        response: { 200: userImagesSchema },
       },
     },
     async (request) => ({
@@ -74,7 +73,7 @@ export const mediaRoutes: RouteModule = async (app, { ctx }) => {
       schema: {
         tags,
         summary: "The user's videos, newest first",
-        response: { 200: userVideosSchema, ...errors },
+        response: { 200: userVideosSchema },
       },
     },
     async (request) => ({

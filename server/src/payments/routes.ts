@@ -21,13 +21,6 @@ import { sandboxRoutes } from "./sandbox-routes";
 import * as payments from "./service";
 
 const tags = ["billing"];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  404: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
 /** Stripe's events are a few KB; anything near this is not Stripe. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
@@ -52,7 +45,7 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
       schema: {
         tags,
         summary: "Billing type, balance, lifetime credits, last top-up",
-        response: { 200: subscriptionDetailsSchema, ...errors },
+        response: { 200: subscriptionDetailsSchema, 429: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => payments.subscriptionDetails(pctx, currentUser(request).id),
@@ -65,7 +58,7 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
         tags,
         summary: "Start paying for a credit pack; the browser goes to checkout_url",
         body: createCheckoutRequestSchema,
-        response: { 200: createCheckoutResponseSchema, ...errors },
+        response: { 200: createCheckoutResponseSchema, 429: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => {
@@ -85,7 +78,12 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
           "Credits are added once per session, by this call or the webhook, whichever comes first; " +
           "credits_added is the pack's credits on every successful call. An unpaid session is a 400 and adds nothing.",
         body: verifySessionRequestSchema,
-        response: { 200: verifySessionResponseSchema, ...errors },
+        response: {
+          200: verifySessionResponseSchema,
+          404: errorBodySchema,
+          429: errorBodySchema,
+          502: errorBodySchema,
+        },
       },
     },
     async (request) => {
@@ -101,7 +99,7 @@ export const paymentRoutes: RouteModule<RouteModuleOptions & { webDistDir: strin
       schema: {
         tags,
         summary: "A billing portal link, or fallback with a message when there is no billing account yet",
-        response: { 200: manageBillingResponseSchema, ...errors },
+        response: { 200: manageBillingResponseSchema, 429: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => {

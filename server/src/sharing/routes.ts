@@ -23,7 +23,6 @@ import { createPictureCache, PICTURE_WIDTHS, PREVIEW_HEIGHT, PREVIEW_WIDTH } fro
 import * as sharing from "./service";
 
 const tags = ["sharing"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const tokenParams = z.object({ token: z.string().max(200) });
 /** Generous for a reader (a page load is two hits) and tight for anyone guessing tokens. */
 const sharedReadRule = { name: "shared-address", limit: 120, windowMs: 60_000 };
@@ -55,7 +54,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         summary: "Make a read-only link to a story (replaces any earlier link)",
         params: storyParams,
         body: createShareRequestSchema,
-        response: { 200: shareLinkResponseSchema, ...errors },
+        response: { 200: shareLinkResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) =>
@@ -72,7 +71,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         summary:
           "A story's live share link, to copy again (it keeps working); shared: false when there is none",
         params: storyParams,
-        response: { 200: liveShareResponseSchema, ...errors },
+        response: { 200: liveShareResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => sharing.liveShare(ctx, currentUser(request).id, request.params.id),
@@ -85,7 +84,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         tags,
         summary: "Revoke a story's share link at once",
         params: storyParams,
-        response: { 200: revokeShareResponseSchema, ...errors },
+        response: { 200: revokeShareResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => sharing.revokeShare(ctx, currentUser(request).id, request.params.id),

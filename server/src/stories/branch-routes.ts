@@ -28,7 +28,6 @@ import {
 } from "./branches";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const branchParams = storyParams.extend({ branch_id: z.uuid(BRANCH_NOT_FOUND) });
 // Each branch copies its history: generous for a player, a stop for a loop.
 const branchRule = { name: "branch-user", limit: 120, windowMs: 60_000 };
@@ -42,7 +41,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "The story's branches (turns, last activity, newest scene, fork point, checkpoints)",
         params: storyParams,
         querystring: branchQuerySchema,
-        response: { 200: branchesResponseSchema, ...errors },
+        response: { 200: branchesResponseSchema },
       },
     },
     async (request) => listBranches(ctx, currentUser(request).id, request.params.id),
@@ -57,7 +56,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         params: storyParams,
         querystring: branchQuerySchema,
         body: createBranchRequestSchema,
-        response: { 201: branchResponseSchema, 409: errorBodySchema, 429: errorBodySchema, ...errors },
+        response: { 201: branchResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -79,7 +78,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Rename a branch",
         params: branchParams,
         body: renameBranchRequestSchema,
-        response: { 200: branchResponseSchema, ...errors },
+        response: { 200: branchResponseSchema },
       },
     },
     async (request) => ({
@@ -101,7 +100,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Delete a branch (never another branch's turns; its media stay in the gallery)",
         params: branchParams,
-        response: { 204: z.null(), 409: errorBodySchema, ...errors },
+        response: { 204: z.null(), 409: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -118,7 +117,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Choose the branch the story shows (the story's calls then act on it)",
         params: storyParams,
         body: viewBranchRequestSchema,
-        response: { 200: viewBranchResponseSchema, ...errors },
+        response: { 200: viewBranchResponseSchema },
       },
     },
     async (request) => ({
@@ -141,7 +140,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         params: storyMessageParams,
         querystring: branchQuerySchema,
         body: checkpointRequestSchema,
-        response: { 200: checkpointResponseSchema, ...errors },
+        response: { 200: checkpointResponseSchema },
       },
     },
     async (request) => {

@@ -21,8 +21,6 @@ import { isPortraitUpload, portraitUploadGate, withPortraitUpload } from "./port
 import * as stories from "./service";
 
 const tags = ["story cards"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
-const writeErrors = { ...errors, 413: errorBodySchema };
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
 /** One portrait upload (base64 of up to 10 MB; kept re-encoded and small) and the card's words. */
 const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
@@ -37,7 +35,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "The story's cards, oldest first",
         params: storyParams,
-        response: { 200: storyCardsResponseSchema, ...errors },
+        response: { 200: storyCardsResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -55,7 +53,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Add a card (at most 100 a story; names are unique without regard to case)",
         params: storyParams,
         body: createCardRequestSchema,
-        response: { 200: storyCardResponseSchema, ...writeErrors },
+        response: { 200: storyCardResponseSchema, 429: errorBodySchema, 413: errorBodySchema },
       },
     },
     async (request) => {
@@ -76,7 +74,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Change a card (the fields sent; portrait null removes it)",
         params: cardParams,
         body: updateCardRequestSchema,
-        response: { 200: storyCardResponseSchema, ...writeErrors },
+        response: { 200: storyCardResponseSchema, 429: errorBodySchema, 413: errorBodySchema },
       },
     },
     async (request) => {
@@ -102,7 +100,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Delete a card (an uploaded portrait goes with it; a gallery image stays)",
         params: cardParams,
-        response: { 200: deleteCardResponseSchema, ...errors },
+        response: { 200: deleteCardResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -119,7 +117,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Make a card: a draft from one narrator message, for the player to review (nothing is saved)",
         params: storyMessageParams,
-        response: { 200: cardDraftResponseSchema, ...errors, 502: errorBodySchema },
+        response: { 200: cardDraftResponseSchema, 429: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => {

@@ -23,7 +23,6 @@ import {
 } from "./living-lore";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const suggestionParams = storyParams.extend({ sid: z.string().max(100) });
 
 export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
@@ -34,7 +33,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
         tags,
         summary: "Draft Story Cards for the names the narration brought up that have no card yet",
         params: storyParams,
-        response: { 200: loreSuggestionsResponseSchema, ...errors },
+        response: { 200: loreSuggestionsResponseSchema },
       },
     },
     async (request) => ({
@@ -51,7 +50,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
         summary: "Make a draft a Story Card; the body may change its name, kind, triggers or description",
         params: suggestionParams,
         body: acceptSuggestionRequestSchema,
-        response: { 200: acceptSuggestionResponseSchema, 409: errorBodySchema, ...errors },
+        response: { 200: acceptSuggestionResponseSchema, 409: errorBodySchema },
       },
     },
     async (request) => ({
@@ -73,7 +72,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
         tags,
         summary: "Dismiss a draft: its name is never offered again in this story",
         params: suggestionParams,
-        response: { 200: dismissSuggestionResponseSchema, 409: errorBodySchema, ...errors },
+        response: { 200: dismissSuggestionResponseSchema, 409: errorBodySchema },
       },
     },
     async (request) => {
@@ -89,7 +88,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
         tags,
         summary: "Where the story's scene is, its time of day and weather, as every picture keeps them",
         params: storyParams,
-        response: { 200: sceneStateResponseSchema, ...errors },
+        response: { 200: sceneStateResponseSchema },
       },
     },
     async (request) => ({
@@ -106,7 +105,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
         summary: 'Correct the scene state by hand (the fields sent; "" clears one)',
         params: storyParams,
         body: sceneStateUpdateSchema,
-        response: { 200: sceneStateResponseSchema, ...errors },
+        response: { 200: sceneStateResponseSchema },
       },
     },
     async (request) => ({

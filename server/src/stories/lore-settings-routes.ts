@@ -12,7 +12,6 @@ import type { RouteModule } from "../http/route-module";
 import { loreSettings, updateLoreSettings } from "./lore-settings";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
 export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
@@ -22,7 +21,7 @@ export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
         tags,
         summary: "The story's lore settings, narrator instructions and (read-only) creator's notes",
         params: storyParams,
-        response: { 200: storyLoreSettingsResponseSchema, ...errors },
+        response: { 200: storyLoreSettingsResponseSchema },
       },
     },
     async (request) => ({
@@ -39,7 +38,7 @@ export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
         summary: "Change the lore budget, scan depth or narrator instructions (the fields sent)",
         params: storyParams,
         body: storyLoreSettingsUpdateSchema,
-        response: { 200: storyLoreSettingsResponseSchema, ...errors },
+        response: { 200: storyLoreSettingsResponseSchema },
       },
     },
     async (request) => ({

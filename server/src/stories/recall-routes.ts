@@ -14,7 +14,6 @@ import type { RouteModule } from "../http/route-module";
 import { markRecall, recall } from "./recall";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 // A text search per call: generous for a player, a stop for a loop.
 const recallRule = { name: "recall-user", limit: 120, windowMs: 60_000 };
 
@@ -28,7 +27,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
           "What a turn with these words would recall from the story's older exchanges, with scores and why",
         params: storyParams,
         querystring: recallQuerySchema,
-        response: { 200: recallResponseSchema, 429: errorBodySchema, ...errors },
+        response: { 200: recallResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -49,7 +48,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Pin an older exchange (always recalled) or forget it (never recalled again)",
         params: storyMessageParams,
         body: recallMarkRequestSchema,
-        response: { 200: recallMarkResponseSchema, ...errors },
+        response: { 200: recallMarkResponseSchema },
       },
     },
     async (request) => ({

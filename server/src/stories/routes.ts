@@ -51,7 +51,6 @@ import * as stories from "./service";
 import { generationSettingsRoutes } from "./settings-routes";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const IMAGE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
 export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
@@ -63,7 +62,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Your stories, most recently played first, a page at a time (pass next_cursor back as cursor); q searches title and context",
         querystring: storiesQuerySchema,
-        response: { 200: storiesResponseSchema, ...errors },
+        response: { 200: storiesResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -84,7 +83,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "One of your stories as the list shows it (the branch it is on)",
         params: storyParams,
-        response: { 200: storyResponseSchema, ...errors },
+        response: { 200: storyResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -100,7 +99,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Create a story",
         body: createStoryRequestSchema,
-        response: { 200: storyResponseSchema, ...errors },
+        response: { 200: storyResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -120,7 +119,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Change a story's title, context or pinned thumbnail",
         params: storyParams,
         body: updateStoryRequestSchema,
-        response: { 200: storyResponseSchema, ...errors },
+        response: { 200: storyResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -136,7 +135,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Delete a story and its messages (its media stay in the gallery)",
         params: storyParams,
-        response: { 200: deleteStoryResponseSchema, ...errors },
+        response: { 200: deleteStoryResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {
@@ -154,7 +153,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
           "A story's messages a page at a time (each page oldest first): the newest page, then pass next_cursor as before for older ones; around a message id opens the page around it, newer_cursor as after reads on",
         params: storyParams,
         querystring: storyMessagesQuerySchema,
-        response: { 200: messagePageSchema, ...errors },
+        response: { 200: messagePageSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -170,7 +169,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "A story's media, newest first",
         params: storyParams,
-        response: { 200: storyMediaResponseSchema, ...errors },
+        response: { 200: storyMediaResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -187,7 +186,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Poll the media of one story message",
         params: storyParams.extend({ messageId: z.uuid("Message not found") }),
-        response: { 200: mediaStatusSchema, ...errors },
+        response: { 200: mediaStatusSchema, 429: errorBodySchema },
       },
     },
     async (request) =>
@@ -210,7 +209,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
           200: chatResponseSchema,
           402: insufficientCreditsSchema,
           502: errorBodySchema,
-          ...errors,
+          429: errorBodySchema,
         },
       },
     },
@@ -238,7 +237,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     402: insufficientCreditsSchema,
     409: errorBodySchema,
     502: errorBodySchema,
-    ...errors,
+    429: errorBodySchema,
   };
   const turnOptions = (request: FastifyRequest & { body: StoryTurnOptions }) => {
     const body = request.body;
@@ -290,7 +289,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Every version of a narrator answer, and which one the story shows",
         params: storyMessageParams,
-        response: { 200: messageVersionsResponseSchema, ...errors },
+        response: { 200: messageVersionsResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -316,7 +315,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
             .int("Version not found")
             .min(1, "Version not found"),
         }),
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -339,7 +338,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Change the words of a message (its media stay)",
         params: storyMessageParams,
         body: editMessageRequestSchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -362,7 +361,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Take the newest exchange out of the story: hidden with its versions and media until Redo or the next turn",
         params: storyParams,
-        response: { 200: undoResponseSchema, 409: errorBodySchema, ...errors },
+        response: { 200: undoResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -378,7 +377,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "How many undone exchanges Redo can bring back now",
         params: storyParams,
-        response: { 200: redoStateSchema, ...errors },
+        response: { 200: redoStateSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -395,7 +394,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Bring back the most recently undone exchange with its versions and media (until the next turn; 409 when nothing is undone)",
         params: storyParams,
-        response: { 200: redoResponseSchema, 409: errorBodySchema, ...errors },
+        response: { 200: redoResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -435,7 +434,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "A story's Memory, Author's Note and rolling summary",
         params: storyParams,
-        response: { 200: storyMemoryResponseSchema, ...errors },
+        response: { 200: storyMemoryResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -452,7 +451,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "Change a story's Memory and Author's Note (and, when given, correct its summary)",
         params: storyParams,
         body: storyMemoryUpdateSchema,
-        response: { 200: storyMemoryResponseSchema, ...errors },
+        response: { 200: storyMemoryResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -469,7 +468,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary: "What the narrator sees: the exact messages the next turn would send, with token counts",
         params: storyParams,
         querystring: narratorContextQuerySchema,
-        response: { 200: narratorContextResponseSchema, ...errors },
+        response: { 200: narratorContextResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => {

@@ -13,7 +13,6 @@ import type { RouteModule } from "../http/route-module";
 import { generationSettings, textModels, updateGenerationSettings } from "./settings";
 
 const tags = ["stories"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
 export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
   app.get(
@@ -24,7 +23,7 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
         summary:
           "The story's generation settings: output length, randomness, text model, Author's Note depth, art style, aspect ratio, input mode",
         params: storyParams,
-        response: { 200: generationSettingsResponseSchema, ...errors },
+        response: { 200: generationSettingsResponseSchema },
       },
     },
     async (request) => ({
@@ -42,7 +41,7 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
           "Change the story's generation settings (the fields sent); a model must be one GET /api/models lists",
         params: storyParams,
         body: generationSettingsUpdateSchema,
-        response: { 200: generationSettingsResponseSchema, 502: errorBodySchema, ...errors },
+        response: { 200: generationSettingsResponseSchema, 502: errorBodySchema },
       },
     },
     async (request) => ({

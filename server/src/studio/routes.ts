@@ -20,8 +20,6 @@ import { NotFound } from "../platform/errors";
 import { askAdvisor, batchStatus, generateImages, queueBatch, studioHistory } from "./service";
 
 const tags = ["studio"];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
-const paidErrors = { ...errors, 402: insufficientCreditsSchema, 502: errorBodySchema };
 const GENERATE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 const BATCH_NOT_FOUND = "Batch not found";
 
@@ -41,7 +39,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary: "The Studio conversation (prompts, batches, advisor), oldest first, the newest 200",
-        response: { 200: studioMessagesResponseSchema, ...errors },
+        response: { 200: studioMessagesResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => ({
@@ -57,7 +55,12 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Ask the prompt advisor (0.5 credits; refunded if it cannot answer)",
         body: advisorChatRequestSchema,
-        response: { 200: advisorChatResponseSchema, ...paidErrors },
+        response: {
+          200: advisorChatResponseSchema,
+          429: errorBodySchema,
+          402: insufficientCreditsSchema,
+          502: errorBodySchema,
+        },
       },
     },
     async (request) => {
@@ -78,7 +81,13 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
         summary:
           "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded). With `Prefer: respond-async`: queued, 202 at once, the result by a `studio` event and GET /api/studio/batches/{id}",
         body: studioGenerateRequestSchema,
-        response: { 200: studioGenerateResponseSchema, 202: studioBatchAcceptedSchema, ...paidErrors },
+        response: {
+          200: studioGenerateResponseSchema,
+          202: studioBatchAcceptedSchema,
+          429: errorBodySchema,
+          402: insufficientCreditsSchema,
+          502: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
@@ -108,7 +117,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "Where a batch queued with Prefer: respond-async stands (pending, completed or failed)",
         params: z.object({ id: z.string().max(100) }),
-        response: { 200: studioBatchSchema, 404: errorBodySchema, ...errors },
+        response: { 200: studioBatchSchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {

@@ -23,7 +23,6 @@ const sampleRule = { name: "voice-sample-user", limit: 60, windowMs: 60_000 };
 const speechRule = { name: "speech-user", limit: 60, windowMs: 60_000 };
 // A long turn is a few dozen sentences; a player reads a few turns a minute.
 const liveRule = { name: "speech-live-user", limit: 240, windowMs: 60_000 };
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
 
 export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.get(
@@ -73,7 +72,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "The narration of a narrator message as it now reads: none, pending, completed or failed",
         params: storyMessageParams,
-        response: { 200: messageSpeechSchema, ...errors },
+        response: { 200: messageSpeechSchema, 503: errorBodySchema },
       },
     },
     async (request) =>
@@ -93,7 +92,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
           200: messageSpeechSchema,
           402: errorBodySchema,
           429: errorBodySchema,
-          ...errors,
+          503: errorBodySchema,
         },
       },
     },
