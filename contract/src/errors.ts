@@ -14,6 +14,13 @@ export const ERROR_CODES = [
   "forbidden",
   "not_found",
   "conflict",
+  // Within conflict (409), the cases a client acts on differently (decision 0136):
+  /** A turn of this story is being written: wait for it, then try again. */
+  "turn_in_progress",
+  /** The newest turn's picture or film is still being made: wait for it, then try again. */
+  "media_in_progress",
+  /** The story's last branch cannot be deleted: delete the story instead. */
+  "last_branch",
   "stopped",
   "payload_too_large",
   "storage_full",

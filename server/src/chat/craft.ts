@@ -76,8 +76,8 @@ async function assertSettled(
   storyId: string | null,
   newest: MessageRow | undefined,
 ) {
-  if (await isWriting(ctx, userId, storyId)) throw new Conflict(STILL_WRITING_DETAIL);
-  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
+  if (await isWriting(ctx, userId, storyId)) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
+  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
 }
 
 /** Inside the commit: the newest shown message must still be the one the request was based on. */
@@ -88,8 +88,8 @@ async function assertNewestIs(
   expected: (newest: MessageRow | undefined) => boolean,
 ) {
   const [newest] = await recentMessages(tx, userId, storyId, 1);
-  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
-  if (!expected(newest)) throw new Conflict(STILL_WRITING_DETAIL);
+  if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
+  if (!expected(newest)) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
 }
 
 const groupOf = (row: Pick<MessageRow, "id" | "versionGroup">) => row.versionGroup ?? row.id;
@@ -142,7 +142,7 @@ export async function retryTurn(
   const stillNewest = async (tx: Queryable) => {
     await assertNewestIs(tx, input.userId, input.storyId, (newest) => !!newest && groupOf(newest) === group);
     const taken = await versionsOf(tx, input.userId, group);
-    if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
+    if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
     await startVersionGroup(tx, group);
   };
   if (what === "media") {
@@ -293,7 +293,7 @@ export async function continueTurn(
       beforeAnswer: async (tx) => {
         await assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest.id);
         const taken = await versionsOf(tx, input.userId, group);
-        if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL);
+        if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
         await startVersionGroup(tx, group);
       },
       version: { group, number },
@@ -359,7 +359,7 @@ export async function editMessage(
   const row = await findMessage(ctx.db, userId, storyId, messageId);
   if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   // Its scene is being painted from these words: the change waits for that message only.
-  if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL);
+  if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
   const updated = await updateContent(ctx.db, messageId, content, ctx.clock.now());
   if (!updated) throw new NotFound("Message not found");
   if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId);

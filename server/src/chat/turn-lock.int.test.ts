@@ -48,7 +48,7 @@ describe("a turn being written, on any process", () => {
     ]) {
       const held = await call(user, url);
       expect(held.statusCode, url).toBe(409);
-      expect(held.json().detail).toBe(STILL_WRITING_DETAIL);
+      expect(held.json()).toMatchObject({ detail: STILL_WRITING_DETAIL, code: "turn_in_progress" });
     }
     // Another story of the same player is not held.
     expect((await call(user, `/api/stories/${other.storyId}/undo`)).statusCode).toBe(200);

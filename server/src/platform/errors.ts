@@ -49,8 +49,12 @@ export class NotFound extends DomainError {
 
 /** Not now: the thing is in a state that does not allow it (a turn being written, the last branch). */
 export class Conflict extends DomainError {
-  constructor(detail: string) {
-    super("conflict", detail);
+  /** A specific code where a client must act differently (a turn or a picture still being made, the last branch). */
+  constructor(
+    detail: string,
+    code: "conflict" | "turn_in_progress" | "media_in_progress" | "last_branch" = "conflict",
+  ) {
+    super(code, detail);
   }
 }
 

@@ -191,6 +191,7 @@ describe("branches", () => {
     const last = await call(user, "DELETE", `/api/stories/${storyId}/branches/${fork.id}`);
     expect(last.statusCode).toBe(409);
     expect(last.json().detail).toMatch(/at least one branch/);
+    expect(last.json().code).toBe("last_branch");
     expect(await messages(user, storyId)).toHaveLength(2);
     // The story list still shows the story, on its remaining branch.
     const list = (await call(user, "GET", "/api/stories")).json().stories;

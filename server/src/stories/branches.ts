@@ -228,7 +228,10 @@ export async function deleteBranch(
     const branch = branches.find((row) => row.id === branchId);
     if (!branch) throw new NotFound(BRANCH_NOT_FOUND);
     if (branches.length === 1) {
-      throw new Conflict("A story keeps at least one branch: delete the story to remove this one.");
+      throw new Conflict(
+        "A story keeps at least one branch: delete the story to remove this one.",
+        "last_branch",
+      );
     }
     const gone = await deleteBranchContents(txCtx, userId, [branchId]);
     if (branchId === root.id) {

@@ -207,7 +207,7 @@ describe("retry with versions", () => {
     const painting = await turn(t, user, storyId, "I draw the scene", "image");
     const busy = await retry(painting.message_id);
     expect(busy.statusCode).toBe(409);
-    expect(busy.json().detail).toBe(STILL_PAINTING_DETAIL);
+    expect(busy.json()).toMatchObject({ detail: STILL_PAINTING_DETAIL, code: "media_in_progress" });
     expect(newest.message_id).toBeTruthy();
     // Nothing was charged for the refused retries: 15 - 0.5 - 0.5 - 1.5.
     expect(await balance(t, user)).toBe(12.5);
@@ -230,9 +230,9 @@ describe("retry with versions", () => {
       {},
     );
     expect(retry.statusCode).toBe(409);
-    expect(retry.json().detail).toBe(STILL_WRITING_DETAIL);
+    expect(retry.json()).toMatchObject({ detail: STILL_WRITING_DETAIL, code: "turn_in_progress" });
     const undo = await call(t, user, "POST", `/api/stories/${storyId}/undo`);
-    expect(undo.json().detail).toBe(STILL_WRITING_DETAIL);
+    expect(undo.json()).toMatchObject({ detail: STILL_WRITING_DETAIL, code: "turn_in_progress" });
     await writing;
     expect(await balance(t, user)).toBe(14.5);
   }, 30_000);
@@ -691,7 +691,7 @@ describe("undo", () => {
     await turn(t, user, storyId, "I paint", "image");
     const undo = await call(t, user, "POST", `/api/stories/${storyId}/undo`);
     expect(undo.statusCode).toBe(409);
-    expect(undo.json().detail).toBe(STILL_PAINTING_DETAIL);
+    expect(undo.json()).toMatchObject({ detail: STILL_PAINTING_DETAIL, code: "media_in_progress" });
     expect(await messagesOf(t, user, storyId)).toHaveLength(2);
   });
 });
@@ -772,7 +772,7 @@ describe("continue in place", () => {
     await turn(t, user, storyId, "I paint", "image");
     const busy = await call(t, user, "POST", `/api/stories/${storyId}/continue`);
     expect(busy.statusCode).toBe(409);
-    expect(busy.json().detail).toBe(STILL_PAINTING_DETAIL);
+    expect(busy.json()).toMatchObject({ detail: STILL_PAINTING_DETAIL, code: "media_in_progress" });
   }, 60_000);
 
   it("keeps the ledger whole under 50 concurrent continues from a user with few credits", async () => {
