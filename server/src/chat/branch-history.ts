@@ -140,7 +140,11 @@ export type BranchHistoryStats = {
   newestImageKey: string | null;
 };
 
-/** Each branch's turns (shown narrator messages), newest message time and newest scene picture. */
+/**
+ * Each branch's turns (shown narrator messages), newest message time and newest scene picture. The turns are
+ * counted on chat_messages_narrator_idx (index-only) less the undone narrations still marked shown, found on
+ * chat_messages_undone_idx; the newest time and picture are each the first row of a backward index scan.
+ */
 export async function branchHistoryStats(
   q: Queryable,
   userId: string,
@@ -153,17 +157,24 @@ export async function branchHistoryStats(
     lastMessageAt: string | null;
     newestImageKey: string | null;
   }>(sql`
-    select m.story_id as "storyId",
-           count(*) filter (where m.role = 'assistant')::int as turns,
-           (extract(epoch from max(m.created_at)) * 1000)::bigint::text as "lastMessageAt",
+    select b.id as "storyId",
+           ((select count(*) from chat_messages n
+              where n.user_id = ${userId} and n.story_id = b.id and n.role = 'assistant' and n.hidden = false)
+            - (select count(*) from chat_messages n
+              where n.user_id = ${userId} and n.story_id = b.id and n.undo_step is not null
+                and n.role = 'assistant' and n.hidden = false))::int as turns,
+           (select (extract(epoch from newest.created_at) * 1000)::bigint::text from chat_messages newest
+             where newest.user_id = ${userId} and newest.story_id = b.id and newest.hidden = false
+               and newest.undo_step is null
+             order by newest.created_at desc limit 1) as "lastMessageAt",
            (select image.image_key from chat_messages image
-             where image.user_id = ${userId} and image.story_id = m.story_id and image.hidden = false
+             where image.user_id = ${userId} and image.story_id = b.id and image.hidden = false
                and image.undo_step is null and image.image_key is not null
              order by image.created_at desc, image.id desc limit 1) as "newestImageKey"
-    from chat_messages m
-    where m.user_id = ${userId} and m.story_id in ${storyIds}
-      and m.hidden = false and m.undo_step is null
-    group by m.story_id
+    from unnest(array[${sql.join(
+      storyIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::uuid[]) as b(id)
   `);
   return result.rows.map((row) => ({
     storyId: row.storyId,

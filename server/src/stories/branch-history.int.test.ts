@@ -175,6 +175,11 @@ describe("a branch's history", () => {
     expect(pinned.statusCode, pinned.body).toBe(200);
     const before = await messages(user, storyId);
     expect(before).toHaveLength(6);
+    // The tree counts the story's shown turns: four played, one undone, a retried answer once.
+    const tree = (await call(user, "GET", `/api/stories/${storyId}/branches`)).json() as {
+      branches: { id: string; turns: number }[];
+    };
+    expect(tree.branches.find((branch) => branch.id === storyId)?.turns).toBe(3);
 
     const fork = await branchFrom(user, storyId, before[5]!.id);
     expect(fork.turns).toBe(3);
