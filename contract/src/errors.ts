@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   "media_in_progress",
   /** The story's last branch cannot be deleted: delete the story instead. */
   "last_branch",
+  /** A gallery item a story or share link still shows: `used_in` says where; confirm to delete it anyway. */
+  "media_in_use",
   "stopped",
   "payload_too_large",
   "storage_full",

@@ -20,6 +20,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   turn_in_progress: 409,
   media_in_progress: 409,
   last_branch: 409,
+  media_in_use: 409,
   stopped: 499,
   payload_too_large: 413,
   storage_full: 413,

@@ -41,7 +41,7 @@ export class MediaInUse extends DomainError {
         : `your stories ${titles.map((title) => `"${title}"`).join(", ")}`;
     const shared = shownIn.some((use) => use.shared) ? " and on its share link" : "";
     const anyway = items.length > 1 ? "Delete them anyway?" : "Delete it anyway?";
-    super("conflict", `${what} shown in ${stories}${shared}. ${anyway}`, {
+    super("media_in_use", `${what} shown in ${stories}${shared}. ${anyway}`, {
       extra: {
         used_in: shownIn.map((use) => ({
           story_id: use.storyId,

@@ -291,7 +291,7 @@ describe("deleting gallery items", () => {
     const asked = await call(user, "DELETE", `/api/gallery/${id}`);
     expect(asked.statusCode).toBe(409);
     expect(asked.json()).toMatchObject({
-      code: "conflict",
+      code: "media_in_use",
       detail: 'This picture is shown in your story "The Ember Crown". Delete it anyway?',
       used_in: [{ story_id: story, story_title: "The Ember Crown", shared: false }],
     });

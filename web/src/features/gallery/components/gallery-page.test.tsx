@@ -237,7 +237,7 @@ describe("Gallery page", () => {
           return json(
             {
               detail: 'This picture is shown in your story "The Ember Crown". Delete it anyway?',
-              code: "conflict",
+              code: "media_in_use",
             },
             409,
           );

@@ -129,7 +129,7 @@ export function GalleryPage() {
           setOpenIndex(null);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.status === 409 && doomed.asked === null) {
+          if (error instanceof ApiError && error.code === "media_in_use" && doomed.asked === null) {
             setDoomed({ ...doomed, asked: error.detail });
           } else {
             setDeleteError(errorMessage(error));
