@@ -157,7 +157,8 @@ describe("recall", () => {
     expect((await ask()).map((line) => line.turn)).toEqual([9]);
 
     // A pinned exchange comes first, even when the words do not match it.
-    const messages = (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json().messages as {
+    const messages = (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json()
+      .messages as {
       id: string;
       role: string;
     }[];
@@ -196,7 +197,8 @@ describe("recall", () => {
     const user = await createUser(t);
     const stranger = await createUser(t);
     const storyId = await longStory(user, "Guarded", 30, { 2: OSWIN });
-    const messages = (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json().messages as {
+    const messages = (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json()
+      .messages as {
       id: string;
       role: string;
     }[];
