@@ -1,5 +1,4 @@
 // HTTP for the user's media: latest, lists, and downloads of their own files.
-import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   lastImageSchema,
   latestMediaSchema,

@@ -1,7 +1,6 @@
 // HTTP for a story's lore settings (GET and PUT /api/stories/{id}/lore-settings): the Story Cards' share of
 // the narrator's budget, the scan depth and the narrator instructions. Free; owner only (others: 404).
 // Registered by the stories' route module.
-import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   storyLoreSettingsResponseSchema,
   storyLoreSettingsUpdateSchema,
