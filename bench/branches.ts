@@ -87,8 +87,9 @@ async function writeStories(sqlOf: Sql, single: string, branched: string): Promi
   for (let n = 2; n <= BRANCHES; n++) {
     const [branch] = (
       await sqlOf(
-        `insert into stories (user_id, title, root_id, branch_name, forked_from_branch_id, created_at, updated_at)
-         values ($1, 'Bench branched', $2, $3, $2, now(), now()) returning id`,
+        `insert into stories (user_id, title, root_id, branch_name, forked_from_branch_id, created_at, updated_at,
+           last_activity)
+         values ($1, 'Bench branched', $2, $3, $2, now(), now(), now()) returning id`,
         [userId, branched, `Branch ${n}`],
       )
     ).rows;

@@ -58,7 +58,7 @@ describe("the orphaned media sweep", () => {
     const now = new Date();
     const [story] = (
       await sql(
-        "insert into stories (user_id, title, created_at, updated_at) values ($1, 'S', $2, $2) returning id",
+        "insert into stories (user_id, title, created_at, updated_at, last_activity) values ($1, 'S', $2, $2, $2) returning id",
         [userId, now],
       )
     ).rows as { id: string }[];
