@@ -114,14 +114,83 @@ export const textModelsResponseSchema = z.object({
 });
 export type TextModelsResponse = z.infer<typeof textModelsResponseSchema>;
 
-const SECOND_PERSON: Record<string, string> = { my: "your", me: "you", myself: "yourself", mine: "yours" };
+/** First-person words as the narrator reads them ("I am" and "I was" keep their verb in agreement). */
+const SECOND_PERSON: Record<string, string> = {
+  "i am": "you are",
+  "i was": "you were",
+  "i'm": "you are",
+  "i've": "you've",
+  "i'll": "you'll",
+  "i'd": "you'd",
+  i: "you",
+  me: "you",
+  my: "your",
+  mine: "yours",
+  myself: "yourself",
+};
+const FIRST_PERSON = /\b(?:i am|i was|i['’]m|i['’]ve|i['’]ll|i['’]d|i|me|my|mine|myself)\b/gi;
+
+/** Words that start a description rather than an action: "The door opens", "Suddenly the floor gives". */
+const NOT_AN_ACTION = new Set(
+  (
+    "a an the this that these those some every each no any another all both either neither he she it they we " +
+    "his her hers its their them us our ours theirs there here someone something everyone everything nobody " +
+    "nothing and but or so then when while as if because after before until in on at under over through " +
+    "inside outside behind beneath above across into onto from with without by near along around meanwhile " +
+    "suddenly later soon now what who where why how which whose is are was were"
+  ).split(" "),
+);
+/** Second words ending in "s" that are no verb ("Run towards the gate"). */
+const NOT_THIRD_PERSON = new Set(
+  "towards afterwards backwards forwards upwards downwards across always perhaps its this his hers yours ours theirs as us outdoors indoors upstairs downstairs".split(
+    " ",
+  ),
+);
 
 const sentenceEnd = /[.!?…"'”’)\]]$/;
+const withStop = (sentence: string) => (sentenceEnd.test(sentence) ? sentence : `${sentence}.`);
+
+/** Whether `word` (lower case) reads as a verb of someone else: "Mara laughs", "The bell rang", "Ada is". */
+const thirdPersonVerb = (word: string) =>
+  /^(?:is|was|has|had|does|did|says|are|were)$/.test(word) ||
+  (/^[a-z]{3,}s$/.test(word) && !word.endsWith("ss") && !NOT_THIRD_PERSON.has(word)) ||
+  /^[a-z]{3,}ed$/.test(word);
 
 /**
- * The player's words as the narrator reads them (and the story shows them). Do: "You open the door." (a
- * leading "I" or "you" becomes "You", the first letter lower-cased unless it starts a name); Say:
- * `You say "Hello."` (quotes the player typed are not doubled); Story: unchanged.
+ * A Do turn's words as a second-person action, or as typed. First person anywhere becomes second person in
+ * place ("I draw my sword!" → "You draw your sword!", "Underwater, I look for the door." → "Underwater, you
+ * look for the door."); a leading "you" stays; words that start like a command ("open the door", "Open the
+ * door") get "You" in front; anything else (a name doing something, "NASA calls", "Underwater, look...") is left
+ * as the player wrote it, never with a "You" glued on.
+ */
+function doAction(words: string): string {
+  const you = /^you\s+(.+)$/is.exec(words);
+  if (you) return withStop(`You ${you[1]!}`);
+  if (new RegExp(FIRST_PERSON.source, "i").test(words)) {
+    const rewritten = words.replace(FIRST_PERSON, (match, offset: number, whole: string) => {
+      const swap = SECOND_PERSON[match.toLowerCase().replace("’", "'")] ?? match;
+      const startsSentence = offset === 0 || /[.!?…]["”’]?\s+$/.test(whole.slice(0, offset));
+      return startsSentence ? swap.charAt(0).toUpperCase() + swap.slice(1) : swap;
+    });
+    return withStop(rewritten);
+  }
+  const [first = "", second = ""] = words.split(/\s+/, 2);
+  const bare = first.toLowerCase();
+  const plainWord = /^[a-z]+$/.test(first) || /^[A-Z][a-z]+$/.test(first);
+  // A first word in "-s" is a plural or someone else's verb ("Guards rush in", "Rain falls"), as is a second.
+  const command =
+    plainWord &&
+    !NOT_AN_ACTION.has(bare) &&
+    !(bare.endsWith("s") && !bare.endsWith("ss")) &&
+    !thirdPersonVerb(second.toLowerCase().replace(/[^a-z]/g, ""));
+  if (!command) return words;
+  return withStop(`You ${bare}${words.slice(first.length)}`);
+}
+
+/**
+ * The player's words as the narrator reads them (and the story shows them). Do: a clean second-person action
+ * or the words as typed (doAction); Say: `You say "Hello."` (quotes the player typed are not doubled); Story:
+ * unchanged.
  */
 export function formatPlayerInput(mode: InputMode, text: string): string {
   const words = text.trim();
@@ -130,15 +199,5 @@ export function formatPlayerInput(mode: InputMode, text: string): string {
     const said = words.replace(/^["“]+|["”]+$/g, "").trim();
     return `You say "${said || words}"`;
   }
-  // Written in the first person ("I draw my sword"): the narrator reads the second ("You draw your sword").
-  const firstPerson = /^(?:i|i'm|i am)\s/i.test(words);
-  const stripped = words.replace(/^(?:i'm|i am)\s+/i, "are ").replace(/^(?:you|i)\s+/i, "");
-  const action = firstPerson
-    ? stripped.replace(/\b(my|me|myself|mine)\b/gi, (word) => SECOND_PERSON[word.toLowerCase()] ?? word)
-    : stripped;
-  // "Open the door" → "open the door"; "NASA" or "I'm" stay as typed (only a capitalised ordinary word is lowered).
-  const first = action.split(/\s+/, 1)[0] ?? "";
-  const lowered = /^[A-Z][a-z]+$/.test(first) ? action.charAt(0).toLowerCase() + action.slice(1) : action;
-  const sentence = `You ${lowered}`;
-  return sentenceEnd.test(sentence) ? sentence : `${sentence}.`;
+  return doAction(words);
 }

@@ -12,12 +12,43 @@ describe("formatPlayerInput", () => {
     expect(formatPlayerInput("do", "I draw my sword!")).toBe("You draw your sword!");
     expect(formatPlayerInput("do", "I'm hiding behind the crates")).toBe("You are hiding behind the crates.");
     expect(formatPlayerInput("do", "you run")).toBe("You run.");
-    expect(formatPlayerInput("do", "NASA calls")).toBe("You NASA calls.");
+  });
+
+  it("Do: first person anywhere becomes second person in place, never a glued 'You' (issue #43)", () => {
+    expect(formatPlayerInput("do", "Underwater, I look for the chapel door.")).toBe(
+      "Underwater, you look for the chapel door.",
+    );
+    expect(formatPlayerInput("do", "With my last torch, I am searching the crypt")).toBe(
+      "With your last torch, you are searching the crypt.",
+    );
+    expect(formatPlayerInput("do", "I was lost. Then I find my map")).toBe(
+      "You were lost. Then you find your map.",
+    );
+    expect(formatPlayerInput("do", "i’ll wait here")).toBe("You'll wait here.");
+    expect(formatPlayerInput("do", "Mara hands me the key")).toBe("Mara hands you the key.");
+  });
+
+  it("Do: words that are not an action of the player's are left as typed", () => {
+    expect(formatPlayerInput("do", "NASA calls")).toBe("NASA calls");
+    expect(formatPlayerInput("do", "Mara laughs at the joke")).toBe("Mara laughs at the joke");
+    expect(formatPlayerInput("do", "The door swings open")).toBe("The door swings open");
+    expect(formatPlayerInput("do", "Underwater, look for the door")).toBe("Underwater, look for the door");
+    expect(formatPlayerInput("do", "Guards rush in")).toBe("Guards rush in");
+    expect(formatPlayerInput("do", "Suddenly the floor gives way")).toBe("Suddenly the floor gives way");
+    for (const typed of ["NASA calls", "Mara laughs", "The door swings open", "Underwater, look around"]) {
+      expect(formatPlayerInput("do", typed)).not.toMatch(/^You [A-Z]/);
+    }
+  });
+
+  it("Do: a command gets 'You' in front, lower-cased", () => {
+    expect(formatPlayerInput("do", "Walk towards the gate")).toBe("You walk towards the gate.");
+    expect(formatPlayerInput("do", "search the ruins!")).toBe("You search the ruins!");
   });
 
   it('Say: the player\'s words as You say "<words>", without doubling quotes', () => {
     expect(formatPlayerInput("say", "Hello there.")).toBe('You say "Hello there."');
     expect(formatPlayerInput("say", '"Who goes there?"')).toBe('You say "Who goes there?"');
+    expect(formatPlayerInput("say", "“Tell me about the tower.”")).toBe('You say "Tell me about the tower."');
   });
 
   it("Story: the words unchanged (only trimmed)", () => {

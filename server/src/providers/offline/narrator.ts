@@ -267,18 +267,29 @@ export type PromptReading = {
   end: string;
 };
 
+/** How a Say turn reaches the narrator (formatPlayerInput): `You say "..."`; the words inside are the speech. */
+const SAY_FORM = /^you say\s+["“](.*?)["”]?$/is;
+
 export function readPrompt(prompt: string): PromptReading {
-  let text = prompt.trim().replace(/^["“'‘]+|["”'’]+$/g, "");
-  const quoted = text !== prompt.trim();
-  text = text.replace(LEAD_INS, "");
+  const trimmed = prompt.trim();
+  const said = SAY_FORM.exec(trimmed)?.[1];
+  const inner = said ?? trimmed;
+  const unquoted = inner.replace(/^["“'‘]+|["”'’]+$/g, "");
+  // Narration with a quotation in it ('"Tell me," I say to the keeper'): echoed as written, quoted once.
+  const mixed = said === undefined && /["“”]/.test(unquoted);
+  const quoted = !mixed && (said !== undefined || unquoted !== inner);
+  let text = (mixed ? inner : unquoted).replace(LEAD_INS, "");
   const lets = LETS.test(text);
   text = text.replace(LETS, "");
   const long = text.split(" ").length > ECHO_WORDS;
   text = truncateWords(text, ECHO_WORDS).replace(/…$/, "");
   const mark = /[?!]/.exec(text.replace(/[\s.]+$/, "").slice(-1))?.[0] ?? "";
-  text = text.replace(/[\s.!?…,;:]+$/, "").replace(/"/g, "'");
+  text = text.replace(/[\s.!?…,;:]+$/, "");
+  // Speech and questions are echoed inside quotes of their own, so quotes within them become single ones.
+  if (!mixed) text = text.replace(/"/g, "'");
   const end = long ? "…" : mark;
   if (!text) return { kind: "none", text: "", end: "" };
+  if (mixed) return { kind: "subject", text, end };
   const first = text
     .split(/\s+/)[0]!
     .toLowerCase()
@@ -289,6 +300,13 @@ export function readPrompt(prompt: string): PromptReading {
   if (SUBJECTS.has(first)) return { kind: "subject", text, end };
   return { kind: "event", text, end };
 }
+
+/** `text` with `change` applied to its narration only: the words inside "quotes" are someone's own. */
+const outsideQuotes = (text: string, change: (part: string) => string) =>
+  text
+    .split(/(["“][^"“”]*["”])/)
+    .map((part, index) => (index % 2 === 1 ? part : change(part)))
+    .join("");
 
 /** The player's own words as the turn's central action, in the second person and a whole sentence. */
 function actionSentence(prompt: string, rng: Rng): string {
@@ -310,7 +328,7 @@ function actionSentence(prompt: string, rng: Rng): string {
         ? `"${capitalize(text)}${end}" you call out.`
         : `"${capitalize(text)}${end === "…" ? "…" : ","}" you say.`;
     case "subject":
-      return `${capitalize(toSecondPerson(text))}${stop}`;
+      return `${capitalize(outsideQuotes(text, toSecondPerson))}${stop}`;
     case "imperative": {
       const [verb, ...rest] = text.split(" ");
       const tail = rest.length ? ` ${toSecondPerson(rest.join(" "))}` : "";

@@ -236,6 +236,20 @@ describe("offline narrator", () => {
     expect(scene).not.toMatch(/^SCENE: Run,/);
   });
 
+  it("quotes Say and Story turns once (issue #43)", async () => {
+    const story = async (prompt: string) =>
+      parse(await provider.complete({ messages: turn(prompt) })).paragraphs.join(" ");
+    // A Say turn reaches the narrator as formatPlayerInput writes it.
+    const said = await story('You say "Tell me about the tower."');
+    expect(said).toContain('"Tell me about the tower," you say.');
+    expect(said).not.toMatch(/'Tell me|you say,/);
+    expect(await story('You say "Where is the tower?"')).toContain('"Where is the tower?" you ask');
+    // A Story turn with a quotation inside its own narration keeps it, once, in the second person.
+    const told = await story('"Tell me about the lighthouse," I say to the keeper.');
+    expect(told).toContain('"Tell me about the lighthouse," you say to the keeper.');
+    expect(told).not.toMatch(/'Tell me|" you say\./);
+  });
+
   it("streams the same text in several chunks", async () => {
     const messages = turn("What is that light under the water?");
     const chunks: string[] = [];
