@@ -22,6 +22,7 @@ import { meteredStorage } from "./media/storage/metered";
 import { systemClock } from "./platform/clock";
 import { serverDir } from "./platform/server-dir";
 import { createProviders } from "./providers/create-providers";
+import { startSpeechChunkSweep } from "./voice/chunk-sweep";
 
 export const defaultWebDistDir = path.join(serverDir, "../web/dist");
 
@@ -110,8 +111,10 @@ export async function startServer(
       const stopRestoreSweep = startRestoreSweep(ctx);
       // Media objects no row names, a day old (issue #39): a bounded batch each run.
       const stopOrphanSweep = startOrphanedMediaSweep(ctx, storedKeyReferrers);
+      // Pieces of stored narrations, kept a while for a player still fetching them (decision 0133).
+      const stopChunkSweep = startSpeechChunkSweep(ctx);
       stopSweep = async () => {
-        await Promise.all([stopChargeSweep(), stopRestoreSweep(), stopOrphanSweep()]);
+        await Promise.all([stopChargeSweep(), stopRestoreSweep(), stopOrphanSweep(), stopChunkSweep()]);
       };
     }
     stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);

@@ -138,17 +138,13 @@ export async function narrateMessage(
   const key = speechAudioKey(row);
   await ctx.storage.put(key, wavFile(made.audio), "audio/wav");
   const durationMs = Math.round(durationSeconds(made.audio) * 1000);
-  const kept = await ctx.db.transaction(async (tx) => {
-    const completed = await completeSpeechIfPending(
-      tx,
-      row.id,
-      { audioKey: key, durationMs, segments: made.segments },
-      ctx.clock.now(),
-    );
-    // The file has every piece now.
-    if (completed) await deleteSpeechChunks(tx, row.id);
-    return completed;
-  });
+  // The pieces stay a while after (the chunk sweep): a player may have listed one it has not fetched yet.
+  const kept = await completeSpeechIfPending(
+    ctx.db,
+    row.id,
+    { audioKey: key, durationMs, segments: made.segments },
+    ctx.clock.now(),
+  );
   // Failed meanwhile (the stale time-out refunded it) or deleted with its story: keep nothing.
   if (!kept) await ctx.storage.delete(key).catch(() => {});
 }

@@ -10,6 +10,7 @@ import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { fetchMedia } from "../../test/media";
 import { findAccount, ledgerSum } from "../credits/repo";
 import type { SpeakRequest, VoiceProvider } from "../providers/types";
+import { SPEECH_CHUNK_KEEP_MS, sweepSpeechChunks } from "./chunk-sweep";
 
 const call = (t: TestApp, user: TestUser, method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
@@ -112,7 +113,22 @@ async function firstSentenceBeforeTheRest(t: TestApp, user: TestUser, speech: st
     expect(whole.rate).toBe(piece.rate);
     expect(whole.samples.length).toBeGreaterThan(piece.samples.length);
     expect(whole.samples.subarray(0, piece.samples.length).equals(piece.samples)).toBe(true);
-    // Stored: the pieces are gone.
+    // Stored: a piece listed just before is still served, sweeps within the keep time or not.
+    const listed = await call(t, user, "GET", `${speech}/chunks/0`);
+    expect(listed.statusCode).toBe(200);
+    expect(samplesOf(listed.rawPayload).samples.equals(piece.samples)).toBe(true);
+    const soon = {
+      ...t.ctx,
+      clock: { now: () => new Date(t.clock.now().getTime() + SPEECH_CHUNK_KEEP_MS / 2) },
+    };
+    await sweepSpeechChunks(soon);
+    expect((await call(t, user, "GET", `${speech}/chunks/0`)).statusCode).toBe(200);
+    // Once the keep time is over, the sweep deletes them.
+    const later = {
+      ...t.ctx,
+      clock: { now: () => new Date(t.clock.now().getTime() + SPEECH_CHUNK_KEEP_MS + 1) },
+    };
+    expect(await sweepSpeechChunks(later)).toBeGreaterThan(0);
     const gone = await call(t, user, "GET", `${speech}/chunks/0`);
     expect(gone.statusCode).toBe(404);
     expect(gone.json().detail).toBe(SPEECH_CHUNK_GONE_DETAIL);

@@ -223,8 +223,9 @@ export async function startSpeech(
 }
 
 /**
- * One spoken piece of the message's narration while it is being made (decision 0133), as a WAV. Once the
- * narration is stored (or failed) its pieces are gone: 404, and the narration's own answer says why.
+ * One spoken piece of the message's narration while it is being made (decision 0133), as a WAV. A stored
+ * narration keeps its pieces for SPEECH_CHUNK_KEEP_MS (a player may have listed one just before); after that,
+ * or once the narration failed, they are gone: 404, and the narration's own answer says why.
  */
 export async function speechChunk(
   ctx: NarrationContext,
@@ -235,7 +236,7 @@ export async function speechChunk(
 ): Promise<Buffer> {
   const plan = await planNarration(ctx, userId, storyId, messageId);
   const row = await findSpeech(ctx.db, messageId, plan.contentKey);
-  const wav = row?.status === "pending" ? await findSpeechChunk(ctx.db, row.id, index) : undefined;
+  const wav = row && row.status !== "failed" ? await findSpeechChunk(ctx.db, row.id, index) : undefined;
   if (!wav) throw new NotFound(SPEECH_CHUNK_GONE_DETAIL);
   return wav;
 }

@@ -118,9 +118,24 @@ export async function findSpeechChunk(
   return row?.wav;
 }
 
-/** The pieces go once the narration is settled: its one audio file has them all, or it failed. */
+/** A failed narration's pieces go at once (it was refunded). */
 export async function deleteSpeechChunks(q: Queryable, speechId: string): Promise<void> {
   await q.delete(messageSpeechChunks).where(eq(messageSpeechChunks.speechId, speechId));
+}
+
+/**
+ * The pieces of narrations settled before `before`: a stored narration keeps its pieces a while, so a player
+ * that listed a piece just before the file was stored still gets it. Answers how many pieces went.
+ */
+export async function deleteSettledSpeechChunks(q: Queryable, before: Date): Promise<number> {
+  const gone = await q
+    .delete(messageSpeechChunks)
+    .where(
+      sql`${messageSpeechChunks.speechId} in (select ${messageSpeech.id} from ${messageSpeech}
+        where ${messageSpeech.status} <> 'pending' and ${messageSpeech.updatedAt} < ${before})`,
+    )
+    .returning({ index: messageSpeechChunks.index });
+  return gone.length;
 }
 
 /** A user's narrations still pending since before `before` (their worker died on the last try). */
