@@ -12,6 +12,7 @@ import type { ByteRange, MediaStorage } from "../media/storage/types";
 import type { Book } from "./book";
 import { writeEpub } from "./epub";
 import { writeMarkdownZip } from "./markdown-zip";
+import { writePdf } from "./pdf";
 import { ArchiveAbandoned } from "./zip-entries";
 
 const silent: AppContext["log"] = { info: () => {}, warn: () => {}, error: () => {} };
@@ -165,4 +166,48 @@ describe("exports with many media files and a slow reader", () => {
     );
     expect(entries[0]?.name).toBe("mimetype");
   }, 60_000);
+});
+
+describe("the PDF of a long story and a slow reader", () => {
+  it("writes no further than about a page ahead of a reader that stalls, then finishes when it reads", async () => {
+    const exchanges = 1500;
+    const text = "The tide runs out under the pier and the lamps of the harbour come on one by one.";
+    const story: Book = {
+      ...bookOf(0),
+      exchanges: Array.from({ length: exchanges }, (_, i) => ({
+        number: i + 1,
+        player: `I walk on ${i + 1}`,
+        narrator: `${text} ${text}`,
+        mode: "chat" as const,
+        imageKey: null,
+        videoKey: null,
+      })),
+    };
+    let written = 0;
+    const { stream, done } = writePdf(
+      { storage: countingStorage(() => Buffer.alloc(0)).storage, log: silent },
+      story,
+      "a4",
+      {
+        onExchange: (number) => {
+          written = number;
+        },
+      },
+    );
+    // Nobody reads yet: the writer stops with a bounded backlog, long before the end of the book.
+    stream.pause();
+    await quiet(() => written);
+    expect(written).toBeLessThan(exchanges / 2);
+    expect(stream.readableLength).toBeLessThan(1024 * 1024);
+
+    let most = 0;
+    const pdf = await readSlowly(stream, () => {
+      most = Math.max(most, stream.readableLength);
+    });
+    const layout = await done;
+    expect(layout?.exchanges).toHaveLength(exchanges);
+    expect(most).toBeLessThan(1024 * 1024);
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(pdf.subarray(-6).toString("latin1")).toContain("%%EOF");
+  }, 120_000);
 });

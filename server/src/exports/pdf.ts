@@ -68,6 +68,46 @@ const openImage = (doc: Doc, data: Buffer) =>
   (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(data);
 type OpenedImage = { width: number; height: number };
 
+/**
+ * How much written PDF may wait for its reader before the writer waits too: pdfkit pushes without heeding
+ * backpressure, and its many small chunks each hold a slab of Node's buffer pool, so a slow store (a file, S3)
+ * would let a long book pile up in memory.
+ */
+const BACKLOG_BYTES = 256 * 1024;
+
+/** Waits while more than BACKLOG_BYTES of the PDF wait to be read (or until the document is torn down). */
+async function backlogRead(doc: Doc) {
+  while (doc.readableLength > BACKLOG_BYTES && !doc.destroyed) {
+    await new Promise<void>((resolve) => {
+      const moved = () => {
+        doc.off("data", moved);
+        doc.off("close", moved);
+        resolve();
+      };
+      doc.on("data", moved);
+      doc.on("close", moved);
+    });
+  }
+}
+
+/**
+ * Words laid out per font that pdfkit keeps (its layout cache has no bound: a long story's vocabulary and turn
+ * numbers would fill it); past this many, the cache starts again.
+ */
+const LAYOUT_CACHE_WORDS = 4000;
+
+type LaidOutFont = { layoutCache?: Record<string, unknown> | null };
+
+/** Starts again any font's layout cache that has grown past LAYOUT_CACHE_WORDS (checked every 50 exchanges). */
+function boundLayoutCaches(doc: Doc) {
+  const families = (doc as unknown as { _fontFamilies?: Record<string, LaidOutFont> })._fontFamilies ?? {};
+  for (const font of Object.values(families)) {
+    if (!font.layoutCache) continue;
+    const words = Object.keys(font.layoutCache).length;
+    if (words > LAYOUT_CACHE_WORDS) font.layoutCache = Object.create(null);
+  }
+}
+
 /** The current font's vertical metrics. */
 const metrics = (doc: Doc) => doc._font;
 
@@ -405,6 +445,8 @@ export function writePdf(
         doc.x = MARGIN.left;
       }
       layout.exchanges.push({ number: exchange.number, page: top.page, top: top.y, end });
+      if (exchange.number % 50 === 0) boundLayoutCaches(doc);
+      await backlogRead(doc);
       await options.onExchange?.(exchange.number);
     }
     if (doc.destroyed) return layout;
