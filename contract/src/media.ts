@@ -16,6 +16,10 @@ export const galleryItemSchema = z.object({
   story_title: z.string().nullable(),
   file_extension: z.string(),
   message_id: z.string().nullable(),
+  /** Marked a favourite in the Gallery (decision 0141); every server answer says it. */
+  favourite: z.boolean().optional(),
+  /** The ids of the boards holding it: in the Gallery's pages and an item's details. */
+  boards: z.array(z.string()).optional(),
 });
 export type GalleryItem = z.infer<typeof galleryItemSchema>;
 

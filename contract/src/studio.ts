@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
 import { quotaInfoSchema } from "./credits";
+import { galleryFilterSchema } from "./gallery";
 import { galleryItemSchema } from "./media";
 import { inputImageSchema } from "./stories";
 
@@ -134,7 +135,7 @@ export const studioMessagesResponseSchema = z.object({
   messages: z.array(studioMessageSchema),
 });
 
-export const galleryPageQuerySchema = z.object({
+export const galleryPageQuerySchema = galleryFilterSchema.extend({
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}` })
     .int(`limit must be a whole number from 1 to ${GALLERY_PAGE_MAX}`)

@@ -27,6 +27,8 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "mediaItems", sql: "media_items" },
     { drizzle: "mediaObjects", sql: "media_objects" },
     { drizzle: "mediaStorage", sql: "media_storage" },
+    { drizzle: "mediaBoards", sql: "media_boards" },
+    { drizzle: "mediaBoardItems", sql: "media_board_items" },
   ],
   stories: [
     { drizzle: "stories", sql: "stories" },

@@ -284,11 +284,49 @@ export const mediaItems = pgTable(
     messageId: uuid("message_id"),
     description: text("description").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    /** The player marked it a favourite in the Gallery (decision 0141). */
+    favourite: boolean("favourite").notNull().default(false),
   },
   (t) => [
     index("media_items_user_created_idx").on(t.userId, t.createdAt),
     // A video's poster is its scene picture's key: a deleted picture's videos are found by it.
     index("media_items_thumbnail_key_idx").on(t.thumbnailKey),
+    // The Gallery's filters (decision 0141): favourites, and one story's items, newest first.
+    index("media_items_favourite_idx").on(t.userId, t.createdAt, t.id).where(sql`${t.favourite}`),
+    index("media_items_user_story_idx").on(t.userId, t.storyId, t.createdAt),
+  ],
+);
+
+/** media: the player's Gallery boards (decision 0141); a name is unique per player, case-insensitively. */
+export const mediaBoards = pgTable(
+  "media_boards",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("media_boards_user_name_unique").on(t.userId, sql`lower(${t.name})`)],
+);
+
+/** media: which gallery items a board holds (an item may be in several); gone with the item or the board. */
+export const mediaBoardItems = pgTable(
+  "media_board_items",
+  {
+    boardId: uuid("board_id")
+      .notNull()
+      .references(() => mediaBoards.id, { onDelete: "cascade" }),
+    mediaId: uuid("media_id")
+      .notNull()
+      .references(() => mediaItems.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull(),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.boardId, t.mediaId] }),
+    index("media_board_items_media_idx").on(t.mediaId),
   ],
 );
 
@@ -469,6 +507,10 @@ export const storyCards = pgTable(
     index("story_cards_story_idx").on(t.storyId, t.createdAt),
     // Two racing creates cannot both take a name.
     uniqueIndex("story_cards_story_name_unique").on(t.storyId, sql`lower(${t.name})`),
+    // Deleting a gallery picture asks first when a card's portrait is it (decision 0141).
+    index("story_cards_portrait_item_idx")
+      .on(t.portraitItemId)
+      .where(sql`${t.portraitItemId} IS NOT NULL`),
   ],
 );
 

@@ -98,6 +98,7 @@ const item = (id: string, key: string, overrides: Partial<BackupMediaItem> = {})
   messageId: null,
   description: "",
   createdAt: at,
+  favourite: false,
   ...overrides,
 });
 

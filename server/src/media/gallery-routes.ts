@@ -1,7 +1,8 @@
 // HTTP for the Gallery page: all of the user's media (images and videos, every source), newest first, a page
 // at a time behind an opaque cursor. Every item carries thumbnail_url (a webp of at most 512 px) so the grid
 // never loads a 2K original; that is what keeps the first screen of a 1,000-item gallery under 2 MB.
-// Also the account's storage use and quota, and deleting items (one or many, decision 0122).
+// Also the account's storage use and quota, and deleting items (one or many, decision 0122; also under
+// /api/media, decision 0141); boards, favourites, details and zips are organise-routes.ts's.
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   mediaDeletedSchema,
@@ -15,6 +16,7 @@ import { currentUser } from "../http/auth";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { deleteGalleryItems, type MediaUses } from "./delete";
 import { galleryPage } from "./gallery";
+import { organiseRoutes } from "./organise-routes";
 import { storageUsage } from "./quota";
 
 const tags = ["media"];
@@ -31,7 +33,7 @@ const deleteErrors = {
 
 export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaUses }> = async (
   app,
-  { ctx, mediaUses },
+  { ctx, kit, mediaUses },
 ) => {
   app.get(
     "/api/gallery",
@@ -62,38 +64,45 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
     async (request) => storageUsage(ctx, currentUser(request).id),
   );
 
-  app.delete(
-    "/api/gallery/:id",
-    {
-      schema: {
-        tags,
-        summary:
-          "Delete one gallery item and its files; 409 if a story or share link still shows it, unless confirm=1",
-        params: z.object({ id: z.uuid("This item is not in your Gallery.") }),
-        querystring: mediaDeleteQuerySchema,
-        response: { 200: mediaDeletedSchema, ...deleteErrors },
+  // DELETE /api/media/{id} and POST /api/media/delete (issue 45's names) are the same calls.
+  for (const path of ["/api/gallery/:id", "/api/media/:id"]) {
+    app.delete(
+      path,
+      {
+        schema: {
+          tags,
+          summary:
+            "Delete one gallery item and its files; 409 if a story or share link still shows it, unless confirm=1",
+          params: z.object({ id: z.uuid("This item is not in your Gallery.") }),
+          querystring: mediaDeleteQuerySchema,
+          response: { 200: mediaDeletedSchema, ...deleteErrors },
+        },
       },
-    },
-    async (request) =>
-      deleteGalleryItems(ctx, mediaUses, currentUser(request).id, [request.params.id], {
-        confirm: request.query.confirm !== undefined,
-      }),
-  );
+      async (request) =>
+        deleteGalleryItems(ctx, mediaUses, currentUser(request).id, [request.params.id], {
+          confirm: request.query.confirm !== undefined,
+        }),
+    );
+  }
 
-  app.post(
-    "/api/gallery/delete",
-    {
-      schema: {
-        tags,
-        summary:
-          "Delete up to 100 gallery items; all are yours or nothing is deleted (404); 409 if shown, unless confirm",
-        body: mediaDeleteManySchema,
-        response: { 200: mediaDeletedSchema, ...deleteErrors },
+  for (const path of ["/api/gallery/delete", "/api/media/delete"]) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags,
+          summary:
+            "Delete up to 100 gallery items; all are yours or nothing is deleted (404); 409 if shown, unless confirm",
+          body: mediaDeleteManySchema,
+          response: { 200: mediaDeletedSchema, ...deleteErrors },
+        },
       },
-    },
-    async (request) =>
-      deleteGalleryItems(ctx, mediaUses, currentUser(request).id, request.body.ids, {
-        confirm: request.body.confirm === true,
-      }),
-  );
+      async (request) =>
+        deleteGalleryItems(ctx, mediaUses, currentUser(request).id, request.body.ids, {
+          confirm: request.body.confirm === true,
+        }),
+    );
+  }
+
+  await app.register(organiseRoutes, { ctx, kit });
 };

@@ -1,8 +1,11 @@
 // The Gallery's pages (GET /api/gallery): all of the user's media, newest first, a page at a time behind an
-// opaque cursor, each item with a small thumbnail (a video's poster swapped for its scene's webp).
+// opaque cursor, each item with a small thumbnail (a video's poster swapped for its scene's webp) and the
+// boards holding it; filtered by kind, story, board, favourite and day (decision 0141).
+import type { GalleryFilter } from "@storyverse/contract/gallery";
 import type { GalleryItem } from "@storyverse/contract/media";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
+import { assertOwnBoard, withBoards } from "./organise";
 import { findOwnedByKey, listMediaItems, type MediaItemRow } from "./repo";
 import { toGalleryItem } from "./service";
 
@@ -41,18 +44,37 @@ async function withSmallPoster(ctx: Pick<AppContext, "db">, row: MediaItemRow): 
   return { ...row, thumbnailKey: scene.thumbnailKey };
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export async function galleryPage(
   ctx: Pick<AppContext, "db" | "storage">,
   userId: string,
-  options: { limit: number; cursor?: string | undefined; q?: string | undefined },
+  options: { limit: number; cursor?: string | undefined; q?: string | undefined } & GalleryFilter,
 ): Promise<{ items: GalleryItem[]; nextCursor: string | null }> {
   const before = options.cursor ? decodeCursor(options.cursor) : undefined;
   // One extra row says whether another page exists, without a count query.
   const search = options.q?.trim() || undefined;
-  const rows = await listMediaItems(ctx.db, userId, { limit: options.limit + 1, before, search });
+  if (options.board) await assertOwnBoard(ctx, userId, options.board);
+  // Days are UTC days: `to` keeps everything made before the next day begins.
+  const from = options.from ? new Date(`${options.from}T00:00:00Z`) : undefined;
+  const until = options.to ? new Date(new Date(`${options.to}T00:00:00Z`).getTime() + DAY_MS) : undefined;
+  if (from && until && from >= until) throw new InvalidInput("from must be on or before to.");
+  const rows = await listMediaItems(ctx.db, userId, {
+    limit: options.limit + 1,
+    before,
+    search,
+    kind: options.kind,
+    storyId: options.story,
+    boardId: options.board,
+    favourite: options.favourite !== undefined,
+    from,
+    until,
+  });
   const page = rows.slice(0, options.limit);
-  const items = await Promise.all(
-    page.map(async (row) => toGalleryItem(ctx, await withSmallPoster(ctx, row))),
+  const items = await withBoards(
+    ctx,
+    userId,
+    await Promise.all(page.map(async (row) => toGalleryItem(ctx, await withSmallPoster(ctx, row)))),
   );
   const last = items.at(-1);
   return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };

@@ -1,8 +1,8 @@
 // SQL for gallery items.
-import { and, desc, eq, ilike, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
-import { mediaItems } from "../db/schema";
+import { mediaBoardItems, mediaItems } from "../db/schema";
 import { defineReadCache } from "../platform/read-cache";
 
 export type MediaItemRow = typeof mediaItems.$inferSelect;
@@ -42,9 +42,17 @@ export async function listMediaItems(
     before?: { createdAt: Date; id: string } | undefined;
     /** Only the items whose description (the prompt) holds these words, case-insensitive. */
     search?: string | undefined;
+    /** The Gallery's filters (decision 0141). */
+    favourite?: boolean | undefined;
+    storyId?: string | undefined;
+    boardId?: string | undefined;
+    /** Made at or after `from` and before `until`. */
+    from?: Date | undefined;
+    until?: Date | undefined;
   },
 ): Promise<MediaItemRow[]> {
-  if (!options.kind && !options.before && !options.search) {
+  const filtered = options.favourite || options.storyId || options.boardId || options.from || options.until;
+  if (!options.kind && !options.before && !options.search && !filtered) {
     const { limit } = options;
     return mediaCache.read(q, `newest:${userId}:${limit}`, userId, () =>
       newestMediaStatement(q).execute({ userId, limit }),
@@ -56,6 +64,21 @@ export async function listMediaItems(
     // LIKE's wildcards and escape are the player's words, not patterns.
     const words = options.search.replace(/[\\%_]/g, (c) => `\\${c}`);
     conditions.push(ilike(mediaItems.description, `%${words}%`));
+  }
+  if (options.favourite) conditions.push(eq(mediaItems.favourite, true));
+  if (options.storyId) conditions.push(eq(mediaItems.storyId, options.storyId));
+  if (options.from) conditions.push(gte(mediaItems.createdAt, options.from));
+  if (options.until) conditions.push(lt(mediaItems.createdAt, options.until));
+  if (options.boardId) {
+    conditions.push(
+      inArray(
+        mediaItems.id,
+        q
+          .select({ id: mediaBoardItems.mediaId })
+          .from(mediaBoardItems)
+          .where(and(eq(mediaBoardItems.boardId, options.boardId), eq(mediaBoardItems.userId, userId))),
+      ),
+    );
   }
   if (options.before) {
     conditions.push(
@@ -205,4 +228,30 @@ export async function clearVideoPosters(q: Queryable, userId: string, keys: stri
     )
     .returning({ id: mediaItems.id });
   if (cleared.length > 0) mediaCache.invalidate(q, userId);
+}
+
+/** Marks (or unmarks) one of the user's items a favourite; undefined when it is not theirs. */
+export async function setFavourite(
+  q: Queryable,
+  userId: string,
+  id: string,
+  favourite: boolean,
+): Promise<MediaItemRow | undefined> {
+  const [row] = await q
+    .update(mediaItems)
+    .set({ favourite })
+    .where(and(eq(mediaItems.userId, userId), eq(mediaItems.id, id)))
+    .returning();
+  if (row) mediaCache.invalidate(q, userId);
+  return row;
+}
+
+/** Items made from one of `keys` (a clip whose poster is this picture's original): an item's children. */
+export async function listByPosterKey(q: Queryable, userId: string, key: string): Promise<MediaItemRow[]> {
+  return q
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, userId), eq(mediaItems.thumbnailKey, key), eq(mediaItems.kind, "video")))
+    .orderBy(desc(mediaItems.createdAt))
+    .limit(20);
 }

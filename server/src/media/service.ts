@@ -154,6 +154,7 @@ export async function toGalleryItem(
     story_title: row.storyTitle,
     file_extension: extensionFor[row.mimeType] ?? "bin",
     message_id: row.messageId,
+    favourite: row.favourite,
   };
 }
 

@@ -1,11 +1,12 @@
 // Where a gallery item is still shown (media/delete.ts asks before deleting one): the story messages that
-// made it and the branches' copies of them, each story's title, and whether a live share link shows it.
+// made it and the branches' copies of them, the story cards whose portrait it is (decision 0141), each story's
+// title, and whether a live share link shows it.
 // Deleting it clears it from those messages (they show "deleted") and from a story card's pinned picture.
 import { and, eq, inArray } from "drizzle-orm";
 import { forgetDeletedMedia, messagesShowingMedia } from "../chat/deleted-media";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { stories } from "../db/schema";
+import { stories, storyCards } from "../db/schema";
 import type { DeletedItem, MediaShownIn, MediaUses } from "../media/delete";
 import { findLiveStoryLink } from "../sharing/repo";
 import { findStory, storyCache } from "./repo";
@@ -19,7 +20,25 @@ export function storyMediaUses(ctx: Pick<AppContext, "db">): MediaUses {
   return {
     async shownIn(userId, items) {
       const messages = await messagesShowingMedia(ctx.db, userId, madeBy(items), keysOf(items));
-      const storyIds = [...new Set(messages.flatMap((m) => (m.storyId ? [m.storyId] : [])))];
+      // A story card whose portrait is one of the pictures shows it too (story_cards_portrait_item_idx).
+      const portraits = await ctx.db
+        .select({ storyId: storyCards.storyId })
+        .from(storyCards)
+        .where(
+          and(
+            eq(storyCards.userId, userId),
+            inArray(
+              storyCards.portraitItemId,
+              items.map((item) => item.id),
+            ),
+          ),
+        );
+      const storyIds = [
+        ...new Set([
+          ...messages.flatMap((m) => (m.storyId ? [m.storyId] : [])),
+          ...portraits.map((card) => card.storyId),
+        ]),
+      ];
       const shown: MediaShownIn[] = [];
       for (const storyId of storyIds) {
         const story = await findStory(ctx.db, userId, storyId);
