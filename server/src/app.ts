@@ -3,6 +3,7 @@
 import multipart from "@fastify/multipart";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { leaveRoutes } from "./accounts/leave-routes";
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(systemRoutes, routes);
   await app.register(newsletterRoutes, routes);
   await app.register(accountRoutes, routes);
+  await app.register(leaveRoutes, routes);
   await app.register(creditRoutes, routes);
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);

@@ -12,11 +12,13 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "users", sql: "users" },
     { drizzle: "sessions", sql: "sessions" },
     { drizzle: "emailTokens", sql: "email_tokens" },
+    { drizzle: "accountExports", sql: "account_exports" },
   ],
   credits: [
     { drizzle: "creditAccounts", sql: "credit_accounts" },
     { drizzle: "creditTransactions", sql: "credit_transactions" },
     { drizzle: "unsettledCharges", sql: "unsettled_charges" },
+    { drizzle: "closedAccountLedger", sql: "closed_account_ledger" },
   ],
   chat: [
     { drizzle: "chatMessages", sql: "chat_messages" },

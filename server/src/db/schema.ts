@@ -809,3 +809,61 @@ export const storyRestores = pgTable(
     index("story_restores_status_idx").on(t.status, t.updatedAt),
   ],
 );
+
+/**
+ * accounts: a player's whole-account archive (decision 0143), made by a job: its progress and step, then its
+ * file in media storage (outside the account's quota, removed when it expires, a newer one is asked for, or
+ * the account is deleted).
+ */
+export const accountExports = pgTable(
+  "account_exports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    /** 0 to 100. */
+    progress: integer("progress").notNull().default(0),
+    /** What it is doing ("Story 3 of 12"), while it is made. */
+    step: text("step"),
+    error: text("error"),
+    storageKey: text("storage_key"),
+    filename: text("filename"),
+    bytes: bigint("bytes", { mode: "number" }),
+    /** When the finished file is removed. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("account_exports_user_idx").on(t.userId, t.createdAt),
+    check("account_exports_status_check", sql`${t.status} in ('queued', 'running', 'completed', 'failed')`),
+  ],
+);
+
+/**
+ * credits: a deleted account's ledger, kept for accounting (decision 0143): each row's money facts with the
+ * account replaced by `former_account`, a random id shared by that account's rows and linked to nothing.
+ */
+export const closedAccountLedger = pgTable(
+  "closed_account_ledger",
+  {
+    /** The ledger row's own id. */
+    id: uuid("id").primaryKey(),
+    formerAccount: uuid("former_account").notNull(),
+    closedAt: timestamp("closed_at", { withTimezone: true }).notNull(),
+    transactionType: text("transaction_type").notNull(),
+    amountTenths: integer("amount_tenths").notNull(),
+    quantity: integer("quantity").notNull(),
+    balanceAfterTenths: integer("balance_after_tenths").notNull(),
+    /** The payment session (Stripe's cs_...) of a purchase, or the charge and refund keys. */
+    reference: text("reference"),
+    /** A purchase's payment, from its payment session. */
+    paymentProvider: text("payment_provider"),
+    paymentAmountCents: integer("payment_amount_cents"),
+    paymentCurrency: text("payment_currency"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("closed_account_ledger_created_idx").on(t.createdAt)],
+);

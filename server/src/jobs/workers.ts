@@ -1,5 +1,6 @@
 // Which handler runs each job; started in every process that runs the worker (WORKER=on or only).
 import { sendAccountLinkJob } from "../accounts/jobs";
+import { accountExportJob, makeAccountExport } from "../accounts/leave-export";
 import { sendAccountLink } from "../accounts/service";
 import { embedMessages, embedMessagesJob } from "../chat/embed-job";
 import { generateMedia, generateMediaJob } from "../chat/media-job";
@@ -22,6 +23,7 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(generateMediaJob, (payload, attempt) => generateMedia(deps, payload, attempt));
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
+  await jobs.work(accountExportJob, (payload, attempt) => makeAccountExport(deps, payload, attempt));
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
   await jobs.work(livingLoreJob, (payload) => updateLivingLore(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));

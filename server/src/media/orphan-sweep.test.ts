@@ -69,6 +69,7 @@ const PUT_SITES: Record<string, string> = {
   "stories/cards.ts": "its portraits template",
   "voice/narration-job.ts": "its speech template",
   "voice/voices.ts": "voice samples, outside u/<userId>/: no account's, never swept",
+  "accounts/leave-export.ts": "account archives (account-exports/<id>.zip), outside u/<userId>/: never swept",
   "exports/export-job.ts": "its exports template",
   "exports/film-job.ts": "captions: the film's gallery key with .vtt (gallery kind)",
   "media/service.ts": "its gallery templates",

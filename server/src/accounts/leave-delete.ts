@@ -1,0 +1,93 @@
+// Deleting an account (issue #44 item 4, decision 0143), confirmed by the current password:
+//
+// 1. The account is signed out everywhere at once (every session revoked, every process's session cache told,
+//    every live event stream closed, as a password reset does), so nothing more arrives from it.
+// 2. Its archives' files and every object it owns in media storage (media_objects, a page at a time) are
+//    removed through the metered store.
+// 3. One transaction keeps the ledger's money facts for accounting (closed_account_ledger: kind, amount,
+//    quantity, balance after, reference, time and a purchase's payment, under a random id that names no one;
+//    no description, which holds what the player wrote) and deletes the user's row: every other row of the
+//    account goes with it (each table's user_id is ON DELETE CASCADE), share links included, so another
+//    person's link to the account's stories answers 404 from then on.
+// 4. A file stored while this ran (a picture a job finished meanwhile) is found in that transaction and
+//    removed after it; a store after it is refused (its quota row can no longer name the user).
+//
+// closeAccount does 1-4 without a password: for an administrator's delete (server/src/admin).
+import { randomUUID } from "node:crypto";
+import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
+import type { AppContext } from "../context";
+import { accountLedgerCount, closeLedger } from "../credits/account-rows";
+import { closeUserStreams } from "../events/service";
+import { ownedObjectKeysPage } from "../media/account-rows";
+import { paidCheckouts } from "../payments/account-rows";
+import { Forbidden, NotAuthenticated } from "../platform/errors";
+import { accountExportKeys, deleteUserRow } from "./leave-repo";
+import { findUserById, revokeAllSessions } from "./repo";
+import { verifyPassword } from "./secrets";
+import type { AccountsContext } from "./service";
+import { announceRevocation } from "./session-cache";
+
+/** Objects removed per page; also the most a deleting transaction collects of files stored meanwhile. */
+export const DELETE_PAGE = 200;
+
+type LeaveDeleteContext = Pick<AccountsContext, "db" | "clock" | "notify" | "sessions"> &
+  Pick<AppContext, "storage" | "log">;
+
+/** DELETE /api/account: the current password confirms it; a wrong one is refused (403) with nothing deleted. */
+export async function deleteOwnAccount(ctx: LeaveDeleteContext, userId: string, password: string) {
+  const row = await findUserById(ctx.db, userId);
+  if (!row) throw new NotAuthenticated();
+  if (!(await verifyPassword(row.passwordHash, password))) throw new Forbidden(WRONG_PASSWORD_DETAIL);
+  const closed = await closeAccount(ctx, userId);
+  return {
+    success: true as const,
+    message: ACCOUNT_DELETED_MESSAGE,
+    ledger_rows_kept: closed.ledgerRowsKept,
+  };
+}
+
+async function removeStored(ctx: LeaveDeleteContext, keys: string[]) {
+  for (const key of keys) {
+    await ctx.storage.delete(key).catch((error: unknown) => {
+      ctx.log.warn({ err: error, key }, "a deleted account's file could not be removed");
+    });
+  }
+}
+
+/** Deletes the account and everything it owns but the anonymised ledger; answers how many ledger rows stay. */
+export async function closeAccount(
+  ctx: LeaveDeleteContext,
+  userId: string,
+): Promise<{ ledgerRowsKept: number }> {
+  // Signed out everywhere, as a password reset does: sessions revoked, every process's cache told, streams closed.
+  await revokeAllSessions(ctx.db, userId, ctx.clock.now());
+  ctx.sessions?.evictUser(userId);
+  await announceRevocation(ctx.notify, { userId });
+  await closeUserStreams(ctx, userId);
+
+  await removeStored(ctx, await accountExportKeys(ctx.db, userId));
+  // Each delete also drops the key's media_objects row, so the next page starts after the last key removed.
+  let after: string | null = null;
+  for (;;) {
+    const keys = await ownedObjectKeysPage(ctx.db, userId, after, DELETE_PAGE);
+    await removeStored(ctx, keys);
+    if (keys.length < DELETE_PAGE) break;
+    after = keys.at(-1)!;
+  }
+
+  const payments = await paidCheckouts(ctx.db, userId);
+  const ledgerRowsKept = await accountLedgerCount(ctx.db, userId);
+  const closedAt = ctx.clock.now();
+  const straggling = await ctx.db.transaction(async (tx) => {
+    await closeLedger(tx, userId, randomUUID(), closedAt, payments);
+    const keys = [
+      ...(await ownedObjectKeysPage(tx, userId, null, DELETE_PAGE)),
+      ...(await accountExportKeys(tx, userId)),
+    ];
+    await deleteUserRow(tx, userId);
+    return keys;
+  });
+  await removeStored(ctx, straggling);
+  ctx.log.info({ userId, ledgerRowsKept }, "account deleted");
+  return { ledgerRowsKept };
+}
