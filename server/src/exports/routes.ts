@@ -7,15 +7,14 @@ import { filmResponseSchema } from "@storyverse/contract/film";
 import { z } from "zod";
 import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
+import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { exportDownload, exportStatus, exportWhenMade, startExport } from "./export-files";
 import { filmStatus, startFilm } from "./film";
 import * as exports from "./service";
 
 const tags = ["exports"];
-const storyParams = z.object({ id: z.uuid("Story not found") });
 /** Making a book reads and shrinks every picture of the story: a few a minute is plenty for a person. */
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const exportRule = { name: "export-user", limit: 20, windowMs: 60_000 };
 const exportParams = storyParams.extend({ exportId: z.uuid("Export not found") });
 
@@ -73,7 +72,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
           202: storyExportResponseSchema,
           402: errorBodySchema,
           503: errorBodySchema,
-          ...errors,
+          429: errorBodySchema,
         },
       },
     },
@@ -95,7 +94,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "An export's status and progress",
         params: exportParams,
-        response: { 200: storyExportResponseSchema, ...errors },
+        response: { 200: storyExportResponseSchema },
       },
     },
     async (request) => ({
@@ -135,7 +134,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
           202: filmResponseSchema,
           402: errorBodySchema,
           409: errorBodySchema,
-          ...errors,
+          429: errorBodySchema,
         },
       },
     },
@@ -155,7 +154,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         summary: "The story's newest film: status, progress and, when made, its URL",
         params: storyParams,
-        response: { 200: filmResponseSchema, ...errors },
+        response: { 200: filmResponseSchema },
       },
     },
     async (request) => filmStatus(ctx, currentUser(request).id, request.params.id),
