@@ -218,14 +218,13 @@ describe("Gallery page", () => {
     expect(tiles()).toHaveLength(3);
     scrollToEnd();
     await waitFor(() => expect(tiles()).toHaveLength(5));
-    expect(calls.map((call) => call.path)).toEqual([
-      "/api/gallery?limit=30",
-      "/api/gallery?limit=30&cursor=page-2",
-    ]);
+    // (The boards and stories the filters offer are asked for beside the pages.)
+    const pages = () => calls.map((call) => call.path).filter((path) => path.startsWith("/api/gallery"));
+    expect(pages()).toEqual(["/api/gallery?limit=30", "/api/gallery?limit=30&cursor=page-2"]);
     expect(screen.getByText("5 items")).toBeTruthy();
     // The last page: nothing more is asked for.
     scrollToEnd();
-    expect(calls).toHaveLength(2);
+    expect(pages()).toHaveLength(2);
   });
 
   it("deletes an item after asking, and asks again in the server's words when a story still shows it", async () => {

@@ -4,27 +4,53 @@
 // box asks the server for the items whose prompt holds the words once typing pauses (as the story grid's does).
 // Items can be deleted, one from its tile or several after Select (decision 0122): a dialog asks first,
 // and asks again, in the server's words, when a story or share link still shows one of them.
+// Organising (decision 0141): filters asked of the server (kind, board, story, days, favourites), a heart
+// on each tile, a details panel, and a selection put on a board or downloaded as one zip.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { GALLERY_SEARCH_MAX_LENGTH } from "@storyverse/contract/studio";
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import { Check, Images, RotateCw, Search, SearchX, Sparkles, Trash2, WandSparkles, X } from "lucide-react";
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import {
+  Check,
+  Download,
+  Heart,
+  Images,
+  Info,
+  RotateCw,
+  Search,
+  SearchX,
+  Sparkles,
+  Trash2,
+  WandSparkles,
+  X,
+} from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { Button, Spinner } from "../../../components/button";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
+import { FormAlert } from "../../../components/form-alert";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { useLoadMoreNearEnd } from "../../../components/use-load-more";
 import { useSettled } from "../../../components/use-settled";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
-import { galleryQueryOptions } from "../../../shared/gallery/gallery-page";
+import { type GalleryFilters, galleryQueryOptions } from "../../../shared/gallery/gallery-page";
 import { useView } from "../../../shared/view-provider";
 import { useDeleteMedia } from "../api/delete-media";
+import {
+  boardsQueryOptions,
+  downloadZip,
+  filterStoriesQueryOptions,
+  useUpdateBoard,
+  useUpdateMedia,
+} from "../api/organise";
+import { GalleryFiltersBar, hasFilters } from "./gallery-filters";
+import { MediaDetailsPanel } from "./media-details-panel";
 
 export const GALLERY_TITLE = "Your Media Gallery";
 export const GALLERY_LOADING = "Loading Gallery...";
 export const GALLERY_EMPTY = "No Content Yet";
 export const galleryNoMatches = (words: string) => `Nothing in your Gallery matches “${words}”`;
+export const GALLERY_NO_FILTER_MATCHES = "Nothing in your Gallery matches these filters";
 export const GALLERY_LOGIN_MESSAGE = "Please log in to view your gallery";
 export const galleryErrorMessage = (message: string) => `Gallery: ${message}`;
 export const DELETE_WARNING = "It is removed from your Gallery and your storage. This cannot be undone.";
@@ -71,18 +97,24 @@ export function GalleryPage() {
   const { isAuthenticated } = useAuth();
   const [words, setWords] = useState("");
   const searched = useSettled(words.trim());
+  const [filters, setFilters] = useState<GalleryFilters>({});
+  const filtering = searched !== "" || hasFilters(filters);
+
   // The whole Gallery (no search): whether there is anything to search at all.
   const all = useInfiniteQuery({ ...galleryQueryOptions(), enabled: isAuthenticated });
   // The search's pages; while the next words are asked, the last answer stays on screen.
   const found = useInfiniteQuery({
-    ...galleryQueryOptions(searched),
-    enabled: isAuthenticated && searched !== "",
+    ...galleryQueryOptions(searched, filters),
+    enabled: isAuthenticated && filtering,
     placeholderData: keepPreviousData,
   });
-  const query = searched ? found : all;
+  const query = filtering ? found : all;
   const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
   const hasAny = (all.data?.pages[0]?.items.length ?? 0) > 0;
+  // What the filters offer: asked for once the Gallery has something to filter.
+  const boards = useQuery({ ...boardsQueryOptions(), enabled: isAuthenticated && hasAny });
+  const stories = useQuery({ ...filterStoriesQueryOptions(), enabled: isAuthenticated && hasAny });
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   // The next page loads when the end of the grid comes near, as the story grid's does.
   const sentinel = useLoadMoreNearEnd({ hasNextPage, isFetchingNextPage, fetchNextPage });
@@ -100,6 +132,24 @@ export function GalleryPage() {
   const [doomed, setDoomed] = useState<{ items: GalleryItem[]; asked: string | null } | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const remove = useDeleteMedia();
+  const updateMedia = useUpdateMedia();
+  const updateBoard = useUpdateBoard();
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [zipping, setZipping] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const selectedItems = items.filter((item) => selected.has(item.id));
+  const runAction = (action: Promise<unknown>) => {
+    setActionError(null);
+    action.catch((error: unknown) => setActionError(errorMessage(error)));
+  };
+  const addSelectionToBoard = (boardId: string) => {
+    if (!boardId || selected.size === 0) return;
+    runAction(updateBoard.mutateAsync({ id: boardId, add: [...selected] }).then(stopSelecting));
+  };
+  const downloadSelection = () => {
+    setZipping(true);
+    runAction(downloadZip([...selected]).finally(() => setZipping(false)));
+  };
 
   const toggle = (id: string) =>
     setSelected((current) => {
@@ -127,6 +177,7 @@ export function GalleryPage() {
           setDoomed(null);
           stopSelecting();
           setOpenIndex(null);
+          setDetailsId(null);
         },
         onError: (error) => {
           if (error instanceof ApiError && error.code === "media_in_use" && doomed.asked === null) {
@@ -164,15 +215,23 @@ export function GalleryPage() {
         }
       />
     );
-  } else if (items.length === 0 && searched) {
-    body = <GalleryNoMatches words={searched} onClear={() => setWords("")} />;
+  } else if (items.length === 0 && filtering) {
+    body = (
+      <GalleryNoMatches
+        title={searched ? galleryNoMatches(searched) : GALLERY_NO_FILTER_MATCHES}
+        onClear={() => {
+          setWords("");
+          setFilters({});
+        }}
+      />
+    );
   } else if (items.length === 0) {
     body = <GalleryEmpty />;
   } else {
     body = (
       <>
         <p className="sr-only" aria-live="polite">
-          {searched ? `${items.length}${hasNextPage ? "+" : ""} items match` : ""}
+          {filtering ? `${items.length}${hasNextPage ? "+" : ""} items match` : ""}
         </p>
         <ul
           aria-label="Your media"
@@ -197,6 +256,36 @@ export function GalleryPage() {
                 >
                   <Trash2 aria-hidden="true" className="size-4" />
                 </button>
+              )}
+              {selecting ? null : (
+                <>
+                  <button
+                    type="button"
+                    onClick={() => setDetailsId(item.id)}
+                    aria-label={`Details of ${itemLabel(item)}`}
+                    title="Details"
+                    className="absolute top-2 right-12 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
+                  >
+                    <Info aria-hidden="true" className="size-4" />
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      runAction(updateMedia.mutateAsync({ id: item.id, favourite: !item.favourite }))
+                    }
+                    aria-label={`Favourite ${itemLabel(item)}`}
+                    aria-pressed={item.favourite === true}
+                    title={item.favourite ? "Favourite (click to unmark)" : "Mark as favourite"}
+                    className={`absolute top-2 left-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 ${
+                      item.favourite ? "" : "sm:opacity-0 sm:group-hover/tile:opacity-100"
+                    }`}
+                  >
+                    <Heart
+                      aria-hidden="true"
+                      className={`size-4 ${item.favourite ? "fill-rose-400 text-rose-400" : ""}`}
+                    />
+                  </button>
+                </>
               )}
             </li>
           ))}
@@ -248,12 +337,40 @@ export function GalleryPage() {
                 <span className="text-sm font-medium text-ink-muted" role="status">
                   {selected.size} selected
                 </span>
+                <label className="sr-only" htmlFor="gallery-add-to-board">
+                  Add selected to a board
+                </label>
+                <select
+                  id="gallery-add-to-board"
+                  value=""
+                  disabled={selected.size === 0 || (boards.data ?? []).length === 0 || updateBoard.isPending}
+                  onChange={(event) => addSelectionToBoard(event.target.value)}
+                  className="h-10 rounded-xl border border-line bg-surface px-3 text-sm font-semibold text-ink shadow-soft disabled:opacity-60"
+                >
+                  <option value="">Add to board...</option>
+                  {(boards.data ?? []).map((board) => (
+                    <option key={board.id} value={board.id}>
+                      {board.name}
+                    </option>
+                  ))}
+                </select>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={selected.size === 0}
+                  loading={zipping}
+                  loadingText="Preparing zip..."
+                  icon={<Download aria-hidden="true" className="size-4" />}
+                  onClick={downloadSelection}
+                >
+                  Download
+                </Button>
                 <Button
                   variant="danger"
                   size="sm"
                   disabled={selected.size === 0}
                   icon={<Trash2 aria-hidden="true" className="size-4" />}
-                  onClick={() => askToDelete(items.filter((item) => selected.has(item.id)))}
+                  onClick={() => askToDelete(selectedItems)}
                 >
                   Delete selected
                 </Button>
@@ -300,8 +417,23 @@ export function GalleryPage() {
             ) : null}
           </div>
         ) : null}
+        {hasAny ? (
+          <GalleryFiltersBar
+            filters={filters}
+            onChange={setFilters}
+            boards={boards.data ?? []}
+            stories={stories.data ?? []}
+          />
+        ) : null}
+        {actionError ? <FormAlert message={actionError} className="mb-4" /> : null}
         {body}
       </section>
+      <MediaDetailsPanel
+        itemId={detailsId}
+        boards={boards.data ?? []}
+        onClose={() => setDetailsId(null)}
+        onDelete={(item) => askToDelete([item])}
+      />
       <ConfirmDialog
         open={doomed !== null}
         onOpenChange={(open) => {
@@ -435,12 +567,12 @@ function GalleryEmpty() {
   );
 }
 
-function GalleryNoMatches({ words, onClear }: { words: string; onClear: () => void }) {
+function GalleryNoMatches({ title, onClear }: { title: string; onClear: () => void }) {
   return (
     <div className="grid place-items-center rounded-3xl border border-dashed border-line px-6 py-16 text-center">
       <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
-      <p className="mt-4 font-semibold">{galleryNoMatches(words)}</p>
-      <p className="mt-1 text-sm text-ink-muted">Try another word from a prompt.</p>
+      <p className="mt-4 font-semibold">{title}</p>
+      <p className="mt-1 text-sm text-ink-muted">Try another word from a prompt, or fewer filters.</p>
       <Button onClick={onClear} variant="secondary" size="sm" className="mt-6">
         Clear search
       </Button>

@@ -1,0 +1,172 @@
+// One gallery item's details (GET /api/media/{id}, decision 0141): its prompt, size, model and seed where they
+// were recorded, the pictures it was made from and the clips made from it (as small thumbnails), its
+// favourite mark and the boards holding it (ticked on and off here), and Delete.
+import type { Board } from "@storyverse/contract/gallery";
+import type { GalleryItem } from "@storyverse/contract/media";
+import { formatStorageBytes } from "@storyverse/contract/media";
+import { useQuery } from "@tanstack/react-query";
+import { Heart, Info, Trash2 } from "lucide-react";
+import { Button, Spinner } from "../../../components/button";
+import { FormAlert } from "../../../components/form-alert";
+import { MediaThumb } from "../../../components/media-thumb";
+import { Modal } from "../../../components/modal";
+import { errorMessage } from "../../../lib/api-errors";
+import { mediaDetailsQueryOptions, useUpdateMedia } from "../api/organise";
+
+export const DETAILS_TITLE = "Details";
+export const NOT_RECORDED = "Not recorded";
+
+function Fact({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{term}</dt>
+      <dd className="text-sm break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+function Strip({ label, items }: { label: string; items: GalleryItem[] }) {
+  if (items.length === 0) return null;
+  return (
+    <Fact term={label}>
+      <ul className="mt-1 flex flex-wrap gap-2" aria-label={label}>
+        {items.map((item) => (
+          <li key={item.id}>
+            <MediaThumb
+              src={item.thumbnail_url}
+              type={item.type}
+              alt={item.description || (item.type === "video" ? "Clip" : "Picture")}
+              eager
+              className="size-16 rounded-lg"
+            />
+          </li>
+        ))}
+      </ul>
+    </Fact>
+  );
+}
+
+export function MediaDetailsPanel({
+  itemId,
+  boards,
+  onClose,
+  onDelete,
+}: {
+  itemId: string | null;
+  boards: Board[];
+  onClose: () => void;
+  onDelete: (item: GalleryItem) => void;
+}) {
+  return (
+    <Modal
+      open={itemId !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={DETAILS_TITLE}
+      description={null}
+      icon={<Info aria-hidden="true" className="size-5" />}
+      docked
+    >
+      {itemId ? <DetailsBody id={itemId} boards={boards} onDelete={onDelete} /> : null}
+    </Modal>
+  );
+}
+
+function DetailsBody({
+  id,
+  boards,
+  onDelete,
+}: {
+  id: string;
+  boards: Board[];
+  onDelete: (item: GalleryItem) => void;
+}) {
+  const details = useQuery(mediaDetailsQueryOptions(id));
+  const update = useUpdateMedia();
+  if (details.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-ink-muted">
+        <Spinner />
+        Loading details...
+      </p>
+    );
+  }
+  if (details.isError) return <FormAlert message={errorMessage(details.error)} />;
+  const { item } = details.data;
+  const on = new Set(item.boards ?? []);
+  const toggleBoard = (boardId: string) => {
+    const next = on.has(boardId) ? [...on].filter((b) => b !== boardId) : [...on, boardId];
+    update.mutate({ id, boards: next }, { onSuccess: () => void details.refetch() });
+  };
+  const size =
+    details.data.width && details.data.height ? `${details.data.width} × ${details.data.height} px, ` : "";
+  return (
+    <div className="flex flex-col gap-5">
+      <MediaThumb
+        src={item.thumbnail_url}
+        type={item.type}
+        alt={item.description || "Gallery item"}
+        eager
+        className="aspect-square w-full max-w-72 rounded-2xl"
+      />
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant={item.favourite ? "primary" : "secondary"}
+          size="sm"
+          aria-pressed={item.favourite === true}
+          loading={update.isPending && update.variables?.favourite !== undefined}
+          icon={<Heart aria-hidden="true" className={`size-4 ${item.favourite ? "fill-current" : ""}`} />}
+          onClick={() =>
+            update.mutate({ id, favourite: !item.favourite }, { onSuccess: () => void details.refetch() })
+          }
+        >
+          Favourite
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Trash2 aria-hidden="true" className="size-4" />}
+          onClick={() => onDelete(item)}
+        >
+          Delete
+        </Button>
+      </div>
+      <FormAlert message={update.error ? errorMessage(update.error) : null} />
+      <dl className="flex flex-col gap-4">
+        <Fact term="Prompt">{details.data.prompt.trim() || NOT_RECORDED}</Fact>
+        <Fact term="Size">
+          {size}
+          {formatStorageBytes(details.data.bytes)}
+        </Fact>
+        <Fact term="Made">
+          {new Date(item.created_at).toLocaleString()}
+          {item.story_title ? ` in “${item.story_title}”` : ""}
+        </Fact>
+        <Fact term="Model">{details.data.model ?? NOT_RECORDED}</Fact>
+        <Fact term="Seed">{details.data.seed ?? NOT_RECORDED}</Fact>
+        <Strip label="Made from" items={details.data.references} />
+        <Strip label="Made from it" items={details.data.children} />
+      </dl>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">Boards</legend>
+        {boards.length === 0 ? (
+          <p className="text-sm text-ink-muted">No boards yet: make one with New board.</p>
+        ) : (
+          boards.map((board) => (
+            <label key={board.id} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="size-4 accent-accent-500"
+                checked={on.has(board.id)}
+                disabled={update.isPending}
+                onChange={() => toggleBoard(board.id)}
+              />
+              {board.name}
+            </label>
+          ))
+        )}
+      </fieldset>
+    </div>
+  );
+}
