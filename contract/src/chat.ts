@@ -122,10 +122,9 @@ export const chatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-export const chatHistorySchema = z.object({ success: z.literal(true), messages: z.array(chatMessageSchema) });
-
 /**
- * A story's messages a page at a time (GET /api/stories/{id}/messages, decision 0130): the newest page first,
+ * A story's messages a page at a time (GET /api/stories/{id}/messages, decision 0130; the main chat's,
+ * GET /api/chat/history, the same way: decision 0138): the newest page first,
  * `next_cursor` reaching older pages; each page's messages in reading order (oldest first). `around` opens a
  * page centred on one message (a checkpoint); `after` reads on towards the newest from such a page.
  */

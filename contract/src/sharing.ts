@@ -1,5 +1,6 @@
 // Read-only share links to a story: the owner makes (or replaces) one, anyone with it reads the story.
 import { z } from "zod";
+import { storyMessagesQuerySchema } from "./chat";
 
 export const createShareRequestSchema = z
   .object({
@@ -54,6 +55,8 @@ export const sharedPictureSchema = z.object({
 export type SharedPicture = z.infer<typeof sharedPictureSchema>;
 
 export const sharedMessageSchema = z.object({
+  /** A handle for the message on this link only (not its id): stable across pages, opaque. */
+  id: z.string(),
   role: z.enum(["user", "assistant"]),
   content: z.string(),
   mode: z.enum(["chat", "image", "video"]).nullable(),
@@ -74,9 +77,24 @@ export const sharedStoryResponseSchema = z.object({
   }),
   /** The owner's username when they opted in, else null. */
   author: z.string().nullable(),
+  /** One page of the story, oldest first (the newest page without `before`). */
   messages: z.array(sharedMessageSchema),
+  /** Older messages exist: pass next_cursor as before to read them. */
+  has_more: z.boolean(),
+  /** Opaque, for this link only; null on the story's first page. */
+  next_cursor: z.string().nullable(),
 });
 export type SharedStoryResponse = z.infer<typeof sharedStoryResponseSchema>;
+
+/**
+ * GET /api/shared/{token}: a page of the shared story (decision 0138), as a story's messages are paged: the newest
+ * `limit` (default 50, 1 to 200), or the `limit` before a page's next_cursor.
+ */
+export const sharedStoryQuerySchema = storyMessagesQuerySchema.pick({ limit: true, before: true });
+export type SharedStoryQuery = z.input<typeof sharedStoryQuerySchema>;
+
+/** The page opens on the newest this many messages (as a story does); older pages come at the default size. */
+export const SHARED_NEWEST_PAGE_MESSAGES = 30;
 
 /** 128 random bits, base64url without padding. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;

@@ -17,7 +17,8 @@ const FILLER = [
 export async function writeExchanges(
   t: TestApp,
   user: TestUser,
-  storyId: string,
+  /** null: the main chat. */
+  storyId: string | null,
   exchanges: number,
   told: Record<number, string>,
 ): Promise<void> {

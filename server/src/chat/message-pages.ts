@@ -2,9 +2,10 @@
 // scrolling up reads the page before, a checkpoint reads the page around its message. Keyset paging on
 // (created_at, id), the order the story is told in; a cursor is that pair for a page's edge message, opaque to
 // clients. Which rows a page may hold is the same as the unpaged read always was: the story's shown messages
-// (the version shown of a retried answer; not the undone, not the deleted).
+// (the version shown of a retried answer; not the undone, not the deleted). The main chat (the never-ending
+// story without an id) and a story's public share page read their pages here too (decision 0138).
 import type { ChatMessage } from "@storyverse/contract/chat";
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
@@ -19,17 +20,28 @@ import type { MessageRow } from "./repo";
  */
 export const storyMessagesScope = branchMessages;
 
-/** The story as it reads (not the retry versions waiting to be switched back to, not the undone). */
-const shown = (userId: string, storyId: string): SQL =>
-  and(storyMessagesScope(userId, storyId), eq(chatMessages.hidden, false))!;
+/** The main chat's rows: the user's messages of no story. */
+const mainChatScope = (userId: string): SQL =>
+  and(eq(chatMessages.userId, userId), isNull(chatMessages.storyId))!;
 
-const CURSOR_DETAIL = "This conversation is out of date. Please reload the story.";
+/**
+ * The conversation as it reads (not the retry versions waiting to be switched back to, not the undone): a
+ * story's (branch's) or, for a null story, the main chat's.
+ */
+const shown = (userId: string, storyId: string | null): SQL =>
+  and(
+    storyId === null ? mainChatScope(userId) : storyMessagesScope(userId, storyId),
+    eq(chatMessages.hidden, false),
+  )!;
+
+/** What a cursor the server did not make is told (a 400). */
+export const CURSOR_DETAIL = "This conversation is out of date. Please reload the story.";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The database's own microsecond time of a message, so a cursor never falls between two close messages. */
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 type Position = { at: string; id: string };
-type PagedRow = MessageRow & { stamp: string };
+export type PagedRow = MessageRow & { stamp: string };
 
 const stampOf = sql<string>`to_char(${chatMessages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -87,7 +99,12 @@ async function side(
 const messageColumns = getTableColumns(chatMessages);
 
 /** How many narrator messages the story shows before `first` (turn numbers of the page). */
-async function turnsBefore(q: Queryable, userId: string, storyId: string, first: PagedRow | undefined) {
+async function turnsBefore(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+  first: PagedRow | undefined,
+) {
   if (!first) return 0;
   const [row] = await q
     .select({ count: sql<number>`count(*)::int` })
@@ -102,13 +119,22 @@ async function turnsBefore(q: Queryable, userId: string, storyId: string, first:
   return Number(row?.count ?? 0);
 }
 
-export interface MessagePage {
-  messages: ChatMessage[];
+/** Where a page sits: the cursors to the pages before and after it, and the narrations before it. */
+interface PagePlace {
   has_more: boolean;
   next_cursor: string | null;
   has_newer: boolean;
   newer_cursor: string | null;
   turns_before: number;
+}
+
+export interface MessagePage extends PagePlace {
+  messages: ChatMessage[];
+}
+
+/** A page as its rows, for a reader that shows them its own way (a story's public share page). */
+export interface RowPage extends PagePlace {
+  rows: PagedRow[];
 }
 
 export interface PageQuery {
@@ -119,17 +145,50 @@ export interface PageQuery {
 }
 
 /**
- * One page of the story's messages, oldest first: the newest `limit` (no cursor), the `limit` before a
- * cursor, the `limit` after one, or `limit` around a message (half before it, itself and the rest after).
- * A cursor the server did not make is InvalidInput; a message to centre on that the story does not show is
- * NotFound. The caller has checked the story is the user's (the branch scope of /api/stories/{id}).
+ * One message the conversation shows (a page may hold it); undefined for any other (another story's, a hidden
+ * version, an undone or deleted one, another player's).
  */
-export async function messagePage(
-  ctx: Pick<AppContext, "db" | "storage">,
+export async function shownMessage(
+  q: Queryable,
   userId: string,
-  storyId: string,
+  storyId: string | null,
+  messageId: string,
+): Promise<PagedRow | undefined> {
+  const [row] = (await q
+    .select({ ...messageColumns, stamp: stampOf })
+    .from(chatMessages)
+    .where(and(shown(userId, storyId), eq(chatMessages.id, messageId)))) as PagedRow[];
+  return row;
+}
+
+/** The words of the conversation's first narration (a shared page's link preview), on chat_messages_narrator_idx. */
+export async function firstNarration(
+  q: Queryable,
+  userId: string,
+  storyId: string | null,
+): Promise<string | null> {
+  const [row] = await q
+    .select({ content: chatMessages.content })
+    .from(chatMessages)
+    .where(and(shown(userId, storyId), eq(chatMessages.role, "assistant")))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+    .limit(1);
+  return row?.content ?? null;
+}
+
+/**
+ * One page of the conversation's rows, oldest first: the newest `limit` (no cursor), the `limit` before a
+ * cursor, the `limit` after one, or `limit` around a message (half before it, itself and the rest after).
+ * A cursor the server did not make is InvalidInput; a message to centre on that the conversation does not
+ * show is NotFound. `storyId` null is the main chat. The caller has checked the story is the user's (the
+ * branch scope of /api/stories/{id}, or a live share link's story).
+ */
+export async function messageRowsPage(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string | null,
   query: PageQuery,
-): Promise<MessagePage> {
+): Promise<RowPage> {
   if ([query.before, query.after, query.around].filter(Boolean).length > 1) {
     throw new InvalidInput("Pass at most one of before, after and around");
   }
@@ -142,10 +201,7 @@ export async function messagePage(
     // Reading on towards the newest: the reader came from the messages before (at least the cursor's own).
     older = { rows: [], more: newer.rows.length > 0 };
   } else if (query.around) {
-    const [target] = (await q
-      .select({ ...messageColumns, stamp: stampOf })
-      .from(chatMessages)
-      .where(and(scope, eq(chatMessages.id, query.around)))) as PagedRow[];
+    const target = await shownMessage(q, userId, storyId, query.around);
     if (!target) throw new NotFound("Message not found");
     const at = { at: target.stamp, id: target.id };
     // About half before it; a side with fewer messages leaves its share to the other.
@@ -168,16 +224,23 @@ export async function messagePage(
   const rows = [...older.rows, ...newer.rows];
   const first = rows[0];
   const last = rows.at(-1);
-  const [messages, turns] = await Promise.all([
-    withVersions(ctx, rows),
-    turnsBefore(q, userId, storyId, first),
-  ]);
   return {
-    messages,
+    rows,
     has_more: older.more,
     next_cursor: first && older.more ? encodeCursor(first) : null,
     has_newer: newer.more,
     newer_cursor: last && newer.more ? encodeCursor(last) : null,
-    turns_before: turns,
+    turns_before: await turnsBefore(q, userId, storyId, first),
   };
+}
+
+/** One page of the conversation's messages as the API shows them (messageRowsPage, with versions and media). */
+export async function messagePage(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  storyId: string | null,
+  query: PageQuery,
+): Promise<MessagePage> {
+  const { rows, ...place } = await messageRowsPage(ctx, userId, storyId, query);
+  return { messages: await withVersions(ctx, rows), ...place };
 }

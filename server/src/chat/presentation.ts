@@ -3,7 +3,7 @@ import type { ChatMessage } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
 import type { AppContext } from "../context";
 import { urlFor } from "../media/service";
-import { allMessages, findMessage, type MessageRow, versionCounts } from "./repo";
+import { findMessage, type MessageRow, versionCounts } from "./repo";
 
 /** Messages as the API shows them, with their version number and count where they were retried. */
 export async function withVersions(ctx: Pick<AppContext, "db" | "storage">, rows: MessageRow[]) {
@@ -57,10 +57,4 @@ export async function mediaEventOf(
     video_url: await urlFor(ctx, row.videoKey),
     error: row.mediaError,
   };
-}
-
-/** The main chat's messages, oldest first, as the API shows them (it has no retry versions). */
-export async function mainChatHistory(ctx: Pick<AppContext, "db" | "storage">, userId: string) {
-  const rows = await allMessages(ctx.db, userId, null);
-  return Promise.all(rows.map((row) => toChatMessage(ctx, row)));
 }

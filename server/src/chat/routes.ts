@@ -1,9 +1,10 @@
 // HTTP for the main chat (a story without an id) and media status polling.
 import {
-  chatHistorySchema,
   chatRequestSchema,
   chatResponseSchema,
   mediaStatusSchema,
+  messagePageSchema,
+  storyMessagesQuerySchema,
   videoStatusSchema,
 } from "@storyverse/contract/chat";
 import { insufficientCreditsSchema } from "@storyverse/contract/credits";
@@ -13,7 +14,7 @@ import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
 import { assertStorageAvailable } from "../media/quota";
-import { mainChatHistory } from "./presentation";
+import { messagePage } from "./message-pages";
 import { mediaStatus, videoTaskStatus } from "./service";
 import { sendTurn, type TurnInput } from "./turn";
 
@@ -63,13 +64,16 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
     {
       schema: {
         tags,
-        summary: "The main chat's messages, oldest first",
-        response: { 200: chatHistorySchema, 429: errorBodySchema },
+        summary:
+          "The main chat's messages a page at a time (each page oldest first), as a story's: the newest page, then pass next_cursor as before for older ones",
+        querystring: storyMessagesQuerySchema,
+        response: { 200: messagePageSchema, 429: errorBodySchema },
       },
     },
-    async (request) => {
-      return { success: true as const, messages: await mainChatHistory(ctx, currentUser(request).id) };
-    },
+    async (request) => ({
+      success: true as const,
+      ...(await messagePage(ctx, currentUser(request).id, null, request.query)),
+    }),
   );
 
   app.get(

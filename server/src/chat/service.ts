@@ -11,12 +11,10 @@ import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./m
 import { markRecall, recallExchanges, recallMarkOf } from "./recall";
 import { meaningOf } from "./recall-vectors";
 import {
-  allMessages,
   countMessagesThrough,
   deleteConversation,
   findMessage,
   lockConversation,
-  type MessageRow,
   messagesAfter,
   newestNarrations,
   pendingMessagesOfStory,
@@ -100,30 +98,6 @@ export async function deleteStoryConversation(
 /** How many messages each story's conversation holds and when the newest was written. */
 export async function conversationStats(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return storyConversationStats(ctx.db, userId, storyIds);
-}
-
-/** A story's turns, oldest first, as stored (storage keys, not URLs): for exports and share pages. */
-export type StoryTurn = Pick<
-  MessageRow,
-  "id" | "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey" | "createdAt"
->;
-
-export async function storyTurns(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-  storyId: string,
-): Promise<StoryTurn[]> {
-  const rows = await allMessages(ctx.db, userId, storyId);
-  return rows.map(({ id, role, content, mode, mediaStatus, imageKey, videoKey, createdAt }) => ({
-    id,
-    role,
-    content,
-    mode,
-    mediaStatus,
-    imageKey,
-    videoKey,
-    createdAt,
-  }));
 }
 
 /** One message of a story as its words (for drafting a card from it); undefined when not the user's. */

@@ -236,8 +236,13 @@ describe("share links", () => {
     const token = tokenOf((await call(owner, "POST", `/api/stories/${storyId}/share`)).json().url);
     const body = (await anonymous(`/api/shared/${token}`)).json();
     const imageUrl = body.messages[1].image_url as string;
-    // Shared links name a place in the story, never a storage key (keys carry the owner's id).
-    expect(imageUrl).toMatch(new RegExp(`^/api/shared/${token}/media/1-image\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    // Shared links name a message of the story by its handle on this link, never a storage key (keys carry the
+    // owner's id) nor the message's id.
+    const handle = body.messages[1].id as string;
+    expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(imageUrl).toMatch(
+      new RegExp(`^/api/shared/${token}/media/${handle}-image\\?exp=\\d+&sig=[0-9a-f]{64}$`),
+    );
     expect(JSON.stringify(body)).not.toContain("/api/media/");
     const whole = await fetchMedia(t, imageUrl);
     expect(whole.status).toBe(200);
@@ -256,12 +261,14 @@ describe("share links", () => {
 
     // The signature is bound to its ref and its link: moved anywhere else it opens nothing.
     const { search } = new URL(imageUrl, "http://x");
-    for (const ref of ["0-image", "1-video", "cover", "2-image"]) {
+    for (const ref of [`${body.messages[0].id}-image`, `${handle}-video`, "cover", "1-image"]) {
       expect((await fetchMedia(t, `/api/shared/${token}/media/${ref}${search}`)).status).toBe(403);
     }
     const other = await storyWithImage(owner, "Also shared");
     const otherToken = tokenOf((await call(owner, "POST", `/api/stories/${other}/share`)).json().url);
-    expect((await fetchMedia(t, `/api/shared/${otherToken}/media/1-image${search}`)).status).toBe(403);
+    expect((await fetchMedia(t, `/api/shared/${otherToken}/media/${handle}-image${search}`)).status).toBe(
+      403,
+    );
     expect((await fetchMedia(t, `/api/media/u/${owner.userId}/x.png${search}`)).status).toBe(403);
 
     await call(owner, "DELETE", `/api/stories/${storyId}/share`);

@@ -6,6 +6,8 @@ import {
   createShareRequestSchema,
   liveShareResponseSchema,
   revokeShareResponseSchema,
+  SHARED_NEWEST_PAGE_MESSAGES,
+  sharedStoryQuerySchema,
   sharedStoryResponseSchema,
   shareLinkResponseSchema,
 } from "@storyverse/contract/sharing";
@@ -24,7 +26,10 @@ import * as sharing from "./service";
 
 const tags = ["sharing"];
 const tokenParams = z.object({ token: z.string().max(200) });
-/** Generous for a reader (a page load is two hits) and tight for anyone guessing tokens. */
+/**
+ * Generous for a reader (a page load is two hits, and each older page scrolled to is one more) and tight for
+ * anyone guessing tokens.
+ */
 const sharedReadRule = { name: "shared-address", limit: 120, windowMs: 60_000 };
 /** A long story's page loads many pictures at once, and a video seeks by ranges. */
 const sharedMediaRule = { name: "shared-media-address", limit: 1200, windowMs: 60_000 };
@@ -96,15 +101,17 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       config: { public: true },
       schema: {
         tags,
-        summary: "A shared story, read-only, for anyone holding the link",
+        summary:
+          "A shared story, read-only, for anyone holding the link, a page of messages at a time (each page oldest first): the newest page, then pass next_cursor as before for older ones",
         params: tokenParams,
+        querystring: sharedStoryQuerySchema,
         response: { 200: sharedStoryResponseSchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
       await kit.limiter.hit(sharedReadRule, request.ip);
       reply.header("cache-control", "no-store").header("x-robots-tag", "noindex, nofollow");
-      return (await sharing.readSharedStory(ctx, request.params.token)).response;
+      return (await sharing.readSharedStory(ctx, request.params.token, request.query)).response;
     },
   );
 
@@ -195,13 +202,14 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
     const token = request.params["*"];
     let shared: sharing.SharedStory;
     try {
-      shared = await sharing.readSharedStory(ctx, token);
+      // The page the app opens on: its newest messages (decision 0138).
+      shared = await sharing.readSharedStory(ctx, token, { limit: SHARED_NEWEST_PAGE_MESSAGES });
     } catch (error) {
       if (error instanceof NotFound) return pages.notFound(reply);
       throw error;
     }
     const { story, messages } = shared.response;
-    const firstWords = story.context || messages.find((m) => m.role === "assistant")?.content || "";
+    const firstWords = story.context || (await sharing.firstNarration(ctx, shared.record)) || "";
     // The first scene is the page's largest paint: the browser starts on it before the app has loaded.
     const firstMedia = messages.find((m) => m.image_url || m.video_url);
     return pages.story(reply, {

@@ -4,9 +4,12 @@
 // shown the live link again at any time while a database leak alone still gives no working links. Making a
 // new link retires the old one; revoking ends every link of the story at once (reads check the row each time).
 //
-// Media go out as share-scoped links, /api/shared/{token}/media/{ref}?exp&sig: they name a position in
-// the story, never a storage key (keys carry the owner's id), are signed for this link and ref only, last
-// minutes, and die with the link. So nothing on the page leads to any other file of the owner's.
+// The story is read a page at a time (decision 0138): the newest page, then older ones by a cursor sealed for
+// this link; messages are named by handles of this link's (handles.ts), never by their ids.
+//
+// Media go out as share-scoped links, /api/shared/{token}/media/{ref}?exp&sig: they name a message of the
+// story by its handle, never a storage key (keys carry the owner's id), are signed for this link and ref only,
+// last minutes, and die with the link. So nothing on the page leads to any other file of the owner's.
 // Pictures also go out as page-sized WebPs (?w=720|1440 on the same links, see pictures.ts), and the link
 // preview's picture at a stable address (/api/shared/{token}/preview.jpg) that works exactly as long as the
 // link does: chat apps fetch previews late and keep them.
@@ -17,12 +20,18 @@ import {
   type SharedStoryResponse,
 } from "@storyverse/contract/sharing";
 import { publicUsername } from "../accounts/service";
-import { storyTurns } from "../chat/service";
+import {
+  firstNarration as firstNarrationOf,
+  messageRowsPage,
+  type PagedRow,
+  shownMessage,
+} from "../chat/message-pages";
 import type { AppContext } from "../context";
 import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
 import { Forbidden, NotFound } from "../platform/errors";
 import { ownedStoryRecord, type StoryRecord } from "../stories/service";
+import { messageHandle, messageIdOf, openCursor, sealCursor } from "./handles";
 import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
 import {
   findLiveLinkByHash,
@@ -116,8 +125,8 @@ export async function revokeShare(ctx: SharingContext, userId: string, storyId: 
 
 export type SharedStory = { record: StoryRecord; response: SharedStoryResponse };
 
-/** "cover", or "<turn index>-image" / "<turn index>-video". */
-const MEDIA_REF = /^(cover|(\d{1,6})-(image|video))$/;
+/** "cover", or "<message handle>-image" / "<message handle>-video". */
+const MEDIA_REF = /^(cover|([A-Za-z0-9_-]{22})-(image|video))$/;
 
 const signatureSubject = (tokenHash: string, ref: string) => `shared\n${tokenHash}\n${ref}`;
 
@@ -157,33 +166,47 @@ async function pagePicture(
   return { src: `${link}&w=${requested[0]}`, srcset, ...scaledSize(original, widths[0]!) };
 }
 
-async function liveLink(ctx: SharingContext, token: string) {
+type LiveLink = ShareLinkRow;
+
+async function liveLink(ctx: SharingContext, token: string): Promise<LiveLink> {
   if (!SHARE_TOKEN_PATTERN.test(token)) throw new NotFound(SHARE_NOT_FOUND);
   const link = await findLiveLinkByHash(ctx.db, hashToken(token));
   if (!link) throw new NotFound(SHARE_NOT_FOUND);
   return link;
 }
 
-/** The story behind a live token; NotFound for a malformed, unknown or revoked one alike. */
-export async function readSharedStory(ctx: SharingContext, token: string): Promise<SharedStory> {
+export type SharedPageQuery = { limit: number; before?: string | undefined };
+
+/** One message as the share page shows it: its words, and only finished media (a failed or pending turn is words alone). */
+async function sharedMessage(ctx: SharingContext, link: LiveLink, token: string, row: PagedRow) {
+  const id = messageHandle(ctx, link.tokenHash, row.id);
+  const done = row.mediaStatus === "completed";
+  const image = done && row.imageKey ? row.imageKey : null;
+  return {
+    id,
+    role: row.role,
+    content: row.content,
+    mode: row.mode,
+    image_url: image ? mediaLink(ctx, token, `${id}-image`) : null,
+    video_url: done && row.videoKey ? mediaLink(ctx, token, `${id}-video`) : null,
+    picture: image ? await pagePicture(ctx, link.userId, token, `${id}-image`, image) : null,
+  };
+}
+
+/**
+ * The story behind a live token, one page of its messages at a time (the newest without `before`); NotFound for
+ * a malformed, unknown or revoked token alike, InvalidInput for a cursor this link did not hand out.
+ */
+export async function readSharedStory(
+  ctx: SharingContext,
+  token: string,
+  query: SharedPageQuery,
+): Promise<SharedStory> {
   const link = await liveLink(ctx, token);
   const record = await ownedStoryRecord(ctx, link.userId, link.storyId);
-  const turns = await storyTurns(ctx, link.userId, link.storyId);
-  const messages = await Promise.all(
-    turns.map(async (turn, index) => {
-      // Only finished media are shown; a failed or pending turn is its words alone.
-      const done = turn.mediaStatus === "completed";
-      const image = done && turn.imageKey ? turn.imageKey : null;
-      return {
-        role: turn.role,
-        content: turn.content,
-        mode: turn.mode,
-        image_url: image ? mediaLink(ctx, token, `${index}-image`) : null,
-        video_url: done && turn.videoKey ? mediaLink(ctx, token, `${index}-video`) : null,
-        picture: image ? await pagePicture(ctx, link.userId, token, `${index}-image`, image) : null,
-      };
-    }),
-  );
+  const before = query.before ? openCursor(ctx, link.tokenHash, query.before) : undefined;
+  const page = await messageRowsPage(ctx, link.userId, link.storyId, { limit: query.limit, before });
+  const messages = await Promise.all(page.rows.map((row) => sharedMessage(ctx, link, token, row)));
   return {
     record,
     response: {
@@ -196,8 +219,15 @@ export async function readSharedStory(ctx: SharingContext, token: string): Promi
       },
       author: link.showUsername ? await publicUsername(ctx, link.userId) : null,
       messages,
+      has_more: page.has_more,
+      next_cursor: page.next_cursor ? sealCursor(ctx, link.tokenHash, page.next_cursor) : null,
     },
   };
+}
+
+/** The shared story's opening words, for its link preview when it has no context. */
+export function firstNarration(ctx: SharingContext, record: StoryRecord): Promise<string | null> {
+  return firstNarrationOf(ctx.db, record.userId, record.id);
 }
 
 /**
@@ -233,8 +263,9 @@ export async function sharedMediaKey(
     if (!record.thumbnailKey) throw new NotFound("Media not found");
     return record.thumbnailKey;
   }
-  const turns = await storyTurns(ctx, link.userId, link.storyId);
-  const turn = turns[Number(match[2])];
+  // The handle names one message; it must be one the shared story shows now (not undone, deleted or elsewhere).
+  const messageId = messageIdOf(ctx, link.tokenHash, match[2]!);
+  const turn = messageId ? await shownMessage(ctx.db, link.userId, link.storyId, messageId) : undefined;
   const key =
     turn?.mediaStatus === "completed" ? (match[3] === "image" ? turn.imageKey : turn.videoKey) : null;
   if (!key) throw new NotFound("Media not found");

@@ -5,9 +5,23 @@
 // it ends at the newest: the live end, where turns are played), and how many narrations come before it (turn
 // numbers). Opening reads the newest page; scrolling up reads the page before; a checkpoint reads the page
 // around its message; reading the conversation again (after a change) refreshes the newest page and keeps the
-// older pages already loaded.
+// older pages already loaded. A shared story's public page reads its pages with the same functions (decision
+// 0138): its messages are not ChatMessages, so the loaders that need no more than an id are generic.
 import type { ChatMessage, MessagePage } from "@storyverse/contract/chat";
 import { type QueryClient, type QueryKey, useQuery } from "@tanstack/react-query";
+
+/**
+ * The newest page holds fewer messages than the server's default page: 15 exchanges fill more than any screen,
+ * and a conversation opens (and is read again after each turn) with a smaller answer. Older pages come at the
+ * default size as the reader scrolls up. A story's, the main chat's and a shared story's (decision 0138).
+ */
+export const NEWEST_PAGE_MESSAGES = 30;
+
+/** The query of a conversation's newest page (older pages: the cursor alone, at the server's default size). */
+export const pageQuery = (position: PagePosition | { before?: string }): string =>
+  new URLSearchParams(
+    Object.keys(position).length === 0 ? { limit: String(NEWEST_PAGE_MESSAGES) } : position,
+  ).toString();
 
 export interface PageWindow {
   /** Cursor of the page before the loaded messages; null when they start at the story's first. */
@@ -24,7 +38,20 @@ export type PagePosition =
   | { around: string }
   | Record<string, never>;
 
-/** Reads one page of the conversation (GET /api/stories/{id}/messages). */
+/**
+ * A page as the API answers it: a story's or the main chat's (MessagePage), or a shared story's (which has no
+ * newer pages and no turn numbers).
+ */
+export interface PageOf<M> {
+  messages: M[];
+  has_more: boolean;
+  next_cursor: string | null;
+  has_newer?: boolean;
+  newer_cursor?: string | null;
+  turns_before?: number;
+}
+
+/** Reads one page of the conversation (GET /api/stories/{id}/messages, or the main chat's /api/chat/history). */
 export type PageReader = (position: PagePosition, signal?: AbortSignal) => Promise<MessagePage>;
 
 const WHOLE: PageWindow = { older: null, newer: null, turnsBefore: 0 };
@@ -35,10 +62,10 @@ export const pagesKey = (queryKey: QueryKey) => [...queryKey, "pages"] as const;
 export const windowOf = (queryClient: QueryClient, queryKey: QueryKey): PageWindow =>
   queryClient.getQueryData<PageWindow>(pagesKey(queryKey)) ?? WHOLE;
 
-const windowFrom = (page: MessagePage): PageWindow => ({
+const windowFrom = <M>(page: PageOf<M>): PageWindow => ({
   older: page.has_more ? page.next_cursor : null,
-  newer: page.has_newer ? page.newer_cursor : null,
-  turnsBefore: page.turns_before,
+  newer: page.has_newer ? (page.newer_cursor ?? null) : null,
+  turnsBefore: page.turns_before ?? 0,
 });
 
 const isLocal = (message: ChatMessage) => message.id.startsWith("local-");
@@ -73,9 +100,9 @@ export async function readNewestPage(
 }
 
 /** Writes a page read by itself (a story opened, a branch shown) as the whole loaded conversation. */
-export function showPage(queryClient: QueryClient, queryKey: QueryKey, page: MessagePage): void {
+export function showPage<M>(queryClient: QueryClient, queryKey: QueryKey, page: PageOf<M>): void {
   queryClient.setQueryData<PageWindow>(pagesKey(queryKey), windowFrom(page));
-  queryClient.setQueryData<ChatMessage[]>(queryKey, page.messages);
+  queryClient.setQueryData<M[]>(queryKey, page.messages);
 }
 
 const loading = new Set<string>();
@@ -92,27 +119,28 @@ async function once(key: string, load: () => Promise<void>): Promise<boolean> {
   }
 }
 
-const withoutKnown = (page: ChatMessage[], known: readonly ChatMessage[]) => {
+const withoutKnown = <M extends { id: string }>(page: M[], known: readonly M[]) => {
   const ids = new Set(known.map((m) => m.id));
   return page.filter((m) => !ids.has(m.id));
 };
 
 /** Loads the page before the loaded messages (the reader scrolled up); false when there is none. */
-export async function readOlderPage(queryClient: QueryClient, queryKey: QueryKey, read: PageReader) {
+export async function readOlderPage<M extends { id: string }>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  read: (position: { before: string }) => Promise<PageOf<M>>,
+) {
   const cursor = windowOf(queryClient, queryKey).older;
   if (!cursor) return false;
   return once(`${JSON.stringify(queryKey)}:older`, async () => {
     const page = await read({ before: cursor });
     // The conversation changed meanwhile (another branch, a reload): this page is not its any more.
     if (windowOf(queryClient, queryKey).older !== cursor) return;
-    queryClient.setQueryData<ChatMessage[]>(queryKey, (list = []) => [
-      ...withoutKnown(page.messages, list),
-      ...list,
-    ]);
+    queryClient.setQueryData<M[]>(queryKey, (list = []) => [...withoutKnown(page.messages, list), ...list]);
     queryClient.setQueryData<PageWindow>(pagesKey(queryKey), (shown = WHOLE) => ({
       ...shown,
       older: page.has_more ? page.next_cursor : null,
-      turnsBefore: page.turns_before,
+      turnsBefore: page.turns_before ?? 0,
     }));
   });
 }

@@ -1,26 +1,33 @@
 // The main chat (view "chat"): the never-ending main story over /api/chat, with its canvas.
 // It has no settings and no references; its canvas follows the newest media of the conversation.
+import { useQueryClient } from "@tanstack/react-query";
 import { Infinity as InfinityIcon } from "lucide-react";
 import { useMemo } from "react";
 import { sendChatMessage } from "../../../shared/conversation/api/send-chat-message";
 import type { ChatBackend } from "../../../shared/conversation/chat-backend";
 import { ChatExperience } from "../../../shared/conversation/components/chat-experience";
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
+import { type PageReader, readNewestPage } from "../../../shared/conversation/message-pages";
 import { useChatSession } from "../../../shared/conversation/use-chat-session";
-import { CHAT_HISTORY_KEY, fetchChatHistory } from "../api/chat-history";
+import { CHAT_HISTORY_KEY, fetchChatPage } from "../api/chat-history";
 import { fetchChatMediaStatus } from "../api/chat-media-status";
 
+/** The main chat's pages (decision 0138): it opens on the newest page and reads older ones as the player scrolls up. */
+const pages: PageReader = (position, signal) => fetchChatPage(position, signal);
+
 export function MainChat() {
+  const queryClient = useQueryClient();
   const backend = useMemo<ChatBackend>(
     () => ({
       queryKey: CHAT_HISTORY_KEY,
-      fetchMessages: fetchChatHistory,
+      fetchMessages: (signal) => readNewestPage(queryClient, CHAT_HISTORY_KEY, pages, signal),
+      pages,
       send: sendChatMessage,
       mediaStatus: fetchChatMediaStatus,
       // Read afresh each time the view opens: signed media URLs expire after an hour.
       refreshOnOpen: true,
     }),
-    [],
+    [queryClient],
   );
   const session = useChatSession(backend);
 

@@ -11,6 +11,7 @@ import {
   type LiveShareResponse,
   liveShareResponseSchema,
   revokeShareResponseSchema,
+  SHARED_NEWEST_PAGE_MESSAGES,
   type SharedStoryResponse,
   type ShareLinkResponse,
   sharedStoryResponseSchema,
@@ -45,8 +46,19 @@ export async function revokeShareLink(storyId: string): Promise<void> {
   });
 }
 
-export function fetchSharedStory(token: string, signal?: AbortSignal): Promise<SharedStoryResponse> {
-  return apiRequest(`/api/shared/${encodeURIComponent(token)}`, {
+/**
+ * A page of a shared story, signed out (decision 0138): the newest page (SHARED_NEWEST_PAGE_MESSAGES), or the
+ * page before a cursor the link handed out.
+ */
+export function fetchSharedPage(
+  token: string,
+  position: { before?: string } = {},
+  signal?: AbortSignal,
+): Promise<SharedStoryResponse> {
+  const query = new URLSearchParams(
+    position.before ? { before: position.before } : { limit: String(SHARED_NEWEST_PAGE_MESSAGES) },
+  );
+  return apiRequest(`/api/shared/${encodeURIComponent(token)}?${query}`, {
     schema: sharedStoryResponseSchema,
     signal,
     timeoutMs: 60_000,

@@ -1,18 +1,28 @@
 // The public page of a shared story (/s/{token}): read-only, no account needed, nothing of the app
 // around it. Story text goes through the app's Markdown component (raw HTML shows as text). A revoked or
-// unknown link says so plainly.
+// unknown link says so plainly. The story is read a page at a time (decision 0138), as a story's own page reads
+// it: the newest page first, the page before as the reader scrolls up (or asks for it), without moving what
+// they read; past WINDOWED_FROM messages only the rows near the viewport are in the page.
 import {
   SHARED_PICTURE_SIZES,
   type SharedMessage,
   type SharedStoryResponse,
 } from "@storyverse/contract/sharing";
-import { BookOpenText } from "lucide-react";
-import { useEffect, useState } from "react";
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { BookOpenText, History } from "lucide-react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Button } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
-import { fetchSharedStory } from "../api/share-links";
+import { readOlderPage, showPage, usePageWindow } from "../../../shared/conversation/message-pages";
+import { LOAD_MARGIN_PX, WINDOWED_FROM } from "../../../shared/conversation/windowing";
+import { fetchSharedPage } from "../api/share-links";
 
 export const SHARE_GONE_MESSAGE = "This shared story does not exist or is no longer shared.";
+export const EARLIER_MESSAGES = "Earlier messages load as you scroll up";
+export const LOAD_EARLIER = "Show earlier messages";
+export const EARLIER_FAILED = "Could not load the earlier messages. Please try again.";
 
 /** The token of a /s/{token} address, or null for any other path. */
 export function shareTokenFromPath(pathname: string): string | null {
@@ -20,30 +30,45 @@ export function shareTokenFromPath(pathname: string): string | null {
   return match?.[1] ?? null;
 }
 
-type PageState =
-  | { kind: "loading" }
-  | { kind: "ready"; story: SharedStoryResponse }
-  | { kind: "error"; message: string };
+/** The loaded messages of a shared story, oldest first; beside them (+ "pages") where they sit in it. */
+const sharedMessagesKey = (token: string) => ["shared-story", token, "messages"] as const;
 
 export function SharedStoryPage() {
-  const token = shareTokenFromPath(window.location.pathname) ?? "";
-  const [state, setState] = useState<PageState>({ kind: "loading" });
+  // The page is outside the app: it keeps its own small query cache for the story's pages.
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
+  );
+  return (
+    <QueryClientProvider client={client}>
+      <SharedStoryReader />
+    </QueryClientProvider>
+  );
+}
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchSharedStory(token, controller.signal).then(
-      (story) => {
-        document.title = `${story.story.title} · Storyverse`;
-        setState({ kind: "ready", story });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const gone = error instanceof ApiError && error.status === 404;
-        setState({ kind: "error", message: gone ? SHARE_GONE_MESSAGE : errorMessage(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [token]);
+/** The story as it opened: its title and author, and which scene is painted first (eagerly). */
+type Opened = { story: SharedStoryResponse; firstMedia: string | null };
+
+function SharedStoryReader() {
+  const token = shareTokenFromPath(window.location.pathname) ?? "";
+  const queryClient = useQueryClient();
+  const key = sharedMessagesKey(token);
+  const opened = useQuery({
+    queryKey: ["shared-story", token, "opened"],
+    queryFn: async ({ signal }): Promise<Opened> => {
+      const story = await fetchSharedPage(token, {}, signal);
+      showPage(queryClient, key, story);
+      document.title = `${story.story.title} · Storyverse`;
+      const first = story.messages.find((message) => message.image_url || message.video_url);
+      return { story, firstMedia: first?.id ?? null };
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const error = opened.error;
+  const message = error
+    ? error instanceof ApiError && error.status === 404
+      ? SHARE_GONE_MESSAGE
+      : errorMessage(error)
+    : null;
 
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-10 text-ink sm:px-6">
@@ -51,13 +76,13 @@ export function SharedStoryPage() {
         <BookOpenText aria-hidden="true" className="size-4" />
         Storyverse
       </a>
-      {state.kind === "loading" ? <p className="text-ink-muted">Loading the story…</p> : null}
-      {state.kind === "error" ? (
+      {opened.isPending ? <p className="text-ink-muted">Loading the story…</p> : null}
+      {message ? (
         <p role="alert" className="text-lg">
-          {state.message}
+          {message}
         </p>
       ) : null}
-      {state.kind === "ready" ? <SharedStory story={state.story} /> : null}
+      {opened.data ? <SharedStory token={token} opened={opened.data} /> : null}
     </main>
   );
 }
@@ -93,8 +118,79 @@ function ScenePicture({ message, first }: { message: SharedMessage; first: boole
   );
 }
 
-function SharedStory({ story }: { story: SharedStoryResponse }) {
-  const firstMedia = story.messages.findIndex((message) => message.image_url || message.video_url);
+function SharedStory({ token, opened }: { token: string; opened: Opened }) {
+  const queryClient = useQueryClient();
+  const key = sharedMessagesKey(token);
+  const { story } = opened;
+  const messages =
+    useQuery({
+      queryKey: key,
+      queryFn: () => queryClient.getQueryData<SharedMessage[]>(key) ?? [],
+      enabled: false,
+      staleTime: Number.POSITIVE_INFINITY,
+    }).data ?? [];
+  const loaded = usePageWindow(key, true);
+  const hasOlder = loaded.older !== null;
+
+  // Older pages load above the reader without moving what they are reading: the distance from the end is kept.
+  const keepPlace = useRef<number | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderFailed, setOlderFailed] = useState(false);
+  const loadOlder = useCallback(async () => {
+    if (keepPlace.current !== null) return;
+    const page = document.documentElement;
+    keepPlace.current = page.scrollHeight - window.scrollY;
+    const first = queryClient.getQueryData<SharedMessage[]>(key)?.[0]?.id;
+    setLoadingOlder(true);
+    setOlderFailed(false);
+    try {
+      await readOlderPage<SharedMessage>(queryClient, key, (position) => fetchSharedPage(token, position));
+    } catch {
+      setOlderFailed(true);
+    } finally {
+      // Nothing arrived above (no page, or it failed): there is no place to keep.
+      if (queryClient.getQueryData<SharedMessage[]>(key)?.[0]?.id === first) keepPlace.current = null;
+      setLoadingOlder(false);
+    }
+  }, [queryClient, key, token]);
+  const first = messages[0]?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older messages arrived above
+  useLayoutEffect(() => {
+    if (keepPlace.current === null) return;
+    window.scrollTo({ top: document.documentElement.scrollHeight - keepPlace.current, behavior: "instant" });
+    keepPlace.current = null;
+  }, [first]);
+
+  // Scrolling up to within LOAD_MARGIN_PX of the earliest loaded message reads the page before it.
+  const list = useRef<HTMLOListElement>(null);
+  const olderRef = useRef({ hasOlder, olderFailed, loadOlder });
+  olderRef.current = { hasOlder, olderFailed, loadOlder };
+  useEffect(() => {
+    let lastY = window.scrollY;
+    const onScroll = () => {
+      const y = window.scrollY;
+      const up = y < lastY;
+      lastY = y;
+      const { hasOlder: more, olderFailed: failed, loadOlder: load } = olderRef.current;
+      const top = (list.current?.getBoundingClientRect().top ?? 0) + y;
+      if (up && more && !failed && y < top + LOAD_MARGIN_PX) void load();
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+
+  const windowed = messages.length > WINDOWED_FROM;
+  const virtualizer = useWindowVirtualizer({
+    count: messages.length,
+    estimateSize: (index) => estimateRow(messages[index]),
+    getItemKey: (index) => messages[index]?.id ?? index,
+    overscan: 6,
+    gap: ROW_GAP_PX,
+    scrollMargin: list.current?.offsetTop ?? 0,
+    enabled: windowed,
+  });
+  const rows = windowed ? virtualizer.getVirtualItems() : null;
+
   return (
     <article className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
@@ -104,34 +200,86 @@ function SharedStory({ story }: { story: SharedStoryResponse }) {
           <Markdown className="text-ink-muted italic">{story.story.context}</Markdown>
         ) : null}
       </header>
-      {story.messages.length === 0 ? <p className="text-ink-muted">This story has no turns yet.</p> : null}
-      <ol className="flex flex-col gap-5">
-        {story.messages.map((message, index) => (
-          // The list never reorders: positions are stable keys.
-          // biome-ignore lint/suspicious/noArrayIndexKey: a shared story is read-only and append-only
-          <li key={index} className={message.role === "user" ? "rounded-2xl bg-surface-2 px-4 py-3" : ""}>
-            {message.role === "user" ? (
-              <p className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">Player</p>
-            ) : null}
-            <Markdown>{message.content}</Markdown>
-            {message.video_url ? (
-              // biome-ignore lint/a11y/useMediaCaption: generated scenes have no spoken words to caption
-              <video
-                controls
-                playsInline
-                src={message.video_url}
-                poster={message.picture?.src ?? message.image_url ?? undefined}
-                width={message.picture?.width}
-                height={message.picture?.height}
-                preload={index === firstMedia ? "metadata" : "none"}
-                className="mt-3 h-auto w-full rounded-xl"
-              />
-            ) : message.image_url ? (
-              <ScenePicture message={message} first={index === firstMedia} />
-            ) : null}
-          </li>
-        ))}
-      </ol>
+      {messages.length === 0 ? <p className="text-ink-muted">This story has no turns yet.</p> : null}
+      {hasOlder ? (
+        <div className="flex flex-col items-center gap-2 text-center text-xs text-ink-faint">
+          <p>{olderFailed ? <span role="alert">{EARLIER_FAILED}</span> : EARLIER_MESSAGES}</p>
+          <Button
+            variant="secondary"
+            size="xs"
+            loading={loadingOlder}
+            icon={<History aria-hidden="true" className="size-3.5" />}
+            onClick={() => void loadOlder()}
+          >
+            {LOAD_EARLIER}
+          </Button>
+        </div>
+      ) : null}
+      {rows ? (
+        <ol
+          ref={list}
+          aria-label="The story"
+          className="relative"
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {rows.map((row) => {
+            const message = messages[row.index];
+            if (!message) return null;
+            return (
+              <li
+                key={row.key}
+                ref={virtualizer.measureElement}
+                data-index={row.index}
+                className="absolute top-0 left-0 w-full"
+                style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+              >
+                <SharedRow message={message} first={message.id === opened.firstMedia} />
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <ol ref={list} aria-label="The story" className="flex flex-col gap-5">
+          {messages.map((message) => (
+            <li key={message.id}>
+              <SharedRow message={message} first={message.id === opened.firstMedia} />
+            </li>
+          ))}
+        </ol>
+      )}
     </article>
   );
 }
+
+const ROW_GAP_PX = 20;
+
+/** A row's height before it is measured: the player's line, a narration, a narration with its scene. */
+const estimateRow = (message: SharedMessage | undefined) =>
+  !message ? 120 : message.role === "user" ? 72 : message.image_url || message.video_url ? 640 : 200;
+
+/** One message of the story; memoised, so older pages arriving above draw only their own rows. */
+const SharedRow = memo(function SharedRow({ message, first }: { message: SharedMessage; first: boolean }) {
+  return (
+    <div className={message.role === "user" ? "rounded-2xl bg-surface-2 px-4 py-3" : ""}>
+      {message.role === "user" ? (
+        <p className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">Player</p>
+      ) : null}
+      <Markdown>{message.content}</Markdown>
+      {message.video_url ? (
+        // biome-ignore lint/a11y/useMediaCaption: generated scenes have no spoken words to caption
+        <video
+          controls
+          playsInline
+          src={message.video_url}
+          poster={message.picture?.src ?? message.image_url ?? undefined}
+          width={message.picture?.width}
+          height={message.picture?.height}
+          preload={first ? "metadata" : "none"}
+          className="mt-3 h-auto w-full rounded-xl"
+        />
+      ) : message.image_url ? (
+        <ScenePicture message={message} first={first} />
+      ) : null}
+    </div>
+  );
+});

@@ -232,6 +232,7 @@ describe("the shared story page", () => {
         author: "ada",
         messages: [
           {
+            id: "m1",
             role: "user",
             content: "<img src=x onerror=alert(1)> I knock",
             mode: "image",
@@ -240,6 +241,7 @@ describe("the shared story page", () => {
             picture: null,
           },
           {
+            id: "m2",
             role: "assistant",
             content: "The door **opens**.",
             mode: "image",
@@ -248,11 +250,14 @@ describe("the shared story page", () => {
             picture: null,
           },
         ],
+        has_more: false,
+        next_cursor: null,
       }),
     );
     const { container } = render(<SharedStoryPage />);
     expect(await screen.findByRole("heading", { level: 1, name: "Lanterns" })).toBeTruthy();
-    expect(calls[0]?.path).toBe(`/api/shared/${TOKEN}`);
+    // The newest page opens the story (decision 0138).
+    expect(calls[0]?.path).toBe(`/api/shared/${TOKEN}?limit=30`);
     expect(screen.getByText("A story by ada")).toBeTruthy();
     expect(screen.getByText("<img src=x onerror=alert(1)> I knock")).toBeTruthy();
     expect(container.querySelector('img[src="x"]')).toBeNull();
@@ -263,6 +268,7 @@ describe("the shared story page", () => {
   it("shows page-sized pictures: srcset, sizes, width and height, the first eager and first in line", async () => {
     window.history.replaceState(null, "", `/s/${TOKEN}`);
     const scene = (n: number) => ({
+      id: `s${n}`,
       role: "assistant",
       content: `Scene ${n}`,
       mode: "image",
@@ -281,11 +287,21 @@ describe("the shared story page", () => {
         story: { title: "Pictures", context: "", created_at: "x", thumbnail: null },
         author: null,
         messages: [
-          { role: "user", content: "Go", mode: "chat", image_url: null, video_url: null, picture: null },
+          {
+            id: "u1",
+            role: "user",
+            content: "Go",
+            mode: "chat",
+            image_url: null,
+            video_url: null,
+            picture: null,
+          },
           scene(1),
           scene(2),
           scene(3),
         ],
+        has_more: false,
+        next_cursor: null,
       }),
     );
     render(<SharedStoryPage />);

@@ -3,15 +3,8 @@
 import { type MessagePage, messagePageSchema } from "@storyverse/contract/chat";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { type PagePosition, readNewestPage } from "../../../shared/conversation/message-pages";
+import { type PagePosition, pageQuery, readNewestPage } from "../../../shared/conversation/message-pages";
 import { STORIES_KEY } from "./list-stories";
-
-/**
- * The newest page holds fewer messages than the server's default page: 15 exchanges fill more than any screen,
- * and the story opens (and is read again after each turn) with a smaller answer. Older pages come at the
- * default size as the reader scrolls up.
- */
-export const NEWEST_PAGE_MESSAGES = 30;
 
 export const storyMessagesKey = (storyId: string) => [...STORIES_KEY, storyId, "messages"] as const;
 
@@ -20,9 +13,7 @@ export async function fetchStoryPage(
   position: PagePosition = {},
   signal?: AbortSignal,
 ): Promise<MessagePage> {
-  const query = new URLSearchParams(
-    Object.keys(position).length === 0 ? { limit: String(NEWEST_PAGE_MESSAGES) } : position,
-  ).toString();
+  const query = pageQuery(position);
   return apiRequest(`/api/stories/${encodeURIComponent(storyId)}/messages${query ? `?${query}` : ""}`, {
     schema: messagePageSchema,
     signal,

@@ -49,6 +49,7 @@ import { takeReveals } from "../conversation-reveal";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
 import type { ConversationPaging } from "../use-chat-session";
 import type { PollingStop } from "../use-media-settling";
+import { LOAD_MARGIN_PX, WINDOWED_FROM } from "../windowing";
 import { PricePill } from "./price-pill";
 import { WhatShapedThis } from "./shaped-by";
 
@@ -102,13 +103,6 @@ interface MessageListProps {
   sceneOnCanvas?: string | null;
 }
 
-/**
- * Longer conversations are windowed (decision 0130): only the rows near the viewport are in the page. A short
- * one is drawn whole (a few dozen rows cost less than measuring them), with the same memoised rows.
- */
-export const WINDOWED_FROM = 40;
-/** Within this distance of the top (or of the end, after a jump) the next page is read. */
-const LOAD_MARGIN_PX = 800;
 const ROW_GAP_PX = 20;
 const HIGHLIGHT = ["rounded-2xl", "ring-2", "ring-accent-500", "ring-offset-4", "ring-offset-canvas"];
 
