@@ -52,4 +52,4 @@ export const ACCOUNT_DELETED_MESSAGE = "Your account and everything in it have b
 export const DELETE_ACCOUNT_GOES =
   "Your stories with every branch and message, your gallery's pictures and clips, your Studio, your share links, your credits and your profile are deleted, and you are signed out everywhere.";
 export const DELETE_ACCOUNT_KEPT =
-  "Kept for accounting, with nothing that names you: each credit purchase, charge and refund's amount, kind, date and payment reference.";
+  "For accounting, with nothing that names you: each credit purchase, charge and refund's amount, kind, date and payment reference.";

@@ -1,5 +1,6 @@
+import { YourDataCard } from "../../features/accounts/components/your-data-card";
 import { CreditsPage } from "../../features/credits/components/credits-page";
 
 export function SubscriptionView() {
-  return <CreditsPage />;
+  return <CreditsPage footer={<YourDataCard />} />;
 }

@@ -1,5 +1,7 @@
 // The Credits page (the account page): the Credits card, this month's activity,
-// billing, the media storage, the Top Up packs and the credit history.
+// billing, the media storage, the Top Up packs and the credit history; then what the app puts below it (the
+// account's data: its download and deletion).
+import type { ReactNode } from "react";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { BillingCard } from "./billing-card";
 import { CreditHistory } from "./credit-history";
@@ -8,7 +10,7 @@ import { MonthlyActivityCard } from "./monthly-activity-card";
 import { StorageCard } from "./storage-card";
 import { TopUpPacks } from "./top-up-packs";
 
-export function CreditsPage() {
+export function CreditsPage({ footer }: { footer?: ReactNode }) {
   const { unlimited } = useCreditBalance();
   return (
     <div className="px-4 pb-16 text-ink sm:px-6 lg:px-8">
@@ -27,6 +29,7 @@ export function CreditsPage() {
         <StorageCard />
         <TopUpPacks />
         <CreditHistory />
+        {footer}
       </div>
     </div>
   );
