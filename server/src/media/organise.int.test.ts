@@ -114,7 +114,9 @@ describe("deleting under /api/media", () => {
 describe("a picture a story card shows", () => {
   it("is not deleted silently: 409 media_in_use naming the story, and deleted only once confirmed", async () => {
     const user = await createUser(t);
-    const story = (await call(user, "POST", "/api/stories", { title: "The Ember Crown", context: "" })).json();
+    const story = (
+      await call(user, "POST", "/api/stories", { title: "The Ember Crown", context: "" })
+    ).json();
     const storyId = (story.story?.id ?? story.id) as string;
     const image = await picture(user, "Mara's portrait");
     const made = await call(user, "POST", `/api/stories/${storyId}/cards`, {

@@ -177,6 +177,21 @@ export async function newestMediaOfAllStories(q: Queryable, userId: string): Pro
   return rows.map((row) => ({ storyId: row.storyId!, key: row.key, createdAt: row.createdAt }));
 }
 
+/** The user's images whose original is one of `keys` (one query): for showing small versions of them. */
+export async function findOwnedImagesByKeys(
+  q: Queryable,
+  userId: string,
+  keys: string[],
+): Promise<MediaItemRow[]> {
+  if (keys.length === 0) return [];
+  return q
+    .select()
+    .from(mediaItems)
+    .where(
+      and(eq(mediaItems.userId, userId), eq(mediaItems.kind, "image"), inArray(mediaItems.storageKey, keys)),
+    );
+}
+
 /** The user's items among `ids`, in one query; a stray id can never show someone else's file. */
 export async function findOwnedByIds(q: Queryable, userId: string, ids: string[]): Promise<MediaItemRow[]> {
   if (ids.length === 0) return [];

@@ -13,6 +13,7 @@ import {
   findOwnedById,
   findOwnedByIds,
   findOwnedByKey,
+  findOwnedImagesByKeys,
   insertMediaItem,
   listMediaItems,
   listMediaOfMessage,
@@ -232,6 +233,21 @@ export async function ownedImageByKey(ctx: Pick<AppContext, "db">, userId: strin
 /** Each story's newest picture key and its time, for the story cards. */
 export async function newestMediaOfStories(ctx: Pick<AppContext, "db">, userId: string, storyIds: string[]) {
   return newestStoryMedia(ctx.db, userId, storyIds);
+}
+
+/**
+ * For each key among `keys` that is one of the user's gallery pictures' originals, its small thumbnail's key:
+ * what a strip of 48-px inputs shows instead of a 2K original (decision 0141). Other keys are not in the map.
+ */
+export async function smallImageKeys(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  keys: string[],
+): Promise<Map<string, string>> {
+  const rows = await findOwnedImagesByKeys(ctx.db, userId, [...new Set(keys)]);
+  return new Map(
+    rows.flatMap((row) => (row.thumbnailKey ? [[row.storageKey, row.thumbnailKey] as const] : [])),
+  );
 }
 
 /** The user's gallery items among `ids` (others' ids are left out). */

@@ -174,6 +174,13 @@ describe("POST /api/studio/generate-image", () => {
     const sent = messages.at(-2);
     expect(sent).toMatchObject({ role: "user", batchSize: 2 });
     expect(sent.input_images).toHaveLength(5);
+    // The history's 48-px input strip gets a gallery picture's small thumbnail, never its 2K original.
+    const shown = (sent.input_images as string[]).map((url) => new URL(url, "http://x").pathname);
+    expect(shown.slice(0, 3)).toEqual([
+      new URL(item.thumbnail_url!, "http://x").pathname,
+      new URL(item.thumbnail_url!, "http://x").pathname,
+      new URL(item.thumbnail_url!, "http://x").pathname,
+    ]);
     for (const url of sent.input_images as string[]) {
       expect((await fetchMedia(t, url)).status).toBe(200);
     }

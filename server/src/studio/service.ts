@@ -22,7 +22,14 @@ import { prepareReference } from "../media/images";
 import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { assertStorageAvailable, StorageFull } from "../media/quota";
 import type { MediaItemRow } from "../media/repo";
-import { discardMedia, type MediaOrigin, ownedMediaByIds, saveImage, toGalleryItem } from "../media/service";
+import {
+  discardMedia,
+  type MediaOrigin,
+  ownedMediaByIds,
+  saveImage,
+  smallImageKeys,
+  toGalleryItem,
+} from "../media/service";
 import { DomainError } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
@@ -266,6 +273,12 @@ export async function studioHistory(
   const items = new Map<string, GalleryItem>(
     await Promise.all(media.map(async (row) => [row.id, await toGalleryItem(ctx, row)] as const)),
   );
+  // Inputs show in 48-px slots: a gallery picture's small thumbnail, never its 2K original.
+  const small = await smallImageKeys(
+    ctx,
+    userId,
+    rows.flatMap((row) => row.inputKeys),
+  );
   return Promise.all(
     rows.map(async (row) => {
       // An item missing from the map no longer exists; the message keeps the rest.
@@ -276,7 +289,9 @@ export async function studioHistory(
         content: row.content,
         images: imageItems.map((item) => item.url),
         image_items: imageItems,
-        input_images: await Promise.all(row.inputKeys.map((key) => ctx.storage.signedUrl(key))),
+        input_images: await Promise.all(
+          row.inputKeys.map((key) => ctx.storage.signedUrl(small.get(key) ?? key)),
+        ),
         isAdvisor: row.isAdvisor,
         batchSize: row.batchSize,
         timestamp: row.createdAt.toISOString(),
