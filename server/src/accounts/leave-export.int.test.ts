@@ -128,14 +128,20 @@ describe("the account archive", () => {
   it("is answered again while it is being made, and no one else can follow it", async () => {
     const owner = await createUser(t);
     const stranger = await createUser(t);
-    const first = await call(owner, "POST", "/api/account/export");
+    // Queued and never picked up (its job is not sent), so it is still being made when asked for again.
+    const queued = await startAccountExport(
+      { ...t.ctx, jobs: { ...t.ctx.jobs, send: async () => "" } },
+      owner.userId,
+    );
     const again = await call(owner, "POST", "/api/account/export");
-    const id = first.json().export.id;
-    if (again.statusCode === 200) expect(again.json().export.id).toBe(id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().export).toMatchObject({ id: queued.export.id, status: "queued", download_url: null });
+    const id = queued.export.id;
     expect((await call(stranger, "GET", `/api/account/export/${id}`)).statusCode).toBe(404);
     expect((await call(stranger, "GET", `/api/account/export/${randomUUID()}`)).statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: `/api/account/export/${id}` })).statusCode).toBe(401);
     const made = await finishedExport(stranger);
+    expect(made.status).toBe("completed");
     expect((await call(owner, "GET", `/api/account/export/${made.id}`)).statusCode).toBe(404);
   }, 120_000);
 });
