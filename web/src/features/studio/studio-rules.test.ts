@@ -10,6 +10,7 @@ import {
   PASTE_LIMIT_MESSAGE,
   PICKER_LIMIT_MESSAGE,
   pickerCounter,
+  pickerRoom,
   REUSE_LIMIT_MESSAGE,
   type StudioInput,
   studioCost,
@@ -100,17 +101,24 @@ describe("the gallery picker", () => {
     expect(togglePickerSelection(on.selection, "a").selection).toEqual([]);
   });
 
-  it("caps selections at 10, with the spec's message, while its counter reads /3", () => {
+  it("caps selections at 10, with the spec's message, and counts them out of the room left", () => {
     let selection: string[] = [];
     for (let i = 0; i < 10; i++) selection = togglePickerSelection(selection, `id${i}`).selection;
     expect(selection).toHaveLength(10);
     const refused = togglePickerSelection(selection, "id10");
     expect(refused.error).toBe(PICKER_LIMIT_MESSAGE);
     expect(refused.selection).toEqual(selection);
-    expect(pickerCounter(0)).toBe("0/3 selected");
-    expect(pickerCounter(3)).toBe("3/3 selected");
-    // The spec's quirk, kept: the counter's denominator stays 3 while up to 10 may be selected.
-    expect(pickerCounter(10)).toBe("10/3 selected");
+    expect(pickerCounter(0)).toBe("0/10 selected");
+    // Never "4/3 selected" (issue 45 item 9): the denominator is how many may be selected.
+    expect(pickerCounter(4)).toBe("4/10 selected");
+    expect(pickerCounter(10)).toBe("10/10 selected");
+    expect(pickerCounter(2, pickerRoom(uploads(7)))).toBe("2/3 selected");
+    // With 7 inputs already there, an 11th image is refused at the 4th selection, in the spec's words.
+    const three = ["a", "b", "c"];
+    expect(togglePickerSelection(three, "d", 7)).toMatchObject({
+      error: "Maximum 10 images allowed for Seedream-4. You currently have 7 images.",
+      selection: three,
+    });
     // Unselecting still works at the cap.
     expect(togglePickerSelection(selection, "id0").selection).toHaveLength(9);
   });

@@ -12,8 +12,6 @@ export const PASTE_LIMIT_MESSAGE = "Maximum 10 images allowed. Remove some image
 export const PICKER_LIMIT_MESSAGE = "Maximum 10 images can be selected for Seedream-4 input";
 export const REUSE_LIMIT_MESSAGE = "Maximum 3 images can be selected for input";
 export const INVALID_GENERATION_RESPONSE = "Invalid response from image generation service";
-/** The counter's denominator in the gallery picker: it reads /3 while the picker caps at 10 (wording kept). */
-export const PICKER_COUNTER_DENOMINATOR = 3;
 export const PICKER_MAX_SELECTION = MAX_INPUT_IMAGES;
 
 /** 'Maximum 10 images allowed for Seedream-4. You currently have N images.' */
@@ -21,8 +19,16 @@ export const overallLimitMessage = (current: number) => tooManyInputImagesMessag
 
 export const generationFailedMessage = (message: string) => `Generation failed: ${message}`;
 
-/** The picker's counter: '{n}/3 selected', worded so even past 3. */
-export const pickerCounter = (selected: number) => `${selected}/${PICKER_COUNTER_DENOMINATOR} selected`;
+/**
+ * The picker's counter: '{n}/{room} selected', room being how many more inputs fit (10 less those already
+ * there). It read '/3' while 10 could be selected ("4/3 selected", issue 45 item 9).
+ */
+export const pickerCounter = (selected: number, room: number = PICKER_MAX_SELECTION) =>
+  `${selected}/${room} selected`;
+
+/** How many images the picker may select: what is left of the 10 inputs. */
+export const pickerRoom = (inputs: readonly StudioInput[]) =>
+  Math.max(0, Math.min(PICKER_MAX_SELECTION, MAX_INPUT_IMAGES - inputs.length));
 
 /**
  * An input image as the composer holds it: either one of the user's gallery items (sent by its id) or an
@@ -64,10 +70,14 @@ export function checkPaste<T extends { type: string }>(items: T[], currentCount:
   return { accepted: images, error: null };
 }
 
-/** Toggling one image in the gallery picker: at most 10 selected at once. */
+/**
+ * Toggling one image in the gallery picker: at most 10 selected at once, and never more than the inputs
+ * have room for (`inputCount` already there): the counter's denominator is that room.
+ */
 export function togglePickerSelection(
   selected: readonly string[],
   id: string,
+  inputCount = 0,
 ): RuleResult<string> & {
   selection: string[];
 } {
@@ -76,6 +86,9 @@ export function togglePickerSelection(
   }
   if (selected.length >= PICKER_MAX_SELECTION) {
     return { accepted: [], error: PICKER_LIMIT_MESSAGE, selection: [...selected] };
+  }
+  if (inputCount + selected.length >= MAX_INPUT_IMAGES) {
+    return { accepted: [], error: overallLimitMessage(inputCount), selection: [...selected] };
   }
   return { accepted: [id], error: null, selection: [...selected, id] };
 }

@@ -1,7 +1,7 @@
 // The Studio's gallery picker: the user's images in a 5-column grid of
 // thumbnails, toggled on and off, added to the inputs together. Up to 10 may be selected ('Maximum 10
-// images can be selected for Seedream-4 input'); the counter reads '{n}/3 selected' on purpose (see
-// studio-rules.ts); and the inputs never pass 10 in all.
+// images can be selected for Seedream-4 input'), and never more than the inputs have room for; the counter
+// reads '{n}/{room} selected' (studio-rules.ts); and the inputs never pass 10 in all.
 import * as Dialog from "@radix-ui/react-dialog";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
@@ -12,7 +12,13 @@ import { buttonClasses, iconButtonClasses } from "../../../components/button-cla
 import { MediaThumb } from "../../../components/media-thumb";
 import { errorMessage } from "../../../lib/api-errors";
 import { userImagesQueryOptions } from "../../../shared/gallery/user-images";
-import { checkPickerAdd, pickerCounter, type StudioInput, togglePickerSelection } from "../studio-rules";
+import {
+  checkPickerAdd,
+  pickerCounter,
+  pickerRoom,
+  type StudioInput,
+  togglePickerSelection,
+} from "../studio-rules";
 
 export const PICKER_TITLE = "Select from Gallery";
 
@@ -51,7 +57,7 @@ function PickerBody({
   const alreadyAdded = new Set(inputs.flatMap((input) => ("id" in input ? [input.id] : [])));
 
   const toggle = (id: string) => {
-    const result = togglePickerSelection(selected, id);
+    const result = togglePickerSelection(selected, id, inputs.length);
     setSelected(result.selection);
     setError(result.error);
   };
@@ -159,7 +165,7 @@ function PickerBody({
         ) : null}
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm font-medium text-ink-muted tabular-nums" aria-live="polite">
-            {pickerCounter(selected.length)}
+            {pickerCounter(selected.length, pickerRoom(inputs))}
           </p>
           <div className="flex gap-2">
             <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>

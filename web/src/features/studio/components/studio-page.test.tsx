@@ -368,21 +368,21 @@ describe("Studio gallery picker", () => {
     expect(within(tiles[0]!).getByRole("img").getAttribute("src")).toBe("/media/1.thumb.webp?sig=x");
   });
 
-  it("counts selections out of 3 while allowing 10, and refuses an 11th", async () => {
+  it("counts selections out of the 10 allowed (never '4/3 selected'), and refuses an 11th", async () => {
     const calls = server({ userImages: images });
     renderStudio();
     const { dialog, tiles } = await openPicker();
-    expect(within(dialog).getByText("0/3 selected")).toBeTruthy();
+    expect(within(dialog).getByText("0/10 selected")).toBeTruthy();
     for (const tile of tiles.slice(0, 4)) fireEvent.click(tile);
-    expect(within(dialog).getByText("4/3 selected")).toBeTruthy();
+    expect(within(dialog).getByText("4/10 selected")).toBeTruthy();
     for (const tile of tiles.slice(4, 10)) fireEvent.click(tile);
-    expect(within(dialog).getByText("10/3 selected")).toBeTruthy();
+    expect(within(dialog).getByText("10/10 selected")).toBeTruthy();
     fireEvent.click(tiles[10]!);
     expect(within(dialog).getByRole("alert").textContent).toBe(
       "Maximum 10 images can be selected for Seedream-4 input",
     );
     expect(tiles[10]!.getAttribute("aria-pressed")).toBe("false");
-    expect(within(dialog).getByText("10/3 selected")).toBeTruthy();
+    expect(within(dialog).getByText("10/10 selected")).toBeTruthy();
     fireEvent.click(within(dialog).getByRole("button", { name: "Add Selected" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(inputCount()).toBe(10);
@@ -401,13 +401,18 @@ describe("Studio gallery picker", () => {
     upload(Array.from({ length: 9 }, (_, i) => png(`u${i}.png`)));
     await waitFor(() => expect(inputCount()).toBe(9));
     const { dialog, tiles } = await openPicker();
+    expect(within(dialog).getByText("0/1 selected")).toBeTruthy();
     fireEvent.click(tiles[0]!);
+    // The second is refused as it is selected, not only when added.
     fireEvent.click(tiles[1]!);
-    fireEvent.click(within(dialog).getByRole("button", { name: "Add Selected" }));
     expect(within(dialog).getByRole("alert").textContent).toBe(
       "Maximum 10 images allowed for Seedream-4. You currently have 9 images.",
     );
+    expect(tiles[1]!.getAttribute("aria-pressed")).toBe("false");
+    expect(within(dialog).getByText("1/1 selected")).toBeTruthy();
     expect(inputCount()).toBe(9);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add Selected" }));
+    await waitFor(() => expect(inputCount()).toBe(10));
   });
 });
 
