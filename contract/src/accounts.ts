@@ -90,6 +90,8 @@ export const userSchema = z.object({
   /** -1 means unlimited. */
   credits_remaining: z.number(),
   created_at: z.string(),
+  /** "admin" for an administrator (the app then offers the admin console); absent or "player" otherwise. */
+  role: z.enum(["player", "admin"]).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -42,6 +42,8 @@ export const TRANSACTION_TYPES = {
   signupBonus: "signup_bonus",
   purchase: "purchase",
   adminGrant: "admin_grant",
+  /** An administrator took credits back (a negative grant, with its reason). */
+  adminTakeBack: "admin_take_back",
   refund: "refund",
 } as const;
 /** Every charge is logged as usage_<kind> (usage_chat, usage_image, usage_video, usage_advisor ...). */

@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   "storage_full",
   "range_not_satisfiable",
   "rate_limited",
+  /** A spending cap (the account's daily or monthly, or the install's daily) is reached: `limit`, `resets_at`. */
+  "usage_cap",
+  /** The account was disabled by an administrator. */
+  "account_disabled",
   "internal_error",
   "provider_failed",
   "unavailable",

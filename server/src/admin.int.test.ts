@@ -213,3 +213,72 @@ describe("npm run admin beside a running server", () => {
     }
   }, 180_000);
 });
+
+describe("npm run admin -- make-admin", () => {
+  it("makes an administrator: beside a running server on PostgreSQL, while it is stopped on PGlite", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "storyverse-admin-"));
+    dirs.push(dataDir);
+    const postgres = testEngine === "postgres" ? await createPostgresDatabase() : undefined;
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      WORKER: "off",
+      REQUIRE_EMAIL_VERIFICATION: "false",
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    };
+    const server = await startServer(loadConfig(env), { webDistDir: await createFakeWebDist() });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const registered = await fetch(`${server.url}/api/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "owner@example.com", username: "owner", password: "secret-owner" }),
+      });
+      const { access_token: token } = (await registered.json()) as { access_token: string };
+      const audit = () =>
+        fetch(`${server.url}/api/admin/audit`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await audit()).status).toBe(404);
+
+      const made = await runAdmin(["make-admin", "owner@example.com"], env);
+      if (postgres) {
+        expect(made).toBe(0);
+        expect(log).toHaveBeenLastCalledWith(
+          "owner@example.com is an administrator: the admin console is in their account menu.",
+        );
+        // The running server hears of the change (the users table's change signal) and opens the console.
+        const started = performance.now();
+        let answer = await audit();
+        while (answer.status === 404 && performance.now() - started < 2000) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          answer = await audit();
+        }
+        expect(answer.status).toBe(200);
+        const { entries } = (await answer.json()) as { entries: Record<string, unknown>[] };
+        expect(entries[0]).toMatchObject({
+          actor: "command line",
+          actor_id: null,
+          action: "update_user",
+          target: "owner@example.com",
+          details: { role: "admin" },
+        });
+        expect(await runAdmin(["make-admin", "ghost@example.com"], env)).toBe(1);
+        expect(error).toHaveBeenLastCalledWith("No account with the email ghost@example.com.");
+        return;
+      }
+      expect(made).toBe(1);
+      expect(String(error.mock.lastCall?.[0])).toContain("stop the server first");
+      await server.stop();
+      expect(await runAdmin(["make-admin", "owner@example.com"], env)).toBe(0);
+      expect(await runAdmin(["make-admin"], env)).toBe(1);
+      const reopened = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
+      expect((await findUserByEmail(reopened.db, "owner@example.com"))?.role).toBe("admin");
+      await reopened.close();
+    } finally {
+      await server.stop();
+      await postgres?.drop();
+    }
+  }, 180_000);
+});

@@ -4,6 +4,7 @@ import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
 import { formatStorageBytes } from "@storyverse/contract/media";
 import { findUserByEmail, listUsers } from "./accounts/repo";
 import { markEmailVerified } from "./accounts/service";
+import { makeAdmin } from "./admin/service";
 import { ConfigError, loadConfig } from "./config";
 import { listBalances } from "./credits/history";
 import { setUnlimited } from "./credits/repo";
@@ -21,7 +22,8 @@ Commands:
   grant-credits <email> <credits>   add credits (e.g. 50 or 2.5); they show in the account's history
   set-unlimited <email> on|off      switch unlimited credits on or off (usage is still logged)
   list-balances                     every account's email, username and credits
-  set-quota <email> <MB>|default    an account's media storage in MB (0: unlimited; default: MEDIA_QUOTA_MB)`;
+  set-quota <email> <MB>|default    an account's media storage in MB (0: unlimited; default: MEDIA_QUOTA_MB)
+  make-admin <email>                make the account an administrator (the admin console; audited)`;
 
 /** Largest single grant, so a typo (an extra zero or five) cannot mint a fortune. */
 const MAX_GRANT_CREDITS = 1_000_000;
@@ -171,6 +173,21 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
         return await printBalances(database.db);
       case "set-quota":
         return await setQuota(database.db, config.mediaQuotaMb, rest[0], rest[1]);
+      case "make-admin": {
+        const email = rest[0];
+        if (!email) {
+          console.error("make-admin needs an email address");
+          return 1;
+        }
+        const ctx = { db: database.db, clock: systemClock, notify: database.notifier, config };
+        const row = await makeAdmin(ctx, email);
+        if (!row) {
+          console.error(`No account with the email ${email}.`);
+          return 1;
+        }
+        console.log(`${row.email} is an administrator: the admin console is in their account menu.`);
+        return 0;
+      }
       default:
         console.error(`Unknown command "${command}".\n\n${usage}`);
         return 1;

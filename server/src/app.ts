@@ -7,6 +7,7 @@ import { leaveRoutes } from "./accounts/leave-routes";
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
+import { adminRoutes } from "./admin/routes";
 import { mediaEventOf } from "./chat/presentation";
 import { chatRoutes } from "./chat/routes";
 import type { Config } from "./config";
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(newsletterRoutes, routes);
   await app.register(accountRoutes, routes);
   await app.register(leaveRoutes, routes);
+  await app.register(adminRoutes, routes);
   await app.register(creditRoutes, routes);
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);

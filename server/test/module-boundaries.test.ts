@@ -54,6 +54,10 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "messageSpeechChunks", sql: "message_speech_chunks" },
   ],
   interop: [{ drizzle: "storyRestores", sql: "story_restores" }],
+  admin: [
+    { drizzle: "usageCaps", sql: "usage_caps" },
+    { drizzle: "adminAudit", sql: "admin_audit" },
+  ],
 };
 
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {

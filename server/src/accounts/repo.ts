@@ -1,5 +1,5 @@
 // SQL for users, sessions and mail tokens.
-import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { emailTokens, sessions, users } from "../db/schema";
@@ -96,6 +96,8 @@ const findLiveSessionStatement = preparedPerHandle((q) =>
         eq(sessions.tokenHash, sql.placeholder("tokenHash")),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql.placeholder("now")),
+        // A disabled account has no live session, whatever its rows say (decision 0140).
+        isNull(users.disabledAt),
       ),
     )
     .prepare("find_live_session"),
@@ -160,4 +162,74 @@ export async function retireEmailTokens(
     .update(emailTokens)
     .set({ usedAt: at })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
+/** An administrator's changes to an account (decision 0140); each field left out stays as it is. */
+export type AccountAdminFields = Partial<
+  Pick<UserRow, "role" | "disabledAt" | "dailyCapTenths" | "monthlyCapTenths" | "emailVerifiedAt">
+>;
+
+export async function updateAccountAdminFields(
+  q: Queryable,
+  userId: string,
+  fields: AccountAdminFields,
+): Promise<UserRow | undefined> {
+  const [row] = await q.update(users).set(fields).where(eq(users.id, userId)).returning();
+  userCache.invalidate(q, userId);
+  return row;
+}
+
+/**
+ * One page of accounts for the admin console, newest first, paged by (created_at, id). `search` matches part
+ * of an email or username (case-insensitive) or a whole id.
+ */
+export async function searchUsers(
+  q: Queryable,
+  search: string | undefined,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+): Promise<UserRow[]> {
+  const conditions = [];
+  if (search) {
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      or(
+        sql`lower(${users.email}) like ${pattern}`,
+        sql`lower(${users.username}) like ${pattern}`,
+        sql`${users.id}::text = ${search.toLowerCase()}`,
+      ),
+    );
+  }
+  if (after) {
+    conditions.push(
+      or(
+        lt(users.createdAt, after.createdAt),
+        and(eq(users.createdAt, after.createdAt), lt(users.id, after.id)),
+      ),
+    );
+  }
+  return q
+    .select()
+    .from(users)
+    .where(and(...conditions))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit);
+}
+
+/**
+ * A user's live sessions (how many), and the latest expiry any session of theirs was given: its creation or
+ * its last extension, which authentication writes at most hourly while the session is used.
+ */
+export async function sessionSummary(q: Queryable, userId: string, now: Date) {
+  const [row] = await q
+    .select({
+      live: sql<number>`(count(*) filter (where ${sessions.revokedAt} is null and ${sessions.expiresAt} > ${now.toISOString()}::timestamptz))::int`,
+      lastExpiry: sql<string | null>`max(${sessions.expiresAt})`,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId));
+  return {
+    live: Number(row?.live ?? 0),
+    lastExpiry: row?.lastExpiry ? new Date(row.lastExpiry) : null,
+  };
 }

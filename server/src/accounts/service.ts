@@ -18,12 +18,13 @@ import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
-import { Conflict, InvalidInput, NotAuthenticated } from "../platform/errors";
+import { Conflict, DomainError, InvalidInput, NotAuthenticated } from "../platform/errors";
 import type { Notifier } from "../platform/notify";
 import { RateLimited, type RateLimiter } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
 import type { AccountLimits } from "./limits";
 import {
+  type AccountAdminFields,
   consumeEmailToken,
   extendSession,
   findEmailToken,
@@ -38,10 +39,13 @@ import {
   retireEmailTokens,
   revokeAllSessions,
   revokeSession,
+  searchUsers,
+  sessionSummary,
   setEmailVerified,
   setPasswordHash,
   type TokenPurpose,
   type UserRow,
+  updateAccountAdminFields,
 } from "./repo";
 import { digestToken, hashPassword, newToken, spendPasswordCheckTime, verifyPassword } from "./secrets";
 import { announceRevocation, type SessionCache } from "./session-cache";
@@ -81,7 +85,15 @@ export async function toUser(ctx: AccountsContext, row: UserRow): Promise<User> 
     email_verified: row.emailVerifiedAt !== null,
     credits_remaining: await remainingCredits(ctx.db, row.id),
     created_at: row.createdAt.toISOString(),
+    role: row.role,
   };
+}
+
+/** An administrator disabled the account: it cannot sign in (decision 0140). */
+export class AccountDisabled extends DomainError {
+  constructor() {
+    super("account_disabled", "This account has been disabled. Please contact the site's administrator.");
+  }
 }
 
 async function authResponse(
@@ -175,6 +187,8 @@ export async function login(
   const ok = row ? await verifyPassword(row.passwordHash, password) : await spendPasswordCheckTime(password);
   if (!row || !ok) throw new NotAuthenticated("Incorrect email, username or password.");
   await places?.giveBack();
+  // Said only to whoever knows the password, so a guesser learns nothing of the account.
+  if (row.disabledAt !== null) throw new AccountDisabled();
   if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${row.id}|${guard.address}`);
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
   return authResponse(ctx, row, token);
@@ -248,6 +262,22 @@ export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Pro
   // the notice that follows (and the stream route checks the database once its stream is registered).
   await announceRevocation(ctx.notify, { tokenHash: user.sessionTokenHash });
   await closeSessionStreams(ctx, user.sessionTokenHash);
+}
+
+/**
+ * Signs the user out on every device and process at once: revokes every session (unless the caller's own
+ * transaction already did: `revoked`), evicts them from this process's cache, announces the revocation to
+ * every other process's cache and closes the user's event streams everywhere.
+ */
+export async function endSessionsEverywhere(
+  ctx: Pick<AccountsContext, "db" | "clock" | "notify" | "sessions">,
+  userId: string,
+  options: { revoked?: boolean } = {},
+): Promise<void> {
+  if (!options.revoked) await revokeAllSessions(ctx.db, userId, ctx.clock.now());
+  ctx.sessions?.evictUser(userId);
+  await announceRevocation(ctx.notify, { userId });
+  await closeUserStreams(ctx, userId);
 }
 
 /** Whether the session is live in the database right now (no cache): the event stream's check after registering. */
@@ -365,9 +395,7 @@ export async function resetPassword(
     // The link arrived by mail, which proves the address.
     await setEmailVerified(tx, link.userId, now);
   });
-  ctx.sessions?.evictUser(link.userId);
-  await announceRevocation(ctx.notify, { userId: link.userId });
-  await closeUserStreams(ctx, link.userId);
+  await endSessionsEverywhere(ctx, link.userId, { revoked: true });
   if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${link.userId}|${guard.address}`);
   const row = await findUserById(ctx.db, link.userId);
   return {
@@ -395,4 +423,51 @@ export async function publicUsername(
 ): Promise<string | null> {
   const row = await findUserById(ctx.db, userId);
   return row?.username ?? null;
+}
+
+// --- What the admin module reads and changes of an account (decision 0140) ---
+
+export type { AccountAdminFields, UserRow };
+
+/** An account's row by id (the per-process cache, kept current by every process's writes). */
+export function accountById(ctx: Pick<AccountsContext, "db">, userId: string) {
+  return findUserById(ctx.db, userId);
+}
+
+/** An account's row by email, or undefined. */
+export function accountByEmail(ctx: Pick<AccountsContext, "db">, email: string) {
+  return findUserByEmail(ctx.db, email);
+}
+
+/** One page of accounts, newest first, matching part of an email or username or a whole id. */
+export function searchAccounts(
+  ctx: Pick<AccountsContext, "db">,
+  search: string | undefined,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+) {
+  return searchUsers(ctx.db, search, after, limit);
+}
+
+/** Live sessions, and when the account was last seen (a session created or extended, within the hour). */
+export async function accountSessions(ctx: Pick<AccountsContext, "db" | "clock">, userId: string) {
+  const summary = await sessionSummary(ctx.db, userId, ctx.clock.now());
+  return {
+    live: summary.live,
+    lastSeenAt: summary.lastExpiry ? new Date(summary.lastExpiry.getTime() - SESSION_TTL_MS) : null,
+  };
+}
+
+/**
+ * Applies an administrator's changes to an account. Disabling it also ends its sessions and event streams on
+ * every process at once; the account's sign-in refuses it until it is enabled again.
+ */
+export async function changeAccount(
+  ctx: Pick<AccountsContext, "db" | "clock" | "notify" | "sessions">,
+  userId: string,
+  fields: AccountAdminFields,
+): Promise<UserRow | undefined> {
+  const row = await updateAccountAdminFields(ctx.db, userId, fields);
+  if (row && fields.disabledAt) await endSessionsEverywhere(ctx, userId);
+  return row;
 }

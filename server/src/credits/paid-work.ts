@@ -1,9 +1,10 @@
 // Paid work, the one way every chargeable request runs (main chat, story chat, Studio batches, advisor):
-// check the price is covered before any expensive preparation, charge, deliver, and give back what was not
-// delivered. Every refund is keyed by what it refunds (a message or batch id), and the ledger accepts one
-// refund per key, so a retried or raced refund (a job retry, a stale-timeout poll, a story deletion) can
-// never pay out twice.
+// check the price is covered before any expensive preparation, check the spending caps (admin/caps.ts),
+// charge, deliver, and give back what was not delivered. Every refund is keyed by what it refunds (a message
+// or batch id), and the ledger accepts one refund per key, so a retried or raced refund (a job retry, a
+// stale-timeout poll, a story deletion) can never pay out twice.
 import { creditCost } from "@storyverse/contract/credits";
+import { assertUnderCaps } from "../admin/caps";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { isTransientDatabaseError } from "../db/transient";
@@ -79,6 +80,8 @@ export async function payFor<T>(
   request: PaidRequest,
   deliver: (paid: Charge, settle: Settle) => Promise<Delivery<T>>,
 ): Promise<{ result: T; paid: Charge; refundedTenths: number }> {
+  // A capped player is refused here, before the charge and before deliver calls any vendor.
+  await assertUnderCaps(ctx, request.userId, toTenths(creditCost(request.kind, request.quantity)));
   let paid: Charge;
   try {
     paid = await charge(

@@ -1,6 +1,6 @@
 // SQL for credit balances and the ledger. Balance changes are single conditional UPDATEs, so two
 // requests can never both spend the same tenth.
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { creditAccounts, creditTransactions, unsettledCharges } from "../db/schema";
@@ -180,4 +180,31 @@ export async function referenceUsed(q: Queryable, reference: string): Promise<bo
     .where(eq(creditTransactions.reference, reference))
     .limit(1);
   return rows.length === 1;
+}
+
+/** Takes exactly `tenths` if the balance holds them, unlimited or not (an administrator's take-back). */
+export async function debitExactly(q: Queryable, userId: string, tenths: number, at: Date) {
+  const [row] = await q
+    .update(creditAccounts)
+    .set({ balanceTenths: sql`${creditAccounts.balanceTenths} - ${tenths}`, updatedAt: at })
+    .where(and(eq(creditAccounts.userId, userId), sql`${creditAccounts.balanceTenths} >= ${tenths}`))
+    .returning({ balanceTenths: creditAccounts.balanceTenths, unlimited: creditAccounts.unlimited });
+  accountCache.invalidate(q, userId);
+  return row;
+}
+
+/**
+ * Tenths spent in [from, to): charges (usage_<kind>) less refunds, by one user or (userId undefined) by
+ * everyone. Reads the ledger's (user, time) index, or its time index for the whole install.
+ */
+export async function sumSpent(q: Queryable, userId: string | undefined, from: Date, to: Date) {
+  const conditions = [gte(creditTransactions.createdAt, from), lt(creditTransactions.createdAt, to)];
+  if (userId) conditions.push(eq(creditTransactions.userId, userId));
+  const [row] = await q
+    .select({
+      spent: sql<number>`coalesce(sum(case when ${creditTransactions.transactionType} like 'usage_%' or ${creditTransactions.transactionType} = 'refund' then -${creditTransactions.amountTenths} else 0 end), 0)::int`,
+    })
+    .from(creditTransactions)
+    .where(and(...conditions));
+  return Math.max(0, Number(row?.spent ?? 0));
 }

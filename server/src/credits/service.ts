@@ -10,6 +10,7 @@ import { DomainError, Unavailable } from "../platform/errors";
 import { metrics } from "../platform/metrics";
 import {
   credit,
+  debitExactly,
   debitIfCovered,
   findAccount,
   findAccountForDisplay,
@@ -20,7 +21,9 @@ import {
   insertUnsettled,
   referenceUsed,
   settleUnsettled,
+  setUnlimited,
   staleUnsettled,
+  sumSpent,
   takeUnsettled,
 } from "./repo";
 
@@ -270,4 +273,45 @@ export async function sweepUnsettledCharges(db: Queryable, now: Date, olderThanM
     }
   }
   return refunded;
+}
+
+/** Credits spent in [from, to) in tenths, net of refunds: one user's, or the install's (userId undefined). */
+export function spentBetween(db: Queryable, userId: string | undefined, from: Date, to: Date) {
+  return sumSpent(db, userId, from, to);
+}
+
+/**
+ * An administrator takes `tenths` back (a negative grant), once per reference; false when the balance does
+ * not hold that much. The ledger row is what the player sees in their history.
+ */
+export async function takeBack(
+  db: Queryable,
+  userId: string,
+  tenths: number,
+  transactionType: string,
+  reference: string,
+  at: Date,
+  description: string,
+): Promise<boolean> {
+  if (tenths <= 0) return false;
+  return db.transaction(async (tx) => {
+    const after = await debitExactly(tx, userId, tenths, at);
+    if (!after) return false;
+    await insertTransaction(tx, {
+      userId,
+      transactionType,
+      amountTenths: -tenths,
+      balanceAfterTenths: after.balanceTenths,
+      reference,
+      description,
+      createdAt: at,
+    });
+    await recordEvent(tx, { userId, kind: "credits", at });
+    return true;
+  });
+}
+
+/** Switches unlimited credits on or off (usage is still logged); false when the user has no account. */
+export function setUnlimitedCredits(db: Queryable, userId: string, unlimited: boolean, at: Date) {
+  return setUnlimited(db, userId, unlimited, at);
 }

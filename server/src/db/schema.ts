@@ -39,10 +39,20 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** admin: what the account may do (decision 0140). */
+    role: text("role", { enum: ["player", "admin"] })
+      .notNull()
+      .default("player"),
+    /** admin: set while an administrator has disabled the account (no sign-in, no session). */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** admin: the account's own spending caps in tenths; empty takes the install's default (usage_caps). */
+    dailyCapTenths: integer("daily_cap_tenths"),
+    monthlyCapTenths: integer("monthly_cap_tenths"),
   },
   (t) => [
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
     uniqueIndex("users_username_lower_unique").on(sql`lower(${t.username})`),
+    check("users_role_check", sql`${t.role} in ('player', 'admin')`),
   ],
 );
 
@@ -114,7 +124,10 @@ export const creditTransactions = pgTable(
     description: text("description").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("credit_transactions_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("credit_transactions_user_idx").on(t.userId, t.createdAt),
+    index("credit_transactions_created_idx").on(t.createdAt),
+  ],
 );
 
 /**
@@ -828,6 +841,35 @@ export const accountExports = pgTable(
     /** What it is doing ("Story 3 of 12"), while it is made. */
     step: text("step"),
     error: text("error"),
+/** admin: the install's spending caps in tenths of credits (one row; an empty cap is no cap). */
+export const usageCaps = pgTable(
+  "usage_caps",
+  {
+    id: boolean("id").primaryKey().default(true),
+    dailyDefaultTenths: integer("daily_default_tenths"),
+    monthlyDefaultTenths: integer("monthly_default_tenths"),
+    installDailyTenths: integer("install_daily_tenths"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [check("usage_caps_single_row", sql`${t.id}`)],
+);
+
+/** admin: every administrator's action (who, what, to whom, when, why); outlives the accounts it names. */
+export const adminAudit = pgTable("admin_audit", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  at: timestamp("at", { withTimezone: true }).notNull(),
+  /** The administrator's account; empty for the command line. */
+  actorId: uuid("actor_id"),
+  /** The administrator's address then, or "command line". */
+  actor: text("actor").notNull(),
+  action: text("action").notNull(),
+  targetId: uuid("target_id"),
+  /** The target account's address then. */
+  target: text("target"),
+  details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  reason: text("reason"),
+});
+
     storageKey: text("storage_key"),
     filename: text("filename"),
     bytes: bigint("bytes", { mode: "number" }),

@@ -26,6 +26,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   storage_full: 413,
   range_not_satisfiable: 416,
   rate_limited: 429,
+  usage_cap: 429,
+  account_disabled: 403,
   internal_error: 500,
   provider_failed: 502,
   unavailable: 503,

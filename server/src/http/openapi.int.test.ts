@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { createUser, newCredentials, type TestUser } from "../../test/factories";
 import { galleryImage } from "../../test/media";
 import { multipart } from "../../test/multipart";
+import { changeAccount } from "../accounts/service";
 import { insertSuggestions } from "../stories/living-lore-repo";
 
 // ajv-formats is CommonJS with a default export.
@@ -675,6 +676,54 @@ describe("the OpenAPI document against the real answers", () => {
       path: "/api/shared/{token}/media/{ref}",
       params: { token: shareToken, ref: "cover" },
       token: null,
+    });
+
+    // The admin console, as an administrator (anyone else gets the 404 the loop below sees).
+    const admin = await createUser(t);
+    await changeAccount(t.ctx, admin.userId, { role: "admin" });
+    const asAdmin = { token: admin.token };
+    const account = { id: user.userId };
+    await call({ method: "GET", path: "/api/admin/users", query: { q: "user" }, ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/users", query: { cursor: "nonsense" }, ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/users/{id}", params: account, ...asAdmin });
+    await call({
+      method: "PUT",
+      path: "/api/admin/users/{id}",
+      params: account,
+      body: { daily_cap: 100 },
+      ...asAdmin,
+    });
+    await call({
+      method: "PUT",
+      path: "/api/admin/users/{id}",
+      params: { id: admin.userId },
+      body: { disabled: true },
+      ...asAdmin,
+    });
+    const credits = { amount: 1, reason: "OpenAPI" };
+    await call({
+      method: "POST",
+      path: "/api/admin/users/{id}/credits",
+      params: account,
+      body: credits,
+      ...asAdmin,
+    });
+    await call({
+      method: "POST",
+      path: "/api/admin/users/{id}/credits",
+      params: account,
+      body: { amount: -1_000_000, reason: "OpenAPI" },
+      ...asAdmin,
+    });
+    await call({ method: "GET", path: "/api/admin/caps", ...asAdmin });
+    const caps = { daily_default: null, monthly_default: null, install_daily: null };
+    await call({ method: "PUT", path: "/api/admin/caps", body: caps, ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/audit", ...asAdmin });
+    await call({
+      method: "POST",
+      path: "/api/admin/users/{id}/sessions/revoke",
+      params: { id: other.userId },
+      ...asAdmin,
     });
 
     // The event stream refuses a caller without a session (its success never ends: see above).

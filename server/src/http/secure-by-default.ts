@@ -3,6 +3,7 @@
 // (401 for a missing or ended session; 400 for input that fails its schema; 404 for a path naming nothing the
 // caller owns; 500; 503 when the database is busy) are added here, once, as each route is registered, instead
 // of by each route. A route declares only the answers of its own (409, 413, 429, 502...).
+import { paidWorkTooManySchema } from "@storyverse/contract/admin";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 
@@ -33,7 +34,9 @@ export function installSecureByDefault(
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/api/") || route.url.startsWith("/api/docs")) return;
     const schema = route.schema ?? {};
-    const response = (schema.response ?? {}) as Record<string, unknown>;
+    const response = { ...((schema.response ?? {}) as Record<string, unknown>) };
+    // A call that charges credits (it can answer 402) can also meet a spending cap: its 429 carries the cap.
+    if (response[402]) response[429] = paidWorkTooManySchema;
     const shared: Record<number, unknown> = { 500: errorBodySchema, 503: errorBodySchema };
     for (const status of inputErrorStatuses(schema)) shared[status] = errorBodySchema;
     if (route.config?.public) {
