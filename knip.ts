@@ -41,7 +41,8 @@ const config: KnipConfig = {
       entry: ["src/*.ts"],
     },
     web: {
-      entry: ["scripts/*.ts"],
+      // The service worker is built as an entry of its own by scripts/service-worker-plugin.ts (by path).
+      entry: ["scripts/*.ts", "src/sw/sw.ts"],
       project: ["src/**/*.{ts,tsx,css}", "scripts/**/*.ts"],
     },
   },

@@ -1,11 +1,12 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { serviceWorker } from "./scripts/service-worker-plugin.ts";
 
 // The built app is served by the API server from web/dist under a strict Content-Security-Policy
 // (script-src 'self', style-src 'self'), so the build must never emit inline scripts or styles.
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), serviceWorker()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -5,6 +5,7 @@ import { setNonce } from "get-nonce";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
+import { registerServiceWorker } from "./features/pwa/service-worker";
 import { applyTheme, getInitialTheme } from "./lib/theme";
 
 // The CSP forbids inline scripts, so the theme goes on <html> here, before React renders anything:
@@ -35,3 +36,7 @@ createRoot(root).render(
     )}
   </StrictMode>,
 );
+
+// The service worker exists only in a build (vite build writes /sw.js); the dev server has none. A shared
+// story is read by people who do not use the app: no worker is installed for them.
+if (import.meta.env.PROD && !isSharedStory) void registerServiceWorker();

@@ -1,7 +1,8 @@
 // The app's composition root: providers (query client, connection, theme, banners, auth, view) around the
-// current view.
+// current view, and the prompt that offers a new version of the app when one is ready.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { UpdatePrompt } from "../features/pwa/update-prompt";
 import { BannerProvider } from "../shared/banner-provider";
 import { ConnectivityProvider } from "../shared/connectivity/connectivity-provider";
 import { ThemeProvider } from "../shared/theme-provider";
@@ -21,6 +22,7 @@ export function App() {
               <ViewProvider>
                 <ViewOutlet />
               </ViewProvider>
+              <UpdatePrompt />
             </AuthProvider>
           </BannerProvider>
         </ThemeProvider>
