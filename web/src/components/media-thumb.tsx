@@ -1,6 +1,7 @@
 // A small square picture of one gallery item for grids (Gallery, Studio results, the picker): always the
 // item's thumbnail (a webp of at most 512 px), never the 2K original. A video shows its poster with a play
-// badge; a picture that fails to load (an expired link) becomes a quiet placeholder.
+// badge; a picture that fails to load (an expired link) becomes a quiet placeholder, and one still loading
+// shows a soft pulse, never the browser's broken-image icon (issue 45 item 9).
 //
 // Pictures below the fold are fetched only when they come within LAZY_MARGIN of the viewport. The
 // browser's own loading="lazy" starts 1,250 px or more ahead, which on a wide screen pulls a whole second
@@ -46,6 +47,7 @@ export interface MediaThumbProps {
 
 export function MediaThumb({ src, type, alt, eager = false, className = "" }: MediaThumbProps) {
   const [failed, setFailed] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState<string | null>(null);
   const [near, setNear] = useState(eager);
   const frame = useRef<HTMLSpanElement>(null);
   const broken = !src || failed === src;
@@ -65,15 +67,32 @@ export function MediaThumb({ src, type, alt, eager = false, className = "" }: Me
           <span className="sr-only">{alt}</span>
         </span>
       ) : (
-        <img
-          src={near || eager ? src : undefined}
-          alt={alt}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          draggable={false}
-          onError={() => setFailed(src)}
-          className="absolute inset-0 size-full object-cover text-transparent"
-        />
+        <>
+          {loaded === src ? null : (
+            <span
+              aria-hidden="true"
+              data-placeholder=""
+              className="absolute inset-0 bg-gradient-to-br from-accent-500/10 via-transparent to-glow-600/10 motion-safe:animate-pulse"
+            />
+          )}
+          {/* No src until near: an img without one would show the browser's broken-image icon. */}
+          {near || eager ? (
+            <img
+              src={src}
+              alt={alt}
+              loading={eager ? "eager" : "lazy"}
+              decoding="async"
+              draggable={false}
+              onLoad={() => setLoaded(src)}
+              onError={() => setFailed(src)}
+              className={`absolute inset-0 size-full object-cover text-transparent transition-opacity duration-200 ${
+                loaded === src ? "opacity-100" : "opacity-0"
+              }`}
+            />
+          ) : (
+            <span className="sr-only">{alt}</span>
+          )}
+        </>
       )}
       {type === "video" ? (
         <span

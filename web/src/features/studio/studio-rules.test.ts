@@ -11,6 +11,7 @@ import {
   PICKER_LIMIT_MESSAGE,
   pickerCounter,
   pickerRoom,
+  suggestedPrompt,
   REUSE_LIMIT_MESSAGE,
   type StudioInput,
   studioCost,
@@ -169,5 +170,21 @@ describe("costs and requests", () => {
   it("sends gallery items by id and uploads as {data, name}", () => {
     expect(toRequestInput(results(1)[0]!)).toBe("item-0");
     expect(toRequestInput(uploads(1)[0]!)).toEqual({ data: "data:image/png;base64,AAAA", name: "u0.png" });
+  });
+});
+
+describe("Use this prompt", () => {
+  it("takes the prompt an advisor's answer suggests, without its Markdown", () => {
+    expect(suggestedPrompt("Try:\n\n```\nA misty forest, dawn\n```\nEnjoy")).toBe("A misty forest, dawn");
+    expect(suggestedPrompt("**Try this:**\n\n> A red fox in fresh snow,\n> golden hour.")).toBe(
+      "A red fox in fresh snow, golden hour.",
+    );
+    expect(suggestedPrompt("Here you go.\n**Prompt:** A brass key on velvet, macro")).toBe(
+      "A brass key on velvet, macro",
+    );
+    expect(suggestedPrompt('You could write "a lighthouse on a cliff at dusk" and add fog.')).toBe(
+      "a lighthouse on a cliff at dusk",
+    );
+    expect(suggestedPrompt("Use **rim light** and a *low* angle.")).toBe("Use rim light and a *low* angle.");
   });
 });

@@ -1,7 +1,7 @@
 // The Studio's input-image rules as pure functions: what may be added from an upload, a
 // paste, the gallery picker or an earlier result, and the exact words shown when something may not.
 // The components only call these and show the message they return.
-import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
+import { MAX_INPUT_IMAGES, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
 import { MAX_REUSED_RESULTS, tooManyInputImagesMessage } from "@storyverse/contract/studio";
 
@@ -134,4 +134,24 @@ export function studioCost(mode: "chat" | "image", batchSize: number): number {
 /** What goes to the server for each input: a gallery item by its id, an upload as {data, name}. */
 export function toRequestInput(input: StudioInput): string | { data: string; name: string } {
   return "id" in input ? input.id : { data: input.data, name: input.name };
+}
+
+/**
+ * The prompt an advisor's answer suggests, for "Use this prompt": its first fenced block, else its first
+ * quoted block (> ...), else a line labelled "Prompt:", else its first long quotation, else the whole answer
+ * without Markdown marks; at most PROMPT_MAX_LENGTH characters.
+ */
+export function suggestedPrompt(answer: string): string {
+  const fenced = /```[^\n]*\n([\s\S]*?)```/.exec(answer)?.[1];
+  const quoted = /(?:^|\n)((?:>[^\n]*(?:\n|$))+)/.exec(answer)?.[1]?.replace(/^>\s?/gm, "");
+  const labelled = /(?:^|\n)[*_\s]*prompt[*_]*\s*:[*_]*\s*(.+)/i.exec(answer)?.[1];
+  const quotation = /[“"]([^”"\n]{15,})[”"]/.exec(answer)?.[1];
+  const chosen = [fenced, quoted, labelled, quotation].find((text) => text?.trim()) ?? answer;
+  const plain = chosen
+    .replace(/\*\*|__|`|^#+\s*/gm, "")
+    .replace(/^\s*[-*]\s+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[“"](.*)[”"]$/, "$1");
+  return plain.slice(0, PROMPT_MAX_LENGTH);
 }

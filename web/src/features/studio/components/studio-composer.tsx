@@ -2,7 +2,15 @@
 // images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
 // Shift+Enter adds a line; the box grows up to 200 px.
 import { ArrowUp, Images, ImageUp, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
-import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef } from "react";
+import {
+  type ChangeEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+} from "react";
 import { Button, Spinner } from "../../../components/button";
 import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
@@ -32,6 +40,8 @@ interface StudioComposerProps {
   balance: string | null;
   /** Set when the account cannot pay for this request: sending is off and the notice says why. */
   shortfall: Shortfall | null;
+  /** Bumped to put the focus in the prompt box (after "Use this prompt"). */
+  focusSignal?: number;
 }
 
 const MODES: { value: StudioMode; label: string; icon: typeof WandSparkles }[] = [
@@ -46,6 +56,14 @@ export function StudioComposer(props: StudioComposerProps) {
   const ids = useId();
   const imageMode = mode === "image";
   const canSend = prompt.trim().length > 0 && !sending && !shortfall;
+
+  const { focusSignal } = props;
+  useEffect(() => {
+    if (!focusSignal) return;
+    const element = textarea.current;
+    element?.focus();
+    element?.setSelectionRange(element.value.length, element.value.length);
+  }, [focusSignal]);
 
   useLayoutEffect(() => {
     const element = textarea.current;
@@ -101,16 +119,19 @@ export function StudioComposer(props: StudioComposerProps) {
         </fieldset>
 
         {imageMode ? (
+          // Batch size: four real buttons (radios), each bordered with a hover and a filled choice, under a
+          // visible name: they looked like labels before (issue 45 item 9).
           <fieldset className="flex items-center gap-2">
             <legend className="sr-only">Batch size</legend>
-            <span aria-hidden="true" className="hidden text-xs font-medium text-ink-muted sm:inline">
-              Batch
+            <span aria-hidden="true" className="text-xs font-semibold text-ink-muted">
+              Images
             </span>
-            <div className="inline-flex rounded-xl bg-surface-2 p-1">
+            <div className="inline-flex gap-1">
               {BATCH_SIZES.map((size) => (
                 <label
                   key={size}
-                  className="relative grid h-8 w-7 cursor-pointer place-items-center rounded-lg text-sm font-semibold text-ink-muted transition duration-200 hover:text-ink has-checked:bg-surface has-checked:text-ink has-checked:shadow-soft has-focus-visible:outline-2 has-focus-visible:outline-offset-1 has-focus-visible:outline-[var(--sv-focus)] sm:w-8"
+                  data-testid={`batch-${size}`}
+                  className="relative grid size-9 cursor-pointer place-items-center rounded-lg border border-line bg-surface text-sm font-semibold text-ink shadow-soft transition duration-200 select-none hover:border-accent-400/70 hover:bg-surface-2 has-checked:border-transparent has-checked:bg-accent-600 has-checked:text-white has-checked:shadow-none has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--sv-focus)]"
                 >
                   <input
                     type="radio"

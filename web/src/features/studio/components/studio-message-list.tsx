@@ -1,13 +1,15 @@
 // The Studio conversation: the user's prompts (with the input images they were sent with), the advisor's
 // answers as Markdown, and each batch of results in a 4-column grid (2 on phones). A result opens in the
 // Lightbox on click and can be selected for reuse as an input (at most 3 at once). An answer still on its
-// way shows a placeholder tile per image; a failed one says why and offers to try again.
+// way shows a placeholder tile per image; a failed one says why and offers to try again. An advisor's answer
+// offers "Use this prompt", which puts the prompt it suggests into the composer in image mode.
 import type { GalleryItem } from "@storyverse/contract/media";
-import { Check, CircleAlert, Plus, RotateCw, Sparkles, X } from "lucide-react";
+import { Check, CircleAlert, Plus, RotateCw, Sparkles, WandSparkles, X } from "lucide-react";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
 import { formatMessageTime } from "../../../lib/message-time";
+import { suggestedPrompt } from "../studio-rules";
 import type { StudioChatMessage } from "../use-studio-conversation";
 
 /** A result as the grid and the lightbox know it: the gallery item when the server gave one. */
@@ -48,6 +50,8 @@ interface StudioMessageListProps {
   onDismiss: (answerId: string) => void;
   canRetry: (answerId: string) => boolean;
   retrying: boolean;
+  /** "Use this prompt" on an advisor's answer: the prompt it suggests goes into the composer. */
+  onUsePrompt: (prompt: string) => void;
 }
 
 export function StudioMessageList(props: StudioMessageListProps) {
@@ -108,6 +112,7 @@ function AnswerMessage({
   onDismiss,
   canRetry,
   retrying,
+  onUsePrompt,
 }: { message: StudioChatMessage } & StudioMessageListProps) {
   if (message.isLoading) {
     return message.isAdvisor ? (
@@ -184,6 +189,15 @@ function AnswerMessage({
         <div className="min-w-0 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft">
           <p className="mb-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">Prompt advisor</p>
           <Markdown>{message.content}</Markdown>
+          <Button
+            variant="secondary"
+            size="xs"
+            className="mt-3"
+            icon={<WandSparkles aria-hidden="true" className="size-3.5 text-accent-ink" />}
+            onClick={() => onUsePrompt(suggestedPrompt(message.content))}
+          >
+            Use this prompt
+          </Button>
         </div>
       </div>
     );

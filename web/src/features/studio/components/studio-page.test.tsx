@@ -278,6 +278,44 @@ describe("Studio", () => {
   });
 });
 
+describe("Studio advisor: Use this prompt", () => {
+  it("puts the prompt the answer suggests into the composer, in image mode, ready to send", async () => {
+    server({
+      advisor: () =>
+        json({
+          success: true,
+          response: "Try this:\n\n> A red fox in fresh snow, golden hour, low angle, 85 mm.\n\nKeep the light warm.",
+          message_id: "adv",
+          quota_info: quota(14.5, 0.5),
+        }),
+    });
+    renderStudio();
+    fireEvent.click(screen.getByRole("button", { name: "Advisor" }));
+    fireEvent.change(promptBox(), { target: { value: "a fox in snow?" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Use this prompt" }));
+    expect(screen.getByRole("button", { name: "Image" }).getAttribute("aria-pressed")).toBe("true");
+    const box = promptBox() as HTMLTextAreaElement;
+    expect(box.value).toBe("A red fox in fresh snow, golden hour, low angle, 85 mm.");
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(screen.getByRole("button", { name: "Generate" }).hasAttribute("disabled")).toBe(false);
+  });
+});
+
+describe("Studio batch size", () => {
+  it("is four real choices: clicking a number chooses it and the price follows", async () => {
+    server();
+    renderStudio();
+    const four = screen.getByRole("radio", { name: "4 images" });
+    fireEvent.click(screen.getByTestId("batch-4"));
+    expect((four as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText("6 credits")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("batch-1"));
+    expect((screen.getByRole("radio", { name: "1 image" }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText("1.5 credits")).toBeTruthy();
+  });
+});
+
 describe("Studio input images", () => {
   it("adds a pasted image as an input and sends it as {data, name}", async () => {
     const calls = server();

@@ -44,6 +44,8 @@ export function StudioPage() {
   const [pickerOpen, setPickerOpen] = useState(false);
   const [lightboxIndex, setLightboxIndex] = useState<number | null>(null);
   const end = useRef<HTMLDivElement>(null);
+  const composer = useRef<HTMLDivElement>(null);
+  const [focusSignal, setFocusSignal] = useState(0);
 
   const { messages, sending } = conversation;
   const cost = visibleCostLabel(studioCost(mode, batchSize), unlimited);
@@ -66,12 +68,24 @@ export function StudioPage() {
     return () => document.removeEventListener("paste", onPaste);
   }, [addFiles]);
 
-  // Every new message (and every answer arriving) brings the end of the conversation into view.
+  // Every new message (and every answer arriving) brings the end of the conversation into view, above the
+  // floating composer rather than under it: the end keeps a scroll margin of the composer's height.
   const last = messages.at(-1);
   const lastKey = last ? `${last.id}-${last.isLoading ? "loading" : "done"}` : "";
   useEffect(() => {
-    if (lastKey) end.current?.scrollIntoView?.({ block: "end" });
+    if (!lastKey || !end.current) return;
+    end.current.style.scrollMarginBottom = `${(composer.current?.offsetHeight ?? 0) + 16}px`;
+    end.current.scrollIntoView?.({ block: "end" });
   }, [lastKey]);
+
+  const takePrompt = useCallback(
+    (text: string) => {
+      setMode("image");
+      setPrompt(text);
+      setFocusSignal((n) => n + 1);
+    },
+    [setMode],
+  );
 
   const submit = useCallback(async () => {
     const text = prompt.trim();
@@ -198,12 +212,16 @@ export function StudioPage() {
               onDismiss={conversation.dismissFailure}
               canRetry={conversation.canRetry}
               retrying={sending}
+              onUsePrompt={takePrompt}
             />
             <div ref={end} />
           </section>
         )}
 
-        <div className="sticky bottom-0 z-10 -mx-3 bg-gradient-to-t from-canvas via-canvas to-canvas/0 px-3 pt-4 pb-3 sm:-mx-2 sm:px-2 sm:pb-5">
+        <div
+          ref={composer}
+          className="sticky bottom-0 z-10 -mx-3 bg-gradient-to-t from-canvas via-canvas to-canvas/0 px-3 pt-4 pb-3 sm:-mx-2 sm:px-2 sm:pb-5"
+        >
           <StudioComposer
             mode={mode}
             onModeChange={setMode}
@@ -220,6 +238,7 @@ export function StudioPage() {
             cost={cost}
             balance={unlimited ? null : `${formatBalance(remaining)} ${creditLabel(remaining)}`}
             shortfall={shortfall}
+            focusSignal={focusSignal}
           />
         </div>
       </div>
