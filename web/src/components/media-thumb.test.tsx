@@ -25,7 +25,9 @@ describe("MediaThumb", () => {
         disconnect() {}
       },
     );
-    const { container, getByText } = render(<MediaThumb src="/media/2.thumb.webp" type="image" alt="Later" />);
+    const { container, getByText } = render(
+      <MediaThumb src="/media/2.thumb.webp" type="image" alt="Later" />,
+    );
     expect(container.querySelector("img")).toBeNull();
     expect(container.querySelector("[data-placeholder]")).not.toBeNull();
     expect(getByText("Later").className).toContain("sr-only");

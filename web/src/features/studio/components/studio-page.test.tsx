@@ -284,7 +284,8 @@ describe("Studio advisor: Use this prompt", () => {
       advisor: () =>
         json({
           success: true,
-          response: "Try this:\n\n> A red fox in fresh snow, golden hour, low angle, 85 mm.\n\nKeep the light warm.",
+          response:
+            "Try this:\n\n> A red fox in fresh snow, golden hour, low angle, 85 mm.\n\nKeep the light warm.",
           message_id: "adv",
           quota_info: quota(14.5, 0.5),
         }),
