@@ -114,6 +114,13 @@ test("the manifest is linked and valid, a service worker controls the page, and 
   // The start page opens (a signed-out visitor gets the landing page; a signed-in one the last view).
   expect((await page.request.get(manifest.start_url)).ok()).toBe(true);
 
+  // The caching headers agree with the worker: its script is asked for afresh, the hashed build is for ever.
+  const script = await page.request.get("/sw.js");
+  expect(script.headers()["content-type"]).toContain("javascript");
+  expect(script.headers()["cache-control"]).toBe("no-cache");
+  const entry = await page.locator('script[type="module"][src^="/assets/"]').getAttribute("src");
+  expect((await page.request.get(entry!)).headers()["cache-control"]).toContain("immutable");
+
   await controlled(page);
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(scope).toBe(new URL("/", page.url()).href);
