@@ -1,6 +1,7 @@
 // The process lifecycle: open the database, migrate, start jobs and HTTP; stop in the reverse order
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
+import { startAccountArchiveSweep } from "./accounts/leave-export";
 import { buildApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
@@ -113,8 +114,16 @@ export async function startServer(
       const stopOrphanSweep = startOrphanedMediaSweep(ctx, storedKeyReferrers);
       // Pieces of stored narrations, kept a while for a player still fetching them (decision 0133).
       const stopChunkSweep = startSpeechChunkSweep(ctx);
+      // Account archives past their 7 days lose their file (decision 0143).
+      const stopArchiveSweep = startAccountArchiveSweep(ctx);
       stopSweep = async () => {
-        await Promise.all([stopChargeSweep(), stopRestoreSweep(), stopOrphanSweep(), stopChunkSweep()]);
+        await Promise.all([
+          stopChargeSweep(),
+          stopRestoreSweep(),
+          stopOrphanSweep(),
+          stopChunkSweep(),
+          stopArchiveSweep(),
+        ]);
       };
     }
     stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);

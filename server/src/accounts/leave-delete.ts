@@ -1,7 +1,7 @@
 // Deleting an account (issue #44 item 4, decision 0143), confirmed by the current password:
 //
 // 1. The account is signed out everywhere at once (every session revoked, every process's session cache told,
-//    every live event stream closed, as a password reset does), so nothing more arrives from it.
+//    every live event stream closed: endSessionsEverywhere, as a password reset does), so nothing more arrives.
 // 2. Its archives' files and every object it owns in media storage (media_objects, a page at a time) are
 //    removed through the metered store.
 // 3. One transaction keeps the ledger's money facts for accounting (closed_account_ledger: kind, amount,
@@ -17,15 +17,13 @@ import { randomUUID } from "node:crypto";
 import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
 import type { AppContext } from "../context";
 import { accountLedgerCount, closeLedger } from "../credits/account-rows";
-import { closeUserStreams } from "../events/service";
 import { ownedObjectKeysPage } from "../media/account-rows";
 import { paidCheckouts } from "../payments/account-rows";
 import { Forbidden, NotAuthenticated } from "../platform/errors";
 import { accountExportKeys, deleteUserRow } from "./leave-repo";
-import { findUserById, revokeAllSessions } from "./repo";
+import { findUserById } from "./repo";
 import { verifyPassword } from "./secrets";
-import type { AccountsContext } from "./service";
-import { announceRevocation } from "./session-cache";
+import { type AccountsContext, endSessionsEverywhere } from "./service";
 
 /** Objects removed per page; also the most a deleting transaction collects of files stored meanwhile. */
 export const DELETE_PAGE = 200;
@@ -60,10 +58,7 @@ export async function closeAccount(
   userId: string,
 ): Promise<{ ledgerRowsKept: number }> {
   // Signed out everywhere, as a password reset does: sessions revoked, every process's cache told, streams closed.
-  await revokeAllSessions(ctx.db, userId, ctx.clock.now());
-  ctx.sessions?.evictUser(userId);
-  await announceRevocation(ctx.notify, { userId });
-  await closeUserStreams(ctx, userId);
+  await endSessionsEverywhere(ctx, userId);
 
   await removeStored(ctx, await accountExportKeys(ctx.db, userId));
   // Each delete also drops the key's media_objects row, so the next page starts after the last key removed.

@@ -11,7 +11,14 @@ import { fillAccount } from "../../test/full-account";
 import { readZip, type ZipEntry } from "../../test/zip";
 import { creditTransactions, mediaItems } from "../db/schema";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME } from "../interop/backup-format";
-import { ACCOUNT_EXPORT_PAGE, accountExportJob, makeAccountExport, startAccountExport } from "./leave-export";
+import {
+  ACCOUNT_EXPORT_EXPIRED_MESSAGE,
+  ACCOUNT_EXPORT_PAGE,
+  accountExportJob,
+  makeAccountExport,
+  startAccountExport,
+  sweepAccountArchives,
+} from "./leave-export";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -228,4 +235,28 @@ describe("the account archive's reads", () => {
     expect(json(entries, "gallery/gallery.json")).toHaveLength(items);
     expect(json(entries, "credits/history.json")).toHaveLength(items + 1);
   }, 180_000);
+});
+
+describe("an archive's file", () => {
+  it("is removed by the sweep once its 7 days are up, and the archive then says so", async () => {
+    const user = await createUser(t);
+    const made = await finishedExport(user);
+    const key = `account-exports/${made.id}.zip`;
+    expect(await t.storage.size(key)).toBe(made.bytes);
+    expect(await sweepAccountArchives(t.ctx)).toBe(0);
+    const eightDays = 8 * 24 * 60 * 60 * 1000;
+    t.clock.advance(eightDays);
+    try {
+      expect(await sweepAccountArchives(t.ctx)).toBeGreaterThanOrEqual(1);
+      await expect(t.storage.size(key)).rejects.toThrow();
+      const after = (await call(user, "GET", `/api/account/export/${made.id}`)).json().export;
+      expect(after).toMatchObject({
+        status: "failed",
+        error: ACCOUNT_EXPORT_EXPIRED_MESSAGE,
+        download_url: null,
+      });
+    } finally {
+      t.clock.advance(-eightDays);
+    }
+  }, 120_000);
 });

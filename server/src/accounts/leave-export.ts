@@ -17,8 +17,8 @@
 // One story's backup is made at a time (that backup reads its own rows as the story backup does).
 //
 // The file lives outside the account's media ("account-exports/<id>.zip", so it never counts against the
-// quota nor fills it), until it expires (ACCOUNT_EXPORT_KEPT_DAYS), a newer archive is asked for, or the
-// account is deleted. A job whose account was deleted while it ran removes the file it made.
+// quota nor fills it), until it expires (ACCOUNT_EXPORT_KEPT_DAYS; every worker's sweep removes expired files
+// every 10 minutes), a newer archive is asked for, or the account is deleted. A job whose account was deleted while it ran removes the file it made.
 import { Readable } from "node:stream";
 import {
   ACCOUNT_EXPORT_FAILED_MESSAGE,
@@ -37,12 +37,14 @@ import { accountGalleryCount, accountGalleryPage } from "../media/account-rows";
 import { extensionOfType } from "../media/backup-items";
 import { paidCheckouts } from "../payments/account-rows";
 import { NotFound } from "../platform/errors";
+import { startPeriodic } from "../platform/periodic";
 import { accountStoriesPage, accountStoryCount } from "../stories/account-rows";
 import { accountStudioCount, accountStudioPage } from "../studio/account-rows";
 import {
   type AccountExportRow,
   accountExportsOf,
   deleteAccountExports,
+  expiredAccountExports,
   findAccountExport,
   insertAccountExport,
   updateAccountExport,
@@ -127,6 +129,30 @@ async function settleOld(ctx: LeaveContext, row: AccountExportRow): Promise<Acco
     return { ...row, ...failed };
   }
   return row;
+}
+
+/** Archives one sweep looks at; the next run goes on with the rest. */
+const SWEEP_BATCH = 100;
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/** One run of the archive sweep: finished archives past their time lose their file; answers how many. */
+export async function sweepAccountArchives(ctx: LeaveContext): Promise<number> {
+  const rows = await expiredAccountExports(ctx.db, ctx.clock.now(), SWEEP_BATCH);
+  for (const row of rows) await settleOld(ctx, row);
+  return rows.length;
+}
+
+/** Sweeps now and every 10 minutes in a worker process; returns the stop. */
+export function startAccountArchiveSweep(ctx: LeaveContext): () => Promise<void> {
+  return startPeriodic({
+    run: async () => {
+      const removed = await sweepAccountArchives(ctx);
+      if (removed > 0) ctx.log.info({ archives: removed }, "removed expired account archives");
+    },
+    everyMs: SWEEP_EVERY_MS,
+    log: ctx.log,
+    failure: "account archives could not be swept",
+  });
 }
 
 /**

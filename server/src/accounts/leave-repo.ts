@@ -1,5 +1,5 @@
 // SQL for leaving with your data (decision 0143): the account archive's rows, and the account's own row.
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { accountExports, users } from "../db/schema";
 
@@ -49,6 +49,22 @@ export async function updateAccountExport(
 export async function deleteAccountExports(q: Queryable, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await q.delete(accountExports).where(inArray(accountExports.id, ids));
+}
+
+/** Finished archives whose time is up and whose file is still kept, the longest expired first. */
+export function expiredAccountExports(q: Queryable, now: Date, limit: number): Promise<AccountExportRow[]> {
+  return q
+    .select()
+    .from(accountExports)
+    .where(
+      and(
+        eq(accountExports.status, "completed"),
+        isNotNull(accountExports.storageKey),
+        lte(accountExports.expiresAt, now),
+      ),
+    )
+    .orderBy(asc(accountExports.expiresAt))
+    .limit(limit);
 }
 
 /** The storage keys of the user's archive files. */
