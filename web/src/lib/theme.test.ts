@@ -63,4 +63,17 @@ describe("theme", () => {
     applyTheme("light");
     expect(document.documentElement.classList.contains("dark")).toBe(false);
   });
+
+  it("colours the browser bar (both theme-color tags) with the theme chosen, whatever the system's", () => {
+    document.head.innerHTML =
+      '<meta name="theme-color" content="#08070f" media="(prefers-color-scheme: dark)" />' +
+      '<meta name="theme-color" content="#f7f6fb" media="(prefers-color-scheme: light)" />';
+    const colours = () =>
+      [...document.querySelectorAll('meta[name="theme-color"]')].map((tag) => tag.getAttribute("content"));
+    applyTheme("light");
+    expect(colours()).toEqual(["#f7f6fb", "#f7f6fb"]);
+    applyTheme("dark");
+    expect(colours()).toEqual(["#08070f", "#08070f"]);
+    document.head.innerHTML = "";
+  });
 });

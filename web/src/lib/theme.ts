@@ -28,10 +28,20 @@ export function storeTheme(theme: Theme): void {
   writeStorage("theme", theme);
 }
 
-/** Puts the theme on <html>: the `dark` class drives Tailwind's dark variant and our colour tokens. */
+/** The browser bar's colour in each theme (index.html's theme-color tags, the installed app's title bar). */
+export const THEME_COLORS: Record<Theme, string> = { dark: "#08070f", light: "#f7f6fb" };
+
+/**
+ * Puts the theme on <html>: the `dark` class drives Tailwind's dark variant and our colour tokens. The
+ * theme-color tags follow it too, so a theme chosen in the app (not the system's) colours the browser bar and
+ * an installed app's title bar (decision 0139).
+ */
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
   root.classList.toggle("dark", theme === "dark");
   root.classList.toggle("light", theme === "light");
+  for (const tag of root.ownerDocument.querySelectorAll('meta[name="theme-color"]')) {
+    tag.setAttribute("content", THEME_COLORS[theme]);
+  }
 }
 
 /** Calls back when the system preference changes; returns the unsubscribe function. */

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { THEME_COLORS } from "../lib/theme";
 
 const PUBLIC = path.resolve(import.meta.dirname, "../../public");
 
@@ -35,12 +36,17 @@ describe("the web app manifest", () => {
     expect(manifest.display).toBe("standalone");
   });
 
-  it("uses the app's dark colours, as index.html's dark theme-color does", () => {
+  it("uses the app's colours: the dark one as index.html's dark theme-color, and both as the theme switch sets them", () => {
     const index = readFileSync(path.resolve(PUBLIC, "../index.html"), "utf8");
     expect(index).toContain(
       `<meta name="theme-color" content="${manifest.theme_color}" media="(prefers-color-scheme: dark)" />`,
     );
     expect(index).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+    // The colours the app puts on those tags when the player picks a theme are the same two.
+    expect(manifest.theme_color).toBe(THEME_COLORS.dark);
+    expect(index).toContain(
+      `<meta name="theme-color" content="${THEME_COLORS.light}" media="(prefers-color-scheme: light)" />`,
+    );
     expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/);
   });
 
