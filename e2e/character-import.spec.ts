@@ -198,7 +198,8 @@ test("a card dropped on the list opens with the notes of what was cut", async ({
     spec_version: "2.0",
     data: {
       name: "Long Winded",
-      description: "A narrator who never stops. ".repeat(120),
+      // Over a card field's 32,000 characters (decision 0142): the only cut an import still makes.
+      description: "A narrator who never stops. ".repeat(1200),
       personality: "",
       scenario: "A very long evening.",
       first_mes: "*{{char}} clears their throat.* Where was I, {{user}}?",

@@ -84,6 +84,25 @@ export const cardPreviewSchema = z.object({
   has_portrait: z.boolean(),
 });
 
+/**
+ * What an import does with an entry named like a card the story already has (decision 0142): skip it (the
+ * default: the story's card stays), replace the story's card's text and lore rules with the file's (its id,
+ * name and picture stay), or keep both (the file's gets "Name (2)", with a note).
+ */
+export const ON_DUPLICATE = ["skip", "replace", "keep_both"] as const;
+export type OnDuplicate = (typeof ON_DUPLICATE)[number];
+
+/** An entry of the file that the story already has a card for, and what the import did (or would do). */
+export const importDuplicateSchema = z.object({
+  /** The name as the story's card has it. */
+  name: z.string(),
+  card_id: z.string(),
+  /** The file's text is the card's, word for word. */
+  same_text: z.boolean(),
+  outcome: z.enum(["skipped", "replaced", "kept_both"]),
+});
+export type ImportDuplicate = z.infer<typeof importDuplicateSchema>;
+
 /** POST /api/stories/{id}/cards/import (?dry_run=true answers the preview, saving nothing). */
 export const cardsImportResponseSchema = z.object({
   success: z.literal(true),
@@ -93,6 +112,8 @@ export const cardsImportResponseSchema = z.object({
   /** The cards made (dry run: the cards that would be made). */
   cards: z.array(z.union([storyCardSchema, cardPreviewSchema])),
   skipped: z.array(importNoteSchema),
+  /** Entries named like the story's own cards, with what `on_duplicate` does with them. */
+  duplicates: z.array(importDuplicateSchema).default([]),
 });
 export type CardsImportResponse = z.infer<typeof cardsImportResponseSchema>;
 
@@ -111,7 +132,13 @@ export const lorebookDocumentSchema = z.looseObject({
 
 export const cardExportQuerySchema = z.object({ format: z.string().max(20).optional() });
 export const loreExportQuerySchema = z.object({ format: z.string().max(20).optional() });
-export const dryRunQuerySchema = z.object({ dry_run: z.enum(["true", "false"]).optional() });
+export const dryRunQuerySchema = z.object({
+  dry_run: z.enum(["true", "false"]).optional(),
+  on_duplicate: z
+    .enum(ON_DUPLICATE, { error: "on_duplicate must be skip, replace or keep_both" })
+    .optional()
+    .default("skip"),
+});
 
 /** A ready-made opening shipped with the app ("Start from a scenario"). */
 export const starterSchema = z.object({

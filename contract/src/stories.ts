@@ -5,7 +5,12 @@ import { inputModeSchema } from "./generation-settings";
 
 export const STORY_NAME_MAX_LENGTH = 30;
 export const STORY_TITLE_MAX_LENGTH = 100;
-export const STORY_CONTEXT_MAX_LENGTH = 2000;
+/**
+ * A story's context holds what an imported card's scenario and description say, each up to a card field's
+ * 32,000 characters (decision 0142; the spec's 2,000 is raised by issue #43). What reaches the narrator is
+ * decided by its token budget, never by this limit.
+ */
+export const STORY_CONTEXT_MAX_LENGTH = 65_000;
 
 const titleSchema = (max: number) =>
   z

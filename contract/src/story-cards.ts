@@ -10,7 +10,13 @@ export const STORY_CARDS_MAX = 100;
 export const CARD_NAME_MAX_LENGTH = 60;
 export const CARD_TRIGGERS_MAX = 10;
 export const CARD_TRIGGER_MAX_LENGTH = 40;
-export const CARD_DESCRIPTION_MAX_LENGTH = 1000;
+/**
+ * The longest field a character card brings is kept whole up to this (the card ecosystem's descriptions run
+ * to several thousand characters; decision 0142). A Story Card's description and a lore entry's content are
+ * such fields; what reaches the narrator is decided by its token budget.
+ */
+export const CARD_FIELD_MAX_LENGTH = 32_000;
+export const CARD_DESCRIPTION_MAX_LENGTH = CARD_FIELD_MAX_LENGTH;
 /** A card is active when a trigger appears in the prompt or in this many newest messages (a story's default scan depth). */
 export const CARD_TRIGGER_WINDOW = 4;
 

@@ -88,7 +88,8 @@ export const NOTHING_TO_CONTINUE_DETAIL = "There is no narrator answer to contin
 export const SCENE_NEEDS_MEDIA_DETAIL =
   'A new scene needs chat_mode "image" or "video": a chat turn makes no scene.';
 
-export const MEMORY_MAX_LENGTH = 2000;
+/** Room for an imported card's personality and example dialogue, each up to 32,000 characters (decision 0142). */
+export const MEMORY_MAX_LENGTH = 65_000;
 export const AUTHORS_NOTE_MAX_LENGTH = 500;
 
 /** A story's Memory (always at the top of the narrator's context) and Author's Note (just before the newest messages). */
@@ -179,6 +180,19 @@ export const narratorContextResponseSchema = z.object({
   parts: z.array(z.object({ part: z.enum(CONTEXT_PARTS), tokens: z.number().int() })),
   /** Recent messages left out to fit the budget, oldest first. */
   dropped_messages: z.number().int(),
+  /**
+   * Stored texts sent only in part this turn to fit the budget (they stay whole in the story): how many of
+   * their characters were sent (0: left out). Empty when everything fits.
+   */
+  cut_to_fit: z
+    .array(
+      z.object({
+        part: z.enum(["context", "instructions", "post_history_instructions", "memory"]),
+        kept_characters: z.number().int(),
+        total_characters: z.number().int(),
+      }),
+    )
+    .default([]),
   total_tokens: z.number().int(),
   budget_tokens: z.number().int(),
   /** The story's generation settings as the next turn uses them (the model and max tokens it sends). */
@@ -230,8 +244,9 @@ export type NarratorContext = z.infer<typeof narratorContextResponseSchema>;
 export const LORE_BUDGET_PERCENT_MIN = 5;
 export const LORE_BUDGET_PERCENT_MAX = 90;
 export const LORE_SCAN_DEPTH_MAX = 20;
-export const NARRATOR_INSTRUCTIONS_MAX_LENGTH = 4000;
-export const POST_HISTORY_INSTRUCTIONS_MAX_LENGTH = 2000;
+/** A card's system prompt and post-history instructions, whole (a card field's 32,000 characters; decision 0142). */
+export const NARRATOR_INSTRUCTIONS_MAX_LENGTH = 32_000;
+export const POST_HISTORY_INSTRUCTIONS_MAX_LENGTH = 32_000;
 
 const budgetPercentMessage = `lore_budget_percent must be a whole number from ${LORE_BUDGET_PERCENT_MIN} to ${LORE_BUDGET_PERCENT_MAX}`;
 const scanDepthMessage = `lore_scan_depth must be a whole number from 0 to ${LORE_SCAN_DEPTH_MAX}`;

@@ -4,8 +4,11 @@ import {
   AUTHORS_NOTE_HEADING,
   assembleContext,
   CARDS_HEADING,
+  CUT_MARK,
   cardLine,
   countTextTokens,
+  fitToTokens,
+  MEMORY_BUDGET_PERCENT,
   MEMORY_HEADING,
   SUMMARY_HEADING,
 } from "./narrator-context";
@@ -281,5 +284,37 @@ describe("assembleContext: the Author's Note depth", () => {
     expect(assembleContext({ ...base, authorsNoteDepth: 1 }).messages).toEqual(
       assembleContext(base).messages,
     );
+  });
+});
+
+describe("long stored text within the budget (issue #43)", () => {
+  const long = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(" ");
+
+  it("fitToTokens keeps a text that fits whole, else its longest beginning that fits, cut at a word and marked", () => {
+    expect(fitToTokens("A short line.", 50, countTextTokens)).toEqual({ text: "A short line.", cut: false });
+    const fitted = fitToTokens(long, 500, countTextTokens);
+    expect(fitted.cut).toBe(true);
+    expect(countTextTokens(fitted.text)).toBeLessThanOrEqual(500);
+    expect(countTextTokens(fitted.text)).toBeGreaterThan(450);
+    expect(fitted.text.endsWith(CUT_MARK)).toBe(true);
+    expect(long.startsWith(fitted.text.slice(0, -CUT_MARK.length))).toBe(true);
+    expect(fitted.text.slice(0, -CUT_MARK.length)).toMatch(/word\d+$/);
+    expect(fitToTokens(long, 5, countTextTokens)).toEqual({ text: "", cut: true });
+  });
+
+  it("sends a Memory too long for the budget cut to its share, says so, and still keeps recent messages", () => {
+    const context = assembleContext({ ...base, memory: long, budget: 4000 });
+    const memoryTokens = context.parts.find((p) => p.part === "memory")!.tokens;
+    expect(memoryTokens).toBeGreaterThan(0);
+    expect(memoryTokens).toBeLessThanOrEqual((4000 * MEMORY_BUDGET_PERCENT) / 100);
+    expect(context.messages[0]!.content).toContain(`${MEMORY_HEADING}\nword0 word1`);
+    expect(context.messages[0]!.content).toContain(CUT_MARK);
+    expect(context.cut).toEqual([
+      { part: "memory", keptCharacters: expect.any(Number), totalCharacters: long.length },
+    ]);
+    expect(context.cut[0]!.keptCharacters).toBeLessThan(long.length);
+    expect(context.parts.find((p) => p.part === "history")!.tokens).toBeGreaterThan(0);
+    // A Memory that fits is sent whole, with nothing said.
+    expect(assembleContext(base).cut).toEqual([]);
   });
 });

@@ -12,6 +12,12 @@
 // `priority` is left out first (ties: the least recently mentioned first; constant cards count as mentioned
 // now); the kept ones are placed by `insertion_order` ascending (ties: the most recently mentioned first). With
 // every card at the defaults this is the order of mention, as before the lore rules.
+//
+// Long text is stored whole (a card's fields up to 32,000 characters, decision 0142) and cut here, for this
+// turn only: the story's context, its own narrator instructions and its post-history instructions each to
+// their share of the budget (STORY_CONTEXT_, INSTRUCTIONS_ and POST_HISTORY_BUDGET_PERCENT, by narratorContext
+// in turn.ts), and a Memory that does not fit whole to what is left, at most MEMORY_BUDGET_PERCENT; each cut
+// is answered in `cut`, which "What the narrator sees" shows. A card is still whole or left out.
 import { DEFAULT_INSERTION_ORDER, DEFAULT_PRIORITY } from "@storyverse/contract/story-cards";
 import { countTokens } from "gpt-tokenizer";
 import type { ChatMessage } from "../providers/types";
@@ -71,8 +77,17 @@ export type ContextInput = {
 /** A recalled exchange as the narrator reads it. */
 export type RecalledLine = { messageId: string; turn: number; player: string; narrator: string };
 
+/** A text sent cut to fit the budget this turn (stored whole): how many of its characters went. */
+export type CutToBudget = {
+  part: "context" | "instructions" | "post_history_instructions" | "memory";
+  keptCharacters: number;
+  totalCharacters: number;
+};
+
 export type AssembledContext = {
   messages: ChatMessage[];
+  /** Texts sent only in part to fit the budget. */
+  cut: CutToBudget[];
   parts: { part: ContextPart; tokens: number }[];
   /** Messages of the history that did not fit, oldest first. */
   droppedMessages: number;
@@ -110,6 +125,46 @@ export const CARDS_HEADING = "Story Cards (who and what is in this scene; keep t
 export const RECALL_HEADING = "Recalled from earlier in this story (older turns that bear on this one):";
 /** The share of the budget recalled exchanges may take. */
 export const RECALL_BUDGET_PERCENT = 15;
+/** The most of the budget a long story context takes in the instructions (the rest of it is left out). */
+export const STORY_CONTEXT_BUDGET_PERCENT = 25;
+/** The most of the budget a story's own narrator instructions (a card's system prompt) take. */
+export const INSTRUCTIONS_BUDGET_PERCENT = 20;
+/** The most of the budget the post-history instructions take. */
+export const POST_HISTORY_BUDGET_PERCENT = 10;
+/** The most of the budget a Memory that does not fit whole takes, cut. */
+export const MEMORY_BUDGET_PERCENT = 25;
+/** Less room than this for a cut text: it is left out rather than sent as a stub. */
+const CUT_MIN_TOKENS = 20;
+/** What a cut text ends with, so the narrator (and the player) can see it goes on. */
+export const CUT_MARK = " […]";
+
+/**
+ * `text` whole when it costs at most `maxTokens` (as `cost` counts it), else its longest beginning that does,
+ * cut at a word and marked with CUT_MARK; "" when not even CUT_MIN_TOKENS fit. Never inside a surrogate pair.
+ */
+export function fitToTokens(
+  text: string,
+  maxTokens: number,
+  cost: (text: string) => number,
+): { text: string; cut: boolean } {
+  if (cost(text) <= maxTokens) return { text, cut: false };
+  if (maxTokens < CUT_MIN_TOKENS) return { text: "", cut: true };
+  const chars = Array.from(text);
+  const cutAt = (n: number) => {
+    const head = chars.slice(0, n).join("");
+    const space = head.search(/\s\S*$/);
+    return `${(space > n / 2 ? head.slice(0, space) : head).trimEnd()}${CUT_MARK}`;
+  };
+  // The longest beginning that fits, found by halving (a count is linear, so this stays cheap).
+  let low = 0;
+  let high = chars.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (cost(cutAt(mid)) <= maxTokens) low = mid;
+    else high = mid - 1;
+  }
+  return { text: low > 0 ? cutAt(low) : "", cut: true };
+}
 
 /** One recalled exchange's line: "- Turn 5: You: ... Narrator: ..." The offline narrator reads it back. */
 export const recalledLine = (line: RecalledLine) =>
@@ -125,7 +180,7 @@ export function assembleContext(
 ): AssembledContext {
   const memory = input.memory.trim();
   const note = input.authorsNote.trim();
-  const memoryBlock = memory ? `\n\n${MEMORY_HEADING}\n${memory}` : "";
+  const memoryWhole = memory ? `\n\n${MEMORY_HEADING}\n${memory}` : "";
   const noteMessage = note ? `${AUTHORS_NOTE_HEADING}\n${note}` : "";
 
   // The instructions and the player's message always go; everything else takes what is left, by priority.
@@ -135,7 +190,22 @@ export function assembleContext(
   const postHistoryTokens = postHistory ? messageTokens(postHistory, count) : 0;
   let left = input.budget - instructionTokens - promptTokens - postHistoryTokens;
 
-  const memoryTokens = memoryBlock ? count(memoryBlock) : 0;
+  // Memory whole when it fits; else its beginning, within what is left and its share of the budget.
+  const cut: CutToBudget[] = [];
+  let memoryBlock = memoryWhole;
+  let memoryTokens = memoryBlock ? count(memoryBlock) : 0;
+  if (memoryTokens > left) {
+    const room = Math.min(left, Math.floor((input.budget * MEMORY_BUDGET_PERCENT) / 100));
+    const heading = count(`\n\n${MEMORY_HEADING}\n`);
+    const fitted = fitToTokens(memory, room - heading, count);
+    memoryBlock = fitted.text ? `\n\n${MEMORY_HEADING}\n${fitted.text}` : "";
+    memoryTokens = memoryBlock ? count(memoryBlock) : 0;
+    cut.push({
+      part: "memory",
+      keptCharacters: fitted.text ? Array.from(fitted.text).length - CUT_MARK.length : 0,
+      totalCharacters: Array.from(memory).length,
+    });
+  }
   const keepMemory = memoryTokens > 0 && memoryTokens <= left;
   if (keepMemory) left -= memoryTokens;
 
@@ -244,6 +314,7 @@ export function assembleContext(
   ];
   return {
     messages,
+    cut,
     parts,
     droppedMessages: input.history.length - kept.length,
     keptCardIds: keptCards.map((card) => card.id),

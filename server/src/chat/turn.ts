@@ -30,7 +30,16 @@ import {
   type TurnCard,
   withNames,
 } from "./narration";
-import { assembleContext } from "./narrator-context";
+import {
+  assembleContext,
+  CUT_MARK,
+  type CutToBudget,
+  countTextTokens,
+  fitToTokens,
+  INSTRUCTIONS_BUDGET_PERCENT,
+  POST_HISTORY_BUDGET_PERCENT,
+  STORY_CONTEXT_BUDGET_PERCENT,
+} from "./narrator-context";
 import { type RecalledExchange, recallExchanges } from "./recall";
 import { meaningOf } from "./recall-vectors";
 import {
@@ -109,8 +118,32 @@ export function narratorContext(
   const window = history.slice(-HISTORY_WINDOW);
   const activation = activateCards(story?.cards ?? [], triggerTexts(prompt, window, story?.loreScanDepth));
   const active = activation.map((entry) => entry.card);
+  // The story's long texts are stored whole and sent within their shares of the budget (decision 0142).
+  const budget = ctx.config.narratorContextTokens;
+  const cuts: CutToBudget[] = [];
+  const fit = (part: CutToBudget["part"], text: string, percent: number) => {
+    const fitted = fitToTokens(text, Math.floor((budget * percent) / 100), countTextTokens);
+    if (fitted.cut) {
+      cuts.push({
+        part,
+        keptCharacters: fitted.text ? Array.from(fitted.text).length - CUT_MARK.length : 0,
+        totalCharacters: Array.from(text).length,
+      });
+    }
+    return fitted.text;
+  };
+  const sent = story && {
+    ...story,
+    context: fit("context", story.context ?? "", STORY_CONTEXT_BUDGET_PERCENT),
+    narratorInstructions: fit("instructions", story.narratorInstructions ?? "", INSTRUCTIONS_BUDGET_PERCENT),
+    postHistoryInstructions: fit(
+      "post_history_instructions",
+      story.postHistoryInstructions ?? "",
+      POST_HISTORY_BUDGET_PERCENT,
+    ),
+  };
   const assembled = assembleContext({
-    instructions: narratorSystemPrompt(story, direction),
+    instructions: narratorSystemPrompt(sent, direction),
     memory: withNames(story?.memory ?? "", story),
     cards: active.map((card) => ({
       ...card,
@@ -126,11 +159,17 @@ export function narratorContext(
     history: window,
     authorsNote: story?.authorsNote ?? "",
     authorsNoteDepth: story?.generation?.authorsNoteDepth,
-    postHistoryInstructions: postHistoryInstructions(story),
+    postHistoryInstructions: postHistoryInstructions(sent),
     prompt,
-    budget: ctx.config.narratorContextTokens,
+    budget,
   });
-  return { ...assembled, active, reasons: activation.map((entry) => entry.reason), recalled };
+  return {
+    ...assembled,
+    cut: [...cuts, ...assembled.cut],
+    active,
+    reasons: activation.map((entry) => entry.reason),
+    recalled,
+  };
 }
 
 /**

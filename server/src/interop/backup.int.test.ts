@@ -578,7 +578,7 @@ describe("story backup and restore", () => {
       const json = minimal({
         story: {
           title: "Tiny",
-          memory: "m".repeat(2500),
+          memory: "m".repeat(65_500),
           created_at: "2026-01-01T00:00:00.000Z",
           updated_at: "2026-01-01T00:00:00.000Z",
         },
@@ -595,7 +595,7 @@ describe("story backup and restore", () => {
       const notes = res.json().notes as { name: string; reason: string }[];
       expect(notes).toEqual(
         expect.arrayContaining([
-          { name: "Memory", reason: "cut from 2500 to 2000 characters to fit the app's limit" },
+          { name: "Memory", reason: "cut from 65500 to 65000 characters to fit the app's limit" },
           expect.objectContaining({
             name: 'Card "Mara"',
             reason: expect.stringMatching(/^left out a trigger/),
@@ -604,7 +604,7 @@ describe("story backup and restore", () => {
         ]),
       );
       const storyId = res.json().story.id;
-      expect((await call(user, "GET", `/api/stories/${storyId}/memory`)).json().memory).toHaveLength(2000);
+      expect((await call(user, "GET", `/api/stories/${storyId}/memory`)).json().memory).toHaveLength(65_000);
       const cards = (await call(user, "GET", `/api/stories/${storyId}/cards`)).json().cards;
       expect(cards.map((c: { name: string; triggers: string[] }) => [c.name, c.triggers])).toEqual([
         ["Mara", ["Mara"]],
@@ -625,8 +625,8 @@ describe("story backup and restore", () => {
       const json = minimal({
         story: {
           title: "Tiny",
-          narrator_instructions: "n".repeat(5000),
-          post_history_instructions: "p".repeat(2500),
+          narrator_instructions: "n".repeat(33_000),
+          post_history_instructions: "p".repeat(32_500),
           created_at: "2026-01-01T00:00:00.000Z",
           updated_at: "2026-01-01T00:00:00.000Z",
         },
@@ -649,11 +649,11 @@ describe("story backup and restore", () => {
         expect.arrayContaining([
           {
             name: "Narrator instructions",
-            reason: "cut from 5000 to 4000 characters to fit the app's limit",
+            reason: "cut from 33000 to 32000 characters to fit the app's limit",
           },
           {
             name: "Post-history instructions",
-            reason: "cut from 2500 to 2000 characters to fit the app's limit",
+            reason: "cut from 32500 to 32000 characters to fit the app's limit",
           },
           {
             name: 'Card "Keeper"',
@@ -663,7 +663,7 @@ describe("story backup and restore", () => {
       );
       const storyId = res.json().story.id;
       const lore = (await call(user, "GET", `/api/stories/${storyId}/lore-settings`)).json();
-      expect(lore.narrator_instructions).toHaveLength(4000);
+      expect(lore.narrator_instructions).toHaveLength(32_000);
       // The settings panel can save what the restore made.
       const saved = await call(user, "PUT", `/api/stories/${storyId}/lore-settings`, {
         narrator_instructions: lore.narrator_instructions,

@@ -1,6 +1,7 @@
 // The mapping of a character card and of lore entries to a story and Story Cards: limits applied with a note
 // for every cut, macros replaced only in what the player reads as the story, unusable keys left out with a
 // reason, and our own export's extensions.storyverse read back.
+import { STORY_CONTEXT_MAX_LENGTH } from "@storyverse/contract/stories";
 import { describe, expect, it } from "vitest";
 import type { CardV3Data, ParsedCard } from "./formats/character-card";
 import type { LoreEntry } from "./formats/lorebooks";
@@ -84,10 +85,10 @@ describe("a character card as a new story", () => {
   });
 
   it("cuts what is too long, and says so", () => {
-    const long = "x".repeat(2500);
+    const long = "x".repeat(STORY_CONTEXT_MAX_LENGTH + 500);
     const { story, notes } = storyFromCard(parsed({ name: "N".repeat(120), scenario: long }), "sam");
     expect(Array.from(story.title)).toHaveLength(100);
-    expect(story.context).toHaveLength(2000);
+    expect(story.context).toHaveLength(STORY_CONTEXT_MAX_LENGTH);
     expect(story.cards[0]!.name).toHaveLength(60);
     expect(notes.map((note) => note.name)).toEqual(
       expect.arrayContaining(["title", "context (scenario and description)", "card name"]),

@@ -8,6 +8,7 @@ import type { ImportNote } from "@storyverse/contract/interop";
 import { STORY_CONTEXT_MAX_LENGTH, STORY_TITLE_MAX_LENGTH } from "@storyverse/contract/stories";
 import {
   CARD_DESCRIPTION_MAX_LENGTH,
+  CARD_FIELD_MAX_LENGTH,
   CARD_NAME_MAX_LENGTH,
   CARD_ORDER_MAX,
   type CardKind,
@@ -29,10 +30,10 @@ import { InteropError } from "./formats/errors";
 import { bookEntriesToLore, bookFieldsOf, type LoreEntry, type LoreFormat } from "./formats/lorebooks";
 import { replaceMacros } from "./formats/macros";
 
-/** The longest creator notes kept on the story (the card keeps them whole for export). */
-export const IMPORTED_CREATOR_NOTES_MAX_LENGTH = 8000;
-/** The longest one greeting may be as a message. */
-export const GREETING_MAX_LENGTH = 20_000;
+/** The longest creator notes kept on the story: a card field, whole (decision 0142). */
+export const IMPORTED_CREATOR_NOTES_MAX_LENGTH = CARD_FIELD_MAX_LENGTH;
+/** The longest one greeting may be as a message: a card field, whole (decision 0142). */
+export const GREETING_MAX_LENGTH = CARD_FIELD_MAX_LENGTH;
 /** The most greetings offered as versions of the opening message (first_mes and the alternates). */
 export const GREETINGS_MAX = 30;
 

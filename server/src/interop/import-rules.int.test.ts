@@ -281,15 +281,16 @@ describe("a book's own fields round trip", () => {
     const user = await createUser(t);
     const storyId = await importStory(user, await fixture("v2-every-field.json"));
     // The same card again in the same story: its own book, not the first import's. Its names are freed with a
-    // number, in the preview as in the import, and the player is told (as a restore tells).
+    // number when the player keeps both (decision 0142), in the preview as in the import, and the player is
+    // told (as a restore tells).
     const preview = await upload(
       user,
-      `/api/stories/${storyId}/cards/import?dry_run=true`,
+      `/api/stories/${storyId}/cards/import?dry_run=true&on_duplicate=keep_both`,
       await fixture("v2-every-field.json"),
     );
     const second = await upload(
       user,
-      `/api/stories/${storyId}/cards/import`,
+      `/api/stories/${storyId}/cards/import?on_duplicate=keep_both`,
       await fixture("v2-every-field.json"),
     );
     expect(second.statusCode, second.body).toBe(200);

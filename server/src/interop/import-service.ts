@@ -2,7 +2,13 @@
 // (with a dry run that answers the preview and saves nothing). The file is read by the format readers
 // (formats/), mapped by import-plan.ts, and saved by the stories module in one transaction each. Imports are
 // free. Only the owner imports into a story (anyone else: 404, before the file is read).
-import type { CardsImportResponse, ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
+import type {
+  CardsImportResponse,
+  ImportDuplicate,
+  ImportedStoryResponse,
+  ImportNote,
+  OnDuplicate,
+} from "@storyverse/contract/interop";
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
 import { nameKey } from "../stories/card-rules";
@@ -81,17 +87,54 @@ async function cardsOfFile(
   };
 }
 
-/** A card or lorebook into an existing story's Story Cards; a dry run answers what would be made. */
+const OUTCOMES: Record<OnDuplicate, ImportDuplicate["outcome"]> = {
+  skip: "skipped",
+  replace: "replaced",
+  keep_both: "kept_both",
+};
+
+/**
+ * A card or lorebook into an existing story's Story Cards; a dry run answers what would be made. An entry
+ * named like one of the story's cards is a duplicate, listed in `duplicates` and skipped, replacing the
+ * story's card, or kept beside it under a freed name (with a note), as `onDuplicate` says (decision 0142).
+ */
 export async function importCardsIntoStory(
   ctx: ImportContext,
   userId: string,
   storyId: string,
   bytes: Buffer,
   dryRun: boolean,
+  onDuplicate: OnDuplicate = "skip",
 ): Promise<CardsImportResponse> {
   const existing = await stories.cards(ctx, userId, storyId);
-  const { source, cards, notes } = await cardsOfFile(bytes, STORY_CARDS_MAX - existing.length);
-  freeCardNames(cards, new Set(existing.map((card) => nameKey(card.name))), notes);
+  const read = await cardsOfFile(bytes, STORY_CARDS_MAX);
+  const { source, notes } = read;
+  const byName = new Map(existing.map((card) => [nameKey(card.name), card]));
+  const duplicates: ImportDuplicate[] = [];
+  const replacing: { id: string; card: ImportedCardInput }[] = [];
+  const fresh: ImportedCardInput[] = [];
+  for (const card of read.cards) {
+    const same = byName.get(nameKey(card.name));
+    // Two entries of the file with one name: the second is the file's own, kept under a freed name.
+    if (!same || replacing.some((entry) => entry.id === same.id)) {
+      fresh.push(card);
+      continue;
+    }
+    duplicates.push({
+      name: same.name,
+      card_id: same.id,
+      same_text: same.description === card.description,
+      outcome: OUTCOMES[onDuplicate],
+    });
+    if (onDuplicate === "replace") replacing.push({ id: same.id, card: { ...card, name: same.name } });
+    else if (onDuplicate === "keep_both") fresh.push(card);
+  }
+  // Only new cards take room in the story.
+  const room = Math.max(0, STORY_CARDS_MAX - existing.length);
+  for (const card of fresh.slice(room)) {
+    notes.push({ name: card.name, reason: `the story has room for at most ${STORY_CARDS_MAX} Story Cards` });
+  }
+  const cards = freeCardNames(fresh.slice(0, room), new Set(byName.keys()), notes);
   if (dryRun) {
     return {
       success: true,
@@ -106,8 +149,9 @@ export async function importCardsIntoStory(
         has_portrait: card.portrait !== null,
       })),
       skipped: notes,
+      duplicates,
     };
   }
-  const made = await stories.importCards(ctx, userId, storyId, cards);
-  return { success: true, dry_run: false, source, cards: made, skipped: notes };
+  const made = await stories.importCards(ctx, userId, storyId, cards, replacing);
+  return { success: true, dry_run: false, source, cards: made, skipped: notes, duplicates };
 }

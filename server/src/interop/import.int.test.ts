@@ -266,10 +266,17 @@ describe("cards and lorebooks into an existing story", () => {
     // No new story and no messages: only cards.
     expect((await holdings(user)).stories).toBe(1);
     expect((await holdings(user)).messages).toBe(0);
-    // A second import of the same card gets a name of its own.
+    // A second import of the same card is a duplicate: skipped unless the player keeps both (decision 0142).
     const again = await upload(user, `/api/stories/${storyId}/cards/import`, await fixture("v3-card.png"));
     expect(again.statusCode).toBe(200);
-    expect(again.json().cards[0].name).toBe(`${cards[0]!.name} (2)`);
+    expect(again.json().cards).toEqual([]);
+    expect(again.json().duplicates[0]).toMatchObject({ name: cards[0]!.name, outcome: "skipped" });
+    const both = await upload(
+      user,
+      `/api/stories/${storyId}/cards/import?on_duplicate=keep_both`,
+      await fixture("v3-card.png"),
+    );
+    expect(both.json().cards[0].name).toBe(`${cards[0]!.name} (2)`);
   });
 });
 

@@ -109,7 +109,8 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       return withImportSlot(kit.limiter, user.id, async () => {
         const bytes = await uploadedFile(request);
         const dryRun = request.query.dry_run === "true";
-        return readingTheFile(() => importCardsIntoStory(ctx, user.id, storyId, bytes, dryRun));
+        const onDuplicate = request.query.on_duplicate;
+        return readingTheFile(() => importCardsIntoStory(ctx, user.id, storyId, bytes, dryRun, onDuplicate));
       });
     },
   );

@@ -193,7 +193,7 @@ describe("reading a model's draft", () => {
         name: "N".repeat(200),
         kind: "dragon",
         triggers: Array.from({ length: 30 }, (_, i) => `word${i}`).concat(["WORD1"]),
-        description: "d".repeat(5000),
+        description: "d".repeat(CARD_DESCRIPTION_MAX_LENGTH + 5000),
       })}\n\`\`\``,
     )!;
     expect(draft.name).toHaveLength(CARD_NAME_MAX_LENGTH);

@@ -187,7 +187,7 @@ describe("story cards", () => {
       [{}, /Nothing to update/],
       [{ name: "x".repeat(61) }, /name/],
       [{ triggers: [] }, /triggers/],
-      [{ description: "x".repeat(1001) }, /description/],
+      [{ description: "x".repeat(CARD_DESCRIPTION_MAX_LENGTH + 1) }, /description/],
       [{ portrait: { gallery_item_id: theirs.id } }, /portrait/],
     ];
     for (const [body, field] of updates) {

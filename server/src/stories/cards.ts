@@ -424,8 +424,14 @@ export async function createImportedCards(
   userId: string,
   storyId: string,
   cards: ImportedCardInput[],
+  /**
+   * Cards of the story the import replaces (a lore import's "Replace" for entries it already has): each takes
+   * the file's text, triggers, lore rules and kept data, and keeps its id, name and picture (decision 0142).
+   */
+  replacing: { id: string; card: ImportedCardInput }[] = [],
 ): Promise<{ cards: StoryCard[]; portraitKeys: string[] }> {
   const triggers = cards.map(checkImportedCard);
+  const replacedTriggers = replacing.map(({ card }) => checkImportedCard(card));
   if (cards.length > STORY_CARDS_MAX) throw new InvalidInput(TOO_MANY_CARDS_DETAIL);
   const withPortrait = cards.filter((card) => card.portrait).length;
   if (
@@ -457,7 +463,28 @@ export async function createImportedCards(
       }
       const taken = new Set((await cardNames(tx, storyId)).map((name) => name.toLowerCase()));
       const at = ctx.clock.now().getTime();
-      return insertCards(
+      const replaced: CardRow[] = [];
+      for (const [index, { id, card }] of replacing.entries()) {
+        const row = await updateCard(tx, userId, id, {
+          kind: card.kind,
+          triggers: replacedTriggers[index]!,
+          description: card.description,
+          enabled: card.enabled,
+          secondaryTriggers: cleanTriggers(card.secondaryTriggers),
+          selectiveLogic: card.selectiveLogic,
+          constant: card.constant,
+          insertionOrder: card.insertionOrder,
+          priority: card.priority,
+          caseSensitive: card.caseSensitive,
+          extensions: card.extensions,
+          characterCard: card.characterCard ?? null,
+          ...(card.voice ? { voice: card.voice } : {}),
+          updatedAt: new Date(at),
+        });
+        if (!row || row.storyId !== storyId) throw new NotFound("Card not found");
+        replaced.push(row);
+      }
+      const inserted = await insertCards(
         tx,
         cards.map((card, index) => ({
           userId,
@@ -482,6 +509,7 @@ export async function createImportedCards(
           at: new Date(at + index),
         })),
       );
+      return [...replaced, ...inserted];
     });
     return {
       cards: await toCards(ctx, userId, rows),

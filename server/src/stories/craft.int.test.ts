@@ -906,7 +906,13 @@ describe("memory, Author's Note and what the narrator sees", () => {
       authors_note: "Kept too",
     });
     const cases: [Method, string, unknown, number, RegExp][] = [
-      ["PUT", "memory", { memory: "x".repeat(2001), authors_note: "" }, 400, /memory must be at most 2000/],
+      [
+        "PUT",
+        "memory",
+        { memory: "x".repeat(65_001), authors_note: "" },
+        400,
+        /memory must be at most 65000/,
+      ],
       [
         "PUT",
         "memory",

@@ -108,10 +108,13 @@ describe("a story's lore settings", () => {
       [{ lore_budget_percent: "50" }, "lore_budget_percent must be a whole number from 5 to 90"],
       [{ lore_scan_depth: -1 }, "lore_scan_depth must be a whole number from 0 to 20"],
       [{ lore_scan_depth: 21 }, "lore_scan_depth must be a whole number from 0 to 20"],
-      [{ narrator_instructions: "x".repeat(4001) }, "narrator_instructions must be at most 4000 characters"],
       [
-        { post_history_instructions: "x".repeat(2001) },
-        "post_history_instructions must be at most 2000 characters",
+        { narrator_instructions: "x".repeat(32_001) },
+        "narrator_instructions must be at most 32000 characters",
+      ],
+      [
+        { post_history_instructions: "x".repeat(32_001) },
+        "post_history_instructions must be at most 32000 characters",
       ],
       [{ narrator_instructions: 7 }, "narrator_instructions must be text"],
       [{}, "Nothing to update"],

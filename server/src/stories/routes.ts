@@ -503,6 +503,11 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         messages: context.messages,
         parts: context.parts,
         dropped_messages: context.droppedMessages,
+        cut_to_fit: context.cut.map((cut) => ({
+          part: cut.part,
+          kept_characters: cut.keptCharacters,
+          total_characters: cut.totalCharacters,
+        })),
         total_tokens: context.totalTokens,
         budget_tokens: context.budget,
         generation: context.generation,

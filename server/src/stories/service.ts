@@ -372,9 +372,10 @@ export async function importCards(
   userId: string,
   storyId: string,
   cards: ImportedCardInput[],
+  replacing: { id: string; card: ImportedCardInput }[] = [],
 ) {
   await ownStory(ctx, userId, storyId);
-  return (await createImportedCards(ctx, userId, storyId, cards)).cards;
+  return (await createImportedCards(ctx, userId, storyId, cards, replacing)).cards;
 }
 
 /** A story's cards (or the one card `cardId`) with all they hold, for an export; NotFound when not there. */

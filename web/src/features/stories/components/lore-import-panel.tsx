@@ -1,8 +1,14 @@
 // "Import cards or a lorebook": the player picks (or drops) a character card (.png, .charx, .json) or a
 // lorebook (SillyTavern World Info, NovelAI, AI Dungeon Story Cards, a character_book). The file is read
 // first as a dry run, so the preview lists what will be made and what is skipped and why, with nothing
-// saved; only "Import N cards" saves. Cancel, or choosing another file, changes nothing.
-import { type CardsImportResponse, INTEROP_FILE_MAX_MB } from "@storyverse/contract/interop";
+// saved; only "Import N cards" saves. Cancel, or choosing another file, changes nothing. Entries the story
+// already has a card for are listed with a choice (decision 0142): skip them (the default), replace the
+// story's cards, or keep both (the file's then get a number, which the preview shows with a note).
+import {
+  type CardsImportResponse,
+  INTEROP_FILE_MAX_MB,
+  type OnDuplicate,
+} from "@storyverse/contract/interop";
 import { useQueryClient } from "@tanstack/react-query";
 import { FileUp } from "lucide-react";
 import { type DragEvent, useId, useRef, useState } from "react";
@@ -27,10 +33,27 @@ const KIND_NAMES: Record<string, string> = {
 type Stage =
   | { step: "pick" }
   | { step: "reading"; file: File }
-  | { step: "preview"; file: File; preview: CardsImportResponse }
-  | { step: "saving"; file: File; preview: CardsImportResponse };
+  | { step: "preview"; file: File; preview: CardsImportResponse; choice: OnDuplicate; busy?: boolean }
+  | { step: "saving"; file: File; preview: CardsImportResponse; choice: OnDuplicate };
 
 const cardsWord = (count: number) => (count === 1 ? "1 card" : `${count} cards`);
+
+const DUPLICATE_CHOICES: { value: OnDuplicate; label: string; hint: string }[] = [
+  { value: "skip", label: "Skip them", hint: "The story keeps its own cards." },
+  {
+    value: "replace",
+    label: "Replace the story's cards",
+    hint: "Their text and lore rules become the file's; names and pictures stay.",
+  },
+  { value: "keep_both", label: "Keep both", hint: "The file's are added with a number after the name." },
+];
+
+/** The import button's words: what will be made and what replaced. */
+function importLabel(made: number, replaced: number): string {
+  if (replaced === 0) return `Import ${cardsWord(made)}`;
+  if (made === 0) return `Replace ${cardsWord(replaced)}`;
+  return `Import ${cardsWord(made)}, replace ${replaced}`;
+}
 
 export function LoreImportPanel({
   storyId,
@@ -58,18 +81,31 @@ export function LoreImportPanel({
     setStage({ step: "reading", file });
     try {
       const preview = await importCardsFile(storyId, file, true);
-      setStage({ step: "preview", file, preview });
+      setStage({ step: "preview", file, preview, choice: "skip" });
     } catch (failure) {
       setStage({ step: "pick" });
       setError(`Could not read ${file.name}: ${errorMessage(failure)}`);
     }
   };
 
-  const confirm = async (file: File, preview: CardsImportResponse) => {
+  /** The preview again with another choice for the duplicates, so it shows the names the cards will have. */
+  const choose = async (file: File, preview: CardsImportResponse, choice: OnDuplicate) => {
     setError(null);
-    setStage({ step: "saving", file, preview });
+    setStage({ step: "preview", file, preview, choice, busy: true });
     try {
-      const saved = await importCardsFile(storyId, file, false);
+      const again = await importCardsFile(storyId, file, true, choice);
+      setStage({ step: "preview", file, preview: again, choice });
+    } catch (failure) {
+      setStage({ step: "preview", file, preview, choice });
+      setError(`Could not read ${file.name}: ${errorMessage(failure)}`);
+    }
+  };
+
+  const confirm = async (file: File, preview: CardsImportResponse, choice: OnDuplicate) => {
+    setError(null);
+    setStage({ step: "saving", file, preview, choice });
+    try {
+      const saved = await importCardsFile(storyId, file, false, choice);
       // A character card may bring the story's creator's notes and character name along with its lore.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: storyCardsKey(storyId) }),
@@ -77,7 +113,7 @@ export function LoreImportPanel({
       ]);
       onDone(saved.cards.length);
     } catch (failure) {
-      setStage({ step: "preview", file, preview });
+      setStage({ step: "preview", file, preview, choice });
       setError(`Failed to import: ${errorMessage(failure)}`);
     }
   };
@@ -157,8 +193,10 @@ export function LoreImportPanel({
     );
   }
 
-  const { file, preview } = stage;
+  const { file, preview, choice } = stage;
   const count = preview.cards.length;
+  const replaced = preview.duplicates.filter((duplicate) => duplicate.outcome === "replaced").length;
+  const busy = stage.step === "saving" || (stage.step === "preview" && stage.busy === true);
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-4">
       <div>
@@ -207,6 +245,44 @@ export function LoreImportPanel({
           </ul>
         ) : null}
       </div>
+      {preview.duplicates.length > 0 ? (
+        <fieldset className="space-y-2" disabled={busy}>
+          <legend className="text-sm font-medium text-ink">
+            Already in this story ({preview.duplicates.length})
+          </legend>
+          <ul
+            aria-label="Already in this story"
+            className="max-h-40 space-y-1 overflow-y-auto rounded-xl border border-line bg-surface-2 px-3 py-2 text-sm"
+          >
+            {preview.duplicates.map((duplicate) => (
+              <li key={duplicate.card_id} className="break-words">
+                <span className="font-medium text-ink">{duplicate.name}</span>
+                <span className="text-ink-muted">
+                  {duplicate.same_text ? ": the same text" : ": the file's text differs"}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <div role="radiogroup" aria-label="Cards already in this story" className="space-y-1.5">
+            {DUPLICATE_CHOICES.map((option) => (
+              <label key={option.value} className="flex items-start gap-2 text-sm text-ink">
+                <input
+                  type="radio"
+                  name={`${id}-duplicates`}
+                  value={option.value}
+                  checked={choice === option.value}
+                  onChange={() => void choose(file, preview, option.value)}
+                  className="mt-1 accent-[var(--sv-accent-500,currentColor)]"
+                />
+                <span>
+                  <span className="font-medium">{option.label}</span>
+                  <span className="block text-xs text-ink-muted">{option.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
       {preview.skipped.length > 0 ? (
         <div>
           <h4 className="text-sm font-medium text-ink">Skipped or shortened ({preview.skipped.length})</h4>
@@ -227,7 +303,7 @@ export function LoreImportPanel({
       <FormAlert message={error} />
       {picker}
       <ModalActions>
-        <Button variant="secondary" onClick={() => onDone(0)} disabled={stage.step === "saving"}>
+        <Button variant="secondary" onClick={() => onDone(0)} disabled={busy}>
           Cancel
         </Button>
         <Button
@@ -236,17 +312,17 @@ export function LoreImportPanel({
             setError(null);
             setStage({ step: "pick" });
           }}
-          disabled={stage.step === "saving"}
+          disabled={busy}
         >
           Choose another file
         </Button>
         <Button
-          disabled={count === 0}
+          disabled={(count === 0 && replaced === 0) || busy}
           loading={stage.step === "saving"}
           loadingText="Importing..."
-          onClick={() => void confirm(file, preview)}
+          onClick={() => void confirm(file, preview, choice)}
         >
-          Import {cardsWord(count)}
+          {importLabel(count, replaced)}
         </Button>
       </ModalActions>
     </section>

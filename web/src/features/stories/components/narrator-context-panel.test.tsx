@@ -24,6 +24,7 @@ const CONTEXT: NarratorContext = {
     { part: "prompt", tokens: 9 },
   ],
   dropped_messages: 0,
+  cut_to_fit: [],
   total_tokens: 255,
   budget_tokens: 8000,
   generation: {
@@ -129,6 +130,31 @@ describe("What the narrator sees", () => {
     const budget = screen.getByRole("region", { name: "Token budget" });
     expect(within(budget).getByText("Post-history instructions").closest("li")?.textContent).toBe(
       "Post-history instructions6 tokens",
+    );
+  });
+
+  it("says which long texts this turn sends only in part to fit the budget (issue #43)", async () => {
+    mockFetch(() =>
+      json({
+        ...CONTEXT,
+        cut_to_fit: [
+          { part: "context", kept_characters: 7900, total_characters: 31000 },
+          { part: "memory", kept_characters: 0, total_characters: 20000 },
+        ],
+      }),
+    );
+    render(
+      <Providers auth={SIGNED_IN}>
+        <NarratorContextPanel storyId={STORY} onClose={() => {}} />
+      </Providers>,
+    );
+    const cuts = await screen.findByRole("list", { name: "Left out to fit the budget" });
+    const [context, memory] = within(cuts).getAllByRole("listitem");
+    expect(context!.textContent).toBe(
+      "Story context: 7,900 of 31,000 characters sent; the rest is left out to fit the budget. The story keeps it whole.",
+    );
+    expect(memory!.textContent).toBe(
+      "Memory: left out (20,000 characters) to fit the budget. The story keeps it whole.",
     );
   });
 

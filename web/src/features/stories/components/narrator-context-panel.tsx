@@ -143,6 +143,31 @@ function ContextView({
   );
 }
 
+const CUT_NAMES: Record<NarratorContext["cut_to_fit"][number]["part"], string> = {
+  context: "Story context",
+  instructions: "Narrator instructions",
+  post_history_instructions: "Post-history instructions",
+  memory: "Memory",
+};
+
+/** Long texts the story keeps whole but this turn sends only in part (or not at all) to fit the budget. */
+function CutToFit({ cuts }: { cuts: NarratorContext["cut_to_fit"] }) {
+  if (cuts.length === 0) return null;
+  return (
+    <ul aria-label="Left out to fit the budget" className="mt-2 space-y-1 text-sm text-ink-muted">
+      {cuts.map((cut) => (
+        <li key={cut.part} className="rounded-xl border border-line bg-surface-2 px-3 py-2">
+          <span className="font-semibold text-ink">{CUT_NAMES[cut.part]}:</span>{" "}
+          {cut.kept_characters === 0
+            ? `left out (${cut.total_characters.toLocaleString("en")} characters)`
+            : `${cut.kept_characters.toLocaleString("en")} of ${cut.total_characters.toLocaleString("en")} characters sent; the rest is left out`}{" "}
+          to fit the budget. The story keeps it whole.
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ContextBody({
   context,
   mode,
@@ -173,6 +198,7 @@ function ContextBody({
             </li>
           ))}
         </ul>
+        <CutToFit cuts={context.cut_to_fit} />
       </section>
       <GenerationSummary generation={context.generation} />
       <section aria-label="Active Story Cards">

@@ -59,13 +59,13 @@ describe("Create New Story", () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
-  it("checks the fields with the contract's schema before sending: a context over 2000 characters is refused", async () => {
+  it("checks the fields with the contract's schema before sending: a context over 65000 characters is refused", async () => {
     const calls = mockFetch(() => json({}, 500));
     renderCreate();
     type("Story Name", "Neon Nights");
-    type("Story Context", "x".repeat(2001));
+    type("Story Context", "x".repeat(65_001));
     fireEvent.click(button("Create"));
-    expect(await screen.findByText("Story context must be at most 2000 characters")).toBeTruthy();
+    expect(await screen.findByText("Story context must be at most 65000 characters")).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
 
@@ -102,13 +102,13 @@ describe("Story Settings", () => {
     expect(storyChanges(story, "Other", "")).toEqual({ title: "Other", context: "" });
   });
 
-  it("starts from the story, counts the context against 2000 and refuses a blank title", () => {
+  it("starts from the story, counts the context against 65000 and refuses a blank title", () => {
     mockFetch(() => json({}, 500));
     renderSettings();
     expect((screen.getByLabelText("Story Title") as HTMLInputElement).value).toBe("The Lantern Forest");
-    expect(screen.getByText("11/2000")).toBeTruthy();
+    expect(screen.getByText("11/65000")).toBeTruthy();
     type("Story Context", "Misty woods, at dusk");
-    expect(screen.getByText("20/2000")).toBeTruthy();
+    expect(screen.getByText("20/65000")).toBeTruthy();
     type("Story Title", "  ");
     expect(button("Save Changes").disabled).toBe(true);
   });

@@ -12,6 +12,7 @@ export function narratorContext(tokens: Partial<Record<ContextPart, number>>): N
     messages: [{ role: "system", content: "You are the narrator." }],
     parts,
     dropped_messages: 0,
+    cut_to_fit: [],
     total_tokens: parts.reduce((sum, part) => sum + part.tokens, 0),
     budget_tokens: 8000,
     generation: {
