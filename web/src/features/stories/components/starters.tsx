@@ -35,7 +35,7 @@ export function StartersSection({ onStarted }: { onStarted: (story: Story) => Pr
   if (starters.isSuccess && starters.data.length === 0) return null;
 
   return (
-    <section aria-labelledby={titleId} className="mt-12">
+    <section aria-labelledby={titleId} className="mt-12 lg:mt-8">
       <h2 id={titleId} className="text-xl font-bold tracking-tight">
         Start from a scenario
       </h2>

@@ -175,21 +175,28 @@ export function StoriesPage() {
   );
 }
 
+/**
+ * The empty list's welcome. On a wide screen it is one band (icon, words, button side by side), so the
+ * scenarios below it are seen without scrolling at 1440x900 (e2e/first-steps.spec.ts measures it); on a phone
+ * it stands centred.
+ */
 function WelcomeState({ onCreate }: { onCreate: () => void }) {
   return (
-    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-20">
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-20 lg:grid-cols-[auto_minmax(0,1fr)_auto] lg:gap-8 lg:px-10 lg:py-8 lg:text-left">
       <span className="bg-primary-gradient grid size-16 place-items-center rounded-2xl text-white shadow-lifted">
         <BookOpenText aria-hidden="true" className="size-8" />
       </span>
-      <h2 className="mt-6 text-2xl font-bold tracking-tight">Welcome to Your Stories</h2>
-      <p className="mt-3 max-w-lg text-ink-muted">
-        Each story is like a saved game: its own world, characters and history, with every scene painted as
-        you play. Leave whenever you like and pick up right where you left off.
-      </p>
-      <p className="mt-2 max-w-lg text-sm text-ink-muted">
-        Already have characters from another app? Import their cards, or drop a card file anywhere here.
-      </p>
-      <Button onClick={onCreate} className="mt-8">
+      <div className="mt-6 flex flex-col items-center lg:mt-0 lg:items-start lg:justify-self-stretch">
+        <h2 className="text-2xl font-bold tracking-tight">Welcome to Your Stories</h2>
+        <p className="mt-3 max-w-lg text-ink-muted lg:mt-2 lg:max-w-2xl">
+          Each story is like a saved game: its own world, characters and history, with every scene painted as
+          you play. Leave whenever you like and pick up right where you left off.
+        </p>
+        <p className="mt-2 max-w-lg text-sm text-ink-muted lg:max-w-2xl">
+          Already have characters from another app? Import their cards, or drop a card file anywhere here.
+        </p>
+      </div>
+      <Button onClick={onCreate} className="mt-8 lg:mt-0">
         <Plus aria-hidden="true" className="size-5" />
         Create New Story
       </Button>
