@@ -5,11 +5,11 @@ import { asc } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
-import { branchMessages } from "./branch-messages";
+import { branchMessages, copyIdOf } from "./branch-messages";
 import { conversationCache, type MessageRow, type NewMessage } from "./repo";
 
 /** A backup does not carry what shaped a message (docs/decisions/0105): a restored story's messages have none. */
-export type BackupMessage = Omit<MessageRow, "shapedBy">;
+export type BackupMessage = Omit<MessageRow, "shapedBy" | "seq">;
 export type RestoredMessage = NewMessage;
 
 /** Inserted in slices: a long story would pass the driver's limit on parameters in one statement. */
@@ -30,7 +30,26 @@ export async function storyMessagesForBackup(
   const undone = new Set(
     rows.flatMap((row) => (row.undoStep === null ? [] : [row.id, row.versionGroup ?? row.id])),
   );
-  return rows.filter((row) => !undone.has(row.id) && !(row.versionGroup && undone.has(row.versionGroup)));
+  return rows
+    .filter((row) => !undone.has(row.id) && !(row.versionGroup && undone.has(row.versionGroup)))
+    .map((row) => (row.storyId === storyId ? row : asCopy(row, storyId)));
+}
+
+/**
+ * A message the branch shares with an earlier one (decision 0137), as the branch's copy of it would be: its own
+ * id (the id a copy-on-write would give it), no charge, no checkpoint name (names belong to their branch).
+ * So every branch of a backup holds its messages under ids of its own, as when branches held copies.
+ */
+function asCopy(row: MessageRow, storyId: string): MessageRow {
+  return {
+    ...row,
+    id: copyIdOf(storyId, row.id),
+    storyId,
+    versionGroup: row.versionGroup ? copyIdOf(storyId, row.versionGroup) : null,
+    chargedTenths: 0,
+    checkpoint: null,
+    copiedFrom: row.copiedFrom ?? row.id,
+  };
 }
 
 /** A restored story's messages, in the caller's transaction (ids, keys and times already chosen). */

@@ -1,10 +1,22 @@
 // What branches (decision 0114) need of the chat module: a new branch's copy of the history it shares, each
 // branch's turns, newest scene and checkpoints for the tree, and naming a checkpoint. The stories module owns
 // the branches themselves and reaches the messages only through here.
-import { and, asc, eq, getTableColumns, isNotNull, isNull, notInArray, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import { branchMessages, branchMessagesAs } from "./branch-messages";
+import { branchMessages, branchMessagesAs, copyIdOf, sharesHistory } from "./branch-messages";
 import { conversationCache } from "./repo";
 
 /** The exchange a branch is made from: its narrator message, its turn number and first words. */
@@ -96,6 +108,7 @@ export async function copyHistory(
     charged_tenths: sql`0`,
     checkpoint: sql`null`,
     copied_from: sql`coalesce(${chatMessages.copiedFrom}, ${chatMessages.id})`,
+    seq: sql`nextval('chat_messages_seq')`,
   };
   // An answer's versions go together: a row is copied when the shown version of its group is (a window over
   // the branch's rows, one scan and a sort, whatever the planner thinks of the table's size).
@@ -148,9 +161,13 @@ export type BranchHistoryStats = {
 export async function branchHistoryStats(
   q: Queryable,
   userId: string,
-  storyIds: string[],
+  allIds: string[],
 ): Promise<BranchHistoryStats[]> {
-  if (storyIds.length === 0) return [];
+  const shared = await Promise.all(
+    allIds.filter(sharesHistory).map((storyId) => sharedBranchStats(q, userId, storyId)),
+  );
+  const storyIds = allIds.filter((id) => !sharesHistory(id));
+  if (storyIds.length === 0) return shared;
   const result = await q.execute<{
     storyId: string;
     turns: number;
@@ -176,12 +193,41 @@ export async function branchHistoryStats(
       sql`, `,
     )}]::uuid[]) as b(id)
   `);
-  return result.rows.map((row) => ({
-    storyId: row.storyId,
-    turns: Number(row.turns),
-    lastMessageAt: row.lastMessageAt ? new Date(Number(row.lastMessageAt)) : null,
-    newestImageKey: row.newestImageKey,
-  }));
+  return [
+    ...shared,
+    ...result.rows.map((row) => ({
+      storyId: row.storyId,
+      turns: Number(row.turns),
+      lastMessageAt: row.lastMessageAt ? new Date(Number(row.lastMessageAt)) : null,
+      newestImageKey: row.newestImageKey,
+    })),
+  ];
+}
+
+/** branchHistoryStats of a branch that shares its history (decision 0137): the same figures over its messages. */
+async function sharedBranchStats(q: Queryable, userId: string, storyId: string): Promise<BranchHistoryStats> {
+  const shown = (alias: string) =>
+    sql`${branchMessagesAs(alias, userId, storyId)} and ${sql.identifier(alias)}.hidden = false
+      and ${sql.identifier(alias)}.undo_step is null`;
+  const result = await q.execute<{
+    turns: number;
+    lastMessageAt: string | null;
+    newestImageKey: string | null;
+  }>(sql`
+    select (select count(*) from chat_messages n where ${shown("n")} and n.role = 'assistant')::int as turns,
+           (select (extract(epoch from newest.created_at) * 1000)::bigint::text from chat_messages newest
+             where ${shown("newest")} order by newest.created_at desc limit 1) as "lastMessageAt",
+           (select image.image_key from chat_messages image
+             where ${shown("image")} and image.image_key is not null
+             order by image.created_at desc, image.id desc limit 1) as "newestImageKey"
+  `);
+  const row = result.rows[0];
+  return {
+    storyId,
+    turns: Number(row?.turns ?? 0),
+    lastMessageAt: row?.lastMessageAt ? new Date(Number(row.lastMessageAt)) : null,
+    newestImageKey: row?.newestImageKey ?? null,
+  };
 }
 
 export type NamedCheckpoint = { storyId: string; messageId: string; name: string; turn: number };
@@ -190,9 +236,13 @@ export type NamedCheckpoint = { storyId: string; messageId: string; name: string
 export async function checkpointsOf(
   q: Queryable,
   userId: string,
-  storyIds: string[],
+  allIds: string[],
 ): Promise<NamedCheckpoint[]> {
-  if (storyIds.length === 0) return [];
+  const shared = (
+    await Promise.all(allIds.filter(sharesHistory).map((storyId) => sharedCheckpoints(q, userId, storyId)))
+  ).flat();
+  const storyIds = allIds.filter((id) => !sharesHistory(id));
+  if (storyIds.length === 0) return shared.sort((a, b) => a.turn - b.turn);
   const result = await q.execute<NamedCheckpoint>(sql`
     select "storyId", "messageId", name, turn from (
       select m.story_id as "storyId", m.id as "messageId", m.checkpoint as name,
@@ -203,6 +253,25 @@ export async function checkpointsOf(
     ) numbered
     where name is not null
     order by turn
+  `);
+  return [...shared, ...result.rows.map((row) => ({ ...row, turn: Number(row.turn) }))].sort(
+    (a, b) => a.turn - b.turn,
+  );
+}
+
+/**
+ * checkpointsOf a branch that shares its history (decision 0137): the names on its own messages (a name belongs
+ * to the branch it was given on), each numbered among every turn the branch shows.
+ */
+async function sharedCheckpoints(q: Queryable, userId: string, storyId: string): Promise<NamedCheckpoint[]> {
+  const result = await q.execute<NamedCheckpoint>(sql`
+    select c.story_id as "storyId", c.id as "messageId", c.checkpoint as name,
+           (select count(*) from chat_messages m
+             where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
+               and m.undo_step is null and (m.created_at, m.id) <= (c.created_at, c.id))::int as turn
+    from chat_messages c
+    where c.user_id = ${userId} and c.story_id = ${storyId} and c.checkpoint is not null
+      and c.role = 'assistant' and c.hidden = false and c.undo_step is null
   `);
   return result.rows.map((row) => ({ ...row, turn: Number(row.turn) }));
 }
@@ -218,13 +287,31 @@ export async function nameCheckpoint(
   const [row] = await q
     .select({ role: chatMessages.role, hidden: chatMessages.hidden, undoStep: chatMessages.undoStep })
     .from(chatMessages)
-    .where(and(branchMessages(input.userId, input.storyId), eq(chatMessages.id, input.messageId)));
+    .where(
+      and(
+        branchMessages(input.userId, input.storyId),
+        // A message the branch made its own (decision 0137) also answers to the id it had while shared.
+        sharesHistory(input.storyId)
+          ? inArray(chatMessages.id, [input.messageId, copyIdOf(input.storyId, input.messageId)])
+          : eq(chatMessages.id, input.messageId),
+      ),
+    );
   if (!row || row.hidden || row.undoStep !== null) return "not_found";
   if (row.role !== "assistant") return "not_narrator";
-  await q
-    .update(chatMessages)
-    .set({ checkpoint: input.name })
-    .where(and(eq(chatMessages.userId, input.userId), eq(chatMessages.id, input.messageId)));
+  await q.transaction(async (tx) => {
+    // A name is its branch's alone: a message the branch shares is copied into it first (decision 0137); a
+    // branch sharing this one's message never shows its names, so it keeps sharing it.
+    const owned = await ownMessages(tx, { ...input, messageIds: [input.messageId], sharers: false });
+    await tx
+      .update(chatMessages)
+      .set({ checkpoint: input.name })
+      .where(
+        and(
+          eq(chatMessages.userId, input.userId),
+          eq(chatMessages.id, owned.get(input.messageId) ?? input.messageId),
+        ),
+      );
+  });
   conversationCache.invalidate(q, input.userId);
   return "named";
 }
@@ -254,4 +341,358 @@ export async function filesStillNamed(q: Queryable, userId: string, keys: string
   `);
   const wanted = new Set(keys);
   return new Set(result.rows.map((row) => row.key).filter((key) => wanted.has(key)));
+}
+
+// --- Shared history (decision 0137) ----------------------------------------------------------------------------
+
+type Lineage = { rootId: string; from: string[]; through: number[] };
+
+async function lineageOf(q: Queryable, storyId: string): Promise<Lineage | undefined> {
+  const result = await q.execute<{ rootId: string; from: string[] | null; through: string[] | null }>(sql`
+    select coalesce(root_id, id) as "rootId", history_from::text[] as "from", history_through::text[] as "through"
+    from stories where id = ${storyId}
+  `);
+  const [row] = result.rows;
+  if (!row) return undefined;
+  return { rootId: row.rootId, from: [...(row.from ?? [])], through: (row.through ?? []).map(Number) };
+}
+
+async function setLineage(q: Queryable, storyId: string, from: string[], through: number[]): Promise<void> {
+  await q.execute(sql`
+    update stories set history_from = ${`{${from.join(",")}}`}::uuid[],
+      history_through = ${`{${through.join(",")}}`}::bigint[]
+    where id = ${storyId}
+  `);
+}
+
+/** Branch changes of one story take turns with each other and with the writes that unshare rows. */
+async function lockStoryTree(q: Queryable, rootId: string): Promise<void> {
+  await q.execute(sql`select id from stories where id = ${rootId} for update`);
+}
+
+/**
+ * Gives `toStoryId` its own copy of the rows of `fromStoryId` written from `fromSeq` through `throughSeq` (the
+ * part of them it shares), with the recall marks of those rows, in the caller's transaction: the copies carry
+ * the same columns as a branch's copy always did (decision 0114), fresh seqs in the order the rows were told.
+ */
+async function copyShared(
+  q: Queryable,
+  input: { userId: string; fromStoryId: string; toStoryId: string; fromSeq: number; throughSeq: number },
+): Promise<void> {
+  const columns = Object.values(getTableColumns(chatMessages));
+  const changed: Record<string, SQL> = {
+    id: copyId(input.toStoryId, sql`source.id`),
+    story_id: sql`${input.toStoryId}::uuid`,
+    // A version group whose first version is copied too is the copy's group; the range starts at a group's first.
+    version_group: sql`case when source.version_group is null then null else ${copyId(
+      input.toStoryId,
+      sql`source.version_group`,
+    )} end`,
+    charged_tenths: sql`0`,
+    checkpoint: sql`null`,
+    copied_from: sql`coalesce(source.copied_from, source.id)`,
+    seq: sql`nextval('chat_messages_seq')`,
+  };
+  const inRange = sql`${chatMessages.userId} = ${input.userId} and ${chatMessages.storyId} = ${input.fromStoryId}
+    and ${chatMessages.seq} >= ${input.fromSeq} and ${chatMessages.seq} <= ${input.throughSeq}`;
+  await q.execute(sql`
+    insert into ${chatMessages} (${sql.join(
+      columns.map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )})
+    select ${sql.join(
+      columns.map((column) => changed[column.name] ?? sql`source.${sql.identifier(column.name)}`),
+      sql`, `,
+    )}
+    from (select * from ${chatMessages} where ${inRange}
+          order by ${chatMessages.createdAt}, ${chatMessages.versionNumber}, ${chatMessages.id}) as source
+  `);
+  const markCopy = copyId(input.toStoryId, sql`${recallMarks.messageId}`);
+  await q.execute(sql`
+    insert into ${recallMarks} (message_id, user_id, story_id, pinned, forgotten, updated_at)
+    select ${markCopy}, ${recallMarks.userId}, ${input.toStoryId}::uuid, ${recallMarks.pinned},
+           ${recallMarks.forgotten}, ${recallMarks.updatedAt}
+    from ${recallMarks} join ${chatMessages} on ${chatMessages.id} = ${recallMarks.messageId}
+    where ${inRange}
+    on conflict (message_id) do nothing
+  `);
+}
+
+/**
+ * The first seq of the rows a write to these groups must own: each group's first row, and the first row of any
+ * group one of the later rows of `storyId` through `throughSeq` belongs to (an answer's versions go together).
+ */
+async function firstSeqToOwn(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  groups: string[],
+  throughSeq: number,
+): Promise<number | null> {
+  const result = await q.execute<{ first: string | null }>(sql`
+    select min(seq)::text as first from chat_messages
+    where user_id = ${userId} and (id in ${groups} or version_group in ${groups})
+  `);
+  const first = result.rows[0]?.first;
+  if (first === null || first === undefined) return null;
+  const widened = await q.execute<{ first: string | null }>(sql`
+    select min(head.seq)::text as first
+    from chat_messages later join chat_messages head on head.id = later.version_group
+    where later.user_id = ${userId} and later.story_id = ${storyId}
+      and later.seq >= ${Number(first)} and later.seq <= ${throughSeq}
+  `);
+  const head = widened.rows[0]?.first;
+  return Math.min(Number(first), head === null || head === undefined ? Number(first) : Number(head));
+}
+
+/**
+ * Makes the branch the only one that holds these messages before it changes them (decision 0137), in the
+ * caller's transaction: a message the branch shares from an earlier branch is copied into it (with everything
+ * it shares from that branch after it), and a branch that shares one of the branch's own messages gets its own
+ * copy of what it shares from there on. What every branch shows stays exactly as it was; answers each message's
+ * id on the branch from now on (a copy's id for a message it shared). `sharers` false: only the branch's own
+ * view is made its own (a checkpoint's name, which no other branch shows, needs no more).
+ */
+export async function ownMessages(
+  q: Queryable,
+  input: { userId: string; storyId: string; messageIds: string[]; sharers?: boolean },
+): Promise<Map<string, string>> {
+  const ids = [...new Set(input.messageIds)];
+  const owned = new Map(ids.map((id) => [id, id]));
+  if (ids.length === 0) return owned;
+  const lineage = await lineageOf(q, input.storyId);
+  if (!lineage) return owned;
+  const sharing =
+    input.sharers === false
+      ? []
+      : (
+          await q.execute<{ id: string }>(sql`
+            select id from stories where coalesce(root_id, id) = ${lineage.rootId}
+              and ${input.storyId}::uuid = any(history_from) limit 1
+          `)
+        ).rows;
+  if (lineage.from.length === 0 && sharing.length === 0) return owned;
+  await lockStoryTree(q, lineage.rootId);
+  // Read again under the tree's lock: what the branch shares is what it shares now.
+  const current = await lineageOf(q, input.storyId);
+  if (!current) return owned;
+  lineage.from = current.from;
+  lineage.through = current.through;
+  const found = await q.execute<{ id: string; storyId: string; seq: string; group: string }>(sql`
+    select id, story_id as "storyId", seq::text as seq, coalesce(version_group, id) as "group"
+    from chat_messages
+    where user_id = ${input.userId} and id in ${[...ids, ...ids.map((id) => copyIdOf(input.storyId, id))]}
+  `);
+  const byId = new Map(found.rows.map((row) => [row.id, row]));
+  const shown = (row: { storyId: string; seq: string }) =>
+    row.storyId === input.storyId ||
+    lineage.from.some((from, level) => from === row.storyId && Number(row.seq) <= lineage.through[level]!);
+  const rows = { rows: [] as { id: string; storyId: string; seq: string; group: string; asked: string }[] };
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row && shown(row)) {
+      rows.rows.push({ ...row, asked: id });
+      continue;
+    }
+    // A message the branch already made its own is asked for by the id it had while shared.
+    const copy = byId.get(copyIdOf(input.storyId, id));
+    if (copy && copy.storyId === input.storyId) {
+      owned.set(id, copy.id);
+      rows.rows.push({ ...copy, asked: id });
+    }
+  }
+  let changed = false;
+  // The branch's share of earlier branches' rows: copied into it from the first row written here.
+  for (const [level, from] of lineage.from.entries()) {
+    const mine = rows.rows.filter(
+      (row) => row.storyId === from && Number(row.seq) <= lineage.through[level]!,
+    );
+    if (mine.length === 0) continue;
+    const through = lineage.through[level]!;
+    const first = await firstSeqToOwn(
+      q,
+      input.userId,
+      from,
+      mine.map((row) => row.group),
+      through,
+    );
+    if (first === null || first > through) continue;
+    await copyShared(q, {
+      userId: input.userId,
+      fromStoryId: from,
+      toStoryId: input.storyId,
+      fromSeq: first,
+      throughSeq: through,
+    });
+    lineage.through[level] = first - 1;
+    for (const row of mine) owned.set(row.asked, copyIdOf(input.storyId, row.id));
+    changed = true;
+  }
+  if (changed) await setLineage(q, input.storyId, lineage.from, lineage.through);
+  // The branch's own rows that later branches share: those branches get their own copy from there on.
+  const own = rows.rows.filter((row) => row.storyId === input.storyId);
+  if (input.sharers !== false && own.length > 0) {
+    const sharers = await q.execute<{ id: string; from: string[]; through: string[] }>(sql`
+      select id, history_from::text[] as "from", history_through::text[] as "through" from stories
+      where coalesce(root_id, id) = ${lineage.rootId} and ${input.storyId}::uuid = any(history_from)
+    `);
+    let first: number | null | undefined;
+    for (const sharer of sharers.rows) {
+      const level = sharer.from.indexOf(input.storyId);
+      const through = Number(sharer.through[level]);
+      first ??= await firstSeqToOwn(
+        q,
+        input.userId,
+        input.storyId,
+        own.map((row) => row.group),
+        Math.max(...sharers.rows.map((r) => Number(r.through[r.from.indexOf(input.storyId)]))),
+      );
+      if (first === null || first > through) continue;
+      await copyShared(q, {
+        userId: input.userId,
+        fromStoryId: input.storyId,
+        toStoryId: sharer.id,
+        fromSeq: first,
+        throughSeq: through,
+      });
+      const cuts = sharer.through.map(Number);
+      cuts[level] = first - 1;
+      await setLineage(q, sharer.id, sharer.from, cuts);
+      changed = true;
+    }
+  }
+  if (changed) conversationCache.invalidate(q, input.userId);
+  return owned;
+}
+
+/**
+ * Before a branch's own rows are deleted (decision 0137): every branch that shares some of them gets its own
+ * copy of what it shares, and no longer names the branch in its lineage; so deleting a branch never takes
+ * another's history. A branch shared by none costs one read.
+ */
+export async function unshareBranch(q: Queryable, userId: string, storyId: string): Promise<void> {
+  const lineage = await lineageOf(q, storyId);
+  if (!lineage) return;
+  const sharers = await q.execute<{ id: string; from: string[]; through: string[] }>(sql`
+    select id, history_from::text[] as "from", history_through::text[] as "through" from stories
+    where coalesce(root_id, id) = ${lineage.rootId} and ${storyId}::uuid = any(history_from)
+  `);
+  for (const sharer of sharers.rows) {
+    const level = sharer.from.indexOf(storyId);
+    await copyShared(q, {
+      userId,
+      fromStoryId: storyId,
+      toStoryId: sharer.id,
+      fromSeq: 0,
+      throughSeq: Number(sharer.through[level]),
+    });
+    await setLineage(
+      q,
+      sharer.id,
+      sharer.from.filter((_, i) => i !== level),
+      sharer.through.filter((_, i) => i !== level).map(Number),
+    );
+  }
+  if (sharers.rows.length > 0) conversationCache.invalidate(q, userId);
+}
+
+/** What a new branch shares of its source (decision 0137): its lineage and where it split off. */
+export type SharedFork = ForkExchange & { historyFrom: string[]; historyThrough: number[] };
+
+/**
+ * The history a new branch can share instead of copying: the source's messages (its own and those it shares)
+ * written up to the exchange of `fromMessageId`, when that is exactly what the copy would take (no exchange
+ * undone within it, no answer retried after it; else null, and the branch copies as before). A handful of
+ * bounded reads whatever the story's length, and no message row written.
+ */
+export async function planSharedFork(
+  q: Queryable,
+  input: { userId: string; fromStoryId: string; fromMessageId: string },
+): Promise<SharedFork | null> {
+  const lineage = await lineageOf(q, input.fromStoryId);
+  if (!lineage || lineage.from.length >= 100) return null;
+  const view = branchMessages(input.userId, input.fromStoryId);
+  const cutColumns = {
+    id: chatMessages.id,
+    role: chatMessages.role,
+    content: chatMessages.content,
+    createdAt: chatMessages.createdAt,
+    versionNumber: chatMessages.versionNumber,
+    seq: chatMessages.seq,
+    group: sql<string>`coalesce(${chatMessages.versionGroup}, ${chatMessages.id})`,
+  };
+  const shownLive = and(view, eq(chatMessages.hidden, false), isNull(chatMessages.undoStep));
+  const [fork] = await q
+    .select(cutColumns)
+    .from(chatMessages)
+    .where(and(shownLive, eq(chatMessages.id, input.fromMessageId)));
+  if (!fork) return null;
+  let cut = fork;
+  if (fork.role === "user") {
+    const [next] = await q
+      .select(cutColumns)
+      .from(chatMessages)
+      .where(
+        and(
+          view,
+          eq(chatMessages.hidden, false),
+          sql`(${chatMessages.createdAt}, ${chatMessages.versionNumber}, ${chatMessages.id}) > (${fork.createdAt}, ${fork.versionNumber}, ${fork.id}::uuid)`,
+        ),
+      )
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.versionNumber), asc(chatMessages.id))
+      .limit(1);
+    if (next?.role === "assistant") cut = next;
+  }
+  const span = await q.execute<{ first: string; last: string }>(sql`
+    select min(seq)::text as first, max(seq)::text as last from chat_messages
+    where user_id = ${input.userId} and (id = ${cut.group} or version_group = ${cut.group})
+  `);
+  const first = Number(span.rows[0]?.first ?? cut.seq);
+  const last = Number(span.rows[0]?.last ?? cut.seq);
+  // Shared means "rows written up to `last`": only when that is the copy's rows exactly.
+  const [mixed] = await q
+    .execute<{ found: number }>(sql`
+    select 1 as found from chat_messages m
+    where ${branchMessagesAs("m", input.userId, input.fromStoryId)}
+      and m.seq > ${first} and m.seq <= ${last} and coalesce(m.version_group, m.id) <> ${cut.group}::uuid
+    limit 1
+  `)
+    .then((result) => result.rows);
+  if (mixed) return null;
+  const [undone] = await q
+    .execute<{ found: number }>(sql`
+    select 1 as found from chat_messages m
+    where ${branchMessagesAs("m", input.userId, input.fromStoryId)} and m.undo_step is not null and m.seq <= ${last}
+    limit 1
+  `)
+    .then((result) => result.rows);
+  if (undone) return null;
+  const [retriedLater] = await q
+    .execute<{ found: number }>(sql`
+    select 1 as found from chat_messages m join chat_messages head on head.id = m.version_group
+    where ${branchMessagesAs("m", input.userId, input.fromStoryId)}
+      and m.seq > ${last} and head.seq <= ${last}
+    limit 1
+  `)
+    .then((result) => result.rows);
+  if (retriedLater) return null;
+  const [counted] = await q
+    .select({ turns: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .where(
+      and(
+        shownLive,
+        eq(chatMessages.role, "assistant"),
+        sql`(${chatMessages.createdAt}, ${chatMessages.versionNumber}, ${chatMessages.id}) <= (${cut.createdAt}, ${cut.versionNumber}, ${cut.id}::uuid)`,
+      ),
+    );
+  return {
+    messageId: cut.id,
+    turn: Number(counted?.turns ?? 0),
+    words: firstWords(cut.content),
+    through: cut.createdAt,
+    // The new branch shares the source's rows through the cut, and what the source shares, no further.
+    historyFrom: [input.fromStoryId, ...lineage.from],
+    historyThrough: [last, ...lineage.through.map((through) => Math.min(through, last))],
+  };
 }

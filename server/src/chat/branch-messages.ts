@@ -1,14 +1,86 @@
-// The one place that says which rows of chat_messages are a branch's messages (decision 0132). Every query that
-// reads or changes a story's (a branch's) messages scopes itself with `branchMessages`, so what "a branch's
-// messages" means can change here alone: today each branch holds its own rows (decision 0114), so it is the
-// rows of the user with the branch's story id.
+// The one place that says which rows of chat_messages are a branch's messages (decisions 0132, 0137). Every
+// query that reads a story's (a branch's) messages scopes itself with `branchMessages`, so what "a branch's
+// messages" means is said here alone.
+//
+// A branch made before decision 0137, a story's first branch and a branch whose history had to be copied hold
+// all their messages themselves: their messages are the user's rows with the branch's story id, exactly the
+// condition every story had before (one index range, read in order). A branch that shares its parent's history
+// (decision 0137) reads its own rows plus, for each branch in its lineage (`stories.history_from`, nearest
+// first), that branch's rows written up to the lineage's cut (`stories.history_through`, a `chat_messages.seq`).
+// Such a branch is told apart by its id alone (`sharesHistory`), so the condition is chosen without a read and
+// an ordinary story's reads keep their plan; an id that looks shared by chance only gets the general condition,
+// which is correct for every branch.
+import { createHash, randomUUID } from "node:crypto";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { chatMessages } from "../db/schema";
 
+/** The last hex digits of the id of every branch that shares its history (decision 0137). */
+const SHARED_MARK = "5ba7ed";
+
+/** A new branch's id that says it shares history; otherwise a random version-4 uuid like every other id. */
+export const newSharedBranchId = (): string =>
+  `${randomUUID().slice(0, 36 - SHARED_MARK.length)}${SHARED_MARK}`;
+
+/** Whether the branch may share history (false: it holds every message it shows itself). */
+export const sharesHistory = (storyId: string): boolean => storyId.toLowerCase().endsWith(SHARED_MARK);
+
+/**
+ * The id of a branch's own copy of a message (a copy's id is derived, not drawn: decision 0132), the same as the
+ * database's `md5(branch id : message id)` shaped as a version-4 uuid. A message a branch shared and then made
+ * its own (decision 0137) is found again by the id the player's screen still holds through it.
+ */
+export const copyIdOf = (toStoryId: string, id: string): string => {
+  const hex = createHash("md5").update(`${toStoryId}:${id}`).digest("hex");
+  const v4 = `${hex.slice(0, 12)}4${hex.slice(13, 16)}8${hex.slice(17)}`;
+  return `${v4.slice(0, 8)}-${v4.slice(8, 12)}-${v4.slice(12, 16)}-${v4.slice(16, 20)}-${v4.slice(20, 32)}`;
+};
+
+/** The largest seq, for "no cut" (a branch's own rows). */
+const NO_CUT = sql.raw("9223372036854775807");
+
+/**
+ * The general condition on a message row (its user, story and seq columns given) that it is one of the branch's
+ * messages: its own, or one its lineage shares. The lineage is read by two uncorrelated subqueries (computed
+ * once per statement), the row's level found by its story id in it.
+ */
+const sharedCondition = (
+  userColumn: SQL,
+  storyColumn: SQL,
+  seqColumn: SQL,
+  userId: string,
+  storyId: string,
+) =>
+  sql`(${userColumn} = ${userId}
+    and ${storyColumn} = any(coalesce((select array_prepend(lineage.id, lineage.history_from) from stories lineage
+                                        where lineage.id = ${storyId}), array[${storyId}]::uuid[]))
+    and ${seqColumn} <= coalesce(
+      (select lineage.history_through from stories lineage where lineage.id = ${storyId})[
+        array_position((select lineage.history_from from stories lineage where lineage.id = ${storyId}), ${storyColumn})],
+      ${NO_CUT}))`;
+
 /** The condition on `chat_messages` that selects the messages of one branch (a story's row) of this user. */
 export const branchMessages = (userId: string, storyId: string): SQL =>
-  and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId))!;
+  sharesHistory(storyId)
+    ? sharedCondition(
+        sql`${chatMessages.userId}`,
+        sql`${chatMessages.storyId}`,
+        sql`${chatMessages.seq}`,
+        userId,
+        storyId,
+      )
+    : and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId))!;
 
 /** The same condition for hand-written SQL that names `chat_messages` by `alias` ("message" in `from chat_messages message`). */
-export const branchMessagesAs = (alias: string, userId: string, storyId: string): SQL =>
-  sql`${sql.identifier(alias)}.user_id = ${userId} and ${sql.identifier(alias)}.story_id = ${storyId}`;
+export const branchMessagesAs = (alias: string, userId: string, storyId: string): SQL => {
+  const column = (name: string) => sql`${sql.identifier(alias)}.${sql.identifier(name)}`;
+  return sharesHistory(storyId)
+    ? sharedCondition(column("user_id"), column("story_id"), column("seq"), userId, storyId)
+    : sql`${column("user_id")} = ${userId} and ${column("story_id")} = ${storyId}`;
+};
+
+/**
+ * The rows the branch holds itself (written on it, or copied into it): what deleting the branch removes, whose
+ * pictures its deletion refunds. Never the rows it shares with the branch it came from.
+ */
+export const ownBranchMessages = (userId: string, storyId: string): SQL =>
+  and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId))!;

@@ -21,6 +21,7 @@ import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { storyPlayed } from "../stories/activity";
+import { ownMessages } from "./branch-history";
 import { queueEmbeddings } from "./embed-job";
 import { generateMediaJob } from "./media-job";
 import type { StorySetting } from "./narration";
@@ -94,6 +95,17 @@ async function assertNewestIs(
 
 const groupOf = (row: Pick<MessageRow, "id" | "versionGroup">) => row.versionGroup ?? row.id;
 
+/**
+ * Before a message of a branch changes (decision 0137): the branch holds it alone (a message it shares is
+ * copied into it; a branch sharing it gets its own copy). Answers the message's id on the branch from now on.
+ */
+async function ownedId(ctx: Pick<AppContext, "db">, userId: string, storyId: string, messageId: string) {
+  const owned = await ctx.db.transaction((tx) =>
+    ownMessages(tx, { userId, storyId, messageIds: [messageId] }),
+  );
+  return owned.get(messageId) ?? messageId;
+}
+
 export type CraftInput = {
   userId: string;
   storyId: string;
@@ -128,9 +140,17 @@ export async function retryTurn(
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
   const what = input.what ?? "both";
-  const target = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
+  const asked = await findMessage(ctx.db, input.userId, input.storyId, input.messageId);
+  if (!asked || asked.undoStep !== null) throw new NotFound("Message not found");
+  if (asked.role !== "assistant") throw new InvalidInput("Only the narrator's answers can be retried.");
+  // A retry writes the answer's versions: the branch holds them alone first (decision 0137).
+  const owned = await ctx.db.transaction((tx) =>
+    ownMessages(tx, { userId: input.userId, storyId: input.storyId, messageIds: [groupOf(asked), asked.id] }),
+  );
+  const targetId = owned.get(asked.id) ?? asked.id;
+  const target =
+    targetId === asked.id ? asked : await findMessage(ctx.db, input.userId, input.storyId, targetId);
   if (!target || target.undoStep !== null) throw new NotFound("Message not found");
-  if (target.role !== "assistant") throw new InvalidInput("Only the narrator's answers can be retried.");
   const group = groupOf(target);
   const shown = await allMessages(ctx.db, input.userId, input.storyId);
   const exchange = newestExchange(shown);
@@ -140,6 +160,8 @@ export async function retryTurn(
   const number = Math.max(...versions.map((v) => v.versionNumber)) + 1;
   const prompt = exchange.question?.content ?? CONTINUE_INSTRUCTION;
   const stillNewest = async (tx: Queryable) => {
+    // A branch made from this answer meanwhile gets its own copy before the versions change.
+    await ownMessages(tx, { userId: input.userId, storyId: input.storyId, messageIds: [group] });
     await assertNewestIs(tx, input.userId, input.storyId, (newest) => !!newest && groupOf(newest) === group);
     const taken = await versionsOf(tx, input.userId, group);
     if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
@@ -274,7 +296,15 @@ export async function continueTurn(
   input: Omit<CraftInput, "mode">,
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
-  const shown = await allMessages(ctx.db, input.userId, input.storyId);
+  let shown = await allMessages(ctx.db, input.userId, input.storyId);
+  const last = shown.at(-1);
+  // Continuing writes a version of the newest answer: the branch holds it alone first (decision 0137).
+  if (
+    last?.role === "assistant" &&
+    (await ownedId(ctx, input.userId, input.storyId, groupOf(last))) !== groupOf(last)
+  ) {
+    shown = await allMessages(ctx.db, input.userId, input.storyId);
+  }
   const newest = shown.at(-1);
   await assertSettled(ctx, input.userId, input.storyId, newest);
   if (newest?.role !== "assistant") throw new Conflict(NOTHING_TO_CONTINUE_DETAIL);
@@ -291,6 +321,7 @@ export async function continueTurn(
       // The narrator reads its own message as written so far, then the instruction to carry it on.
       history: async () => shown.slice(-HISTORY_WINDOW),
       beforeAnswer: async (tx) => {
+        await ownMessages(tx, { userId: input.userId, storyId: input.storyId, messageIds: [group] });
         await assertNewestIs(tx, input.userId, input.storyId, (now) => now?.id === newest.id);
         const taken = await versionsOf(tx, input.userId, group);
         if (taken.length !== versions.length) throw new Conflict(STILL_WRITING_DETAIL, "turn_in_progress");
@@ -316,13 +347,21 @@ export async function undoExchange(
   const exchange = newestExchange(await allMessages(ctx.db, userId, storyId));
   if (!exchange) throw new Conflict(NOTHING_TO_UNDO_DETAIL);
   await assertSettled(ctx, userId, storyId, exchange.answer);
-  const ids = [exchange.question?.id, exchange.answer.id].filter((id): id is string => !!id);
-  const removed = [...ids];
+  const shownIds = [exchange.question?.id, exchange.answer.id].filter((id): id is string => !!id);
+  const removed = [...shownIds];
   await ctx.db.transaction(async (tx) => {
     await lockConversation(tx, userId, storyId);
-    await assertNewestIs(tx, userId, storyId, (newest) => newest?.id === exchange.answer.id);
-    const versions = await versionsOf(tx, userId, groupOf(exchange.answer));
-    for (const version of versions) if (!removed.includes(version.id)) removed.push(version.id);
+    // The undone exchange is the branch's alone (decision 0137): one it shares is copied into it first.
+    const group = groupOf(exchange.answer);
+    const owned = await ownMessages(tx, { userId, storyId, messageIds: [...shownIds, group] });
+    const ids = shownIds.map((id) => owned.get(id) ?? id);
+    await assertNewestIs(tx, userId, storyId, (newest) => newest?.id === owned.get(exchange.answer.id));
+    const versions = await versionsOf(tx, userId, owned.get(group) ?? group);
+    const original = new Map([...owned].map(([was, now]) => [now, was]));
+    for (const version of versions) {
+      const id = original.get(version.id) ?? version.id;
+      if (!removed.includes(id)) removed.push(id);
+    }
     await hideAsUndone(tx, userId, storyId, ids, ctx.clock.now());
   });
   return removed;
@@ -360,7 +399,11 @@ export async function editMessage(
   if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   // Its scene is being painted from these words: the change waits for that message only.
   if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
-  const updated = await updateContent(ctx.db, messageId, content, ctx.clock.now());
+  // The branch holds the message alone before its words change (decision 0137): no other branch sees the edit.
+  const updated = await ctx.db.transaction(async (tx) => {
+    const owned = await ownMessages(tx, { userId, storyId, messageIds: [messageId] });
+    return updateContent(tx, owned.get(messageId) ?? messageId, content, ctx.clock.now());
+  });
   if (!updated) throw new NotFound("Message not found");
   if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId);
   return (await withVersions(ctx, [updated]))[0]!;
@@ -394,14 +437,19 @@ export async function selectVersion(
   messageId: string,
   n: number,
 ): Promise<ChatMessage> {
-  const row = await findMessage(ctx.db, userId, storyId, messageId);
-  if (!row || row.undoStep !== null) throw new NotFound("Message not found");
-  const group = groupOf(row);
-  const versions = await versionsOf(ctx.db, userId, group);
-  // An undone answer's versions wait for Redo with it.
-  if (versions.some((version) => version.undoStep !== null)) throw new NotFound("Message not found");
-  const chosen = versions.find((version) => version.versionNumber === n);
-  if (!chosen) throw new NotFound("Version not found");
-  await showVersion(ctx.db, group, chosen.id, ctx.clock.now());
+  const asked = await findMessage(ctx.db, userId, storyId, messageId);
+  if (!asked || asked.undoStep !== null) throw new NotFound("Message not found");
+  const chosen = await ctx.db.transaction(async (tx) => {
+    // Which version shows is the branch's alone (decision 0137): a shared answer is copied into it first.
+    const owned = await ownMessages(tx, { userId, storyId, messageIds: [groupOf(asked)] });
+    const group = owned.get(groupOf(asked)) ?? groupOf(asked);
+    const versions = await versionsOf(tx, userId, group);
+    // An undone answer's versions wait for Redo with it.
+    if (versions.some((version) => version.undoStep !== null)) throw new NotFound("Message not found");
+    const found = versions.find((version) => version.versionNumber === n);
+    if (!found) throw new NotFound("Version not found");
+    await showVersion(tx, group, found.id, ctx.clock.now());
+    return found;
+  });
   return (await withVersions(ctx, [{ ...chosen, hidden: false }]))[0]!;
 }

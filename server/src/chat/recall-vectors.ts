@@ -8,7 +8,7 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
-import { branchMessagesAs } from "./branch-messages";
+import { branchMessagesAs, sharesHistory } from "./branch-messages";
 
 /** A recalled exchange's score is its text score plus this times its cosine similarity to the turn's words. */
 export const MEANING_WEIGHT = 0.1;
@@ -80,14 +80,22 @@ export function meaningParts(
 ): { join: SQL; score: SQL; nearest: ((matches: SQL) => SQL) | undefined } {
   if (!meaning) return { join: sql``, score: sql``, nearest: undefined };
   const vector = vectorLiteral(meaning.vector);
+  // A branch that shares its history (decision 0137) searches each branch it shares messages of too; the
+  // branch's own condition below keeps only the messages it shows.
+  const nearestOf = (rest: SQL) =>
+    sharesHistory(storyId)
+      ? sql`(select level_near.* from (select array_prepend(lineage.id, lineage.history_from) as ids
+               from stories lineage where lineage.id = ${storyId}) lineage
+             cross join lateral unnest(lineage.ids) as level(id)
+             cross join lateral recall_nearest_embeddings(${userId}::uuid, level.id, ${rest}) level_near)`
+      : sql`recall_nearest_embeddings(${userId}::uuid, ${storyId}::uuid, ${rest})`;
   const dimensions = meaning.vector.length;
   const current = sql`emb.model = ${meaning.model} and vector_dims(emb.embedding) = ${dimensions}
         and emb.content_hash = md5(shown.content)`;
   // One distance each for the story's nearest, never a message's text hashed for all of them.
   const nearest = (matches: SQL) => sql`(
       select near.message_id
-      from recall_nearest_embeddings(${userId}::uuid, ${storyId}::uuid, ${meaning.model}::text,
-        ${vector}::vector, ${MEANING_NEAREST}::integer, ${sql.raw(long ? "true" : "false")}) near
+      from ${nearestOf(sql`${meaning.model}::text, ${vector}::vector, ${MEANING_NEAREST}::integer, ${sql.raw(long ? "true" : "false")}`)} near
       join chat_messages shown on shown.id = near.message_id
       left join recall_marks mark on mark.message_id = near.message_id
       where near.content_hash = md5(shown.content)

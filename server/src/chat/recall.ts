@@ -10,6 +10,7 @@ import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
+import { ownMessages } from "./branch-history";
 import { branchMessagesAs } from "./branch-messages";
 import { type MeaningQuery, meaningParts } from "./recall-vectors";
 
@@ -301,10 +302,16 @@ export async function markRecall(
   mark: { userId: string; storyId: string; messageId: string; pinned: boolean; forgotten: boolean; at: Date },
 ): Promise<void> {
   const values = { pinned: mark.pinned && !mark.forgotten, forgotten: mark.forgotten, updatedAt: mark.at };
-  await q
-    .insert(recallMarks)
-    .values({ messageId: mark.messageId, userId: mark.userId, storyId: mark.storyId, ...values })
-    .onConflictDoUpdate({ target: recallMarks.messageId, set: values });
+  await q.transaction(async (tx) => {
+    // A mark is one message's, and branches sharing the message see it (decision 0137): the branch holds the
+    // message alone first, so a pin on one branch never pins another's.
+    const owned = await ownMessages(tx, { ...mark, messageIds: [mark.messageId] });
+    const messageId = owned.get(mark.messageId) ?? mark.messageId;
+    await tx
+      .insert(recallMarks)
+      .values({ messageId, userId: mark.userId, storyId: mark.storyId, ...values })
+      .onConflictDoUpdate({ target: recallMarks.messageId, set: values });
+  });
 }
 
 export async function recallMarkOf(q: Queryable, userId: string, messageId: string) {

@@ -5,7 +5,7 @@ import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
-import { branchMessages } from "./branch-messages";
+import { branchMessages, copyIdOf, ownBranchMessages, sharesHistory } from "./branch-messages";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
 export type NewMessage = typeof chatMessages.$inferInsert;
@@ -178,7 +178,14 @@ export async function allMessages(
       q,
       `messages:${userId}:${storyId}`,
       conversationOwner(userId, storyId),
-      () => storyMessagesStatement(q).execute({ userId, storyId }),
+      () =>
+        sharesHistory(storyId)
+          ? q
+              .select()
+              .from(chatMessages)
+              .where(shownIn(userId, storyId))
+              .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+          : storyMessagesStatement(q).execute({ userId, storyId }),
     ) as Promise<MessageRow[]>;
   }
   if (storyId === null) {
@@ -213,14 +220,30 @@ export async function findMessage(
   userId: string,
   storyId: string | null | undefined,
   messageId: string,
+  copied = false,
 ): Promise<MessageRow | undefined> {
   // Kept under the conversation asked about (any of the user's when none is named).
   const owner = storyId === undefined ? acrossConversations(userId) : conversationOwner(userId, storyId);
   const [row] = (await conversationCache.read(q, `message:${owner}:${messageId}`, owner, () =>
     findMessageStatement(q).execute({ userId, messageId }),
   )) as MessageRow[];
-  if (!row || (storyId !== undefined && row.storyId !== storyId)) return undefined;
+  if (!row || (storyId !== undefined && row.storyId !== storyId && !(await sharedWith(q, row, storyId)))) {
+    // A message the branch shared and has since made its own (decision 0137) answers to the id it had.
+    return storyId && sharesHistory(storyId) && !copied
+      ? findMessage(q, userId, storyId, copyIdOf(storyId, messageId), true)
+      : undefined;
+  }
   return row;
+}
+
+/** Whether a row of another branch is one the story's branch shares (decision 0137). */
+async function sharedWith(q: Queryable, row: MessageRow, storyId: string | null): Promise<boolean> {
+  if (!storyId || !row.storyId || !sharesHistory(storyId)) return false;
+  const [found] = await q
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(and(branchMessages(row.userId, storyId), eq(chatMessages.id, row.id)));
+  return found !== undefined;
 }
 
 export async function findMessageById(q: Queryable, messageId: string): Promise<MessageRow | undefined> {
@@ -250,11 +273,19 @@ export async function updateMediaIfPending(
     .set(values)
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
     .returning({ id: chatMessages.id, userId: chatMessages.userId, storyId: chatMessages.storyId });
-  messagesChanged(q, updated);
+  sharedRowsChanged(q, updated);
   return updated.some((row) => row.id === messageId);
 }
 
-/** The story's messages still waiting for media (locked until the caller's transaction ends). */
+/**
+ * After a write to rows other branches may share (decision 0137: a picture arriving on a shared message shows
+ * on every branch that shares it): every conversation of their users.
+ */
+function sharedRowsChanged(q: Queryable, rows: readonly { userId: string }[]): void {
+  for (const userId of new Set(rows.map((row) => row.userId))) conversationCache.invalidate(q, userId);
+}
+
+/** The branch's own messages still waiting for media (locked until the caller's transaction ends). */
 export async function pendingMessagesOfStory(
   q: Queryable,
   userId: string,
@@ -263,12 +294,13 @@ export async function pendingMessagesOfStory(
   return q
     .select()
     .from(chatMessages)
-    .where(and(inConversation(userId, storyId), eq(chatMessages.mediaStatus, "pending")))
+    .where(and(ownBranchMessages(userId, storyId), eq(chatMessages.mediaStatus, "pending")))
     .for("update");
 }
 
+/** Removes the rows the branch holds itself (a branch sharing them was given its own copy first: 0137). */
 export async function deleteConversation(q: Queryable, userId: string, storyId: string): Promise<void> {
-  await q.delete(chatMessages).where(inConversation(userId, storyId));
+  await q.delete(chatMessages).where(ownBranchMessages(userId, storyId));
   conversationChanged(q, userId, storyId);
 }
 
@@ -284,7 +316,7 @@ export async function failIfPending(
     .set({ mediaStatus: "failed", mediaError: reason, updatedAt: at })
     .where(and(ownOrCopies(messageId), eq(chatMessages.mediaStatus, "pending")))
     .returning({ id: chatMessages.id, userId: chatMessages.userId, storyId: chatMessages.storyId });
-  messagesChanged(q, updated);
+  sharedRowsChanged(q, updated);
   return updated.some((row) => row.id === messageId);
 }
 
@@ -322,7 +354,17 @@ export async function storyConversationStats(
     storyIds.map(async (storyId) => {
       const owner = conversationOwner(userId, storyId);
       const [row] = (await conversationCache.read(q, `count:${owner}`, owner, () =>
-        storyStatsStatement(q).execute({ userId, storyId }),
+        sharesHistory(storyId)
+          ? q
+              .select({
+                messageCount: sql<number>`count(*)::int`,
+                lastMessageAt: sql<
+                  string | null
+                >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+              })
+              .from(chatMessages)
+              .where(shownIn(userId, storyId))
+          : storyStatsStatement(q).execute({ userId, storyId }),
       )) as { messageCount: number; lastMessageAt: string | null }[];
       const messageCount = Number(row?.messageCount ?? 0);
       return messageCount === 0

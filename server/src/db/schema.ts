@@ -211,6 +211,13 @@ export const chatMessages = pgTable(
      * of the line. A late picture or clip of that message reaches its copies too.
      */
     copiedFrom: uuid("copied_from"),
+    /**
+     * The order rows were written in (a sequence, migration 0038): a branch shares its ancestors' rows up to a
+     * seq (decision 0137), which created_at cannot say (a later retry version carries its exchange's time).
+     */
+    seq: bigint("seq", { mode: "number" })
+      .notNull()
+      .default(sql`nextval('chat_messages_seq')`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -222,6 +229,8 @@ export const chatMessages = pgTable(
       .where(sql`${t.role} = 'assistant' and ${t.hidden} = false`),
     index("chat_messages_version_group_idx").on(t.versionGroup),
     index("chat_messages_copied_from_idx").on(t.copiedFrom),
+    // A branch's share of an ancestor's rows, and the rows written after a cut (migration 0038).
+    index("chat_messages_seq_idx").on(t.userId, t.storyId, t.seq),
     // A story's Redo stack and its newest picture without reading its whole history (migration 0037).
     index("chat_messages_undone_idx")
       .on(t.userId, t.storyId, t.undoStep)
@@ -451,6 +460,15 @@ export const stories = pgTable(
     forkedFromMessageId: uuid("forked_from_message_id"),
     forkTurn: integer("fork_turn"),
     forkWords: text("fork_words"),
+    /**
+     * The branches whose messages this branch shares instead of copying (decision 0137), nearest first, and for
+     * each the last `chat_messages.seq` it shares; empty when the branch holds its whole history itself.
+     */
+    historyFrom: uuid("history_from").array().notNull().default(sql`'{}'::uuid[]`),
+    historyThrough: bigint("history_through", { mode: "number" })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
     /** A restore still writing this story (interop/restore-job.ts): hidden everywhere until its last batch. */
     restoring: boolean("restoring").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),

@@ -19,7 +19,8 @@ import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
 import { listedStory } from "./service";
 
 /** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
-export type BackupStory = Omit<StoryRow, "lastActivity">;
+/** A branch in a backup holds every message it shows (decision 0137): what it shares is not said. */
+export type BackupStory = Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">;
 export type BackupCard = CardRow;
 export type BackupDraft = SuggestionRow;
 export type RestoredStory = Omit<typeof stories.$inferInsert, "lastActivity">;

@@ -1,6 +1,6 @@
-// A branch's history (decision 0132) on a real database (both engines): a branch of a long story is written by
-// the database in a fixed handful of statements, none of the history passing through the process (counted at
-// the driver, as long-story-jobs.int.test.ts counts reads); the branch then plays on alone, and what is done to
+// A branch's history (decisions 0132, 0137) on a real database (both engines): a branch of a long story shares
+// its history and writes no message row, none of the history passing through the process (counted at the
+// driver, as long-story-jobs.int.test.ts counts reads); the branch then plays on alone, and what is done to
 // the exchanges it shares (edit, retry and version switch, undo, checkpoints, a new turn) never reaches the
 // branch it came from; deleting the branch it came from (or the story's first branch) keeps its whole history;
 // its export and its part of the story's backup hold that history.
@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
 import { readZip } from "../../test/zip";
+import { branchMessages } from "../chat/branch-messages";
 import { chatMessages, recallMarks } from "../db/schema";
 
 let t: TestApp;
@@ -70,6 +71,16 @@ const storedContents = async (storyId: string) =>
       .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
   ).map((row) => `${row.role}: ${row.content}`);
 
+/** A branch's messages as the one definition of them says (branch-messages.ts), oldest first. */
+const branchContents = async (userId: string, storyId: string) =>
+  (
+    await t.ctx.db
+      .select({ role: chatMessages.role, content: chatMessages.content })
+      .from(chatMessages)
+      .where(and(branchMessages(userId, storyId), eq(chatMessages.hidden, false)))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+  ).map((row) => `${row.role}: ${row.content}`);
+
 type QueryResult = { rows?: unknown[] };
 type Client = { query: (...args: unknown[]) => Promise<QueryResult> };
 
@@ -123,7 +134,7 @@ async function messageTraffic(run: () => Promise<void>): Promise<{ writes: numbe
 }
 
 describe("a branch's history", () => {
-  it("a branch of a story of 3,000 exchanges is one statement of the database: no history passes through the process", async () => {
+  it("a branch of a story of 3,000 exchanges writes no message row: it shares the history, none of which passes through the process", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
     await writeExchanges(t, user, storyId, 3_000, {
@@ -139,14 +150,15 @@ describe("a branch's history", () => {
     const traffic = await messageTraffic(async () => {
       branch = await branchFrom(user, storyId, fork!.id, "Long fork");
     });
-    // 4,000 messages copied by one INSERT ... SELECT; the process reads the fork, the exchange after it and
-    // the tree's counts, never the history.
-    expect(traffic.writes).toBe(1);
+    // 4,000 messages shared, none written (decision 0137); the process reads the fork, the exchange after it
+    // and the tree's counts, never the history.
+    expect(traffic.writes).toBe(0);
     expect(traffic.rowsRead).toBeLessThanOrEqual(10);
     expect(branch!.turns).toBe(2_000);
+    expect(await storedContents(branch!.id)).toHaveLength(0);
 
     const whole = await storedContents(storyId);
-    const shared = await storedContents(branch!.id);
+    const shared = await branchContents(user.userId, branch!.id);
     expect(shared).toHaveLength(4_000);
     expect(shared).toEqual(whole.slice(0, 4_000));
     expect(shared[1]).toBe("assistant: The Grey Mill turns at the start.");
@@ -198,11 +210,12 @@ describe("a branch's history", () => {
     // The undone fourth turn stays on the story's Redo stack only.
     expect((await call(user, "POST", `/api/stories/${storyId}/redo?branch=${fork.id}`)).statusCode).toBe(409);
     expect(await messages(user, storyId, fork.id)).toHaveLength(6);
-    // The pin holds on the branch's copy of the exchange.
+    // The pin holds on the branch: it shares the pinned message itself (decision 0137).
+    expect(shared[1]!.id).toBe(before[1]!.id);
     const marks = await t.ctx.db
       .select({ messageId: recallMarks.messageId, pinned: recallMarks.pinned })
       .from(recallMarks)
-      .where(eq(recallMarks.storyId, fork.id));
+      .where(eq(recallMarks.messageId, shared[1]!.id));
     expect(marks).toEqual([{ messageId: shared[1]!.id, pinned: true }]);
   });
 
@@ -268,12 +281,14 @@ describe("a branch's history", () => {
     const lastBefore = await messages(user, storyId, last.id);
     expect(lastBefore.map((m) => m.content)).toEqual(main.slice(0, 4).map((m) => m.content));
 
+    // The branches it shared from go: it is given its own copy of what it shared (new ids, the same messages).
+    const told = (shown: Message[]) => shown.map(({ role, content }) => `${role}: ${content}`);
     expect((await call(user, "DELETE", `/api/stories/${storyId}/branches/${middle.id}`)).statusCode).toBe(
       204,
     );
-    expect(await messages(user, storyId, last.id)).toEqual(lastBefore);
+    expect(told(await messages(user, storyId, last.id))).toEqual(told(lastBefore));
     expect((await call(user, "DELETE", `/api/stories/${storyId}/branches/${storyId}`)).statusCode).toBe(204);
-    expect(await messages(user, storyId, last.id)).toEqual(lastBefore);
+    expect(told(await messages(user, storyId, last.id))).toEqual(told(lastBefore));
     const played = await call(user, "POST", `/api/stories/${storyId}/chat?branch=${last.id}`, {
       prompt: "I go on alone",
       chat_mode: "chat",

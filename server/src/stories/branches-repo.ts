@@ -67,13 +67,26 @@ export async function lockTree(q: Queryable, userId: string, rootId: string): Pr
 export async function insertBranch(
   q: Queryable,
   source: StoryRow,
-  values: { rootId: string; name: string; at: Date },
+  values: {
+    rootId: string;
+    name: string;
+    at: Date;
+    /** A branch that shares its source's history (decision 0137): its id and lineage. */
+    shared?: { id: string; historyFrom: string[]; historyThrough: number[] };
+  },
 ): Promise<StoryRow> {
   const { id: _id, ...copied } = source;
   const [row] = await q
     .insert(stories)
     .values({
       ...copied,
+      ...(values.shared
+        ? {
+            id: values.shared.id,
+            historyFrom: values.shared.historyFrom,
+            historyThrough: values.shared.historyThrough,
+          }
+        : { historyFrom: [], historyThrough: [] }),
       rootId: values.rootId,
       branchName: values.name,
       branchRemoved: false,

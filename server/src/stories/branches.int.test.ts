@@ -93,7 +93,8 @@ describe("branches", () => {
     // The story now shows the new branch: its calls act on it.
     const onBranch = await messages(user, storyId);
     expect(onBranch.map((m) => m.content)).toEqual(shown.slice(0, 4).map((m) => m.content));
-    expect(onBranch.map((m) => m.id)).not.toContain(shown[0]!.id);
+    // The branch shares those turns with the story (decision 0137): the same messages, not copies.
+    expect(onBranch.map((m) => m.id)).toEqual(shown.slice(0, 4).map((m) => m.id));
     const [story] = (await call(user, "GET", "/api/stories")).json().stories;
     expect(story).toMatchObject({ id: storyId, branch: { id: branch.id, name: "The duel lost" } });
 
@@ -239,7 +240,7 @@ describe("branches", () => {
     await expect(t.storage.size(upload)).rejects.toThrow();
   }, 60_000);
 
-  it("a picture still being made when the branch is made reaches the branch's copy too", async () => {
+  it("a picture still being made when the branch is made reaches the branch too", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
     const painted = await turn(user, `/api/stories/${storyId}/chat`, "I light the beacon", "image");
@@ -247,7 +248,8 @@ describe("branches", () => {
       await call(user, "POST", `/api/stories/${storyId}/branches`, { from_message_id: painted.message_id })
     ).json().branch as Branch;
     const copy = (await messages(user, storyId, fork.id))[1]!;
-    expect(copy.id).not.toBe(painted.message_id);
+    // The branch shares the painted message itself (decision 0137).
+    expect(copy.id).toBe(painted.message_id);
     const status = await waitForMedia(
       t,
       user.token,

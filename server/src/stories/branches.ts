@@ -10,7 +10,10 @@ import {
   copyHistory,
   type NamedCheckpoint,
   nameCheckpoint,
+  planSharedFork,
+  unshareBranch,
 } from "../chat/branch-history";
+import { newSharedBranchId } from "../chat/branch-messages";
 import type { AppContext } from "../context";
 import { recordEvent } from "../events/service";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
@@ -156,18 +159,36 @@ export async function createBranch(
     }
     const source = branches.find((row) => row.id === branchId);
     if (!source) throw new NotFound(BRANCH_NOT_FOUND);
+    // The new branch shares the history up to the fork (decision 0137): no message row is written. Should
+    // the history not be shareable as it stands (an exchange undone or an answer retried within it), it is copied.
+    const shared = await planSharedFork(tx, {
+      userId,
+      fromStoryId: source.id,
+      fromMessageId: input.fromMessageId,
+    });
     const row = await insertBranch(tx, source, {
       rootId: root.id,
       name: input.name ?? `Branch ${count + 1}`,
       at: now,
+      ...(shared
+        ? {
+            shared: {
+              id: newSharedBranchId(),
+              historyFrom: shared.historyFrom,
+              historyThrough: shared.historyThrough,
+            },
+          }
+        : {}),
     });
-    const fork = await copyHistory(tx, {
-      userId,
-      fromStoryId: source.id,
-      toStoryId: row.id,
-      fromMessageId: input.fromMessageId,
-      at: now,
-    });
+    const fork =
+      shared ??
+      (await copyHistory(tx, {
+        userId,
+        fromStoryId: source.id,
+        toStoryId: row.id,
+        fromMessageId: input.fromMessageId,
+        at: now,
+      }));
     if (!fork) {
       throw new InvalidInput("from_message_id must be a message of this story on the branch being viewed.");
     }
@@ -233,6 +254,8 @@ export async function deleteBranch(
         "last_branch",
       );
     }
+    // A branch sharing this one's history gets its own copy of it first (decision 0137).
+    await unshareBranch(tx, userId, branchId);
     const gone = await deleteBranchContents(txCtx, userId, [branchId]);
     if (branchId === root.id) {
       // The first row is the story itself: it stays, emptied, holding the other branches.

@@ -31,7 +31,9 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
   (values as readonly string[]).includes(value) ? (value as T) : fallback;
 
 /** The row's settings; a value the contract no longer knows reads as the default. */
-export function generationOf(story: Omit<StoryRow, "lastActivity">): GenerationSettings {
+export function generationOf(
+  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
+): GenerationSettings {
   const d = DEFAULT_GENERATION_SETTINGS;
   return {
     output_length: oneOf<OutputLength>(OUTPUT_LENGTHS, story.outputLength, d.output_length),
@@ -151,8 +153,9 @@ export async function textModels(ctx: Pick<AppContext, "providers" | "clock" | "
 }
 
 /** A backup's settings, as written (the contract's names). */
-export const generationForBackup = (story: Omit<StoryRow, "lastActivity">): GenerationSettings =>
-  generationOf(story);
+export const generationForBackup = (
+  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
+): GenerationSettings => generationOf(story);
 
 /**
  * A backup's generation settings as the restored story's columns: each field kept when the contract accepts it,
