@@ -259,10 +259,10 @@ test("pastes, uploads and the gallery picker keep to the limits, with the spec's
   let dialog = page.getByRole("dialog", { name: "Select from Gallery" });
   const tiles = dialog.getByRole("list", { name: "Your images" }).getByRole("button");
   await expect(tiles).toHaveCount(13);
-  await expect(dialog.getByText("0/3 selected")).toBeVisible();
+  // No room left: the counter says so, and a selection is refused as it is made (issue 45 item 9).
+  await expect(dialog.getByText("0/0 selected")).toBeVisible();
   await tiles.nth(0).click();
-  await expect(dialog.getByText("1/3 selected")).toBeVisible();
-  await dialog.getByRole("button", { name: "Add Selected" }).click();
+  await expect(tiles.nth(0)).toHaveAttribute("aria-pressed", "false");
   await expect(
     dialog
       .getByRole("alert")
@@ -273,14 +273,14 @@ test("pastes, uploads and the gallery picker keep to the limits, with the spec's
   await expect(dialog).toBeHidden();
   await expect(inputImages(page)).toHaveCount(10);
 
-  // With room: 10 may be selected while the counter reads /3, and an 11th is refused.
+  // With room: 10 may be selected, counted out of 10 (never "4/3 selected"), and an 11th is refused.
   for (let i = 0; i < 10; i++)
     await page.getByRole("button", { name: `Remove input image ${10 - i}` }).click();
   await expect(inputImages(page)).toHaveCount(0);
   await page.getByRole("button", { name: "Choose from gallery" }).click();
   dialog = page.getByRole("dialog", { name: "Select from Gallery" });
   for (let i = 0; i < 10; i++) await tiles.nth(i).click();
-  await expect(dialog.getByText("10/3 selected")).toBeVisible();
+  await expect(dialog.getByText("10/10 selected")).toBeVisible();
   await tiles.nth(10).click();
   await expect(
     dialog.getByRole("alert").filter({ hasText: "Maximum 10 images can be selected for Seedream-4 input" }),

@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { GALLERY_KEY } from "../../../shared/gallery/gallery-page";
 import { MEDIA_USAGE_KEY } from "../../../shared/gallery/media-usage";
+import { BOARDS_KEY } from "./organise";
 
 export function deleteMedia(ids: string[], confirm: boolean) {
   return apiRequest("/api/gallery/delete", {
@@ -23,6 +24,8 @@ export function useDeleteMedia() {
     onSuccess: (result) => {
       queryClient.setQueryData<MediaUsage>(MEDIA_USAGE_KEY, result.usage);
       void queryClient.invalidateQueries({ queryKey: GALLERY_KEY });
+      // A deleted item leaves its boards: their counts and covers change.
+      void queryClient.invalidateQueries({ queryKey: BOARDS_KEY });
     },
   });
 }
