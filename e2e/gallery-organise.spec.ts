@@ -105,7 +105,10 @@ test("organises a board, favourites, filters, downloads a zip and deletes", asyn
 
   // Its details: the prompt, its size, and its board ticked.
   await tiles(page).first().hover();
-  await tiles(page).first().getByRole("button", { name: /^Details of / }).click();
+  await tiles(page)
+    .first()
+    .getByRole("button", { name: /^Details of / })
+    .click();
   const panel = page.getByRole("dialog", { name: "Details" });
   await expect(panel.getByText("A lighthouse on a cliff at dusk")).toBeVisible();
   await expect(panel.getByText(/\d+ × \d+ px, /)).toBeVisible();
@@ -134,7 +137,10 @@ test("organises a board, favourites, filters, downloads a zip and deletes", asyn
   await page.getByRole("button", { name: "Favourites" }).click();
   await expect(tiles(page)).toHaveCount(1);
   await tiles(page).first().hover();
-  await tiles(page).first().getByRole("button", { name: /^Delete / }).click();
+  await tiles(page)
+    .first()
+    .getByRole("button", { name: /^Delete / })
+    .click();
   const dialog = page.getByRole("dialog", { name: "Delete this picture?" });
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(dialog).toBeHidden();
@@ -151,7 +157,10 @@ test("organises a board, favourites, filters, downloads a zip and deletes", asyn
   await page.goto("/library");
   await expect(tiles(page)).toHaveCount(2);
   await shoot(page, "gallery-390-light", { fullPage: true });
-  await tiles(page).first().getByRole("button", { name: /^Details of / }).click();
+  await tiles(page)
+    .first()
+    .getByRole("button", { name: /^Details of / })
+    .click();
   await expect(page.getByRole("dialog", { name: "Details" }).getByText("Prompt")).toBeVisible();
   await shoot(page, "gallery-details-390-light");
 });
@@ -184,7 +193,10 @@ test("the Studio: batch size as real controls, a new result above the composer, 
   const use = page.getByRole("button", { name: "Use this prompt" }).last();
   await expect(use).toBeVisible({ timeout: 60_000 });
   await use.click();
-  await expect(page.getByRole("button", { name: "Image", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("button", { name: "Image", exact: true })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
   const box = page.getByRole("textbox", { name: "Describe the image" });
   await expect(box).toBeFocused();
   expect((await box.inputValue()).length).toBeGreaterThan(0);
