@@ -6,6 +6,7 @@ import { useView } from "../view-provider";
 import { useCreditBalance } from "./credit-balance";
 import type { Shortfall } from "./out-of-credits";
 import { CREDITS_VIEW } from "./quota-prompt-provider";
+import { rememberCreditsReturn } from "./story-return";
 
 /** How short the account is for a request of this cost; null when it can pay (or is unlimited). */
 export function useCreditShortfall(cost: number): Shortfall | null {
@@ -21,14 +22,23 @@ export function shortfallText({ cost, remaining }: Shortfall): string {
     : `You have no credits left: this costs ${costLabel(cost)}.`;
 }
 
+/** Something cheaper the account can pay for now, offered beside the shortfall ("Send as Chat"). */
+export interface CheaperOffer {
+  label: string;
+  cost: number;
+  onAccept: () => void;
+}
+
 export function CreditShortfallNotice({
   shortfall,
+  offer = null,
   className = "",
 }: {
   shortfall: Shortfall;
+  offer?: CheaperOffer | null;
   className?: string;
 }) {
-  const { navigate } = useView();
+  const { navigate, storyId } = useView();
   return (
     <p
       role="status"
@@ -36,9 +46,22 @@ export function CreditShortfallNotice({
     >
       <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
       <span>{shortfallText(shortfall)}</span>
+      {offer ? (
+        <button
+          type="button"
+          onClick={offer.onAccept}
+          className="rounded-md font-semibold underline underline-offset-2 hover:no-underline"
+        >
+          {offer.label} ({costLabel(offer.cost)})
+        </button>
+      ) : null}
       <button
         type="button"
-        onClick={() => navigate(CREDITS_VIEW)}
+        onClick={() => {
+          // From a story, a paid return comes back to it, with the draft still in the composer.
+          if (storyId) rememberCreditsReturn(storyId);
+          navigate(CREDITS_VIEW);
+        }}
         className="rounded-md font-semibold underline underline-offset-2 hover:no-underline"
       >
         Get credits

@@ -14,6 +14,7 @@ import { buttonClasses } from "../../components/button-classes";
 import { costLabel, creditLabel, formatBalance } from "../../lib/credits";
 import { useView } from "../view-provider";
 import type { Shortfall } from "./out-of-credits";
+import { rememberCreditsReturn } from "./story-return";
 
 export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
 export const QUOTA_EXCEEDED_TEXT =
@@ -41,7 +42,7 @@ interface QuotaPromptContextValue {
 const QuotaPromptContext = createContext<QuotaPromptContextValue | null>(null);
 
 export function QuotaPromptProvider({ children }: { children: ReactNode }) {
-  const { navigate } = useView();
+  const { navigate, storyId } = useView();
   const [open, setOpen] = useState(false);
   const [shortfall, setShortfall] = useState<Shortfall | null>(null);
   const showQuotaExceeded = useCallback((next?: Shortfall | null) => {
@@ -52,6 +53,8 @@ export function QuotaPromptProvider({ children }: { children: ReactNode }) {
 
   const viewPlans = () => {
     setOpen(false);
+    // From a story, a paid return comes back to it (story-return.ts).
+    if (storyId) rememberCreditsReturn(storyId);
     navigate(CREDITS_VIEW);
   };
 

@@ -10,6 +10,7 @@ import { costLabel } from "../../../lib/credits";
 import { useBanner } from "../../../shared/banner-provider";
 import { refreshCreditBalance } from "../../../shared/credits/credit-balance";
 import { CREDITS_VIEW } from "../../../shared/credits/quota-prompt-provider";
+import { takeCreditsReturn } from "../../../shared/credits/story-return";
 import { useView } from "../../../shared/view-provider";
 import { verifyCheckoutSession } from "../api/verify-checkout-session";
 import { type PaymentReturn, restorePendingPaymentReturn, takePendingPaymentReturn } from "../payment-return";
@@ -37,7 +38,7 @@ export function verifyFailureMessage(error: unknown): string | null {
 }
 
 export interface PaymentReturnHandlers {
-  navigate: (view: string) => void;
+  navigate: (view: string, options?: { storyId?: string }) => void;
   showError: (text: string) => void;
   showSuccess: (text: string) => void;
   refresh: (balance?: { remaining: number; unlimited: boolean }) => Promise<void>;
@@ -68,7 +69,7 @@ export async function handlePaymentReturn(
 async function verifyPaidReturn(
   sessionId: string,
   type: string,
-  { showError, showSuccess, refresh }: PaymentReturnHandlers,
+  { navigate, showError, showSuccess, refresh }: PaymentReturnHandlers,
   verify: typeof verifyCheckoutSession,
 ): Promise<void> {
   let result: VerifySessionResponse;
@@ -86,6 +87,9 @@ async function verifyPaidReturn(
   }
   showSuccess(paymentSuccessMessage(result));
   await refresh({ remaining: result.remaining, unlimited: result.remaining === UNLIMITED_CREDITS });
+  // Bought from a story: back to it, where the composer still holds the draft (story-return.ts).
+  const storyId = takeCreditsReturn();
+  if (storyId) navigate("story-interface", { storyId });
 }
 
 export function usePaymentReturn(): void {

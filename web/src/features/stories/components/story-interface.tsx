@@ -422,6 +422,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         }
         selection={selection}
         downloadPrefix={story.title}
+        draftKey={story.id}
         onMakeCard={onMakeCard}
         narration={narration}
         marker={marker}

@@ -46,6 +46,8 @@ interface ChatExperienceProps {
   inputMode?: InputModeControl | null;
   /** A docked side panel is open: on a desktop it takes the scene's place, so it never covers the story. */
   sidePanelOpen?: boolean;
+  /** Story chats: the story whose unsent words the composer keeps (story-return.ts). */
+  draftKey?: string | null;
 }
 
 interface Preview {
@@ -94,6 +96,7 @@ export function ChatExperience({
   moreActions,
   inputMode,
   sidePanelOpen = false,
+  draftKey = null,
 }: ChatExperienceProps) {
   const [mode, setMode] = useChatMode();
   const [sceneCollapsed, setSceneCollapsed] = useSceneCollapsed();
@@ -219,6 +222,9 @@ export function ChatExperience({
           />
         )}
         <ChatInput
+          // A story's composer keeps its unsent words per story (a new story: a new box with its own).
+          key={draftKey ?? "main-chat"}
+          draftKey={draftKey}
           mode={mode}
           onModeChange={setMode}
           onSend={session.send}

@@ -7,11 +7,20 @@ import type { ChatMode } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
 import { INPUT_MODE_LABELS, INPUT_MODES, type InputMode } from "@storyverse/contract/generation-settings";
 import { ArrowUp, Clapperboard, ImageIcon, MessageSquare, Mic, Square, X } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { Spinner } from "../../../components/button";
 import { useBanner } from "../../banner-provider";
 import { CostLabel } from "../../credits/cost-label";
 import { CreditShortfallNotice, useCreditShortfall } from "../../credits/credit-shortfall";
+import { readDraft, writeDraft } from "../../credits/story-return";
 import { useVoiceRecorder } from "../use-voice-recorder";
 
 export const TEXTAREA_MAX_HEIGHT = 200;
@@ -68,6 +77,8 @@ interface ChatInputProps {
   batch?: BatchControl | null;
   /** Story chats: Do / Say / Story for the words sent. */
   inputMode?: InputModeControl | null;
+  /** Story chats: the story whose unsent words are kept for this tab (through a trip to buy credits). */
+  draftKey?: string | null;
 }
 
 export function ChatInput({
@@ -80,8 +91,13 @@ export function ChatInput({
   references,
   batch,
   inputMode,
+  draftKey = null,
 }: ChatInputProps) {
-  const [text, setText] = useState("");
+  const [text, setText] = useState(() => (draftKey ? readDraft(draftKey) : ""));
+  // The words not yet sent outlive the page (Get credits, a checkout and back): kept per story for the tab.
+  useEffect(() => {
+    if (draftKey) writeDraft(draftKey, text);
+  }, [draftKey, text]);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const { showError } = useBanner();
   const hintId = useId();
@@ -105,7 +121,17 @@ export function ChatInput({
     element.style.overflowY = element.scrollHeight > TEXTAREA_MAX_HEIGHT ? "auto" : "hidden";
   }, [text]);
 
-  const shortfall = useCreditShortfall(creditCost(mode, batch && mode === "image" ? batch.value : 1));
+  const cost = creditCost(mode, batch && mode === "image" ? batch.value : 1);
+  const shortfall = useCreditShortfall(cost);
+  // Short for this mode: the richest cheaper mode the balance pays for is offered (a Chat turn for an Image one).
+  const cheaper = shortfall
+    ? MODES.filter(
+        (option) =>
+          option.mode !== mode &&
+          creditCost(option.mode) < cost &&
+          creditCost(option.mode) <= shortfall.remaining,
+      ).at(-1)
+    : undefined;
   const canSend = text.trim().length > 0 && !busy && voice.state === "idle" && !shortfall;
 
   const submit = async () => {
@@ -203,7 +229,21 @@ export function ChatInput({
         />
       </div>
 
-      {shortfall ? <CreditShortfallNotice shortfall={shortfall} className="mb-3" /> : null}
+      {shortfall ? (
+        <CreditShortfallNotice
+          shortfall={shortfall}
+          offer={
+            cheaper
+              ? {
+                  label: `Use ${cheaper.label} instead`,
+                  cost: creditCost(cheaper.mode),
+                  onAccept: () => onModeChange(cheaper.mode),
+                }
+              : null
+          }
+          className="mb-3"
+        />
+      ) : null}
 
       {references && references.count > 0 && mode === "image" ? (
         <p className="mb-3 flex items-center gap-2 text-xs font-medium text-ink-muted">

@@ -239,6 +239,10 @@ export function MessageList({
   const rowProps = (message: ChatMessage, index: number) => ({
     message,
     newest: index === messages.length - 1 && !sending,
+    answerBelow:
+      message.role === "user" && index === messages.length - 2 && !sending
+        ? (messages.find((next, at) => at === index + 1 && next.role === "assistant") ?? null)
+        : null,
     craft: craft ?? null,
     pollingStopped: pollingStopped.get(message.id) ?? null,
     selection: selection ?? null,
@@ -356,15 +360,23 @@ function EarlierNote() {
   );
 }
 
-interface MessageRowProps extends AssistantMessageProps {}
+interface MessageRowProps extends AssistantMessageProps {
+  /** On the player's line of the newest exchange: the answer "Save and regenerate" retries. */
+  answerBelow: ChatMessage | null;
+}
 
 /**
  * One message: the player's or the narrator's. Memoised: while a turn streams only the streaming message's row
  * gets new props (its words), so no other row renders again (decision 0130).
  */
-export const MessageRow = memo(function MessageRow({ message, craft, ...rest }: MessageRowProps) {
+export const MessageRow = memo(function MessageRow({
+  message,
+  craft,
+  answerBelow,
+  ...rest
+}: MessageRowProps) {
   return message.role === "user" ? (
-    <UserMessage message={message} craft={craft} />
+    <UserMessage message={message} craft={craft} answerBelow={answerBelow} />
   ) : (
     <AssistantMessage message={message} craft={craft} {...rest} />
   );
@@ -405,18 +417,36 @@ function NarratorAvatar() {
   );
 }
 
-/** The message's words in a box to change them; Save keeps them, Cancel (or Escape) leaves them as they were. */
+/** The editor's box grows with the words up to this height, then scrolls inside. */
+const EDITOR_MAX_HEIGHT_PX = 480;
+
+/**
+ * The message's words in a box that grows with them; Save keeps them, Cancel (or Escape) leaves them as they
+ * were. On the player's line of the newest exchange, "Save and regenerate" also retries the answer below
+ * (paid, priced on the button; the retry has exactly one outcome per charge, as every retry).
+ */
 function MessageEditor({
   initial,
   onSave,
   onDone,
+  regenerate = null,
 }: {
   initial: string;
   onSave: (content: string) => Promise<boolean>;
   onDone: () => void;
+  regenerate?: { answer: ChatMessage; onRegenerate: () => void; busy: boolean } | null;
 }) {
   const [text, setText] = useState(initial);
   const [saving, setSaving] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight + 2, EDITOR_MAX_HEIGHT_PX)}px`;
+    element.style.overflowY = element.scrollHeight > EDITOR_MAX_HEIGHT_PX ? "auto" : "hidden";
+  }, [text]);
   const blank = text.trim() === "";
   const tooLong = text.trim().length > PROMPT_MAX_LENGTH;
   const save = async () => {
@@ -427,9 +457,21 @@ function MessageEditor({
     setSaving(false);
     if (saved) onDone();
   };
+  const saveAndRegenerate = async () => {
+    if (blank || tooLong || !regenerate) return;
+    if (text.trim() !== initial.trim()) {
+      setSaving(true);
+      const saved = await onSave(text.trim());
+      setSaving(false);
+      if (!saved) return;
+    }
+    onDone();
+    regenerate.onRegenerate();
+  };
   return (
     <div className="w-full">
       <textarea
+        ref={box}
         aria-label="Edit message"
         // biome-ignore lint/a11y/noAutofocus: the player just asked to edit this message
         autoFocus
@@ -439,8 +481,8 @@ function MessageEditor({
           if (event.key === "Escape") onDone();
           if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) void save();
         }}
-        rows={Math.min(10, Math.max(3, text.split("\n").length + 1))}
-        className="w-full resize-y rounded-xl border border-line bg-surface px-3 py-2 text-[0.9375rem] leading-6 text-ink shadow-soft outline-none focus:border-accent-400 focus:ring-2 focus:ring-accent-500/40"
+        rows={4}
+        className="min-h-28 w-full resize-y rounded-xl border border-line bg-surface px-3 py-2 text-[0.9375rem] leading-6 text-ink shadow-soft outline-none focus:border-accent-400 focus:ring-2 focus:ring-accent-500/40"
       />
       <div className="mt-1.5 flex items-center justify-end gap-2">
         <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
@@ -449,6 +491,18 @@ function MessageEditor({
         <Button variant="ghost" size="xs" onClick={onDone}>
           Cancel
         </Button>
+        {regenerate ? (
+          <Button
+            variant="secondary"
+            size="xs"
+            disabled={blank || tooLong || saving || regenerate.busy}
+            title="Save your words and write the answer below again"
+            onClick={() => void saveAndRegenerate()}
+          >
+            Save and regenerate
+            <PricePill kind={retryPriceKind(regenerate.answer, "both")} />
+          </Button>
+        ) : null}
         <Button size="xs" disabled={blank || tooLong} loading={saving} onClick={() => void save()}>
           Save
         </Button>
@@ -457,15 +511,33 @@ function MessageEditor({
   );
 }
 
-function UserMessage({ message, craft }: { message: ChatMessage; craft: MessageCraft | null }) {
+function UserMessage({
+  message,
+  craft,
+  answerBelow,
+}: {
+  message: ChatMessage;
+  craft: MessageCraft | null;
+  /** The newest answer, when this is the player's line it answers: "Save and regenerate" retries it. */
+  answerBelow: ChatMessage | null;
+}) {
   const [editing, setEditing] = useState(false);
   if (editing && craft) {
     return (
-      <div className="flex justify-end pl-10">
+      <div className="flex justify-end pl-4 sm:pl-10">
         <MessageEditor
           initial={message.content}
           onSave={(content) => craft.onEdit(message.id, content)}
           onDone={() => setEditing(false)}
+          regenerate={
+            answerBelow
+              ? {
+                  answer: answerBelow,
+                  busy: craft.busy,
+                  onRegenerate: () => craft.onRetry(answerBelow.id, "both"),
+                }
+              : null
+          }
         />
       </div>
     );
