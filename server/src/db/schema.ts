@@ -447,8 +447,8 @@ export const stories = pgTable(
     sceneWeather: text("scene_weather").notNull().default(""),
     /**
      * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
-     * everywhere); each further branch is a row with root_id set, holding its own copy of the history it
-     * shares. Deleting the story deletes every branch (the foreign key).
+     * everywhere); each further branch is a row with root_id set, sharing the history up to its fork
+     * (decision 0137, `history_from`). Deleting the story deletes every branch (the foreign key).
      */
     rootId: uuid("root_id").references((): AnyPgColumn => stories.id, { onDelete: "cascade" }),
     branchName: text("branch_name").notNull().default("Main"),

@@ -1,7 +1,7 @@
 // Branches (issue #28, decision 0114): a story's history as a tree. The story's first row is its first
-// branch; each further branch is a row of its own holding a copy of the history it shares, so a branch reads
-// exactly like a story of its length, a turn on one never waits for another, and deleting one never takes
-// another's turns. Every story call acts on the branch being viewed (branch-scope.ts) unless `?branch=` names
+// branch; each further branch is a row of its own that shares the history up to its fork (decision 0137: no
+// message row is written; a write copies from the row it changes), a turn on one never waits for another, and
+// deleting one never takes another's turns. Every story call acts on the branch being viewed (branch-scope.ts) unless `?branch=` names
 // another.
 import { type Branch, type BranchesResponse, MAX_BRANCHES_PER_STORY } from "@storyverse/contract/branches";
 import {
@@ -231,8 +231,8 @@ export async function renameBranch(
 }
 
 /**
- * Deletes one branch: its turns, cards and exports (never another branch's: each holds its own copy of what
- * they share; the media stay in the gallery). The last branch stays (409: delete the story instead).
+ * Deletes one branch: its turns, cards and exports (never another branch's: a branch sharing its turns gets its
+ * own copy of them first; the media stay in the gallery). The last branch stays (409: delete the story instead).
  */
 export async function deleteBranch(
   ctx: BranchesContext,
