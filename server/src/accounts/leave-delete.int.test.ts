@@ -201,4 +201,21 @@ describe("deleting an account", () => {
     expect(await filesUnder(path.join(mediaDir(), "u", other.userId))).toEqual(othersFiles);
     expect((await tablesNaming(other)).length).toBeGreaterThan(5);
   }, 240_000);
+
+  it("keeps the ledger once when two deletions race, and answers neither with a 5xx", async () => {
+    const user = await createUser(t);
+    await fillAccount(t, user);
+    const ledger = await t.ctx.db
+      .select()
+      .from(creditTransactions)
+      .where(eq(creditTransactions.userId, user.userId));
+    const answers = await Promise.all([remove(user, user.password), remove(user, user.password)]);
+    expect(answers.map((res) => res.statusCode).every((status) => status < 500)).toBe(true);
+    expect(answers.some((res) => res.statusCode === 200)).toBe(true);
+    const kept = await t.ctx.db.select().from(closedAccountLedger);
+    const mine = kept.filter((row) => ledger.some((entry) => entry.id === row.id));
+    expect(mine).toHaveLength(ledger.length);
+    expect(new Set(mine.map((row) => row.formerAccount)).size).toBe(1);
+    expect(await tablesNaming(user)).toEqual([]);
+  }, 180_000);
 });

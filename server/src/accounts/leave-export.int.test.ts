@@ -2,14 +2,14 @@
 // same file as the story backup), the gallery's files, the Studio, the credit history and the profile; it is
 // made by a job reading the library a page at a time; and no one else can follow or download it.
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { fillAccount } from "../../test/full-account";
 import { readZip, type ZipEntry } from "../../test/zip";
-import { creditTransactions, mediaItems } from "../db/schema";
+import { creditTransactions, mediaBoardItems, mediaBoards, mediaItems } from "../db/schema";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME } from "../interop/backup-format";
 import {
   ACCOUNT_EXPORT_EXPIRED_MESSAGE,
@@ -72,6 +72,19 @@ describe("the account archive", () => {
   it("holds every story's backup, the gallery's files, the Studio, the ledger and the profile", async () => {
     const user = await createUser(t);
     const filled = await fillAccount(t, user);
+    // The Studio's picture is a favourite, on a board.
+    const [studioItem] = await t.ctx.db
+      .update(mediaItems)
+      .set({ favourite: true })
+      .where(and(eq(mediaItems.userId, user.userId), eq(mediaItems.source, "studio")))
+      .returning({ id: mediaItems.id });
+    const [board] = await t.ctx.db
+      .insert(mediaBoards)
+      .values({ userId: user.userId, name: "Lighthouses", createdAt: new Date() })
+      .returning();
+    await t.ctx.db
+      .insert(mediaBoardItems)
+      .values({ boardId: board!.id, mediaId: studioItem!.id, userId: user.userId, addedAt: new Date() });
     const made = await finishedExport(user);
     expect(made.status).toBe("completed");
     expect(made.progress).toBe(100);
@@ -103,7 +116,18 @@ describe("the account archive", () => {
     }
 
     // The gallery: the story's picture and the Studio's, each file and what it is.
-    const gallery = json(entries, "gallery/gallery.json") as { id: string; path: string; source: string }[];
+    const gallery = json(entries, "gallery/gallery.json") as {
+      id: string;
+      path: string;
+      source: string;
+      favourite: boolean;
+      boards: string[];
+    }[];
+    expect(gallery.find((item) => item.id === studioItem!.id)).toMatchObject({
+      favourite: true,
+      boards: ["Lighthouses"],
+    });
+    expect(gallery.find((item) => item.source === "story")).toMatchObject({ favourite: false, boards: [] });
     const galleryRows = await t.ctx.db.select().from(mediaItems).where(eq(mediaItems.userId, user.userId));
     expect(gallery.map((item) => item.source).sort()).toEqual(["story", "studio"]);
     expect(gallery.map((item) => item.id).sort()).toEqual(galleryRows.map((row) => row.id).sort());

@@ -5,7 +5,8 @@
 //   profile.json            the account (username, email, when it was made and verified) and its balance
 //   stories/NNNN-title.storyverse.zip   each story's whole backup, exactly GET /api/stories/{id}/backup's
 //                           file (every branch, message, card and media file), restorable by Restore
-//   gallery/files/<id>.ext  every gallery picture and clip; gallery/gallery.json describes each
+//   gallery/files/<id>.ext  every gallery picture and clip; gallery/gallery.json describes each (with its
+//                           favourite mark and the boards that hold it)
 //   studio/studio.json      the Studio's conversation (prompts, advisor answers, batches naming gallery ids)
 //   studio/inputs/...       the pictures given to the Studio
 //   credits/history.json    the whole credit ledger; credits/purchases.json each paid checkout
@@ -433,6 +434,8 @@ async function fillArchive(
         source: item.source,
         story_title: item.storyTitle,
         description: item.description,
+        favourite: item.favourite,
+        boards: item.boards,
         created_at: item.createdAt.toISOString(),
       }),
     ),

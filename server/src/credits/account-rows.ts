@@ -61,25 +61,29 @@ export async function closeLedger(
   closedAt: Date,
   payments: ClosedPayment[],
 ): Promise<void> {
-  await q.insert(closedAccountLedger).select(
-    q
-      .select({
-        id: creditTransactions.id,
-        formerAccount: sql<string>`${formerAccount}::uuid`.as("former_account"),
-        closedAt: sql<Date>`${closedAt.toISOString()}::timestamptz`.as("closed_at"),
-        transactionType: creditTransactions.transactionType,
-        amountTenths: creditTransactions.amountTenths,
-        quantity: creditTransactions.quantity,
-        balanceAfterTenths: creditTransactions.balanceAfterTenths,
-        reference: creditTransactions.reference,
-        paymentProvider: sql<string | null>`null::text`.as("payment_provider"),
-        paymentAmountCents: sql<number | null>`null::integer`.as("payment_amount_cents"),
-        paymentCurrency: sql<string | null>`null::text`.as("payment_currency"),
-        createdAt: creditTransactions.createdAt,
-      })
-      .from(creditTransactions)
-      .where(eq(creditTransactions.userId, userId)),
-  );
+  await q
+    .insert(closedAccountLedger)
+    .select(
+      q
+        .select({
+          id: creditTransactions.id,
+          formerAccount: sql<string>`${formerAccount}::uuid`.as("former_account"),
+          closedAt: sql<Date>`${closedAt.toISOString()}::timestamptz`.as("closed_at"),
+          transactionType: creditTransactions.transactionType,
+          amountTenths: creditTransactions.amountTenths,
+          quantity: creditTransactions.quantity,
+          balanceAfterTenths: creditTransactions.balanceAfterTenths,
+          reference: creditTransactions.reference,
+          paymentProvider: sql<string | null>`null::text`.as("payment_provider"),
+          paymentAmountCents: sql<number | null>`null::integer`.as("payment_amount_cents"),
+          paymentCurrency: sql<string | null>`null::text`.as("payment_currency"),
+          createdAt: creditTransactions.createdAt,
+        })
+        .from(creditTransactions)
+        .where(eq(creditTransactions.userId, userId)),
+    )
+    // Two deletions racing: the second finds the rows kept already (and then no user row to delete).
+    .onConflictDoNothing();
   for (const payment of payments) {
     await q
       .update(closedAccountLedger)

@@ -1,9 +1,9 @@
 // What leaving with your data (accounts/leave-*.ts, decision 0143) needs of the media module: the gallery a
 // page at a time (keyset on (created_at, id)) for the account archive, and every stored object the account
 // owns a page at a time (keyset on key) for its deletion.
-import { and, asc, count, eq, gt, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, or } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { mediaItems, mediaObjects } from "../db/schema";
+import { mediaBoardItems, mediaBoards, mediaItems, mediaObjects } from "../db/schema";
 
 export type AccountMediaItem = Pick<
   typeof mediaItems.$inferSelect,
@@ -19,7 +19,11 @@ export type AccountMediaItem = Pick<
   | "storyTitle"
   | "description"
   | "createdAt"
->;
+  | "favourite"
+> & {
+  /** The names of the player's boards that hold it. */
+  boards: string[];
+};
 
 const itemColumns = {
   id: mediaItems.id,
@@ -34,6 +38,7 @@ const itemColumns = {
   storyTitle: mediaItems.storyTitle,
   description: mediaItems.description,
   createdAt: mediaItems.createdAt,
+  favourite: mediaItems.favourite,
 };
 
 /** One page of the user's gallery, oldest first, after `after`. */
@@ -49,12 +54,32 @@ export async function accountGalleryPage(
         and(eq(mediaItems.createdAt, after.createdAt), gt(mediaItems.id, after.id)),
       )
     : undefined;
-  return q
+  const items = await q
     .select(itemColumns)
     .from(mediaItems)
     .where(and(eq(mediaItems.userId, userId), from))
     .orderBy(asc(mediaItems.createdAt), asc(mediaItems.id))
     .limit(limit);
+  if (items.length === 0) return [];
+  // The page's items' boards (a player has at most BOARDS_MAX boards).
+  const held = await q
+    .select({ mediaId: mediaBoardItems.mediaId, name: mediaBoards.name })
+    .from(mediaBoardItems)
+    .innerJoin(mediaBoards, eq(mediaBoards.id, mediaBoardItems.boardId))
+    .where(
+      and(
+        eq(mediaBoardItems.userId, userId),
+        inArray(
+          mediaBoardItems.mediaId,
+          items.map((item) => item.id),
+        ),
+      ),
+    )
+    .orderBy(asc(mediaBoards.name));
+  return items.map((item) => ({
+    ...item,
+    boards: held.filter((row) => row.mediaId === item.id).map((row) => row.name),
+  }));
 }
 
 /** How many gallery items the account has. */
