@@ -7,7 +7,7 @@ import { Button } from "../../components/button";
 import { reloadIntoNewVersion, useUpdateState } from "./service-worker";
 
 export const UPDATE_READY = "A new version of Storyverse is ready.";
-export const UPDATE_DETAIL = "Reload when you're ready: a message you haven't sent yet would be lost.";
+export const UPDATE_DETAIL = "Reload when you're ready, once you've finished what you're typing.";
 
 export function UpdatePrompt() {
   const { ready } = useUpdateState();
