@@ -841,24 +841,6 @@ export const storyRestores = pgTable(
   ],
 );
 
-/**
- * accounts: a player's whole-account archive (decision 0143), made by a job: its progress and step, then its
- * file in media storage (outside the account's quota, removed when it expires, a newer one is asked for, or
- * the account is deleted).
- */
-export const accountExports = pgTable(
-  "account_exports",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
-    /** 0 to 100. */
-    progress: integer("progress").notNull().default(0),
-    /** What it is doing ("Story 3 of 12"), while it is made. */
-    step: text("step"),
-    error: text("error"),
 /** admin: the install's spending caps in tenths of credits (one row; an empty cap is no cap). */
 export const usageCaps = pgTable(
   "usage_caps",
@@ -888,6 +870,24 @@ export const adminAudit = pgTable("admin_audit", {
   reason: text("reason"),
 });
 
+/**
+ * accounts: a player's whole-account archive (decision 0143), made by a job: its progress and step, then its
+ * file in media storage (outside the account's quota, removed when it expires, a newer one is asked for, or
+ * the account is deleted).
+ */
+export const accountExports = pgTable(
+  "account_exports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    /** 0 to 100. */
+    progress: integer("progress").notNull().default(0),
+    /** What it is doing ("Story 3 of 12"), while it is made. */
+    step: text("step"),
+    error: text("error"),
     storageKey: text("storage_key"),
     filename: text("filename"),
     bytes: bigint("bytes", { mode: "number" }),
