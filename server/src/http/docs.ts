@@ -65,6 +65,10 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "The whole story as one archive: storyverse-story.json and its media",
     types: ["application/zip"],
   },
+  "POST /api/media/zip": {
+    description: "The chosen gallery items' originals as one zip, streamed",
+    types: ["application/zip"],
+  },
   "GET /api/stories/:id/cards/:card_id/export": {
     description:
       "The Story Card as a Character Card V3: a PNG (ccv3 and chara chunks), a CHARX (zip) or JSON",

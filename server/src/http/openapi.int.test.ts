@@ -567,6 +567,23 @@ describe("the OpenAPI document against the real answers", () => {
     await call({ method: "DELETE", path: "/api/gallery/{id}", params: { id: doomed[0]!.id } });
     await call({ method: "POST", path: "/api/gallery/delete", body: { ids: [] } });
     await call({ method: "POST", path: "/api/gallery/delete", body: { ids: [doomed[1]!.id] } });
+    // Organising the gallery (decision 0141), and the same deletes under /api/media.
+    const kept = await galleryImage(t, user.userId, "#223344");
+    const gone = await galleryImage(t, user.userId, "#443322");
+    const made = await call({ method: "POST", path: "/api/boards", body: { name: "Harbour" } });
+    const board = { id: (made.json() as { board: { id: string } }).board.id };
+    await call({ method: "POST", path: "/api/boards", body: { name: "harbour" } });
+    await call({ method: "GET", path: "/api/boards" });
+    await call({ method: "PUT", path: "/api/boards/{id}", params: board, body: { add: [kept.id] } });
+    await call({ method: "PUT", path: "/api/boards/{id}", params: board, body: {} });
+    const keptParams = { id: kept.id };
+    await call({ method: "PUT", path: "/api/media/{id}", params: keptParams, body: { favourite: true } });
+    await call({ method: "GET", path: "/api/media/{id}", params: keptParams });
+    await call({ method: "GET", path: "/api/gallery", query: { board: board.id, favourite: "1" } });
+    await call({ method: "POST", path: "/api/media/zip", body: { ids: [kept.id] } });
+    await call({ method: "DELETE", path: "/api/boards/{id}", params: board });
+    await call({ method: "DELETE", path: "/api/media/{id}", params: keptParams });
+    await call({ method: "POST", path: "/api/media/delete", body: { ids: [gone.id] } });
 
     // Studio.
     await call({ method: "GET", path: "/api/studio/messages" });
