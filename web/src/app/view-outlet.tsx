@@ -49,6 +49,7 @@ const VIEW_MODULES = {
   subscription: () =>
     lazyRouteComponent(() => withTimeout(() => import("./views/subscription-view")), "SubscriptionView"),
   news: () => lazyRouteComponent(() => withTimeout(() => import("./views/news-view")), "NewsView"),
+  admin: () => lazyRouteComponent(() => withTimeout(() => import("./views/admin-view")), "AdminView"),
 } satisfies Record<Exclude<ViewName, "landing">, () => unknown>;
 
 function attach(view: ViewName, route: AnyRoute) {

@@ -88,6 +88,7 @@ export const chatRoute = viewRoute("/chat", "chat");
 export const libraryRoute = viewRoute("/library", "library");
 export const subscriptionRoute = viewRoute("/subscription", "subscription");
 export const newsRoute = viewRoute("/news", "news");
+export const adminRoute = viewRoute("/admin", "admin");
 
 /** Each view's route, for the app to attach the view's component to. */
 export const VIEW_ROUTES = {
@@ -102,6 +103,7 @@ export const VIEW_ROUTES = {
   library: libraryRoute,
   subscription: subscriptionRoute,
   news: newsRoute,
+  admin: adminRoute,
 } satisfies Record<ViewName, AnyRoute>;
 
 const routeTree = rootRoute.addChildren([
@@ -116,6 +118,7 @@ const routeTree = rootRoute.addChildren([
   libraryRoute,
   subscriptionRoute,
   newsRoute,
+  adminRoute,
 ]);
 
 export function createAppRouter(context: RouterContext, history: RouterHistory = createBrowserHistory()) {

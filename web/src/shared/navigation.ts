@@ -33,6 +33,7 @@ const VIEW_PATHS = {
   library: "/library",
   subscription: "/subscription",
   news: "/news",
+  admin: "/admin",
 } as const satisfies Record<ViewName, string>;
 
 /** A view's own path (the router's typed `to`). */
@@ -126,7 +127,10 @@ export function resolveRoute(input: ResolveInput): Route {
     return { view: isPublicView(view) ? view : "auth", storyId: null };
   }
 
-  if (fromPath !== null && (isRestorableView(fromPath.view) || fromPath.view === "story-interface")) {
+  // The admin console opens by its address too (the view itself shows only to administrators).
+  const addressable = (name: ViewName) =>
+    isRestorableView(name) || name === "story-interface" || name === "admin";
+  if (fromPath !== null && addressable(fromPath.view)) {
     return fromPath;
   }
   // "/", the auth screens or an unknown path while signed in: the restore rule.

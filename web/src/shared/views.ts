@@ -13,6 +13,8 @@ export const VIEW_NAMES = [
   "library",
   "subscription",
   "news",
+  // The admin console (decision 0140): reached from an administrator's account menu, never restored.
+  "admin",
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -66,4 +68,5 @@ export const VIEW_TITLES: Record<ViewName, string> = {
   library: "Your Media Gallery · Storyverse",
   subscription: "Manage Credits · Storyverse",
   news: "Updates & News · Storyverse",
+  admin: "Admin · Storyverse",
 };

@@ -1,8 +1,8 @@
-// The avatar button and its menu: Manage Credits and Logout. Radix gives it roving focus,
+// The avatar button and its menu: Manage Credits, the admin console (administrators only) and Logout. Radix gives it roving focus,
 // typeahead, Escape and the menu roles. It is not modal: a modal menu locks page scroll by injecting a
 // <style> element, which the app's Content-Security-Policy (style-src 'self') refuses.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { Coins, LogOut } from "lucide-react";
+import { Coins, LogOut, ShieldCheck } from "lucide-react";
 import type { StoredUser } from "../../lib/storage";
 import { avatarLetter, UserAvatar } from "./user-avatar";
 
@@ -13,10 +13,12 @@ const itemClasses =
 interface AccountMenuProps {
   user: StoredUser | null;
   onManageCredits: () => void;
+  /** Present for an administrator: opens the admin console. */
+  onOpenAdmin?: (() => void) | undefined;
   onLogout: () => void;
 }
 
-export function AccountMenu({ user, onManageCredits, onLogout }: AccountMenuProps) {
+export function AccountMenu({ user, onManageCredits, onOpenAdmin, onLogout }: AccountMenuProps) {
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -44,6 +46,12 @@ export function AccountMenu({ user, onManageCredits, onLogout }: AccountMenuProp
             <Coins aria-hidden="true" className="size-4 text-accent-ink" />
             Manage Credits
           </DropdownMenu.Item>
+          {onOpenAdmin ? (
+            <DropdownMenu.Item className={itemClasses} onSelect={onOpenAdmin}>
+              <ShieldCheck aria-hidden="true" className="size-4 text-accent-ink" />
+              Admin console
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Item className={itemClasses} onSelect={onLogout}>
             <LogOut aria-hidden="true" className="size-4 text-ink-muted" />
             Logout

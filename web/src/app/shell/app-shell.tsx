@@ -6,6 +6,7 @@ import { type ReactNode, useCallback, useRef, useState } from "react";
 import { usePaymentReturn } from "../../features/credits/components/use-payment-return";
 import { useAuth } from "../../shared/auth";
 import { QuotaPromptProvider } from "../../shared/credits/quota-prompt-provider";
+import { useSession } from "../../shared/verify-session";
 import { useView } from "../../shared/view-provider";
 import type { NavItem } from "../../shared/views";
 import { useLiveEvents } from "../use-live-events";
@@ -45,6 +46,12 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (!isNavigating) navigate(PROFILE_VIEW);
   }, [isNavigating, navigate]);
 
+  // The session check's answer says whether the user is an administrator (decision 0140).
+  const isAdmin = useSession().data?.role === "admin";
+  const openAdmin = useCallback(() => {
+    if (!isNavigating) navigate("admin");
+  }, [isNavigating, navigate]);
+
   const logout = useCallback(() => {
     if (loggingOut) return;
     setLoggingOut(true);
@@ -67,6 +74,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           navigationButton={navigationButton}
           onOpenNavigation={() => setDrawerOpen(true)}
           onManageCredits={openCredits}
+          onOpenAdmin={isAdmin ? openAdmin : undefined}
           onLogout={logout}
         />
         <Sidebar

@@ -16,10 +16,19 @@ interface TopBarProps {
   navigationButton?: Ref<HTMLButtonElement>;
   onOpenNavigation: () => void;
   onManageCredits: () => void;
+  /** Present for an administrator: the account menu then links the admin console. */
+  onOpenAdmin?: (() => void) | undefined;
   onLogout: () => void;
 }
 
-export function TopBar({ user, navigationButton, onOpenNavigation, onManageCredits, onLogout }: TopBarProps) {
+export function TopBar({
+  user,
+  navigationButton,
+  onOpenNavigation,
+  onManageCredits,
+  onOpenAdmin,
+  onLogout,
+}: TopBarProps) {
   const { remaining, unlimited } = useCreditBalance();
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-[65px] border-b border-line bg-canvas/85 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/70">
@@ -56,7 +65,12 @@ export function TopBar({ user, navigationButton, onOpenNavigation, onManageCredi
             </span>
           </button>
           <ThemeToggle />
-          <AccountMenu user={user} onManageCredits={onManageCredits} onLogout={onLogout} />
+          <AccountMenu
+            user={user}
+            onManageCredits={onManageCredits}
+            onOpenAdmin={onOpenAdmin}
+            onLogout={onLogout}
+          />
         </div>
       </div>
     </header>

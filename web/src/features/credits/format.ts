@@ -10,6 +10,7 @@ const NAMED_TYPES: Record<string, string> = {
   [TRANSACTION_TYPES.signupBonus]: "Sign-up bonus",
   [TRANSACTION_TYPES.purchase]: "Credit purchase",
   [TRANSACTION_TYPES.adminGrant]: "Credits granted",
+  [TRANSACTION_TYPES.adminTakeBack]: "Credits taken back",
   [TRANSACTION_TYPES.refund]: "Refund",
 };
 

@@ -1,0 +1,192 @@
+// The admin console (issue 44, decision 0140), walked by an administrator on a server of its own: the first
+// administrator is made by the command line (`admin.ts make-admin`, on PGlite while the server is stopped, as
+// an operator does), then the console is reached from the account menu, an account is found, opened,
+// verified, granted and charged back credits with a reason, disabled (the player's own session ends) and
+// enabled, set unlimited, signed out; the install's caps are set. Light, dark and a 390 px phone; axe clean.
+// A player sees no console link, and /admin shows them the unknown screen.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  type APIRequestContext,
+  expect,
+  type Page,
+  request as playwrightRequest,
+  test,
+} from "@playwright/test";
+import { type OwnServer, startOwnServer } from "./support/own-server";
+import { expectNoSeriousAxeViolationsInBothThemes, shoot, watchConsole } from "./support/page-checks";
+import { newAccount, type SignedInAccount, storeSession, type TestAccount } from "./support/session";
+
+const port = Number(process.env.E2E_ADMIN_PORT ?? 3192) + 10 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "storyverse-e2e-admin-"));
+const env = { REQUIRE_EMAIL_VERIFICATION: "false", DATA_DIR: dataDir };
+
+let server: OwnServer | null = null;
+let api: APIRequestContext;
+let admin: SignedInAccount;
+let player: SignedInAccount;
+
+test.describe.configure({ mode: "serial" });
+
+/** The command line, as `npm run admin` runs it (from source: the spec does not build the server). */
+function runAdmin(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/src/admin.ts", ...args], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+      stdio: "ignore",
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+async function signUp(account: TestAccount): Promise<SignedInAccount> {
+  const registered = await api.post("/api/register", { data: account });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const body = (await registered.json()) as {
+    access_token: string;
+    user_id: string;
+    credits_remaining: number;
+  };
+  return { ...account, token: body.access_token, userId: body.user_id, credits: body.credits_remaining };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  server = await startOwnServer(port, env);
+  api = await playwrightRequest.newContext({ baseURL: server.baseURL });
+  const adminAccount = newAccount("boss");
+  admin = await signUp(adminAccount);
+  player = await signUp(newAccount("player"));
+  // PGlite is one process's database: the command line runs while the server is stopped.
+  await server.stop();
+  expect(await runAdmin(["make-admin", adminAccount.email])).toBe(0);
+  server = await startOwnServer(port, env);
+});
+
+test.afterAll(async () => {
+  await api?.dispose();
+  await server?.stop();
+});
+
+async function openApp(page: Page, account: SignedInAccount, theme: "light" | "dark") {
+  await page.goto(`${server?.baseURL}/robots.txt`);
+  await storeSession(page, account, theme);
+  await page.goto(`${server?.baseURL}/stories`);
+  await expect(page.getByRole("heading", { name: "Your Stories", exact: true })).toBeVisible();
+}
+
+const accountMenu = (page: Page) => page.getByRole("button", { name: "Account menu" });
+const detail = (page: Page) => page.getByRole("region", { name: player.username });
+
+test("an administrator walks the console: users, credits, disable, unlimited, sessions and caps", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const watch = watchConsole(page);
+  await openApp(page, admin, "light");
+  await accountMenu(page).click();
+  await page.getByRole("menuitem", { name: "Admin console" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "Admin", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Accounts" }).getByRole("button")).toHaveCount(2);
+
+  // Find the player by part of their email and open the account.
+  await page.getByLabel("Search accounts").fill(player.email.slice(0, 12).toUpperCase());
+  await page.getByRole("button", { name: "Search" }).click();
+  const rows = page.getByRole("list", { name: "Accounts" }).getByRole("button");
+  await expect(rows).toHaveCount(1);
+  await rows.first().click();
+  await expect(detail(page).getByText("Not verified")).toBeVisible();
+  await expect(detail(page).getByText("15 credits", { exact: true })).toBeVisible();
+  await shoot(page, "admin-user-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, an account open");
+
+  await detail(page).getByRole("button", { name: "Mark verified" }).click();
+  await expect(detail(page).getByText("Verified", { exact: true })).toBeVisible();
+
+  // Credits need a reason; a grant and a take-back show in the balance at once.
+  await detail(page).getByRole("textbox", { name: "Credits", exact: true }).fill("5");
+  await detail(page).getByRole("button", { name: "Grant" }).click();
+  await expect(detail(page).getByText("A reason is required.")).toBeVisible();
+  await detail(page).getByLabel("Reason").fill("Welcome to the group");
+  await detail(page).getByRole("button", { name: "Grant" }).click();
+  await expect(detail(page).getByText("Granted 5 credits.")).toBeVisible();
+  await expect(detail(page).getByText("20 credits", { exact: true })).toBeVisible();
+  await detail(page).getByRole("textbox", { name: "Credits", exact: true }).fill("2.5");
+  await detail(page).getByLabel("Reason").fill("Duplicate grant");
+  await detail(page).getByRole("button", { name: "Take back" }).click();
+  await expect(detail(page).getByText("17.5 credits", { exact: true })).toBeVisible();
+  const history = await api.get("/api/credit-history", {
+    headers: { Authorization: `Bearer ${player.token}` },
+  });
+  const rowsSeen = ((await history.json()) as { transactions: { description: string }[] }).transactions;
+  expect(rowsSeen.map((row) => row.description).slice(0, 2)).toEqual([
+    "2.5 credits taken back by an administrator: Duplicate grant",
+    "5 credits granted by an administrator: Welcome to the group",
+  ]);
+
+  // Disabling ends the player's session at once; enabling lets them sign in again.
+  const verify = () => api.get("/api/user/verify", { headers: { Authorization: `Bearer ${player.token}` } });
+  expect((await verify()).status()).toBe(200);
+  await detail(page).getByRole("button", { name: "Disable account" }).click();
+  await expect(detail(page).getByText("Disabled", { exact: true })).toBeVisible();
+  expect((await verify()).status()).toBe(401);
+  const refused = await api.post("/api/login", { data: { email: player.email, password: player.password } });
+  expect(refused.status()).toBe(403);
+  await detail(page).getByRole("button", { name: "Enable account" }).click();
+  await expect(detail(page).getByText("Active", { exact: true })).toBeVisible();
+  const login = await api.post("/api/login", { data: { email: player.email, password: player.password } });
+  expect(login.status()).toBe(200);
+  player = { ...player, token: ((await login.json()) as { access_token: string }).access_token };
+
+  await detail(page).getByRole("button", { name: "Set unlimited" }).click();
+  await expect(detail(page).getByText("Unlimited", { exact: true })).toBeVisible();
+  await detail(page).getByRole("button", { name: "Revoke sessions" }).click();
+  await expect(detail(page).getByText("Signed out of 1 device.")).toBeVisible();
+  expect((await verify()).status()).toBe(401);
+
+  // The install's caps.
+  await page.getByRole("button", { name: "Caps", exact: true }).click();
+  await page.getByLabel("Daily cap per account").fill("40");
+  await page.getByLabel("Install's daily cap").fill("500");
+  await page.getByRole("button", { name: "Save caps" }).click();
+  await expect(page.getByText("Caps saved.")).toBeVisible();
+  await shoot(page, "admin-caps-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, caps");
+  const caps = await api.get("/api/admin/caps", { headers: { Authorization: `Bearer ${admin.token}` } });
+  expect(await caps.json()).toMatchObject({ daily_default: 40, monthly_default: null, install_daily: 500 });
+  watch.assertClean();
+});
+
+test("the console in dark and on a 390 px phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, admin, "dark");
+  await page.goto(`${server?.baseURL}/admin`);
+  await expect(page.getByRole("heading", { name: "Admin", level: 1 })).toBeVisible();
+  await page.getByRole("list", { name: "Accounts" }).getByRole("button").first().click();
+  await expect(page.getByRole("button", { name: "Revoke sessions" })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shoot(page, "admin-phone-dark", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console on a phone");
+});
+
+test("a player sees no console: no link in the account menu, and /admin is the unknown screen", async ({
+  page,
+}) => {
+  const login = await api.post("/api/login", { data: { email: player.email, password: player.password } });
+  player = { ...player, token: ((await login.json()) as { access_token: string }).access_token };
+  await openApp(page, player, "light");
+  await accountMenu(page).click();
+  await expect(page.getByRole("menuitem", { name: "Manage Credits" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Admin console" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await page.goto(`${server?.baseURL}/admin`);
+  await expect(page.getByRole("heading", { name: "Nothing here yet" })).toBeVisible();
+  const answer = await api.get("/api/admin/users", { headers: { Authorization: `Bearer ${player.token}` } });
+  expect(answer.status()).toBe(404);
+});
