@@ -7,7 +7,6 @@ export type CapsRow = Pick<
   typeof usageCaps.$inferSelect,
   "dailyDefaultTenths" | "monthlyDefaultTenths" | "installDailyTenths"
 >;
-export type AuditRow = typeof adminAudit.$inferSelect;
 
 const NO_CAPS: CapsRow = { dailyDefaultTenths: null, monthlyDefaultTenths: null, installDailyTenths: null };
 
