@@ -258,8 +258,9 @@ const README = `Your Storyverse data
 
 profile.json                 your account and its credit balance
 stories/*.storyverse.zip     each story's whole backup (every branch, message, card and media file);
-                             open Stories > Restore in any Storyverse to bring one back
+                             bring one back with "Restore a backup" in Your Stories on any Storyverse
 gallery/files/               every picture and clip of your gallery; gallery/gallery.json describes each
+                             (its story, description, favourite mark and boards)
 studio/studio.json           your Studio conversation; its pictures are gallery items (by id)
 studio/inputs/               the pictures you gave the Studio
 credits/history.json         every credit added, spent and refunded; credits/purchases.json your purchases
