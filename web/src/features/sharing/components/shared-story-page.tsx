@@ -132,37 +132,33 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
   const loaded = usePageWindow(key, true);
   const hasOlder = loaded.older !== null;
 
-  // Older pages load above the reader without moving what they are reading: the distance from the end is kept.
-  const keepPlace = useRef<number | null>(null);
+  // Older pages load above the reader without moving what they are reading: the row at the top of the window
+  // is found again after they arrived and put back where it was (measured rows or, windowed, the virtualizer's).
+  const list = useRef<HTMLOListElement>(null);
+  const keepPlace = useRef<Anchor | null>(null);
+  /** Rows' drawn heights by message: the windowed list starts from them instead of estimates. */
+  const heights = useRef(new Map<string, number>());
+  const busy = useRef(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderFailed, setOlderFailed] = useState(false);
   const loadOlder = useCallback(async () => {
-    if (keepPlace.current !== null) return;
-    const page = document.documentElement;
-    keepPlace.current = page.scrollHeight - window.scrollY;
-    const first = queryClient.getQueryData<SharedMessage[]>(key)?.[0]?.id;
+    if (busy.current) return;
+    busy.current = true;
+    keepPlace.current = topRow(list.current, heights.current);
     setLoadingOlder(true);
     setOlderFailed(false);
     try {
       await readOlderPage<SharedMessage>(queryClient, key, (position) => fetchSharedPage(token, position));
     } catch {
       setOlderFailed(true);
+      keepPlace.current = null;
     } finally {
-      // Nothing arrived above (no page, or it failed): there is no place to keep.
-      if (queryClient.getQueryData<SharedMessage[]>(key)?.[0]?.id === first) keepPlace.current = null;
+      busy.current = false;
       setLoadingOlder(false);
     }
   }, [queryClient, key, token]);
-  const first = messages[0]?.id;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older messages arrived above
-  useLayoutEffect(() => {
-    if (keepPlace.current === null) return;
-    window.scrollTo({ top: document.documentElement.scrollHeight - keepPlace.current, behavior: "instant" });
-    keepPlace.current = null;
-  }, [first]);
 
   // Scrolling up to within LOAD_MARGIN_PX of the earliest loaded message reads the page before it.
-  const list = useRef<HTMLOListElement>(null);
   const olderRef = useRef({ hasOlder, olderFailed, loadOlder });
   olderRef.current = { hasOlder, olderFailed, loadOlder };
   useEffect(() => {
@@ -182,13 +178,45 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
   const windowed = messages.length > WINDOWED_FROM;
   const virtualizer = useWindowVirtualizer({
     count: messages.length,
-    estimateSize: (index) => estimateRow(messages[index]),
+    estimateSize: (index) => {
+      const message = messages[index];
+      return (message && heights.current.get(message.id)) || estimateRow(message);
+    },
     getItemKey: (index) => messages[index]?.id ?? index,
     overscan: 6,
     gap: ROW_GAP_PX,
     scrollMargin: list.current?.offsetTop ?? 0,
-    enabled: windowed,
+    // Following the window from the first page on (its rows drawn only past WINDOWED_FROM): switched on later,
+    // it would start from a scroll offset of its own and move the reader.
+    initialOffset: () => window.scrollY,
   });
+
+  const first = messages[0]?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older messages arrived above
+  useLayoutEffect(() => {
+    const anchor = keepPlace.current;
+    keepPlace.current = null;
+    if (!anchor) return;
+    const index = messages.findIndex((message) => message.id === anchor.id);
+    if (index < 0) return;
+    if (windowed) {
+      // Its row is not drawn yet: the window goes where the virtualizer puts it, then is set right below.
+      const offset = virtualizer.getOffsetForIndex(index, "start")?.[0];
+      if (offset !== undefined) window.scrollTo({ top: offset - anchor.top, behavior: "instant" });
+    }
+    // The rows drawn above it are measured over the next frames (estimates become sizes): the row is put
+    // back where the reader saw it after each, for a few frames.
+    const settle = (frames: number) => {
+      if (keepPlace.current) return;
+      const rows = [...(list.current?.querySelectorAll<HTMLElement>("[data-share-id]") ?? [])];
+      const row = rows.find((element) => element.dataset.shareId === anchor.id);
+      const off = row ? row.getBoundingClientRect().top - anchor.top : 0;
+      if (Math.abs(off) >= 1) window.scrollBy({ top: off, behavior: "instant" });
+      if (frames > 0) requestAnimationFrame(() => settle(frames - 1));
+    };
+    settle(6);
+  }, [first]);
+
   const rows = windowed ? virtualizer.getVirtualItems() : null;
 
   return (
@@ -219,7 +247,7 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
         <ol
           ref={list}
           aria-label="The story"
-          className="relative"
+          className="relative [overflow-anchor:none]"
           style={{ height: virtualizer.getTotalSize() }}
         >
           {rows.map((row) => {
@@ -230,6 +258,7 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
                 key={row.key}
                 ref={virtualizer.measureElement}
                 data-index={row.index}
+                data-share-id={message.id}
                 className="absolute top-0 left-0 w-full"
                 style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
               >
@@ -239,9 +268,9 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
           })}
         </ol>
       ) : (
-        <ol ref={list} aria-label="The story" className="flex flex-col gap-5">
+        <ol ref={list} aria-label="The story" className="flex flex-col gap-5 [overflow-anchor:none]">
           {messages.map((message) => (
-            <li key={message.id}>
+            <li key={message.id} data-share-id={message.id}>
               <SharedRow message={message} first={message.id === opened.firstMedia} />
             </li>
           ))}
@@ -252,6 +281,26 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
 }
 
 const ROW_GAP_PX = 20;
+
+/** A row the reader sees and where it is in the window (its top, in CSS pixels). */
+type Anchor = { id: string; top: number };
+
+/**
+ * The first row at least partly in the window (rows are in story order in the page, windowed or not); notes the
+ * height of every row drawn on the way.
+ */
+function topRow(list: HTMLOListElement | null, heights: Map<string, number>): Anchor | null {
+  const rows = list?.querySelectorAll<HTMLElement>("[data-share-id]") ?? [];
+  let anchor: Anchor | null = null;
+  for (const row of rows) {
+    const { top, bottom, height } = row.getBoundingClientRect();
+    const id = row.dataset.shareId;
+    if (!id) continue;
+    if (height > 0) heights.set(id, height);
+    if (!anchor && bottom > 0) anchor = { id, top };
+  }
+  return anchor;
+}
 
 /** A row's height before it is measured: the player's line, a narration, a narration with its scene. */
 const estimateRow = (message: SharedMessage | undefined) =>

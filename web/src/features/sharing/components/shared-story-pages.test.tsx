@@ -30,16 +30,21 @@ const page = (messages: unknown[], cursor: string | null) => ({
   next_cursor: cursor,
 });
 
-/** jsdom lays nothing out: each row is 100 px tall, and the window scrolls where it is told. */
+/** jsdom lays nothing out: the rows are 100 px tall one under the other, and the window scrolls where it is told. */
 function layOut() {
   let y = 0;
-  vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockImplementation(function (this: HTMLElement) {
-    return this === document.documentElement ? document.querySelectorAll("li").length * 100 : 0;
-  });
   vi.spyOn(window, "scrollY", "get").mockImplementation(() => y);
+  vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+    const index = [...document.querySelectorAll("li")].indexOf(this as HTMLLIElement);
+    const top = this.tagName === "LI" ? index * 100 - y : -y;
+    return { top, bottom: top + 100, left: 0, right: 800, width: 800, height: 100, x: 0, y: top } as DOMRect;
+  });
   const scrollTo = vi.spyOn(window, "scrollTo").mockImplementation(((options: ScrollToOptions) => {
     y = options.top ?? y;
   }) as typeof window.scrollTo);
+  vi.spyOn(window, "scrollBy").mockImplementation(((options: ScrollToOptions) => {
+    y += options.top ?? 0;
+  }) as typeof window.scrollBy);
   const scroll = (to: number) => {
     y = to;
     fireEvent.scroll(window);
