@@ -13,7 +13,7 @@ export const recalledExchangeSchema = z.object({
   narrator: z.string(),
   /** How well the words match it (text-search rank; 0 for a pinned one that does not match). */
   score: z.number(),
-  /** The words (as stems) it shares with the turn: why it was picked. */
+  /** The turn's words it shares (as the player wrote them, not their stems): why it was picked. */
   matched: z.array(z.string()),
   pinned: z.boolean(),
 });

@@ -149,7 +149,7 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     expect(recalled[0]!.turn).toBe(5);
     expect(beacon!.score).toBeCloseTo(MEANING_WEIGHT, 5);
     // The text match keeps its words, and its score is its text rank plus its similarity's share.
-    expect(harbour!.matched).toEqual(["ship"]);
+    expect(harbour!.matched).toEqual(["ships"]);
     const [textOnly] = await recallExchanges(t.ctx.db, user.userId, storyId, QUESTION);
     expect(textOnly!.turn).toBe(9);
     const similarity = fakeEmbedding(QUESTION).reduce(
@@ -301,7 +301,7 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     expect(byWords.every((line) => line.narrator === WRECKS)).toBe(true);
     // By words and meaning (the question's vector, from the fake), it comes back first, with its word.
     const recalled = await recallOf(owner, storyId);
-    expect(recalled[0]).toMatchObject({ turn: 250, narrator: PILOT, matched: ["ship"] });
+    expect(recalled[0]).toMatchObject({ turn: 250, narrator: PILOT, matched: ["ships"] });
     // The rest are the owner's best matches by words; nothing of the other player's story.
     const own = new Set((await narratorMessages(storyId)).map((row) => row.id));
     expect(recalled).toHaveLength(4);
@@ -320,7 +320,7 @@ describe.runIf(!vectors)("without pgvector (a PostgreSQL server without the exte
     });
     expect(turn.statusCode).toBe(200);
     const recalled = await recallOf(user, storyId);
-    expect(recalled.map((line) => [line.turn, line.matched])).toEqual([[9, ["ship"]]]);
+    expect(recalled.map((line) => [line.turn, line.matched])).toEqual([[9, ["ships"]]]);
     expect(openai.requests.filter((request) => request.path === "/v1/embeddings")).toHaveLength(0);
     const table = await t.database.executeSql("select to_regclass('message_embeddings') as name");
     expect(table.rows[0]!.name).toBeNull();

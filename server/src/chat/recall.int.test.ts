@@ -89,8 +89,27 @@ describe("recall", () => {
         `/api/stories/${storyId}/recall?prompt=${encodeURIComponent("Where did Zephyrine go after the storm at the river crossing by the mill?")}`,
       )
     ).json().recalled as Recalled[];
-    expect(recalled[0]).toMatchObject({ turn: 7, matched: ["zephyrin"] });
+    // Why, in the words the player wrote: "Zephyrine", not the stem "zephyrin".
+    expect(recalled[0]).toMatchObject({ turn: 7, matched: ["Zephyrine"] });
     expect(recalled).toHaveLength(4);
+  }, 60_000);
+
+  it("says why in the player's words, never their stems (issue 46: not 'somewher' or 'whatev')", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, "Hidden Things", 40, {
+      4: "Whatever the smugglers hid, they buried it somewhere under the lighthouses.",
+    });
+    const recalled = (
+      await call(
+        user,
+        "GET",
+        `/api/stories/${storyId}/recall?prompt=${encodeURIComponent("Whatever happened to the Lighthouses? Somewhere the smugglers hid something.")}`,
+      )
+    ).json().recalled as Recalled[];
+    expect(recalled[0]).toMatchObject({ turn: 4 });
+    const why = recalled[0]!.matched;
+    expect(why).toEqual(expect.arrayContaining(["Lighthouses", "smugglers", "Somewhere"]));
+    for (const stem of ["somewher", "whatev", "lighthous", "smuggler"]) expect(why).not.toContain(stem);
   }, 60_000);
 
   it("searches a word common in a long story among its newest 2,000 older exchanges only, and every other word in all of it", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RECALL_SEARCH_WORDS, searchWords } from "./recall";
+import { asWritten, RECALL_SEARCH_WORDS, searchWords } from "./recall";
 
 describe("the words a turn searches its story for", () => {
   it("leaves out the commonest words and puts names first", () => {
@@ -26,5 +26,17 @@ describe("the words a turn searches its story for", () => {
 
   it("searches the words as they were when only common words are left", () => {
     expect(searchWords("What did she say?")).toEqual({ words: "What did she say?", names: "" });
+  });
+});
+
+describe("why an exchange was recalled, in the player's words", () => {
+  it("keeps each word as written, once whatever its case, without punctuation, sorted", () => {
+    expect(asWritten(["Zephyrine", "storm", "Storm", "somewhere?", "“whatever”"])).toEqual([
+      "somewhere",
+      "storm",
+      "whatever",
+      "Zephyrine",
+    ]);
+    expect(asWritten([])).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ export type RecalledExchange = {
   narrator: string;
   /** ts_rank of the turn's words in it (0 for a pinned one that does not match). */
   score: number;
-  /** The turn's word stems it holds: why it was picked. */
+  /** The turn's words (as the player wrote them) whose stems it holds: why it was picked. */
   matched: string[];
   pinned: boolean;
 };
@@ -95,6 +95,20 @@ export function searchWords(text: string): { words: string; names: string } {
       .map((candidate) => candidate.word)
       .join(" "),
   };
+}
+
+/**
+ * Why an exchange was picked, in the player's own words: each searched word whose stems the exchange holds
+ * ("Zephyrine", never the stem "zephyrin"), once whatever its case, without the punctuation around it, sorted.
+ */
+export function asWritten(words: string[]): string[] {
+  const kept = new Map<string, string>();
+  for (const raw of words) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const key = word.toLocaleLowerCase("en");
+    if (word && !kept.has(key)) kept.set(key, word);
+  }
+  return [...kept.values()].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
 }
 
 const cut = (text: string, max: number) => {
@@ -270,9 +284,9 @@ export async function recallExchanges(
     with by_words as (${byWords})
     select picked.id, picked.created_at::text as at, picked.score, picked.pinned, picked.content as narrator,
            array(
-             select unnest(tsvector_to_array(picked.search))
-             intersect
-             select unnest(tsvector_to_array(to_tsvector('english', ${searched.words})))
+             select said.word
+             from unnest(regexp_split_to_array(${searched.words}, '[[:space:]]+')) as said(word)
+             where tsvector_to_array(to_tsvector('english', said.word)) && tsvector_to_array(picked.search)
            ) as matched
     from (
       select shown.*, shown.text_score${byMeaning.score} as score
@@ -291,7 +305,7 @@ export async function recallExchanges(
     player: cut(players[i] ?? "", RECALLED_CHARACTERS / 3),
     narrator: cut(row.narrator, RECALLED_CHARACTERS),
     score: Number(row.score),
-    matched: [...(row.matched ?? [])].sort(),
+    matched: asWritten(row.matched ?? []),
     pinned: row.pinned,
   }));
 }
