@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { fillAccount } from "../../test/full-account";
+import { restoreBackup } from "../../test/restore-backup";
 import { readZip, type ZipEntry } from "../../test/zip";
 import { creditTransactions, mediaBoardItems, mediaBoards, mediaItems } from "../db/schema";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME } from "../interop/backup-format";
@@ -114,6 +115,16 @@ describe("the account archive", () => {
       // The picture turn's file travels inside the story's backup.
       if (i === 0) expect(inner.some((entry) => entry.name.startsWith("media/images/"))).toBe(true);
     }
+    // And it restores: the first story, taken from the archive, comes back whole in another account.
+    const elsewhere = await createUser(t);
+    const restored = await restoreBackup(
+      t,
+      elsewhere,
+      entries.find((entry) => entry.name === storyFiles[0])!.data,
+    );
+    expect(restored.story.title).toBe(`${filled.titles[0]} (restored)`);
+    const page = (await call(elsewhere, "GET", `/api/stories/${restored.story.id}/messages`)).json();
+    expect(JSON.stringify(page)).toContain("I greet the caravan master");
 
     // The gallery: the story's picture and the Studio's, each file and what it is.
     const gallery = json(entries, "gallery/gallery.json") as {
