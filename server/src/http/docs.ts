@@ -113,6 +113,7 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "POST /api/transcribe-audio": [429],
   "GET /api/stories/:id/export": [429, 503],
   "GET /api/stories/:id/backup": [429],
+  "POST /api/media/zip": [429],
   "GET /api/shared/:token/media/:ref": [403, 429],
   "GET /api/shared/:token/preview.jpg": [429],
   "GET /api/voices/:voice/sample": [404, 429, 502, 503],

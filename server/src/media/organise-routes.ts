@@ -19,10 +19,12 @@ import { boardsOf, createBoard, mediaDetails, removeBoard, updateBoard, updateMe
 import { galleryZip } from "./zip";
 
 const tags = ["media"];
+/** A zip reads up to 100 originals from storage: ten a minute per player is plenty for a person. */
+const zipRule = { name: "media-zip-user", limit: 10, windowMs: 60_000 };
 const boardParams = z.object({ id: z.uuid("This board is not one of yours.") });
 const itemParams = z.object({ id: z.uuid("This item is not in your Gallery.") });
 
-export const organiseRoutes: RouteModule<RouteModuleOptions> = async (app, { ctx }) => {
+export const organiseRoutes: RouteModule<RouteModuleOptions> = async (app, { ctx, kit }) => {
   app.get(
     "/api/boards",
     {
@@ -119,12 +121,15 @@ export const organiseRoutes: RouteModule<RouteModuleOptions> = async (app, { ctx
     {
       schema: {
         tags,
-        summary: "Download up to 100 gallery items' originals as one zip, streamed; all must be yours (404)",
+        summary:
+          "Download up to 100 gallery items' originals as one zip, streamed; all must be yours (404); 10 a minute",
         body: mediaZipSchema,
       },
     },
     async (request, reply) => {
-      const file = await galleryZip(ctx, currentUser(request).id, request.body.ids);
+      const user = currentUser(request);
+      await kit.limiter.hit(zipRule, user.id);
+      const file = await galleryZip(ctx, user.id, request.body.ids);
       return asAttachment(reply, file.filename, "application/zip").send(file.stream);
     },
   );

@@ -296,4 +296,14 @@ describe("details and zips", () => {
     const empty = await call(user, "POST", "/api/media/zip", { ids: [] });
     expect(empty.statusCode).toBe(400);
   });
+
+  it("makes at most 10 zips a minute per player", async () => {
+    const user = await createUser(t);
+    const image = await picture(user, "a small one");
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await call(user, "POST", "/api/media/zip", { ids: [image.id] })).statusCode);
+    }
+    expect(statuses).toEqual([...Array(10).fill(200), 429]);
+  });
 });

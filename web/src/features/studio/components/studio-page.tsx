@@ -83,6 +83,12 @@ export function StudioPage() {
       setMode("image");
       setPrompt(text);
       setFocusSignal((n) => n + 1);
+      // Image mode's composer is taller: keep the answer's end above it once it has grown.
+      requestAnimationFrame(() => {
+        if (!end.current) return;
+        end.current.style.scrollMarginBottom = `${(composer.current?.offsetHeight ?? 0) + 16}px`;
+        end.current.scrollIntoView?.({ block: "end" });
+      });
     },
     [setMode],
   );
