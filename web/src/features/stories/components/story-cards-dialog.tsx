@@ -569,7 +569,8 @@ function CardEditor({
           value={description}
           onChange={(event) => setDescription(event.target.value)}
           maxLength={CARD_DESCRIPTION_MAX_LENGTH}
-          rows={4}
+          // A card-ecosystem description runs to thousands of characters: a taller box for a long one.
+          rows={description.length > 1000 ? 14 : 4}
           placeholder="What the narrator should know: looks, manner, history."
           className={`${textareaClasses} mt-2`}
         />
