@@ -12,6 +12,7 @@ import {
   ChevronUp,
   Clapperboard,
   ImageIcon,
+  Images,
   Maximize2,
 } from "lucide-react";
 import { useState } from "react";
@@ -36,6 +37,8 @@ interface MediaCanvasProps {
   generating?: "image" | "video" | null;
   /** The scene folds to a strip (phone) or a rail (desktop); the owner remembers the choice. */
   fold?: { collapsed: boolean; onToggle: (collapsed: boolean) => void } | null;
+  /** A desktop's choice to see the canvas's picture in the story too (it is shown once by default). */
+  alsoInStory?: { on: boolean; onToggle: (on: boolean) => void } | null;
   className?: string;
 }
 
@@ -57,6 +60,7 @@ export function MediaCanvas({
   onMediaError,
   generating = null,
   fold = null,
+  alsoInStory = null,
   className = "",
 }: MediaCanvasProps) {
   const collapsed = Boolean(fold?.collapsed);
@@ -188,6 +192,22 @@ export function MediaCanvas({
         >
           <ChevronUp aria-hidden="true" className="size-5 lg:hidden" />
           <ChevronRight aria-hidden="true" className="hidden size-5 lg:block" />
+        </button>
+      ) : null}
+      {alsoInStory && !collapsed && (video || image) ? (
+        <button
+          type="button"
+          onClick={() => alsoInStory.onToggle(!alsoInStory.on)}
+          aria-pressed={alsoInStory.on}
+          title={
+            alsoInStory.on
+              ? "The canvas's picture shows in the story too: press to show it once"
+              : "Pictures show once, here: press to show them in the story too"
+          }
+          className="absolute bottom-3 left-3 hidden h-9 items-center gap-1.5 rounded-xl bg-black/55 px-3 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/75 aria-pressed:bg-black/80 lg:inline-flex"
+        >
+          <Images aria-hidden="true" className="size-4" />
+          Also in the story
         </button>
       ) : null}
       {generating ? (

@@ -40,6 +40,8 @@ export interface StorageSchema {
   sceneCanvas: "expanded" | "collapsed";
   /** On a desktop, the scene canvas's share of the story view's width, in percent (the story text has the rest). */
   sceneWidth: number;
+  /** Where a story's pictures show: once (on the open canvas, in the story when it is folded) or in both places. */
+  scenePictures: "once" | "both";
   /** The Studio's own mode, apart from the story chat's (which also has video). */
   studioMode: StudioMode;
   batchSize: number;
@@ -111,6 +113,7 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   chatMode: oneOf(...chatModeSchema.options),
   studioMode: oneOf("chat", "image"),
   sceneCanvas: oneOf("expanded", "collapsed"),
+  scenePictures: oneOf("once", "both"),
   sceneWidth: {
     parse: (raw) => {
       const n = Number(raw);

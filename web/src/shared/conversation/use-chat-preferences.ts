@@ -1,6 +1,7 @@
 // The chat's remembered choices: the mode (chat, image or video) under chatMode, the batch size under
 // batchSize, whether the scene canvas is folded (sceneCanvas: a strip on a phone, a rail on a desktop) and its
-// width on a desktop (sceneWidth), all in local storage through the typed helper.
+// width on a desktop (sceneWidth), and whether a picture on the open canvas shows in the story too
+// (scenePictures), all in local storage through the typed helper.
 import { type ChatMode, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
 import { useCallback, useState } from "react";
 import {
@@ -42,6 +43,19 @@ export function useSceneCollapsed(): [boolean, (collapsed: boolean) => void] {
     writeStorage("sceneCanvas", next ? "collapsed" : "expanded");
   }, []);
   return [collapsed, choose];
+}
+
+/**
+ * A picture is shown once: on the open canvas, or in the story when the canvas is folded (decision 0144).
+ * Those who want it in both places say so; remembered like the fold.
+ */
+export function useScenePicturesBoth(): [boolean, (both: boolean) => void] {
+  const [both, setBoth] = useState(() => readStorage("scenePictures") === "both");
+  const choose = useCallback((next: boolean) => {
+    setBoth(next);
+    writeStorage("scenePictures", next ? "both" : "once");
+  }, []);
+  return [both, choose];
 }
 
 const clampSceneWidth = (width: number) =>

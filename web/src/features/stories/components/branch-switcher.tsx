@@ -43,7 +43,8 @@ export function BranchSwitcher({ story, busy }: { story: Story; busy: boolean })
         ) : (
           <GitBranch aria-hidden="true" className="size-3.5 shrink-0 text-accent-ink" />
         )}
-        <span className="truncate">{story.branch.name}</span>
+        {/* On a phone the header is one line: the branch's name is in the label and the menu, not the chip. */}
+        <span className="truncate max-sm:hidden">{story.branch.name}</span>
         <ChevronDown aria-hidden="true" className="size-3.5 shrink-0" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

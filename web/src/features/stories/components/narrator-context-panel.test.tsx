@@ -108,6 +108,33 @@ const CONTEXT: NarratorContext = {
 };
 
 describe("What the narrator sees", () => {
+  it("follows the composer (issue 46): its mode and its unsent words, as they change", async () => {
+    const calls = mockFetch(() => json(CONTEXT));
+    const panel = (composer: { mode: "chat" | "image" | "video"; draft: string }) => (
+      <Providers auth={SIGNED_IN}>
+        <NarratorContextPanel storyId={STORY} composer={composer} onClose={() => {}} />
+      </Providers>
+    );
+    const { rerender } = render(panel({ mode: "chat", draft: "Where is Mara?" }));
+    await screen.findByRole("region", { name: "Active Story Cards" });
+    // Opened while the composer is on Chat with words in it: a Chat turn with those words, not Image.
+    expect(calls[0]?.path).toBe(`/api/stories/${STORY}/context?chat_mode=chat&prompt=Where+is+Mara%3F`);
+    expect((screen.getByLabelText("Turn") as HTMLSelectElement).value).toBe("chat");
+    expect((screen.getByLabelText(/Next message/) as HTMLInputElement).value).toBe("Where is Mara?");
+
+    // The player switches the composer to Video and types on: the preview follows after a pause.
+    rerender(panel({ mode: "video", draft: "Where is Mara? I ask the harbour" }));
+    expect((screen.getByLabelText("Turn") as HTMLSelectElement).value).toBe("video");
+    await waitFor(() =>
+      expect(calls.at(-1)?.path).toBe(
+        `/api/stories/${STORY}/context?chat_mode=video&prompt=Where+is+Mara%3F+I+ask+the+harbour`,
+      ),
+    );
+    expect((screen.getByLabelText(/Next message/) as HTMLInputElement).value).toBe(
+      "Where is Mara? I ask the harbour",
+    );
+  });
+
   it("says why each card fired, marks the one the lore budget left out, and counts the post-history part", async () => {
     const calls = mockFetch(() => json(CONTEXT));
     render(

@@ -1,8 +1,9 @@
 // "What the narrator sees": the exact messages the next turn would send the narrator, with the tokens each
 // part takes out of the budget, and the Story Cards it wakes with why each fired (a trigger and where it
 // was found, or always on) and which were left out to keep within the lore budget; the older exchanges it
-// recalls, each with why (recalled-exchanges.tsx). Without a next message
-// typed here, it shows what Continue would send.
+// recalls, each with why (recalled-exchanges.tsx). It follows the composer (issue 46): the turn's kind is the
+// composer's mode (Chat, Image or Video) and its next message the composer's unsent words, as they change;
+// both can be tried otherwise here. Without a next message, it shows what Continue would send.
 
 import type { ChatMode } from "@storyverse/contract/chat";
 import {
@@ -13,7 +14,7 @@ import {
 import type { NarratorContext } from "@storyverse/contract/story-craft";
 import { useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "../../../components/button";
 import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
@@ -41,12 +42,16 @@ const KIND_NAMES: Record<string, string> = {
   other: "Other",
 };
 
+/** How long the composer's words rest before the preview asks for them. */
+const PREVIEW_PAUSE_MS = 400;
+
 const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrator" } as const;
 
 export function NarratorContextPanel({
   storyId,
   selectedImages = 0,
   inputMode = null,
+  composer = null,
   docked = false,
   onClose,
 }: {
@@ -55,6 +60,8 @@ export function NarratorContextPanel({
   selectedImages?: number;
   /** The composer's Do / Say / Story (null: the story's default). */
   inputMode?: InputMode | null;
+  /** The composer's mode and unsent words: the preview follows them. */
+  composer?: { mode: ChatMode; draft: string } | null;
   /** A side panel beside the story (non-modal). */
   docked?: boolean;
   onClose: () => void;
@@ -69,7 +76,12 @@ export function NarratorContextPanel({
       icon={<Eye className="size-5" />}
     >
       {storyId ? (
-        <ContextView storyId={storyId} selectedImages={selectedImages} inputMode={inputMode} />
+        <ContextView
+          storyId={storyId}
+          selectedImages={selectedImages}
+          inputMode={inputMode}
+          composer={composer}
+        />
       ) : null}
     </Modal>
   );
@@ -79,15 +91,34 @@ function ContextView({
   storyId,
   selectedImages,
   inputMode,
+  composer,
 }: {
   storyId: string;
   selectedImages: number;
   inputMode: InputMode | null;
+  composer: { mode: ChatMode; draft: string } | null;
 }) {
-  const [draft, setDraft] = useState("");
-  const [prompt, setPrompt] = useState("");
-  // Which kind of turn to preview: a chat turn has no scene, so no image references.
-  const [mode, setMode] = useState<ChatMode>("image");
+  const composerDraft = composer?.draft.trim() ?? "";
+  const [draft, setDraft] = useState(composerDraft);
+  const [prompt, setPrompt] = useState(composerDraft);
+  // Which kind of turn to preview, the composer's unless chosen here: a chat turn has no scene, so no image
+  // references.
+  const [mode, setMode] = useState<ChatMode>(composer?.mode ?? "image");
+  const composerMode = composer?.mode;
+  useEffect(() => {
+    if (composerMode) setMode(composerMode);
+  }, [composerMode]);
+  // The composer's words, once the player pauses typing (one request per pause, not per key).
+  const [composerSeen, setComposerSeen] = useState(composerDraft);
+  useEffect(() => {
+    if (composerDraft === composerSeen) return;
+    const timer = window.setTimeout(() => {
+      setComposerSeen(composerDraft);
+      setDraft(composerDraft);
+      setPrompt(composerDraft);
+    }, PREVIEW_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [composerDraft, composerSeen]);
   const context = useQuery(narratorContextQueryOptions(storyId, prompt, selectedImages, mode, inputMode));
   return (
     <div className="space-y-5">

@@ -33,6 +33,7 @@ import { useBanner } from "../../../shared/banner-provider";
 import type { ChatBackend } from "../../../shared/conversation/chat-backend";
 import {
   ChatExperience,
+  type ComposerState,
   type ReferenceSelection,
 } from "../../../shared/conversation/components/chat-experience";
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
@@ -162,6 +163,8 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   const [panel, setPanel] = useState<SidePanel | null>(null);
   const closePanel = () => setPanel(null);
   const [drafting, setDrafting] = useState(false);
+  // The composer's mode and unsent words: "What the narrator sees" previews the turn they would send.
+  const [composer, setComposer] = useState<ComposerState | null>(null);
   const [selected, setSelected] = useState<SelectedStoryImage[]>([]);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
@@ -331,25 +334,30 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   );
 
   const header = (
-    <div className="flex items-start gap-3 border-b border-line px-4 py-3 sm:px-5">
-      {/* Two lines on any screen: on a phone the title has the first to itself and the branch sits before the
-          context; wider, the branch follows the title and the context has the second line. */}
-      <div className="grid min-w-0 flex-1 grid-cols-[max-content_minmax(0,1fr)] items-center gap-x-2 gap-y-0.5 [grid-template-areas:'title_title'_'branch_context'] sm:grid-cols-[minmax(0,max-content)_minmax(0,1fr)] sm:[grid-template-areas:'title_branch'_'context_context']">
-        <h1 className="min-w-0 truncate text-lg font-semibold text-ink [grid-area:title]">{story.title}</h1>
+    <div className="flex items-center gap-2 border-b border-line px-3 py-1.5 sm:items-start sm:gap-3 sm:px-5 sm:py-3">
+      {/* On a phone one line (issue 46): the title, ellipsised, then the branch's chip; the context is in the
+          title's tooltip and Story Settings. Wider, the branch follows the title and the context has a second line. */}
+      <div className="grid min-w-0 flex-1 grid-cols-[minmax(0,max-content)_max-content] items-center gap-x-2 gap-y-0.5 [grid-template-areas:'title_branch'] sm:grid-cols-[minmax(0,max-content)_minmax(0,1fr)] sm:[grid-template-areas:'title_branch'_'context_context']">
+        <h1
+          className="min-w-0 truncate text-base font-semibold text-ink [grid-area:title] sm:text-lg"
+          title={story.context ? `${story.title}: ${story.context}` : story.title}
+        >
+          {story.title}
+        </h1>
         <div className="flex items-center gap-2 justify-self-start [grid-area:branch]">
           <BranchSwitcher story={story} busy={!turnDone} />
           <OfflineBadge compact className="shrink-0" />
         </div>
         {story.context ? (
           <p
-            className="min-w-0 truncate text-sm text-ink-muted [grid-area:context] sm:line-clamp-2 sm:whitespace-normal"
+            className="hidden min-w-0 text-sm text-ink-muted [grid-area:context] sm:line-clamp-2 sm:whitespace-normal"
             title={story.context}
           >
             {story.context}
           </p>
         ) : null}
       </div>
-      <div className="-mr-2 flex shrink-0 items-center">
+      <div className="-mr-1 flex shrink-0 items-center sm:-mr-2 [&>button]:max-sm:size-8">
         <button
           type="button"
           onClick={() => setSharing(true)}
@@ -429,6 +437,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         moreActions={moreActions}
         inputMode={{ value: inputMode, onChange: setChosenInput }}
         sidePanelOpen={panel !== null}
+        onComposerChange={setComposer}
       />
       <StoryCardsDialog
         docked
@@ -447,6 +456,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         storyId={panel?.panel === "context" ? story.id : null}
         selectedImages={selected.length}
         inputMode={inputMode}
+        composer={composer}
         onClose={closePanel}
       />
       <CameraPanel

@@ -3,17 +3,18 @@
 // resized with the handle between them or folded to a rail (both remembered); on a phone the canvas sits above
 // the chat, a quarter of the screen at most, and folds to a slim strip (remembered), and while it is open the
 // scene it shows is not repeated in the log. Both the canvas and the pictures in the chat open the large preview.
-import type { ChatMessage } from "@storyverse/contract/chat";
+import type { ChatMessage, ChatMode } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
-import { type CSSProperties, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
 import { DOCKED_PANEL_WIDTH } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
+import { readDraft } from "../../credits/story-return";
 import { useServerConfig } from "../api/server-config";
 import { hasMedia } from "../canvas-media";
-import { useChatMode, useSceneCollapsed, useSceneWidth } from "../use-chat-preferences";
+import { useChatMode, useSceneCollapsed, useScenePicturesBoth, useSceneWidth } from "../use-chat-preferences";
 import type { ChatSession } from "../use-chat-session";
 import { voiceInputSupported } from "../use-voice-recorder";
 import { ChatInput, type InputModeControl } from "./chat-input";
@@ -48,6 +49,13 @@ interface ChatExperienceProps {
   sidePanelOpen?: boolean;
   /** Story chats: the story whose unsent words the composer keeps (story-return.ts). */
   draftKey?: string | null;
+  /** The composer's mode and unsent words, as they change ("What the narrator sees" follows them). */
+  onComposerChange?: (composer: ComposerState) => void;
+}
+
+export interface ComposerState {
+  mode: ChatMode;
+  draft: string;
 }
 
 interface Preview {
@@ -97,9 +105,17 @@ export function ChatExperience({
   inputMode,
   sidePanelOpen = false,
   draftKey = null,
+  onComposerChange,
 }: ChatExperienceProps) {
   const [mode, setMode] = useChatMode();
   const [sceneCollapsed, setSceneCollapsed] = useSceneCollapsed();
+  const [picturesBoth, setPicturesBoth] = useScenePicturesBoth();
+  const [draft, setDraft] = useState(() => (draftKey ? readDraft(draftKey) : ""));
+  const composerSeen = useRef(onComposerChange);
+  composerSeen.current = onComposerChange;
+  useEffect(() => {
+    composerSeen.current?.({ mode, draft });
+  }, [mode, draft]);
   const sceneWidth = useSceneWidth();
   const config = useServerConfig();
   const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
@@ -144,7 +160,8 @@ export function ChatExperience({
   const generating =
     session.sceneComing ?? (pendingMessage ? (pendingMessage.mode === "video" ? "video" : "image") : null);
   const busy = session.sending;
-  // The message whose scene the open canvas shows: on a phone its picture is not shown again in the log.
+  // The message whose scene the open canvas shows: its picture is not shown again in the log (on a desktop
+  // too, unless the player wants both, or a side panel has the canvas's place).
   const canvas = session.canvas;
   const sceneOnCanvas =
     canvas && !sceneCollapsed
@@ -186,8 +203,9 @@ export function ChatExperience({
         onMediaError={session.reportMediaError}
         generating={generating}
         fold={{ collapsed: sceneCollapsed, onToggle: setSceneCollapsed }}
+        alsoInStory={{ on: picturesBoth, onToggle: setPicturesBoth }}
         className={`shrink-0 border-b border-line lg:order-3 lg:h-full lg:border-b-0 ${
-          !session.canvas ? "h-24" : sceneCollapsed ? "h-14" : "h-[26dvh] min-h-36"
+          !session.canvas ? "h-16 lg:h-24" : sceneCollapsed ? "h-14" : "h-[17dvh] min-h-28"
         } ${sceneCollapsed ? "lg:w-20 lg:border-l lg:border-line" : "lg:w-[var(--scene-width)]"} lg:min-h-0 ${
           sidePanelOpen ? "lg:hidden" : ""
         }`}
@@ -219,6 +237,7 @@ export function ChatExperience({
             onPreview={openMessage}
             onMediaError={session.reportMediaError}
             sceneOnCanvas={sceneOnCanvas}
+            canvasOnDesktop={!sidePanelOpen && !picturesBoth}
           />
         )}
         <ChatInput
@@ -233,6 +252,7 @@ export function ChatExperience({
           voiceEnabled={voiceEnabled}
           references={selection ? { count: selection.count, onClear: selection.clear } : null}
           inputMode={inputMode}
+          onTextChange={setDraft}
         />
       </section>
       {preview ? (

@@ -79,6 +79,8 @@ interface ChatInputProps {
   inputMode?: InputModeControl | null;
   /** Story chats: the story whose unsent words are kept for this tab (through a trip to buy credits). */
   draftKey?: string | null;
+  /** The unsent words as they change ("What the narrator sees" previews them). */
+  onTextChange?: (text: string) => void;
 }
 
 export function ChatInput({
@@ -92,11 +94,15 @@ export function ChatInput({
   batch,
   inputMode,
   draftKey = null,
+  onTextChange,
 }: ChatInputProps) {
   const [text, setText] = useState(() => (draftKey ? readDraft(draftKey) : ""));
+  const textSeen = useRef(onTextChange);
+  textSeen.current = onTextChange;
   // The words not yet sent outlive the page (Get credits, a checkout and back): kept per story for the tab.
   useEffect(() => {
     if (draftKey) writeDraft(draftKey, text);
+    textSeen.current?.(text);
   }, [draftKey, text]);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const { showError } = useBanner();
@@ -157,8 +163,17 @@ export function ChatInput({
   };
 
   return (
-    <form onSubmit={onSubmit} className="border-t border-line bg-surface/80 p-3 backdrop-blur-xl sm:p-4">
-      <div className="mb-3 flex flex-wrap items-center gap-2">
+    <form
+      onSubmit={onSubmit}
+      className="group/composer border-t border-line bg-surface/80 p-2 backdrop-blur-xl sm:p-4"
+    >
+      {/* On a phone the composer is one row until it is used: the modes and the price show while it has
+          the focus or words (issue 46), so the story keeps the screen. */}
+      <div
+        className={`mb-2 flex-wrap items-center gap-2 sm:mb-3 sm:flex ${
+          text ? "flex" : "hidden group-focus-within/composer:flex"
+        }`}
+      >
         <fieldset className="flex rounded-xl border border-line bg-canvas p-1">
           <legend className="sr-only">Mode</legend>
           {MODES.map(({ mode: value, label, icon: Icon, hint }) => {

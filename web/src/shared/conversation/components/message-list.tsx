@@ -99,8 +99,10 @@ interface MessageListProps {
   selection?: MessageSelection | null;
   onPreview: (messageId: string) => void;
   onMediaError: () => void;
-  /** The message whose scene fills the open canvas above a phone's chat: its picture is not shown twice there. */
+  /** The message whose scene fills the open canvas: its picture is not shown twice (decision 0144). */
   sceneOnCanvas?: string | null;
+  /** The canvas is beside the chat on a desktop too (no side panel in its place): hidden there as well. */
+  canvasOnDesktop?: boolean;
 }
 
 const ROW_GAP_PX = 20;
@@ -132,6 +134,7 @@ export function MessageList({
   onPreview,
   onMediaError,
   sceneOnCanvas = null,
+  canvasOnDesktop = false,
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const last = messages[messages.length - 1];
@@ -248,7 +251,8 @@ export function MessageList({
     selection: selection ?? null,
     onPreview,
     onMediaError,
-    onCanvas: message.id === sceneOnCanvas,
+    onCanvas:
+      message.id !== sceneOnCanvas ? null : canvasOnDesktop ? ("always" as const) : ("phone" as const),
   });
   const rows = windowed ? virtualizer.getVirtualItems() : null;
   const firstNewer = paging?.hasNewer && last ? last : null;
@@ -324,15 +328,18 @@ export function MessageList({
         )}
       </div>
       {hasNew ? (
-        <Button
-          variant="secondary"
-          size="xs"
-          onClick={catchUp}
-          icon={<ArrowDown aria-hidden="true" className="size-3.5 text-accent-ink" />}
-          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full px-3.5 shadow-lifted"
-        >
-          New words
-        </Button>
+        // Below the log, not over it: the pill never covers the words being read (issue 46).
+        <div className="flex shrink-0 justify-center py-1.5">
+          <Button
+            variant="secondary"
+            size="xs"
+            onClick={catchUp}
+            icon={<ArrowDown aria-hidden="true" className="size-3.5 text-accent-ink" />}
+            className="rounded-full px-3.5 shadow-lifted"
+          >
+            New words
+          </Button>
+        </div>
       ) : null}
     </div>
   );
@@ -604,8 +611,8 @@ interface AssistantMessageProps {
   selection: MessageSelection | null;
   onPreview: (messageId: string) => void;
   onMediaError: () => void;
-  /** Its scene fills the open canvas (on a phone the picture is not repeated in the log). */
-  onCanvas: boolean;
+  /** Its scene fills the open canvas: on a phone only (a side panel takes the desktop's canvas), or always. */
+  onCanvas: "phone" | "always" | null;
 }
 
 function AssistantMessage({
@@ -726,8 +733,10 @@ function AssistantMessage({
             text={pollingStopped === "timed-out" ? MEDIA_TIMED_OUT_MESSAGE : MEDIA_CHECK_FAILED_MESSAGE}
           />
         ) : (
-          // On a phone the open canvas above already shows this scene.
-          <div className={onCanvas ? "max-lg:hidden" : undefined}>
+          // The open canvas already shows this scene: a picture is shown once (decision 0144).
+          <div
+            className={onCanvas === "always" ? "hidden" : onCanvas === "phone" ? "max-lg:hidden" : undefined}
+          >
             <MessageMedia
               message={message}
               selection={selection}
