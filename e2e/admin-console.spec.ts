@@ -82,10 +82,10 @@ async function openApp(page: Page, account: SignedInAccount, theme: "light" | "d
 const accountMenu = (page: Page) => page.getByRole("button", { name: "Account menu" });
 const detail = (page: Page) => page.getByRole("region", { name: player.username });
 
-test("an administrator walks the console: users, credits, disable, unlimited, sessions and caps", async ({
+test("an administrator walks the console: users, credits, disable, unlimited, sessions, caps and the audit log", async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(200_000);
   const watch = watchConsole(page);
   await openApp(page, admin, "light");
   await accountMenu(page).click();
@@ -159,6 +159,15 @@ test("an administrator walks the console: users, credits, disable, unlimited, se
   await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, caps");
   const caps = await api.get("/api/admin/caps", { headers: { Authorization: `Bearer ${admin.token}` } });
   expect(await caps.json()).toMatchObject({ daily_default: 40, monthly_default: null, install_daily: 500 });
+
+  // The audit log has each of these actions, newest first, with who did it and why.
+  await page.getByRole("button", { name: "Audit log", exact: true }).click();
+  const entries = page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
+  await expect(entries.first()).toContainText("Set the caps");
+  await expect(entries.first()).toContainText(admin.email);
+  await expect(entries.filter({ hasText: "Took back credits" })).toContainText("Reason: Duplicate grant");
+  await expect(entries.filter({ hasText: "Signed an account out" })).toContainText(player.email);
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, audit log");
   watch.assertClean();
 });
 

@@ -1,12 +1,14 @@
 // The admin console's calls (decision 0140): accounts (search, one account, changes, credits, sessions) and
 // the install's spending caps. Each answers 404 to anyone but an administrator.
 import {
+  type AdminAuditResponse,
   type AdminCaps,
   type AdminCapsResponse,
   type AdminCreditsRequest,
   type AdminUser,
   type AdminUsersResponse,
   type AdminUserUpdate,
+  adminAuditResponseSchema,
   adminCapsResponseSchema,
   adminSessionsRevokedSchema,
   adminUserSchema,
@@ -25,6 +27,7 @@ const ADMIN_KEY = ["admin"] as const;
 const usersKey = (q: string) => [...ADMIN_KEY, "users", q] as const;
 const userKey = (id: string) => [...ADMIN_KEY, "user", id] as const;
 const capsKey = [...ADMIN_KEY, "caps"] as const;
+const auditKey = [...ADMIN_KEY, "audit"] as const;
 
 function fetchUsers(
   q: string,
@@ -74,6 +77,7 @@ function useAccountChange<Input>(id: string, send: (input: Input) => Promise<Adm
       queryClient.setQueryData(userKey(id), user);
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "users"] });
       void queryClient.invalidateQueries({ queryKey: capsKey });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
     },
   });
 }
@@ -109,7 +113,10 @@ export function useRevokeSessions(id: string) {
         schema: adminSessionsRevokedSchema,
         timeoutMs: 15_000,
       }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKey(id) }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userKey(id) });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
   });
 }
 
@@ -131,6 +138,31 @@ export function useSetCaps() {
         schema: adminCapsResponseSchema,
         timeoutMs: 15_000,
       }),
-    onSuccess: (caps) => queryClient.setQueryData(capsKey, caps),
+    onSuccess: (caps) => {
+      queryClient.setQueryData(capsKey, caps);
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
   });
+}
+
+function fetchAudit(cursor: string | undefined, signal?: AbortSignal): Promise<AdminAuditResponse> {
+  const params = new URLSearchParams();
+  if (cursor) params.set("cursor", cursor);
+  return apiRequest(`/api/admin/audit?${params}`, {
+    schema: adminAuditResponseSchema,
+    signal,
+    timeoutMs: 15_000,
+  });
+}
+
+/** The audit log, newest first, a page at a time. */
+export function useAdminAudit() {
+  return useInfiniteQuery(
+    infiniteQueryOptions({
+      queryKey: auditKey,
+      queryFn: ({ pageParam, signal }) => fetchAudit(pageParam, signal),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+    }),
+  );
 }

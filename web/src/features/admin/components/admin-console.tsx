@@ -1,12 +1,13 @@
 // The admin console (decision 0140), shown to administrators only: Users (search, page, open one, verify,
-// disable and enable, revoke sessions, grant or take back credits with a reason, unlimited, caps) and the
-// install's Caps. Every change is written to the audit log by the server.
-import { Gauge, Users } from "lucide-react";
+// disable and enable, revoke sessions, grant or take back credits with a reason, unlimited, caps), the
+// install's Caps, and the Audit log the server writes every change to.
+import { Gauge, ScrollText, Users } from "lucide-react";
 import { useState } from "react";
+import { AuditPanel } from "./audit-panel";
 import { CapsPanel } from "./caps-panel";
 import { UsersPanel } from "./users-panel";
 
-type Tab = "users" | "caps";
+type Tab = "users" | "caps" | "audit";
 
 const tabClasses = (active: boolean) =>
   `inline-flex h-10 items-center gap-2 rounded-xl px-4 text-sm font-semibold transition duration-200 ${
@@ -26,7 +27,7 @@ export function AdminConsole() {
         </div>
         <nav
           aria-label="Admin sections"
-          className="mb-6 inline-flex gap-1 rounded-2xl border border-line bg-surface-2 p-1"
+          className="mb-6 inline-flex flex-wrap gap-1 rounded-2xl border border-line bg-surface-2 p-1"
         >
           <button
             type="button"
@@ -46,8 +47,17 @@ export function AdminConsole() {
             <Gauge aria-hidden="true" className="size-4" />
             Caps
           </button>
+          <button
+            type="button"
+            aria-current={tab === "audit" ? "page" : undefined}
+            className={tabClasses(tab === "audit")}
+            onClick={() => setTab("audit")}
+          >
+            <ScrollText aria-hidden="true" className="size-4" />
+            Audit log
+          </button>
         </nav>
-        {tab === "users" ? <UsersPanel /> : <CapsPanel />}
+        {tab === "users" ? <UsersPanel /> : tab === "caps" ? <CapsPanel /> : <AuditPanel />}
       </div>
     </div>
   );
