@@ -189,7 +189,7 @@ describe("the PDF of a long story and a slow reader", () => {
       story,
       "a4",
       {
-        onExchange: (number) => {
+        onExchange: async (number) => {
           written = number;
         },
       },
