@@ -16,7 +16,8 @@ export const CARD_TRIGGER_MAX_LENGTH = 40;
  * such fields; what reaches the narrator is decided by its token budget.
  */
 export const CARD_FIELD_MAX_LENGTH = 32_000;
-export const CARD_DESCRIPTION_MAX_LENGTH = CARD_FIELD_MAX_LENGTH;
+/** A Story Card's description (and so a lore entry's content): a whole card field, CARD_FIELD_MAX_LENGTH. */
+export const CARD_DESCRIPTION_MAX_LENGTH = 32_000;
 /** A card is active when a trigger appears in the prompt or in this many newest messages (a story's default scan depth). */
 export const CARD_TRIGGER_WINDOW = 4;
 

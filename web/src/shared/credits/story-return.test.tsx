@@ -1,20 +1,13 @@
 // Short of credits in a story (issue #43): the notice offers the cheaper mode the balance pays for, the
-// composer keeps its draft through a trip to the Credits page, and a paid return opens the story again.
+// composer keeps its draft through a trip to the Credits page (return-to-story.test.ts: the paid return).
 import type { ChatMode } from "@storyverse/contract/chat";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { handlePaymentReturn } from "../../features/credits/components/use-payment-return";
+import { afterEach, describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { ChatInput } from "../conversation/components/chat-input";
-import {
-  CREDITS_RETURN_MAX_AGE_MS,
-  readDraft,
-  rememberCreditsReturn,
-  takeCreditsReturn,
-  writeDraft,
-} from "./story-return";
+import { readDraft } from "./story-return";
 
 const STORY = "11111111-1111-4111-8111-111111111111";
 
@@ -75,33 +68,5 @@ describe("short of credits in a story", () => {
     // Sent: the draft is gone.
     fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
     await waitFor(() => expect(readDraft(STORY)).toBe(""));
-  });
-
-  it("a paid return opens the story it was bought from, once; a stale one opens the Credits page only", async () => {
-    const navigate = vi.fn();
-    const handlers = {
-      navigate,
-      showError: vi.fn(),
-      showSuccess: vi.fn(),
-      refresh: vi.fn(async () => {}),
-      verify: vi.fn(async () => ({
-        success: true as const,
-        type: "credits",
-        plan_name: "Starter",
-        credits_added: 50,
-        remaining: 51,
-      })),
-    };
-    writeDraft(STORY, "I buy a lantern");
-    rememberCreditsReturn(STORY);
-    await handlePaymentReturn({ kind: "success", sessionId: "cs_test_1", type: "credits" }, handlers);
-    expect(navigate.mock.calls).toEqual([["subscription"], ["story-interface", { storyId: STORY }]]);
-    expect(readDraft(STORY)).toBe("I buy a lantern");
-    expect(takeCreditsReturn()).toBeNull();
-
-    navigate.mockClear();
-    rememberCreditsReturn(STORY, Date.now() - CREDITS_RETURN_MAX_AGE_MS - 1);
-    await handlePaymentReturn({ kind: "success", sessionId: "cs_test_2", type: "credits" }, handlers);
-    expect(navigate.mock.calls).toEqual([["subscription"]]);
   });
 });
