@@ -39,10 +39,34 @@ export type ImageRequest = {
   signal?: AbortSignal;
 };
 
+/** The ways a picture can be edited (issue 45 item 1, decision 0145). */
+export type ImageEditKind = "inpaint" | "outpaint" | "vary" | "upscale";
+
+export type ImageEditRequest = {
+  kind: ImageEditKind;
+  /** The picture being edited (PNG, JPEG or WebP). */
+  image: MediaFile;
+  /** What to paint (inpaint, outpaint) or the picture's own prompt (vary). */
+  prompt: string;
+  /** inpaint: a PNG of the picture's size; pixels with alpha of 128 or more are repainted, the rest kept. */
+  mask?: Buffer;
+  /** outpaint: the side the canvas grows on. */
+  direction?: "left" | "right" | "up" | "down";
+  /** vary: how far the variation goes. */
+  strength?: "subtle" | "strong";
+  /** The seed the edit is made with (kept on the result). */
+  seed: number;
+  signal?: AbortSignal;
+};
+
 export interface ImageProvider {
   readonly name: string;
   /** Images at 2K (about 2048 px on the long side). */
   generate(request: ImageRequest): Promise<MediaFile[]>;
+  /** The edit kinds this provider can make; absent or empty: it cannot edit. */
+  readonly editKinds?: readonly ImageEditKind[];
+  /** One edited picture (a new picture: the original is never changed). */
+  edit?(request: ImageEditRequest): Promise<MediaFile>;
 }
 
 export type VideoRequest = {

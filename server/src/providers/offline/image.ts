@@ -5,6 +5,7 @@
 // is on (`referenceStyle`), so a selected character's red cloak makes a redder scene, not a pasted photo.
 import sharp from "sharp";
 import type { ImageProvider, ImageRequest, MediaFile } from "../types";
+import { editOffline } from "./image-edit";
 import { type ReferenceStyle, referenceStyle } from "./references";
 import { SCENE_HEIGHT, SCENE_WIDTH } from "./scene-canvas";
 import { sceneSvg } from "./scene-svg";
@@ -65,6 +66,8 @@ export function createOfflineImageProvider(options: { scale?: number | undefined
   const scale = options.scale ?? 1;
   return {
     name: "offline",
+    editKinds: ["inpaint", "outpaint", "vary", "upscale"],
+    edit: editOffline,
     async generate(request: ImageRequest): Promise<MediaFile[]> {
       request.signal?.throwIfAborted();
       // The contract allows 1..4; anything else is clamped rather than trusted.
