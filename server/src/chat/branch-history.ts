@@ -667,15 +667,29 @@ export async function planSharedFork(
   `)
     .then((result) => result.rows);
   if (undone) return null;
-  const [retriedLater] = await q
-    .execute<{ found: number }>(sql`
-    select 1 as found from chat_messages m join chat_messages head on head.id = m.version_group
-    where ${branchMessagesAs("m", input.userId, input.fromStoryId)}
-      and m.seq > ${last} and head.seq <= ${last}
-    limit 1
-  `)
-    .then((result) => result.rows);
-  if (retriedLater) return null;
+  // Nor a row written after the cut that the story tells before it (an older answer retried later, a row
+  // numbered out of order), nor a row written before it that the story tells after it: each read is bounded
+  // by the rows after the fork.
+  const told = (alias: string) =>
+    sql`(${sql.identifier(alias)}.created_at, ${sql.identifier(alias)}.version_number, ${sql.identifier(alias)}.id)`;
+  const cutAt = sql`(${cut.createdAt}, ${cut.versionNumber}, ${cut.id}::uuid)`;
+  const found = async (condition: SQL) =>
+    (
+      await q.execute<{ found: number }>(sql`
+        select 1 as found from chat_messages m
+        where ${branchMessagesAs("m", input.userId, input.fromStoryId)} and m.undo_step is null and ${condition}
+        limit 1
+      `)
+    ).rows.length > 0;
+  if (await found(sql`m.seq > ${last} and ${told("m")} <= ${cutAt}`)) return null;
+  if (
+    await found(
+      sql`m.created_at >= ${cut.createdAt} and ${told("m")} > ${cutAt} and m.seq <= ${last}
+        and coalesce(m.version_group, m.id) <> ${cut.group}::uuid`,
+    )
+  ) {
+    return null;
+  }
   const [counted] = await q
     .select({ turns: sql<number>`count(*)::int` })
     .from(chatMessages)

@@ -2,7 +2,7 @@
 // history it shares; what the branch it came from does afterwards to the shared exchanges (edit, retry, version
 // switch, undo, a pin) never reaches it, nor the other way round; a branch of a branch shares from both; and
 // deleting the branches it shares from leaves it whole, its export and recall unchanged.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
@@ -169,6 +169,20 @@ describe("shared history", () => {
     expect(text).toContain("The Grey Mill turns at the start.");
     expect(text).toContain("The middle path");
   }, 120_000);
+
+  it("a history whose rows were numbered out of the story's order is copied, not shared, and shows the same", async () => {
+    const user = await createUser(t);
+    const storyId = await playedStory(user, 3);
+    const main = await told(user, storyId, storyId);
+    // The first answer numbered after everything else (as a row written out of order could be).
+    await t.ctx.db
+      .update(chatMessages)
+      .set({ seq: sql`nextval('chat_messages_seq')` })
+      .where(eq(chatMessages.id, main[1]!.id));
+    const fork = await branchFrom(user, storyId, storyId, main[3]!.id);
+    expect(words(await told(user, storyId, fork.id))).toEqual(words(main.slice(0, 4)));
+    expect(await ownRows(fork.id)).toBe(4);
+  });
 
   it("recall on a branch finds the turns it shares, and its recall is its own", async () => {
     const user = await createUser(t);
