@@ -467,7 +467,7 @@ export async function ownMessages(
       ? []
       : (
           await q.execute<{ id: string }>(sql`
-            select id from stories where coalesce(root_id, id) = ${lineage.rootId}
+            select id from stories where (id = ${lineage.rootId} or root_id = ${lineage.rootId})
               and ${input.storyId}::uuid = any(history_from) limit 1
           `)
         ).rows;
@@ -534,7 +534,7 @@ export async function ownMessages(
   if (input.sharers !== false && own.length > 0) {
     const sharers = await q.execute<{ id: string; from: string[]; through: string[] }>(sql`
       select id, history_from::text[] as "from", history_through::text[] as "through" from stories
-      where coalesce(root_id, id) = ${lineage.rootId} and ${input.storyId}::uuid = any(history_from)
+      where (id = ${lineage.rootId} or root_id = ${lineage.rootId}) and ${input.storyId}::uuid = any(history_from)
     `);
     let first: number | null | undefined;
     for (const sharer of sharers.rows) {
@@ -575,7 +575,7 @@ export async function unshareBranch(q: Queryable, userId: string, storyId: strin
   if (!lineage) return;
   const sharers = await q.execute<{ id: string; from: string[]; through: string[] }>(sql`
     select id, history_from::text[] as "from", history_through::text[] as "through" from stories
-    where coalesce(root_id, id) = ${lineage.rootId} and ${storyId}::uuid = any(history_from)
+    where (id = ${lineage.rootId} or root_id = ${lineage.rootId}) and ${storyId}::uuid = any(history_from)
   `);
   for (const sharer of sharers.rows) {
     const level = sharer.from.indexOf(storyId);
