@@ -108,7 +108,7 @@ export function MediaCanvas({
       ) : null}
       {video || image ? (
         <div
-          className={`h-full w-full items-center justify-center p-3 [container-type:size] sm:p-6 ${
+          className={`h-full w-full items-center justify-center p-1.5 [container-type:size] sm:p-6 ${
             collapsed ? "hidden" : "flex"
           }`}
         >

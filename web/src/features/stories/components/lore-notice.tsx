@@ -10,7 +10,7 @@ export function LoreNotice({ storyId, onOpen }: { storyId: string; onOpen: () =>
   const names = drafts.data?.map((draft) => draft.name) ?? [];
   if (names.length === 0) return null;
   return (
-    <div className="mx-4 mt-2 sm:mx-5">
+    <div className="mx-3 mt-1.5 sm:mx-5 sm:mt-2">
       <button
         type="button"
         onClick={onOpen}

@@ -205,7 +205,7 @@ export function ChatExperience({
         fold={{ collapsed: sceneCollapsed, onToggle: setSceneCollapsed }}
         alsoInStory={{ on: picturesBoth, onToggle: setPicturesBoth }}
         className={`shrink-0 border-b border-line lg:order-3 lg:h-full lg:border-b-0 ${
-          !session.canvas ? "h-16 lg:h-24" : sceneCollapsed ? "h-14" : "h-[17dvh] min-h-28"
+          !session.canvas ? "h-16 lg:h-24" : sceneCollapsed ? "h-14" : "h-[14dvh] min-h-24"
         } ${sceneCollapsed ? "lg:w-20 lg:border-l lg:border-line" : "lg:w-[var(--scene-width)]"} lg:min-h-0 ${
           sidePanelOpen ? "lg:hidden" : ""
         }`}

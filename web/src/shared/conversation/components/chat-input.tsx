@@ -122,6 +122,12 @@ export function ChatInput({
     const element = textarea.current;
     if (!element) return;
     element.style.height = "auto";
+    // Empty, one row: a placeholder that wraps on a phone must not make the composer two rows (issue 46).
+    if (!text) {
+      element.style.height = "";
+      element.style.overflowY = "hidden";
+      return;
+    }
     const height = Math.min(element.scrollHeight, TEXTAREA_MAX_HEIGHT);
     element.style.height = `${height}px`;
     element.style.overflowY = element.scrollHeight > TEXTAREA_MAX_HEIGHT ? "auto" : "hidden";
@@ -296,7 +302,7 @@ export function ChatInput({
                 : PLACEHOLDERS[mode]
           }
           aria-describedby={hintId}
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[0.9375rem] leading-6 text-ink outline-none placeholder:text-ink-muted/80"
+          className="h-10 max-h-[200px] min-h-10 flex-1 resize-none placeholder:truncate bg-transparent px-2 py-2 text-[0.9375rem] leading-6 text-ink outline-none placeholder:text-ink-muted/80"
         />
         {voiceEnabled ? (
           <button
