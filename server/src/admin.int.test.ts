@@ -101,6 +101,38 @@ describe("npm run admin: credits", () => {
       unlimited: false,
       balanceTenths: 150,
     });
+    // The command line goes through the admin console's service: its ledger entry and its audit log.
+    const ledger = await reopened.executeSql(
+      "select description from credit_transactions where user_id = $1 and transaction_type = 'admin_grant'",
+      [writer!.id],
+    );
+    expect(ledger.rows).toEqual([
+      { description: "2.5 credits granted by an administrator: from the command line" },
+    ]);
+    const audit = await reopened.executeSql(
+      "select actor, action, target, details from admin_audit order by id",
+      [],
+    );
+    expect(audit.rows).toEqual([
+      {
+        actor: "command line",
+        action: "grant_credits",
+        target: "writer@example.com",
+        details: { amount: 2.5 },
+      },
+      {
+        actor: "command line",
+        action: "update_user",
+        target: "reader@example.com",
+        details: { unlimited: true },
+      },
+      {
+        actor: "command line",
+        action: "update_user",
+        target: "reader@example.com",
+        details: { unlimited: false },
+      },
+    ]);
     await reopened.close();
     await testDb.cleanup();
   }, 120_000);

@@ -1,14 +1,10 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
-import { randomUUID } from "node:crypto";
-import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
 import { formatStorageBytes } from "@storyverse/contract/media";
 import { findUserByEmail, listUsers } from "./accounts/repo";
-import { markEmailVerified } from "./accounts/service";
-import { makeAdmin } from "./admin/service";
+import { type AdminContext, adjustCredits, COMMAND_LINE, makeAdmin, updateUser } from "./admin/service";
 import { ConfigError, loadConfig } from "./config";
 import { listBalances } from "./credits/history";
-import { setUnlimited } from "./credits/repo";
-import { fromTenths, grant, remainingCredits, toTenths } from "./credits/service";
+import { fromTenths, remainingCredits } from "./credits/service";
 import { type Database, DataDirectoryInUse, openDatabase, type Queryable } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { databaseTarget } from "./db/target";
@@ -19,11 +15,14 @@ const usage = `Usage: npm run admin -- <command>
 
 Commands:
   verify-email <email>              mark an account's email as verified (for installs without SMTP)
-  grant-credits <email> <credits>   add credits (e.g. 50 or 2.5); they show in the account's history
+  grant-credits <email> <credits> [reason]
+                                    add credits (e.g. 50 or 2.5); they show, with the reason, in the account's history
   set-unlimited <email> on|off      switch unlimited credits on or off (usage is still logged)
   list-balances                     every account's email, username and credits
   set-quota <email> <MB>|default    an account's media storage in MB (0: unlimited; default: MEDIA_QUOTA_MB)
-  make-admin <email>                make the account an administrator (the admin console; audited)`;
+  make-admin <email>                make the account an administrator (the admin console)
+
+Every change but set-quota is written to the admin console's audit log, as made by the command line.`;
 
 /** Largest single grant, so a typo (an extra zero or five) cannot mint a fortune. */
 const MAX_GRANT_CREDITS = 1_000_000;
@@ -31,10 +30,12 @@ const MAX_GRANT_CREDITS = 1_000_000;
 const describeCredits = (remaining: number) => (remaining === -1 ? "unlimited" : `${remaining} credits`);
 
 async function grantCredits(
-  db: Queryable,
+  ctx: AdminContext,
   email: string | undefined,
   amount: string | undefined,
+  reason = "from the command line",
 ): Promise<number> {
+  const { db } = ctx;
   const credits = Number(amount);
   if (!email || !amount || !/^\d+(\.\d)?$/.test(amount) || credits <= 0 || credits > MAX_GRANT_CREDITS) {
     console.error(
@@ -47,16 +48,8 @@ async function grantCredits(
     console.error(`No account with the email ${email}.`);
     return 1;
   }
-  const now = new Date();
-  await grant(
-    db,
-    user.id,
-    toTenths(credits),
-    TRANSACTION_TYPES.adminGrant,
-    `admin-grant:${randomUUID()}`,
-    now,
-    `${credits} credits granted by an administrator`,
-  );
+  // The console's own path: a ledger entry with the reason, and the audit log.
+  await adjustCredits(ctx, COMMAND_LINE, user.id, { amount: credits, reason });
   console.log(
     `Granted ${credits} credits to ${user.email}. Balance: ${describeCredits(await remainingCredits(db, user.id))}.`,
   );
@@ -64,19 +57,21 @@ async function grantCredits(
 }
 
 async function switchUnlimited(
-  db: Queryable,
+  ctx: AdminContext,
   email: string | undefined,
   flag: string | undefined,
 ): Promise<number> {
+  const { db } = ctx;
   if (!email || (flag !== "on" && flag !== "off")) {
     console.error("set-unlimited needs an email and on or off");
     return 1;
   }
   const user = await findUserByEmail(db, email);
-  if (!user || !(await setUnlimited(db, user.id, flag === "on", new Date()))) {
+  if (!user) {
     console.error(`No account with the email ${email}.`);
     return 1;
   }
+  await updateUser(ctx, COMMAND_LINE, user.id, { unlimited: flag === "on" });
   console.log(
     `Unlimited credits ${flag} for ${user.email}. Balance: ${describeCredits(await remainingCredits(db, user.id))}.`,
   );
@@ -154,6 +149,7 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
   }
   try {
     await runMigrations(database, { vectors: false });
+    const admin: AdminContext = { db: database.db, clock: systemClock, notify: database.notifier, config };
     switch (command) {
       case "verify-email": {
         const email = rest[0];
@@ -161,14 +157,15 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
           console.error("verify-email needs an email address");
           return 1;
         }
-        const found = await markEmailVerified({ db: database.db, clock: systemClock }, email);
+        const found = await findUserByEmail(database.db, email);
+        if (found) await updateUser(admin, COMMAND_LINE, found.id, { verified: true });
         console.log(found ? `Verified ${email}.` : `No account with the email ${email}.`);
         return found ? 0 : 1;
       }
       case "grant-credits":
-        return await grantCredits(database.db, rest[0], rest[1]);
+        return await grantCredits(admin, rest[0], rest[1], rest.slice(2).join(" ") || undefined);
       case "set-unlimited":
-        return await switchUnlimited(database.db, rest[0], rest[1]);
+        return await switchUnlimited(admin, rest[0], rest[1]);
       case "list-balances":
         return await printBalances(database.db);
       case "set-quota":
@@ -179,8 +176,7 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
           console.error("make-admin needs an email address");
           return 1;
         }
-        const ctx = { db: database.db, clock: systemClock, notify: database.notifier, config };
-        const row = await makeAdmin(ctx, email);
+        const row = await makeAdmin(admin, email);
         if (!row) {
           console.error(`No account with the email ${email}.`);
           return 1;
