@@ -476,7 +476,7 @@ function MessageEditor({
     regenerate.onRegenerate();
   };
   return (
-    <div className="w-full">
+    <div className="w-full min-w-0">
       <textarea
         ref={box}
         aria-label="Edit message"
@@ -491,7 +491,7 @@ function MessageEditor({
         rows={4}
         className="min-h-28 w-full resize-y rounded-xl border border-line bg-surface px-3 py-2 text-[0.9375rem] leading-6 text-ink shadow-soft outline-none focus:border-accent-400 focus:ring-2 focus:ring-accent-500/40"
       />
-      <div className="mt-1.5 flex items-center justify-end gap-2">
+      <div className="mt-1.5 flex flex-wrap items-center justify-end gap-2">
         <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
           {text.trim().length}/{PROMPT_MAX_LENGTH}
         </span>
