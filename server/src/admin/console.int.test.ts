@@ -13,6 +13,7 @@ import { buildApp } from "../app";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { type Database, openDatabase } from "../db/client";
 import type { TypedApp } from "../http/route-module";
+import { forgetAccountInAudit } from "./service";
 
 let t: TestApp;
 let openai: OpenAIFake;
@@ -405,6 +406,26 @@ describe("disabling an account", () => {
       action: "revoke_sessions",
       target_id: player.userId,
       details: { sessions: 1 },
+    });
+  });
+});
+
+describe("an account's deletion", () => {
+  it("leaves the audit log's entries about it, and by it, naming no one", async () => {
+    const player = await createUser(t);
+    const helper = await createUser(t);
+    await changeAccount(t.ctx, helper.userId, { role: "admin" });
+    await call(helper, "POST", `/api/admin/users/${player.userId}/credits`, { amount: 1, reason: "Thanks" });
+    await forgetAccountInAudit(t.ctx, player.userId);
+    await forgetAccountInAudit(t.ctx, helper.userId);
+    const [entry] = (await call(admin, "GET", "/api/admin/audit")).json().entries;
+    expect(entry).toMatchObject({
+      action: "grant_credits",
+      actor: "a deleted account",
+      actor_id: null,
+      target: "a deleted account",
+      target_id: null,
+      reason: "Thanks",
     });
   });
 });

@@ -1,5 +1,5 @@
 // SQL for the admin module's own tables: the install's spending caps (one row) and the audit log.
-import { desc, lt, sql } from "drizzle-orm";
+import { desc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { adminAudit, usageCaps } from "../db/schema";
 
@@ -40,4 +40,10 @@ export async function auditPage(q: Queryable, before: number | undefined, limit:
     .where(before === undefined ? sql`true` : lt(adminAudit.id, before))
     .orderBy(desc(adminAudit.id))
     .limit(limit);
+}
+
+/** The audit log's rows naming `userId` (as target or actor) keep what was done but no longer say who. */
+export async function anonymiseAudit(q: Queryable, userId: string, label: string): Promise<void> {
+  await q.update(adminAudit).set({ targetId: null, target: label }).where(eq(adminAudit.targetId, userId));
+  await q.update(adminAudit).set({ actorId: null, actor: label }).where(eq(adminAudit.actorId, userId));
 }

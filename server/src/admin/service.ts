@@ -42,7 +42,7 @@ import { storageUsage } from "../media/quota";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { storiesCreatedBetween } from "../stories/service";
 import { accountSpending, capPassed, installSpentToday, readCaps, writeCaps } from "./caps";
-import { auditPage, insertAudit } from "./repo";
+import { anonymiseAudit, auditPage, insertAudit } from "./repo";
 
 export type AdminContext = Pick<AppContext, "db" | "clock" | "notify"> & {
   config: Pick<Config, "mediaQuotaMb">;
@@ -337,4 +337,12 @@ export function actorOf(user: { id: string; email: string }): Actor {
 export async function isAdmin(ctx: Pick<AdminContext, "db">, userId: string): Promise<boolean> {
   const row = await accountById(ctx, userId);
   return row !== undefined && row.role === "admin" && row.disabledAt === null;
+}
+
+/**
+ * For an account's deletion: the audit log keeps every action but no longer names the account (its id and
+ * address become "a deleted account"), so no row of the log points at the person.
+ */
+export async function forgetAccountInAudit(ctx: Pick<AdminContext, "db">, userId: string): Promise<void> {
+  await anonymiseAudit(ctx.db, userId, "a deleted account");
 }
