@@ -121,8 +121,12 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "GET /api/stories/:id/messages/:message_id/speech/chunks/:index": [404],
 };
 
-/** The wildcard's name in the document (a path parameter must be a name). */
-const WILDCARD_NAMES: Record<string, string> = { "/api/media/*": "key" };
+/**
+ * The wildcard's name in the document (a path parameter must be a name). A media file's key takes the name of
+ * the gallery item calls' `{id}` (PUT and DELETE /api/media/{id}), so the two are one path of the document
+ * rather than two identical templates; its description says it is a key there.
+ */
+const WILDCARD_NAMES: Record<string, string> = { "/api/media/*": "id" };
 const SUMMARIES: Record<string, string> = {
   "GET /api/media/*": "A locally stored media file by its signed link (exp and sig), with byte ranges",
 };
@@ -215,7 +219,7 @@ function renameWildcard(params: JsonObject | undefined, name: string): JsonObjec
     ...params,
     properties: {
       ...rest,
-      [name]: { ...(wildcard as JsonObject), description: "The media key (slashes kept)" },
+      [name]: { ...(wildcard as JsonObject), description: "The media file's key (slashes kept)" },
     },
     required,
   };

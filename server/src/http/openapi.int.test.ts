@@ -522,19 +522,19 @@ describe("the OpenAPI document against the real answers", () => {
     const mediaUrl = new URL(imageUrl, "http://app.test");
     const key = mediaUrl.pathname.replace(/^\/api\/media\//, "");
     const signed = Object.fromEntries(mediaUrl.searchParams);
-    await call({ method: "GET", path: "/api/media/{key}", params: { key }, query: signed, token: null });
+    await call({ method: "GET", path: "/api/media/{id}", params: { id: key }, query: signed, token: null });
     await call({
       method: "GET",
-      path: "/api/media/{key}",
-      params: { key },
+      path: "/api/media/{id}",
+      params: { id: key },
       query: signed,
       token: null,
       headers: { range: "bytes=0-99" },
     });
     await call({
       method: "GET",
-      path: "/api/media/{key}",
-      params: { key },
+      path: "/api/media/{id}",
+      params: { id: key },
       query: { ...signed, sig: "forged" },
       token: null,
     });
@@ -578,7 +578,7 @@ describe("the OpenAPI document against the real answers", () => {
     await call({ method: "PUT", path: "/api/boards/{id}", params: board, body: {} });
     const keptParams = { id: kept.id };
     await call({ method: "PUT", path: "/api/media/{id}", params: keptParams, body: { favourite: true } });
-    await call({ method: "GET", path: "/api/media/{id}", params: keptParams });
+    await call({ method: "GET", path: "/api/media/{id}/details", params: keptParams });
     await call({ method: "GET", path: "/api/gallery", query: { board: board.id, favourite: "1" } });
     await call({ method: "POST", path: "/api/media/zip", body: { ids: [kept.id] } });
     await call({ method: "DELETE", path: "/api/boards/{id}", params: board });
@@ -742,6 +742,15 @@ describe("the OpenAPI document against the real answers", () => {
       params: { id: other.userId },
       ...asAdmin,
     });
+
+    // Leaving (decision 0143): the account's archive asked for and read, then a throwaway account deleted.
+    const leaving = await createUser(t);
+    const asLeaving = { token: leaving.token };
+    const archive = await call({ method: "POST", path: "/api/account/export", ...asLeaving });
+    const archiveId = { id: (archive.json() as { export: { id: string } }).export.id };
+    await call({ method: "GET", path: "/api/account/export/{id}", params: archiveId, ...asLeaving });
+    await call({ method: "DELETE", path: "/api/account", body: { password: "not it" }, ...asLeaving });
+    await call({ method: "DELETE", path: "/api/account", body: { password: leaving.password }, ...asLeaving });
 
     // The event stream refuses a caller without a session (its success never ends: see above).
     await call({ method: "GET", path: "/api/events", token: null });

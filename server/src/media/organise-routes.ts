@@ -87,7 +87,7 @@ export const organiseRoutes: RouteModule<RouteModuleOptions> = async (app, { ctx
   );
 
   app.get(
-    "/api/media/:id",
+    "/api/media/:id/details",
     {
       schema: {
         tags,

@@ -101,13 +101,13 @@ describe("deleting under /api/media", () => {
     expect(await usage(owner)).toBe(ownerUse);
     // Nor can they favourite it, put it on a board, read its details or zip it.
     expect((await call(other, "PUT", `/api/media/${theirs.id}`, { favourite: true })).statusCode).toBe(404);
-    expect((await call(other, "GET", `/api/media/${theirs.id}`)).statusCode).toBe(404);
+    expect((await call(other, "GET", `/api/media/${theirs.id}/details`)).statusCode).toBe(404);
     expect((await call(other, "POST", "/api/media/zip", { ids: [theirs.id] })).statusCode).toBe(404);
     const board = (await call(other, "POST", "/api/boards", { name: "Loot" })).json().board as Board;
     const steal = await call(other, "PUT", `/api/boards/${board.id}`, { add: [mine.id, theirs.id] });
     expect(steal.statusCode).toBe(404);
     expect((await call(other, "GET", `/api/gallery?board=${board.id}`)).json().items).toEqual([]);
-    expect((await call(owner, "GET", `/api/media/${theirs.id}`)).json().item.favourite).toBe(false);
+    expect((await call(owner, "GET", `/api/media/${theirs.id}/details`)).json().item.favourite).toBe(false);
   });
 });
 
@@ -260,7 +260,7 @@ describe("details and zips", () => {
       image.storageKey,
     );
 
-    const details = (await call(user, "GET", `/api/media/${image.id}`)).json();
+    const details = (await call(user, "GET", `/api/media/${image.id}/details`)).json();
     expect(details).toMatchObject({
       prompt: "a lighthouse at dusk",
       width: 64,
@@ -273,7 +273,7 @@ describe("details and zips", () => {
     expect(details.children.map((child: Item) => child.id)).toEqual([clip.id]);
     // The clip's tile in the panel is the picture's small thumbnail, never its original.
     expect(details.children[0].thumbnail_url).toContain(".thumb.webp");
-    const clipDetails = (await call(user, "GET", `/api/media/${clip.id}`)).json();
+    const clipDetails = (await call(user, "GET", `/api/media/${clip.id}/details`)).json();
     expect(clipDetails.references.map((ref: Item) => ref.id)).toEqual([image.id]);
 
     const zip = await call(user, "POST", "/api/media/zip", { ids: [clip.id, image.id] });

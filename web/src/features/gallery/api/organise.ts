@@ -1,5 +1,5 @@
 // Organising the Gallery (decision 0141): boards (GET/POST/PUT/DELETE /api/boards), favourites and an item's
-// boards (PUT /api/media/{id}), an item's details (GET /api/media/{id}), a selection as one zip
+// boards (PUT /api/media/{id}), an item's details (GET /api/media/{id}/details), a selection as one zip
 // (POST /api/media/zip), and the stories the story filter offers. Every change refreshes the Gallery's pages.
 import {
   boardResponseSchema,
@@ -27,7 +27,7 @@ export const mediaDetailsQueryOptions = (id: string) =>
   queryOptions({
     queryKey: [...GALLERY_KEY, "details", id] as const,
     queryFn: ({ signal }) =>
-      apiRequest(`/api/media/${id}`, { schema: mediaDetailsSchema, signal, timeoutMs: 30_000 }),
+      apiRequest(`/api/media/${id}/details`, { schema: mediaDetailsSchema, signal, timeoutMs: 30_000 }),
   });
 
 /** Of GET /api/stories, what the story filter needs: each story's id and title. */

@@ -156,7 +156,7 @@ describe("organising the Gallery", () => {
         onBoard = (call.body as { boards: string[] }).boards.includes(BOARD);
         return json({ item: item(1, { boards: onBoard ? [BOARD] : [] }) });
       }
-      if (call.path === `/api/media/${id(1)}`)
+      if (call.path === `/api/media/${id(1)}/details`)
         return json({
           item: item(1, { description: "A red dragon over the harbour", boards: onBoard ? [BOARD] : [] }),
           prompt: "A red dragon over the harbour",

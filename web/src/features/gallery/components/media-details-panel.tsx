@@ -1,4 +1,4 @@
-// One gallery item's details (GET /api/media/{id}, decision 0141): its prompt, size, model and seed where they
+// One gallery item's details (GET /api/media/{id}/details, decision 0141): its prompt, size, model and seed where they
 // were recorded, the pictures it was made from and the clips made from it (as small thumbnails), its
 // favourite mark and the boards holding it (ticked on and off here), and Delete.
 import type { Board } from "@storyverse/contract/gallery";
