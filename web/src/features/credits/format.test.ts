@@ -12,6 +12,7 @@ describe("credit history formatting", () => {
     expect(transactionLabel("purchase")).toBe("Credit purchase");
     expect(transactionLabel("signup_bonus")).toBe("Sign-up bonus");
     expect(transactionLabel("admin_grant")).toBe("Credits granted");
+    expect(transactionLabel("admin_take_back")).toBe("Credits taken back");
     expect(transactionLabel("refund")).toBe("Refund");
     expect(transactionLabel("usage_chat")).toBe("Chat message");
     expect(transactionLabel("usage_image")).toBe("Image generation");
