@@ -86,8 +86,9 @@ test("the read-aloud control fits a phone, in both themes", async ({ page }) => 
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer);
   await page.goto(`/stories/${story.id}`);
-  await page.getByRole("button", { name: "Chat", exact: true }).click();
+  // On a phone the composer's modes show once it is in use (issue 46): the words first, then Chat.
   await messageBox(page).fill("I walk out onto the wet sand");
+  await page.getByRole("button", { name: "Chat", exact: true }).click();
   await messageBox(page).press("Enter");
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 30_000 });
   const readAloud = narrator(page).first().getByRole("button", { name: "Read aloud" });

@@ -129,8 +129,9 @@ for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
     await shot(page, `scene-video-${viewport.width}`);
 
     // The next turn paints an image: the canvas switches to it in the same box.
-    await page.getByRole("button", { name: "Image", exact: true }).click();
+    // On a phone the composer's modes show once it is in use (issue 46): the words first, then Image.
     await page.getByLabel("Message", { exact: true }).fill("A single glass gull on the quay");
+    await page.getByRole("button", { name: "Image", exact: true }).click();
     await page.getByLabel("Message", { exact: true }).press("Enter");
     const image = canvas(page).getByRole("img", { name: "Generated story scene" });
     await expect(image).toBeVisible({ timeout: 60_000 });

@@ -46,8 +46,9 @@ async function openStory(page: Page, title: string, theme: "light" | "dark") {
 
 async function send(page: Page, text: string) {
   await expect(stop(page)).toHaveCount(0, { timeout: 20_000 });
-  await page.getByRole("button", { name: "Chat", exact: true }).click();
+  // On a phone the composer's modes show once it is in use (issue 46): the words first, then Chat.
   await messageBox(page).fill(text);
+  await page.getByRole("button", { name: "Chat", exact: true }).click();
   await messageBox(page).press("Enter");
   await expect(stop(page)).toBeVisible();
 }
