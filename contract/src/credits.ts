@@ -4,6 +4,11 @@ import { z } from "zod";
 export const CREDIT_COSTS = {
   chat: 0.5,
   image: 1.5,
+  /** Editing a picture (decision 0145): a repainted region, an extended canvas, a variation, or x2 the size. */
+  image_inpaint: 1.5,
+  image_outpaint: 1.5,
+  image_vary: 1.5,
+  image_upscale: 1.0,
   video: 3.0,
   advisor: 0.5,
   transcription: 0,

@@ -20,6 +20,10 @@ export const galleryItemSchema = z.object({
   favourite: z.boolean().optional(),
   /** The ids of the boards holding it: in the Gallery's pages and an item's details. */
   boards: z.array(z.string()).optional(),
+  /** The seed it was made with (decision 0145); null: not recorded. */
+  seed: z.number().int().nullable().optional(),
+  /** The picture it was edited from (decision 0145); null: not an edit, or that picture was deleted. */
+  parent_id: z.string().nullable().optional(),
 });
 export type GalleryItem = z.infer<typeof galleryItemSchema>;
 

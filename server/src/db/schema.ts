@@ -308,9 +308,14 @@ export const mediaItems = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     /** The player marked it a favourite in the Gallery (decision 0141). */
     favourite: boolean("favourite").notNull().default(false),
+    /** The seed it was made with (decision 0145); null: not recorded. */
+    seed: bigint("seed", { mode: "number" }),
+    /** The picture an edit was made from (decision 0145); null when not an edit or the parent was deleted. */
+    parentId: uuid("parent_id").references((): AnyPgColumn => mediaItems.id, { onDelete: "set null" }),
   },
   (t) => [
     index("media_items_user_created_idx").on(t.userId, t.createdAt),
+    index("media_items_parent_idx").on(t.parentId),
     // A video's poster is its scene picture's key: a deleted picture's videos are found by it.
     index("media_items_thumbnail_key_idx").on(t.thumbnailKey),
     // The Gallery's filters (decision 0141): favourites, and one story's items, newest first.
@@ -926,4 +931,56 @@ export const closedAccountLedger = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("closed_account_ledger_created_idx").on(t.createdAt)],
+);
+
+/** oidc: which provider account (issuer, subject) signs in to which account (decision 0146). */
+export const oidcIdentities = pgTable(
+  "oidc_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("oidc_identities_user_idx").on(t.userId)],
+);
+
+/** oidc: a sign-in under way, by its state: the nonce and PKCE verifier its callback must match. */
+export const oidcLogins = pgTable("oidc_logins", {
+  state: text("state").primaryKey(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** oidc: a provider account waiting for the player's password before it is linked to their account. */
+export const oidcLinks = pgTable("oidc_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  sid: text("sid"),
+  idToken: text("id_token").notNull(),
+  admin: boolean("admin").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** oidc: the app sessions begun by the provider, for RP-initiated and back-channel logout. */
+export const oidcSessions = pgTable(
+  "oidc_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    sid: text("sid"),
+    idToken: text("id_token").notNull(),
+  },
+  (t) => [index("oidc_sessions_user_idx").on(t.userId)],
 );

@@ -99,6 +99,8 @@ const item = (id: string, key: string, overrides: Partial<BackupMediaItem> = {})
   description: "",
   createdAt: at,
   favourite: false,
+  seed: null,
+  parentId: null,
   ...overrides,
 });
 

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { deleteGalleryItems, type MediaUses } from "./delete";
+import { editRoutes } from "./edit-routes";
 import { galleryPage } from "./gallery";
 import { organiseRoutes } from "./organise-routes";
 import { storageUsage } from "./quota";
@@ -105,4 +106,5 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
   }
 
   await app.register(organiseRoutes, { ctx, kit });
+  await app.register(editRoutes, { ctx, kit });
 };

@@ -21,7 +21,14 @@ import {
   renameBoard,
   setItemBoards,
 } from "./boards-repo";
-import { findOwnedById, findOwnedByIds, findOwnedByKey, listByPosterKey, setFavourite } from "./repo";
+import {
+  findOwnedById,
+  findOwnedByIds,
+  findOwnedByKey,
+  listByPosterKey,
+  listEditsOf,
+  setFavourite,
+} from "./repo";
 import { toGalleryItem, urlFor } from "./service";
 
 type OrganiseContext = Pick<AppContext, "db" | "storage" | "clock">;
@@ -149,9 +156,9 @@ export async function updateMedia(
 }
 
 /**
- * What the details panel shows. Seed, model and an edit's parent are not recorded for today's items (they
- * come with issue 45 items 1 and 2), so they are null; a clip's scene picture is its reference, and the clips
- * made from a picture are its children.
+ * What the details panel shows. The seed and an edit's parent are recorded since decision 0145 (older items
+ * answer null, the model is not recorded yet); a clip's scene picture is its reference, and the clips made
+ * from a picture and the edits of it are its children.
  */
 export async function mediaDetails(ctx: OrganiseContext, userId: string, id: string): Promise<MediaDetails> {
   const row = await findOwnedById(ctx.db, userId, id);
@@ -161,6 +168,9 @@ export async function mediaDetails(ctx: OrganiseContext, userId: string, id: str
       ? await findOwnedByKey(ctx.db, userId, row.thumbnailKey)
       : undefined;
   const clips = row.kind === "image" ? await listByPosterKey(ctx.db, userId, row.storageKey) : [];
+  // An edit's parent (decision 0145): the player's own picture, or none if it was deleted since.
+  const parent = row.parentId ? await findOwnedById(ctx.db, userId, row.parentId) : undefined;
+  const edits = row.kind === "image" ? await listEditsOf(ctx.db, userId, row.id) : [];
   const [item] = await withBoards(ctx, userId, [await toGalleryItem(ctx, row)]);
   return {
     item: item!,
@@ -170,15 +180,18 @@ export async function mediaDetails(ctx: OrganiseContext, userId: string, id: str
     bytes: row.bytes,
     mime_type: row.mimeType,
     model: null,
-    seed: null,
+    seed: row.seed ?? null,
     references: scene && scene.id !== row.id ? [await toGalleryItem(ctx, scene)] : [],
-    parent: null,
+    parent: parent ? await toGalleryItem(ctx, parent) : null,
     // A clip's poster is this picture's 2K original: its small thumbnail is this picture's.
-    children: await Promise.all(
-      clips.map(async (clip) => ({
-        ...(await toGalleryItem(ctx, clip)),
-        thumbnail_url: item!.thumbnail_url,
-      })),
-    ),
+    children: [
+      ...(await Promise.all(
+        clips.map(async (clip) => ({
+          ...(await toGalleryItem(ctx, clip)),
+          thumbnail_url: item!.thumbnail_url,
+        })),
+      )),
+      ...(await Promise.all(edits.map((edit) => toGalleryItem(ctx, edit)))),
+    ],
   };
 }

@@ -270,3 +270,13 @@ export async function listByPosterKey(q: Queryable, userId: string, key: string)
     .orderBy(desc(mediaItems.createdAt))
     .limit(20);
 }
+
+/** The pictures edited from `parentId` (decision 0145), newest first, by media_items_parent_idx. */
+export async function listEditsOf(q: Queryable, userId: string, parentId: string): Promise<MediaItemRow[]> {
+  return q
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.userId, userId), eq(mediaItems.parentId, parentId)))
+    .orderBy(desc(mediaItems.createdAt))
+    .limit(20);
+}

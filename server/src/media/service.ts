@@ -38,6 +38,10 @@ export type MediaOrigin = {
   storyTitle: string | null;
   messageId: string | null;
   description: string;
+  /** The seed it was made with, when the painter says (decision 0145). */
+  seed?: number | null;
+  /** The picture an edit was made from (decision 0145). */
+  parentId?: string | null;
 };
 
 type MediaContext = Pick<AppContext, "storage" | "clock">;
@@ -77,6 +81,8 @@ export async function saveImage(
     messageId: origin.messageId,
     description: origin.description,
     createdAt: ctx.clock.now(),
+    seed: origin.seed ?? null,
+    parentId: origin.parentId ?? null,
   });
 }
 
@@ -156,6 +162,8 @@ export async function toGalleryItem(
     file_extension: extensionFor[row.mimeType] ?? "bin",
     message_id: row.messageId,
     favourite: row.favourite,
+    seed: row.seed ?? null,
+    parent_id: row.parentId ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 // A fake OpenAI API (/v1): the model list, chat completions (whole and streamed), gpt-image-1 generations and edits, audio
 // transcriptions and speech (raw PCM, a tone per voice), embeddings (a hashed bag of words, or a vector a test sets), with OpenAI's request checks and its `{error: {message, type, param, code}}` error bodies.
+import sharp from "sharp";
 import { type ChatState, chatReply } from "./chat";
 import {
   bearerToken,
@@ -223,6 +224,24 @@ function imageProblem(params: ImageParams): FakeReply | undefined {
   return undefined;
 }
 
+/** OpenAI's mask rules: a PNG with an alpha channel, the first image's size (transparent = may be edited). */
+async function maskProblem(mask: File | string | null, image: File): Promise<FakeReply | undefined> {
+  if (mask === null) return undefined;
+  if (typeof mask === "string")
+    return openAIError(400, "invalid_image", "Invalid 'mask': expected an image file.");
+  const [maskMeta, imageMeta] = await Promise.all([
+    sharp(Buffer.from(await mask.arrayBuffer())).metadata(),
+    sharp(Buffer.from(await image.arrayBuffer())).metadata(),
+  ]);
+  if (maskMeta.format !== "png" || !maskMeta.hasAlpha) {
+    return openAIError(400, "invalid_image_format", "Invalid 'mask': must be a PNG with an alpha channel.");
+  }
+  if (maskMeta.width !== imageMeta.width || maskMeta.height !== imageMeta.height) {
+    return openAIError(400, "invalid_image", "Invalid 'mask': the mask and the image must be the same size.");
+  }
+  return undefined;
+}
+
 function imagesReply(bytes: Buffer, n: number): FakeReply {
   return {
     kind: "json",
@@ -341,7 +360,11 @@ export async function startOpenAIFake(options: { apiKey?: string } = {}): Promis
           n: form.get("n") ?? undefined,
           size: form.get("size") ?? undefined,
         };
-        return imageProblem(params) ?? imagesReply(images.bytes, Number(params.n ?? 1));
+        return (
+          imageProblem(params) ??
+          (await maskProblem(form.get("mask"), files[0] as File)) ??
+          imagesReply(images.bytes, Number(params.n ?? 1))
+        );
       }
       case "POST /v1/audio/transcriptions": {
         const form = await readMultipart(request);

@@ -1,8 +1,13 @@
-// gpt-image-1 pictures: `images.generate` from a prompt, `images.edit` when reference images come along.
+// gpt-image-1 pictures: `images.generate` from a prompt, `images.edit` when reference images come along, and
+// picture edits (decision 0145): an inpaint is `images.edit` with the picture and a mask (OpenAI's mask is
+// transparent where it may paint), a variation is `images.edit` with the picture alone. The answer is brought
+// back to the picture's size, and an inpaint keeps every pixel outside the mask from the original, so only the
+// brushed region changes whatever the vendor repainted.
 import { toFile } from "openai";
+import sharp from "sharp";
 import { z } from "zod";
 import { downloadMedia, inlineImage, malformedError, parseAnswer } from "../http";
-import type { ImageProvider, MediaFile } from "../types";
+import type { ImageEditRequest, ImageProvider, MediaFile } from "../types";
 import { callOpenAI, createOpenAIClient, type OpenAISettings } from "./client";
 
 // gpt-image-1 has no 2K size; 1536x1024 is its largest landscape one, the closest to the app's 2K scenes, and
@@ -56,5 +61,86 @@ export function createOpenAIImageProvider(settings: OpenAISettings): ImageProvid
       }
       return images.slice(0, request.count);
     },
+
+    editKinds: ["inpaint", "vary"],
+
+    async edit(request) {
+      const source = await sharp(request.image.data)
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const { width, height } = source.info;
+      const size = width > height ? openAIImageSize : width < height ? openAIPortraitSize : "1024x1024";
+      const image = await toFile(
+        await sharp(source.data, { raw: { width, height, channels: 4 } })
+          .png()
+          .toBuffer(),
+        "image.png",
+        { type: "image/png" },
+      );
+      const paintHere = request.kind === "inpaint" && request.mask ? await maskAlpha(request.mask) : null;
+      const mask = paintHere
+        ? await toFile(await openAIMask(paintHere, width, height), "mask.png", { type: "image/png" })
+        : undefined;
+      const prompt =
+        request.kind === "vary"
+          ? `${request.strength === "strong" ? "A bold" : "A close"} variation of this picture: ${request.prompt}`
+          : request.prompt;
+      const answer = await callOpenAI(settings, request.signal, (signal) =>
+        client.images.edit(
+          { model: settings.model, prompt, n: 1, size, image, ...(mask ? { mask } : {}) },
+          { signal },
+        ),
+      );
+      const [item] = parseAnswer(imagesSchema, answer, settings, "images").data;
+      const painted = item?.b64_json
+        ? inlineImage(Buffer.from(item.b64_json, "base64"), settings)
+        : item?.url
+          ? await downloadMedia(settings, item.url, {
+              kind: "image",
+              timeoutMs: settings.timeoutMs,
+              signal: request.signal,
+            })
+          : undefined;
+      if (!painted) throw malformedError(settings, "image item without b64_json or url");
+      return {
+        data: await fitBack(request, painted.data, source.data, width, height, paintHere),
+        mimeType: "image/png",
+      };
+    },
   };
+}
+
+/** Our mask's alpha channel (alpha >= 128: repaint), one byte per pixel. */
+async function maskAlpha(mask: Buffer): Promise<Buffer> {
+  return sharp(mask).ensureAlpha().extractChannel(3).raw().toBuffer();
+}
+
+/** OpenAI's mask: the picture's size, transparent where it may paint, opaque elsewhere. */
+async function openAIMask(paintHere: Buffer, width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 4, 0);
+  for (let i = 0; i < width * height; i++) pixels[i * 4 + 3] = paintHere[i]! >= 128 ? 0 : 255;
+  return sharp(pixels, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/** The vendor's picture at the original's size; for an inpaint, only the masked pixels are taken from it. */
+async function fitBack(
+  request: ImageEditRequest,
+  painted: Buffer,
+  original: Buffer,
+  width: number,
+  height: number,
+  paintHere: Buffer | null,
+): Promise<Buffer> {
+  const resized = await sharp(painted).resize(width, height, { fit: "fill" }).ensureAlpha().raw().toBuffer();
+  const out = request.kind === "inpaint" && paintHere ? Buffer.from(original) : resized;
+  if (out !== resized && paintHere) {
+    for (let i = 0; i < width * height; i++)
+      if (paintHere[i]! >= 128) resized.copy(out, i * 4, i * 4, i * 4 + 4);
+  }
+  return sharp(out, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
