@@ -42,5 +42,12 @@ export const configResponseSchema = z.object({
       "Which adapter serves each capability; 'offline' means generated locally, without an AI vendor",
     ),
   offline_providers: z.boolean().describe("True when any capability is served by the offline providers"),
+  sign_in: z
+    .object({
+      password: z.boolean().describe("Whether email and password sign-in and registration are on"),
+      oidc: z.object({ name: z.string() }).nullable().describe("The OIDC provider's button label, when on"),
+    })
+    .optional()
+    .describe("Present when sign-in by OIDC is configured (decision 0146); absent means password only"),
 });
 export type ConfigResponse = z.infer<typeof configResponseSchema>;

@@ -39,6 +39,7 @@ import { mediaRoutes } from "./media/routes";
 import { createMediaSigner } from "./media/storage/signing";
 import type { MediaStorage } from "./media/storage/types";
 import { newsletterRoutes } from "./newsletter/routes";
+import { installPasswordLoginSwitch, oidcRoutes } from "./oidc/routes";
 import { paymentRoutes } from "./payments/routes";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
@@ -170,12 +171,15 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   // Every /api route needs a session unless it says it is public; the hook, the security marker and the
   // shared error answers are added as each route registers.
   installSecureByDefault(app, kit);
+  // PASSWORD_LOGIN=off: only OIDC signs in (decision 0146).
+  installPasswordLoginSwitch(app, deps.config);
   // Every route module is a plugin of the same shape, registered in order with the same options.
   const routes: RouteModuleOptions = { ctx, kit };
   await app.register(systemRoutes, routes);
   await app.register(newsletterRoutes, routes);
   await app.register(accountRoutes, routes);
   await app.register(leaveRoutes, routes);
+  await app.register(oidcRoutes, routes);
   await app.register(adminRoutes, routes);
   await app.register(creditRoutes, routes);
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });

@@ -54,6 +54,14 @@ function isAddressOrCidr(entry: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** A comma-separated list, trimmed and lower-cased, empty entries dropped. */
+const commaList = z.string().transform((value) =>
+  value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean),
+);
+
 const envSchema = z.object({
   PORT: portSchema.default(3000),
   HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
@@ -266,6 +274,25 @@ const envSchema = z.object({
     .min(1, "must be between 1 and 1000")
     .max(1000, "must be between 1 and 1000")
     .default(1),
+  /** Sign-in by OIDC (decision 0146): the provider's issuer URL (discovery reads its .well-known document). */
+  OIDC_ISSUER_URL: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Where the provider sends the browser back; APP_URL + /api/auth/oidc/callback when unset. */
+  OIDC_REDIRECT_URL: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  OIDC_SCOPES: z.string().trim().default("openid email profile"),
+  /** The button's label: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(40, "must be at most 40 characters").default("SSO"),
+  /** Whether a first OIDC sign-in with an unknown email creates an account. */
+  OIDC_AUTO_REGISTER: booleanFlag.default(true),
+  /** Email domains that may sign in by OIDC (comma-separated); empty means any. */
+  OIDC_ALLOWED_DOMAINS: commaList.optional(),
+  /** Groups (or roles) whose members become administrators at sign-in. */
+  OIDC_ADMIN_GROUPS: commaList.optional(),
+  /** The ID token or userinfo claim that lists the groups. */
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).default("groups"),
+  /** off: only OIDC signs in (the password form, registration and password resets are turned off). */
+  PASSWORD_LOGIN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Fastify's trustProxy: off, everything (local only), a hop count, or the proxies' addresses. */
@@ -324,6 +351,25 @@ export type Config = {
   /** Each account's media storage in MB unless set per account (MEDIA_QUOTA_MB; 0: unlimited). */
   mediaQuotaMb: number;
   payments: PaymentsConfig;
+  /** Sign-in by OIDC when OIDC_ISSUER_URL is set (decision 0146). */
+  oidc: OidcConfig | undefined;
+  /** PASSWORD_LOGIN=off: email and password sign-in, registration and resets are refused. */
+  passwordLogin: boolean;
+};
+
+export type OidcConfig = {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  redirectUrl: string;
+  scopes: string;
+  providerName: string;
+  autoRegister: boolean;
+  /** Lower-cased; empty: any domain. */
+  allowedDomains: string[];
+  /** Lower-cased; empty: no group makes an administrator. */
+  adminGroups: string[];
+  groupsClaim: string;
 };
 
 export type ProviderSettings<Kind extends string> = {
@@ -441,13 +487,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.APP_ENV === "production") refuseUnsafeProductionDefaults(e);
   const dataDir = path.resolve(e.DATA_DIR);
   const ffmpeg = chooseFfmpeg(e);
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    appUrl,
     appEnv: e.APP_ENV,
     ffmpeg,
     logLevel: e.LOG_LEVEL,
@@ -526,6 +573,46 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             apiBase: e.STRIPE_API_BASE ? stripeApiBase(e.STRIPE_API_BASE) : undefined,
           }
         : { provider: "sandbox" },
+    oidc: oidcConfig(e, appUrl),
+    passwordLogin: e.PASSWORD_LOGIN === "on",
+  };
+}
+
+function oidcConfig(e: z.infer<typeof envSchema>, appUrl: string): OidcConfig | undefined {
+  if (!e.OIDC_ISSUER_URL) {
+    if (e.PASSWORD_LOGIN === "off") {
+      throw new ConfigError(
+        "Invalid environment variable PASSWORD_LOGIN: off needs OIDC_ISSUER_URL, or nobody could sign in",
+      );
+    }
+    return undefined;
+  }
+  if (!e.OIDC_CLIENT_ID) {
+    throw new ConfigError(
+      "Invalid environment variable OIDC_CLIENT_ID: required when OIDC_ISSUER_URL is set",
+    );
+  }
+  if (e.APP_ENV === "production" && new URL(e.OIDC_ISSUER_URL).protocol !== "https:") {
+    throw new ConfigError(
+      "Invalid environment variable OIDC_ISSUER_URL: must be https when APP_ENV=production",
+    );
+  }
+  if (!e.OIDC_SCOPES.split(/\s+/).includes("openid")) {
+    throw new ConfigError(
+      `Invalid environment variable OIDC_SCOPES: must include openid (got "${e.OIDC_SCOPES}")`,
+    );
+  }
+  return {
+    issuerUrl: e.OIDC_ISSUER_URL,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    redirectUrl: e.OIDC_REDIRECT_URL ?? `${appUrl}/api/auth/oidc/callback`,
+    scopes: e.OIDC_SCOPES,
+    providerName: e.OIDC_PROVIDER_NAME,
+    autoRegister: e.OIDC_AUTO_REGISTER,
+    allowedDomains: e.OIDC_ALLOWED_DOMAINS ?? [],
+    adminGroups: e.OIDC_ADMIN_GROUPS ?? [],
+    groupsClaim: e.OIDC_GROUPS_CLAIM,
   };
 }
 

@@ -129,6 +129,11 @@ async function createSession(ctx: AccountsContext, userId: string): Promise<stri
   return token;
 }
 
+/** A new session for an account another way has signed in (OIDC, decision 0146): the ordinary answer and token. */
+export async function startSession(ctx: AccountsContext, row: UserRow): Promise<AuthResponse> {
+  return authResponse(ctx, row, await createSession(ctx, row.id));
+}
+
 export async function register(ctx: AccountsContext, input: RegisterRequest): Promise<AuthResponse> {
   if (await findUserByEmail(ctx.db, input.email)) {
     throw new Conflict("An account with this email already exists. Try signing in instead.");

@@ -932,3 +932,55 @@ export const closedAccountLedger = pgTable(
   },
   (t) => [index("closed_account_ledger_created_idx").on(t.createdAt)],
 );
+
+/** oidc: which provider account (issuer, subject) signs in to which account (decision 0146). */
+export const oidcIdentities = pgTable(
+  "oidc_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("oidc_identities_user_idx").on(t.userId)],
+);
+
+/** oidc: a sign-in under way, by its state: the nonce and PKCE verifier its callback must match. */
+export const oidcLogins = pgTable("oidc_logins", {
+  state: text("state").primaryKey(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** oidc: a provider account waiting for the player's password before it is linked to their account. */
+export const oidcLinks = pgTable("oidc_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  sid: text("sid"),
+  idToken: text("id_token").notNull(),
+  admin: boolean("admin").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** oidc: the app sessions begun by the provider, for RP-initiated and back-channel logout. */
+export const oidcSessions = pgTable(
+  "oidc_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    sid: text("sid"),
+    idToken: text("id_token").notNull(),
+  },
+  (t) => [index("oidc_sessions_user_idx").on(t.userId)],
+);

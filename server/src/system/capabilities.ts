@@ -3,7 +3,8 @@ import type { Capability, ConfigResponse } from "@storyverse/contract/system";
 import type { Config } from "../config";
 
 export function describeServer(
-  config: Pick<Config, "requireEmailVerification" | "providers">,
+  config: Pick<Config, "requireEmailVerification" | "providers"> &
+    Partial<Pick<Config, "oidc" | "passwordLogin">>,
 ): ConfigResponse {
   const { text, image, video, speech } = config.providers;
   const capabilities: Capability[] = ["accounts"];
@@ -21,5 +22,8 @@ export function describeServer(
       transcription: speech.kind === "none" ? null : speech.kind,
     },
     offline_providers: [text.kind, image.kind, video.kind].includes("offline"),
+    ...(config.oidc && {
+      sign_in: { password: config.passwordLogin !== false, oidc: { name: config.oidc.providerName } },
+    }),
   };
 }

@@ -1,0 +1,398 @@
+// Sign-in by OIDC (issue 44 item 2, decision 0146): discovery, the authorization code flow with PKCE, state
+// and nonce, the ID token checked by openid-client, accounts found by (issuer, subject), linked by verified
+// email only after the player's password, created when auto-registration is on, refused outside the allowed
+// domains or when disabled; a group claim makes an administrator. The session that follows is the app's own.
+import { type AuthResponse, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "@storyverse/contract/accounts";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import * as client from "openid-client";
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  insertUser,
+  type UserRow,
+} from "../accounts/repo";
+import { digestToken, hashPassword, newToken } from "../accounts/secrets";
+import {
+  AccountDisabled,
+  type AccountsContext,
+  changeAccount,
+  type LoginGuard,
+  login,
+  logout,
+  markEmailVerified,
+  startSession,
+} from "../accounts/service";
+import type { OidcConfig } from "../config";
+import { openAccountWithSignupBonus } from "../credits/service";
+import { adminAudit, oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
+import { DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
+
+/** How long a sign-in may take at the provider, and a link may wait for the password. */
+const LOGIN_TTL_MS = 10 * 60 * 1000;
+const LINK_TTL_MS = 15 * 60 * 1000;
+const BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+
+export type OidcContext = AccountsContext & { oidc: OidcConfig };
+
+/** Each provider's discovered metadata, once per process (a failed discovery is tried again next time). */
+const discovered = new Map<string, Promise<client.Configuration>>();
+const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+export function providerConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
+  const key = `${oidc.issuerUrl}|${oidc.clientId}|${oidc.clientSecret ?? ""}`;
+  let found = discovered.get(key);
+  if (!found) {
+    const insecure = new URL(oidc.issuerUrl).protocol === "http:";
+    found = client.discovery(
+      new URL(oidc.issuerUrl),
+      oidc.clientId,
+      oidc.clientSecret,
+      oidc.clientSecret ? client.ClientSecretBasic(oidc.clientSecret) : client.None(),
+      // http only for a local provider: the config refuses it when APP_ENV=production.
+      insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+    );
+    found.catch(() => discovered.delete(key));
+    discovered.set(key, found);
+  }
+  return found;
+}
+
+/** Starts a sign-in: the provider's authorization URL and the state the browser's cookie must carry back. */
+export async function beginSignIn(ctx: OidcContext): Promise<{ url: string; state: string }> {
+  const config = await providerConfiguration(ctx.oidc);
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const codeVerifier = client.randomPKCECodeVerifier();
+  const now = ctx.clock.now();
+  await ctx.db.delete(oidcLogins).where(lt(oidcLogins.expiresAt, now));
+  await ctx.db
+    .insert(oidcLogins)
+    .values({ state, nonce, codeVerifier, expiresAt: new Date(now.getTime() + LOGIN_TTL_MS) });
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: ctx.oidc.redirectUrl,
+    scope: ctx.oidc.scopes,
+    code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+  return { url: url.href, state };
+}
+
+/** What a finished callback leads to: a session, or the link screen asking for the account's password. */
+export type SignInOutcome =
+  | { kind: "signed_in"; auth: AuthResponse }
+  | { kind: "link"; token: string; email: string };
+
+type ProviderAccount = {
+  issuer: string;
+  subject: string;
+  email: string | undefined;
+  emailVerified: boolean;
+  admin: boolean;
+  sid: string | undefined;
+  idToken: string;
+};
+
+/**
+ * The provider's answer at the redirect URL: the state must be the one this browser's cookie holds and a
+ * sign-in this server began (used once); openid-client then checks the code exchange (PKCE), the ID token's
+ * signature, issuer, audience, expiry and nonce.
+ */
+export async function finishSignIn(
+  ctx: OidcContext,
+  callbackQuery: string,
+  cookieState: string | undefined,
+): Promise<SignInOutcome> {
+  const params = new URLSearchParams(callbackQuery);
+  const state = params.get("state");
+  if (params.get("error")) {
+    throw new InvalidInput(
+      `${ctx.oidc.providerName} did not sign you in: ${params.get("error_description") ?? params.get("error")}`,
+    );
+  }
+  if (!state || !cookieState || state !== cookieState) {
+    throw new InvalidInput(
+      "This sign-in was not started in this browser, or it has expired. Please try again.",
+    );
+  }
+  const [login] = await ctx.db.delete(oidcLogins).where(eq(oidcLogins.state, state)).returning();
+  if (!login || login.expiresAt <= ctx.clock.now()) {
+    throw new InvalidInput(
+      "This sign-in was not started in this browser, or it has expired. Please try again.",
+    );
+  }
+  const config = await providerConfiguration(ctx.oidc);
+  const callbackUrl = new URL(ctx.oidc.redirectUrl);
+  callbackUrl.search = params.toString();
+  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+  try {
+    tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: login.codeVerifier,
+      expectedState: state,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+  } catch (error) {
+    throw new NotAuthenticated(
+      `${ctx.oidc.providerName}'s answer could not be trusted (${(error as Error).message}). Please try again.`,
+    );
+  }
+  const claims = tokens.claims()!;
+  let merged: Record<string, unknown> = { ...claims };
+  if (tokens.access_token && config.serverMetadata().userinfo_endpoint) {
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    merged = { ...info, ...claims };
+  }
+  const account: ProviderAccount = {
+    issuer: claims.iss,
+    subject: claims.sub,
+    email: typeof merged.email === "string" ? merged.email.trim() : undefined,
+    emailVerified: merged.email_verified === true,
+    admin: inAdminGroup(ctx.oidc, merged[ctx.oidc.groupsClaim]),
+    sid: typeof claims.sid === "string" ? claims.sid : undefined,
+    idToken: tokens.id_token!,
+  };
+  return signInWith(ctx, account, nameHint(merged));
+}
+
+function inAdminGroup(oidc: OidcConfig, claim: unknown): boolean {
+  if (oidc.adminGroups.length === 0) return false;
+  const groups = Array.isArray(claim) ? claim : typeof claim === "string" ? claim.split(/[\s,]+/) : [];
+  return groups.some((group) => typeof group === "string" && oidc.adminGroups.includes(group.toLowerCase()));
+}
+
+function nameHint(claims: Record<string, unknown>): string {
+  for (const key of ["preferred_username", "nickname", "email"]) {
+    const value = claims[key];
+    if (typeof value === "string" && value) return value.split("@")[0]!;
+  }
+  return "player";
+}
+
+function refuseDomain(ctx: OidcContext, email: string | undefined): void {
+  if (ctx.oidc.allowedDomains.length === 0) return;
+  const domain = email?.split("@").pop()?.toLowerCase();
+  if (!domain || !ctx.oidc.allowedDomains.includes(domain)) {
+    throw new Forbidden(
+      `Sign-in with ${ctx.oidc.providerName} is open to addresses at ${ctx.oidc.allowedDomains.join(", ")} only.`,
+    );
+  }
+}
+
+async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: string): Promise<SignInOutcome> {
+  refuseDomain(ctx, account.email);
+  const [identity] = await ctx.db
+    .select()
+    .from(oidcIdentities)
+    .where(and(eq(oidcIdentities.issuer, account.issuer), eq(oidcIdentities.subject, account.subject)));
+  if (identity) {
+    const row = await findUserById(ctx.db, identity.userId);
+    if (!row) throw new NotAuthenticated();
+    return { kind: "signed_in", auth: await sessionFor(ctx, row, account) };
+  }
+  if (!account.email || !account.emailVerified) {
+    throw new Forbidden(
+      `${ctx.oidc.providerName} did not give a verified email address for your account, so it cannot be used to sign in here.`,
+    );
+  }
+  const existing = await findUserByEmail(ctx.db, account.email);
+  if (existing) {
+    if (existing.disabledAt !== null) throw new AccountDisabled();
+    // Linked only with the player's consent: the account's password, once (decision 0146).
+    const token = newToken();
+    const now = ctx.clock.now();
+    await ctx.db.delete(oidcLinks).where(lt(oidcLinks.expiresAt, now));
+    await ctx.db.insert(oidcLinks).values({
+      tokenHash: digestToken(token),
+      userId: existing.id,
+      issuer: account.issuer,
+      subject: account.subject,
+      sid: account.sid ?? null,
+      idToken: account.idToken,
+      admin: account.admin,
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS),
+    });
+    return { kind: "link", token, email: existing.email };
+  }
+  if (!ctx.oidc.autoRegister) {
+    throw new Forbidden(
+      `There is no account for ${account.email} here, and new accounts are not opened by ${ctx.oidc.providerName} sign-in. Please ask the site's administrator.`,
+    );
+  }
+  const row = await registerFromProvider(ctx, account.email, hint);
+  await ctx.db
+    .insert(oidcIdentities)
+    .values({ issuer: account.issuer, subject: account.subject, userId: row.id, createdAt: ctx.clock.now() });
+  return { kind: "signed_in", auth: await sessionFor(ctx, row, account) };
+}
+
+/** A new account for a verified provider address: a free username near the hint, a password nobody knows. */
+async function registerFromProvider(ctx: OidcContext, email: string, hint: string): Promise<UserRow> {
+  const base = (hint.replace(/[^A-Za-z0-9_.-]/g, "") || "player").slice(0, USERNAME_MAX_LENGTH - 5);
+  const stem = base.length >= USERNAME_MIN_LENGTH ? base : `${base}player`.slice(0, USERNAME_MAX_LENGTH - 5);
+  let username = stem;
+  for (let attempt = 0; await findUserByUsername(ctx.db, username); attempt++) {
+    username = `${stem}-${Math.floor(1000 + Math.random() * 9000)}`;
+    if (attempt > 20) throw new DomainError("conflict", "No free username could be found. Please try again.");
+  }
+  const passwordHash = await hashPassword(newToken());
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const user = await insertUser(tx, {
+      email,
+      username,
+      passwordHash,
+      createdAt: now,
+      emailVerifiedAt: now,
+    });
+    await openAccountWithSignupBonus(tx, user.id, now);
+    return user;
+  });
+}
+
+/** The app's ordinary session for the account, remembered with the provider session it came from. */
+async function sessionFor(
+  ctx: OidcContext,
+  row: UserRow,
+  account: Pick<ProviderAccount, "issuer" | "subject" | "sid" | "idToken" | "admin">,
+): Promise<AuthResponse> {
+  if (row.disabledAt !== null) throw new AccountDisabled();
+  let current = row;
+  if (account.admin && row.role !== "admin") {
+    current = (await changeAccount(ctx, row.id, { role: "admin" })) ?? row;
+    await ctx.db.insert(adminAudit).values({
+      at: ctx.clock.now(),
+      actorId: null,
+      actor: `${ctx.oidc.providerName} group claim`,
+      action: "update_user",
+      targetId: row.id,
+      target: row.email,
+      details: { role: "admin" },
+      reason: `A member of ${ctx.oidc.adminGroups.join(", ")} at sign-in`,
+    });
+  }
+  if (current.emailVerifiedAt === null) await markEmailVerified(ctx, current.email);
+  const auth = await startSession(ctx, current);
+  await ctx.db.insert(oidcSessions).values({
+    tokenHash: digestToken(auth.access_token!),
+    userId: row.id,
+    issuer: account.issuer,
+    subject: account.subject,
+    sid: account.sid ?? null,
+    idToken: account.idToken,
+  });
+  return auth;
+}
+
+/** The link screen's answer: the account's password links the provider account and signs in. */
+export async function confirmLink(
+  ctx: OidcContext,
+  token: string,
+  password: string,
+  guard: LoginGuard,
+): Promise<AuthResponse> {
+  const [link] = await ctx.db
+    .select()
+    .from(oidcLinks)
+    .where(eq(oidcLinks.tokenHash, digestToken(token)));
+  if (!link || link.expiresAt <= ctx.clock.now()) {
+    throw new InvalidInput("This link request has expired. Please sign in again.");
+  }
+  const row = await findUserById(ctx.db, link.userId);
+  if (!row) throw new InvalidInput("This link request has expired. Please sign in again.");
+  // The ordinary password check: its failure counts and limits, and the disabled account's answer.
+  const checked = await login(ctx, row.email, password, guard);
+  if (checked.access_token) await logout(ctx, sessionOf(row, checked.access_token));
+  await ctx.db.delete(oidcLinks).where(eq(oidcLinks.tokenHash, link.tokenHash));
+  await ctx.db
+    .insert(oidcIdentities)
+    .values({ issuer: link.issuer, subject: link.subject, userId: row.id, createdAt: ctx.clock.now() })
+    .onConflictDoNothing();
+  return sessionFor(ctx, row, {
+    issuer: link.issuer,
+    subject: link.subject,
+    sid: link.sid ?? undefined,
+    idToken: link.idToken,
+    admin: link.admin,
+  });
+}
+
+const sessionOf = (row: UserRow, token: string) => ({
+  id: row.id,
+  email: row.email,
+  username: row.username,
+  sessionTokenHash: digestToken(token),
+});
+
+/**
+ * Signs this session out; for a session begun at the provider, the provider's end-session URL (RP-initiated
+ * logout) to send the browser to, when the provider offers one.
+ */
+export async function signOut(
+  ctx: OidcContext,
+  user: { id: string; email: string; username: string; sessionTokenHash: string },
+): Promise<string | null> {
+  const [session] = await ctx.db
+    .delete(oidcSessions)
+    .where(eq(oidcSessions.tokenHash, user.sessionTokenHash))
+    .returning();
+  await logout(ctx, user);
+  if (!session) return null;
+  const config = await providerConfiguration(ctx.oidc);
+  if (!config.serverMetadata().end_session_endpoint) return null;
+  return client.buildEndSessionUrl(config, {
+    id_token_hint: session.idToken,
+    post_logout_redirect_uri: `${new URL(ctx.oidc.redirectUrl).origin}/`,
+  }).href;
+}
+
+/**
+ * Back-channel logout: the provider's signed logout token (its keys, issuer, this client as audience, the
+ * logout event, no nonce) ends the app sessions begun in that provider session (sid), or all of the
+ * subject's when it names no sid. Answers how many sessions ended.
+ */
+export async function backchannelLogout(ctx: OidcContext, logoutToken: string): Promise<number> {
+  const config = await providerConfiguration(ctx.oidc);
+  const metadata = config.serverMetadata();
+  if (!metadata.jwks_uri) throw new InvalidInput("The provider publishes no keys.");
+  let keys = keySets.get(metadata.jwks_uri);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(metadata.jwks_uri));
+    keySets.set(metadata.jwks_uri, keys);
+  }
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(logoutToken, keys, {
+      issuer: metadata.issuer,
+      audience: ctx.oidc.clientId,
+      maxTokenAge: "10m",
+      requiredClaims: ["iat", "jti", "events"],
+    }));
+  } catch (error) {
+    throw new InvalidInput(`The logout token is not valid: ${(error as Error).message}`);
+  }
+  const events = payload.events as Record<string, unknown> | undefined;
+  if (!events || typeof events !== "object" || !(BACKCHANNEL_EVENT in events) || "nonce" in payload) {
+    throw new InvalidInput("The logout token is not a back-channel logout token.");
+  }
+  const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+  const sub = typeof payload.sub === "string" ? payload.sub : undefined;
+  if (!sid && !sub) throw new InvalidInput("The logout token names neither a session nor a subject.");
+  const ended = await ctx.db
+    .delete(oidcSessions)
+    .where(
+      and(
+        eq(oidcSessions.issuer, metadata.issuer),
+        sid ? eq(oidcSessions.sid, sid) : sql`true`,
+        sub ? eq(oidcSessions.subject, sub) : sql`true`,
+      ),
+    )
+    .returning();
+  for (const session of ended) {
+    await logout(ctx, { id: session.userId, email: "", username: "", sessionTokenHash: session.tokenHash });
+  }
+  return ended.length;
+}
