@@ -248,9 +248,7 @@ for (const [theme, phone] of [
 
     await deployNextVersion(page);
     await expect(prompt).toContainText(UPDATE_READY);
-    await expect(prompt).toContainText(
-      "Reload when you're ready, once you've finished what you're typing.",
-    );
+    await expect(prompt).toContainText("Reload when you're ready, once you've finished what you're typing.");
     await shoot(page, `installable-update-${theme}${phone ? "-phone" : ""}`);
     await expectNoSeriousAxeViolations(page, `update prompt (${theme}${phone ? ", phone" : ""})`);
 

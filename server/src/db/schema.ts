@@ -215,9 +215,7 @@ export const chatMessages = pgTable(
      * The order rows were written in (a sequence, migration 0038): a branch shares its ancestors' rows up to a
      * seq (decision 0137), which created_at cannot say (a later retry version carries its exchange's time).
      */
-    seq: bigint("seq", { mode: "number" })
-      .notNull()
-      .default(sql`nextval('chat_messages_seq')`),
+    seq: bigint("seq", { mode: "number" }).notNull().default(sql`nextval('chat_messages_seq')`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -544,9 +542,7 @@ export const storyCards = pgTable(
     // Two racing creates cannot both take a name.
     uniqueIndex("story_cards_story_name_unique").on(t.storyId, sql`lower(${t.name})`),
     // Deleting a gallery picture asks first when a card's portrait is it (decision 0141).
-    index("story_cards_portrait_item_idx")
-      .on(t.portraitItemId)
-      .where(sql`${t.portraitItemId} IS NOT NULL`),
+    index("story_cards_portrait_item_idx").on(t.portraitItemId).where(sql`${t.portraitItemId} IS NOT NULL`),
   ],
 );
 

@@ -750,7 +750,12 @@ describe("the OpenAPI document against the real answers", () => {
     const archiveId = { id: (archive.json() as { export: { id: string } }).export.id };
     await call({ method: "GET", path: "/api/account/export/{id}", params: archiveId, ...asLeaving });
     await call({ method: "DELETE", path: "/api/account", body: { password: "not it" }, ...asLeaving });
-    await call({ method: "DELETE", path: "/api/account", body: { password: leaving.password }, ...asLeaving });
+    await call({
+      method: "DELETE",
+      path: "/api/account",
+      body: { password: leaving.password },
+      ...asLeaving,
+    });
 
     // The event stream refuses a caller without a session (its success never ends: see above).
     await call({ method: "GET", path: "/api/events", token: null });
