@@ -73,7 +73,8 @@ const overlaps = (
 ) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 async function openStory(page: Page, theme: "light" | "dark") {
-  await storeSession(page, writer, theme);
+  // The default: a picture shown once.
+  await storeSession(page, writer, theme, "once");
   await page.goto(`/stories/${storyId}`);
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
   await expect(canvas(page).getByRole("img", { name: "Generated story scene" })).toBeVisible({
@@ -134,13 +135,7 @@ test("desktop: a picture is shown once (on the open canvas, in the story when fo
   test.setTimeout(120_000);
   const watch = watchConsole(page);
   await page.setViewportSize(DESKTOP);
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem("h8-seeded")) {
-      localStorage.setItem("sceneCanvas", "expanded");
-      localStorage.removeItem("scenePictures");
-      sessionStorage.setItem("h8-seeded", "1");
-    }
-  });
+  await page.addInitScript(() => localStorage.setItem("sceneCanvas", "expanded"));
   await openStory(page, "light");
   const logPicture = log(page).locator("img");
   const both = canvas(page).getByRole("button", { name: "Also in the story" });

@@ -49,8 +49,9 @@ async function openNewStory(page: Page, title: string, theme?: "light" | "dark")
 async function send(page: Page, mode: "Chat" | "Image", text: string) {
   // The narrator's words stream in: the previous answer is whole once Stop has given way to Send.
   await expect(page.getByRole("button", { name: "Stop the narrator" })).toHaveCount(0, { timeout: 20_000 });
-  await page.getByRole("button", { name: mode, exact: true }).click();
+  // On a phone the composer's modes show once it is in use (issue 46): the words first, then the mode.
   await messageBox(page).fill(text);
+  await page.getByRole("button", { name: mode, exact: true }).click();
   await messageBox(page).press("Enter");
 }
 

@@ -52,7 +52,7 @@ const logPictures = (page: Page) => page.getByRole("log", { name: "Conversation"
 const width = (locator: Locator) => locator.evaluate((element) => element.getBoundingClientRect().width);
 
 async function openStory(page: Page) {
-  await storeSession(page, writer);
+  await storeSession(page, writer, undefined, "once");
   await page.goto(`/stories/${storyId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Lantern Quay" })).toBeVisible();
   await expect(canvas(page).getByRole("img", { name: "Generated story scene" })).toBeVisible({

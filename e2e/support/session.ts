@@ -42,24 +42,30 @@ export async function registerVerified(
   return { ...account, token: auth.access_token, userId: auth.user_id, credits: auth.credits_remaining };
 }
 
-/** Stores the session in the page (token and user, as the app keeps them), optionally with a theme. */
+/**
+ * Stores the session in the page (token and user, as the app keeps them), optionally with a theme. A desktop
+ * shows the open canvas's picture once, not in the log (decision 0144); the specs whose subject is a picture in
+ * the log (its preview, its reference toggle, its retry) get it in both places unless they ask for `once`.
+ */
 export async function storeSession(
   page: Page,
   account: SignedInAccount,
   theme?: "light" | "dark",
+  pictures: "once" | "both" = "both",
 ): Promise<void> {
   // Local storage needs a page of the app's origin: robots.txt is one, without loading the whole app first.
   if (!page.url().startsWith("http")) await page.goto("/robots.txt");
   await page.evaluate(
-    ({ a, t }) => {
+    ({ a, t, p }) => {
       localStorage.setItem("token", a.token);
       localStorage.setItem(
         "user",
         JSON.stringify({ id: a.userId, email: a.email, username: a.username, credits_remaining: a.credits }),
       );
       if (t) localStorage.setItem("theme", t);
+      localStorage.setItem("scenePictures", p);
     },
-    { a: account, t: theme },
+    { a: account, t: theme, p: pictures },
   );
 }
 
