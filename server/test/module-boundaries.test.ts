@@ -60,6 +60,17 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   ],
 };
 
+/**
+ * Files allowed to name another module's table in SQL, each with why. The shared history of branches (decision
+ * 0137) keeps a branch's lineage (`history_from`, `history_through`) and takes its tree's lock on the story row,
+ * inside every branch read's SQL; the lineage belongs in a table of chat's own, which is left to issue 41.
+ */
+const ALLOWED_TRESPASSES: Record<string, { table: string; why: string }> = {
+  "chat/branch-history.ts": { table: "stories", why: "a branch's lineage columns and its tree's lock" },
+  "chat/branch-messages.ts": { table: "stories", why: "a branch's lineage in every branch read" },
+  "chat/recall-vectors.ts": { table: "stories", why: "a branch's lineage in recall by meaning" },
+};
+
 async function moduleSources(): Promise<{ module: string; file: string; text: string }[]> {
   const entries = await readdir(src, { recursive: true, withFileTypes: true });
   const files = entries.filter(
@@ -90,6 +101,7 @@ describe("module boundaries", () => {
         if (owner === module) continue;
         for (const table of tables) {
           if (new RegExp(`\\b(from|join|into|update)\\s+"?${table.sql}\\b"?`, "i").test(text)) {
+            if (ALLOWED_TRESPASSES[file.split(path.sep).join("/")]?.table === table.sql) continue;
             trespasses.push(`${file} writes SQL over ${table.sql}`);
           }
         }
