@@ -54,6 +54,12 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "messageSpeechChunks", sql: "message_speech_chunks" },
   ],
   interop: [{ drizzle: "storyRestores", sql: "story_restores" }],
+  oidc: [
+    { drizzle: "oidcIdentities", sql: "oidc_identities" },
+    { drizzle: "oidcLogins", sql: "oidc_logins" },
+    { drizzle: "oidcLinks", sql: "oidc_links" },
+    { drizzle: "oidcSessions", sql: "oidc_sessions" },
+  ],
   admin: [
     { drizzle: "usageCaps", sql: "usage_caps" },
     { drizzle: "adminAudit", sql: "admin_audit" },

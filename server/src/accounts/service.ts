@@ -134,6 +134,39 @@ export async function startSession(ctx: AccountsContext, row: UserRow): Promise<
   return authResponse(ctx, row, await createSession(ctx, row.id));
 }
 
+/**
+ * An account for an address another way has verified (OIDC, decision 0146): a free username near `hint`, a
+ * password nobody knows (a reset by mail can set one), the sign-up bonus.
+ */
+export async function registerVerified(ctx: AccountsContext, email: string, hint: string): Promise<UserRow> {
+  const base = (hint.replace(/[^A-Za-z0-9_.-]/g, "") || "player").slice(0, 25);
+  const stem = base.length >= 3 ? base : `${base}player`;
+  let username = stem;
+  for (let attempt = 0; await findUserByUsername(ctx.db, username); attempt++) {
+    if (attempt >= 20) throw new Conflict("No free username could be found. Please try again.");
+    username = `${stem}-${Math.floor(1000 + Math.random() * 9000)}`;
+  }
+  const passwordHash = await hashPassword(newToken());
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const user = await insertUser(tx, {
+        email,
+        username,
+        passwordHash,
+        createdAt: now,
+        emailVerifiedAt: now,
+      });
+      await openAccountWithSignupBonus(tx, user.id, now);
+      return user;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new Conflict("That email or username was just taken. Please try again.");
+    throw error;
+  }
+}
+
 export async function register(ctx: AccountsContext, input: RegisterRequest): Promise<AuthResponse> {
   if (await findUserByEmail(ctx.db, input.email)) {
     throw new Conflict("An account with this email already exists. Try signing in instead.");

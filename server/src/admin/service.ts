@@ -328,6 +328,19 @@ export async function makeAdmin(ctx: AdminContext, email: string): Promise<UserR
   return row;
 }
 
+/** Sign-in by OIDC (decision 0146): a member of an admin group becomes an administrator, audited as `actor`. */
+export async function makeAdminByClaim(
+  ctx: AdminContext,
+  actor: Actor,
+  row: UserRow,
+  reason: string,
+): Promise<UserRow> {
+  if (row.role === "admin") return row;
+  const changed = await changeAccount(ctx, row.id, { role: "admin" });
+  await audit(ctx, actor, "update_user", row, { role: "admin" }, reason);
+  return changed ?? row;
+}
+
 /** The actor for an administrator's request. */
 export function actorOf(user: { id: string; email: string }): Actor {
   return { id: user.id, label: user.email };

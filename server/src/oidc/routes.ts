@@ -35,7 +35,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 export const oidcRoutes: RouteModule = async (app, { ctx: appCtx, kit }) => {
   const config = appCtx.config;
   if (!config.oidc) return;
-  const ctx: OidcContext = { ...kit.accounts, oidc: config.oidc };
+  const ctx: OidcContext = { ...appCtx, sessions: kit.accounts.sessions, oidc: config.oidc };
   const { limiter } = kit;
   const accountLimits = accountLimitsFor(config.addressLimitsFactor);
   const secure = config.appUrl.startsWith("https:") ? "; Secure" : "";

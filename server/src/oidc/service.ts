@@ -2,39 +2,35 @@
 // and nonce, the ID token checked by openid-client, accounts found by (issuer, subject), linked by verified
 // email only after the player's password, created when auto-registration is on, refused outside the allowed
 // domains or when disabled; a group claim makes an administrator. The session that follows is the app's own.
-import { type AuthResponse, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "@storyverse/contract/accounts";
+import type { AuthResponse } from "@storyverse/contract/accounts";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
-import {
-  findUserByEmail,
-  findUserById,
-  findUserByUsername,
-  insertUser,
-  type UserRow,
-} from "../accounts/repo";
-import { digestToken, hashPassword, newToken } from "../accounts/secrets";
+import { digestToken, newToken } from "../accounts/secrets";
 import {
   AccountDisabled,
   type AccountsContext,
-  changeAccount,
+  accountByEmail,
+  accountById,
   type LoginGuard,
   login,
   logout,
   markEmailVerified,
+  registerVerified,
   startSession,
+  type UserRow,
 } from "../accounts/service";
+import { type AdminContext, makeAdminByClaim } from "../admin/service";
 import type { OidcConfig } from "../config";
-import { openAccountWithSignupBonus } from "../credits/service";
-import { adminAudit, oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
-import { DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
+import { oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
+import { Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
 
 /** How long a sign-in may take at the provider, and a link may wait for the password. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 const LINK_TTL_MS = 15 * 60 * 1000;
 const BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
-export type OidcContext = AccountsContext & { oidc: OidcConfig };
+export type OidcContext = AccountsContext & AdminContext & { oidc: OidcConfig };
 
 /** Each provider's discovered metadata, once per process (a failed discovery is tried again next time). */
 const discovered = new Map<string, Promise<client.Configuration>>();
@@ -189,7 +185,7 @@ async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: stri
     .from(oidcIdentities)
     .where(and(eq(oidcIdentities.issuer, account.issuer), eq(oidcIdentities.subject, account.subject)));
   if (identity) {
-    const row = await findUserById(ctx.db, identity.userId);
+    const row = await accountById(ctx, identity.userId);
     if (!row) throw new NotAuthenticated();
     return { kind: "signed_in", auth: await sessionFor(ctx, row, account) };
   }
@@ -198,7 +194,7 @@ async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: stri
       `${ctx.oidc.providerName} did not give a verified email address for your account, so it cannot be used to sign in here.`,
     );
   }
-  const existing = await findUserByEmail(ctx.db, account.email);
+  const existing = await accountByEmail(ctx, account.email);
   if (existing) {
     if (existing.disabledAt !== null) throw new AccountDisabled();
     // Linked only with the player's consent: the account's password, once (decision 0146).
@@ -222,35 +218,11 @@ async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: stri
       `There is no account for ${account.email} here, and new accounts are not opened by ${ctx.oidc.providerName} sign-in. Please ask the site's administrator.`,
     );
   }
-  const row = await registerFromProvider(ctx, account.email, hint);
+  const row = await registerVerified(ctx, account.email, hint);
   await ctx.db
     .insert(oidcIdentities)
     .values({ issuer: account.issuer, subject: account.subject, userId: row.id, createdAt: ctx.clock.now() });
   return { kind: "signed_in", auth: await sessionFor(ctx, row, account) };
-}
-
-/** A new account for a verified provider address: a free username near the hint, a password nobody knows. */
-async function registerFromProvider(ctx: OidcContext, email: string, hint: string): Promise<UserRow> {
-  const base = (hint.replace(/[^A-Za-z0-9_.-]/g, "") || "player").slice(0, USERNAME_MAX_LENGTH - 5);
-  const stem = base.length >= USERNAME_MIN_LENGTH ? base : `${base}player`.slice(0, USERNAME_MAX_LENGTH - 5);
-  let username = stem;
-  for (let attempt = 0; await findUserByUsername(ctx.db, username); attempt++) {
-    username = `${stem}-${Math.floor(1000 + Math.random() * 9000)}`;
-    if (attempt > 20) throw new DomainError("conflict", "No free username could be found. Please try again.");
-  }
-  const passwordHash = await hashPassword(newToken());
-  const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const user = await insertUser(tx, {
-      email,
-      username,
-      passwordHash,
-      createdAt: now,
-      emailVerifiedAt: now,
-    });
-    await openAccountWithSignupBonus(tx, user.id, now);
-    return user;
-  });
 }
 
 /** The app's ordinary session for the account, remembered with the provider session it came from. */
@@ -261,18 +233,13 @@ async function sessionFor(
 ): Promise<AuthResponse> {
   if (row.disabledAt !== null) throw new AccountDisabled();
   let current = row;
-  if (account.admin && row.role !== "admin") {
-    current = (await changeAccount(ctx, row.id, { role: "admin" })) ?? row;
-    await ctx.db.insert(adminAudit).values({
-      at: ctx.clock.now(),
-      actorId: null,
-      actor: `${ctx.oidc.providerName} group claim`,
-      action: "update_user",
-      targetId: row.id,
-      target: row.email,
-      details: { role: "admin" },
-      reason: `A member of ${ctx.oidc.adminGroups.join(", ")} at sign-in`,
-    });
+  if (account.admin) {
+    current = await makeAdminByClaim(
+      ctx,
+      { id: null, label: `${ctx.oidc.providerName} group claim` },
+      row,
+      `A member of ${ctx.oidc.adminGroups.join(", ")} at sign-in`,
+    );
   }
   if (current.emailVerifiedAt === null) await markEmailVerified(ctx, current.email);
   const auth = await startSession(ctx, current);
@@ -301,7 +268,7 @@ export async function confirmLink(
   if (!link || link.expiresAt <= ctx.clock.now()) {
     throw new InvalidInput("This link request has expired. Please sign in again.");
   }
-  const row = await findUserById(ctx.db, link.userId);
+  const row = await accountById(ctx, link.userId);
   if (!row) throw new InvalidInput("This link request has expired. Please sign in again.");
   // The ordinary password check: its failure counts and limits, and the disabled account's answer.
   const checked = await login(ctx, row.email, password, guard);
