@@ -204,7 +204,7 @@ export function MediaCanvas({
               ? "The canvas's picture shows in the story too: press to show it once"
               : "Pictures show once, here: press to show them in the story too"
           }
-          className="absolute bottom-3 left-3 hidden h-9 items-center gap-1.5 rounded-xl bg-black/55 px-3 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/75 aria-pressed:bg-black/80 lg:inline-flex"
+          className="absolute bottom-3 left-3 hidden h-9 items-center gap-1.5 rounded-xl bg-black/55 px-3 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/75 aria-pressed:bg-black/80 aria-pressed:ring-2 aria-pressed:ring-white/70 lg:inline-flex"
         >
           <Images aria-hidden="true" className="size-4" />
           Also in the story
