@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { fillAccount } from "../../test/full-account";
 import { openEventStream } from "../../test/sse";
+import { adjustCredits } from "../admin/service";
 import { closedAccountLedger, creditTransactions, paymentSessions } from "../db/schema";
 import { RATE_LIMIT_TABLE } from "../platform/rate-limit";
 
@@ -116,6 +117,12 @@ describe("deleting an account", () => {
       description: "100 credits",
       createdAt: now,
     });
+    // An administrator's grant, in the audit log under the account's id and address: the log forgets them.
+    await adjustCredits(t.ctx, { id: other.userId, label: other.email }, user.userId, {
+      amount: 2,
+      reason: "A thank-you",
+    });
+    expect(await tablesNaming(user)).toContain("admin_audit");
     // An archive made before leaving: its file goes too.
     const archive = await t.app.inject({
       method: "POST",

@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
 import type { AppContext } from "../context";
+import { forgetAccountInAudit } from "../admin/service";
 import { accountLedgerCount, closeLedger } from "../credits/account-rows";
 import { ownedObjectKeysPage } from "../media/account-rows";
 import { paidCheckouts } from "../payments/account-rows";
@@ -75,6 +76,8 @@ export async function closeAccount(
   const closedAt = ctx.clock.now();
   const straggling = await ctx.db.transaction(async (tx) => {
     await closeLedger(tx, userId, randomUUID(), closedAt, payments);
+    // The audit log keeps what administrators did to the account, no longer naming it (decision 0140).
+    await forgetAccountInAudit({ db: tx }, userId);
     const keys = [
       ...(await ownedObjectKeysPage(tx, userId, null, DELETE_PAGE)),
       ...(await accountExportKeys(tx, userId)),
