@@ -317,7 +317,7 @@ test("story settings save only what changed", async ({ page }) => {
   await card(page, FIRST).getByRole("button", { name: "Story Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Story Settings" });
   await expect(dialog.getByLabel("Story Title")).toHaveValue(FIRST);
-  await expect(dialog.getByText(`${FIRST_CONTEXT.length}/2000`)).toBeVisible();
+  await expect(dialog.getByText(`${FIRST_CONTEXT.length}/65000`)).toBeVisible();
 
   // Nothing changed: the dialog closes without a call.
   let puts = 0;

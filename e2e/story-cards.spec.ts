@@ -87,7 +87,7 @@ test(`a card with a portrait wakes on its trigger: the narrator names it, the co
     "the captain",
   ]);
   await cards.getByLabel("Description").fill("A one-eyed captain in a scarlet coat.");
-  await expect(cards.getByText("37/1000")).toBeVisible();
+  await expect(cards.getByText("37/32000")).toBeVisible();
   await cards.getByLabel("Upload a portrait").setInputFiles({
     name: "rell.png",
     mimeType: "image/png",
