@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { fetchMedia, galleryImage } from "../../test/media";
+import { ledgerSum } from "../credits/repo";
+import { sweepUnsettledCharges } from "../credits/service";
+import type { ImageProvider } from "../providers/types";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -184,5 +187,60 @@ describe("editing a picture offline", () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().detail).toMatch(/kind must be one of inpaint, outpaint, vary or upscale/);
     expect(await balance(user)).toBe(before);
+  });
+
+  it("a process that dies while the painter works leaves its charge to the sweep, refunded once; a delivered edit leaves none", async () => {
+    const user = await createUser(t);
+    const { balance, refunds } = moneyOf(t);
+    const parent = await galleryImage(t, user.userId, "#446688", 32, 32);
+    const before = await balance(user);
+    const unsettled = async () =>
+      (
+        await t.database.executeSql("select paid_for from unsettled_charges where user_id = $1", [
+          user.userId,
+        ])
+      ).rows;
+
+    const delivered = await edit(user, parent.id, { kind: "upscale" });
+    expect(delivered.statusCode).toBe(200);
+    expect(await unsettled()).toHaveLength(0);
+
+    // The painter takes the edit and the process "dies": the request never hears back.
+    const painter = t.providers.image;
+    let started!: () => void;
+    const painting = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const dying: ImageProvider = {
+      name: painter.name,
+      generate: (request) => painter.generate(request),
+      editKinds: ["vary"],
+      edit: () => {
+        started();
+        return new Promise(() => {});
+      },
+    };
+    t.providers.image = dying;
+    try {
+      const hung = edit(user, parent.id, { kind: "vary" });
+      const early = await Promise.race([painting.then(() => undefined), hung]);
+      expect(early?.body).toBeUndefined();
+      expect(await unsettled()).toHaveLength(1);
+      expect(await balance(user)).toBe(before - CREDIT_COSTS.image_upscale - CREDIT_COSTS.image_vary);
+      const later = new Date(t.clock.now().getTime() + 60 * 60_000);
+      // However many sweepers run, the charge is refunded once.
+      await Promise.all([1, 2, 3].map(() => sweepUnsettledCharges(t.database.db, later, 15 * 60_000)));
+      expect(await refunds(user)).toHaveLength(1);
+      expect(await balance(user)).toBe(before - CREDIT_COSTS.image_upscale);
+      expect(await ledgerSum(t.database.db, user.userId)).toBe(
+        (
+          await t.database.executeSql("select balance_tenths from credit_accounts where user_id = $1", [
+            user.userId,
+          ])
+        ).rows[0]!.balance_tenths as number,
+      );
+    } finally {
+      t.providers.image = painter;
+    }
   });
 });

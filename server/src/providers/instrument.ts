@@ -64,7 +64,7 @@ export function instrumentProviders(providers: Providers): Providers {
     })();
   return {
     text,
-    image: counted(providers.image, { generate: "image" }),
+    image: counted(providers.image, { generate: "image", edit: "image_edit" }),
     video: counted(providers.video, { start: "video", poll: "video_poll" }),
     speech: providers.speech && counted(providers.speech, { transcribe: "transcription" }),
     voice: providers.voice && counted(providers.voice, { speak: "speech", listVoices: "voices" }),
