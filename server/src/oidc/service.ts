@@ -36,7 +36,7 @@ export type OidcContext = AccountsContext & AdminContext & { oidc: OidcConfig };
 const discovered = new Map<string, Promise<client.Configuration>>();
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-export function providerConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
+function providerConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
   const key = `${oidc.issuerUrl}|${oidc.clientId}|${oidc.clientSecret ?? ""}`;
   let found = discovered.get(key);
   if (!found) {
@@ -78,7 +78,7 @@ export async function beginSignIn(ctx: OidcContext): Promise<{ url: string; stat
 }
 
 /** What a finished callback leads to: a session, or the link screen asking for the account's password. */
-export type SignInOutcome =
+type SignInOutcome =
   | { kind: "signed_in"; auth: AuthResponse }
   | { kind: "link"; token: string; email: string };
 
