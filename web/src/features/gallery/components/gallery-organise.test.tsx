@@ -189,4 +189,32 @@ describe("organising the Gallery", () => {
     );
     expect(calls.find((call) => call.method === "PUT")).toMatchObject({ body: { boards: [BOARD] } });
   });
+
+  it("shows an edit's seed and the picture it was edited from (decision 0145)", async () => {
+    server((call) => {
+      if (call.path === `/api/media/${id(1)}/details`)
+        return json({
+          item: item(1, { description: "A golden moon" }),
+          prompt: "A golden moon",
+          width: 2048,
+          height: 1536,
+          bytes: 1024,
+          mime_type: "image/png",
+          model: null,
+          seed: 1234,
+          references: [],
+          parent: item(2),
+          children: [],
+        });
+      return undefined;
+    });
+    renderGallery();
+    await screen.findByRole("list", { name: "Your media" });
+    fireEvent.click(within(grid()).getByRole("button", { name: "Details of Scene 1" }));
+    const panel = await screen.findByRole("dialog", { name: "Details" });
+    expect(await within(panel).findByText("1234")).toBeTruthy();
+    expect(within(panel).getAllByText("Not recorded")).toHaveLength(1);
+    const madeFrom = within(panel).getByRole("list", { name: "Made from" });
+    expect(within(madeFrom).getByRole("img").getAttribute("src")).toBe("/media/2.thumb.webp?sig=x");
+  });
 });

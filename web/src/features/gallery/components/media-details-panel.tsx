@@ -145,7 +145,11 @@ function DetailsBody({
         </Fact>
         <Fact term="Model">{details.data.model ?? NOT_RECORDED}</Fact>
         <Fact term="Seed">{details.data.seed ?? NOT_RECORDED}</Fact>
-        <Strip label="Made from" items={details.data.references} />
+        {/* An edit's parent (decision 0145) comes first among what it was made from. */}
+        <Strip
+          label="Made from"
+          items={[...(details.data.parent ? [details.data.parent] : []), ...details.data.references]}
+        />
         <Strip label="Made from it" items={details.data.children} />
       </dl>
       <fieldset className="flex flex-col gap-2">
