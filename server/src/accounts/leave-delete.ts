@@ -15,8 +15,8 @@
 // closeAccount does 1-4 without a password: for an administrator's delete (server/src/admin).
 import { randomUUID } from "node:crypto";
 import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
-import type { AppContext } from "../context";
 import { forgetAccountInAudit } from "../admin/service";
+import type { AppContext } from "../context";
 import { accountLedgerCount, closeLedger } from "../credits/account-rows";
 import { ownedObjectKeysPage } from "../media/account-rows";
 import { paidCheckouts } from "../payments/account-rows";

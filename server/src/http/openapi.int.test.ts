@@ -579,7 +579,12 @@ describe("the OpenAPI document against the real answers", () => {
     const keptParams = { id: kept.id };
     await call({ method: "PUT", path: "/api/media/{id}", params: keptParams, body: { favourite: true } });
     await call({ method: "GET", path: "/api/media/{id}/details", params: keptParams });
-    await call({ method: "POST", path: "/api/media/{id}/edit", params: keptParams, body: { kind: "upscale" } });
+    await call({
+      method: "POST",
+      path: "/api/media/{id}/edit",
+      params: keptParams,
+      body: { kind: "upscale" },
+    });
     await call({ method: "GET", path: "/api/gallery", query: { board: board.id, favourite: "1" } });
     await call({ method: "POST", path: "/api/media/zip", body: { ids: [kept.id] } });
     await call({ method: "DELETE", path: "/api/boards/{id}", params: board });

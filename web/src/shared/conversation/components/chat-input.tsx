@@ -117,7 +117,6 @@ export function ChatInput({
   });
 
   // Grow with the text up to 200 px, then scroll inside.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
   useLayoutEffect(() => {
     const element = textarea.current;
     if (!element) return;
