@@ -2,7 +2,7 @@
 // too); a draft from "Make a card" prefills the editor; the list's switch and delete; importing a card or a
 // lorebook (a dry run's preview first, the real import only on confirm); the exports' addresses; the lore
 // settings.
-import type { StoryCard } from "@storyverse/contract/story-cards";
+import { CARD_DESCRIPTION_MAX_LENGTH, type StoryCard } from "@storyverse/contract/story-cards";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
@@ -64,7 +64,7 @@ describe("Story Cards dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "Remove trigger the captain" }));
     expect(chips()).toBe("Rell");
     type("Description", "A one-eyed captain.");
-    expect(screen.getByText("19/1000")).toBeTruthy();
+    expect(screen.getByText(`19/${CARD_DESCRIPTION_MAX_LENGTH}`)).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "place" } });
     fireEvent.click(screen.getByRole("button", { name: "Save card" }));
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
