@@ -105,9 +105,9 @@ test(`story form: says why Create is off, warns at the limit, and shows the serv
 
   // Near the context limit a counter appears.
   const context = dialog.getByLabel("Story Context");
-  await expect(dialog.getByText(/\/2000$/)).toHaveCount(0);
-  await context.fill("a".repeat(1700));
-  await expect(dialog.getByText("1700/2000")).toBeVisible();
+  await expect(dialog.getByText(/\/65000$/)).toHaveCount(0);
+  await context.fill("a".repeat(55_250));
+  await expect(dialog.getByText("55250/65000")).toBeVisible();
 
   // The server refuses a context holding a NUL character: its reason is shown, not only the spec's words.
   await name.fill("Nul Story");

@@ -239,7 +239,7 @@ test("Memory and Author's Note in the settings dialog; the narrator's view shows
   await page.getByRole("button", { name: "Story Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Story Settings" });
   await dialog.getByLabel("Memory").fill("The keeper is named Old Ansel and fears the sea.");
-  await expect(dialog.getByText("48/2000")).toBeVisible();
+  await expect(dialog.getByText("48/65000")).toBeVisible();
   await dialog.getByLabel("Author's Note").fill("Tone: eerie, slow.");
   await expect(dialog.getByText("18/500")).toBeVisible();
   // Generation: the composer starts in Do from now on, and the narrator may write more.
