@@ -121,7 +121,7 @@ export function narratorContext(
   // The story's long texts are stored whole and sent within their shares of the budget (decision 0142).
   const budget = ctx.config.narratorContextTokens;
   const cuts: CutToBudget[] = [];
-  const fit = (part: CutToBudget["part"], text: string, percent: number) => {
+  const withinBudget = (part: CutToBudget["part"], text: string, percent: number) => {
     const fitted = fitToTokens(text, Math.floor((budget * percent) / 100), countTextTokens);
     if (fitted.cut) {
       cuts.push({
@@ -134,9 +134,13 @@ export function narratorContext(
   };
   const sent = story && {
     ...story,
-    context: fit("context", story.context ?? "", STORY_CONTEXT_BUDGET_PERCENT),
-    narratorInstructions: fit("instructions", story.narratorInstructions ?? "", INSTRUCTIONS_BUDGET_PERCENT),
-    postHistoryInstructions: fit(
+    context: withinBudget("context", story.context ?? "", STORY_CONTEXT_BUDGET_PERCENT),
+    narratorInstructions: withinBudget(
+      "instructions",
+      story.narratorInstructions ?? "",
+      INSTRUCTIONS_BUDGET_PERCENT,
+    ),
+    postHistoryInstructions: withinBudget(
       "post_history_instructions",
       story.postHistoryInstructions ?? "",
       POST_HISTORY_BUDGET_PERCENT,
