@@ -105,3 +105,17 @@ export const forgotPasswordMessage = (email: string) =>
   `If an account exists with ${email}, we've sent a password reset link to your inbox.`;
 export const RESEND_VERIFICATION_MESSAGE = "Verification email sent! Please check your inbox.";
 export const EMAIL_VERIFIED_MESSAGE = "Email verified successfully! You can now log in.";
+
+/**
+ * Why a sign-in by OIDC was refused: the `reason` of the web app's `/auth/oidc#error=...` landing, which the app
+ * says in its own words (never the fragment's text, which anyone could write into a link; decision 0147).
+ */
+export const OIDC_REFUSALS = [
+  "provider_error",
+  "state_mismatch",
+  "untrusted_answer",
+  "domain_not_allowed",
+  "email_unverified",
+  "registration_off",
+] as const;
+export type OidcRefusal = (typeof OIDC_REFUSALS)[number];

@@ -55,7 +55,14 @@ afterAll(async () => {
   await provider?.close();
 });
 
-type Landing = { access_token?: string; link?: string; email?: string; error?: string; code?: string };
+type Landing = {
+  access_token?: string;
+  link?: string;
+  email?: string;
+  error?: string;
+  code?: string;
+  reason?: string;
+};
 
 /** A browser's whole round trip: the app's start, the provider's pages, the app's callback; where it lands. */
 async function signIn(
@@ -117,6 +124,7 @@ describe("sign-in by OIDC", () => {
     const landing = await signIn("stranger", { app: closed });
     expect(landing.access_token).toBeUndefined();
     expect(landing.error).toContain("new accounts are not opened by Guild ID sign-in");
+    expect(landing.reason).toBe("registration_off");
     const [row] = await closed.ctx.db.select().from(users).where(eq(users.email, "stranger@guild.test"));
     expect(row).toBeUndefined();
     const password = await closed.app.inject({
@@ -135,10 +143,12 @@ describe("sign-in by OIDC", () => {
     const outside = await signIn("outsider");
     expect(outside.access_token).toBeUndefined();
     expect(outside.error).toBe("Sign-in with Guild ID is open to addresses at guild.test, example.org only.");
+    expect(outside.reason).toBe("domain_not_allowed");
     provider.accounts.set("unverified", { email: "una@guild.test", email_verified: false });
     const unverified = await signIn("unverified");
     expect(unverified.access_token).toBeUndefined();
     expect(unverified.error).toContain("did not give a verified email address");
+    expect(unverified.reason).toBe("email_unverified");
   });
 
   it("links an existing password account by its verified email only after the account's password", async () => {
@@ -202,9 +212,11 @@ describe("sign-in by OIDC", () => {
     const wrongState = await signIn("careful", { tamper: (url) => url.searchParams.set("state", "forged") });
     expect(wrongState.access_token).toBeUndefined();
     expect(wrongState.error).toContain("was not started in this browser");
+    expect(wrongState.reason).toBe("state_mismatch");
     const otherBrowser = await signIn("careful", { cookie: "sv_oidc_state=someone-elses" });
     expect(otherBrowser.access_token).toBeUndefined();
     expect(otherBrowser.error).toContain("was not started in this browser");
+    expect(otherBrowser.reason).toBe("state_mismatch");
     // The nonce this server expects differs from the one the provider put in the ID token.
     const wrongNonce = await signIn("careful", {
       tamper: (url) =>
@@ -215,6 +227,7 @@ describe("sign-in by OIDC", () => {
     });
     expect(wrongNonce.access_token).toBeUndefined();
     expect(wrongNonce.error).toContain("could not be trusted");
+    expect(wrongNonce.reason).toBe("untrusted_answer");
     const [row] = await t.ctx.db.select().from(users).where(eq(users.email, "careful@guild.test"));
     expect(row).toBeUndefined();
   });
@@ -227,6 +240,7 @@ describe("sign-in by OIDC", () => {
     const refused = await signIn("gone");
     expect(refused.access_token).toBeUndefined();
     expect(refused.code).toBe("account_disabled");
+    expect(refused.reason).toBeUndefined();
   });
 
   it("logs out at the app and at the provider (RP-initiated); the provider's back-channel logout ends the session", async () => {

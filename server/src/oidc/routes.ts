@@ -17,6 +17,7 @@ import {
   confirmLink,
   finishSignIn,
   type OidcContext,
+  refusalOf,
   signOut,
 } from "./service";
 
@@ -82,9 +83,11 @@ export const oidcRoutes: RouteModule = async (app, { ctx: appCtx, kit }) => {
           error instanceof DomainError
             ? error.detail
             : "The sign-in could not be completed. Please try again.";
+        const reason = error instanceof DomainError ? refusalOf(error) : undefined;
         fragment = new URLSearchParams({
           error: detail,
           ...(error instanceof DomainError && { code: error.code }),
+          ...(reason && { reason }),
         });
       }
       // In the fragment: never sent to a server or in a Referer; the web app reads it and clears it at once.

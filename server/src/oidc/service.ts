@@ -2,7 +2,7 @@
 // and nonce, the ID token checked by openid-client, accounts found by (issuer, subject), linked by verified
 // email only after the player's password, created when auto-registration is on, refused outside the allowed
 // domains or when disabled; a group claim makes an administrator. The session that follows is the app's own.
-import type { AuthResponse } from "@storyverse/contract/accounts";
+import { type AuthResponse, OIDC_REFUSALS, type OidcRefusal } from "@storyverse/contract/accounts";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
@@ -23,7 +23,7 @@ import {
 import { type AdminContext, makeAdminByClaim } from "../admin/service";
 import type { OidcConfig } from "../config";
 import { oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
-import { Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
+import { DomainError, InvalidInput, NotAuthenticated } from "../platform/errors";
 
 /** How long a sign-in may take at the provider, and a link may wait for the password. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
@@ -31,6 +31,21 @@ const LINK_TTL_MS = 15 * 60 * 1000;
 const BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
 export type OidcContext = AccountsContext & AdminContext & { oidc: OidcConfig };
+
+/** A refused sign-in, with the reason the web app words itself (decision 0147). */
+function refused(
+  code: "invalid_request" | "not_authenticated" | "forbidden",
+  reason: OidcRefusal,
+  detail: string,
+): DomainError {
+  return new DomainError(code, detail, { extra: { reason } });
+}
+
+/** The refusal a sign-in error stands for, if it is one of finishSignIn's. */
+export function refusalOf(error: DomainError): OidcRefusal | undefined {
+  const reason = error.options.extra?.reason;
+  return OIDC_REFUSALS.find((known) => known === reason);
+}
 
 /** Each provider's discovered metadata, once per process (a failed discovery is tried again next time). */
 const discovered = new Map<string, Promise<client.Configuration>>();
@@ -105,18 +120,24 @@ export async function finishSignIn(
   const params = new URLSearchParams(callbackQuery);
   const state = params.get("state");
   if (params.get("error")) {
-    throw new InvalidInput(
+    throw refused(
+      "invalid_request",
+      "provider_error",
       `${ctx.oidc.providerName} did not sign you in: ${params.get("error_description") ?? params.get("error")}`,
     );
   }
   if (!state || !cookieState || state !== cookieState) {
-    throw new InvalidInput(
+    throw refused(
+      "invalid_request",
+      "state_mismatch",
       "This sign-in was not started in this browser, or it has expired. Please try again.",
     );
   }
   const [login] = await ctx.db.delete(oidcLogins).where(eq(oidcLogins.state, state)).returning();
   if (!login || login.expiresAt <= ctx.clock.now()) {
-    throw new InvalidInput(
+    throw refused(
+      "invalid_request",
+      "state_mismatch",
       "This sign-in was not started in this browser, or it has expired. Please try again.",
     );
   }
@@ -132,7 +153,9 @@ export async function finishSignIn(
       idTokenExpected: true,
     });
   } catch (error) {
-    throw new NotAuthenticated(
+    throw refused(
+      "not_authenticated",
+      "untrusted_answer",
       `${ctx.oidc.providerName}'s answer could not be trusted (${(error as Error).message}). Please try again.`,
     );
   }
@@ -172,7 +195,9 @@ function refuseDomain(ctx: OidcContext, email: string | undefined): void {
   if (ctx.oidc.allowedDomains.length === 0) return;
   const domain = email?.split("@").pop()?.toLowerCase();
   if (!domain || !ctx.oidc.allowedDomains.includes(domain)) {
-    throw new Forbidden(
+    throw refused(
+      "forbidden",
+      "domain_not_allowed",
       `Sign-in with ${ctx.oidc.providerName} is open to addresses at ${ctx.oidc.allowedDomains.join(", ")} only.`,
     );
   }
@@ -190,7 +215,9 @@ async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: stri
     return { kind: "signed_in", auth: await sessionFor(ctx, row, account) };
   }
   if (!account.email || !account.emailVerified) {
-    throw new Forbidden(
+    throw refused(
+      "forbidden",
+      "email_unverified",
       `${ctx.oidc.providerName} did not give a verified email address for your account, so it cannot be used to sign in here.`,
     );
   }
@@ -214,7 +241,9 @@ async function signInWith(ctx: OidcContext, account: ProviderAccount, hint: stri
     return { kind: "link", token, email: existing.email };
   }
   if (!ctx.oidc.autoRegister) {
-    throw new Forbidden(
+    throw refused(
+      "forbidden",
+      "registration_off",
       `There is no account for ${account.email} here, and new accounts are not opened by ${ctx.oidc.providerName} sign-in. Please ask the site's administrator.`,
     );
   }
