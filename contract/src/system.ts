@@ -1,5 +1,6 @@
 // Health probe and capability discovery: the first calls any client makes.
 import { z } from "zod";
+import { MEDIA_EDIT_KINDS } from "./media-edit";
 
 export const healthResponseSchema = z.object({ status: z.literal("ok") });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
@@ -42,6 +43,12 @@ export const configResponseSchema = z.object({
       "Which adapter serves each capability; 'offline' means generated locally, without an AI vendor",
     ),
   offline_providers: z.boolean().describe("True when any capability is served by the offline providers"),
+  image_edit_kinds: z
+    .array(z.enum(MEDIA_EDIT_KINDS))
+    .optional()
+    .describe(
+      "The picture edits the configured image service can make (POST /api/media/{id}/edit, decision 0148); absent: none",
+    ),
   sign_in: z
     .object({
       password: z.boolean().describe("Whether email and password sign-in and registration are on"),

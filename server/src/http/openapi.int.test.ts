@@ -585,6 +585,8 @@ describe("the OpenAPI document against the real answers", () => {
       params: keptParams,
       body: { kind: "upscale" },
     });
+    const keptUrl = await t.ctx.storage.signedUrl(kept.storageKey);
+    await call({ method: "GET", path: "/api/media/by-url", query: { url: keptUrl } });
     await call({ method: "GET", path: "/api/gallery", query: { board: board.id, favourite: "1" } });
     await call({ method: "POST", path: "/api/media/zip", body: { ids: [kept.id] } });
     await call({ method: "DELETE", path: "/api/boards/{id}", params: board });

@@ -53,6 +53,11 @@ async function leftHalfMask() {
 const raw = async (png: Buffer) => sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 
 describe("editing a picture through OpenAI", () => {
+  it("/api/config offers only the edits OpenAI's adapter declares (the web shows no other button)", async () => {
+    const config = (await t.app.inject({ method: "GET", url: "/api/config" })).json();
+    expect(config.image_edit_kinds).toEqual(["inpaint", "vary"]);
+  });
+
   it("sends image, mask (transparent where it may paint), prompt and model as multipart; keeps the rest", async () => {
     const user = await createUser(t);
     const parent = await galleryImage(t, user.userId, "#0000ff", 48, 32);

@@ -244,3 +244,37 @@ describe("editing a picture offline", () => {
     }
   });
 });
+
+describe("finding the gallery item behind a picture's URL (a story's picture, decision 0148)", () => {
+  const byUrl = (user: TestUser, url: string) =>
+    t.app.inject({
+      method: "GET",
+      url: `/api/media/by-url?url=${encodeURIComponent(url)}`,
+      headers: bearer(user.token),
+    });
+
+  it("answers the player's item for its URL or its thumbnail's; another player's or an unknown URL is a 404", async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const picture = await galleryImage(t, owner.userId, "#228844", 32, 32);
+    const url = await t.ctx.storage.signedUrl(picture.storageKey);
+    const res = await byUrl(owner, url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().item).toMatchObject({ id: picture.id, type: "image" });
+    if (picture.thumbnailKey) {
+      const thumb = await byUrl(owner, await t.ctx.storage.signedUrl(picture.thumbnailKey));
+      expect(thumb.json().item.id).toBe(picture.id);
+    }
+    for (const [user, asked] of [
+      [other, url],
+      [owner, "https://elsewhere.example/picture.png"],
+    ] as const) {
+      const refused = await byUrl(user, asked);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json().detail).toBe("This picture is not in your Gallery.");
+    }
+    const empty = await byUrl(owner, "");
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().detail).toContain("url");
+  });
+});

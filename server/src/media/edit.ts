@@ -4,6 +4,7 @@
 // runs through payFor like a Studio batch, so the charge has one outcome: the new picture (a gallery item that
 // knows its parent and its seed, stored in the transaction that settles the charge) or a full refund.
 import { randomInt, randomUUID } from "node:crypto";
+import type { GalleryItem } from "@storyverse/contract/media";
 import {
   EDIT_PRICE_KIND,
   type MediaEditRequest,
@@ -17,7 +18,7 @@ import { InvalidInput, NotFound } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { decodeDataUrl, inspectImage } from "./images";
 import { assertStorageAvailable } from "./quota";
-import { findOwnedById, type MediaItemRow } from "./repo";
+import { findOwnedById, findOwnedByKey, type MediaItemRow } from "./repo";
 import { saveImage, toGalleryItem } from "./service";
 
 type EditContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config">;
@@ -143,4 +144,16 @@ async function checkMask(value: string | undefined, parent: MediaItemRow): Promi
     );
   }
   return data;
+}
+
+/** The player's gallery item behind a URL the storage signed (its original's or thumbnail's), or a 404. */
+export async function galleryItemByUrl(
+  ctx: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  url: string,
+): Promise<GalleryItem> {
+  const key = ctx.storage.keyFromUrl(url);
+  const row = key ? await findOwnedByKey(ctx.db, userId, key) : undefined;
+  if (!row) throw new NotFound(EDIT_ITEM_NOT_FOUND);
+  return toGalleryItem(ctx, row);
 }

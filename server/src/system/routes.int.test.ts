@@ -29,6 +29,7 @@ describe("system routes", () => {
       capabilities: ["accounts", "email_verification", "text", "image", "video", "payments"],
       providers: { text: "offline", image: "offline", video: "offline", transcription: null },
       offline_providers: true,
+      image_edit_kinds: ["inpaint", "outpaint", "vary", "upscale"],
     });
   });
 

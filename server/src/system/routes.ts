@@ -84,7 +84,11 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
         response: { 200: configResponseSchema, 400: errorBodySchema },
       },
     },
-    async () => describeServer(ctx.config),
+    // The edits come from the image provider itself: each adapter declares what it can edit (decision 0145).
+    async () => ({
+      ...describeServer(ctx.config),
+      image_edit_kinds: [...(ctx.providers.image.editKinds ?? [])],
+    }),
   );
 
   app.get("/robots.txt", { schema: { hide: true }, logLevel: "warn" }, async (_request, reply) =>
