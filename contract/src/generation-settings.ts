@@ -21,8 +21,19 @@ export const DEFAULT_AUTHORS_NOTE_DEPTH = 1;
 export const ART_STYLE_MAX_LENGTH = 200;
 export const TEXT_MODEL_MAX_LENGTH = 200;
 
-export const ASPECT_RATIOS = ["4:3", "16:9", "3:4"] as const;
+/** The picture shapes a story's scenes and a Studio batch can take (issue 45 item 2, decision 0149), each 2K long. */
+export const ASPECT_RATIOS = ["1:1", "4:3", "3:4", "16:9", "9:16", "21:9"] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+export const ASPECT_RATIO_MESSAGE = "aspect_ratio must be one of 1:1, 4:3, 3:4, 16:9, 9:16 or 21:9";
+/** The shapes' names in the web (Story Settings' "Scene shape", the Studio's "Shape"). */
+export const ASPECT_RATIO_LABELS: Record<AspectRatio, string> = {
+  "1:1": "1:1 square",
+  "4:3": "4:3 landscape",
+  "3:4": "3:4 portrait",
+  "16:9": "16:9 wide",
+  "9:16": "9:16 tall",
+  "21:9": "21:9 cinema",
+};
 
 /** Do: "You <action>"; Say: `You say "<words>"`; Story: the player's words as narration, unchanged. */
 export const INPUT_MODES = ["do", "say", "story"] as const;
@@ -63,7 +74,7 @@ export const generationSettingsSchema = z.object({
     .string({ error: "art_style must be text" })
     .trim()
     .max(ART_STYLE_MAX_LENGTH, `art_style must be at most ${ART_STYLE_MAX_LENGTH} characters`),
-  aspect_ratio: z.enum(ASPECT_RATIOS, { error: "aspect_ratio must be one of 4:3, 16:9 or 3:4" }),
+  aspect_ratio: z.enum(ASPECT_RATIOS, { error: ASPECT_RATIO_MESSAGE }),
   /** The composer's input mode when a story opens (each turn may send its own). */
   input_mode: inputModeSchema,
   /** The narrator's voice, one of GET /api/voices (voice.ts); null: the speech provider's default. */

@@ -24,6 +24,9 @@ export const galleryItemSchema = z.object({
   seed: z.number().int().nullable().optional(),
   /** The picture it was edited from (decision 0145); null: not an edit, or that picture was deleted. */
   parent_id: z.string().nullable().optional(),
+  /** A picture's size in pixels (decision 0149: its shape shows in the Studio before it loads); null: unknown. */
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
 });
 export type GalleryItem = z.infer<typeof galleryItemSchema>;
 

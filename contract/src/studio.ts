@@ -4,7 +4,9 @@ import { z } from "zod";
 import { MAX_BATCH_SIZE, MAX_INPUT_IMAGES, MIN_BATCH_SIZE, PROMPT_MAX_LENGTH } from "./chat";
 import { quotaInfoSchema } from "./credits";
 import { galleryFilterSchema } from "./gallery";
+import { ASPECT_RATIO_MESSAGE, ASPECT_RATIOS } from "./generation-settings";
 import { galleryItemSchema } from "./media";
+import { seedSchema } from "./media-edit";
 import { inputImageSchema } from "./stories";
 
 /** Earlier Studio results that can be selected for reuse as inputs at once. */
@@ -52,6 +54,13 @@ export const studioGenerateRequestSchema = z.object({
     })
     .optional()
     .default([]),
+  /** The pictures' shape, each 2K on the long side (decision 0149); absent: 4:3, as before. */
+  aspect_ratio: z.enum(ASPECT_RATIOS, { error: ASPECT_RATIO_MESSAGE }).optional(),
+  /**
+   * The first picture's seed; the batch's next pictures take the next seeds (seed + 1, ...), so any one of
+   * them repeats alone with its own seed. Absent: a new one. Every picture keeps its seed (`items[].seed`).
+   */
+  seed: seedSchema.optional(),
 });
 export type StudioGenerateRequest = z.input<typeof studioGenerateRequestSchema>;
 

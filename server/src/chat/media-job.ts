@@ -8,10 +8,15 @@
 // meanwhile (the stale time-out refunded it) or deleted (its story was deleted, which refunds it), the
 // files this try made are removed again instead of being kept beside the refund.
 
+import { randomInt } from "node:crypto";
 import { CAMERA_TEXT_MAX_LENGTH } from "@storyverse/contract/camera";
 import { MEDIA_DEADLINE_MS, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
-import { ART_STYLE_MAX_LENGTH, ASPECT_RATIOS } from "@storyverse/contract/generation-settings";
+import {
+  ART_STYLE_MAX_LENGTH,
+  ASPECT_RATIOS,
+  type AspectRatio,
+} from "@storyverse/contract/generation-settings";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
@@ -36,7 +41,7 @@ export type MediaJobPayload = {
   prompt?: string | undefined;
   /** The story's scene settings (its generation settings): added to the picture's prompt, and its shape. */
   artStyle?: string | undefined;
-  aspectRatio?: "4:3" | "16:9" | "3:4" | undefined;
+  aspectRatio?: AspectRatio | undefined;
   /** What the scene keeps from earlier ones (the story's scene state, its characters' looks): decision 0112. */
   camera?: string | undefined;
 };
@@ -189,14 +194,17 @@ async function produce(ctx: MediaJobContext, message: MessageRow, payload: Media
   let scene: MediaFile | undefined;
   if (!sceneKey) {
     const references = await loadReferences(ctx, message.referenceKeys);
+    // Every scene keeps the seed it was painted with, where the painter takes one (decision 0149).
+    const seed = ctx.providers.image.takesSeed ? randomInt(0, 2 ** 32) : undefined;
     const [image] = await ctx.providers.image.generate({
       prompt: painterPrompt(prompt, payload.camera, payload.artStyle),
       count: 1,
       references,
       ...(payload.aspectRatio ? { aspectRatio: payload.aspectRatio } : {}),
+      ...(seed !== undefined ? { seed } : {}),
     });
     if (!image) throw new ProviderError("The image service returned no image.", true);
-    const item = await saveImage(ctx, ctx.db, origin, image.data);
+    const item = await saveImage(ctx, ctx.db, { ...origin, seed: seed ?? null }, image.data);
     await attach(ctx, message, item, "imageKey");
     sceneKey = item.storageKey;
     posterKey = item.thumbnailKey;

@@ -18,6 +18,7 @@
 // their share of the budget (STORY_CONTEXT_, INSTRUCTIONS_ and POST_HISTORY_BUDGET_PERCENT, by narratorContext
 // in turn.ts), and a Memory that does not fit whole to what is left, at most MEMORY_BUDGET_PERCENT; each cut
 // is answered in `cut`, which "What the narrator sees" shows. A card is still whole or left out.
+import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import { DEFAULT_INSERTION_ORDER, DEFAULT_PRIORITY } from "@storyverse/contract/story-cards";
 import { countTokens } from "gpt-tokenizer";
 import type { ChatMessage } from "../providers/types";
@@ -110,7 +111,7 @@ export type TurnGeneration = {
   model?: string;
   authorsNoteDepth: number;
   artStyle: string;
-  aspectRatio: "4:3" | "16:9" | "3:4";
+  aspectRatio: AspectRatio;
 };
 
 /** A real tokenizer's count (the o200k encoding of OpenAI's current models): an estimate for others. */

@@ -164,6 +164,8 @@ export async function toGalleryItem(
     favourite: row.favourite,
     seed: row.seed ?? null,
     parent_id: row.parentId ?? null,
+    width: row.width ?? null,
+    height: row.height ?? null,
   };
 }
 

@@ -34,8 +34,13 @@ export type ImageRequest = {
   count: number;
   /** 0..10 reference images that the results should stay consistent with. */
   references: MediaFile[];
-  /** A story's scene shape; absent: the vendor's default as before (4:3 where the vendor takes a ratio). */
-  aspectRatio?: "4:3" | "16:9" | "3:4";
+  /** The pictures' shape (a story's scenes, a Studio batch); absent: 4:3. 2K on the long side (decision 0149). */
+  aspectRatio?: ImageAspectRatio;
+  /**
+   * The first picture's seed (unsigned 32-bit); picture i is made with seed + i, so each repeats alone with
+   * its own. Only for a provider that `takesSeed`; absent: the provider's own choice.
+   */
+  seed?: number;
   signal?: AbortSignal;
 };
 
@@ -98,6 +103,9 @@ export type TranscriptionRequest = {
 export interface SpeechProvider {
   readonly name: string;
   transcribe(request: TranscriptionRequest): Promise<string>;
+/** The shapes a picture can take (contract ASPECT_RATIOS). */
+export type ImageAspectRatio = "1:1" | "4:3" | "3:4" | "16:9" | "9:16" | "21:9";
+
 }
 
 /** One voice a speech provider offers (GET /api/voices). */
@@ -122,6 +130,8 @@ export type SpeakRequest = {
 };
 
 /**
+  /** The provider passes `seed` on (the offline painter repeats a seed exactly): pictures keep their seed. */
+  readonly takesSeed?: boolean;
  * Speech as raw PCM: signed 16-bit little-endian, mono, at `sampleRate`. Every adapter hands back the same
  * shape, so narration joins the pieces of one message (several voices) without decoding anything.
  */

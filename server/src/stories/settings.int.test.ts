@@ -137,14 +137,17 @@ describe("a story's generation settings", () => {
       [{ authors_note_depth: 0 }, "authors_note_depth must be a whole number from 1 to 20"],
       [{ authors_note_depth: 21 }, "authors_note_depth must be a whole number from 1 to 20"],
       [{ authors_note_depth: 2.5 }, "authors_note_depth must be a whole number from 1 to 20"],
-      [{ aspect_ratio: "1:1" }, "aspect_ratio must be one of 4:3, 16:9 or 3:4"],
+      [{ aspect_ratio: "2:3" }, "aspect_ratio must be one of 1:1, 4:3, 3:4, 16:9, 9:16 or 21:9"],
       [{ input_mode: "shout" }, "input_mode must be one of do, say or story"],
       [{ art_style: "x".repeat(201) }, "art_style must be at most 200 characters"],
       [{}, "Nothing to update"],
       [{ text_model: "gpt-5-imaginary" }, 'does not offer the model "gpt-5-imaginary"'],
       // One good field with a bad one: nothing at all changes.
       [{ temperature: 0.2, text_model: "llama-nowhere" }, 'does not offer the model "llama-nowhere"'],
-      [{ output_length: "short", aspect_ratio: "2:1" }, "aspect_ratio must be one of 4:3, 16:9 or 3:4"],
+      [
+        { output_length: "short", aspect_ratio: "2:1" },
+        "aspect_ratio must be one of 1:1, 4:3, 3:4, 16:9, 9:16 or 21:9",
+      ],
     ];
     for (const [payload, detail] of bad) {
       const res = await call(user, "PUT", url, payload);

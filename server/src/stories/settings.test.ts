@@ -81,7 +81,7 @@ describe("turnGenerationOf", () => {
   });
 
   it("reads a value it does not know as the default, and no model as the provider's", () => {
-    const odd = { ...row, outputLength: "huge", aspectRatio: "1:1", inputMode: "shout", textModel: null };
+    const odd = { ...row, outputLength: "huge", aspectRatio: "2:3", inputMode: "shout", textModel: null };
     expect(generationOf(odd)).toMatchObject({
       output_length: "medium",
       aspect_ratio: "4:3",

@@ -4,7 +4,9 @@
 // front, images not delivered refunded once, keyed by the batch id (refund:<id>), whatever retries, crashes
 // or the deadline do. A batch ends exactly once (settleBatchIfPending), inside the transaction that records
 // its refund and its event.
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
+import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
+import { seedSchema } from "@storyverse/contract/media-edit";
 import type { StudioBatch, StudioBatchAccepted } from "@storyverse/contract/studio";
 import { z } from "zod";
 import type { AppContext } from "../context";
@@ -23,12 +25,21 @@ import {
   saveImage,
   toGalleryItem,
 } from "../media/service";
+import { InvalidInput } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { findStudioMessage, insertStudioMessages, type StudioMessageRow, settleBatchIfPending } from "./repo";
 
-export const studioBatchJob: JobSpec<{ batchId: string; promptId: string }> = {
+/** The queued batch; its shape and first seed travel with it (absent in jobs queued before decision 0149). */
+type BatchPayload = { batchId: string; promptId: string; aspectRatio?: AspectRatio; seed?: number };
+
+export const studioBatchJob: JobSpec<BatchPayload> = {
   name: "studio-generate-batch",
-  payload: z.object({ batchId: z.uuid(), promptId: z.uuid() }),
+  payload: z.object({
+    batchId: z.uuid(),
+    promptId: z.uuid(),
+    aspectRatio: z.enum(ASPECT_RATIOS).optional(),
+    seed: seedSchema.optional(),
+  }),
   retryLimit: 2,
   retryDelaySeconds: 5,
   retryBackoff: true,
@@ -50,11 +61,34 @@ export function batchSummary(made: number, asked: number): string {
   return `Here ${made === 1 ? "is 1 image" : `are ${made} images`} of the ${asked} you asked for; the ${missing} that could not be made ${missing === 1 ? "was" : "were"} refunded.`;
 }
 
+/** Asked for a seed, a painter that cannot take one is a 400 before the charge (decision 0149). */
+export const noSeedsDetail = (provider: string) =>
+  `The configured image service (${provider}) cannot repeat a seed: leave the seed empty.`;
+
+/**
+ * The batch's first seed: the one asked for, else a new one where the painter takes seeds (kept on every
+ * picture), else none (the vendor picks and the pictures record no seed).
+ */
+export function batchSeed(ctx: Pick<AppContext, "providers">, asked: number | undefined): number | undefined {
+  const provider = ctx.providers.image;
+  if (!provider.takesSeed) {
+    if (asked !== undefined) throw new InvalidInput(noSeedsDetail(provider.name));
+    return undefined;
+  }
+  return asked ?? randomInt(0, 2 ** 32);
+}
+
+/** Picture `index` of a batch seeded `first` was made with first + index (unsigned 32-bit); null: none. */
+export const pictureSeed = (first: number | undefined, index: number): number | null =>
+  first === undefined ? null : (first + index) >>> 0;
+
 export type QueueBatchInput = {
   userId: string;
   prompt: string;
   batchSize: number;
   inputImages: Parameters<typeof checkInputImages>[2];
+  aspectRatio?: AspectRatio | undefined;
+  seed?: number | undefined;
   heavySlotHeld?: boolean;
 };
 
@@ -64,6 +98,7 @@ export async function queueBatch(ctx: BatchContext, input: QueueBatchInput): Pro
     input.userId,
     async () => {
       // The same refusals as the synchronous call, before anything is charged.
+      const seed = batchSeed(ctx, input.seed);
       await assertCovers(ctx, input.userId, "image", input.batchSize);
       // A full media storage is refused before the charge too (decision 0122).
       await assertStorageAvailable(ctx, input.userId, 0);
@@ -103,7 +138,13 @@ export async function queueBatch(ctx: BatchContext, input: QueueBatchInput): Pro
                   createdAt: new Date(at.getTime() + 1),
                 },
               ]);
-              await ctx.jobs.send(studioBatchJob, { batchId, promptId }, { id: batchId, tx });
+              const payload: BatchPayload = {
+                batchId,
+                promptId,
+                ...(input.aspectRatio ? { aspectRatio: input.aspectRatio } : {}),
+                ...(seed !== undefined ? { seed } : {}),
+              };
+              await ctx.jobs.send(studioBatchJob, payload, { id: batchId, tx });
             });
           } catch (error) {
             await discardUploadedInputs(ctx, inputKeys);
@@ -170,7 +211,7 @@ async function settle(
 /** The worker's part: make the images, keep them, settle. A retryable failure before the last try retries. */
 export async function makeBatch(
   ctx: BatchContext,
-  payload: { batchId: string; promptId: string },
+  payload: BatchPayload,
   attempt: JobAttempt,
 ): Promise<void> {
   const batch = await findStudioMessage(ctx.db, payload.batchId);
@@ -191,10 +232,13 @@ export async function makeBatch(
     const references: MediaFile[] = await Promise.all(
       prompt.inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
     );
+    // Every try paints with the seed chosen at queueing, so a retry makes the same pictures.
     const images = await ctx.providers.image.generate({
       prompt: prompt.content,
       count: batch.batchSize,
       references,
+      ...(payload.aspectRatio ? { aspectRatio: payload.aspectRatio } : {}),
+      ...(payload.seed !== undefined && ctx.providers.image.takesSeed ? { seed: payload.seed } : {}),
     });
     const origin: MediaOrigin = {
       userId: batch.userId,
@@ -205,7 +249,10 @@ export async function makeBatch(
       description: prompt.content,
     };
     const outcomes = await Promise.allSettled(
-      images.slice(0, batch.batchSize).map((image) => saveImage(ctx, ctx.db, origin, image.data)),
+      images.slice(0, batch.batchSize).map((image, index) => {
+        const seed = ctx.providers.image.takesSeed ? pictureSeed(payload.seed, index) : null;
+        return saveImage(ctx, ctx.db, { ...origin, seed }, image.data);
+      }),
     );
     for (const outcome of outcomes) {
       if (outcome.status === "fulfilled") saved.push(outcome.value);

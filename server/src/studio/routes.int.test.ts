@@ -140,6 +140,24 @@ describe("POST /api/studio/generate-image", () => {
     expect(await balance(user)).toBe(15);
   });
 
+  it("asks OpenAI for the nearest size of a shape; a seed it cannot take is a 400 before charging", async () => {
+    const user = await createUser(t);
+    const upright = await generate(user, { prompt: "A tall tower", aspect_ratio: "9:16" });
+    expect(upright.statusCode, upright.body).toBe(200);
+    expect(imageCalls()[0]!.json).toMatchObject({ size: "1024x1536" });
+    expect(imageCalls()[0]!.json).not.toHaveProperty("seed");
+    // OpenAI takes no seed: its pictures record none rather than one that would not repeat them.
+    expect(upright.json().items[0]).toMatchObject({ seed: null });
+    const before = await balance(user);
+    const seeded = await generate(user, { prompt: "A tall tower", aspect_ratio: "9:16", seed: 5 });
+    expect(seeded.statusCode).toBe(400);
+    expect(seeded.json().detail).toBe(
+      "The configured image service (openai) cannot repeat a seed: leave the seed empty.",
+    );
+    expect(await balance(user)).toBe(before);
+    expect(imageCalls()).toHaveLength(1);
+  });
+
   it("refuses a blank or overlong prompt", async () => {
     const user = await createUser(t);
     expect((await generate(user, { prompt: "   ", batch_size: 1 })).statusCode).toBe(400);

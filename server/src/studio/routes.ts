@@ -79,7 +79,7 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary:
-          "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded). With `Prefer: respond-async`: queued, 202 at once, the result by a `studio` event and GET /api/studio/batches/{id}",
+          "Make 1 to 4 images now (1.5 credits each; images not delivered are refunded), in one of six shapes (aspect_ratio) and from a seed (each picture keeps its own: seed, seed + 1, ...). With `Prefer: respond-async`: queued, 202 at once, the result by a `studio` event and GET /api/studio/batches/{id}",
         body: studioGenerateRequestSchema,
         response: {
           200: studioGenerateResponseSchema,
@@ -93,12 +93,14 @@ export const studioRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const { prompt, batch_size, input_images } = request.body;
+      const { prompt, batch_size, input_images, aspect_ratio, seed } = request.body;
       const input = {
         userId: user.id,
         prompt,
         batchSize: batch_size,
         inputImages: input_images,
+        aspectRatio: aspect_ratio,
+        seed,
         heavySlotHeld: holdsHeavySlot(request),
       };
       if (prefersAsync(request.headers.prefer)) {

@@ -4,6 +4,7 @@
 // a user pays only for the images they received (payFor settles every charge: delivered or refunded).
 import { randomUUID } from "node:crypto";
 import { STUDIO_IMAGE_USAGE } from "@storyverse/contract/billing";
+import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import type { GalleryItem } from "@storyverse/contract/media";
 import type { InputImage } from "@storyverse/contract/stories";
 import {
@@ -33,7 +34,7 @@ import {
 import { DomainError } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
-import { batchSummary } from "./batch-job";
+import { batchSeed, batchSummary, pictureSeed } from "./batch-job";
 import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } from "./repo";
 
 export { batchStatus, queueBatch, studioEventOf } from "./batch-job";
@@ -79,6 +80,10 @@ export type GenerateInput = {
   prompt: string;
   batchSize: number;
   inputImages: InputImage[];
+  /** The pictures' shape (decision 0149); absent: 4:3. */
+  aspectRatio?: AspectRatio | undefined;
+  /** The first picture's seed; absent: a new one where the painter takes seeds. */
+  seed?: number | undefined;
   /** The upload gate already took the user's heavy slot for this request. */
   heavySlotHeld?: boolean;
 };
@@ -94,6 +99,7 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
   // A user who cannot pay is refused before any input is decoded. Everything that can be the user's
   // mistake (foreign or missing gallery items, non-images, oversized or damaged uploads) is found before
   // the charge: a 400 with nothing charged and nothing stored.
+  const seed = batchSeed(ctx, input.seed);
   await assertCovers(ctx, input.userId, "image", input.batchSize);
   // A full media storage is refused before the charge too (decision 0122): the batch could keep nothing.
   await assertStorageAvailable(ctx, input.userId, 0);
@@ -126,6 +132,8 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
             prompt: input.prompt,
             count: input.batchSize,
             references,
+            ...(input.aspectRatio ? { aspectRatio: input.aspectRatio } : {}),
+            ...(seed !== undefined ? { seed } : {}),
           });
         } catch (error) {
           ctx.log.warn(
@@ -145,7 +153,11 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
         };
         // A vendor may send fewer images than asked, or bytes that are not an image; each is judged alone.
         const settled = await Promise.allSettled(
-          images.slice(0, input.batchSize).map((image) => saveImage(ctx, ctx.db, origin, image.data)),
+          images
+            .slice(0, input.batchSize)
+            .map((image, index) =>
+              saveImage(ctx, ctx.db, { ...origin, seed: pictureSeed(seed, index) }, image.data),
+            ),
         );
         let ownFailure: unknown;
         for (const outcome of settled) {

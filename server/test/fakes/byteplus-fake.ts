@@ -159,6 +159,12 @@ export async function startBytePlusFake(options: { apiKey?: string } = {}): Prom
     if (body.response_format !== undefined && !["url", "b64_json"].includes(String(body.response_format))) {
       return invalid("response_format", "must be url or b64_json");
     }
+    if (
+      body.seed !== undefined &&
+      !(Number.isInteger(body.seed) && Number(body.seed) >= -1 && Number(body.seed) <= 2147483647)
+    ) {
+      return invalid("seed", "seed must be an integer from -1 to 2147483647");
+    }
     if (body.watermark !== undefined && typeof body.watermark !== "boolean")
       return invalid("watermark", "must be a boolean");
     const data = Array.from({ length: count }, (_, index) => {

@@ -2,8 +2,8 @@
 // loop, muted, controls), else the latest image, else 'No Media Yet'. A click opens the large preview.
 // A video that cannot play falls back to its image; media that cannot load at all are reported (their
 // signed URL may have expired, so the owner re-reads them) and the empty state shows meanwhile.
-// Image and video fill one frame of the scene's shape (4:3 unless the story asks for 16:9 or 3:4), the largest
-// that fits the canvas, so switching between them never shrinks or letterboxes the scene. The canvas can fold
+// Image and video fill one frame of the scene's shape (4:3 unless the story asks for another of its six
+// shapes), the largest that fits the canvas, so switching between them never shrinks or letterboxes the scene. The canvas can fold
 // (`fold`): to a slim strip above a phone's chat, to a narrow rail beside a desktop's.
 import {
   ChevronDown,
@@ -44,7 +44,7 @@ interface MediaCanvasProps {
 
 /** The frame: the scene's own shape (4:3 until it is known), as large as the canvas allows. */
 const FRAME = "relative overflow-hidden rounded-2xl bg-black shadow-lifted";
-/** A story's scenes are 4:3 unless its settings ask for 16:9 or 3:4. */
+/** A story's scenes are 4:3 unless its settings ask for another shape (1:1, 3:4, 16:9, 9:16, 21:9). */
 const DEFAULT_RATIO = 4 / 3;
 
 /** The frame's size for a width:height ratio (container query units of the canvas's inner box). */

@@ -66,6 +66,26 @@ describe("BytePlus Seedream 4 images", () => {
     expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual(["2560x1440", "1728x2304"]);
   });
 
+  it("asks for each of the six shapes at Seedream's 2K size and passes the seed on, folded to 31 bits", async () => {
+    expect(images.takesSeed).toBe(true);
+    for (const aspectRatio of ["1:1", "4:3", "3:4", "16:9", "9:16", "21:9"] as const) {
+      await images.generate({ prompt: "a pier", count: 1, references: [], aspectRatio, seed: 4_294_967_295 });
+    }
+    expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual([
+      "2048x2048",
+      "2304x1728",
+      "1728x2304",
+      "2560x1440",
+      "1440x2560",
+      "3024x1296",
+    ]);
+    // The fake refuses a seed outside ModelArk's -1..2147483647: every request above passed.
+    expect(fake.requests.map((r) => (r.json as { seed: number }).seed)).toEqual(Array(6).fill(2_147_483_647));
+    fake.reset();
+    await images.generate({ prompt: "a pier", count: 1, references: [], seed: 42 });
+    expect(fake.requests[0]?.json).toMatchObject({ seed: 42, size: "2K" });
+  });
+
   it("sends references as data URLs and asks for a set of `count` pictures", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#0000ff")];
     const result = await images.generate({ prompt: "the knight again", count: 3, references });

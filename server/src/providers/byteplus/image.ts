@@ -10,7 +10,7 @@ import {
   userMessages,
   type VendorContext,
 } from "../http";
-import { type ImageProvider, ProviderError } from "../types";
+import { type ImageAspectRatio, type ImageProvider, ProviderError } from "../types";
 import type { BytePlusSettings } from "./settings";
 
 /** Seedream 4.0 takes at most 10 reference images. */
@@ -30,13 +30,23 @@ const generationsSchema = z.object({
 // Content-policy refusals will refuse again; anything else an item reports may pass on a second try.
 const finalItemCodes = /sensitive|invalid|risk|policy/i;
 
-/** Seedream 4's recommended 2K sizes for the scene shapes a story can choose. */
-const seedreamSizes = { "4:3": "2304x1728", "16:9": "2560x1440", "3:4": "1728x2304" } as const;
+/** Seedream 4's recommended 2K sizes for every shape a picture can take (decision 0149). */
+export const seedreamSizes: Record<ImageAspectRatio, string> = {
+  "1:1": "2048x2048",
+  "4:3": "2304x1728",
+  "3:4": "1728x2304",
+  "16:9": "2560x1440",
+  "9:16": "1440x2560",
+  "21:9": "3024x1296",
+};
+/** ModelArk's `seed` is a signed 32-bit integer from -1 (random) up: our unsigned seeds are folded into it. */
+const SEED_MASK = 0x7fffffff;
 
 export function createBytePlusImageProvider(settings: BytePlusSettings): ImageProvider {
   const ctx: VendorContext = { ...settings, vendor: "byteplus" };
   return {
     name: "byteplus",
+    takesSeed: true,
 
     async generate(request) {
       if (request.references.length > maxSeedreamReferences) {
@@ -51,8 +61,10 @@ export function createBytePlusImageProvider(settings: BytePlusSettings): ImagePr
         model: settings.model,
         prompt: request.prompt,
         ...(request.references.length > 0 ? { image: request.references.map(toDataUrl) } : {}),
-        // A story's chosen shape at 2K (Seedream 4's recommended sizes), else Seedream's own 2K.
+        // The chosen shape at 2K (Seedream 4's recommended sizes), else Seedream's own 2K.
         size: request.aspectRatio ? seedreamSizes[request.aspectRatio] : "2K",
+        // The first picture's seed: a set made in one call is seeded once (decision 0149).
+        ...(request.seed !== undefined ? { seed: request.seed & SEED_MASK } : {}),
         // One call makes a consistent set: "auto" lets Seedream return up to max_images related pictures.
         sequential_image_generation: several ? "auto" : "disabled",
         ...(several ? { sequential_image_generation_options: { max_images: request.count } } : {}),

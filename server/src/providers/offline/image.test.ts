@@ -53,6 +53,56 @@ describe("offline image provider", () => {
     expect([meta.width, meta.height]).toEqual([192, 256]);
   }, 60_000);
 
+  it("paints every shape 2K on the long side (decision 0149), upright ones upright", async () => {
+    const expected = {
+      "1:1": [2048, 2048],
+      "4:3": [2048, 1536],
+      "3:4": [1536, 2048],
+      "16:9": [2048, 1152],
+      "9:16": [1152, 2048],
+      "21:9": [2048, 878],
+    } as const;
+    for (const [aspectRatio, size] of Object.entries(expected) as [
+      keyof typeof expected,
+      readonly number[],
+    ][]) {
+      const [picture] = await provider.generate({
+        prompt: PROMPT,
+        count: 1,
+        references: [],
+        aspectRatio,
+        seed: 7,
+      });
+      const meta = await sharp(picture!.data).metadata();
+      expect([meta.format, meta.width, meta.height], aspectRatio).toEqual(["png", ...size]);
+    }
+  }, 120_000);
+
+  it("repeats a seed exactly, paints another seed differently, and a batch's picture i is seed + i", async () => {
+    const small = createOfflineImageProvider({ scale: 0.25 });
+    const ask = (seed: number, count = 1, prompt = PROMPT) =>
+      small.generate({ prompt, count, references: [], aspectRatio: "9:16", seed });
+    const [one] = await ask(123_456);
+    const [again] = await ask(123_456);
+    const [other] = await ask(123_457);
+    const [changedPrompt] = await ask(123_456, 1, "a dragon over a castle at dawn, in the rain");
+    expect(again!.data.equals(one!.data)).toBe(true);
+    expect(other!.data.equals(one!.data)).toBe(false);
+    expect(changedPrompt!.data.equals(one!.data)).toBe(false);
+    // The second picture of a batch seeded 123456 is the picture seeded 123457 alone.
+    const batchOfTwo = await ask(123_456, 2);
+    expect(batchOfTwo[0]!.data.equals(one!.data)).toBe(true);
+    expect(batchOfTwo[1]!.data.equals(other!.data)).toBe(true);
+    // The largest seed wraps to 0 for the next picture rather than leaving 32 bits.
+    const wrapped = await ask(4_294_967_295, 2);
+    const [zero] = await ask(0);
+    expect(wrapped[1]!.data.equals(zero!.data)).toBe(true);
+  }, 60_000);
+
+  it("declares that it takes seeds", () => {
+    expect(provider.takesSeed).toBe(true);
+  });
+
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
   });

@@ -1,10 +1,13 @@
-// The offline image provider: paints a 2048x1536 PNG scene from the prompt with sharp, no network (a story's
-// 16:9 scene is 2048x1152 and its 3:4 scene 1536x2048, cut from the middle of a scene painted large enough). The
-// prompt seeds everything (same prompt, same bytes). Reference images steer the picture without appearing
+// The offline image provider: paints a PNG scene from the prompt with sharp, no network, 2K on the long side
+// in every shape (decision 0149): 4:3 is 2048x1536, 1:1 2048x2048, 3:4 1536x2048, 16:9 2048x1152, 9:16
+// 1152x2048, 21:9 2048x878, each cut from the middle of a scene painted large enough to cover it. The prompt
+// picks the world (its theme) and the seed its composition: the same prompt and seed give the same bytes, and
+// another seed another picture of the same world. Picture i of a batch is painted with seed + i, so each one
+// repeats alone with its own seed. Reference images steer the picture without appearing
 // in it: their dominant colours recolour the palette and their light decides which side the scene's light
 // is on (`referenceStyle`), so a selected character's red cloak makes a redder scene, not a pasted photo.
 import sharp from "sharp";
-import type { ImageProvider, ImageRequest, MediaFile } from "../types";
+import type { ImageAspectRatio, ImageProvider, ImageRequest, MediaFile } from "../types";
 import { editOffline } from "./image-edit";
 import { type ReferenceStyle, referenceStyle } from "./references";
 import { SCENE_HEIGHT, SCENE_WIDTH } from "./scene-canvas";
@@ -14,33 +17,34 @@ import { createRng, hashString } from "./seeded";
 
 /** How strongly references pull the palette toward their dominant colours. */
 const REFERENCE_PULL = 0.6;
-/** Golden-ratio step: variant seeds of one prompt land far apart. */
+/** Golden-ratio step: neighbouring seeds of one prompt land far apart. */
 const VARIANT_STEP = 0x9e3779b9;
 
-type AspectRatio = NonNullable<ImageRequest["aspectRatio"]>;
-
 /** Each shape's picture at 2K: the long side is 2048 px, as the painted scene's is. */
-const SHAPES: Record<AspectRatio, { width: number; height: number }> = {
+export const OFFLINE_SHAPES: Record<ImageAspectRatio, { width: number; height: number }> = {
+  "1:1": { width: 2048, height: 2048 },
   "4:3": { width: SCENE_WIDTH, height: SCENE_HEIGHT },
-  "16:9": { width: 2048, height: 1152 },
   "3:4": { width: 1536, height: 2048 },
+  "16:9": { width: 2048, height: 1152 },
+  "9:16": { width: 1152, height: 2048 },
+  "21:9": { width: 2048, height: 878 },
 };
 
 async function paint(
   prompt: string,
-  variant: number,
+  seed: number,
   style: ReferenceStyle | null,
   scale: number,
-  aspectRatio: AspectRatio,
+  aspectRatio: ImageAspectRatio,
 ): Promise<Buffer> {
-  const seed = hashString(prompt.trim().toLowerCase());
-  // The theme comes from the prompt alone, so every variant shows the same world; the composition varies.
-  const theme = detectTheme(prompt, createRng(seed));
-  const rng = createRng((seed + variant * VARIANT_STEP) >>> 0);
+  const world = hashString(prompt.trim().toLowerCase());
+  // The theme comes from the prompt alone, so every seed shows the same world; the composition varies.
+  const theme = detectTheme(prompt, createRng(world));
+  const rng = createRng((world + Math.imul(seed, VARIANT_STEP)) >>> 0);
   let palette = paletteFor(theme, rng);
   if (style) palette = recolourPalette(palette, style.dominant, REFERENCE_PULL);
   const svg = sceneSvg(theme, palette, rng, style?.focusX);
-  const shape = SHAPES[aspectRatio];
+  const shape = OFFLINE_SHAPES[aspectRatio];
   // The SVG is 2048x1536 at 72 dpi; the density rasterises it as large as the shape needs to be covered (a
   // taller shape paints it larger), and a lower scale smaller (and faster).
   const cover = Math.max(shape.width / SCENE_WIDTH, shape.height / SCENE_HEIGHT);
@@ -66,6 +70,7 @@ export function createOfflineImageProvider(options: { scale?: number | undefined
   const scale = options.scale ?? 1;
   return {
     name: "offline",
+    takesSeed: true,
     editKinds: ["inpaint", "outpaint", "vary", "upscale"],
     edit: editOffline,
     async generate(request: ImageRequest): Promise<MediaFile[]> {
@@ -75,10 +80,13 @@ export function createOfflineImageProvider(options: { scale?: number | undefined
       const style = await referenceStyle(request.references);
       const images: MediaFile[] = [];
       // One at a time: sharp already uses every core for each render, and the caller can abort in between.
-      for (let variant = 0; variant < count; variant++) {
+      // Without a seed the pictures are the prompt's seeds 0, 1, ... (what the painter made before seeds).
+      const first = request.seed ?? 0;
+      for (let index = 0; index < count; index++) {
         request.signal?.throwIfAborted();
+        const seed = (first + index) >>> 0;
         images.push({
-          data: await paint(request.prompt, variant, style, scale, request.aspectRatio ?? "4:3"),
+          data: await paint(request.prompt, seed, style, scale, request.aspectRatio ?? "4:3"),
           mimeType: "image/png",
         });
       }

@@ -62,6 +62,30 @@ describe("OpenAI images", () => {
     expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual(["1024x1536", "1536x1024"]);
   });
 
+  it("asks for the nearest size for each of the six shapes, cuts the answer to the shape, sends no seed", async () => {
+    expect(images.takesSeed).toBeFalsy();
+    const shapes = ["1:1", "4:3", "3:4", "16:9", "9:16", "21:9"] as const;
+    const ratios: number[] = [];
+    for (const aspectRatio of shapes) {
+      const [picture] = await images.generate({ prompt: "a pier", count: 1, references: [], aspectRatio });
+      const meta = await sharp(picture!.data).metadata();
+      ratios.push(Math.round((meta.width! / meta.height!) * 100) / 100);
+    }
+    expect(fake.requests.map((r) => (r.json as { size: string }).size)).toEqual([
+      "1024x1024",
+      "1536x1024",
+      "1024x1536",
+      "1536x1024",
+      "1024x1536",
+      "1536x1024",
+    ]);
+    expect(fake.requests.every((r) => !("seed" in (r.json as object)))).toBe(true);
+    // Whatever shape the fake's picture has, each answer comes back in the shape asked for.
+    // (The fake's picture is 64x48: a pixel of rounding is a few hundredths of the ratio.)
+    const wanted = [1, 4 / 3, 3 / 4, 16 / 9, 9 / 16, 21 / 9];
+    expect(ratios.map((r, i) => Math.abs(r - wanted[i]!) < 0.05)).toEqual(Array(6).fill(true));
+  });
+
   it("sends references to images/edits as one image[] file each", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
     const result = await images.generate({ prompt: "the same knight, now at sea", count: 1, references });

@@ -7,13 +7,23 @@ import { toFile } from "openai";
 import sharp from "sharp";
 import { z } from "zod";
 import { downloadMedia, inlineImage, malformedError, parseAnswer } from "../http";
-import type { ImageEditRequest, ImageProvider, MediaFile } from "../types";
+import type { ImageAspectRatio, ImageEditRequest, ImageProvider, MediaFile } from "../types";
 import { callOpenAI, createOpenAIClient, type OpenAISettings } from "./client";
 
-// gpt-image-1 has no 2K size; 1536x1024 is its largest landscape one, the closest to the app's 2K scenes, and
-// 1024x1536 its portrait one (a story's 3:4 scenes; 4:3 and 16:9 take the landscape size).
+// gpt-image-1 has no 2K size; 1536x1024 is its largest landscape one, the closest to the app's 2K scenes,
+// 1024x1536 its portrait one and 1024x1024 its square. Each shape asks for the nearest (decision 0149) and the
+// answer is cut to the shape asked for, from its middle (a 16:9 picture from 1536x1024 is 1536x864). OpenAI's
+// images take no seed: the provider does not take one.
 export const openAIImageSize = "1536x1024";
 const openAIPortraitSize = "1024x1536";
+export const openAISizes: Record<ImageAspectRatio, string> = {
+  "1:1": "1024x1024",
+  "4:3": openAIImageSize,
+  "3:4": openAIPortraitSize,
+  "16:9": openAIImageSize,
+  "9:16": openAIPortraitSize,
+  "21:9": openAIImageSize,
+};
 
 const imagesSchema = z.object({
   // gpt-image-1 always answers base64; a compatible server may answer links instead.
@@ -32,7 +42,7 @@ export function createOpenAIImageProvider(settings: OpenAISettings): ImageProvid
         model: settings.model,
         prompt: request.prompt,
         n: request.count,
-        size: request.aspectRatio === "3:4" ? openAIPortraitSize : openAIImageSize,
+        size: request.aspectRatio ? openAISizes[request.aspectRatio] : openAIImageSize,
       } as const;
       const answer = await callOpenAI(settings, request.signal, async (signal) => {
         if (request.references.length === 0) return client.images.generate(common, { signal });
@@ -59,7 +69,10 @@ export function createOpenAIImageProvider(settings: OpenAISettings): ImageProvid
           );
         } else throw malformedError(settings, "image item without b64_json or url");
       }
-      return images.slice(0, request.count);
+      const shape = request.aspectRatio;
+      return Promise.all(
+        images.slice(0, request.count).map((image) => (shape ? cutToShape(image, shape) : image)),
+      );
     },
 
     editKinds: ["inpaint", "vary"],
@@ -143,4 +156,25 @@ async function fitBack(
   return sharp(out, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();
+}
+
+/** The picture cut to the shape's ratio from its middle (never enlarged); already that shape: unchanged. */
+async function cutToShape(image: MediaFile, shape: ImageAspectRatio): Promise<MediaFile> {
+  const [w, h] = shape.split(":").map(Number) as [number, number];
+  const { width, height } = await sharp(image.data).metadata();
+  if (!width || !height) return image;
+  const wanted = w / h;
+  if (Math.abs(width / height - wanted) < 0.01) return image;
+  const cutWidth = Math.min(width, Math.round(height * wanted));
+  const cutHeight = Math.min(height, Math.round(cutWidth / wanted));
+  const data = await sharp(image.data)
+    .extract({
+      left: Math.floor((width - cutWidth) / 2),
+      top: Math.floor((height - cutHeight) / 2),
+      width: cutWidth,
+      height: cutHeight,
+    })
+    .png()
+    .toBuffer();
+  return { data, mimeType: "image/png" };
 }

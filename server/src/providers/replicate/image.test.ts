@@ -61,6 +61,18 @@ describe("Replicate seedream-4 images", () => {
     expect(fake.requests[0]?.json).toMatchObject({ input: { aspect_ratio: "3:4" } });
   });
 
+  it("names each of the six shapes as seedream-4's aspect_ratio, and sends no seed (its input has none)", async () => {
+    expect(images.takesSeed).toBeFalsy();
+    for (const aspectRatio of ["1:1", "4:3", "3:4", "16:9", "9:16", "21:9"] as const) {
+      await images.generate({ prompt: "a pier", count: 1, references: [], aspectRatio });
+    }
+    // The fake answers 422 to an aspect_ratio seedream-4 does not list: all six passed.
+    expect(
+      fake.requests.map((r) => (r.json as { input: { aspect_ratio: string } }).input.aspect_ratio),
+    ).toEqual(["1:1", "4:3", "3:4", "16:9", "9:16", "21:9"]);
+    expect(fake.requests.every((r) => !("seed" in (r.json as { input: object }).input))).toBe(true);
+  });
+
   it("sends references as data URIs, keeps their shape, and asks for `count` pictures", async () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
     const result = await images.generate({ prompt: "the knight again", count: 3, references });

@@ -33,7 +33,8 @@ export function createReplicateImageProvider(settings: ReplicateSettings): Image
         prompt: request.prompt,
         ...(withReferences ? { image_input: request.references.map(toDataUrl) } : {}),
         size: "2K",
-        // A story's chosen shape; else 4:3, the app's scene shape, and with references the shape they have.
+        // The chosen shape (seedream-4 takes all six by name, decision 0149); else 4:3, the app's scene shape,
+        // and with references the shape they have. Its input has no seed: the provider does not take one.
         aspect_ratio: request.aspectRatio ?? (withReferences ? "match_input_image" : "4:3"),
         ...(request.count > 1 ? { sequential_image_generation: "auto", max_images: request.count } : {}),
       };

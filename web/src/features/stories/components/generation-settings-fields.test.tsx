@@ -98,7 +98,17 @@ describe("Story Settings: Generation", () => {
     fireEvent.change(within(section).getByLabelText("Output length"), { target: { value: "long" } });
     fireEvent.change(within(section).getByLabelText("Randomness"), { target: { value: "0.35" } });
     fireEvent.change(within(section).getByLabelText("Note depth"), { target: { value: "3" } });
-    fireEvent.change(within(section).getByLabelText("Scene shape"), { target: { value: "16:9" } });
+    const shape = within(section).getByLabelText("Scene shape") as HTMLSelectElement;
+    // The six shapes of decision 0149, named.
+    expect([...shape.options].map((o) => o.textContent)).toEqual([
+      "1:1 square",
+      "4:3 landscape",
+      "3:4 portrait",
+      "16:9 wide",
+      "9:16 tall",
+      "21:9 cinema",
+    ]);
+    fireEvent.change(shape, { target: { value: "9:16" } });
     fireEvent.change(within(section).getByLabelText("Default input"), { target: { value: "do" } });
     fireEvent.change(within(section).getByLabelText("Art style"), { target: { value: " ink wash " } });
     fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
@@ -114,7 +124,7 @@ describe("Story Settings: Generation", () => {
           text_model: "gpt-4o",
           authors_note_depth: 3,
           art_style: "ink wash",
-          aspect_ratio: "16:9",
+          aspect_ratio: "9:16",
           input_mode: "do",
         },
       }),

@@ -6,6 +6,7 @@
 // depth's label is "Note depth", not "Author's Note depth", so "Author's Note" names one field of the dialog.
 import {
   ART_STYLE_MAX_LENGTH,
+  ASPECT_RATIO_LABELS,
   ASPECT_RATIOS,
   type AspectRatio,
   AUTHORS_NOTE_DEPTH_MAX,
@@ -34,12 +35,6 @@ import {
   saveGenerationSettings,
   textModelsQueryOptions,
 } from "../api/generation-settings";
-
-export const ASPECT_RATIO_LABELS: Record<AspectRatio, string> = {
-  "4:3": "4:3 landscape",
-  "16:9": "16:9 wide",
-  "3:4": "3:4 portrait",
-};
 
 /** The select's value for "the provider's default model". */
 const DEFAULT_MODEL = "";

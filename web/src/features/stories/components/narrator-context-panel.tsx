@@ -7,6 +7,7 @@
 
 import type { ChatMode } from "@storyverse/contract/chat";
 import {
+  ASPECT_RATIO_LABELS,
   INPUT_MODE_LABELS,
   type InputMode,
   OUTPUT_LENGTH_LABELS,
@@ -20,7 +21,6 @@ import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { narratorContextQueryOptions } from "../api/narrator-context";
-import { ASPECT_RATIO_LABELS } from "./generation-settings-fields";
 import { RecalledExchanges } from "./recalled-exchanges";
 
 const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
