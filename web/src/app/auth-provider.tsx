@@ -6,6 +6,7 @@
 // the landing page's first chunk carries no API code.
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { captureOidcReturn } from "../features/accounts/oidc-return";
 import { captureStartupPaymentReturn } from "../features/credits/payment-return";
 import {
   clearPendingUser,
@@ -15,13 +16,20 @@ import {
   type StoredUser,
   writeStorage,
 } from "../lib/storage";
-import { AuthContext, type AuthContextValue, type AuthState, type SignOutOptions } from "../shared/auth";
+import {
+  AuthContext,
+  type AuthContextValue,
+  type AuthState,
+  type SignInOptions,
+  type SignOutOptions,
+} from "../shared/auth";
 import { stopAllNarration } from "../shared/voice/narration-player";
 
 /** What logout forgets. */
 export const SESSION_STORAGE_KEYS: readonly StorageKey[] = [
   "token",
   "user",
+  "signedInWith",
   "currentView",
   "activeNavItem",
   "studio_messages",
@@ -38,15 +46,23 @@ export function readStoredSession(): AuthState {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<AuthState>(readStoredSession);
+  const [state, setState] = useState<AuthState>(() => {
+    // Back from the OIDC provider with a sign-in (decision 0147): the session it brings replaces any this
+    // browser kept, and the auth view finishes it. The address is tidied here, before the router reads it.
+    const oidc = captureOidcReturn();
+    if (oidc && oidc.kind !== "refused") for (const key of SESSION_STORAGE_KEYS) removeStorage(key);
+    return readStoredSession();
+  });
   // Read before anything rewrites the address bar (the view provider tidies it right after the first render):
   // the payment return's query string is taken here, once, and the address becomes the Credits page's.
   const [returningFromPayment] = useState(() => captureStartupPaymentReturn());
   const signingOut = useRef<Promise<void> | null>(null);
 
-  const signIn = useCallback((token: string, user: StoredUser) => {
+  const signIn = useCallback((token: string, user: StoredUser, { via }: SignInOptions = {}) => {
     writeStorage("token", token);
     writeStorage("user", user);
+    if (via === "oidc") writeStorage("signedInWith", "oidc");
+    else removeStorage("signedInWith");
     clearPendingUser();
     setState({ isAuthenticated: true, user });
   }, []);
@@ -55,16 +71,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // A logout already under way (e.g. its own request answered 401) is the one that counts.
     if (signingOut.current) return signingOut.current;
     const run = async () => {
+      // A session begun at the OIDC provider ends there too: its end-session page, visited once the local
+      // session is forgotten, returns the browser to the app.
+      let providerLogout: (() => void) | null = null;
       if (revoke && readStorage("token")) {
         try {
-          const { logout } = await import("../features/accounts/api/logout");
-          await logout();
+          if (readStorage("signedInWith") === "oidc") {
+            const oidc = await import("../features/accounts/api/oidc");
+            const endSession = await oidc.oidcLogout();
+            if (endSession) providerLogout = () => oidc.visitProvider(endSession);
+          } else {
+            const { logout } = await import("../features/accounts/api/logout");
+            await logout();
+          }
         } catch {
           // Offline or already ended: the local session is forgotten all the same.
         }
       }
       for (const key of SESSION_STORAGE_KEYS) removeStorage(key);
       setState(SIGNED_OUT);
+      providerLogout?.();
     };
     signingOut.current = run().finally(() => {
       signingOut.current = null;

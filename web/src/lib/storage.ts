@@ -50,6 +50,8 @@ export interface StorageSchema {
   story_media_states: Record<string, StoryMediaState>;
   token: string;
   user: StoredUser;
+  /** The session began at the OIDC provider: logout ends the provider's too (decision 0147). */
+  signedInWith: "oidc";
   /** The Studio's conversation, owned by the Studio feature; cleared at logout with the rest of the session. */
   studio_messages: unknown[];
 }
@@ -149,6 +151,7 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
     serialize: (value) => JSON.stringify(value),
   },
   token: plainString,
+  signedInWith: oneOf("oidc"),
   user: {
     parse: (raw) => {
       const value = parseJson(raw);

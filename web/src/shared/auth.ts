@@ -14,10 +14,15 @@ export interface SignOutOptions {
   revoke?: boolean;
 }
 
+export interface SignInOptions {
+  /** The session began at the OIDC provider (logout then ends the provider's session too). */
+  via?: "password" | "oidc";
+}
+
 export interface AuthContextValue extends AuthState {
   /** The app was opened by the return from the payment page (a `payment` query parameter). */
   returningFromPayment: boolean;
-  signIn: (token: string, user: StoredUser) => void;
+  signIn: (token: string, user: StoredUser, options?: SignInOptions) => void;
   signOut: (options?: SignOutOptions) => Promise<void>;
   /** Keeps the stored user in step with the server (e.g. the credit balance). */
   updateUser: (patch: Partial<Omit<StoredUser, "id">>) => void;

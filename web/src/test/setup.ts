@@ -1,6 +1,7 @@
 // Shared set-up for the web unit tests (jsdom).
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+import { resetOidcCaptureForTests } from "../features/accounts/oidc-return";
 import { resetPaymentReturnForTests } from "../features/credits/payment-return";
 
 // Views are lazy chunks, and the first import of one is transformed on the spot: give findBy* time for it.
@@ -12,6 +13,7 @@ beforeEach(() => {
   window.history.replaceState(null, "", "/");
   // Every test is a fresh page load: the startup capture of a payment return runs again.
   resetPaymentReturnForTests();
+  resetOidcCaptureForTests();
   document.documentElement.className = "";
   // jsdom does not implement scrolling.
   vi.spyOn(window, "scrollTo").mockImplementation(() => {});

@@ -36,7 +36,13 @@ export function useSessionCheck(): void {
     setUnauthorizedHandler((path) => {
       // The session check above decides for its own request (it knows the payment exception), and a
       // logout that is refused is already on its way out.
-      if (path === SESSION_PATH || path === "/api/logout" || !readStorage("token")) return;
+      if (
+        path === SESSION_PATH ||
+        path === "/api/logout" ||
+        path === "/api/auth/oidc/logout" ||
+        !readStorage("token")
+      )
+        return;
       showError(MESSAGES.sessionExpired);
       void signOut({ revoke: false });
     });

@@ -1,12 +1,18 @@
 // The auth screen, wired to the app: a session signs in (the view provider then opens stories); an
 // account that must verify its email goes to the verification screen with the notice the form
-// gives (a success or an error banner).
+// gives (a success or an error banner). The sign-in the server offers (passwords, OIDC) comes from
+// GET /api/config; back from the OIDC provider, the landing's session, link request or refusal is finished
+// here (decision 0147).
 
-import { useState } from "react";
-import { AuthScreen } from "../../features/accounts/components/auth-screen";
+import { useCallback, useEffect, useState } from "react";
+import { AuthScreen, type SignInChoices } from "../../features/accounts/components/auth-screen";
+import { OidcLinkScreen, OidcSigningIn } from "../../features/accounts/components/oidc-landing";
+import { clearOidcReturn, type OidcReturn, pendingOidcReturn } from "../../features/accounts/oidc-return";
+import { PROVIDER_FALLBACK_NAME, refusalMessage } from "../../features/accounts/oidc-rules";
 import { takeRegisterRequest, takeSignInEmail, writePendingUser } from "../../lib/storage";
 import { useAuth } from "../../shared/auth";
 import { useBanner } from "../../shared/banner-provider";
+import { useServerConfig } from "../../shared/conversation/api/server-config";
 import { useView } from "../../shared/view-provider";
 
 export function AuthView() {
@@ -17,11 +23,76 @@ export function AuthView() {
   const [identifier] = useState(takeSignInEmail);
   // Arriving from a "create your first story" action: the register form, not sign-in.
   const [register] = useState(takeRegisterRequest);
+  const config = useServerConfig().data;
+  const signInOptions: SignInChoices | undefined = config
+    ? { password: config.sign_in?.password ?? true, oidcName: config.sign_in?.oidc?.name ?? null }
+    : undefined;
+  const providerName = signInOptions?.oidcName ?? PROVIDER_FALLBACK_NAME;
+  const [oidc, setOidc] = useState<OidcReturn | null>(pendingOidcReturn);
+  const [failure, setFailure] = useState<string | null>(null);
+  // A refusal is shown by this screen once: it is not there again after a move away and back.
+  useEffect(() => {
+    if (oidc?.kind === "refused") clearOidcReturn();
+  }, [oidc]);
+
+  const finish = useCallback(() => {
+    clearOidcReturn();
+    setOidc(null);
+  }, []);
+  const signedInByProvider = useCallback(
+    (token: string, user: Parameters<typeof signIn>[1]) => {
+      clearOidcReturn();
+      signIn(token, user, { via: "oidc" });
+    },
+    [signIn],
+  );
+  const failed = useCallback(
+    (message: string) => {
+      finish();
+      setFailure(message);
+    },
+    [finish],
+  );
+  const home = () => {
+    finish();
+    navigate("landing");
+  };
+
+  if (oidc?.kind === "session") {
+    return (
+      <OidcSigningIn
+        accessToken={oidc.accessToken}
+        providerName={providerName}
+        onSignedIn={signedInByProvider}
+        onFailed={failed}
+        onBackToHome={home}
+      />
+    );
+  }
+  if (oidc?.kind === "link") {
+    return (
+      <OidcLinkScreen
+        token={oidc.token}
+        email={oidc.email}
+        providerName={providerName}
+        onSignedIn={signedInByProvider}
+        onCancel={finish}
+        onBackToHome={home}
+      />
+    );
+  }
+  const notice = oidc?.kind === "refused" ? refusalMessage(oidc.reason, oidc.code, providerName) : failure;
   return (
     <AuthScreen
       initialMode={register && !identifier ? "register" : "signin"}
       initialIdentifier={identifier}
-      onSignedIn={signIn}
+      signInOptions={signInOptions}
+      notice={notice}
+      onSignedIn={(token, user) => {
+        if (oidc) finish();
+        setFailure(null);
+        signIn(token, user);
+      }}
       onVerificationRequired={(pending, notice) => {
         writePendingUser(pending);
         if (notice.kind === "success") showSuccess(notice.text);
@@ -29,7 +100,7 @@ export function AuthView() {
         navigate("email-verification");
       }}
       onForgotPassword={() => navigate("forgot-password")}
-      onBackToHome={() => navigate("landing")}
+      onBackToHome={home}
     />
   );
 }

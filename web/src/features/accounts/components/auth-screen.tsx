@@ -2,13 +2,15 @@
 // 'Create one' / 'Sign in' (which clears fields, errors and availability messages), live availability
 // checks while registering, a connectivity probe, and the slideshow beside the form on wide screens.
 // What a successful answer leads to (a session, or the email-verification screen) is decided by
-// auth-rules.ts and carried out by the caller.
+// auth-rules.ts and carried out by the caller. Where the server offers sign-in by OIDC, "Sign in with
+// <provider>" stands above the form; where it has turned passwords off, it stands alone (decision 0147).
 
 import type { AuthResponse } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
-import { CircleAlert, ServerCrash, WifiOff } from "lucide-react";
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
-import { Button } from "../../../components/button";
+import { CircleAlert, KeyRound, ServerCrash, WifiOff } from "lucide-react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Button, Spinner } from "../../../components/button";
+import { buttonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
 import { LogoMark } from "../../../components/wordmark";
@@ -28,6 +30,7 @@ import {
   registrationNotice,
   validateAuthForm,
 } from "../auth-rules";
+import { OIDC_START_PATH } from "../oidc-return";
 import { AccountTopBar } from "./account-screen";
 import { AuthSlideshow } from "./auth-slideshow";
 import { AvailabilityHint } from "./availability-hint";
@@ -42,6 +45,17 @@ export interface AuthScreenProps {
   initialMode?: AuthMode;
   /** Fills "Email or username" (after a verified email or a password reset); the password gets the focus. */
   initialIdentifier?: string | null;
+  /** The sign-in the server offers (GET /api/config's sign_in); while unknown, the password form as ever. */
+  signInOptions?: SignInChoices;
+  /** Why a sign-in by OIDC just failed, in the app's words. */
+  notice?: string | null;
+}
+
+export interface SignInChoices {
+  /** Email and password sign-in, registration and resets are on. */
+  password: boolean;
+  /** The OIDC provider's name, when sign-in by OIDC is on. */
+  oidcName: string | null;
 }
 
 /** The server answers but cannot serve (its database is down): the server's own words for a 503. */
@@ -75,8 +89,13 @@ export function AuthScreen({
   onBackToHome,
   initialMode = "signin",
   initialIdentifier = null,
+  signInOptions = { password: true, oidcName: null },
+  notice = null,
 }: AuthScreenProps) {
-  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const passwords = signInOptions.password;
+  const [chosenMode, setMode] = useState<AuthMode>(initialMode);
+  // Without passwords there is nothing to register: sign-in is the provider's.
+  const mode: AuthMode = passwords ? chosenMode : "signin";
   const [values, setValues] = useState<AuthFormValues>(() =>
     initialIdentifier ? { ...EMPTY_AUTH_FORM, email: initialIdentifier } : EMPTY_AUTH_FORM,
   );
@@ -192,124 +211,137 @@ export function AuthScreen({
               </p>
             ) : null}
 
-            <form
-              noValidate
-              aria-labelledby={headingId}
-              onSubmit={onSubmit}
-              className="mt-8 flex flex-col gap-5"
-            >
-              {registering ? (
-                <>
-                  <TextField
-                    ref={firstField}
-                    label="Username"
-                    name="username"
-                    autoComplete="username"
-                    autoCapitalize="none"
-                    autoCorrect="off"
-                    spellCheck={false}
-                    value={values.username}
-                    onValueChange={set("username")}
-                    onBlur={leave("username")}
-                    aria-invalid={shown("username") ? true : undefined}
-                    hint={
-                      <FieldProblem
-                        message={shown("username")}
-                        fallback={<AvailabilityHint state={username} />}
-                      />
-                    }
-                  />
-                  <TextField
-                    label="Email"
-                    name="email"
-                    type="email"
-                    inputMode="email"
-                    autoComplete="email"
-                    value={values.email}
-                    onValueChange={set("email")}
-                    onBlur={leave("email")}
-                    aria-invalid={shown("email") ? true : undefined}
-                    hint={
-                      <FieldProblem message={shown("email")} fallback={<AvailabilityHint state={email} />} />
-                    }
-                  />
-                  <PasswordField
-                    label="Password"
-                    name="password"
-                    autoComplete="new-password"
-                    value={values.password}
-                    onValueChange={set("password")}
-                    onBlur={leave("password")}
-                    aria-invalid={shown("password") ? true : undefined}
-                    hint={
-                      <FieldProblem
-                        message={shown("password")}
-                        fallback={<span className="text-ink-muted">At least 6 characters.</span>}
-                      />
-                    }
-                  />
-                  <PasswordField
-                    label="Confirm password"
-                    name="confirmPassword"
-                    autoComplete="new-password"
-                    value={values.confirmPassword}
-                    onValueChange={set("confirmPassword")}
-                    onBlur={leave("confirmPassword")}
-                    aria-invalid={confirmProblem ? true : undefined}
-                    hint={<FieldProblem message={confirmProblem} />}
-                  />
-                </>
-              ) : (
-                <>
-                  <TextField
-                    ref={firstField}
-                    label="Email or username"
-                    name="email"
-                    autoComplete="username"
-                    autoCapitalize="none"
-                    autoCorrect="off"
-                    spellCheck={false}
-                    value={values.email}
-                    onValueChange={set("email")}
-                  />
-                  <PasswordField
-                    label="Password"
-                    name="password"
-                    autoComplete="current-password"
-                    autoFocus={Boolean(initialIdentifier)}
-                    value={values.password}
-                    onValueChange={set("password")}
-                    labelAside={
-                      <button
-                        type="button"
-                        onClick={onForgotPassword}
-                        className="rounded text-sm font-medium text-accent-ink hover:underline"
-                      >
-                        Forgot password?
-                      </button>
-                    }
-                  />
-                </>
-              )}
+            {notice ? <FormAlert message={notice} className="mt-6" /> : null}
 
-              <FormAlert message={formProblem ?? error} />
+            {signInOptions.oidcName ? (
+              <ProviderSignIn name={signInOptions.oidcName} alone={!passwords} />
+            ) : null}
 
-              <Button type="submit" className="w-full" loading={busy} loadingText={copy.busy}>
-                {copy.submit}
-              </Button>
-            </form>
-
-            <p className="mt-8 text-center text-sm text-ink-muted">
-              {registering ? "Already have an account? " : "New to Storyverse? "}
-              <button
-                type="button"
-                onClick={switchMode}
-                disabled={busy}
-                className="rounded font-semibold text-accent-ink hover:underline disabled:opacity-60"
+            {passwords ? (
+              <form
+                noValidate
+                aria-labelledby={headingId}
+                onSubmit={onSubmit}
+                className="mt-8 flex flex-col gap-5"
               >
-                {registering ? "Sign in" : "Create one"}
-              </button>
-            </p>
+                {registering ? (
+                  <>
+                    <TextField
+                      ref={firstField}
+                      label="Username"
+                      name="username"
+                      autoComplete="username"
+                      autoCapitalize="none"
+                      autoCorrect="off"
+                      spellCheck={false}
+                      value={values.username}
+                      onValueChange={set("username")}
+                      onBlur={leave("username")}
+                      aria-invalid={shown("username") ? true : undefined}
+                      hint={
+                        <FieldProblem
+                          message={shown("username")}
+                          fallback={<AvailabilityHint state={username} />}
+                        />
+                      }
+                    />
+                    <TextField
+                      label="Email"
+                      name="email"
+                      type="email"
+                      inputMode="email"
+                      autoComplete="email"
+                      value={values.email}
+                      onValueChange={set("email")}
+                      onBlur={leave("email")}
+                      aria-invalid={shown("email") ? true : undefined}
+                      hint={
+                        <FieldProblem
+                          message={shown("email")}
+                          fallback={<AvailabilityHint state={email} />}
+                        />
+                      }
+                    />
+                    <PasswordField
+                      label="Password"
+                      name="password"
+                      autoComplete="new-password"
+                      value={values.password}
+                      onValueChange={set("password")}
+                      onBlur={leave("password")}
+                      aria-invalid={shown("password") ? true : undefined}
+                      hint={
+                        <FieldProblem
+                          message={shown("password")}
+                          fallback={<span className="text-ink-muted">At least 6 characters.</span>}
+                        />
+                      }
+                    />
+                    <PasswordField
+                      label="Confirm password"
+                      name="confirmPassword"
+                      autoComplete="new-password"
+                      value={values.confirmPassword}
+                      onValueChange={set("confirmPassword")}
+                      onBlur={leave("confirmPassword")}
+                      aria-invalid={confirmProblem ? true : undefined}
+                      hint={<FieldProblem message={confirmProblem} />}
+                    />
+                  </>
+                ) : (
+                  <>
+                    <TextField
+                      ref={firstField}
+                      label="Email or username"
+                      name="email"
+                      autoComplete="username"
+                      autoCapitalize="none"
+                      autoCorrect="off"
+                      spellCheck={false}
+                      value={values.email}
+                      onValueChange={set("email")}
+                    />
+                    <PasswordField
+                      label="Password"
+                      name="password"
+                      autoComplete="current-password"
+                      autoFocus={Boolean(initialIdentifier)}
+                      value={values.password}
+                      onValueChange={set("password")}
+                      labelAside={
+                        <button
+                          type="button"
+                          onClick={onForgotPassword}
+                          className="rounded text-sm font-medium text-accent-ink hover:underline"
+                        >
+                          Forgot password?
+                        </button>
+                      }
+                    />
+                  </>
+                )}
+
+                <FormAlert message={formProblem ?? error} />
+
+                <Button type="submit" className="w-full" loading={busy} loadingText={copy.busy}>
+                  {copy.submit}
+                </Button>
+              </form>
+            ) : null}
+
+            {passwords ? (
+              <p className="mt-8 text-center text-sm text-ink-muted">
+                {registering ? "Already have an account? " : "New to Storyverse? "}
+                <button
+                  type="button"
+                  onClick={switchMode}
+                  disabled={busy}
+                  className="rounded font-semibold text-accent-ink hover:underline disabled:opacity-60"
+                >
+                  {registering ? "Sign in" : "Create one"}
+                </button>
+              </p>
+            ) : null}
           </div>
         </main>
 
@@ -319,6 +351,42 @@ export function AuthScreen({
       <div className="sticky top-0 hidden h-dvh p-4 lg:block">
         <AuthSlideshow className="size-full" />
       </div>
+    </div>
+  );
+}
+
+/**
+ * "Sign in with <provider>": a plain link to the server's start (a redirect to the provider), busy once
+ * followed; above the password form with an "or" between them, or alone when passwords are off.
+ */
+function ProviderSignIn({ name, alone }: { name: string; alone: boolean }) {
+  const [leaving, setLeaving] = useState(false);
+  // Back from the provider by the browser's Back button (a page restored from its cache): usable again.
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener("pageshow", restored);
+    return () => window.removeEventListener("pageshow", restored);
+  }, []);
+  return (
+    <div className="mt-8">
+      <a
+        href={OIDC_START_PATH}
+        onClick={() => setLeaving(true)}
+        aria-disabled={leaving || undefined}
+        className={`${buttonClasses(alone ? "primary" : "secondary", "md")} w-full ${leaving ? "pointer-events-none opacity-80" : ""}`}
+      >
+        {leaving ? <Spinner /> : <KeyRound aria-hidden="true" className="size-4" />}
+        {leaving ? `Opening ${name}...` : `Sign in with ${name}`}
+      </a>
+      {alone ? null : (
+        <p className="mt-8 flex items-center gap-3 text-xs font-medium uppercase tracking-wider text-ink-muted">
+          <span aria-hidden="true" className="h-px flex-1 bg-line" />
+          or with your password
+          <span aria-hidden="true" className="h-px flex-1 bg-line" />
+        </p>
+      )}
     </div>
   );
 }
