@@ -44,6 +44,9 @@ export type ImageRequest = {
   signal?: AbortSignal;
 };
 
+/** The shapes a picture can take (contract ASPECT_RATIOS). */
+export type ImageAspectRatio = "1:1" | "4:3" | "3:4" | "16:9" | "9:16" | "21:9";
+
 /** The ways a picture can be edited (issue 45 item 1, decision 0145). */
 export type ImageEditKind = "inpaint" | "outpaint" | "vary" | "upscale";
 
@@ -68,6 +71,8 @@ export interface ImageProvider {
   readonly name: string;
   /** Images at 2K (about 2048 px on the long side). */
   generate(request: ImageRequest): Promise<MediaFile[]>;
+  /** The provider passes `seed` on (the offline painter repeats a seed exactly): pictures keep their seed. */
+  readonly takesSeed?: boolean;
   /** The edit kinds this provider can make; absent or empty: it cannot edit. */
   readonly editKinds?: readonly ImageEditKind[];
   /** One edited picture (a new picture: the original is never changed). */
@@ -103,9 +108,6 @@ export type TranscriptionRequest = {
 export interface SpeechProvider {
   readonly name: string;
   transcribe(request: TranscriptionRequest): Promise<string>;
-/** The shapes a picture can take (contract ASPECT_RATIOS). */
-export type ImageAspectRatio = "1:1" | "4:3" | "3:4" | "16:9" | "9:16" | "21:9";
-
 }
 
 /** One voice a speech provider offers (GET /api/voices). */
@@ -130,8 +132,6 @@ export type SpeakRequest = {
 };
 
 /**
-  /** The provider passes `seed` on (the offline painter repeats a seed exactly): pictures keep their seed. */
-  readonly takesSeed?: boolean;
  * Speech as raw PCM: signed 16-bit little-endian, mono, at `sampleRate`. Every adapter hands back the same
  * shape, so narration joins the pieces of one message (several voices) without decoding anything.
  */
