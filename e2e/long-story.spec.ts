@@ -77,7 +77,12 @@ test("a story of 2,000 exchanges opens on its newest page, scrolls back through 
   await page.getByLabel("Message", { exact: true }).fill("I turn back towards the sea");
   await page.getByLabel("Message", { exact: true }).press("Enter");
   await expect(log.getByText("I turn back towards the sea")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible({ timeout: 60_000 });
+  // Until the first words arrive Send stays on screen (disabled, with a spinner): the answer is written
+  // while Stop is in its place, and is whole when Send is back.
+  const stop = page.getByRole("button", { name: "Stop the narrator" });
+  await expect(stop).toBeVisible({ timeout: 60_000 });
+  await expect(stop).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
   // The answer grew on screen more than once before it was whole.
   expect((await samples()).length).toBeGreaterThan(2);
   await expect(log.locator("li[data-message-id]").last()).toContainText("Narrator:");
