@@ -148,3 +148,148 @@ export const paidWorkTooManySchema = errorBodySchema.extend({
   limit: z.number().optional(),
   resets_at: z.string().optional(),
 });
+
+// --- Usage, Health, Moderation, forced reset and deletion (decision 0150) ---
+
+/** What the usage report groups the ledger's usage kinds into (the console's charts and the CSV's columns). */
+export const USAGE_CATEGORIES = ["text", "pictures", "clips", "speech", "films", "other"] as const;
+export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
+/** The longest range one usage report covers, in days (both ends counted). */
+export const USAGE_MAX_DAYS = 366;
+/** The report's days when none are given: the last 30 (UTC), today included. */
+export const USAGE_DEFAULT_DAYS = 30;
+/** group_by=user lists the accounts that spent most, at most this many. */
+export const USAGE_MAX_USERS = 100;
+
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-29")
+  .refine(
+    (value) => {
+      const at = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
+    },
+    { message: "must be a real date" },
+  );
+
+export const adminUsageQuerySchema = z.object({
+  from: isoDay.optional().describe("First UTC day (YYYY-MM-DD); 29 days before `to` when absent"),
+  to: isoDay.optional().describe("Last UTC day, included (YYYY-MM-DD); today when absent"),
+  group_by: z.enum(["day", "kind", "user"]).default("day"),
+  user_id: z.uuid("user_id must be an account id").optional().describe("Only this account's spending"),
+  format: z.enum(["json", "csv"]).default("json"),
+});
+export type AdminUsageQuery = z.infer<typeof adminUsageQuerySchema>;
+
+const byCategorySchema = z.object(
+  Object.fromEntries(USAGE_CATEGORIES.map((category) => [category, z.number()])) as Record<
+    UsageCategory,
+    z.ZodNumber
+  >,
+);
+
+export const adminUsageRowSchema = z.object({
+  /** The day (YYYY-MM-DD), the category, or the account id. */
+  key: z.string(),
+  /** The account's email for group_by=user (null once deleted); the key otherwise. */
+  label: z.string().nullable(),
+  /** Credits spent net of refunds. */
+  credits: z.number(),
+  /** Things paid for (a batch of 4 pictures is 4), refunds not taken off; unlimited accounts' uses count too. */
+  uses: z.number(),
+  by_kind: byCategorySchema,
+});
+export type AdminUsageRow = z.infer<typeof adminUsageRowSchema>;
+
+export const adminUsageResponseSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  group_by: z.enum(["day", "kind", "user"]),
+  user_id: z.string().nullable(),
+  total_credits: z.number(),
+  total_uses: z.number(),
+  rows: z.array(adminUsageRowSchema),
+});
+export type AdminUsageResponse = z.infer<typeof adminUsageResponseSchema>;
+
+export const adminVendorHealthSchema = z.object({
+  vendor: z.string(),
+  kind: z.string(),
+  calls: z.number(),
+  errors: z.number(),
+  /** errors / calls, 0 to 1. */
+  error_rate: z.number(),
+  p50_ms: z.number().nullable(),
+  p95_ms: z.number().nullable(),
+});
+
+export const adminHealthSchema = z.object({
+  /** Since when the vendor figures count (an hour ago, or this process's start if later). */
+  since: z.string(),
+  vendors: z.array(adminVendorHealthSchema),
+  queue: z.object({
+    /** Jobs not finished by kind and state (created, retry, active). */
+    waiting: z.array(z.object({ kind: z.string(), state: z.string(), count: z.number() })),
+    failed: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.string(),
+        failed_at: z.string().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+  }),
+  storage: z.object({ used_bytes: z.number(), accounts: z.number() }),
+  event_streams_open: z.number(),
+});
+export type AdminHealth = z.infer<typeof adminHealthSchema>;
+
+export const adminJobParamsSchema = z.object({ kind: z.string().min(1).max(100), id: z.uuid() });
+export const adminJobRetriedSchema = z.object({ retried: z.literal(true) });
+
+export const adminSharesQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .describe("A share link or its token, or part of the owner's email or username"),
+  cursor: z.string().max(200).optional(),
+});
+export type AdminSharesQuery = z.infer<typeof adminSharesQuerySchema>;
+
+export const adminShareSchema = z.object({
+  token: z.string().nullable().describe("null for a link made before links could be shown again"),
+  url: z.string().nullable(),
+  story_id: z.string(),
+  story_title: z.string(),
+  owner_id: z.string(),
+  owner_email: z.string(),
+  created_at: z.string(),
+});
+export type AdminShare = z.infer<typeof adminShareSchema>;
+
+export const adminSharesResponseSchema = z.object({
+  shares: z.array(adminShareSchema),
+  next_cursor: z.string().nullable(),
+});
+export type AdminSharesResponse = z.infer<typeof adminSharesResponseSchema>;
+
+export const adminShareParamsSchema = z.object({ token: z.string().max(64) });
+export const adminTakeDownSchema = z.object({
+  reason: z.string().trim().min(1, "A reason is required: the owner sees it").max(ADMIN_REASON_MAX),
+});
+export const adminTakenDownSchema = z.object({ taken_down: z.literal(true), story_title: z.string() });
+
+export const adminForceResetSchema = z
+  .object({ reason: z.string().trim().max(ADMIN_REASON_MAX).optional() })
+  // A POST with no body at all is a reset without a reason.
+  .nullish();
+export const adminForcedResetSchema = z.object({ sessions_ended: z.number(), mail_sent_to: z.string() });
+
+export const adminDeleteUserSchema = z.object({
+  reason: z.string().trim().min(1, "A reason is required").max(ADMIN_REASON_MAX),
+  /** The account's email typed again, so a slip of the mouse deletes nobody. */
+  confirm_email: z.string().trim().max(320),
+});
+export const adminUserDeletedSchema = z.object({ deleted: z.literal(true), ledger_rows_kept: z.number() });

@@ -34,6 +34,8 @@ export const liveShareResponseSchema = z.object({
     ),
   created_at: z.string().nullable(),
   show_username: z.boolean(),
+  /** Only without a live link: an administrator took the story's link down, when and why (decision 0150). */
+  taken_down: z.object({ at: z.string(), reason: z.string() }).optional(),
 });
 export type LiveShareResponse = z.infer<typeof liveShareResponseSchema>;
 

@@ -74,7 +74,8 @@ export async function setEmailVerified(q: Queryable, userId: string, at: Date): 
 }
 
 export async function setPasswordHash(q: Queryable, userId: string, passwordHash: string): Promise<void> {
-  await q.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  // A new password also ends an administrator's demand for one (decision 0150).
+  await q.update(users).set({ passwordHash, passwordResetRequiredAt: null }).where(eq(users.id, userId));
   userCache.invalidate(q, userId);
 }
 
@@ -166,7 +167,15 @@ export async function retireEmailTokens(
 
 /** An administrator's changes to an account (decision 0140); each field left out stays as it is. */
 export type AccountAdminFields = Partial<
-  Pick<UserRow, "role" | "disabledAt" | "dailyCapTenths" | "monthlyCapTenths" | "emailVerifiedAt">
+  Pick<
+    UserRow,
+    | "role"
+    | "disabledAt"
+    | "dailyCapTenths"
+    | "monthlyCapTenths"
+    | "emailVerifiedAt"
+    | "passwordResetRequiredAt"
+  >
 >;
 
 export async function updateAccountAdminFields(

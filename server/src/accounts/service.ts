@@ -18,7 +18,7 @@ import type { JobQueue } from "../jobs/queue";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
 import type { Clock } from "../platform/clock";
-import { Conflict, DomainError, InvalidInput, NotAuthenticated } from "../platform/errors";
+import { Conflict, DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
 import type { Notifier } from "../platform/notify";
 import { RateLimited, type RateLimiter } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
@@ -95,6 +95,10 @@ export class AccountDisabled extends DomainError {
     super("account_disabled", "This account has been disabled. Please contact the site's administrator.");
   }
 }
+
+/** Sign-in with the right password while an administrator requires a new one (decision 0150). */
+export const PASSWORD_RESET_REQUIRED_MESSAGE =
+  "An administrator has asked you to set a new password. Use the link we emailed you, or choose Forgot password for a new one.";
 
 async function authResponse(
   ctx: AccountsContext,
@@ -227,6 +231,7 @@ export async function login(
   await places?.giveBack();
   // Said only to whoever knows the password, so a guesser learns nothing of the account.
   if (row.disabledAt !== null) throw new AccountDisabled();
+  if (row.passwordResetRequiredAt !== null) throw new Forbidden(PASSWORD_RESET_REQUIRED_MESSAGE);
   if (guard) await guard.limiter.remember(guard.limits.loginKnownAddress, `${row.id}|${guard.address}`);
   const token = needsVerification(ctx, row) ? null : await createSession(ctx, row.id);
   return authResponse(ctx, row, token);
@@ -494,6 +499,19 @@ export async function accountSessions(ctx: Pick<AccountsContext, "db" | "clock">
     live: summary.live,
     lastSeenAt: summary.lastExpiry ? new Date(summary.lastExpiry.getTime() - SESSION_TTL_MS) : null,
   };
+}
+
+/**
+ * An administrator requires a new password (decision 0150): the old one no longer signs in, every session and
+ * event stream ends at once, and a reset link is mailed through the usual job. Answers how many sessions ended.
+ */
+export async function requirePasswordReset(ctx: AccountsContext, userId: string): Promise<number> {
+  const row = await updateAccountAdminFields(ctx.db, userId, { passwordResetRequiredAt: ctx.clock.now() });
+  if (!row) return 0;
+  const { live } = await accountSessions(ctx, userId);
+  await endSessionsEverywhere(ctx, userId);
+  await ctx.jobs.send(sendAccountLinkJob, { purpose: "reset_password", email: row.email });
+  return live;
 }
 
 /**

@@ -7,7 +7,21 @@ import {
   adminCapsResponseSchema,
   adminCapsSchema,
   adminCreditsRequestSchema,
+  adminDeleteUserSchema,
+  adminForcedResetSchema,
+  adminForceResetSchema,
+  adminHealthSchema,
+  adminJobParamsSchema,
+  adminJobRetriedSchema,
   adminSessionsRevokedSchema,
+  adminShareParamsSchema,
+  adminSharesQuerySchema,
+  adminSharesResponseSchema,
+  adminTakeDownSchema,
+  adminTakenDownSchema,
+  adminUsageQuerySchema,
+  adminUsageResponseSchema,
+  adminUserDeletedSchema,
   adminUserParamsSchema,
   adminUserSchema,
   adminUsersQuerySchema,
@@ -20,10 +34,13 @@ import { authenticate } from "../accounts/service";
 import { bearerToken, currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
 import type { RouteModule } from "../http/route-module";
+import { health, retryJob } from "./health";
+import { deleteUser, forcePasswordReset, listShares, takeDown } from "./moderation";
 import {
   type AdminContext,
   actorOf,
   adjustCredits,
+  auditAction,
   auditLog,
   getCaps,
   isAdmin,
@@ -33,11 +50,12 @@ import {
   updateUser,
   userDetail,
 } from "./service";
+import { usageCsv, usageCsvFilename, usageReport } from "./usage";
 
 const tags = ["admin"];
 
 export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
-  const admin: AdminContext = { ...ctx, sessions: kit.accounts.sessions };
+  const admin = { ...ctx, sessions: kit.accounts.sessions } satisfies AdminContext;
 
   const adminOnly = async (request: FastifyRequest) => {
     const token = bearerToken(request);
@@ -54,6 +72,7 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
   // What anyone but an administrator gets, on every call.
   const notFound = { 404: errorBodySchema };
   const conflict = { 409: errorBodySchema };
+  const invalid = { 400: errorBodySchema };
 
   app.get(
     "/api/admin/users",
@@ -175,5 +194,133 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => auditLog(admin, request.query.cursor),
+  );
+
+  app.post(
+    "/api/admin/users/:id/password-reset",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Require a new password: the old one stops signing in, sessions end, a reset link is mailed (audited)",
+        params: adminUserParamsSchema,
+        body: adminForceResetSchema,
+        response: { 200: adminForcedResetSchema, ...notFound, ...conflict },
+      },
+    },
+    async (request) =>
+      forcePasswordReset(admin, actorOf(currentUser(request)), request.params.id, request.body?.reason),
+  );
+
+  app.delete(
+    "/api/admin/users/:id",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Delete the account and everything it owns but the anonymised ledger, as its owner could (audited)",
+        params: adminUserParamsSchema,
+        body: adminDeleteUserSchema,
+        response: { 200: adminUserDeletedSchema, ...invalid, ...notFound, ...conflict },
+      },
+    },
+    async (request) => deleteUser(admin, actorOf(currentUser(request)), request.params.id, request.body),
+  );
+
+  app.get(
+    "/api/admin/usage",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Credits spent net of refunds per day, kind or account, for the install or one account (JSON or CSV)",
+        description:
+          "At most 366 days. `format=csv` answers text/csv with a column per kind (text, pictures, clips, speech, films, other); a CSV download is audited.",
+        querystring: adminUsageQuerySchema,
+        response: { 200: adminUsageResponseSchema, ...invalid, ...notFound },
+      },
+    },
+    async (request, reply) => {
+      const report = await usageReport(admin, request.query);
+      if (request.query.format !== "csv") return report;
+      await auditAction(admin, actorOf(currentUser(request)), "export_usage", undefined, {
+        from: report.from,
+        to: report.to,
+        group_by: report.group_by,
+        ...(report.user_id ? { user_id: report.user_id } : {}),
+      });
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${usageCsvFilename(report)}"`)
+        .send(usageCsv(report) as never);
+    },
+  );
+
+  app.get(
+    "/api/admin/health",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Vendor latency and errors over the last hour, the job queue and failed jobs, storage, event streams",
+        response: { 200: adminHealthSchema, ...notFound },
+      },
+    },
+    async () => health(admin),
+  );
+
+  app.post(
+    "/api/admin/jobs/:kind/:id/retry",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary: "Queue a job that failed for good again (audited)",
+        params: adminJobParamsSchema,
+        response: { 200: adminJobRetriedSchema, ...notFound },
+      },
+    },
+    async (request) => retryJob(admin, actorOf(currentUser(request)), request.params.kind, request.params.id),
+  );
+
+  app.get(
+    "/api/admin/shares",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary: "Live share links, newest first: search by link, token, or the owner's email or username",
+        querystring: adminSharesQuerySchema,
+        response: { 200: adminSharesResponseSchema, ...invalid, ...notFound },
+      },
+    },
+    async (request) => listShares(admin, request.query),
+  );
+
+  app.delete(
+    "/api/admin/shares/:token",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary: "Take a share link down: it stops working at once and its owner sees the reason (audited)",
+        params: adminShareParamsSchema,
+        body: adminTakeDownSchema,
+        response: { 200: adminTakenDownSchema, ...invalid, ...notFound },
+      },
+    },
+    async (request) =>
+      takeDown(admin, actorOf(currentUser(request)), request.params.token, request.body.reason),
   );
 };

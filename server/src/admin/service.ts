@@ -57,8 +57,8 @@ export const COMMAND_LINE: Actor = { id: null, label: "command line" };
 const toCredits = (tenths: number | null) => (tenths === null ? null : fromTenths(tenths));
 const toCapTenths = (credits: number | null) => (credits === null ? null : toTenths(credits));
 
-async function audit(
-  ctx: AdminContext,
+export async function auditAction(
+  ctx: Pick<AdminContext, "db" | "clock">,
   actor: Actor,
   action: string,
   target: Pick<UserRow, "id" | "email"> | undefined,
@@ -70,7 +70,7 @@ async function audit(
     actorId: actor.id,
     actor: actor.label,
     action,
-    targetId: target?.id ?? null,
+    targetId: target?.id || null,
     target: target?.email ?? null,
     details,
     reason: reason || null,
@@ -189,7 +189,8 @@ export async function updateUser(
     await setUnlimitedCredits(ctx.db, row.id, update.unlimited, now);
     changes.unlimited = update.unlimited;
   }
-  if (Object.keys(changes).length > 0) await audit(ctx, actor, "update_user", row, changes, update.reason);
+  if (Object.keys(changes).length > 0)
+    await auditAction(ctx, actor, "update_user", row, changes, update.reason);
   return userDetail(ctx, row.id);
 }
 
@@ -231,7 +232,7 @@ export async function adjustCredits(
       );
     }
   }
-  await audit(
+  await auditAction(
     ctx,
     actor,
     request.amount > 0 ? "grant_credits" : "take_back_credits",
@@ -246,7 +247,7 @@ export async function revokeSessions(ctx: AdminContext, actor: Actor, userId: st
   const row = await accountOrNotFound(ctx, userId);
   const { live } = await accountSessions(ctx, row.id);
   await endSessionsEverywhere(ctx, row.id);
-  await audit(ctx, actor, "revoke_sessions", row, { sessions: live });
+  await auditAction(ctx, actor, "revoke_sessions", row, { sessions: live });
   return { revoked: live };
 }
 
@@ -287,7 +288,7 @@ export async function setCaps(ctx: AdminContext, actor: Actor, caps: AdminCaps):
     monthlyDefaultTenths: toCapTenths(caps.monthly_default),
     installDailyTenths: toCapTenths(caps.install_daily),
   });
-  await audit(ctx, actor, "set_caps", undefined, { ...caps });
+  await auditAction(ctx, actor, "set_caps", undefined, { ...caps });
   return getCaps(ctx);
 }
 
@@ -323,7 +324,7 @@ export async function makeAdmin(ctx: AdminContext, email: string): Promise<UserR
   if (!row) return undefined;
   if (row.role !== "admin") {
     await changeAccount(ctx, row.id, { role: "admin" });
-    await audit(ctx, COMMAND_LINE, "update_user", row, { role: "admin" });
+    await auditAction(ctx, COMMAND_LINE, "update_user", row, { role: "admin" });
   }
   return row;
 }
@@ -337,7 +338,7 @@ export async function makeAdminByClaim(
 ): Promise<UserRow> {
   if (row.role === "admin") return row;
   const changed = await changeAccount(ctx, row.id, { role: "admin" });
-  await audit(ctx, actor, "update_user", row, { role: "admin" }, reason);
+  await auditAction(ctx, actor, "update_user", row, { role: "admin" }, reason);
   return changed ?? row;
 }
 

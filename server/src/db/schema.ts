@@ -48,6 +48,8 @@ export const users = pgTable(
     /** admin: the account's own spending caps in tenths; empty takes the install's default (usage_caps). */
     dailyCapTenths: integer("daily_cap_tenths"),
     monthlyCapTenths: integer("monthly_cap_tenths"),
+    /** admin: an administrator required a new password (decision 0150); the mailed reset link clears it. */
+    passwordResetRequiredAt: timestamp("password_reset_required_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
@@ -711,6 +713,9 @@ export const shareLinks = pgTable(
     showUsername: boolean("show_username").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** An administrator took the link down (decision 0150): when, and the reason its owner is shown. */
+    takenDownAt: timestamp("taken_down_at", { withTimezone: true }),
+    takenDownReason: text("taken_down_reason"),
   },
   (t) => [index("share_links_story_idx").on(t.storyId)],
 );

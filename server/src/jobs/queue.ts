@@ -55,7 +55,16 @@ export type JobQueue = {
    * within `withinMs` (a worker's health check answers 503 otherwise).
    */
   alive(withinMs: number): boolean;
+  /** Jobs not finished, by kind and state (created, retry, active): the admin console's Health. */
+  depth(): Promise<QueueDepthRow[]>;
+  /** The newest jobs that failed for good (every try used), newest first. */
+  failed(limit: number): Promise<FailedJob[]>;
+  /** Queues a failed job again (the admin console's retry); false when no failed job has this kind and id. */
+  retry(kind: string, jobId: string): Promise<boolean>;
 };
+
+export type QueueDepthRow = { kind: string; state: string; count: number };
+export type FailedJob = { id: string; kind: string; failedAt: Date | null; error: string | null };
 
 export type QueueOptions = {
   /** How often idle workers look for new jobs; short in tests. */
@@ -196,8 +205,7 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
       await probeReadyJobs().catch((error: Error) => options.onError?.(error));
     }
   })();
-  // The metrics' queue depth, read at each scrape: the same database-wide figure from every process.
-  const forgetDepth = metrics.queueDepthFrom(async () => {
+  const depth = async (): Promise<QueueDepthRow[]> => {
     const { rows } = await database.executeSql(
       `SELECT name, state, count(*)::int AS count FROM ${SCHEMA}.job WHERE state < 'completed' GROUP BY name, state`,
     );
@@ -206,7 +214,9 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
       state: String(row.state),
       count: Number(row.count),
     }));
-  });
+  };
+  // The metrics' queue depth, read at each scrape: the same database-wide figure from every process.
+  const forgetDepth = metrics.queueDepthFrom(depth);
 
   const heartbeat = (name: string, id: string) =>
     database.executeSql(
@@ -327,6 +337,33 @@ export async function startJobQueue(database: Database, options: QueueOptions = 
     },
     alive(withinMs) {
       return !stopping && Date.now() - lastLookAt <= withinMs;
+    },
+    depth,
+    async failed(limit) {
+      const { rows } = await database.executeSql(
+        `SELECT id, name, completed_on, output FROM ${SCHEMA}.job WHERE state = 'failed'
+          ORDER BY completed_on DESC NULLS LAST, id LIMIT $1`,
+        [limit],
+      );
+      return rows.map((row) => {
+        const output = row.output as { message?: unknown } | null;
+        return {
+          id: String(row.id),
+          kind: String(row.name),
+          failedAt: row.completed_on ? new Date(String(row.completed_on)) : null,
+          error: typeof output?.message === "string" ? output.message.slice(0, 500) : null,
+        };
+      });
+    },
+    async retry(kind, jobId) {
+      const { rows } = await database.executeSql(
+        `SELECT 1 FROM ${SCHEMA}.job WHERE name = $1 AND id = $2 AND state = 'failed'`,
+        [kind, jobId],
+      );
+      if (rows.length === 0) return false;
+      await boss.retry(kind, jobId);
+      wake(kind);
+      return true;
     },
     async stop(timeoutMs = 30_000) {
       stopping = true;

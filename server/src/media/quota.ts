@@ -61,6 +61,17 @@ export async function storageUsage(ctx: QuotaContext, userId: string): Promise<S
   };
 }
 
+/** What every account keeps together, and how many accounts keep anything (the admin console's Health). */
+export async function installStorageUsage(ctx: Pick<QuotaContext, "db">) {
+  const [row] = await ctx.db
+    .select({
+      usedBytes: sql<number>`coalesce(sum(greatest(${mediaStorage.usedBytes}, 0)), 0)::bigint`,
+      accounts: sql<number>`count(*) filter (where ${mediaStorage.usedBytes} > 0)::int`,
+    })
+    .from(mediaStorage);
+  return { usedBytes: Number(row?.usedBytes ?? 0), accounts: Number(row?.accounts ?? 0) };
+}
+
 /**
  * Throws StorageFull when `incomingBytes` more would pass the account's quota, or (for work whose size is
  * not known yet, incomingBytes 0) when the account is already full. A pre-check: the store's own check at

@@ -6,6 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import client from "prom-client";
+import { createVendorWindow } from "./vendor-window";
 
 const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
@@ -72,6 +73,10 @@ const redisUp = new client.Gauge({
   registers: [registry],
 });
 
+/** The last hour of vendor calls, for the admin console's Health (decision 0150). */
+const vendorWindow = createVendorWindow();
+let eventStreamsOpen = 0;
+
 type QueueDepth = () => Promise<{ kind: string; state: string; count: number }[]>;
 let queueDepthSource: QueueDepth | undefined;
 
@@ -100,9 +105,22 @@ export const metrics = {
   job(kind: string, outcome: "completed" | "failed", seconds: number): void {
     jobDuration.observe({ kind, outcome }, seconds);
   },
-  vendorCall(vendor: string, kind: string, outcome: "ok" | "error" | "cancelled", reason?: string): void {
+  vendorCall(
+    vendor: string,
+    kind: string,
+    outcome: "ok" | "error" | "cancelled",
+    reason?: string,
+    seconds?: number,
+  ): void {
     vendorCalls.inc({ vendor, kind, outcome });
     if (outcome === "error") vendorErrors.inc({ vendor, kind, reason: reason ?? "other" });
+    // A call the player stopped says nothing about the vendor's speed or health.
+    if (seconds !== undefined && outcome !== "cancelled")
+      vendorWindow.record(vendor, kind, seconds * 1000, outcome === "error");
+  },
+  /** This process's vendor calls over the last hour: latency quantiles and error rate per vendor and kind. */
+  vendorHealth() {
+    return vendorWindow.summary();
   },
   charged(kind: string, credits: number): void {
     if (credits > 0) creditsCharged.inc({ kind }, credits);
@@ -112,9 +130,15 @@ export const metrics = {
   },
   eventStreamOpened(): void {
     eventStreams.inc();
+    eventStreamsOpen += 1;
   },
   eventStreamClosed(): void {
     eventStreams.dec();
+    eventStreamsOpen = Math.max(0, eventStreamsOpen - 1);
+  },
+  /** Live event streams open on this process now. */
+  eventStreamsOpen(): number {
+    return eventStreamsOpen;
   },
   redis(up: boolean): void {
     redisUp.set(up ? 1 : 0);

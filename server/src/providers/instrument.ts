@@ -13,8 +13,11 @@ function reasonOf(error: ProviderError): string {
   return reasons.find(([, message]) => message.replace(/[.:].*$/s, "") === text)?.[0] ?? "other";
 }
 
-function record(vendor: string, kind: string, error: unknown): void {
-  if (error instanceof ProviderError) metrics.vendorCall(vendor, kind, "error", reasonOf(error));
+const secondsSince = (startedAt: number) => (performance.now() - startedAt) / 1000;
+
+function record(vendor: string, kind: string, error: unknown, startedAt: number): void {
+  if (error instanceof ProviderError)
+    metrics.vendorCall(vendor, kind, "error", reasonOf(error), secondsSince(startedAt));
   // Adapters turn every vendor failure into a ProviderError; anything else is the caller's own reason for
   // stopping (a Stop, a shutdown), passed through as it was thrown.
   else metrics.vendorCall(vendor, kind, "cancelled");
@@ -32,12 +35,13 @@ function counted<T extends { readonly name: string }>(
     const original = provider[method] as unknown as AnyFunction | undefined;
     if (typeof original !== "function") continue;
     (wrapper as Record<keyof T, unknown>)[method] = async (...args: never[]) => {
+      const startedAt = performance.now();
       try {
         const result = await original.apply(provider, args);
-        metrics.vendorCall(provider.name, kind, "ok");
+        metrics.vendorCall(provider.name, kind, "ok", undefined, secondsSince(startedAt));
         return result;
       } catch (error) {
-        record(provider.name, kind, error);
+        record(provider.name, kind, error, startedAt);
         throw error;
       }
     };
@@ -51,15 +55,17 @@ export function instrumentProviders(providers: Providers): Providers {
   text.stream = (request) =>
     (async function* () {
       let failed = false;
+      const startedAt = performance.now();
       try {
         yield* streamOf(request);
       } catch (error) {
         failed = true;
-        record(providers.text.name, "text", error);
+        record(providers.text.name, "text", error, startedAt);
         throw error;
       } finally {
         // A stream the player stopped ends early, which is still a call that worked.
-        if (!failed) metrics.vendorCall(providers.text.name, "text", "ok");
+        if (!failed)
+          metrics.vendorCall(providers.text.name, "text", "ok", undefined, secondsSince(startedAt));
       }
     })();
   return {

@@ -29,16 +29,19 @@ import {
 import type { AppContext } from "../context";
 import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
-import { Forbidden, NotFound } from "../platform/errors";
+import { Conflict, Forbidden, NotFound } from "../platform/errors";
 import { ownedStoryRecord, type StoryRecord } from "../stories/service";
 import { messageHandle, messageIdOf, openCursor, sealCursor } from "./handles";
 import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
 import {
   findLiveLinkByHash,
   findLiveStoryLink,
+  findNewestStoryLink,
   insertShareLink,
+  liveLinksPage,
   revokeStoryLinks,
   type ShareLinkRow,
+  takeDownLink,
 } from "./repo";
 
 type SharingContext = Pick<AppContext, "db" | "clock" | "storage" | "config">;
@@ -79,6 +82,12 @@ export async function createShare(
   options: { showUsername: boolean },
 ) {
   await ownedStoryRecord(ctx, userId, storyId);
+  const newest = await findNewestStoryLink(ctx.db, userId, storyId);
+  if (newest?.takenDownAt) {
+    throw new Conflict(
+      `An administrator took this story's link down: ${newest.takenDownReason ?? "no reason given"}. It cannot be shared again.`,
+    );
+  }
   const id = randomUUID();
   const token = tokenForLink(ctx, id);
   const now = ctx.clock.now();
@@ -106,7 +115,17 @@ export async function liveShare(ctx: SharingContext, userId: string, storyId: st
   await ownedStoryRecord(ctx, userId, storyId);
   const link = await findLiveStoryLink(ctx.db, userId, storyId);
   if (!link) {
-    return { success: true as const, shared: false, url: null, created_at: null, show_username: false };
+    const newest = await findNewestStoryLink(ctx.db, userId, storyId);
+    return {
+      success: true as const,
+      shared: false,
+      url: null,
+      created_at: null,
+      show_username: false,
+      ...(newest?.takenDownAt
+        ? { taken_down: { at: newest.takenDownAt.toISOString(), reason: newest.takenDownReason ?? "" } }
+        : {}),
+    };
   }
   return {
     success: true as const,
@@ -115,6 +134,71 @@ export async function liveShare(ctx: SharingContext, userId: string, storyId: st
     created_at: link.createdAt.toISOString(),
     show_username: link.showUsername,
   };
+}
+
+/** A live link as the admin console's Moderation lists it: its token and address when they can be worked out. */
+export type ModeratedLink = {
+  id: string;
+  token: string | null;
+  url: string | null;
+  userId: string;
+  storyId: string;
+  createdAt: Date;
+};
+
+function moderated(ctx: Pick<AppContext, "config">, link: ShareLinkRow): ModeratedLink {
+  const token = tokenForLink(ctx, link.id);
+  const known = hashToken(token) === link.tokenHash;
+  return {
+    id: link.id,
+    token: known ? token : null,
+    url: known ? shareUrl(ctx, token) : null,
+    userId: link.userId,
+    storyId: link.storyId,
+    createdAt: link.createdAt,
+  };
+}
+
+/** The token in a share link's address, or the token itself; undefined for anything else. */
+export function shareTokenIn(text: string): string | undefined {
+  const token = text
+    .trim()
+    .replace(/^.*\/s\//, "")
+    .replace(/[?#].*$/, "");
+  return SHARE_TOKEN_PATTERN.test(token) ? token : undefined;
+}
+
+/** Live links, newest first: of these owners, or the one with this token, when given. */
+export async function liveLinks(
+  ctx: SharingContext,
+  filter: { userIds?: string[]; token?: string },
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+): Promise<ModeratedLink[]> {
+  const rows = await liveLinksPage(
+    ctx.db,
+    {
+      ...(filter.userIds ? { userIds: filter.userIds } : {}),
+      ...(filter.token ? { tokenHash: hashToken(filter.token) } : {}),
+    },
+    after,
+    limit,
+  );
+  return rows.map((row) => moderated(ctx, row));
+}
+
+/**
+ * An administrator takes a live link down: it stops working at once (every read checks the row) and its owner
+ * sees the reason in the story's Share dialog. Undefined when no live link has this token.
+ */
+export async function takeDownShare(
+  ctx: SharingContext,
+  token: string,
+  reason: string,
+): Promise<ModeratedLink | undefined> {
+  if (!SHARE_TOKEN_PATTERN.test(token)) return undefined;
+  const row = await takeDownLink(ctx.db, hashToken(token), ctx.clock.now(), reason);
+  return row ? moderated(ctx, row) : undefined;
 }
 
 export async function revokeShare(ctx: SharingContext, userId: string, storyId: string) {
