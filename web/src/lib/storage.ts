@@ -3,6 +3,7 @@
 // Reads never throw: storage can be disabled (private windows, strict settings) or hold stale junk
 // from an older build, and both simply read as "nothing stored".
 import { type ChatMode, chatModeSchema, MAX_BATCH_SIZE, MIN_BATCH_SIZE } from "@storyverse/contract/chat";
+import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
 import { SPEECH_RATES } from "@storyverse/contract/voice";
 
 export type Theme = "light" | "dark";
@@ -45,6 +46,8 @@ export interface StorageSchema {
   /** The Studio's own mode, apart from the story chat's (which also has video). */
   studioMode: StudioMode;
   batchSize: number;
+  /** The Studio's picture shape (decision 0149), one of ASPECT_RATIOS. */
+  studioShape: AspectRatio;
   /** The narration player's playback speed, one of SPEECH_RATES. */
   speechRate: number;
   story_media_states: Record<string, StoryMediaState>;
@@ -114,6 +117,7 @@ const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   sidebarState: oneOf("collapsed", "expanded"),
   chatMode: oneOf(...chatModeSchema.options),
   studioMode: oneOf("chat", "image"),
+  studioShape: oneOf(...ASPECT_RATIOS),
   sceneCanvas: oneOf("expanded", "collapsed"),
   scenePictures: oneOf("once", "both"),
   sceneWidth: {

@@ -9,10 +9,13 @@ import {
   overallLimitMessage,
   PASTE_LIMIT_MESSAGE,
   PICKER_LIMIT_MESSAGE,
+  parseSeed,
   pickerCounter,
   pickerRoom,
   REUSE_LIMIT_MESSAGE,
+  ratioValue,
   type StudioInput,
+  shapeOf,
   studioCost,
   suggestedPrompt,
   togglePickerSelection,
@@ -186,5 +189,27 @@ describe("Use this prompt", () => {
       "a lighthouse on a cliff at dusk",
     );
     expect(suggestedPrompt("Use **rim light** and a *low* angle.")).toBe("Use rim light and a *low* angle.");
+  });
+});
+
+describe("seeds and shapes (decision 0149)", () => {
+  it("reads the seed field: empty is a new seed, else a whole number from 0 to 4294967295", () => {
+    expect(parseSeed("")).toBeNull();
+    expect(parseSeed("   ")).toBeNull();
+    expect(parseSeed(" 42 ")).toBe(42);
+    expect(parseSeed("0")).toBe(0);
+    expect(parseSeed("4294967295")).toBe(4_294_967_295);
+    for (const bad of ["4294967296", "-1", "1.5", "1e3", "12a", "99999999999"]) {
+      expect(parseSeed(bad), bad).toBe("invalid");
+    }
+  });
+
+  it("knows a picture's shape from its size, within a pixel of rounding", () => {
+    expect(shapeOf(1152, 2048)).toBe("9:16");
+    expect(shapeOf(2048, 878)).toBe("21:9");
+    expect(shapeOf(2048, 2048)).toBe("1:1");
+    expect(shapeOf(1536, 1024)).toBeNull();
+    expect(shapeOf(null, 100)).toBeNull();
+    expect(ratioValue("3:4")).toBe(0.75);
   });
 });

@@ -3,6 +3,8 @@
 // The components only call these and show the message they return.
 import { MAX_INPUT_IMAGES, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
+import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
+import { SEED_MAX } from "@storyverse/contract/media-edit";
 import { MAX_REUSED_RESULTS, tooManyInputImagesMessage } from "@storyverse/contract/studio";
 
 export { MAX_INPUT_IMAGES, MAX_REUSED_RESULTS };
@@ -18,6 +20,38 @@ export const PICKER_MAX_SELECTION = MAX_INPUT_IMAGES;
 export const overallLimitMessage = (current: number) => tooManyInputImagesMessage(current);
 
 export const generationFailedMessage = (message: string) => `Generation failed: ${message}`;
+
+/** Decision 0149: the seed field's rule, in the server's words. */
+export const SEED_RULE_MESSAGE = `The seed is a whole number from 0 to ${SEED_MAX}.`;
+
+/** The seed field as typed: empty is a new seed (null); anything else a whole number from 0 to SEED_MAX. */
+export function parseSeed(typed: string): number | null | "invalid" {
+  const text = typed.trim();
+  if (!text) return null;
+  if (!/^\d{1,10}$/.test(text)) return "invalid";
+  const seed = Number(text);
+  return seed <= SEED_MAX ? seed : "invalid";
+}
+
+/** A picture's shape when it is one of the six (within a pixel of rounding), else null. */
+export function shapeOf(
+  width: number | null | undefined,
+  height: number | null | undefined,
+): AspectRatio | null {
+  if (!width || !height) return null;
+  return (
+    ASPECT_RATIOS.find((ratio) => {
+      const [w, h] = ratio.split(":").map(Number) as [number, number];
+      return Math.abs(width / height - w / h) < 0.02;
+    }) ?? null
+  );
+}
+
+/** A shape's width over its height ("9:16" is 0.5625), for frames and placeholders. */
+export function ratioValue(shape: AspectRatio): number {
+  const [w, h] = shape.split(":").map(Number) as [number, number];
+  return w / h;
+}
 
 /**
  * The picker's counter: '{n}/{room} selected', room being how many more inputs fit (10 less those already

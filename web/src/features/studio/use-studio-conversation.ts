@@ -2,6 +2,7 @@
 // recorded (GET /api/studio/messages) plus what only this browser knows, an exchange still running or one
 // that failed. The whole list is kept in local storage under `studio_messages` (cleared at logout), so the
 // Studio shows at once on return while the server's copy, with freshly signed URLs, loads behind it.
+import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { type StudioMessage, studioMessageSchema } from "@storyverse/contract/studio";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -31,6 +32,8 @@ export interface StudioChatMessage extends StudioMessage {
   error?: string;
   /** Known to this browser only: an exchange still running, or one that failed (the server keeps neither). */
   localOnly?: boolean;
+  /** The shape asked for, while the pictures are on their way (their placeholders take it). */
+  shape?: AspectRatio;
 }
 
 export interface StudioRequest {
@@ -38,6 +41,10 @@ export interface StudioRequest {
   prompt: string;
   batchSize: number;
   inputs: StudioInput[];
+  /** The pictures' shape (decision 0149). */
+  shape?: AspectRatio;
+  /** The first picture's seed; null or absent: a new one. */
+  seed?: number | null;
 }
 
 /** How a send ended, for the composer: sent (clear it), refused for credits (keep it), or failed. */
@@ -186,6 +193,7 @@ export function useStudioConversation(options: {
         timestamp: new Date(now + 1).toISOString(),
         isLoading: true,
         localOnly: true,
+        ...(!isAdvisor && request.shape ? { shape: request.shape } : {}),
       };
       retries.current.set(answer.id, request);
       setLocal((prev) => [
@@ -216,6 +224,8 @@ export function useStudioConversation(options: {
             prompt: request.prompt,
             batch_size: batchSize,
             input_images: request.inputs.map(toRequestInput),
+            ...(request.shape ? { aspect_ratio: request.shape } : {}),
+            ...(request.seed != null ? { seed: request.seed } : {}),
           });
           const quota = queued.kind === "queued" ? queued.accepted.quota_info : queued.quota;
           void refreshCreditBalance(queryClient, quota);
@@ -246,6 +256,7 @@ export function useStudioConversation(options: {
               image_items: items,
               isLoading: undefined,
               localOnly: undefined,
+              shape: undefined,
             },
           ]);
           shadow(serverIds, false);

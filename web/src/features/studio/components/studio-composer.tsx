@@ -1,6 +1,12 @@
-// The Studio's prompt box: the mode (image or the prompt advisor), the batch size (1 to 4), the input
+// The Studio's prompt box: the mode (image or the prompt advisor), the batch size (1 to 4), the pictures'
+// shape (six, decision 0149) and seed (empty: a new one; "Use this seed" on a result fills it), the input
 // images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
 // Shift+Enter adds a line; the box grows up to 200 px.
+import {
+  ASPECT_RATIO_LABELS,
+  ASPECT_RATIOS,
+  type AspectRatio,
+} from "@storyverse/contract/generation-settings";
 import { ArrowUp, Images, ImageUp, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
 import {
   type ChangeEvent,
@@ -16,7 +22,7 @@ import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
 import { CreditShortfallNotice } from "../../../shared/credits/credit-shortfall";
 import type { Shortfall } from "../../../shared/credits/out-of-credits";
-import { MAX_INPUT_IMAGES, type StudioInput } from "../studio-rules";
+import { MAX_INPUT_IMAGES, ratioValue, SEED_RULE_MESSAGE, type StudioInput } from "../studio-rules";
 import { BATCH_SIZES } from "../use-studio-preferences";
 
 const TEXTAREA_MAX_HEIGHT = 200;
@@ -26,6 +32,13 @@ interface StudioComposerProps {
   onModeChange: (mode: StudioMode) => void;
   batchSize: number;
   onBatchSizeChange: (size: number) => void;
+  shape: AspectRatio;
+  onShapeChange: (shape: AspectRatio) => void;
+  /** The seed field as typed ("" for a new seed). */
+  seed: string;
+  onSeedChange: (seed: string) => void;
+  /** The typed seed is not a whole number from 0 to 4294967295: sending is off and the rule shows. */
+  seedInvalid: boolean;
   inputs: StudioInput[];
   onRemoveInput: (key: string) => void;
   onUpload: (files: File[]) => void;
@@ -55,7 +68,8 @@ export function StudioComposer(props: StudioComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const ids = useId();
   const imageMode = mode === "image";
-  const canSend = prompt.trim().length > 0 && !sending && !shortfall;
+  const seedBlocks = imageMode && props.seedInvalid;
+  const canSend = prompt.trim().length > 0 && !sending && !shortfall && !seedBlocks;
 
   const { focusSignal } = props;
   useEffect(() => {
@@ -149,6 +163,80 @@ export function StudioComposer(props: StudioComposerProps) {
           </fieldset>
         ) : null}
       </div>
+
+      {imageMode ? (
+        <div className="mt-3 flex flex-wrap items-start gap-x-4 gap-y-2">
+          <fieldset className="flex flex-wrap items-center gap-2">
+            <legend className="sr-only">Shape</legend>
+            <span aria-hidden="true" className="text-xs font-semibold text-ink-muted">
+              Shape
+            </span>
+            <div className="inline-flex flex-wrap gap-1">
+              {ASPECT_RATIOS.map((ratio) => (
+                <label
+                  key={ratio}
+                  data-testid={`shape-${ratio}`}
+                  title={ASPECT_RATIO_LABELS[ratio]}
+                  className="relative inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg border border-line bg-surface px-2 text-xs font-semibold text-ink shadow-soft transition duration-200 select-none hover:border-accent-400/70 hover:bg-surface-2 has-checked:border-transparent has-checked:bg-accent-600 has-checked:text-white has-checked:shadow-none has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--sv-focus)]"
+                >
+                  <input
+                    type="radio"
+                    name={`${ids}-shape`}
+                    value={ratio}
+                    checked={props.shape === ratio}
+                    onChange={() => props.onShapeChange(ratio)}
+                    className="sr-only"
+                    aria-label={ASPECT_RATIO_LABELS[ratio]}
+                  />
+                  <ShapeGlyph ratio={ratio} />
+                  <span aria-hidden="true" className="tabular-nums">
+                    {ratio}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="flex flex-col gap-1">
+            <div className="flex items-center gap-2">
+              <label htmlFor={`${ids}-seed`} className="text-xs font-semibold text-ink-muted">
+                Seed
+              </label>
+              <div className="relative">
+                <input
+                  id={`${ids}-seed`}
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={props.seed}
+                  onChange={(event) => props.onSeedChange(event.target.value)}
+                  placeholder="Random"
+                  aria-invalid={props.seedInvalid || undefined}
+                  aria-describedby={props.seedInvalid ? `${ids}-seed-rule` : undefined}
+                  className={`h-9 w-32 rounded-lg border bg-canvas pr-8 pl-2.5 text-sm text-ink tabular-nums placeholder:text-ink-muted focus:border-accent-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[var(--sv-focus)] ${
+                    props.seedInvalid ? "border-danger" : "border-line"
+                  }`}
+                />
+                {props.seed ? (
+                  <button
+                    type="button"
+                    onClick={() => props.onSeedChange("")}
+                    aria-label="Clear the seed (a new one each time)"
+                    title="Clear the seed"
+                    className="absolute top-1/2 right-1 grid size-7 -translate-y-1/2 place-items-center rounded-md text-ink-muted transition hover:bg-surface-2 hover:text-ink"
+                  >
+                    <X aria-hidden="true" className="size-3.5" />
+                  </button>
+                ) : null}
+              </div>
+            </div>
+            {props.seedInvalid ? (
+              <p id={`${ids}-seed-rule`} className="text-xs font-medium text-danger">
+                {SEED_RULE_MESSAGE}
+              </p>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
 
       {imageMode ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
@@ -247,5 +335,17 @@ export function StudioComposer(props: StudioComposerProps) {
         </p>
       ) : null}
     </form>
+  );
+}
+
+/** A small outline of the shape: 16 px on its long side. */
+function ShapeGlyph({ ratio }: { ratio: AspectRatio }) {
+  const value = ratioValue(ratio);
+  const width = value >= 1 ? 16 : Math.round(16 * value);
+  const height = value >= 1 ? Math.round(16 / value) : 16;
+  return (
+    <span aria-hidden="true" className="grid size-4 place-items-center">
+      <span className="rounded-[2px] border-[1.5px] border-current" style={{ width, height }} />
+    </span>
   );
 }

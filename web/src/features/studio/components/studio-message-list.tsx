@@ -1,15 +1,17 @@
 // The Studio conversation: the user's prompts (with the input images they were sent with), the advisor's
 // answers as Markdown, and each batch of results in a 4-column grid (2 on phones). A result opens in the
 // Lightbox on click and can be selected for reuse as an input (at most 3 at once). An answer still on its
-// way shows a placeholder tile per image; a failed one says why and offers to try again. An advisor's answer
-// offers "Use this prompt", which puts the prompt it suggests into the composer in image mode.
+// way shows a placeholder tile per image, in the shape asked for; a failed one says why and offers to try again.
+// Each result keeps its own shape (decision 0149) and shows its seed with "Use this seed", which puts the
+// seed, the shape and the prompt into the composer to repeat the picture with a changed prompt. An advisor's
+// answer offers "Use this prompt", which puts the prompt it suggests into the composer in image mode.
 import type { GalleryItem } from "@storyverse/contract/media";
-import { Check, CircleAlert, Plus, RotateCw, Sparkles, WandSparkles, X } from "lucide-react";
+import { Check, CircleAlert, Plus, RotateCw, Sparkles, Sprout, WandSparkles, X } from "lucide-react";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
 import { formatMessageTime } from "../../../lib/message-time";
-import { suggestedPrompt } from "../studio-rules";
+import { ratioValue, shapeOf, suggestedPrompt } from "../studio-rules";
 import type { StudioChatMessage } from "../use-studio-conversation";
 
 /** A result as the grid and the lightbox know it: the gallery item when the server gave one. */
@@ -52,6 +54,14 @@ interface StudioMessageListProps {
   retrying: boolean;
   /** "Use this prompt" on an advisor's answer: the prompt it suggests goes into the composer. */
   onUsePrompt: (prompt: string) => void;
+  /** "Use this seed" on a result: its seed, shape and prompt go into the composer. */
+  onUseSeed: (item: GalleryItem) => void;
+}
+
+/** A result's frame: its own width over height when known, else square as before. */
+function frameRatio(item: GalleryItem | null): number {
+  if (item?.width && item.height) return item.width / item.height;
+  return 1;
 }
 
 export function StudioMessageList(props: StudioMessageListProps) {
@@ -113,6 +123,7 @@ function AnswerMessage({
   canRetry,
   retrying,
   onUsePrompt,
+  onUseSeed,
 }: { message: StudioChatMessage } & StudioMessageListProps) {
   if (message.isLoading) {
     return message.isAdvisor ? (
@@ -129,12 +140,13 @@ function AnswerMessage({
           <Spinner className="size-4 text-accent-ink" />
           Generating {message.batchSize} {message.batchSize === 1 ? "image" : "images"}...
         </p>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3" aria-hidden="true">
+        <div className="grid grid-cols-2 items-start gap-2 sm:grid-cols-4 sm:gap-3" aria-hidden="true">
           {Array.from({ length: message.batchSize }, (_, index) => (
             <div
               // biome-ignore lint/suspicious/noArrayIndexKey: placeholders of a fixed count
               key={index}
-              className="relative aspect-square overflow-hidden rounded-2xl border border-line bg-surface-2"
+              style={{ aspectRatio: String(message.shape ? ratioValue(message.shape) : 1) }}
+              className="relative overflow-hidden rounded-2xl border border-line bg-surface-2"
             >
               <div className="absolute inset-0 bg-gradient-to-br from-accent-500/15 via-transparent to-glow-600/15 motion-safe:animate-pulse" />
               <Sparkles className="absolute top-1/2 left-1/2 size-6 -translate-x-1/2 -translate-y-1/2 text-accent-ink/60" />
@@ -207,7 +219,7 @@ function AnswerMessage({
   return (
     <div className="w-full">
       {message.content ? <p className="mb-2 text-sm text-ink-muted">{message.content}</p> : null}
-      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3" aria-label="Results">
+      <ul className="grid grid-cols-2 items-start gap-2 sm:grid-cols-4 sm:gap-3" aria-label="Results">
         {results.map((result, index) => {
           const item = result.item;
           const selected = item ? selectedIds.has(item.id) : false;
@@ -217,7 +229,9 @@ function AnswerMessage({
               <button
                 type="button"
                 onClick={() => onOpenResult(result.url)}
-                className={`block aspect-square w-full overflow-hidden rounded-2xl border-2 shadow-soft transition duration-200 hover:shadow-lifted ${
+                style={{ aspectRatio: String(frameRatio(item)) }}
+                data-shape={item ? (shapeOf(item.width, item.height) ?? undefined) : undefined}
+                className={`block w-full overflow-hidden rounded-2xl border-2 shadow-soft transition duration-200 hover:shadow-lifted ${
                   selected ? "border-accent-500 ring-2 ring-accent-500/40" : "border-line"
                 }`}
                 title={result.description || undefined}
@@ -248,6 +262,20 @@ function AnswerMessage({
                     <Plus aria-hidden="true" className="size-4" />
                   )}
                 </button>
+              ) : null}
+              {item?.seed != null ? (
+                <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-0.5">
+                  <span className="text-xs text-ink-muted tabular-nums">Seed {item.seed}</span>
+                  <Button
+                    variant="ghost"
+                    size="xs"
+                    aria-label={`Use the seed of result ${index + 1} (${item.seed})`}
+                    icon={<Sprout aria-hidden="true" className="size-3.5 text-accent-ink" />}
+                    onClick={() => onUseSeed(item)}
+                  >
+                    Use this seed
+                  </Button>
+                </div>
               ) : null}
             </li>
           );

@@ -204,7 +204,12 @@ describe("Studio", () => {
     const results = await screen.findByRole("list", { name: "Results" });
     expect(within(results).getAllByRole("listitem")).toHaveLength(4);
     const request = calls.find((call) => call.path === "/api/studio/generate-image");
-    expect(request?.body).toEqual({ prompt: "a lighthouse at dusk", batch_size: 4, input_images: [] });
+    expect(request?.body).toEqual({
+      prompt: "a lighthouse at dusk",
+      batch_size: 4,
+      input_images: [],
+      aspect_ratio: "4:3",
+    });
     await waitFor(() =>
       expect(client.getQueryData(["credit-balance"])).toEqual({ remaining: 9, unlimited: false }),
     );
@@ -314,6 +319,99 @@ describe("Studio batch size", () => {
     fireEvent.click(screen.getByTestId("batch-1"));
     expect((screen.getByRole("radio", { name: "1 image" }) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText("1.5 credits")).toBeTruthy();
+  });
+});
+
+describe("Studio shapes and seeds (decision 0149)", () => {
+  it("offers six shapes, keeps the choice, and sends the shape and the typed seed", async () => {
+    const calls = server();
+    const first = renderStudio();
+    const shapes = within(screen.getByRole("group", { name: "Shape" })).getAllByRole("radio");
+    expect(shapes.map((radio) => radio.getAttribute("aria-label"))).toEqual([
+      "1:1 square",
+      "4:3 landscape",
+      "3:4 portrait",
+      "16:9 wide",
+      "9:16 tall",
+      "21:9 cinema",
+    ]);
+    expect((screen.getByRole("radio", { name: "4:3 landscape" }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByTestId("shape-9:16"));
+    expect((screen.getByRole("radio", { name: "9:16 tall" }) as HTMLInputElement).checked).toBe(true);
+    expect(readStorage("studioShape")).toBe("9:16");
+    fireEvent.change(screen.getByRole("textbox", { name: "Seed" }), { target: { value: " 4242 " } });
+    await generate("a paper lantern festival");
+    await screen.findByRole("list", { name: "Results" });
+    const request = calls.find((call) => call.path === "/api/studio/generate-image");
+    expect(request?.body).toMatchObject({ aspect_ratio: "9:16", seed: 4242 });
+    // The seed stays for the next prompt (same seed, changed prompt); clearing it asks for a new one.
+    const seedBox = screen.getByRole("textbox", { name: "Seed" }) as HTMLInputElement;
+    expect(seedBox.value).toBe(" 4242 ");
+    fireEvent.click(screen.getByRole("button", { name: "Clear the seed (a new one each time)" }));
+    expect(seedBox.value).toBe("");
+    first.unmount();
+
+    renderStudio();
+    expect((screen.getByRole("radio", { name: "9:16 tall" }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("refuses a seed that is not a whole number from 0 to 4294967295, sending nothing", async () => {
+    const calls = server();
+    renderStudio();
+    fireEvent.change(promptBox(), { target: { value: "a fox" } });
+    const seedBox = screen.getByRole("textbox", { name: "Seed" });
+    for (const bad of ["12a", "-1", "1.5", "4294967296"]) {
+      fireEvent.change(seedBox, { target: { value: bad } });
+      expect(screen.getByText("The seed is a whole number from 0 to 4294967295.")).toBeTruthy();
+      expect(seedBox.getAttribute("aria-invalid")).toBe("true");
+      expect(screen.getByRole("button", { name: "Generate" }).hasAttribute("disabled")).toBe(true);
+      fireEvent.keyDown(promptBox(), { key: "Enter" });
+    }
+    fireEvent.change(seedBox, { target: { value: "4294967295" } });
+    expect(screen.queryByText("The seed is a whole number from 0 to 4294967295.")).toBeNull();
+    expect(screen.getByRole("button", { name: "Generate" }).hasAttribute("disabled")).toBe(false);
+    expect(calls.some((call) => call.path === "/api/studio/generate-image")).toBe(false);
+  });
+
+  it("shows each result in its shape with its seed; 'Use this seed' fills the seed, shape and prompt", async () => {
+    const calls = server({
+      generate: () =>
+        json({
+          success: true,
+          images: ["/media/501.png?sig=x", "/media/502.png?sig=x"],
+          items: [
+            item(501, { seed: 777, width: 1152, height: 2048, description: "a tall tower" }),
+            item(502, { seed: 778, width: 1152, height: 2048, description: "a tall tower" }),
+          ],
+          message_id: "m-seeded",
+          quota_info: quota(12, 3),
+        }),
+    });
+    renderStudio();
+    fireEvent.click(screen.getByTestId("shape-1:1"));
+    await generate("a tall tower");
+    const results = await screen.findByRole("list", { name: "Results" });
+    const tile = within(results).getAllByRole("button", { name: /^Result 1 of 2/ })[0]!;
+    expect(tile.style.aspectRatio).toMatch(/^0\.5625( \/ 1)?$/);
+    expect(within(results).getByText("Seed 778")).toBeTruthy();
+
+    fireEvent.click(within(results).getByRole("button", { name: "Use the seed of result 2 (778)" }));
+    expect((screen.getByRole("textbox", { name: "Seed" }) as HTMLInputElement).value).toBe("778");
+    expect((screen.getByRole("radio", { name: "9:16 tall" }) as HTMLInputElement).checked).toBe(true);
+    expect((promptBox() as HTMLTextAreaElement).value).toBe("a tall tower");
+    await waitFor(() => expect(document.activeElement).toBe(promptBox()));
+
+    // A changed prompt with the same seed and shape.
+    fireEvent.change(promptBox(), { target: { value: "a tall tower at dawn" } });
+    fireEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === "/api/studio/generate-image")).toHaveLength(2),
+    );
+    expect(calls.filter((call) => call.path === "/api/studio/generate-image")[1]?.body).toMatchObject({
+      prompt: "a tall tower at dawn",
+      aspect_ratio: "9:16",
+      seed: 778,
+    });
   });
 });
 

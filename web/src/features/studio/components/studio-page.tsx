@@ -11,7 +11,7 @@ import { useBanner } from "../../../shared/banner-provider";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useCreditShortfall } from "../../../shared/credits/credit-shortfall";
 import { useQuotaPrompt } from "../../../shared/credits/quota-prompt-provider";
-import { studioCost } from "../studio-rules";
+import { parseSeed, shapeOf, studioCost } from "../studio-rules";
 import { clipboardFiles, useInputImages } from "../use-input-images";
 import { useStudioConversation } from "../use-studio-conversation";
 import { useStudioPreferences } from "../use-studio-preferences";
@@ -36,11 +36,14 @@ export function StudioPage() {
   const { showError } = useBanner();
   const { showQuotaExceeded } = useQuotaPrompt();
   const { unlimited, remaining } = useCreditBalance();
-  const { mode, setMode, batchSize, setBatchSize } = useStudioPreferences();
+  const { mode, setMode, batchSize, setBatchSize, shape, setShape } = useStudioPreferences();
   const conversation = useStudioConversation({ onError: showError, onQuota: showQuotaExceeded });
   const { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore } =
     useInputImages(showError);
   const [prompt, setPrompt] = useState("");
+  // The seed field as typed: kept after a send, so the next prompt repeats it ("same seed").
+  const [seedText, setSeedText] = useState("");
+  const seed = parseSeed(seedText);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [lightboxIndex, setLightboxIndex] = useState<number | null>(null);
   const end = useRef<HTMLDivElement>(null);
@@ -93,19 +96,38 @@ export function StudioPage() {
     [setMode],
   );
 
+  /** "Use this seed": the result's seed, its shape and its prompt, ready for a changed prompt. */
+  const takeSeed = useCallback(
+    (item: GalleryItem) => {
+      if (item.seed == null) return;
+      setSeedText(String(item.seed));
+      const itemShape = shapeOf(item.width, item.height);
+      if (itemShape) setShape(itemShape);
+      takePrompt(item.description);
+    },
+    [setShape, takePrompt],
+  );
+
   const submit = useCallback(async () => {
     const text = prompt.trim();
     if (!text) return;
+    if (mode === "image" && seed === "invalid") return;
     const sentInputs = mode === "image" ? inputs : [];
     setPrompt("");
     if (mode === "image") clear();
-    const outcome = await conversation.send({ mode, prompt: text, batchSize, inputs: sentInputs });
+    const outcome = await conversation.send({
+      mode,
+      prompt: text,
+      batchSize,
+      inputs: sentInputs,
+      ...(mode === "image" ? { shape, seed: seed === "invalid" ? null : seed } : {}),
+    });
     if (outcome === "quota") {
       // Nothing was made: give the prompt and its inputs back.
       setPrompt((current) => current || text);
       if (mode === "image") restore(sentInputs);
     }
-  }, [prompt, mode, inputs, batchSize, clear, restore, conversation]);
+  }, [prompt, mode, inputs, batchSize, shape, seed, clear, restore, conversation]);
 
   const selectedIds = useMemo(
     () => new Set(inputs.flatMap((input) => (input.origin === "result" ? [input.id] : []))),
@@ -219,6 +241,7 @@ export function StudioPage() {
               canRetry={conversation.canRetry}
               retrying={sending}
               onUsePrompt={takePrompt}
+              onUseSeed={takeSeed}
             />
             <div ref={end} />
           </section>
@@ -233,6 +256,11 @@ export function StudioPage() {
             onModeChange={setMode}
             batchSize={batchSize}
             onBatchSizeChange={setBatchSize}
+            shape={shape}
+            onShapeChange={setShape}
+            seed={seedText}
+            onSeedChange={setSeedText}
+            seedInvalid={seed === "invalid"}
             inputs={inputs}
             onRemoveInput={remove}
             onUpload={(files) => void addFiles(files, "upload")}
