@@ -1,9 +1,10 @@
 // The full-screen media viewer shared by the Gallery, the Studio and the story views: one item at a
 // time with download, close, previous, next and its position 'n of total'. Escape closes (Radix Dialog),
 // the arrow keys step through the items, videos play muted with their controls. The caller owns the
-// index, so it can open the viewer at any item and keep it in step with its own list.
+// index, so it can open the viewer at any item and keep it in step with its own list. A caller that can edit
+// pictures passes onEdit: an Edit button then shows on pictures (decision 0148).
 import * as Dialog from "@radix-ui/react-dialog";
-import { ChevronLeft, ChevronRight, Download, X } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, WandSparkles, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { apiDownload } from "../lib/api-client";
 import { Spinner } from "./button";
@@ -21,6 +22,8 @@ export interface LightboxProps {
   index: number;
   onIndexChange: (index: number) => void;
   onClose: () => void;
+  /** Edit the picture at this index (shown on pictures only); the caller opens its editor. */
+  onEdit?: (index: number) => void;
 }
 
 const controlClasses =
@@ -71,7 +74,7 @@ export async function downloadMedia(item: LightboxItem): Promise<void> {
   }
 }
 
-export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps) {
+export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: LightboxProps) {
   const total = items.length;
   const current = total > 0 ? Math.min(Math.max(index, 0), total - 1) : -1;
   const item = current >= 0 ? items[current] : undefined;
@@ -149,6 +152,16 @@ export function Lightbox({ items, index, onIndexChange, onClose }: LightboxProps
               {current + 1} of {total}
             </p>
             <div className="flex items-center gap-2">
+              {onEdit && item?.type === "image" ? (
+                <button
+                  type="button"
+                  className="inline-flex h-11 shrink-0 items-center gap-2 rounded-full bg-white/10 px-4 text-sm font-semibold text-white backdrop-blur transition duration-200 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+                  onClick={() => onEdit(current)}
+                >
+                  <WandSparkles aria-hidden="true" className="size-5" />
+                  Edit
+                </button>
+              ) : null}
               <button
                 type="button"
                 className={controlClasses}

@@ -24,7 +24,8 @@ interface ModalProps {
   /** While busy, Escape, an outside click and the close button do nothing. */
   busy?: boolean;
   children: ReactNode;
-  size?: "sm" | "md";
+  /** lg: a wide working dialog (the picture editor). */
+  size?: "sm" | "md" | "lg";
   /** A non-modal side panel on the right, below the top bar, instead of a centred modal. */
   docked?: boolean;
 }
@@ -96,7 +97,11 @@ export function Modal({
         )}
         <Dialog.Content
           ref={content}
-          className={docked ? dockedClasses : `${centredClasses} ${size === "sm" ? "max-w-md" : "max-w-lg"}`}
+          className={
+            docked
+              ? dockedClasses
+              : `${centredClasses} ${size === "sm" ? "max-w-md" : size === "lg" ? "max-w-5xl" : "max-w-lg"}`
+          }
           {...(docked ? dockedHandlers : {})}
           {...(description === null ? { "aria-describedby": undefined } : {})}
         >

@@ -4,7 +4,6 @@
 import {
   boardResponseSchema,
   boardsResponseSchema,
-  mediaDetailsSchema,
   mediaItemResponseSchema,
 } from "@storyverse/contract/gallery";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
@@ -21,13 +20,6 @@ export const boardsQueryOptions = () =>
       apiRequest("/api/boards", { schema: boardsResponseSchema, signal, timeoutMs: 30_000 }),
     select: (data) => data.boards,
     staleTime: 5 * 60_000,
-  });
-
-export const mediaDetailsQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: [...GALLERY_KEY, "details", id] as const,
-    queryFn: ({ signal }) =>
-      apiRequest(`/api/media/${id}/details`, { schema: mediaDetailsSchema, signal, timeoutMs: 30_000 }),
   });
 
 /** Of GET /api/stories, what the story filter needs: each story's id and title. */

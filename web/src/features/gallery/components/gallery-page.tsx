@@ -6,6 +6,7 @@
 // and asks again, in the server's words, when a story or share link still shows one of them.
 // Organising (decision 0141): filters asked of the server (kind, board, story, days, favourites), a heart
 // on each tile, a details panel, and a selection put on a board or downloaded as one zip.
+// Editing a picture (decision 0148): Edit in the viewer and in the details panel opens the picture editor.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { GALLERY_SEARCH_MAX_LENGTH } from "@storyverse/contract/studio";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
@@ -34,6 +35,8 @@ import { useSettled } from "../../../components/use-settled";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { type GalleryFilters, galleryQueryOptions } from "../../../shared/gallery/gallery-page";
+import { useEditKinds } from "../../../shared/picture-edit/edit-api";
+import { type EditTarget, PictureEditDialog } from "../../../shared/picture-edit/picture-edit-dialog";
 import { useView } from "../../../shared/view-provider";
 import { useDeleteMedia } from "../api/delete-media";
 import {
@@ -135,6 +138,8 @@ export function GalleryPage() {
   const updateMedia = useUpdateMedia();
   const updateBoard = useUpdateBoard();
   const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<EditTarget | null>(null);
+  const canEdit = useEditKinds(isAuthenticated && hasAny).length > 0;
   const [zipping, setZipping] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const selectedItems = items.filter((item) => selected.has(item.id));
@@ -433,7 +438,9 @@ export function GalleryPage() {
         boards={boards.data ?? []}
         onClose={() => setDetailsId(null)}
         onDelete={(item) => askToDelete([item])}
+        onEdit={canEdit ? (item) => setEditing({ id: item.id }) : undefined}
       />
+      <PictureEditDialog target={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={doomed !== null}
         onOpenChange={(open) => {
@@ -453,6 +460,16 @@ export function GalleryPage() {
           index={Math.min(openIndex, lightboxItems.length - 1)}
           onIndexChange={setOpenIndex}
           onClose={() => setOpenIndex(null)}
+          onEdit={
+            canEdit
+              ? (index) => {
+                  const item = items[index];
+                  if (!item) return;
+                  setOpenIndex(null);
+                  setEditing({ id: item.id });
+                }
+              : undefined
+          }
         />
       ) : null}
     </div>

@@ -1,17 +1,18 @@
 // One gallery item's details (GET /api/media/{id}/details, decision 0141): its prompt, size, model and seed where they
 // were recorded, the pictures it was made from and the clips made from it (as small thumbnails), its
-// favourite mark and the boards holding it (ticked on and off here), and Delete.
+// favourite mark and the boards holding it (ticked on and off here), Edit (pictures, decision 0148) and Delete.
 import type { Board } from "@storyverse/contract/gallery";
 import type { GalleryItem } from "@storyverse/contract/media";
 import { formatStorageBytes } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
-import { Heart, Info, Trash2 } from "lucide-react";
+import { Heart, Info, Trash2, WandSparkles } from "lucide-react";
 import { Button, Spinner } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { MediaThumb } from "../../../components/media-thumb";
 import { Modal } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
-import { mediaDetailsQueryOptions, useUpdateMedia } from "../api/organise";
+import { mediaDetailsQueryOptions } from "../../../shared/gallery/media-details";
+import { useUpdateMedia } from "../api/organise";
 
 export const DETAILS_TITLE = "Details";
 export const NOT_RECORDED = "Not recorded";
@@ -51,11 +52,14 @@ export function MediaDetailsPanel({
   boards,
   onClose,
   onDelete,
+  onEdit,
 }: {
   itemId: string | null;
   boards: Board[];
   onClose: () => void;
   onDelete: (item: GalleryItem) => void;
+  /** Absent when the configured image service cannot edit pictures. */
+  onEdit?: (item: GalleryItem) => void;
 }) {
   return (
     <Modal
@@ -68,7 +72,7 @@ export function MediaDetailsPanel({
       icon={<Info aria-hidden="true" className="size-5" />}
       docked
     >
-      {itemId ? <DetailsBody id={itemId} boards={boards} onDelete={onDelete} /> : null}
+      {itemId ? <DetailsBody id={itemId} boards={boards} onDelete={onDelete} onEdit={onEdit} /> : null}
     </Modal>
   );
 }
@@ -77,10 +81,12 @@ function DetailsBody({
   id,
   boards,
   onDelete,
+  onEdit,
 }: {
   id: string;
   boards: Board[];
   onDelete: (item: GalleryItem) => void;
+  onEdit: ((item: GalleryItem) => void) | undefined;
 }) {
   const details = useQuery(mediaDetailsQueryOptions(id));
   const update = useUpdateMedia();
@@ -123,6 +129,16 @@ function DetailsBody({
         >
           Favourite
         </Button>
+        {onEdit && item.type === "image" ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<WandSparkles aria-hidden="true" className="size-4" />}
+            onClick={() => onEdit(item)}
+          >
+            Edit
+          </Button>
+        ) : null}
         <Button
           variant="secondary"
           size="sm"

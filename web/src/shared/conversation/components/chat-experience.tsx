@@ -12,6 +12,8 @@ import { type CanvasPreview, MediaCanvas } from "../../../components/media-canva
 import { DOCKED_PANEL_WIDTH } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
 import { readDraft } from "../../credits/story-return";
+import { useEditKinds } from "../../picture-edit/edit-api";
+import { PictureEditDialog } from "../../picture-edit/picture-edit-dialog";
 import { useServerConfig } from "../api/server-config";
 import { hasMedia } from "../canvas-media";
 import { useChatMode, useSceneCollapsed, useScenePicturesBoth, useSceneWidth } from "../use-chat-preferences";
@@ -120,6 +122,9 @@ export function ChatExperience({
   const config = useServerConfig();
   const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
   const [preview, setPreview] = useState<Preview | null>(null);
+  // Edit in the preview opens the picture editor on that picture (decision 0148); the edit is a new gallery item.
+  const [editUrl, setEditUrl] = useState<string | null>(null);
+  const canEdit = useEditKinds().length > 0;
 
   const mediaMessages = useMemo(() => session.messages.filter(hasMedia), [session.messages]);
   const prefix = safeFileName(downloadPrefix);
@@ -261,8 +266,19 @@ export function ChatExperience({
           index={preview.index}
           onIndexChange={(index) => setPreview((p) => (p ? { ...p, index } : p))}
           onClose={() => setPreview(null)}
+          onEdit={
+            canEdit
+              ? (index) => {
+                  const item = preview.items[index];
+                  if (!item) return;
+                  setPreview(null);
+                  setEditUrl(item.url);
+                }
+              : undefined
+          }
         />
       ) : null}
+      <PictureEditDialog target={editUrl ? { url: editUrl } : null} onClose={() => setEditUrl(null)} />
     </div>
   );
 }
