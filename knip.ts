@@ -20,8 +20,9 @@ const config: KnipConfig = {
       // The server workspace's tests use them; they live at the root with the other test tools.
       // s3rver is loaded with createRequire (it ships no ESM), which knip cannot follow.
       // scripts/build-server.mjs makes the empty PGlite cluster new databases start from with the server
-      // workspace's PGlite (hoisted), which knip looks for at the root.
-      ignoreDependencies: ["s3rver", "@types/smtp-server", "@electric-sql/pglite"],
+      // workspace's PGlite (hoisted), which knip looks for at the root. The browser tests' OIDC provider
+      // (e2e/support/oidc-provider.ts) is the server workspace's test dependency, hoisted likewise.
+      ignoreDependencies: ["s3rver", "@types/smtp-server", "@electric-sql/pglite", "oidc-provider"],
       // The bench pins processes to cores with util-linux's taskset where it exists; the container check
       // (scripts/container-topology.mjs) runs Debian's podman, which scripts/ci-container.sh installs.
       ignoreBinaries: ["taskset", "podman"],
