@@ -96,10 +96,11 @@ it("an image job cut off between its scene prompt and its picture is finished by
   const sceneRequests: string[] = [];
   const counting: TextProvider = {
     name: writer.name,
+    purposes: writer.purposes,
     stream: (request) => writer.stream(request),
     async complete(request) {
       const system = request.messages[0]?.content ?? "";
-      if (system.startsWith("Role: scene illustrator")) sceneRequests.push(system);
+      if (request.purpose === "scene") sceneRequests.push(system);
       return writer.complete(request);
     },
   };

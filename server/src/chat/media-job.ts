@@ -145,7 +145,7 @@ async function attach(
 async function scenePrompt(ctx: MediaJobContext, message: MessageRow, payload: MediaJobPayload) {
   if (message.sceneDescription) return message.sceneDescription;
   const answer = await ctx.providers.text.complete({
-    messages: scenePromptRequest({
+    ...scenePromptRequest({
       title: payload.storyTitle,
       context: payload.storyContext ?? null,
       prompt: payload.prompt ?? "",

@@ -68,6 +68,7 @@ function holdNarrator() {
   });
   t.providers.text = {
     name: narrator.name,
+    purposes: narrator.purposes,
     async complete(request) {
       entered();
       await released;
@@ -464,10 +465,10 @@ describe("a turn's charge has exactly one outcome", () => {
     let asked = 0;
     t.providers.text = {
       name: writer.name,
+      purposes: writer.purposes,
       stream: (request) => writer.stream(request),
       async complete(request) {
-        if (!request.messages[0]?.content.startsWith("Role: scene illustrator"))
-          return writer.complete(request);
+        if (request.purpose !== "scene") return writer.complete(request);
         asked += 1;
         throw new ProviderError("The illustrator refused this scene.", false);
       },

@@ -107,15 +107,22 @@ describe("the scene prompt (written by the media job, offline too)", () => {
   };
 
   it("is asked with the story, the player's words and the finished answer", () => {
-    const [system, passage] = scenePromptRequest(source);
+    const request = scenePromptRequest(source);
+    expect(request).toMatchObject({
+      purpose: "scene",
+      story: { title: source.title, context: source.context },
+      playerWords: source.prompt,
+      storyText: source.storyText,
+    });
+    const [system, passage] = request.messages;
     expect(system!.content).toMatch(/^Role: scene illustrator/);
     expect(system!.content).toContain("Story title: The Drowned Bell");
     expect(passage!.content).toBe(`Player: ${source.prompt}\n\nNarrator: ${source.storyText}`);
   });
 
   it("offline: one deterministic scene line that names what the turn shows", async () => {
-    const first = await offline.complete({ messages: scenePromptRequest(source) });
-    const again = await offline.complete({ messages: scenePromptRequest(source) });
+    const first = await offline.complete(scenePromptRequest(source));
+    const again = await offline.complete(scenePromptRequest(source));
     expect(first).toBe(again);
     expect(first).toMatch(/^SCENE: \S/);
     expect(first).not.toContain("\n");
@@ -125,16 +132,16 @@ describe("the scene prompt (written by the media job, offline too)", () => {
     const scene = parseScenePrompt(first, source.storyText);
     expect(scene).not.toMatch(/^SCENE/);
     expect(scene.length).toBeGreaterThan(40);
-    const other = await offline.complete({
-      messages: scenePromptRequest({ ...source, prompt: "I climb down to the flooded market" }),
-    });
+    const other = await offline.complete(
+      scenePromptRequest({ ...source, prompt: "I climb down to the flooded market" }),
+    );
     expect(other).not.toBe(first);
   });
 
   it("offline: a continue (no player words) is staged from the answer, lit as its prose says", async () => {
-    const answer = await offline.complete({
-      messages: scenePromptRequest({ ...source, prompt: "", storyText: "The last amber light fades." }),
-    });
+    const answer = await offline.complete(
+      scenePromptRequest({ ...source, prompt: "", storyText: "The last amber light fades." }),
+    );
     expect(answer).toMatch(/^SCENE: \S/);
     expect(answer).toMatch(/sunset|amber|golden|dusk/i);
   });

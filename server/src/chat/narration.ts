@@ -3,7 +3,7 @@
 // prose; the media job asks the text provider for the scene from the finished answer (scenePromptRequest).
 import type { SelectiveLogic } from "@storyverse/contract/story-cards";
 import { replaceMacros } from "../interop/formats/macros";
-import type { ChatMessage } from "../providers/types";
+import type { NarrationFacts, StoryFacts, TextRequestFor } from "../providers/types";
 import type { TurnGeneration } from "./narrator-context";
 
 /** A story's enabled card as a turn sees it (the narrator gets the active ones, the painter their portraits). */
@@ -40,8 +40,10 @@ export type StorySetting = {
   postHistoryInstructions?: string;
   /** Who `{{char}}`/`<BOT>` is ("" when the story has no character of its own: a card's own name, then). */
   characterName?: string;
-  /** Who `{{user}}`/`<USER>` is: the player's username. */
+  /** Who `{{user}}`/`<USER>` is: the persona the player plays, else their username. */
   userName?: string;
+  /** The persona the player plays (decision 0152): the narrator is told who "you" are; its portrait paints. */
+  player?: PlayerCharacter;
   /** The share of the context budget the cards may take, and how many messages back triggers are searched. */
   loreBudgetPercent?: number;
   loreScanDepth?: number;
@@ -50,6 +52,12 @@ export type StorySetting = {
   /** What every scene keeps from earlier ones (scene state, characters' looks), for the media job; "" when none. */
   camera?: string;
 };
+
+/** Who the player plays in a story (a persona, decision 0152). */
+export type PlayerCharacter = { name: string; description: string; portraitKey: string | null };
+
+/** Heads the persona in the narrator's instructions ("What the narrator sees" shows it). */
+export const PLAYER_HEADING = 'The player\'s character ("you" in the story):';
 
 const ORIGINAL_MACRO = /\{\{original\}\}/gi;
 
@@ -89,8 +97,37 @@ const DEFAULT_INSTRUCTIONS = [
 /** The answer's format: always sent, whatever the story's instructions say (the scene is asked for apart). */
 const ANSWER_FORMAT = "Answer with one to three short paragraphs of story and nothing else.";
 
-export function narratorSystemPrompt(setting: StorySetting | null, direction?: string): string {
+/** The story as the narrator is told it: the main chat's own title and context when there is no story. */
+export function toldStory(setting: StorySetting | null): StoryFacts {
   const { title, context } = setting ?? MAIN_CHAT_SETTING;
+  return { title, context: context ?? "" };
+}
+
+/**
+ * What the narrator is told besides the conversation, as data (decision 0151): the story, and the cards and
+ * recalled turns that fit the budget, in the order the instructions give them.
+ */
+export function narrationFacts(
+  setting: StorySetting | null,
+  cards: readonly { id: string; name: string; kind: string }[],
+  recalled: readonly { messageId: string; turn: number; narrator: string }[],
+  kept: { keptCardIds: readonly string[]; keptRecalledIds: readonly string[] },
+): NarrationFacts {
+  const keptRecalled = new Set(kept.keptRecalledIds);
+  return {
+    story: toldStory(setting),
+    cards: kept.keptCardIds.flatMap((id) =>
+      cards.filter((card) => card.id === id).map(({ name, kind }) => ({ name, kind })),
+    ),
+    recalled: recalled
+      .filter((line) => keptRecalled.has(line.messageId))
+      .sort((a, b) => a.turn - b.turn)
+      .map(({ turn, narrator }) => ({ turn, narrator })),
+  };
+}
+
+export function narratorSystemPrompt(setting: StorySetting | null, direction?: string): string {
+  const { title, context } = toldStory(setting);
   const custom = setting?.narratorInstructions?.trim() ?? "";
   const instructions = custom
     ? withNames(custom, setting).replace(ORIGINAL_MACRO, () => DEFAULT_INSTRUCTIONS)
@@ -101,9 +138,18 @@ export function narratorSystemPrompt(setting: StorySetting | null, direction?: s
     "",
     `Story title: ${title}`,
     `Story context: ${context || "(none given)"}`,
+    ...playerLines(setting),
     "",
     ANSWER_FORMAT,
   ].join("\n");
+}
+
+/** The persona the player plays, named and described (its description with the story's names in place). */
+function playerLines(setting: StorySetting | null): string[] {
+  const player = setting?.player;
+  if (!player) return [];
+  const about = withNames(player.description, setting).trim();
+  return ["", PLAYER_HEADING, `${player.name}${about ? `: ${about}` : ""}`];
 }
 
 /**
@@ -124,8 +170,8 @@ export function parseNarration(answer: string): { storyText: string; scene: stri
   return { storyText: storyText || answer.trim(), scene: scene || null };
 }
 
-/** Marks the illustrator's request, so the offline text provider knows to write a scene. */
-export const ILLUSTRATOR_ROLE = "Role: scene illustrator";
+/** Names the illustrator's role for a vendor model (the offline provider goes by the request's purpose). */
+const ILLUSTRATOR_ROLE = "Role: scene illustrator";
 
 /** What the illustrator reads: the story, the player's words and the narrator's finished answer. */
 export type SceneSource = {
@@ -137,25 +183,35 @@ export type SceneSource = {
 };
 
 /** The media job's request to the text provider for the scene prompt of a finished answer. */
-export function scenePromptRequest(source: SceneSource): ChatMessage[] {
+export function scenePromptRequest(source: SceneSource): TextRequestFor<"scene"> {
+  // The main chat (no story) is told what the narrator is told.
+  const story = {
+    title: source.title ?? MAIN_CHAT_SETTING.title,
+    context: source.context || (source.title === null ? MAIN_CHAT_SETTING.context : ""),
+  };
   const system = [
     ILLUSTRATOR_ROLE,
     "You write the prompt for one illustration of an interactive story: the moment the newest passage ends on.",
     'Answer with exactly one line that starts with "SCENE: " and describes the scene as a single paragraph:',
     "setting, characters and their look, lighting, mood and camera framing. No other text.",
     "",
-    // The main chat (no story) is told what the narrator is told.
-    `Story title: ${source.title ?? MAIN_CHAT_SETTING.title}`,
-    `Story context: ${source.context || (source.title === null ? MAIN_CHAT_SETTING.context : "(none given)")}`,
+    `Story title: ${story.title}`,
+    `Story context: ${story.context || "(none given)"}`,
   ].join("\n");
   const passage = [
     ...(source.prompt.trim() ? [`Player: ${source.prompt.trim()}`, ""] : []),
     `Narrator: ${source.storyText.trim()}`,
   ].join("\n");
-  return [
-    { role: "system", content: system },
-    { role: "user", content: passage },
-  ];
+  return {
+    purpose: "scene",
+    story,
+    playerWords: source.prompt.trim(),
+    storyText: source.storyText.trim(),
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: passage },
+    ],
+  };
 }
 
 /** The longest scene prompt kept (the image models read about this much). */

@@ -31,8 +31,7 @@ let sceneGate: Gate | null = null;
 const log: string[] = [];
 const sceneRequests: TextRequest[] = [];
 const narratorRequests: TextRequest[] = [];
-const isSceneRequest = (request: TextRequest) =>
-  request.messages.some((m) => m.role === "system" && m.content.startsWith("Role: scene illustrator"));
+const isSceneRequest = (request: TextRequest) => request.purpose === "scene";
 
 beforeAll(async () => {
   const painter = createOfflineImageProvider({ scale: 0.25 });
@@ -44,6 +43,7 @@ beforeAll(async () => {
     providers: {
       text: {
         name: writer.name,
+        purposes: writer.purposes,
         async complete(request) {
           if (isSceneRequest(request)) {
             sceneRequests.push(request);

@@ -8,6 +8,7 @@ import { bearer, newCredentials } from "../../test/factories";
 import { type EventStream, postTurnStream } from "../../test/sse";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { grant, toTenths } from "../credits/service";
+import { TEXT_PURPOSES } from "../providers/types";
 import { allMessages } from "./repo";
 
 let t: TestApp;
@@ -241,6 +242,7 @@ describe("a slow narrator", () => {
       providers: {
         text: {
           name: "slow",
+          purposes: TEXT_PURPOSES,
           complete: async () => "The door opens.\n\nSCENE: A door.",
           async *stream() {
             await gates[0]!.opened;

@@ -16,12 +16,13 @@ import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
 import { metrics } from "../platform/metrics";
-import { ProviderError } from "../providers/types";
+import { ProviderError, type TextRequest } from "../providers/types";
 import { storyPlayed } from "../stories/activity";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { queueEmbeddings } from "./embed-job";
 import { generateMediaJob, mediaPartTenths } from "./media-job";
 import {
+  narrationFacts,
   narratorSystemPrompt,
   parseNarration,
   postHistoryInstructions,
@@ -146,6 +147,11 @@ export function narratorContext(
       POST_HISTORY_BUDGET_PERCENT,
     ),
   };
+  const lines = recalled.map((line) => ({
+    ...line,
+    player: withNames(line.player, story),
+    narrator: withNames(line.narrator, story),
+  }));
   const assembled = assembleContext({
     instructions: narratorSystemPrompt(sent, direction),
     memory: withNames(story?.memory ?? "", story),
@@ -154,11 +160,7 @@ export function narratorContext(
       description: withNames(card.description, story, card.name, card.ownName),
     })),
     loreBudgetPercent: story?.loreBudgetPercent,
-    recalled: recalled.map((line) => ({
-      ...line,
-      player: withNames(line.player, story),
-      narrator: withNames(line.narrator, story),
-    })),
+    recalled: lines,
     summary: story?.summary ?? "",
     history: window,
     authorsNote: story?.authorsNote ?? "",
@@ -173,6 +175,7 @@ export function narratorContext(
     active,
     reasons: activation.map((entry) => entry.reason),
     recalled,
+    facts: narrationFacts(sent, active, lines, assembled),
   };
 }
 
@@ -206,10 +209,18 @@ export const sceneSettings = (story: StorySetting | null) =>
       }
     : {};
 
-/** The storage keys a scene is painted from: the selected images first, then portraits, at most 10. */
-export function sceneReferences(selected: string[], active: TurnCard[]): string[] {
+/**
+ * The storage keys a scene is painted from: the selected images first, then the active cards' portraits, then
+ * the portrait of the persona the player plays (decision 0152), at most 10.
+ */
+export function sceneReferences(
+  selected: string[],
+  active: TurnCard[],
+  playerPortrait?: string | null,
+): string[] {
   const portraits = active.flatMap((card) => (card.portraitKey ? [card.portraitKey] : []));
-  return [...new Set([...selected, ...portraits])].slice(0, MAX_INPUT_IMAGES);
+  const player = playerPortrait ? [playerPortrait] : [];
+  return [...new Set([...selected, ...portraits, ...player])].slice(0, MAX_INPUT_IMAGES);
 }
 
 /**
@@ -285,7 +296,11 @@ async function narrate(
   );
   const context = narratorContext(ctx, story, history, plan.prompt, plan.direction, recalled);
   const { active } = context;
-  const request = {
+  const request: TextRequest = {
+    purpose: plan.promptIsInstruction ? "continue" : "turn",
+    ...context.facts,
+    // A retry or a continue is another try at its answer, written anew.
+    ...(plan.version ? { attempt: plan.version.number } : {}),
     messages: plan.promptIsInstruction ? asInstruction(context.messages) : context.messages,
     // The story's generation settings (stories/settings.ts); the main chat keeps the defaults.
     maxTokens: story?.generation?.maxTokens ?? OUTPUT_LENGTH_MAX_TOKENS.medium,
@@ -420,7 +435,9 @@ export async function runTurn(
           // The answer is stamped a millisecond later so ordering by time never puts it before its question.
           const answerAt = new Date(userAt.getTime() + 1);
           // The scene is painted from the selected images, then the active cards' portraits.
-          const sceneKeys = wantsMedia ? sceneReferences(referenceKeys, active) : [];
+          const sceneKeys = wantsMedia
+            ? sceneReferences(referenceKeys, active, input.story?.player?.portraitKey)
+            : [];
           const kept = plan.keepScene;
           // A story's answer records what shaped it; a kept scene keeps what it was painted from.
           const words = input.storyId ? shapedBy(active, context, sceneKeys) : null;

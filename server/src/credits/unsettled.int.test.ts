@@ -128,6 +128,7 @@ describe("a delivery racing the sweep", () => {
     });
     const held: TextProvider = {
       ...narrator,
+      purposes: narrator.purposes,
       async complete(request) {
         entered();
         await released;

@@ -88,7 +88,7 @@ describe("createProviders", () => {
       "openai",
     ]);
     expect(providers.video.name).toBe("offline");
-    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    await providers.text.complete({ purpose: "advice", messages: [{ role: "user", content: "hi" }] });
     await providers.image.generate({ prompt: "x", count: 1, references: [] });
     await providers.speech?.transcribe({
       audio: Buffer.from("a"),
@@ -115,7 +115,7 @@ describe("createProviders", () => {
       "byteplus",
       "byteplus",
     ]);
-    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    await providers.text.complete({ purpose: "advice", messages: [{ role: "user", content: "hi" }] });
     await providers.image.generate({ prompt: "x", count: 1, references: [] });
     await providers.video.start({ prompt: "x", image: await sampleReference(), durationSeconds: 5 });
     expect(byteplus.requests.map((request) => (request.json as { model: string }).model)).toEqual([
@@ -146,7 +146,7 @@ describe("createProviders", () => {
       ...offline,
       text: { kind: "openai", apiKey: openai.apiKey, baseUrl: openai.baseUrl, model: "llama3.1:8b" },
     });
-    await providers.text.complete({ messages: [{ role: "user", content: "hi" }] });
+    await providers.text.complete({ purpose: "advice", messages: [{ role: "user", content: "hi" }] });
     expect(openai.requests[0]?.json).toMatchObject({ model: "llama3.1:8b" });
   });
 });

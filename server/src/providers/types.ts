@@ -4,7 +4,58 @@
 export type ChatRole = "system" | "user" | "assistant";
 export type ChatMessage = { role: ChatRole; content: string };
 
-export type TextRequest = {
+/**
+ * What a text request is for (decision 0151). Every caller says; the offline text provider answers by it and
+ * never by the prompt's wording, so rewording a prompt changes nothing offline.
+ */
+export const TEXT_PURPOSES = [
+  "turn",
+  "continue",
+  "scene",
+  "summary",
+  "card-draft",
+  "lore",
+  "advice",
+] as const;
+export type TextPurpose = (typeof TEXT_PURPOSES)[number];
+
+/** A story as the narrator is told it: its title and context (the main chat's own when there is no story). */
+export type StoryFacts = { title: string; context: string };
+
+/** What a story turn or a Continue is written from, besides the conversation: as told in the instructions. */
+export type NarrationFacts = {
+  story: StoryFacts;
+  /** The Story Cards the narrator is given this turn (those that fit), in the order given. */
+  cards: { name: string; kind: string }[];
+  /** Older exchanges recalled for this turn (those that fit), in story order. */
+  recalled: { turn: number; narrator: string }[];
+  /** Which try at this answer (a retry's version number), so each try is written anew; absent: the first. */
+  attempt?: number;
+};
+
+/**
+ * A request's purpose with the facts its answer is made from, as data. Vendor models read the messages; a
+ * provider without a model (offline) reads these fields and the conversation's roles, never the wording.
+ */
+export type TextTask =
+  /** A story turn answering the player's message (the last user message), or Continue of the last answer. */
+  | ({ purpose: "turn" | "continue" } & NarrationFacts)
+  /** The one "SCENE: ..." line for the picture of a finished answer. */
+  | { purpose: "scene"; story: StoryFacts; playerWords: string; storyText: string }
+  /** The rolling summary: the summary so far with the passages that left the window folded in. */
+  | {
+      purpose: "summary";
+      summarySoFar: string;
+      passages: { speaker: "player" | "narrator"; text: string }[];
+    }
+  /** "Make a card" from a narrator passage: JSON of one card. */
+  | { purpose: "card-draft"; storyTitle: string; existingCards: string[]; passage: string }
+  /** Living lore: JSON of the names, scene state and appearances in the newest narration. */
+  | { purpose: "lore" }
+  /** The Studio's prompt advisor answering the creator's last message. */
+  | { purpose: "advice" };
+
+export type TextRequest = TextTask & {
   messages: ChatMessage[];
   maxTokens?: number;
   temperature?: number;
@@ -13,9 +64,17 @@ export type TextRequest = {
   signal?: AbortSignal;
 };
 
+/** The request of one purpose, with that purpose's facts. */
+export type TextRequestFor<P extends TextPurpose> = Extract<TextRequest, { purpose: P }>;
+
 export interface TextProvider {
   /** "offline", "openai", "byteplus": reported by /api/config. */
   readonly name: string;
+  /**
+   * The purposes this provider answers well. A vendor model answers them all; the offline narrator has no
+   * model to read a narration for living lore, so the service uses its own readers instead of asking.
+   */
+  readonly purposes: readonly TextPurpose[];
   /** The model a request without `model` uses (TEXT_MODEL or the vendor's default). */
   readonly defaultModel?: string;
   /** The models the provider offers (an OpenAI-compatible server's GET /models); absent: the default only. */
@@ -140,6 +199,8 @@ export type SpeechAudio = { pcm: Buffer; sampleRate: number };
 export interface VoiceProvider {
   /** "offline", "openai", "elevenlabs": reported by /api/voices. */
   readonly name: string;
+  /** The vendor bills this speech by the character, so players pay credits for it; false: made here, free. */
+  readonly billed: boolean;
   /** The longest text one speak() call takes. */
   readonly maxCharacters: number;
   /** The voice used where a story or card names none. */

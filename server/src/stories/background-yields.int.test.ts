@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
 import type { JobSpec } from "../jobs/queue";
-import type { ChatMessage, TextProvider } from "../providers/types";
+import type { TextProvider } from "../providers/types";
 import { storySummaryJob, writeStorySummary } from "./summary";
 
 let t: TestApp;
@@ -24,9 +24,6 @@ afterAll(async () => {
 
 const call = (user: TestUser, method: "GET" | "POST", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
-
-const isSummariser = (messages: ChatMessage[]) =>
-  messages.some((m) => /role:\s*story summariser/i.test(m.content));
 
 describe("a long story's background work and another story's requests", () => {
   it("answers the list, a card, messages and a turn of story B while story A's summary step waits on its vendor", async () => {
@@ -51,8 +48,9 @@ describe("a long story's background work and another story's requests", () => {
     let asked = 0;
     t.providers.text = {
       ...narrator,
+      purposes: narrator.purposes,
       async complete(request) {
-        if (!isSummariser(request.messages)) return narrator.complete(request);
+        if (request.purpose !== "summary") return narrator.complete(request);
         asked += 1;
         log.push(`summary step ${asked} asks its vendor`);
         if (asked === 2) {

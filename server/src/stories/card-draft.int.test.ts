@@ -139,7 +139,11 @@ describe("make a card", () => {
     const user = await createUser(t);
     const { story, answerId } = await storyWithPassage(user);
     const narrator = t.providers.text;
-    t.providers.text = { ...narrator, complete: async () => "I would rather not." } satisfies TextProvider;
+    t.providers.text = {
+      ...narrator,
+      purposes: narrator.purposes,
+      complete: async () => "I would rather not.",
+    } satisfies TextProvider;
     try {
       const res = await call(user, "POST", `/api/stories/${story}/messages/${answerId}/card-draft`);
       expect(res.statusCode).toBe(502);
@@ -158,6 +162,7 @@ describe("how often a player may draft (audit N6)", () => {
     let asked = 0;
     t.providers.text = {
       ...narrator,
+      purposes: narrator.purposes,
       complete: (request) => {
         asked += 1;
         return narrator.complete(request);

@@ -24,7 +24,7 @@ import { storyCards } from "./cards";
 export const CARD_DRAFT_FAILED_DETAIL =
   "The narrator could not draft a card from this message. Please try again.";
 
-/** What the drafter is told; the offline provider recognises its role line as a vendor model reads it. */
+/** What the drafter is told (a vendor model reads it; the offline provider goes by the request's data). */
 export function cardDrafterInstructions(title: string, existingNames: string[]): string {
   return [
     "Role: card drafter.",
@@ -84,6 +84,10 @@ export async function draftCardFromMessage(
   let answer: string;
   try {
     answer = await ctx.providers.text.complete({
+      purpose: "card-draft",
+      storyTitle: story.title,
+      existingCards: existing,
+      passage: message.content,
       messages: [
         { role: "system", content: cardDrafterInstructions(story.title, existing) },
         { role: "user", content: message.content },

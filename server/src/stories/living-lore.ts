@@ -2,10 +2,11 @@
 // background job (free for the player, like the rolling summary; never on the turn's path) reads the
 // narration: the named people, places and things that have no Story Card become drafts the player accepts,
 // edits or dismisses (a dismissed name is never offered again); the story's scene state (place, time of day,
-// weather) and each character card's appearance are updated. Offline the readers are deterministic
-// (lore-extract.ts); with a real text provider the model is asked once for all of it as JSON, and the offline
-// readers answer when that call fails. Every scene's picture and video prompt carries the scene state and
-// the appearances (cameraText), so the torn cloak and the night stay. Owner only (others: 404).
+// weather) and each character card's appearance are updated. When the text provider does not take the "lore"
+// purpose (offline) the readers are deterministic (lore-extract.ts); with a model it is asked once for all of
+// it as JSON, and the deterministic readers answer when that call fails. Every scene's picture and video
+// prompt carries the scene state and the appearances (cameraText), so the torn cloak and the night stay.
+// Owner only (others: 404).
 import {
   APPEARANCE_MAX_LENGTH,
   CAMERA_CHARACTERS_MAX,
@@ -57,7 +58,7 @@ import {
 } from "./lore-extract";
 import { findStory, type StoryRow } from "./repo";
 
-type LoreContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log" | "config">;
+type LoreContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log">;
 
 /** How many of the newest narrator messages the offline reader searches for names written twice. */
 const NARRATIONS_READ = 60;
@@ -197,6 +198,7 @@ async function modelReading(
   cards: CardRow[],
 ): Promise<Reading> {
   const answer = await ctx.providers.text.complete({
+    purpose: "lore",
     messages: [
       { role: "system", content: loreKeeperInstructions(cards, sceneStateOf(story)) },
       { role: "user", content: narrations.slice(-3).join("\n\n") },
@@ -219,7 +221,8 @@ export async function updateLivingLore(
   if (narrations.length === 0) return;
   const cards = await listCards(ctx.db, payload.userId, payload.storyId);
   let reading: Reading;
-  if (ctx.config.providers.text.kind === "offline") {
+  // A provider without a model to read the narration (offline) does not take the lore keeper's request.
+  if (!ctx.providers.text.purposes.includes("lore")) {
     reading = offlineReading(narrations, cards);
   } else {
     try {

@@ -64,8 +64,9 @@ function recordSummaryRequests(): { sizes: number[]; restore: () => void } {
   const sizes: number[] = [];
   const recording: TextProvider = {
     ...narrator,
+    purposes: narrator.purposes,
     async complete(request) {
-      if (request.messages.some((m: ChatMessage) => /role:\s*story summariser/i.test(m.content)))
+      if (request.purpose === "summary")
         sizes.push(request.messages.reduce((sum: number, m: ChatMessage) => sum + m.content.length, 0));
       return narrator.complete(request);
     },

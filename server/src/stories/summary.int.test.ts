@@ -124,8 +124,9 @@ describe("the rolling summary", () => {
     const narrator = t.providers.text;
     const failing: TextProvider = {
       ...narrator,
+      purposes: narrator.purposes,
       async complete(request) {
-        if (request.messages.some((m) => /role:\s*story summariser/i.test(m.content))) {
+        if (request.purpose === "summary") {
           throw new Error("the vendor is down");
         }
         return narrator.complete(request);

@@ -71,7 +71,7 @@ export async function summaryCoverage(
   };
 }
 
-/** What the summariser is told; the offline provider recognises its role line as a vendor model reads it. */
+/** What the summariser is told (a vendor model reads it; the offline provider goes by the request's data). */
 export function summariserInstructions(title: string, summary: string): string {
   return [
     "Role: story summariser.",
@@ -122,6 +122,12 @@ export async function writeStorySummary(
   const fresh = batchOf(read, most);
   if (fresh.length === 0) return;
   const answer = await ctx.providers.text.complete({
+    purpose: "summary",
+    summarySoFar: story.summary,
+    passages: fresh.map((message) => ({
+      speaker: message.role === "user" ? "player" : "narrator",
+      text: message.content,
+    })),
     messages: [
       { role: "system", content: summariserInstructions(story.title, story.summary) },
       { role: "user", content: transcriptText(fresh) },

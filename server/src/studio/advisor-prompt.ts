@@ -1,5 +1,5 @@
-// How the Studio's prompt advisor is asked. The line "Role: prompt advisor" is how the offline text provider
-// (and anyone reading logs) tells an advisor request from a narrator one: keep it exactly as written.
+// How the Studio's prompt advisor is asked. The request's purpose ("advice") tells the offline text provider
+// it is the advisor (decision 0151); the role line is for a vendor model and anyone reading logs.
 import { ADVISOR_HISTORY_WINDOW } from "@storyverse/contract/studio";
 import type { ChatMessage } from "../providers/types";
 

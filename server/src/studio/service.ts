@@ -247,6 +247,7 @@ export async function askAdvisor(
       try {
         answer = (
           await ctx.providers.text.complete({
+            purpose: "advice",
             messages: buildAdvisorMessages(history, prompt),
             maxTokens: 600,
             temperature: 0.7,

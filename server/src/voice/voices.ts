@@ -34,9 +34,9 @@ export function voiceProvider(ctx: Pick<AppContext, "providers">): VoiceProvider
   return provider;
 }
 
-/** Vendor speech is paid per 1,000 characters; offline speech is free. */
+/** Speech the vendor bills is paid per 1,000 characters; speech made here (offline) is free. */
 export const speechUnitPrice = (provider: VoiceProvider | undefined) =>
-  !provider || provider.name === "offline" ? 0 : CREDIT_COSTS.speech;
+  provider?.billed ? CREDIT_COSTS.speech : 0;
 
 const listed = new WeakMap<VoiceProvider, { at: number; voices: Promise<VoiceInfo[]> }>();
 

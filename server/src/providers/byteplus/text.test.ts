@@ -26,24 +26,24 @@ describe("BytePlus ModelArk chat", () => {
   it("completes through the OpenAI-compatible endpoint and names itself byteplus", async () => {
     const text = provider();
     expect(text.name).toBe("byteplus");
-    await expect(text.complete({ messages })).resolves.toBe("The tide turns.");
+    await expect(text.complete({ purpose: "advice", messages })).resolves.toBe("The tide turns.");
     expect(fake.requests[0]?.path).toBe("/api/v3/chat/completions");
     expect(fake.requests[0]?.json).toMatchObject({ model: "seed-1-6-250615", messages });
   });
 
   it("streams the pieces in order", async () => {
     const pieces: string[] = [];
-    for await (const piece of provider().stream({ messages })) pieces.push(piece);
+    for await (const piece of provider().stream({ purpose: "advice", messages })) pieces.push(piece);
     expect(pieces).toEqual(["The", " tide", " turns."]);
   });
 
   it("maps ModelArk's errors: a wrong key, a busy endpoint", async () => {
     const wrongKey = "ark-wrong-0123456789abcdefghij";
-    const keyError = await catchProviderError(provider(wrongKey).complete({ messages }));
+    const keyError = await catchProviderError(provider(wrongKey).complete({ purpose: "advice", messages }));
     expect(keyError.message).toBe(userMessages.misconfigured);
     expectNoSecrets(keyError, { apiKey: wrongKey, baseUrl: fake.baseUrl });
     fake.failNext({ status: 429 });
-    const busy = await catchProviderError(provider().complete({ messages }));
+    const busy = await catchProviderError(provider().complete({ purpose: "advice", messages }));
     expect(busy.message).toBe(userMessages.busy);
     expect(busy.retryable).toBe(true);
     expect(busy.internal).toContain("RateLimitExceeded");

@@ -111,6 +111,7 @@ export function createElevenLabsVoiceProvider(settings: ElevenLabsSettings): Voi
   let cached: { at: number; voices: VoiceInfo[] } | undefined;
   return {
     name: "elevenlabs",
+    billed: true,
     maxCharacters: ELEVENLABS_VOICE_MAX_CHARACTERS,
     defaultVoice: settings.defaultVoice ?? elevenLabsDefaultVoice,
 

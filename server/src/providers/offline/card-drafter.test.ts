@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { draftCardOffline, passageNames } from "./card-drafter";
 
-const draft = (passage: string, existing = "none") =>
-  JSON.parse(
-    draftCardOffline([
-      { role: "system", content: `Role: card drafter.\nExisting cards: ${existing}` },
-      { role: "user", content: passage },
-    ]),
-  ) as { name: string; kind: string; triggers: string[]; description: string };
+/** A card-draft request: the facts beside the messages a vendor model reads (their wording is not read here). */
+const request = (passage: string, existingCards: string[], storyTitle = "") => ({
+  purpose: "card-draft" as const,
+  storyTitle,
+  existingCards,
+  passage,
+  messages: [
+    { role: "system" as const, content: "Draft one Story Card from the passage, as JSON." },
+    { role: "user" as const, content: passage },
+  ],
+});
+
+const draft = (passage: string, existing = "") =>
+  JSON.parse(draftCardOffline(request(passage, existing ? existing.split(", ") : []))) as {
+    name: string;
+    kind: string;
+    triggers: string[];
+    description: string;
+  };
 
 describe("the offline card drafter's name", () => {
   it("takes a capitalised name, never the common word that starts a sentence", () => {
@@ -46,10 +58,7 @@ describe("the offline card drafter's name", () => {
 
   it("does not take the story's title for a name", () => {
     const passage = "The story of *The Lantern Road* tightens. You meet a sailor named Tobin Marsh.";
-    const asked = draftCardOffline([
-      { role: "system", content: "Role: card drafter.\nStory title: The Lantern Road\nExisting cards: none" },
-      { role: "user", content: passage },
-    ]);
+    const asked = draftCardOffline(request(passage, [], "The Lantern Road"));
     expect(JSON.parse(asked)).toMatchObject({ name: "Tobin Marsh", kind: "character" });
   });
 

@@ -6,7 +6,7 @@
 // the drafting instructions ask a vendor model to.
 import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { splitSentences } from "@storyverse/contract/sentences";
-import type { ChatMessage } from "../types";
+import type { TextRequestFor } from "../types";
 
 /** Capitalised words that start sentences or address the player rather than name someone. */
 const NOT_NAMES = new Set(
@@ -25,15 +25,6 @@ const isNameWord = (word: string) => {
   const lower = word.toLowerCase().replace(/['’]s$/, "");
   return !NOT_NAMES.has(lower) && !COMMON_WORDS.has(lower) && lower.length >= 2;
 };
-
-const systemText = (messages: readonly ChatMessage[]) =>
-  messages
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
-
-export const isCardDraftRequest = (messages: readonly ChatMessage[]): boolean =>
-  /role:\s*card drafter/i.test(systemText(messages));
 
 /**
  * Names in the passage, best first: a run of up to three capitalised words that are not common words.
@@ -89,18 +80,11 @@ function sentencesAbout(passage: string, triggers: string[]): string {
   return (mentions.length ? mentions : sentences).slice(0, 2).join(" ").slice(0, 400);
 }
 
-export function draftCardOffline(messages: readonly ChatMessage[]): string {
-  const passage = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const existingLine = /^existing cards:(.*)$/im.exec(systemText(messages))?.[1] ?? "";
-  const existing = new Set(
-    existingLine
-      .split(",")
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  const text = passage.replace(/^\s*SCENE:.*$/gim, "");
+export function draftCardOffline(request: TextRequestFor<"card-draft">): string {
+  const existing = new Set(request.existingCards.map((name) => name.trim().toLowerCase()).filter(Boolean));
+  const text = request.passage.replace(/^\s*SCENE:.*$/gim, "");
   // The story's own title ("The story of *The Lantern Road*...") is not a card either.
-  const title = (/^story title:(.*)$/im.exec(systemText(messages))?.[1] ?? "").toLowerCase();
+  const title = request.storyTitle.toLowerCase();
   const name = passageNames(text).find(
     (candidate) => !existing.has(candidate.toLowerCase()) && !title.includes(candidate.toLowerCase()),
   );

@@ -2,14 +2,24 @@
 // that come next (a stopped sentence finished first), never the player's line again.
 import { describe, expect, it } from "vitest";
 import { CONTINUE_INSTRUCTION } from "../../chat/turn";
+import type { ChatMessage } from "../types";
 import { narrate } from "./narrator";
 
 const story = { role: "system" as const, content: "You are the narrator.\nStory title: The Ember Crown" };
 const player = { role: "user" as const, content: "I climb the crooked stairs of the tower" };
+const continuing = (messages: ChatMessage[]) =>
+  narrate({
+    purpose: "continue",
+    story: { title: "The Ember Crown", context: "" },
+    cards: [],
+    recalled: [],
+    attempt: 2,
+    messages,
+  });
 
 describe("offline Continue", () => {
   it("finishes a stopped sentence, then writes on without repeating the player's line", () => {
-    const text = narrate([
+    const text = continuing([
       story,
       player,
       { role: "assistant", content: "The stairs groan under you and the door at the top" },
@@ -21,7 +31,7 @@ describe("offline Continue", () => {
   });
 
   it("after a finished sentence, goes straight on with new sentences", () => {
-    const text = narrate([
+    const text = continuing([
       story,
       player,
       { role: "assistant", content: "The stairs groan under you." },

@@ -1,10 +1,17 @@
-// The offline narrator: turns a chat (narrator system prompt, history, the player's prompt) into a story
-// turn (1-3 paragraphs of second-person prose), into the illustrator's one "SCENE: ..." line when the media
-// job asks for the scene of a finished turn ("Role: scene illustrator"), or into prompt-writing advice when
-// the system prompt asks for the Studio's advisor. Everything is picked by a PRNG seeded from the whole
-// conversation, so it is deterministic.
-import type { ChatMessage } from "../types";
-import { draftCardOffline, isCardDraftRequest } from "./card-drafter";
+// The offline narrator: answers a text request by its purpose (decision 0151): a story turn (1-3 paragraphs
+// of second-person prose) or a Continue of the last answer, the illustrator's one "SCENE: ..." line for a
+// finished turn, prompt-writing advice for the Studio, a card draft or the rolling summary. What it writes
+// from is the request's typed facts (the story's title and context, the cards and recalled turns given) and
+// the conversation's roles (the player's messages, the narrator's answers), never the instructions' wording.
+// Everything is picked by a PRNG seeded from the purpose, the facts and the conversation: it is deterministic.
+import {
+  type ChatMessage,
+  type NarrationFacts,
+  ProviderError,
+  type TextRequest,
+  type TextRequestFor,
+} from "../types";
+import { draftCardOffline } from "./card-drafter";
 import {
   ACTION_VERBS,
   ADVICE_CAMERA,
@@ -34,7 +41,7 @@ import {
 import { capitalize, isPlace, keyPhrases, toSecondPerson } from "./phrases";
 import { type Biome, namedBiome, namedTime, promptWords, type TimeOfDay } from "./scene-theme";
 import { createRng, hashString, type Rng } from "./seeded";
-import { isSummaryRequest, summariseOffline } from "./summariser";
+import { summariseOffline } from "./summariser";
 
 export type Conversation = {
   title: string;
@@ -47,7 +54,6 @@ export type Conversation = {
   earlier: string[];
   /** The player's earlier messages, oldest first (the advisor falls back on them for a subject). */
   earlierPrompts: string[];
-  advisor: boolean;
   /** The Story Cards the narrator was given (active this turn), in the order given. */
   cards: { name: string; kind: string }[];
   /** Older exchanges recalled for this turn (the recall block), in story order. */
@@ -59,46 +65,27 @@ const ECHO_WORDS = 28;
 const MIN_WORDS = 60;
 const MAX_WORDS = 160;
 
-export function readConversation(messages: readonly ChatMessage[]): Conversation {
-  const system = messages
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
-  const field = (name: string): string => {
-    // The value runs to the end of its paragraph: a story context may span several lines.
-    const match = new RegExp(
-      `^[ \\t]*${name}:[ \\t]*(.*(?:\\n(?![ \\t]*\\n)(?![ \\t]*[A-Z][A-Za-z ]{1,30}:).*)*)`,
-      "mi",
-    ).exec(system);
-    return clean(match?.[1] ?? "");
-  };
+/** No story, cards or recalled turns: what the advisor writes from besides the conversation. */
+const NO_FACTS: NarrationFacts = { story: { title: "", context: "" }, cards: [], recalled: [] };
+
+/** The conversation by its roles, with the facts the request carries. */
+export function readConversation(
+  messages: readonly ChatMessage[],
+  facts: NarrationFacts = NO_FACTS,
+): Conversation {
   const users = messages.filter((m) => m.role === "user");
   const assistants = messages.filter((m) => m.role === "assistant");
   const lastAssistant = assistants[assistants.length - 1]?.content ?? "";
   return {
-    title: field("Story title"),
-    context: field("Story context"),
+    title: clean(facts.story.title),
+    context: clean(facts.story.context),
     prompt: clean(users[users.length - 1]?.content ?? ""),
     previous: clean(lastAssistant.replace(/^\s*SCENE:.*$/gim, "")),
     earlier: assistants.map((m) => clean(m.content.replace(/^\s*SCENE:.*$/gim, ""))),
     earlierPrompts: users.slice(0, -1).map((m) => clean(m.content)),
-    advisor: /role:\s*prompt advisor/i.test(system),
-    cards: readCards(system),
-    recalled: readRecalled(system),
+    cards: facts.cards.map((card) => ({ name: clean(card.name), kind: card.kind })),
+    recalled: facts.recalled.map((line) => ({ turn: line.turn, narrator: clean(line.narrator) })),
   };
-}
-
-/** The recall block of the system prompt: lines "- Turn 5: You: ... Narrator: ..." under its heading. */
-function readRecalled(system: string): Conversation["recalled"] {
-  const start = system.search(/^Recalled from earlier in this story/m);
-  if (start < 0) return [];
-  const recalled: Conversation["recalled"] = [];
-  for (const line of system.slice(start).split("\n").slice(1)) {
-    const match = /^- Turn (\d+): (?:You: .*? )?Narrator: (.*)$/.exec(line);
-    if (!match) break;
-    recalled.push({ turn: Number(match[1]), narrator: clean(match[2]!) });
-  }
-  return recalled;
 }
 
 /** A word as compared for recall: lower case, without a possessive or a plural "s". */
@@ -132,19 +119,6 @@ function recalledSentence(conversation: Conversation): string | null {
   if (!best) return null;
   const told = best.sentence.replace(/^[“"]|[”"]$/g, "").trim();
   return `You think back to turn ${best.turn}: ${told.charAt(0).toLowerCase()}${told.slice(1)}`;
-}
-
-/** The cards block of the system prompt: lines "- Name (kind): description" under the Story Cards heading. */
-function readCards(system: string): { name: string; kind: string }[] {
-  const start = system.search(/^Story Cards \(/m);
-  if (start < 0) return [];
-  const cards: { name: string; kind: string }[] = [];
-  for (const line of system.slice(start).split("\n").slice(1)) {
-    const match = /^- (.+?) \((character|place|thing|other)\)(?::|$)/.exec(line);
-    if (!match) break;
-    cards.push({ name: clean(match[1]!), kind: match[2]! });
-  }
-  return cards;
 }
 
 /** How the narrator brings a card into the turn, by its kind. */
@@ -487,23 +461,17 @@ function storyTurn(conversation: Conversation, rng: Rng): string {
   return blocks.map((block) => block.join(" ")).join("\n\n");
 }
 
-/** The illustrator's request (see the chat service's scenePromptRequest): the player's words and the answer. */
-export const isSceneRequest = (messages: readonly ChatMessage[]): boolean =>
-  messages.some((m) => m.role === "system" && /^role:\s*scene illustrator/im.test(m.content));
-
 /**
  * The scene line for a finished turn: staged from the player's words, the story's context and title as the
  * turn was, lit as its prose says; the subject is the player's words when they describe an event, else a
  * figure facing the things named. A continue (no player words) takes the prose's first sentence instead.
  */
-export function sceneOffline(messages: readonly ChatMessage[]): string {
-  const base = readConversation(messages.filter((m) => m.role === "system"));
-  const passage = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const player = /^Player:[ \t]*(.*)$/m.exec(passage)?.[1] ?? "";
-  const prose = clean(/^Narrator:[ \t]*([\s\S]*)$/m.exec(passage)?.[1] ?? passage);
-  const prompt = clean(player) || (prose.split(/(?<=[.!?])\s/)[0] ?? "");
+export function sceneOffline(request: TextRequestFor<"scene">): string {
+  const base = readConversation([], { ...NO_FACTS, story: request.story });
+  const prose = clean(request.storyText);
+  const prompt = clean(request.playerWords) || (prose.split(/(?<=[.!?])\s/)[0] ?? "");
   const conversation: Conversation = { ...base, prompt, previous: prose };
-  const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
+  const rng = createRng(seedOf(request));
   const staging = stage(conversation, rng, prose);
   const promptNouns = keyPhrases(prompt, 3);
   const contextPhrases = keyPhrases(conversation.context, 6).filter(
@@ -618,8 +586,6 @@ function advice(conversation: Conversation, rng: Rng): string {
   return [intro, "", ...bullets, "", rng.pick(ADVICE_TIPS)].join("\n");
 }
 
-/** Continue in place: the story's last message is the narrator's own instruction to carry on its answer. */
-const CONTINUE_REQUEST = /^\s*Continue your last answer/i;
 const FINISHES = [
   "— and then, all at once, everything goes still.",
   "— until, at last, it is done.",
@@ -637,16 +603,39 @@ function continuation(conversation: Conversation, rng: Rng): string {
   return finished ? more : `${rng.pick(FINISHES)}\n\n${more}`;
 }
 
-/** The whole answer for a conversation: same messages, same text. */
-export function narrate(messages: readonly ChatMessage[]): string {
-  const conversation = readConversation(messages);
-  const rng = createRng(hashString(messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001")));
-  if (isCardDraftRequest(messages)) return draftCardOffline(messages);
-  if (isSummaryRequest(messages)) return summariseOffline(messages);
-  const last = messages.at(-1);
-  if (last?.role === "system" && CONTINUE_REQUEST.test(last.content) && conversation.previous) {
-    return continuation(conversation, rng);
+/**
+ * The seed of a request's choices: its purpose, its facts and the conversation (the player's and the
+ * narrator's messages), not the instructions' wording, so rewording a prompt picks the same words.
+ */
+function seedOf(request: TextRequest): number {
+  const { messages, maxTokens, temperature, model, signal, ...task } = request;
+  const conversation = messages.filter((m) => m.role !== "system");
+  return hashString(
+    [JSON.stringify(task), ...conversation.map((m) => `${m.role}\u0000${m.content}`)].join("\u0001"),
+  );
+}
+
+/** The whole answer for a request: same purpose, facts and conversation, same text. */
+export function narrate(request: TextRequest): string {
+  switch (request.purpose) {
+    case "card-draft":
+      return draftCardOffline(request);
+    case "summary":
+      return summariseOffline(request);
+    case "scene":
+      return sceneOffline(request);
+    case "advice":
+      return advice(readConversation(request.messages), createRng(seedOf(request)));
+    case "turn":
+      return storyTurn(readConversation(request.messages, request), createRng(seedOf(request)));
+    case "continue": {
+      const conversation = readConversation(request.messages, request);
+      const rng = createRng(seedOf(request));
+      // Nothing written yet to carry on: a turn of its own.
+      return conversation.previous ? continuation(conversation, rng) : storyTurn(conversation, rng);
+    }
+    case "lore":
+      // Not among the offline purposes: living lore reads the narration with its own readers.
+      throw new ProviderError("The offline narrator does not read lore.", false, "offline: lore");
   }
-  if (isSceneRequest(messages)) return sceneOffline(messages);
-  return conversation.advisor ? advice(conversation, rng) : storyTurn(conversation, rng);
 }

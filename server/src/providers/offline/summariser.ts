@@ -2,19 +2,10 @@
 // exchange that left the window, what the player did (in the second person) and the narrator's first sentence
 // about it. Past the length the summariser was asked for, the oldest additions give way, but the story's
 // opening sentence stays, so the narrator still knows how it began.
-import type { ChatMessage } from "../types";
+import type { TextRequestFor } from "../types";
 import { toSecondPerson } from "./phrases";
 
 const LIMIT = 1500;
-
-const systemText = (messages: readonly ChatMessage[]) =>
-  messages
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n");
-
-export const isSummaryRequest = (messages: readonly ChatMessage[]): boolean =>
-  /role:\s*story summariser/i.test(systemText(messages));
 
 const firstSentence = (text: string) =>
   text
@@ -32,15 +23,15 @@ const asSentence = (text: string) => {
   return trimmed ? `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.` : "";
 };
 
-export function summariseOffline(messages: readonly ChatMessage[]): string {
-  const before = /^summary so far:(.*)$/im.exec(systemText(messages))?.[1]?.trim() ?? "";
-  const previous = before === "(none yet)" ? "" : before;
-  const passages = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+/** The summary the request carries, with its passages folded in (the summary so far and the passages, as data). */
+export function summariseOffline(request: TextRequestFor<"summary">): string {
+  const previous = request.summarySoFar.replace(/\s+/g, " ").trim();
   const added: string[] = [];
-  for (const block of passages.split(/\n\s*\n/)) {
-    const [, who, words] = /^(Player|Narrator):\s*([\s\S]*)$/.exec(block.trim()) ?? [];
-    if (!who || !words?.trim()) continue;
-    added.push(who === "Player" ? asSentence(toSecondPerson(words).slice(0, 200)) : firstSentence(words));
+  for (const { speaker, text } of request.passages) {
+    // A passage's first paragraph: what the player did, or how the narrator's answer began.
+    const words = text.trim().split(/\n\s*\n/)[0] ?? "";
+    if (!words.trim()) continue;
+    added.push(speaker === "player" ? asSentence(toSecondPerson(words).slice(0, 200)) : firstSentence(words));
   }
   const sentences = [...previous.split(/(?<=[.!?])\s+/), ...added].map((s) => s.trim()).filter(Boolean);
   const [opening, ...rest] = sentences;

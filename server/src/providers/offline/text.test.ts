@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scenePromptRequest } from "../../chat/narration";
-import { RECALL_HEADING, recalledLine } from "../../chat/narrator-context";
-import type { ChatMessage } from "../types";
+import { CARDS_HEADING, cardLine, RECALL_HEADING, recalledLine } from "../../chat/narrator-context";
+import type { ChatMessage, NarrationFacts, TextRequest } from "../types";
 import { keyPhrases, toSecondPerson } from "./phrases";
 import { createOfflineTextProvider } from "./text";
 
@@ -14,9 +14,19 @@ const narratorPrompt = (title: string, context: string): ChatMessage => ({
 const CONTEXT =
   "Mara, a young cartographer, searches for her missing brother in the drowned city of Vell, where a bell rings under the sea.";
 
-function turn(prompt: string, context = CONTEXT, title = "The Drowned Bell"): ChatMessage[] {
-  return [narratorPrompt(title, context), { role: "user", content: prompt }];
+/** A story turn's request: the facts as the turn service passes them beside the messages. */
+const turnRequest = (
+  messages: ChatMessage[],
+  facts: Partial<NarrationFacts> & { story: NarrationFacts["story"] },
+): TextRequest => ({ purpose: "turn", cards: [], recalled: [], ...facts, messages });
+
+function turn(prompt: string, context = CONTEXT, title = "The Drowned Bell"): TextRequest {
+  return turnRequest([narratorPrompt(title, context), { role: "user", content: prompt }], {
+    story: { title, context },
+  });
 }
+
+const advice = (messages: ChatMessage[]): TextRequest => ({ purpose: "advice", messages });
 
 /** A story turn is its paragraphs only: the scene is asked for apart, by the media job. */
 function parse(answer: string): { paragraphs: string[] } {
@@ -29,43 +39,46 @@ describe("offline narrator", () => {
   const provider = createOfflineTextProvider({ wordsPerSecond: 0 });
   /** The scene line the media job gets for a finished turn. */
   const sceneFor = (prompt: string, storyText: string, context = CONTEXT, title = "The Drowned Bell") =>
-    provider.complete({ messages: scenePromptRequest({ title, context, prompt, storyText }) });
+    provider.complete(scenePromptRequest({ title, context, prompt, storyText }));
 
   it("is called offline", () => {
     expect(provider.name).toBe("offline");
   });
 
   it("brings a recalled turn back when the player asks after it, and not for a plain action", async () => {
-    const recalled = `${RECALL_HEADING}\n${recalledLine({
+    const line = {
       messageId: "m5",
       turn: 5,
       player: "I order an ale",
       narrator: "Rain drums on the roof. The tavern keeper, a broad man named Oswin, wipes the bar.",
-    })}`;
-    const withRecall = (prompt: string): ChatMessage[] => [
-      { role: "system", content: `${narratorPrompt("The Long Road", CONTEXT).content}\n\n${recalled}` },
-      { role: "user", content: prompt },
-    ];
-    const asked = await provider.complete({ messages: withRecall("What was the tavern keeper called?") });
+    };
+    const recalled = `${RECALL_HEADING}\n${recalledLine(line)}`;
+    const withRecall = (prompt: string): TextRequest =>
+      turnRequest(
+        [
+          { role: "system", content: `${narratorPrompt("The Long Road", CONTEXT).content}\n\n${recalled}` },
+          { role: "user", content: prompt },
+        ],
+        { story: { title: "The Long Road", context: CONTEXT }, recalled: [line] },
+      );
+    const asked = await provider.complete(withRecall("What was the tavern keeper called?"));
     expect(asked).toContain(
       "You think back to turn 5: the tavern keeper, a broad man named Oswin, wipes the bar.",
     );
-    const acted = await provider.complete({
-      messages: withRecall("I walk past the tavern to find its keeper"),
-    });
+    const acted = await provider.complete(withRecall("I walk past the tavern to find its keeper"));
     expect(acted).not.toContain("You think back");
   });
 
   it("answers the same messages with the same text, and different prompts differently", async () => {
-    const a = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
-    const b = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
-    const c = await provider.complete({ messages: turn("I climb down to the flooded market") });
+    const a = await provider.complete(turn("I open the rusty door of the lighthouse"));
+    const b = await provider.complete(turn("I open the rusty door of the lighthouse"));
+    const c = await provider.complete(turn("I climb down to the flooded market"));
     expect(a).toBe(b);
     expect(c).not.toBe(a);
   });
 
   it("reacts to the prompt and the story context", async () => {
-    const answer = await provider.complete({ messages: turn("I open the rusty door of the lighthouse") });
+    const answer = await provider.complete(turn("I open the rusty door of the lighthouse"));
     const { paragraphs } = parse(answer);
     const scene = await sceneFor("I open the rusty door of the lighthouse", answer);
     const story = paragraphs.join(" ").toLowerCase();
@@ -75,7 +88,7 @@ describe("offline narrator", () => {
   });
 
   it("writes 1-3 paragraphs of 60-160 words and no SCENE line; the scene request gets exactly one", async () => {
-    const answer = await provider.complete({ messages: turn("a dragon over a castle at night") });
+    const answer = await provider.complete(turn("a dragon over a castle at night"));
     const { paragraphs } = parse(answer);
     expect(answer).not.toMatch(/SCENE/);
     const scene = await sceneFor("a dragon over a castle at night", answer);
@@ -98,9 +111,7 @@ describe("offline narrator", () => {
         fc.string({ maxLength: 300 }),
         fc.constantFrom("", "SCENE: inject\n\nSCENE: twice", "The Last Lantern"),
         async (prompt, context, title) => {
-          const answer = await provider.complete({
-            messages: turn(`${prompt}\nSCENE: fake`, context, title),
-          });
+          const answer = await provider.complete(turn(`${prompt}\nSCENE: fake`, context, title));
           const { paragraphs } = parse(answer);
           expect(answer).not.toMatch(/^SCENE:/m);
           const scene = await sceneFor(`${prompt}\nSCENE: fake`, answer, context, title);
@@ -119,25 +130,31 @@ describe("offline narrator", () => {
   });
 
   it("works without a system prompt and with history", async () => {
-    const answer = await provider.complete({
-      messages: [
-        { role: "user", content: "a neon city in rain" },
-        { role: "assistant", content: "You find a glowing key in the gutter.\n\nSCENE: A key in the rain." },
-        { role: "user", content: "I follow the hooded stranger" },
-      ],
-    });
+    const answer = await provider.complete(
+      turnRequest(
+        [
+          { role: "user", content: "a neon city in rain" },
+          {
+            role: "assistant",
+            content: "You find a glowing key in the gutter.\n\nSCENE: A key in the rain.",
+          },
+          { role: "user", content: "I follow the hooded stranger" },
+        ],
+        { story: { title: "", context: "" } },
+      ),
+    );
     const { paragraphs } = parse(answer);
     expect(paragraphs.join(" ")).toContain("You follow the hooded stranger");
     expect(answer).not.toMatch(/SCENE/);
   });
 
-  it("gives prompt advice, without a SCENE line, when the system prompt asks for the advisor", async () => {
-    const answer = await provider.complete({
-      messages: [
+  it("gives prompt advice, without a SCENE line, when the request is for the advisor", async () => {
+    const answer = await provider.complete(
+      advice([
         { role: "system", content: "Role: prompt advisor\nHelp the user write a better image prompt." },
         { role: "user", content: "a cat wizard in a library" },
-      ],
-    });
+      ]),
+    );
     expect(answer).not.toMatch(/SCENE:/);
     const bullets = answer.split("\n").filter((line) => line.startsWith("- "));
     expect(bullets.length).toBeGreaterThanOrEqual(3);
@@ -146,12 +163,12 @@ describe("offline narrator", () => {
   });
 
   it("does not glue a question into its templates", async () => {
-    const answer = await provider.complete({
-      messages: [
+    const answer = await provider.complete(
+      advice([
         { role: "system", content: "Role: prompt advisor\nHelp the user write a better image prompt." },
         { role: "user", content: "how can I make my dragon picture look more dramatic?" },
-      ],
-    });
+      ]),
+    );
     expect(answer.toLowerCase()).not.toContain("how can i");
     expect(answer).not.toContain("picture look");
     const bullets = answer.split("\n").filter((line) => line.startsWith("- "));
@@ -167,16 +184,16 @@ describe("offline narrator", () => {
 
   it("finds the advisor's subject in a request, or in an earlier message when there is none", async () => {
     const ask = (prompt: string, before: string[] = []) =>
-      provider.complete({
-        messages: [
+      provider.complete(
+        advice([
           { role: "system", content: "Role: prompt advisor" },
           ...before.flatMap((content): ChatMessage[] => [
             { role: "user", content },
             { role: "assistant", content: "- ok" },
           ]),
           { role: "user", content: prompt },
-        ],
-      });
+        ]),
+      );
     expect(await ask("what's a good prompt for a castle in the clouds?")).toContain(
       '"a castle in the clouds, ',
     );
@@ -203,7 +220,11 @@ describe("offline narrator", () => {
     const closings: string[] = [];
     for (const prompt of prompts) {
       messages.push({ role: "user", content: prompt });
-      const { paragraphs } = parse(await provider.complete({ messages }));
+      const { paragraphs } = parse(
+        await provider.complete(
+          turnRequest(messages, { story: { title: "The Drowned Bell", context: CONTEXT } }),
+        ),
+      );
       // The chat service keeps the story text (without the SCENE line) as the narrator's message.
       const story = paragraphs.join("\n\n");
       messages.push({ role: "assistant", content: story });
@@ -213,8 +234,7 @@ describe("offline narrator", () => {
   });
 
   it("echoes the player's words as whole, grammatical sentences", async () => {
-    const story = async (prompt: string) =>
-      parse(await provider.complete({ messages: turn(prompt) })).paragraphs.join(" ");
+    const story = async (prompt: string) => parse(await provider.complete(turn(prompt))).paragraphs.join(" ");
     expect(await story("What is that light under the water?")).toContain(
       '"What is that light under the water?" you ask',
     );
@@ -232,13 +252,12 @@ describe("offline narrator", () => {
     expect(await story("the bell rings again")).not.toMatch(
       /the bell rings (is|answers|and|catches)|on the bell rings/,
     );
-    const scene = await sceneFor("run!", await provider.complete({ messages: turn("run!") }));
+    const scene = await sceneFor("run!", await provider.complete(turn("run!")));
     expect(scene).not.toMatch(/^SCENE: Run,/);
   });
 
   it("quotes Say and Story turns once (issue #43)", async () => {
-    const story = async (prompt: string) =>
-      parse(await provider.complete({ messages: turn(prompt) })).paragraphs.join(" ");
+    const story = async (prompt: string) => parse(await provider.complete(turn(prompt))).paragraphs.join(" ");
     // A Say turn reaches the narrator as formatPlayerInput writes it.
     const said = await story('You say "Tell me about the tower."');
     expect(said).toContain('"Tell me about the tower," you say.');
@@ -251,19 +270,19 @@ describe("offline narrator", () => {
   });
 
   it("streams the same text in several chunks", async () => {
-    const messages = turn("What is that light under the water?");
+    const request = turn("What is that light under the water?");
     const chunks: string[] = [];
-    for await (const chunk of provider.stream({ messages })) chunks.push(chunk);
+    for await (const chunk of provider.stream(request)) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(5);
-    expect(chunks.join("")).toBe(await provider.complete({ messages }));
+    expect(chunks.join("")).toBe(await provider.complete(request));
   });
 
   it("streams one word at a time at the configured pace, and stops mid-answer when aborted", async () => {
     const paced = createOfflineTextProvider({ wordsPerSecond: 200 });
-    const messages = turn("What is that light under the water?");
+    const request = turn("What is that light under the water?");
     const started = Date.now();
     const words: string[] = [];
-    for await (const word of paced.stream({ messages })) words.push(word);
+    for await (const word of paced.stream(request)) words.push(word);
     const elapsed = Date.now() - started;
     expect(words.every((word) => word.trim().split(/\s+/).length === 1)).toBe(true);
     expect(elapsed).toBeGreaterThanOrEqual(words.length * 5 - 20);
@@ -272,7 +291,7 @@ describe("offline narrator", () => {
     const heard: string[] = [];
     await expect(
       (async () => {
-        for await (const word of paced.stream({ messages, signal: controller.signal })) {
+        for await (const word of paced.stream({ ...request, signal: controller.signal })) {
           heard.push(word);
           if (heard.length === 3) controller.abort();
         }
@@ -284,7 +303,7 @@ describe("offline narrator", () => {
   it("stops when the caller aborts", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(provider.complete({ messages: turn("hello"), signal: controller.signal })).rejects.toThrow();
+    await expect(provider.complete({ ...turn("hello"), signal: controller.signal })).rejects.toThrow();
   });
 });
 
@@ -306,21 +325,27 @@ describe("narrator helpers", () => {
 
 describe("offline narrator and Story Cards", () => {
   const provider = createOfflineTextProvider({ wordsPerSecond: 0 });
-  const withCards = (prompt: string, lines: string[]): ChatMessage[] => [
-    {
-      role: "system",
-      content: `${narratorPrompt("The Drowned Bell", "A quiet harbour.").content}\n\nStory Cards (who and what is in this scene; keep them as described):\n${lines.join("\n")}`,
-    },
-    { role: "user", content: prompt },
-  ];
+  const withCards = (prompt: string, cards: { name: string; kind: string; description: string }[]) =>
+    turnRequest(
+      [
+        {
+          role: "system",
+          content: `${narratorPrompt("The Drowned Bell", "A quiet harbour.").content}\n\n${CARDS_HEADING}\n${cards
+            .map((card) => cardLine({ id: card.name, ...card }))
+            .join("\n")}`,
+        },
+        { role: "user", content: prompt },
+      ],
+      { story: { title: "The Drowned Bell", context: "A quiet harbour." }, cards },
+    );
 
   it("names the active cards' characters and places in its story text", async () => {
-    const answer = await provider.complete({
-      messages: withCards("I walk along the pier", [
-        "- Quillon Dace (character): A tall smuggler with a brass eye.",
-        "- Harrowgate (place): A fog-bound port.",
+    const answer = await provider.complete(
+      withCards("I walk along the pier", [
+        { name: "Quillon Dace", kind: "character", description: "A tall smuggler with a brass eye." },
+        { name: "Harrowgate", kind: "place", description: "A fog-bound port." },
       ]),
-    });
+    );
     const { paragraphs } = parse(answer);
     const story = paragraphs.join("\n\n");
     expect(story).toContain("Quillon Dace");
@@ -329,7 +354,7 @@ describe("offline narrator and Story Cards", () => {
   });
 
   it("does not name cards it was not given", async () => {
-    const answer = await provider.complete({ messages: turn("I walk along the pier") });
+    const answer = await provider.complete(turn("I walk along the pier"));
     expect(answer).not.toContain("Quillon Dace");
   });
 });

@@ -1,7 +1,8 @@
-// The offline text provider: the deterministic narrator behind the TextProvider interface. stream()
+// The offline text provider: the deterministic narrator behind the TextProvider interface. It answers by the
+// request's purpose and typed facts (decision 0151), never by the prompt's wording. stream()
 // hands out the same answer word by word at a reading pace (40 words a second unless configured), the way a
 // vendor streams tokens, so the streaming narrator and its Stop button show without a network.
-import type { TextProvider, TextRequest } from "../types";
+import { TEXT_PURPOSES, type TextProvider, type TextRequest } from "../types";
 import { narrate } from "./narrator";
 
 /** Words, each keeping its trailing whitespace, so the pieces join back exactly. */
@@ -36,16 +37,18 @@ export function createOfflineTextProvider(
   return {
     name: "offline",
     defaultModel: OFFLINE_TEXT_MODEL,
+    // Living lore reads the narration with its own deterministic readers when no model can.
+    purposes: TEXT_PURPOSES.filter((purpose) => purpose !== "lore"),
     async listModels() {
       return [OFFLINE_TEXT_MODEL];
     },
     async complete(request: TextRequest): Promise<string> {
       request.signal?.throwIfAborted();
-      return narrate(request.messages);
+      return narrate(request);
     },
     async *stream(request: TextRequest): AsyncIterable<string> {
       request.signal?.throwIfAborted();
-      for (const word of splitWords(narrate(request.messages))) {
+      for (const word of splitWords(narrate(request))) {
         await pause(request.signal);
         request.signal?.throwIfAborted();
         yield word;

@@ -40,6 +40,8 @@ export function createOfflineVoiceProvider(options: OfflineVoiceOptions = {}): O
   const known = new Set(offlineVoices.map((voice) => voice.id));
   return {
     name: "offline",
+    // eSpeak speaks on this machine: speech costs players nothing.
+    billed: false,
     maxCharacters: OFFLINE_VOICE_MAX_CHARACTERS,
     defaultVoice: offlineVoices[0]!.id,
 

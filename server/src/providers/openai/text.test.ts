@@ -7,7 +7,7 @@ import {
   standardFailures,
 } from "../../../test/fakes/provider-errors";
 import { userMessages } from "../http";
-import type { TextProvider } from "../types";
+import { TEXT_PURPOSES, type TextProvider } from "../types";
 import { createOpenAITextProvider } from "./text";
 
 let fake: OpenAIFake;
@@ -48,9 +48,9 @@ beforeEach(() => {
 
 describe("OpenAI text: complete", () => {
   it("answers the whole text and sends the documented request", async () => {
-    await expect(text.complete({ messages, maxTokens: 400, temperature: 0.8 })).resolves.toBe(
-      "Once upon a time.",
-    );
+    await expect(
+      text.complete({ purpose: "advice", messages, maxTokens: 400, temperature: 0.8 }),
+    ).resolves.toBe("Once upon a time.");
     const [request] = fake.requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1/chat/completions");
@@ -59,7 +59,7 @@ describe("OpenAI text: complete", () => {
   });
 
   it("sends the story's chosen model instead of the configured one", async () => {
-    await text.complete({ messages, model: "gpt-4o" });
+    await text.complete({ purpose: "advice", messages, model: "gpt-4o" });
     expect(fake.requests[0]?.json).toMatchObject({ model: "gpt-4o" });
   });
 
@@ -72,14 +72,27 @@ describe("OpenAI text: complete", () => {
   });
 
   it("leaves out optional settings the caller did not give", async () => {
-    await text.complete({ messages });
+    await text.complete({ purpose: "advice", messages });
     expect(fake.requests[0]?.json).toEqual({ model: "gpt-4o-mini", messages });
+  });
+
+  it("sends a request's purpose and facts to no vendor: the body is the documented one (decision 0151)", async () => {
+    await text.complete({
+      purpose: "turn",
+      story: { title: "The Drowned Bell", context: "A city under the sea." },
+      cards: [{ name: "Mara", kind: "character" }],
+      recalled: [{ turn: 2, narrator: "The bell rang." }],
+      attempt: 2,
+      messages,
+    });
+    expect(fake.requests[0]?.json).toEqual({ model: "gpt-4o-mini", messages });
+    expect(text.purposes).toEqual(TEXT_PURPOSES);
   });
 
   it.each(standardFailures)("maps $name to a safe message", async (expected) => {
     fake.failNext(expected.failure);
     const subject = expected.failure === "hang" ? quick : text;
-    const error = await catchProviderError(subject.complete({ messages }));
+    const error = await catchProviderError(subject.complete({ purpose: "advice", messages }));
     expectFailure(error, expected);
     expectNoSecrets(error, fake);
   });
@@ -89,7 +102,7 @@ describe("OpenAI text: complete", () => {
       status: 400,
       message: `Invalid 'messages[0]': key ${fake.apiKey} at ${fake.baseUrl}/chat/completions ${"is wrong ".repeat(40)}`,
     });
-    const error = await catchProviderError(text.complete({ messages }));
+    const error = await catchProviderError(text.complete({ purpose: "advice", messages }));
     expect(error.message).toMatch(/^The AI provider rejected the request: Invalid 'messages\[0\]'/);
     expect(error.message.length).toBeLessThan(250);
     expect(error.retryable).toBe(false);
@@ -99,7 +112,9 @@ describe("OpenAI text: complete", () => {
 
   it("says the provider is misconfigured when the key is wrong, without echoing any of it", async () => {
     const wrongKey = "sk-wrong-key-abcdefghijklmnop";
-    const error = await catchProviderError(provider({ apiKey: wrongKey }).complete({ messages }));
+    const error = await catchProviderError(
+      provider({ apiKey: wrongKey }).complete({ purpose: "advice", messages }),
+    );
     expect(error.message).toBe(userMessages.misconfigured);
     expect(error.retryable).toBe(false);
     expectNoSecrets(error, { apiKey: wrongKey, baseUrl: fake.baseUrl });
@@ -108,7 +123,9 @@ describe("OpenAI text: complete", () => {
   });
 
   it("treats an unknown model (404) as misconfiguration", async () => {
-    const error = await catchProviderError(provider({ model: "missing-model" }).complete({ messages }));
+    const error = await catchProviderError(
+      provider({ model: "missing-model" }).complete({ purpose: "advice", messages }),
+    );
     expect(error.message).toBe(userMessages.misconfigured);
     expect(error.internal).toContain("model_not_found");
   });
@@ -121,7 +138,7 @@ describe("OpenAI text: complete", () => {
       model: "gpt-4o-mini",
       timeoutMs: 2000,
     });
-    const error = await catchProviderError(unreachable.complete({ messages }));
+    const error = await catchProviderError(unreachable.complete({ purpose: "advice", messages }));
     expect(error.message).toBe(userMessages.unreachable);
     expect(error.retryable).toBe(true);
   });
@@ -132,14 +149,18 @@ describe("OpenAI text: complete", () => {
     const reason = new Error("user left");
     setTimeout(() => controller.abort(reason), 50);
     await expect(
-      provider({ timeoutMs: 5000 }).complete({ messages, signal: controller.signal }),
+      provider({ timeoutMs: 5000 }).complete({ purpose: "advice", messages, signal: controller.signal }),
     ).rejects.toBe(reason);
   });
 });
 
 describe("OpenAI text: stream", () => {
   it("delivers the pieces in order and skips the comment lines", async () => {
-    await expect(collect(text.stream({ messages }))).resolves.toEqual(["Once", " upon", " a time."]);
+    await expect(collect(text.stream({ purpose: "advice", messages }))).resolves.toEqual([
+      "Once",
+      " upon",
+      " a time.",
+    ]);
     expect(fake.requests[0]?.json).toMatchObject({ model: "gpt-4o-mini", messages, stream: true });
   });
 
@@ -147,7 +168,7 @@ describe("OpenAI text: stream", () => {
     fake.chat.midStream = "error";
     const pieces: string[] = [];
     const error = await catchProviderError(async () => {
-      for await (const piece of text.stream({ messages })) pieces.push(piece);
+      for await (const piece of text.stream({ purpose: "advice", messages })) pieces.push(piece);
     });
     expect(pieces).toEqual(["Once"]);
     expect(error.message).toBe(userMessages.failed);
@@ -159,7 +180,7 @@ describe("OpenAI text: stream", () => {
     fake.chat.midStream = "hang";
     const pieces: string[] = [];
     const error = await catchProviderError(async () => {
-      for await (const piece of quick.stream({ messages })) pieces.push(piece);
+      for await (const piece of quick.stream({ purpose: "advice", messages })) pieces.push(piece);
     });
     expect(pieces).toEqual(["Once"]);
     expect(error.message).toBe(userMessages.timeout);
@@ -168,7 +189,7 @@ describe("OpenAI text: stream", () => {
 
   it("does not count a slow reader's own time against the vendor", async () => {
     const pieces: string[] = [];
-    for await (const piece of quick.stream({ messages })) {
+    for await (const piece of quick.stream({ purpose: "advice", messages })) {
       pieces.push(piece);
       await new Promise((resolve) => setTimeout(resolve, 350));
     }
@@ -180,7 +201,7 @@ describe("OpenAI text: stream", () => {
   )("maps $name before the stream starts", async (expected) => {
     fake.failNext(expected.failure);
     const subject = expected.failure === "hang" ? quick : text;
-    const error = await catchProviderError(collect(subject.stream({ messages })));
+    const error = await catchProviderError(collect(subject.stream({ purpose: "advice", messages })));
     expectFailure(error, expected);
     expectNoSecrets(error, fake);
   });
@@ -190,19 +211,19 @@ describe("OpenAI text: stream", () => {
     "html",
   ] as const)("calls a %s body instead of events unreadable", async (failure) => {
     fake.failNext(failure);
-    const error = await catchProviderError(collect(text.stream({ messages })));
+    const error = await catchProviderError(collect(text.stream({ purpose: "advice", messages })));
     expect(error.message).toBe(userMessages.malformed);
     expect(error.retryable).toBe(true);
   });
 
   it("calls an event that is not JSON unreadable", async () => {
     fake.chat.midStream = "garbage";
-    const error = await catchProviderError(collect(text.stream({ messages })));
+    const error = await catchProviderError(collect(text.stream({ purpose: "advice", messages })));
     expect(error.message).toBe(userMessages.malformed);
   });
 
   it("stops reading when the caller breaks off", async () => {
-    for await (const piece of text.stream({ messages })) {
+    for await (const piece of text.stream({ purpose: "advice", messages })) {
       expect(piece).toBe("Once");
       break;
     }

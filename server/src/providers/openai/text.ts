@@ -1,7 +1,7 @@
 // Chat completions, whole and streamed, against any OpenAI-compatible server.
 import { z } from "zod";
 import { Deadline, malformedError, parseAnswer, sanitizeVendorMessage, timeoutError } from "../http";
-import { ProviderError, type TextProvider, type TextRequest } from "../types";
+import { ProviderError, TEXT_PURPOSES, type TextProvider, type TextRequest } from "../types";
 import { callOpenAI, createOpenAIClient, type OpenAISettings, openAIFailure } from "./client";
 
 const completionSchema = z.object({
@@ -35,6 +35,8 @@ export function createOpenAITextProvider(settings: OpenAISettings): TextProvider
   return {
     name: settings.vendor,
     defaultModel: settings.model,
+    // A model reads the instructions of every purpose.
+    purposes: TEXT_PURPOSES,
 
     async listModels(signal) {
       // GET /models answers one list (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter); the SDK's page is read raw.

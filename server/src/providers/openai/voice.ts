@@ -29,6 +29,7 @@ export function createOpenAIVoiceProvider(settings: OpenAISettings): VoiceProvid
   const client = createOpenAIClient(settings);
   return {
     name: settings.vendor,
+    billed: true,
     maxCharacters: OPENAI_VOICE_MAX_CHARACTERS,
     defaultVoice: "alloy",
 
