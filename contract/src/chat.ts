@@ -3,6 +3,11 @@ import { z } from "zod";
 import { quotaInfoSchema } from "./credits";
 
 export const PROMPT_MAX_LENGTH = 4000;
+/**
+ * A narrator's answer can outgrow what a player types (a long output, continued several times): edited in place
+ * it may hold up to this many characters; a player's own line keeps PROMPT_MAX_LENGTH.
+ */
+export const NARRATION_EDIT_MAX_LENGTH = 32_000;
 export const MAX_INPUT_IMAGES = 10;
 export const MIN_BATCH_SIZE = 1;
 export const MAX_BATCH_SIZE = 4;
@@ -32,12 +37,12 @@ export const chatModeSchema = z.enum(["chat", "image", "video"], {
 export type ChatMode = z.infer<typeof chatModeSchema>;
 
 /** A player's message: what they send as a prompt, and what an edited message may become. */
-export const messageTextSchema = (field: string) =>
+export const messageTextSchema = (field: string, maxLength = PROMPT_MAX_LENGTH) =>
   z
     .string({ error: `${field} is required` })
     .trim()
     .min(1, "Please type a message first")
-    .max(PROMPT_MAX_LENGTH, `Messages are limited to ${PROMPT_MAX_LENGTH} characters`);
+    .max(maxLength, `Messages are limited to ${maxLength} characters`);
 
 export const chatRequestSchema = z.object({
   prompt: messageTextSchema("prompt"),

@@ -6,6 +6,7 @@ import {
   chatModeSchema,
   MAX_INPUT_IMAGES,
   messageTextSchema,
+  NARRATION_EDIT_MAX_LENGTH,
   PROMPT_MAX_LENGTH,
 } from "./chat";
 import { ASPECT_RATIOS, inputModeSchema, OUTPUT_LENGTHS } from "./generation-settings";
@@ -29,7 +30,10 @@ export const storyRetryOptionsSchema = storyChatRequestSchema
   .nullish();
 export type StoryRetryOptions = z.input<typeof storyRetryOptionsSchema>;
 
-export const editMessageRequestSchema = z.object({ content: messageTextSchema("content") });
+/** An edit's words: up to NARRATION_EDIT_MAX_LENGTH; a player's line is held to PROMPT_MAX_LENGTH by the server. */
+export const editMessageRequestSchema = z.object({
+  content: messageTextSchema("content", NARRATION_EDIT_MAX_LENGTH),
+});
 export type EditMessageRequest = z.input<typeof editMessageRequestSchema>;
 
 export const messageResponseSchema = z.object({ success: z.literal(true), message: chatMessageSchema });

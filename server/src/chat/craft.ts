@@ -3,7 +3,7 @@
 // (turn-lock.ts says whether a turn is being written, on any process) and re-checks it inside its commit.
 import { randomUUID } from "node:crypto";
 import type { ChatMessage, ChatMode, ChatResponse } from "@storyverse/contract/chat";
-import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import { HISTORY_WINDOW, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import {
   NEWEST_ONLY_DETAIL,
   NOTHING_TO_CONTINUE_DETAIL,
@@ -222,7 +222,7 @@ async function repaintTurn(
           const at = ctx.clock.now();
           // The same scene line would paint the same picture: the take number asks for another one.
           const base = current.sceneDescription ?? current.content.slice(0, 500);
-          const sceneKeys = sceneReferences(referenceKeys, active);
+          const sceneKeys = sceneReferences(referenceKeys, active, input.story?.player?.portraitKey);
           // The same words, so what shaped them; the new picture's references (no card text went to a painter).
           const scene = shapedBy(active, { parts: [], keptCardIds: [] }, sceneKeys);
           const shaped = current.shapedBy ? withSceneOf(current.shapedBy, scene) : null;
@@ -399,6 +399,10 @@ export async function editMessage(
   if (!row || row.undoStep !== null) throw new NotFound("Message not found");
   // Its scene is being painted from these words: the change waits for that message only.
   if (row.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
+  // A player's line stays within what the composer takes; a narrator's answer may be longer.
+  if (row.role === "user" && content.length > PROMPT_MAX_LENGTH) {
+    throw new InvalidInput(`Messages are limited to ${PROMPT_MAX_LENGTH} characters`);
+  }
   // The branch holds the message alone before its words change (decision 0137): no other branch sees the edit.
   const updated = await ctx.db.transaction(async (tx) => {
     const owned = await ownMessages(tx, { userId, storyId, messageIds: [messageId] });

@@ -272,6 +272,8 @@ describe("retry with versions", () => {
     const storyId = await newStory(t, owner);
     const first = await turn(t, owner, storyId, "I knock");
     const base = `/api/stories/${storyId}/messages/${first.message_id}`;
+    const [playerLine] = await messagesOf(t, owner, storyId);
+    const playerBase = `/api/stories/${storyId}/messages/${playerLine!.id}`;
     for (const [method, url, payload] of [
       ["POST", `${base}/retry`, {}],
       ["GET", `${base}/versions`, undefined],
@@ -298,7 +300,9 @@ describe("retry with versions", () => {
       ["POST", `${base}/retry`, { chat_mode: "poetry" }, 400, /chat_mode/],
       ["POST", `/api/stories/${storyId}/continue`, { inputImages: "nope" }, 400, /inputImages/],
       ["PATCH", base, { content: "   " }, 400, /Please type a message first/],
-      ["PATCH", base, { content: "x".repeat(4001) }, 400, /4000/],
+      // A narrator's answer may be long (32,000 characters); the player's line is held to the composer's 4,000.
+      ["PATCH", base, { content: "x".repeat(32_001) }, 400, /32000/],
+      ["PATCH", playerBase, { content: "x".repeat(4001) }, 400, /4000/],
       ["PATCH", base, {}, 400, /content/],
     ];
     for (const [method, url, payload, status, detail] of cases) {
@@ -623,6 +627,14 @@ describe("edit", () => {
     });
     expect(edited.statusCode).toBe(200);
     expect(edited.json().message).toMatchObject({ id: mine!.id, content: "I bow to the guard Maren" });
+    // An answer longer than a player may type (a long output continued) is edited whole.
+    const long = `Maren lowers her spear. ${"The hall is quiet. ".repeat(300)}`.trim();
+    expect(long.length).toBeGreaterThan(5_000);
+    const lengthened = await call(t, user, "PATCH", `/api/stories/${storyId}/messages/${first.message_id}`, {
+      content: long,
+    });
+    expect(lengthened.statusCode).toBe(200);
+    expect(lengthened.json().message.content).toBe(long);
     const narrated = await call(t, user, "PATCH", `/api/stories/${storyId}/messages/${first.message_id}`, {
       content: "Maren lowers her spear and smiles.",
     });

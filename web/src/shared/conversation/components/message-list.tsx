@@ -5,6 +5,7 @@ import {
   type ChatMessage,
   MEDIA_FAILED_MESSAGE,
   MEDIA_TIMED_OUT_MESSAGE,
+  NARRATION_EDIT_MAX_LENGTH,
   PROMPT_MAX_LENGTH,
   STOPPED_NOTE,
 } from "@storyverse/contract/chat";
@@ -434,11 +435,14 @@ const EDITOR_MAX_HEIGHT_PX = 480;
  */
 function MessageEditor({
   initial,
+  maxLength,
   onSave,
   onDone,
   regenerate = null,
 }: {
   initial: string;
+  /** The player's own line is held to what the composer takes; a narrator's answer may be longer. */
+  maxLength: number;
   onSave: (content: string) => Promise<boolean>;
   onDone: () => void;
   regenerate?: { answer: ChatMessage; onRegenerate: () => void; busy: boolean } | null;
@@ -455,7 +459,7 @@ function MessageEditor({
     element.style.overflowY = element.scrollHeight > EDITOR_MAX_HEIGHT_PX ? "auto" : "hidden";
   }, [text]);
   const blank = text.trim() === "";
-  const tooLong = text.trim().length > PROMPT_MAX_LENGTH;
+  const tooLong = text.trim().length > maxLength;
   const save = async () => {
     if (blank || tooLong) return;
     if (text.trim() === initial.trim()) return onDone();
@@ -493,7 +497,7 @@ function MessageEditor({
       />
       <div className="mt-1.5 flex flex-wrap items-center justify-end gap-2">
         <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
-          {text.trim().length}/{PROMPT_MAX_LENGTH}
+          {text.trim().length}/{maxLength}
         </span>
         <Button variant="ghost" size="xs" onClick={onDone}>
           Cancel
@@ -534,6 +538,7 @@ function UserMessage({
       <div className="flex justify-end pl-4 sm:pl-10">
         <MessageEditor
           initial={message.content}
+          maxLength={PROMPT_MAX_LENGTH}
           onSave={(content) => craft.onEdit(message.id, content)}
           onDone={() => setEditing(false)}
           regenerate={
@@ -652,6 +657,7 @@ function AssistantMessage({
         {editing && craft ? (
           <MessageEditor
             initial={message.content}
+            maxLength={NARRATION_EDIT_MAX_LENGTH}
             onSave={(content) => craft.onEdit(message.id, content)}
             onDone={() => setEditing(false)}
           />

@@ -1,6 +1,6 @@
 // Editing the player's line (issue #43): the box grows with the words, and on the line of the newest exchange
 // "Save and regenerate" saves the words and retries the answer below, priced on the button; an older line has
-// only Save.
+// only Save. A narrator's answer may be edited whole past the 4,000 characters a player's line is held to.
 import type { ChatMessage } from "@storyverse/contract/chat";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -110,5 +110,24 @@ describe("Save and regenerate", () => {
     fireEvent.change(box, { target: { value: "line\n".repeat(40) } });
     expect(box.style.height).toBe("480px");
     expect(box.style.overflowY).toBe("auto");
+  });
+});
+
+describe("how long an edit may be", () => {
+  it("takes a narrator's answer longer than a player's line, and holds the player's line to 4,000", () => {
+    renderLog(craftWith());
+    // The narrator's newest answer, made longer than anything a player may type.
+    fireEvent.click(screen.getAllByRole("button", { name: /^Edit$/ }).at(-1)!);
+    const answer = screen.getByRole("textbox", { name: "Edit message" });
+    fireEvent.change(answer, { target: { value: "w".repeat(5_000) } });
+    expect(screen.getByText("5000/32000")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+
+    fireEvent.click(screen.getAllByRole("button", { name: "Edit message" }).at(-1)!);
+    const line = screen.getByRole("textbox", { name: "Edit message" });
+    fireEvent.change(line, { target: { value: "w".repeat(4_001) } });
+    expect(screen.getByText("4001/4000")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
