@@ -338,13 +338,13 @@ export function StudioComposer(props: StudioComposerProps) {
   );
 }
 
-/** A small outline of the shape: 16 px on its long side. */
+/** A small outline of the shape: 16 px on its long side (beside the ratio; on a phone the ratio alone fits one row). */
 function ShapeGlyph({ ratio }: { ratio: AspectRatio }) {
   const value = ratioValue(ratio);
   const width = value >= 1 ? 16 : Math.round(16 * value);
   const height = value >= 1 ? Math.round(16 / value) : 16;
   return (
-    <span aria-hidden="true" className="grid size-4 place-items-center">
+    <span aria-hidden="true" className="hidden size-4 place-items-center sm:grid">
       <span className="rounded-[2px] border-[1.5px] border-current" style={{ width, height }} />
     </span>
   );
