@@ -1,13 +1,36 @@
-// The admin console (decision 0140), shown to administrators only: Users (search, page, open one, verify,
-// disable and enable, revoke sessions, grant or take back credits with a reason, unlimited, caps), the
-// install's Caps, and the Audit log the server writes every change to.
-import { Gauge, ScrollText, Users } from "lucide-react";
+// The admin console (decisions 0140 and 0150), shown to administrators only: Users (search, page, open one,
+// verify, disable and enable, revoke sessions, grant or take back credits with a reason, unlimited, caps,
+// force a password reset, delete), Usage (charts and CSV), the install's Caps, Health, Moderation of share
+// links, and the Audit log the server writes every change to.
+import { Activity, BarChart3, Gauge, Link2, type LucideIcon, ScrollText, Users } from "lucide-react";
+import type { ReactNode } from "react";
 import { useState } from "react";
 import { AuditPanel } from "./audit-panel";
 import { CapsPanel } from "./caps-panel";
+import { HealthPanel } from "./health-panel";
+import { ModerationPanel } from "./moderation-panel";
+import { UsagePanel } from "./usage-panel";
 import { UsersPanel } from "./users-panel";
 
-type Tab = "users" | "caps" | "audit";
+type Tab = "users" | "usage" | "caps" | "health" | "moderation" | "audit";
+
+const TABS: { tab: Tab; label: string; icon: LucideIcon }[] = [
+  { tab: "users", label: "Users", icon: Users },
+  { tab: "usage", label: "Usage", icon: BarChart3 },
+  { tab: "caps", label: "Caps", icon: Gauge },
+  { tab: "health", label: "Health", icon: Activity },
+  { tab: "moderation", label: "Moderation", icon: Link2 },
+  { tab: "audit", label: "Audit log", icon: ScrollText },
+];
+
+const PANELS: Record<Tab, () => ReactNode> = {
+  users: () => <UsersPanel />,
+  usage: () => <UsagePanel />,
+  caps: () => <CapsPanel />,
+  health: () => <HealthPanel />,
+  moderation: () => <ModerationPanel />,
+  audit: () => <AuditPanel />,
+};
 
 const tabClasses = (active: boolean) =>
   `inline-flex h-10 items-center gap-2 rounded-xl px-4 text-sm font-semibold transition duration-200 ${
@@ -23,41 +46,28 @@ export function AdminConsole() {
           <h1 id="view-title" className="text-3xl font-semibold tracking-tight sm:text-4xl">
             Admin
           </h1>
-          <p className="mt-2 text-ink-muted">Accounts, credits and spending caps. Every change is logged.</p>
+          <p className="mt-2 text-ink-muted">
+            Accounts, credits, usage, spending caps, health and share links. Every change is logged.
+          </p>
         </div>
         <nav
           aria-label="Admin sections"
           className="mb-6 inline-flex flex-wrap gap-1 rounded-2xl border border-line bg-surface-2 p-1"
         >
-          <button
-            type="button"
-            aria-current={tab === "users" ? "page" : undefined}
-            className={tabClasses(tab === "users")}
-            onClick={() => setTab("users")}
-          >
-            <Users aria-hidden="true" className="size-4" />
-            Users
-          </button>
-          <button
-            type="button"
-            aria-current={tab === "caps" ? "page" : undefined}
-            className={tabClasses(tab === "caps")}
-            onClick={() => setTab("caps")}
-          >
-            <Gauge aria-hidden="true" className="size-4" />
-            Caps
-          </button>
-          <button
-            type="button"
-            aria-current={tab === "audit" ? "page" : undefined}
-            className={tabClasses(tab === "audit")}
-            onClick={() => setTab("audit")}
-          >
-            <ScrollText aria-hidden="true" className="size-4" />
-            Audit log
-          </button>
+          {TABS.map(({ tab: value, label, icon: Icon }) => (
+            <button
+              key={value}
+              type="button"
+              aria-current={tab === value ? "page" : undefined}
+              className={tabClasses(tab === value)}
+              onClick={() => setTab(value)}
+            >
+              <Icon aria-hidden="true" className="size-4" />
+              {label}
+            </button>
+          ))}
         </nav>
-        {tab === "users" ? <UsersPanel /> : tab === "caps" ? <CapsPanel /> : <AuditPanel />}
+        {PANELS[tab]()}
       </div>
     </div>
   );

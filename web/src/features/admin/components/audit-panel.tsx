@@ -12,6 +12,11 @@ const ACTIONS: Record<string, string> = {
   take_back_credits: "Took back credits",
   revoke_sessions: "Signed an account out",
   set_caps: "Set the caps",
+  export_usage: "Downloaded usage as CSV",
+  retry_job: "Queued a failed job again",
+  take_down_share: "Took a share link down",
+  force_password_reset: "Forced a password reset",
+  delete_user: "Deleted an account",
 };
 
 /** "disabled: true, daily_cap: 40" */

@@ -4,13 +4,24 @@
 import { ADMIN_REASON_MAX, type AdminUser } from "@storyverse/contract/admin";
 import { formatCredits } from "@storyverse/contract/credits";
 import { formatStorageBytes } from "@storyverse/contract/media";
-import { BadgeCheck, Ban, Coins, Infinity as InfinityIcon, LogOut, ShieldCheck, Undo2 } from "lucide-react";
+import {
+  BadgeCheck,
+  Ban,
+  Coins,
+  Infinity as InfinityIcon,
+  KeyRound,
+  LogOut,
+  ShieldCheck,
+  Trash2,
+  Undo2,
+} from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { TextField } from "../../../components/text-field";
 import { errorMessage } from "../../../lib/api-errors";
 import { useAdjustCredits, useAdminUser, useRevokeSessions, useUpdateUser } from "../api/admin-api";
+import { useDeleteUser, useForceReset } from "../api/admin-operations";
 import { capText, cardClasses, parseCredits } from "./admin-format";
 
 const dateTime = (iso: string | null) =>
@@ -244,7 +255,162 @@ function Actions({ user }: { user: AdminUser }) {
   );
 }
 
-export function UserDetail({ id }: { id: string }) {
+function ForceReset({ user }: { user: AdminUser }) {
+  const reset = useForceReset(user.id);
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [message, setMessage] = useState<{ text: string; tone: "danger" | "success" } | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    reset.mutate(reason.trim(), {
+      onSuccess: ({ sessions_ended, mail_sent_to }) => {
+        setOpen(false);
+        setReason("");
+        setMessage({
+          text: `Signed out of ${sessions_ended} ${sessions_ended === 1 ? "device" : "devices"}. A link to set a new password was mailed to ${mail_sent_to}.`,
+          tone: "success",
+        });
+      },
+      onError: (error) => setMessage({ text: errorMessage(error), tone: "danger" }),
+    });
+  };
+
+  return (
+    <div>
+      <h4 className="text-sm font-semibold">Force a password reset</h4>
+      <p className="mt-1 text-sm text-ink-muted">
+        The old password stops working, the account is signed out everywhere, and a reset link is mailed.
+      </p>
+      {open ? (
+        <form onSubmit={submit} className="mt-3 flex flex-col gap-3">
+          <TextField
+            label="Reason (optional)"
+            maxLength={ADMIN_REASON_MAX}
+            value={reason}
+            onValueChange={setReason}
+          />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" size="sm" loading={reset.isPending}>
+              Reset password and sign out
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          icon={<KeyRound aria-hidden="true" className="size-4" />}
+          onClick={() => {
+            setOpen(true);
+            setMessage(null);
+          }}
+        >
+          Force password reset
+        </Button>
+      )}
+      <FormAlert message={message?.text ?? null} tone={message?.tone} className="mt-3" />
+    </div>
+  );
+}
+
+function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (message: string) => void }) {
+  const remove = useDeleteUser(user.id);
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (reason.trim() === "") {
+      setProblem("A reason is required.");
+      return;
+    }
+    if (confirm.trim().toLowerCase() !== user.email.toLowerCase()) {
+      setProblem("Type the account's email exactly to confirm.");
+      return;
+    }
+    setProblem(null);
+    remove.mutate(
+      { reason: reason.trim(), confirm_email: confirm.trim() },
+      {
+        onSuccess: ({ ledger_rows_kept }) =>
+          onDeleted(
+            `${user.email} was deleted with everything it owned. ${ledger_rows_kept} ledger ${ledger_rows_kept === 1 ? "row is" : "rows are"} kept, anonymised, for accounting.`,
+          ),
+        onError: (error) => setProblem(errorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <div className="mt-5">
+      <h4 className="text-sm font-semibold">Delete this account</h4>
+      <p className="mt-1 text-sm text-ink-muted">
+        Removes its stories, pictures, clips and everything else it owns, and signs it out everywhere. Only
+        the ledger's money facts stay, naming no one. This cannot be undone.
+      </p>
+      {open ? (
+        <form onSubmit={submit} className="mt-3 flex flex-col gap-3">
+          <TextField
+            label="Reason for deleting"
+            maxLength={ADMIN_REASON_MAX}
+            value={reason}
+            onValueChange={setReason}
+          />
+          <TextField
+            label={`Type ${user.email} to confirm`}
+            value={confirm}
+            onValueChange={setConfirm}
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <FormAlert message={problem} />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" variant="danger" size="sm" loading={remove.isPending}>
+              Delete account for good
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <Button
+          variant="danger"
+          size="sm"
+          className="mt-3"
+          icon={<Trash2 aria-hidden="true" className="size-4" />}
+          onClick={() => setOpen(true)}
+        >
+          Delete account
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function Danger({ user, onDeleted }: { user: AdminUser; onDeleted: (message: string) => void }) {
+  return (
+    <section aria-labelledby="admin-user-danger-title" className="mt-6 border-t border-line pt-5">
+      <h3 id="admin-user-danger-title" className="font-semibold">
+        Password and account
+      </h3>
+      <div className="mt-3">
+        <ForceReset user={user} />
+        <DeleteAccount user={user} onDeleted={onDeleted} />
+      </div>
+    </section>
+  );
+}
+
+export function UserDetail({ id, onDeleted }: { id: string; onDeleted: (message: string) => void }) {
   const account = useAdminUser(id);
   const user = account.data;
   return (
@@ -264,6 +430,7 @@ export function UserDetail({ id }: { id: string }) {
           <Actions user={user} />
           <CreditsForm user={user} />
           <CapsForm user={user} />
+          <Danger user={user} onDeleted={onDeleted} />
         </>
       )}
     </section>

@@ -49,6 +49,7 @@ export function UsersPanel() {
   const [text, setText] = useState("");
   const [query, setQuery] = useState("");
   const [openId, setOpenId] = useState<string | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const users = useAdminUsers(query);
   const rows = users.data?.pages.flatMap((page) => page.users) ?? [];
 
@@ -96,7 +97,10 @@ export function UsersPanel() {
                   key={user.id}
                   user={user}
                   open={user.id === openId}
-                  onOpen={() => setOpenId(user.id)}
+                  onOpen={() => {
+                    setOpenId(user.id);
+                    setDeleted(null);
+                  }}
                 />
               ))}
             </ul>
@@ -115,9 +119,17 @@ export function UsersPanel() {
         </div>
       </section>
       {openId ? (
-        <UserDetail key={openId} id={openId} />
+        <UserDetail
+          key={openId}
+          id={openId}
+          onDeleted={(message) => {
+            setOpenId(null);
+            setDeleted(message);
+          }}
+        />
       ) : (
         <section className={`${cardClasses} text-sm text-ink-muted`} aria-label="Account">
+          <FormAlert message={deleted} tone="success" className="mb-3" />
           Open an account to see its credits, sessions and caps.
         </section>
       )}

@@ -23,10 +23,13 @@ const sharePath = (storyId: string) => `/api/stories/${encodeURIComponent(storyI
 
 export const shareLinkKey = (storyId: string) => ["stories", storyId, "share"] as const;
 
-/** The story's live link (to copy again), or null when it has none. */
+/**
+ * The story's live link (to copy again), or its takedown by an administrator (decision 0150: `shared` false,
+ * `taken_down` with the reason), or null when it has neither.
+ */
 export async function fetchShareLink(storyId: string): Promise<LiveShareResponse | null> {
   const answer = await apiRequest(sharePath(storyId), { schema: liveShareResponseSchema, timeoutMs: 30_000 });
-  return answer.shared ? answer : null;
+  return answer.shared || answer.taken_down ? answer : null;
 }
 
 export function createShareLink(storyId: string, body: CreateShareRequest): Promise<ShareLinkResponse> {

@@ -173,7 +173,9 @@ function ShareLinkSection({
     onError: (cause) => onError(errorMessage(cause)),
   });
   const busy = create.isPending || revoke.isPending;
-  const live = link.data != null;
+  // A link just made is set as the answer without `shared`; only an answer without a live link is a takedown.
+  const takenDown = link.data?.shared === false ? link.data.taken_down : undefined;
+  const live = link.data != null && !takenDown;
   const url = link.data?.url ?? null;
 
   const copy = async () => {
@@ -195,7 +197,15 @@ function ShareLinkSection({
         Anyone with the link can read this story and see its pictures and clips, without an account. Your
         email is never shown.
       </p>
-      {url ? (
+      {takenDown ? (
+        <div role="status" className="rounded-xl border border-danger/40 bg-danger/5 p-3 text-sm">
+          <p className="font-semibold">An administrator took this story's link down.</p>
+          <p className="mt-1 break-words">Reason: {takenDown.reason}</p>
+          <p className="mt-1 text-ink-muted">
+            The link no longer works, and this story cannot be shared again.
+          </p>
+        </div>
+      ) : url ? (
         <div className="flex gap-2">
           <input
             readOnly
@@ -219,25 +229,29 @@ function ShareLinkSection({
           one then stops working.
         </p>
       ) : null}
-      <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">
-        <input
-          id={checkboxId}
-          type="checkbox"
-          checked={showUsername}
-          onChange={(event) => setShowUsername(event.target.checked)}
-        />
-        Show my username on the shared page
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <Button size="sm" disabled={busy} loading={create.isPending} onClick={() => create.mutate()}>
-          {live ? "Make a new link" : "Create share link"}
-        </Button>
-        {live ? (
-          <Button variant="secondary" size="sm" disabled={busy} onClick={() => revoke.mutate()}>
-            Revoke link
-          </Button>
-        ) : null}
-      </div>
+      {takenDown ? null : (
+        <>
+          <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">
+            <input
+              id={checkboxId}
+              type="checkbox"
+              checked={showUsername}
+              onChange={(event) => setShowUsername(event.target.checked)}
+            />
+            Show my username on the shared page
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" disabled={busy} loading={create.isPending} onClick={() => create.mutate()}>
+              {live ? "Make a new link" : "Create share link"}
+            </Button>
+            {live ? (
+              <Button variant="secondary" size="sm" disabled={busy} onClick={() => revoke.mutate()}>
+                Revoke link
+              </Button>
+            ) : null}
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -1,0 +1,162 @@
+// The console's Usage, Health and Moderation calls, and the account actions added with them (decision 0150):
+// a forced password reset and deleting an account. Each answers 404 to anyone but an administrator.
+import {
+  type AdminSharesResponse,
+  type AdminUsageResponse,
+  adminForcedResetSchema,
+  adminHealthSchema,
+  adminJobRetriedSchema,
+  adminSharesResponseSchema,
+  adminTakenDownSchema,
+  adminUsageResponseSchema,
+  adminUserDeletedSchema,
+} from "@storyverse/contract/admin";
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { apiDownload, apiRequest } from "../../../lib/api-client";
+
+const ADMIN_KEY = ["admin"] as const;
+const auditKey = [...ADMIN_KEY, "audit"] as const;
+const healthKey = [...ADMIN_KEY, "health"] as const;
+const sharesKey = (q: string) => [...ADMIN_KEY, "shares", q] as const;
+
+export type UsageGroup = "day" | "kind" | "user";
+export type UsageQuery = { from: string; to: string; group_by: UsageGroup };
+
+const usageParams = (query: UsageQuery, format?: "csv") =>
+  new URLSearchParams({ ...query, ...(format ? { format } : {}) });
+
+export function useAdminUsage(query: UsageQuery) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "usage", query] as const,
+    queryFn: ({ signal }): Promise<AdminUsageResponse> =>
+      apiRequest(`/api/admin/usage?${usageParams(query)}`, {
+        schema: adminUsageResponseSchema,
+        signal,
+        timeoutMs: 30_000,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Saves the report as CSV under the server's file name (the download is in the audit log). */
+export async function downloadUsageCsv(query: UsageQuery): Promise<void> {
+  const { blob, filename } = await apiDownload(`/api/admin/usage?${usageParams(query, "csv")}`);
+  const objectUrl = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = objectUrl;
+  link.download = filename ?? `storyverse-usage-${query.group_by}-${query.from}-to-${query.to}.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+}
+
+export function useAdminHealth() {
+  return useQuery({
+    queryKey: healthKey,
+    queryFn: ({ signal }) =>
+      apiRequest("/api/admin/health", { schema: adminHealthSchema, signal, timeoutMs: 15_000 }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useRetryJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ kind, id }: { kind: string; id: string }) =>
+      apiRequest(`/api/admin/jobs/${encodeURIComponent(kind)}/${encodeURIComponent(id)}/retry`, {
+        method: "POST",
+        schema: adminJobRetriedSchema,
+        timeoutMs: 15_000,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: healthKey });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
+  });
+}
+
+function fetchShares(
+  q: string,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+): Promise<AdminSharesResponse> {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (cursor) params.set("cursor", cursor);
+  return apiRequest(`/api/admin/shares?${params}`, {
+    schema: adminSharesResponseSchema,
+    signal,
+    timeoutMs: 30_000,
+  });
+}
+
+export function useAdminShares(q: string) {
+  return useInfiniteQuery(
+    infiniteQueryOptions({
+      queryKey: sharesKey(q),
+      queryFn: ({ pageParam, signal }) => fetchShares(q, pageParam, signal),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+    }),
+  );
+}
+
+export function useTakeDown() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ token, reason }: { token: string; reason: string }) =>
+      apiRequest(`/api/admin/shares/${encodeURIComponent(token)}`, {
+        method: "DELETE",
+        body: { reason },
+        schema: adminTakenDownSchema,
+        timeoutMs: 15_000,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "shares"] });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
+  });
+}
+
+export function useForceReset(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (reason: string) =>
+      apiRequest(`/api/admin/users/${encodeURIComponent(id)}/password-reset`, {
+        method: "POST",
+        body: reason ? { reason } : {},
+        schema: adminForcedResetSchema,
+        timeoutMs: 15_000,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "user", id] });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
+  });
+}
+
+export function useDeleteUser(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: { reason: string; confirm_email: string }) =>
+      apiRequest(`/api/admin/users/${encodeURIComponent(id)}`, {
+        method: "DELETE",
+        body: request,
+        schema: adminUserDeletedSchema,
+        timeoutMs: 120_000,
+      }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: [...ADMIN_KEY, "user", id] });
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "users"] });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
+  });
+}
