@@ -81,6 +81,8 @@ export const generationSettingsSchema = z.object({
   narrator_voice: voiceIdSchema.nullable(),
   /** Read new turns aloud: each finished narrator message is narrated and played. */
   read_aloud: z.boolean({ error: "read_aloud must be true or false" }),
+  /** Who the player plays (one of GET /api/personas, decision 0152); null: their default persona, if any. */
+  persona_id: z.uuid("persona_id must be one of your personas or null").nullable(),
 });
 export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
 
@@ -94,6 +96,7 @@ export const DEFAULT_GENERATION_SETTINGS: GenerationSettings = {
   input_mode: "story",
   narrator_voice: null,
   read_aloud: false,
+  persona_id: null,
 };
 
 /** PUT /api/stories/{id}/settings: the fields sent are replaced, the others kept. */

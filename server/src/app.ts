@@ -41,6 +41,7 @@ import type { MediaStorage } from "./media/storage/types";
 import { newsletterRoutes } from "./newsletter/routes";
 import { installPasswordLoginSwitch, oidcRoutes } from "./oidc/routes";
 import { paymentRoutes } from "./payments/routes";
+import { personaRoutes } from "./personas/routes";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
 import { connectRedis, watchRedis } from "./platform/redis";
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(galleryRoutes, { ...routes, mediaUses: storyMediaUses(ctx) });
   await app.register(transcriptionRoutes, routes);
   await app.register(voiceRoutes, routes);
+  await app.register(personaRoutes, routes);
   await app.register(mediaFileRoutes, routes);
   await app.register(exportRoutes, routes);
   await app.register(backupRoutes, routes);

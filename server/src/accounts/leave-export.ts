@@ -3,6 +3,7 @@
 //
 //   README.txt              what is where
 //   profile.json            the account (username, email, when it was made and verified) and its balance
+//   personas.json           the personas the player plays (decision 0152), portraits by gallery id
 //   stories/NNNN-title.storyverse.zip   each story's whole backup, exactly GET /api/stories/{id}/backup's
 //                           file (every branch, message, card and media file), restorable by Restore
 //   gallery/files/<id>.ext  every gallery picture and clip; gallery/gallery.json describes each (with its
@@ -37,6 +38,7 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { accountGalleryCount, accountGalleryPage } from "../media/account-rows";
 import { extensionOfType } from "../media/backup-items";
 import { paidCheckouts } from "../payments/account-rows";
+import { personasForExport } from "../personas/service";
 import { NotFound } from "../platform/errors";
 import { startPeriodic } from "../platform/periodic";
 import { accountStoriesPage, accountStoryCount } from "../stories/account-rows";
@@ -257,6 +259,7 @@ const inputPath = (key: string) => `studio/inputs/${key.split("/").slice(2).join
 const README = `Your Storyverse data
 
 profile.json                 your account and its credit balance
+personas.json                who you play in your stories: each persona's name, description, portrait and voice
 stories/*.storyverse.zip     each story's whole backup (every branch, message, card and media file);
                              bring one back with "Restore a backup" in Your Stories on any Storyverse
 gallery/files/               every picture and clip of your gallery; gallery/gallery.json describes each
@@ -384,6 +387,12 @@ async function fillArchive(
       null,
       2,
     )}\n`,
+  );
+
+  // Personas: at most PERSONAS_MAX, so one list (decision 0152).
+  await addText(
+    "personas.json",
+    `${JSON.stringify({ personas: await personasForExport(ctx, userId) }, null, 2)}\n`,
   );
 
   // Stories: each one's whole backup, one at a time.

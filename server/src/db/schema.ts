@@ -450,6 +450,8 @@ export const stories = pgTable(
     scenePlace: text("scene_place").notNull().default(""),
     sceneTimeOfDay: text("scene_time_of_day").notNull().default(""),
     sceneWeather: text("scene_weather").notNull().default(""),
+    /** The persona the player plays in this story (decision 0152); null: their default persona, if any. */
+    personaId: uuid("persona_id").references((): AnyPgColumn => personas.id, { onDelete: "set null" }),
     /**
      * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
      * everywhere); each further branch is a row with root_id set, sharing the history up to its fork
@@ -984,4 +986,30 @@ export const oidcSessions = pgTable(
     idToken: text("id_token").notNull(),
   },
   (t) => [index("oidc_sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * personas: who the player plays (decision 0152): a name (`{{user}}`), a description the narrator is told, a
+ * portrait (one of the player's gallery images: a deleted image leaves none) and a default voice; at most one
+ * is the account's default.
+ */
+export const personas = pgTable(
+  "personas",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    portraitItemId: uuid("portrait_item_id"),
+    voice: text("voice"),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("personas_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("personas_one_default").on(t.userId).where(sql`${t.isDefault} = true`),
+  ],
 );

@@ -443,6 +443,22 @@ describe("the OpenAPI document against the real answers", () => {
       params: { ...message, index: "99" },
     });
 
+    // Personas (decision 0152), and a story played as one.
+    const persona = await call({ method: "POST", path: "/api/personas", body: { name: "Ash", voice } });
+    await call({ method: "POST", path: "/api/personas", body: { name: "" } });
+    await call({ method: "GET", path: "/api/personas" });
+    const personaId = { id: String(persona.json().persona?.id) };
+    await call({ method: "PUT", path: "/api/personas/{id}", params: personaId, body: { is_default: true } });
+    await call({ method: "PUT", path: "/api/personas/{id}", params: { id: uuid() }, body: { name: "Bo" } });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/settings",
+      params: story,
+      body: { persona_id: personaId.id },
+    });
+    await call({ method: "DELETE", path: "/api/personas/{id}", params: personaId });
+    await call({ method: "DELETE", path: "/api/personas/{id}", params: personaId });
+
     // Story cards.
     await call({ method: "GET", path: "/api/stories/{id}/cards", params: story });
     const card = await call({

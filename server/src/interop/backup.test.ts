@@ -40,6 +40,7 @@ const story: BackupStory = {
   scenePlace: "",
   sceneTimeOfDay: "",
   sceneWeather: "",
+  personaId: null,
   rootId: null,
   branchName: "Main",
   branchRemoved: false,

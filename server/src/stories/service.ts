@@ -38,6 +38,7 @@ import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";
 import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
+import { playedPersona } from "../personas/service";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { assertVoiceOffered } from "../voice/voices";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
@@ -443,23 +444,28 @@ async function withSelectedImages<T>(
  * What a turn knows of the story: its title, context, Memory, Author's Note, enabled cards, lore settings and
  * narrator instructions, and the names its macros stand for (never the creator's notes: they are the player's).
  */
-const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => ({
-  title: story.title,
-  context: story.context,
-  memory: story.memory,
-  authorsNote: story.authorsNote,
-  summary: story.summary,
-  cards: await cardsForTurn(ctx, story.userId, story.id),
-  narratorInstructions: story.narratorInstructions,
-  postHistoryInstructions: story.postHistoryInstructions,
-  characterName: story.characterName,
-  userName: (await publicUsername(ctx, story.userId)) ?? "",
-  loreBudgetPercent: story.loreBudgetPercent,
-  loreScanDepth: story.loreScanDepth,
-  generation: turnGenerationOf(story),
-  // What the camera keeps from earlier scenes: the media job adds it to the painter's prompt.
-  camera: (await cameraOf(ctx, story)).text,
-});
+const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
+  // Who the player plays (decision 0152): `{{user}}` is the persona's name, else the player's username.
+  const player = await playedPersona(ctx, story.userId, story.personaId);
+  return {
+    title: story.title,
+    context: story.context,
+    memory: story.memory,
+    authorsNote: story.authorsNote,
+    summary: story.summary,
+    cards: await cardsForTurn(ctx, story.userId, story.id),
+    narratorInstructions: story.narratorInstructions,
+    postHistoryInstructions: story.postHistoryInstructions,
+    characterName: story.characterName,
+    userName: player?.name || ((await publicUsername(ctx, story.userId)) ?? ""),
+    ...(player ? { player } : {}),
+    loreBudgetPercent: story.loreBudgetPercent,
+    loreScanDepth: story.loreScanDepth,
+    generation: turnGenerationOf(story),
+    // What the camera keeps from earlier scenes: the media job adds it to the painter's prompt.
+    camera: (await cameraOf(ctx, story)).text,
+  };
+};
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
   const story = await ownStory(ctx, userId, storyId);

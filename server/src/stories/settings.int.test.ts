@@ -68,6 +68,7 @@ const DEFAULTS = {
   input_mode: "story",
   narrator_voice: null,
   read_aloud: false,
+  persona_id: null,
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };

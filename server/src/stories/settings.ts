@@ -17,6 +17,7 @@ import {
 } from "@storyverse/contract/generation-settings";
 import type { TurnGeneration } from "../chat/narrator-context";
 import type { AppContext } from "../context";
+import { assertPersonaOwned } from "../personas/service";
 import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
 import { assertVoiceOffered } from "../voice/voices";
@@ -45,6 +46,7 @@ export function generationOf(
     input_mode: oneOf<InputMode>(INPUT_MODES, story.inputMode, d.input_mode),
     narrator_voice: story.narratorVoice,
     read_aloud: story.readAloud,
+    persona_id: story.personaId,
   };
 }
 
@@ -99,6 +101,7 @@ export async function updateGenerationSettings(
   }
   const voice = input.narrator_voice?.trim();
   if (voice) await assertVoiceOffered(ctx, voice);
+  if (input.persona_id) await assertPersonaOwned(ctx, userId, input.persona_id);
   const changed = await updateStory(ctx.db, userId, storyId, {
     ...(input.output_length !== undefined ? { outputLength: input.output_length } : {}),
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
@@ -109,6 +112,7 @@ export async function updateGenerationSettings(
     ...(input.input_mode !== undefined ? { inputMode: input.input_mode } : {}),
     ...(input.narrator_voice !== undefined ? { narratorVoice: voice || null } : {}),
     ...(input.read_aloud !== undefined ? { readAloud: input.read_aloud } : {}),
+    ...(input.persona_id !== undefined ? { personaId: input.persona_id } : {}),
     updatedAt: ctx.clock.now(),
   });
   if (!changed) throw new NotFound("Story not found");
@@ -152,10 +156,16 @@ export async function textModels(ctx: Pick<AppContext, "providers" | "clock" | "
   return { provider: provider.name, default_model: fallback, models };
 }
 
-/** A backup's settings, as written (the contract's names). */
+/**
+ * A backup's settings, as written (the contract's names). Not the persona: it is the account's, not the
+ * story's, and a backup may be restored into another account (decision 0152).
+ */
 export const generationForBackup = (
   story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
-): GenerationSettings => generationOf(story);
+): Omit<GenerationSettings, "persona_id"> => {
+  const { persona_id: _account, ...settings } = generationOf(story);
+  return settings;
+};
 
 /**
  * A backup's generation settings as the restored story's columns: each field kept when the contract accepts it,

@@ -21,6 +21,7 @@ const SETTINGS = {
   input_mode: "story",
   narrator_voice: null,
   read_aloud: false,
+  persona_id: null,
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };
