@@ -91,7 +91,12 @@ export function MaskCanvas({
   const onPointerDown = (event: PointerEvent<HTMLCanvasElement>) => {
     if (disabled || !event.isPrimary || (event.pointerType === "mouse" && event.button !== 0)) return;
     event.preventDefault();
-    event.currentTarget.setPointerCapture?.(event.pointerId);
+    try {
+      // The stroke follows the pointer outside the canvas until it is lifted.
+      event.currentTarget.setPointerCapture(event.pointerId);
+    } catch {
+      // A pointer the browser no longer tracks (already lifted): the stroke is drawn without capture.
+    }
     const point = toPicture(event);
     live.current = { mode, radius: radius(), points: [point] };
     drawLive([point]);
