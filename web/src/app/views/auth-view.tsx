@@ -6,7 +6,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { AuthScreen, type SignInChoices } from "../../features/accounts/components/auth-screen";
-import { OidcLinkScreen, OidcSigningIn } from "../../features/accounts/components/oidc-landing";
+import { OidcLinkScreen, OidcSigningIn, OidcWaiting } from "../../features/accounts/components/oidc-landing";
 import { clearOidcReturn, type OidcReturn, pendingOidcReturn } from "../../features/accounts/oidc-return";
 import { PROVIDER_FALLBACK_NAME, refusalMessage } from "../../features/accounts/oidc-rules";
 import { takeRegisterRequest, takeSignInEmail, writePendingUser } from "../../lib/storage";
@@ -23,7 +23,10 @@ export function AuthView() {
   const [identifier] = useState(takeSignInEmail);
   // Arriving from a "create your first story" action: the register form, not sign-in.
   const [register] = useState(takeRegisterRequest);
-  const config = useServerConfig().data;
+  const configQuery = useServerConfig();
+  const config = configQuery.data;
+  // The provider's name is known (or will not be): the landing's screens and words may name it.
+  const configSettled = !configQuery.isPending;
   const signInOptions: SignInChoices | undefined = config
     ? { password: config.sign_in?.password ?? true, oidcName: config.sign_in?.oidc?.name ?? null }
     : undefined;
@@ -62,12 +65,15 @@ export function AuthView() {
     return (
       <OidcSigningIn
         accessToken={oidc.accessToken}
-        providerName={providerName}
+        providerName={signInOptions?.oidcName ?? null}
         onSignedIn={signedInByProvider}
         onFailed={failed}
         onBackToHome={home}
       />
     );
+  }
+  if (oidc?.kind === "link" && !configSettled) {
+    return <OidcWaiting onBackToHome={home} />;
   }
   if (oidc?.kind === "link") {
     return (
@@ -81,7 +87,12 @@ export function AuthView() {
       />
     );
   }
-  const notice = oidc?.kind === "refused" ? refusalMessage(oidc.reason, oidc.code, providerName) : failure;
+  const notice =
+    oidc?.kind === "refused"
+      ? configSettled
+        ? refusalMessage(oidc.reason, oidc.code, providerName)
+        : null
+      : failure;
   return (
     <AuthScreen
       initialMode={register && !identifier ? "register" : "signin"}

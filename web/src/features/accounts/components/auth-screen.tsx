@@ -214,7 +214,7 @@ export function AuthScreen({
             {notice ? <FormAlert message={notice} className="mt-6" /> : null}
 
             {signInOptions.oidcName ? (
-              <ProviderSignIn name={signInOptions.oidcName} alone={!passwords} />
+              <ProviderSignIn name={signInOptions.oidcName} alone={!passwords} registering={registering} />
             ) : null}
 
             {passwords ? (
@@ -359,7 +359,15 @@ export function AuthScreen({
  * "Sign in with <provider>": a plain link to the server's start (a redirect to the provider), busy once
  * followed; above the password form with an "or" between them, or alone when passwords are off.
  */
-function ProviderSignIn({ name, alone }: { name: string; alone: boolean }) {
+function ProviderSignIn({
+  name,
+  alone,
+  registering,
+}: {
+  name: string;
+  alone: boolean;
+  registering: boolean;
+}) {
   const [leaving, setLeaving] = useState(false);
   // Back from the provider by the browser's Back button (a page restored from its cache): usable again.
   useEffect(() => {
@@ -383,7 +391,7 @@ function ProviderSignIn({ name, alone }: { name: string; alone: boolean }) {
       {alone ? null : (
         <p className="mt-8 flex items-center gap-3 text-xs font-medium uppercase tracking-wider text-ink-muted">
           <span aria-hidden="true" className="h-px flex-1 bg-line" />
-          or with your password
+          {registering ? "or with an email and password" : "or with your password"}
           <span aria-hidden="true" className="h-px flex-1 bg-line" />
         </p>
       )}

@@ -17,7 +17,8 @@ type SignedIn = (token: string, user: StoredUser) => void;
 
 export interface OidcSigningInProps {
   accessToken: string;
-  providerName: string;
+  /** null while the server's configuration has not said it. */
+  providerName: string | null;
   onSignedIn: SignedIn;
   /** The session could not be opened: back to the sign-in with these words. */
   onFailed: (message: string) => void;
@@ -50,14 +51,28 @@ export function OidcSigningIn({
     }
   }, [session.data, session.error, accessToken, onSignedIn, onFailed]);
   return (
+    <SigningIn
+      description={providerName ? `${providerName} confirmed who you are. Opening your stories.` : undefined}
+      onBackToHome={onBackToHome}
+    />
+  );
+}
+
+function SigningIn({ description, onBackToHome }: { description?: string; onBackToHome: () => void }) {
+  return (
     <AccountScreen
       icon={LoaderCircle}
       busy
       title="Signing you in..."
-      description={<p role="status">{providerName} confirmed who you are. Opening your stories.</p>}
+      description={<p role="status">{description ?? "Opening your stories."}</p>}
       onBackToHome={onBackToHome}
     />
   );
+}
+
+/** The same screen while the app learns what to show next (the provider's name). */
+export function OidcWaiting({ onBackToHome }: { onBackToHome: () => void }) {
+  return <SigningIn description="One moment." onBackToHome={onBackToHome} />;
 }
 
 export interface OidcLinkScreenProps {

@@ -67,7 +67,11 @@ describe("the auth view's choices", () => {
     expect(button.getAttribute("href")).toBe("/api/auth/oidc/start");
     expect(screen.getByLabelText("Email or username")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Forgot password?" })).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Create one" })).toBeTruthy();
+    expect(screen.getByText("or with your password")).toBeTruthy();
+    // Registering: the provider is offered there too, the divider says what the form is for.
+    fireEvent.click(screen.getByRole("button", { name: "Create one" }));
+    expect(await screen.findByText("or with an email and password")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Sign in with Guild ID" })).toBeTruthy();
     fireEvent.click(button);
     expect(await screen.findByRole("link", { name: "Opening Guild ID..." })).toBeTruthy();
   });
