@@ -1,8 +1,8 @@
 // Seeds and shapes in the Studio (issue 45 item 2, decision 0149), in a real browser against the real server
 // (offline painter): choose 9:16 and a seed, generate, see an upright result that shows its seed; "Use this
 // seed" puts the seed, the shape and the prompt back in the composer, and the same seed with the same prompt
-// repeats the picture byte for byte while a changed prompt paints another. Axe in both themes; SHOTS_DIR takes
-// the Studio light, dark and at 390 px.
+// repeats the picture byte for byte while a changed prompt paints another; a story's 9:16 and 21:9 scenes show
+// on the canvas whole. Axe in both themes; SHOTS_DIR takes the Studio light, dark and at 390 px.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolationsInBothThemes, watchConsole } from "./support/page-checks";
@@ -106,4 +106,47 @@ test("choose 9:16 and a seed, see an upright result, and repeat it with the same
   expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
   expect(bytes[2]!.equals(bytes[0]!)).toBe(false);
   consoleWatch.assertClean();
+});
+
+test("stories' scenes in the new shapes (9:16 and 21:9) show on the canvas whole", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const watch = watchConsole(page);
+  const account = await registerVerified(request, sink, baseURL!, newAccount("scenes"));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await storeSession(page, account, "dark");
+  for (const [ratio, value] of [
+    ["9:16", 16 / 9],
+    ["21:9", 9 / 21],
+  ] as const) {
+    const created = await request.post("/api/stories", {
+      headers: bearer(account),
+      data: { title: `A ${ratio} story`, context: "A lighthouse on a long cliff" },
+    });
+    const id = ((await created.json()) as { story: { id: string } }).story.id;
+    const saved = await request.put(`/api/stories/${id}/settings`, {
+      headers: bearer(account),
+      data: { aspect_ratio: ratio },
+    });
+    expect(saved.ok(), await saved.text()).toBe(true);
+    await page.goto(`/stories/${id}`);
+    await page.getByLabel("Message", { exact: true }).fill("I walk to the lighthouse");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    const canvas = page.getByRole("region", { name: "Scene canvas" });
+    const scene = canvas.getByRole("img", { name: "Generated story scene" });
+    await expect(scene).toBeVisible({ timeout: 30_000 });
+    // The picture has the story's shape, and the frame takes it: nothing of it is cut away.
+    const natural = await scene.evaluate((img: HTMLImageElement) => img.naturalHeight / img.naturalWidth);
+    expect(natural).toBeCloseTo(value, 1);
+    await expect
+      .poll(async () => {
+        const frame = await canvas.getByTestId("scene-frame").boundingBox();
+        return frame ? frame.height / frame.width : 0;
+      })
+      .toBeCloseTo(value, 1);
+    if (shots) await page.screenshot({ path: `${shots}/story-scene-${ratio.replace(":", "x")}.png` });
+  }
+  watch.assertClean();
 });
