@@ -182,8 +182,12 @@ test("repaints a brushed region (the rest unchanged), varies, upscales x2; the G
   expect(compared.outsideChanged).toBe(0);
   expect(compared.insideChanged).toBeGreaterThan(0);
 
-  // Back to the original: a subtle variation.
+  // Back to the original: Extend offers the four sides (looked at only); then a subtle variation.
   await editor.getByRole("button", { name: "Back to the original" }).click();
+  await editor.getByText("Extend", { exact: true }).click();
+  await expect(editor.getByRole("radio", { name: "Right" })).toBeChecked();
+  await expect(editor.getByRole("button", { name: /^Extend/ })).toContainText("credits");
+  await shoot(page, "picture-edit-extend-dark");
   await editor.getByText("Vary", { exact: true }).click();
   const subtle = editor.getByRole("button", { name: /^Subtle/ });
   const varyPrice = await priceOn(subtle);
