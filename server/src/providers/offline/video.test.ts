@@ -76,11 +76,14 @@ describe("offline video provider", () => {
     expect(info!.durationSeconds).toBeGreaterThan(4.8);
   }, 60_000);
 
-  it("keeps a story's upright (3:4) or wide (16:9) scene in its shape", async () => {
+  it("keeps a story's scene in its shape, any of the six (decision 0149)", async () => {
     const provider = createOfflineVideoProvider({ scale: 0.125 });
     for (const [width, height, expected] of [
       [300, 400, [60, 80]],
       [1600, 900, [80, 46]],
+      [1152, 2048, [46, 80]],
+      [2048, 878, [80, 34]],
+      [500, 500, [60, 60]],
     ] as const) {
       const data = await sharp({ create: { width, height, channels: 3, background: "#336699" } })
         .png()

@@ -1,8 +1,8 @@
 // The offline video provider: animates the scene image into a real 5-second H.264 MP4 (a slow Ken Burns
-// move, 640x480 at 24 fps; 640x360 for a wide first frame, 480x640 for an upright one, so a story's 16:9 or 3:4
-// scene keeps its shape) with a WASM encoder, no network. Like a vendor's task API, start() returns at
-// once and poll() reports progress; results live in a small in-memory map that forgets them after they
-// have been collected (plus a grace period) or after a longer time-to-live if nobody asks.
+// move, 640x480 at 24 fps for a 4:3 first frame; any other shape keeps its own, 640 px on the long side, so a
+// story's scene in any of its six shapes keeps it) with a WASM encoder, no network. Like a vendor's task API,
+// start() returns at once and poll() reports progress; results live in a small in-memory map that forgets
+// them after they have been collected (plus a grace period) or after a longer time-to-live if nobody asks.
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { type Clock, systemClock } from "../../platform/clock";
@@ -31,15 +31,20 @@ export type OfflineVideoOptions = {
 
 type Task = { state: VideoTaskState; finishedAt?: number; collectedAt?: number };
 
-/** The clip's size for its first frame's shape: the 4:3 size, turned upright or cut wide to match it. */
+/**
+ * The clip's size for its first frame's shape (decision 0149: any of the six a picture can take): 640 px on the
+ * long side, the short side from the picture's ratio (held between 21:9 and 9:21); a square one is 480x480, as
+ * many pixels as the 4:3 clip's to encode. So 4:3 is 640x480, 3:4 480x640, 16:9 640x360, 9:16 360x640, 21:9
+ * 640x274.
+ */
 async function clipSize(image: Buffer): Promise<{ width: number; height: number }> {
   const { width = VIDEO_WIDTH, height = VIDEO_HEIGHT } = await sharp(image, { limitInputPixels: 50_000_000 })
     .metadata()
     .catch(() => ({ width: VIDEO_WIDTH, height: VIDEO_HEIGHT }));
-  const ratio = width / height;
-  if (ratio < 1) return { width: VIDEO_HEIGHT, height: VIDEO_WIDTH };
-  if (ratio > 1.6) return { width: VIDEO_WIDTH, height: Math.round((VIDEO_WIDTH * 9) / 16) };
-  return { width: VIDEO_WIDTH, height: VIDEO_HEIGHT };
+  const ratio = Math.min(21 / 9, Math.max(9 / 21, width / height));
+  if (Math.abs(ratio - 1) < 0.02) return { width: VIDEO_HEIGHT, height: VIDEO_HEIGHT };
+  if (ratio > 1) return { width: VIDEO_WIDTH, height: Math.round(VIDEO_WIDTH / ratio) };
+  return { width: Math.round(VIDEO_WIDTH * ratio), height: VIDEO_WIDTH };
 }
 
 /** The whole clip as MP4 bytes: one decode, then 120 sampled frames streamed into the encoder. */
