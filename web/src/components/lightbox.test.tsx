@@ -28,6 +28,23 @@ function Harness({ start = 0, onClose = () => {} }: { start?: number; onClose?: 
 }
 
 describe("Lightbox", () => {
+  it("offers Edit on pictures only when its caller can edit, and says which one", () => {
+    const onEdit = vi.fn();
+    const { rerender } = render(
+      <Lightbox items={items} index={1} onIndexChange={() => {}} onClose={() => {}} />,
+    );
+    expect(screen.queryByRole("button", { name: "Edit" })).toBeNull();
+    rerender(
+      <Lightbox items={items} index={1} onIndexChange={() => {}} onClose={() => {}} onEdit={onEdit} />,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Edit" }));
+    expect(onEdit).toHaveBeenCalledWith(1);
+    rerender(
+      <Lightbox items={items} index={2} onIndexChange={() => {}} onClose={() => {}} onEdit={onEdit} />,
+    );
+    expect(screen.queryByRole("button", { name: "Edit" })).toBeNull();
+  });
+
   it("shows the item and its position 'n of total'", () => {
     render(<Harness />);
     expect(screen.getByRole("dialog")).toBeTruthy();

@@ -3,6 +3,7 @@
 import type { GalleryItem } from "@storyverse/contract/media";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { GALLERY_NO_FILTER_MATCHES, GalleryPage } from "./gallery-page";
@@ -216,5 +217,58 @@ describe("organising the Gallery", () => {
     expect(within(panel).getAllByText("Not recorded")).toHaveLength(1);
     const madeFrom = within(panel).getByRole("list", { name: "Made from" });
     expect(within(madeFrom).getByRole("img").getAttribute("src")).toBe("/media/2.thumb.webp?sig=x");
+  });
+
+  it("opens the picture editor from the details panel, only when the image service can edit (decision 0148)", async () => {
+    let kinds: string[] = [];
+    server((call) => {
+      if (call.path === "/api/config")
+        return json({
+          capabilities: ["accounts", "image"],
+          providers: { text: "offline", image: "offline", video: "offline", transcription: null },
+          offline_providers: true,
+          image_edit_kinds: kinds,
+        });
+      if (call.path === `/api/media/${id(1)}/details`)
+        return json({
+          item: item(1),
+          prompt: "Scene 1",
+          width: 64,
+          height: 48,
+          bytes: 1024,
+          mime_type: "image/png",
+          model: null,
+          seed: null,
+          references: [],
+          parent: null,
+          children: [],
+        });
+      return undefined;
+    });
+    const open = async () => {
+      const view = render(
+        <Providers auth={SIGNED_IN}>
+          <QuotaPromptProvider>
+            <GalleryPage />
+          </QuotaPromptProvider>
+        </Providers>,
+      );
+      await screen.findByRole("list", { name: "Your media" });
+      fireEvent.click(within(grid()).getByRole("button", { name: "Details of Scene 1" }));
+      const panel = await screen.findByRole("dialog", { name: "Details" });
+      await within(panel).findByText("64 × 48 px, 1 KB");
+      return { view, panel };
+    };
+
+    const without = await open();
+    expect(within(without.panel).queryByRole("button", { name: "Edit" })).toBeNull();
+    without.view.unmount();
+
+    kinds = ["vary"];
+    const { panel } = await open();
+    fireEvent.click(await within(panel).findByRole("button", { name: "Edit" }));
+    const editor = await screen.findByRole("dialog", { name: "Edit picture" });
+    expect(await within(editor).findByRole("button", { name: /^Subtle/ })).toBeTruthy();
+    expect(within(editor).queryByRole("radio", { name: "Repaint a region" })).toBeNull();
   });
 });
