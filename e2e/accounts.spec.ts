@@ -95,8 +95,9 @@ async function expectShell(page: Page) {
   );
 }
 
-test("register, verify by the mailed link, sign in with the username, see the shell and log out", async ({
+test("register, verify by the mailed link in another browser, sign in with the username, see the shell and log out", async ({
   page,
+  browser,
   baseURL,
 }) => {
   await openSignIn(page);
@@ -126,43 +127,79 @@ test("register, verify by the mailed link, sign in with the username, see the sh
 
   const mail = await sink.waitForMail(account.email, { subject: /verify/i });
   const link = linkFrom(mail, `${baseURL}/verify-email?token=`);
-  await page.goto(link);
-  await expect(page.getByText("Email verified successfully! You can now log in.")).toBeVisible();
+  // Opened in another browser (a phone's mail app, say), the link verifies but signs nobody in (decision 0153).
+  const elsewhere = await (await browser.newContext({ baseURL })).newPage();
+  await elsewhere.goto(link);
+  await expect(elsewhere.getByText("Email verified successfully! You can now log in.")).toBeVisible();
   // The token is single use: it leaves the address bar once spent.
-  await expect(page).toHaveURL(/\/verify-email$/);
+  await expect(elsewhere).toHaveURL(/\/verify-email$/);
   // ...and the screen moves on by itself after 3 seconds, to the sign-in (not the marketing page), with
   // the verified address filled in and the password field waiting.
-  await expect(page.getByText(/Taking you to the sign-in page in \d seconds?/)).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Welcome to Storyverse" })).toBeVisible({ timeout: 6_000 });
-  await expect(page.getByRole("heading", HERO)).toHaveCount(0);
-  await expect(page.getByLabel("Email or username")).toHaveValue(account.email);
-  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
-  await page.keyboard.type(account.password);
-  await page.keyboard.press("Enter");
-  await expectShell(page);
-  await expect(page).toHaveURL(/\/stories$/);
-  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
+  await expect(elsewhere.getByText(/Taking you to the sign-in page in \d seconds?/)).toBeVisible();
+  await expect(elsewhere.getByRole("heading", { name: "Welcome to Storyverse" })).toBeVisible({
+    timeout: 6_000,
+  });
+  await expect(elsewhere.getByRole("heading", HERO)).toHaveCount(0);
+  await expect(elsewhere.getByLabel("Email or username")).toHaveValue(account.email);
+  await expect(elsewhere.getByLabel("Password", { exact: true })).toBeFocused();
+  await elsewhere.keyboard.type(account.password);
+  await elsewhere.keyboard.press("Enter");
+  await expectShell(elsewhere);
+  await expect(elsewhere).toHaveURL(/\/stories$/);
+  expect(await elsewhere.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
 
   // The avatar shows the first letter of the email and opens Manage Credits and Logout.
-  await shellBar(page).getByRole("button", { name: "Account menu" }).click();
-  await expect(page.getByRole("menuitem", { name: "Logout" })).toBeVisible();
-  await page.getByRole("menuitem", { name: "Manage Credits" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Manage Credits" })).toBeVisible();
+  await shellBar(elsewhere).getByRole("button", { name: "Account menu" }).click();
+  await expect(elsewhere.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+  await elsewhere.getByRole("menuitem", { name: "Manage Credits" }).click();
+  await expect(elsewhere.getByRole("heading", { level: 1, name: "Manage Credits" })).toBeVisible();
 
   // Logout is in the avatar menu only: the bar does not repeat the user and a second Logout.
-  await expect(shellBar(page).getByRole("button", { name: "Logout" })).toHaveCount(0);
-  const logout = page.waitForRequest((request) => request.url().endsWith("/api/logout"));
-  await shellBar(page).getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(shellBar(elsewhere).getByRole("button", { name: "Logout" })).toHaveCount(0);
+  const logout = elsewhere.waitForRequest((request) => request.url().endsWith("/api/logout"));
+  await shellBar(elsewhere).getByRole("button", { name: "Account menu" }).click();
+  await elsewhere.getByRole("menuitem", { name: "Logout" }).click();
   await logout;
-  await expect(page.getByRole("heading", HERO)).toBeVisible();
-  await expect(page).toHaveURL(/\/$/);
-  const left = await page.evaluate(() => ({
+  await expect(elsewhere.getByRole("heading", HERO)).toBeVisible();
+  await expect(elsewhere).toHaveURL(/\/$/);
+  const left = await elsewhere.evaluate(() => ({
     token: localStorage.getItem("token"),
     user: localStorage.getItem("user"),
     nav: localStorage.getItem("activeNavItem"),
   }));
   expect(left).toEqual({ token: null, user: null, nav: null });
+  await elsewhere.context().close();
+});
+
+test("the link opened in the browser that signed up signs it in and opens the stories (decision 0153)", async ({
+  page,
+  baseURL,
+}) => {
+  const player = { username: `bo_${run}`, email: `bo-${run}@example.com`, password: "third-secret-3" };
+  await openSignIn(page);
+  await page.getByRole("button", { name: "Create one" }).click();
+  await page.getByLabel("Username").fill(player.username);
+  await page.getByLabel("Email", { exact: true }).fill(player.email);
+  await page.getByLabel("Password", { exact: true }).fill(player.password);
+  await page.getByLabel("Confirm password").fill(player.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+
+  const mail = await sink.waitForMail(player.email, { subject: /verify/i });
+  await page.goto(linkFrom(mail, `${baseURL}/verify-email?token=`));
+  // No password asked again: the stories open signed in, and the banner says why.
+  await expect(page.getByRole("heading", { level: 1, name: "Your Stories" })).toBeVisible();
+  await expect(page.getByText("Email verified successfully! You're signed in.")).toBeVisible();
+  await expect(page).toHaveURL(/\/stories$/);
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"))).toMatchObject({
+    email: player.email,
+    username: player.username,
+  });
+  // The mark is gone once used, and the session is a real one.
+  expect((await page.context().cookies()).filter((cookie) => cookie.name === "sv_signup")).toEqual([]);
+  const token = await page.evaluate(() => localStorage.getItem("token"));
+  const me = await page.request.get("/api/user/verify", { headers: { authorization: `Bearer ${token}` } });
+  expect(await me.json()).toMatchObject({ valid: true, email: player.email });
 });
 
 test("reset a forgotten password by the mailed link, then sign in with the new one only", async ({

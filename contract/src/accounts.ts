@@ -82,6 +82,15 @@ export const linkUsedResponseSchema = messageResponseSchema.extend({
 });
 export type LinkUsedResponse = z.infer<typeof linkUsedResponseSchema>;
 
+/** The verification link's answer: opened in the browser that signed up, it also brings a session (decision 0153). */
+export const verifyEmailResponseSchema = linkUsedResponseSchema.extend({
+  session: authResponseSchema
+    .optional()
+    .describe("A session, when the link was opened in the browser that signed up (the sign-up cookie)"),
+});
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+export const SIGNED_IN_BY_LINK_MESSAGE = "Email verified successfully! You're signed in.";
+
 export const userSchema = z.object({
   user_id: z.string(),
   email: z.string(),

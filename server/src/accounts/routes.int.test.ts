@@ -77,6 +77,59 @@ describe("registration and verification", () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 
+  it("signs in the browser that signed up when it opens the link, and only that browser (decision 0153)", async () => {
+    const c = newCredentials();
+    const res = await post("/api/register", c);
+    // The mark: HttpOnly, sent only to the verification call, for as long as the link lives.
+    const setCookie = String(res.headers["set-cookie"]);
+    expect(setCookie).toMatch(
+      /^sv_signup=[^;]+; Path=\/api\/verify-email; HttpOnly; SameSite=Lax; Max-Age=86400$/,
+    );
+    const cookie = setCookie.split(";")[0]!;
+    const token = await linkToken(c.email, "/verify-email");
+
+    // Another account's mark and a forged one sign nobody in (the link still verifies).
+    const markOf = async (credentials: ReturnType<typeof newCredentials>) => {
+      const mark = String((await post("/api/register", credentials)).headers["set-cookie"]).split(";")[0]!;
+      return { mark, link: await linkToken(credentials.email, "/verify-email") };
+    };
+    const other = await markOf(newCredentials());
+    const wrongAccount = await get(`/api/verify-email/${other.link}`, { cookie });
+    expect(wrongAccount.statusCode).toBe(200);
+    expect(wrongAccount.json().session).toBeUndefined();
+    expect(wrongAccount.json().message).toBe("Email verified successfully! You can now log in.");
+    const third = await markOf(newCredentials());
+    const forged = await get(`/api/verify-email/${third.link}`, { cookie: `${third.mark.slice(0, -4)}AAAA` });
+    expect(forged.statusCode).toBe(200);
+    expect(forged.json().session).toBeUndefined();
+
+    const verified = await get(`/api/verify-email/${token}`, { cookie });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.headers["cache-control"]).toBe("no-store");
+    expect(String(verified.headers["set-cookie"])).toMatch(/^sv_signup=; .*Max-Age=0/);
+    expect(verified.json()).toMatchObject({
+      message: "Email verified successfully! You're signed in.",
+      email: c.email.toLowerCase(),
+      session: { email: c.email, username: c.username, requires_verification: false, email_verified: true },
+    });
+    const session = await get("/api/user/verify", bearer(verified.json().session.access_token));
+    expect(session.json()).toMatchObject({ valid: true, email: c.email });
+    // The link works once: used again with the mark, it neither verifies nor signs in.
+    const again = await get(`/api/verify-email/${token}`, { cookie });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().session).toBeUndefined();
+
+    // A mark past the link's lifetime signs nobody in, even with a fresh link.
+    const late = newCredentials();
+    const { mark: lateMark } = await markOf(late);
+    t.clock.advance(24 * HOUR + 1000);
+    await post("/api/resend-verification", { email: late.email });
+    const lastLink = await linkToken(late.email, "/verify-email");
+    const expired = await get(`/api/verify-email/${lastLink}`, { cookie: lateMark });
+    expect(expired.statusCode).toBe(200);
+    expect(expired.json().session).toBeUndefined();
+  });
+
   it("rejects a verification link after 24 hours", async () => {
     const c = newCredentials();
     await post("/api/register", c);

@@ -13,6 +13,7 @@ import {
   resetPasswordRequestSchema,
   usernameSchema,
   userSchema,
+  verifyEmailResponseSchema,
   verifyUserResponseSchema,
 } from "@storyverse/contract/accounts";
 import { errorBodySchema } from "@storyverse/contract/errors";
@@ -22,6 +23,7 @@ import type { RouteModule } from "../http/route-module";
 import type { RateLimitRule } from "../platform/rate-limit";
 import { accountLimitsFor } from "./limits";
 import * as accounts from "./service";
+import { clearedSignupBrowserCookie, signedUpHere, signupBrowserCookie } from "./signup-browser";
 
 const tags = ["accounts"];
 
@@ -30,6 +32,8 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
   const ctx = kit.accounts;
   const { limiter } = kit;
   const accountLimits = accountLimitsFor(ctx.config.addressLimitsFactor);
+  const secret = ctx.config.sessionSecret;
+  const secure = ctx.config.appUrl.startsWith("https:");
 
   /**
    * Whether this mail request may send a mail: within the account's allowance, or (once strangers have
@@ -53,12 +57,17 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         response: { 200: authResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await limiter.hit(
         { ...accountLimits.registerPerAddress, limit: ctx.config.signupsPerAddressPerHour },
         request.ip,
       );
-      return accounts.register(ctx, request.body);
+      const answer = await accounts.register(ctx, request.body);
+      // The account waits for its link: this browser is marked as the one that signed up (decision 0153).
+      if (answer.access_token === null) {
+        reply.header("set-cookie", signupBrowserCookie(secret, answer.user_id, ctx.clock.now(), secure));
+      }
+      return answer;
     },
   );
 
@@ -145,12 +154,19 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
         tags,
         summary: "Use the link from the verification mail",
         params: z.object({ token: z.string().min(1).max(200) }),
-        response: { 200: linkUsedResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
+        response: { 200: verifyEmailResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await limiter.hit(accountLimits.verifyPerAddress, request.ip);
-      return accounts.verifyEmail(ctx, request.params.token);
+      const now = ctx.clock.now();
+      const answer = await accounts.verifyEmail(ctx, request.params.token, (userId) =>
+        signedUpHere(secret, request.headers.cookie, userId, now),
+      );
+      // A session is never cached, and the mark has done its work once the link is used.
+      reply.header("cache-control", "no-store");
+      reply.header("set-cookie", clearedSignupBrowserCookie(secure));
+      return answer;
     },
   );
 

@@ -7,6 +7,7 @@ import {
   RESEND_VERIFICATION_MESSAGE,
   RESET_LINK_TTL_MINUTES,
   type RegisterRequest,
+  SIGNED_IN_BY_LINK_MESSAGE,
   type User,
   VERIFY_LINK_TTL_HOURS,
 } from "@storyverse/contract/accounts";
@@ -64,7 +65,11 @@ export type AccountsContext = {
   jobs: JobQueue;
   config: Pick<
     Config,
-    "appUrl" | "requireEmailVerification" | "signupsPerAddressPerHour" | "addressLimitsFactor"
+    | "appUrl"
+    | "requireEmailVerification"
+    | "signupsPerAddressPerHour"
+    | "addressLimitsFactor"
+    | "sessionSecret"
   >;
   /** Tells every process's session cache about a revocation. */
   notify: Pick<Notifier, "publish">;
@@ -412,12 +417,25 @@ async function useLink(ctx: AccountsContext, purpose: TokenPurpose, token: strin
   return row;
 }
 
-export async function verifyEmail(ctx: AccountsContext, token: string) {
+/**
+ * Uses a verification link. `signedUpHere` says whether the request comes from the browser that signed the
+ * link's account up (decision 0153): that browser is signed in too, unless the account is disabled or must
+ * set a new password.
+ */
+export async function verifyEmail(
+  ctx: AccountsContext,
+  token: string,
+  signedUpHere: (userId: string) => boolean = () => false,
+) {
   const link = await useLink(ctx, "verify_email", token);
   await setEmailVerified(ctx.db, link.userId, ctx.clock.now());
   // The address goes back to whoever used the link: the mail reached them there, so it is theirs to see.
   const row = await findUserById(ctx.db, link.userId);
-  return { success: true as const, message: EMAIL_VERIFIED_MESSAGE, email: row?.email };
+  const answer = { success: true as const, message: EMAIL_VERIFIED_MESSAGE, email: row?.email };
+  if (!row || !signedUpHere(row.id) || row.disabledAt !== null || row.passwordResetRequiredAt !== null) {
+    return answer;
+  }
+  return { ...answer, message: SIGNED_IN_BY_LINK_MESSAGE, session: await startSession(ctx, row) };
 }
 
 export async function resetPassword(

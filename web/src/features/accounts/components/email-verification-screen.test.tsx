@@ -81,6 +81,34 @@ describe("email verification screen", () => {
     expect(onDone).toHaveBeenCalledOnce();
   });
 
+  it("opened in the browser that signed up: hands the session on, with no sign-in to lead to (decision 0153)", async () => {
+    vi.useFakeTimers();
+    const session = {
+      access_token: "s3ss10n",
+      token_type: "bearer",
+      user_id: "u1",
+      email: "ada@example.com",
+      username: "ada",
+      requires_verification: false,
+      email_verified: true,
+      credits_remaining: 15,
+    };
+    mockFetch(() =>
+      json({
+        success: true,
+        message: "Email verified successfully! You're signed in.",
+        email: "ada@example.com",
+        session,
+      }),
+    );
+    const { onVerified, onDone } = renderScreen({ token: "t0k3n" });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(onVerified).toHaveBeenCalledWith(session);
+    expect(screen.queryByText("Email verified successfully! You can now log in.")).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
   it("shows the server's reason for a bad link, with resend and back to login", async () => {
     mockFetch(() => json({ detail: "This verification link has expired. Please request a new one." }, 400));
     renderScreen({ token: "old" });

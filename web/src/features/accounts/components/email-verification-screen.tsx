@@ -1,7 +1,8 @@
 // The email-verification screen: pending (check your inbox, resend,
-// back to login), verifying (a token in the URL, checked once and automatically), success (then home
-// after 3 s) or error (resend, back to login).
-import { VERIFY_LINK_TTL_HOURS } from "@storyverse/contract/accounts";
+// back to login), verifying (a token in the URL, checked once and automatically), success (then the sign-in
+// after 3 s) or error (resend, back to login). A link that signed this browser in (decision 0153) hands its
+// session on instead: the app opens the stories signed in.
+import { type AuthResponse, VERIFY_LINK_TTL_HOURS } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
 import { LoaderCircle, MailCheck, MailWarning } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -24,8 +25,11 @@ export interface EmailVerificationScreenProps {
   token: string | null;
   /** The address of the account waiting for verification (session storage), if known. */
   pendingEmail: string | null;
-  /** Called once the link worked (forget the pending account, tidy the URL). */
-  onVerified: () => void;
+  /**
+   * Called once the link worked (forget the pending account, tidy the URL), with the session when the link was
+   * opened in the browser that signed up.
+   */
+  onVerified: (session?: AuthResponse) => void;
   /** 3 s after success (or at once, by Sign in now): the sign-in, with the verified address. */
   onDone: (email?: string) => void;
   onBackToLogin: () => void;
@@ -49,8 +53,11 @@ export function EmailVerificationScreen({
     verifyEmailOnce(token).then(
       (response) => {
         if (!current) return;
-        setState({ step: "success", message: MESSAGES.verified, email: response.email });
-        onVerified();
+        // Signed in by the link: the app moves on to the stories with the session (no sign-in to lead to).
+        if (!response.session?.access_token) {
+          setState({ step: "success", message: MESSAGES.verified, email: response.email });
+        }
+        onVerified(response.session);
       },
       (error: unknown) => {
         if (current) setState({ step: "error", message: verifyErrorMessage(error) });
