@@ -4,6 +4,8 @@
 // hear and "Read new turns aloud". Saved with the dialog's Save Changes, only the fields that changed;
 // nothing changed, no call. A depth that is not a whole number from 1 to 20 stops the save with a message. The
 // depth's label is "Note depth", not "Author's Note depth", so "Author's Note" names one field of the dialog.
+// "You play as" picks the story's persona (decision 0152): your default, or one of yours; "Manage personas"
+// opens them in a dialog.
 import {
   ART_STYLE_MAX_LENGTH,
   ASPECT_RATIO_LABELS,
@@ -23,9 +25,14 @@ import {
   TEMPERATURE_MIN,
 } from "@storyverse/contract/generation-settings";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Drama } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
+import { Button } from "../../../components/button";
+import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { errorMessage, InvalidInputError } from "../../../lib/api-errors";
+import { personasQueryOptions } from "../../../shared/personas/personas-api";
+import { PersonasManager } from "../../../shared/personas/personas-manager";
 import { useVoices } from "../../../shared/voice/api/voices";
 import { VoiceField } from "../../../shared/voice/components/voice-field";
 import {
@@ -59,6 +66,8 @@ export function generationChanges(
     inputMode: InputMode;
     narratorVoice: string | null;
     readAloud: boolean;
+    /** Optional: a test or caller without personas leaves the story's choice alone. */
+    personaId?: string | null;
   },
 ): GenerationSettingsUpdate | string {
   const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
@@ -76,6 +85,9 @@ export function generationChanges(
   if (typed.inputMode !== current.input_mode) changes.input_mode = typed.inputMode;
   if (typed.narratorVoice !== current.narrator_voice) changes.narrator_voice = typed.narratorVoice;
   if (typed.readAloud !== current.read_aloud) changes.read_aloud = typed.readAloud;
+  if (typed.personaId !== undefined && typed.personaId !== current.persona_id) {
+    changes.persona_id = typed.personaId;
+  }
   return changes;
 }
 
@@ -104,6 +116,10 @@ export function useGenerationSettingsFields(storyId: string): {
   // undefined: not touched (null is a choice: the provider's default voice).
   const [narratorVoice, setNarratorVoice] = useState<string | null | undefined>(undefined);
   const [readAloud, setReadAloud] = useState<boolean | null>(null);
+  // undefined: not touched (null is a choice: your default persona).
+  const [personaId, setPersonaId] = useState<string | null | undefined>(undefined);
+  const [managing, setManaging] = useState(false);
+  const personas = useQuery(personasQueryOptions());
 
   const current = stored.data;
   if (!current) {
@@ -126,7 +142,12 @@ export function useGenerationSettingsFields(storyId: string): {
     inputMode: inputMode ?? current.input_mode,
     narratorVoice: narratorVoice === undefined ? current.narrator_voice : narratorVoice,
     readAloud: readAloud ?? current.read_aloud,
+    personaId: personaId === undefined ? current.persona_id : personaId,
   };
+  const yours = personas.data?.personas ?? [];
+  const defaultPersona = yours.find((persona) => persona.is_default);
+  // A chosen persona not in the list (deleted elsewhere) reads as the default, as the server plays it.
+  const chosen = yours.some((persona) => persona.id === typed.personaId) ? typed.personaId : null;
   const offered = models.data?.models.map((m) => m.id) ?? [];
   const defaultModel = models.data?.default_model ?? current.effective_text_model;
   // The stored model stays choosable even when the list cannot be read or no longer has it.
@@ -139,6 +160,48 @@ export function useGenerationSettingsFields(storyId: string): {
       <h3 id={`${id}-title`} className="font-semibold text-ink">
         Generation
       </h3>
+      <div>
+        <FieldLabel htmlFor={`${id}-persona`}>You play as</FieldLabel>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <select
+            id={`${id}-persona`}
+            value={chosen ?? ""}
+            onChange={(event) => setPersonaId(event.target.value || null)}
+            aria-describedby={`${id}-persona-hint`}
+            className={`${inputClasses} min-w-0 flex-1`}
+          >
+            <option value="">
+              {defaultPersona ? `Your default (${defaultPersona.name})` : "Your default (your username)"}
+            </option>
+            {yours.map((persona) => (
+              <option key={persona.id} value={persona.id}>
+                {persona.name}
+              </option>
+            ))}
+          </select>
+          <Button
+            type="button"
+            variant="secondary"
+            size="sm"
+            icon={<Drama aria-hidden="true" className="size-4" />}
+            onClick={() => setManaging(true)}
+          >
+            Manage personas
+          </Button>
+        </div>
+        <p id={`${id}-persona-hint`} className="mt-2 text-sm text-ink-muted">
+          The narrator is told who you are, and cards' {"{{user}}"} becomes your persona's name.
+        </p>
+        <Modal
+          open={managing}
+          onOpenChange={setManaging}
+          title="Personas"
+          description="Who you play in your stories."
+          icon={<Drama className="size-5" />}
+        >
+          <PersonasManager />
+        </Modal>
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <FieldLabel htmlFor={`${id}-length`}>Output length</FieldLabel>
