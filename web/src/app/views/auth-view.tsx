@@ -97,7 +97,7 @@ export function AuthView() {
     <AuthScreen
       initialMode={register && !identifier ? "register" : "signin"}
       initialIdentifier={identifier}
-      signInOptions={signInOptions}
+      signInOptions={configSettled ? signInOptions : "loading"}
       notice={notice}
       onSignedIn={(token, user) => {
         if (oidc) finish();

@@ -45,8 +45,11 @@ export interface AuthScreenProps {
   initialMode?: AuthMode;
   /** Fills "Email or username" (after a verified email or a password reset); the password gets the focus. */
   initialIdentifier?: string | null;
-  /** The sign-in the server offers (GET /api/config's sign_in); while unknown, the password form as ever. */
-  signInOptions?: SignInChoices;
+  /**
+   * The sign-in the server offers (GET /api/config's sign_in); "loading" while the server has not said (no
+   * form yet: an install without passwords must not show one for a moment); absent: the password form.
+   */
+  signInOptions?: SignInChoices | "loading";
   /** Why a sign-in by OIDC just failed, in the app's words. */
   notice?: string | null;
 }
@@ -89,9 +92,10 @@ export function AuthScreen({
   onBackToHome,
   initialMode = "signin",
   initialIdentifier = null,
-  signInOptions = { password: true, oidcName: null },
+  signInOptions: offered = { password: true, oidcName: null },
   notice = null,
 }: AuthScreenProps) {
+  const signInOptions = offered === "loading" ? { password: false, oidcName: null } : offered;
   const passwords = signInOptions.password;
   const [chosenMode, setMode] = useState<AuthMode>(initialMode);
   // Without passwords there is nothing to register: sign-in is the provider's.

@@ -87,6 +87,23 @@ describe("the auth view's choices", () => {
     expect(screen.queryByText("or with your password")).toBeNull();
   });
 
+  it("shows no form before the server has said which sign-in it offers", async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch((call) => {
+      if (call.path === "/api/config") return new Promise<Response>((resolve) => (answer = resolve));
+      if (call.path === "/api/health") return json({ status: "ok" });
+      return json({ detail: "Not found" }, 404);
+    });
+    renderApp("/auth");
+    expect(await screen.findByRole("heading", { name: "Welcome to Storyverse" })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByLabelText("Email or username")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Create one" })).toBeNull();
+    answer(config(GUILD));
+    expect(await screen.findByLabelText("Email or username")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Sign in with Guild ID" })).toBeTruthy();
+  });
+
   it("is the password form alone where OIDC is not configured", async () => {
     const calls = server({}, null);
     renderApp("/auth");

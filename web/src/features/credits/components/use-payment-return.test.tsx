@@ -187,7 +187,8 @@ describe("the payment return in the app", { timeout: 30_000 }, () => {
     expect(window.location.search).toBe("");
     expect(calls.some((call) => call.path === "/api/payments/verify-session")).toBe(false);
 
-    fireEvent.change(screen.getByLabelText("Email or username"), { target: { value: "ada" } });
+    // The form shows once the server has said which sign-in it offers (decision 0147).
+    fireEvent.change(await screen.findByLabelText("Email or username"), { target: { value: "ada" } });
     fireEvent.change(screen.getByLabelText("Password", { exact: true }), { target: { value: "secret-1" } });
     fireEvent.click(screen.getByRole("button", { name: "Continue" }));
 
