@@ -2,7 +2,9 @@
 // administrator is made by the command line (`admin.ts make-admin`, on PGlite while the server is stopped, as
 // an operator does), then the console is reached from the account menu, an account is found, opened,
 // verified, granted and charged back credits with a reason, disabled (the player's own session ends) and
-// enabled, set unlimited, signed out; the install's caps are set. Light, dark and a 390 px phone; axe clean.
+// enabled, set unlimited, signed out; the install's caps are set. Then the tabs of decision 0150: Usage (a chart
+// and its CSV), Health (a vendor call's latency), Moderation (a share link taken down: dead at once, its owner
+// told why), and an account's forced password reset and deletion. Light, dark and a 390 px phone; axe clean.
 // A player sees no console link, and /admin shows them the unknown screen.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -182,6 +184,143 @@ test("the console in dark and on a 390 px phone", async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
   await shoot(page, "admin-phone-dark", { fullPage: true });
   await expectNoSeriousAxeViolationsInBothThemes(page, "admin console on a phone");
+});
+
+const asUser = (account: SignedInAccount) => ({ headers: { Authorization: `Bearer ${account.token}` } });
+
+test("Usage, Health and Moderation, and an account's forced reset and deletion", async ({ page }) => {
+  test.setTimeout(200_000);
+  const login = await api.post("/api/login", { data: { email: player.email, password: player.password } });
+  player = { ...player, token: ((await login.json()) as { access_token: string }).access_token };
+  // A new player plays a turn (a vendor call, and 0.5 credits charged in the ledger); the player shares a story.
+  const spender = await signUp(newAccount("spender"));
+  const turn = await api.post("/api/chat", {
+    ...asUser(spender),
+    data: { prompt: "I light the lantern", chat_mode: "chat" },
+  });
+  expect(turn.ok(), await turn.text()).toBe(true);
+  const made = await api.post("/api/stories", {
+    ...asUser(player),
+    data: { title: "Lantern road", context: "x" },
+  });
+  const story = ((await made.json()) as { story: { id: string } }).story;
+  const shared = await api.post(`/api/stories/${story.id}/share`, asUser(player));
+  const shareUrl = ((await shared.json()) as { url: string }).url;
+  const token = shareUrl.split("/s/")[1]!;
+  expect((await api.get(`/api/shared/${token}`)).status()).toBe(200);
+  const leaver = await signUp(newAccount("leaver"));
+
+  const watch = watchConsole(page);
+  await openApp(page, admin, "light");
+  await page.goto(`${server?.baseURL}/admin`);
+
+  // Usage: a chart of the last 30 days and its table; the CSV downloads under the server's name.
+  await page.getByRole("button", { name: "Usage", exact: true }).click();
+  await expect(page.getByRole("img", { name: /^Credits spent per day from / })).toBeVisible();
+  await page.getByRole("button", { name: "By kind" }).click();
+  const textRow = page.getByRole("row", { name: /^Text / });
+  await expect(textRow.getByRole("cell").first()).toHaveText("0.5");
+  await expect(page.getByText("0.5 credits", { exact: true }).first()).toBeVisible();
+  await shoot(page, "admin-usage-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, usage");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    /^storyverse-usage-kind-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
+  );
+  const csv = await (await download.createReadStream()).toArray();
+  const lines = Buffer.concat(csv).toString("utf8").split("\r\n");
+  expect(lines[0]).toBe("kind,text,pictures,clips,speech,films,other,credits,uses");
+  expect(lines[1]).toMatch(/^text,/);
+
+  // Health: the turn's text call, with its latency.
+  await page.getByRole("button", { name: "Health", exact: true }).click();
+  const vendors = page.getByRole("region", { name: "AI vendors, last hour" });
+  await expect(vendors.getByRole("row").filter({ hasText: "text" }).first()).toBeVisible();
+  await expect(page.getByText("Event streams open")).toBeVisible();
+  await shoot(page, "admin-health-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, health");
+
+  // Moderation: the player's link, found by their email, taken down with a reason.
+  await page.getByRole("button", { name: "Moderation", exact: true }).click();
+  await page.getByLabel("Search share links").fill(player.email);
+  await page.getByRole("button", { name: "Search" }).click();
+  const links = page.getByRole("list", { name: "Share links" }).getByRole("listitem");
+  await expect(links).toHaveCount(1);
+  await expect(links.first()).toContainText("Lantern road");
+  await links.first().getByRole("button", { name: "Take down the link to Lantern road" }).click();
+  await page.getByLabel("Reason the owner sees").fill("Copied from a published book");
+  await shoot(page, "admin-moderation-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, moderation");
+  await page.getByRole("button", { name: "Take link down" }).click();
+  await expect(
+    page.getByText("The link to “Lantern road” is down. Its owner sees your reason."),
+  ).toBeVisible();
+  expect((await api.get(`/api/shared/${token}`)).status()).toBe(404);
+  const ownerView = await api.get(`/api/stories/${story.id}/share`, asUser(player));
+  expect(await ownerView.json()).toMatchObject({
+    shared: false,
+    taken_down: { reason: "Copied from a published book" },
+  });
+
+  // An account: a forced password reset signs it out; then it is deleted, the email typed again.
+  await page.getByRole("button", { name: "Users", exact: true }).click();
+  await page.getByLabel("Search accounts").fill(leaver.email);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("list", { name: "Accounts" }).getByRole("button").first().click();
+  const leaverDetail = page.getByRole("region", { name: leaver.username });
+  await leaverDetail.getByRole("button", { name: "Force password reset" }).click();
+  await leaverDetail.getByLabel("Reason (optional)").fill("Password seen in a leak");
+  await leaverDetail.getByRole("button", { name: "Reset password and sign out" }).click();
+  await expect(
+    leaverDetail.getByText(`A link to set a new password was mailed to ${leaver.email}.`, { exact: false }),
+  ).toBeVisible();
+  expect((await api.get("/api/user/verify", asUser(leaver))).status()).toBe(401);
+  const oldPassword = await api.post("/api/login", {
+    data: { email: leaver.email, password: leaver.password },
+  });
+  expect(oldPassword.status()).toBe(403);
+  await leaverDetail.getByRole("button", { name: "Delete account" }).click();
+  await leaverDetail.getByLabel("Reason for deleting").fill("Asked by mail");
+  await leaverDetail.getByLabel(`Type ${leaver.email} to confirm`).fill(leaver.email);
+  await shoot(page, "admin-delete-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, deleting an account");
+  await leaverDetail.getByRole("button", { name: "Delete account for good" }).click();
+  await expect(
+    page.getByText(`${leaver.email} was deleted with everything it owned.`, { exact: false }),
+  ).toBeVisible();
+  const gone = await api.get(`/api/admin/users/${leaver.userId}`, asUser(admin));
+  expect(gone.status()).toBe(404);
+
+  // The audit log has each action.
+  await page.getByRole("button", { name: "Audit log", exact: true }).click();
+  const entries = page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
+  await expect(entries.first()).toContainText("Deleted an account");
+  await expect(entries.filter({ hasText: "Took a share link down" })).toContainText(
+    "Copied from a published book",
+  );
+  await expect(entries.filter({ hasText: "Downloaded usage as CSV" })).toHaveCount(1);
+  watch.assertClean();
+});
+
+test("the new tabs in dark on a 390 px phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, admin, "dark");
+  await page.goto(`${server?.baseURL}/admin`);
+  for (const [tab, ready] of [
+    ["Usage", page.getByRole("button", { name: "Download CSV" })],
+    ["Health", page.getByRole("heading", { name: "AI vendors, last hour" })],
+    ["Moderation", page.getByLabel("Search share links")],
+  ] as const) {
+    await page.getByRole("button", { name: tab, exact: true }).click();
+    await expect(ready).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, tab).toBeLessThanOrEqual(0);
+    await shoot(page, `admin-${tab.toLowerCase()}-phone-dark`, { fullPage: true });
+    await expectNoSeriousAxeViolationsInBothThemes(page, `admin console, ${tab} on a phone`);
+  }
 });
 
 test("a player sees no console: no link in the account menu, and /admin is the unknown screen", async ({

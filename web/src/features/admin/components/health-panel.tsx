@@ -88,7 +88,8 @@ export function HealthPanel() {
             {data.vendors.length === 0 ? (
               <p className="mt-2 text-sm text-ink-muted">No vendor calls in the last hour on this server.</p>
             ) : (
-              <div className="mt-2 overflow-x-auto">
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls; the keyboard must reach it
+              <section className="mt-2 overflow-x-auto" tabIndex={0} aria-label="Vendor calls">
                 <table className="w-full min-w-[32rem] text-left text-sm tabular-nums">
                   <thead className="text-xs text-ink-muted uppercase">
                     <tr>
@@ -131,7 +132,7 @@ export function HealthPanel() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </section>
             )}
           </Block>
 

@@ -45,7 +45,8 @@ function UsageTable({ report }: { report: AdminUsageResponse }) {
   const rows =
     report.group_by === "day" ? report.rows.filter((row) => row.uses > 0 || row.credits !== 0) : report.rows;
   return (
-    <div className="mt-4 overflow-x-auto">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls; the keyboard must reach it
+    <section className="mt-4 overflow-x-auto" tabIndex={0} aria-label="Usage table">
       <table className="w-full min-w-[36rem] text-left text-sm tabular-nums">
         <caption className="sr-only">{summaryOf(report)}</caption>
         <thead className="text-xs text-ink-muted uppercase">
@@ -92,7 +93,7 @@ function UsageTable({ report }: { report: AdminUsageResponse }) {
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-ink-muted">Nothing was spent in these days.</p>
       ) : null}
-    </div>
+    </section>
   );
 }
 
