@@ -3,7 +3,8 @@
 // "Sign in with Guild ID" leads through the provider's own login and consent pages into the app (the token
 // never left in the address bar), and logout ends the provider's session too; an existing password account is
 // linked only with its password (a wrong one refused); the group claim makes an administrator (the Admin
-// console link appears); a disabled account is refused in clear words. Light, dark and a 390 px phone; axe.
+// console link appears); a disabled account is refused in clear words; with PASSWORD_LOGIN=off the provider is
+// the only way in. Light, dark and a 390 px phone; axe.
 import {
   type APIRequestContext,
   expect,
@@ -37,11 +38,8 @@ let adminToken = "";
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  provider = await startTestProvider();
-  provider.serve(`http://127.0.0.1:${port}`);
-  server = await startOwnServer(port, {
+function oidcEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
     REQUIRE_EMAIL_VERIFICATION: "false",
     OIDC_ISSUER_URL: provider.issuer,
     OIDC_CLIENT_ID: TEST_CLIENT.id,
@@ -49,7 +47,15 @@ test.beforeAll(async () => {
     OIDC_SCOPES: "openid email profile groups",
     OIDC_PROVIDER_NAME: "Guild ID",
     OIDC_ADMIN_GROUPS: ADMIN_GROUP,
-  });
+    ...extra,
+  };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  provider = await startTestProvider();
+  provider.serve(`http://127.0.0.1:${port}`);
+  server = await startOwnServer(port, oidcEnv());
   api = await playwrightRequest.newContext({ baseURL: server.baseURL });
 });
 
@@ -236,5 +242,28 @@ test("a disabled account is refused with a clear message", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(refusal).toBeVisible();
   await shoot(page, "oidc-refused-phone", { fullPage: true });
+  watch.assertClean();
+});
+
+test("with passwords off, the provider is the only way in", async ({ page }) => {
+  test.setTimeout(240_000);
+  // The same install restarted with PASSWORD_LOGIN=off (a data folder of its own: nothing here needs the
+  // accounts of the tests before).
+  await server?.stop();
+  server = await startOwnServer(port, oidcEnv({ PASSWORD_LOGIN: "off" }));
+  const watch = watchApp(page);
+  const solo = providerPerson("solo");
+  await openSignIn(page, "dark");
+  await expect(page.getByRole("link", { name: "Sign in with Guild ID" })).toBeVisible();
+  await expect(page.getByLabel("Email or username")).toHaveCount(0);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Create one" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Forgot password?" })).toHaveCount(0);
+  await shoot(page, "oidc-provider-only-dark");
+  await expectNoSeriousAxeViolationsInBothThemes(page, "sign-in by the provider alone");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, "oidc-provider-only-phone");
+  await signInAtProvider(page, solo.id);
+  await expect(stories(page)).toBeVisible();
   watch.assertClean();
 });
