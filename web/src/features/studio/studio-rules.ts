@@ -3,7 +3,7 @@
 // The components only call these and show the message they return.
 import { MAX_INPUT_IMAGES, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
-import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
+import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import { SEED_MAX } from "@storyverse/contract/media-edit";
 import { MAX_REUSED_RESULTS, tooManyInputImagesMessage } from "@storyverse/contract/studio";
 
@@ -31,20 +31,6 @@ export function parseSeed(typed: string): number | null | "invalid" {
   if (!/^\d{1,10}$/.test(text)) return "invalid";
   const seed = Number(text);
   return seed <= SEED_MAX ? seed : "invalid";
-}
-
-/** A picture's shape when it is one of the six (within a pixel of rounding), else null. */
-export function shapeOf(
-  width: number | null | undefined,
-  height: number | null | undefined,
-): AspectRatio | null {
-  if (!width || !height) return null;
-  return (
-    ASPECT_RATIOS.find((ratio) => {
-      const [w, h] = ratio.split(":").map(Number) as [number, number];
-      return Math.abs(width / height - w / h) < 0.02;
-    }) ?? null
-  );
 }
 
 /** A shape's width over its height ("9:16" is 0.5625), for frames and placeholders. */

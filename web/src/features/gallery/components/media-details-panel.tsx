@@ -12,6 +12,7 @@ import { MediaThumb } from "../../../components/media-thumb";
 import { Modal } from "../../../components/modal";
 import { errorMessage } from "../../../lib/api-errors";
 import { mediaDetailsQueryOptions } from "../../../shared/gallery/media-details";
+import { UseThisSeedButton } from "../../../shared/studio-draft";
 import { useUpdateMedia } from "../api/organise";
 
 export const DETAILS_TITLE = "Details";
@@ -160,7 +161,17 @@ function DetailsBody({
           {item.story_title ? ` in “${item.story_title}”` : ""}
         </Fact>
         <Fact term="Model">{details.data.model ?? NOT_RECORDED}</Fact>
-        <Fact term="Seed">{details.data.seed ?? NOT_RECORDED}</Fact>
+        <Fact term="Seed">
+          {details.data.seed ?? NOT_RECORDED}
+          {details.data.seed != null && item.type === "image" ? (
+            <UseThisSeedButton
+              prompt={details.data.prompt}
+              seed={details.data.seed}
+              width={details.data.width}
+              height={details.data.height}
+            />
+          ) : null}
+        </Fact>
         {/* An edit's parent (decision 0145) comes first among what it was made from. */}
         <Strip
           label="Made from"

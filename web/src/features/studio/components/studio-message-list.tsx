@@ -11,7 +11,8 @@ import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
 import { formatMessageTime } from "../../../lib/message-time";
-import { ratioValue, shapeOf, suggestedPrompt } from "../studio-rules";
+import { shapeOf } from "../../../shared/studio-draft";
+import { ratioValue, suggestedPrompt } from "../studio-rules";
 import type { StudioChatMessage } from "../use-studio-conversation";
 
 /** A result as the grid and the lightbox know it: the gallery item when the server gave one. */

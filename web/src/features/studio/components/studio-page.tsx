@@ -11,7 +11,8 @@ import { useBanner } from "../../../shared/banner-provider";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useCreditShortfall } from "../../../shared/credits/credit-shortfall";
 import { useQuotaPrompt } from "../../../shared/credits/quota-prompt-provider";
-import { parseSeed, shapeOf, studioCost } from "../studio-rules";
+import { shapeOf, takeStudioDraft } from "../../../shared/studio-draft";
+import { parseSeed, studioCost } from "../studio-rules";
 import { clipboardFiles, useInputImages } from "../use-input-images";
 import { useStudioConversation } from "../use-studio-conversation";
 import { useStudioPreferences } from "../use-studio-preferences";
@@ -107,6 +108,15 @@ export function StudioPage() {
     },
     [setShape, takePrompt],
   );
+
+  // A picture's "Use this seed" elsewhere (the Gallery's details) left its seed, shape and prompt for us.
+  useEffect(() => {
+    const draft = takeStudioDraft();
+    if (!draft) return;
+    setSeedText(String(draft.seed));
+    if (draft.shape) setShape(draft.shape);
+    takePrompt(draft.prompt);
+  }, [setShape, takePrompt]);
 
   const submit = useCallback(async () => {
     const text = prompt.trim();
