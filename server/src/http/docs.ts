@@ -94,6 +94,10 @@ const FILE_ANSWERS: Record<string, FileAnswer> = {
     description: "The piece of the narration being made, as a WAV",
     types: ["audio/wav"],
   },
+  "GET /api/admin/usage": {
+    description: "The usage report as JSON, or with format=csv as a CSV attachment (a column per kind)",
+    types: ["text/csv"],
+  },
 };
 
 function streamedTurn(): FileAnswer {

@@ -43,6 +43,8 @@ const SUCCESS_OUT_OF_REACH: Record<string, string> = {
   "GET /api/video-status/{taskId}": "needs a video job (media tests cover it)",
   "GET /api/stories/{id}/messages/{message_id}/speech/chunks/{index}":
     "a narration's piece is kept only while it is made (voice/narration-pieces.int.test.ts holds the voice)",
+  "POST /api/admin/jobs/{kind}/{id}/retry":
+    "needs a job that failed for good (admin/operations.int.test.ts makes one and retries it)",
 };
 
 const uuid = () => crypto.randomUUID();
@@ -764,6 +766,88 @@ describe("the OpenAPI document against the real answers", () => {
       method: "POST",
       path: "/api/admin/users/{id}/sessions/revoke",
       params: { id: other.userId },
+      ...asAdmin,
+    });
+    // The rest of the console (decision 0150): usage as JSON and CSV, health, a share link taken down, a
+    // forced reset and a deletion.
+    await call({ method: "GET", path: "/api/admin/usage", query: { group_by: "kind" }, ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/usage", query: { format: "csv" }, ...asAdmin });
+    await call({
+      method: "GET",
+      path: "/api/admin/usage",
+      query: { from: "2025-01-01", to: "2026-06-01" },
+      ...asAdmin,
+    });
+    await call({ method: "GET", path: "/api/admin/health", ...asAdmin });
+    await call({
+      method: "POST",
+      path: "/api/admin/jobs/{kind}/{id}/retry",
+      params: { kind: "nothing", id: uuid() },
+      ...asAdmin,
+    });
+    const moderated = await call({
+      method: "POST",
+      path: "/api/stories",
+      body: { title: "Taken down", context: "x" },
+    });
+    const moderatedStory = { id: (moderated.json() as { story: { id: string } }).story.id };
+    const moderatedLink = await call({
+      method: "POST",
+      path: "/api/stories/{id}/share",
+      params: moderatedStory,
+    });
+    const moderatedToken = (moderatedLink.json() as { url: string }).url.split("/s/")[1]!;
+    await call({ method: "GET", path: "/api/admin/shares", query: { q: user.email }, ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/shares", query: { cursor: "nonsense" }, ...asAdmin });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/shares/{token}",
+      params: { token: moderatedToken },
+      body: { reason: "" },
+      ...asAdmin,
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/shares/{token}",
+      params: { token: moderatedToken },
+      body: { reason: "OpenAPI" },
+      ...asAdmin,
+    });
+    await call({ method: "POST", path: "/api/stories/{id}/share", params: moderatedStory });
+    await call({
+      method: "POST",
+      path: "/api/admin/users/{id}/password-reset",
+      params: { id: admin.userId },
+      body: {},
+      ...asAdmin,
+    });
+    const reset = await createUser(t);
+    await call({
+      method: "POST",
+      path: "/api/admin/users/{id}/password-reset",
+      params: { id: reset.userId },
+      body: { reason: "OpenAPI" },
+      ...asAdmin,
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/users/{id}",
+      params: { id: reset.userId },
+      body: { reason: "OpenAPI", confirm_email: "someone@example.com" },
+      ...asAdmin,
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/users/{id}",
+      params: { id: admin.userId },
+      body: { reason: "OpenAPI", confirm_email: admin.email },
+      ...asAdmin,
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/users/{id}",
+      params: { id: reset.userId },
+      body: { reason: "OpenAPI", confirm_email: reset.email },
       ...asAdmin,
     });
 

@@ -57,9 +57,11 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       schema: {
         tags,
         summary: "Make a read-only link to a story (replaces any earlier link)",
+        description:
+          "409 when an administrator took the story's link down (decision 0150): it cannot be shared again.",
         params: storyParams,
         body: createShareRequestSchema,
-        response: { 200: shareLinkResponseSchema, 429: errorBodySchema },
+        response: { 200: shareLinkResponseSchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) =>
