@@ -187,7 +187,7 @@ describe("a story played as a persona", () => {
 
     const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
       prompt: "I ring the bell",
-      mode: "chat",
+      chat_mode: "chat",
     });
     expect(turn.statusCode, turn.body).toBe(200);
     const system = lastSystemPrompt();
@@ -198,7 +198,7 @@ describe("a story played as a persona", () => {
     expect(system).not.toContain("{{user}}");
 
     // What the narrator sees shows the same.
-    const seen = await call(user, "GET", `/api/stories/${storyId}/context?mode=chat`);
+    const seen = await call(user, "GET", `/api/stories/${storyId}/context?chat_mode=chat`);
     expect(seen.statusCode, seen.body).toBe(200);
     expect(JSON.stringify(seen.json())).toContain("Ash: A lamplighter; Ash fears the sea.");
   });
@@ -206,22 +206,22 @@ describe("a story played as a persona", () => {
   it("plays as the default persona when the story chose none, and as the username when there is none", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user, "{{user}} wakes.");
-    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", mode: "chat" });
+    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", chat_mode: "chat" });
     expect(lastSystemPrompt()).toContain(`${user.username} wakes.`);
     expect(lastSystemPrompt()).not.toContain("The player's character");
 
     const wren = await create(user, { name: "Wren", is_default: true });
-    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", mode: "chat" });
+    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", chat_mode: "chat" });
     expect(lastSystemPrompt()).toContain("Wren wakes.");
 
     // A chosen persona that is deleted leaves the story on the default.
     const ash = await create(user, { name: "Ash" });
     await call(user, "PUT", `/api/stories/${storyId}/settings`, { persona_id: ash.id });
-    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", mode: "chat" });
+    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", chat_mode: "chat" });
     expect(lastSystemPrompt()).toContain("Ash wakes.");
     await call(user, "DELETE", `/api/personas/${ash.id}`);
     expect((await call(user, "GET", `/api/stories/${storyId}/settings`)).json().persona_id).toBeNull();
-    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", mode: "chat" });
+    await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I look around", chat_mode: "chat" });
     expect(lastSystemPrompt()).toContain(`${wren.name} wakes.`);
   });
 

@@ -267,6 +267,8 @@ function PersonaForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Opened from Story Settings, the form sits in that dialog's form in React's tree: its submit stops here.
+    event.stopPropagation();
     if (busy) return;
     if (!draft.name.trim()) {
       setError("Give your persona a name.");
