@@ -9,6 +9,7 @@ import { z } from "zod";
 import { accountLimitsFor } from "../accounts/limits";
 import type { Config } from "../config";
 import { currentUser } from "../http/auth";
+import { cookieValue } from "../http/cookies";
 import type { RouteModule } from "../http/route-module";
 import { DomainError, Forbidden } from "../platform/errors";
 import {
@@ -24,14 +25,6 @@ import {
 const tags = ["accounts"];
 const STATE_COOKIE = "sv_oidc_state";
 const COOKIE_PATH = "/api/auth/oidc";
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(";") ?? []) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
-  }
-  return undefined;
-}
 
 export const oidcRoutes: RouteModule = async (app, { ctx: appCtx, kit }) => {
   const config = appCtx.config;
