@@ -1,5 +1,6 @@
 // An account with something of everything a player owns (decision 0143's tests): two stories (one with a
-// picture turn), a Studio picture, a share link, and the ledger rows all of that wrote.
+// picture turn), a Studio picture, a share link, a persona one story is played as (decision 0152), and the
+// ledger rows all of that wrote.
 import { expect } from "vitest";
 import type { TestApp } from "./app";
 import { bearer, type TestUser } from "./factories";
@@ -10,9 +11,16 @@ export type FilledAccount = {
   titles: string[];
   studioPrompt: string;
   shareToken: string;
+  personaName: string;
 };
 
-async function call(t: TestApp, user: TestUser, method: "GET" | "POST", url: string, payload?: object) {
+async function call(
+  t: TestApp,
+  user: TestUser,
+  method: "GET" | "POST" | "PUT",
+  url: string,
+  payload?: object,
+) {
   const res = await t.app.inject({
     method,
     url,
@@ -31,6 +39,13 @@ export async function fillAccount(t: TestApp, user: TestUser): Promise<FilledAcc
     storyIds.push(created.story.id);
   }
   const [salt, winter] = storyIds as [string, string];
+  const personaName = "Nomad";
+  const persona = await call(t, user, "POST", "/api/personas", {
+    name: personaName,
+    description: "A caravan guide who reads the stars.",
+    is_default: true,
+  });
+  await call(t, user, "PUT", `/api/stories/${salt}/settings`, { persona_id: persona.persona.id });
   await call(t, user, "POST", `/api/stories/${salt}/chat`, {
     prompt: "I greet the caravan master",
     chat_mode: "chat",
@@ -53,5 +68,5 @@ export async function fillAccount(t: TestApp, user: TestUser): Promise<FilledAcc
   await call(t, user, "POST", "/api/studio/generate-image", { prompt: studioPrompt, batch_size: 1 });
   const share = await call(t, user, "POST", `/api/stories/${salt}/share`, {});
   const shareToken = new URL(share.url as string, "http://app.test").pathname.split("/").at(-1)!;
-  return { storyIds, titles, studioPrompt, shareToken };
+  return { storyIds, titles, studioPrompt, shareToken, personaName };
 }

@@ -73,7 +73,7 @@ describe("deleting an account", () => {
     await fillAccount(t, user);
     const before = await tablesNaming(user);
     expect(before).toEqual(
-      expect.arrayContaining(["users", "stories", "chat_messages", "media_items", "share_links"]),
+      expect.arrayContaining(["users", "stories", "chat_messages", "media_items", "share_links", "personas"]),
     );
     const files = await filesUnder(path.join(mediaDir(), "u", user.userId));
     const res = await remove(user, "not-the-password");

@@ -97,6 +97,14 @@ describe("the account archive", () => {
     const profile = json(entries, "profile.json");
     expect(profile.profile).toMatchObject({ username: user.username, email: user.email });
     expect(typeof profile.credits.balance).toBe("number");
+    // The personas (decision 0152), one list.
+    expect(json(entries, "personas.json").personas).toEqual([
+      expect.objectContaining({
+        name: filled.personaName,
+        description: "A caravan guide who reads the stars.",
+        is_default: true,
+      }),
+    ]);
 
     // Each story is its whole backup, the same as GET /api/stories/{id}/backup gives.
     const storyFiles = names.filter((name) => name.startsWith("stories/"));

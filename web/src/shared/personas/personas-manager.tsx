@@ -368,6 +368,7 @@ function PersonaForm({
           voices={voices}
           value={draft.voice}
           onChange={(voice) => set({ voice })}
+          hint="Kept for your lines. Read aloud speaks the narrator's words only, for now."
         />
       ) : null}
       <label className="flex items-center gap-2 text-sm text-ink">
