@@ -1,8 +1,8 @@
 // Seeds and shapes in the Studio (issue 45 item 2, decision 0149), in a real browser against the real server
 // (offline painter): choose 9:16 and a seed, generate, see an upright result that shows its seed; "Use this
 // seed" puts the seed, the shape and the prompt back in the composer, and the same seed with the same prompt
-// repeats the picture byte for byte while a changed prompt paints another; a story's 9:16 and 21:9 scenes show
-// on the canvas whole. Axe in both themes; SHOTS_DIR takes the Studio light, dark and at 390 px.
+// repeats the picture byte for byte while a changed prompt paints another; the Gallery's details offer "Use this
+// seed" too; a story's 9:16 and 21:9 scenes show on the canvas whole. Axe in both themes; SHOTS_DIR takes the Studio light, dark and at 390 px.
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolationsInBothThemes, watchConsole } from "./support/page-checks";
@@ -105,6 +105,23 @@ test("choose 9:16 and a seed, see an upright result, and repeat it with the same
   const bytes = await Promise.all(items.map(async (item) => (await request.get(item.url)).body()));
   expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
   expect(bytes[2]!.equals(bytes[0]!)).toBe(false);
+
+  // From the Gallery: a picture's details show its seed, and "Use this seed" opens the Studio with it.
+  await page.getByRole("textbox", { name: "Seed" }).fill("");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Gallery" }).click();
+  const grid = page.getByRole("list", { name: "Your media" });
+  await grid
+    .getByRole("button", { name: `Details of ${PROMPT}`, exact: true })
+    .first()
+    .click();
+  const panel = page.getByRole("dialog", { name: "Details" });
+  await expect(panel.locator("dd", { hasText: /^4242/ })).toBeVisible();
+  await shootAll(page, "gallery-details-seed");
+  await panel.getByRole("button", { name: "Use this seed" }).click();
+  await expect(page).toHaveURL(/\/studio$/);
+  await expect(page.getByRole("textbox", { name: "Seed" })).toHaveValue("4242");
+  await expect(page.getByRole("radio", { name: "9:16 tall" })).toBeChecked();
+  await expect(page.getByRole("textbox", { name: "Describe the image" })).toHaveValue(PROMPT);
   consoleWatch.assertClean();
 });
 
