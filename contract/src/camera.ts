@@ -63,6 +63,8 @@ export const cameraSchema = z.object({
     z.discriminatedUnion("source", [
       z.object({ source: z.literal("selected"), position: z.number().int() }),
       z.object({ source: z.literal("portrait"), card_id: z.string(), name: z.string(), url: z.string() }),
+      /** The portrait of the persona the player plays (decision 0152), last. */
+      z.object({ source: z.literal("persona"), name: z.string(), url: z.string() }),
     ]),
   ),
 });

@@ -231,12 +231,14 @@ export const narratorContextResponseSchema = z.object({
   ),
   /**
    * What the scene's painter would get, in order (at most 10): the player's selected images first, then the
-   * active cards' portraits by most recent mention. Empty in chat mode (no scene).
+   * active cards' portraits by most recent mention, then the player's persona's portrait. Empty in chat mode.
    */
   image_references: z.array(
     z.discriminatedUnion("source", [
       z.object({ source: z.literal("selected"), position: z.number().int() }),
       z.object({ source: z.literal("portrait"), card_id: z.string(), name: z.string(), url: z.string() }),
+      /** The portrait of the persona the player plays (decision 0152), last. */
+      z.object({ source: z.literal("persona"), name: z.string(), url: z.string() }),
     ]),
   ),
   /** What the camera sees: the painter's prompt for the next scene (its scene left as a placeholder). */

@@ -231,6 +231,12 @@ describe("a story played as a persona", () => {
     const image = await galleryImage(t, user.userId, "#22aa55", 64, 64);
     const ash = await create(user, { name: "Ash", portrait_item_id: image.id });
     await call(user, "PUT", `/api/stories/${storyId}/settings`, { persona_id: ash.id });
+    // What the narrator sees names it as the next scene's reference; a chat turn paints none.
+    const seen = (await call(user, "GET", `/api/stories/${storyId}/context`)).json();
+    expect(seen.image_references).toEqual([{ source: "persona", name: "Ash", url: expect.any(String) }]);
+    expect(seen.camera.references).toEqual(seen.image_references);
+    const chatOnly = (await call(user, "GET", `/api/stories/${storyId}/context?chat_mode=chat`)).json();
+    expect(chatOnly.image_references).toEqual([]);
     const res = await call(user, "POST", `/api/stories/${storyId}/chat`, { prompt: "I climb the tower" });
     expect(res.statusCode, res.body).toBe(200);
     const status = await waitForMedia(

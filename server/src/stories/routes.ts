@@ -496,6 +496,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
           name: portrait.name,
           url: portrait.url,
         })),
+        ...(context.personaPortrait ? [{ source: "persona" as const, ...context.personaPortrait }] : []),
       ];
       const recalledKept = new Set(context.keptRecalledIds);
       return {

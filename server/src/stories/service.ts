@@ -3,7 +3,7 @@
 // one.
 
 import { NEXT_SCENE_PLACEHOLDER } from "@storyverse/contract/camera";
-import type { ChatMode } from "@storyverse/contract/chat";
+import { type ChatMode, MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
 import type { StoryEvent } from "@storyverse/contract/events";
 import {
   formatPlayerInput,
@@ -509,8 +509,16 @@ export async function narratorContext(
   const settings = generationOf(story);
   // The prompt as the narrator would read it, in the composer's input mode (the story's when not sent).
   const words = prompt && formatPlayerInput(scene.inputMode ?? settings.input_mode, prompt);
-  const context = await previewContext(ctx, userId, storyId, await settingOf(ctx, story), words, scene);
+  const setting = await settingOf(ctx, story);
+  const context = await previewContext(ctx, userId, storyId, setting, words, scene);
   const camera = await cameraOf(ctx, story);
+  // The persona's portrait is the scene's last reference, when it has room (decision 0152, sceneReferences).
+  const personaKey = scene.mode === "chat" ? null : (setting.player?.portraitKey ?? null);
+  const painted = context.selectedImages + context.portraits.length;
+  const personaShown =
+    personaKey && painted < MAX_INPUT_IMAGES && !context.portraits.some((card) => card.portraitKey === personaKey)
+      ? { name: setting.player!.name, url: await ctx.storage.signedUrl(personaKey) }
+      : null;
   return {
     ...context,
     camera: {
@@ -539,6 +547,7 @@ export async function narratorContext(
         url: await ctx.storage.signedUrl(card.portraitKey!),
       })),
     ),
+    personaPortrait: personaShown,
   };
 }
 

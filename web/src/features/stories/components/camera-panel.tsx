@@ -199,7 +199,10 @@ function References({ references }: { references: Camera["references"] }) {
                 Selected image {reference.position + 1}
               </li>
             ) : (
-              <li key={reference.card_id} className="w-16 text-center">
+              <li
+                key={reference.source === "persona" ? "persona" : reference.card_id}
+                className="w-16 text-center"
+              >
                 <img
                   src={reference.url}
                   alt={`Portrait of ${reference.name}`}

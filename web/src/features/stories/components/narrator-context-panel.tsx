@@ -284,7 +284,10 @@ function ContextBody({
                   Selected image {reference.position + 1}
                 </li>
               ) : (
-                <li key={reference.card_id} className="w-16 text-center">
+                <li
+                  key={reference.source === "persona" ? "persona" : reference.card_id}
+                  className="w-16 text-center"
+                >
                   <img
                     src={reference.url}
                     alt={`Portrait of ${reference.name}`}
