@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MediaFile } from "../types";
-import { createOfflineImageProvider } from "./image";
+import { createOfflineImageProvider, cropLeft } from "./image";
 import { dominantColours } from "./references";
 import { detectTheme } from "./scene-theme";
 import { createRng } from "./seeded";
@@ -98,6 +98,17 @@ describe("offline image provider", () => {
     const [zero] = await ask(0);
     expect(wrapped[1]!.data.equals(zero!.data)).toBe(true);
   }, 60_000);
+
+  it("cuts a narrower shape around the scene's subject, on the cut's nearer third, inside the scene", () => {
+    // A 9:16 cut (1152 wide) of a scene painted 2731 wide: a landmark at 0.7 across stands two thirds in.
+    const left = cropLeft(0.7, 2731, 1152);
+    expect(0.7 * 2731 - left).toBeCloseTo((2 / 3) * 1152, 0);
+    expect(cropLeft(0.3, 2731, 1152)).toBe(Math.round(0.3 * 2731 - 1152 / 3));
+    // Never outside the scene; a cut as wide as the scene starts at 0.
+    expect(cropLeft(0.98, 2731, 1152)).toBe(2731 - 1152);
+    expect(cropLeft(0.01, 2731, 1152)).toBe(0);
+    expect(cropLeft(0.7, 2048, 2048)).toBe(0);
+  });
 
   it("declares that it takes seeds", () => {
     expect(provider.takesSeed).toBe(true);

@@ -1,6 +1,6 @@
 // The offline image provider: paints a PNG scene from the prompt with sharp, no network, 2K on the long side
 // in every shape (decision 0149): 4:3 is 2048x1536, 1:1 2048x2048, 3:4 1536x2048, 16:9 2048x1152, 9:16
-// 1152x2048, 21:9 2048x878, each cut from the middle of a scene painted large enough to cover it. The prompt
+// 1152x2048, 21:9 2048x878, each cut from a scene painted large enough to cover it, around its subject. The prompt
 // picks the world (its theme) and the seed its composition: the same prompt and seed give the same bytes, and
 // another seed another picture of the same world. Picture i of a batch is painted with seed + i, so each one
 // repeats alone with its own seed. Reference images steer the picture without appearing
@@ -11,7 +11,7 @@ import type { ImageAspectRatio, ImageProvider, ImageRequest, MediaFile } from ".
 import { editOffline } from "./image-edit";
 import { type ReferenceStyle, referenceStyle } from "./references";
 import { SCENE_HEIGHT, SCENE_WIDTH } from "./scene-canvas";
-import { sceneSvg } from "./scene-svg";
+import { paintScene } from "./scene-svg";
 import { detectTheme, paletteFor, recolourPalette } from "./scene-theme";
 import { createRng, hashString } from "./seeded";
 
@@ -43,7 +43,7 @@ async function paint(
   const rng = createRng((world + Math.imul(seed, VARIANT_STEP)) >>> 0);
   let palette = paletteFor(theme, rng);
   if (style) palette = recolourPalette(palette, style.dominant, REFERENCE_PULL);
-  const svg = sceneSvg(theme, palette, rng, style?.focusX);
+  const { svg, subjectX } = paintScene(theme, palette, rng, style?.focusX);
   const shape = OFFLINE_SHAPES[aspectRatio];
   // The SVG is 2048x1536 at 72 dpi; the density rasterises it as large as the shape needs to be covered (a
   // taller shape paints it larger), and a lower scale smaller (and faster).
@@ -57,12 +57,24 @@ async function paint(
   const framed = sharp(data, {
     raw: { width: info.width, height: info.height, channels: info.channels },
   }).extract({
-    left: Math.floor((info.width - width) / 2),
+    left: cropLeft(subjectX, info.width, width),
     top: Math.floor((info.height - height) / 2),
     width,
     height,
   });
   return framed.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+}
+
+/**
+ * Where a cut `cropWidth` wide starts in a scene `fullWidth` wide so that the subject (0..1 across) stands on
+ * the cut's nearer third, inside the scene; a cut as wide as the scene starts at 0.
+ */
+export function cropLeft(subjectX: number, fullWidth: number, cropWidth: number): number {
+  const spare = fullWidth - cropWidth;
+  if (spare <= 0) return 0;
+  const third = subjectX > 0.5 ? 2 / 3 : 1 / 3;
+  const left = Math.round(subjectX * fullWidth - third * cropWidth);
+  return Math.max(0, Math.min(spare, left));
 }
 
 /** `scale` (0.05..1, default 1) shrinks the pictures: load and scale tests run many on a small machine. */

@@ -353,6 +353,19 @@ function paintWeather(canvas: Canvas, theme: SceneTheme, palette: Palette, rng: 
  * light, and with it the landmark and figure that balance it, toward that side of the frame.
  */
 export function sceneSvg(theme: SceneTheme, palette: Palette, rng: Rng, focusX?: number): string {
+  return paintScene(theme, palette, rng, focusX).svg;
+}
+
+/**
+ * The scene and where its subject stands (0..1 across): the landmark, else the flyer, else the light. A
+ * narrower cut of the scene (an upright or square shape, decision 0149) keeps the subject in frame.
+ */
+export function paintScene(
+  theme: SceneTheme,
+  palette: Palette,
+  rng: Rng,
+  focusX?: number,
+): { svg: string; subjectX: number } {
   let counter = 0;
   const canvas: Canvas = { defs: [], body: [], id: (prefix) => `${prefix}${counter++}` };
 
@@ -391,5 +404,6 @@ export function sceneSvg(theme: SceneTheme, palette: Palette, rng: Rng, focusX?:
   canvas.body.push(`<rect width="${W}" height="${H}" fill="url(#${vignette})"/>`);
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${canvas.defs.join("")}</defs>${canvas.body.join("")}</svg>`;
-  return svg;
+  const subject = theme.landmark ? landmarkX : theme.flyer ? flyerX : sun.x;
+  return { svg, subjectX: Math.max(0, Math.min(1, subject / W)) };
 }
