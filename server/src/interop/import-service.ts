@@ -11,6 +11,7 @@ import type {
 } from "@storyverse/contract/interop";
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
+import { defaultPersonaName } from "../personas/service";
 import { nameKey } from "../stories/card-rules";
 import type { ImportedCardInput } from "../stories/cards";
 import * as stories from "../stories/service";
@@ -38,7 +39,9 @@ export async function importStoryFromParsed(
   user: Importer,
   parsed: ParsedCard,
 ): Promise<ImportedStoryResponse> {
-  const { story, notes } = storyFromCard(parsed, user.username);
+  // The story plays as the default persona (decision 0152), so the words read now name it for `{{user}}`.
+  const player = (await defaultPersonaName(ctx, user.id)) ?? user.username;
+  const { story, notes } = storyFromCard(parsed, player);
   const created = await stories.createImported(ctx, user.id, story);
   return { success: true, story: created, notes };
 }

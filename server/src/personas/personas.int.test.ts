@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { galleryImage, waitForMedia } from "../../test/media";
+import { multipart } from "../../test/multipart";
 
 let openai: OpenAIFake;
 let t: TestApp;
@@ -247,5 +248,36 @@ describe("a story played as a persona", () => {
     expect(status.media_generation_completed).toBe(true);
     // With no Story Card in the scene and no picture selected, the persona's portrait is the reference.
     expect(openai.requests.some((r) => r.path === "/v1/images/edits")).toBe(true);
+  });
+});
+
+describe("a card imported as a new story", () => {
+  it("names the default persona where the card's opening says {{user}}", async () => {
+    const user = await createUser(t);
+    await create(user, { name: "Wren", is_default: true });
+    const card = {
+      spec: "chara_card_v2",
+      spec_version: "2.0",
+      data: {
+        name: "Mira Voss",
+        description: "{{char}} keeps the lighthouse.",
+        personality: "",
+        scenario: "{{user}} washes up below the light.",
+        first_mes: "You're lucky the tide turned, {{user}}.",
+        mes_example: "",
+      },
+    };
+    const body = multipart(Buffer.from(JSON.stringify(card)), "mira.json");
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/stories/import",
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(user.token) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const story = res.json().story as { id: string; context: string };
+    expect(story.context).toContain("Wren washes up below the light.");
+    const messages = (await call(user, "GET", `/api/stories/${story.id}/messages`)).json().messages;
+    expect(messages[0].content).toBe("You're lucky the tide turned, Wren.");
   });
 });

@@ -157,6 +157,14 @@ export async function playedPersona(
   return { name: row.name, description: row.description, portraitKey: item?.storageKey ?? null };
 }
 
+/** The name a new story's words use for `{{user}}`: the default persona's, else null (the username, then). */
+export async function defaultPersonaName(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+): Promise<string | null> {
+  return (await findDefaultPersona(ctx.db, userId))?.name ?? null;
+}
+
 /** The account's personas for its data export (decision 0143): what each is, its portrait by gallery id. */
 export async function personasForExport(ctx: Pick<AppContext, "db">, userId: string) {
   return (await listPersonas(ctx.db, userId)).map((row) => ({
