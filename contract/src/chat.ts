@@ -78,6 +78,16 @@ const shapedByField = shapedBySchema
       "messages written before it was recorded",
   );
 
+/**
+ * Who spoke a narrator message (decision 0154): the card a character teller played, by the name it had then;
+ * null: the narrator (and the player's own messages).
+ */
+export const messageSpeakerSchema = z
+  .object({ card_id: z.string(), name: z.string() })
+  .nullable()
+  .describe("The story card that spoke this narrator message in character mode; null: the narrator");
+export type MessageSpeaker = z.infer<typeof messageSpeakerSchema>;
+
 export const chatResponseSchema = z.object({
   success: z.literal(true),
   quota_exceeded: z.literal(false),
@@ -92,6 +102,7 @@ export const chatResponseSchema = z.object({
     .optional()
     .describe("Present and true when the player stopped the narrator: the text so far, no media"),
   shaped_by: shapedByField,
+  speaker: messageSpeakerSchema.optional(),
 });
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
 
@@ -124,6 +135,7 @@ export const chatMessageSchema = z.object({
   version_count: z.number().int().optional(),
   stopped: z.boolean().optional().describe("Present and true when the player stopped the narrator here"),
   shaped_by: shapedByField,
+  speaker: messageSpeakerSchema.optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

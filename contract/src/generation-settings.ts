@@ -51,6 +51,11 @@ export const OUTPUT_LENGTH_LABELS: Record<OutputLength, string> = {
 const temperatureMessage = `temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}`;
 const depthMessage = `authors_note_depth must be a whole number from ${AUTHORS_NOTE_DEPTH_MIN} to ${AUTHORS_NOTE_DEPTH_MAX}`;
 
+/** Who tells a story (issue 43, decision 0154); "group" (several cards in one scene) is not built yet. */
+export const TELLERS = ["narrator", "character"] as const;
+export type Teller = (typeof TELLERS)[number];
+export const tellerSchema = z.enum(TELLERS, { error: 'teller must be "narrator" or "character"' });
+
 export const generationSettingsSchema = z.object({
   output_length: z.enum(OUTPUT_LENGTHS, { error: "output_length must be one of short, medium or long" }),
   temperature: z
@@ -83,6 +88,17 @@ export const generationSettingsSchema = z.object({
   read_aloud: z.boolean({ error: "read_aloud must be true or false" }),
   /** Who the player plays (one of GET /api/personas, decision 0152); null: their default persona, if any. */
   persona_id: z.uuid("persona_id must be one of your personas or null").nullable(),
+  /**
+   * Who tells the story (decision 0154): "narrator", the second-person narrator; "character", the AI plays the
+   * one card in `character_ids` in the first person and the player speaks as their persona.
+   */
+  teller: tellerSchema,
+  /** The card a character teller plays: exactly one of this story's cards (kept when the narrator tells). */
+  character_ids: z
+    .array(z.uuid("character_ids must hold card ids of this story"), {
+      error: "character_ids must be a list of card ids of this story",
+    })
+    .max(1, "character_ids: a character teller plays exactly one card"),
 });
 export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
 
@@ -97,6 +113,8 @@ export const DEFAULT_GENERATION_SETTINGS: GenerationSettings = {
   narrator_voice: null,
   read_aloud: false,
   persona_id: null,
+  teller: "narrator",
+  character_ids: [],
 };
 
 /** PUT /api/stories/{id}/settings: the fields sent are replaced, the others kept. */

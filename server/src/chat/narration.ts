@@ -44,6 +44,8 @@ export type StorySetting = {
   userName?: string;
   /** The persona the player plays (decision 0152): the narrator is told who "you" are; its portrait paints. */
   player?: PlayerCharacter;
+  /** Character mode (decision 0154): the card the AI plays in the first person; absent: the narrator tells. */
+  teller?: TellingCharacter;
   /** The share of the context budget the cards may take, and how many messages back triggers are searched. */
   loreBudgetPercent?: number;
   loreScanDepth?: number;
@@ -51,6 +53,18 @@ export type StorySetting = {
   generation?: TurnGeneration;
   /** What every scene keeps from earlier ones (scene state, characters' looks), for the media job; "" when none. */
   camera?: string;
+};
+
+/**
+ * The card a character teller plays (decision 0154): its name, description and greeting as stored, and the
+ * name `{{char}}` stands for in its words (an imported card's nickname, else its name).
+ */
+export type TellingCharacter = {
+  cardId: string;
+  name: string;
+  description: string;
+  greeting: string;
+  ownName?: string;
 };
 
 /** Who the player plays in a story (a persona, decision 0152). */
@@ -94,6 +108,29 @@ const DEFAULT_INSTRUCTIONS = [
   "objects consistent with everything said before. Never refuse to continue; steer away from harm gently.",
 ].join("\n");
 
+/**
+ * A character teller's role (decision 0154), in place of the narrator's: the card's own system prompt replaces
+ * it as it replaces the narrator's (`{{original}}` puts it back).
+ */
+function characterInstructions(character: TellingCharacter, setting: StorySetting | null): string {
+  const name = character.name;
+  const player = setting?.userName?.trim() || "the player";
+  return [
+    `You are ${name}, a character in an interactive story, and you answer as ${name} in the first person.`,
+    `The player speaks as ${player}. Stay in character: speak in ${name}'s own voice and manner, put what`,
+    `${name} says in "quotes" and what ${name} does in *italics*, and never narrate in the second person or`,
+    `speak or act for ${player}. Keep characters, places and objects consistent with everything said before.`,
+    "Never refuse to continue; steer away from harm gently.",
+  ].join("\n");
+}
+
+/** Heads the character's own card in a character teller's instructions. */
+const CHARACTER_HEADING = "Who you are";
+
+/** A character teller's answer: one to three short paragraphs of the character's words and deeds. */
+const CHARACTER_ANSWER_FORMAT =
+  "Answer as the character with one to three short paragraphs of speech and action, and nothing else.";
+
 /** The answer's format: always sent, whatever the story's instructions say (the scene is asked for apart). */
 const ANSWER_FORMAT = "Answer with one to three short paragraphs of story and nothing else.";
 
@@ -114,7 +151,9 @@ export function narrationFacts(
   kept: { keptCardIds: readonly string[]; keptRecalledIds: readonly string[] },
 ): NarrationFacts {
   const keptRecalled = new Set(kept.keptRecalledIds);
+  const character = characterFacts(setting);
   return {
+    ...(character ? { character } : {}),
     story: toldStory(setting),
     cards: kept.keptCardIds.flatMap((id) =>
       cards.filter((card) => card.id === id).map(({ name, kind }) => ({ name, kind })),
@@ -129,19 +168,41 @@ export function narrationFacts(
 export function narratorSystemPrompt(setting: StorySetting | null, direction?: string): string {
   const { title, context } = toldStory(setting);
   const custom = setting?.narratorInstructions?.trim() ?? "";
-  const instructions = custom
-    ? withNames(custom, setting).replace(ORIGINAL_MACRO, () => DEFAULT_INSTRUCTIONS)
-    : DEFAULT_INSTRUCTIONS;
+  const character = setting?.teller;
+  const role = character ? characterInstructions(character, setting) : DEFAULT_INSTRUCTIONS;
+  const instructions = custom ? withNames(custom, setting).replace(ORIGINAL_MACRO, () => role) : role;
   return [
     ...(direction ? [direction, ""] : []),
     instructions,
     "",
     `Story title: ${title}`,
     `Story context: ${context || "(none given)"}`,
+    ...characterLines(setting),
     ...playerLines(setting),
     "",
-    ANSWER_FORMAT,
+    character ? CHARACTER_ANSWER_FORMAT : ANSWER_FORMAT,
   ].join("\n");
+}
+
+/** The character a character teller plays, named and described (its words with the story's names in place). */
+function characterLines(setting: StorySetting | null): string[] {
+  const character = setting?.teller;
+  if (!character) return [];
+  const about = withNames(character.description, setting, character.name, character.ownName).trim();
+  return ["", `${CHARACTER_HEADING} (${character.name}):`, about || "(no description given)"];
+}
+
+/** What the offline provider plays a character from (decision 0154): the card's words, names in place. */
+function characterFacts(setting: StorySetting | null): NarrationFacts["character"] {
+  const character = setting?.teller;
+  if (!character) return undefined;
+  const named = (text: string) => withNames(text, setting, character.name, character.ownName);
+  return {
+    name: character.name,
+    description: named(character.description),
+    greeting: named(character.greeting),
+    playerName: setting?.userName ?? "",
+  };
 }
 
 /** The persona the player plays, named and described (its description with the story's names in place). */

@@ -38,6 +38,8 @@ export async function toChatMessage(ctx: Pick<AppContext, "storage">, row: Messa
     ...(row.stopped ? { stopped: true } : {}),
     // Absent (not null) where nothing was recorded: the player's, the main chat's and older messages.
     ...(row.shapedBy ? { shaped_by: row.shapedBy } : {}),
+    // Who spoke (decision 0154): a character teller's card; null for the narrator and the player.
+    speaker: row.speaker ?? null,
   };
 }
 

@@ -146,6 +146,14 @@ export function narratorContext(
       story.postHistoryInstructions ?? "",
       POST_HISTORY_BUDGET_PERCENT,
     ),
+    ...(story.teller
+      ? {
+          teller: {
+            ...story.teller,
+            description: withinBudget("instructions", story.teller.description, INSTRUCTIONS_BUDGET_PERCENT),
+          },
+        }
+      : {}),
   };
   const lines = recalled.map((line) => ({
     ...line,
@@ -155,10 +163,14 @@ export function narratorContext(
   const assembled = assembleContext({
     instructions: narratorSystemPrompt(sent, direction),
     memory: withNames(story?.memory ?? "", story),
-    cards: active.map((card) => ({
-      ...card,
-      description: withNames(card.description, story, card.name, card.ownName),
-    })),
+    // A character teller's own card is in its instructions (decision 0154), not among the lore; its portrait
+    // still paints.
+    cards: active
+      .filter((card) => card.id !== story?.teller?.cardId)
+      .map((card) => ({
+        ...card,
+        description: withNames(card.description, story, card.name, card.ownName),
+      })),
     loreBudgetPercent: story?.loreBudgetPercent,
     recalled: lines,
     summary: story?.summary ?? "",
@@ -470,6 +482,7 @@ export async function runTurn(
                 chargedTenths: charged.chargedTenths - undeliveredTenths,
                 referenceKeys: sceneKeys,
                 shapedBy: shaped,
+                speaker: speakerOf(input.story),
                 stopped,
                 versionGroup: plan.version?.group ?? null,
                 versionNumber: plan.version?.number ?? 1,
@@ -550,8 +563,13 @@ export async function runTurn(
     quota_info: quotaInfo,
     ...(result.stopped ? { stopped: true } : {}),
     ...(result.shaped ? { shaped_by: result.shaped } : {}),
+    speaker: speakerOf(input.story),
   };
 }
+
+/** Who speaks a story's answer (decision 0154): the card a character teller plays; null: the narrator. */
+const speakerOf = (story: StorySetting | null) =>
+  story?.teller ? { card_id: story.teller.cardId, name: story.teller.name } : null;
 
 export async function sendTurn(
   ctx: TurnContext,

@@ -206,6 +206,11 @@ export const chatMessages = pgTable(
      * docs/decisions/0105). Null on the player's messages, the main chat's and those written before 0019.
      */
     shapedBy: jsonb("shaped_by").$type<ShapedBy>(),
+    /**
+     * Who spoke a narrator message written in character mode (decision 0154): the card and its name as it was;
+     * null: the narrator (and every player's message).
+     */
+    speaker: jsonb("speaker").$type<{ card_id: string; name: string }>(),
     /** A checkpoint's name on this exchange's narrator message ("Before the duel"); null when not named. */
     checkpoint: text("checkpoint"),
     /**
@@ -452,6 +457,12 @@ export const stories = pgTable(
     sceneWeather: text("scene_weather").notNull().default(""),
     /** The persona the player plays in this story (decision 0152); null: their default persona, if any. */
     personaId: uuid("persona_id").references((): AnyPgColumn => personas.id, { onDelete: "set null" }),
+    /** Who tells the story (decision 0154): "narrator" or "character" (the card `teller_card_id` speaks). */
+    teller: text("teller").notNull().default("narrator"),
+    /** The card the AI plays in character mode; a deleted card leaves none (the story plays as the narrator). */
+    tellerCardId: uuid("teller_card_id").references((): AnyPgColumn => storyCards.id, {
+      onDelete: "set null",
+    }),
     /**
      * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
      * everywhere); each further branch is a row with root_id set, sharing the history up to its fork

@@ -31,7 +31,15 @@ export type NarrationFacts = {
   recalled: { turn: number; narrator: string }[];
   /** Which try at this answer (a retry's version number), so each try is written anew; absent: the first. */
   attempt?: number;
+  /**
+   * Character mode (decision 0154): the story card the AI plays in the first person, and who the player is;
+   * absent: the narrator tells the story.
+   */
+  character?: CharacterFacts;
 };
+
+/** The card a character teller plays, its words with the story's names in place, and the player's name. */
+export type CharacterFacts = { name: string; description: string; greeting: string; playerName: string };
 
 /**
  * A request's purpose with the facts its answer is made from, as data. Vendor models read the messages; a

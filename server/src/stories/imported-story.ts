@@ -3,10 +3,11 @@
 // so an import that fails anywhere leaves no story, message or card. Portrait files the cards stored are
 // removed again when the transaction does not commit (createImportedCards cleans up its own failures).
 
+import { and, eq } from "drizzle-orm";
 import { insertOpeningMessage } from "../chat/opening-message";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { stories } from "../db/schema";
+import { chatMessages, stories } from "../db/schema";
 import { storageWithin } from "../media/quota";
 import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
 import { storyCache } from "./repo";
@@ -64,6 +65,19 @@ export async function insertImportedStory(
       const txCtx = { ...ctx, db: tx, storage: storageWithin(ctx.storage, tx) };
       const made = await createImportedCards(txCtx, userId, storyId, input.cards);
       portraits = made.portraitKeys;
+      // The card's character tells the story from the first turn (decision 0154).
+      const character = made.cards.find((card) => card.from_character_card);
+      if (character) {
+        await tx
+          .update(stories)
+          .set({ teller: "character", tellerCardId: character.id })
+          .where(eq(stories.id, storyId));
+        // Its greeting is the character's first words.
+        await tx
+          .update(chatMessages)
+          .set({ speaker: { card_id: character.id, name: character.name } })
+          .where(and(eq(chatMessages.storyId, storyId), eq(chatMessages.role, "assistant")));
+      }
       return storyId;
     });
   } catch (error) {

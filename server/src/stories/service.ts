@@ -67,6 +67,7 @@ import {
 } from "./repo";
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
 import { queueSummaryIfDue, summaryCoverage } from "./summary";
+import { tellerForTurn } from "./teller";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 
@@ -459,6 +460,8 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
     characterName: story.characterName,
     userName: player?.name || ((await publicUsername(ctx, story.userId)) ?? ""),
     ...(player ? { player } : {}),
+    // Who tells the story (decision 0154): the card a character teller plays, when one does.
+    ...(await tellerForTurn(ctx, story)),
     loreBudgetPercent: story.loreBudgetPercent,
     loreScanDepth: story.loreScanDepth,
     generation: turnGenerationOf(story),

@@ -22,6 +22,7 @@ import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
 import { assertVoiceOffered } from "../voice/voices";
 import { findStory, type StoryRow, updateStory } from "./repo";
+import { tellerChange, tellerOf } from "./teller";
 
 type SettingsContext = Pick<AppContext, "db" | "clock" | "providers" | "log">;
 
@@ -47,6 +48,9 @@ export function generationOf(
     narrator_voice: story.narratorVoice,
     read_aloud: story.readAloud,
     persona_id: story.personaId,
+    // As stored; generationSettings() answers the card as this branch has it (teller.ts).
+    teller: story.teller === "character" && story.tellerCardId ? "character" : "narrator",
+    character_ids: story.tellerCardId ? [story.tellerCardId] : [],
   };
 }
 
@@ -76,7 +80,8 @@ const toResponse = (provider: TextProvider, settings: GenerationSettings) => ({
 export async function generationSettings(ctx: SettingsContext, userId: string, storyId: string) {
   const story = await findStory(ctx.db, userId, storyId);
   if (!story) throw new NotFound("Story not found");
-  return toResponse(ctx.providers.text, generationOf(story));
+  const { teller, character_ids } = await tellerOf(ctx, story);
+  return toResponse(ctx.providers.text, { ...generationOf(story), teller, character_ids });
 }
 
 /**
@@ -89,7 +94,8 @@ export async function updateGenerationSettings(
   storyId: string,
   input: GenerationSettingsUpdate,
 ) {
-  if (!(await findStory(ctx.db, userId, storyId))) throw new NotFound("Story not found");
+  const story = await findStory(ctx.db, userId, storyId);
+  if (!story) throw new NotFound("Story not found");
   const model = input.text_model?.trim();
   if (model) {
     const offered = await textModels(ctx);
@@ -102,6 +108,7 @@ export async function updateGenerationSettings(
   const voice = input.narrator_voice?.trim();
   if (voice) await assertVoiceOffered(ctx, voice);
   if (input.persona_id) await assertPersonaOwned(ctx, userId, input.persona_id);
+  const teller = await tellerChange(ctx, story, input);
   const changed = await updateStory(ctx.db, userId, storyId, {
     ...(input.output_length !== undefined ? { outputLength: input.output_length } : {}),
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
@@ -113,6 +120,7 @@ export async function updateGenerationSettings(
     ...(input.narrator_voice !== undefined ? { narratorVoice: voice || null } : {}),
     ...(input.read_aloud !== undefined ? { readAloud: input.read_aloud } : {}),
     ...(input.persona_id !== undefined ? { personaId: input.persona_id } : {}),
+    ...teller,
     updatedAt: ctx.clock.now(),
   });
   if (!changed) throw new NotFound("Story not found");
@@ -162,8 +170,9 @@ export async function textModels(ctx: Pick<AppContext, "providers" | "clock" | "
  */
 export const generationForBackup = (
   story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
-): Omit<GenerationSettings, "persona_id"> => {
-  const { persona_id: _account, ...settings } = generationOf(story);
+): Omit<GenerationSettings, "persona_id" | "teller" | "character_ids"> => {
+  // Nor who tells the story: its card's id is not the restored card's (decision 0154).
+  const { persona_id: _account, teller: _teller, character_ids: _card, ...settings } = generationOf(story);
   return settings;
 };
 

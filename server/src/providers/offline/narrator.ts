@@ -12,6 +12,7 @@ import {
   type TextRequestFor,
 } from "../types";
 import { draftCardOffline } from "./card-drafter";
+import { characterTurn } from "./character";
 import {
   ACTION_VERBS,
   ADVICE_CAMERA,
@@ -627,10 +628,16 @@ export function narrate(request: TextRequest): string {
     case "advice":
       return advice(readConversation(request.messages), createRng(seedOf(request)));
     case "turn":
+      // Character mode (decision 0154): the card speaks in the first person.
+      if (request.character) {
+        const { prompt } = readConversation(request.messages, request);
+        return characterTurn(request.character, prompt, createRng(seedOf(request)));
+      }
       return storyTurn(readConversation(request.messages, request), createRng(seedOf(request)));
     case "continue": {
       const conversation = readConversation(request.messages, request);
       const rng = createRng(seedOf(request));
+      if (request.character) return characterTurn(request.character, "", rng, Boolean(conversation.previous));
       // Nothing written yet to carry on: a turn of its own.
       return conversation.previous ? continuation(conversation, rng) : storyTurn(conversation, rng);
     }

@@ -1,0 +1,105 @@
+// Who tells a story (issue 43 item 1, decision 0154): the narrator (second person) or a character, one of the
+// story's cards played in the first person. The story row keeps `teller` and `teller_card_id`; a branch's copy
+// of the row names its source's card, so the card is found in this row's cards by that id or by its name (the
+// branch's copy of it). A card that is gone leaves the story told by the narrator.
+import type { Teller } from "@storyverse/contract/generation-settings";
+import { and, eq, or, sql } from "drizzle-orm";
+import type { TellingCharacter } from "../chat/narration";
+import type { AppContext } from "../context";
+import { storyCards } from "../db/schema";
+import { InvalidInput } from "../platform/errors";
+import type { CardRow } from "./cards-repo";
+import type { StoryRow } from "./repo";
+
+type TellerRow = Pick<StoryRow, "id" | "userId" | "teller" | "tellerCardId">;
+
+/** The card the story's character teller plays (whether or not the story is in character mode), or null. */
+export async function tellerCardOf(ctx: Pick<AppContext, "db">, story: TellerRow): Promise<CardRow | null> {
+  if (!story.tellerCardId) return null;
+  const named = sql`(select lower(${storyCards.name}) from ${storyCards} where ${storyCards.id} = ${story.tellerCardId})`;
+  const rows = await ctx.db
+    .select()
+    .from(storyCards)
+    .where(
+      and(
+        eq(storyCards.userId, story.userId),
+        eq(storyCards.storyId, story.id),
+        or(eq(storyCards.id, story.tellerCardId), sql`lower(${storyCards.name}) = ${named}`),
+      ),
+    );
+  return rows.find((row) => row.id === story.tellerCardId) ?? rows[0] ?? null;
+}
+
+/** Who tells the story as the API says it: "character" only while its card exists. */
+export async function tellerOf(
+  ctx: Pick<AppContext, "db">,
+  story: TellerRow,
+): Promise<{ teller: Teller; character_ids: string[]; card: CardRow | null }> {
+  const card = await tellerCardOf(ctx, story);
+  const teller: Teller = story.teller === "character" && card ? "character" : "narrator";
+  return { teller, character_ids: card ? [card.id] : [], card };
+}
+
+/**
+ * Checks a settings change of who tells the story and answers the columns to write. `character_ids` must name
+ * one of this story's cards; character mode needs one (sent now or chosen before). Changes nothing on refusal.
+ */
+export async function tellerChange(
+  ctx: Pick<AppContext, "db">,
+  story: TellerRow,
+  input: { teller?: Teller | undefined; character_ids?: string[] | undefined },
+): Promise<Partial<Pick<StoryRow, "teller" | "tellerCardId">>> {
+  if (input.teller === undefined && input.character_ids === undefined) return {};
+  let cardId: string | null | undefined;
+  if (input.character_ids !== undefined) {
+    const [id] = input.character_ids;
+    if (id === undefined) cardId = null;
+    else {
+      const [card] = await ctx.db
+        .select({ storyId: storyCards.storyId })
+        .from(storyCards)
+        .where(and(eq(storyCards.id, id), eq(storyCards.userId, story.userId)));
+      if (!card)
+        throw new InvalidInput(`character_ids: there is no card ${id}; choose one of this story's cards`);
+      if (card.storyId !== story.id) {
+        throw new InvalidInput(
+          `character_ids: the card ${id} belongs to another story; choose one of this story's cards`,
+        );
+      }
+      cardId = id;
+    }
+  }
+  const teller = input.teller ?? (story.teller === "character" ? "character" : "narrator");
+  const chosen = cardId !== undefined ? cardId : (await tellerCardOf(ctx, story))?.id;
+  if (teller === "character" && !chosen) {
+    throw new InvalidInput(
+      "A character teller plays one of this story's cards: send its id in character_ids (exactly one)",
+    );
+  }
+  return {
+    ...(input.teller !== undefined ? { teller } : {}),
+    ...(cardId !== undefined ? { tellerCardId: cardId } : {}),
+  };
+}
+
+/** What a turn of a story in character mode knows of its character (StorySetting.teller); {} for the narrator. */
+export async function tellerForTurn(
+  ctx: Pick<AppContext, "db">,
+  story: TellerRow,
+): Promise<{ teller?: TellingCharacter }> {
+  const { teller, card } = await tellerOf(ctx, story);
+  if (teller !== "character" || !card) return {};
+  const greeting = card.characterCard?.first_mes;
+  const nickname = card.characterCard?.nickname;
+  return {
+    teller: {
+      cardId: card.id,
+      name: card.name,
+      description: card.description,
+      greeting: typeof greeting === "string" ? greeting : "",
+      ...(card.characterCard
+        ? { ownName: typeof nickname === "string" && nickname.trim() ? nickname.trim() : card.name }
+        : {}),
+    },
+  };
+}
