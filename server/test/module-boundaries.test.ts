@@ -60,6 +60,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "oidcLinks", sql: "oidc_links" },
     { drizzle: "oidcSessions", sql: "oidc_sessions" },
   ],
+  personas: [{ drizzle: "personas", sql: "personas" }],
   admin: [
     { drizzle: "usageCaps", sql: "usage_caps" },
     { drizzle: "adminAudit", sql: "admin_audit" },

@@ -1,7 +1,7 @@
 // SQL for personas (decision 0152). Every query is scoped to the owner.
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { personas, users } from "../db/schema";
+import { personas } from "../db/schema";
 
 export type PersonaRow = typeof personas.$inferSelect;
 type PersonaValues = Pick<PersonaRow, "name" | "description" | "portraitItemId" | "voice" | "isDefault">;
@@ -30,9 +30,9 @@ export async function findDefaultPersona(q: Queryable, userId: string): Promise<
   return row ?? null;
 }
 
-/** Holds the account's row until the transaction ends, so two creations cannot both pass the cap. */
+/** Serialises a user's persona changes until the transaction ends, so two creations cannot both pass the cap. */
 export async function lockAccount(q: Queryable, userId: string): Promise<void> {
-  await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`personas:${userId}`}, 0))`);
 }
 
 export async function countPersonas(q: Queryable, userId: string): Promise<number> {
