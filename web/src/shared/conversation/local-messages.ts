@@ -50,6 +50,8 @@ export function assistantMessageFrom(response: ChatResponse, mode: ChatMode, now
     media_status: response.media_generation.status === "started" ? "pending" : "none",
     media_error: null,
     ...(response.shaped_by ? { shaped_by: response.shaped_by } : {}),
+    // A character teller's answer names its speaker (decision 0154).
+    ...(response.speaker !== undefined ? { speaker: response.speaker } : {}),
   };
 }
 

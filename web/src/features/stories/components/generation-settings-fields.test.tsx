@@ -22,6 +22,8 @@ const SETTINGS = {
   narrator_voice: null,
   read_aloud: false,
   persona_id: null,
+  teller: "narrator",
+  character_ids: [],
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };

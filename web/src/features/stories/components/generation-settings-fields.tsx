@@ -23,6 +23,7 @@ import {
   type OutputLength,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
+  type Teller,
 } from "@storyverse/contract/generation-settings";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Drama } from "lucide-react";
@@ -42,6 +43,7 @@ import {
   saveGenerationSettings,
   textModelsQueryOptions,
 } from "../api/generation-settings";
+import { TellerField } from "./teller-field";
 
 /** The select's value for "the provider's default model". */
 const DEFAULT_MODEL = "";
@@ -68,6 +70,9 @@ export function generationChanges(
     readAloud: boolean;
     /** Optional: a test or caller without personas leaves the story's choice alone. */
     personaId?: string | null;
+    /** Who tells the story (decision 0154) and the card a character teller plays; optional as personaId. */
+    teller?: Teller;
+    characterId?: string | null;
   },
 ): GenerationSettingsUpdate | string {
   const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
@@ -88,6 +93,9 @@ export function generationChanges(
   if (typed.personaId !== undefined && typed.personaId !== current.persona_id) {
     changes.persona_id = typed.personaId;
   }
+  if (typed.teller !== undefined && typed.teller !== current.teller) changes.teller = typed.teller;
+  const storedCharacter = current.character_ids[0] ?? null;
+  if (typed.characterId && typed.characterId !== storedCharacter) changes.character_ids = [typed.characterId];
   return changes;
 }
 
@@ -119,6 +127,8 @@ export function useGenerationSettingsFields(storyId: string): {
   // undefined: not touched (null is a choice: your default persona).
   const [personaId, setPersonaId] = useState<string | null | undefined>(undefined);
   const [managing, setManaging] = useState(false);
+  const [teller, setTeller] = useState<Teller | null>(null);
+  const [characterId, setCharacterId] = useState<string | null>(null);
   const personas = useQuery(personasQueryOptions());
 
   const current = stored.data;
@@ -143,6 +153,8 @@ export function useGenerationSettingsFields(storyId: string): {
     narratorVoice: narratorVoice === undefined ? current.narrator_voice : narratorVoice,
     readAloud: readAloud ?? current.read_aloud,
     personaId: personaId === undefined ? current.persona_id : personaId,
+    teller: teller ?? current.teller,
+    characterId: characterId ?? current.character_ids[0] ?? null,
   };
   const yours = personas.data?.personas ?? [];
   const defaultPersona = yours.find((persona) => persona.is_default);
@@ -160,6 +172,14 @@ export function useGenerationSettingsFields(storyId: string): {
       <h3 id={`${id}-title`} className="font-semibold text-ink">
         Generation
       </h3>
+      <TellerField
+        id={id}
+        storyId={storyId}
+        teller={typed.teller}
+        characterId={typed.characterId}
+        onTeller={setTeller}
+        onCharacter={setCharacterId}
+      />
       <div>
         <FieldLabel htmlFor={`${id}-persona`}>You play as</FieldLabel>
         <div className="mt-2 flex flex-wrap items-center gap-2">

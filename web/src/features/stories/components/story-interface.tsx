@@ -39,6 +39,7 @@ import {
 import { OfflineBadge } from "../../../shared/conversation/components/offline-badge";
 import { type PageReader, readNewestPage } from "../../../shared/conversation/message-pages";
 import { useChatSession } from "../../../shared/conversation/use-chat-session";
+import { SpeakerPortraitsProvider } from "../../../shared/speaker/speaker-portraits";
 import { useView } from "../../../shared/view-provider";
 import { NarrationControl } from "../../../shared/voice/components/narration-control";
 import { useReadNewTurnsAloud } from "../../../shared/voice/use-read-new-turns-aloud";
@@ -51,6 +52,7 @@ import { fetchRedoableCount, redoStoryTurn } from "../api/redo-story-turn";
 import { retryStoryMessage } from "../api/retry-story-message";
 import { selectMessageVersion } from "../api/select-message-version";
 import { sendStoryMessage } from "../api/send-story-message";
+import { storyCardsQueryOptions } from "../api/story-cards";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
 import { fetchStoryPage, storyMessagesKey } from "../api/story-messages";
 import { undoStoryTurn } from "../api/undo-story-turn";
@@ -170,6 +172,12 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   selectedRef.current = selected;
   // Do / Say / Story: the composer starts from the story's setting; the player's choice holds while it is open.
   const generation = useQuery(generationSettingsQueryOptions(story.id));
+  // A character teller's messages show its card's portrait (decision 0154).
+  const cards = useQuery(storyCardsQueryOptions(story.id));
+  const portraitOf = useCallback(
+    (cardId: string) => cards.data?.find((card) => card.id === cardId)?.portrait?.url ?? null,
+    [cards.data],
+  );
   const [chosenInput, setChosenInput] = useState<InputMode | null>(null);
   const inputMode = chosenInput ?? generation.data?.input_mode ?? "story";
   const inputModeRef = useRef(inputMode);
@@ -417,7 +425,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   );
 
   return (
-    <>
+    <SpeakerPortraitsProvider value={portraitOf}>
       <ChatExperience
         session={session}
         header={
@@ -468,6 +476,6 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
       />
       <LoreDraftsPanel docked storyId={panel?.panel === "lore" ? story.id : null} onClose={closePanel} />
       <ShareDialog story={sharing ? story : null} onClose={() => setSharing(false)} />
-    </>
+    </SpeakerPortraitsProvider>
   );
 }

@@ -39,6 +39,8 @@ describe("Story Settings: You play as", () => {
     narrator_voice: null,
     read_aloud: false,
     persona_id: null,
+    teller: "narrator",
+    character_ids: [],
     effective_text_model: "gpt-4o-mini",
     max_tokens: 900,
   };

@@ -46,6 +46,7 @@ import { Tooltip } from "../../../components/tooltip";
 import { useFollowBottom } from "../../../components/use-follow-bottom";
 import { formatMessageTime } from "../../../lib/message-time";
 import { closeOpenEmphasis } from "../../../lib/streaming-markdown";
+import { SpeakerAvatar, useSpeakerPortrait } from "../../speaker/speaker-portraits";
 import { takeReveals } from "../conversation-reveal";
 import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
 import type { ConversationPaging } from "../use-chat-session";
@@ -649,11 +650,15 @@ function AssistantMessage({
     }
   };
   const hasVersions = Boolean(craft) && versions > 1;
+  // Character mode (decision 0154): the card that spoke, its portrait and name in place of the narrator's.
+  const speaker = message.speaker ?? null;
+  const portrait = useSpeakerPortrait(speaker ?? undefined);
   return (
     <div className="flex gap-3 pr-2 sm:pr-6">
-      <NarratorAvatar />
+      {speaker ? <SpeakerAvatar name={speaker.name} portrait={portrait} /> : <NarratorAvatar />}
       <div className="min-w-0 flex-1">
         {craft?.marker?.(message)}
+        {speaker ? <p className="mb-1 text-xs font-semibold text-ink-muted">{speaker.name}</p> : null}
         {editing && craft ? (
           <MessageEditor
             initial={message.content}
@@ -663,14 +668,14 @@ function AssistantMessage({
           />
         ) : (
           <VersionKeys
-            label={hasVersions ? `Narrator, version ${version} of ${versions}` : null}
+            label={hasVersions ? `${speaker?.name ?? "Narrator"}, version ${version} of ${versions}` : null}
             onKeyDown={onKeyDown}
           >
             <div
               title={formatMessageTime(message.timestamp, "full")}
               className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
             >
-              <span className="sr-only">Narrator: </span>
+              {speaker ? null : <span className="sr-only">Narrator: </span>}
               <Markdown>
                 {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
               </Markdown>

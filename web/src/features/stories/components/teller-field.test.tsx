@@ -1,0 +1,198 @@
+// "Who tells the story" (decision 0154): Story Settings offers the Narrator or A character (one of this story's
+// cards), saves the choice with the other generation settings, and goes back to the narrator; a story without
+// cards can only be told by the narrator. A character's narrator messages show its name and its card's portrait
+// instead of the narrator's.
+import type { StoryCard } from "@storyverse/contract/story-cards";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MessageList } from "../../../shared/conversation/components/message-list";
+import { SpeakerPortraitsProvider } from "../../../shared/speaker/speaker-portraits";
+import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
+import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeMessage, makeStory } from "../../../test/story-fixtures";
+import { StorySettingsDialog } from "./story-settings-dialog";
+
+const story = makeStory({ title: "Lighthouse", context: "A storm coast." });
+
+const card = (
+  id: string,
+  name: string,
+  kind: StoryCard["kind"],
+  portrait: string | null = null,
+): StoryCard => ({
+  id,
+  name,
+  kind,
+  triggers: [name],
+  description: `${name} of the coast.`,
+  portrait: portrait ? { url: portrait, gallery_item_id: null } : null,
+  enabled: true,
+  secondary_triggers: [],
+  selective_logic: "and_any",
+  constant: false,
+  insertion_order: 100,
+  priority: 10,
+  case_sensitive: false,
+  from_character_card: false,
+  creator_notes: "",
+  voice: null,
+  appearance: "",
+  created_at: "2026-11-29T08:00:00.000Z",
+  updated_at: "2026-11-29T08:00:00.000Z",
+});
+
+const HARBOUR = card("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a11", "The Harbour", "place");
+const MIRA = card("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22", "Mira Voss", "character", "/media/mira.webp");
+
+const settings = (teller: "narrator" | "character", characterIds: string[]) => ({
+  success: true,
+  output_length: "medium",
+  temperature: 0.9,
+  text_model: null,
+  authors_note_depth: 1,
+  art_style: "",
+  aspect_ratio: "4:3",
+  input_mode: "story",
+  narrator_voice: null,
+  read_aloud: false,
+  persona_id: null,
+  teller,
+  character_ids: characterIds,
+  effective_text_model: "gpt-4o-mini",
+  max_tokens: 900,
+});
+
+function serve(stored: ReturnType<typeof settings>, cards: StoryCard[]) {
+  return (call: FetchCall) => {
+    if (call.path === "/api/voices")
+      return json({ success: true, provider: "none", default_voice: null, price_per_unit: 0, voices: [] });
+    if (call.path === "/api/personas") return json({ success: true, personas: [] });
+    if (call.path.endsWith("/cards")) return json({ success: true, cards });
+    if (call.path.endsWith("/memory")) {
+      return json({
+        success: true,
+        memory: "",
+        authors_note: "",
+        summary: "",
+        summary_updated_at: null,
+        summary_covers_messages: 0,
+      });
+    }
+    if (call.path === "/api/models") {
+      return json({
+        success: true,
+        provider: "offline",
+        default_model: "offline-narrator",
+        models: [{ id: "offline-narrator" }],
+      });
+    }
+    if (call.path.endsWith("/settings") && call.method === "PUT")
+      return json({ ...stored, ...(call.body as object) });
+    if (call.path.endsWith("/settings")) return json(stored);
+    return json({ detail: "not found" }, 404);
+  };
+}
+
+function renderDialog() {
+  const onClose = vi.fn();
+  render(
+    <Providers auth={SIGNED_IN}>
+      <StorySettingsDialog story={story} onClose={onClose} withMemory />
+    </Providers>,
+  );
+  return onClose;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("Who tells the story", () => {
+  it("picks a character among the story's cards (characters first) and saves it", async () => {
+    const calls = mockFetch(serve(settings("narrator", []), [HARBOUR, MIRA]));
+    const onClose = renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    const narrator = within(group).getByRole("radio", { name: "Narrator" }) as HTMLInputElement;
+    expect(narrator.checked).toBe(true);
+    await waitFor(() =>
+      expect((within(group).getByRole("radio", { name: "A character" }) as HTMLInputElement).disabled).toBe(
+        false,
+      ),
+    );
+    fireEvent.click(within(group).getByRole("radio", { name: "A character" }));
+    const picker = within(group).getByLabelText("Character") as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent)).toEqual(["Mira Voss", "The Harbour"]);
+    expect(picker.value).toBe("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22");
+    expect(within(group).getByText(/speaks in the first person; you speak as your persona/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose, document.body.textContent ?? "").toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      expect.objectContaining({
+        body: { teller: "character", character_ids: ["6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22"] },
+      }),
+    ]);
+  });
+
+  it("goes back to the narrator, keeping the card for later", async () => {
+    const calls = mockFetch(
+      serve(settings("character", ["6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22"]), [HARBOUR, MIRA]),
+    );
+    const onClose = renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    await waitFor(() =>
+      expect((within(group).getByLabelText("Character") as HTMLSelectElement).value).toBe(
+        "6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22",
+      ),
+    );
+    fireEvent.click(within(group).getByRole("radio", { name: "Narrator" }));
+    expect(within(group).queryByLabelText("Character")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      expect.objectContaining({ body: { teller: "narrator" } }),
+    ]);
+  });
+
+  it("offers only the narrator while the story has no cards", async () => {
+    mockFetch(serve(settings("narrator", []), []));
+    renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    await waitFor(() =>
+      expect(within(group).getByText(/Add a Story Card to let a character speak/)).toBeTruthy(),
+    );
+    expect((within(group).getByRole("radio", { name: "A character" }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
+  });
+});
+
+describe("A character's messages", () => {
+  it("show the speaker's name and portrait instead of the narrator's", () => {
+    mockFetch(() => json({ detail: "no" }, 404));
+    render(
+      <Providers auth={SIGNED_IN}>
+        <SpeakerPortraitsProvider value={(id) => (id === MIRA.id ? "/media/mira.webp" : null)}>
+          <MessageList
+            messages={[
+              makeMessage({ id: "m1", role: "assistant", content: "The storm rolls in.", speaker: null }),
+              makeMessage({
+                id: "m2",
+                role: "assistant",
+                content: '*Mira Voss lowers her lantern.* "I keep the light."',
+                speaker: { card_id: MIRA.id, name: "Mira Voss" },
+              }),
+            ]}
+            pollingStopped={new Map()}
+            sending={null}
+            onPreview={() => {}}
+            onMediaError={() => {}}
+          />
+        </SpeakerPortraitsProvider>
+      </Providers>,
+    );
+    expect(screen.getByText("Mira Voss")).toBeTruthy();
+    const portrait = screen.getByTestId("speaker-portrait") as HTMLImageElement;
+    expect(portrait.getAttribute("src")).toBe("/media/mira.webp");
+    // One narrator line (the first message), one Mira line: only the narrator's is read as "Narrator:".
+    expect(screen.getAllByText("Narrator:", { exact: false })).toHaveLength(1);
+    expect(screen.getByText("I keep the light.", { exact: false })).toBeTruthy();
+  });
+});
