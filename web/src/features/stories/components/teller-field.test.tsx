@@ -191,8 +191,9 @@ describe("A character's messages", () => {
     expect(screen.getByText("Mira Voss")).toBeTruthy();
     const portrait = screen.getByTestId("speaker-portrait") as HTMLImageElement;
     expect(portrait.getAttribute("src")).toBe("/media/mira.webp");
-    // One narrator line (the first message), one Mira line: only the narrator's is read as "Narrator:".
-    expect(screen.getAllByText("Narrator:", { exact: false })).toHaveLength(1);
+    // Only Mira's message shows a speaker's name and portrait; the narrator's keeps the feather.
+    expect(screen.getAllByTestId("speaker-portrait")).toHaveLength(1);
+    expect(screen.getAllByText("Mira Voss")).toHaveLength(1);
     expect(screen.getByText("I keep the light.", { exact: false })).toBeTruthy();
   });
 });

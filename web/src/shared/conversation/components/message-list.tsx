@@ -675,7 +675,7 @@ function AssistantMessage({
               title={formatMessageTime(message.timestamp, "full")}
               className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
             >
-              {speaker ? null : <span className="sr-only">Narrator: </span>}
+              <span className="sr-only">Narrator: </span>
               <Markdown>
                 {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
               </Markdown>
