@@ -519,7 +519,9 @@ export async function narratorContext(
   const personaKey = scene.mode === "chat" ? null : (setting.player?.portraitKey ?? null);
   const painted = context.selectedImages + context.portraits.length;
   const personaShown =
-    personaKey && painted < MAX_INPUT_IMAGES && !context.portraits.some((card) => card.portraitKey === personaKey)
+    personaKey &&
+    painted < MAX_INPUT_IMAGES &&
+    !context.portraits.some((card) => card.portraitKey === personaKey)
       ? { name: setting.player!.name, url: await ctx.storage.signedUrl(personaKey) }
       : null;
   return {
