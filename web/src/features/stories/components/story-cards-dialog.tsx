@@ -104,7 +104,9 @@ function CardsBody({ storyId, start }: { storyId: string; start: CardEditorStart
     setShownStart(start);
     if (start) setView({ view: "edit", start });
   }
-  const cards = useQuery(storyCardsQueryOptions(storyId));
+  // Read again whenever the panel opens: the story view keeps its cards for the speakers' portraits (0154), and
+  // cards made meanwhile elsewhere (another tab, an import) must show here.
+  const cards = useQuery({ ...storyCardsQueryOptions(storyId), refetchOnMount: "always" });
   const toList = (notice: string | null = null) => setView({ view: "list", notice });
   // A card saved, switched, deleted or imported changes what the next turn sends: its token count is read again.
   const queryClient = useQueryClient();
