@@ -21,8 +21,8 @@ import { accountLedgerCount, closeLedger } from "../credits/account-rows";
 import { ownedObjectKeysPage } from "../media/account-rows";
 import { paidCheckouts } from "../payments/account-rows";
 import { Forbidden, NotAuthenticated } from "../platform/errors";
-import { accountExportKeys, deleteUserRow } from "./leave-repo";
-import { findUserById } from "./repo";
+import { accountExportKeys } from "./leave-repo";
+import { deleteUserRow, findUserById } from "./repo";
 import { verifyPassword } from "./secrets";
 import { type AccountsContext, endSessionsEverywhere } from "./service";
 

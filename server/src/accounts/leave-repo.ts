@@ -1,7 +1,7 @@
 // SQL for leaving with your data (decision 0143): the account archive's rows, and the account's own row.
 import { and, asc, desc, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "../db/client";
-import { accountExports, users } from "../db/schema";
+import { accountExports } from "../db/schema";
 
 export type AccountExportRow = typeof accountExports.$inferSelect;
 
@@ -74,10 +74,4 @@ export async function accountExportKeys(q: Queryable, userId: string): Promise<s
     .from(accountExports)
     .where(and(eq(accountExports.userId, userId), isNotNull(accountExports.storageKey)));
   return rows.flatMap((row) => (row.key ? [row.key] : []));
-}
-
-/** Deletes the user's row; every table that names the user goes with it (ON DELETE CASCADE). */
-export async function deleteUserRow(q: Queryable, userId: string): Promise<boolean> {
-  const deleted = await q.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
-  return deleted.length > 0;
 }

@@ -65,6 +65,13 @@ export async function insertUser(
   return row!;
 }
 
+/** Deletes the account's row (its own rows go with it by cascade); this process forgets it at once. */
+export async function deleteUserRow(q: Queryable, userId: string): Promise<boolean> {
+  const deleted = await q.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
+  userCache.invalidate(q, userId);
+  return deleted.length > 0;
+}
+
 export async function setEmailVerified(q: Queryable, userId: string, at: Date): Promise<void> {
   await q
     .update(users)
