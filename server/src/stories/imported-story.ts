@@ -3,11 +3,11 @@
 // so an import that fails anywhere leaves no story, message or card. Portrait files the cards stored are
 // removed again when the transaction does not commit (createImportedCards cleans up its own failures).
 
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { insertOpeningMessage } from "../chat/opening-message";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { chatMessages, stories } from "../db/schema";
+import { stories } from "../db/schema";
 import { storageWithin } from "../media/quota";
 import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
 import { storyCache } from "./repo";
@@ -60,7 +60,6 @@ export async function insertImportedStory(
   try {
     return await ctx.db.transaction(async (tx) => {
       const storyId = await insertStoryRow(tx, userId, input, at);
-      await insertOpeningMessage(tx, { userId, storyId, greetings: input.greetings, at });
       // The portraits are counted against the storage quota in this transaction (media/quota.ts).
       const txCtx = { ...ctx, db: tx, storage: storageWithin(ctx.storage, tx) };
       const made = await createImportedCards(txCtx, userId, storyId, input.cards);
@@ -72,12 +71,15 @@ export async function insertImportedStory(
           .update(stories)
           .set({ teller: "character", tellerCardId: character.id })
           .where(eq(stories.id, storyId));
-        // Its greeting is the character's first words.
-        await tx
-          .update(chatMessages)
-          .set({ speaker: { card_id: character.id, name: character.name } })
-          .where(and(eq(chatMessages.storyId, storyId), eq(chatMessages.role, "assistant")));
       }
+      // Its greeting is the character's first words.
+      await insertOpeningMessage(tx, {
+        userId,
+        storyId,
+        greetings: input.greetings,
+        at,
+        speaker: character ? { card_id: character.id, name: character.name } : null,
+      });
       return storyId;
     });
   } catch (error) {
