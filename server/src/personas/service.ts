@@ -15,6 +15,7 @@ import {
 import type { AppContext } from "../context";
 import { ownedMediaByIds } from "../media/service";
 import { InvalidInput, NotFound } from "../platform/errors";
+import { storiesChanged } from "../stories/repo";
 import { assertVoiceOffered } from "../voice/voices";
 import {
   clearDefault,
@@ -134,6 +135,9 @@ export async function updatePersona(
 /** Stories played as it go back to the default persona (the foreign key sets theirs to null). */
 export async function deletePersona(ctx: PersonasContext, userId: string, id: string): Promise<void> {
   if (!(await deleteRow(ctx.db, userId, id))) throw new NotFound(PERSONA_NOT_FOUND_DETAIL);
+  // The stories played as it were set back to the default by the foreign key (ON DELETE SET NULL): this
+  // process forgets their cached rows now (other processes hear the table's change signal).
+  storiesChanged(ctx.db, [{ userId }]);
 }
 
 /** A story's persona_id must name one of the player's personas (400 otherwise, changing nothing). */
