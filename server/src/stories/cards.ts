@@ -48,6 +48,7 @@ import {
   uploadedPortraitKeys,
 } from "./cards-repo";
 import { encodePortrait } from "./portraits";
+import { storiesChanged } from "./repo";
 
 type CardsContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
 type CreateInput = z.output<typeof createCardRequestSchema>;
@@ -317,6 +318,9 @@ export async function deleteStoryCard(
   const existing = await findCard(ctx.db, userId, storyId, cardId);
   if (!existing) throw new NotFound("Card not found");
   const deleted = await deleteCard(ctx.db, userId, cardId);
+  // A story told by this card goes back to the narrator by the foreign key (decision 0154): this process forgets
+  // the story's cached row now (other processes hear the table's change signal).
+  storiesChanged(ctx.db, [{ userId, id: storyId }]);
   if (deleted) await discardPortraitFiles(ctx, [deleted.portraitKey]);
 }
 
