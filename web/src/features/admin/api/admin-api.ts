@@ -21,6 +21,7 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
+import type { z } from "zod";
 import { apiRequest } from "../../../lib/api-client";
 
 const ADMIN_KEY = ["admin"] as const;
@@ -29,16 +30,26 @@ const userKey = (id: string) => [...ADMIN_KEY, "user", id] as const;
 const capsKey = [...ADMIN_KEY, "caps"] as const;
 const auditKey = [...ADMIN_KEY, "audit"] as const;
 
+/** One page of a console search (users, share links): `q` and the cursor as query parameters when set. */
+export function fetchSearchPage<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  search: { q: string; cursor: string | undefined; signal?: AbortSignal; timeoutMs: number },
+): Promise<T> {
+  const params = new URLSearchParams();
+  if (search.q) params.set("q", search.q);
+  if (search.cursor) params.set("cursor", search.cursor);
+  return apiRequest(`${path}?${params}`, { schema, signal: search.signal, timeoutMs: search.timeoutMs });
+}
+
 function fetchUsers(
   q: string,
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<AdminUsersResponse> {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (cursor) params.set("cursor", cursor);
-  return apiRequest(`/api/admin/users?${params}`, {
-    schema: adminUsersResponseSchema,
+  return fetchSearchPage("/api/admin/users", adminUsersResponseSchema, {
+    q,
+    cursor,
     signal,
     timeoutMs: 15_000,
   });

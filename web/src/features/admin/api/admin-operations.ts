@@ -20,6 +20,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { apiDownload, apiRequest } from "../../../lib/api-client";
+import { fetchSearchPage } from "./admin-api";
 
 const ADMIN_KEY = ["admin"] as const;
 const auditKey = [...ADMIN_KEY, "audit"] as const;
@@ -88,11 +89,9 @@ function fetchShares(
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<AdminSharesResponse> {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (cursor) params.set("cursor", cursor);
-  return apiRequest(`/api/admin/shares?${params}`, {
-    schema: adminSharesResponseSchema,
+  return fetchSearchPage("/api/admin/shares", adminSharesResponseSchema, {
+    q,
+    cursor,
     signal,
     timeoutMs: 30_000,
   });
