@@ -288,16 +288,30 @@ test("Usage, Health and Moderation, and an account's forced reset and deletion",
   await shoot(page, "admin-delete-light", { fullPage: true });
   await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, deleting an account");
   await leaverDetail.getByRole("button", { name: "Delete account for good" }).click();
+  // The worker makes its archive first (decision 0157), kept for the operator under Archives.
   await expect(
-    page.getByText(`${leaver.email} was deleted with everything it owned.`, { exact: false }),
+    page.getByText(`${leaver.email} is signed out and disabled, and is being deleted.`, { exact: false }),
   ).toBeVisible();
+  await page.getByRole("button", { name: "Archives", exact: true }).click();
+  const archive = page
+    .getByRole("list", { name: "Archives of deleted accounts" })
+    .getByRole("listitem")
+    .filter({ hasText: leaver.email });
+  await expect(archive).toContainText("Kept until", { timeout: 60_000 });
+  await expect(archive).toContainText(`by ${admin.email}`);
+  await shoot(page, "admin-archives-light", { fullPage: true });
+  await expectNoSeriousAxeViolationsInBothThemes(page, "admin console, archives of deleted accounts");
+  const archiveDownload = page.waitForEvent("download");
+  await archive.getByRole("button", { name: `Download the archive of ${leaver.email}` }).click();
+  expect((await archiveDownload).suggestedFilename()).toMatch(/\.zip$/);
   const gone = await api.get(`/api/admin/users/${leaver.userId}`, asUser(admin));
   expect(gone.status()).toBe(404);
 
   // The audit log has each action.
   await page.getByRole("button", { name: "Audit log", exact: true }).click();
   const entries = page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-  await expect(entries.first()).toContainText("Deleted an account");
+  await expect(entries.first()).toContainText("Downloaded a deleted account's archive");
+  await expect(entries.filter({ hasText: "Deleted an account" })).toHaveCount(1);
   await expect(entries.filter({ hasText: "Took a share link down" })).toContainText(
     "Copied from a published book",
   );

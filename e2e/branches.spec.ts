@@ -4,6 +4,7 @@
 // split, and the checkpoint, whose Jump goes back to it (axe in both themes); the branch is then exported under
 // its own name.
 // Screenshots of the tree (light, dark, 390 px) only when SHOTS_DIR is set.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectSameMediaSrc } from "./support/media-url";
@@ -14,6 +15,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 let sink: Mailbox;
 let player: SignedInAccount;
@@ -53,7 +55,7 @@ async function play(page: Page, mode: "Chat" | "Image", words: string) {
 }
 
 const narratorTexts = async (page: Page) =>
-  (await narrator(page).locator(".rounded-tl-md").allInnerTexts()).map((text) => text.trim());
+  (await narrator(page).locator(".rounded-ss-md").allInnerTexts()).map((text) => text.trim());
 
 async function openTree(page: Page, from: string) {
   await branchButton(page, from).click();
@@ -74,7 +76,7 @@ test("branch at turn 2 of 4, play the branch, switch back to Main's turns and ca
   const story = (await created.json()).story as { id: string };
   await storeSession(page, player, "light");
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Salt Roads" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Salt Roads" })).toBeVisible({ timeout: 30_000 });
   await expect(branchButton(page, "Main")).toBeVisible();
 
   await play(page, "Image", "I walk down to the harbour at dawn");
@@ -171,7 +173,7 @@ test("branch at turn 2 of 4, play the branch, switch back to Main's turns and ca
   await expectSameMediaSrc(canvasImage(page), branchScene);
 
   // The branch's export is named after it.
-  await page.getByRole("button", { name: "Share & export" }).click();
+  await openStoryTool(page, "Share & export");
   const sharing = page.getByRole("dialog", { name: "Share & export" });
   const downloading = page.waitForEvent("download");
   await sharing.getByRole("button", { name: "Markdown (.zip)" }).click();

@@ -5,10 +5,12 @@
 // "Save and regenerate" on the edited player line answers the new words for one chat turn's price; short of
 // credits, the composer offers a Chat turn, and buying credits comes back to the story with the draft in the
 // box. Axe in both themes; SHOTS_DIR also takes each view at 390 px.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolationsInBothThemes, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
@@ -143,10 +145,10 @@ test("a long card imports whole, and a repeated lore entry is skipped unless kep
   await storeSession(page, account, "light");
   const storyId = await importCard(page, account);
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Seraphina" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Seraphina" })).toBeVisible({ timeout: 30_000 });
 
   // The card editor holds the description whole: every one of its 31,000 characters.
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = dialog(page, "Story Cards");
   await cards.getByRole("button", { name: "Edit Seraphina" }).click();
   const description = cards.getByLabel("Description");
@@ -194,7 +196,7 @@ test("a long card imports whole, and a repeated lore entry is skipped unless kep
   await page.keyboard.press("Escape");
 
   // What the narrator sees: the context is sent in part this turn, and the story keeps it whole.
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const cut = page.getByRole("list", { name: "Left out to fit the budget" });
   await expect(cut).toContainText("Story context:");
   await expect(cut).toContainText(

@@ -5,6 +5,7 @@
 // scene. A card dropped on the list comes with notes of what was cut; a starter scenario opens from the empty
 // list; a backup downloaded from Share & export is restored as a new story. Axe in both themes; a 390 px
 // phone.
+
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -16,6 +17,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 // An import, a painted scene, a backup round trip and axe passes: generous on a loaded machine.
@@ -164,7 +166,7 @@ test(`a V3 card PNG becomes a story: the opening with its greetings, the notes, 
 
   // The first scene is painted with the character's portrait as a reference.
   await page.getByRole("button", { name: "Image", exact: true }).click();
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const context = page.getByRole("dialog", { name: "What the narrator sees" });
   await expect(context.getByRole("region", { name: "Active Story Cards" })).toContainText(CARD_NAME);
   const portrait = context
@@ -180,7 +182,7 @@ test(`a V3 card PNG becomes a story: the opening with its greetings, the notes, 
   await expect(narrator(page).nth(1).getByRole("button", { name: "Generated story image" })).toBeVisible({
     timeout: 60_000,
   });
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   await expect(
     context
       .getByRole("region", { name: "Image references" })
@@ -249,7 +251,7 @@ test("a story's backup downloads and restores as a new story", async ({ page }) 
   await expect(page.getByRole("heading", { level: 1, name: CARD_NAME })).toBeVisible({ timeout: 30_000 });
   const original = page.url();
 
-  await page.getByRole("button", { name: "Share & export" }).click();
+  await openStoryTool(page, "Share & export");
   const dialog = page.getByRole("dialog", { name: "Share & export" });
   await expect(dialog.getByRole("region", { name: "Backup" })).toBeVisible();
   // It says exactly what is inside.

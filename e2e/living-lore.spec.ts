@@ -2,6 +2,7 @@
 // draft cards under the story's header; one is accepted, one edited then accepted, one dismissed; "What the
 // camera sees" shows the next scene's prompt and takes a corrected scene state, which the prompt then holds.
 // Both themes, and a phone.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -11,6 +12,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 let sink: Mailbox;
 let writer: SignedInAccount;
@@ -96,7 +98,7 @@ test("draft cards from the story: accept, edit then accept, dismiss; the camera'
 
   // What the camera sees: the scene state, corrected by hand, is in the next scene's prompt.
   await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: "What the camera sees" }).click();
+  await openStoryTool(page, "What the camera sees");
   const camera = page.getByRole("dialog", { name: "What the camera sees" });
   const scene = camera.getByRole("form", { name: "Scene state" });
   await scene.getByLabel("Weather").fill("thick sea fog");
@@ -119,7 +121,7 @@ test("the drafts and the camera fit a phone", async ({ page }) => {
   await expect(accept).toBeInViewport();
   await shoot(page, "lore-drafts-phone-dark");
   await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: "What the camera sees" }).click();
+  await openStoryTool(page, "What the camera sees");
   const camera = page.getByRole("dialog", { name: "What the camera sees" });
   await expect(camera.getByRole("region", { name: "Scene prompt" })).toBeVisible();
   await shoot(page, "camera-phone-dark");

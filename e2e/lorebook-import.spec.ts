@@ -5,6 +5,7 @@
 // cards export back as World Info with the entries' content. The card editor shows the imported lore rules;
 // post-history instructions saved in the lore settings are a part of what the narrator sees; with a small
 // lore budget, the lowest-priority card is marked as left out. Axe in both themes; SHOTS_DIR also takes each view at 390 px.
+
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
@@ -15,6 +16,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 // A turn, two axe passes and the dialogs: generous on a loaded machine.
@@ -119,7 +121,7 @@ async function openNewStory(page: Page, title: string, theme: "light" | "dark") 
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer, theme);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
   return story.id;
 }
 
@@ -127,7 +129,7 @@ async function openNewStory(page: Page, title: string, theme: "light" | "dark") 
 test("a World Info lorebook is previewed, imported, fires on its key and says why", async ({ page }) => {
   const theme = "light";
   const storyId = await openNewStory(page, `Calder ${theme}`, theme);
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = dialog(page, "Story Cards");
   await expect(cards.getByText("No cards yet.")).toBeVisible();
   await cards.getByRole("button", { name: "Import cards or a lorebook" }).click();
@@ -203,7 +205,7 @@ test("a World Info lorebook is previewed, imported, fires on its key and says wh
   await messageBox(page).press("Enter");
   await expect(narrator(page)).toHaveCount(1);
   await expect(page.getByRole("button", { name: "Stop the narrator" })).toHaveCount(0, { timeout: 30_000 });
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const context = dialog(page, "What the narrator sees");
   const active = context.getByRole("region", { name: "Active Story Cards" });
   await expect(active.getByRole("listitem", { name: "Mara the smith" })).toContainText('Why: "Mara"');
@@ -240,7 +242,7 @@ test("a card the lore budget has no room for is marked as left out", async ({ pa
     });
     expect(made.ok(), await made.text()).toBe(true);
   }
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = dialog(page, "Story Cards");
   await cards.getByRole("button", { name: "Lore settings" }).click();
   await cards.getByLabel("Lore budget").fill("5");
@@ -248,7 +250,7 @@ test("a card the lore budget has no room for is marked as left out", async ({ pa
   await expect(cards.getByText("Lore settings saved.")).toBeVisible();
   await page.keyboard.press("Escape");
 
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const active = dialog(page, "What the narrator sees").getByRole("region", { name: "Active Story Cards" });
   // The lowest priority goes first.
   await expect(active.getByRole("listitem", { name: "The Old Wall" })).toContainText(

@@ -39,7 +39,7 @@ test("read a narrator message aloud, pause it, and keep the narrator's voice", a
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Bell Tower" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Bell Tower" })).toBeVisible({ timeout: 30_000 });
 
   // A text turn: the narrator's words are enough to read aloud.
   await page.getByRole("button", { name: "Chat", exact: true }).click();

@@ -51,7 +51,9 @@ test("the next turn is sent while the previous scene is still rendering; the cli
   });
   await storeSession(page, writer);
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "The Tidal Clock" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "The Tidal Clock" })).toBeVisible({
+    timeout: 30_000,
+  });
 
   await page.getByRole("button", { name: "Video", exact: true }).click();
   await messageBox(page).fill("The great clock strikes thirteen");

@@ -3,8 +3,9 @@
 // "Sign in with Guild ID" leads through the provider's own login and consent pages into the app (the token
 // never left in the address bar), and logout ends the provider's session too; an existing password account is
 // linked only with its password (a wrong one refused); the group claim makes an administrator (the Admin
-// console link appears); a disabled account is refused in clear words; with PASSWORD_LOGIN=off the provider is
-// the only way in. Light, dark and a 390 px phone; axe.
+// console link appears); a disabled account is refused in clear words; an account the provider opened deletes
+// itself by signing in there again (decision 0158); with PASSWORD_LOGIN=off the provider is the only way in.
+// Light, dark and a 390 px phone; axe.
 import {
   type APIRequestContext,
   expect,
@@ -242,6 +243,45 @@ test("a disabled account is refused with a clear message", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(refusal).toBeVisible();
   await shoot(page, "oidc-refused-phone", { fullPage: true });
+  watch.assertClean();
+});
+
+test("deletes an account the provider opened, confirmed by signing in there again", async ({ page }) => {
+  test.setTimeout(150_000);
+  const watch = watchApp(page);
+  const quitter = providerPerson("quitter");
+  await openSignIn(page);
+  await signInAtProvider(page, quitter.id);
+  await expect(stories(page)).toBeVisible();
+  const token = (await page.evaluate(() => localStorage.getItem("token"))) ?? "";
+
+  await page.goto(`${server?.baseURL}/subscription`);
+  const card = page.getByRole("region", { name: "Your data" });
+  await card.getByRole("button", { name: "Delete account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  const confirm = dialog.getByRole("button", { name: "Confirm with Guild ID" });
+  await expect(confirm).toBeVisible();
+  await expect(dialog.getByText("or with your password")).toBeVisible();
+  await shoot(page, "oidc-delete-dialog");
+  await expectNoSeriousAxeViolationsInBothThemes(page, "the delete dialog with the provider");
+  await confirm.click();
+
+  // The provider still knows this browser, and asks for the login all the same (prompt=login, max_age=0).
+  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/`));
+  await page.locator('input[name="login"]').fill(quitter.id);
+  await page.locator('input[name="password"]').fill("any password the dev login takes");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  const deleted = page.getByText("Your account and everything in it have been deleted.");
+  // The provider's consent page, if it asks again (the app's sign-in has a "Continue" button of its own).
+  const consent = page.getByRole("button", { name: "Continue" });
+  await expect(consent.or(deleted).first()).toBeVisible();
+  if (page.url().startsWith(provider.issuer) && (await consent.isVisible())) await consent.click();
+  await expect(deleted).toBeVisible();
+  await expect(page).toHaveURL(`${server?.baseURL}/auth`);
+  expect(await page.evaluate(() => window.location.hash)).toBe("");
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  const profile = await api.get("/api/profile", { headers: { Authorization: `Bearer ${token}` } });
+  expect(profile.status()).toBe(401);
   watch.assertClean();
 });
 

@@ -3,6 +3,7 @@
 // turn played, and "What the narrator sees" naming the persona as the player's character, with its name where
 // the story's Memory says {{user}}. Axe in both themes on the account card, the form and the story settings;
 // screenshots in light, dark and at phone width when SHOTS_DIR is set.
+
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -12,6 +13,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
@@ -112,7 +114,9 @@ test("a persona made on the account page plays a story: the narrator is told who
     data: { memory: "{{user}} once rang the drowned bell.", authors_note: "" },
   });
   await page.goto(`/stories/${story}`);
-  await expect(page.getByRole("heading", { level: 1, name: "The Drowned Bell" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "The Drowned Bell" })).toBeVisible({
+    timeout: 30_000,
+  });
   await page.getByRole("button", { name: "Story Settings" }).click();
   const settings = dialog(page, "Story Settings");
   const picker = settings.getByLabel("You play as");
@@ -139,7 +143,7 @@ test("a persona made on the account page plays a story: the narrator is told who
   await messageBox(page).press("Enter");
   await expect(narrator(page)).toHaveCount(1, { timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Stop the narrator" })).toHaveCount(0, { timeout: 30_000 });
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const sees = dialog(page, "What the narrator sees");
   const sent = sees.getByRole("region", { name: "Messages sent" });
   await expect(sent).toContainText(`The player's character ("you" in the story):`);

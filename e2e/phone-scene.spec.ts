@@ -59,7 +59,9 @@ const box = async (locator: Locator) => {
 async function openStory(page: Page, theme: "light" | "dark") {
   await storeSession(page, writer, theme);
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Harbour of Glass" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Harbour of Glass" })).toBeVisible({
+    timeout: 30_000,
+  });
 }
 
 /** The share of the screen's height the conversation and the input get together. */

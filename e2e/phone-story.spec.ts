@@ -1,5 +1,6 @@
 // A phone story view that is mostly story (issue 46, item 1): at 390 x 844, with the scene shown, the log has
-// at least 60% of the height; the header is one line (the title ellipsised), the composer one row until it is
+// at least 60% of the height; the header is one line (the title ellipsised, Share & export, Story Cards and the
+// two "sees" panels folded into a "More story tools" menu), the composer one row until it is
 // used and then grows with the words, and the lore notice's chip never covers the log's text. On a
 // desktop a picture is shown once: on the open canvas, in the story when the canvas is folded, in both for
 // whoever asks ("Also in the story", remembered).
@@ -76,7 +77,7 @@ async function openStory(page: Page, theme: "light" | "dark") {
   // The default: a picture shown once.
   await storeSession(page, writer, theme, "once");
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible({ timeout: 30_000 });
   await expect(canvas(page).getByRole("img", { name: "Generated story scene" })).toBeVisible({
     timeout: 20_000,
   });
@@ -113,6 +114,24 @@ for (const theme of ["light", "dark"] as const) {
     // The chip sits outside the log: it never covers its text.
     expect(overlaps(await box(chip), await box(log(page)))).toBe(false);
     await expectNoSeriousAxeViolations(page, `phone story (${theme})`);
+
+    // The four story tools fold into one menu beside Story Settings and Close, so the title has the room.
+    expect((await box(title)).width).toBeGreaterThan(PHONE.width * 0.4);
+    await expect(page.getByRole("button", { name: "Story Cards" })).toBeHidden();
+    await page.getByRole("button", { name: "More story tools" }).click();
+    const tools = page.getByRole("menu");
+    await expect(tools.getByRole("menuitem")).toHaveText([
+      "Share & export",
+      "Story Cards",
+      "What the narrator sees",
+      "What the camera sees",
+    ]);
+    await shoot(page, `phone-story-${theme}-tools`);
+    await expectNoSeriousAxeViolations(page, `phone story tools (${theme})`);
+    await tools.getByRole("menuitem", { name: "Story Cards" }).click();
+    await expect(page.getByRole("dialog", { name: "Story Cards" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
 
     // In use, the composer shows its modes and grows with the words, up to its limit.
     await message(page).click();

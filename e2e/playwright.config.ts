@@ -7,7 +7,8 @@ import { defineConfig, devices } from "@playwright/test";
 import { smtpPort } from "./support/mailbox";
 
 // Two servers: most specs run against one whose offline narrator writes without pauses; the specs whose
-// subject is streaming and Stop run against one that writes at a reading pace (40 words a second).
+// subject is streaming and Stop run against one that writes at a reading pace (20 words a second: a
+// slow machine still has time to press Stop mid-answer).
 const port = Number(process.env.E2E_PORT ?? 3100);
 const pacedPort = port + 1;
 const urlOf = (serverPort: number) => `http://127.0.0.1:${serverPort}`;
@@ -93,6 +94,6 @@ export default defineConfig({
   ],
   webServer: [
     server(port, { OFFLINE_TEXT_WORDS_PER_SECOND: "0" }),
-    server(pacedPort, { OFFLINE_TEXT_WORDS_PER_SECOND: "40" }),
+    server(pacedPort, { OFFLINE_TEXT_WORDS_PER_SECOND: "20" }),
   ],
 });

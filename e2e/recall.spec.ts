@@ -1,6 +1,7 @@
 // Recall in a real browser: a name told in the first turn of a story that has since outgrown the narrator's
 // window comes back. "What the narrator sees" lists the recalled turn with why; the player asks the narrator
 // and its answer brings the name back; pinning and forgetting change what is recalled. Both themes, phone.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -10,6 +11,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 let sink: Mailbox;
 let writer: SignedInAccount;
@@ -60,9 +62,11 @@ test("an early turn is recalled with why, brought back by the narrator, pinned a
   const storyId = await storyWithAPast(page);
   await storeSession(page, writer);
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "The Long Road" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "The Long Road" })).toBeVisible({
+    timeout: 30_000,
+  });
 
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const panel = page.getByRole("dialog", { name: "What the narrator sees" });
   await panel.getByLabel("Next message").fill(QUESTION);
   await panel.getByRole("button", { name: "Show" }).click();
@@ -106,7 +110,7 @@ test("the recalled turns fit a phone", async ({ page }) => {
   const storyId = await storyWithAPast(page);
   await storeSession(page, writer, "dark");
   await page.goto(`/stories/${storyId}`);
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const panel = page.getByRole("dialog", { name: "What the narrator sees" });
   await panel.getByLabel("Next message").fill(QUESTION);
   await panel.getByRole("button", { name: "Show" }).click();

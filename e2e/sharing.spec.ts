@@ -1,11 +1,13 @@
 // Share links in a real browser against the real server: the owner makes a link from the story's
 // "Share & export" dialog, a signed-out reader opens it and sees the story (its words inert, its picture
 // loaded, nothing of the account), and the moment the owner revokes it the page is a plain 404.
+
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { expectNoSeriousAxeViolations, failedRequest, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 
@@ -47,7 +49,7 @@ async function openShareDialog(page: Page) {
   await page.goto("/stories");
   await page.getByRole("button", { name: TITLE, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
-  await page.getByRole("button", { name: "Share & export" }).click();
+  await openStoryTool(page, "Share & export");
   return page.getByRole("dialog", { name: "Share & export" });
 }
 

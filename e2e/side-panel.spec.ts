@@ -4,6 +4,7 @@
 // of the next turn in tokens; another panel replaces it; Escape closes it and the focus goes back to its
 // button; the gallery picker of a card's portrait opens in view. On a 390 px phone it is a full-screen sheet.
 // Axe in both themes with the panel open.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -13,6 +14,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 // A turn with a painted scene and two axe passes: generous on a loaded machine.
@@ -75,7 +77,7 @@ async function openStory(page: Page, title: string, theme: "light" | "dark") {
   expect(card.ok(), await card.text()).toBe(true);
   await storeSession(page, writer, theme);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
   return story.id;
 }
 
@@ -125,7 +127,7 @@ test("the settings stay open beside the story while a turn is written; counts, s
   await showTheme(page, "light");
 
   // Another panel replaces it: the cards, with their tokens beside the title.
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = panel(page, "Story Cards");
   await expect(cards).toBeVisible();
   await expect(settings).toHaveCount(0);
@@ -148,7 +150,7 @@ test("the gallery picker of a card's portrait opens in view", async ({ page }) =
   // The gallery holds the scene painted in the first test.
   await page.setViewportSize({ width: 1280, height: 720 });
   await openStory(page, "Portraits", "light");
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = panel(page, "Story Cards");
   await cards.getByRole("button", { name: "New card" }).click();
   await cards.getByLabel("Name").fill("Old Ansel");

@@ -2,6 +2,7 @@
 // Story Cards dialog with an uploaded portrait wakes when a turn names its trigger; the narrator names it,
 // and "What the narrator sees" lists it as active and its portrait as an image reference for the scene.
 // "Make a card" on a narrator message opens the editor on a draft. Axe in both themes.
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -10,6 +11,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 // A turn with a painted scene, two axe passes and the dialogs: generous on a loaded machine.
@@ -54,7 +56,7 @@ async function openNewStory(page: Page, title: string, theme: "light" | "dark") 
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer, theme);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
   return story.id;
 }
 
@@ -71,7 +73,7 @@ test(`a card with a portrait wakes on its trigger: the narrator names it, the co
 }) => {
   const theme = "light";
   await openNewStory(page, `Harbour ${theme}`, theme);
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = dialog(page, "Story Cards");
   await expect(cards.getByText("No cards yet.")).toBeVisible();
   await cards.getByRole("button", { name: "New card" }).click();
@@ -115,7 +117,7 @@ test(`a card with a portrait wakes on its trigger: the narrator names it, the co
   });
 
   // The next scene would still use the card: it is named in the newest messages.
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const context = dialog(page, "What the narrator sees");
   await expect(context.getByRole("region", { name: "Active Story Cards" })).toContainText("Captain Rell");
   await expect(
@@ -128,11 +130,11 @@ test(`a card with a portrait wakes on its trigger: the narrator names it, the co
   await page.keyboard.press("Escape");
 
   // Switched off, the card sleeps: the context no longer lists it.
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   await cards.getByRole("switch", { name: "Enabled: Captain Rell" }).click();
   await expect(cards.getByRole("switch", { name: "Enabled: Captain Rell" })).not.toBeChecked();
   await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   await expect(context.getByRole("region", { name: "Active Story Cards" })).toContainText("None");
   await expect(context.getByRole("region", { name: "Image references" })).toContainText("words alone");
   await page.keyboard.press("Escape");
@@ -168,7 +170,7 @@ test("the cards dialog fits a 390 px phone", async ({ page }) => {
       description: "A white tower on black rocks; its lamp has been dark for ten years.",
     },
   });
-  await page.getByRole("button", { name: "Story Cards" }).click();
+  await openStoryTool(page, "Story Cards");
   const cards = dialog(page, "Story Cards");
   await expect(cards.getByRole("listitem", { name: "Ashford Lighthouse" })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

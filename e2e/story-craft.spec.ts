@@ -3,6 +3,7 @@
 // the version on screen survives a reload; edit changes a message's words; undo takes the newest exchange
 // out (its picture stays in the gallery); continue lets the narrator carry on its answer in place. Axe in
 // both themes. (Retry's choices, continue in place and redo: turn-actions.spec.ts.)
+
 import { expect, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import {
@@ -12,6 +13,7 @@ import {
   watchConsole,
 } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 test.describe.configure({ mode: "serial" });
 
@@ -42,7 +44,7 @@ async function openNewStory(page: Page, title: string, theme?: "light" | "dark")
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer, theme);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
   return story.id;
 }
 
@@ -263,7 +265,7 @@ test("Memory and Author's Note in the settings dialog; the narrator's view shows
   await page.getByRole("button", { name: "Save" }).click();
   await expect(narrator(page).first()).toContainText("Old Ansel hands you a brass key.");
 
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const panel = page.getByRole("dialog", { name: "What the narrator sees" });
   await panel.getByLabel("Next message").fill("I turn the key");
   await panel.getByRole("button", { name: "Show" }).click();

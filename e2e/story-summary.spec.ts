@@ -1,10 +1,12 @@
 // The rolling summary in a real browser: a story that outgrew the narrator's window shows "The story so far"
 // in Story Settings, written by the narrator's summary job; the player corrects it, the correction is kept,
 // and "What the narrator sees" lists it as its own part, with the corrected words sent. Both themes, phone.
+
 import { expect, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
 import { type ConsoleWatch, expectNoSeriousAxeViolations, shoot, watchConsole } from "./support/page-checks";
 import { bearer, newAccount, registerVerified, type SignedInAccount, storeSession } from "./support/session";
+import { openStoryTool } from "./support/story-tools";
 
 let sink: Mailbox;
 let writer: SignedInAccount;
@@ -49,7 +51,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
 
   await storeSession(page, writer, "dark");
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Salt Roads" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Salt Roads" })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Story Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Story Settings" });
   const summary = dialog.getByLabel("The story so far");
@@ -67,7 +69,7 @@ test("the story so far: written as the story outgrows the window, corrected by t
   await expect(summary).toHaveValue("You came to the quay to find your drowned brother's lantern.");
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
-  await page.getByRole("button", { name: "What the narrator sees" }).click();
+  await openStoryTool(page, "What the narrator sees");
   const panel = page.getByRole("dialog", { name: "What the narrator sees" });
   const sent = panel.getByRole("region", { name: "Messages sent" }).getByRole("listitem");
   await expect(sent.first()).toContainText("You came to the quay to find your drowned brother's lantern.");

@@ -69,10 +69,16 @@ test("choose 9:16 and a seed, see an upright result, and repeat it with the same
   // Upright: the tile, and the picture in it, are taller than wide.
   const box = (await first.boundingBox())!;
   expect(box.height).toBeGreaterThan(box.width * 1.6);
-  const natural = await first
-    .locator("img")
-    .evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
-  expect(natural[1]!).toBeGreaterThan(natural[0]!);
+  // Visible comes before decoded: wait for the picture's own size before reading its shape.
+  await expect
+    .poll(() =>
+      first
+        .locator("img")
+        .evaluate((img: HTMLImageElement) =>
+          img.naturalWidth > 0 ? img.naturalHeight / img.naturalWidth : 0,
+        ),
+    )
+    .toBeGreaterThan(1);
   await expect(results.getByText("Seed 4242")).toBeVisible();
   await shootAll(page, "studio-shapes-result");
   await expectNoSeriousAxeViolationsInBothThemes(page, "Studio with a 9:16 result");
@@ -155,8 +161,14 @@ test("stories' scenes in the new shapes (9:16 and 21:9) show on the canvas whole
     const scene = canvas.getByRole("img", { name: "Generated story scene" });
     await expect(scene).toBeVisible({ timeout: 30_000 });
     // The picture has the story's shape, and the frame takes it: nothing of it is cut away.
-    const natural = await scene.evaluate((img: HTMLImageElement) => img.naturalHeight / img.naturalWidth);
-    expect(natural).toBeCloseTo(value, 1);
+    // Visible comes before decoded: wait for the picture's own size before reading its shape.
+    await expect
+      .poll(() =>
+        scene.evaluate((img: HTMLImageElement) =>
+          img.naturalWidth > 0 ? img.naturalHeight / img.naturalWidth : 0,
+        ),
+      )
+      .toBeCloseTo(value, 1);
     await expect
       .poll(async () => {
         const frame = await canvas.getByTestId("scene-frame").boundingBox();

@@ -54,10 +54,24 @@ const width = (locator: Locator) => locator.evaluate((element) => element.getBou
 async function openStory(page: Page) {
   await storeSession(page, writer, undefined, "once");
   await page.goto(`/stories/${storyId}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Lantern Quay" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Lantern Quay" })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(canvas(page).getByRole("img", { name: "Generated story scene" })).toBeVisible({
     timeout: 20_000,
   });
+}
+
+/** A box's width once it stops changing (two reads 250 ms apart agree), for layouts still settling. */
+async function settledWidth(locator: Locator): Promise<number> {
+  let last = await width(locator);
+  for (let tries = 0; tries < 40; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await width(locator);
+    if (Math.abs(now - last) < 0.5) return now;
+    last = now;
+  }
+  return last;
 }
 
 test("desktop: the story text has at least half the width; the scene is resized and folded, remembered", async ({
@@ -91,7 +105,8 @@ test("desktop: the story text has at least half the width; the scene is resized 
   for (let n = 0; n < 5; n++) await page.keyboard.press("ArrowRight");
   await expect(handle(page)).toHaveAttribute("aria-valuenow", "60");
   await expect.poll(() => width(canvas(page))).toBeLessThan(sceneAtHalf - 80);
-  const sceneNarrower = await width(canvas(page));
+  // Read once the layout has come to rest: a loaded machine can still be moving it after the poll above.
+  const sceneNarrower = await settledWidth(canvas(page));
 
   // Remembered across a reload.
   await page.reload();
@@ -167,8 +182,14 @@ test("a story whose scenes are 3:4 shows them upright on the canvas, whole", asy
   const scene = canvas(page).getByRole("img", { name: "Generated story scene" });
   await expect(scene).toBeVisible({ timeout: 30_000 });
   // The picture is upright and the frame takes its shape: nothing of it is cut away.
-  const natural = await scene.evaluate((img: HTMLImageElement) => img.naturalHeight / img.naturalWidth);
-  expect(natural).toBeCloseTo(4 / 3, 2);
+  // Visible comes before decoded: wait for the picture's own size before reading its shape.
+  await expect
+    .poll(() =>
+      scene.evaluate((img: HTMLImageElement) =>
+        img.naturalWidth > 0 ? img.naturalHeight / img.naturalWidth : 0,
+      ),
+    )
+    .toBeCloseTo(4 / 3, 2);
   await expect
     .poll(async () => {
       const frame = await canvas(page).getByTestId("scene-frame").boundingBox();

@@ -44,7 +44,7 @@ test("continue in place, retry new words keeping the picture, undo then redo", a
   const story = (await created.json()).story as { id: string };
   await storeSession(page, writer);
   await page.goto(`/stories/${story.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Vault" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Vault" })).toBeVisible({ timeout: 30_000 });
 
   await page.getByRole("button", { name: "Image", exact: true }).click();
   await page.getByLabel("Message", { exact: true }).fill("I turn the great wheel of the vault door");

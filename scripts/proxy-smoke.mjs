@@ -86,9 +86,16 @@ const spoofed = await fetch(`${base}/api/config?probe=${probe}`, {
 });
 check(spoofed.ok, `GET /api/config answered ${spoofed.status}`);
 await spoofed.arrayBuffer();
-const logged = readFileSync(log, "utf8")
-  .split("\n")
-  .find((line) => line.includes(`probe=${probe}`) && line.includes("remoteAddress"));
+// The request's log line is written as the response ends, so it can land a moment after the answer: wait for it.
+const findLogged = () =>
+  readFileSync(log, "utf8")
+    .split("\n")
+    .find((line) => line.includes(`probe=${probe}`) && line.includes("remoteAddress"));
+let logged = findLogged();
+for (let waited = 0; !logged && waited < 5000; waited += 100) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  logged = findLogged();
+}
 check(logged, "no request log line for the probe");
 const address = JSON.parse(logged).req?.remoteAddress;
 check(address === "127.0.0.1", `the app took ${address} as the client, not the address the proxy added`);

@@ -31,10 +31,22 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
+/**
+ * The interface languages the app is written in (decision 0155): English is the source, German and Spanish are
+ * complete translations. A player's choice is kept on the account; the mails follow it.
+ */
+export const LOCALES = ["en", "de", "es"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const localeSchema = z.enum(LOCALES, {
+  error: () => `Language must be one of: ${LOCALES.join(", ")}`,
+});
+
 export const registerRequestSchema = z.object({
   email: emailSchema,
   username: usernameSchema,
   password: passwordSchema,
+  /** The language the player was using when they signed up: the verification mail is written in it. */
+  locale: localeSchema.optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
@@ -101,8 +113,14 @@ export const userSchema = z.object({
   created_at: z.string(),
   /** "admin" for an administrator (the app then offers the admin console); absent or "player" otherwise. */
   role: z.enum(["player", "admin"]).optional(),
+  /** The interface language the player chose (decision 0155); null until they choose (the browser's then). */
+  locale: localeSchema.nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/** PATCH /api/profile: what a player may change about their own account. */
+export const profileUpdateSchema = z.strictObject({ locale: localeSchema });
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 export const verifyUserResponseSchema = userSchema.extend({ valid: z.literal(true) });
 export type VerifyUserResponse = z.infer<typeof verifyUserResponseSchema>;
@@ -112,6 +130,12 @@ export const logoutResponseSchema = z.object({ success: z.literal(true) });
 /** Messages the client shows word for word: the server sends them and the web shows them unchanged. */
 export const forgotPasswordMessage = (email: string) =>
   `If an account exists with ${email}, we've sent a password reset link to your inbox.`;
+/** A password sign-in, sign-up or reset where the install signs in only with its OIDC provider (403). */
+export const passwordSignInOffMessage = (provider: string) =>
+  `Signing in with a password is turned off here. Please sign in with ${provider}.`;
+/** Confirming a deletion at the provider, for an account no provider account is linked to (403). */
+export const oidcNotLinkedMessage = (provider: string) =>
+  `This account does not sign in with ${provider}. Please confirm with your password.`;
 export const RESEND_VERIFICATION_MESSAGE = "Verification email sent! Please check your inbox.";
 export const EMAIL_VERIFIED_MESSAGE = "Email verified successfully! You can now log in.";
 

@@ -224,8 +224,9 @@ export const adminVendorHealthSchema = z.object({
 });
 
 export const adminHealthSchema = z.object({
-  /** Since when the vendor figures count (an hour ago, or this process's start if later). */
+  /** Since when the vendor figures count (an hour ago, or the install's first figure or process if later). */
   since: z.string(),
+  /** Every live process's calls, summed (decision 0159). */
   vendors: z.array(adminVendorHealthSchema),
   queue: z.object({
     /** Jobs not finished by kind and state (created, retry, active). */
@@ -240,7 +241,13 @@ export const adminHealthSchema = z.object({
     ),
   }),
   storage: z.object({ used_bytes: z.number(), accounts: z.number() }),
+  /** Summed over every live process. */
   event_streams_open: z.number(),
+  /**
+   * The server processes that reported within the last two minutes (decision 0159): all of them, those that
+   * serve the API and those that run jobs (a process doing both counts in each).
+   */
+  processes: z.object({ reporting: z.number(), http: z.number(), worker: z.number() }),
 });
 export type AdminHealth = z.infer<typeof adminHealthSchema>;
 
@@ -253,7 +260,13 @@ export const adminSharesQuerySchema = z.object({
     .trim()
     .max(300)
     .optional()
-    .describe("A share link or its token, or part of the owner's email or username"),
+    .describe(
+      "A share link or its token, part of the owner's email or username, or part of the story's title",
+    ),
+  /** live: links that work; taken_down: links an administrator took down (which can be lifted). */
+  status: z
+    .enum(["live", "taken_down"], { error: () => "status must be live or taken_down" })
+    .default("live"),
   cursor: z.string().max(200).optional(),
 });
 export type AdminSharesQuery = z.infer<typeof adminSharesQuerySchema>;
@@ -266,6 +279,8 @@ export const adminShareSchema = z.object({
   owner_id: z.string(),
   owner_email: z.string(),
   created_at: z.string(),
+  /** When and why an administrator took the link down; null for a live link. */
+  taken_down: z.object({ at: z.string(), reason: z.string() }).nullable(),
 });
 export type AdminShare = z.infer<typeof adminShareSchema>;
 
@@ -280,6 +295,10 @@ export const adminTakeDownSchema = z.object({
   reason: z.string().trim().min(1, "A reason is required: the owner sees it").max(ADMIN_REASON_MAX),
 });
 export const adminTakenDownSchema = z.object({ taken_down: z.literal(true), story_title: z.string() });
+export const adminLiftTakedownSchema = z
+  .object({ reason: z.string().trim().max(ADMIN_REASON_MAX).optional() })
+  .nullish();
+export const adminTakedownLiftedSchema = z.object({ lifted: z.literal(true), story_title: z.string() });
 
 export const adminForceResetSchema = z
   .object({ reason: z.string().trim().max(ADMIN_REASON_MAX).optional() })
@@ -292,4 +311,74 @@ export const adminDeleteUserSchema = z.object({
   /** The account's email typed again, so a slip of the mouse deletes nobody. */
   confirm_email: z.string().trim().max(320),
 });
+/** The 200 of a deletion when the install keeps no archive (DELETED_ACCOUNT_ARCHIVE_DAYS=0): done at once. */
 export const adminUserDeletedSchema = z.object({ deleted: z.literal(true), ledger_rows_kept: z.number() });
+
+// Archives of deleted accounts (decision 0157): when the install keeps them, an administrator's deletion disables
+// the account at once, then the worker makes its data export (the player's own archive, decision 0143), keeps it
+// for the operator for DELETED_ACCOUNT_ARCHIVE_DAYS and deletes the account.
+
+/**
+ * queued: the account is disabled and waits for the worker; building: its archive is being made (the account is
+ * deleted right after); kept: the account is deleted and its archive kept until expires_at; failed: the archive
+ * could not be made, the account stays disabled (not deleted) until it is retried or the deletion is cancelled.
+ */
+export const ADMIN_ARCHIVE_STATUSES = ["queued", "building", "kept", "failed"] as const;
+
+export const adminArchiveSchema = z.object({
+  id: z.string(),
+  status: z.enum(ADMIN_ARCHIVE_STATUSES),
+  /** 0 to 100 while it is made. */
+  progress: z.number(),
+  step: z.string().nullable(),
+  error: z.string().nullable(),
+  /** The former account's address and username, kept with the archive so the operator can answer a request. */
+  email: z.string(),
+  username: z.string(),
+  /** The account's id while it exists (queued, building, failed); null once it is deleted. */
+  user_id: z.string().nullable(),
+  /** The administrator who deleted it (their address now; null when that account is gone too). */
+  deleted_by: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** When the deletion was ordered, when the account was deleted, and when the archive is removed. */
+  created_at: z.string(),
+  deleted_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  filename: z.string().nullable(),
+  bytes: z.number().nullable(),
+});
+export type AdminArchive = z.infer<typeof adminArchiveSchema>;
+
+/** The 202 of a deletion when the install keeps archives: the account is disabled; follow the archive. */
+export const adminUserDeletingSchema = z.object({
+  deleting: z.literal(true),
+  /** Days the archive is kept once made (DELETED_ACCOUNT_ARCHIVE_DAYS). */
+  kept_days: z.number(),
+  archive: adminArchiveSchema,
+});
+export type AdminUserDeleting = z.infer<typeof adminUserDeletingSchema>;
+
+export const adminArchivesQuerySchema = z.object({
+  cursor: z.string().max(200).optional().describe("next_cursor of the previous page"),
+});
+export const adminArchivesResponseSchema = z.object({
+  archives: z.array(adminArchiveSchema),
+  next_cursor: z.string().nullable(),
+});
+export type AdminArchivesResponse = z.infer<typeof adminArchivesResponseSchema>;
+export const adminArchiveParamsSchema = z.object({ id: z.uuid() });
+export const adminArchiveResponseSchema = z.object({ archive: adminArchiveSchema });
+export const adminArchiveDownloadSchema = z.object({
+  /** A signed link that expires (MEDIA_URL_TTL_SECONDS), as the player's own archive has. */
+  download_url: z.string(),
+  filename: z.string(),
+  bytes: z.number(),
+});
+export const adminArchiveRemoveSchema = z
+  .object({ reason: z.string().trim().max(ADMIN_REASON_MAX).optional() })
+  .nullish();
+export const adminArchiveRemovedSchema = z.object({ removed: z.literal(true) });
+
+/** Enabling an account while its deletion is being made (409): the job would delete it anyway. */
+export const ENABLE_WHILE_DELETING_MESSAGE =
+  "This account is being deleted: its archive is being made. It can be enabled again only if the deletion fails.";

@@ -7,6 +7,7 @@ import { leaveRoutes } from "./accounts/leave-routes";
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
+import { type HealthReport, startHealthReport } from "./admin/health-report";
 import { adminRoutes } from "./admin/routes";
 import { mediaEventOf } from "./chat/presentation";
 import { chatRoutes } from "./chat/routes";
@@ -74,6 +75,11 @@ export type AppDeps = {
   logStream?: { write: (line: string) => void };
   /** The process sets `draining` when it starts to stop, so readiness fails before connections close. */
   lifecycle?: Lifecycle;
+  /**
+   * The process's report for the Health tab (decision 0159), started and stopped by the process (server.ts);
+   * without one the app starts its own and stops it as it closes (tests).
+   */
+  healthReport?: HealthReport;
 };
 
 const SOCKET_IDLE_MS = 10 * 60_000;
@@ -176,12 +182,18 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   installPasswordLoginSwitch(app, deps.config);
   // Every route module is a plugin of the same shape, registered in order with the same options.
   const routes: RouteModuleOptions = { ctx, kit };
+  let healthReport = deps.healthReport;
+  if (!healthReport) {
+    const own = startHealthReport(ctx, { role: deps.config.worker === "off" ? "http" : "both" });
+    app.addHook("onClose", async () => own.stop());
+    healthReport = own;
+  }
   await app.register(systemRoutes, routes);
   await app.register(newsletterRoutes, routes);
   await app.register(accountRoutes, routes);
   await app.register(leaveRoutes, routes);
   await app.register(oidcRoutes, routes);
-  await app.register(adminRoutes, routes);
+  await app.register(adminRoutes, { ...routes, healthReport });
   await app.register(creditRoutes, routes);
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);

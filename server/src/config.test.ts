@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
@@ -135,6 +137,7 @@ describe("loadConfig", () => {
     ["SMTP_URL", "http://mail"],
     ["TEXT_PROVIDER", "gpt"],
     ["IMAGE_PROVIDER", "dalle"],
+    ["VIDEO_PROVIDER", "a1111"],
     ["MEDIA_STORAGE", "ftp"],
     ["PROVIDER_TIMEOUT_SECONDS", "0"],
     ["PAYMENT_PROVIDER", "paypal"],
@@ -182,6 +185,57 @@ describe("loadConfig", () => {
       baseUrl: "http://localhost:11434/v1",
       model: "llama3",
     });
+  });
+
+  it("points at the operator's own GPU without a key: AUTOMATIC1111 or ComfyUI, and ComfyUI video", () => {
+    const a1111 = loadConfig({
+      IMAGE_PROVIDER: "a1111",
+      IMAGE_BASE_URL: "http://gpu.lan:7860",
+      IMAGE_UPSCALER: "4x-UltraSharp",
+    });
+    expect(a1111.providers.image).toEqual({
+      kind: "a1111",
+      apiKey: undefined,
+      baseUrl: "http://gpu.lan:7860",
+      model: undefined,
+    });
+    expect(a1111.providers.imageUpscaler).toBe("4x-UltraSharp");
+    const comfy = loadConfig({
+      IMAGE_PROVIDER: "comfyui",
+      VIDEO_PROVIDER: "comfyui",
+      IMAGE_API_KEY: "user:password",
+    });
+    expect(comfy.providers.image).toMatchObject({ kind: "comfyui", apiKey: "user:password" });
+    expect(comfy.providers.video).toMatchObject({ kind: "comfyui", apiKey: undefined });
+    expect(comfy.providers.comfyuiWorkflows).toBeUndefined();
+  });
+
+  it("reads the operator's ComfyUI workflows at start, and stops on one it cannot use, naming the file", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "storyverse-comfy-"));
+    const workflow = {
+      "1": { class_type: "CheckpointLoaderSimple", inputs: { ckpt_name: "{{checkpoint}}" } },
+      "2": { class_type: "CLIPTextEncode", inputs: { text: "{{prompt}}", clip: ["1", 1] } },
+    };
+    writeFileSync(path.join(dir, "txt2img.json"), JSON.stringify(workflow));
+    const env = { IMAGE_PROVIDER: "comfyui", COMFYUI_WORKFLOW_DIR: dir };
+    expect(loadConfig(env).providers.comfyuiWorkflows).toEqual({ txt2img: workflow });
+    // Ignored while ComfyUI is not in use.
+    expect(loadConfig({ COMFYUI_WORKFLOW_DIR: dir }).providers.comfyuiWorkflows).toBeUndefined();
+
+    writeFileSync(path.join(dir, "img2img.json"), JSON.stringify(workflow));
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      "Invalid environment variable COMFYUI_WORKFLOW_DIR: img2img.json: the img2img workflow needs the placeholder {{image}}",
+    );
+    expect(() => loadConfig({ ...env, COMFYUI_WORKFLOW_DIR: path.join(dir, "missing") })).toThrow(
+      /^Invalid environment variable COMFYUI_WORKFLOW_DIR: cannot read the folder/,
+    );
   });
 
   it("speaks offline by default, and reads the TTS settings", () => {

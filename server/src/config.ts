@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { type ComfyWorkflows, readWorkflowDir, WorkflowError } from "./providers/comfyui/workflows";
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -105,19 +106,25 @@ const envSchema = z.object({
   TEXT_BASE_URL: z.url("must be an absolute URL").optional(),
   TEXT_MODEL: z.string().optional(),
   IMAGE_PROVIDER: z
-    .enum(["offline", "openai", "byteplus", "replicate"], {
-      error: "must be offline, openai, byteplus or replicate",
+    .enum(["offline", "openai", "byteplus", "replicate", "a1111", "comfyui"], {
+      error: "must be offline, openai, byteplus, replicate, a1111 or comfyui",
     })
     .default("offline"),
   IMAGE_API_KEY: z.string().optional(),
   IMAGE_BASE_URL: z.url("must be an absolute URL").optional(),
   IMAGE_MODEL: z.string().optional(),
+  /** The upscaler an own-GPU upscale uses: an A1111 upscaler's name, a ComfyUI upscale model's file (decision 0156). */
+  IMAGE_UPSCALER: z.string().trim().min(1).optional(),
   VIDEO_PROVIDER: z
-    .enum(["offline", "byteplus", "replicate"], { error: "must be offline, byteplus or replicate" })
+    .enum(["offline", "byteplus", "replicate", "comfyui"], {
+      error: "must be offline, byteplus, replicate or comfyui",
+    })
     .default("offline"),
   VIDEO_API_KEY: z.string().optional(),
   VIDEO_BASE_URL: z.url("must be an absolute URL").optional(),
   VIDEO_MODEL: z.string().optional(),
+  /** A folder of the operator's own ComfyUI workflows (API format) replacing the shipped ones by name. */
+  COMFYUI_WORKFLOW_DIR: z.string().trim().min(1).optional(),
   SPEECH_PROVIDER: z.enum(["none", "openai"], { error: "must be none or openai" }).default("none"),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_BASE_URL: z.url("must be an absolute URL").optional(),
@@ -174,6 +181,16 @@ const envSchema = z.object({
     .min(0, "must be 0 (unlimited) or more")
     .max(1_000_000_000)
     .default(2048),
+  /**
+   * Days an administrator-deleted account's data export is kept for the operator before it is removed (decision
+   * 0157); 0 keeps none (the deletion is then done at once, as a player's own is).
+   */
+  DELETED_ACCOUNT_ARCHIVE_DAYS: z.coerce
+    .number({ error: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(0, "must be 0 (keep none) or more")
+    .max(3650, "must be at most 3650 days")
+    .default(30),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number({ error: "must be a number" })
     .int()
@@ -350,6 +367,8 @@ export type Config = {
   storage: StorageConfig;
   /** Each account's media storage in MB unless set per account (MEDIA_QUOTA_MB; 0: unlimited). */
   mediaQuotaMb: number;
+  /** Days an administrator-deleted account's data export is kept for the operator (0: none; decision 0157). */
+  deletedAccountArchiveDays: number;
   payments: PaymentsConfig;
   /** Sign-in by OIDC when OIDC_ISSUER_URL is set (decision 0146). */
   oidc: OidcConfig | undefined;
@@ -382,8 +401,12 @@ export type ProviderSettings<Kind extends string> = {
 
 export type ProvidersConfig = {
   text: ProviderSettings<"offline" | "openai" | "byteplus">;
-  image: ProviderSettings<"offline" | "openai" | "byteplus" | "replicate">;
-  video: ProviderSettings<"offline" | "byteplus" | "replicate">;
+  image: ProviderSettings<"offline" | "openai" | "byteplus" | "replicate" | "a1111" | "comfyui">;
+  video: ProviderSettings<"offline" | "byteplus" | "replicate" | "comfyui">;
+  /** The upscaler an own-GPU upscale asks for (IMAGE_UPSCALER); absent: the adapter's default. */
+  imageUpscaler?: string | undefined;
+  /** The operator's own ComfyUI workflows (COMFYUI_WORKFLOW_DIR), read and checked at start. */
+  comfyuiWorkflows?: Partial<ComfyWorkflows> | undefined;
   speech: ProviderSettings<"none" | "openai">;
   /** Text to speech; "none" turns narration off. */
   voice: ProviderSettings<"offline" | "openai" | "elevenlabs" | "none">;
@@ -545,6 +568,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         baseUrl: e.EMBEDDINGS_BASE_URL,
         model: e.EMBEDDINGS_MODEL,
       },
+      imageUpscaler: e.IMAGE_UPSCALER,
+      comfyuiWorkflows: comfyuiWorkflows(e),
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
       offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,
       offlineMediaScale: e.OFFLINE_MEDIA_SCALE,
@@ -564,6 +589,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           }
         : { kind: "local", dir: path.join(dataDir, "media"), urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS },
     mediaQuotaMb: e.MEDIA_QUOTA_MB,
+    deletedAccountArchiveDays: e.DELETED_ACCOUNT_ARCHIVE_DAYS,
     payments:
       e.PAYMENT_PROVIDER === "stripe"
         ? {
@@ -647,7 +673,23 @@ function requirePaymentKeys(e: z.infer<typeof envSchema>): void {
   }
 }
 
-/** A hosted vendor needs its key; an OpenAI-compatible server on a custom base URL (Ollama, vLLM) may not. */
+/** The operator's ComfyUI workflows, when ComfyUI is in use and COMFYUI_WORKFLOW_DIR names a folder of them. */
+function comfyuiWorkflows(e: z.infer<typeof envSchema>): Partial<ComfyWorkflows> | undefined {
+  if (!e.COMFYUI_WORKFLOW_DIR || (e.IMAGE_PROVIDER !== "comfyui" && e.VIDEO_PROVIDER !== "comfyui")) {
+    return undefined;
+  }
+  try {
+    return readWorkflowDir(path.resolve(e.COMFYUI_WORKFLOW_DIR));
+  } catch (error) {
+    if (!(error instanceof WorkflowError)) throw error;
+    throw new ConfigError(`Invalid environment variable COMFYUI_WORKFLOW_DIR: ${error.message}`);
+  }
+}
+
+/**
+ * A hosted vendor needs its key; an OpenAI-compatible server on a custom base URL (Ollama, vLLM) may not, nor
+ * the operator's own GPU (AUTOMATIC1111, ComfyUI), which takes none unless it was started with one.
+ */
 function requireProviderKeys(e: z.infer<typeof envSchema>): void {
   const checks = [
     ["TEXT", e.TEXT_PROVIDER, e.TEXT_API_KEY, e.TEXT_BASE_URL],
@@ -658,7 +700,12 @@ function requireProviderKeys(e: z.infer<typeof envSchema>): void {
     ["EMBEDDINGS", e.EMBEDDINGS_PROVIDER, e.EMBEDDINGS_API_KEY, e.EMBEDDINGS_BASE_URL],
   ] as const;
   for (const [prefix, kind, key, baseUrl] of checks) {
-    const keyless = kind === "offline" || kind === "none" || (kind === "openai" && baseUrl);
+    const keyless =
+      kind === "offline" ||
+      kind === "none" ||
+      kind === "a1111" ||
+      kind === "comfyui" ||
+      (kind === "openai" && baseUrl);
     if (!keyless && !key) {
       throw new ConfigError(
         `Invalid environment variable ${prefix}_API_KEY: required when ${prefix}_PROVIDER=${kind}`,

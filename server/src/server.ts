@@ -2,6 +2,8 @@
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
 import { startAccountArchiveSweep } from "./accounts/leave-export";
+import { startDeletedAccountArchiveSweep } from "./admin/archives";
+import { type HealthReport, startHealthReport } from "./admin/health-report";
 import { buildApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
@@ -59,6 +61,7 @@ export async function startServer(
   let app: TypedApp | undefined;
   let stopSweep: (() => Promise<void>) | undefined;
   let stopHousekeeping: (() => Promise<void>) | undefined;
+  let healthReport: HealthReport | undefined;
   try {
     // The job queue installs or upgrades its own schema as it starts: under the migrations' lock too.
     const { report, result: queue } = await migrateThen(database, () =>
@@ -76,6 +79,14 @@ export async function startServer(
       config.mediaQuotaMb,
     );
 
+    // This process's vendor calls and streams for the Health tab (decision 0159), written until the very end:
+    // jobs still finishing after HTTP closes make vendor calls too.
+    const logOf = () => app?.log ?? consoleLogger;
+    healthReport = startHealthReport(
+      { db: database.db, log: { info: (o, m) => logOf().info(o, m), warn: (o, m) => logOf().warn(o, m) } },
+      { role: config.worker === "only" ? "worker" : config.worker === "off" ? "http" : "both" },
+    );
+
     let url: string | undefined;
     const lifecycle: Lifecycle = { draining: false };
     if (config.worker !== "only") {
@@ -88,6 +99,7 @@ export async function startServer(
         clock,
         webDistDir: options.webDistDir ?? defaultWebDistDir,
         lifecycle,
+        healthReport,
       });
       url = await app.listen({ port: config.port, host: config.host });
     }
@@ -116,6 +128,8 @@ export async function startServer(
       const stopChunkSweep = startSpeechChunkSweep(ctx);
       // Account archives past their 7 days lose their file (decision 0143).
       const stopArchiveSweep = startAccountArchiveSweep(ctx);
+      // Archives of deleted accounts past DELETED_ACCOUNT_ARCHIVE_DAYS lose their file and row (decision 0157).
+      const stopDeletedArchiveSweep = startDeletedAccountArchiveSweep(ctx);
       stopSweep = async () => {
         await Promise.all([
           stopChargeSweep(),
@@ -123,17 +137,28 @@ export async function startServer(
           stopOrphanSweep(),
           stopChunkSweep(),
           stopArchiveSweep(),
+          stopDeletedArchiveSweep(),
         ]);
       };
     }
     stopHousekeeping = startHousekeeping(database, app?.log ?? consoleLogger);
-    return running(config, { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping });
+    return running(config, {
+      app,
+      database,
+      jobs,
+      url,
+      lifecycle,
+      stopSweep,
+      stopHousekeeping,
+      stopHealthReport: healthReport.stop,
+    });
   } catch (error) {
     const quietly = (step: Promise<unknown> | undefined) => step?.catch(() => undefined);
     await quietly(app?.close());
     await quietly(stopSweep?.());
     await quietly(stopHousekeeping?.());
     await quietly(jobs?.stop(5_000));
+    await quietly(healthReport?.stop());
     await quietly(database.close());
     throw error;
   }
@@ -150,9 +175,10 @@ function running(
     lifecycle: Lifecycle;
     stopSweep: (() => Promise<void>) | undefined;
     stopHousekeeping: () => Promise<void>;
+    stopHealthReport: () => Promise<void>;
   },
 ): RunningServer {
-  const { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping } = parts;
+  const { app, database, jobs, url, lifecycle, stopSweep, stopHousekeeping, stopHealthReport } = parts;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -167,6 +193,8 @@ function running(
       await jobs.stop();
       await stopSweep?.();
       await stopHousekeeping();
+      // The last vendor calls written and this process's heartbeat removed, before the database closes.
+      await stopHealthReport();
       await database.close();
     })();
     return stopping;

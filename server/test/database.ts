@@ -74,3 +74,18 @@ export async function createTestDatabase(options: { dir?: string } = {}): Promis
   await runMigrations(database);
   return { database, target: { pgliteDir: "memory://" }, cleanup: () => database.close() };
 }
+
+/**
+ * Runs a fault test's DDL (a trigger, a constraint), again if PostgreSQL aborts it as a deadlock's victim (at most
+ * 5 tries): DDL locks its table whole while the app's own job workers may be locking it too (CI met this).
+ */
+export async function ddlRetryingDeadlocks(database: Database, sql: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const failed = await database.executeSql(sql).then(
+      () => null,
+      (error: { code?: string }) => error,
+    );
+    if (!failed) return;
+    if (failed.code !== "40P01" || attempt === 5) throw failed;
+  }
+}

@@ -48,6 +48,12 @@ const builtFeatures: { name: string; named: RegExp; denied?: RegExp; file: strin
     file: "web/src/features/stories/api/retry-story-message.ts",
     contains: "apiStreamRequest",
   },
+  {
+    name: "deleting an account confirmed by a fresh OIDC sign-in",
+    named: /fresh (?:OIDC )?sign-in/i,
+    file: "server/src/oidc/service.ts",
+    contains: "finishDeleteAccount",
+  },
 ];
 
 /** Words that say something does not exist yet. */

@@ -64,6 +64,9 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   admin: [
     { drizzle: "usageCaps", sql: "usage_caps" },
     { drizzle: "adminAudit", sql: "admin_audit" },
+    { drizzle: "vendorCallMinutes", sql: "vendor_call_minutes" },
+    { drizzle: "serverProcesses", sql: "server_processes" },
+    { drizzle: "deletedAccountArchives", sql: "deleted_account_archives" },
   ],
 };
 

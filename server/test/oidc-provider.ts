@@ -104,13 +104,15 @@ export class CookieJar {
 
 /**
  * Follows the provider from `url` as a browser would, signing in as `accountId` on its login page and
- * pressing Continue on its consent page, until it redirects to `stopAt` (the app); returns that URL.
+ * pressing Continue on its consent page, until it redirects to `stopAt` (the app); returns that URL. The
+ * pages it answered ("login", "consent") are added to `seen` when given.
  */
 export async function walkProvider(
   url: string,
   jar: CookieJar,
   accountId: string,
   stopAt: string,
+  seen?: string[],
 ): Promise<string> {
   let next: { url: string; body?: URLSearchParams } = { url };
   for (let hop = 0; hop < 20; hop++) {
@@ -137,9 +139,20 @@ export async function walkProvider(
     if (!action) throw new Error(`provider page without a form: ${html.slice(0, 300)}`);
     const target = new URL(action.replaceAll("&amp;", "&"), next.url).href;
     if (html.includes('name="prompt" value="login"')) {
+      seen?.push("login");
       next = { url: target, body: new URLSearchParams({ prompt: "login", login: accountId, password: "x" }) };
     } else if (html.includes('name="prompt" value="consent"')) {
+      seen?.push("consent");
       next = { url: target, body: new URLSearchParams({ prompt: "consent" }) };
+    } else if (html.includes("<title>Submitting Callback</title>")) {
+      // A page a browser submits by itself (the provider ending the session of the person signed in before).
+      const inputs = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)];
+      next = {
+        url: target,
+        body: new URLSearchParams(
+          inputs.map(([, name, value]): [string, string] => [name!, value!.replaceAll("&amp;", "&")]),
+        ),
+      };
     } else {
       throw new Error(`provider page not understood: ${html.slice(0, 300)}`);
     }

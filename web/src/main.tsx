@@ -6,6 +6,7 @@ import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { registerServiceWorker } from "./features/pwa/service-worker";
+import { prepareLanguage } from "./i18n/i18n";
 import { applyTheme, getInitialTheme } from "./lib/theme";
 
 // The CSP forbids inline scripts, so the theme goes on <html> here, before React renders anything:
@@ -25,16 +26,19 @@ const SharedStoryPage = lazy(() =>
 );
 const isSharedStory = window.location.pathname.startsWith("/s/");
 
-createRoot(root).render(
-  <StrictMode>
-    {isSharedStory ? (
-      <Suspense fallback={null}>
-        <SharedStoryPage />
-      </Suspense>
-    ) : (
-      <App />
-    )}
-  </StrictMode>,
+// The interface's language is loaded before the first render (decision 0155): nothing flashes in English first.
+void prepareLanguage().then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      {isSharedStory ? (
+        <Suspense fallback={null}>
+          <SharedStoryPage />
+        </Suspense>
+      ) : (
+        <App />
+      )}
+    </StrictMode>,
+  ),
 );
 
 // The service worker exists only in a build (vite build writes /sw.js); the dev server has none. A shared

@@ -1,4 +1,5 @@
-// Deleting an account (issue #44 item 4, decision 0143), confirmed by the current password:
+// Deleting an account (issue #44 item 4, decision 0143), confirmed by the current password or by a fresh
+// sign-in at the OIDC provider (decision 0158):
 //
 // 1. The account is signed out everywhere at once (every session revoked, every process's session cache told,
 //    every live event stream closed: endSessionsEverywhere, as a password reset does), so nothing more arrives.
@@ -32,11 +33,33 @@ export const DELETE_PAGE = 200;
 type LeaveDeleteContext = Pick<AccountsContext, "db" | "clock" | "notify" | "sessions"> &
   Pick<AppContext, "storage" | "log">;
 
-/** DELETE /api/account: the current password confirms it; a wrong one is refused (403) with nothing deleted. */
-export async function deleteOwnAccount(ctx: LeaveDeleteContext, userId: string, password: string) {
+/** Each try checks the password or begins a fresh sign-in at the provider: as few as sign-in allows guesses. */
+export const ACCOUNT_DELETE_RULE = { name: "account-delete-user", limit: 5, windowMs: 15 * 60_000 };
+
+/**
+ * How the player confirmed deleting their own account: the current password (DELETE /api/account), or a
+ * fresh sign-in at the OIDC provider as the provider account linked to it, which the oidc module checked
+ * (auth_time, subject, the session that began it: decision 0158).
+ */
+export type DeleteConfirmation = { password: string } | { freshSignIn: { issuer: string; subject: string } };
+
+/** The player deletes their own account; a wrong password is refused (403) with nothing deleted. */
+export async function deleteOwnAccount(
+  ctx: LeaveDeleteContext,
+  userId: string,
+  confirmation: DeleteConfirmation,
+) {
   const row = await findUserById(ctx.db, userId);
   if (!row) throw new NotAuthenticated();
-  if (!(await verifyPassword(row.passwordHash, password))) throw new Forbidden(WRONG_PASSWORD_DETAIL);
+  if ("password" in confirmation && !(await verifyPassword(row.passwordHash, confirmation.password))) {
+    throw new Forbidden(WRONG_PASSWORD_DETAIL);
+  }
+  if ("freshSignIn" in confirmation) {
+    ctx.log.info(
+      { userId, issuer: confirmation.freshSignIn.issuer },
+      "account deletion confirmed at the provider",
+    );
+  }
   const closed = await closeAccount(ctx, userId);
   return {
     success: true as const,

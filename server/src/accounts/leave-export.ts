@@ -200,8 +200,16 @@ export async function accountExportStatus(
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** Progress (1 to 95 while it is made) and the step, written when it moves 5 points or every 500 ms. */
-function progressReporter(ctx: LeaveContext, exportId: string) {
+/** Reports the archive's progress (1 to 95) and step ("Story 3 of 12") while it is made. */
+export type ArchiveProgress = (progress: number, step: string) => Promise<void>;
+
+/**
+ * Progress (1 to 95 while it is made) and the step, handed to `write` when it moves 5 points or every 500 ms.
+ * The admin module's archives of deleted accounts (decision 0157) write theirs to their own rows.
+ */
+export function throttledProgress(
+  write: (next: { progress: number; step: string }) => Promise<unknown>,
+): ArchiveProgress {
   let written = { progress: 1, step: "" };
   let at = 0;
   return async (progress: number, step: string) => {
@@ -212,9 +220,12 @@ function progressReporter(ctx: LeaveContext, exportId: string) {
     if (next.progress === written.progress && next.step === written.step) return;
     at = now;
     written = next;
-    await updateAccountExport(ctx.db, exportId, { ...next, updatedAt: ctx.clock.now() });
+    await write(next);
   };
 }
+
+const progressReporter = (ctx: LeaveContext, exportId: string) =>
+  throttledProgress((next) => updateAccountExport(ctx.db, exportId, { ...next, updatedAt: ctx.clock.now() }));
 
 type Cursor = { createdAt: Date; id: string } | null;
 
@@ -287,23 +298,9 @@ export async function makeAccountExport(
     updatedAt: now,
   });
   try {
-    const user = await findUserById(ctx.db, row.userId);
-    if (!user) return;
-    const filename = `storyverse-${user.username}-${now.toISOString().slice(0, 10)}.zip`;
-    const zip = new ZipFile();
-    const output = zip.outputStream as Readable;
-    const stored = ctx.storage.putStream(key, output, "application/zip");
-    const filled = fillArchive(ctx, zip, row, user).then(
-      () => zip.end(),
-      (error: unknown) => {
-        output.destroy(error as Error);
-        throw error;
-      },
-    );
-    const [fill, store] = await Promise.allSettled([filled, stored]);
-    if (store.status === "rejected") throw store.reason;
-    if (fill.status === "rejected") throw fill.reason;
-    const bytes = await ctx.storage.size(key);
+    const written = await writeAccountArchive(ctx, row.userId, key, progressReporter(ctx, row.id));
+    if (!written) return;
+    const { filename, bytes } = written;
     const finished = ctx.clock.now();
     const kept = await updateAccountExport(ctx.db, row.id, {
       status: "completed",
@@ -330,15 +327,45 @@ export async function makeAccountExport(
   }
 }
 
+/**
+ * Writes the account's whole archive into storage under `key` (streamed as it is made), reporting its progress;
+ * answers its file name and size, or undefined when the account does not exist. On failure nothing is kept
+ * under `key` by the store (the caller removes it anyway). The player's export and the admin module's archive of
+ * a deleted account (decision 0157) are the same file.
+ */
+export async function writeAccountArchive(
+  ctx: LeaveContext,
+  userId: string,
+  key: string,
+  report: ArchiveProgress,
+): Promise<{ filename: string; bytes: number } | undefined> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) return undefined;
+  const filename = `storyverse-${user.username}-${ctx.clock.now().toISOString().slice(0, 10)}.zip`;
+  const zip = new ZipFile();
+  const output = zip.outputStream as Readable;
+  const stored = ctx.storage.putStream(key, output, "application/zip");
+  const filled = fillArchive(ctx, zip, user, report).then(
+    () => zip.end(),
+    (error: unknown) => {
+      output.destroy(error as Error);
+      throw error;
+    },
+  );
+  const [fill, store] = await Promise.allSettled([filled, stored]);
+  if (store.status === "rejected") throw store.reason;
+  if (fill.status === "rejected") throw fill.reason;
+  return { filename, bytes: await ctx.storage.size(key) };
+}
+
 /** Adds every entry in turn; each waits until the archive has taken the one before. */
 async function fillArchive(
   ctx: LeaveContext,
   zip: ZipFile,
-  row: AccountExportRow,
   user: NonNullable<Awaited<ReturnType<typeof findUserById>>>,
+  report: ArchiveProgress,
 ) {
-  const userId = row.userId;
-  const report = progressReporter(ctx, row.id);
+  const userId = user.id;
   const [storyCount, galleryCount, studioCount, ledgerCount, balance] = await Promise.all([
     accountStoryCount(ctx.db, userId),
     accountGalleryCount(ctx.db, userId),

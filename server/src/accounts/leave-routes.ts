@@ -1,6 +1,7 @@
 // HTTP for leaving with your data (decision 0143): POST /api/account/export starts the account's archive (a
 // job), GET /api/account/export/{id} follows it (anyone else's: 404) and, once made, gives a signed download
-// link; DELETE /api/account deletes the account, confirmed by the current password.
+// link; DELETE /api/account deletes the account, confirmed by the current password (by a fresh sign-in at the
+// OIDC provider instead: oidc/routes.ts, decision 0158).
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   accountExportResponseSchema,
@@ -10,14 +11,12 @@ import {
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
-import { deleteOwnAccount } from "./leave-delete";
+import { ACCOUNT_DELETE_RULE, deleteOwnAccount } from "./leave-delete";
 import { accountExportStatus, startAccountExport } from "./leave-export";
 
 const tags = ["accounts"];
 /** An archive reads the whole account: a few an hour is plenty for a person. */
 const exportRule = { name: "account-export-user", limit: 10, windowMs: 60 * 60_000 };
-/** Each try checks the password: as few as sign-in allows guesses. */
-const deleteRule = { name: "account-delete-user", limit: 5, windowMs: 15 * 60_000 };
 
 export const leaveRoutes: RouteModule = async (app, { ctx, kit }) => {
   app.post(
@@ -65,19 +64,17 @@ export const leaveRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary:
-          "Delete the account, confirmed by its current password: every row and stored file of it goes, its sessions end everywhere, and only the ledger's money facts stay, anonymised, for accounting",
+          "Delete the account, confirmed by its current password (an account that signs in through the OIDC provider may instead confirm by a fresh sign-in there: POST /api/auth/oidc/delete-account): every row and stored file of it goes, its sessions end everywhere, and only the ledger's money facts stay, anonymised, for accounting",
         body: deleteAccountRequestSchema,
         response: { 200: deleteAccountResponseSchema, 403: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => {
       const user = currentUser(request);
-      await kit.limiter.hit(deleteRule, user.id);
-      return deleteOwnAccount(
-        { ...kit.accounts, storage: ctx.storage, log: ctx.log },
-        user.id,
-        request.body.password,
-      );
+      await kit.limiter.hit(ACCOUNT_DELETE_RULE, user.id);
+      return deleteOwnAccount({ ...kit.accounts, storage: ctx.storage, log: ctx.log }, user.id, {
+        password: request.body.password,
+      });
     },
   );
 };

@@ -58,7 +58,14 @@ export async function listUsers(q: Queryable): Promise<Pick<UserRow, "id" | "ema
 
 export async function insertUser(
   q: Queryable,
-  values: { email: string; username: string; passwordHash: string; createdAt: Date; emailVerifiedAt?: Date },
+  values: {
+    email: string;
+    username: string;
+    passwordHash: string;
+    createdAt: Date;
+    emailVerifiedAt?: Date;
+    locale?: string | null;
+  },
 ): Promise<UserRow> {
   const [row] = await q.insert(users).values(values).returning();
   userCache.invalidate(q, row!.id);
@@ -182,6 +189,7 @@ export type AccountAdminFields = Partial<
     | "monthlyCapTenths"
     | "emailVerifiedAt"
     | "passwordResetRequiredAt"
+    | "locale"
   >
 >;
 

@@ -9,6 +9,7 @@ import {
   loginRequestSchema,
   logoutResponseSchema,
   messageResponseSchema,
+  profileUpdateSchema,
   registerRequestSchema,
   resetPasswordRequestSchema,
   usernameSchema,
@@ -263,5 +264,18 @@ export const accountRoutes: RouteModule = async (app, { kit }) => {
       },
     },
     async (request) => accounts.getUser(ctx, currentUser(request).id),
+  );
+
+  app.patch(
+    "/api/profile",
+    {
+      schema: {
+        tags,
+        summary: "Change the signed-in user's interface language (kept on the account; mails follow it)",
+        body: profileUpdateSchema,
+        response: { 200: userSchema, 400: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => accounts.updateProfile(ctx, currentUser(request).id, request.body),
   );
 };

@@ -4,6 +4,9 @@ import {
   type AuthResponse,
   EMAIL_VERIFIED_MESSAGE,
   forgotPasswordMessage,
+  LOCALES,
+  type Locale,
+  type ProfileUpdate,
   RESEND_VERIFICATION_MESSAGE,
   RESET_LINK_TTL_MINUTES,
   type RegisterRequest,
@@ -91,7 +94,24 @@ export async function toUser(ctx: AccountsContext, row: UserRow): Promise<User> 
     credits_remaining: await remainingCredits(ctx.db, row.id),
     created_at: row.createdAt.toISOString(),
     role: row.role,
+    locale: asLocale(row.locale),
   };
+}
+
+/** A stored language the app still speaks, or null (a value from a removed translation reads as none). */
+export function asLocale(value: string | null): Locale | null {
+  return value !== null && (LOCALES as readonly string[]).includes(value) ? (value as Locale) : null;
+}
+
+/** The player chose their interface language: kept on the account for every device and for the mails. */
+export async function updateProfile(
+  ctx: AccountsContext,
+  userId: string,
+  update: ProfileUpdate,
+): Promise<User> {
+  const row = await updateAccountAdminFields(ctx.db, userId, { locale: update.locale });
+  if (!row) throw new NotAuthenticated();
+  return toUser(ctx, row);
 }
 
 /** An administrator disabled the account: it cannot sign in (decision 0140). */
@@ -193,6 +213,7 @@ export async function register(ctx: AccountsContext, input: RegisterRequest): Pr
         username: input.username,
         passwordHash,
         createdAt: now,
+        locale: input.locale ?? null,
       });
       await openAccountWithSignupBonus(tx, user.id, now);
       return user;
@@ -392,8 +413,8 @@ export async function sendAccountLink(
   });
   const mail =
     purpose === "verify_email"
-      ? verificationMail(ctx.config.appUrl, row.email, row.username, token)
-      : passwordResetMail(ctx.config.appUrl, row.email, row.username, token);
+      ? verificationMail(ctx.config.appUrl, row.email, row.username, token, asLocale(row.locale))
+      : passwordResetMail(ctx.config.appUrl, row.email, row.username, token, asLocale(row.locale));
   await ctx.mailer.send(mail);
 }
 

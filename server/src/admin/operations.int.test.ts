@@ -21,7 +21,9 @@ let admin: TestUser;
 const streams: EventStream[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ tickingClock: true });
+  // An install that keeps no archive of a deleted account: the console's deletion is done before its answer (the
+  // kept archive, DELETED_ACCOUNT_ARCHIVE_DAYS' default, is admin/archives.int.test.ts's, decision 0157).
+  t = await createTestApp({ tickingClock: true, env: { DELETED_ACCOUNT_ARCHIVE_DAYS: "0" } });
   base = await t.app.listen({ port: 0, host: "127.0.0.1" });
   admin = await createUser(t);
   await changeAccount(t.ctx, admin.userId, { role: "admin" });
@@ -57,6 +59,8 @@ describe("every new /api/admin/* call", () => {
       ["POST", `/api/admin/jobs/anything/${randomUUID()}/retry`, undefined],
       ["GET", "/api/admin/shares", undefined],
       ["DELETE", "/api/admin/shares/AAAAAAAAAAAAAAAAAAAAAA", { reason: "spam" }],
+      ["POST", "/api/admin/shares/AAAAAAAAAAAAAAAAAAAAAA/lift", {}],
+      ["GET", "/api/admin/shares?status=taken_down", undefined],
       ["POST", `/api/admin/users/${victim.userId}/password-reset`, {}],
       ["DELETE", `/api/admin/users/${victim.userId}`, { reason: "x", confirm_email: victim.email }],
     ];
@@ -184,6 +188,43 @@ describe("usage", () => {
     ).json();
     expect(one.user_id).toBe(other.userId);
     expect(one.rows.map((row: { credits: number }) => row.credits)).toEqual([0, 0, 0.5]);
+  });
+
+  it("keeps a deleted account's spending in the install's totals, not in the list by account", async () => {
+    const leaver = await createUser(t);
+    const batch = randomUUID();
+    const spend = (transactionType: string, amountTenths: number, createdAt: Date, reference?: string) =>
+      insertTransaction(t.ctx.db, {
+        userId: leaver.userId,
+        transactionType,
+        amountTenths,
+        balanceAfterTenths: 0,
+        createdAt,
+        ...(reference ? { reference } : {}),
+      });
+    // February, a month no other test writes to: a picture batch, one picture refunded, and a chat turn.
+    await spend("usage_studio_image", -30, day("2026-02-03", 10), `charge:${batch}`);
+    await spend("refund", 15, day("2026-02-03", 11), `refund:${batch}`);
+    await spend("usage_chat", -5, day("2026-02-04", 9));
+    const february = "from=2026-02-03&to=2026-02-04";
+    const before = (await call(admin, "GET", `/api/admin/usage?${february}&group_by=day`)).json();
+
+    const deleted = await call(admin, "DELETE", `/api/admin/users/${leaver.userId}`, {
+      reason: "Asked to leave",
+      confirm_email: leaver.email,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const after = (await call(admin, "GET", `/api/admin/usage?${february}&group_by=day`)).json();
+    expect(after.rows).toEqual(before.rows);
+    expect(after.rows.map((row: { key: string; credits: number }) => [row.key, row.credits])).toEqual([
+      ["2026-02-03", 1.5],
+      ["2026-02-04", 0.5],
+    ]);
+    expect(after.total_credits).toBe(2);
+    const kinds = (await call(admin, "GET", `/api/admin/usage?${february}&group_by=kind`)).json();
+    expect(kinds.rows.find((row: { key: string }) => row.key === "pictures")).toMatchObject({ credits: 1.5 });
+    const byAccount = (await call(admin, "GET", `/api/admin/usage?${february}&group_by=user`)).json();
+    expect(byAccount.rows).toEqual([]);
   });
 
   it("counts a real turn's charge today under text", async () => {
@@ -320,6 +361,7 @@ describe("moderation", () => {
         owner_id: owner.userId,
         owner_email: owner.email,
         created_at: expect.any(String),
+        taken_down: null,
       },
     ]);
     const byLink = (await call(admin, "GET", `/api/admin/shares?q=${encodeURIComponent(made.url)}`)).json();
@@ -365,6 +407,60 @@ describe("moderation", () => {
     expect((await call(admin, "DELETE", `/api/admin/shares/${token}`, { reason: "again" })).statusCode).toBe(
       404,
     );
+  });
+
+  it("finds links by the story's title, lists the taken-down ones, and lifts a takedown: the link works again", async () => {
+    const owner = await createUser(t);
+    const title = `Harbour of glass ${randomUUID().slice(0, 8)}`;
+    const story = (await call(owner, "POST", "/api/stories", { title, context: "x" })).json().story as {
+      id: string;
+    };
+    const made = (await call(owner, "POST", `/api/stories/${story.id}/share`)).json() as { url: string };
+    const token = made.url.split("/s/")[1]!;
+    const byTitle = (
+      await call(admin, "GET", `/api/admin/shares?q=${encodeURIComponent(title.slice(9).toUpperCase())}`)
+    ).json();
+    expect(byTitle.shares.map((share: { token: string }) => share.token)).toEqual([token]);
+    expect((await call(admin, "GET", "/api/admin/shares?status=sometimes")).statusCode).toBe(400);
+
+    await call(admin, "DELETE", `/api/admin/shares/${token}`, { reason: "Looked like spam" });
+    const down = (
+      await call(admin, "GET", `/api/admin/shares?status=taken_down&q=${encodeURIComponent(title)}`)
+    ).json();
+    expect(down.shares).toEqual([
+      expect.objectContaining({ token, taken_down: { at: expect.any(String), reason: "Looked like spam" } }),
+    ]);
+    expect(
+      (await call(admin, "GET", `/api/admin/shares?q=${encodeURIComponent(title)}`)).json().shares,
+    ).toEqual([]);
+
+    const lifted = await call(admin, "POST", `/api/admin/shares/${token}/lift`, {
+      reason: "It was the author's",
+    });
+    expect(lifted.statusCode).toBe(200);
+    expect(lifted.json()).toEqual({ lifted: true, story_title: title });
+    expect((await call(undefined, "GET", `/api/shared/${token}`)).statusCode).toBe(200);
+    const seen = (await call(owner, "GET", `/api/stories/${story.id}/share`)).json();
+    expect(seen).toMatchObject({ shared: true, url: made.url });
+    expect(seen.taken_down).toBeUndefined();
+    const [entry] = await auditEntries();
+    expect(entry).toMatchObject({
+      action: "lift_takedown",
+      target: owner.email,
+      reason: "It was the author's",
+    });
+    // Lifting a live link again finds nothing to lift.
+    expect((await call(admin, "POST", `/api/admin/shares/${token}/lift`)).statusCode).toBe(404);
+
+    // A takedown the owner has since replaced with a newer link cannot be lifted over it.
+    await call(admin, "DELETE", `/api/admin/shares/${token}`, { reason: "Again" });
+    await t.ctx.db.execute(sql`update share_links set taken_down_at = null where story_id = ${story.id}`);
+    const newer = (await call(owner, "POST", `/api/stories/${story.id}/share`)).json() as { url: string };
+    await t.ctx.db.execute(
+      sql`update share_links set taken_down_at = now(), taken_down_reason = 'Again' where story_id = ${story.id} and revoked_at is not null`,
+    );
+    expect((await call(admin, "POST", `/api/admin/shares/${token}/lift`)).statusCode).toBe(404);
+    expect((await call(undefined, "GET", `/api/shared/${newer.url.split("/s/")[1]}`)).statusCode).toBe(200);
   });
 });
 

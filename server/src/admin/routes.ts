@@ -2,6 +2,13 @@
 // administrator, with the same body as a path that does not exist: the hook below runs before the body or
 // the query is read, so a player cannot even learn the calls' shapes from their validation errors.
 import {
+  adminArchiveDownloadSchema,
+  adminArchiveParamsSchema,
+  adminArchiveRemovedSchema,
+  adminArchiveRemoveSchema,
+  adminArchiveResponseSchema,
+  adminArchivesQuerySchema,
+  adminArchivesResponseSchema,
   adminAuditQuerySchema,
   adminAuditResponseSchema,
   adminCapsResponseSchema,
@@ -13,15 +20,18 @@ import {
   adminHealthSchema,
   adminJobParamsSchema,
   adminJobRetriedSchema,
+  adminLiftTakedownSchema,
   adminSessionsRevokedSchema,
   adminShareParamsSchema,
   adminSharesQuerySchema,
   adminSharesResponseSchema,
   adminTakeDownSchema,
+  adminTakedownLiftedSchema,
   adminTakenDownSchema,
   adminUsageQuerySchema,
   adminUsageResponseSchema,
   adminUserDeletedSchema,
+  adminUserDeletingSchema,
   adminUserParamsSchema,
   adminUserSchema,
   adminUsersQuerySchema,
@@ -33,9 +43,18 @@ import type { FastifyRequest } from "fastify";
 import { authenticate } from "../accounts/service";
 import { bearerToken, currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
-import type { RouteModule } from "../http/route-module";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import {
+  archiveStatus,
+  cancelDeletionToEnable,
+  downloadArchive,
+  listArchives,
+  removeArchive,
+  retryArchive,
+} from "./archives";
 import { health, retryJob } from "./health";
-import { deleteUser, forcePasswordReset, listShares, takeDown } from "./moderation";
+import type { HealthReport } from "./health-report";
+import { deleteUser, forcePasswordReset, liftTakedown, listShares, takeDown } from "./moderation";
 import {
   type AdminContext,
   actorOf,
@@ -54,7 +73,10 @@ import { usageCsv, usageCsvFilename, usageReport } from "./usage";
 
 const tags = ["admin"];
 
-export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
+export const adminRoutes: RouteModule<RouteModuleOptions & { healthReport: HealthReport }> = async (
+  app,
+  { ctx, kit, healthReport },
+) => {
   const admin = { ...ctx, sessions: kit.accounts.sessions } satisfies AdminContext;
 
   const adminOnly = async (request: FastifyRequest) => {
@@ -113,12 +135,20 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
         tags,
         security,
         summary: "Disable or enable, set the role, caps, unlimited credits, or mark verified (audited)",
+        description:
+          "Enabling an account whose deletion failed cancels that deletion (audited `cancel_deletion`); while its deletion is being made, enabling is a 409.",
         params: adminUserParamsSchema,
         body: adminUserUpdateSchema,
         response: { 200: adminUserSchema, ...notFound, ...conflict },
       },
     },
-    async (request) => updateUser(admin, actorOf(currentUser(request)), request.params.id, request.body),
+    async (request) => {
+      const actor = actorOf(currentUser(request));
+      if (request.body.disabled === false) {
+        await cancelDeletionToEnable(admin, actor, request.params.id, request.body.reason || undefined);
+      }
+      return updateUser(admin, actor, request.params.id, request.body);
+    },
   );
 
   app.post(
@@ -223,12 +253,109 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
         security,
         summary:
           "Delete the account and everything it owns but the anonymised ledger, as its owner could (audited)",
+        description:
+          "With DELETED_ACCOUNT_ARCHIVE_DAYS above 0 (30 by default) the account is disabled and signed out at once and 202 answers the archive to follow (`GET /api/admin/archives/{id}`): the worker makes the account's data export, keeps it for the operator for that many days, then deletes the account. With 0 the deletion is done before the 200.",
         params: adminUserParamsSchema,
         body: adminDeleteUserSchema,
-        response: { 200: adminUserDeletedSchema, ...invalid, ...notFound, ...conflict },
+        response: {
+          200: adminUserDeletedSchema,
+          202: adminUserDeletingSchema,
+          ...invalid,
+          ...notFound,
+          ...conflict,
+        },
       },
     },
-    async (request) => deleteUser(admin, actorOf(currentUser(request)), request.params.id, request.body),
+    async (request, reply) => {
+      const outcome = await deleteUser(admin, actorOf(currentUser(request)), request.params.id, request.body);
+      if ("deleting" in outcome) return reply.code(202).send(outcome.deleting);
+      return outcome.deleted;
+    },
+  );
+
+  app.get(
+    "/api/admin/archives",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Archives of deleted accounts, newest deletion first (paged by cursor): who, by whom, when, until when, size",
+        querystring: adminArchivesQuerySchema,
+        response: { 200: adminArchivesResponseSchema, ...invalid, ...notFound },
+      },
+    },
+    async (request) => listArchives(admin, request.query.cursor),
+  );
+
+  app.get(
+    "/api/admin/archives/:id",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary: "One archive of a deleted account: the deletion's progress, or the kept archive",
+        params: adminArchiveParamsSchema,
+        response: { 200: adminArchiveResponseSchema, ...notFound },
+      },
+    },
+    async (request) => archiveStatus(admin, request.params.id),
+  );
+
+  app.post(
+    "/api/admin/archives/:id/download",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary: "A signed, expiring link that downloads a kept archive (audited)",
+        params: adminArchiveParamsSchema,
+        response: { 200: adminArchiveDownloadSchema, ...notFound, ...conflict },
+      },
+    },
+    async (request) => downloadArchive(admin, actorOf(currentUser(request)), request.params.id),
+  );
+
+  app.post(
+    "/api/admin/archives/:id/retry",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Run a failed deletion again: make the archive (unless made) and delete the account (audited)",
+        params: adminArchiveParamsSchema,
+        response: { 200: adminArchiveResponseSchema, ...notFound, ...conflict },
+      },
+    },
+    async (request) => retryArchive(admin, actorOf(currentUser(request)), request.params.id),
+  );
+
+  app.delete(
+    "/api/admin/archives/:id",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Remove a kept archive before its time, or cancel a failed deletion (the account stays disabled) (audited)",
+        params: adminArchiveParamsSchema,
+        body: adminArchiveRemoveSchema,
+        response: { 200: adminArchiveRemovedSchema, ...invalid, ...notFound, ...conflict },
+      },
+    },
+    async (request) =>
+      removeArchive(
+        admin,
+        actorOf(currentUser(request)),
+        request.params.id,
+        request.body?.reason || undefined,
+      ),
   );
 
   app.get(
@@ -274,7 +401,7 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
         response: { 200: adminHealthSchema, ...notFound },
       },
     },
-    async () => health(admin),
+    async () => health(admin, healthReport),
   );
 
   app.post(
@@ -322,5 +449,28 @@ export const adminRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) =>
       takeDown(admin, actorOf(currentUser(request)), request.params.token, request.body.reason),
+  );
+
+  app.post(
+    "/api/admin/shares/:token/lift",
+    {
+      ...gated,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Lift a takedown: the share link works again and its owner no longer sees the reason (audited)",
+        params: adminShareParamsSchema,
+        body: adminLiftTakedownSchema,
+        response: { 200: adminTakedownLiftedSchema, ...invalid, ...notFound },
+      },
+    },
+    async (request) =>
+      liftTakedown(
+        admin,
+        actorOf(currentUser(request)),
+        request.params.token,
+        request.body?.reason || undefined,
+      ),
   );
 };

@@ -42,6 +42,7 @@ import { storageUsage } from "../media/quota";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { storiesCreatedBetween } from "../stories/service";
 import { accountSpending, capPassed, installSpentToday, readCaps, writeCaps } from "./caps";
+import { decodeCursor, encodeCursor } from "./cursor";
 import { anonymiseAudit, auditPage, insertAudit } from "./repo";
 
 export type AdminContext = Pick<AppContext, "db" | "clock" | "notify"> & {
@@ -87,20 +88,6 @@ function summary(row: UserRow): AdminUserSummary {
     disabled: row.disabledAt !== null,
     created_at: row.createdAt.toISOString(),
   };
-}
-
-const encodeCursor = (row: UserRow) =>
-  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = new Date(at);
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("bad cursor");
-    return { createdAt, id };
-  } catch {
-    throw new InvalidInput("cursor must be the next_cursor of a previous page");
-  }
 }
 
 export async function listUsers(ctx: AdminContext, query: AdminUsersQuery): Promise<AdminUsersResponse> {

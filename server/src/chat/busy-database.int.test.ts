@@ -5,14 +5,45 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
-import { testEngine } from "../../test/database";
+import { ddlRetryingDeadlocks, testEngine } from "../../test/database";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { ledgerSum } from "../credits/repo";
 
 let t: TestApp;
+
+/**
+ * One trigger for the whole file, switched by a row: the media job's insert fails with `fault` as its SQLSTATE,
+ * or with 'lock' waits for advisory lock 4242. Switching a row takes no table lock, so the tests never race the
+ * app's job workers for pgboss.job the way a trigger made and dropped per test did (CI saw that deadlock).
+ */
+const setFault = (fault: string) => t.database.executeSql("update busy_fault set fault = $1", [fault]);
+
 beforeAll(async () => {
   t = await createTestApp();
+  await t.database.executeSql(`
+    create table busy_fault (fault text not null);
+    insert into busy_fault values ('none');
+    create or replace function busy_media_jobs() returns trigger language plpgsql as $$
+    declare chosen text;
+    begin
+      if new.name <> 'chat-generate-media' then
+        return new;
+      end if;
+      select fault into chosen from public.busy_fault;
+      if chosen = 'lock' then
+        perform pg_advisory_xact_lock(4242);
+      elsif chosen <> 'none' then
+        raise exception 'the database is busy' using errcode = chosen;
+      end if;
+      return new;
+    end $$;
+  `);
+  await ddlRetryingDeadlocks(
+    t.database,
+    "create trigger busy_media_jobs before insert on pgboss.job for each row execute function busy_media_jobs()",
+  );
 });
+// The test's database is dropped whole, trigger and all.
 afterAll(async () => {
   await t.cleanup();
 });
@@ -44,43 +75,21 @@ async function expectRefundedOnce(user: TestUser) {
   expect(unsettled.rows).toEqual([]);
 }
 
-/** Drops the test's trigger, again if PostgreSQL aborts the drop as a deadlock's victim (at most 5 tries). */
-async function dropTriggerRetryingDeadlocks() {
-  for (let attempt = 1; ; attempt += 1) {
-    const dropped = await t.database.executeSql("drop trigger contended_media_jobs on pgboss.job").then(
-      () => null,
-      (error: { code?: string }) => error,
-    );
-    if (!dropped) return;
-    if (dropped.code !== "40P01" || attempt === 5) throw dropped;
-  }
-}
-
 describe("a turn the database cannot finish under load", () => {
   for (const [name, sqlstate] of [
-    ["a deadlock", "deadlock_detected"],
-    ["a serialization failure", "serialization_failure"],
-    ["too many clients", "too_many_connections"],
+    ["a deadlock", "40P01"],
+    ["a serialization failure", "40001"],
+    ["too many clients", "53300"],
   ] as const) {
     it(`answers 503 with its credits returned when its delivery meets ${name}`, async () => {
       const user = await createUser(t);
       // The delivery's last write (its media job) fails the way PostgreSQL fails a transaction under load.
-      await t.database.executeSql(`
-        create or replace function busy_media_jobs() returns trigger language plpgsql as $$
-        begin
-          if new.name = 'chat-generate-media' then
-            raise exception 'the database is busy' using errcode = '${sqlstate}';
-          end if;
-          return new;
-        end $$;
-        create trigger busy_media_jobs before insert on pgboss.job
-          for each row execute function busy_media_jobs();
-      `);
+      await setFault(sqlstate);
       let res: Awaited<ReturnType<typeof turn>>;
       try {
         res = await turn(user);
       } finally {
-        await t.database.executeSql("drop trigger busy_media_jobs on pgboss.job");
+        await setFault("none");
       }
       expect(res.statusCode).toBe(503);
       expect(res.json().detail).toContain("Your credits were returned");
@@ -100,15 +109,7 @@ describe("a turn the database cannot finish under load", () => {
       // The delivery takes the conversation's lock first, then (at its job row) lock 4242; another session
       // holds 4242 and then asks for the conversation's lock: a cycle that PostgreSQL breaks after
       // deadlock_timeout by aborting the session that waited first, the turn's.
-      await t.database.executeSql(`
-        create or replace function contended_media_jobs() returns trigger language plpgsql as $$
-        begin
-          perform pg_advisory_xact_lock(4242);
-          return new;
-        end $$;
-        create trigger contended_media_jobs before insert on pgboss.job
-          for each row execute function contended_media_jobs();
-      `);
+      await setFault("lock");
       const url = "url" in t.target ? t.target.url : "";
       const other = new pg.Client({ connectionString: url });
       await other.connect();
@@ -138,9 +139,7 @@ describe("a turn the database cannot finish under load", () => {
       } finally {
         await other.query("rollback").catch(() => {});
         await other.end();
-        // Dropping the trigger locks pgboss.job whole, which the app's job workers also lock: PostgreSQL may
-        // break that cycle by aborting the drop, which is then tried again.
-        await dropTriggerRetryingDeadlocks();
+        await setFault("none");
       }
       await expectRefundedOnce(user);
     },

@@ -2,8 +2,10 @@
 // messages only; disabled cards never; the most recently mentioned first. The lore rules: constant cards,
 // case-sensitive cards, /regex/ triggers, secondary triggers with SillyTavern's selective logic, the scan
 // depth, and why each card fired.
+
+import vm from "node:vm";
 import { regexTriggerProblem } from "@storyverse/contract/story-cards";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   type ActivationCard,
   activateCards,
@@ -239,5 +241,43 @@ describe("a slow /regex/ trigger", () => {
       key: "/ship(s|wreck)?/i",
       messages_back: 0,
     });
+  });
+});
+
+describe("a /regex/ trigger on a busy machine", () => {
+  // The limit is wall-clock time: a match interrupted while the process waited for a core (it used no CPU) is
+  // tried again; one that spent its time matching is not.
+  const timedOut = () =>
+    Object.assign(new Error("Script execution timed out after 25ms"), {
+      code: "ERR_SCRIPT_EXECUTION_TIMEOUT",
+    });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("still wakes its card when the first try was interrupted before it could run", () => {
+    const run = vm.Script.prototype.runInContext;
+    const tries = vi.spyOn(vm.Script.prototype, "runInContext").mockImplementationOnce(() => {
+      throw timedOut();
+    });
+    tries.mockImplementation(function (this: vm.Script, ...args) {
+      return run.apply(this, args);
+    });
+    expect(
+      names(activeCards([card("Dragons", ["/drag(o|a)ns?/i"])], ["Two DRAGANS circle the tower."])),
+    ).toEqual(["Dragons"]);
+    expect(tries).toHaveBeenCalledTimes(2);
+  });
+
+  it("matches nothing, once, when the try spent its time matching", () => {
+    const tries = vi.spyOn(vm.Script.prototype, "runInContext").mockImplementation(() => {
+      const until = performance.now() + 30;
+      while (performance.now() < until) {
+        // Busy: CPU spent as a backtracking pattern spends it.
+      }
+      throw timedOut();
+    });
+    expect(activeCards([card("Slow", ["/a*a*a*b/"])], ["aaaa b"])).toEqual([]);
+    expect(tries).toHaveBeenCalledTimes(1);
   });
 });

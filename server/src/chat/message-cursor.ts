@@ -27,6 +27,8 @@ export type CursorMessage = {
   mediaStatus: "none" | "pending" | "completed" | "failed";
   imageKey: string | null;
   videoKey: string | null;
+  /** Who spoke a narrator message in character mode (decision 0154); null: the narrator. */
+  speaker: { card_id: string; name: string } | null;
   createdAt: Date;
 };
 
@@ -38,6 +40,7 @@ const columns = {
   mediaStatus: chatMessages.mediaStatus,
   imageKey: chatMessages.imageKey,
   videoKey: chatMessages.videoKey,
+  speaker: chatMessages.speaker,
   createdAt: chatMessages.createdAt,
 };
 

@@ -6,6 +6,7 @@ import { MEDIA_CLIENT_GIVE_UP_MS, MEDIA_DEADLINE_MS } from "@storyverse/contract
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
+import { ddlRetryingDeadlocks } from "../../test/database";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
@@ -120,7 +121,9 @@ describe("a turn's charge has exactly one outcome", () => {
   it("a turn whose media job cannot be queued leaves no messages and refunds once, keyed by its answer", async () => {
     const user = await createUser(t);
     // The database refuses the job row: messages and job share one transaction, so neither may remain.
-    await t.database.executeSql(`
+    await ddlRetryingDeadlocks(
+      t.database,
+      `
       create or replace function refuse_media_jobs() returns trigger language plpgsql as $$
       begin
         if new.name = 'chat-generate-media' then raise exception 'queue unavailable'; end if;
@@ -128,7 +131,8 @@ describe("a turn's charge has exactly one outcome", () => {
       end $$;
       create trigger refuse_media_jobs before insert on pgboss.job
         for each row execute function refuse_media_jobs();
-    `);
+    `,
+    );
     try {
       const res = await t.app.inject({
         method: "POST",
@@ -139,7 +143,7 @@ describe("a turn's charge has exactly one outcome", () => {
       expect(res.statusCode).toBe(500);
       expect(res.json().detail).toBeTruthy();
     } finally {
-      await t.database.executeSql("drop trigger refuse_media_jobs on pgboss.job");
+      await ddlRetryingDeadlocks(t.database, "drop trigger refuse_media_jobs on pgboss.job");
     }
     expect((await get(user, "/api/chat/history")).messages).toEqual([]);
     expect(await balance(user)).toBe(15);
@@ -320,12 +324,15 @@ describe("a turn's charge has exactly one outcome", () => {
     expect(upload).toBeTruthy();
 
     // The story's row refuses to go: the delete's transaction rolls back after the messages were deleted.
-    await t.database.executeSql(`
+    await ddlRetryingDeadlocks(
+      t.database,
+      `
       create or replace function refuse_story_delete() returns trigger language plpgsql as $$
       begin raise exception 'story delete refused'; end $$;
       create trigger refuse_story_delete before delete on stories
         for each row execute function refuse_story_delete();
-    `);
+    `,
+    );
     try {
       const refused = await t.app.inject({
         method: "DELETE",
@@ -334,7 +341,7 @@ describe("a turn's charge has exactly one outcome", () => {
       });
       expect(refused.statusCode).toBe(500);
     } finally {
-      await t.database.executeSql("drop trigger refuse_story_delete on stories");
+      await ddlRetryingDeadlocks(t.database, "drop trigger refuse_story_delete on stories");
     }
     expect(await storyRows(storyId)).toHaveLength(2);
     await expect(t.storage.size(upload)).resolves.toBeGreaterThan(0);
@@ -416,7 +423,9 @@ describe("a turn's charge has exactly one outcome", () => {
   it("a stopped turn whose refund cannot be written now is reported delivered; the sweep refunds it once later", async () => {
     const user = await createUser(t);
     // The ledger refuses refunds for a while.
-    await t.database.executeSql(`
+    await ddlRetryingDeadlocks(
+      t.database,
+      `
       create or replace function refuse_refunds() returns trigger language plpgsql as $$
       begin
         if new.transaction_type = 'refund' then raise exception 'ledger unavailable'; end if;
@@ -424,7 +433,8 @@ describe("a turn's charge has exactly one outcome", () => {
       end $$;
       create trigger refuse_refunds before insert on credit_transactions
         for each row execute function refuse_refunds();
-    `);
+    `,
+    );
     let answer: Awaited<ReturnType<typeof sendTurn>>;
     try {
       const stop = new AbortController();
@@ -442,7 +452,7 @@ describe("a turn's charge has exactly one outcome", () => {
         { onText: () => stop.abort(), stop: stop.signal },
       );
     } finally {
-      await t.database.executeSql("drop trigger refuse_refunds on credit_transactions");
+      await ddlRetryingDeadlocks(t.database, "drop trigger refuse_refunds on credit_transactions");
     }
     expect(answer).toMatchObject({ success: true, stopped: true, media_generation: { status: "none" } });
     expect(answer.story_text).not.toBe("");

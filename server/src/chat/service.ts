@@ -106,12 +106,19 @@ export async function storyMessageText(
   userId: string,
   storyId: string,
   messageId: string,
-): Promise<{ role: "user" | "assistant"; content: string; imageKey: string | null } | undefined> {
+): Promise<
+  { role: "user" | "assistant"; content: string; imageKey: string | null; speaker: string | null } | undefined
+> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
   if (!row) return undefined;
   // Only a finished picture counts: a pending or failed one is not in the gallery yet.
   const imageKey = row.mediaStatus === "completed" ? row.imageKey : null;
-  return { role: row.role as "user" | "assistant", content: row.content, imageKey };
+  return {
+    role: row.role as "user" | "assistant",
+    content: row.content,
+    imageKey,
+    speaker: row.speaker?.name ?? null,
+  };
 }
 
 /** How many messages a story shows, and how many are no newer than `through` (one counting query). */

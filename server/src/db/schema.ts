@@ -50,6 +50,8 @@ export const users = pgTable(
     monthlyCapTenths: integer("monthly_cap_tenths"),
     /** admin: an administrator required a new password (decision 0150); the mailed reset link clears it. */
     passwordResetRequiredAt: timestamp("password_reset_required_at", { withTimezone: true }),
+    /** The interface language the player chose (decision 0155): the web app and the mails follow it; null: none yet. */
+    locale: text("locale"),
   },
   (t) => [
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
@@ -922,6 +924,47 @@ export const accountExports = pgTable(
 );
 
 /**
+ * admin: a deleted account's data export, kept for the operator for a set time (decision 0157). The former
+ * account's address and username are kept deliberately, until the archive expires, so the operator can answer
+ * a request; the row outlives the account (user_id and deleted_by are set to null when those accounts go).
+ */
+export const deletedAccountArchives = pgTable(
+  "deleted_account_archives",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The account while it exists (the deletion is pending or failed); null once deleted. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    username: text("username").notNull(),
+    status: text("status", { enum: ["queued", "building", "kept", "failed"] }).notNull(),
+    progress: integer("progress").notNull().default(0),
+    step: text("step"),
+    error: text("error"),
+    storageKey: text("storage_key"),
+    filename: text("filename"),
+    bytes: bigint("bytes", { mode: "number" }),
+    deletedBy: uuid("deleted_by").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    /** When the account was deleted (the archive made first). */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /** When the archive's file and this row are removed. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [
+    // One pending (or failed) deletion per live account.
+    uniqueIndex("deleted_account_archives_user_unique").on(t.userId),
+    index("deleted_account_archives_created_idx").on(t.createdAt, t.id),
+    index("deleted_account_archives_expires_idx").on(t.expiresAt),
+    check(
+      "deleted_account_archives_status_check",
+      sql`${t.status} in ('queued', 'building', 'kept', 'failed')`,
+    ),
+  ],
+);
+
+/**
  * credits: a deleted account's ledger, kept for accounting (decision 0143): each row's money facts with the
  * account replaced by `former_account`, a random id shared by that account's rows and linked to nothing.
  */
@@ -961,13 +1004,25 @@ export const oidcIdentities = pgTable(
   (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("oidc_identities_user_idx").on(t.userId)],
 );
 
-/** oidc: a sign-in under way, by its state: the nonce and PKCE verifier its callback must match. */
-export const oidcLogins = pgTable("oidc_logins", {
-  state: text("state").primaryKey(),
-  nonce: text("nonce").notNull(),
-  codeVerifier: text("code_verifier").notNull(),
-  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-});
+/**
+ * oidc: a sign-in under way, by its state: the nonce and PKCE verifier its callback must match. One begun to
+ * delete an account (decision 0158) names that account and the app session that began it.
+ */
+export const oidcLogins = pgTable(
+  "oidc_logins",
+  {
+    state: text("state").primaryKey(),
+    nonce: text("nonce").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    purpose: text("purpose", { enum: ["sign_in", "delete_account"] })
+      .notNull()
+      .default("sign_in"),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    sessionTokenHash: text("session_token_hash"),
+  },
+  (t) => [check("oidc_logins_purpose_check", sql`${t.purpose} in ('sign_in', 'delete_account')`)],
+);
 
 /** oidc: a provider account waiting for the player's password before it is linked to their account. */
 export const oidcLinks = pgTable("oidc_links", {
@@ -1023,4 +1078,45 @@ export const personas = pgTable(
     index("personas_user_idx").on(t.userId, t.createdAt),
     uniqueIndex("personas_one_default").on(t.userId).where(sql`${t.isDefault} = true`),
   ],
+);
+
+/**
+ * admin: each server process's AI vendor calls for the console's Health (decision 0159), one row per process,
+ * minute, vendor and kind: calls, errors, the shortest and longest call and a log-scale latency histogram
+ * (`platform/vendor-minutes.ts`), summed over every process to answer. Rows older than the hour are pruned.
+ */
+export const vendorCallMinutes = pgTable(
+  "vendor_call_minutes",
+  {
+    processId: uuid("process_id").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    vendor: text("vendor").notNull(),
+    kind: text("kind").notNull(),
+    calls: integer("calls").notNull(),
+    errors: integer("errors").notNull(),
+    minMs: doublePrecision("min_ms").notNull(),
+    maxMs: doublePrecision("max_ms").notNull(),
+    histogram: integer("histogram").array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.processId, t.minute, t.vendor, t.kind] }),
+    index("vendor_call_minutes_minute_idx").on(t.minute),
+  ],
+);
+
+/**
+ * admin: each live server process's heartbeat (decision 0159): its role, the event streams it holds open and
+ * when it last reported; a process that has not reported for two minutes is gone, and its row is pruned.
+ */
+export const serverProcesses = pgTable(
+  "server_processes",
+  {
+    id: uuid("id").primaryKey(),
+    /** http, worker, or both (one process serving HTTP and running jobs). */
+    role: text("role").notNull(),
+    eventStreamsOpen: integer("event_streams_open").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("server_processes_seen_idx").on(t.seenAt)],
 );

@@ -79,6 +79,33 @@ describe("a book read from the story's cursor", () => {
     expect(read.statements).toBeLessThanOrEqual(12);
   }, 120_000);
 
+  it("names who spoke each answer: the character of a character-told turn, else no one (the narrator)", async () => {
+    const user = await createUser(t);
+    const storyId = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/stories",
+        headers: { authorization: `Bearer ${user.token}` },
+        payload: { title: "Two Tellers" },
+      })
+    ).json().story.id as string;
+    await writeExchanges(t, user, storyId, 2, {});
+    // The second answer was told by Mira (as a character-mode turn stores it, decision 0154).
+    const [, second] = await t.ctx.db
+      .select({ id: chatMessages.id })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.storyId, storyId), eq(chatMessages.role, "assistant")))
+      .orderBy(chatMessages.createdAt);
+    await t.ctx.db
+      .update(chatMessages)
+      .set({ speaker: { card_id: "c1", name: "Mira" } })
+      .where(eq(chatMessages.id, second!.id));
+    const speakers: (string | null | undefined)[] = [];
+    for await (const exchange of (await openBook(t.ctx, user.userId, storyId)).exchanges)
+      speakers.push(exchange.speaker);
+    expect(speakers).toEqual([null, "Mira"]);
+  });
+
   it("has a fingerprint that stays while nothing changes and moves with any word of any message", async () => {
     const user = await createUser(t);
     const storyId = (

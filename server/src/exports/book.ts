@@ -16,6 +16,8 @@ export type Exchange = {
   number: number;
   player: string | null;
   narrator: string | null;
+  /** The character who spoke the narrator's answer in character mode (decision 0154); null or absent: the narrator. */
+  speaker?: string | null;
   mode: "chat" | "image" | "video" | null;
   /** The scene picture (video turns keep the image they were animated from). */
   imageKey: string | null;
@@ -45,7 +47,8 @@ export const PROGRESS_EVERY_MS = 500;
 /** Exchanges per EPUB chapter. */
 export const EXCHANGES_PER_CHAPTER = 10;
 
-type Turn = Pick<CursorMessage, "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey">;
+type Turn = Pick<CursorMessage, "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey"> &
+  Partial<Pick<CursorMessage, "speaker">>;
 
 /** Turns grouped into exchanges as they come: a player's line opens one, the narrator's answer closes it. */
 async function* toExchanges(turns: Iterable<Turn> | AsyncIterable<Turn>): AsyncGenerator<Exchange> {
@@ -61,6 +64,7 @@ async function* toExchanges(turns: Iterable<Turn> | AsyncIterable<Turn>): AsyncG
       current.player = turn.content;
     } else {
       current.narrator = turn.content;
+      current.speaker = turn.speaker?.name ?? null;
       current.mode = turn.mode;
       // Only finished media belong in the book; a failed scene is its words alone.
       if (turn.mediaStatus === "completed") {

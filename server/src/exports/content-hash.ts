@@ -5,12 +5,16 @@ import { createHash } from "node:crypto";
 import { storyContentFingerprint } from "../chat/message-cursor";
 import type { AppContext } from "../context";
 import { ownedStoryRecord } from "../stories/service";
-import type { StoryVoices } from "../voice/narration";
+import { SPEECH_RULES_VERSION, type StoryVoices } from "../voice/narration";
 
-/** Who speaks, as far as a hash needs to know: the provider, the narrator's voice and each character's. */
+/**
+ * Who speaks, as far as a hash needs to know: the provider, the narrator's voice and each character's, and the
+ * rule that picks the voice for each message.
+ */
 export function voicesSignature(voices: StoryVoices | undefined) {
   if (!voices) return null;
   return {
+    rules: SPEECH_RULES_VERSION,
     provider: voices.provider.name,
     narrator: voices.narratorVoice,
     cast: voices.cast.map((member) => [member.name, member.aliases, member.voice]),

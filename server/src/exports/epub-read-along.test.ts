@@ -37,6 +37,21 @@ describe("the read-along book's text", () => {
     ]);
   });
 
+  it("reads a character's own message in that character's voice, and a quote of another in theirs (decision 0154)", () => {
+    const cast = [...voices.cast, { name: "Mira", aliases: [], voice: "bright" }];
+    const { sentences } = narratedXhtml(
+      'I hold up the lamp. "Who goes there?" Brannoc growls.',
+      { narratorVoice: "narrator", cast },
+      counter(),
+      "Mira",
+    );
+    expect(sentences.flatMap((sentence) => sentence.pieces)).toEqual([
+      { speaker: "Mira", voice: "bright", text: "I hold up the lamp." },
+      { speaker: "Brannoc", voice: "deep", text: "Who goes there?" },
+      { speaker: "Mira", voice: "bright", text: "Brannoc growls." },
+    ]);
+  });
+
   it("splits a sentence that holds a quote between the voices, and leaves unspoken marks out of the spans", () => {
     const { xhtml, sentences } = narratedXhtml('The smith said "Run" and left.\n…', voices, counter());
     expect(xhtml).toBe('<p><span id="s-1">The smith said &quot;Run&quot; and left.</span> …</p>');

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
-import type { StoryVoices } from "../voice/narration";
+import { type StoryVoices, tellerVoice } from "../voice/narration";
 import { speakerSpans } from "../voice/parts";
 import { durationSeconds, wavFile } from "../voice/wav";
 import { runFfmpeg } from "./ffmpeg";
@@ -51,9 +51,10 @@ export function narratedXhtml(
   markdown: string,
   voices: Pick<StoryVoices, "narratorVoice" | "cast">,
   nextId: () => string,
+  speaker: string | null = null,
 ): { xhtml: string; sentences: ReadAlongSentence[] } {
   const plain = markdownToPlain(markdown);
-  const spans = speakerSpans(plain, voices.narratorVoice, voices.cast);
+  const spans = speakerSpans(plain, voices.narratorVoice, voices.cast, tellerVoice(voices, speaker));
   const sentences: ReadAlongSentence[] = [];
   const paragraphs: string[] = [];
   for (const match of plain.matchAll(PARAGRAPH)) {

@@ -208,7 +208,12 @@ export async function writeEpub(
     }
     let narrator: string | null = null;
     if (exchange.narrator !== null && readAlong) {
-      const narrated = narratedXhtml(exchange.narrator, readAlong.voices, nextSentenceId);
+      const narrated = narratedXhtml(
+        exchange.narrator,
+        readAlong.voices,
+        nextSentenceId,
+        exchange.speaker ?? null,
+      );
       narrator = narrated.xhtml;
       sentences.push(...narrated.sentences);
     } else if (exchange.narrator !== null) {

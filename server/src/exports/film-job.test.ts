@@ -138,6 +138,7 @@ describe("renderFilm", () => {
         provider: voice,
         narratorVoice: voice.defaultVoice,
         cast: [],
+        teller: null,
       },
     );
     const file = path.join(work, "film.mp4");

@@ -241,7 +241,8 @@ export async function renderFilm(
   let at = 0;
   for (const [index, scene] of scenes.entries()) {
     const segment = path.join(dir, `segment-${index}.mp4`);
-    const parts = voices && scene.narrator ? planSpeech(voices, scene.narrator).parts : [];
+    const parts =
+      voices && scene.narrator ? planSpeech(voices, scene.narrator, scene.speaker ?? null).parts : [];
     const of = `scene ${index + 1} of ${scenes.length}`;
     // Speaking is about half of a narrated scene's work: each sentence spoken moves the progress.
     const pieces = parts.reduce(

@@ -73,7 +73,7 @@ async function filmPlan(ctx: FilmContext, userId: string, storyId: string, voice
     if (!exchange.videoKey && !exchange.imageKey) continue;
     scenes += 1;
     if (unitPrice > 0 && voices && exchange.narrator)
-      characters += planSpeech(voices, exchange.narrator).characters;
+      characters += planSpeech(voices, exchange.narrator, exchange.speaker ?? null).characters;
   }
   return { scenes, characters, cost: unitPrice === 0 ? 0 : speechCost(unitPrice, characters) };
 }

@@ -77,8 +77,9 @@ export async function readAlongOf(
 }
 
 /** How many characters of the narrator's words a read-along book speaks: what a vendor voice is paid for. */
-export const narratedBy = (voices: StoryVoices) => (exchange: { narrator: string | null }) =>
-  exchange.narrator ? planSpeech(voices, exchange.narrator).characters : 0;
+export const narratedBy =
+  (voices: StoryVoices) => (exchange: { narrator: string | null; speaker?: string | null | undefined }) =>
+    exchange.narrator ? planSpeech(voices, exchange.narrator, exchange.speaker ?? null).characters : 0;
 
 /** What narrating the book costs: the film's price per 1,000 characters of the narrator's words (0 offline). */
 export function readAlongPrice(readAlong: ReadAlong, scan: BookScan) {

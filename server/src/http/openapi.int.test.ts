@@ -45,6 +45,8 @@ const SUCCESS_OUT_OF_REACH: Record<string, string> = {
     "a narration's piece is kept only while it is made (voice/narration-pieces.int.test.ts holds the voice)",
   "POST /api/admin/jobs/{kind}/{id}/retry":
     "needs a job that failed for good (admin/operations.int.test.ts makes one and retries it)",
+  "POST /api/admin/archives/{id}/retry":
+    "needs a deletion whose archive failed for good (admin/archives.int.test.ts makes one and retries it)",
 };
 
 const uuid = () => crypto.randomUUID();
@@ -199,6 +201,8 @@ describe("the OpenAPI document against the real answers", () => {
     });
     await call({ method: "GET", path: "/api/user/verify" });
     await call({ method: "GET", path: "/api/profile" });
+    await call({ method: "PATCH", path: "/api/profile", body: { locale: "fr" } });
+    await call({ method: "PATCH", path: "/api/profile", body: { locale: "en" } });
 
     // Credits and payments.
     await call({ method: "GET", path: "/api/credit-balance" });
@@ -814,6 +818,14 @@ describe("the OpenAPI document against the real answers", () => {
       ...asAdmin,
     });
     await call({ method: "POST", path: "/api/stories/{id}/share", params: moderatedStory });
+    await call({ method: "GET", path: "/api/admin/shares", query: { status: "taken_down" }, ...asAdmin });
+    await call({
+      method: "POST",
+      path: "/api/admin/shares/{token}/lift",
+      params: { token: moderatedToken },
+      body: { reason: "OpenAPI" },
+      ...asAdmin,
+    });
     await call({
       method: "POST",
       path: "/api/admin/users/{id}/password-reset",
@@ -843,11 +855,43 @@ describe("the OpenAPI document against the real answers", () => {
       body: { reason: "OpenAPI", confirm_email: admin.email },
       ...asAdmin,
     });
-    await call({
+    const deleting = await call({
       method: "DELETE",
       path: "/api/admin/users/{id}",
       params: { id: reset.userId },
       body: { reason: "OpenAPI", confirm_email: reset.email },
+      ...asAdmin,
+    });
+    // Archives of deleted accounts (decision 0157): the deletion above answers 202 and the worker finishes it.
+    const deletedArchive = { id: (deleting.json() as { archive: { id: string } }).archive.id };
+    await until(async () => {
+      const res = await call({
+        method: "GET",
+        path: "/api/admin/archives/{id}",
+        params: deletedArchive,
+        ...asAdmin,
+      });
+      return (res.json() as { archive: { status: string } }).archive.status === "kept" ? true : undefined;
+    }, "the deleted account's archive");
+    await call({ method: "GET", path: "/api/admin/archives", ...asAdmin });
+    await call({ method: "GET", path: "/api/admin/archives", query: { cursor: "nonsense" }, ...asAdmin });
+    await call({
+      method: "POST",
+      path: "/api/admin/archives/{id}/download",
+      params: deletedArchive,
+      ...asAdmin,
+    });
+    await call({
+      method: "POST",
+      path: "/api/admin/archives/{id}/retry",
+      params: deletedArchive,
+      ...asAdmin,
+    });
+    await call({
+      method: "DELETE",
+      path: "/api/admin/archives/{id}",
+      params: deletedArchive,
+      body: { reason: "OpenAPI" },
       ...asAdmin,
     });
 

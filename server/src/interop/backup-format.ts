@@ -52,6 +52,10 @@ const storySchema = z.object({
     .object({ place: text.default(""), time_of_day: text.default(""), weather: text.default("") })
     .default({ place: "", time_of_day: "", weather: "" }),
   pinned_thumbnail: mediaPath.nullable().default(null),
+  /** Who tells the story (decision 0154): the narrator, or the character of the card named `teller_card`. */
+  teller: z.enum(["narrator", "character"]).default("narrator"),
+  /** The played card's name among this branch's cards (names are unique in a story), or null. */
+  teller_card: text.nullable().default(null),
   created_at: time,
   updated_at: time,
 });
@@ -77,6 +81,8 @@ const messageSchema = z.object({
   checkpoint: z.string().min(1).max(200).nullable().default(null),
   /** The message this branch's copy was copied from (`id`), or null (format 2). */
   copied_from: archiveId.nullable().default(null),
+  /** The character who spoke this narrator message (decision 0154), by name as it was; null: the narrator. */
+  speaker: z.string().min(1).max(200).nullable().default(null),
   created_at: time,
   updated_at: time,
 });

@@ -130,7 +130,12 @@ export function planBackup(parts: {
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** A branch's words and settings as the archive's `story` holds them. */
-function storyJson(story: BackupStory, pathOf: (key: string | null) => string | null): StoryArchive["story"] {
+function storyJson(
+  story: BackupStory,
+  cards: BackupCard[],
+  pathOf: (key: string | null) => string | null,
+): StoryArchive["story"] {
+  const tellerCard = story.tellerCardId ? cards.find((card) => card.id === story.tellerCardId) : undefined;
   return {
     title: story.title,
     context: story.context,
@@ -152,6 +157,9 @@ function storyJson(story: BackupStory, pathOf: (key: string | null) => string | 
       weather: story.sceneWeather,
     },
     pinned_thumbnail: pathOf(story.pinnedThumbnailKey),
+    // A card's id is not the restored card's: the played card is named (decision 0154).
+    teller: story.teller === "character" && tellerCard ? "character" : "narrator",
+    teller_card: tellerCard?.name ?? null,
     created_at: story.createdAt.toISOString(),
     updated_at: story.updatedAt.toISOString(),
   };
@@ -175,11 +183,11 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exported_at: exportedAt.toISOString(),
-    story: storyJson(first.story, pathOf),
+    story: storyJson(first.story, first.cards, pathOf),
     branches: plan.branches.map((branch, i) => ({
       id: `b${i + 1}`,
       name: branch.story.branchName,
-      story: i === 0 ? null : storyJson(branch.story, pathOf),
+      story: i === 0 ? null : storyJson(branch.story, branch.cards, pathOf),
       forked_from_branch: branch.story.forkedFromBranchId
         ? (branchIdOf.get(branch.story.forkedFromBranchId) ?? null)
         : null,
@@ -214,6 +222,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
         hidden: message.hidden,
         checkpoint: message.checkpoint,
         copied_from: message.copiedFrom ? (idOf.get(message.copiedFrom) ?? null) : null,
+        speaker: message.speaker?.name ?? null,
         created_at: message.createdAt.toISOString(),
         updated_at: message.updatedAt.toISOString(),
       })),

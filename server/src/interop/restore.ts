@@ -62,7 +62,9 @@ import {
   type RestoredCard,
   type RestoredDraft,
   type RestoredStory,
+  type RestoredTeller,
   restoredStory,
+  setRestoredTellers,
 } from "../stories/backup-rows";
 import { cutToFit, fitTriggers, freeName, renamedNote } from "../stories/card-rules";
 import { nameKeyOf } from "../stories/lore-extract";
@@ -675,6 +677,37 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       };
     });
 
+    // Who tells each branch, and who spoke each message, by card name among the branch's restored cards
+    // (decision 0154): an archive names cards, since their ids are new here.
+    const cardKey = (branch: string, name: string) =>
+      `${branch}\u0000${name.trim().normalize("NFC").toLowerCase()}`;
+    const restoredCardOf = new Map<string, RestoredCard>();
+    archive.cards.forEach((card, i) => {
+      const key = cardKey(tree.branchOf(card.branch, ""), card.name);
+      if (!restoredCardOf.has(key)) restoredCardOf.set(key, cards[i]!);
+    });
+    archive.messages.forEach((message, i) => {
+      if (message.speaker === null || message.role !== "assistant") return;
+      const card = restoredCardOf.get(cardKey(tree.branchOf(message.branch, ""), message.speaker));
+      messages[i]!.speaker = { card_id: card?.id ?? "", name: card?.name ?? message.speaker.slice(0, 200) };
+    });
+    const tellers: RestoredTeller[] = tree.branches.map((branch) => {
+      const s = (branch.id !== tree.first && branch.story) || archive.story;
+      const card = s.teller_card === null ? undefined : restoredCardOf.get(cardKey(branch.id, s.teller_card));
+      const storyIdOfBranch = branchIdOf.get(branch.id)!;
+      if (s.teller === "character" && !card) {
+        notes.push({
+          name: `Who tells the story${branch.id === tree.first ? "" : ` (branch "${branch.name.slice(0, 60)}")`}`,
+          reason: "the character's card is not in the backup: the narrator tells it",
+        });
+      }
+      return {
+        storyId: storyIdOfBranch,
+        teller: s.teller === "character" && card ? "character" : "narrator",
+        tellerCardId: card?.id ?? null,
+      };
+    });
+
     // Each branch's row: its own words and settings (the first's are the archive's `story`).
     const rows: RestoredStory[] = [];
     const drafts: RestoredDraft[] = [];
@@ -792,6 +825,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       await assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
       await insertRestoredMediaItems(tx, media);
       await insertRestoredCardsAndDrafts(tx, cards, drafts);
+      await setRestoredTellers(tx, userId, tellers);
       await finishRestoredStory(tx, userId, storyId, viewing === storyId ? null : viewing);
       await run.finished(tx, storyId, notes);
     });

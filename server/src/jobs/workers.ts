@@ -2,6 +2,7 @@
 import { sendAccountLinkJob } from "../accounts/jobs";
 import { accountExportJob, makeAccountExport } from "../accounts/leave-export";
 import { sendAccountLink } from "../accounts/service";
+import { archiveAndDelete, deletedAccountArchiveJob } from "../admin/archives";
 import { embedMessages, embedMessagesJob } from "../chat/embed-job";
 import { generateMedia, generateMediaJob } from "../chat/media-job";
 import type { AppContext } from "../context";
@@ -24,6 +25,7 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(storyFilmJob, (payload, attempt) => makeFilm(deps, payload, attempt));
   await jobs.work(storyExportJob, (payload, attempt) => makeExport(deps, payload, attempt));
   await jobs.work(accountExportJob, (payload, attempt) => makeAccountExport(deps, payload, attempt));
+  await jobs.work(deletedAccountArchiveJob, (payload, attempt) => archiveAndDelete(deps, payload, attempt));
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
   await jobs.work(livingLoreJob, (payload) => updateLivingLore(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));

@@ -2,10 +2,23 @@
 // and nonce, the ID token checked by openid-client, accounts found by (issuer, subject), linked by verified
 // email only after the player's password, created when auto-registration is on, refused outside the allowed
 // domains or when disabled; a group claim makes an administrator. The session that follows is the app's own.
-import { type AuthResponse, OIDC_REFUSALS, type OidcRefusal } from "@storyverse/contract/accounts";
+// The same flow, begun by a signed-in account with a forced fresh login, confirms that account's deletion
+// (decision 0158).
+import {
+  type AuthResponse,
+  OIDC_REFUSALS,
+  type OidcRefusal,
+  oidcNotLinkedMessage,
+} from "@storyverse/contract/accounts";
+import {
+  FRESH_SIGN_IN_SECONDS,
+  OIDC_DELETE_REFUSALS,
+  type OidcDeleteRefusal,
+} from "@storyverse/contract/leave";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
+import { deleteOwnAccount } from "../accounts/leave-delete";
 import { digestToken, newToken } from "../accounts/secrets";
 import {
   AccountDisabled,
@@ -17,13 +30,15 @@ import {
   logout,
   markEmailVerified,
   registerVerified,
+  sessionIsLive,
   startSession,
   type UserRow,
 } from "../accounts/service";
 import { type AdminContext, makeAdminByClaim } from "../admin/service";
 import type { OidcConfig } from "../config";
+import type { AppContext } from "../context";
 import { oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
-import { DomainError, InvalidInput, NotAuthenticated } from "../platform/errors";
+import { DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
 
 /** How long a sign-in may take at the provider, and a link may wait for the password. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
@@ -31,6 +46,8 @@ const LINK_TTL_MS = 15 * 60 * 1000;
 const BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
 export type OidcContext = AccountsContext & AdminContext & { oidc: OidcConfig };
+/** A deletion also removes the account's stored files. */
+export type OidcDeleteContext = OidcContext & Pick<AppContext, "storage" | "log">;
 
 /** A refused sign-in, with the reason the web app words itself (decision 0147). */
 function refused(
@@ -45,6 +62,21 @@ function refused(
 export function refusalOf(error: DomainError): OidcRefusal | undefined {
   const reason = error.options.extra?.reason;
   return OIDC_REFUSALS.find((known) => known === reason);
+}
+
+/** The refusal a deletion's error stands for (finishDeleteAccount's), if it is one. */
+export function deleteRefusalOf(error: DomainError): OidcDeleteRefusal | undefined {
+  const reason = error.options.extra?.reason;
+  return OIDC_DELETE_REFUSALS.find((known) => known === reason);
+}
+
+/** A refused deletion, with the reason the web app words itself; nothing was deleted. */
+function deleteRefused(
+  code: "invalid_request" | "not_authenticated" | "forbidden",
+  reason: OidcDeleteRefusal,
+  detail: string,
+): DomainError {
+  return new DomainError(code, `${detail} Nothing was deleted.`, { extra: { reason } });
 }
 
 /** Each provider's discovered metadata, once per process (a failed discovery is tried again next time). */
@@ -70,17 +102,34 @@ function providerConfiguration(oidc: OidcConfig): Promise<client.Configuration> 
   return found;
 }
 
+/** What a sign-in under way is for: signing in, or confirming a signed-in account's deletion (decision 0158). */
+export type OidcPurpose = "sign_in" | "delete_account";
+
+/** The account, and its app session, that began a deletion at the provider. */
+type DeleteBinding = { userId: string; sessionTokenHash: string };
+
 /** Starts a sign-in: the provider's authorization URL and the state the browser's cookie must carry back. */
-export async function beginSignIn(ctx: OidcContext): Promise<{ url: string; state: string }> {
+export async function beginSignIn(
+  ctx: OidcContext,
+  deleting?: DeleteBinding,
+): Promise<{ url: string; state: string }> {
   const config = await providerConfiguration(ctx.oidc);
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
   const now = ctx.clock.now();
   await ctx.db.delete(oidcLogins).where(lt(oidcLogins.expiresAt, now));
-  await ctx.db
-    .insert(oidcLogins)
-    .values({ state, nonce, codeVerifier, expiresAt: new Date(now.getTime() + LOGIN_TTL_MS) });
+  await ctx.db.insert(oidcLogins).values({
+    state,
+    nonce,
+    codeVerifier,
+    expiresAt: new Date(now.getTime() + LOGIN_TTL_MS),
+    ...(deleting && {
+      purpose: "delete_account" as const,
+      userId: deleting.userId,
+      sessionTokenHash: deleting.sessionTokenHash,
+    }),
+  });
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: ctx.oidc.redirectUrl,
     scope: ctx.oidc.scopes,
@@ -88,8 +137,32 @@ export async function beginSignIn(ctx: OidcContext): Promise<{ url: string; stat
     code_challenge_method: "S256",
     state,
     nonce,
+    // A deletion asks the provider to sign the person in again, whatever session it holds; the callback
+    // still checks auth_time, since a provider may ignore both.
+    ...(deleting && { prompt: "login", max_age: "0" }),
   });
   return { url: url.href, state };
+}
+
+/** Whether the account signs in through the provider (a linked provider account): it may confirm there. */
+export async function linkedToProvider(ctx: Pick<OidcContext, "db">, userId: string): Promise<boolean> {
+  const [identity] = await ctx.db
+    .select({ userId: oidcIdentities.userId })
+    .from(oidcIdentities)
+    .where(eq(oidcIdentities.userId, userId))
+    .limit(1);
+  return identity !== undefined;
+}
+
+/** A deletion's start: refused for an account no provider account is linked to. */
+export async function beginDeleteAccount(
+  ctx: OidcContext,
+  binding: DeleteBinding,
+): Promise<{ url: string; state: string }> {
+  if (!(await linkedToProvider(ctx, binding.userId))) {
+    throw new Forbidden(oidcNotLinkedMessage(ctx.oidc.providerName));
+  }
+  return beginSignIn(ctx, binding);
 }
 
 /** What a finished callback leads to: a session, or the link screen asking for the account's password. */
@@ -107,35 +180,49 @@ type ProviderAccount = {
   idToken: string;
 };
 
+type Exchanged = {
+  login: typeof oidcLogins.$inferSelect;
+  config: client.Configuration;
+  tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+};
+
+type Refuse = (
+  code: "invalid_request" | "not_authenticated" | "forbidden",
+  reason: "provider_error" | "state_mismatch" | "untrusted_answer",
+  detail: string,
+) => DomainError;
+
 /**
- * The provider's answer at the redirect URL: the state must be the one this browser's cookie holds and a
- * sign-in this server began (used once); openid-client then checks the code exchange (PKCE), the ID token's
- * signature, issuer, audience, expiry and nonce.
+ * The provider's answer at the redirect URL: the state must be the one this browser's cookie holds and one
+ * this server began for this purpose (used once); openid-client then checks the code exchange (PKCE), the
+ * ID token's signature, issuer, audience, expiry and nonce.
  */
-export async function finishSignIn(
+async function exchange(
   ctx: OidcContext,
   callbackQuery: string,
   cookieState: string | undefined,
-): Promise<SignInOutcome> {
+  purpose: OidcPurpose,
+  refuse: Refuse,
+): Promise<Exchanged> {
   const params = new URLSearchParams(callbackQuery);
   const state = params.get("state");
   if (params.get("error")) {
-    throw refused(
+    throw refuse(
       "invalid_request",
       "provider_error",
       `${ctx.oidc.providerName} did not sign you in: ${params.get("error_description") ?? params.get("error")}`,
     );
   }
   if (!state || !cookieState || state !== cookieState) {
-    throw refused(
+    throw refuse(
       "invalid_request",
       "state_mismatch",
       "This sign-in was not started in this browser, or it has expired. Please try again.",
     );
   }
   const [login] = await ctx.db.delete(oidcLogins).where(eq(oidcLogins.state, state)).returning();
-  if (!login || login.expiresAt <= ctx.clock.now()) {
-    throw refused(
+  if (!login || login.expiresAt <= ctx.clock.now() || login.purpose !== purpose) {
+    throw refuse(
       "invalid_request",
       "state_mismatch",
       "This sign-in was not started in this browser, or it has expired. Please try again.",
@@ -144,21 +231,30 @@ export async function finishSignIn(
   const config = await providerConfiguration(ctx.oidc);
   const callbackUrl = new URL(ctx.oidc.redirectUrl);
   callbackUrl.search = params.toString();
-  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
   try {
-    tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+    const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: login.codeVerifier,
       expectedState: state,
       expectedNonce: login.nonce,
       idTokenExpected: true,
     });
+    return { login, config, tokens };
   } catch (error) {
-    throw refused(
+    throw refuse(
       "not_authenticated",
       "untrusted_answer",
       `${ctx.oidc.providerName}'s answer could not be trusted (${(error as Error).message}). Please try again.`,
     );
   }
+}
+
+/** The provider's answer to a sign-in: a session, the link screen, or a refusal (decision 0146). */
+export async function finishSignIn(
+  ctx: OidcContext,
+  callbackQuery: string,
+  cookieState: string | undefined,
+): Promise<SignInOutcome> {
+  const { config, tokens } = await exchange(ctx, callbackQuery, cookieState, "sign_in", refused);
   const claims = tokens.claims()!;
   let merged: Record<string, unknown> = { ...claims };
   if (tokens.access_token && config.serverMetadata().userinfo_endpoint) {
@@ -175,6 +271,54 @@ export async function finishSignIn(
     idToken: tokens.id_token!,
   };
   return signInWith(ctx, account, nameHint(merged));
+}
+
+/**
+ * The provider's answer to a deletion begun by a signed-in account (decision 0158). Besides the sign-in's
+ * checks: the session that began it is still live, the ID token names the provider account linked to that
+ * very account (another person's, or one linked elsewhere, deletes nothing), and the provider signed the
+ * person in within FRESH_SIGN_IN_SECONDS (auth_time; a provider that reused its session is refused). Then
+ * the account is deleted as DELETE /api/account deletes it.
+ */
+export async function finishDeleteAccount(
+  ctx: OidcDeleteContext,
+  callbackQuery: string,
+  cookieState: string | undefined,
+): Promise<{ ledgerRowsKept: number }> {
+  const { login, tokens } = await exchange(ctx, callbackQuery, cookieState, "delete_account", deleteRefused);
+  const claims = tokens.claims()!;
+  if (!login.userId || !login.sessionTokenHash || !(await sessionIsLive(ctx, login.sessionTokenHash))) {
+    throw deleteRefused(
+      "not_authenticated",
+      "session_ended",
+      "You were signed out before the confirmation came back.",
+    );
+  }
+  const [identity] = await ctx.db
+    .select()
+    .from(oidcIdentities)
+    .where(and(eq(oidcIdentities.issuer, claims.iss), eq(oidcIdentities.subject, claims.sub)));
+  if (!identity || identity.userId !== login.userId) {
+    throw deleteRefused(
+      "forbidden",
+      "other_account",
+      `You signed in at ${ctx.oidc.providerName} as someone else than this account.`,
+    );
+  }
+  const authTime = claims.auth_time;
+  const age = typeof authTime === "number" ? ctx.clock.now().getTime() / 1000 - authTime : Number.NaN;
+  // A small allowance for clocks that disagree; NaN (no auth_time) fails both comparisons.
+  if (!(age <= FRESH_SIGN_IN_SECONDS && age >= -FRESH_SIGN_IN_SECONDS)) {
+    throw deleteRefused(
+      "forbidden",
+      "stale_sign_in",
+      `${ctx.oidc.providerName} did not ask you to sign in again just now.`,
+    );
+  }
+  const deleted = await deleteOwnAccount(ctx, login.userId, {
+    freshSignIn: { issuer: claims.iss, subject: claims.sub },
+  });
+  return { ledgerRowsKept: deleted.ledger_rows_kept };
 }
 
 function inAdminGroup(oidc: OidcConfig, claim: unknown): boolean {

@@ -6,7 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import client from "prom-client";
-import { createVendorWindow } from "./vendor-window";
+import { createVendorMinutes, type VendorMinutes } from "./vendor-minutes";
 
 const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
@@ -73,8 +73,8 @@ const redisUp = new client.Gauge({
   registers: [registry],
 });
 
-/** The last hour of vendor calls, for the admin console's Health (decision 0150). */
-const vendorWindow = createVendorWindow();
+/** Vendor calls by minute, written to the database for the admin console's Health (decisions 0150, 0159). */
+const vendorMinutes = createVendorMinutes();
 let eventStreamsOpen = 0;
 
 type QueueDepth = () => Promise<{ kind: string; state: string; count: number }[]>;
@@ -116,11 +116,11 @@ export const metrics = {
     if (outcome === "error") vendorErrors.inc({ vendor, kind, reason: reason ?? "other" });
     // A call the player stopped says nothing about the vendor's speed or health.
     if (seconds !== undefined && outcome !== "cancelled")
-      vendorWindow.record(vendor, kind, seconds * 1000, outcome === "error");
+      vendorMinutes.record(vendor, kind, seconds * 1000, outcome === "error");
   },
-  /** This process's vendor calls over the last hour: latency quantiles and error rate per vendor and kind. */
-  vendorHealth() {
-    return vendorWindow.summary();
+  /** This process's vendor calls by minute, vendor and kind, not yet written for the Health tab. */
+  vendorMinutes(): VendorMinutes {
+    return vendorMinutes;
   },
   charged(kind: string, credits: number): void {
     if (credits > 0) creditsCharged.inc({ kind }, credits);

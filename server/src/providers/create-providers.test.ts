@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type A1111Fake, startA1111Fake } from "../../test/fakes/a1111-fake";
 import { type BytePlusFake, startBytePlusFake } from "../../test/fakes/byteplus-fake";
+import { type ComfyUIFake, startComfyUIFake } from "../../test/fakes/comfyui-fake";
 import { type ElevenLabsFake, startElevenLabsFake } from "../../test/fakes/elevenlabs-fake";
 import { sampleReference } from "../../test/fakes/media";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { type ReplicateFake, startReplicateFake } from "../../test/fakes/replicate-fake";
 import type { ProvidersConfig } from "../config";
+import { shippedWorkflows } from "./comfyui/workflows";
 import { createProviders, defaultModels } from "./create-providers";
 
 const offline: ProvidersConfig = {
@@ -20,18 +23,24 @@ let openai: OpenAIFake;
 let byteplus: BytePlusFake;
 let replicate: ReplicateFake;
 let elevenlabs: ElevenLabsFake;
+let a1111: A1111Fake;
+let comfyui: ComfyUIFake;
 
 beforeAll(async () => {
-  [openai, byteplus, replicate, elevenlabs] = await Promise.all([
+  [openai, byteplus, replicate, elevenlabs, a1111, comfyui] = await Promise.all([
     startOpenAIFake(),
     startBytePlusFake(),
     startReplicateFake(),
     startElevenLabsFake(),
+    startA1111Fake(),
+    startComfyUIFake(),
   ]);
 });
-afterAll(() => Promise.all([openai.close(), byteplus.close(), replicate.close(), elevenlabs.close()]));
+afterAll(() =>
+  Promise.all([openai, byteplus, replicate, elevenlabs, a1111, comfyui].map((fake) => fake.close())),
+);
 beforeEach(() => {
-  for (const fake of [openai, byteplus, replicate, elevenlabs]) fake.reset();
+  for (const fake of [openai, byteplus, replicate, elevenlabs, a1111, comfyui]) fake.reset();
   Object.assign(replicate.predictions, {
     finishWhileWaiting: true,
     outcome: "succeeded",
@@ -148,5 +157,58 @@ describe("createProviders", () => {
     });
     await providers.text.complete({ purpose: "advice", messages: [{ role: "user", content: "hi" }] });
     expect(openai.requests[0]?.json).toMatchObject({ model: "llama3.1:8b" });
+  });
+
+  it("wires the operator's own GPU: AUTOMATIC1111 with its loaded checkpoint and the default upscaler", async () => {
+    const providers = createProviders({
+      ...offline,
+      image: { kind: "a1111", apiKey: undefined, baseUrl: `${a1111.baseUrl}/`, model: undefined },
+    });
+    expect(providers.image.name).toBe("a1111");
+    expect(providers.image.takesSeed).toBe(true);
+    await providers.image.generate({ prompt: "x", count: 1, references: [] });
+    const picture = await sampleReference();
+    await providers.image.edit?.({ kind: "upscale", image: picture, prompt: "", seed: 0 });
+    expect(a1111.requests.map((request) => request.path)).toEqual([
+      "/sdapi/v1/txt2img",
+      "/sdapi/v1/extra-single-image",
+    ]);
+    expect(a1111.requests[0]?.json).not.toHaveProperty("override_settings");
+    expect(a1111.requests[1]?.json).toMatchObject({ upscaler_1: "R-ESRGAN 4x+" });
+  });
+
+  it("wires ComfyUI for images and video with the default model files, IMAGE_UPSCALER and the operator's workflows", async () => {
+    const own = structuredClone(shippedWorkflows.txt2img);
+    own["7"]!.inputs.filename_prefix = "operator/picture";
+    const settings = {
+      kind: "comfyui" as const,
+      apiKey: undefined,
+      baseUrl: comfyui.baseUrl,
+      model: undefined,
+    };
+    const providers = createProviders({
+      ...offline,
+      image: settings,
+      video: settings,
+      imageUpscaler: "4x-UltraSharp.pth",
+      comfyuiWorkflows: { txt2img: own },
+    });
+    expect([providers.image.name, providers.video.name]).toEqual(["comfyui", "comfyui"]);
+    await providers.image.generate({ prompt: "x", count: 1, references: [] });
+    await providers.image.edit?.({ kind: "upscale", image: await sampleReference(), prompt: "", seed: 0 });
+    await providers.video.start({ prompt: "x", image: await sampleReference(), durationSeconds: 5 });
+    const [picture, upscale, clip] = comfyui.prompts.map((prompt) => Object.values(prompt.workflow));
+    expect(picture?.find((node) => node.class_type === "SaveImage")?.inputs.filename_prefix).toBe(
+      "operator/picture",
+    );
+    expect(picture?.find((node) => node.class_type === "CheckpointLoaderSimple")?.inputs).toEqual({
+      ckpt_name: defaultModels.image.comfyui,
+    });
+    expect(upscale?.find((node) => node.class_type === "UpscaleModelLoader")?.inputs).toEqual({
+      model_name: "4x-UltraSharp.pth",
+    });
+    expect(clip?.find((node) => node.class_type === "UNETLoader")?.inputs).toMatchObject({
+      unet_name: defaultModels.video.comfyui,
+    });
   });
 });

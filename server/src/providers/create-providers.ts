@@ -1,9 +1,13 @@
 // Picks one adapter per capability from configuration, filling in each vendor's default base URL and model.
 // The defaults live here and nowhere else; every one is overridable by *_BASE_URL and *_MODEL.
 import type { ProvidersConfig } from "../config";
+import { createA1111ImageProvider, defaultA1111Upscaler } from "./a1111/image";
 import { createBytePlusImageProvider } from "./byteplus/image";
 import { createBytePlusTextProvider } from "./byteplus/text";
 import { createBytePlusVideoProvider } from "./byteplus/video";
+import { createComfyUIImageProvider, defaultComfyCheckpoint, defaultComfyUpscaler } from "./comfyui/image";
+import { createComfyUIVideoProvider, defaultComfyVideoModel } from "./comfyui/video";
+import { type ComfyWorkflows, shippedWorkflows } from "./comfyui/workflows";
 import { createElevenLabsVoiceProvider } from "./elevenlabs/voice";
 import { normalizeBaseUrl } from "./http";
 import { instrumentProviders } from "./instrument";
@@ -34,12 +38,24 @@ export const defaultBaseUrls = {
   byteplus: "https://ark.ap-southeast.bytepluses.com/api/v3",
   replicate: "https://api.replicate.com/v1",
   elevenlabs: "https://api.elevenlabs.io/v1",
+  // The operator's own GPU (decision 0156): each server's own default address on the same machine.
+  a1111: "http://127.0.0.1:7860",
+  comfyui: "http://127.0.0.1:8188",
 } as const;
 
 export const defaultModels = {
   text: { openai: "gpt-4o-mini", byteplus: "seed-1-6-250615" },
-  image: { openai: "gpt-image-1", byteplus: "seedream-4-0-250828", replicate: "bytedance/seedream-4" },
-  video: { byteplus: "seedance-1-0-pro-250528", replicate: "bytedance/seedance-1-pro" },
+  image: {
+    openai: "gpt-image-1",
+    byteplus: "seedream-4-0-250828",
+    replicate: "bytedance/seedream-4",
+    comfyui: defaultComfyCheckpoint,
+  },
+  video: {
+    byteplus: "seedance-1-0-pro-250528",
+    replicate: "bytedance/seedance-1-pro",
+    comfyui: defaultComfyVideoModel,
+  },
   speech: { openai: "whisper-1" },
   voice: { openai: "gpt-4o-mini-tts", elevenlabs: "eleven_multilingual_v2" },
   embeddings: { openai: "text-embedding-3-small" },
@@ -50,8 +66,8 @@ type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model
 /** What every adapter shares: the time limit and where result files may be downloaded from. */
 type Shared = Pick<
   ProvidersConfig,
-  "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond" | "offlineMediaScale"
->;
+  "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond" | "offlineMediaScale" | "imageUpscaler"
+> & { comfyuiWorkflows: ComfyWorkflows };
 
 function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, shared: Shared) {
   return {
@@ -69,6 +85,9 @@ export function createProviders(config: ProvidersConfig): Providers {
     downloadHosts: config.downloadHosts,
     offlineWordsPerSecond: config.offlineWordsPerSecond,
     offlineMediaScale: config.offlineMediaScale,
+    imageUpscaler: config.imageUpscaler,
+    // The operator's workflows replace the shipped ones of the same kind.
+    comfyuiWorkflows: { ...shippedWorkflows, ...config.comfyuiWorkflows },
   };
   // Every vendor call is counted for the metrics (instrument.ts).
   return instrumentProviders({
@@ -108,6 +127,19 @@ function createImage(settings: ProvidersConfig["image"], shared: Shared): ImageP
       return createReplicateImageProvider(
         resolve(settings, "replicate", defaultModels.image.replicate, shared),
       );
+    case "a1111":
+      return createA1111ImageProvider({
+        ...resolve(settings, "a1111", "", shared),
+        // Absent: whatever checkpoint the server has loaded.
+        model: settings.model,
+        upscaler: shared.imageUpscaler ?? defaultA1111Upscaler,
+      });
+    case "comfyui":
+      return createComfyUIImageProvider({
+        ...resolve(settings, "comfyui", defaultModels.image.comfyui, shared),
+        upscaler: shared.imageUpscaler ?? defaultComfyUpscaler,
+        workflows: shared.comfyuiWorkflows,
+      });
     case "offline":
       return createOfflineImageProvider({ scale: shared.offlineMediaScale });
   }
@@ -121,6 +153,11 @@ function createVideo(settings: ProvidersConfig["video"], shared: Shared): VideoP
       return createReplicateVideoProvider(
         resolve(settings, "replicate", defaultModels.video.replicate, shared),
       );
+    case "comfyui":
+      return createComfyUIVideoProvider({
+        ...resolve(settings, "comfyui", defaultModels.video.comfyui, shared),
+        workflows: shared.comfyuiWorkflows,
+      });
     case "offline":
       return createOfflineVideoProvider({ scale: shared.offlineMediaScale });
   }

@@ -28,6 +28,11 @@ export type VendorContext = {
   timeoutMs: number;
   /** When set, result files are fetched only from these hosts (and the vendor's own origin). */
   downloadHosts?: string[] | undefined;
+  /**
+   * The Authorization header when it is not `Bearer <apiKey>` (AUTOMATIC1111's `--api-auth` takes HTTP Basic);
+   * absent: bearer auth with the key, if there is one.
+   */
+  authorization?: string | undefined;
 };
 
 export const maxImageBytes = 50 * 1024 * 1024;
@@ -132,7 +137,8 @@ function asText(value: unknown): string | undefined {
 
 /**
  * The message and code out of the error bodies vendors send: OpenAI and ModelArk `{error: {message, code}}`,
- * Replicate problem details `{title, detail}`, and the flatter shapes of self-hosted servers.
+ * Replicate problem details `{title, detail}`, AUTOMATIC1111's `{error, detail, errors}`, and the flatter shapes
+ * of self-hosted servers.
  */
 export function vendorErrorDetails(body: unknown): VendorErrorDetails {
   if (typeof body === "string") return { message: asText(body), code: undefined };
@@ -142,6 +148,10 @@ export function vendorErrorDetails(body: unknown): VendorErrorDetails {
   if (typeof inner === "object" && inner !== null) {
     const error = inner as Record<string, unknown>;
     return { message: asText(error.message), code: asText(error.code) ?? asText(error.type) };
+  }
+  // AUTOMATIC1111's exception middleware names the exception in `error`, its words in `detail` or `errors`.
+  if (asText(inner) && ("errors" in record || asText(record.detail))) {
+    return { message: asText(record.detail) ?? asText(record.errors) ?? asText(inner), code: asText(inner) };
   }
   return {
     message: asText(inner) ?? asText(record.detail) ?? asText(record.message) ?? asText(record.title),
@@ -248,6 +258,7 @@ export type JsonRequest = {
   method: "GET" | "POST" | "DELETE";
   /** Appended to the base URL, e.g. "/images/generations". */
   path: string;
+  /** Sent as JSON, or as multipart/form-data when it is a FormData (an upload). */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
@@ -255,17 +266,25 @@ export type JsonRequest = {
   timeoutMs?: number;
 };
 
+/** The Authorization header a vendor call carries, if any. */
+function authorizationOf(ctx: VendorContext): string | undefined {
+  return ctx.authorization ?? (ctx.apiKey ? `Bearer ${ctx.apiKey}` : undefined);
+}
+
 /** One JSON call to a vendor API with bearer auth; answers the parsed body or throws a ProviderError. */
 export async function requestJson(ctx: VendorContext, request: JsonRequest): Promise<unknown> {
   const deadline = new Deadline(request.timeoutMs ?? ctx.timeoutMs, request.signal);
   try {
     const headers: Record<string, string> = { accept: "application/json", ...request.headers };
-    if (ctx.apiKey) headers.authorization = `Bearer ${ctx.apiKey}`;
-    if (request.body !== undefined) headers["content-type"] = "application/json";
+    const authorization = authorizationOf(ctx);
+    if (authorization) headers.authorization = authorization;
+    const form = request.body instanceof FormData ? request.body : undefined;
+    // fetch writes a FormData's own content type, with its boundary.
+    if (request.body !== undefined && !form) headers["content-type"] = "application/json";
     const response = await fetch(`${ctx.baseUrl}${request.path}`, {
       method: request.method,
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
       signal: deadline.signal,
       // A redirect would carry the key to wherever it points; vendor APIs do not redirect.
       redirect: "error",
@@ -333,6 +352,56 @@ export type DownloadOptions = {
   /** Defaults to 50 MB for images and 200 MB for videos. */
   maxBytes?: number;
 };
+
+/**
+ * A result file served by the vendor's own API (ComfyUI's `/view`), fetched like an API call: with the
+ * vendor's auth, no redirects, the call's time limit, a size cap, and judged by its bytes.
+ */
+export async function requestMediaFile(
+  ctx: VendorContext,
+  request: { path: string; kind: "image" | "video"; signal?: AbortSignal | undefined },
+): Promise<MediaFile> {
+  const deadline = new Deadline(ctx.timeoutMs, request.signal);
+  const maxBytes = maxBytesFor({ kind: request.kind, timeoutMs: ctx.timeoutMs });
+  try {
+    const authorization = authorizationOf(ctx);
+    const response = await fetch(`${ctx.baseUrl}${request.path}`, {
+      headers: authorization ? { authorization } : {},
+      signal: deadline.signal,
+      redirect: "error",
+    });
+    const data = await readCapped(response, maxBytes);
+    if (!response.ok) {
+      const text = data?.toString("utf8") ?? "";
+      let details: unknown = text;
+      try {
+        details = JSON.parse(text);
+      } catch {
+        // A plain-text or empty error body.
+      }
+      throw errorForStatus(ctx, response.status, vendorErrorDetails(details));
+    }
+    if (data === undefined) {
+      throw new ProviderError(
+        userMessages.tooLarge,
+        false,
+        `${ctx.vendor} result file over ${maxBytes} bytes`,
+      );
+    }
+    const mimeType = sniffMediaType(data);
+    if (!mimeType?.startsWith(`${request.kind}/`)) {
+      throw malformedError(
+        ctx,
+        `result file is not an ${request.kind} (${response.headers.get("content-type")})`,
+      );
+    }
+    return { data, mimeType };
+  } catch (error) {
+    throw failureToThrow(error, deadline, request.signal, ctx);
+  } finally {
+    deadline.dispose();
+  }
+}
 
 /**
  * Copies a result file from the URL a vendor gave into memory. No credentials are sent: result links are

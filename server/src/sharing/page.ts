@@ -5,8 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { Locale } from "@storyverse/contract/accounts";
 import { SHARED_PICTURE_SIZES, type SharedPicture } from "@storyverse/contract/sharing";
 import type { FastifyReply } from "fastify";
+import { localeFromAcceptLanguage } from "../http/accept-language";
 import { appCspHeader } from "../http/security";
 
 export type SharePageOptions = {
@@ -62,21 +64,34 @@ function previewHead(preview: PagePreview): string {
   return tags.filter(Boolean).join("\n    ");
 }
 
-const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en">
+const NOT_FOUND_WORDS: Record<Locale, { title: string; body: string }> = {
+  en: { title: "Not found", body: "This shared story does not exist or is no longer shared." },
+  de: {
+    title: "Nicht gefunden",
+    body: "Diese geteilte Geschichte gibt es nicht oder sie wird nicht mehr geteilt.",
+  },
+  es: { title: "No encontrada", body: "Esta historia compartida no existe o ya no se comparte." },
+};
+
+/** The 404 page in the reader's language (decision 0155): the app that would say it is not loaded here. */
+function notFoundPage(locale: Locale): string {
+  const words = NOT_FOUND_WORDS[locale];
+  return `<!doctype html>
+<html lang="${locale}">
   <head>
     <meta charset="UTF-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1.0" />
     <meta name="robots" content="noindex, nofollow" />
-    <title>Not found · Storyverse</title>
+    <title>${words.title} · Storyverse</title>
   </head>
   <body>
-    <h1>Not found</h1>
-    <p>This shared story does not exist or is no longer shared.</p>
+    <h1>${words.title}</h1>
+    <p>${words.body}</p>
     <p><a href="/">Storyverse</a></p>
   </body>
 </html>
 `;
+}
 
 export function createSharePages(options: SharePageOptions) {
   const indexFile = path.join(options.webDistDir, "index.html");
@@ -108,8 +123,10 @@ export function createSharePages(options: SharePageOptions) {
         .replace("</head>", `  ${previewHead(preview)}\n  </head>`);
       return privateHeaders(reply, nonce).send(html);
     },
-    notFound(reply: FastifyReply) {
-      return privateHeaders(reply.code(404), randomBytes(16).toString("base64")).send(NOT_FOUND_PAGE);
+    notFound(reply: FastifyReply, acceptLanguage?: string) {
+      return privateHeaders(reply.code(404), randomBytes(16).toString("base64")).send(
+        notFoundPage(localeFromAcceptLanguage(acceptLanguage)),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 // SQL for share links.
-import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { shareLinks } from "../db/schema";
 
@@ -66,18 +66,25 @@ export async function findNewestStoryLink(
 }
 
 /**
- * Live links, newest first, `limit` after the cursor (created_at, id): of these owners only, or the one with
- * this token hash, when given (the admin console's Moderation).
+ * Live links (or taken-down ones), newest first, `limit` after the cursor (created_at, id): of these owners or
+ * stories only, or the one with this token hash, when given (the admin console's Moderation).
  */
 export function liveLinksPage(
   q: Queryable,
-  filter: { userIds?: string[]; tokenHash?: string },
+  filter: { userIds?: string[]; tokenHash?: string; storyIds?: string[]; takenDown?: boolean },
   after: { createdAt: Date; id: string } | undefined,
   limit: number,
 ): Promise<ShareLinkRow[]> {
-  const conditions = [isNull(shareLinks.revokedAt)];
-  if (filter.userIds) conditions.push(inArray(shareLinks.userId, filter.userIds));
+  const conditions: SQL[] = [
+    filter.takenDown ? isNotNull(shareLinks.takenDownAt) : isNull(shareLinks.revokedAt),
+  ];
   if (filter.tokenHash) conditions.push(eq(shareLinks.tokenHash, filter.tokenHash));
+  // A search reaches links of the matching owners or of the matching stories.
+  const either: SQL[] = [];
+  if (filter.userIds && filter.userIds.length > 0) either.push(inArray(shareLinks.userId, filter.userIds));
+  if (filter.storyIds && filter.storyIds.length > 0)
+    either.push(inArray(shareLinks.storyId, filter.storyIds));
+  if (filter.userIds || filter.storyIds) conditions.push(either.length > 0 ? or(...either)! : sql`false`);
   if (after) {
     conditions.push(
       or(
@@ -92,6 +99,30 @@ export function liveLinksPage(
     .where(and(...conditions))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id))
     .limit(limit);
+}
+
+/**
+ * Lifts an administrator's takedown: the link works again, unless the story has a newer link (then undefined,
+ * as for a hash no taken-down link has).
+ */
+export async function liftTakedown(q: Queryable, tokenHash: string): Promise<ShareLinkRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.tokenHash, tokenHash), isNotNull(shareLinks.takenDownAt)));
+  if (!row) return undefined;
+  const [newer] = await q
+    .select({ id: shareLinks.id })
+    .from(shareLinks)
+    .where(and(eq(shareLinks.storyId, row.storyId), gt(shareLinks.createdAt, row.createdAt)))
+    .limit(1);
+  if (newer) return undefined;
+  const [lifted] = await q
+    .update(shareLinks)
+    .set({ revokedAt: null, takenDownAt: null, takenDownReason: null })
+    .where(and(eq(shareLinks.id, row.id), isNotNull(shareLinks.takenDownAt)))
+    .returning();
+  return lifted;
 }
 
 /** Takes a live link down with its reason; the row taken down, or undefined when no live link has the hash. */

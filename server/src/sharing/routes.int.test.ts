@@ -191,6 +191,16 @@ describe("share links", () => {
       expect(page.statusCode).toBe(404);
       expect(page.body).toContain("no longer shared");
     }
+    // A reader whose browser asks for German or Spanish reads the page in it (decision 0155).
+    const german = await t.app.inject({
+      method: "GET",
+      url: "/s/AAAAAAAAAAAAAAAAAAAAAA",
+      headers: { "accept-language": "de-DE,de;q=0.9,en;q=0.5" },
+      remoteAddress: freshAddress(),
+    });
+    expect(german.statusCode).toBe(404);
+    expect(german.body).toContain('<html lang="de">');
+    expect(german.body).toContain("nicht mehr geteilt");
   });
 
   it("lets only the owner share, see or revoke a story's link", async () => {

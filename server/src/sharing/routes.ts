@@ -207,7 +207,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       // The page the app opens on: its newest messages (decision 0138).
       shared = await sharing.readSharedStory(ctx, token, { limit: SHARED_NEWEST_PAGE_MESSAGES });
     } catch (error) {
-      if (error instanceof NotFound) return pages.notFound(reply);
+      if (error instanceof NotFound) return pages.notFound(reply, request.headers["accept-language"]);
       throw error;
     }
     const { story, messages } = shared.response;

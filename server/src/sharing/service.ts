@@ -38,6 +38,7 @@ import {
   findLiveStoryLink,
   findNewestStoryLink,
   insertShareLink,
+  liftTakedown,
   liveLinksPage,
   revokeStoryLinks,
   type ShareLinkRow,
@@ -144,6 +145,7 @@ export type ModeratedLink = {
   userId: string;
   storyId: string;
   createdAt: Date;
+  takenDown: { at: Date; reason: string } | null;
 };
 
 function moderated(ctx: Pick<AppContext, "config">, link: ShareLinkRow): ModeratedLink {
@@ -156,6 +158,7 @@ function moderated(ctx: Pick<AppContext, "config">, link: ShareLinkRow): Moderat
     userId: link.userId,
     storyId: link.storyId,
     createdAt: link.createdAt,
+    takenDown: link.takenDownAt ? { at: link.takenDownAt, reason: link.takenDownReason ?? "" } : null,
   };
 }
 
@@ -171,7 +174,7 @@ export function shareTokenIn(text: string): string | undefined {
 /** Live links, newest first: of these owners, or the one with this token, when given. */
 export async function liveLinks(
   ctx: SharingContext,
-  filter: { userIds?: string[]; token?: string },
+  filter: { userIds?: string[]; token?: string; storyIds?: string[]; takenDown?: boolean },
   after: { createdAt: Date; id: string } | undefined,
   limit: number,
 ): Promise<ModeratedLink[]> {
@@ -180,6 +183,8 @@ export async function liveLinks(
     {
       ...(filter.userIds ? { userIds: filter.userIds } : {}),
       ...(filter.token ? { tokenHash: hashToken(filter.token) } : {}),
+      ...(filter.storyIds ? { storyIds: filter.storyIds } : {}),
+      ...(filter.takenDown ? { takenDown: true } : {}),
     },
     after,
     limit,
@@ -198,6 +203,16 @@ export async function takeDownShare(
 ): Promise<ModeratedLink | undefined> {
   if (!SHARE_TOKEN_PATTERN.test(token)) return undefined;
   const row = await takeDownLink(ctx.db, hashToken(token), ctx.clock.now(), reason);
+  return row ? moderated(ctx, row) : undefined;
+}
+
+/** An administrator lifts a takedown: the link works again. Undefined when no taken-down link has this token. */
+export async function liftShareTakedown(
+  ctx: SharingContext,
+  token: string,
+): Promise<ModeratedLink | undefined> {
+  if (!SHARE_TOKEN_PATTERN.test(token)) return undefined;
+  const row = await liftTakedown(ctx.db, hashToken(token));
   return row ? moderated(ctx, row) : undefined;
 }
 

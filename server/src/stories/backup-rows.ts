@@ -80,6 +80,27 @@ export async function insertRestoredCardsAndDrafts(
   }
 }
 
+/** Who tells each restored branch (decision 0154): set once its cards exist, for the card's foreign key. */
+export type RestoredTeller = {
+  storyId: string;
+  teller: "narrator" | "character";
+  tellerCardId: string | null;
+};
+
+export async function setRestoredTellers(
+  q: Queryable,
+  userId: string,
+  tellers: RestoredTeller[],
+): Promise<void> {
+  for (const { storyId, teller, tellerCardId } of tellers) {
+    if (teller === "narrator" && tellerCardId === null) continue;
+    await q
+      .update(stories)
+      .set({ teller, tellerCardId })
+      .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
+  }
+}
+
 /** The restore's last batch: every branch of the story shown at once, on the branch it showed. */
 export async function finishRestoredStory(
   q: Queryable,

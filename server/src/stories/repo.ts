@@ -120,6 +120,17 @@ export async function storyListPage(
 /** `%`, `_` and the backslash taken as themselves in a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Any account's stories (and branches) whose title holds `words`, newest first, at most `limit` ids: for moderation. */
+export async function storyIdsTitled(q: Queryable, words: string, limit: number): Promise<string[]> {
+  const rows = await q
+    .select({ id: stories.id })
+    .from(stories)
+    .where(ilike(stories.title, `%${likeLiteral(words)}%`))
+    .orderBy(desc(stories.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
 const findStoryStatement = preparedPerHandle((q) =>
   q
     .select()

@@ -62,6 +62,7 @@ import {
   findStory,
   insertStory,
   type StoryRow,
+  storyIdsTitled,
   storyListPage,
   updateStory,
 } from "./repo";
@@ -693,4 +694,9 @@ export async function storiesCreatedBetween(
   end: Date,
 ) {
   return countStoriesCreated(ctx.db, userId, start, end);
+}
+
+/** Any account's stories whose title holds the words (the admin console's share search), at most `limit`. */
+export function storiesTitled(ctx: Pick<AppContext, "db">, words: string, limit: number): Promise<string[]> {
+  return storyIdsTitled(ctx.db, words, limit);
 }

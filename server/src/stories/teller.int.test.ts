@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { multipart } from "../../test/multipart";
+import { restoreBackup } from "../../test/restore-backup";
 import type { TextRequest } from "../providers/types";
 
 type TurnRequest = Extract<TextRequest, { purpose: "turn" | "continue" }>;
@@ -196,5 +197,35 @@ describe("who tells the story", () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/there is no card/);
+  });
+
+  it("keeps who tells the story and who spoke through a backup restored by another player", async () => {
+    const user = await createUser(t);
+    const storyId = await importCard(user);
+    const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "Hello",
+      chat_mode: "chat",
+    });
+    expect(turn.statusCode).toBe(200);
+    const backup = (await call(user, "GET", `/api/stories/${storyId}/backup`)).rawPayload;
+
+    const other = await createUser(t);
+    const restored = await restoreBackup(t, other, backup);
+    const mira = (await cardsOf(other, restored.story.id)).find((card) => card.name === "Mira Voss")!;
+    expect(await settingsOf(other, restored.story.id)).toMatchObject({
+      teller: "character",
+      character_ids: [mira.id],
+    });
+    const spoken = (await messagesOf(other, restored.story.id)).filter((m) => m.role === "assistant");
+    expect(spoken.length).toBe(2);
+    for (const message of spoken) expect(message.speaker).toEqual({ card_id: mira.id, name: "Mira Voss" });
+    expect(restored.notes.filter((note) => note.name.startsWith("Who tells"))).toEqual([]);
+
+    // The next turn of the restored story is Mira's again.
+    const next = await call(other, "POST", `/api/stories/${restored.story.id}/chat`, {
+      prompt: "And you?",
+      chat_mode: "chat",
+    });
+    expect(next.json().speaker).toEqual({ card_id: mira.id, name: "Mira Voss" });
   });
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
+import { ddlRetryingDeadlocks } from "../../test/database";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { MAX_HEAVY_REQUESTS_PER_USER } from "../credits/paid-work";
@@ -195,14 +196,15 @@ describe("paid Studio work under faults", () => {
   it("the advisor refunds its 0.5 when the exchange cannot be stored", async () => {
     const user = await createUser(t);
     // The database refuses new Studio messages (existing rows stay valid).
-    await t.database.executeSql(
+    await ddlRetryingDeadlocks(
+      t.database,
       "alter table studio_messages add constraint refuse_new_rows check (false) not valid",
     );
     try {
       const res = await post(user, "/api/studio/advisor-chat", { prompt: "Help me with a fox" });
       expect(res.statusCode).toBe(500);
     } finally {
-      await t.database.executeSql("alter table studio_messages drop constraint refuse_new_rows");
+      await ddlRetryingDeadlocks(t.database, "alter table studio_messages drop constraint refuse_new_rows");
     }
     expect(await balance(user)).toBe(15);
     const { rows } = await t.database.executeSql(
@@ -216,7 +218,8 @@ describe("paid Studio work under faults", () => {
 
   it("a batch whose exchange cannot be stored is refunded and keeps neither images nor uploads", async () => {
     const user = await createUser(t);
-    await t.database.executeSql(
+    await ddlRetryingDeadlocks(
+      t.database,
       "alter table studio_messages add constraint refuse_new_rows check (false) not valid",
     );
     try {
@@ -227,7 +230,7 @@ describe("paid Studio work under faults", () => {
       });
       expect(res.statusCode).toBe(500);
     } finally {
-      await t.database.executeSql("alter table studio_messages drop constraint refuse_new_rows");
+      await ddlRetryingDeadlocks(t.database, "alter table studio_messages drop constraint refuse_new_rows");
     }
     expect(await balance(user)).toBe(15);
     const gallery = await t.app.inject({

@@ -98,6 +98,35 @@ describe("live reading with the offline voice", () => {
     expect((await live(t, user, storyId, narration)).rawPayload.equals(withCard)).toBe(true);
   }, 60_000);
 
+  it("reads a turn told by a character in that character's voice (decision 0154)", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: voices[0] });
+    const sentence = "I lift my lantern and look out over the water.";
+    const byNarrator = (await live(t, user, storyId, sentence)).rawPayload;
+    const mira = (
+      await call(t, user, "POST", `/api/stories/${storyId}/cards`, {
+        name: "Mira",
+        triggers: ["Mira"],
+        voice: voices[2],
+      })
+    ).json().card.id as string;
+    const told = await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
+      teller: "character",
+      character_ids: [mira],
+    });
+    expect(told.statusCode).toBe(200);
+    const byMira = (await live(t, user, storyId, sentence)).rawPayload;
+    expect(byMira.equals(byNarrator)).toBe(false);
+    // It is Mira's voice: the narrator speaking in that voice sounds the same (a voice without eSpeak's random
+    // breath, so the same words sound the same each time).
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
+      teller: "narrator",
+      narrator_voice: voices[2],
+    });
+    expect((await live(t, user, storyId, sentence)).rawPayload.equals(byMira)).toBe(true);
+  }, 60_000);
+
   it("refuses bad input with a clear detail, and another player's story as not found", async () => {
     const user = await createUser(t);
     const storyId = await newStory(t, user);

@@ -55,7 +55,8 @@ export async function speakLive(
   speaking.set(userId, busy + 1);
   speakingHere += 1;
   try {
-    const { parts } = planSpeech(voices, text);
+    // A turn being written is the current teller's: a character telling the story reads in their voice.
+    const { parts } = planSpeech(voices, text, voices.teller);
     // Urgent: the player is listening now, so it goes ahead of narration being made (a few in a row at most).
     const { audio } = await speakSpeechParts(voices.provider, parts, { urgent: true, owner: userId });
     return wavFile(audio);

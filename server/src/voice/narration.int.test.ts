@@ -135,6 +135,48 @@ describe("offline narration", () => {
     expect(await balance(t, user)).toBe(before);
   }, 90_000);
 
+  it("reads a character's message in that character's voice, unless a line is tagged with another", async () => {
+    const user = await createUser(t);
+    const storyId = (await call(t, user, "POST", "/api/stories", { title: "Lamp Rock" })).json().story
+      .id as string;
+    const [narrator, keeper, guest] = [voices[0]!.id, voices[1]!.id, voices[2]!.id];
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: narrator });
+    const mira = (
+      await call(t, user, "POST", `/api/stories/${storyId}/cards`, {
+        name: "Mira",
+        triggers: ["Mira"],
+        voice: keeper,
+      })
+    ).json().card.id as string;
+    await call(t, user, "POST", `/api/stories/${storyId}/cards`, {
+      name: "Tobin",
+      triggers: ["Tobin"],
+      voice: guest,
+    });
+    const told = await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
+      teller: "character",
+      character_ids: [mira],
+    });
+    expect(told.statusCode).toBe(200);
+    const turn = await call(t, user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "Hello",
+      chat_mode: "chat",
+    });
+    expect(turn.json().speaker).toMatchObject({ name: "Mira" });
+    const messageId = turn.json().message_id as string;
+    await call(t, user, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, {
+      content: '*I smile at the stranger.* "I keep the light." "Fine by me," Tobin says.',
+    });
+    const speech = `/api/stories/${storyId}/messages/${messageId}/speech`;
+    expect((await call(t, user, "POST", speech)).statusCode).toBe(202);
+    const done = await waitForSpeech(t, user, speech);
+    expect(done.segments.map((s: { speaker: string; voice: string }) => [s.speaker, s.voice])).toEqual([
+      ["Mira", keeper],
+      ["Tobin", guest],
+      ["Mira", keeper],
+    ]);
+  }, 90_000);
+
   it("makes a narration once; an edit or another voice makes a new one, and two voices sound different", async () => {
     const user = await createUser(t);
     const { storyId, messageId, speech } = await storyWithLine(t, user, "The tide turns over the harbour.");

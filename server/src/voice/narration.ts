@@ -63,8 +63,16 @@ export type Plan = {
 /** A plain trigger word can name a speaker; a regex trigger (/.../) cannot. */
 const plainWords = (triggers: string[]) => triggers.filter((trigger) => !isRegexTrigger(trigger));
 
-/** Who speaks a story: the provider, the narrator's voice and each enabled character card's voice. */
-export type StoryVoices = { provider: VoiceProvider; narratorVoice: string; cast: CastMember[] };
+/**
+ * Who speaks a story: the provider, the narrator's voice and each enabled character card's voice; `teller`, the
+ * character who tells the story now in character mode (decision 0154), whose voice reads a turn being written.
+ */
+export type StoryVoices = {
+  provider: VoiceProvider;
+  narratorVoice: string;
+  cast: CastMember[];
+  teller: string | null;
+};
 
 export async function storyVoices(
   ctx: NarrationContext,
@@ -78,19 +86,43 @@ export async function storyVoices(
   // A voice this provider no longer offers (the server's provider changed) falls back to the default.
   const usable = (voice: string | null | undefined) => (voice && offered.includes(voice) ? voice : undefined);
   const narratorVoice = usable(settings.narrator_voice) ?? provider.defaultVoice;
-  const cast: CastMember[] = (await storyCards(ctx, userId, storyId))
+  const cards = await storyCards(ctx, userId, storyId);
+  const cast: CastMember[] = cards
     .filter((card) => card.kind === "character" && card.enabled)
     .map((card) => ({
       name: card.name,
       aliases: plainWords(card.triggers),
       voice: usable(card.voice) ?? voiceForName(card.name, offered, narratorVoice),
     }));
-  return { provider, narratorVoice, cast };
+  const tellerId = settings.teller === "character" ? settings.character_ids[0] : undefined;
+  const teller = cards.find((card) => card.id === tellerId)?.name ?? null;
+  return { provider, narratorVoice, cast, teller };
+}
+
+/**
+ * Which voice reads which message, as a version in every film's and read-along book's content hash: a file made
+ * under an older rule is made again, not served. 2: a character's message in that character's voice (0154).
+ */
+export const SPEECH_RULES_VERSION = 2;
+
+/**
+ * A character's message (decision 0154) is read in that character's voice, their card's or one picked from their
+ * name (a card deleted since keeps sounding the same); no speaker: the narrator's.
+ */
+export function tellerVoice(
+  { narratorVoice, cast }: Pick<StoryVoices, "narratorVoice" | "cast">,
+  speaker: string | null | undefined,
+): { name: string; voice: string } | undefined {
+  if (!speaker) return undefined;
+  const member = cast.find((m) => m.name.toLowerCase() === speaker.toLowerCase());
+  const offered = [narratorVoice, ...cast.map((m) => m.voice)];
+  return { name: speaker, voice: member?.voice ?? voiceForName(speaker, offered, narratorVoice) };
 }
 
 /** How a narrator message's text (markdown) is spoken in the story's voices, and what that costs. */
-export function planSpeech({ provider, narratorVoice, cast }: StoryVoices, content: string): Plan {
-  const parts = speechParts(markdownToPlain(content), narratorVoice, cast);
+export function planSpeech(voices: StoryVoices, content: string, speaker: string | null = null): Plan {
+  const { provider, narratorVoice, cast } = voices;
+  const parts = speechParts(markdownToPlain(content), narratorVoice, cast, tellerVoice(voices, speaker));
   const characters = parts.reduce((sum, part) => sum + part.text.length, 0);
   const contentKey = createHash("sha256")
     .update(JSON.stringify({ provider: provider.name, parts }))
@@ -102,7 +134,7 @@ async function planNarration(ctx: NarrationContext, userId: string, storyId: str
   const settings = await generationSettings(ctx, userId, storyId);
   const message = await storyMessageText(ctx, userId, storyId, messageId);
   if (message?.role !== "assistant") throw new NotFound("Message not found");
-  return planSpeech(await storyVoices(ctx, userId, storyId, settings), message.content);
+  return planSpeech(await storyVoices(ctx, userId, storyId, settings), message.content, message.speaker);
 }
 
 async function toResponse(

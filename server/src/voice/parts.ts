@@ -51,8 +51,18 @@ function speakerOf(text: string, quote: Quote, next: Quote | undefined, cast: Ca
 
 const spoken = (text: string) => /[\p{L}\p{N}]/u.test(text);
 
-/** The message as parts, neighbours with the same speaker and voice joined. */
-export function speechParts(text: string, narratorVoice: string, cast: CastMember[]): SpeechPart[] {
+/**
+ * The message as parts, neighbours with the same speaker and voice joined. `teller`: the character who spoke the
+ * message (character mode, decision 0154): the words no one else is tagged with are theirs, in their voice.
+ */
+export function speechParts(
+  text: string,
+  narratorVoice: string,
+  cast: CastMember[],
+  teller?: { name: string; voice: string },
+): SpeechPart[] {
+  const ownName = teller?.name ?? NARRATOR;
+  const ownVoice = teller?.voice ?? narratorVoice;
   const parts: SpeechPart[] = [];
   const push = (speaker: string, voice: string, words: string) => {
     const clean = words.replace(/\s+/g, " ").trim();
@@ -65,12 +75,12 @@ export function speechParts(text: string, narratorVoice: string, cast: CastMembe
   const quotes = quotesOf(text);
   let at = 0;
   quotes.forEach((quote, index) => {
-    push(NARRATOR, narratorVoice, text.slice(at, quote.start));
+    push(ownName, ownVoice, text.slice(at, quote.start));
     const speaker = speakerOf(text, quote, quotes[index + 1], cast);
-    push(speaker?.name ?? NARRATOR, speaker?.voice ?? narratorVoice, quote.text);
+    push(speaker?.name ?? ownName, speaker?.voice ?? ownVoice, quote.text);
     at = quote.end;
   });
-  push(NARRATOR, narratorVoice, text.slice(at));
+  push(ownName, ownVoice, text.slice(at));
   return parts;
 }
 
@@ -81,10 +91,17 @@ export type SpeakerSpan = { start: number; end: number; speaker: string; voice: 
  * The same attribution as speechParts, as character ranges of `text` (nothing joined or dropped), so a reader
  * that shows the text can tell which of its words each voice reads (the read-along EPUB).
  */
-export function speakerSpans(text: string, narratorVoice: string, cast: CastMember[]): SpeakerSpan[] {
+export function speakerSpans(
+  text: string,
+  narratorVoice: string,
+  cast: CastMember[],
+  teller?: { name: string; voice: string },
+): SpeakerSpan[] {
+  const ownName = teller?.name ?? NARRATOR;
+  const ownVoice = teller?.voice ?? narratorVoice;
   const spans: SpeakerSpan[] = [];
   const narration = (start: number, end: number) => {
-    if (end > start) spans.push({ start, end, speaker: NARRATOR, voice: narratorVoice });
+    if (end > start) spans.push({ start, end, speaker: ownName, voice: ownVoice });
   };
   const quotes = quotesOf(text);
   let at = 0;
@@ -94,8 +111,8 @@ export function speakerSpans(text: string, narratorVoice: string, cast: CastMemb
     spans.push({
       start: quote.start,
       end: quote.end,
-      speaker: speaker?.name ?? NARRATOR,
-      voice: speaker?.voice ?? narratorVoice,
+      speaker: speaker?.name ?? ownName,
+      voice: speaker?.voice ?? ownVoice,
     });
     at = quote.end;
   });

@@ -8,6 +8,8 @@ export type RecordedRequest = {
   method: string;
   /** Path without the query string. */
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
   /** The parsed body when it was JSON. */
@@ -146,6 +148,7 @@ export async function startFakeServer(handler: VendorHandler, errorShape: ErrorS
       const recorded: RecordedRequest = {
         method: req.method ?? "GET",
         path: (req.url ?? "/").split("?")[0]!,
+        query: new URL(req.url ?? "/", "http://fake.local").searchParams,
         headers: req.headers,
         body,
         json,

@@ -2,6 +2,7 @@
 // current view, and the prompt that offers a new version of the app when one is ready.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { UpdatePrompt } from "../features/pwa/update-prompt";
 import { BannerProvider } from "../shared/banner-provider";
 import { ConnectivityProvider } from "../shared/connectivity/connectivity-provider";
@@ -13,6 +14,8 @@ import { ViewOutlet } from "./view-outlet";
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  // A new language draws every view again: strings formatted outside React (costs, dates) follow it too.
+  const { i18n } = useTranslation();
   return (
     <QueryClientProvider client={queryClient}>
       <ConnectivityProvider>
@@ -20,7 +23,7 @@ export function App() {
           <BannerProvider>
             <AuthProvider>
               <ViewProvider>
-                <ViewOutlet />
+                <ViewOutlet key={i18n.language} />
               </ViewProvider>
               <UpdatePrompt />
             </AuthProvider>

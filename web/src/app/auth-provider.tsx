@@ -49,8 +49,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(() => {
     // Back from the OIDC provider with a sign-in (decision 0147): the session it brings replaces any this
     // browser kept, and the auth view finishes it. The address is tidied here, before the router reads it.
+    // Back from a deletion confirmed there (decision 0158): the account is gone, and so is what this browser kept.
     const oidc = captureOidcReturn();
-    if (oidc && oidc.kind !== "refused") for (const key of SESSION_STORAGE_KEYS) removeStorage(key);
+    if (oidc && (oidc.kind === "session" || oidc.kind === "link" || oidc.kind === "deleted")) {
+      for (const key of SESSION_STORAGE_KEYS) removeStorage(key);
+    }
     return readStoredSession();
   });
   // Read before anything rewrites the address bar (the view provider tidies it right after the first render):

@@ -1,5 +1,6 @@
 // A carousel's dot selectors: one button per slide, the current one drawn long. Over a picture the dots
 // are white; on the page they take the accent.
+import { useTranslation } from "react-i18next";
 import type { Carousel } from "./use-carousel";
 
 interface CarouselDotsProps {
@@ -14,6 +15,7 @@ const TONES = {
 } as const;
 
 export function CarouselDots({ carousel, slides, tone }: CarouselDotsProps) {
+  const { t } = useTranslation("common");
   const colours = TONES[tone];
   return (
     <div className="flex items-center gap-1">
@@ -21,7 +23,7 @@ export function CarouselDots({ carousel, slides, tone }: CarouselDotsProps) {
         <button
           key={slide.src}
           type="button"
-          aria-label={`Show slide ${index + 1}: ${slide.title}`}
+          aria-label={t("carousel.showSlide", { index: index + 1, title: slide.title })}
           aria-current={index === carousel.active ? "true" : undefined}
           aria-controls={carousel.slidesId}
           onClick={() => carousel.select(index)}

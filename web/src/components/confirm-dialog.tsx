@@ -2,6 +2,7 @@
 // shows its busy label while the action runs; a failure is shown in the dialog, which stays open.
 import { TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "./button";
 import { buttonClasses } from "./button-classes";
 import { FormAlert } from "./form-alert";
@@ -32,6 +33,7 @@ export function ConfirmDialog({
   onConfirm,
   tone = "danger",
 }: ConfirmDialogProps) {
+  const { t } = useTranslation("common");
   return (
     <Modal
       open={open}
@@ -45,7 +47,7 @@ export function ConfirmDialog({
       <FormAlert message={error} />
       <ModalActions>
         <ModalClose disabled={busy} className={buttonClasses("secondary", "sm")}>
-          Cancel
+          {t("confirmDialog.cancel")}
         </ModalClose>
         <Button
           onClick={onConfirm}

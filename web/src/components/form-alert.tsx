@@ -1,5 +1,8 @@
-// The message a form shows when it cannot go on: announced as it appears (role="alert").
+// The message a form shows when it cannot go on: announced as it appears (role="alert"). The message is often
+// the server's (an error's `detail`, a contract rule's words): shown in the interface's language when the
+// catalogue knows it (decision 0155).
 import { CircleAlert, CircleCheck } from "lucide-react";
+import { translateServerMessage } from "../i18n/server-messages";
 
 interface FormAlertProps {
   message: string | null;
@@ -25,7 +28,7 @@ export function FormAlert({ message, tone = "danger", className = "" }: FormAler
           ) : (
             <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           )}
-          <span>{message}</span>
+          <span data-server-text>{translateServerMessage(message)}</span>
         </p>
       ) : null}
     </div>

@@ -6,6 +6,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, Download, WandSparkles, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { apiDownload } from "../lib/api-client";
 import { Spinner } from "./button";
 
@@ -75,6 +76,7 @@ export async function downloadMedia(item: LightboxItem): Promise<void> {
 }
 
 export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: LightboxProps) {
+  const { t } = useTranslation("common");
   const total = items.length;
   const current = total > 0 ? Math.min(Math.max(index, 0), total - 1) : -1;
   const item = current >= 0 ? items[current] : undefined;
@@ -126,7 +128,8 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
     }
   };
 
-  const label = item?.description?.trim() || (item?.type === "video" ? "Video" : "Image");
+  const label =
+    item?.description?.trim() || (item?.type === "video" ? t("lightbox.video") : t("lightbox.image"));
 
   return (
     <Dialog.Root open={item !== undefined} onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -143,13 +146,13 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
           className="fixed inset-0 z-[60] flex flex-col text-white outline-none motion-safe:animate-fade-in"
           data-testid="lightbox"
         >
-          <Dialog.Title className="sr-only">Media viewer</Dialog.Title>
+          <Dialog.Title className="sr-only">{t("lightbox.title")}</Dialog.Title>
           <div className="flex items-center justify-between gap-3 p-3 sm:p-4">
             <p
               className="rounded-full bg-white/10 px-3 py-1.5 text-sm font-medium tabular-nums"
               aria-live="polite"
             >
-              {current + 1} of {total}
+              {t("lightbox.position", { current: current + 1, total })}
             </p>
             <div className="flex items-center gap-2">
               {onEdit && item?.type === "image" ? (
@@ -159,7 +162,7 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
                   onClick={() => onEdit(current)}
                 >
                   <WandSparkles aria-hidden="true" className="size-5" />
-                  Edit
+                  {t("lightbox.edit")}
                 </button>
               ) : null}
               <button
@@ -167,8 +170,8 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
                 className={controlClasses}
                 onClick={download}
                 disabled={downloading}
-                aria-label="Download"
-                title="Download"
+                aria-label={t("lightbox.download")}
+                title={t("lightbox.download")}
               >
                 {downloading ? (
                   <Spinner className="size-5" />
@@ -176,7 +179,11 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
                   <Download aria-hidden="true" className="size-5" />
                 )}
               </button>
-              <Dialog.Close className={controlClasses} aria-label="Close" title="Close (Esc)">
+              <Dialog.Close
+                className={controlClasses}
+                aria-label={t("lightbox.close")}
+                title={t("lightbox.closeHint")}
+              >
                 <X aria-hidden="true" className="size-5" />
               </Dialog.Close>
             </div>
@@ -207,28 +214,31 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
 
             <button
               type="button"
-              className={`${controlClasses} absolute top-1/2 left-2 -translate-y-1/2 sm:left-4`}
+              className={`${controlClasses} absolute top-1/2 inset-s-2 -translate-y-1/2 sm:inset-s-4`}
               onClick={previous}
               disabled={!hasPrevious}
-              aria-label="Previous"
-              title="Previous (←)"
+              aria-label={t("lightbox.previous")}
+              title={t("lightbox.previousHint")}
             >
               <ChevronLeft aria-hidden="true" className="size-6" />
             </button>
             <button
               type="button"
-              className={`${controlClasses} absolute top-1/2 right-2 -translate-y-1/2 sm:right-4`}
+              className={`${controlClasses} absolute top-1/2 inset-e-2 -translate-y-1/2 sm:inset-e-4`}
               onClick={next}
               disabled={!hasNext}
-              aria-label="Next"
-              title="Next (→)"
+              aria-label={t("lightbox.next")}
+              title={t("lightbox.nextHint")}
             >
               <ChevronRight aria-hidden="true" className="size-6" />
             </button>
           </div>
 
           {item?.description ? (
-            <p className="mx-auto max-w-3xl px-4 pb-4 text-center text-sm text-white/80 sm:pb-6">
+            <p
+              data-user-text
+              className="mx-auto max-w-3xl px-4 pb-4 text-center text-sm text-white/80 sm:pb-6"
+            >
               {item.description}
             </p>
           ) : null}

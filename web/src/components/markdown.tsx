@@ -40,11 +40,11 @@ const components: Components = {
 const PROSE = [
   "break-words text-[0.9375rem] leading-7",
   "[&>*:first-child]:mt-0 [&>*:last-child]:mb-0",
-  "[&_p]:my-3 [&_ul]:my-3 [&_ol]:my-3 [&_ul]:list-disc [&_ol]:list-decimal [&_ul]:pl-5 [&_ol]:pl-5 [&_li]:my-1",
+  "[&_p]:my-3 [&_ul]:my-3 [&_ol]:my-3 [&_ul]:list-disc [&_ol]:list-decimal [&_ul]:ps-5 [&_ol]:ps-5 [&_li]:my-1",
   "[&_h1]:mt-4 [&_h1]:mb-2 [&_h1]:text-lg [&_h1]:font-bold [&_h2]:mt-4 [&_h2]:mb-2 [&_h2]:text-base [&_h2]:font-bold",
   "[&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold [&_strong]:font-semibold [&_em]:italic",
   "[&_a]:font-medium [&_a]:text-accent-ink [&_a]:underline [&_a]:underline-offset-2",
-  "[&_blockquote]:my-3 [&_blockquote]:border-l-2 [&_blockquote]:border-accent-400/60 [&_blockquote]:pl-4 [&_blockquote]:italic [&_blockquote]:text-ink-muted",
+  "[&_blockquote]:my-3 [&_blockquote]:border-s-2 [&_blockquote]:border-accent-400/60 [&_blockquote]:ps-4 [&_blockquote]:italic [&_blockquote]:text-ink-muted",
   "[&_code]:rounded-md [&_code]:bg-canvas/70 [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.85em]",
   "[&_pre]:my-3 [&_pre]:overflow-x-auto [&_pre]:rounded-xl [&_pre]:bg-canvas/70 [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0",
   "[&_hr]:my-4 [&_hr]:border-line",

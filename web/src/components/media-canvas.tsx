@@ -16,6 +16,7 @@ import {
   Maximize2,
 } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "./button";
 
 export interface CanvasContent {
@@ -63,6 +64,7 @@ export function MediaCanvas({
   alsoInStory = null,
   className = "",
 }: MediaCanvasProps) {
+  const { t } = useTranslation("common");
   const collapsed = Boolean(fold?.collapsed);
   // Failures are remembered per address: a fresh signed URL for the same media gets a new chance.
   const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
@@ -81,7 +83,7 @@ export function MediaCanvas({
 
   return (
     <section
-      aria-label="Scene canvas"
+      aria-label={t("mediaCanvas.label")}
       className={`relative isolate flex min-h-0 items-center justify-center overflow-hidden bg-surface-2 dark:bg-[#05040a] ${className}`}
     >
       <div
@@ -93,8 +95,8 @@ export function MediaCanvas({
           type="button"
           onClick={() => fold.onToggle(false)}
           aria-expanded="false"
-          aria-label="Show scene"
-          className="flex h-full w-full items-center gap-3 px-4 text-left text-sm font-semibold text-ink lg:flex-col lg:justify-start lg:gap-2 lg:px-2 lg:pt-4 lg:text-center lg:text-xs"
+          aria-label={t("mediaCanvas.showScene")}
+          className="flex h-full w-full items-center gap-3 px-4 text-start text-sm font-semibold text-ink lg:flex-col lg:justify-start lg:gap-2 lg:px-2 lg:pt-4 lg:text-center lg:text-xs"
         >
           <ChevronLeft aria-hidden="true" className="hidden size-5 shrink-0 text-ink-muted lg:block" />
           {image ? (
@@ -102,7 +104,7 @@ export function MediaCanvas({
           ) : (
             <ImageIcon aria-hidden="true" className="size-5 shrink-0 text-accent-ink" />
           )}
-          <span className="flex-1 lg:flex-none">Show scene</span>
+          <span className="flex-1 lg:flex-none">{t("mediaCanvas.showScene")}</span>
           <ChevronDown aria-hidden="true" className="size-5 shrink-0 text-ink-muted lg:hidden" />
         </button>
       ) : null}
@@ -123,7 +125,7 @@ export function MediaCanvas({
                 muted
                 controls
                 playsInline
-                aria-label="Generated story video"
+                aria-label={t("mediaCanvas.video")}
                 onLoadedMetadata={(event) =>
                   measure(event.currentTarget.videoWidth, event.currentTarget.videoHeight)
                 }
@@ -133,9 +135,9 @@ export function MediaCanvas({
               <button
                 type="button"
                 onClick={() => onOpen({ url: video, type: "video" })}
-                aria-label="Open large preview"
-                title="Open large preview"
-                className="absolute top-2 right-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 sm:top-3 sm:right-3"
+                aria-label={t("mediaCanvas.openPreview")}
+                title={t("mediaCanvas.openPreview")}
+                className="absolute top-2 inset-e-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 sm:top-3 sm:inset-e-3"
               >
                 <Maximize2 aria-hidden="true" className="size-5" />
               </button>
@@ -145,14 +147,14 @@ export function MediaCanvas({
               type="button"
               data-testid="scene-frame"
               onClick={() => onOpen({ url: image, type: "image" })}
-              aria-label="Open large preview"
+              aria-label={t("mediaCanvas.openPreview")}
               className={`group cursor-zoom-in ${FRAME}`}
               style={frameSize(ratio)}
             >
               <img
                 key={image}
                 src={image}
-                alt="Generated story scene"
+                alt={t("mediaCanvas.image")}
                 onLoad={(event) =>
                   measure(event.currentTarget.naturalWidth, event.currentTarget.naturalHeight)
                 }
@@ -161,7 +163,7 @@ export function MediaCanvas({
               />
               <span
                 aria-hidden="true"
-                className="absolute top-2 right-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white opacity-0 backdrop-blur-md transition duration-200 group-hover:opacity-100 group-focus-visible:opacity-100 sm:top-3 sm:right-3"
+                className="absolute top-2 inset-e-2 grid size-10 place-items-center rounded-xl bg-black/55 text-white opacity-0 backdrop-blur-md transition duration-200 group-hover:opacity-100 group-focus-visible:opacity-100 sm:top-3 sm:inset-e-3"
               >
                 <Maximize2 className="size-5" />
               </span>
@@ -169,15 +171,13 @@ export function MediaCanvas({
           ) : null}
         </div>
       ) : collapsed ? null : (
-        <div className="flex items-center gap-4 px-5 py-4 text-left lg:flex-col lg:gap-0 lg:px-6 lg:py-6 lg:text-center">
+        <div className="flex items-center gap-4 px-5 py-4 text-start lg:flex-col lg:gap-0 lg:px-6 lg:py-6 lg:text-center">
           <span className="grid size-11 shrink-0 place-items-center rounded-2xl border border-line bg-surface text-accent-ink shadow-soft lg:size-14">
             <ImageIcon aria-hidden="true" className="size-6 lg:size-7" />
           </span>
           <div>
-            <p className="text-base font-semibold text-ink lg:mt-4">No Media Yet</p>
-            <p className="mt-0.5 max-w-xs text-sm text-ink-muted lg:mt-1">
-              Start your story to see the generated scene here
-            </p>
+            <p className="text-base font-semibold text-ink lg:mt-4">{t("mediaCanvas.emptyTitle")}</p>
+            <p className="mt-0.5 max-w-xs text-sm text-ink-muted lg:mt-1">{t("mediaCanvas.emptyBody")}</p>
           </div>
         </div>
       )}
@@ -186,9 +186,9 @@ export function MediaCanvas({
           type="button"
           onClick={() => fold.onToggle(true)}
           aria-expanded="true"
-          aria-label="Hide scene"
-          title="Hide scene"
-          className="absolute top-3 left-3 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75"
+          aria-label={t("mediaCanvas.hideScene")}
+          title={t("mediaCanvas.hideScene")}
+          className="absolute top-3 inset-s-3 grid size-10 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75"
         >
           <ChevronUp aria-hidden="true" className="size-5 lg:hidden" />
           <ChevronRight aria-hidden="true" className="hidden size-5 lg:block" />
@@ -199,15 +199,11 @@ export function MediaCanvas({
           type="button"
           onClick={() => alsoInStory.onToggle(!alsoInStory.on)}
           aria-pressed={alsoInStory.on}
-          title={
-            alsoInStory.on
-              ? "The canvas's picture shows in the story too: press to show it once"
-              : "Pictures show once, here: press to show them in the story too"
-          }
-          className="absolute bottom-3 left-3 hidden h-9 items-center gap-1.5 rounded-xl bg-black/55 px-3 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/75 aria-pressed:bg-black/80 aria-pressed:ring-2 aria-pressed:ring-white/70 lg:inline-flex"
+          title={alsoInStory.on ? t("mediaCanvas.alsoInStoryOn") : t("mediaCanvas.alsoInStoryOff")}
+          className="absolute bottom-3 inset-s-3 hidden h-9 items-center gap-1.5 rounded-xl bg-black/55 px-3 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/75 aria-pressed:bg-black/80 aria-pressed:ring-2 aria-pressed:ring-white/70 lg:inline-flex"
         >
           <Images aria-hidden="true" className="size-4" />
-          Also in the story
+          {t("mediaCanvas.alsoInStory")}
         </button>
       ) : null}
       {generating ? (
@@ -215,7 +211,7 @@ export function MediaCanvas({
           role="status"
           className={`absolute flex items-center gap-2 rounded-full border border-white/10 bg-black/65 px-4 py-2 text-xs font-semibold whitespace-nowrap text-white shadow-lifted backdrop-blur-md ${
             collapsed
-              ? "top-1/2 right-11 -translate-y-1/2 lg:top-auto lg:right-auto lg:bottom-4 lg:left-1/2 lg:-translate-x-1/2 lg:translate-y-0 lg:px-2.5"
+              ? "top-1/2 inset-e-11 -translate-y-1/2 lg:top-auto lg:inset-e-auto lg:bottom-4 lg:left-1/2 lg:-translate-x-1/2 lg:translate-y-0 lg:px-2.5"
               : "bottom-4 left-1/2 -translate-x-1/2"
           }`}
         >
@@ -224,10 +220,10 @@ export function MediaCanvas({
           <span className={`flex items-center gap-2 ${collapsed ? "lg:sr-only" : ""}`}>
             {generating === "video" ? (
               <>
-                <Clapperboard aria-hidden="true" className="size-4" /> Rendering the next video…
+                <Clapperboard aria-hidden="true" className="size-4" /> {t("mediaCanvas.renderingVideo")}
               </>
             ) : (
-              "Painting the next scene…"
+              t("mediaCanvas.paintingScene")
             )}
           </span>
         </p>

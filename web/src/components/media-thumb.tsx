@@ -99,7 +99,7 @@ export function MediaThumb({ src, type, alt, eager = false, className = "" }: Me
           aria-hidden="true"
           className="absolute top-1/2 left-1/2 grid size-11 -translate-x-1/2 -translate-y-1/2 place-items-center rounded-full bg-black/55 text-white ring-1 ring-white/30 backdrop-blur-sm"
         >
-          <Play className="ml-0.5 size-5 fill-current" />
+          <Play className="ms-0.5 size-5 fill-current" />
         </span>
       ) : null}
     </span>

@@ -10,6 +10,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { type ReactNode, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { iconButtonClasses } from "./button-classes";
 
 interface ModalProps {
@@ -37,7 +38,7 @@ const centredClasses =
 export const DOCKED_PANEL_WIDTH = "lg:w-[380px] xl:w-[440px]";
 
 // Above the page and the sidebar (z-30), below the top bar's menus, the banners and any modal (z-60 and up).
-const dockedClasses = `fixed inset-x-0 top-[65px] bottom-0 z-[45] flex flex-col bg-surface text-ink outline-none motion-safe:animate-fade-in lg:left-auto lg:border-l lg:border-line lg:shadow-lifted ${DOCKED_PANEL_WIDTH}`;
+const dockedClasses = `fixed inset-x-0 top-[65px] bottom-0 z-[45] flex flex-col bg-surface text-ink outline-none motion-safe:animate-fade-in lg:inset-s-auto lg:border-s lg:border-line lg:shadow-lifted ${DOCKED_PANEL_WIDTH}`;
 
 /** A field outside the panel that has the focus: Escape there is the field's own (e.g. cancelling an edit). */
 function typingOutside(panel: HTMLElement | null): boolean {
@@ -58,6 +59,7 @@ export function Modal({
   size = "md",
   docked = false,
 }: ModalProps) {
+  const { t } = useTranslation("common");
   const content = useRef<HTMLDivElement>(null);
   /** What had the focus when the docked panel opened: it gets it back on close. */
   const opener = useRef<HTMLElement | null>(null);
@@ -81,7 +83,11 @@ export function Modal({
     },
   };
   const close = (
-    <Dialog.Close aria-label="Close" disabled={busy} className={`${iconButtonClasses} disabled:opacity-50`}>
+    <Dialog.Close
+      aria-label={t("modal.close")}
+      disabled={busy}
+      className={`${iconButtonClasses} disabled:opacity-50`}
+    >
       <X aria-hidden="true" className="size-5" />
     </Dialog.Close>
   );
@@ -154,7 +160,7 @@ export function Modal({
                     </Dialog.Description>
                   ) : null}
                 </div>
-                <div className="-mt-2 -mr-2">{close}</div>
+                <div className="-mt-2 -me-2">{close}</div>
               </div>
               <div className="mt-6">{children}</div>
             </>

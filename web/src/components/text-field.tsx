@@ -3,6 +3,7 @@
 // with a show/hide toggle. Shared by every form so they share one look, one focus ring and one error style.
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 export const inputClasses =
   "h-12 w-full min-w-0 rounded-xl border border-line bg-canvas px-4 text-base text-ink shadow-inner " +
@@ -78,10 +79,10 @@ export function TextField({
           value={value}
           onChange={(event) => onValueChange(event.target.value)}
           aria-describedby={hint ? hintId : undefined}
-          className={`${inputClasses} ${trailing ? "pr-12" : ""}`}
+          className={`${inputClasses} ${trailing ? "pe-12" : ""}`}
           {...inputProps}
         />
-        {trailing ? <div className="absolute inset-y-0 right-1 flex items-center">{trailing}</div> : null}
+        {trailing ? <div className="absolute inset-y-0 inset-e-1 flex items-center">{trailing}</div> : null}
       </div>
       {hint ? (
         <div id={hintId} className="mt-2 min-h-5 text-sm">
@@ -95,6 +96,7 @@ export function TextField({
 type PasswordFieldProps = Omit<TextFieldProps, "type" | "trailing">;
 
 export function PasswordField(props: PasswordFieldProps) {
+  const { t } = useTranslation("common");
   const [visible, setVisible] = useState(false);
   return (
     <TextField
@@ -108,7 +110,7 @@ export function PasswordField(props: PasswordFieldProps) {
           type="button"
           className="grid size-10 place-items-center rounded-lg text-ink-muted transition duration-200 hover:text-ink"
           // Not "Show <label>": the field's own label must find only the field.
-          aria-label={visible ? "Hide password" : "Show password"}
+          aria-label={visible ? t("textField.hidePassword") : t("textField.showPassword")}
           aria-pressed={visible}
           onClick={() => setVisible((value) => !value)}
         >

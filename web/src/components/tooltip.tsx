@@ -8,8 +8,8 @@ type Side = "top" | "right" | "bottom" | "left";
 const PLACEMENT: Record<Side, string> = {
   top: "bottom-full left-1/2 mb-2 -translate-x-1/2",
   bottom: "top-full left-1/2 mt-2 -translate-x-1/2",
-  right: "left-full top-1/2 ml-3 -translate-y-1/2",
-  left: "right-full top-1/2 mr-2 -translate-y-1/2",
+  right: "inset-s-full top-1/2 ms-3 -translate-y-1/2",
+  left: "inset-e-full top-1/2 me-2 -translate-y-1/2",
 };
 
 interface TooltipProps {

@@ -3,6 +3,7 @@
 // after Pause (WCAG 2.2.2), and announce slides politely only while nothing rotates. Reduced motion drops
 // each carousel's cross-fade (its markup), never the rotation. The markup stays with each carousel.
 import { type FocusEvent, type HTMLAttributes, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 export interface Carousel {
   active: number;
@@ -18,7 +19,8 @@ export interface Carousel {
   /** For each slide: a labelled group, hidden and inert unless shown. */
   slideProps: (index: number) => {
     role: "group";
-    "aria-roledescription": "slide";
+    /** "slide", in the interface's language. */
+    "aria-roledescription": string;
     "aria-label": string;
     "aria-hidden": boolean;
     inert: boolean;
@@ -26,6 +28,7 @@ export interface Carousel {
 }
 
 export function useCarousel(count: number, intervalMs: number): Carousel {
+  const { t } = useTranslation("common");
   const [active, setActive] = useState(0);
   const [paused, setPaused] = useState(false);
   const [keyboardFocusInside, setKeyboardFocusInside] = useState(false);
@@ -53,12 +56,12 @@ export function useCarousel(count: number, intervalMs: number): Carousel {
     paused,
     togglePaused: () => setPaused((value) => !value),
     slidesId,
-    rootProps: { onFocus, onBlur, "aria-roledescription": "carousel" },
+    rootProps: { onFocus, onBlur, "aria-roledescription": t("carousel.roleDescription") },
     slidesProps: { id: slidesId, "aria-live": rotating ? "off" : "polite" },
     slideProps: (index) => ({
       role: "group",
-      "aria-roledescription": "slide",
-      "aria-label": `Slide ${index + 1} of ${count}`,
+      "aria-roledescription": t("carousel.slideRoleDescription"),
+      "aria-label": t("carousel.slideLabel", { index: index + 1, count }),
       "aria-hidden": index !== active,
       inert: index !== active,
     }),

@@ -1,7 +1,9 @@
+import { useTranslation } from "react-i18next";
 import { Spinner } from "./button";
 
 /** Shown while a view's chunk loads: full screen, or (inside the signed-in shell) the content area. */
 export function ViewLoading({ inShell = false }: { inShell?: boolean }) {
+  const { t } = useTranslation("common");
   return (
     <div
       className={`grid place-items-center bg-canvas text-ink-muted ${
@@ -10,7 +12,7 @@ export function ViewLoading({ inShell = false }: { inShell?: boolean }) {
     >
       <p role="status" className="flex items-center gap-3 text-sm font-medium">
         <Spinner className="size-5 text-accent-ink" />
-        Loading…
+        {t("viewLoading")}
       </p>
     </div>
   );

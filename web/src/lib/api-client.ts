@@ -7,6 +7,7 @@ import {
   ApiError,
   INVALID_RESPONSE_MESSAGE,
   NETWORK_ERROR_MESSAGE,
+  statusMessage,
   TIMEOUT_ERROR_MESSAGE,
 } from "./api-errors";
 import { readStorage } from "./storage";
@@ -121,7 +122,7 @@ const errorDetailSchema = errorBodySchema.pick({ detail: true });
 function errorFrom(status: number, data: unknown, statusText = ""): ApiError {
   const parsed = errorDetailSchema.safeParse(data);
   if (parsed.success) return new ApiError(status, parsed.data.detail, true, data);
-  return new ApiError(status, statusText || `Request failed with status ${status}`, false);
+  return new ApiError(status, statusText || statusMessage(status), false);
 }
 
 /** One Server-Sent Event: its name, its data (JSON) and its id. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { setLanguage } from "../i18n/i18n";
 import { costLabel, creditLabel, formatBalance, visibleCostLabel } from "./credits";
 
 describe("cost labels", () => {
@@ -30,5 +31,18 @@ describe("formatBalance", () => {
     expect(formatBalance(14.5)).toBe("14.5");
     expect(formatBalance(15)).toBe("15");
     expect(formatBalance(1290)).toBe("1,290");
+  });
+});
+
+describe("credits in another language", () => {
+  it("formats amounts and balances the German or Spanish way, with their plurals", async () => {
+    await setLanguage("de");
+    expect(costLabel(1)).toBe("1 Credit");
+    expect(costLabel(1.5)).toBe("1,5 Credits");
+    expect(formatBalance(1290)).toBe("1.290");
+    await setLanguage("es");
+    expect(costLabel(1)).toBe("1 crédito");
+    expect(costLabel(0.5)).toBe("0,5 créditos");
+    expect(creditLabel(2)).toBe("créditos");
   });
 });

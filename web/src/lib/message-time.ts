@@ -1,12 +1,19 @@
 // When a message was written, as the conversations show it: the Studio's clock time beside the sender, or
-// the story chat's full date and time in a tooltip. A timestamp that cannot be read shows nothing.
-
-const clockFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+// the story chat's full date and time in a tooltip, in the interface's language. A timestamp that cannot be
+// read shows nothing.
+import { formatDate } from "../i18n/format";
 
 export type MessageTimeStyle = "clock" | "full";
 
 export function formatMessageTime(iso: string, style: MessageTimeStyle): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return style === "clock" ? clockFormat.format(date) : date.toLocaleString();
+  return style === "clock"
+    ? formatDate(iso, { hour: "numeric", minute: "2-digit" })
+    : formatDate(iso, {
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+      });
 }

@@ -32,6 +32,8 @@ export interface StoryMediaState {
 
 export interface StorageSchema {
   theme: Theme;
+  /** The interface language chosen in this browser (decision 0155): a locale, or a test pseudo-language. */
+  language: string;
   /** The last view shown; restored on reload only for the signed-in views (see shared/navigation.ts). */
   currentView: string;
   activeNavItem: string;
@@ -112,6 +114,7 @@ function isStoredUser(value: unknown): value is StoredUser {
 
 const codecs: { [K in StorageKey]: Codec<StorageSchema[K]> } = {
   theme: oneOf("light", "dark"),
+  language: oneOf("en", "de", "es", "en-XA", "ar-XB"),
   currentView: plainString,
   activeNavItem: plainString,
   sidebarState: oneOf("collapsed", "expanded"),

@@ -1,7 +1,10 @@
 // The app-wide error and success banners: one of each at a time, shown at
-// the top of every screen, dismissed by a click and cleared on their own after 5 seconds.
+// the top of every screen, dismissed by a click and cleared on their own after 5 seconds. A banner's text is
+// often the server's (an error's `detail`): shown in the interface's language when the catalogue knows it.
 import { CircleAlert, CircleCheck, X } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { translateServerMessage } from "../i18n/server-messages";
 
 export const BANNER_TIMEOUT_MS = 5_000;
 
@@ -72,6 +75,7 @@ function BannerItem({
   text: string;
   onDismiss: (kind: BannerKind) => void;
 }) {
+  const { t } = useTranslation("common");
   useEffect(() => {
     const timer = window.setTimeout(() => onDismiss(kind), BANNER_TIMEOUT_MS);
     return () => window.clearTimeout(timer);
@@ -83,16 +87,18 @@ function BannerItem({
       <button
         type="button"
         onClick={() => onDismiss(kind)}
-        className={`flex w-full items-start gap-3 rounded-2xl border px-4 py-3 text-left text-sm leading-6 font-medium shadow-lifted backdrop-blur-xl motion-safe:animate-banner-in ${
+        className={`flex w-full items-start gap-3 rounded-2xl border px-4 py-3 text-start text-sm leading-6 font-medium shadow-lifted backdrop-blur-xl motion-safe:animate-banner-in ${
           kind === "error"
             ? "border-danger/40 bg-surface/95 text-danger"
             : "border-success/40 bg-surface/95 text-success"
         }`}
       >
         <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-        <span className="flex-1 text-ink">{text}</span>
+        <span data-server-text className="flex-1 text-ink">
+          {translateServerMessage(text)}
+        </span>
         <X aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-ink-muted" />
-        <span className="sr-only">Dismiss</span>
+        <span className="sr-only">{t("banner.dismiss")}</span>
       </button>
     </div>
   );

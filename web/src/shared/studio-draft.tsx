@@ -3,6 +3,7 @@
 // shape a picture's size is, which the Studio's results and the Gallery both read.
 import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
 import { Sprout } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../components/button";
 import { useView } from "./view-provider";
 
@@ -53,19 +54,20 @@ export function UseThisSeedButton({
   width: number | null;
   height: number | null;
 }) {
+  const { t } = useTranslation("studio");
   const { navigate } = useView();
   return (
     <Button
       variant="ghost"
       size="xs"
-      className="ml-2"
+      className="ms-2"
       icon={<Sprout aria-hidden="true" className="size-3.5 text-accent-ink" />}
       onClick={() => {
         offerStudioDraft({ prompt, seed, shape: shapeOf(width, height) });
         navigate("studio");
       }}
     >
-      Use this seed
+      {t("useThisSeed")}
     </Button>
   );
 }

@@ -1,15 +1,16 @@
 import { Moon, Sun } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { iconButtonClasses } from "../components/button-classes";
 import { useTheme } from "./theme-provider";
 
 export function ThemeToggle() {
+  const { t } = useTranslation("common");
   const { theme, toggleTheme } = useTheme();
-  const next = theme === "dark" ? "light" : "dark";
   return (
     <button
       type="button"
-      aria-label="Toggle theme"
-      title={`Switch to ${next} theme`}
+      aria-label={t("theme.toggle")}
+      title={theme === "dark" ? t("theme.toLight") : t("theme.toDark")}
       className={iconButtonClasses}
       onClick={toggleTheme}
     >

@@ -16,6 +16,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { useTranslation } from "react-i18next";
 import { readStorage, writeStorage } from "../lib/storage";
 import { useAuth } from "./auth";
 import { navItemForView, pathForView, resolveRoute } from "./navigation";
@@ -25,8 +26,8 @@ import {
   isViewName,
   type NavItem,
   requiresAuth,
-  VIEW_TITLES,
   type ViewName,
+  viewTitle,
 } from "./views";
 
 interface ViewState {
@@ -58,6 +59,8 @@ function scrollToTop() {
 function ViewStateProvider({ children }: { children: ReactNode }) {
   const router = useRouter();
   const { isAuthenticated } = useAuth();
+  // Re-rendered when the interface's language changes, so the document title follows it.
+  useTranslation("common");
   // Before the router's first load has matched the address, the rules it applies say what it will show.
   const [initial] = useState(() =>
     resolveRoute({
@@ -111,8 +114,13 @@ function ViewStateProvider({ children }: { children: ReactNode }) {
     writeStorage("currentView", view);
     // The nav item belongs to the signed-in app; logout forgets it and the public screens leave it be.
     if (isViewName(view) && requiresAuth(view)) writeStorage("activeNavItem", activeNavItem);
-    document.title = isViewName(view) ? VIEW_TITLES[view] : "Storyverse";
   }, [view, activeNavItem]);
+
+  // The tab's title, in the interface's language (a new language titles the tab again).
+  const title = isViewName(view) ? viewTitle(view) : "Storyverse";
+  useLayoutEffect(() => {
+    document.title = title;
+  }, [title]);
 
   const navigate = useCallback(
     (target: string, options: NavigateOptions = {}) => {

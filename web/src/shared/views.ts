@@ -1,5 +1,6 @@
-// The product's views, by their internal names (also the stored `currentView` values), and which of them a
-// visitor may see.
+// The product's views, by their internal names (also the stored `currentView` values), which of them a
+// visitor may see, and their document titles.
+import { i18n } from "../i18n/i18n";
 
 export const VIEW_NAMES = [
   "landing",
@@ -55,18 +56,23 @@ export function requiresAuth(view: ViewName): boolean {
   return !isPublicView(view);
 }
 
-/** Document titles, from each screen's heading. */
-export const VIEW_TITLES: Record<ViewName, string> = {
-  landing: "Storyverse: Start Your Universe Now",
-  auth: "Sign in · Storyverse",
-  "email-verification": "Verify your email · Storyverse",
-  "forgot-password": "Reset your password · Storyverse",
-  stories: "Your Stories · Storyverse",
-  "story-interface": "Story · Storyverse",
-  studio: "Studio · Storyverse",
-  chat: "Chat · Storyverse",
-  library: "Your Media Gallery · Storyverse",
-  subscription: "Manage Credits · Storyverse",
-  news: "Updates & News · Storyverse",
-  admin: "Admin · Storyverse",
-};
+/** Each view's key under `common:viewTitles`. */
+const VIEW_TITLE_KEYS = {
+  landing: "landing",
+  auth: "auth",
+  "email-verification": "emailVerification",
+  "forgot-password": "forgotPassword",
+  stories: "stories",
+  "story-interface": "storyInterface",
+  studio: "studio",
+  chat: "chat",
+  library: "library",
+  subscription: "subscription",
+  news: "news",
+  admin: "admin",
+} as const satisfies Record<ViewName, string>;
+
+/** A view's document title, from its screen's heading, in the interface's language at the time of the call. */
+export function viewTitle(view: ViewName): string {
+  return i18n.t(`common:viewTitles.${VIEW_TITLE_KEYS[view]}`);
+}

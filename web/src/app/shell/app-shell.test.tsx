@@ -59,12 +59,12 @@ describe("app shell", () => {
 
   it("is collapsed by default, remembers the state under sidebarState and broadcasts the margin", async () => {
     const { events, stop } = await renderShell();
-    expect(main().className).toContain("md:ml-16");
+    expect(main().className).toContain("md:ms-16");
     expect(events.at(-1)).toEqual({ collapsed: true, margin: 64 });
     expect(localStorage.getItem("sidebarState")).toBe("collapsed");
 
     fireEvent.click(screen.getByRole("button", { name: "Expand sidebar" }));
-    expect(main().className).toContain("md:ml-64");
+    expect(main().className).toContain("md:ms-64");
     expect(events.at(-1)).toEqual({ collapsed: false, margin: 256 });
     expect(localStorage.getItem("sidebarState")).toBe("expanded");
     stop();
@@ -116,5 +116,71 @@ describe("app shell", () => {
     expect(avatarLetter({ email: "zed@example.com", username: "ada" })).toBe("Z");
     expect(avatarLetter({ email: "", username: "ada" })).toBe("A");
     expect(avatarLetter(null)).toBe("?");
+  });
+
+  it("switches the interface to German from the account menu and keeps the choice on the account", async () => {
+    const profile = json({
+      user_id: "u1",
+      email: "ada@example.com",
+      username: "ada",
+      email_verified: true,
+      credits_remaining: 1250,
+      created_at: "2025-01-01T00:00:00.000Z",
+      locale: "de",
+    });
+    const calls = mockFetch(({ path, method }) =>
+      path === "/api/user/verify"
+        ? verifyAnswer(1250)
+        : path === "/api/profile" && method === "PATCH"
+          ? profile
+          : json({ detail: "Not found" }, 404),
+    );
+    renderApp("/stories", SIGNED_IN);
+    await screen.findByRole("navigation", { name: "Main" });
+    const bar = screen.getByRole("banner");
+    await within(bar).findByRole("button", { name: "1,250 credits" });
+
+    // From the keyboard: open the menu, the Language submenu (ArrowRight), then choose Deutsch.
+    fireEvent.keyDown(within(bar).getByRole("button", { name: "Account menu" }), { key: "Enter" });
+    const languageItem = await screen.findByRole("menuitem", { name: /^Language/ });
+    expect(languageItem.getAttribute("aria-haspopup")).toBe("menu");
+    fireEvent.keyDown(languageItem, { key: "ArrowRight" });
+    const german = await screen.findByRole("menuitemradio", { name: "Deutsch" });
+    expect(screen.getByRole("menuitemradio", { name: "English" }).getAttribute("aria-checked")).toBe("true");
+    fireEvent.keyDown(german, { key: "Enter" });
+
+    // The interface is German at once: the sidebar, the balance (plural and the German thousands separator),
+    // the tab's title; the choice is kept in this browser and on the account.
+    expect(await within(bar).findByRole("button", { name: "1.250 Credits" })).toBeTruthy();
+    expect(await screen.findByRole("navigation", { name: "Hauptnavigation" })).toBeTruthy();
+    expect(
+      within(screen.getByRole("navigation", { name: "Hauptnavigation" }))
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual(["Geschichten", "Freies Spiel", "Studio", "Galerie", "Credits", "Neuigkeiten"]);
+    expect(document.title).toBe("Deine Geschichten · Storyverse");
+    expect(localStorage.getItem("language")).toBe("de");
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === "/api/profile")).toEqual([
+        expect.objectContaining({ method: "PATCH", body: { locale: "de" } }),
+      ]),
+    );
+
+    // With the pointer: the menu speaks German, and Español is one click away.
+    fireEvent.pointerDown(within(bar).getByRole("button", { name: "Kontomenü" }), {
+      button: 0,
+      ctrlKey: false,
+      pointerType: "mouse",
+    });
+    expect(await screen.findByRole("menuitem", { name: "Credits verwalten" })).toBeTruthy();
+    expect(screen.getByRole("menuitem", { name: "Abmelden" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("menuitem", { name: /^Sprache/ }));
+    expect((await screen.findByRole("menuitemradio", { name: "Deutsch" })).getAttribute("aria-checked")).toBe(
+      "true",
+    );
+    fireEvent.click(screen.getByRole("menuitemradio", { name: "Español" }));
+    expect(await within(bar).findByRole("button", { name: "1250 créditos" })).toBeTruthy();
+    await waitFor(() => expect(calls.filter((call) => call.path === "/api/profile")).toHaveLength(2));
+    expect(calls.at(-1)?.body).toEqual({ locale: "es" });
   });
 });

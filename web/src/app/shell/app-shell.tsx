@@ -3,6 +3,7 @@
 // also owns the startup session check and what a 401 means (use-session-check.ts). Loaded as its own
 // chunk: a signed-out visitor never downloads it.
 import { type ReactNode, useCallback, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { usePaymentReturn } from "../../features/credits/components/use-payment-return";
 import { useAuth } from "../../shared/auth";
 import { QuotaPromptProvider } from "../../shared/credits/quota-prompt-provider";
@@ -21,6 +22,7 @@ import { useSidebar } from "./use-sidebar";
 const FIXED_HEIGHT_VIEWS = new Set(["chat", "story-interface"]);
 
 export function AppShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("common");
   const { user, signOut } = useAuth();
   const { view, activeNavItem, navigate, isNavigating } = useView();
   const { collapsed, toggle } = useSidebar();
@@ -65,9 +67,9 @@ export function AppShell({ children }: { children: ReactNode }) {
       <div className="min-h-dvh bg-canvas text-ink">
         <a
           href="#main"
-          className="sr-only z-[80] rounded-xl bg-surface px-4 py-3 font-semibold shadow-lifted focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+          className="sr-only z-[80] rounded-xl bg-surface px-4 py-3 font-semibold shadow-lifted focus:not-sr-only focus:fixed focus:top-3 focus:inset-s-3"
         >
-          Skip to content
+          {t("shell.skipToContent")}
         </a>
         <TopBar
           user={user}
@@ -105,7 +107,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           tabIndex={-1}
           aria-busy={isNavigating || undefined}
           className={`pt-[65px] outline-none transition-[margin] duration-200 ease-out ${
-            collapsed ? "md:ml-16" : "md:ml-64"
+            collapsed ? "md:ms-16" : "md:ms-64"
           } ${fixedHeight ? "h-dvh overflow-hidden" : "min-h-dvh"}`}
         >
           {children}

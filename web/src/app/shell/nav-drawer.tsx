@@ -5,6 +5,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { RefObject } from "react";
+import { useTranslation } from "react-i18next";
 import { iconButtonClasses } from "../../components/button-classes";
 import { Wordmark } from "../../components/wordmark";
 import type { StoredUser } from "../../lib/storage";
@@ -31,6 +32,7 @@ export function NavDrawer({
   onProfile,
   opener,
 }: NavDrawerProps) {
+  const { t } = useTranslation("common");
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange} modal={false}>
       <Dialog.Portal>
@@ -42,7 +44,7 @@ export function NavDrawer({
         ) : null}
         <Dialog.Content
           aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-line bg-surface shadow-lifted outline-none motion-safe:animate-fade-in md:hidden"
+          className="fixed inset-y-0 inset-s-0 z-50 flex w-72 max-w-[85vw] flex-col border-e border-line bg-surface shadow-lifted outline-none motion-safe:animate-fade-in md:hidden"
           onInteractOutside={() => onOpenChange(false)}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
@@ -51,12 +53,12 @@ export function NavDrawer({
         >
           <div className="flex h-[65px] items-center justify-between border-b border-line px-4">
             <Wordmark />
-            <Dialog.Close aria-label="Close navigation" className={iconButtonClasses}>
+            <Dialog.Close aria-label={t("nav.close")} className={iconButtonClasses}>
               <X aria-hidden="true" className="size-5" />
             </Dialog.Close>
           </div>
-          <Dialog.Title className="sr-only">Navigation</Dialog.Title>
-          <nav aria-label="Main" className="flex-1 overflow-y-auto p-3">
+          <Dialog.Title className="sr-only">{t("nav.title")}</Dialog.Title>
+          <nav aria-label={t("nav.main")} className="flex-1 overflow-y-auto p-3">
             <NavList activeItem={activeItem} collapsed={false} onSelect={onSelect} />
           </nav>
           <div className="border-t border-line p-3">

@@ -1,4 +1,4 @@
-// The sidebar's items, keyed by the view each opens.
+// The sidebar's items, keyed by the view each opens; each one's name is `common:nav.items.<key>`.
 import {
   BookOpenText,
   Coins,
@@ -12,18 +12,17 @@ import type { NavItem } from "../../shared/views";
 
 export interface SidebarItem {
   key: NavItem;
-  label: string;
   icon: LucideIcon;
 }
 
 export const SIDEBAR_ITEMS: readonly SidebarItem[] = [
-  { key: "stories", label: "Stories", icon: BookOpenText },
+  { key: "stories", icon: BookOpenText },
   // The main chat: one never-ending story with no setup, for trying the narrator out.
-  { key: "chat", label: "Free play", icon: Sparkles },
-  { key: "studio", label: "Studio", icon: WandSparkles },
-  { key: "library", label: "Gallery", icon: Images },
-  { key: "subscription", label: "Credits", icon: Coins },
-  { key: "news", label: "Updates", icon: Newspaper },
+  { key: "chat", icon: Sparkles },
+  { key: "studio", icon: WandSparkles },
+  { key: "library", icon: Images },
+  { key: "subscription", icon: Coins },
+  { key: "news", icon: Newspaper },
 ];
 
 /** The view the profile item and the credit balance open: credit management. */

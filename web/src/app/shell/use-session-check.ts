@@ -4,6 +4,8 @@
 // Any other request answered 401 ends the session the same way (the API client only reports it).
 import { useEffect } from "react";
 import { MESSAGES } from "../../features/accounts/auth-rules";
+import { currentLanguage, setLanguage } from "../../i18n/i18n";
+import { isPseudoLanguage } from "../../i18n/languages";
 import { setUnauthorizedHandler } from "../../lib/api-client";
 import { ApiError } from "../../lib/api-errors";
 import { readStorage } from "../../lib/storage";
@@ -21,8 +23,11 @@ export function useSessionCheck(): void {
 
   useEffect(() => {
     if (!session.data) return;
-    const { email, username, credits_remaining } = session.data;
+    const { email, username, credits_remaining, locale } = session.data;
     updateUser({ email, username, credits_remaining });
+    // The language kept on the account follows the player to this device (a test pseudo-language stays).
+    const language = currentLanguage();
+    if (locale && locale !== language && !isPseudoLanguage(language)) void setLanguage(locale);
   }, [session.data, updateUser]);
 
   useEffect(() => {

@@ -4,11 +4,14 @@
 // GET /api/config; back from the OIDC provider, the landing's session, link request or refusal is finished
 // here (decision 0147).
 
+import { ACCOUNT_DELETED_MESSAGE } from "@storyverse/contract/leave";
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { AuthScreen, type SignInChoices } from "../../features/accounts/components/auth-screen";
 import { OidcLinkScreen, OidcSigningIn, OidcWaiting } from "../../features/accounts/components/oidc-landing";
 import { clearOidcReturn, type OidcReturn, pendingOidcReturn } from "../../features/accounts/oidc-return";
-import { PROVIDER_FALLBACK_NAME, refusalMessage } from "../../features/accounts/oidc-rules";
+import { providerFallbackName, refusalMessage } from "../../features/accounts/oidc-rules";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { takeRegisterRequest, takeSignInEmail, writePendingUser } from "../../lib/storage";
 import { useAuth } from "../../shared/auth";
 import { useBanner } from "../../shared/banner-provider";
@@ -16,6 +19,8 @@ import { useServerConfig } from "../../shared/conversation/api/server-config";
 import { useView } from "../../shared/view-provider";
 
 export function AuthView() {
+  // The refusal's words and the provider's fallback name are written here: a language switch re-renders them.
+  useTranslation("accounts");
   const { navigate } = useView();
   const { signIn } = useAuth();
   const { showError, showSuccess } = useBanner();
@@ -30,13 +35,18 @@ export function AuthView() {
   const signInOptions: SignInChoices | undefined = config
     ? { password: config.sign_in?.password ?? true, oidcName: config.sign_in?.oidc?.name ?? null }
     : undefined;
-  const providerName = signInOptions?.oidcName ?? PROVIDER_FALLBACK_NAME;
+  const providerName = signInOptions?.oidcName ?? providerFallbackName();
   const [oidc, setOidc] = useState<OidcReturn | null>(pendingOidcReturn);
   const [failure, setFailure] = useState<string | null>(null);
   // A refusal is shown by this screen once: it is not there again after a move away and back.
   useEffect(() => {
     if (oidc?.kind === "refused") clearOidcReturn();
-  }, [oidc]);
+    // Deleted by a fresh sign-in at the provider (decision 0158): said once, as the password's deletion says it.
+    if (oidc?.kind === "deleted") {
+      clearOidcReturn();
+      showSuccess(translateServerMessage(ACCOUNT_DELETED_MESSAGE));
+    }
+  }, [oidc, showSuccess]);
 
   const finish = useCallback(() => {
     clearOidcReturn();

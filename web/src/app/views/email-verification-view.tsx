@@ -3,6 +3,7 @@
 import { type AuthResponse, SIGNED_IN_BY_LINK_MESSAGE } from "@storyverse/contract/accounts";
 import { useCallback, useState } from "react";
 import { EmailVerificationScreen } from "../../features/accounts/components/email-verification-screen";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { clearPendingUser, readPendingUser } from "../../lib/storage";
 import { useAuth } from "../../shared/auth";
 import { useBanner } from "../../shared/banner-provider";
@@ -30,7 +31,7 @@ export function EmailVerificationView() {
           username: session.username,
           credits_remaining: session.credits_remaining,
         });
-        showSuccess(SIGNED_IN_BY_LINK_MESSAGE);
+        showSuccess(translateServerMessage(SIGNED_IN_BY_LINK_MESSAGE));
       }
     },
     [clearToken, signIn, showSuccess],

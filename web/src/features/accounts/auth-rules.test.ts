@@ -1,5 +1,6 @@
 import type { AuthResponse } from "@storyverse/contract/accounts";
 import { describe, expect, it } from "vitest";
+import { setLanguage } from "../../i18n/i18n";
 import { ApiError, NETWORK_ERROR_MESSAGE, TIMEOUT_ERROR_MESSAGE } from "../../lib/api-errors";
 import {
   authErrorMessage,
@@ -96,6 +97,25 @@ describe("availability messages", () => {
     );
     expect(availabilityMessage("email", "a@b.co", { available: false }).text).toBe(
       "Email 'a@b.co' is already registered",
+    );
+  });
+
+  it("says the server's own words in the interface's language, naming the value (decision 0155)", async () => {
+    await setLanguage("de");
+    expect(
+      availabilityMessage("username", "ada", { available: true, message: "Username 'Ada' is available" }),
+    ).toEqual({
+      text: "Der Benutzername „Ada“ ist verfügbar",
+      tone: "success",
+    });
+    expect(
+      availabilityMessage("email", "a@b.co", {
+        available: false,
+        message: "Email 'a@b.co' is already registered",
+      }),
+    ).toEqual({ text: "Die E-Mail-Adresse „a@b.co“ ist schon registriert", tone: "danger" });
+    expect(authErrorMessage(new ApiError(409, "Username 'ada' is already taken"))).toBe(
+      "Der Benutzername „ada“ ist schon vergeben",
     );
   });
 

@@ -1,5 +1,7 @@
 // The account screens' rules as pure functions: form validation, the words of the live
-// availability checks and what a sign-in or registration response leads to.
+// availability checks and what a sign-in or registration response leads to. Every message is returned in the
+// interface's language (decision 0155): the web's own words from the `accounts` namespace, the contract's and
+// the server's (a schema's rule, an error's detail) through translateServerMessage.
 import {
   type AuthResponse,
   EMAIL_VERIFIED_MESSAGE,
@@ -9,6 +11,8 @@ import {
   USERNAME_MIN_LENGTH,
   usernameSchema,
 } from "@storyverse/contract/accounts";
+import { i18n } from "../../i18n/i18n";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { ApiError, NETWORK_ERROR_MESSAGE, TIMEOUT_ERROR_MESSAGE } from "../../lib/api-errors";
 import type { PendingUser, StoredUser } from "../../lib/storage";
 import type { AvailabilityKind, AvailabilityResult } from "./api/check-availability";
@@ -24,31 +28,71 @@ export interface AuthFormValues {
 
 export const EMPTY_AUTH_FORM: AuthFormValues = { email: "", username: "", password: "", confirmPassword: "" };
 
+/** The account screens' fixed words, read in the interface's language each time one is used. */
 export const MESSAGES = {
-  signInRequired: "Please enter your email or username and your password",
-  registerRequired: "Please fill in all fields",
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
-  passwordsDiffer: "Passwords do not match",
-  authFallback: "An error occurred during authentication",
-  emailRequired: "Please enter your email address",
-  resetRequired: "Please enter and confirm your new password",
-  resetTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
-  resetFailed: "Password reset failed. The link may be expired or invalid.",
-  verified: EMAIL_VERIFIED_MESSAGE,
-  verifyFailed: "Email verification failed. The link may be expired.",
-  verifyNetwork: "Email verification failed. Please try again.",
-  resendSent: RESEND_VERIFICATION_MESSAGE,
-  resendFailed: "Failed to send verification email. Please try again.",
-  resendNoEmail: "No email address found. Please try registering again.",
-  verificationRequired: "Email verification required. Please check your inbox for the link we sent you.",
-  sessionExpired: "Session expired. Please log in again.",
-} as const;
+  get signInRequired() {
+    return i18n.t("accounts:messages.signInRequired");
+  },
+  get registerRequired() {
+    return i18n.t("accounts:messages.registerRequired");
+  },
+  get passwordTooShort() {
+    return i18n.t("accounts:messages.passwordTooShort", { min: PASSWORD_MIN_LENGTH });
+  },
+  get passwordsDiffer() {
+    return i18n.t("accounts:messages.passwordsDiffer");
+  },
+  get authFallback() {
+    return i18n.t("accounts:messages.authFallback");
+  },
+  get emailRequired() {
+    return i18n.t("accounts:messages.emailRequired");
+  },
+  get resetRequired() {
+    return i18n.t("accounts:messages.resetRequired");
+  },
+  get resetTooShort() {
+    return i18n.t("accounts:messages.resetTooShort", { min: PASSWORD_MIN_LENGTH });
+  },
+  get resetFailed() {
+    return i18n.t("accounts:messages.resetFailed");
+  },
+  /** The server's words (the contract's EMAIL_VERIFIED_MESSAGE). */
+  get verified() {
+    return translateServerMessage(EMAIL_VERIFIED_MESSAGE);
+  },
+  get verifyFailed() {
+    return i18n.t("accounts:messages.verifyFailed");
+  },
+  get verifyNetwork() {
+    return i18n.t("accounts:messages.verifyNetwork");
+  },
+  /** The server's words (the contract's RESEND_VERIFICATION_MESSAGE). */
+  get resendSent() {
+    return translateServerMessage(RESEND_VERIFICATION_MESSAGE);
+  },
+  get resendFailed() {
+    return i18n.t("accounts:messages.resendFailed");
+  },
+  get resendNoEmail() {
+    return i18n.t("accounts:messages.resendNoEmail");
+  },
+  get verificationRequired() {
+    return i18n.t("accounts:messages.verificationRequired");
+  },
+  get sessionExpired() {
+    return i18n.t("accounts:messages.sessionExpired");
+  },
+};
 
 export const registrationNotice = (email: string) =>
-  `Registration successful! We've sent a verification email to ${email}. Open its link to activate your account.`;
+  i18n.t("accounts:messages.registrationNotice", { email });
 
-const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  result.error?.issues[0]?.message ?? null;
+/** The first rule a value breaks, in the contract's words (shown in the interface's language). */
+const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) => {
+  const message = result.error?.issues[0]?.message;
+  return message ? translateServerMessage(message) : null;
+};
 
 /** The first problem with the form, in the product's fixed words, or null when it may be sent. */
 export function validateAuthForm(mode: AuthMode, values: AuthFormValues): string | null {
@@ -67,12 +111,7 @@ export function validateAuthForm(mode: AuthMode, values: AuthFormValues): string
 
 export type RegisterField = "username" | "email" | "password" | "confirmPassword";
 
-const REQUIRED_FIELD: Record<RegisterField, string> = {
-  username: "Choose a username",
-  email: "Enter your email address",
-  password: "Choose a password",
-  confirmPassword: "Type the password again",
-};
+const requiredField = (field: RegisterField): string => i18n.t(`accounts:requiredField.${field}`);
 
 /**
  * Every register field's own problem, in the product's words where it has them, recomputed from the values
@@ -81,19 +120,19 @@ const REQUIRED_FIELD: Record<RegisterField, string> = {
 export function registerFieldErrors(values: AuthFormValues): Partial<Record<RegisterField, string>> {
   const errors: Partial<Record<RegisterField, string>> = {};
   const { username, email, password, confirmPassword } = values;
-  if (username.trim() === "") errors.username = REQUIRED_FIELD.username;
+  if (username.trim() === "") errors.username = requiredField("username");
   else {
     const problem = firstIssue(usernameSchema.safeParse(username));
     if (problem) errors.username = problem;
   }
-  if (email.trim() === "") errors.email = REQUIRED_FIELD.email;
+  if (email.trim() === "") errors.email = requiredField("email");
   else {
     const problem = firstIssue(emailSchema.safeParse(email));
     if (problem) errors.email = problem;
   }
-  if (password === "") errors.password = REQUIRED_FIELD.password;
+  if (password === "") errors.password = requiredField("password");
   else if (password.length < PASSWORD_MIN_LENGTH) errors.password = MESSAGES.passwordTooShort;
-  if (confirmPassword === "") errors.confirmPassword = REQUIRED_FIELD.confirmPassword;
+  if (confirmPassword === "") errors.confirmPassword = requiredField("confirmPassword");
   else if (password !== confirmPassword) errors.confirmPassword = MESSAGES.passwordsDiffer;
   return errors;
 }
@@ -133,10 +172,35 @@ export function localAvailabilityProblem(kind: AvailabilityKind, value: string):
 
 /**
  * Green when the text says "available". The name the user typed is quoted in the text and is
- * left out of the test, so a taken name like 'available_ada' does not turn its own refusal green.
+ * left out of the test, so a taken name like 'available_ada' does not turn its own refusal green. Judged on the
+ * server's English words, before they are shown in the interface's language.
  */
 export function availabilityTone(text: string): "success" | "danger" {
   return text.replace(/'[^']*'/g, "").includes("available") ? "success" : "danger";
+}
+
+function availabilityFallback(kind: AvailabilityKind, value: string, available: boolean): string {
+  if (kind === "username") {
+    return available
+      ? i18n.t("accounts:availability.usernameAvailable", { value })
+      : i18n.t("accounts:availability.usernameTaken", { value });
+  }
+  return available
+    ? i18n.t("accounts:availability.emailAvailable", { value })
+    : i18n.t("accounts:availability.emailTaken", { value });
+}
+
+/**
+ * The server's availability words ("Username 'ada' is available", also a sign-up's "Username 'ada' is already
+ * taken") name the value, so no catalogue holds them: said again in the interface's language from their parts.
+ */
+const SERVER_AVAILABILITY = /^(Username|Email) '(.*)' is (available|already taken|already registered)$/s;
+
+function serverWords(text: string): string {
+  const match = SERVER_AVAILABILITY.exec(text);
+  if (!match) return translateServerMessage(text);
+  const [, subject, value = "", state] = match;
+  return availabilityFallback(subject === "Username" ? "username" : "email", value, state === "available");
 }
 
 export function availabilityMessage(
@@ -144,21 +208,30 @@ export function availabilityMessage(
   value: string,
   result: AvailabilityResult,
 ): AvailabilityMessage {
-  const fallback =
-    kind === "username"
-      ? `Username '${value}' is ${result.available ? "available" : "already taken"}`
-      : `Email '${value}' is ${result.available ? "available" : "already registered"}`;
-  const text = result.message?.trim() ? result.message : fallback;
-  return { text, tone: availabilityTone(text) };
+  if (result.message?.trim()) {
+    return { text: serverWords(result.message), tone: availabilityTone(result.message) };
+  }
+  return {
+    text: availabilityFallback(kind, value, result.available),
+    tone: result.available ? "success" : "danger",
+  };
 }
 
 export function availabilityErrorMessage(kind: AvailabilityKind, error: unknown): AvailabilityMessage {
   let text: string;
-  if (error instanceof ApiError && error.message === TIMEOUT_ERROR_MESSAGE) text = TIMEOUT_ERROR_MESSAGE;
-  else if (error instanceof ApiError && error.message === NETWORK_ERROR_MESSAGE) text = NETWORK_ERROR_MESSAGE;
-  else {
-    const detail = error instanceof Error && error.message ? error.message : "An error occurred";
-    text = `Unable to check ${kind} availability. ${detail}`;
+  if (error instanceof ApiError && error.message === TIMEOUT_ERROR_MESSAGE) {
+    text = translateServerMessage(TIMEOUT_ERROR_MESSAGE);
+  } else if (error instanceof ApiError && error.message === NETWORK_ERROR_MESSAGE) {
+    text = translateServerMessage(NETWORK_ERROR_MESSAGE);
+  } else {
+    const detail =
+      error instanceof Error && error.message
+        ? translateServerMessage(error.message)
+        : i18n.t("accounts:availability.genericError");
+    text =
+      kind === "username"
+        ? i18n.t("accounts:availability.usernameCheckFailed", { detail })
+        : i18n.t("accounts:availability.emailCheckFailed", { detail });
   }
   return { text, tone: "danger" };
 }
@@ -198,7 +271,7 @@ export function authOutcome(mode: AuthMode, response: AuthResponse): AuthOutcome
 
 /** The words for a failed sign-in or registration: the server's detail, else a fixed fallback. */
 export function authErrorMessage(error: unknown): string {
-  return error instanceof ApiError && error.message ? error.message : MESSAGES.authFallback;
+  return error instanceof ApiError && error.message ? serverWords(error.message) : MESSAGES.authFallback;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -207,17 +280,21 @@ export function authErrorMessage(error: unknown): string {
 /** The server's reason for refusing a verification link, or fixed fallbacks. */
 export function verifyErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 0) return MESSAGES.verifyNetwork;
-  if (error instanceof ApiError && error.fromServer) return error.message;
+  if (error instanceof ApiError && error.fromServer) return translateServerMessage(error.message);
   return MESSAGES.verifyFailed;
 }
 
 /** Resend failures read fixed words, except a rate limit, whose detail says when to try again. */
 export function resendErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status === 429 && error.fromServer) return error.message;
+  if (error instanceof ApiError && error.status === 429 && error.fromServer) {
+    return translateServerMessage(error.message);
+  }
   return MESSAGES.resendFailed;
 }
 
 export function resetErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 0 || error.fromServer)) return error.message;
+  if (error instanceof ApiError && (error.status === 0 || error.fromServer)) {
+    return translateServerMessage(error.message);
+  }
   return MESSAGES.resetFailed;
 }

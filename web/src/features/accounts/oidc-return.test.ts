@@ -5,7 +5,7 @@ import {
   pendingOidcReturn,
   resetOidcCaptureForTests,
 } from "./oidc-return";
-import { DISABLED_ACCOUNT_MESSAGE, refusalMessage } from "./oidc-rules";
+import { refusalMessage } from "./oidc-rules";
 
 afterEach(() => resetOidcCaptureForTests());
 
@@ -57,6 +57,25 @@ describe("the startup capture", () => {
     expect(pendingOidcReturn()).toBeNull();
   });
 
+  it("back from a deletion confirmed at the provider (decision 0158): deleted to the sign-in, refused to the account page", () => {
+    const deleted = history();
+    expect(captureOidcReturn({ pathname: "/auth/oidc", hash: "#deleted=1" }, deleted)).toEqual({
+      kind: "deleted",
+    });
+    expect(deleted.replaceState).toHaveBeenCalledWith({ key: "k" }, "", "/auth");
+    resetOidcCaptureForTests();
+    const refused = history();
+    expect(
+      captureOidcReturn(
+        { pathname: "/auth/oidc", hash: "#delete_refused=stale_sign_in&error=Any+words" },
+        refused,
+      ),
+    ).toEqual({ kind: "delete_refused", reason: "stale_sign_in" });
+    expect(refused.replaceState).toHaveBeenCalledWith({ key: "k" }, "", "/subscription");
+    // Anything but deleted=1 deletes nothing in this browser's eyes.
+    expect(parseOidcFragment("#deleted=yes").kind).toBe("refused");
+  });
+
   it("tolerates a trailing slash", () => {
     const h = history();
     expect(captureOidcReturn({ pathname: "/auth/oidc/", hash: "#link=t&email=a%40b.c" }, h)?.kind).toBe(
@@ -86,7 +105,9 @@ describe("a refusal's words", () => {
     expect(refusalMessage("provider_error", "invalid_request", "Guild ID")).toBe(
       "Guild ID did not sign you in. Please try again.",
     );
-    expect(refusalMessage(null, "account_disabled", "Guild ID")).toBe(DISABLED_ACCOUNT_MESSAGE);
+    expect(refusalMessage(null, "account_disabled", "Guild ID")).toBe(
+      "This account has been disabled. Please contact the site's administrator.",
+    );
   });
 
   it("never repeats words from the link: an unknown reason reads the app's own fallback", () => {

@@ -1,6 +1,7 @@
 // The return from sign-in by OIDC (decisions 0146, 0147): the server's callback sends the browser to
 // `/auth/oidc#...` with the app's session (`access_token`), a link request (`link` + `email`) or why it was
-// refused (`error`, `code`, `reason`). At startup, before any view is chosen, the fragment is read and the
+// refused (`error`, `code`, `reason`); back from a deletion confirmed there (decision 0158), `deleted=1` or
+// `delete_refused=<reason>`. At startup, before any view is chosen, the fragment is read and the
 // address becomes the sign-in's (`/auth`, with a replace, so a reload or Back never holds the token); the
 // auth view then finishes what it says. Kept in memory only: a token never reaches storage until it is a
 // session, as a password sign-in's is.
@@ -13,6 +14,8 @@ export const OIDC_LANDING_PATH = "/auth/oidc";
 export const OIDC_START_PATH = "/api/auth/oidc/start";
 /** Where the address goes once the fragment is read: the auth view's. */
 const AUTH_PATH = "/auth";
+/** Where a refused deletion goes back to: the account page, whose dialog began it. */
+const ACCOUNT_PATH = "/subscription";
 
 export type OidcReturn =
   /** Signed in: the app's own session, to be checked and stored. */
@@ -20,11 +23,18 @@ export type OidcReturn =
   /** An account with the provider's address exists: its password links it (one time). */
   | { kind: "link"; token: string; email: string }
   /** Refused: `reason` and `code` pick the app's own words; the fragment's text is never shown. */
-  | { kind: "refused"; reason: string | null; code: string | null };
+  | { kind: "refused"; reason: string | null; code: string | null }
+  /** The account was deleted, confirmed by a fresh sign-in at the provider: this browser forgets it. */
+  | { kind: "deleted" }
+  /** A deletion confirmed at the provider was refused (nothing deleted): `reason` picks the app's words. */
+  | { kind: "delete_refused"; reason: string };
 
 /** What a landing fragment says (an empty or broken one is a refusal without a reason). */
 export function parseOidcFragment(hash: string): OidcReturn {
   const params = new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);
+  if (params.get("deleted") === "1") return { kind: "deleted" };
+  const deleteRefused = params.get("delete_refused");
+  if (deleteRefused !== null) return { kind: "delete_refused", reason: deleteRefused };
   const accessToken = params.get("access_token");
   if (accessToken) return { kind: "session", accessToken };
   const token = params.get("link");
@@ -57,7 +67,7 @@ export function captureOidcReturn(
     return captured;
   }
   captured = parseOidcFragment(where.hash);
-  history.replaceState(history.state, "", AUTH_PATH);
+  history.replaceState(history.state, "", captured.kind === "delete_refused" ? ACCOUNT_PATH : AUTH_PATH);
   return captured;
 }
 

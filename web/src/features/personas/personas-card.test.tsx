@@ -3,6 +3,7 @@
 // its question.
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../i18n/i18n";
 import { type FetchCall, json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { PersonasCard } from "./personas-card";
@@ -161,5 +162,34 @@ describe("Personas on the account page", () => {
       ["PUT", `/api/personas/${BO}`, { is_default: true }],
       ["DELETE", `/api/personas/${BO}`, undefined],
     ]);
+  });
+
+  it("speaks German, counting the personas kept against the most allowed (decision 0155)", async () => {
+    await setLanguage("de");
+    // Two personas, and two is the most this account may keep.
+    mockFetch((call) =>
+      call.path === "/api/personas" && call.method === "GET"
+        ? json({ success: true, personas: stored, max: 2 })
+        : server(call),
+    );
+    renderCard();
+    expect(screen.getByRole("heading", { name: "Personas" })).toBeTruthy();
+    const list = await screen.findByRole("list", { name: "Deine Personas" });
+    expect(within(list).getByText("Standard")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Bo als Standard festlegen" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Ash bearbeiten" })).toBeTruthy();
+    expect(
+      screen.getByText(
+        "Du hast 2 Personas, mehr kannst du nicht behalten. Lösche eine, um eine neue hinzuzufügen.",
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Neue Persona" })).toBeNull();
+
+    fireEvent.click(screen.getByRole("button", { name: "Ash bearbeiten" }));
+    const form = screen.getByRole("form", { name: "Ash bearbeiten" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "  " } });
+    expect(within(form).getByText("2/60")).toBeTruthy();
+    fireEvent.submit(form);
+    expect(await within(form).findByText("Gib deiner Persona einen Namen.")).toBeTruthy();
   });
 });

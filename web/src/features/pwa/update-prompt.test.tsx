@@ -6,7 +6,11 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SKIP_WAITING as WORKER_SKIP_WAITING } from "../../sw/routes";
 import { registerServiceWorker, resetUpdateState, SKIP_WAITING } from "./service-worker";
-import { UPDATE_DETAIL, UPDATE_READY, UpdatePrompt } from "./update-prompt";
+import { UpdatePrompt } from "./update-prompt";
+
+// The words decision 0139 records.
+const UPDATE_READY = "A new version of Storyverse is ready.";
+const UPDATE_DETAIL = "Reload when you're ready, once you've finished what you're typing.";
 
 class FakeWorker extends EventTarget {
   state = "installing";

@@ -1,6 +1,8 @@
 // How the branch list and tree word and order a story's branches: each branch under the one it came from
 // (a branch whose parent was deleted starts a line of its own), its turns, and how long ago it was played.
 import type { Branch } from "@storyverse/contract/branches";
+import { formatRelative } from "../../i18n/format";
+import { i18n } from "../../i18n/i18n";
 
 export interface BranchNode {
   branch: Branch;
@@ -44,9 +46,8 @@ export function flatTree(nodes: readonly BranchNode[], depth = 0): { node: Branc
   return nodes.flatMap((node) => [{ node, depth }, ...flatTree(node.children, depth + 1)]);
 }
 
-export const turnsLabel = (turns: number) => `${turns} ${turns === 1 ? "turn" : "turns"}`;
+export const turnsLabel = (turns: number) => i18n.t("story-tools:branchTree.turns", { count: turns });
 
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 24 * 3600],
   ["month", 30 * 24 * 3600],
@@ -61,17 +62,22 @@ export function timeAgo(iso: string, now = Date.now()): string {
   const at = new Date(iso).getTime();
   if (Number.isNaN(at)) return "";
   const seconds = Math.round((at - now) / 1000);
-  if (Math.abs(seconds) < 60) return "just now";
+  const justNow = () => i18n.t("story-tools:branchTree.justNow");
+  if (Math.abs(seconds) < 60) return justNow();
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return formatRelative(Math.round(seconds / size), unit);
   }
-  return "just now";
+  return justNow();
 }
 
 /** Where a branch split: "From Main at turn 2" (its parent may have been deleted since). */
 export function forkLabel(node: BranchNode): string | null {
   const fork = node.branch.forked_from;
   if (!fork) return null;
-  const from = node.parentName ?? (fork.branch_id === null ? "a deleted branch" : "another branch");
-  return `From ${from} at turn ${fork.turn}`;
+  const turn = fork.turn;
+  if (node.parentName !== null)
+    return i18n.t("story-tools:branchTree.forkFrom", { name: node.parentName, turn });
+  return fork.branch_id === null
+    ? i18n.t("story-tools:branchTree.forkFromDeleted", { turn })
+    : i18n.t("story-tools:branchTree.forkFromAnother", { turn });
 }

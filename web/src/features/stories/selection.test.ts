@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storyChatRequest } from "./api/send-story-message";
-import {
-  MAX_SELECTED_IMAGES,
-  refreshSelection,
-  TOO_MANY_SELECTED_MESSAGE,
-  toggleSelection,
-} from "./selection";
+import { MAX_SELECTED_IMAGES, refreshSelection, toggleSelection } from "./selection";
 
 describe("selected story images", () => {
   it("toggle on and off per message, with the spec's id", () => {
@@ -21,7 +16,7 @@ describe("selected story images", () => {
     expect(selected).toHaveLength(10);
     const eleventh = toggleSelection(selected, "m10", "/10.png");
     expect(eleventh.selected).toHaveLength(10);
-    expect(eleventh.error).toBe(TOO_MANY_SELECTED_MESSAGE);
+    expect(eleventh.error).toBe("Maximum 10 images can be selected for Seedream-4 input");
   });
 
   it("carry the conversation's current (freshly signed) URL, and drop images whose message is gone", () => {

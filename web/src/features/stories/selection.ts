@@ -2,6 +2,7 @@
 // story's pictures. In image mode they travel with the next message as references, which keeps a
 // character or an object consistent from scene to scene. At most 10 (the image model's limit).
 import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
+import { i18n } from "../../i18n/i18n";
 
 export interface SelectedStoryImage {
   /** 'story-' followed by the message id. */
@@ -11,7 +12,8 @@ export interface SelectedStoryImage {
 }
 
 export const MAX_SELECTED_IMAGES = MAX_INPUT_IMAGES;
-export const TOO_MANY_SELECTED_MESSAGE = `Maximum ${MAX_SELECTED_IMAGES} images can be selected for Seedream-4 input`;
+/** What an eleventh image is refused with, in the interface's language. */
+export const tooManySelectedMessage = () => i18n.t("stories:selection.tooMany", { max: MAX_SELECTED_IMAGES });
 
 export function selectionId(messageId: string): string {
   return `story-${messageId}`;
@@ -30,7 +32,7 @@ export function toggleSelection(
     return { selected: selected.filter((image) => image.id !== id), error: null };
   }
   if (selected.length >= MAX_SELECTED_IMAGES)
-    return { selected: [...selected], error: TOO_MANY_SELECTED_MESSAGE };
+    return { selected: [...selected], error: tooManySelectedMessage() };
   return { selected: [...selected, { id, url, messageId }], error: null };
 }
 

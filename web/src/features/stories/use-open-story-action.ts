@@ -6,6 +6,8 @@
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
+import { i18n } from "../../i18n/i18n";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../lib/api-errors";
 import { useAuth } from "../../shared/auth";
 import { useBanner } from "../../shared/banner-provider";
@@ -31,7 +33,9 @@ export function useOpenStoryAction() {
       } catch (error) {
         // An ended session is handled by the shell (it signs out with its own message).
         if (!(error instanceof ApiError && error.status === 401)) {
-          showError(`Failed to open story: ${errorMessage(error)}`);
+          showError(
+            i18n.t("stories:openStory.failed", { message: translateServerMessage(errorMessage(error)) }),
+          );
         }
       } finally {
         busy.current = false;

@@ -1,7 +1,7 @@
 // The browser tab is named after the open story ("The Lighthouse · Storyverse"), so a player with many
 // tabs finds it; when the story closes, the tab takes the view's own title again (the view provider's).
 import { useEffect } from "react";
-import { VIEW_TITLES } from "../../shared/views";
+import { viewTitle } from "../../shared/views";
 
 const storyTabTitle = (title: string) => `${title} · Storyverse`;
 
@@ -13,7 +13,7 @@ export function useStoryTabTitle(title: string): void {
     document.title = shown;
     return () => {
       // Only if nothing else has titled the tab since (moving to another view titles it first).
-      if (document.title === shown) document.title = VIEW_TITLES["story-interface"];
+      if (document.title === shown) document.title = viewTitle("story-interface");
     };
   }, [title]);
 }

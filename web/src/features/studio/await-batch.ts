@@ -3,14 +3,16 @@
 // polling schedule, a first look after 2 s and then every 10 s. Gives up after the server's own deadline.
 import type { StudioEvent } from "@storyverse/contract/events";
 import type { StudioBatch } from "@storyverse/contract/studio";
-import { ApiError } from "../../lib/api-errors";
+import { i18n } from "../../i18n/i18n";
+import { ApiError, ShownError } from "../../lib/api-errors";
 import { FIRST_POLL_DELAY_MS, POLL_INTERVAL_MS } from "../../shared/conversation/media-polling";
 import { heardStudioEvent, isLive, onLiveChange, onStudioEvent } from "../../shared/live/live-events";
 
 const LIVE_LOOK_MS = 30_000;
 /** A little past the server's batch deadline (20 minutes), after which it fails and refunds the batch. */
 const GIVE_UP_MS = 22 * 60_000;
-export const BATCH_TIMED_OUT_MESSAGE = "The images took too long to make. Please try again.";
+/** The server's own words for a batch past its deadline, in the interface's language. */
+export const batchTimedOutMessage = () => i18n.t("studio:rules.batchTimedOut");
 
 function fromEvent(event: StudioEvent): StudioBatch {
   return {
@@ -60,7 +62,7 @@ export function awaitBatch(
         }
       }
       if (Date.now() - startedAt > GIVE_UP_MS)
-        return finish(() => reject(new Error(BATCH_TIMED_OUT_MESSAGE)));
+        return finish(() => reject(new ShownError(batchTimedOutMessage())));
       schedule();
     };
     cleanups.push(

@@ -1,19 +1,22 @@
+import { tooManyInputImagesMessage } from "@storyverse/contract/studio";
 import { describe, expect, it } from "vitest";
 import {
+  batchSummaryText,
   checkPaste,
   checkPickerAdd,
   checkUploads,
   generationFailedMessage,
-  IMAGE_FILES_ONLY_MESSAGE,
   INVALID_GENERATION_RESPONSE,
+  imageFilesOnlyMessage,
+  invalidGenerationResponseMessage,
   overallLimitMessage,
-  PASTE_LIMIT_MESSAGE,
-  PICKER_LIMIT_MESSAGE,
   parseSeed,
+  pasteLimitMessage,
   pickerCounter,
+  pickerLimitMessage,
   pickerRoom,
-  REUSE_LIMIT_MESSAGE,
   ratioValue,
+  reuseLimitMessage,
   type StudioInput,
   studioCost,
   suggestedPrompt,
@@ -47,17 +50,20 @@ function results(count: number, from = 0): StudioInput[] {
 
 describe("the spec's words", () => {
   it("are exactly the spec's", () => {
-    expect(IMAGE_FILES_ONLY_MESSAGE).toBe("Please select image files only.");
-    expect(PASTE_LIMIT_MESSAGE).toBe(
+    expect(imageFilesOnlyMessage()).toBe("Please select image files only.");
+    expect(pasteLimitMessage()).toBe(
       "Maximum 10 images allowed. Remove some images before pasting new ones.",
     );
-    expect(PICKER_LIMIT_MESSAGE).toBe("Maximum 10 images can be selected for Seedream-4 input");
-    expect(REUSE_LIMIT_MESSAGE).toBe("Maximum 3 images can be selected for input");
+    expect(pickerLimitMessage()).toBe("Maximum 10 images can be selected for Seedream-4 input");
+    expect(reuseLimitMessage()).toBe("Maximum 3 images can be selected for input");
     expect(overallLimitMessage(8)).toBe(
       "Maximum 10 images allowed for Seedream-4. You currently have 8 images.",
     );
     expect(generationFailedMessage("boom")).toBe("Generation failed: boom");
     expect(INVALID_GENERATION_RESPONSE).toBe("Invalid response from image generation service");
+    expect(invalidGenerationResponseMessage()).toBe(INVALID_GENERATION_RESPONSE);
+    // The contract's words, also for one image (the server's validation says the same).
+    expect(overallLimitMessage(1)).toBe(tooManyInputImagesMessage(1));
   });
 });
 
@@ -91,8 +97,8 @@ describe("pastes", () => {
   });
 
   it("refuse a paste that would pass 10 inputs", () => {
-    expect(checkPaste([png], 10)).toEqual({ accepted: [], error: PASTE_LIMIT_MESSAGE });
-    expect(checkPaste([png, png], 9)).toEqual({ accepted: [], error: PASTE_LIMIT_MESSAGE });
+    expect(checkPaste([png], 10)).toEqual({ accepted: [], error: pasteLimitMessage() });
+    expect(checkPaste([png, png], 9)).toEqual({ accepted: [], error: pasteLimitMessage() });
     expect(checkPaste([png], 9).error).toBeNull();
   });
 });
@@ -109,7 +115,7 @@ describe("the gallery picker", () => {
     for (let i = 0; i < 10; i++) selection = togglePickerSelection(selection, `id${i}`).selection;
     expect(selection).toHaveLength(10);
     const refused = togglePickerSelection(selection, "id10");
-    expect(refused.error).toBe(PICKER_LIMIT_MESSAGE);
+    expect(refused.error).toBe(pickerLimitMessage());
     expect(refused.selection).toEqual(selection);
     expect(pickerCounter(0)).toBe("0/10 selected");
     // Never "4/3 selected" (issue 45 item 9): the denominator is how many may be selected.
@@ -206,5 +212,19 @@ describe("seeds and shapes (decision 0149)", () => {
   it("gives a shape's width over its height", () => {
     expect(ratioValue("3:4")).toBe(0.75);
     expect(ratioValue("21:9")).toBeCloseTo(2.333, 3);
+  });
+});
+
+describe("a batch's answer", () => {
+  it("is recognised in the server's words and said again in the interface's language", () => {
+    for (const said of [
+      "Here is your image.",
+      "Here are your 4 images.",
+      "Here is 1 image of the 2 you asked for; the 1 that could not be made was refunded.",
+      "Here are 2 images of the 4 you asked for; the 2 that could not be made were refunded.",
+    ]) {
+      expect(batchSummaryText(said)).toBe(said);
+    }
+    expect(batchSummaryText("Here are your images.")).toBeNull();
   });
 });

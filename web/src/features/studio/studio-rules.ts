@@ -1,28 +1,33 @@
 // The Studio's input-image rules as pure functions: what may be added from an upload, a
-// paste, the gallery picker or an earlier result, and the exact words shown when something may not.
-// The components only call these and show the message they return.
+// paste, the gallery picker or an earlier result, and the exact words shown when something may not (in the
+// interface's language, read when asked). The components only call these and show the message they return.
 import { MAX_INPUT_IMAGES, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
 import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import { SEED_MAX } from "@storyverse/contract/media-edit";
-import { MAX_REUSED_RESULTS, tooManyInputImagesMessage } from "@storyverse/contract/studio";
+import { MAX_REUSED_RESULTS } from "@storyverse/contract/studio";
+import { i18n } from "../../i18n/i18n";
 
 export { MAX_INPUT_IMAGES, MAX_REUSED_RESULTS };
 
-export const IMAGE_FILES_ONLY_MESSAGE = "Please select image files only.";
-export const PASTE_LIMIT_MESSAGE = "Maximum 10 images allowed. Remove some images before pasting new ones.";
-export const PICKER_LIMIT_MESSAGE = "Maximum 10 images can be selected for Seedream-4 input";
-export const REUSE_LIMIT_MESSAGE = "Maximum 3 images can be selected for input";
+export const imageFilesOnlyMessage = () => i18n.t("studio:rules.imageFilesOnly");
+export const pasteLimitMessage = () => i18n.t("studio:rules.pasteLimit");
+export const pickerLimitMessage = () => i18n.t("studio:rules.pickerLimit");
+export const reuseLimitMessage = () => i18n.t("studio:rules.reuseLimit");
+/** The web's own word for a batch that ended without pictures (also the thrown error's marker). */
 export const INVALID_GENERATION_RESPONSE = "Invalid response from image generation service";
+export const invalidGenerationResponseMessage = () => i18n.t("studio:rules.invalidGenerationResponse");
 export const PICKER_MAX_SELECTION = MAX_INPUT_IMAGES;
 
-/** 'Maximum 10 images allowed for Seedream-4. You currently have N images.' */
-export const overallLimitMessage = (current: number) => tooManyInputImagesMessage(current);
+/** 'Maximum 10 images allowed for Seedream-4. You currently have N images.' (the contract's words). */
+export const overallLimitMessage = (current: number) =>
+  i18n.t("studio:rules.overallLimit", { count: current, max: MAX_INPUT_IMAGES });
 
-export const generationFailedMessage = (message: string) => `Generation failed: ${message}`;
+export const generationFailedMessage = (message: string) =>
+  i18n.t("studio:rules.generationFailed", { message });
 
 /** Decision 0149: the seed field's rule, in the server's words. */
-export const SEED_RULE_MESSAGE = `The seed is a whole number from 0 to ${SEED_MAX}.`;
+export const seedRuleMessage = () => i18n.t("studio:rules.seedRule", { max: SEED_MAX });
 
 /** The seed field as typed: empty is a new seed (null); anything else a whole number from 0 to SEED_MAX. */
 export function parseSeed(typed: string): number | null | "invalid" {
@@ -44,7 +49,7 @@ export function ratioValue(shape: AspectRatio): number {
  * there). It read '/3' while 10 could be selected ("4/3 selected", issue 45 item 9).
  */
 export const pickerCounter = (selected: number, room: number = PICKER_MAX_SELECTION) =>
-  `${selected}/${room} selected`;
+  i18n.t("studio:rules.pickerCounter", { selected, room });
 
 /** How many images the picker may select: what is left of the 10 inputs. */
 export const pickerRoom = (inputs: readonly StudioInput[]) =>
@@ -72,7 +77,7 @@ export function isImageFile(file: { type: string }): boolean {
 /** Files from the file picker: image files only, and never beyond 10 inputs in all. Nothing is half-added. */
 export function checkUploads<T extends { type: string }>(files: T[], currentCount: number): RuleResult<T> {
   if (files.length === 0) return { accepted: [], error: null };
-  if (!files.every(isImageFile)) return { accepted: [], error: IMAGE_FILES_ONLY_MESSAGE };
+  if (!files.every(isImageFile)) return { accepted: [], error: imageFilesOnlyMessage() };
   if (currentCount + files.length > MAX_INPUT_IMAGES) {
     return { accepted: [], error: overallLimitMessage(currentCount) };
   }
@@ -86,7 +91,7 @@ export function checkUploads<T extends { type: string }>(files: T[], currentCoun
 export function checkPaste<T extends { type: string }>(items: T[], currentCount: number): RuleResult<T> {
   const images = items.filter(isImageFile);
   if (images.length === 0) return { accepted: [], error: null };
-  if (currentCount + images.length > MAX_INPUT_IMAGES) return { accepted: [], error: PASTE_LIMIT_MESSAGE };
+  if (currentCount + images.length > MAX_INPUT_IMAGES) return { accepted: [], error: pasteLimitMessage() };
   return { accepted: images, error: null };
 }
 
@@ -105,7 +110,7 @@ export function togglePickerSelection(
     return { accepted: [], error: null, selection: selected.filter((value) => value !== id) };
   }
   if (selected.length >= PICKER_MAX_SELECTION) {
-    return { accepted: [], error: PICKER_LIMIT_MESSAGE, selection: [...selected] };
+    return { accepted: [], error: pickerLimitMessage(), selection: [...selected] };
   }
   if (inputCount + selected.length >= MAX_INPUT_IMAGES) {
     return { accepted: [], error: overallLimitMessage(inputCount), selection: [...selected] };
@@ -137,7 +142,7 @@ export function toggleResultReuse(
   const existing = inputs.find((input) => "id" in input && input.id === result.id);
   if (existing) return { inputs: inputs.filter((input) => input !== existing), error: null };
   const reused = inputs.filter((input) => input.origin === "result").length;
-  if (reused >= MAX_REUSED_RESULTS) return { inputs: [...inputs], error: REUSE_LIMIT_MESSAGE };
+  if (reused >= MAX_REUSED_RESULTS) return { inputs: [...inputs], error: reuseLimitMessage() };
   if (inputs.length >= MAX_INPUT_IMAGES)
     return { inputs: [...inputs], error: overallLimitMessage(inputs.length) };
   return {
@@ -174,4 +179,26 @@ export function suggestedPrompt(answer: string): string {
     .trim()
     .replace(/^[“"](.*)[”"]$/, "$1");
   return plain.slice(0, PROMPT_MAX_LENGTH);
+}
+
+/**
+ * A batch's answer in the interface's language: the server records it in English (batch-job.ts's
+ * batchSummary: "Here are your 4 images.", or "Here are 3 images of the 4 you asked for; the 1 that could
+ * not be made was refunded."). Null for words it does not recognise (shown as they came).
+ */
+export function batchSummaryText(content: string): string | null {
+  const text = content.trim();
+  if (text === "Here is your image.") return i18n.t("studio:summary.all", { count: 1 });
+  const all = /^Here are your (\d+) images\.$/.exec(text);
+  if (all) return i18n.t("studio:summary.all", { count: Number(all[1]) });
+  const partial =
+    /^Here (?:is 1 image|are (\d+) images) of the (\d+) you asked for; the (\d+) that could not be made (?:was|were) refunded\.$/.exec(
+      text,
+    );
+  if (!partial) return null;
+  const made = partial[1] === undefined ? 1 : Number(partial[1]);
+  const values = { made, asked: Number(partial[2]), count: Number(partial[3]) };
+  return made === 1
+    ? i18n.t("studio:summary.partialOne", values)
+    : i18n.t("studio:summary.partialMany", values);
 }

@@ -2,6 +2,7 @@
 // one list and checked by studio-rules.ts. A refused addition adds nothing and reports the rule's words.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { useCallback, useRef, useState } from "react";
+import { i18n } from "../../i18n/i18n";
 import { readFileAsDataUrl } from "../../lib/read-file";
 import {
   checkPaste,
@@ -63,7 +64,7 @@ export function useInputImages(onError: (text: string) => void) {
           }),
         );
       } catch {
-        onError("The image could not be read. Please try another file.");
+        onError(i18n.t("studio:rules.unreadableImage"));
         return false;
       }
       // Checked again: the list may have grown while the files were read.

@@ -7,6 +7,7 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { type StudioMessage, studioMessageSchema } from "@storyverse/contract/studio";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../lib/api-errors";
 import { readStorage, writeStorage } from "../../lib/storage";
 import { refreshCreditBalance } from "../../shared/credits/credit-balance";
@@ -21,6 +22,7 @@ import { awaitBatch } from "./await-batch";
 import {
   generationFailedMessage,
   INVALID_GENERATION_RESPONSE,
+  invalidGenerationResponseMessage,
   type StudioInput,
   toRequestInput,
 } from "./studio-rules";
@@ -80,6 +82,10 @@ function byTime(a: StudioChatMessage, b: StudioChatMessage): number {
 let localId = 0;
 const nextLocalId = (kind: string) => `local-${kind}-${Date.now().toString(36)}-${++localId}`;
 
+/**
+ * The answer's words as the server records them (English, batch-job.ts's batchSummary): kept so, like the
+ * server's copy; the message list shows them in the interface's language (batchSummaryText).
+ */
 function batchSummary(made: number): string {
   return made === 1 ? "Here is your image." : `Here are your ${made} images.`;
 }
@@ -274,10 +280,15 @@ export function useStudioConversation(options: {
           onQuota(shortfallOf(error));
           return "quota";
         }
-        const detail =
+        const said =
           error instanceof Error && error.message === INVALID_GENERATION_RESPONSE
             ? INVALID_GENERATION_RESPONSE
             : errorMessage(error);
+        // The server's words (or the client's own) in the interface's language.
+        const detail =
+          said === INVALID_GENERATION_RESPONSE
+            ? invalidGenerationResponseMessage()
+            : translateServerMessage(said);
         const text = isAdvisor ? detail : generationFailedMessage(detail);
         setLocal((prev) =>
           prev.map((message) =>

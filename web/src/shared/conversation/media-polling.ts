@@ -26,8 +26,6 @@ export const LIVE_POLL_SCHEDULE = {
   maxAttempts: Math.ceil((MEDIA_MAX_POLL_ATTEMPTS * MEDIA_POLL_INTERVAL_MS) / 30_000),
 } as const;
 
-export const MEDIA_CHECK_FAILED_MESSAGE = "Failed to check media status.";
-
 export type PollOutcome =
   | { kind: "completed"; status: MediaStatus }
   | { kind: "failed"; status: MediaStatus }

@@ -6,7 +6,9 @@ import type { ChatMessage, ChatMode, ChatResponse } from "@storyverse/contract/c
 import type { RetryWhat } from "@storyverse/contract/story-craft";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError } from "../../lib/api-errors";
+import { i18n } from "../../i18n/i18n";
+import { translateServerMessage } from "../../i18n/server-messages";
+import { ApiError, errorMessage } from "../../lib/api-errors";
 import { useBanner } from "../banner-provider";
 import { refreshCreditBalance } from "../credits/credit-balance";
 import { isOutOfCreditsError, shortfallOf } from "../credits/out-of-credits";
@@ -19,7 +21,6 @@ import { useConversationCanvas } from "./use-conversation-canvas";
 import { type ConversationChange, freeChange, useConversationMutation } from "./use-conversation-mutation";
 import { type PollingStop, useMediaSettling } from "./use-media-settling";
 
-export const SEND_FAILED_MESSAGE = "Failed to send message";
 /** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
 const EXPIRED_MEDIA_REFETCH_MS = 30_000;
 
@@ -127,7 +128,11 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
         showQuotaExceeded(shortfallOf(error));
         void refreshCreditBalance(queryClient);
       } else {
-        showError(error instanceof ApiError && error.message ? error.message : SEND_FAILED_MESSAGE);
+        showError(
+          error instanceof ApiError && error.message
+            ? translateServerMessage(errorMessage(error))
+            : i18n.t("conversation:chatSession.sendFailed"),
+        );
       }
     },
     [queryClient, showError, showQuotaExceeded],

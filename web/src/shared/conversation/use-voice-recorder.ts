@@ -3,13 +3,18 @@
 // /api/transcribe-audio and hand the text back. Every failure ends in one fixed message.
 import { NO_SPEECH_MESSAGE } from "@storyverse/contract/chat";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "../../lib/api-errors";
+import { i18n } from "../../i18n/i18n";
+import { translateServerMessage } from "../../i18n/server-messages";
+import { ApiError, errorMessage } from "../../lib/api-errors";
 import { readStorage } from "../../lib/storage";
 import { type TranscriptionResponse, transcribeAudio } from "./api/transcribe-audio";
 
-export const MICROPHONE_ERROR = "Could not access microphone. Please check permissions.";
-export const NO_TOKEN_ERROR = "No authentication token found. Please login again.";
-export const AUTH_FAILED_ERROR = "Authentication failed. Please login again.";
+// The messages, in the interface's language at the time they are shown.
+const microphoneError = () => i18n.t("conversation:voiceRecorder.microphoneError");
+const noTokenError = () => i18n.t("conversation:voiceRecorder.noTokenError");
+const authFailedError = () => i18n.t("conversation:voiceRecorder.authFailedError");
+const noSpeechError = () => i18n.t("conversation:voiceRecorder.noSpeech");
+const unknownError = () => i18n.t("conversation:voiceRecorder.unknownError");
 
 /** The recording formats the server accepts, best first. */
 const RECORDING_TYPES = [
@@ -38,15 +43,22 @@ export function pickRecordingType(
 export function transcriptionProblem(response: TranscriptionResponse): string | null {
   if (response.success && response.text.trim()) return null;
   if (response.error === NO_SPEECH_MESSAGE || (response.success && !response.text.trim()))
-    return NO_SPEECH_MESSAGE;
-  return `Transcription failed: ${response.error || "Unknown error"}`;
+    return noSpeechError();
+  return i18n.t("conversation:voiceRecorder.transcriptionFailed", {
+    error: response.error ? translateServerMessage(response.error) : unknownError(),
+  });
 }
 
 /** The words to show for a transcription request that failed outright. */
 export function transcriptionErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status === 401) return AUTH_FAILED_ERROR;
-  const message = error instanceof Error && error.message ? error.message : "Unknown error";
-  return `Transcription error: ${message}`;
+  if (error instanceof ApiError && error.status === 401) return authFailedError();
+  const message =
+    error instanceof Error && error.message
+      ? error instanceof ApiError
+        ? translateServerMessage(errorMessage(error))
+        : error.message
+      : unknownError();
+  return i18n.t("conversation:voiceRecorder.transcriptionError", { error: message });
 }
 
 interface VoiceRecorderOptions {
@@ -81,7 +93,7 @@ export function useVoiceRecorder({ onText, onError }: VoiceRecorderOptions) {
 
   const transcribe = useCallback(async (audio: Blob, extension: string) => {
     if (!readStorage("token")) {
-      callbacks.current.onError(NO_TOKEN_ERROR);
+      callbacks.current.onError(noTokenError());
       return;
     }
     if (mounted.current) setState("transcribing");
@@ -107,7 +119,7 @@ export function useVoiceRecorder({ onText, onError }: VoiceRecorderOptions) {
         audio: { channelCount: 1, sampleRate: 16_000, echoCancellation: true, noiseSuppression: true },
       });
     } catch {
-      callbacks.current.onError(MICROPHONE_ERROR);
+      callbacks.current.onError(microphoneError());
       return;
     }
     if (!mounted.current) {
@@ -126,7 +138,7 @@ export function useVoiceRecorder({ onText, onError }: VoiceRecorderOptions) {
       const audio = new Blob(chunks, { type: type.mimeType.split(";")[0] });
       if (audio.size === 0) {
         if (mounted.current) setState("idle");
-        callbacks.current.onError(NO_SPEECH_MESSAGE);
+        callbacks.current.onError(noSpeechError());
         return;
       }
       void transcribe(audio, type.extension);

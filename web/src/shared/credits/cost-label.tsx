@@ -1,6 +1,7 @@
 // The price beside an action against what the account has ("1.5 credits · 9 left"), hidden for unlimited
 // users.
 import { creditCost } from "@storyverse/contract/credits";
+import { useTranslation } from "react-i18next";
 import { formatBalance, visibleCostLabel } from "../../lib/credits";
 import { useCreditBalance } from "./credit-balance";
 
@@ -12,13 +13,16 @@ interface CostLabelProps {
 }
 
 export function CostLabel({ kind, quantity = 1, className }: CostLabelProps) {
+  const { t } = useTranslation("credits");
   const { unlimited, remaining, isPlaceholder } = useCreditBalance();
   const label = visibleCostLabel(creditCost(kind, quantity), unlimited);
   if (label === null) return null;
   return (
     <span className={className}>
       {label}
-      {isPlaceholder ? null : <span className="font-normal"> · {formatBalance(remaining)} left</span>}
+      {isPlaceholder ? null : (
+        <span className="font-normal"> · {t("costLabel.left", { balance: formatBalance(remaining) })}</span>
+      )}
     </span>
   );
 }

@@ -1,7 +1,9 @@
 // Cost against balance before anything is sent: a request the account cannot pay for says so beside the
 // send button (and the button is disabled by its feature), instead of being refused afterwards.
 import { CircleAlert } from "lucide-react";
-import { costLabel, creditLabel, formatBalance } from "../../lib/credits";
+import { useTranslation } from "react-i18next";
+import { i18n } from "../../i18n/i18n";
+import { costLabel } from "../../lib/credits";
 import { useView } from "../view-provider";
 import { useCreditBalance } from "./credit-balance";
 import type { Shortfall } from "./out-of-credits";
@@ -18,8 +20,8 @@ export function useCreditShortfall(cost: number): Shortfall | null {
 
 export function shortfallText({ cost, remaining }: Shortfall): string {
   return remaining > 0
-    ? `Not enough credits: this costs ${costLabel(cost)} and you have ${formatBalance(remaining)} ${creditLabel(remaining)}.`
-    : `You have no credits left: this costs ${costLabel(cost)}.`;
+    ? i18n.t("credits:shortfall.notEnough", { cost: costLabel(cost), count: remaining })
+    : i18n.t("credits:shortfall.noneLeft", { cost: costLabel(cost) });
 }
 
 /** Something cheaper the account can pay for now, offered beside the shortfall ("Send as Chat"). */
@@ -38,6 +40,7 @@ export function CreditShortfallNotice({
   offer?: CheaperOffer | null;
   className?: string;
 }) {
+  const { t } = useTranslation("credits");
   const { navigate, storyId } = useView();
   return (
     <p
@@ -52,7 +55,7 @@ export function CreditShortfallNotice({
           onClick={offer.onAccept}
           className="rounded-md font-semibold underline underline-offset-2 hover:no-underline"
         >
-          {offer.label} ({costLabel(offer.cost)})
+          {t("shortfall.offer", { label: offer.label, cost: costLabel(offer.cost) })}
         </button>
       ) : null}
       <button
@@ -64,7 +67,7 @@ export function CreditShortfallNotice({
         }}
         className="rounded-md font-semibold underline underline-offset-2 hover:no-underline"
       >
-        Get credits
+        {t("shortfall.getCredits")}
       </button>
     </p>
   );

@@ -9,21 +9,18 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Sparkles } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../components/button";
 import { buttonClasses } from "../../components/button-classes";
-import { costLabel, creditLabel, formatBalance } from "../../lib/credits";
+import { i18n } from "../../i18n/i18n";
+import { costLabel } from "../../lib/credits";
 import { useView } from "../view-provider";
 import type { Shortfall } from "./out-of-credits";
 import { rememberCreditsReturn } from "./story-return";
 
-export const QUOTA_EXCEEDED_TITLE = "Quota Exceeded";
-export const QUOTA_EXCEEDED_TEXT =
-  "You've reached your free usage limit. Upgrade to continue creating amazing content.";
-export const NOT_ENOUGH_CREDITS_TITLE = "Not Enough Credits";
-
 /** "This costs 6 credits and you have 4 credits. ..." for a request bigger than what is left. */
 export function notEnoughCreditsText({ cost, remaining }: Shortfall): string {
-  return `This costs ${costLabel(cost)} and you have ${formatBalance(remaining)} ${creditLabel(remaining)}. Top up, or ask for less, to continue creating amazing content.`;
+  return i18n.t("credits:quotaDialog.notEnoughText", { cost: costLabel(cost), count: remaining });
 }
 
 /** Some credits left, just not enough: the words for that case rather than "you've reached your limit". */
@@ -79,6 +76,7 @@ export function QuotaExceededDialog({
   onViewPlans,
   shortfall,
 }: QuotaExceededDialogProps) {
+  const { t } = useTranslation("credits");
   const partial = isPartial(shortfall ?? null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -92,15 +90,17 @@ export function QuotaExceededDialog({
             <Sparkles className="size-7" />
           </div>
           <Dialog.Title className="text-center text-xl font-bold tracking-tight">
-            {partial ? NOT_ENOUGH_CREDITS_TITLE : QUOTA_EXCEEDED_TITLE}
+            {partial ? t("quotaDialog.notEnoughTitle") : t("quotaDialog.title")}
           </Dialog.Title>
           <Dialog.Description className="mt-3 text-center text-sm leading-6 text-ink-muted">
-            {partial && shortfall ? notEnoughCreditsText(shortfall) : QUOTA_EXCEEDED_TEXT}
+            {partial && shortfall ? notEnoughCreditsText(shortfall) : t("quotaDialog.text")}
           </Dialog.Description>
           <div className="mt-7 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
-            <Dialog.Close className={`${buttonClasses("secondary", "sm")} sm:min-w-28`}>Later</Dialog.Close>
+            <Dialog.Close className={`${buttonClasses("secondary", "sm")} sm:min-w-28`}>
+              {t("quotaDialog.later")}
+            </Dialog.Close>
             <Button onClick={onViewPlans} size="sm" className="sm:min-w-36">
-              View Plans
+              {t("quotaDialog.viewPlans")}
             </Button>
           </div>
         </Dialog.Content>

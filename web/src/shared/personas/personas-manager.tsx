@@ -10,11 +10,14 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImagePlus, Pencil, Plus, Star, Trash2, UserRound } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { FormAlert } from "../../components/form-alert";
 import { MediaThumb } from "../../components/media-thumb";
 import { FieldLabel, inputClasses, textareaClasses } from "../../components/text-field";
+import { formatNumber } from "../../i18n/format";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { errorMessage } from "../../lib/api-errors";
 import { userImagesQueryOptions } from "../gallery/user-images";
 import { useVoices } from "../voice/api/voices";
@@ -35,6 +38,13 @@ export type PersonaDraft = {
   voice: string | null;
   isDefault: boolean;
 };
+
+/** A failure's words: the server's detail (or the client's own) in the interface's language. */
+const failureText = (reason: unknown): string => translateServerMessage(errorMessage(reason));
+
+/** "8/60": a field's length against its limit (digits in the interface's language, no grouping). */
+const counter = (length: number, max: number) =>
+  `${formatNumber(length, { useGrouping: false })}/${formatNumber(max, { useGrouping: false })}`;
 
 const emptyDraft: PersonaDraft = { name: "", description: "", portrait: null, voice: null, isDefault: false };
 
@@ -91,6 +101,7 @@ function Portrait({
 }
 
 export function PersonasManager() {
+  const { t } = useTranslation("personas");
   const queryClient = useQueryClient();
   const personas = useQuery(personasQueryOptions());
   /** The persona being edited ("new" for a new one), or null for the list alone. */
@@ -100,9 +111,13 @@ export function PersonasManager() {
   const [error, setError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: PERSONAS_KEY });
 
-  if (personas.isPending) return <p className="text-sm text-ink-muted">Loading your personas…</p>;
+  if (personas.isPending) return <p className="text-sm text-ink-muted">{t("manager.loading")}</p>;
   if (personas.error) {
-    return <FormAlert message={`Could not load your personas: ${errorMessage(personas.error)}`} />;
+    return (
+      <div data-server-text>
+        <FormAlert message={t("manager.loadFailed", { message: failureText(personas.error) })} />
+      </div>
+    );
   }
   const { personas: list, max } = personas.data;
 
@@ -110,7 +125,7 @@ export function PersonasManager() {
     setError(null);
     setBusy(true);
     updatePersona(persona.id, { is_default: true })
-      .then(refresh, (reason: unknown) => setError(errorMessage(reason)))
+      .then(refresh, (reason: unknown) => setError(failureText(reason)))
       .finally(() => setBusy(false));
   };
   const remove = () => {
@@ -122,7 +137,7 @@ export function PersonasManager() {
         setRemoving(null);
         await refresh();
       })
-      .catch((reason: unknown) => setError(errorMessage(reason)))
+      .catch((reason: unknown) => setError(failureText(reason)))
       .finally(() => setBusy(false));
   };
 
@@ -141,16 +156,13 @@ export function PersonasManager() {
 
   return (
     <div className="space-y-4">
-      <p className="text-sm leading-6 text-ink-muted">
-        Who you play in your stories. Your persona's name stands for {"{{user}}"} in cards and lore, and the
-        narrator is told who you are.
-      </p>
+      <p className="text-sm leading-6 text-ink-muted">{t("manager.intro", { placeholder: "{{user}}" })}</p>
       {list.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-line p-4 text-sm text-ink-muted">
-          No personas yet. Without one, the narrator knows you by your username.
+          {t("manager.empty")}
         </p>
       ) : (
-        <ul aria-label="Your personas" className="space-y-3">
+        <ul aria-label={t("manager.listLabel")} className="space-y-3">
           {list.map((persona) => (
             <li
               key={persona.id}
@@ -160,15 +172,17 @@ export function PersonasManager() {
                 <Portrait persona={persona} className="size-14" />
                 <div className="min-w-0">
                   <p className="flex flex-wrap items-center gap-2 font-semibold text-ink">
-                    <span className="break-words">{persona.name}</span>
+                    <span data-user-text className="break-words">
+                      {persona.name}
+                    </span>
                     {persona.is_default ? (
                       <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-ink">
-                        Default
+                        {t("manager.default")}
                       </span>
                     ) : null}
                   </p>
                   {persona.description ? (
-                    <p className="mt-1 line-clamp-2 text-sm break-words text-ink-muted">
+                    <p data-user-text className="mt-1 line-clamp-2 text-sm break-words text-ink-muted">
                       {persona.description}
                     </p>
                   ) : null}
@@ -181,10 +195,10 @@ export function PersonasManager() {
                     size="sm"
                     disabled={busy}
                     icon={<Star aria-hidden="true" className="size-4" />}
-                    aria-label={`Make ${persona.name} the default`}
+                    aria-label={t("manager.makeDefaultLabel", { name: persona.name })}
                     onClick={() => makeDefault(persona)}
                   >
-                    Make default
+                    {t("manager.makeDefault")}
                   </Button>
                 )}
                 <Button
@@ -192,34 +206,36 @@ export function PersonasManager() {
                   size="sm"
                   disabled={busy}
                   icon={<Pencil aria-hidden="true" className="size-4" />}
-                  aria-label={`Edit ${persona.name}`}
+                  aria-label={t("manager.editLabel", { name: persona.name })}
                   onClick={() => setEditing(persona)}
                 >
-                  Edit
+                  {t("manager.edit")}
                 </Button>
                 <Button
                   variant="ghost"
                   size="sm"
                   disabled={busy}
                   icon={<Trash2 aria-hidden="true" className="size-4" />}
-                  aria-label={`Delete ${persona.name}`}
+                  aria-label={t("manager.deleteLabel", { name: persona.name })}
                   onClick={() => {
                     setError(null);
                     setRemoving(persona);
                   }}
                 >
-                  Delete
+                  {t("manager.delete")}
                 </Button>
               </div>
             </li>
           ))}
         </ul>
       )}
-      {removing ? null : <FormAlert message={error} />}
+      {removing ? null : (
+        <div data-server-text>
+          <FormAlert message={error} />
+        </div>
+      )}
       {list.length >= max ? (
-        <p className="text-sm text-ink-muted">
-          You have {max} personas, the most you can keep. Delete one to add another.
-        </p>
+        <p className="text-sm text-ink-muted">{t("manager.atMost", { count: max })}</p>
       ) : (
         <Button
           variant="primary"
@@ -230,16 +246,20 @@ export function PersonasManager() {
             setEditing("new");
           }}
         >
-          New persona
+          {t("manager.new")}
         </Button>
       )}
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => (open ? undefined : setRemoving(null))}
-        title={`Delete ${removing?.name ?? "this persona"}?`}
-        description="Stories you play as this persona will use your default persona from their next turn."
-        confirmLabel="Delete persona"
-        busyLabel="Deleting…"
+        title={
+          removing
+            ? t("manager.deleteDialog.title", { name: removing.name })
+            : t("manager.deleteDialog.titleUnnamed")
+        }
+        description={t("manager.deleteDialog.description")}
+        confirmLabel={t("manager.deleteDialog.confirm")}
+        busyLabel={t("manager.deleteDialog.deleting")}
         busy={busy}
         error={removing ? error : null}
         onConfirm={remove}
@@ -257,6 +277,7 @@ function PersonaForm({
   onDone: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation("personas");
   const [draft, setDraft] = useState<PersonaDraft>(saved ? draftOf(saved) : emptyDraft);
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -264,6 +285,7 @@ function PersonaForm({
   const voices = useVoices();
   const id = useId();
   const set = (patch: Partial<PersonaDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const title = saved ? t("form.editTitle", { name: saved.name }) : t("form.newTitle");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -271,7 +293,7 @@ function PersonaForm({
     event.stopPropagation();
     if (busy) return;
     if (!draft.name.trim()) {
-      setError("Give your persona a name.");
+      setError(t("form.nameRequired"));
       return;
     }
     const changes = personaChanges(saved, draft);
@@ -281,25 +303,25 @@ function PersonaForm({
     (saved ? updatePersona(saved.id, changes) : createPersona(changes as Required<typeof changes>)).then(
       onDone,
       (reason: unknown) => {
-        setError(errorMessage(reason));
+        setError(failureText(reason));
         setBusy(false);
       },
     );
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label={saved ? `Edit ${saved.name}` : "New persona"}>
-      <h3 className="font-semibold text-ink">{saved ? `Edit ${saved.name}` : "New persona"}</h3>
+    <form onSubmit={submit} className="space-y-4" aria-label={title}>
+      <h3 className="font-semibold text-ink">{title}</h3>
       <div>
-        <FieldLabel htmlFor={`${id}-name`} counter={`${draft.name.length}/${PERSONA_NAME_MAX_LENGTH}`}>
-          Name
+        <FieldLabel htmlFor={`${id}-name`} counter={counter(draft.name.length, PERSONA_NAME_MAX_LENGTH)}>
+          {t("form.name")}
         </FieldLabel>
         <input
           id={`${id}-name`}
           value={draft.name}
           onChange={(event) => set({ name: event.target.value })}
           maxLength={PERSONA_NAME_MAX_LENGTH}
-          placeholder="e.g. Ash the lamplighter"
+          placeholder={t("form.namePlaceholder")}
           required
           className={`${inputClasses} mt-2`}
         />
@@ -307,9 +329,9 @@ function PersonaForm({
       <div>
         <FieldLabel
           htmlFor={`${id}-description`}
-          counter={`${draft.description.length}/${PERSONA_DESCRIPTION_MAX_LENGTH}`}
+          counter={counter(draft.description.length, PERSONA_DESCRIPTION_MAX_LENGTH)}
         >
-          Description
+          {t("form.description")}
         </FieldLabel>
         <textarea
           id={`${id}-description`}
@@ -317,21 +339,21 @@ function PersonaForm({
           onChange={(event) => set({ description: event.target.value })}
           maxLength={PERSONA_DESCRIPTION_MAX_LENGTH}
           rows={4}
-          placeholder="Who you are, how you look, what you want. The narrator reads this every turn."
+          placeholder={t("form.descriptionPlaceholder")}
           className={`${textareaClasses} mt-2`}
         />
       </div>
       <div>
-        <p className="text-sm font-medium text-ink">Portrait</p>
+        <p className="text-sm font-medium text-ink">{t("form.portrait")}</p>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           {draft.portrait ? (
             <img
               src={draft.portrait.url}
-              alt="The persona's portrait"
+              alt={t("form.portraitAlt")}
               className="size-16 rounded-2xl border border-line object-cover"
             />
           ) : (
-            <span className="text-sm text-ink-muted">No portrait. Scenes are painted without one.</span>
+            <span className="text-sm text-ink-muted">{t("form.noPortrait")}</span>
           )}
           <Button
             type="button"
@@ -341,11 +363,11 @@ function PersonaForm({
             aria-expanded={picking}
             onClick={() => setPicking((open) => !open)}
           >
-            From gallery
+            {t("form.fromGallery")}
           </Button>
           {draft.portrait ? (
             <Button type="button" variant="ghost" size="sm" onClick={() => set({ portrait: null })}>
-              Remove portrait
+              {t("form.removePortrait")}
             </Button>
           ) : null}
         </div>
@@ -358,17 +380,17 @@ function PersonaForm({
             }}
           />
         ) : null}
-        <p className="mt-2 text-sm text-ink-muted">Scenes you are in are painted with it as a reference.</p>
+        <p className="mt-2 text-sm text-ink-muted">{t("form.portraitHint")}</p>
       </div>
       {voices ? (
         <VoiceField
           id={`${id}-voice`}
-          label="Voice"
-          noneLabel="No voice chosen"
+          label={t("form.voice")}
+          noneLabel={t("form.noVoice")}
           voices={voices}
           value={draft.voice}
           onChange={(voice) => set({ voice })}
-          hint="Kept for your lines. Read aloud speaks the narrator's words only, for now."
+          hint={t("form.voiceHint")}
         />
       ) : null}
       <label className="flex items-center gap-2 text-sm text-ink">
@@ -378,15 +400,17 @@ function PersonaForm({
           onChange={(event) => set({ isDefault: event.target.checked })}
           className="size-4 accent-accent-500"
         />
-        Use for stories where you choose no persona
+        {t("form.useAsDefault")}
       </label>
-      <FormAlert message={error} />
+      <div data-server-text>
+        <FormAlert message={error} />
+      </div>
       <div className="flex flex-wrap justify-end gap-2">
         <Button type="button" variant="secondary" size="sm" disabled={busy} onClick={onCancel}>
-          Cancel
+          {t("form.cancel")}
         </Button>
-        <Button type="submit" size="sm" loading={busy} loadingText="Saving…">
-          Save persona
+        <Button type="submit" size="sm" loading={busy} loadingText={t("form.saving")}>
+          {t("form.save")}
         </Button>
       </div>
     </form>
@@ -400,22 +424,29 @@ function GalleryPicker({
   selectedId: string | null;
   onPick: (item: { id: string; url: string }) => void;
 }) {
+  const { t } = useTranslation("personas");
   const images = useQuery(userImagesQueryOptions());
-  if (images.isPending) return <p className="mt-3 text-sm text-ink-muted">Loading your images…</p>;
-  if (images.error) return <FormAlert className="mt-3" message={errorMessage(images.error)} />;
+  if (images.isPending) return <p className="mt-3 text-sm text-ink-muted">{t("picker.loading")}</p>;
+  if (images.error) {
+    return (
+      <div data-server-text>
+        <FormAlert className="mt-3" message={failureText(images.error)} />
+      </div>
+    );
+  }
   if (images.data.length === 0) {
-    return <p className="mt-3 text-sm text-ink-muted">Your gallery has no images yet.</p>;
+    return <p className="mt-3 text-sm text-ink-muted">{t("picker.empty")}</p>;
   }
   return (
     <ul
-      aria-label="Your images"
+      aria-label={t("picker.listLabel")}
       className="mt-3 grid max-h-64 grid-cols-4 gap-2 overflow-y-auto sm:grid-cols-5"
     >
       {images.data.map((item, index) => (
         <li key={item.id}>
           <button
             type="button"
-            aria-label={`Use image ${index + 1} as the portrait`}
+            aria-label={t("picker.useImage", { number: index + 1 })}
             aria-pressed={item.id === selectedId}
             onClick={() => onPick({ id: item.id, url: item.thumbnail_url ?? item.url })}
             className="block w-full overflow-hidden rounded-lg border-2 border-transparent focus-visible:outline-2 aria-pressed:border-accent-500"
@@ -423,7 +454,7 @@ function GalleryPicker({
             <MediaThumb
               src={item.thumbnail_url ?? item.url}
               type="image"
-              alt={item.description || `Image ${index + 1}`}
+              alt={item.description || t("picker.image", { number: index + 1 })}
               eager={index < 10}
               className="aspect-square w-full"
             />

@@ -5,14 +5,11 @@
 // it is and Shift with an arrow paints a line. The strokes are kept in the picture's pixels (mask.ts makes
 // the PNG from them); the canvas only shows them.
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { MaskPoint, MaskStroke } from "./mask";
 
 /** What the brushed region looks like over the picture (shown at half opacity by the canvas's style). */
 const MASK_COLOUR = "#f43f5e";
-
-export const MASK_BRUSH_LABEL = "Mask brush";
-export const MASK_KEYBOARD_HINT =
-  "Arrow keys move the brush, Space paints where it is, Shift with an arrow paints a line.";
 
 function drawStroke(context: CanvasRenderingContext2D, stroke: MaskStroke): void {
   context.globalCompositeOperation = stroke.mode === "erase" ? "destination-out" : "source-over";
@@ -55,6 +52,7 @@ export function MaskCanvas({
   mode,
   disabled = false,
 }: MaskCanvasProps) {
+  const { t } = useTranslation("picture-edit");
   const canvas = useRef<HTMLCanvasElement>(null);
   const live = useRef<MaskStroke | null>(null);
   const [cursor, setCursor] = useState<MaskPoint | null>(null);
@@ -150,7 +148,7 @@ export function MaskCanvas({
     // The brush is keyboard-operable (onKeyDown); the application role tells screen readers to pass keys through.
     <div
       role="application"
-      aria-label={MASK_BRUSH_LABEL}
+      aria-label={t("mask.label")}
       aria-describedby={hintId}
       aria-disabled={disabled || undefined}
       tabIndex={disabled ? -1 : 0}
@@ -161,7 +159,7 @@ export function MaskCanvas({
       data-testid="mask-brush"
     >
       <span id={hintId} className="sr-only">
-        {MASK_KEYBOARD_HINT}
+        {t("mask.keyboardHint")}
       </span>
       <canvas
         ref={canvas}

@@ -11,8 +11,12 @@ import { costLabel } from "../../lib/credits";
 import { type FetchCall, json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { QuotaPromptProvider } from "../credits/quota-prompt-provider";
-import { MASK_BRUSH_LABEL } from "./mask-canvas";
-import { EDIT_SAVED, MASK_NEEDED, PictureEditDialog, REFUNDED } from "./picture-edit-dialog";
+import { PictureEditDialog } from "./picture-edit-dialog";
+
+const MASK_BRUSH_LABEL = "Mask brush";
+const EDIT_SAVED = "Saved to your Gallery";
+const MASK_NEEDED = "Brush over the part to repaint first.";
+const REFUNDED = "Nothing was charged: your credits were refunded.";
 
 const PICTURE = "00000000-0000-4000-8000-000000000001";
 const EDITED = "00000000-0000-4000-8000-000000000002";

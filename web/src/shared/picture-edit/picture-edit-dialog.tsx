@@ -25,10 +25,13 @@ import {
   X,
 } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../components/button";
 import { FormAlert } from "../../components/form-alert";
 import { Modal } from "../../components/modal";
 import { textareaClasses } from "../../components/text-field";
+import { formatNumber } from "../../i18n/format";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../lib/api-errors";
 import { visibleCostLabel } from "../../lib/credits";
 import { useCreditBalance } from "../credits/credit-balance";
@@ -39,29 +42,15 @@ import { galleryItemByUrlQueryOptions, useEditKinds, useEditMedia } from "./edit
 import { type MaskStroke, maskDataUrl, paintedPixels, rasterizeMask } from "./mask";
 import { MaskCanvas } from "./mask-canvas";
 
-export const EDIT_TITLE = "Edit picture";
-export const MODE_LABELS: Record<MediaEditKind, string> = {
-  inpaint: "Repaint a region",
-  outpaint: "Extend",
-  vary: "Vary",
-  upscale: "Upscale x2",
+// Each edit's name and busy words are `modes.<kind>` and `busy.<kind>` in the picture-edit namespace.
+const DIRECTION_ICONS: Record<(typeof OUTPAINT_DIRECTIONS)[number], ReactNode> = {
+  up: <ArrowUp aria-hidden="true" className="size-4" />,
+  down: <ArrowDown aria-hidden="true" className="size-4" />,
+  left: <ArrowLeft aria-hidden="true" className="size-4" />,
+  right: <ArrowRight aria-hidden="true" className="size-4" />,
 };
-export const NO_EDITS = "The configured image service cannot edit pictures.";
-export const MASK_NEEDED = "Brush over the part to repaint first.";
-export const EDIT_SAVED = "Saved to your Gallery";
-export const REFUNDED = "Nothing was charged: your credits were refunded.";
-const BUSY: Record<MediaEditKind, string> = {
-  inpaint: "Repainting the region...",
-  outpaint: "Extending the canvas...",
-  vary: "Painting a variation...",
-  upscale: "Upscaling...",
-};
-const DIRECTION_LABELS: Record<(typeof OUTPAINT_DIRECTIONS)[number], { label: string; icon: ReactNode }> = {
-  up: { label: "Up", icon: <ArrowUp aria-hidden="true" className="size-4" /> },
-  down: { label: "Down", icon: <ArrowDown aria-hidden="true" className="size-4" /> },
-  left: { label: "Left", icon: <ArrowLeft aria-hidden="true" className="size-4" /> },
-  right: { label: "Right", icon: <ArrowRight aria-hidden="true" className="size-4" /> },
-};
+/** A picture's side in pixels: "2048", not grouped. */
+const pixels = (value: number) => formatNumber(value, { useGrouping: false });
 const BRUSH_MIN = 8;
 const BRUSH_MAX = 120;
 const BRUSH_DEFAULT = 40;
@@ -81,7 +70,7 @@ export function EditPrice({ kind, onPrimary = true }: { kind: MediaEditKind; onP
     <>
       {" "}
       <span
-        className={`ml-1 rounded-full px-1.5 py-0.5 text-[0.6875rem] font-semibold tabular-nums ${
+        className={`ms-1 rounded-full px-1.5 py-0.5 text-[0.6875rem] font-semibold tabular-nums ${
           onPrimary ? "bg-white/20" : "bg-accent-soft text-accent-ink"
         }`}
       >
@@ -92,6 +81,7 @@ export function EditPrice({ kind, onPrimary = true }: { kind: MediaEditKind; onP
 }
 
 export function PictureEditDialog({ target, onClose }: { target: EditTarget | null; onClose: () => void }) {
+  const { t } = useTranslation("picture-edit");
   const [busy, setBusy] = useState(false);
   return (
     <Modal
@@ -99,7 +89,7 @@ export function PictureEditDialog({ target, onClose }: { target: EditTarget | nu
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={EDIT_TITLE}
+      title={t("title")}
       description={null}
       icon={<WandSparkles aria-hidden="true" className="size-5" />}
       size="lg"
@@ -123,16 +113,26 @@ function EditTargetBody({
   const found = useQuery({ ...galleryItemByUrlQueryOptions(url ?? ""), enabled: url !== null });
   const id = "id" in target ? target.id : found.data?.id;
   if (id) return <PictureEditor key={id} id={id} onBusyChange={onBusyChange} onClose={onClose} />;
-  if (found.isError) return <FormAlert message={errorMessage(found.error)} />;
+  if (found.isError) return <ServerAlert error={found.error} />;
   return <Loading />;
 }
 
 function Loading() {
+  const { t } = useTranslation("picture-edit");
   return (
     <p role="status" className="flex items-center gap-2 text-sm text-ink-muted">
       <Spinner />
-      Loading the picture...
+      {t("loading")}
     </p>
+  );
+}
+
+/** A failed call's words: the server's, in the interface's language. */
+function ServerAlert({ error }: { error: unknown }) {
+  return (
+    <div data-server-text>
+      <FormAlert message={translateServerMessage(errorMessage(error))} />
+    </div>
   );
 }
 
@@ -145,6 +145,7 @@ function PictureEditor({
   onBusyChange: (busy: boolean) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("picture-edit");
   const [currentId, setCurrentId] = useState(id);
   const details = useQuery(mediaDetailsQueryOptions(currentId));
   const kinds = useEditKinds();
@@ -170,9 +171,9 @@ function PictureEditor({
   const active = mode !== null && kinds.includes(mode) ? mode : (kinds[0] ?? null);
 
   if (details.isPending) return <Loading />;
-  if (details.isError) return <FormAlert message={errorMessage(details.error)} />;
+  if (details.isError) return <ServerAlert error={details.error} />;
   const { item } = details.data;
-  if (item.type !== "image") return <FormAlert message="Only pictures can be edited." />;
+  if (item.type !== "image") return <FormAlert message={t("onlyPictures")} />;
   const width = details.data.width ?? natural?.width ?? null;
   const height = details.data.height ?? natural?.height ?? null;
 
@@ -181,7 +182,7 @@ function PictureEditor({
     const request: MediaEditRequest = { kind, ...extra };
     if (kind === "inpaint") {
       if (!width || !height || paintedPixels(rasterizeMask(strokes, width, height)) === 0) {
-        setError(MASK_NEEDED);
+        setError(t("maskNeeded"));
         return;
       }
       request.mask = await maskDataUrl(strokes, width, height);
@@ -199,7 +200,8 @@ function PictureEditor({
             return;
           }
           const refunded = failure instanceof ApiError && failure.status === 502;
-          setError(refunded ? `${errorMessage(failure)} ${REFUNDED}` : errorMessage(failure));
+          const message = translateServerMessage(errorMessage(failure));
+          setError(refunded ? t("refunded", { message }) : message);
         },
         onSettled: () => setRunning(null),
       },
@@ -221,25 +223,22 @@ function PictureEditor({
         <div className="grid place-items-center rounded-2xl bg-surface-2 p-2">
           <img
             src={result.url}
-            alt={result.description || "The edited picture"}
+            alt={result.description || t("editedAlt")}
             className="max-h-[55dvh] w-auto max-w-full rounded-xl object-contain"
           />
         </div>
         <div role="status" className="flex flex-col gap-1">
-          <p className="font-semibold text-ink">{EDIT_SAVED}</p>
-          <p className="text-sm text-ink-muted">
-            A new picture made from this one; the original is unchanged. Its details show what it was made
-            from.
-          </p>
+          <p className="font-semibold text-ink">{t("saved")}</p>
+          <p className="text-sm text-ink-muted">{t("savedHint")}</p>
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => setResult(null)}>
-            Back to the original
+            {t("backToOriginal")}
           </Button>
           <Button variant="secondary" onClick={() => editNew(result)}>
-            Edit the new picture
+            {t("editNew")}
           </Button>
-          <Button onClick={onClose}>Done</Button>
+          <Button onClick={onClose}>{t("done")}</Button>
         </div>
       </div>
     );
@@ -252,7 +251,7 @@ function PictureEditor({
         <div className="relative max-w-full">
           <img
             src={item.url}
-            alt={item.description || "The picture to edit"}
+            alt={item.description || t("pictureAlt")}
             draggable={false}
             onLoad={(event) =>
               setNatural({
@@ -280,7 +279,7 @@ function PictureEditor({
             >
               <span className="inline-flex items-center gap-2">
                 <Spinner />
-                {BUSY[running.kind]}
+                {t(`busy.${running.kind}`)}
               </span>
             </div>
           ) : null}
@@ -289,11 +288,11 @@ function PictureEditor({
 
       <div className="flex min-w-0 flex-col gap-5">
         {kinds.length === 0 ? (
-          <p className="text-sm text-ink-muted">{NO_EDITS}</p>
+          <p className="text-sm text-ink-muted">{t("noEdits")}</p>
         ) : (
           <fieldset>
             <legend className="mb-2 text-xs font-semibold tracking-wide text-ink-muted uppercase">
-              What to do
+              {t("whatToDo")}
             </legend>
             <div className="grid grid-cols-2 gap-2">
               {kinds.map((kind) => (
@@ -317,7 +316,7 @@ function PictureEditor({
                     }}
                     className="sr-only"
                   />
-                  {MODE_LABELS[kind]}
+                  {t(`modes.${kind}`)}
                 </label>
               ))}
             </div>
@@ -326,12 +325,9 @@ function PictureEditor({
 
         {active === "inpaint" ? (
           <div className="flex flex-col gap-4">
-            <p className="text-sm text-ink-muted">
-              Brush over the part to repaint, then say what to paint there. Everything outside the brushed
-              region stays exactly as it is.
-            </p>
+            <p className="text-sm text-ink-muted">{t("inpaint.hint")}</p>
             <fieldset className="flex flex-wrap items-center gap-2">
-              <legend className="sr-only">Brush</legend>
+              <legend className="sr-only">{t("inpaint.brushLegend")}</legend>
               <Button
                 variant={brushMode === "paint" ? "primary" : "secondary"}
                 size="xs"
@@ -339,7 +335,7 @@ function PictureEditor({
                 icon={<Brush aria-hidden="true" className="size-4" />}
                 onClick={() => setBrushMode("paint")}
               >
-                Brush
+                {t("inpaint.brush")}
               </Button>
               <Button
                 variant={brushMode === "erase" ? "primary" : "secondary"}
@@ -348,7 +344,7 @@ function PictureEditor({
                 icon={<Eraser aria-hidden="true" className="size-4" />}
                 onClick={() => setBrushMode("erase")}
               >
-                Erase
+                {t("inpaint.erase")}
               </Button>
               <Button
                 variant="secondary"
@@ -357,7 +353,7 @@ function PictureEditor({
                 icon={<Undo2 aria-hidden="true" className="size-4" />}
                 onClick={() => setStrokes((current) => current.slice(0, -1))}
               >
-                Undo
+                {t("inpaint.undo")}
               </Button>
               <Button
                 variant="secondary"
@@ -366,12 +362,15 @@ function PictureEditor({
                 icon={<X aria-hidden="true" className="size-4" />}
                 onClick={() => setStrokes([])}
               >
-                Clear
+                {t("inpaint.clear")}
               </Button>
             </fieldset>
             <div className="flex flex-col gap-1.5">
               <label htmlFor={ids.brush} className="flex justify-between text-sm font-medium text-ink">
-                Brush size <span className="text-ink-muted tabular-nums">{brushSize} px</span>
+                {t("inpaint.brushSize")}{" "}
+                <span className="text-ink-muted tabular-nums">
+                  {t("inpaint.brushPx", { size: brushSize })}
+                </span>
               </label>
               <input
                 id={ids.brush}
@@ -386,20 +385,20 @@ function PictureEditor({
             </div>
             <PromptField
               id={ids.prompt}
-              label="What to paint there"
-              placeholder="e.g. a golden moon"
+              label={t("inpaint.promptLabel")}
+              placeholder={t("inpaint.promptPlaceholder")}
               value={prompt}
               onChange={setPrompt}
               disabled={busy}
             />
             <Button
               loading={running?.kind === "inpaint"}
-              loadingText="Repainting..."
+              loadingText={t("inpaint.running")}
               disabled={busy}
               icon={<Paintbrush aria-hidden="true" className="size-4" />}
               onClick={() => void run("inpaint")}
             >
-              Repaint
+              {t("inpaint.button")}
               <EditPrice kind="inpaint" />
             </Button>
           </div>
@@ -407,11 +406,9 @@ function PictureEditor({
 
         {active === "outpaint" ? (
           <div className="flex flex-col gap-4">
-            <p className="text-sm text-ink-muted">
-              The canvas grows on the side you choose, and the scene goes on into it.
-            </p>
+            <p className="text-sm text-ink-muted">{t("outpaint.hint")}</p>
             <fieldset>
-              <legend className="mb-2 text-sm font-medium text-ink">Which side</legend>
+              <legend className="mb-2 text-sm font-medium text-ink">{t("outpaint.side")}</legend>
               <div className="grid grid-cols-4 gap-2">
                 {OUTPAINT_DIRECTIONS.map((side) => (
                   <label
@@ -431,16 +428,16 @@ function PictureEditor({
                       onChange={() => setDirection(side)}
                       className="sr-only"
                     />
-                    {DIRECTION_LABELS[side].icon}
-                    {DIRECTION_LABELS[side].label}
+                    {DIRECTION_ICONS[side]}
+                    {t(`directions.${side}`)}
                   </label>
                 ))}
               </div>
             </fieldset>
             <PromptField
               id={ids.prompt}
-              label="What to add"
-              placeholder="e.g. more of the harbour; empty: the picture's own prompt"
+              label={t("outpaint.promptLabel")}
+              placeholder={t("outpaint.promptPlaceholder")}
               value={prompt}
               onChange={setPrompt}
               disabled={busy}
@@ -448,12 +445,12 @@ function PictureEditor({
             />
             <Button
               loading={running?.kind === "outpaint"}
-              loadingText="Extending..."
+              loadingText={t("outpaint.running")}
               disabled={busy}
               icon={<Expand aria-hidden="true" className="size-4" />}
               onClick={() => void run("outpaint")}
             >
-              Extend
+              {t("outpaint.button")}
               <EditPrice kind="outpaint" />
             </Button>
           </div>
@@ -461,21 +458,19 @@ function PictureEditor({
 
         {active === "vary" ? (
           <div className="flex flex-col gap-4">
-            <p className="text-sm text-ink-muted">
-              A new take on this picture: subtle keeps it close, strong lets it wander.
-            </p>
+            <p className="text-sm text-ink-muted">{t("vary.hint")}</p>
             <div className="grid gap-2 sm:grid-cols-2 md:grid-cols-1 lg:grid-cols-2">
               {(["subtle", "strong"] as const).map((strength) => (
                 <Button
                   key={strength}
                   variant={strength === "subtle" ? "primary" : "secondary"}
                   loading={running?.kind === "vary" && running.strength === strength}
-                  loadingText="Varying..."
+                  loadingText={t("vary.running")}
                   disabled={busy}
                   icon={<Shuffle aria-hidden="true" className="size-4" />}
                   onClick={() => void run("vary", { strength })}
                 >
-                  {strength === "subtle" ? "Subtle" : "Strong"}
+                  {strength === "subtle" ? t("vary.subtle") : t("vary.strong")}
                   <EditPrice kind="vary" onPrimary={strength === "subtle"} />
                 </Button>
               ))}
@@ -487,17 +482,22 @@ function PictureEditor({
           <div className="flex flex-col gap-4">
             <p className="text-sm text-ink-muted">
               {width && height
-                ? `Doubles both sides: ${width} × ${height} px becomes ${width * 2} × ${height * 2} px.`
-                : "Doubles both sides."}
+                ? t("upscale.hint", {
+                    width: pixels(width),
+                    height: pixels(height),
+                    newWidth: pixels(width * 2),
+                    newHeight: pixels(height * 2),
+                  })
+                : t("upscale.hintPlain")}
             </p>
             <Button
               loading={running?.kind === "upscale"}
-              loadingText="Upscaling..."
+              loadingText={t("upscale.running")}
               disabled={busy}
               icon={<ImageUpscale aria-hidden="true" className="size-4" />}
               onClick={() => void run("upscale")}
             >
-              Upscale x2
+              {t("upscale.button")}
               <EditPrice kind="upscale" />
             </Button>
           </div>
@@ -526,11 +526,12 @@ function PromptField({
   disabled: boolean;
   optional?: boolean;
 }) {
+  const { t } = useTranslation("picture-edit");
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="flex justify-between text-sm font-medium text-ink">
         {label}
-        {optional ? <span className="font-normal text-ink-muted">Optional</span> : null}
+        {optional ? <span className="font-normal text-ink-muted">{t("optional")}</span> : null}
       </label>
       <textarea
         id={id}

@@ -29,6 +29,7 @@ export function SpeakerAvatar({ name, portrait }: { name: string; portrait: stri
   ) : (
     <span
       aria-hidden="true"
+      data-user-text
       className="grid size-8 shrink-0 place-items-center rounded-xl bg-accent-soft text-sm font-semibold text-accent-ink ring-1 ring-line"
     >
       {name.trim().charAt(0).toUpperCase() || "?"}

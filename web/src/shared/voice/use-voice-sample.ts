@@ -1,6 +1,8 @@
 // Plays a voice's sample: one at a time (another sample stops the first), and a second click on the playing
 // voice stops it. The sample is fetched with the session and played from a blob: URL, freed when it ends.
 import { useEffect, useRef, useState } from "react";
+import { i18n } from "../../i18n/i18n";
+import { translateServerMessage } from "../../i18n/server-messages";
 import { errorMessage } from "../../lib/api-errors";
 import { fetchVoiceSample } from "./api/voices";
 
@@ -71,7 +73,9 @@ export function useVoiceSample(): VoiceSample {
       .catch((failure: unknown) => {
         if (current.current !== mine) return;
         done();
-        setError(`Could not play the sample: ${errorMessage(failure)}`);
+        setError(
+          i18n.t("voice:voiceSample.couldNotPlay", { error: translateServerMessage(errorMessage(failure)) }),
+        );
       });
   };
 

@@ -1,8 +1,12 @@
-// Leaving with your data (decision 0143): start and follow the account's archive, and delete the account.
+// Leaving with your data (decision 0143): start and follow the account's archive, and delete the account (by
+// its password, or by a fresh sign-in at the OIDC provider: decision 0158).
 import {
   type AccountExport,
   accountExportResponseSchema,
   deleteAccountResponseSchema,
+  type OidcDeleteOption,
+  oidcDeleteOptionSchema,
+  oidcDeleteStartSchema,
 } from "@storyverse/contract/leave";
 import { apiRequest } from "../../../lib/api-client";
 
@@ -33,4 +37,24 @@ export async function deleteAccount(password: string) {
     // Removing a large library's files takes a while.
     timeoutMs: 120_000,
   });
+}
+
+/** GET /api/auth/oidc/delete-account: whether this account may confirm its deletion at the provider. */
+export function oidcDeleteOption(signal?: AbortSignal): Promise<OidcDeleteOption> {
+  return apiRequest("/api/auth/oidc/delete-account", {
+    schema: oidcDeleteOptionSchema,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/**
+ * POST /api/auth/oidc/delete-account: the provider's sign-in page for the browser to visit; the server deletes
+ * the account when the fresh sign-in comes back, and the app lands at `/auth/oidc#deleted=1`.
+ */
+export async function startOidcDelete(): Promise<string> {
+  const body = await apiRequest("/api/auth/oidc/delete-account", {
+    method: "POST",
+    schema: oidcDeleteStartSchema,
+  });
+  return body.url;
 }

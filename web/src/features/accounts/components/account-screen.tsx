@@ -2,6 +2,7 @@
 // card over the product's artwork, an icon that says how things stand, and the way back home.
 import { ArrowLeft, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import { Button } from "../../../components/button";
 import { Wordmark } from "../../../components/wordmark";
@@ -59,21 +60,32 @@ export function AccountScreen({
   );
 }
 
-/** The account screens' top bar: Back to Home on the left, the theme toggle on the right. */
+/**
+ * The account screens' top bar: Back to Home at the start, the theme toggle at the end, with `aside` (the sign-in's
+ * language picker) beside it.
+ */
 export function AccountTopBar({
   onBackToHome,
+  aside = null,
   className = "",
 }: {
   onBackToHome: () => void;
+  aside?: ReactNode;
   className?: string;
 }) {
+  const { t } = useTranslation("accounts");
   return (
-    <header className={`flex h-16 items-center justify-between gap-4 ${className}`}>
+    <header
+      className={`flex min-h-16 flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3 ${className}`}
+    >
       <Button variant="ghost" size="sm" onClick={onBackToHome}>
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to Home
+        <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
+        {t("topBar.backToHome")}
       </Button>
-      <ThemeToggle />
+      <div className="flex items-center gap-2">
+        {aside}
+        <ThemeToggle />
+      </div>
     </header>
   );
 }

@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers } from "../../../test/render-app";
 import { AuthScreen, type AuthScreenProps } from "./auth-screen";
@@ -190,6 +191,7 @@ describe("auth screen", () => {
       email: "ada@example.com",
       username: "ada",
       password: "secret1",
+      locale: "en",
     });
   });
 
@@ -245,6 +247,66 @@ describe("auth screen", () => {
     fireEvent.click(screen.getByRole("button", { name: "Back to Home" }));
     expect(onForgotPassword).toHaveBeenCalledOnce();
     expect(onBackToHome).toHaveBeenCalledOnce();
+  });
+});
+
+describe("the auth screen in another language (decision 0155)", () => {
+  const registerAnswer = () =>
+    authAnswer({ access_token: null, requires_verification: true, email_verified: false });
+
+  it("speaks German, offers the language picker and signs up in German", async () => {
+    await setLanguage("de");
+    const calls = server({ "/api/register": registerAnswer });
+    const { onVerificationRequired } = renderScreen();
+    expect(screen.getByRole("heading", { name: "Willkommen bei Storyverse" })).toBeTruthy();
+    expect((screen.getByLabelText("Sprache") as HTMLSelectElement).value).toBe("de");
+    expect(screen.getByRole("button", { name: "Passwort vergessen?" })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: "Jetzt registrieren" }));
+    expect(screen.getByRole("heading", { name: "Erstelle dein Konto" })).toBeTruthy();
+    submit("Konto erstellen");
+    expect(screen.getByRole("alert").textContent).toBe("Bitte fülle alle Felder aus");
+    // Each field says what it misses, in German, once a send was tried.
+    expect(screen.getByText("Wähle einen Benutzernamen")).toBeTruthy();
+    for (const [label, value] of [
+      ["Benutzername", "ada"],
+      ["E-Mail", "ada@example.com"],
+      ["Passwort", "secret1"],
+      ["Passwort bestätigen", "secret1"],
+    ] as const) {
+      type(label, value);
+    }
+    submit("Konto erstellen");
+    await waitFor(() => expect(onVerificationRequired).toHaveBeenCalled());
+    expect(onVerificationRequired.mock.calls[0]?.[1].text).toBe(
+      "Registrierung erfolgreich! Wir haben eine Bestätigungs-E-Mail an ada@example.com geschickt. Öffne den Link darin, um dein Konto zu aktivieren.",
+    );
+    // The new account's mails are written in the language it signed up in.
+    expect(calls.find((call) => call.path === "/api/register")?.body).toEqual({
+      email: "ada@example.com",
+      username: "ada",
+      password: "secret1",
+      locale: "de",
+    });
+  });
+
+  it("sends no locale from a pseudo-language", async () => {
+    await setLanguage("en-XA");
+    const calls = server({ "/api/register": registerAnswer });
+    const { onVerificationRequired } = renderScreen({ initialMode: "register" });
+    const field = (name: string) => screen.getByRole("textbox", { name: new RegExp(name) });
+    fireEvent.change(field("Ûšéŕñáɱé"), { target: { value: "ada" } });
+    fireEvent.change(field("Éɱáîļ"), { target: { value: "ada@example.com" } });
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type="password"]')) {
+      fireEvent.change(input, { target: { value: "secret1" } });
+    }
+    fireEvent.submit(screen.getByRole("form"));
+    await waitFor(() => expect(onVerificationRequired).toHaveBeenCalled());
+    expect(calls.find((call) => call.path === "/api/register")?.body).toEqual({
+      email: "ada@example.com",
+      username: "ada",
+      password: "secret1",
+    });
   });
 });
 

@@ -4,17 +4,23 @@
 // What a successful answer leads to (a session, or the email-verification screen) is decided by
 // auth-rules.ts and carried out by the caller. Where the server offers sign-in by OIDC, "Sign in with
 // <provider>" stands above the form; where it has turned passwords off, it stands alone (decision 0147).
+// The language picker sits in the top bar, so a visitor can switch before signing in; a new account starts in
+// the language it was created in (decision 0155).
 
-import type { AuthResponse } from "@storyverse/contract/accounts";
+import { type AuthResponse, LOCALES, type Locale, PASSWORD_MIN_LENGTH } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
 import { CircleAlert, KeyRound, ServerCrash, WifiOff } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
 import { LogoMark } from "../../../components/wordmark";
+import { currentLanguage } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import type { PendingUser, StoredUser } from "../../../lib/storage";
+import { LanguagePicker } from "../../../shared/language/language-picker";
 import { useConnectivity } from "../api/health";
 import { login } from "../api/login";
 import { register } from "../api/register";
@@ -64,25 +70,21 @@ export interface SignInChoices {
 /** The server answers but cannot serve (its database is down): the server's own words for a 503. */
 const SERVER_UNAVAILABLE_MESSAGE = "Storyverse is unavailable right now. Please try again in a moment.";
 
-const COPY: Record<AuthMode, { title: string; lede: string; submit: string; busy: string }> = {
-  signin: {
-    title: "Welcome to Storyverse",
-    lede: "Sign in to pick up your stories where you left them.",
-    submit: "Continue",
-    busy: "Signing in...",
-  },
-  register: {
-    title: "Create your account",
-    lede: "Start with 15 free credits. No card needed.",
-    submit: "Create Account",
-    busy: "Creating Account...",
-  },
-};
+/** The interface's language, for a new account (its mails are written in it); none for a pseudo-language. */
+function signUpLocale(): Locale | undefined {
+  const language = currentLanguage();
+  return (LOCALES as readonly string[]).includes(language) ? (language as Locale) : undefined;
+}
 
 function submitAuth({ mode, values }: { mode: AuthMode; values: AuthFormValues }): Promise<AuthResponse> {
-  return mode === "signin"
-    ? login({ email: values.email.trim(), password: values.password })
-    : register({ email: values.email.trim(), username: values.username.trim(), password: values.password });
+  if (mode === "signin") return login({ email: values.email.trim(), password: values.password });
+  const locale = signUpLocale();
+  return register({
+    email: values.email.trim(),
+    username: values.username.trim(),
+    password: values.password,
+    ...(locale ? { locale } : {}),
+  });
 }
 
 export function AuthScreen({
@@ -95,6 +97,7 @@ export function AuthScreen({
   signInOptions: offered = { password: true, oidcName: null },
   notice = null,
 }: AuthScreenProps) {
+  const { t } = useTranslation("accounts");
   const signInOptions = offered === "loading" ? { password: false, oidcName: null } : offered;
   const passwords = signInOptions.password;
   const [chosenMode, setMode] = useState<AuthMode>(initialMode);
@@ -118,7 +121,20 @@ export function AuthScreen({
 
   const submit = useMutation({ mutationFn: submitAuth });
   const busy = submit.isPending;
-  const copy = COPY[mode];
+  const copy =
+    mode === "signin"
+      ? {
+          title: t("authScreen.signin.title"),
+          lede: t("authScreen.signin.lede"),
+          submit: t("authScreen.signin.submit"),
+          busy: t("authScreen.signin.busy"),
+        }
+      : {
+          title: t("authScreen.register.title"),
+          lede: t("authScreen.register.lede"),
+          submit: t("authScreen.register.submit"),
+          busy: t("authScreen.register.busy"),
+        };
 
   const set = (field: keyof AuthFormValues) => (value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
@@ -183,7 +199,7 @@ export function AuthScreen({
         <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10 overflow-hidden">
           <div className="absolute -top-48 left-1/2 h-[520px] w-[760px] -translate-x-1/2 rounded-full bg-[radial-gradient(closest-side,rgb(139_92_246/0.2),transparent)]" />
         </div>
-        <AccountTopBar onBackToHome={onBackToHome} />
+        <AccountTopBar onBackToHome={onBackToHome} aside={<LanguagePicker compact />} />
 
         <main className="flex flex-1 items-center justify-center py-8">
           <div className="w-full max-w-[420px]">
@@ -200,8 +216,11 @@ export function AuthScreen({
               >
                 <WifiOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
                 <span>
-                  <span className="font-medium text-ink">You seem to be offline.</span> We can't reach
-                  Storyverse right now and will keep trying.
+                  <Trans
+                    t={t}
+                    i18nKey="authScreen.offline"
+                    components={{ strong: <span className="font-medium text-ink" /> }}
+                  />
                 </span>
               </p>
             ) : null}
@@ -211,11 +230,17 @@ export function AuthScreen({
                 className="mt-6 flex items-start gap-3 rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm leading-6 text-ink-muted"
               >
                 <ServerCrash aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
-                <span className="font-medium text-ink">{SERVER_UNAVAILABLE_MESSAGE}</span>
+                <span data-server-text className="font-medium text-ink">
+                  {translateServerMessage(SERVER_UNAVAILABLE_MESSAGE)}
+                </span>
               </p>
             ) : null}
 
-            {notice ? <FormAlert message={notice} className="mt-6" /> : null}
+            {notice ? (
+              <div data-server-text>
+                <FormAlert message={notice} className="mt-6" />
+              </div>
+            ) : null}
 
             {signInOptions.oidcName ? (
               <ProviderSignIn name={signInOptions.oidcName} alone={!passwords} registering={registering} />
@@ -232,7 +257,7 @@ export function AuthScreen({
                   <>
                     <TextField
                       ref={firstField}
-                      label="Username"
+                      label={t("authScreen.fields.username")}
                       name="username"
                       autoComplete="username"
                       autoCapitalize="none"
@@ -250,7 +275,7 @@ export function AuthScreen({
                       }
                     />
                     <TextField
-                      label="Email"
+                      label={t("authScreen.fields.email")}
                       name="email"
                       type="email"
                       inputMode="email"
@@ -267,7 +292,7 @@ export function AuthScreen({
                       }
                     />
                     <PasswordField
-                      label="Password"
+                      label={t("authScreen.fields.password")}
                       name="password"
                       autoComplete="new-password"
                       value={values.password}
@@ -277,12 +302,16 @@ export function AuthScreen({
                       hint={
                         <FieldProblem
                           message={shown("password")}
-                          fallback={<span className="text-ink-muted">At least 6 characters.</span>}
+                          fallback={
+                            <span className="text-ink-muted">
+                              {t("authScreen.fields.passwordHint", { min: PASSWORD_MIN_LENGTH })}
+                            </span>
+                          }
                         />
                       }
                     />
                     <PasswordField
-                      label="Confirm password"
+                      label={t("authScreen.fields.confirmPassword")}
                       name="confirmPassword"
                       autoComplete="new-password"
                       value={values.confirmPassword}
@@ -296,7 +325,7 @@ export function AuthScreen({
                   <>
                     <TextField
                       ref={firstField}
-                      label="Email or username"
+                      label={t("authScreen.fields.emailOrUsername")}
                       name="email"
                       autoComplete="username"
                       autoCapitalize="none"
@@ -306,7 +335,7 @@ export function AuthScreen({
                       onValueChange={set("email")}
                     />
                     <PasswordField
-                      label="Password"
+                      label={t("authScreen.fields.password")}
                       name="password"
                       autoComplete="current-password"
                       autoFocus={Boolean(initialIdentifier)}
@@ -318,14 +347,16 @@ export function AuthScreen({
                           onClick={onForgotPassword}
                           className="rounded text-sm font-medium text-accent-ink hover:underline"
                         >
-                          Forgot password?
+                          {t("authScreen.forgotPassword")}
                         </button>
                       }
                     />
                   </>
                 )}
 
-                <FormAlert message={formProblem ?? error} />
+                <div data-server-text className="contents">
+                  <FormAlert message={formProblem ?? error} />
+                </div>
 
                 <Button type="submit" className="w-full" loading={busy} loadingText={copy.busy}>
                   {copy.submit}
@@ -335,14 +366,14 @@ export function AuthScreen({
 
             {passwords ? (
               <p className="mt-8 text-center text-sm text-ink-muted">
-                {registering ? "Already have an account? " : "New to Storyverse? "}
+                {registering ? t("authScreen.haveAccount") : t("authScreen.newHere")}{" "}
                 <button
                   type="button"
                   onClick={switchMode}
                   disabled={busy}
                   className="rounded font-semibold text-accent-ink hover:underline disabled:opacity-60"
                 >
-                  {registering ? "Sign in" : "Create one"}
+                  {registering ? t("authScreen.signIn") : t("authScreen.createOne")}
                 </button>
               </p>
             ) : null}
@@ -372,6 +403,7 @@ function ProviderSignIn({
   alone: boolean;
   registering: boolean;
 }) {
+  const { t } = useTranslation("accounts");
   const [leaving, setLeaving] = useState(false);
   // Back from the provider by the browser's Back button (a page restored from its cache): usable again.
   useEffect(() => {
@@ -390,12 +422,12 @@ function ProviderSignIn({
         className={`${buttonClasses(alone ? "primary" : "secondary", "md")} w-full ${leaving ? "pointer-events-none opacity-80" : ""}`}
       >
         {leaving ? <Spinner /> : <KeyRound aria-hidden="true" className="size-4" />}
-        {leaving ? `Opening ${name}...` : `Sign in with ${name}`}
+        {leaving ? t("authScreen.provider.opening", { name }) : t("authScreen.provider.signInWith", { name })}
       </a>
       {alone ? null : (
         <p className="mt-8 flex items-center gap-3 text-xs font-medium uppercase tracking-wider text-ink-muted">
           <span aria-hidden="true" className="h-px flex-1 bg-line" />
-          {registering ? "or with an email and password" : "or with your password"}
+          {registering ? t("authScreen.provider.orEmailPassword") : t("authScreen.provider.orPassword")}
           <span aria-hidden="true" className="h-px flex-1 bg-line" />
         </p>
       )}
@@ -407,7 +439,7 @@ function ProviderSignIn({
 function FieldProblem({ message, fallback = null }: { message?: string; fallback?: ReactNode }) {
   if (!message) return <>{fallback}</>;
   return (
-    <p className="flex items-start gap-2 text-danger">
+    <p data-server-text className="flex items-start gap-2 text-danger">
       <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       {message}
     </p>

@@ -1,6 +1,7 @@
 // The auth screen's right-hand slideshow: 5 of the project's own scenes, advancing every 5 s, with a dot
 // per slide and a pause button (the rotation rules are useCarousel's).
 import { Pause, Play } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import floatingIsles from "../../../assets/art/floating-isles.svg";
 import neonCity from "../../../assets/art/neon-city.svg";
@@ -18,38 +19,25 @@ export interface AuthSlide {
   caption: string;
 }
 
-export const AUTH_SLIDES: readonly AuthSlide[] = [
-  {
-    src: castleDragon,
-    alt: "A dragon silhouette crosses a full moon above a castle with lit windows",
-    title: "Every scene, painted in 2K",
-    caption: "Your narrator illustrates each turn of the story as it happens.",
-  },
-  {
-    src: neonCity,
-    alt: "A rain-soaked neon city at midnight, glowing signs reflected on the wet avenue",
-    title: "Stories that remember",
-    caption: "Each story keeps its title, context, chat and canvas, like a saved game.",
-  },
-  {
-    src: wandererPortrait,
-    alt: "Portrait of a hooded wanderer with glowing eyes, rim-lit in teal and amber",
-    title: "Characters that stay themselves",
-    caption: "Select earlier images to keep a hero consistent from scene to scene.",
-  },
-  {
-    src: oceanLighthouse,
-    alt: "A lighthouse beam cuts through a storm as lightning strikes over breaking waves",
-    title: "5-second cinematic motion",
-    caption: "Turn any moment of your adventure into a moving clip.",
-  },
-  {
-    src: floatingIsles,
-    alt: "Floating islands with waterfalls and a small tower drift above a sea of clouds",
-    title: "Direct it in the Studio",
-    caption: "Batches of images, reference inputs and an advisor for your prompts.",
-  },
-];
+/** The slides' pictures, in order; their words are the `accounts` namespace's authSlideshow.slides. */
+const SLIDE_ART = [
+  { src: castleDragon, key: "castleDragon" },
+  { src: neonCity, key: "neonCity" },
+  { src: wandererPortrait, key: "wandererPortrait" },
+  { src: oceanLighthouse, key: "oceanLighthouse" },
+  { src: floatingIsles, key: "floatingIsles" },
+] as const;
+
+/** The five slides in the interface's language. */
+function useAuthSlides(): AuthSlide[] {
+  const { t } = useTranslation("accounts");
+  return SLIDE_ART.map(({ src, key }) => ({
+    src,
+    alt: t(`authSlideshow.slides.${key}.alt`),
+    title: t(`authSlideshow.slides.${key}.title`),
+    caption: t(`authSlideshow.slides.${key}.caption`),
+  }));
+}
 
 interface AuthSlideshowProps {
   slides?: readonly AuthSlide[];
@@ -58,17 +46,20 @@ interface AuthSlideshowProps {
 }
 
 export function AuthSlideshow({
-  slides = AUTH_SLIDES,
+  slides: chosenSlides,
   intervalMs = SLIDESHOW_INTERVAL_MS,
   className = "",
 }: AuthSlideshowProps) {
+  const { t } = useTranslation("accounts");
+  const ownSlides = useAuthSlides();
+  const slides = chosenSlides ?? ownSlides;
   const carousel = useCarousel(slides.length, intervalMs);
   const { active, slidesId } = carousel;
 
   return (
     <section
       {...carousel.rootProps}
-      aria-label="Storyverse highlights"
+      aria-label={t("authSlideshow.label")}
       className={`relative isolate overflow-hidden rounded-[28px] bg-surface-2 shadow-lifted ${className}`}
     >
       <div {...carousel.slidesProps} className="absolute inset-0">
@@ -113,7 +104,7 @@ export function AuthSlideshow({
           ) : (
             <Pause aria-hidden="true" className="size-4" />
           )}
-          {carousel.paused ? "Play slideshow" : "Pause slideshow"}
+          {carousel.paused ? t("authSlideshow.play") : t("authSlideshow.pause")}
         </button>
       </div>
     </section>

@@ -6,6 +6,7 @@ import { type AuthResponse, VERIFY_LINK_TTL_HOURS } from "@storyverse/contract/a
 import { useMutation } from "@tanstack/react-query";
 import { LoaderCircle, MailCheck, MailWarning } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { resendVerification } from "../api/resend-verification";
@@ -44,6 +45,7 @@ export function EmailVerificationScreen({
   onBackToLogin,
   onBackToHome,
 }: EmailVerificationScreenProps) {
+  const { t } = useTranslation("accounts");
   const [state, setState] = useState<VerificationState>(token ? { step: "verifying" } : { step: "pending" });
 
   useEffect(() => {
@@ -73,8 +75,8 @@ export function EmailVerificationScreen({
       <AccountScreen
         icon={LoaderCircle}
         busy
-        title="Verifying your email"
-        description={<p role="status">One moment while we confirm your address…</p>}
+        title={t("emailVerification.verifyingTitle")}
+        description={<p role="status">{t("emailVerification.verifyingText")}</p>}
         onBackToHome={onBackToHome}
       />
     );
@@ -84,7 +86,7 @@ export function EmailVerificationScreen({
     const { email } = state;
     return (
       <SuccessRedirectCard
-        title="Email verified"
+        title={t("emailVerification.verifiedTitle")}
         message={state.message}
         onDone={() => onDone(email)}
         onBackToHome={onBackToHome}
@@ -97,30 +99,37 @@ export function EmailVerificationScreen({
     <AccountScreen
       icon={failed ? MailWarning : MailCheck}
       tone={failed ? "danger" : "accent"}
-      title={failed ? "Verification failed" : "Check Your Email"}
+      title={failed ? t("emailVerification.failedTitle") : t("emailVerification.pendingTitle")}
       description={
         failed ? null : pendingEmail ? (
           <p>
-            We sent a verification link to{" "}
-            <strong className="inline-block max-w-full font-semibold break-all text-ink">
-              {pendingEmail}
-            </strong>
-            . Open it to activate your account.
+            <Trans
+              t={t}
+              i18nKey="emailVerification.sentTo"
+              values={{ email: pendingEmail }}
+              components={{
+                strong: (
+                  <strong
+                    data-user-text
+                    className="inline-block max-w-full font-semibold break-all text-ink"
+                  />
+                ),
+              }}
+            />
           </p>
         ) : (
-          <p>We sent a verification link to your inbox. Open it to activate your account.</p>
+          <p>{t("emailVerification.sentToInbox")}</p>
         )
       }
       onBackToHome={onBackToHome}
     >
       {failed ? (
-        <div className="mt-4">
+        <div data-server-text className="mt-4">
           <FormAlert message={state.message} />
         </div>
       ) : (
         <p className="mt-4 text-sm leading-6 text-ink-muted">
-          Can't find it? Look in your spam folder, or send a new link. Each link works once and expires after{" "}
-          {VERIFY_LINK_TTL_HOURS} hours.
+          {t("emailVerification.cantFindIt", { count: VERIFY_LINK_TTL_HOURS })}
         </p>
       )}
       <ResendActions pendingEmail={pendingEmail} onBackToLogin={onBackToLogin} />
@@ -135,6 +144,7 @@ function ResendActions({
   pendingEmail: string | null;
   onBackToLogin: () => void;
 }) {
+  const { t } = useTranslation("accounts");
   const [status, setStatus] = useState<{ tone: "success" | "danger"; text: string } | null>(null);
   const resend = useMutation({ mutationFn: resendVerification });
 
@@ -153,7 +163,7 @@ function ResendActions({
 
   return (
     <div className="mt-6 flex flex-col gap-3">
-      <div>
+      <div data-server-text>
         <FormAlert
           tone="success"
           className="mb-1"
@@ -161,11 +171,16 @@ function ResendActions({
         />
         <FormAlert className="mb-1" message={status?.tone === "danger" ? status.text : null} />
       </div>
-      <Button className="w-full" onClick={onResend} loading={resend.isPending} loadingText="Sending...">
-        Resend Verification Email
+      <Button
+        className="w-full"
+        onClick={onResend}
+        loading={resend.isPending}
+        loadingText={t("emailVerification.sending")}
+      >
+        {t("emailVerification.resend")}
       </Button>
       <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
-        Back to Login
+        {t("common.backToLogin")}
       </Button>
     </div>
   );

@@ -1,13 +1,15 @@
 // Password reset: email, then sent (always, whether or
 // not an account exists), then reset (opened by the token in the mail's link), then success and home
 // after 3 s.
-import { forgotPasswordMessage, RESET_LINK_TTL_MINUTES } from "@storyverse/contract/accounts";
+import { PASSWORD_MIN_LENGTH, RESET_LINK_TTL_MINUTES } from "@storyverse/contract/accounts";
 import { useMutation } from "@tanstack/react-query";
 import { KeyRound, LockKeyhole, MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField, TextField } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError } from "../../../lib/api-errors";
 import { forgotPassword } from "../api/forgot-password";
 import { resetPassword } from "../api/reset-password";
@@ -28,8 +30,6 @@ export interface ForgotPasswordScreenProps {
   onBackToHome: () => void;
 }
 
-const linkExpiry = RESET_LINK_TTL_MINUTES === 60 ? "1 hour" : `${RESET_LINK_TTL_MINUTES} minutes`;
-
 export function ForgotPasswordScreen({
   token,
   onTokenSpent,
@@ -37,6 +37,7 @@ export function ForgotPasswordScreen({
   onBackToLogin,
   onBackToHome,
 }: ForgotPasswordScreenProps) {
+  const { t } = useTranslation("accounts");
   const [step, setStep] = useState<ResetStep>(token ? "reset" : "email");
   const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState("");
@@ -47,20 +48,21 @@ export function ForgotPasswordScreen({
 
   if (step === "sent") {
     return (
-      <AccountScreen icon={MailCheck} title="Check Your Inbox" {...common}>
+      <AccountScreen icon={MailCheck} title={t("forgotPassword.sentTitle")} {...common}>
         <p role="status" className="mt-3 leading-7 text-ink-muted">
-          {forgotPasswordMessage(sentTo)}
+          {t("forgotPassword.sentMessage", { email: sentTo })}
         </p>
         <p className="mt-4 rounded-xl bg-surface-2 px-4 py-3 text-sm leading-6 text-ink-muted">
-          The link expires in {linkExpiry} and works once. Nothing there? Check your spam folder, or send
-          another.
+          {RESET_LINK_TTL_MINUTES === 60
+            ? t("forgotPassword.expiresHours", { count: 1 })
+            : t("forgotPassword.expiresMinutes", { count: RESET_LINK_TTL_MINUTES })}
         </p>
         <div className="mt-6 flex flex-col gap-3">
           <Button className="w-full" onClick={() => setStep("email")}>
-            Send Another Reset Email
+            {t("forgotPassword.sendAnother")}
           </Button>
           <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
-            Back to Login
+            {t("common.backToLogin")}
           </Button>
         </div>
       </AccountScreen>
@@ -89,8 +91,8 @@ export function ForgotPasswordScreen({
   if (step === "success") {
     return (
       <SuccessRedirectCard
-        title="Password Reset"
-        message={successMessage || "Your password has been reset. You can now sign in with it."}
+        title={t("forgotPassword.successTitle")}
+        message={successMessage ? translateServerMessage(successMessage) : t("forgotPassword.successMessage")}
         onDone={() => onDone(accountEmail)}
         {...common}
       />
@@ -124,6 +126,7 @@ function EmailStepCard({
   onBackToLogin: () => void;
   onBackToHome: () => void;
 }) {
+  const { t } = useTranslation("accounts");
   const [error, setError] = useState<string | null>(null);
   const send = useMutation({ mutationFn: forgotPassword });
 
@@ -143,7 +146,7 @@ function EmailStepCard({
         // The sent step is shown whatever the server decided, so no answer reveals whether an
         // account exists. Only a request that never got a say (offline, rate-limited) is reported.
         if (failure instanceof ApiError && (failure.status === 0 || failure.status === 429)) {
-          setError(failure.message);
+          setError(translateServerMessage(failure.message));
         } else onSent(address);
       },
     });
@@ -152,20 +155,18 @@ function EmailStepCard({
   return (
     <AccountScreen
       icon={KeyRound}
-      title="Reset Your Password"
-      description={
-        <p>Enter the email address of your account and we'll send you a link to choose a new password.</p>
-      }
+      title={t("forgotPassword.emailTitle")}
+      description={<p>{t("forgotPassword.emailText")}</p>}
       onBackToHome={onBackToHome}
     >
       <form
         noValidate
-        aria-label="Reset your password"
+        aria-label={t("forgotPassword.emailFormLabel")}
         onSubmit={onSubmit}
         className="mt-6 flex flex-col gap-5"
       >
         <TextField
-          label="Email address"
+          label={t("forgotPassword.emailLabel")}
           name="email"
           type="email"
           inputMode="email"
@@ -173,12 +174,19 @@ function EmailStepCard({
           value={email}
           onValueChange={onEmailChange}
         />
-        <FormAlert message={error} />
-        <Button type="submit" className="w-full" loading={send.isPending} loadingText="Sending...">
-          Send Reset Link
+        <div data-server-text className="contents">
+          <FormAlert message={error} />
+        </div>
+        <Button
+          type="submit"
+          className="w-full"
+          loading={send.isPending}
+          loadingText={t("forgotPassword.sending")}
+        >
+          {t("forgotPassword.sendLink")}
         </Button>
         <Button variant="secondary" className="w-full" onClick={onBackToLogin}>
-          Back to Login
+          {t("common.backToLogin")}
         </Button>
       </form>
     </AccountScreen>
@@ -196,6 +204,7 @@ function ResetStepCard({
   onRequestNewLink: () => void;
   onBackToHome: () => void;
 }) {
+  const { t } = useTranslation("accounts");
   const [password, setPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -222,38 +231,43 @@ function ResetStepCard({
   return (
     <AccountScreen
       icon={LockKeyhole}
-      title="Choose a New Password"
-      description={
-        <p>Pick a new password of at least 6 characters. Saving it signs you out on all your devices.</p>
-      }
+      title={t("forgotPassword.resetTitle")}
+      description={<p>{t("forgotPassword.resetText", { min: PASSWORD_MIN_LENGTH })}</p>}
       onBackToHome={onBackToHome}
     >
       <form
         noValidate
-        aria-label="Choose a new password"
+        aria-label={t("forgotPassword.resetFormLabel")}
         onSubmit={onSubmit}
         className="mt-6 flex flex-col gap-5"
       >
         <PasswordField
-          label="New password"
+          label={t("forgotPassword.newPassword")}
           name="password"
           autoComplete="new-password"
           value={password}
           onValueChange={setPassword}
         />
         <PasswordField
-          label="Confirm new password"
+          label={t("forgotPassword.confirmNewPassword")}
           name="confirmPassword"
           autoComplete="new-password"
           value={confirmPassword}
           onValueChange={setConfirmPassword}
         />
-        <FormAlert message={error} />
-        <Button type="submit" className="w-full" loading={reset.isPending} loadingText="Resetting...">
-          Reset Password
+        <div data-server-text className="contents">
+          <FormAlert message={error} />
+        </div>
+        <Button
+          type="submit"
+          className="w-full"
+          loading={reset.isPending}
+          loadingText={t("forgotPassword.resetting")}
+        >
+          {t("forgotPassword.resetSubmit")}
         </Button>
         <Button variant="secondary" className="w-full" onClick={onRequestNewLink}>
-          Request a New Link
+          {t("forgotPassword.requestNewLink")}
         </Button>
       </form>
     </AccountScreen>

@@ -4,6 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link2, LoaderCircle } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { PasswordField } from "../../../components/text-field";
@@ -32,6 +33,7 @@ export function OidcSigningIn({
   onFailed,
   onBackToHome,
 }: OidcSigningInProps) {
+  const { t } = useTranslation("accounts");
   const session = useQuery({
     queryKey: ["oidc-session", accessToken],
     queryFn: () => sessionUser(accessToken),
@@ -52,19 +54,20 @@ export function OidcSigningIn({
   }, [session.data, session.error, accessToken, onSignedIn, onFailed]);
   return (
     <SigningIn
-      description={providerName ? `${providerName} confirmed who you are. Opening your stories.` : undefined}
+      description={providerName ? t("oidc.confirmed", { name: providerName }) : undefined}
       onBackToHome={onBackToHome}
     />
   );
 }
 
 function SigningIn({ description, onBackToHome }: { description?: string; onBackToHome: () => void }) {
+  const { t } = useTranslation("accounts");
   return (
     <AccountScreen
       icon={LoaderCircle}
       busy
-      title="Signing you in..."
-      description={<p role="status">{description ?? "Opening your stories."}</p>}
+      title={t("oidc.signingIn")}
+      description={<p role="status">{description ?? t("oidc.openingStories")}</p>}
       onBackToHome={onBackToHome}
     />
   );
@@ -72,7 +75,8 @@ function SigningIn({ description, onBackToHome }: { description?: string; onBack
 
 /** The same screen while the app learns what to show next (the provider's name). */
 export function OidcWaiting({ onBackToHome }: { onBackToHome: () => void }) {
-  return <SigningIn description="One moment." onBackToHome={onBackToHome} />;
+  const { t } = useTranslation("accounts");
+  return <SigningIn description={t("oidc.oneMoment")} onBackToHome={onBackToHome} />;
 }
 
 export interface OidcLinkScreenProps {
@@ -92,6 +96,7 @@ export function OidcLinkScreen({
   onCancel,
   onBackToHome,
 }: OidcLinkScreenProps) {
+  const { t } = useTranslation("accounts");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const link = useMutation({ mutationFn: linkAccount });
@@ -100,7 +105,7 @@ export function OidcLinkScreen({
     event.preventDefault();
     if (link.isPending) return;
     if (password === "") {
-      setError("Please enter this account's password.");
+      setError(t("oidc.passwordRequired"));
       return;
     }
     setError(null);
@@ -120,11 +125,15 @@ export function OidcLinkScreen({
   return (
     <AccountScreen
       icon={Link2}
-      title={`Link your ${providerName} sign-in`}
+      title={t("oidc.linkTitle", { name: providerName })}
       description={
         <p>
-          An account for <span className="font-semibold text-ink">{email}</span> already exists here. Enter
-          its password once to link it; from then on, {providerName} signs you in to it.
+          <Trans
+            t={t}
+            i18nKey="oidc.linkText"
+            values={{ email, name: providerName }}
+            components={{ strong: <span data-user-text className="font-semibold text-ink" /> }}
+          />
         </p>
       }
       onBackToHome={onBackToHome}
@@ -132,11 +141,11 @@ export function OidcLinkScreen({
       <form
         noValidate
         onSubmit={onSubmit}
-        aria-label="Link your account"
+        aria-label={t("oidc.linkFormLabel")}
         className="mt-6 flex flex-col gap-5"
       >
         <PasswordField
-          label="Password"
+          label={t("authScreen.fields.password")}
           name="password"
           autoComplete="current-password"
           autoFocus
@@ -146,12 +155,14 @@ export function OidcLinkScreen({
             setError(null);
           }}
         />
-        <FormAlert message={error} />
-        <Button type="submit" className="w-full" loading={link.isPending} loadingText="Linking...">
-          Link and sign in
+        <div data-server-text className="contents">
+          <FormAlert message={error} />
+        </div>
+        <Button type="submit" className="w-full" loading={link.isPending} loadingText={t("oidc.linking")}>
+          {t("oidc.linkSubmit")}
         </Button>
         <Button variant="secondary" className="w-full" onClick={onCancel} disabled={link.isPending}>
-          Cancel
+          {t("common.cancel")}
         </Button>
       </form>
     </AccountScreen>

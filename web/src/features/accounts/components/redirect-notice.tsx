@@ -3,6 +3,7 @@
 // and a button for those who would rather not wait.
 import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { AccountScreen } from "./account-screen";
@@ -29,11 +30,8 @@ export function useRedirectAfter(onDone: () => void, delayMs: number = REDIRECT_
 }
 
 export function RedirectNotice({ secondsLeft }: { secondsLeft: number }) {
-  return (
-    <p className="mt-4 text-sm text-ink-muted">
-      Taking you to the sign-in page in {secondsLeft} {secondsLeft === 1 ? "second" : "seconds"}…
-    </p>
-  );
+  const { t } = useTranslation("accounts");
+  return <p className="mt-4 text-sm text-ink-muted">{t("redirect.countdown", { count: secondsLeft })}</p>;
 }
 
 interface SuccessRedirectCardProps {
@@ -46,15 +44,16 @@ interface SuccessRedirectCardProps {
 
 /** The success screen both account flows end on: the message, the countdown home, and Sign in now. */
 export function SuccessRedirectCard({ title, message, onDone, onBackToHome }: SuccessRedirectCardProps) {
+  const { t } = useTranslation("accounts");
   const secondsLeft = useRedirectAfter(onDone);
   return (
     <AccountScreen icon={CircleCheck} tone="success" title={title} onBackToHome={onBackToHome}>
-      <div className="mt-4">
+      <div data-server-text className="mt-4">
         <FormAlert tone="success" message={message} />
       </div>
       <RedirectNotice secondsLeft={secondsLeft} />
       <Button className="mt-6 w-full" onClick={onDone}>
-        Sign in now
+        {t("redirect.signInNow")}
       </Button>
     </AccountScreen>
   );

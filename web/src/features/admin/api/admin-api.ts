@@ -34,9 +34,15 @@ const auditKey = [...ADMIN_KEY, "audit"] as const;
 export function fetchSearchPage<T>(
   path: string,
   schema: z.ZodType<T>,
-  search: { q: string; cursor: string | undefined; signal?: AbortSignal; timeoutMs: number },
+  search: {
+    q: string;
+    cursor: string | undefined;
+    signal?: AbortSignal;
+    timeoutMs: number;
+    extra?: Record<string, string>;
+  },
 ): Promise<T> {
-  const params = new URLSearchParams();
+  const params = new URLSearchParams(search.extra);
   if (search.q) params.set("q", search.q);
   if (search.cursor) params.set("cursor", search.cursor);
   return apiRequest(`${path}?${params}`, { schema, signal: search.signal, timeoutMs: search.timeoutMs });
@@ -88,6 +94,8 @@ function useAccountChange<Input>(id: string, send: (input: Input) => Promise<Adm
       queryClient.setQueryData(userKey(id), user);
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "users"] });
       void queryClient.invalidateQueries({ queryKey: capsKey });
+      // Enabling an account cancels its failed deletion: the Archives tab loses that row.
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "archives"] });
       void queryClient.invalidateQueries({ queryKey: auditKey });
     },
   });

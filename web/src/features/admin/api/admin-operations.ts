@@ -7,9 +7,11 @@ import {
   adminHealthSchema,
   adminJobRetriedSchema,
   adminSharesResponseSchema,
+  adminTakedownLiftedSchema,
   adminTakenDownSchema,
   adminUsageResponseSchema,
   adminUserDeletedSchema,
+  adminUserDeletingSchema,
 } from "@storyverse/contract/admin";
 import {
   infiniteQueryOptions,
@@ -25,7 +27,9 @@ import { fetchSearchPage } from "./admin-api";
 const ADMIN_KEY = ["admin"] as const;
 const auditKey = [...ADMIN_KEY, "audit"] as const;
 const healthKey = [...ADMIN_KEY, "health"] as const;
-const sharesKey = (q: string) => [...ADMIN_KEY, "shares", q] as const;
+/** live: links that work; taken_down: the ones an administrator took down (which can be lifted). */
+export type ShareStatus = "live" | "taken_down";
+const sharesKey = (q: string, status: ShareStatus) => [...ADMIN_KEY, "shares", status, q] as const;
 
 export type UsageGroup = "day" | "kind" | "user";
 export type UsageQuery = { from: string; to: string; group_by: UsageGroup };
@@ -86,6 +90,7 @@ export function useRetryJob() {
 
 function fetchShares(
   q: string,
+  status: ShareStatus,
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<AdminSharesResponse> {
@@ -94,14 +99,15 @@ function fetchShares(
     cursor,
     signal,
     timeoutMs: 30_000,
+    extra: { status },
   });
 }
 
-export function useAdminShares(q: string) {
+export function useAdminShares(q: string, status: ShareStatus = "live") {
   return useInfiniteQuery(
     infiniteQueryOptions({
-      queryKey: sharesKey(q),
-      queryFn: ({ pageParam, signal }) => fetchShares(q, pageParam, signal),
+      queryKey: sharesKey(q, status),
+      queryFn: ({ pageParam, signal }) => fetchShares(q, status, pageParam, signal),
       initialPageParam: undefined as string | undefined,
       getNextPageParam: (last) => last.next_cursor ?? undefined,
     }),
@@ -116,6 +122,24 @@ export function useTakeDown() {
         method: "DELETE",
         body: { reason },
         schema: adminTakenDownSchema,
+        timeoutMs: 15_000,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "shares"] });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
+    },
+  });
+}
+
+/** POST /api/admin/shares/{token}/lift: the link works again and its owner no longer sees the reason. */
+export function useLiftTakedown() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ token }: { token: string }) =>
+      apiRequest(`/api/admin/shares/${encodeURIComponent(token)}/lift`, {
+        method: "POST",
+        body: {},
+        schema: adminTakedownLiftedSchema,
         timeoutMs: 15_000,
       }),
     onSuccess: () => {
@@ -149,12 +173,14 @@ export function useDeleteUser(id: string) {
       apiRequest(`/api/admin/users/${encodeURIComponent(id)}`, {
         method: "DELETE",
         body: request,
-        schema: adminUserDeletedSchema,
+        // 200 when done at once (no archive kept), 202 when the worker makes the archive first (decision 0157).
+        schema: adminUserDeletedSchema.or(adminUserDeletingSchema),
         timeoutMs: 120_000,
       }),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: [...ADMIN_KEY, "user", id] });
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "users"] });
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, "archives"] });
       void queryClient.invalidateQueries({ queryKey: auditKey });
     },
   });

@@ -2,6 +2,7 @@
 // against a stand-in server at the fetch boundary: what the administrator sees and what each button sends.
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { AdminConsole } from "./admin-console";
@@ -104,7 +105,7 @@ describe("Usage", () => {
 });
 
 describe("Health", () => {
-  it("shows vendor latency and errors, storage and streams, and retries a failed job", async () => {
+  it("shows vendor latency and errors, storage, streams and processes, and retries a failed job", async () => {
     const calls = mockFetch(({ path, method }) => {
       if (path === "/api/admin/health")
         return json({
@@ -128,6 +129,7 @@ describe("Health", () => {
           },
           storage: { used_bytes: 5 * 1024 * 1024, accounts: 4 },
           event_streams_open: 7,
+          processes: { reporting: 3, http: 2, worker: 1 },
         });
       if (method === "POST" && path === "/api/admin/jobs/turn-media/j1/retry") return json({ retried: true });
       return json({ users: [], next_cursor: null });
@@ -138,6 +140,8 @@ describe("Health", () => {
     expect(within(row).getByText("5%")).toBeTruthy();
     expect(within(row).getByText("2,400 ms")).toBeTruthy();
     expect(screen.getByText("7")).toBeTruthy();
+    // Every process's figures (decision 0159): how many reported, and what they do.
+    expect(screen.getByText("3: 2 serving the app, 1 running jobs")).toBeTruthy();
     expect(screen.getByText(/by 4 accounts/)).toBeTruthy();
     expect(screen.getByText("Timed out")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Retry turn-media job" }));
@@ -162,6 +166,7 @@ describe("Moderation", () => {
               owner_id: "u1",
               owner_email: "mara@example.com",
               created_at: "2026-01-10T11:00:00.000Z",
+              taken_down: null,
             },
           ],
           next_cursor: null,
@@ -173,7 +178,9 @@ describe("Moderation", () => {
     fireEvent.click(screen.getByRole("button", { name: "Moderation" }));
     fireEvent.change(await screen.findByLabelText("Search share links"), { target: { value: "mara" } });
     fireEvent.click(screen.getByRole("button", { name: "Search" }));
-    await vi.waitFor(() => expect(calls.some((call) => call.path === "/api/admin/shares?q=mara")).toBe(true));
+    await vi.waitFor(() =>
+      expect(calls.some((call) => call.path === "/api/admin/shares?status=live&q=mara")).toBe(true),
+    );
     fireEvent.click(await screen.findByRole("button", { name: "Take down the link to Lantern road" }));
     fireEvent.click(screen.getByRole("button", { name: "Take link down" }));
     expect(await screen.findByText("A reason is required: the owner sees it.")).toBeTruthy();
@@ -187,6 +194,45 @@ describe("Moderation", () => {
     expect(sent).toMatchObject({
       path: "/api/admin/shares/AbCdEfGhIjKlMnOpQrStUv",
       body: { reason: "Spam" },
+    });
+  });
+});
+
+describe("taken-down links", () => {
+  it("lists them with the reason the owner was given, and lifts one: the link works again", async () => {
+    const calls = mockFetch(({ path, method }) => {
+      if (path.startsWith("/api/admin/shares?status=taken_down") && method === "GET")
+        return json({
+          shares: [
+            {
+              token: "AbCdEfGhIjKlMnOpQrStUv",
+              url: "http://localhost/s/AbCdEfGhIjKlMnOpQrStUv",
+              story_id: "s1",
+              story_title: "Lantern road",
+              owner_id: "u1",
+              owner_email: "mara@example.com",
+              created_at: "2026-01-10T11:00:00.000Z",
+              taken_down: { at: "2026-01-11T09:30:00.000Z", reason: "Copied from a book" },
+            },
+          ],
+          next_cursor: null,
+        });
+      if (path.startsWith("/api/admin/shares") && method === "GET")
+        return json({ shares: [], next_cursor: null });
+      if (path.endsWith("/lift")) return json({ lifted: true, story_title: "Lantern road" });
+      return json({ users: [], next_cursor: null });
+    });
+    renderConsole();
+    fireEvent.click(screen.getByRole("button", { name: "Moderation" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Taken down" }));
+    expect(await screen.findByText("Copied from a book")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Take down the link to Lantern road" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Lift the takedown of the link to Lantern road" }));
+    expect(
+      await screen.findByText("The link to “Lantern road” works again. Its owner no longer sees the reason."),
+    ).toBeTruthy();
+    expect(calls.find((call) => call.method === "POST")).toMatchObject({
+      path: "/api/admin/shares/AbCdEfGhIjKlMnOpQrStUv/lift",
     });
   });
 });
@@ -234,5 +280,56 @@ describe("an account's password and deletion", () => {
       path: `/api/admin/users/${user.id}`,
       body: { reason: "Asked by mail", confirm_email: "MARA@example.com" },
     });
+  });
+});
+
+describe("in German", () => {
+  it("shows the console, its health figures and plurals in German", async () => {
+    await setLanguage("de");
+    mockFetch(({ path }) => {
+      if (path === "/api/admin/health")
+        return json({
+          since: "2026-01-10T11:00:00.000Z",
+          vendors: [
+            {
+              vendor: "openai",
+              kind: "text",
+              calls: 1250,
+              errors: 2,
+              error_rate: 0.05,
+              p50_ms: 820,
+              p95_ms: 2400,
+            },
+          ],
+          queue: { waiting: [], failed: [] },
+          storage: { used_bytes: 5 * 1024 * 1024, accounts: 4 },
+          event_streams_open: 7,
+          processes: { reporting: 3, http: 2, worker: 1 },
+        });
+      if (path.startsWith("/api/admin/usage")) return json(usage("day"));
+      return json({ users: [], next_cursor: null });
+    });
+    renderConsole();
+    expect(screen.getByRole("heading", { level: 1, name: "Admin" })).toBeTruthy();
+    expect(screen.getByRole("navigation", { name: "Admin-Bereiche" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Nutzer" })).toBeTruthy();
+    expect(screen.getByLabelText("Konten durchsuchen")).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: "Zustand" }));
+    const row = await screen.findByRole("row", { name: /openai/ });
+    expect(within(row).getByText("1.250")).toBeTruthy();
+    expect(within(row).getByText("2.400 ms")).toBeTruthy();
+    expect(within(row).getByText(/^5\s%$/)).toBeTruthy();
+    expect(screen.getByText("5,0 MB von 4 Konten")).toBeTruthy();
+    expect(screen.getByText("Keine fehlgeschlagenen Jobs.")).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: "Nutzung" }));
+    expect(
+      await screen.findByRole("img", {
+        name: "Ausgegebene Credits pro Tag vom 2026-01-10 bis 2026-01-11: insgesamt 8 Credits.",
+      }),
+    ).toBeTruthy();
+    expect(within(screen.getByRole("table")).getByRole("cell", { name: "7,5" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "CSV herunterladen" })).toBeTruthy();
   });
 });

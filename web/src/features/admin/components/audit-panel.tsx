@@ -1,69 +1,90 @@
 // The audit log: every administrator's action, newest first (who, what, to whom, when, why), a page at a time.
 import type { AdminAuditEntry } from "@storyverse/contract/admin";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { errorMessage } from "../../../lib/api-errors";
 import { useAdminAudit } from "../api/admin-api";
-import { cardClasses } from "./admin-format";
+import { cardClasses, dateTimeText } from "./admin-format";
 
-const ACTIONS: Record<string, string> = {
-  update_user: "Changed an account",
-  grant_credits: "Granted credits",
-  take_back_credits: "Took back credits",
-  revoke_sessions: "Signed an account out",
-  set_caps: "Set the caps",
-  export_usage: "Downloaded usage as CSV",
-  retry_job: "Queued a failed job again",
-  take_down_share: "Took a share link down",
-  force_password_reset: "Forced a password reset",
-  delete_user: "Deleted an account",
-};
+const ACTIONS = [
+  "update_user",
+  "grant_credits",
+  "take_back_credits",
+  "revoke_sessions",
+  "set_caps",
+  "export_usage",
+  "retry_job",
+  "take_down_share",
+  "force_password_reset",
+  "delete_user",
+  "download_archive",
+  "remove_archive",
+  "retry_deletion",
+  "cancel_deletion",
+] as const;
+type KnownAction = (typeof ACTIONS)[number];
+const isKnownAction = (action: string): action is KnownAction =>
+  (ACTIONS as readonly string[]).includes(action);
 
-/** "disabled: true, daily_cap: 40" */
-const describeDetails = (details: AdminAuditEntry["details"]) =>
+/** "disabled: true, daily_cap: 40" (the server's own field names and values: log data, not translated). */
+const describeDetails = (details: AdminAuditEntry["details"], none: string) =>
   Object.entries(details)
-    .map(([key, value]) => `${key.replaceAll("_", " ")}: ${value === null ? "none" : String(value)}`)
+    .map(([key, value]) => `${key.replaceAll("_", " ")}: ${value === null ? none : String(value)}`)
     .join(", ");
 
 function Entry({ entry }: { entry: AdminAuditEntry }) {
+  const { t } = useTranslation("admin");
   return (
     <li className="rounded-2xl border border-line px-4 py-3 text-sm">
       <p className="flex flex-wrap items-baseline gap-x-2">
-        <span className="font-semibold">{ACTIONS[entry.action] ?? entry.action}</span>
-        {entry.target ? <span className="break-all">{entry.target}</span> : null}
+        {isKnownAction(entry.action) ? (
+          <span className="font-semibold">{t(`audit.actions.${entry.action}`)}</span>
+        ) : (
+          <span className="font-semibold" data-user-text>
+            {entry.action}
+          </span>
+        )}
+        {entry.target ? (
+          <span className="break-all" data-user-text>
+            {entry.target}
+          </span>
+        ) : null}
       </p>
       {Object.keys(entry.details).length > 0 ? (
-        <p className="mt-1 break-words text-ink-muted">{describeDetails(entry.details)}</p>
+        <p className="mt-1 break-words text-ink-muted" data-user-text>
+          {describeDetails(entry.details, t("audit.none"))}
+        </p>
       ) : null}
-      {entry.reason ? <p className="mt-1 break-words">Reason: {entry.reason}</p> : null}
+      {entry.reason ? (
+        <p className="mt-1 break-words">{t("audit.reason", { reason: entry.reason })}</p>
+      ) : null}
       <p className="mt-1 text-xs text-ink-muted">
-        {entry.actor} ·{" "}
-        <time dateTime={entry.at}>
-          {new Date(entry.at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
-        </time>
+        <span data-user-text>{entry.actor}</span> · <time dateTime={entry.at}>{dateTimeText(entry.at)}</time>
       </p>
     </li>
   );
 }
 
 export function AuditPanel() {
+  const { t } = useTranslation("admin");
   const audit = useAdminAudit();
   const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
     <section aria-labelledby="admin-audit-title" className={cardClasses}>
       <h2 id="admin-audit-title" className="text-lg font-semibold tracking-tight">
-        Audit log
+        {t("audit.title")}
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">Every administrator's action, newest first.</p>
+      <p className="mt-1 text-sm text-ink-muted">{t("audit.lede")}</p>
       <div className="mt-4">
         {audit.isPending ? (
-          <p className="text-sm text-ink-muted">Loading the log…</p>
+          <p className="text-sm text-ink-muted">{t("audit.loading")}</p>
         ) : audit.isError ? (
           <FormAlert message={errorMessage(audit.error)} />
         ) : entries.length === 0 ? (
-          <p className="text-sm text-ink-muted">Nothing yet.</p>
+          <p className="text-sm text-ink-muted">{t("audit.empty")}</p>
         ) : (
-          <ul aria-label="Audit entries" className="flex flex-col gap-2">
+          <ul aria-label={t("audit.entries")} className="flex flex-col gap-2">
             {entries.map((entry) => (
               <Entry key={entry.id} entry={entry} />
             ))}
@@ -77,7 +98,7 @@ export function AuditPanel() {
             loading={audit.isFetchingNextPage}
             onClick={() => void audit.fetchNextPage()}
           >
-            Load more
+            {t("loadMore")}
           </Button>
         ) : null}
       </div>

@@ -2,16 +2,16 @@
 // than the console it draws). Each chart is an image with a summary for screen readers, and the same figures
 // are in the table beside it; each colour has its name in the legend.
 import { type AdminUsageRow, USAGE_CATEGORIES, type UsageCategory } from "@storyverse/contract/admin";
-import { formatCredits } from "@storyverse/contract/credits";
+import { useTranslation } from "react-i18next";
+import { formatCreditAmount, formatNumber } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
 
-export const CATEGORY_LABELS: Record<UsageCategory, string> = {
-  text: "Text",
-  pictures: "Pictures",
-  clips: "Clips",
-  speech: "Speech",
-  films: "Films",
-  other: "Other",
-};
+/** A kind's name in the interface's language ("Pictures"); a kind this page does not know shows as it came. */
+export function categoryLabel(category: string): string {
+  return (USAGE_CATEGORIES as readonly string[]).includes(category)
+    ? i18n.t(`admin:usage.categories.${category as UsageCategory}`)
+    : category;
+}
 
 const FILL: Record<UsageCategory, string> = {
   text: "fill-violet-500",
@@ -36,12 +36,13 @@ const shown = (row: AdminUsageRow, category: UsageCategory) => Math.max(0, row.b
 const barTotal = (row: AdminUsageRow) => USAGE_CATEGORIES.reduce((sum, c) => sum + shown(row, c), 0);
 
 export function Legend() {
+  const { t } = useTranslation("admin");
   return (
-    <ul aria-label="Kinds" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+    <ul aria-label={t("usage.kinds")} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
       {USAGE_CATEGORIES.map((category) => (
         <li key={category} className="flex items-center gap-1.5">
           <span aria-hidden="true" className={`inline-block size-3 rounded-sm ${SWATCH[category]}`} />
-          {CATEGORY_LABELS[category]}
+          {t(`usage.categories.${category}`)}
         </li>
       ))}
     </ul>
@@ -59,9 +60,9 @@ export function DailyChart({ rows, summary }: { rows: AdminUsageRow[]; summary: 
   return (
     <figure className="mt-4">
       <div className="flex items-stretch gap-2">
-        <div className="flex w-16 shrink-0 flex-col justify-between text-right text-xs text-ink-muted tabular-nums">
-          <span>{formatCredits(most)}</span>
-          <span>0</span>
+        <div className="flex w-16 shrink-0 flex-col justify-between text-end text-xs text-ink-muted tabular-nums">
+          <span>{formatCreditAmount(most)}</span>
+          <span>{formatNumber(0)}</span>
         </div>
         <svg
           role="img"
@@ -95,7 +96,7 @@ export function DailyChart({ rows, summary }: { rows: AdminUsageRow[]; summary: 
           })}
         </svg>
       </div>
-      <figcaption className="mt-1 flex justify-between pl-18 text-xs text-ink-muted tabular-nums">
+      <figcaption className="mt-1 flex justify-between ps-18 text-xs text-ink-muted tabular-nums">
         <span>{rows[0]?.key}</span>
         <span>{rows.at(-1)?.key}</span>
       </figcaption>
@@ -105,6 +106,7 @@ export function DailyChart({ rows, summary }: { rows: AdminUsageRow[]; summary: 
 
 /** One bar a row (a kind or an account), split by kind, longest for the most credits. */
 export function RowChart({ rows, summary }: { rows: AdminUsageRow[]; summary: string }) {
+  const { t } = useTranslation("admin");
   const most = Math.max(0, ...rows.map(barTotal));
   return (
     <figure className="mt-4" role="img" aria-label={summary}>
@@ -114,7 +116,13 @@ export function RowChart({ rows, summary }: { rows: AdminUsageRow[]; summary: st
             key={row.key}
             className="grid grid-cols-[minmax(0,10rem)_minmax(0,1fr)_auto] items-center gap-3"
           >
-            <span className="truncate text-sm">{row.label ?? "A deleted account"}</span>
+            {row.label === null ? (
+              <span className="truncate text-sm">{t("usage.deletedAccount")}</span>
+            ) : (
+              <span className="truncate text-sm" data-user-text>
+                {row.label}
+              </span>
+            )}
             <span className="flex h-4 overflow-hidden rounded bg-surface-2">
               {most === 0
                 ? null
@@ -128,7 +136,7 @@ export function RowChart({ rows, summary }: { rows: AdminUsageRow[]; summary: st
                     ),
                   )}
             </span>
-            <span className="text-sm font-semibold tabular-nums">{formatCredits(row.credits)}</span>
+            <span className="text-sm font-semibold tabular-nums">{formatCreditAmount(row.credits)}</span>
           </li>
         ))}
       </ul>

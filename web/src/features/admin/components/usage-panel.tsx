@@ -6,98 +6,108 @@ import {
   USAGE_DEFAULT_DAYS,
   USAGE_MAX_DAYS,
 } from "@storyverse/contract/admin";
-import { formatCredits } from "@storyverse/contract/credits";
 import { Download } from "lucide-react";
 import { useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { TextField } from "../../../components/text-field";
+import { formatCreditAmount, formatNumber } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
 import { errorMessage } from "../../../lib/api-errors";
 import { downloadUsageCsv, type UsageGroup, type UsageQuery, useAdminUsage } from "../api/admin-operations";
 import { cardClasses } from "./admin-format";
-import { CATEGORY_LABELS, DailyChart, Legend, RowChart } from "./usage-chart";
+import { categoryLabel, DailyChart, Legend, RowChart } from "./usage-chart";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
-const GROUPS: { value: UsageGroup; label: string }[] = [
-  { value: "day", label: "By day" },
-  { value: "kind", label: "By kind" },
-  { value: "user", label: "By account" },
-];
+const GROUPS: UsageGroup[] = ["day", "kind", "user"];
 
 /** Why a range cannot be asked for, or null. */
 export function rangeProblem(from: string, to: string): string | null {
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${to}T00:00:00Z`);
-  if (Number.isNaN(start) || Number.isNaN(end)) return "Choose a first and a last day.";
-  if (start > end) return "The first day must be on or before the last.";
-  if ((end - start) / DAY_MS + 1 > USAGE_MAX_DAYS) return `Choose at most ${USAGE_MAX_DAYS} days.`;
+  if (Number.isNaN(start) || Number.isNaN(end)) return i18n.t("admin:usage.chooseDays");
+  if (start > end) return i18n.t("admin:usage.backwards");
+  if ((end - start) / DAY_MS + 1 > USAGE_MAX_DAYS)
+    return i18n.t("admin:usage.tooLong", { count: USAGE_MAX_DAYS });
   return null;
 }
 
+/** The chart's and the table's summary; the days are the report's UTC day keys (YYYY-MM-DD), as the axis shows them. */
 function summaryOf(report: AdminUsageResponse): string {
-  const by = report.group_by === "day" ? "per day" : report.group_by === "kind" ? "per kind" : "per account";
-  return `Credits spent ${by} from ${report.from} to ${report.to}: ${formatCredits(report.total_credits)} in all.`;
+  return i18n.t(`admin:usage.summary.${report.group_by}`, {
+    from: report.from,
+    to: report.to,
+    total: formatCreditAmount(report.total_credits),
+  });
 }
 
 function UsageTable({ report }: { report: AdminUsageResponse }) {
-  const first = report.group_by === "day" ? "Day" : report.group_by === "kind" ? "Kind" : "Account";
+  const { t } = useTranslation("admin");
   const rows =
     report.group_by === "day" ? report.rows.filter((row) => row.uses > 0 || row.credits !== 0) : report.rows;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls; the keyboard must reach it
-    <section className="mt-4 overflow-x-auto" tabIndex={0} aria-label="Usage table">
-      <table className="w-full min-w-[36rem] text-left text-sm tabular-nums">
+    <section className="mt-4 overflow-x-auto" tabIndex={0} aria-label={t("usage.table")}>
+      <table className="w-full min-w-[36rem] text-start text-sm tabular-nums">
         <caption className="sr-only">{summaryOf(report)}</caption>
         <thead className="text-xs text-ink-muted uppercase">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              {first}
+            <th scope="col" className="py-2 pe-3 font-medium">
+              {t(`usage.column.${report.group_by}`)}
             </th>
             {report.group_by === "kind"
               ? null
               : USAGE_CATEGORIES.map((category) => (
-                  <th key={category} scope="col" className="py-2 pr-3 text-right font-medium">
-                    {CATEGORY_LABELS[category]}
+                  <th key={category} scope="col" className="py-2 pe-3 text-end font-medium">
+                    {t(`usage.categories.${category}`)}
                   </th>
                 ))}
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Credits
+            <th scope="col" className="py-2 pe-3 text-end font-medium">
+              {t("usage.column.credits")}
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
-              Uses
+            <th scope="col" className="py-2 text-end font-medium">
+              {t("usage.column.uses")}
             </th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={row.key} className="border-t border-line">
-              <th scope="row" className="max-w-56 truncate py-2 pr-3 font-medium">
-                {report.group_by === "kind"
-                  ? CATEGORY_LABELS[row.key as keyof typeof CATEGORY_LABELS]
-                  : (row.label ?? "A deleted account")}
-              </th>
+              {report.group_by === "kind" ? (
+                <th scope="row" className="max-w-56 truncate py-2 pe-3 font-medium">
+                  {categoryLabel(row.key)}
+                </th>
+              ) : row.label === null ? (
+                <th scope="row" className="max-w-56 truncate py-2 pe-3 font-medium">
+                  {t("usage.deletedAccount")}
+                </th>
+              ) : (
+                <th scope="row" className="max-w-56 truncate py-2 pe-3 font-medium" data-user-text>
+                  {row.label}
+                </th>
+              )}
               {report.group_by === "kind"
                 ? null
                 : USAGE_CATEGORIES.map((category) => (
-                    <td key={category} className="py-2 pr-3 text-right">
-                      {row.by_kind[category]}
+                    <td key={category} className="py-2 pe-3 text-end">
+                      {formatNumber(row.by_kind[category])}
                     </td>
                   ))}
-              <td className="py-2 pr-3 text-right font-semibold">{row.credits}</td>
-              <td className="py-2 text-right">{row.uses}</td>
+              <td className="py-2 pe-3 text-end font-semibold">{formatNumber(row.credits)}</td>
+              <td className="py-2 text-end">{formatNumber(row.uses)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-ink-muted">Nothing was spent in these days.</p>
-      ) : null}
+      {rows.length === 0 ? <p className="mt-2 text-sm text-ink-muted">{t("usage.nothingSpent")}</p> : null}
     </section>
   );
 }
 
 export function UsagePanel() {
+  const { t } = useTranslation("admin");
   const today = new Date();
   const [from, setFrom] = useState(isoDay(new Date(today.getTime() - (USAGE_DEFAULT_DAYS - 1) * DAY_MS)));
   const [to, setTo] = useState(isoDay(today));
@@ -129,15 +139,12 @@ export function UsagePanel() {
   return (
     <section aria-labelledby="admin-usage-title" className={cardClasses}>
       <h2 id="admin-usage-title" className="text-lg font-semibold tracking-tight">
-        Usage
+        {t("usage.title")}
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">
-        Credits spent by everyone, net of refunds, per UTC day. Uses count everything paid for, also by
-        unlimited accounts.
-      </p>
+      <p className="mt-1 text-sm text-ink-muted">{t("usage.lede")}</p>
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <TextField
-          label="From"
+          label={t("usage.from")}
           type="date"
           value={from}
           max={to}
@@ -147,7 +154,7 @@ export function UsagePanel() {
           }}
         />
         <TextField
-          label="To"
+          label={t("usage.to")}
           type="date"
           value={to}
           min={from}
@@ -157,22 +164,22 @@ export function UsagePanel() {
           }}
         />
         <fieldset className="flex flex-col gap-2">
-          <legend className="text-sm font-medium">Show</legend>
+          <legend className="text-sm font-medium">{t("usage.show")}</legend>
           <div className="inline-flex rounded-xl border border-line bg-surface-2 p-1">
             {GROUPS.map((option) => (
               <button
-                key={option.value}
+                key={option}
                 type="button"
-                aria-pressed={group === option.value}
+                aria-pressed={group === option}
                 className={`h-9 rounded-lg px-3 text-sm font-semibold ${
-                  group === option.value ? "bg-surface text-ink shadow-soft" : "text-ink-muted hover:text-ink"
+                  group === option ? "bg-surface text-ink shadow-soft" : "text-ink-muted hover:text-ink"
                 }`}
                 onClick={() => {
-                  setGroup(option.value);
-                  ask({ group_by: option.value });
+                  setGroup(option);
+                  ask({ group_by: option });
                 }}
               >
-                {option.label}
+                {t(`usage.groups.${option}`)}
               </button>
             ))}
           </div>
@@ -185,20 +192,29 @@ export function UsagePanel() {
           icon={<Download aria-hidden="true" className="size-4" />}
           onClick={() => void download()}
         >
-          Download CSV
+          {t("usage.download")}
         </Button>
       </div>
       <FormAlert message={problem ?? downloadProblem} className="mt-3" />
       {usage.isPending ? (
-        <p className="mt-4 text-sm text-ink-muted">Loading usage…</p>
+        <p className="mt-4 text-sm text-ink-muted">{t("usage.loading")}</p>
       ) : usage.isError || !report ? (
         <FormAlert message={errorMessage(usage.error)} className="mt-4" />
       ) : (
         <div aria-busy={usage.isFetching}>
           <p className="mt-5 text-sm">
-            <span className="font-semibold tabular-nums">{formatCredits(report.total_credits)}</span> spent,{" "}
-            <span className="font-semibold tabular-nums">{report.total_uses}</span>{" "}
-            {report.total_uses === 1 ? "use" : "uses"}, from {report.from} to {report.to}.
+            <Trans
+              t={t}
+              i18nKey="usage.totals"
+              count={report.total_uses}
+              values={{
+                credits: formatCreditAmount(report.total_credits),
+                count: report.total_uses,
+                from: report.from,
+                to: report.to,
+              }}
+              components={{ strong: <span className="font-semibold tabular-nums" /> }}
+            />
           </p>
           <div className="mt-3">
             <Legend />
@@ -211,7 +227,7 @@ export function UsagePanel() {
                 report.group_by === "kind"
                   ? report.rows.map((row) => ({
                       ...row,
-                      label: CATEGORY_LABELS[row.key as keyof typeof CATEGORY_LABELS] ?? row.key,
+                      label: categoryLabel(row.key),
                     }))
                   : report.rows
               }

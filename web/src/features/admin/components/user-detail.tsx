@@ -2,8 +2,6 @@
 // sessions, last seen, spending and caps) and what an administrator may do to it. Each action answers with
 // the account as it is now, which replaces what is shown.
 import { ADMIN_REASON_MAX, type AdminUser } from "@storyverse/contract/admin";
-import { formatCredits } from "@storyverse/contract/credits";
-import { formatStorageBytes } from "@storyverse/contract/media";
 import {
   BadgeCheck,
   Ban,
@@ -16,16 +14,15 @@ import {
   Undo2,
 } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { TextField } from "../../../components/text-field";
+import { formatCreditAmount, formatNumber } from "../../../i18n/format";
 import { errorMessage } from "../../../lib/api-errors";
 import { useAdjustCredits, useAdminUser, useRevokeSessions, useUpdateUser } from "../api/admin-api";
 import { useDeleteUser, useForceReset } from "../api/admin-operations";
-import { capText, cardClasses, parseCredits } from "./admin-format";
-
-const dateTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
+import { capText, cardClasses, dateTimeText, parseCredits, storageText } from "./admin-format";
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -36,29 +33,42 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-const capFact = (cap: number | null) => (cap === null ? "Default" : formatCredits(cap));
-
 function Facts({ user }: { user: AdminUser }) {
+  const { t } = useTranslation("admin");
+  const capFact = (cap: number | null) => (cap === null ? t("user.facts.default") : formatCreditAmount(cap));
   return (
     <dl className="mt-5 grid grid-cols-2 gap-4 sm:grid-cols-3">
-      <Fact term="Role">{user.role === "admin" ? "Admin" : "Player"}</Fact>
-      <Fact term="Email">{user.verified ? "Verified" : "Not verified"}</Fact>
-      <Fact term="Status">{user.disabled ? "Disabled" : "Active"}</Fact>
-      <Fact term="Balance">{user.unlimited ? "Unlimited" : formatCredits(user.balance)}</Fact>
-      <Fact term="Storage used">{formatStorageBytes(user.storage_used_bytes)}</Fact>
-      <Fact term="Stories">{user.stories}</Fact>
-      <Fact term="Signed-in devices">{user.sessions}</Fact>
-      <Fact term="Last seen">{dateTime(user.last_seen_at)}</Fact>
-      <Fact term="Capped">{user.capped ? `Yes (${user.capped})` : "No"}</Fact>
-      <Fact term="Spent today">{formatCredits(user.spent_today)}</Fact>
-      <Fact term="Spent this month">{formatCredits(user.spent_this_month)}</Fact>
-      <Fact term="Daily cap">{capFact(user.daily_cap)}</Fact>
-      <Fact term="Monthly cap">{capFact(user.monthly_cap)}</Fact>
+      <Fact term={t("user.facts.role")}>
+        {user.role === "admin" ? t("user.facts.admin") : t("user.facts.player")}
+      </Fact>
+      <Fact term={t("user.facts.email")}>
+        {user.verified ? t("user.facts.verified") : t("user.facts.notVerified")}
+      </Fact>
+      <Fact term={t("user.facts.status")}>
+        {user.disabled ? t("user.facts.disabled") : t("user.facts.active")}
+      </Fact>
+      <Fact term={t("user.facts.balance")}>
+        {user.unlimited ? t("user.facts.unlimited") : formatCreditAmount(user.balance)}
+      </Fact>
+      <Fact term={t("user.facts.storageUsed")}>{storageText(user.storage_used_bytes)}</Fact>
+      <Fact term={t("user.facts.stories")}>{formatNumber(user.stories)}</Fact>
+      <Fact term={t("user.facts.sessions")}>{formatNumber(user.sessions)}</Fact>
+      <Fact term={t("user.facts.lastSeen")}>
+        {user.last_seen_at ? dateTimeText(user.last_seen_at) : t("user.facts.never")}
+      </Fact>
+      <Fact term={t("user.facts.capped")}>
+        {user.capped ? t(`user.facts.cappedBy.${user.capped}`) : t("user.facts.no")}
+      </Fact>
+      <Fact term={t("user.facts.spentToday")}>{formatCreditAmount(user.spent_today)}</Fact>
+      <Fact term={t("user.facts.spentThisMonth")}>{formatCreditAmount(user.spent_this_month)}</Fact>
+      <Fact term={t("user.facts.dailyCap")}>{capFact(user.daily_cap)}</Fact>
+      <Fact term={t("user.facts.monthlyCap")}>{capFact(user.monthly_cap)}</Fact>
     </dl>
   );
 }
 
 function CreditsForm({ user }: { user: AdminUser }) {
+  const { t } = useTranslation("admin");
   const adjust = useAdjustCredits(user.id);
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
@@ -70,11 +80,11 @@ function CreditsForm({ user }: { user: AdminUser }) {
     setDone(null);
     const credits = parseCredits(amount);
     if (credits === null || credits === undefined || credits === 0) {
-      setProblem("Enter a number of credits above 0, with at most one decimal.");
+      setProblem(t("user.credits.invalid"));
       return;
     }
     if (reason.trim() === "") {
-      setProblem("A reason is required.");
+      setProblem(t("user.reasonRequired"));
       return;
     }
     setProblem(null);
@@ -82,7 +92,8 @@ function CreditsForm({ user }: { user: AdminUser }) {
       { amount: sign * credits, reason: reason.trim() },
       {
         onSuccess: () => {
-          setDone(sign > 0 ? `Granted ${formatCredits(credits)}.` : `Took back ${formatCredits(credits)}.`);
+          const amount = formatCreditAmount(credits);
+          setDone(sign > 0 ? t("user.credits.granted", { amount }) : t("user.credits.tookBack", { amount }));
           setAmount("");
           setReason("");
         },
@@ -95,20 +106,28 @@ function CreditsForm({ user }: { user: AdminUser }) {
     <form onSubmit={send(1)} aria-labelledby="admin-credits-title" className="mt-6 border-t border-line pt-5">
       <h3 id="admin-credits-title" className="flex items-center gap-2 font-semibold">
         <Coins aria-hidden="true" className="size-4 text-accent-ink" />
-        Credits
+        {t("user.credits.title")}
       </h3>
-      <p className="mt-1 text-sm text-ink-muted">
-        The player sees each change and its reason in their credit history.
-      </p>
+      <p className="mt-1 text-sm text-ink-muted">{t("user.credits.lede")}</p>
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-[8rem_minmax(0,1fr)]">
-        <TextField label="Credits" inputMode="decimal" value={amount} onValueChange={setAmount} />
-        <TextField label="Reason" maxLength={ADMIN_REASON_MAX} value={reason} onValueChange={setReason} />
+        <TextField
+          label={t("user.credits.amount")}
+          inputMode="decimal"
+          value={amount}
+          onValueChange={setAmount}
+        />
+        <TextField
+          label={t("user.credits.reason")}
+          maxLength={ADMIN_REASON_MAX}
+          value={reason}
+          onValueChange={setReason}
+        />
       </div>
       <FormAlert message={problem} className="mt-3" />
       <FormAlert message={done} tone="success" className="mt-3" />
       <div className="mt-3 flex flex-wrap gap-2">
         <Button type="submit" size="sm" loading={adjust.isPending && adjust.variables?.amount > 0}>
-          Grant
+          {t("user.credits.grant")}
         </Button>
         <Button
           variant="secondary"
@@ -117,7 +136,7 @@ function CreditsForm({ user }: { user: AdminUser }) {
           icon={<Undo2 aria-hidden="true" className="size-4" />}
           onClick={() => send(-1)()}
         >
-          Take back
+          {t("user.credits.takeBack")}
         </Button>
       </div>
     </form>
@@ -125,6 +144,7 @@ function CreditsForm({ user }: { user: AdminUser }) {
 }
 
 function CapsForm({ user }: { user: AdminUser }) {
+  const { t } = useTranslation("admin");
   const update = useUpdateUser(user.id);
   const [daily, setDaily] = useState(capText(user.daily_cap));
   const [monthly, setMonthly] = useState(capText(user.monthly_cap));
@@ -136,36 +156,47 @@ function CapsForm({ user }: { user: AdminUser }) {
     const dailyCap = parseCredits(daily);
     const monthlyCap = parseCredits(monthly);
     if (dailyCap === undefined || monthlyCap === undefined) {
-      setProblem("A cap is a number of credits with at most one decimal, or empty for the default.");
+      setProblem(t("user.caps.invalid"));
       return;
     }
     setProblem(null);
     update.mutate(
       { daily_cap: dailyCap, monthly_cap: monthlyCap },
-      { onSuccess: () => setDone("Caps saved."), onError: (error) => setProblem(errorMessage(error)) },
+      { onSuccess: () => setDone(t("caps.saved")), onError: (error) => setProblem(errorMessage(error)) },
     );
   };
 
   return (
     <form onSubmit={save} aria-labelledby="admin-user-caps-title" className="mt-6 border-t border-line pt-5">
       <h3 id="admin-user-caps-title" className="font-semibold">
-        This account's caps
+        {t("user.caps.title")}
       </h3>
-      <p className="mt-1 text-sm text-ink-muted">In credits. Leave empty to use the install's default.</p>
+      <p className="mt-1 text-sm text-ink-muted">{t("user.caps.lede")}</p>
       <div className="mt-3 grid grid-cols-2 gap-3">
-        <TextField label="Daily cap" inputMode="decimal" value={daily} onValueChange={setDaily} />
-        <TextField label="Monthly cap" inputMode="decimal" value={monthly} onValueChange={setMonthly} />
+        <TextField
+          label={t("user.facts.dailyCap")}
+          inputMode="decimal"
+          value={daily}
+          onValueChange={setDaily}
+        />
+        <TextField
+          label={t("user.facts.monthlyCap")}
+          inputMode="decimal"
+          value={monthly}
+          onValueChange={setMonthly}
+        />
       </div>
       <FormAlert message={problem} className="mt-3" />
       <FormAlert message={done} tone="success" className="mt-3" />
       <Button type="submit" variant="secondary" size="sm" className="mt-3" loading={update.isPending}>
-        Save caps
+        {t("caps.save")}
       </Button>
     </form>
   );
 }
 
 function Actions({ user }: { user: AdminUser }) {
+  const { t } = useTranslation("admin");
   const update = useUpdateUser(user.id);
   const revoke = useRevokeSessions(user.id);
   const [message, setMessage] = useState<{ text: string; tone: "danger" | "success" } | null>(null);
@@ -184,9 +215,9 @@ function Actions({ user }: { user: AdminUser }) {
             size="sm"
             disabled={update.isPending}
             icon={<BadgeCheck aria-hidden="true" className="size-4" />}
-            onClick={() => change({ verified: true }, "Email marked verified.")}
+            onClick={() => change({ verified: true }, t("user.actions.verified"))}
           >
-            Mark verified
+            {t("user.actions.markVerified")}
           </Button>
         )}
         <Button
@@ -197,11 +228,11 @@ function Actions({ user }: { user: AdminUser }) {
           onClick={() =>
             change(
               { disabled: !user.disabled },
-              user.disabled ? "Account enabled." : "Account disabled: it was signed out everywhere.",
+              user.disabled ? t("user.actions.enabled") : t("user.actions.disabled"),
             )
           }
         >
-          {user.disabled ? "Enable account" : "Disable account"}
+          {user.disabled ? t("user.actions.enable") : t("user.actions.disable")}
         </Button>
         <Button
           variant="secondary"
@@ -211,15 +242,12 @@ function Actions({ user }: { user: AdminUser }) {
           onClick={() =>
             revoke.mutate(undefined, {
               onSuccess: ({ revoked }) =>
-                setMessage({
-                  text: `Signed out of ${revoked} ${revoked === 1 ? "device" : "devices"}.`,
-                  tone: "success",
-                }),
+                setMessage({ text: t("user.actions.signedOut", { count: revoked }), tone: "success" }),
               onError: (error) => setMessage({ text: errorMessage(error), tone: "danger" }),
             })
           }
         >
-          Revoke sessions
+          {t("user.actions.revoke")}
         </Button>
         <Button
           variant="secondary"
@@ -229,11 +257,11 @@ function Actions({ user }: { user: AdminUser }) {
           onClick={() =>
             change(
               { unlimited: !user.unlimited },
-              user.unlimited ? "Unlimited credits off." : "Unlimited credits on.",
+              user.unlimited ? t("user.actions.unlimitedOff") : t("user.actions.unlimitedOn"),
             )
           }
         >
-          {user.unlimited ? "Turn unlimited off" : "Set unlimited"}
+          {user.unlimited ? t("user.actions.turnUnlimitedOff") : t("user.actions.setUnlimited")}
         </Button>
         <Button
           variant="secondary"
@@ -243,11 +271,11 @@ function Actions({ user }: { user: AdminUser }) {
           onClick={() =>
             change(
               { role: user.role === "admin" ? "player" : "admin" },
-              user.role === "admin" ? "Admin role removed." : "Now an administrator.",
+              user.role === "admin" ? t("user.actions.adminRemoved") : t("user.actions.nowAdmin"),
             )
           }
         >
-          {user.role === "admin" ? "Remove admin" : "Make admin"}
+          {user.role === "admin" ? t("user.actions.removeAdmin") : t("user.actions.makeAdmin")}
         </Button>
       </div>
       <FormAlert message={message?.text ?? null} tone={message?.tone} className="mt-3" />
@@ -256,6 +284,7 @@ function Actions({ user }: { user: AdminUser }) {
 }
 
 function ForceReset({ user }: { user: AdminUser }) {
+  const { t } = useTranslation("admin");
   const reset = useForceReset(user.id);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -268,7 +297,7 @@ function ForceReset({ user }: { user: AdminUser }) {
         setOpen(false);
         setReason("");
         setMessage({
-          text: `Signed out of ${sessions_ended} ${sessions_ended === 1 ? "device" : "devices"}. A link to set a new password was mailed to ${mail_sent_to}.`,
+          text: t("user.reset.done", { count: sessions_ended, email: mail_sent_to }),
           tone: "success",
         });
       },
@@ -278,24 +307,22 @@ function ForceReset({ user }: { user: AdminUser }) {
 
   return (
     <div>
-      <h4 className="text-sm font-semibold">Force a password reset</h4>
-      <p className="mt-1 text-sm text-ink-muted">
-        The old password stops working, the account is signed out everywhere, and a reset link is mailed.
-      </p>
+      <h4 className="text-sm font-semibold">{t("user.reset.title")}</h4>
+      <p className="mt-1 text-sm text-ink-muted">{t("user.reset.lede")}</p>
       {open ? (
         <form onSubmit={submit} className="mt-3 flex flex-col gap-3">
           <TextField
-            label="Reason (optional)"
+            label={t("user.reset.reason")}
             maxLength={ADMIN_REASON_MAX}
             value={reason}
             onValueChange={setReason}
           />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" size="sm" loading={reset.isPending}>
-              Reset password and sign out
+              {t("user.reset.submit")}
             </Button>
             <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
-              Cancel
+              {t("cancel")}
             </Button>
           </div>
         </form>
@@ -310,7 +337,7 @@ function ForceReset({ user }: { user: AdminUser }) {
             setMessage(null);
           }}
         >
-          Force password reset
+          {t("user.reset.open")}
         </Button>
       )}
       <FormAlert message={message?.text ?? null} tone={message?.tone} className="mt-3" />
@@ -319,6 +346,7 @@ function ForceReset({ user }: { user: AdminUser }) {
 }
 
 function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (message: string) => void }) {
+  const { t } = useTranslation("admin");
   const remove = useDeleteUser(user.id);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -328,20 +356,22 @@ function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (messa
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (reason.trim() === "") {
-      setProblem("A reason is required.");
+      setProblem(t("user.reasonRequired"));
       return;
     }
     if (confirm.trim().toLowerCase() !== user.email.toLowerCase()) {
-      setProblem("Type the account's email exactly to confirm.");
+      setProblem(t("user.delete.mismatch"));
       return;
     }
     setProblem(null);
     remove.mutate(
       { reason: reason.trim(), confirm_email: confirm.trim() },
       {
-        onSuccess: ({ ledger_rows_kept }) =>
+        onSuccess: (outcome) =>
           onDeleted(
-            `${user.email} was deleted with everything it owned. ${ledger_rows_kept} ledger ${ledger_rows_kept === 1 ? "row is" : "rows are"} kept, anonymised, for accounting.`,
+            "deleting" in outcome
+              ? t("user.delete.deleting", { email: user.email, count: outcome.kept_days })
+              : t("user.delete.done", { email: user.email, count: outcome.ledger_rows_kept }),
           ),
         onError: (error) => setProblem(errorMessage(error)),
       },
@@ -350,21 +380,19 @@ function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (messa
 
   return (
     <div className="mt-5">
-      <h4 className="text-sm font-semibold">Delete this account</h4>
-      <p className="mt-1 text-sm text-ink-muted">
-        Removes its stories, pictures, clips and everything else it owns, and signs it out everywhere. Only
-        the ledger's money facts stay, naming no one. This cannot be undone.
-      </p>
+      <h4 className="text-sm font-semibold">{t("user.delete.title")}</h4>
+      <p className="mt-1 text-sm text-ink-muted">{t("user.delete.lede")}</p>
+      <p className="mt-1 text-sm text-ink-muted">{t("user.delete.archived")}</p>
       {open ? (
         <form onSubmit={submit} className="mt-3 flex flex-col gap-3">
           <TextField
-            label="Reason for deleting"
+            label={t("user.delete.reason")}
             maxLength={ADMIN_REASON_MAX}
             value={reason}
             onValueChange={setReason}
           />
           <TextField
-            label={`Type ${user.email} to confirm`}
+            label={t("user.delete.confirm", { email: user.email })}
             value={confirm}
             onValueChange={setConfirm}
             autoCapitalize="none"
@@ -374,10 +402,10 @@ function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (messa
           <FormAlert message={problem} />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" variant="danger" size="sm" loading={remove.isPending}>
-              Delete account for good
+              {t("user.delete.submit")}
             </Button>
             <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
-              Cancel
+              {t("cancel")}
             </Button>
           </div>
         </form>
@@ -389,7 +417,7 @@ function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (messa
           icon={<Trash2 aria-hidden="true" className="size-4" />}
           onClick={() => setOpen(true)}
         >
-          Delete account
+          {t("user.delete.open")}
         </Button>
       )}
     </div>
@@ -397,10 +425,11 @@ function DeleteAccount({ user, onDeleted }: { user: AdminUser; onDeleted: (messa
 }
 
 function Danger({ user, onDeleted }: { user: AdminUser; onDeleted: (message: string) => void }) {
+  const { t } = useTranslation("admin");
   return (
     <section aria-labelledby="admin-user-danger-title" className="mt-6 border-t border-line pt-5">
       <h3 id="admin-user-danger-title" className="font-semibold">
-        Password and account
+        {t("user.danger")}
       </h3>
       <div className="mt-3">
         <ForceReset user={user} />
@@ -411,21 +440,26 @@ function Danger({ user, onDeleted }: { user: AdminUser; onDeleted: (message: str
 }
 
 export function UserDetail({ id, onDeleted }: { id: string; onDeleted: (message: string) => void }) {
+  const { t } = useTranslation("admin");
   const account = useAdminUser(id);
   const user = account.data;
   return (
     <section aria-labelledby="admin-user-title" className={cardClasses}>
       {account.isPending ? (
-        <p className="text-sm text-ink-muted">Loading the account…</p>
+        <p className="text-sm text-ink-muted">{t("user.loading")}</p>
       ) : account.isError || !user ? (
         <FormAlert message={errorMessage(account.error)} />
       ) : (
         <>
-          <h2 id="admin-user-title" className="truncate text-lg font-semibold tracking-tight">
+          <h2 id="admin-user-title" className="truncate text-lg font-semibold tracking-tight" data-user-text>
             {user.username}
           </h2>
-          <p className="truncate text-sm text-ink-muted">{user.email}</p>
-          <p className="mt-1 truncate font-mono text-xs text-ink-muted">{user.id}</p>
+          <p className="truncate text-sm text-ink-muted" data-user-text>
+            {user.email}
+          </p>
+          <p className="mt-1 truncate font-mono text-xs text-ink-muted" data-user-text>
+            {user.id}
+          </p>
           <Facts user={user} />
           <Actions user={user} />
           <CreditsForm user={user} />

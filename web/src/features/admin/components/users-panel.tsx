@@ -3,6 +3,7 @@
 import type { AdminUserSummary } from "@storyverse/contract/admin";
 import { Search } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { TextField } from "../../../components/text-field";
@@ -23,29 +24,35 @@ function Badge({ children, tone = "muted" }: { children: string; tone?: "muted" 
 }
 
 function UserRow({ user, open, onOpen }: { user: AdminUserSummary; open: boolean; onOpen: () => void }) {
+  const { t } = useTranslation("admin");
   return (
     <li>
       <button
         type="button"
         aria-current={open ? "true" : undefined}
         onClick={onOpen}
-        className={`flex w-full flex-col gap-1 rounded-2xl border px-4 py-3 text-left transition duration-200 ${
+        className={`flex w-full flex-col gap-1 rounded-2xl border px-4 py-3 text-start transition duration-200 ${
           open ? "border-accent-400/60 bg-surface-2" : "border-transparent hover:bg-surface-2"
         }`}
       >
         <span className="flex flex-wrap items-center gap-2">
-          <span className="truncate font-semibold">{user.username}</span>
-          {user.role === "admin" ? <Badge tone="accent">Admin</Badge> : null}
-          {user.disabled ? <Badge tone="danger">Disabled</Badge> : null}
-          {user.verified ? null : <Badge>Unverified</Badge>}
+          <span className="truncate font-semibold" data-user-text>
+            {user.username}
+          </span>
+          {user.role === "admin" ? <Badge tone="accent">{t("users.badges.admin")}</Badge> : null}
+          {user.disabled ? <Badge tone="danger">{t("users.badges.disabled")}</Badge> : null}
+          {user.verified ? null : <Badge>{t("users.badges.unverified")}</Badge>}
         </span>
-        <span className="truncate text-sm text-ink-muted">{user.email}</span>
+        <span className="truncate text-sm text-ink-muted" data-user-text>
+          {user.email}
+        </span>
       </button>
     </li>
   );
 }
 
 export function UsersPanel() {
+  const { t } = useTranslation("admin");
   const [text, setText] = useState("");
   const [query, setQuery] = useState("");
   const [openId, setOpenId] = useState<string | null>(null);
@@ -62,13 +69,13 @@ export function UsersPanel() {
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="admin-users-title" className={cardClasses}>
         <h2 id="admin-users-title" className="text-lg font-semibold tracking-tight">
-          Users
+          {t("users.title")}
         </h2>
         <form onSubmit={search} className="mt-4 flex items-end gap-2">
           <TextField
             className="min-w-0 flex-1"
-            label="Search accounts"
-            placeholder="Email, name or id"
+            label={t("users.search")}
+            placeholder={t("users.searchPlaceholder")}
             value={text}
             onValueChange={setText}
             autoCapitalize="none"
@@ -80,18 +87,18 @@ export function UsersPanel() {
             size="md"
             icon={<Search aria-hidden="true" className="size-4" />}
           >
-            Search
+            {t("search")}
           </Button>
         </form>
         <div className="mt-4">
           {users.isPending ? (
-            <p className="text-sm text-ink-muted">Loading accounts…</p>
+            <p className="text-sm text-ink-muted">{t("users.loading")}</p>
           ) : users.isError ? (
             <FormAlert message={errorMessage(users.error)} />
           ) : rows.length === 0 ? (
-            <p className="text-sm text-ink-muted">No account matches “{query}”.</p>
+            <p className="text-sm text-ink-muted">{t("users.noMatch", { query })}</p>
           ) : (
-            <ul aria-label="Accounts" className="flex flex-col gap-1">
+            <ul aria-label={t("users.accounts")} className="flex flex-col gap-1">
               {rows.map((user) => (
                 <UserRow
                   key={user.id}
@@ -113,7 +120,7 @@ export function UsersPanel() {
               loading={users.isFetchingNextPage}
               onClick={() => void users.fetchNextPage()}
             >
-              Load more
+              {t("loadMore")}
             </Button>
           ) : null}
         </div>
@@ -128,9 +135,9 @@ export function UsersPanel() {
           }}
         />
       ) : (
-        <section className={`${cardClasses} text-sm text-ink-muted`} aria-label="Account">
+        <section className={`${cardClasses} text-sm text-ink-muted`} aria-label={t("users.account")}>
           <FormAlert message={deleted} tone="success" className="mb-3" />
-          Open an account to see its credits, sessions and caps.
+          {t("users.openHint")}
         </section>
       )}
     </div>

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Infinity as InfinityIcon } from "lucide-react";
 import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import { sendChatMessage } from "../../../shared/conversation/api/send-chat-message";
 import type { ChatBackend } from "../../../shared/conversation/chat-backend";
 import { ChatExperience } from "../../../shared/conversation/components/chat-experience";
@@ -16,6 +17,7 @@ import { fetchChatMediaStatus } from "../api/chat-media-status";
 const pages: PageReader = (position, signal) => fetchChatPage(position, signal);
 
 export function MainChat() {
+  const { t } = useTranslation("conversation");
   const queryClient = useQueryClient();
   const backend = useMemo<ChatBackend>(
     () => ({
@@ -41,10 +43,10 @@ export function MainChat() {
       </span>
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">
-          <h1 className="truncate text-lg font-semibold text-ink">Main Story</h1>
+          <h1 className="truncate text-lg font-semibold text-ink">{t("mainChat.title")}</h1>
           <OfflineBadge compact className="shrink-0" />
         </div>
-        <p className="truncate text-sm text-ink-muted">Your never-ending adventure, one scene at a time</p>
+        <p className="truncate text-sm text-ink-muted">{t("mainChat.subtitle")}</p>
       </div>
     </div>
   );

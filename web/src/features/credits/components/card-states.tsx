@@ -1,6 +1,9 @@
 // The Credits page's loading and error states, shared by its cards.
 import { CircleAlert, RotateCw } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 
 /** A grey bar where text will be; the page says "Loading" once, for screen readers, in its status line. */
@@ -14,7 +17,7 @@ export function Skeleton({ className = "" }: { className?: string }) {
 }
 
 /** What the Credits card says when the account's details cannot be read. */
-export const ACCOUNT_DATA_ERROR = "Failed to load account data.";
+export const accountDataError = (): string => i18n.t("credits:cardStates.accountDataError");
 
 /**
  * A card that could not load, with a way to try again: 'Failed to load data: {message}', or the card's
@@ -23,12 +26,15 @@ export const ACCOUNT_DATA_ERROR = "Failed to load account data.";
 export function LoadError({
   error,
   onRetry,
-  message = `Failed to load data: ${errorMessage(error)}`,
+  message,
 }: {
   error: unknown;
   onRetry: () => void;
   message?: string;
 }) {
+  const { t } = useTranslation("credits");
+  const text =
+    message ?? t("cardStates.loadFailed", { message: translateServerMessage(errorMessage(error)) });
   return (
     <div
       role="alert"
@@ -36,11 +42,11 @@ export function LoadError({
     >
       <p className="flex items-start gap-2 text-sm leading-6 text-danger">
         <CircleAlert aria-hidden="true" className="mt-1 size-4 shrink-0" />
-        <span>{message}</span>
+        <span data-server-text>{text}</span>
       </p>
       <Button onClick={onRetry} variant="secondary" size="sm">
         <RotateCw aria-hidden="true" className="size-4" />
-        Try again
+        {t("cardStates.tryAgain")}
       </Button>
     </div>
   );

@@ -2,7 +2,9 @@
 // first, with a Load more for older pages.
 import type { CreditTransaction } from "@storyverse/contract/billing";
 import { Gift, History, type LucideIcon, ShoppingBag, Undo2, Zap } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { creditLabel, formatBalance } from "../../../lib/credits";
 import { useCreditHistory } from "../api/credit-history";
 import {
@@ -22,6 +24,7 @@ const CATEGORY_ICONS: Record<TransactionCategory, LucideIcon> = {
 };
 
 export function CreditHistory() {
+  const { t } = useTranslation("credits");
   const history = useCreditHistory();
   const transactions = history.data?.pages.flatMap((page) => page.transactions) ?? [];
 
@@ -29,11 +32,9 @@ export function CreditHistory() {
     <section aria-labelledby="history-title" className={`${cardClasses} mt-10`}>
       <h2 id="history-title" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
         <History aria-hidden="true" className="size-5 text-accent-ink" />
-        Credit History
+        {t("history.title")}
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">
-        Purchases, bonuses and what each creation cost, newest first.
-      </p>
+      <p className="mt-1 text-sm text-ink-muted">{t("history.lede")}</p>
 
       <div className="mt-5">
         {history.isError && transactions.length === 0 ? (
@@ -53,10 +54,10 @@ export function CreditHistory() {
           </ul>
         ) : transactions.length === 0 ? (
           <p className="rounded-2xl bg-surface-2 px-4 py-8 text-center text-sm text-ink-muted">
-            No transactions yet. Your purchases and the credits you spend will show here.
+            {t("history.empty")}
           </p>
         ) : (
-          <ul aria-label="Transactions" className="divide-y divide-line">
+          <ul aria-label={t("history.listLabel")} className="divide-y divide-line">
             {transactions.map((transaction) => (
               <TransactionRow key={transaction.id} transaction={transaction} />
             ))}
@@ -72,7 +73,7 @@ export function CreditHistory() {
             variant="secondary"
             size="sm"
           >
-            Load more
+            {t("history.loadMore")}
           </Button>
         </div>
       ) : null}
@@ -81,6 +82,7 @@ export function CreditHistory() {
 }
 
 function TransactionRow({ transaction }: { transaction: CreditTransaction }) {
+  const { t } = useTranslation("credits");
   const {
     transaction_type: type,
     credits_amount: amount,
@@ -91,6 +93,8 @@ function TransactionRow({ transaction }: { transaction: CreditTransaction }) {
   const category = transactionCategory(type, amount);
   const Icon = CATEGORY_ICONS[category];
   const label = transactionLabel(type);
+  // The server's description of the row (shown when it says more than the label).
+  const detail = description ? translateServerMessage(description) : "";
   const positive = amount > 0;
   return (
     <li className="flex items-center gap-3 py-4 sm:gap-4">
@@ -105,15 +109,17 @@ function TransactionRow({ transaction }: { transaction: CreditTransaction }) {
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-semibold">{label}</p>
         <p className="truncate text-xs text-ink-muted">
-          {description && description !== label ? `${description} · ` : ""}
+          {detail && detail !== label ? <span data-server-text>{`${detail} · `}</span> : null}
           <time dateTime={created_at}>{formatDateTime(created_at)}</time>
         </p>
       </div>
-      <div className="shrink-0 text-right">
+      <div className="shrink-0 text-end">
         <p className={`text-sm font-semibold tabular-nums ${positive ? "text-success" : "text-ink"}`}>
           {signedAmount(amount)} <span className="font-medium">{creditLabel(amount)}</span>
         </p>
-        <p className="text-xs text-ink-muted tabular-nums">Balance {formatBalance(balance_after)}</p>
+        <p className="text-xs text-ink-muted tabular-nums">
+          {t("history.balance", { balance: formatBalance(balance_after) })}
+        </p>
       </div>
     </li>
   );

@@ -2,12 +2,13 @@
 // 'None', and every credit ever added.
 import { creditCost } from "@storyverse/contract/credits";
 import { Coins, Plus } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
-import { costLabel, creditLabel, formatBalance } from "../../../lib/credits";
+import { costLabel, formatBalance } from "../../../lib/credits";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useSubscriptionDetails } from "../api/subscription-details";
 import { formatTopUpDate } from "../format";
-import { ACCOUNT_DATA_ERROR, LoadError, Skeleton } from "./card-states";
+import { accountDataError, LoadError, Skeleton } from "./card-states";
 import { TOP_UP_HEADING_ID } from "./top-up-packs";
 
 /** Brings the packs into view and moves focus to their heading, so keyboard users land there too. */
@@ -20,6 +21,7 @@ function showTopUps() {
 }
 
 export function CreditsCard() {
+  const { t } = useTranslation("credits");
   const balance = useCreditBalance();
   const details = useSubscriptionDetails();
   const { remaining, unlimited } = balance;
@@ -31,24 +33,26 @@ export function CreditsCard() {
     >
       <div
         aria-hidden="true"
-        className="bg-primary-gradient pointer-events-none absolute -top-24 -right-24 size-56 rounded-full opacity-20 blur-3xl"
+        className="bg-primary-gradient pointer-events-none absolute -top-24 -inset-e-24 size-56 rounded-full opacity-20 blur-3xl"
       />
       <h2 id="credits-card-title" className="flex items-center gap-2 text-sm font-semibold text-ink-muted">
         <Coins aria-hidden="true" className="size-4 text-accent-ink" />
-        Credits
+        {t("creditsCard.title")}
       </h2>
       <p className="mt-4 flex items-baseline gap-2" data-testid="credits-available">
         {unlimited ? (
           <>
             <span className="text-5xl font-semibold tracking-tight">∞</span>
-            <span className="text-base font-medium text-ink-muted">Unlimited credits</span>
+            <span className="text-base font-medium text-ink-muted">{t("creditsCard.unlimited")}</span>
           </>
         ) : (
           <>
             <span className="text-5xl font-semibold tracking-tight tabular-nums">
               {formatBalance(remaining)}
             </span>
-            <span className="text-base font-medium text-ink-muted">{creditLabel(remaining)} available</span>
+            <span className="text-base font-medium text-ink-muted">
+              {t("creditsCard.available", { count: remaining })}
+            </span>
           </>
         )}
       </p>
@@ -57,14 +61,14 @@ export function CreditsCard() {
         <div className="mt-6">
           <LoadError
             error={details.error}
-            message={ACCOUNT_DATA_ERROR}
+            message={accountDataError()}
             onRetry={() => void details.refetch()}
           />
         </div>
       ) : (
         <dl className="mt-6 grid grid-cols-2 gap-4 border-t border-line pt-5 text-sm">
           <div>
-            <dt className="text-ink-muted">Last top-up</dt>
+            <dt className="text-ink-muted">{t("creditsCard.lastTopUp")}</dt>
             <dd className="mt-1 font-semibold">
               {details.data ? (
                 formatTopUpDate(details.data.last_top_up_at)
@@ -74,7 +78,7 @@ export function CreditsCard() {
             </dd>
           </div>
           <div>
-            <dt className="text-ink-muted">Lifetime credits</dt>
+            <dt className="text-ink-muted">{t("creditsCard.lifetime")}</dt>
             <dd className="mt-1 font-semibold tabular-nums">
               {details.data ? (
                 formatBalance(details.data.lifetime_credits)
@@ -88,13 +92,16 @@ export function CreditsCard() {
       <div className="relative mt-auto pt-6">
         {unlimited ? null : (
           <p className="mb-3 text-xs leading-5 text-ink-muted">
-            A chat message costs {costLabel(creditCost("chat"))}, an image {costLabel(creditCost("image"))}{" "}
-            and a video {costLabel(creditCost("video"))}.
+            {t("creditsCard.costs", {
+              chat: costLabel(creditCost("chat")),
+              image: costLabel(creditCost("image")),
+              video: costLabel(creditCost("video")),
+            })}
           </p>
         )}
         <Button onClick={showTopUps} variant="secondary" size="sm" className="w-full">
           <Plus aria-hidden="true" className="size-4" />
-          Top up credits
+          {t("creditsCard.topUp")}
         </Button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { renderApp, SIGNED_IN } from "../../../test/render-app";
 
@@ -295,6 +296,43 @@ describe("Credits page", { timeout: 30_000 }, () => {
       expect(within(credits).getByText("Lifetime credits").nextElementSibling?.textContent).toBe("115"),
     );
     expect(within(credits).queryByText("Failed to load account data.")).toBeNull();
+  });
+
+  it("speaks German: its numbers, dates, plurals and packs (decision 0155)", async () => {
+    await setLanguage("de");
+    server({
+      "GET /api/subscription-details": () =>
+        json({
+          billing_type: "pay_as_you_go",
+          remaining: 14.5,
+          lifetime_credits: 1250,
+          last_top_up_at: "2026-01-05T12:00:00.000Z",
+          has_billing_account: true,
+        }),
+    });
+    renderApp("/subscription", SIGNED_IN);
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Credits verwalten" }, FIRST_RENDER),
+    ).toBeTruthy();
+
+    const credits = section("Credits");
+    await waitFor(() => expect(credits.textContent).toContain("14,5Credits verfügbar"));
+    await waitFor(() => expect(within(credits).getByText("5. Jan. 2026")).toBeTruthy());
+    expect(within(credits).getByText("Credits insgesamt").nextElementSibling?.textContent).toBe("1.250");
+
+    const activity = section("Aktivität in diesem Monat");
+    await waitFor(() => expect(activity.textContent).toContain("0,5 Credits in diesem Monat verbraucht."));
+    expect(within(activity).getByText("Mai 2026")).toBeTruthy();
+
+    const packs = section("Credits aufladen");
+    expect(packs.textContent).toContain("Pro-Paket25\u00a0$275 Credits+25 Bonus");
+    expect(within(packs).getByRole("button", { name: "Experten-Paket kaufen" })).toBeTruthy();
+
+    const history = section("Credit-Verlauf");
+    const rows = await within(history).findAllByRole("listitem");
+    expect(rows[0]?.textContent).toContain("\u22120,5 Credits");
+    expect(rows[1]?.textContent).toContain("Startbonus");
+    expect(rows[1]?.textContent).toContain("Stand 15");
   });
 
   it("has a designed empty history", async () => {

@@ -1,8 +1,10 @@
 // 'Media storage' on the account page: what the account's pictures, clips, uploads and exports keep in
 // storage and its quota (decision 0122), with the way to the Gallery to make room.
-import { formatStorageBytes } from "@storyverse/contract/media";
 import { HardDrive, Images } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { formatBytes } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
 import { useMediaUsage } from "../../../shared/gallery/media-usage";
 import { useView } from "../../../shared/view-provider";
 import { cardClasses, LoadError, Skeleton } from "./card-states";
@@ -10,11 +12,12 @@ import { cardClasses, LoadError, Skeleton } from "./card-states";
 /** "1.2 GB of 2.0 GB used", or "1.2 GB used (no limit)". */
 export function storageUsedText(usedBytes: number, limitBytes: number | null): string {
   return limitBytes === null
-    ? `${formatStorageBytes(usedBytes)} used (no limit)`
-    : `${formatStorageBytes(usedBytes)} of ${formatStorageBytes(limitBytes)} used`;
+    ? i18n.t("credits:storage.usedNoLimit", { used: formatBytes(usedBytes) })
+    : i18n.t("credits:storage.usedOf", { used: formatBytes(usedBytes), limit: formatBytes(limitBytes) });
 }
 
 export function StorageCard() {
+  const { t } = useTranslation("credits");
   const usage = useMediaUsage();
   const { navigate } = useView();
   const data = usage.data;
@@ -30,7 +33,7 @@ export function StorageCard() {
             className="flex items-center gap-2 text-lg font-semibold tracking-tight"
           >
             <HardDrive aria-hidden="true" className="size-5 text-accent-ink" />
-            Media storage
+            {t("storage.title")}
           </h2>
           {usage.isPending ? (
             <Skeleton className="mt-3 h-5 w-48" />
@@ -44,9 +47,7 @@ export function StorageCard() {
                 {storageUsedText(data.usedBytes, data.limitBytes)}
               </p>
               <p className="mt-1 text-sm leading-6 text-ink-muted">
-                {full
-                  ? "Your media storage is full. Delete items from the Gallery to make room."
-                  : "Pictures, videos, uploads, portraits and exports count toward it."}
+                {full ? t("storage.full") : t("storage.counts")}
               </p>
             </>
           ) : null}
@@ -58,13 +59,13 @@ export function StorageCard() {
           icon={<Images aria-hidden="true" className="size-4" />}
           onClick={() => navigate("library")}
         >
-          Open Gallery
+          {t("storage.openGallery")}
         </Button>
       </div>
       {share !== null ? (
         <div
           role="progressbar"
-          aria-label="Media storage used"
+          aria-label={t("storage.usedLabel")}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={Math.round(share * 100)}

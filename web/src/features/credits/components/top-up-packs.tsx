@@ -3,10 +3,14 @@
 import { CREDIT_PACKS, type CreditPack } from "@storyverse/contract/billing";
 import { Check, Sparkles } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { formatCreditAmount, formatNumber } from "../../../i18n/format";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { useBanner } from "../../../shared/banner-provider";
 import { useCreateCheckoutSession } from "../api/create-checkout-session";
+import { packName } from "../format";
 import { redirectTo } from "./redirect";
 
 export const TOP_UP_HEADING_ID = "top-up-title";
@@ -14,9 +18,12 @@ export const TOP_UP_HEADING_ID = "top-up-title";
 /** The pack the page points out. */
 const FEATURED_PACK = "pro";
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+/** "$25" (a pack's price, in dollars, written the interface's way). */
+const usd = (amount: number) =>
+  formatNumber(amount, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 
 export function TopUpPacks() {
+  const { t } = useTranslation("credits");
   const checkout = useCreateCheckoutSession();
   const { showError } = useBanner();
   // The pack whose checkout is starting or whose payment page is loading: every Buy waits meanwhile.
@@ -29,12 +36,12 @@ export function TopUpPacks() {
       onSuccess: ({ checkout_url }) => {
         if (!redirectTo(checkout_url, () => setBuying(null))) {
           setBuying(null);
-          showError("Failed to create checkout session: the payment page address is not valid");
+          showError(t("topUp.invalidAddress"));
         }
       },
       onError: (error) => {
         setBuying(null);
-        showError(`Failed to create checkout session: ${errorMessage(error)}`);
+        showError(t("topUp.checkoutFailed", { message: translateServerMessage(errorMessage(error)) }));
       },
     });
   };
@@ -48,15 +55,16 @@ export function TopUpPacks() {
             tabIndex={-1}
             className="scroll-mt-24 text-xl font-semibold tracking-tight outline-none"
           >
-            Top Up Credits
+            {t("topUp.title")}
           </h2>
-          <p className="mt-1 text-sm text-ink-muted">One-time purchases. Credits you buy never expire.</p>
+          <p className="mt-1 text-sm text-ink-muted">{t("topUp.lede")}</p>
         </div>
       </div>
       <ul className="mt-5 grid grid-cols-1 gap-4 md:grid-cols-3">
         {CREDIT_PACKS.map((pack) => {
           const featured = pack.id === FEATURED_PACK;
           const busy = buying === pack.id;
+          const name = packName(pack);
           return (
             <li
               key={pack.id}
@@ -66,31 +74,31 @@ export function TopUpPacks() {
               }`}
             >
               {featured ? (
-                <p className="bg-primary-gradient absolute -top-3 left-6 inline-flex items-center gap-1 rounded-full px-3 py-1 text-xs font-semibold text-white shadow-soft">
+                <p className="bg-primary-gradient absolute -top-3 inset-s-6 inline-flex items-center gap-1 rounded-full px-3 py-1 text-xs font-semibold text-white shadow-soft">
                   <Sparkles aria-hidden="true" className="size-3.5" />
-                  Best value
+                  {t("topUp.bestValue")}
                 </p>
               ) : null}
               <h3 id={`pack-${pack.id}`} className="text-base font-semibold">
-                {pack.name}
+                {name}
               </h3>
-              <p className="mt-3 text-4xl font-semibold tracking-tight">{usd.format(pack.price_usd)}</p>
+              <p className="mt-3 text-4xl font-semibold tracking-tight">{usd(pack.price_usd)}</p>
               <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-muted">
-                <span className="font-semibold text-ink">{pack.credits.toLocaleString("en-US")} credits</span>
+                <span className="font-semibold text-ink">{formatCreditAmount(pack.credits)}</span>
                 {pack.bonus_credits > 0 ? (
                   <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">
-                    +{pack.bonus_credits} bonus
+                    {t("topUp.bonus", { amount: pack.bonus_credits })}
                   </span>
                 ) : null}
               </p>
               <ul className="mt-4 space-y-2 text-sm text-ink-muted">
                 <li className="flex items-center gap-2">
                   <Check aria-hidden="true" className="size-4 shrink-0 text-success" />
-                  {perDollar(pack)} credits per dollar
+                  {t("topUp.perDollar", { count: perDollar(pack) })}
                 </li>
                 <li className="flex items-center gap-2">
                   <Check aria-hidden="true" className="size-4 shrink-0 text-success" />
-                  Never expire
+                  {t("topUp.neverExpire")}
                 </li>
               </ul>
               <div className="mt-auto pt-6">
@@ -98,12 +106,12 @@ export function TopUpPacks() {
                   onClick={() => buy(pack)}
                   disabled={buying !== null}
                   loading={busy}
-                  loadingText="Opening checkout…"
+                  loadingText={t("topUp.openingCheckout")}
                   variant={featured ? "primary" : "secondary"}
                   size="sm"
                   className="w-full"
                 >
-                  {`Buy ${pack.name}`}
+                  {t("topUp.buy", { name })}
                 </Button>
               </div>
             </li>
@@ -114,6 +122,7 @@ export function TopUpPacks() {
   );
 }
 
-function perDollar(pack: CreditPack): string {
-  return (Math.round((pack.credits / pack.price_usd) * 10) / 10).toString();
+/** Credits per dollar, to one decimal. */
+function perDollar(pack: CreditPack): number {
+  return Math.round((pack.credits / pack.price_usd) * 10) / 10;
 }

@@ -5,6 +5,8 @@ import { PAYMENT_CANCELLED_MESSAGE, type VerifySessionResponse } from "@storyver
 import { UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError } from "../../../lib/api-errors";
 import { costLabel } from "../../../lib/credits";
 import { useBanner } from "../../../shared/banner-provider";
@@ -13,17 +15,20 @@ import { CREDITS_VIEW } from "../../../shared/credits/quota-prompt-provider";
 import { takeCreditsReturn } from "../../../shared/credits/story-return";
 import { useView } from "../../../shared/view-provider";
 import { verifyCheckoutSession } from "../api/verify-checkout-session";
+import { planName } from "../format";
 import { type PaymentReturn, restorePendingPaymentReturn, takePendingPaymentReturn } from "../payment-return";
 
 /** The purchase may well have gone through, but this page could not confirm it. */
-export const PAYMENT_REFRESH_MESSAGE = "Please refresh the page to update your account information.";
-export const INVALID_SESSION_MESSAGE =
-  "This payment return has no valid checkout session, so there was nothing to verify.";
+export const paymentRefreshMessage = (): string => i18n.t("credits:paymentReturn.refresh");
+export const invalidSessionMessage = (): string => i18n.t("credits:paymentReturn.invalidSession");
 
 export function paymentSuccessMessage(
   result: Pick<VerifySessionResponse, "plan_name" | "credits_added">,
 ): string {
-  return `Payment successful! ${result.plan_name}: ${costLabel(result.credits_added)} added to your account.`;
+  return i18n.t("credits:paymentReturn.success", {
+    plan: planName(result.plan_name),
+    amount: costLabel(result.credits_added),
+  });
 }
 
 /** What to say when verification failed. null: the session ended (401); it is retried after the next login. */
@@ -31,10 +36,11 @@ export function verifyFailureMessage(error: unknown): string | null {
   if (error instanceof ApiError) {
     if (error.status === 401) return null;
     // The server looked at the session and said no (not paid, cancelled, not yours): its words are exact.
-    if (error.fromServer && error.status >= 400 && error.status < 500) return error.detail;
+    if (error.fromServer && error.status >= 400 && error.status < 500)
+      return translateServerMessage(error.detail);
   }
   // A network failure, a time-out or a server error: the payment may have been credited all the same.
-  return PAYMENT_REFRESH_MESSAGE;
+  return paymentRefreshMessage();
 }
 
 export interface PaymentReturnHandlers {
@@ -56,10 +62,10 @@ export async function handlePaymentReturn(
     case "open":
       return;
     case "cancelled":
-      showError(PAYMENT_CANCELLED_MESSAGE);
+      showError(translateServerMessage(PAYMENT_CANCELLED_MESSAGE));
       return;
     case "invalid-session":
-      showError(INVALID_SESSION_MESSAGE);
+      showError(invalidSessionMessage());
       return;
     case "success":
       return verifyPaidReturn(ret.sessionId, ret.type, handlers, verify);

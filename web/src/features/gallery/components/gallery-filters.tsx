@@ -4,17 +4,16 @@ import type { Board } from "@storyverse/contract/gallery";
 import { BOARD_NAME_MAX } from "@storyverse/contract/gallery";
 import { FolderPlus, Heart, Pencil, Trash2 } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal, ModalActions, ModalClose } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import type { GalleryFilters } from "../../../shared/gallery/gallery-page";
 import { useCreateBoard, useDeleteBoard, useUpdateBoard } from "../api/organise";
-
-export const NEW_BOARD_TITLE = "New board";
-export const RENAME_BOARD_TITLE = "Rename board";
 
 const selectClasses =
   "h-10 rounded-xl border border-line bg-surface px-3 text-sm text-ink shadow-soft outline-none transition duration-200 hover:border-ink-muted/50 focus:border-accent-500";
@@ -35,6 +34,7 @@ export function GalleryFiltersBar({
   boards: Board[];
   stories: { id: string; title: string }[];
 }) {
+  const { t } = useTranslation("gallery");
   const [naming, setNaming] = useState<{ board: Board | null } | null>(null);
   const [doomed, setDoomed] = useState<Board | null>(null);
   const removeBoard = useDeleteBoard();
@@ -43,51 +43,51 @@ export function GalleryFiltersBar({
 
   return (
     <fieldset className="mb-6 flex flex-wrap items-end gap-3">
-      <legend className="sr-only">Filters</legend>
+      <legend className="sr-only">{t("filters.legend")}</legend>
       <label className={labelClasses}>
-        Kind
+        {t("filters.kind")}
         <select
           className={selectClasses}
           value={filters.kind ?? ""}
           onChange={(event) => set({ kind: (event.target.value || undefined) as GalleryFilters["kind"] })}
         >
-          <option value="">Pictures and clips</option>
-          <option value="image">Pictures</option>
-          <option value="video">Clips</option>
+          <option value="">{t("filters.kindAll")}</option>
+          <option value="image">{t("filters.kindImage")}</option>
+          <option value="video">{t("filters.kindVideo")}</option>
         </select>
       </label>
       <label className={labelClasses}>
-        Board
+        {t("filters.board")}
         <select
           className={`${selectClasses} max-w-48`}
           value={filters.board ?? ""}
           onChange={(event) => set({ board: event.target.value || undefined })}
         >
-          <option value="">All boards</option>
+          <option value="">{t("filters.allBoards")}</option>
           {boards.map((board) => (
             <option key={board.id} value={board.id}>
-              {board.name} ({board.count})
+              {t("filters.boardOption", { name: board.name, count: board.count })}
             </option>
           ))}
         </select>
       </label>
       <label className={labelClasses}>
-        Story
+        {t("filters.story")}
         <select
           className={`${selectClasses} max-w-48`}
           value={filters.story ?? ""}
           onChange={(event) => set({ story: event.target.value || undefined })}
         >
-          <option value="">All stories</option>
+          <option value="">{t("filters.allStories")}</option>
           {stories.map((story) => (
-            <option key={story.id} value={story.id}>
+            <option key={story.id} value={story.id} data-user-text>
               {story.title}
             </option>
           ))}
         </select>
       </label>
       <label className={labelClasses}>
-        From
+        {t("filters.from")}
         <input
           type="date"
           className={selectClasses}
@@ -97,7 +97,7 @@ export function GalleryFiltersBar({
         />
       </label>
       <label className={labelClasses}>
-        To
+        {t("filters.to")}
         <input
           type="date"
           className={selectClasses}
@@ -113,7 +113,7 @@ export function GalleryFiltersBar({
         icon={<Heart aria-hidden="true" className={`size-4 ${filters.favourite ? "fill-current" : ""}`} />}
         onClick={() => set({ favourite: filters.favourite ? undefined : true })}
       >
-        Favourites
+        {t("filters.favourites")}
       </Button>
       <Button
         variant="secondary"
@@ -121,7 +121,7 @@ export function GalleryFiltersBar({
         icon={<FolderPlus aria-hidden="true" className="size-4" />}
         onClick={() => setNaming({ board: null })}
       >
-        New board
+        {t("filters.newBoard")}
       </Button>
       {current ? (
         <>
@@ -131,7 +131,7 @@ export function GalleryFiltersBar({
             icon={<Pencil aria-hidden="true" className="size-4" />}
             onClick={() => setNaming({ board: current })}
           >
-            Rename board
+            {t("filters.renameBoard")}
           </Button>
           <Button
             variant="ghost"
@@ -139,13 +139,13 @@ export function GalleryFiltersBar({
             icon={<Trash2 aria-hidden="true" className="size-4" />}
             onClick={() => setDoomed(current)}
           >
-            Delete board
+            {t("filters.deleteBoard")}
           </Button>
         </>
       ) : null}
       {hasFilters(filters) ? (
         <Button variant="ghost" size="sm" onClick={() => onChange({})}>
-          Clear filters
+          {t("filters.clear")}
         </Button>
       ) : null}
       <BoardNameDialog
@@ -159,12 +159,12 @@ export function GalleryFiltersBar({
         onOpenChange={(open) => {
           if (!open && !removeBoard.isPending) setDoomed(null);
         }}
-        title={doomed ? `Delete the board "${doomed.name}"?` : ""}
-        description="Its pictures and clips stay in your Gallery and on their other boards."
-        confirmLabel="Delete board"
-        busyLabel="Deleting..."
+        title={doomed ? t("filters.deleteBoardTitle", { name: doomed.name }) : ""}
+        description={t("filters.deleteBoardHint")}
+        confirmLabel={t("filters.deleteBoard")}
+        busyLabel={t("filters.deleting")}
         busy={removeBoard.isPending}
-        error={removeBoard.error ? errorMessage(removeBoard.error) : null}
+        error={removeBoard.error ? translateServerMessage(errorMessage(removeBoard.error)) : null}
         onConfirm={() => {
           if (!doomed) return;
           removeBoard.mutate(doomed.id, {
@@ -191,6 +191,7 @@ export function BoardNameDialog({
   onClose: () => void;
   onMade?: (board: Board) => void;
 }) {
+  const { t } = useTranslation("gallery");
   const create = useCreateBoard();
   const rename = useUpdateBoard();
   const busy = create.isPending || rename.isPending;
@@ -211,7 +212,7 @@ export function BoardNameDialog({
         onMade?.(result.board);
         onClose();
       },
-      onError: (failure: Error) => setError(errorMessage(failure)),
+      onError: (failure: Error) => setError(translateServerMessage(errorMessage(failure))),
     };
     if (board) rename.mutate({ id: board.id, name }, options);
     else create.mutate(name, options);
@@ -222,14 +223,14 @@ export function BoardNameDialog({
       onOpenChange={(next) => {
         if (!next && !busy) onClose();
       }}
-      title={board ? RENAME_BOARD_TITLE : NEW_BOARD_TITLE}
-      description="A board gathers pictures and clips; one can be on several boards."
+      title={board ? t("boardDialog.renameTitle") : t("boardDialog.newTitle")}
+      description={t("boardDialog.description")}
       busy={busy}
       size="sm"
     >
       <form onSubmit={submit} className="flex flex-col gap-4">
         <label className="flex flex-col gap-1.5 text-sm font-semibold">
-          Board name
+          {t("boardDialog.name")}
           <input
             value={name}
             maxLength={BOARD_NAME_MAX}
@@ -237,13 +238,15 @@ export function BoardNameDialog({
             className="h-11 rounded-xl border border-line bg-surface px-3 text-sm font-normal text-ink outline-none focus:border-accent-500"
           />
         </label>
-        <FormAlert message={error} />
+        <div data-server-text>
+          <FormAlert message={error} />
+        </div>
         <ModalActions>
           <ModalClose className={buttonClasses("secondary", "sm")} disabled={busy}>
-            Cancel
+            {t("boardDialog.cancel")}
           </ModalClose>
           <Button type="submit" size="sm" loading={busy} disabled={name.trim() === ""}>
-            {board ? "Rename" : "Make board"}
+            {board ? t("boardDialog.rename") : t("boardDialog.make")}
           </Button>
         </ModalActions>
       </form>

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provider";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { GALLERY_NO_FILTER_MATCHES, GalleryPage } from "./gallery-page";
+import { GalleryPage } from "./gallery-page";
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const BOARD = "10000000-0000-4000-8000-000000000001";
@@ -105,7 +105,7 @@ describe("organising the Gallery", () => {
     await waitFor(() => expect(screen.getByLabelText("Story").querySelectorAll("option")).toHaveLength(2));
     fireEvent.change(screen.getByLabelText("Story"), { target: { value: STORY } });
     fireEvent.change(screen.getByLabelText("From"), { target: { value: "2026-01-01" } });
-    expect(await screen.findByText(GALLERY_NO_FILTER_MATCHES)).toBeTruthy();
+    expect(await screen.findByText("Nothing in your Gallery matches these filters")).toBeTruthy();
     expect(calls.map((call) => call.path)).toContain(
       `/api/gallery?limit=30&kind=video&story=${STORY}&board=${BOARD}&favourite=1&from=2026-01-01`,
     );

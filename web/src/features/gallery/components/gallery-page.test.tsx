@@ -1,9 +1,12 @@
 import type { GalleryItem } from "@storyverse/contract/media";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { DELETE_WARNING, GalleryPage } from "./gallery-page";
+import { GalleryPage } from "./gallery-page";
+
+const DELETE_WARNING = "It is removed from your Gallery and your storage. This cannot be undone.";
 
 function item(n: number, overrides: Partial<GalleryItem> = {}): GalleryItem {
   return {
@@ -81,6 +84,31 @@ describe("Gallery page", () => {
     renderGallery();
     expect(screen.getByRole("heading", { level: 1, name: "Your Media Gallery" })).toBeTruthy();
     expect(await screen.findByText("Loading Gallery...")).toBeTruthy();
+  });
+
+  it("speaks German: the title, the source and date of each tile, a label by date, and the count's plural", async () => {
+    await setLanguage("de");
+    const midMarch = "2026-03-15T12:00:00.000Z";
+    mockFetch(() =>
+      json({
+        success: true,
+        items: [
+          item(1, { created_at: midMarch }),
+          item(2, { created_at: midMarch, description: "" }),
+          item(3, { created_at: midMarch, source: "story", story_title: "Die Nebelinsel" }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderGallery();
+    expect(await screen.findByRole("heading", { level: 1, name: "Deine Mediengalerie" })).toBeTruthy();
+    const media = await screen.findByRole("list", { name: "Deine Medien" });
+    expect(screen.getByText("3 Einträge")).toBeTruthy();
+    expect(screen.getByPlaceholderText("Nach Prompt suchen")).toBeTruthy();
+    expect(within(media).getByRole("img", { name: "Bild vom 15. März 2026" })).toBeTruthy();
+    expect(within(media).getAllByText("Studio · 15. März 2026", { selector: "span" })).toHaveLength(2);
+    expect(within(media).getByText("Die Nebelinsel · 15. März 2026", { selector: "span" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Auswählen" })).toBeTruthy();
   });
 
   it("says 'No Content Yet' when there is nothing", async () => {

@@ -25,6 +25,7 @@ import {
   X,
 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { FormAlert } from "../../../components/form-alert";
@@ -32,6 +33,9 @@ import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { MediaThumb } from "../../../components/media-thumb";
 import { useLoadMoreNearEnd } from "../../../components/use-load-more";
 import { useSettled } from "../../../components/use-settled";
+import { formatDate } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { type GalleryFilters, galleryQueryOptions } from "../../../shared/gallery/gallery-page";
@@ -49,42 +53,41 @@ import {
 import { GalleryFiltersBar, hasFilters } from "./gallery-filters";
 import { MediaDetailsPanel } from "./media-details-panel";
 
-export const GALLERY_TITLE = "Your Media Gallery";
-export const GALLERY_LOADING = "Loading Gallery...";
-export const GALLERY_EMPTY = "No Content Yet";
-export const galleryNoMatches = (words: string) => `Nothing in your Gallery matches “${words}”`;
-export const GALLERY_NO_FILTER_MATCHES = "Nothing in your Gallery matches these filters";
-export const GALLERY_LOGIN_MESSAGE = "Please log in to view your gallery";
-export const galleryErrorMessage = (message: string) => `Gallery: ${message}`;
-export const DELETE_WARNING = "It is removed from your Gallery and your storage. This cannot be undone.";
+/** A failed call's words (the server's, in the interface's language) after "Gallery: ". */
+const galleryErrorMessage = (error: unknown) =>
+  i18n.t("gallery:page.error", { message: translateServerMessage(errorMessage(error)) });
 
 /** The first question before a delete: what goes. */
 export function deleteTitle(items: GalleryItem[]): string {
-  if (items.length > 1) return `Delete ${items.length} items?`;
-  return items[0]?.type === "video" ? "Delete this video?" : "Delete this picture?";
+  if (items.length > 1) return i18n.t("gallery:delete.titleMany", { count: items.length });
+  return items[0]?.type === "video"
+    ? i18n.t("gallery:delete.titleVideo")
+    : i18n.t("gallery:delete.titlePicture");
 }
 
 /** Items in the first rows load at once; the rest when scrolled near. */
 const EAGER_ITEMS = 6;
 
-const SOURCE_LABELS: Record<GalleryItem["source"], string> = {
-  studio: "Studio",
-  story: "Story",
-  main_chat: "Chat",
-};
+/** Where an item was made, by its source (a story's item shows the story's title instead). */
+const SOURCE_LABELS = {
+  studio: "sources.studio",
+  story: "sources.story",
+  main_chat: "sources.main_chat",
+} as const satisfies Record<GalleryItem["source"], string>;
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
-
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : dateFormat.format(date);
+/** "Jan 5, 2026" in the interface's language. */
+function itemDate(iso: string): string {
+  return formatDate(iso, { month: "short", day: "numeric", year: "numeric" });
 }
 
 /** What a screen reader hears for a tile, and the lightbox's caption: the description, else what it is. */
 export function itemLabel(item: GalleryItem): string {
   const description = item.description.trim();
   if (description) return description;
-  return `${item.type === "video" ? "Video" : "Image"} from ${formatDate(item.created_at)}`;
+  const date = itemDate(item.created_at);
+  return item.type === "video"
+    ? i18n.t("gallery:tile.videoFrom", { date })
+    : i18n.t("gallery:tile.imageFrom", { date });
 }
 
 export function toLightboxItem(item: GalleryItem): LightboxItem {
@@ -97,6 +100,7 @@ export function toLightboxItem(item: GalleryItem): LightboxItem {
 }
 
 export function GalleryPage() {
+  const { t } = useTranslation("gallery");
   const { isAuthenticated } = useAuth();
   const [words, setWords] = useState("");
   const searched = useSettled(words.trim());
@@ -145,7 +149,7 @@ export function GalleryPage() {
   const selectedItems = items.filter((item) => selected.has(item.id));
   const runAction = (action: Promise<unknown>) => {
     setActionError(null);
-    action.catch((error: unknown) => setActionError(errorMessage(error)));
+    action.catch((error: unknown) => setActionError(translateServerMessage(errorMessage(error))));
   };
   const addSelectionToBoard = (boardId: string) => {
     if (!boardId || selected.size === 0) return;
@@ -188,7 +192,7 @@ export function GalleryPage() {
           if (error instanceof ApiError && error.code === "media_in_use" && doomed.asked === null) {
             setDoomed({ ...doomed, asked: error.detail });
           } else {
-            setDeleteError(errorMessage(error));
+            setDeleteError(translateServerMessage(errorMessage(error)));
           }
         },
       },
@@ -200,14 +204,15 @@ export function GalleryPage() {
 
   let body: React.ReactNode;
   if (!isAuthenticated || (query.error instanceof ApiError && query.error.status === 401)) {
-    body = <GalleryNotice tone="error" title={GALLERY_LOGIN_MESSAGE} />;
+    body = <GalleryNotice tone="error" title={t("page.login")} />;
   } else if (query.isPending) {
     body = <GalleryLoading />;
   } else if (query.isError) {
     body = (
       <GalleryNotice
         tone="error"
-        title={galleryErrorMessage(errorMessage(query.error))}
+        title={galleryErrorMessage(query.error)}
+        serverText
         action={
           <Button
             variant="secondary"
@@ -215,7 +220,7 @@ export function GalleryPage() {
             icon={<RotateCw aria-hidden="true" className="size-4" />}
             onClick={() => void query.refetch()}
           >
-            Try again
+            {t("page.tryAgain")}
           </Button>
         }
       />
@@ -223,7 +228,7 @@ export function GalleryPage() {
   } else if (items.length === 0 && filtering) {
     body = (
       <GalleryNoMatches
-        title={searched ? galleryNoMatches(searched) : GALLERY_NO_FILTER_MATCHES}
+        title={searched ? t("page.noMatches", { words: searched }) : t("page.noFilterMatches")}
         onClear={() => {
           setWords("");
           setFilters({});
@@ -236,10 +241,14 @@ export function GalleryPage() {
     body = (
       <>
         <p className="sr-only" aria-live="polite">
-          {filtering ? `${items.length}${hasNextPage ? "+" : ""} items match` : ""}
+          {filtering
+            ? hasNextPage
+              ? t("page.matchesMore", { shown: items.length })
+              : t("page.matches", { count: items.length })
+            : ""}
         </p>
         <ul
-          aria-label="Your media"
+          aria-label={t("page.yourMedia")}
           className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6"
         >
           {items.map((item, index) => (
@@ -255,9 +264,9 @@ export function GalleryPage() {
                 <button
                   type="button"
                   onClick={() => askToDelete([item])}
-                  aria-label={`Delete ${itemLabel(item)}`}
-                  title="Delete"
-                  className="absolute top-2 right-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-danger focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
+                  aria-label={t("tile.deleteLabel", { label: itemLabel(item) })}
+                  title={t("tile.delete")}
+                  className="absolute top-2 inset-e-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-danger focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
                 >
                   <Trash2 aria-hidden="true" className="size-4" />
                 </button>
@@ -267,9 +276,9 @@ export function GalleryPage() {
                   <button
                     type="button"
                     onClick={() => setDetailsId(item.id)}
-                    aria-label={`Details of ${itemLabel(item)}`}
-                    title="Details"
-                    className="absolute top-2 right-12 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
+                    aria-label={t("tile.detailsLabel", { label: itemLabel(item) })}
+                    title={t("tile.details")}
+                    className="absolute top-2 inset-e-12 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 sm:opacity-0 sm:group-hover/tile:opacity-100"
                   >
                     <Info aria-hidden="true" className="size-4" />
                   </button>
@@ -278,10 +287,10 @@ export function GalleryPage() {
                     onClick={() =>
                       runAction(updateMedia.mutateAsync({ id: item.id, favourite: !item.favourite }))
                     }
-                    aria-label={`Favourite ${itemLabel(item)}`}
+                    aria-label={t("tile.favouriteLabel", { label: itemLabel(item) })}
                     aria-pressed={item.favourite === true}
-                    title={item.favourite ? "Favourite (click to unmark)" : "Mark as favourite"}
-                    className={`absolute top-2 left-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 ${
+                    title={item.favourite ? t("tile.favouriteUnmark") : t("tile.markFavourite")}
+                    className={`absolute top-2 inset-s-2 grid size-9 place-items-center rounded-xl bg-black/55 text-white backdrop-blur-md transition duration-200 hover:bg-black/75 focus-visible:opacity-100 ${
                       item.favourite ? "" : "sm:opacity-0 sm:group-hover/tile:opacity-100"
                     }`}
                   >
@@ -299,19 +308,17 @@ export function GalleryPage() {
           {isFetchingNextPage ? (
             <span className="inline-flex items-center gap-2" role="status">
               <Spinner />
-              Loading more...
+              {t("page.loadingMore")}
             </span>
           ) : query.isFetchNextPageError ? (
             <span className="inline-flex items-center gap-3" role="alert">
-              {galleryErrorMessage(errorMessage(nextPageError))}
+              <span data-server-text>{galleryErrorMessage(nextPageError)}</span>
               <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>
-                Try again
+                {t("page.tryAgain")}
               </Button>
             </span>
           ) : !hasNextPage ? (
-            <span>
-              {items.length} {items.length === 1 ? "item" : "items"}
-            </span>
+            <span>{t("page.count", { count: items.length })}</span>
           ) : null}
         </div>
       </>
@@ -324,26 +331,24 @@ export function GalleryPage() {
         <div className="mb-6 flex flex-wrap items-end justify-between gap-3 sm:mb-8">
           <div>
             <h1 id="gallery-title" className="text-2xl font-semibold tracking-tight sm:text-3xl">
-              {GALLERY_TITLE}
+              {t("page.title")}
             </h1>
-            <p className="mt-1.5 text-sm text-ink-muted sm:text-base">
-              Every image and video you have created, newest first.
-            </p>
+            <p className="mt-1.5 text-sm text-ink-muted sm:text-base">{t("page.subtitle")}</p>
           </div>
           <div className="flex flex-wrap items-center gap-3">
             {query.isFetching && !query.isPending && !isFetchingNextPage ? (
               <span className="inline-flex items-center gap-2 text-sm text-ink-muted">
                 <Spinner />
-                Refreshing
+                {t("page.refreshing")}
               </span>
             ) : null}
             {items.length === 0 ? null : selecting ? (
               <>
                 <span className="text-sm font-medium text-ink-muted" role="status">
-                  {selected.size} selected
+                  {t("page.selected", { count: selected.size })}
                 </span>
                 <label className="sr-only" htmlFor="gallery-add-to-board">
-                  Add selected to a board
+                  {t("page.addToBoardLabel")}
                 </label>
                 <select
                   id="gallery-add-to-board"
@@ -352,9 +357,9 @@ export function GalleryPage() {
                   onChange={(event) => addSelectionToBoard(event.target.value)}
                   className="h-10 rounded-xl border border-line bg-surface px-3 text-sm font-semibold text-ink shadow-soft disabled:opacity-60"
                 >
-                  <option value="">Add to board...</option>
+                  <option value="">{t("page.addToBoard")}</option>
                   {(boards.data ?? []).map((board) => (
-                    <option key={board.id} value={board.id}>
+                    <option key={board.id} value={board.id} data-user-text>
                       {board.name}
                     </option>
                   ))}
@@ -364,11 +369,11 @@ export function GalleryPage() {
                   size="sm"
                   disabled={selected.size === 0}
                   loading={zipping}
-                  loadingText="Preparing zip..."
+                  loadingText={t("page.preparingZip")}
                   icon={<Download aria-hidden="true" className="size-4" />}
                   onClick={downloadSelection}
                 >
-                  Download
+                  {t("page.download")}
                 </Button>
                 <Button
                   variant="danger"
@@ -377,10 +382,10 @@ export function GalleryPage() {
                   icon={<Trash2 aria-hidden="true" className="size-4" />}
                   onClick={() => askToDelete(selectedItems)}
                 >
-                  Delete selected
+                  {t("page.deleteSelected")}
                 </Button>
                 <Button variant="secondary" size="sm" onClick={stopSelecting}>
-                  Cancel
+                  {t("page.cancel")}
                 </Button>
               </>
             ) : (
@@ -390,7 +395,7 @@ export function GalleryPage() {
                 icon={<Check aria-hidden="true" className="size-4" />}
                 onClick={() => setSelecting(true)}
               >
-                Select
+                {t("page.select")}
               </Button>
             )}
           </div>
@@ -399,23 +404,23 @@ export function GalleryPage() {
           <div className="relative mb-6 max-w-md">
             <Search
               aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 left-4 size-4 -translate-y-1/2 text-ink-muted"
+              className="pointer-events-none absolute top-1/2 inset-s-4 size-4 -translate-y-1/2 text-ink-muted"
             />
             <input
               type="search"
               value={words}
               maxLength={GALLERY_SEARCH_MAX_LENGTH}
               onChange={(event) => setWords(event.target.value)}
-              placeholder="Search by prompt"
-              aria-label="Search the Gallery"
-              className="h-11 w-full rounded-xl border border-line bg-surface pr-10 pl-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
+              placeholder={t("page.searchPlaceholder")}
+              aria-label={t("page.searchLabel")}
+              className="h-11 w-full rounded-xl border border-line bg-surface pe-10 ps-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
             />
             {words ? (
               <button
                 type="button"
                 onClick={() => setWords("")}
-                aria-label="Clear search"
-                className="absolute top-1/2 right-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
+                aria-label={t("page.clearSearch")}
+                className="absolute top-1/2 inset-e-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
               >
                 <X aria-hidden="true" className="size-4" />
               </button>
@@ -430,7 +435,11 @@ export function GalleryPage() {
             stories={stories.data ?? []}
           />
         ) : null}
-        {actionError ? <FormAlert message={actionError} className="mb-4" /> : null}
+        {actionError ? (
+          <div data-server-text>
+            <FormAlert message={actionError} className="mb-4" />
+          </div>
+        ) : null}
         {body}
       </section>
       <MediaDetailsPanel
@@ -447,9 +456,15 @@ export function GalleryPage() {
           if (!open && !remove.isPending) setDoomed(null);
         }}
         title={doomed ? deleteTitle(doomed.items) : ""}
-        description={doomed?.asked ?? DELETE_WARNING}
-        confirmLabel={doomed?.asked ? "Delete anyway" : "Delete"}
-        busyLabel="Deleting..."
+        description={
+          doomed?.asked ? (
+            <span data-server-text>{translateServerMessage(doomed.asked)}</span>
+          ) : (
+            t("delete.warning")
+          )
+        }
+        confirmLabel={doomed?.asked ? t("delete.confirmAnyway") : t("delete.confirm")}
+        busyLabel={t("delete.busy")}
         busy={remove.isPending}
         error={deleteError}
         onConfirm={confirmDelete}
@@ -489,9 +504,11 @@ function GalleryTile({
   selected: boolean;
   onOpen: () => void;
 }) {
+  const { t } = useTranslation("gallery");
   const label = itemLabel(item);
   const description = item.description.trim();
-  const source = item.source === "story" && item.story_title ? item.story_title : SOURCE_LABELS[item.source];
+  const source =
+    item.source === "story" && item.story_title ? item.story_title : t(SOURCE_LABELS[item.source]);
   return (
     <button
       type="button"
@@ -505,7 +522,7 @@ function GalleryTile({
       {selecting ? (
         <span
           aria-hidden="true"
-          className={`absolute top-2 left-2 z-10 grid size-7 place-items-center rounded-full border-2 ${
+          className={`absolute top-2 inset-s-2 z-10 grid size-7 place-items-center rounded-full border-2 ${
             selected
               ? "border-accent-500 bg-accent-500 text-white"
               : "border-white bg-black/40 text-transparent"
@@ -517,19 +534,21 @@ function GalleryTile({
       <MediaThumb
         src={item.thumbnail_url ?? (item.type === "image" ? item.url : null)}
         type={item.type}
-        alt={item.type === "video" ? `Video: ${label}` : label}
+        alt={item.type === "video" ? t("tile.videoAlt", { label }) : label}
         eager={eager}
         className="size-full transition duration-200 group-hover:scale-[1.03] motion-reduce:group-hover:scale-100"
       />
       <span
         aria-hidden="true"
-        className="pointer-events-none absolute inset-x-0 bottom-0 flex translate-y-2 flex-col gap-1 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pt-10 pb-3 text-left text-white opacity-0 transition duration-200 group-hover:translate-y-0 group-hover:opacity-100 group-focus-visible:translate-y-0 group-focus-visible:opacity-100"
+        className="pointer-events-none absolute inset-x-0 bottom-0 flex translate-y-2 flex-col gap-1 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pt-10 pb-3 text-start text-white opacity-0 transition duration-200 group-hover:translate-y-0 group-hover:opacity-100 group-focus-visible:translate-y-0 group-focus-visible:opacity-100"
       >
         {description ? (
-          <span className="line-clamp-3 text-xs leading-5 font-medium">{description}</span>
+          <span data-user-text className="line-clamp-3 text-xs leading-5 font-medium">
+            {description}
+          </span>
         ) : null}
         <span className="truncate text-[11px] text-white/75">
-          {source} · {formatDate(item.created_at)}
+          {t("tile.sourceLine", { source, date: itemDate(item.created_at) })}
         </span>
       </span>
     </button>
@@ -537,11 +556,12 @@ function GalleryTile({
 }
 
 function GalleryLoading() {
+  const { t } = useTranslation("gallery");
   return (
     <div role="status" aria-live="polite">
       <p className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-ink-muted">
         <Spinner />
-        {GALLERY_LOADING}
+        {t("page.loading")}
       </p>
       <div
         aria-hidden="true"
@@ -560,24 +580,23 @@ function GalleryLoading() {
 }
 
 function GalleryEmpty() {
+  const { t } = useTranslation("gallery");
   const { navigate } = useView();
   return (
     <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-24">
       <span className="grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
         <Images aria-hidden="true" className="size-7" />
       </span>
-      <h2 className="mt-4 text-lg font-semibold">{GALLERY_EMPTY}</h2>
-      <p className="mt-1 max-w-sm text-sm text-ink-muted">
-        Images and videos from your stories and the Studio will appear here.
-      </p>
+      <h2 className="mt-4 text-lg font-semibold">{t("page.empty")}</h2>
+      <p className="mt-1 max-w-sm text-sm text-ink-muted">{t("page.emptyHint")}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Button size="sm" onClick={() => navigate("studio")}>
           <WandSparkles aria-hidden="true" className="size-4" />
-          Open Studio
+          {t("page.openStudio")}
         </Button>
         <Button variant="secondary" size="sm" onClick={() => navigate("stories")}>
           <Sparkles aria-hidden="true" className="size-4" />
-          Start a story
+          {t("page.startStory")}
         </Button>
       </div>
     </div>
@@ -585,25 +604,39 @@ function GalleryEmpty() {
 }
 
 function GalleryNoMatches({ title, onClear }: { title: string; onClear: () => void }) {
+  const { t } = useTranslation("gallery");
   return (
     <div className="grid place-items-center rounded-3xl border border-dashed border-line px-6 py-16 text-center">
       <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
       <p className="mt-4 font-semibold">{title}</p>
-      <p className="mt-1 text-sm text-ink-muted">Try another word from a prompt, or fewer filters.</p>
+      <p className="mt-1 text-sm text-ink-muted">{t("page.noMatchesHint")}</p>
       <Button onClick={onClear} variant="secondary" size="sm" className="mt-6">
-        Clear search
+        {t("page.clearSearch")}
       </Button>
     </div>
   );
 }
 
-function GalleryNotice({ tone, title, action }: { tone: "error"; title: string; action?: React.ReactNode }) {
+function GalleryNotice({
+  tone,
+  title,
+  action,
+  serverText = false,
+}: {
+  tone: "error";
+  title: string;
+  action?: React.ReactNode;
+  /** The title carries a server's words. */
+  serverText?: boolean;
+}) {
   return (
     <div
       role={tone === "error" ? "alert" : "status"}
       className="grid place-items-center rounded-3xl border border-danger/30 bg-surface px-6 py-16 text-center shadow-soft"
     >
-      <p className="max-w-md font-medium text-ink">{title}</p>
+      <p className="max-w-md font-medium text-ink" data-server-text={serverText ? "" : undefined}>
+        {title}
+      </p>
       {action ? <div className="mt-5">{action}</div> : null}
     </div>
   );

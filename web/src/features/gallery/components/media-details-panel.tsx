@@ -3,20 +3,22 @@
 // favourite mark and the boards holding it (ticked on and off here), Edit (pictures, decision 0148) and Delete.
 import type { Board } from "@storyverse/contract/gallery";
 import type { GalleryItem } from "@storyverse/contract/media";
-import { formatStorageBytes } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
 import { Heart, Info, Trash2, WandSparkles } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { MediaThumb } from "../../../components/media-thumb";
 import { Modal } from "../../../components/modal";
+import { formatBytes, formatDate, formatNumber } from "../../../i18n/format";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { mediaDetailsQueryOptions } from "../../../shared/gallery/media-details";
 import { UseThisSeedButton } from "../../../shared/studio-draft";
 import { useUpdateMedia } from "../api/organise";
 
-export const DETAILS_TITLE = "Details";
-export const NOT_RECORDED = "Not recorded";
+/** A picture's side in pixels: "2048", not grouped (as the picture editor writes it). */
+const pixels = (value: number) => formatNumber(value, { useGrouping: false });
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -28,6 +30,7 @@ function Fact({ term, children }: { term: string; children: React.ReactNode }) {
 }
 
 function Strip({ label, items }: { label: string; items: GalleryItem[] }) {
+  const { t } = useTranslation("gallery");
   if (items.length === 0) return null;
   return (
     <Fact term={label}>
@@ -37,7 +40,7 @@ function Strip({ label, items }: { label: string; items: GalleryItem[] }) {
             <MediaThumb
               src={item.thumbnail_url}
               type={item.type}
-              alt={item.description || (item.type === "video" ? "Clip" : "Picture")}
+              alt={item.description || (item.type === "video" ? t("details.clip") : t("details.picture"))}
               eager
               className="size-16 rounded-lg"
             />
@@ -62,13 +65,14 @@ export function MediaDetailsPanel({
   /** Absent when the configured image service cannot edit pictures. */
   onEdit?: (item: GalleryItem) => void;
 }) {
+  const { t } = useTranslation("gallery");
   return (
     <Modal
       open={itemId !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={DETAILS_TITLE}
+      title={t("details.title")}
       description={null}
       icon={<Info aria-hidden="true" className="size-5" />}
       docked
@@ -89,31 +93,55 @@ function DetailsBody({
   onDelete: (item: GalleryItem) => void;
   onEdit: ((item: GalleryItem) => void) | undefined;
 }) {
+  const { t } = useTranslation("gallery");
   const details = useQuery(mediaDetailsQueryOptions(id));
   const update = useUpdateMedia();
   if (details.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-ink-muted">
         <Spinner />
-        Loading details...
+        {t("details.loading")}
       </p>
     );
   }
-  if (details.isError) return <FormAlert message={errorMessage(details.error)} />;
+  if (details.isError) {
+    return (
+      <div data-server-text>
+        <FormAlert message={translateServerMessage(errorMessage(details.error))} />
+      </div>
+    );
+  }
   const { item } = details.data;
   const on = new Set(item.boards ?? []);
   const toggleBoard = (boardId: string) => {
     const next = on.has(boardId) ? [...on].filter((b) => b !== boardId) : [...on, boardId];
     update.mutate({ id, boards: next }, { onSuccess: () => void details.refetch() });
   };
+  const bytes = formatBytes(details.data.bytes);
   const size =
-    details.data.width && details.data.height ? `${details.data.width} × ${details.data.height} px, ` : "";
+    details.data.width && details.data.height
+      ? t("details.sizeWithDimensions", {
+          width: pixels(details.data.width),
+          height: pixels(details.data.height),
+          bytes,
+        })
+      : bytes;
+  // As toLocaleString() wrote it ("1/5/2026, 3:04:05 PM"), in the interface's language.
+  const made = formatDate(item.created_at, {
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  const notRecorded = t("details.notRecorded");
   return (
     <div className="flex flex-col gap-5">
       <MediaThumb
         src={item.thumbnail_url}
         type={item.type}
-        alt={item.description || "Gallery item"}
+        alt={item.description || t("details.galleryItem")}
         eager
         className="aspect-square w-full max-w-72 rounded-2xl"
       />
@@ -128,7 +156,7 @@ function DetailsBody({
             update.mutate({ id, favourite: !item.favourite }, { onSuccess: () => void details.refetch() })
           }
         >
-          Favourite
+          {t("details.favourite")}
         </Button>
         {onEdit && item.type === "image" ? (
           <Button
@@ -137,7 +165,7 @@ function DetailsBody({
             icon={<WandSparkles aria-hidden="true" className="size-4" />}
             onClick={() => onEdit(item)}
           >
-            Edit
+            {t("details.edit")}
           </Button>
         ) : null}
         <Button
@@ -146,23 +174,29 @@ function DetailsBody({
           icon={<Trash2 aria-hidden="true" className="size-4" />}
           onClick={() => onDelete(item)}
         >
-          Delete
+          {t("details.delete")}
         </Button>
       </div>
-      <FormAlert message={update.error ? errorMessage(update.error) : null} />
+      <div data-server-text>
+        <FormAlert message={update.error ? translateServerMessage(errorMessage(update.error)) : null} />
+      </div>
       <dl className="flex flex-col gap-4">
-        <Fact term="Prompt">{details.data.prompt.trim() || NOT_RECORDED}</Fact>
-        <Fact term="Size">
-          {size}
-          {formatStorageBytes(details.data.bytes)}
+        <Fact term={t("details.prompt")}>
+          {details.data.prompt.trim() ? (
+            <span data-user-text>{details.data.prompt.trim()}</span>
+          ) : (
+            notRecorded
+          )}
         </Fact>
-        <Fact term="Made">
-          {new Date(item.created_at).toLocaleString()}
-          {item.story_title ? ` in “${item.story_title}”` : ""}
+        <Fact term={t("details.size")}>{size}</Fact>
+        <Fact term={t("details.made")}>
+          {item.story_title ? t("details.madeInStory", { date: made, story: item.story_title }) : made}
         </Fact>
-        <Fact term="Model">{details.data.model ?? NOT_RECORDED}</Fact>
-        <Fact term="Seed">
-          {details.data.seed ?? NOT_RECORDED}
+        <Fact term={t("details.model")}>
+          {details.data.model != null ? <span data-user-text>{details.data.model}</span> : notRecorded}
+        </Fact>
+        <Fact term={t("details.seed")}>
+          {details.data.seed ?? notRecorded}
           {details.data.seed != null && item.type === "image" ? (
             <UseThisSeedButton
               prompt={details.data.prompt}
@@ -174,15 +208,17 @@ function DetailsBody({
         </Fact>
         {/* An edit's parent (decision 0145) comes first among what it was made from. */}
         <Strip
-          label="Made from"
+          label={t("details.madeFrom")}
           items={[...(details.data.parent ? [details.data.parent] : []), ...details.data.references]}
         />
-        <Strip label="Made from it" items={details.data.children} />
+        <Strip label={t("details.madeFromIt")} items={details.data.children} />
       </dl>
       <fieldset className="flex flex-col gap-2">
-        <legend className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">Boards</legend>
+        <legend className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">
+          {t("details.boards")}
+        </legend>
         {boards.length === 0 ? (
-          <p className="text-sm text-ink-muted">No boards yet: make one with New board.</p>
+          <p className="text-sm text-ink-muted">{t("details.noBoards")}</p>
         ) : (
           boards.map((board) => (
             <label key={board.id} className="flex items-center gap-2 text-sm">
@@ -193,7 +229,7 @@ function DetailsBody({
                 disabled={update.isPending}
                 onChange={() => toggleBoard(board.id)}
               />
-              {board.name}
+              <span data-user-text>{board.name}</span>
             </label>
           ))
         )}

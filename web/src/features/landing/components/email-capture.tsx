@@ -1,12 +1,16 @@
 import { CircleAlert, CircleCheck, Mail } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { preloadNewsletter, useSubscribeNewsletter } from "../api/use-subscribe-newsletter";
 
-type Status = { kind: "success" | "error"; text: string } | null;
+/** What the box says under the field: our own words, or the server's (shown through the catalogue). */
+type Status = { kind: "success" | "error"; text: string; fromServer: boolean } | null;
 
 export function EmailCapture() {
+  const { t } = useTranslation("landing");
   const [email, setEmail] = useState("");
   const [status, setStatus] = useState<Status>(null);
   const subscribe = useSubscribeNewsletter();
@@ -16,16 +20,17 @@ export function EmailCapture() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (email.trim() === "") {
-      setStatus({ kind: "error", text: "Please enter your email address" });
+      setStatus({ kind: "error", text: t("email.required"), fromServer: false });
       return;
     }
     setStatus(null);
     subscribe.mutate(email, {
       onSuccess: (response) => {
-        setStatus({ kind: "success", text: response.message });
+        setStatus({ kind: "success", text: translateServerMessage(response.message), fromServer: true });
         setEmail("");
       },
-      onError: (error) => setStatus({ kind: "error", text: errorMessage(error) }),
+      onError: (error) =>
+        setStatus({ kind: "error", text: translateServerMessage(errorMessage(error)), fromServer: true }),
     });
   };
 
@@ -38,17 +43,12 @@ export function EmailCapture() {
           <span className="grid size-12 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
             <Mail aria-hidden="true" className="size-6" />
           </span>
-          <h3 className="mt-6 text-2xl font-semibold tracking-tight sm:text-3xl">
-            Get early access to new worlds
-          </h3>
-          <p className="mt-3 leading-7 text-ink-muted">
-            Be first to try new narrators, styles and motion features. One email a month, and you can leave
-            whenever you like.
-          </p>
+          <h3 className="mt-6 text-2xl font-semibold tracking-tight sm:text-3xl">{t("email.title")}</h3>
+          <p className="mt-3 leading-7 text-ink-muted">{t("email.lede")}</p>
         </div>
-        <form noValidate onSubmit={onSubmit} aria-label="Early access sign-up">
+        <form noValidate onSubmit={onSubmit} aria-label={t("email.form")}>
           <label htmlFor={inputId} className="text-sm font-medium">
-            Email address
+            {t("email.label")}
           </label>
           <div className="mt-2 flex flex-col gap-3 sm:flex-row">
             <input
@@ -57,7 +57,7 @@ export function EmailCapture() {
               name="email"
               autoComplete="email"
               inputMode="email"
-              placeholder="you@example.com"
+              placeholder={t("email.placeholder")}
               value={email}
               onChange={(event) => setEmail(event.target.value)}
               onFocus={preloadNewsletter}
@@ -66,7 +66,7 @@ export function EmailCapture() {
               className="h-12 min-w-0 flex-1 rounded-xl border border-line bg-canvas px-4 text-base text-ink shadow-inner transition duration-200 outline-none placeholder:text-ink-muted/80 focus:border-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 aria-invalid:border-danger"
             />
             <Button type="submit" loading={subscribe.isPending}>
-              Get Early Access
+              {t("email.submit")}
             </Button>
           </div>
           <p
@@ -82,7 +82,7 @@ export function EmailCapture() {
             {status?.kind === "error" ? (
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             ) : null}
-            {status?.text}
+            {status?.fromServer ? <span data-server-text>{status.text}</span> : status?.text}
           </p>
         </form>
       </div>

@@ -1,5 +1,5 @@
 // The landing page's artwork: the project's own SVG scenes (drawn by web/scripts/generate-art.mjs),
-// each with the alternative text a screen reader gets.
+// each with the alternative text a screen reader gets (the landing namespace's `art`).
 import castleDragon from "../../../assets/art/castle-dragon.svg";
 import desertRuins from "../../../assets/art/desert-ruins.svg";
 import floatingIsles from "../../../assets/art/floating-isles.svg";
@@ -11,55 +11,30 @@ import prototypeHeadphones from "../../../assets/art/prototype-headphones.svg";
 import rpgDungeon from "../../../assets/art/rpg-dungeon.svg";
 import starRelic from "../../../assets/art/star-relic.svg";
 import wandererPortrait from "../../../assets/art/wanderer-portrait.svg";
+import { i18n } from "../../../i18n/i18n";
 
 export interface Artwork {
   src: string;
   alt: string;
 }
 
-export const art = {
-  castleDragon: {
-    src: castleDragon,
-    alt: "A dragon silhouette crosses a full moon above a castle with lit windows, pine hills under a violet nebula",
-  },
-  neonCity: {
-    src: neonCity,
-    alt: "A rain-soaked neon city at midnight, glowing signs reflected on the wet avenue",
-  },
-  lanternForest: {
-    src: lanternForest,
-    alt: "Lanterns hang among tall trees in a misty forest, a moonlit path winding between them",
-  },
-  starRelic: {
-    src: starRelic,
-    alt: "A glowing crystal relic floats above a rune-carved plinth, circled by orbiting rings",
-  },
-  wandererPortrait: {
-    src: wandererPortrait,
-    alt: "Portrait of a hooded wanderer with glowing eyes, rim-lit in teal and amber",
-  },
-  nebulaPeaks: {
-    src: nebulaPeaks,
-    alt: "Snow-capped peaks under a vast pink and cyan nebula, mirrored in a still lake",
-  },
-  oceanLighthouse: {
-    src: oceanLighthouse,
-    alt: "A lighthouse beam cuts through a storm as lightning strikes over breaking waves",
-  },
-  rpgDungeon: {
-    src: rpgDungeon,
-    alt: "An adventurer stands in a glowing dungeon archway between two torches, runes shining overhead",
-  },
-  prototypeHeadphones: {
-    src: prototypeHeadphones,
-    alt: "A concept render of violet headphones on a podium, with design annotations around it",
-  },
-  desertRuins: {
-    src: desertRuins,
-    alt: "A caravan crosses pink dunes under twin suns toward ancient broken columns",
-  },
-  floatingIsles: {
-    src: floatingIsles,
-    alt: "Floating islands with waterfalls and a small tower drift above a sea of clouds",
-  },
-} satisfies Record<string, Artwork>;
+const SOURCES = {
+  castleDragon,
+  neonCity,
+  lanternForest,
+  starRelic,
+  wandererPortrait,
+  nebulaPeaks,
+  oceanLighthouse,
+  rpgDungeon,
+  prototypeHeadphones,
+  desertRuins,
+  floatingIsles,
+};
+
+export type ArtName = keyof typeof SOURCES;
+
+/** One scene and its alternative text, in the interface's language (read when drawn, never at load). */
+export function art(name: ArtName): Artwork {
+  return { src: SOURCES[name], alt: i18n.t(`landing:art.${name}`) };
+}

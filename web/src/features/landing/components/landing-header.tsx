@@ -1,18 +1,16 @@
 import { Menu, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { iconButtonClasses } from "../../../components/button-classes";
 import { Wordmark } from "../../../components/wordmark";
 import { ThemeToggle } from "../../../shared/theme-toggle";
 import { useActiveSection } from "./use-active-section";
 
-export const SECTION_LINKS = [
-  { id: "features", label: "Features" },
-  { id: "studio", label: "Studio" },
-  { id: "gallery", label: "Gallery" },
-] as const;
+/** The sections the header links to; each one's name is `landing:sections.<id>`. */
+export const SECTION_LINKS = ["features", "studio", "gallery"] as const;
 
-const SECTION_IDS = SECTION_LINKS.map((link) => link.id);
+const SECTION_IDS = SECTION_LINKS;
 
 function linkClasses(active: boolean): string {
   return `rounded-lg px-4 py-2 text-sm font-medium transition duration-200 ${
@@ -21,6 +19,7 @@ function linkClasses(active: boolean): string {
 }
 
 export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
+  const { t } = useTranslation("landing");
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -40,38 +39,38 @@ export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
   return (
     <header className="fixed inset-x-0 top-0 z-50 border-b border-line/70 bg-canvas/80 backdrop-blur-xl supports-[backdrop-filter]:bg-canvas/65">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
-        <a href="#top" className="rounded-lg" aria-label="Storyverse, back to top">
+        <a href="#top" className="rounded-lg" aria-label={t("header.backToTop")}>
           <Wordmark />
         </a>
 
-        <nav aria-label="Sections" className="mx-auto hidden md:block">
+        <nav aria-label={t("header.sections")} className="mx-auto hidden md:block">
           <ul className="flex items-center gap-1">
-            {SECTION_LINKS.map((link) => (
-              <li key={link.id}>
+            {SECTION_LINKS.map((id) => (
+              <li key={id}>
                 <a
-                  href={`#${link.id}`}
-                  className={linkClasses(activeSection === link.id)}
-                  aria-current={activeSection === link.id ? "location" : undefined}
+                  href={`#${id}`}
+                  className={linkClasses(activeSection === id)}
+                  aria-current={activeSection === id ? "location" : undefined}
                 >
-                  {link.label}
+                  {t(`sections.${id}`)}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
 
-        <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <div className="ms-auto flex items-center gap-2 md:ms-0">
           <ThemeToggle />
           <div className="hidden md:block">
             <Button size="sm" onClick={onGetStarted}>
-              Get Started
+              {t("header.getStarted")}
             </Button>
           </div>
           <button
             ref={menuButton}
             type="button"
             className={`${iconButtonClasses} md:hidden`}
-            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            aria-label={menuOpen ? t("header.closeMenu") : t("header.openMenu")}
             aria-expanded={menuOpen}
             aria-controls={menuId}
             onClick={() => setMenuOpen((open) => !open)}
@@ -90,16 +89,16 @@ export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
         hidden={!menuOpen}
         className="border-t border-line/70 bg-canvas/95 shadow-lifted md:hidden"
       >
-        <nav aria-label="Menu" className="mx-auto max-w-7xl px-4 pt-2 pb-4 sm:px-6">
+        <nav aria-label={t("header.menu")} className="mx-auto max-w-7xl px-4 pt-2 pb-4 sm:px-6">
           <ul className="flex flex-col">
-            {SECTION_LINKS.map((link) => (
-              <li key={link.id}>
+            {SECTION_LINKS.map((id) => (
+              <li key={id}>
                 <a
-                  href={`#${link.id}`}
+                  href={`#${id}`}
                   className="flex h-12 items-center rounded-xl px-4 text-base font-medium text-ink hover:bg-surface-2"
                   onClick={() => setMenuOpen(false)}
                 >
-                  {link.label}
+                  {t(`sections.${id}`)}
                 </a>
               </li>
             ))}
@@ -111,7 +110,7 @@ export function LandingHeader({ onGetStarted }: { onGetStarted: () => void }) {
               onGetStarted();
             }}
           >
-            Get Started
+            {t("header.getStarted")}
           </Button>
         </nav>
       </div>

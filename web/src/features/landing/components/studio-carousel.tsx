@@ -1,6 +1,7 @@
 // The Studio showcase's image carousel: it advances every 2 seconds, with a dot per slide and a pause
 // button (the rotation rules are useCarousel's).
 import { Pause, Play } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { CarouselDots } from "../../../components/carousel-dots";
 import { useCarousel } from "../../../components/use-carousel";
@@ -19,16 +20,13 @@ interface StudioCarouselProps {
   label?: string;
 }
 
-export function StudioCarousel({
-  slides,
-  intervalMs = CAROUSEL_INTERVAL_MS,
-  label = "Studio showcase",
-}: StudioCarouselProps) {
+export function StudioCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS, label }: StudioCarouselProps) {
+  const { t } = useTranslation("landing");
   const carousel = useCarousel(slides.length, intervalMs);
   const { active, slidesId } = carousel;
 
   return (
-    <section {...carousel.rootProps} aria-label={label}>
+    <section {...carousel.rootProps} aria-label={label ?? t("carousel.label")}>
       <div
         {...carousel.slidesProps}
         className="relative aspect-[16/10] overflow-hidden rounded-2xl bg-surface-2"
@@ -76,7 +74,7 @@ export function StudioCarousel({
           }
         >
           <span className="sr-only sm:not-sr-only">
-            {carousel.paused ? "Play slideshow" : "Pause slideshow"}
+            {carousel.paused ? t("carousel.play") : t("carousel.pause")}
           </span>
         </Button>
         <CarouselDots carousel={carousel} slides={slides} tone="on-page" />

@@ -1,25 +1,32 @@
 import { ArrowRight, ImagePlus, Layers, MessageSquareText, Repeat2, Sparkles } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
-import { art } from "./landing-art";
+import { type ArtName, art } from "./landing-art";
 import { SectionHeading } from "./section-heading";
 import { type CarouselSlide, StudioCarousel } from "./studio-carousel";
 
-const SLIDES: CarouselSlide[] = [
-  { ...art.neonCity, title: "Neon Metropolis", meta: "Batch of 4 · 2K · rain, midnight, cinematic" },
-  { ...art.lanternForest, title: "Lantern Forest", meta: "2K · volumetric fog, warm lanterns" },
-  { ...art.starRelic, title: "Relic of the Ninth Star", meta: "Batch of 2 · 2K · from 3 reference images" },
-  { ...art.wandererPortrait, title: "The Wanderer", meta: "2K · character sheet, rim light" },
-  { ...art.desertRuins, title: "Twin Suns Caravan", meta: "Batch of 3 · 2K · golden hour" },
-];
+const SLIDES = [
+  { art: "neonCity", key: "neonCity" },
+  { art: "lanternForest", key: "lanternForest" },
+  { art: "starRelic", key: "starRelic" },
+  { art: "wandererPortrait", key: "wanderer" },
+  { art: "desertRuins", key: "caravan" },
+] as const satisfies readonly { art: ArtName; key: string }[];
 
 const POINTS = [
-  { icon: Layers, text: "Batches of one to four images from a single prompt" },
-  { icon: ImagePlus, text: "Up to 10 input images: upload, paste or pick from your gallery" },
-  { icon: MessageSquareText, text: "An advisor chat that sharpens your prompt before you spend a credit" },
-  { icon: Repeat2, text: "Select any result and reuse it as the next input" },
-];
+  { icon: Layers, key: "batches" },
+  { icon: ImagePlus, key: "inputs" },
+  { icon: MessageSquareText, key: "advisor" },
+  { icon: Repeat2, key: "reuse" },
+] as const;
 
 export function StudioSection({ onGetStarted }: { onGetStarted: () => void }) {
+  const { t } = useTranslation("landing");
+  const slides: CarouselSlide[] = SLIDES.map((slide) => ({
+    ...art(slide.art),
+    title: t(`studio.slides.${slide.key}.title`),
+    meta: t(`studio.slides.${slide.key}.meta`),
+  }));
   return (
     <section
       id="studio"
@@ -28,22 +35,26 @@ export function StudioSection({ onGetStarted }: { onGetStarted: () => void }) {
     >
       <div className="mx-auto grid max-w-7xl grid-cols-1 items-center gap-16 px-4 sm:px-6 lg:grid-cols-[0.9fr_1.1fr] lg:px-8">
         <div>
-          <SectionHeading id="studio-title" eyebrow="Studio" title="Direct Every Frame" align="left">
-            Describe a shot and Studio paints it in 2K. Feed it your own references to keep characters,
-            artifacts and products consistent from one image to the next.
+          <SectionHeading
+            id="studio-title"
+            eyebrow={t("studio.eyebrow")}
+            title={t("studio.title")}
+            align="left"
+          >
+            {t("studio.lede")}
           </SectionHeading>
           <ul className="mt-8 flex flex-col gap-4">
-            {POINTS.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-start gap-4">
+            {POINTS.map(({ icon: Icon, key }) => (
+              <li key={key} className="flex items-start gap-4">
                 <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent-ink">
                   <Icon aria-hidden="true" className="size-5" />
                 </span>
-                <span className="pt-2 leading-6">{text}</span>
+                <span className="pt-2 leading-6">{t(`studio.points.${key}`)}</span>
               </li>
             ))}
           </ul>
           <Button variant="secondary" className="mt-10" onClick={onGetStarted}>
-            Open the Studio
+            {t("studio.open")}
             <ArrowRight aria-hidden="true" className="size-4" />
           </Button>
         </div>
@@ -57,18 +68,16 @@ export function StudioSection({ onGetStarted }: { onGetStarted: () => void }) {
             <div aria-hidden="true" className="mb-4 flex flex-wrap items-center gap-2">
               <div className="flex h-12 min-w-0 flex-1 basis-64 items-center gap-3 rounded-xl border border-line bg-surface-2 px-4 text-sm">
                 <Sparkles className="size-4 shrink-0 text-accent-ink" />
-                <span className="truncate text-ink-muted">
-                  A neon metropolis at midnight, rain on the streets, cinematic lighting
-                </span>
+                <span className="truncate text-ink-muted">{t("studio.mock.prompt")}</span>
               </div>
               <span className="inline-flex h-12 items-center rounded-xl border border-line px-4 text-sm font-medium">
-                Batch 4
+                {t("studio.mock.batch")}
               </span>
               <span className="bg-primary-gradient inline-flex h-12 items-center rounded-xl px-5 text-sm font-semibold text-white">
-                Generate
+                {t("studio.mock.generate")}
               </span>
             </div>
-            <StudioCarousel slides={SLIDES} />
+            <StudioCarousel slides={slides} />
           </div>
         </div>
       </div>

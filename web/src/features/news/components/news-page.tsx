@@ -19,8 +19,9 @@ import {
   Sparkles,
   WandSparkles,
 } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
-import { creditLabel } from "../../../lib/credits";
+import { formatCreditAmount, formatNumber } from "../../../i18n/format";
 
 export type NewsDestination = "stories" | "studio" | "library" | "subscription";
 
@@ -28,89 +29,42 @@ interface NewsPageProps {
   onOpen: (destination: NewsDestination) => void;
 }
 
-const PRICES: { icon: LucideIcon; label: string; cost: number; per: string }[] = [
-  { icon: MessageCircle, label: "Chat message", cost: CREDIT_COSTS.chat, per: "per message" },
-  { icon: ImageIcon, label: "Image", cost: CREDIT_COSTS.image, per: "per 2K image" },
-  { icon: Clapperboard, label: "Video", cost: CREDIT_COSTS.video, per: "per 5-second clip" },
-];
+const PRICES = [
+  { icon: MessageCircle, key: "chat", cost: CREDIT_COSTS.chat },
+  { icon: ImageIcon, key: "image", cost: CREDIT_COSTS.image },
+  { icon: Clapperboard, key: "video", cost: CREDIT_COSTS.video },
+] as const satisfies readonly { icon: LucideIcon; key: string; cost: number }[];
 
-const FEATURES: {
-  icon: LucideIcon;
-  title: string;
-  text: string;
-  destination: NewsDestination;
-  action: string;
-}[] = [
-  {
-    icon: BookOpenText,
-    title: "Stories",
-    text: "Named, persistent adventures, like saved games. Each story keeps its title, its context, its chat with the AI narrator and a canvas showing the latest scene as a 2K image or a 5-second cinematic clip.",
-    destination: "stories",
-    action: "Open Stories",
-  },
-  {
-    icon: WandSparkles,
-    title: "Studio",
-    text: "Image creation in batches of one to four. Bring up to 10 input images by upload, paste or from your gallery, reuse earlier results as inputs, and ask the advisor chat when a prompt needs work.",
-    destination: "studio",
-    action: "Open Studio",
-  },
-  {
-    icon: Images,
-    title: "Gallery",
-    text: "Every image and video you generate, newest first, with the story it came from. Open any piece in the lightbox, step through with the arrow keys and download the original.",
-    destination: "library",
-    action: "Open Gallery",
-  },
-];
+const FEATURES = [
+  { icon: BookOpenText, key: "stories", destination: "stories" },
+  { icon: WandSparkles, key: "studio", destination: "studio" },
+  { icon: Images, key: "gallery", destination: "library" },
+] as const satisfies readonly { icon: LucideIcon; key: string; destination: NewsDestination }[];
 
-const STEPS: { title: string; text: string }[] = [
-  {
-    title: "Create a story",
-    text: "In Stories, choose Create New Story, give it a name and, if you like, a context that sets the scene and the style of the first image.",
-  },
-  {
-    title: "Talk to the narrator",
-    text: "Type what your character does. Chat mode moves the story on in words; image mode also paints the scene in 2K.",
-  },
-  {
-    title: "Bring a moment to life",
-    text: "Switch to video mode for a 5-second cinematic clip of the scene. It appears on the canvas and in your gallery.",
-  },
-  {
-    title: "Refine in the Studio",
-    text: "Generate variations in batches, feed in reference images and reuse the results you like best.",
-  },
-];
+const STEPS = ["create", "talk", "bring", "refine"] as const;
 
-const TIPS: string[] = [
-  "Select earlier images in a story (they turn yellow) to keep a character or an artifact consistent in the next scene.",
-  "Be specific about light, lens and mood: “golden hour, low angle, mist over the river” beats “a nice river”.",
-  "Use chat mode to plan a scene cheaply, then switch to image or video mode when it is ready to be seen.",
-  "Press Enter to send and Shift+Enter for a new line.",
-  "Not sure how to phrase a prompt? Ask the advisor in the Studio.",
-];
-
-function credits(amount: number): string {
-  return `${amount.toFixed(1)} ${creditLabel(amount)}`;
-}
+const TIPS = ["select", "specific", "plan", "keys", "advisor"] as const;
 
 export function NewsPage({ onOpen }: NewsPageProps) {
+  const { t } = useTranslation("news");
+  /** "0.5 credits", "3.0 credits": prices keep their one decimal. */
+  const credits = (amount: number) =>
+    t("credits", {
+      count: amount,
+      amount: formatNumber(amount, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    });
   return (
     <div className="px-4 pb-16 text-ink sm:px-6 lg:px-8">
       <div className="mx-auto max-w-5xl">
         <header className="pt-10 pb-8 sm:pt-12">
           <p className="inline-flex items-center gap-2 rounded-full border border-line bg-surface px-3 py-1 text-xs font-semibold text-accent-ink shadow-soft">
             <CalendarClock aria-hidden="true" className="size-3.5" />
-            Updated weekly
+            {t("header.badge")}
           </p>
           <h1 id="view-title" className="mt-4 text-3xl font-semibold tracking-tight sm:text-4xl">
-            Updates &amp; News
+            {t("header.title")}
           </h1>
-          <p className="mt-3 max-w-2xl text-lg leading-8 text-ink-muted">
-            What's new in Storyverse, what everything costs and how to get the most out of it. This page is
-            updated weekly.
-          </p>
+          <p className="mt-3 max-w-2xl text-lg leading-8 text-ink-muted">{t("header.lede")}</p>
         </header>
 
         <section
@@ -121,48 +75,53 @@ export function NewsPage({ onOpen }: NewsPageProps) {
             <div>
               <h2 id="news-credits" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
                 <Coins aria-hidden="true" className="size-5 text-accent-ink" />
-                Credit prices
+                {t("prices.title")}
               </h2>
               <p className="mt-1 text-sm text-ink-muted">
-                You pay per item, times how many you ask for: four images cost{" "}
-                {credits(CREDIT_COSTS.image * 4)}.
+                {t("prices.lede", { fourImages: credits(CREDIT_COSTS.image * 4) })}
               </p>
             </div>
             <p className="inline-flex items-center gap-2 self-start rounded-full bg-success/10 px-3 py-1 text-sm font-semibold text-success sm:self-auto">
               <Gift aria-hidden="true" className="size-4" />
-              {NEW_ACCOUNT_CREDITS} free credits for every new account
+              {t("prices.freeCredits", { count: NEW_ACCOUNT_CREDITS })}
             </p>
           </div>
           <ul className="mt-6 grid grid-cols-1 gap-3 sm:grid-cols-3">
-            {PRICES.map(({ icon: Icon, label, cost, per }) => (
-              <li key={label} className="flex items-center gap-4 rounded-2xl bg-surface-2 p-4">
+            {PRICES.map(({ icon: Icon, key, cost }) => (
+              <li key={key} className="flex items-center gap-4 rounded-2xl bg-surface-2 p-4">
                 <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent-ink">
                   <Icon aria-hidden="true" className="size-5" />
                 </span>
                 <div>
-                  <p className="text-sm font-medium text-ink-muted">{label}</p>
+                  <p className="text-sm font-medium text-ink-muted">{t(`prices.items.${key}.label`)}</p>
                   <p className="text-lg font-semibold">{credits(cost)}</p>
-                  <p className="text-xs text-ink-muted">{per}</p>
+                  <p className="text-xs text-ink-muted">{t(`prices.items.${key}.per`)}</p>
                 </div>
               </li>
             ))}
           </ul>
 
-          <h3 className="mt-8 text-base font-semibold">Credit packs</h3>
-          <p className="mt-1 text-sm text-ink-muted">One-time purchases. Credits you buy never expire.</p>
+          <h3 className="mt-8 text-base font-semibold">{t("packs.title")}</h3>
+          <p className="mt-1 text-sm text-ink-muted">{t("packs.lede")}</p>
           <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-3">
             {CREDIT_PACKS.map((pack) => (
               <li
                 key={pack.name}
                 className="flex flex-col rounded-2xl border border-line p-4 transition duration-200 hover:border-accent-400/60"
               >
-                <p className="text-sm font-semibold">{pack.name}</p>
-                <p className="mt-2 text-3xl font-semibold tracking-tight">${pack.price_usd}</p>
+                <p className="text-sm font-semibold">{t(`packs.names.${pack.id}`)}</p>
+                <p className="mt-2 text-3xl font-semibold tracking-tight">
+                  {formatNumber(pack.price_usd, {
+                    style: "currency",
+                    currency: "USD",
+                    minimumFractionDigits: 0,
+                  })}
+                </p>
                 <p className="mt-1 text-sm text-ink-muted">
-                  {pack.credits} credits
+                  {formatCreditAmount(pack.credits)}
                   {pack.bonus_credits > 0 ? (
-                    <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">
-                      +{pack.bonus_credits} bonus
+                    <span className="ms-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">
+                      {t("packs.bonus", { bonus: formatNumber(pack.bonus_credits) })}
                     </span>
                   ) : null}
                 </p>
@@ -170,32 +129,34 @@ export function NewsPage({ onOpen }: NewsPageProps) {
             ))}
           </ul>
           <Button variant="secondary" size="sm" className="mt-6" onClick={() => onOpen("subscription")}>
-            Manage Credits
+            {t("manageCredits")}
             <ArrowRight aria-hidden="true" className="size-4" />
           </Button>
         </section>
 
         <section aria-labelledby="news-features" className="mt-12">
           <h2 id="news-features" className="text-xl font-semibold tracking-tight">
-            What you can do
+            {t("features.title")}
           </h2>
           <ul className="mt-6 grid grid-cols-1 gap-4 md:grid-cols-3">
-            {FEATURES.map(({ icon: Icon, title, text, destination, action }) => (
+            {FEATURES.map(({ icon: Icon, key, destination }) => (
               <li
-                key={title}
+                key={key}
                 className="flex flex-col rounded-3xl border border-line bg-surface p-6 shadow-soft"
               >
                 <span className="bg-primary-gradient grid size-11 place-items-center rounded-xl text-white">
                   <Icon aria-hidden="true" className="size-5" />
                 </span>
-                <h3 className="mt-5 text-lg font-semibold">{title}</h3>
-                <p className="mt-2 flex-1 text-sm leading-6 text-ink-muted">{text}</p>
+                <h3 className="mt-5 text-lg font-semibold">{t(`features.items.${key}.title`)}</h3>
+                <p className="mt-2 flex-1 text-sm leading-6 text-ink-muted">
+                  {t(`features.items.${key}.text`)}
+                </p>
                 <button
                   type="button"
                   onClick={() => onOpen(destination)}
                   className="mt-5 inline-flex items-center gap-2 self-start rounded-lg text-sm font-semibold text-accent-ink hover:underline"
                 >
-                  {action}
+                  {t(`features.items.${key}.action`)}
                   <ArrowRight aria-hidden="true" className="size-4" />
                 </button>
               </li>
@@ -210,20 +171,20 @@ export function NewsPage({ onOpen }: NewsPageProps) {
           >
             <h2 id="news-start" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
               <Sparkles aria-hidden="true" className="size-5 text-accent-ink" />
-              Quick start
+              {t("steps.title")}
             </h2>
             <ol className="mt-6 flex flex-col gap-5">
               {STEPS.map((step, index) => (
-                <li key={step.title} className="flex gap-4">
+                <li key={step} className="flex gap-4">
                   <span
                     aria-hidden="true"
                     className="grid size-8 shrink-0 place-items-center rounded-full bg-accent-soft text-sm font-semibold text-accent-ink"
                   >
-                    {index + 1}
+                    {formatNumber(index + 1)}
                   </span>
                   <div>
-                    <h3 className="font-semibold">{step.title}</h3>
-                    <p className="mt-1 text-sm leading-6 text-ink-muted">{step.text}</p>
+                    <h3 className="font-semibold">{t(`steps.items.${step}.title`)}</h3>
+                    <p className="mt-1 text-sm leading-6 text-ink-muted">{t(`steps.items.${step}.text`)}</p>
                   </div>
                 </li>
               ))}
@@ -236,13 +197,13 @@ export function NewsPage({ onOpen }: NewsPageProps) {
           >
             <h2 id="news-tips" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
               <Lightbulb aria-hidden="true" className="size-5 text-accent-ink" />
-              Tips
+              {t("tips.title")}
             </h2>
             <ul className="mt-6 flex flex-col gap-4">
               {TIPS.map((tip) => (
                 <li key={tip} className="flex gap-3 text-sm leading-6 text-ink-muted">
                   <span aria-hidden="true" className="mt-2 size-1.5 shrink-0 rounded-full bg-accent-500" />
-                  {tip}
+                  {t(`tips.items.${tip}`)}
                 </li>
               ))}
             </ul>
@@ -258,13 +219,9 @@ export function NewsPage({ onOpen }: NewsPageProps) {
           </span>
           <div className="flex-1">
             <h2 id="news-support" className="text-lg font-semibold text-ink">
-              Support and billing
+              {t("support.title")}
             </h2>
-            <p className="mt-1 text-sm leading-6 text-ink">
-              Questions about your account, credits or a payment? Open the profile in the sidebar or the
-              account menu (your initial, top right) and choose Manage Credits: support and billing are both
-              reached from there.
-            </p>
+            <p className="mt-1 text-sm leading-6 text-ink">{t("support.text")}</p>
           </div>
         </section>
       </div>

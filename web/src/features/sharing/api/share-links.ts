@@ -18,6 +18,7 @@ import {
   shareLinkResponseSchema,
 } from "@storyverse/contract/sharing";
 import { apiDownload, apiRequest } from "../../../lib/api-client";
+import { ApiError } from "../../../lib/api-errors";
 
 const sharePath = (storyId: string) => `/api/stories/${encodeURIComponent(storyId)}/share`;
 
@@ -103,7 +104,8 @@ export async function downloadStoryExport(
       })
     ).export;
   }
-  if (job.status === "failed") throw new Error(job.error ?? EXPORT_FAILED_MESSAGE);
+  // The job's own reason is the server's words: shown (translated) as a failed call's detail would be.
+  if (job.status === "failed") throw new ApiError(502, job.error ?? EXPORT_FAILED_MESSAGE, true);
   onProgress(100, null);
   const { blob, filename } = await apiDownload(`${exportsPath(storyId)}/${job.id}/file`);
   const objectUrl = URL.createObjectURL(blob);

@@ -6,10 +6,13 @@ import type { Story } from "@storyverse/contract/stories";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Share2 } from "lucide-react";
 import { type ComponentType, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
 import { inputClasses } from "../../../components/text-field";
+import { formatNumber } from "../../../i18n/format";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import {
   createShareLink,
@@ -21,11 +24,7 @@ import {
 } from "../api/share-links";
 import { FilmSection } from "./film-section";
 
-const FORMATS: { format: ExportFormat; label: string }[] = [
-  { format: "md", label: "Markdown (.zip)" },
-  { format: "epub", label: "EPUB book" },
-  { format: "pdf", label: "PDF" },
-];
+const FORMATS: ExportFormat[] = ["md", "epub", "pdf"];
 
 /** A section another feature adds to the dialog (the story backup, from the stories feature). */
 export type ShareDialogSection = ComponentType<{
@@ -41,12 +40,13 @@ interface ShareExportDialogProps {
 }
 
 export function ShareExportDialog({ story, onClose, backupSection }: ShareExportDialogProps) {
+  const { t } = useTranslation("sharing");
   return (
     <Modal
       open={story !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="Share & export"
-      description="Keep the story as a book, or let friends read it with a link."
+      title={t("dialog.title")}
+      description={t("dialog.description")}
       icon={<Share2 className="size-5" />}
     >
       {story ? <ShareExportBody key={story.id} storyId={story.id} BackupSection={backupSection} /> : null}
@@ -55,6 +55,7 @@ export function ShareExportDialog({ story, onClose, backupSection }: ShareExport
 }
 
 function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSection: ShareDialogSection }) {
+  const { t } = useTranslation("sharing");
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [progress, setProgress] = useState(0);
@@ -85,10 +86,10 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
       <FormAlert message={error} />
       <section aria-labelledby="export-heading" className="flex flex-col gap-3">
         <h3 id="export-heading" className="text-sm font-semibold">
-          Export
+          {t("export.title")}
         </h3>
         <div className="flex flex-wrap gap-2">
-          {FORMATS.map(({ format, label }) => (
+          {FORMATS.map((format) => (
             <Button
               key={format}
               variant="secondary"
@@ -98,7 +99,7 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
               icon={<Download aria-hidden="true" className="size-4" />}
               onClick={() => void download(format)}
             >
-              {label}
+              {t(`export.formats.${format}`)}
             </Button>
           ))}
         </div>
@@ -112,25 +113,31 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
             onChange={(event) => setReadAlong(event.target.checked)}
           />
           <span>
-            Read-along (narrated)
+            {t("export.readAlong")}
             <span className="block text-xs text-ink-muted">
-              The EPUB book reads the story aloud, highlighting each sentence, in e-readers that support it.
-              Free with the offline voice; a paid voice costs the narration price per 1,000 characters.
+              {t("export.readAlongHint", { characters: formatNumber(1000) })}
             </span>
           </span>
         </label>
         {exporting ? (
           <div className="flex flex-col gap-1">
             <progress
-              aria-label="Export progress"
+              aria-label={t("export.progress")}
               max={100}
               value={progress}
               className="h-2 w-full accent-accent-500"
             />
             <p className="text-xs text-ink-muted" aria-live="polite">
-              Preparing your {FORMATS.find((item) => item.format === exporting)?.label}… {progress}%
+              {t("export.preparing", {
+                format: t(`export.formats.${exporting}`),
+                percent: formatNumber(progress / 100, { style: "percent" }),
+              })}
             </p>
-            {step ? <p className="text-xs text-ink-muted">{step}</p> : null}
+            {step ? (
+              <p className="text-xs text-ink-muted" data-server-text>
+                {translateServerMessage(step)}
+              </p>
+            ) : null}
           </div>
         ) : null}
       </section>
@@ -148,6 +155,7 @@ function ShareLinkSection({
   storyId: string;
   onError: (message: string | null) => void;
 }) {
+  const { t } = useTranslation("sharing");
   const queryClient = useQueryClient();
   const link = useQuery({ queryKey: shareLinkKey(storyId), queryFn: () => fetchShareLink(storyId) });
   const [showUsername, setShowUsername] = useState(false);
@@ -184,32 +192,27 @@ function ShareLinkSection({
       await navigator.clipboard.writeText(url);
       setCopied(true);
     } catch {
-      onError("Could not copy. Select the link and copy it yourself.");
+      onError(t("link.copyFailed"));
     }
   };
 
   return (
     <section aria-labelledby="share-heading" className="flex flex-col gap-3">
       <h3 id="share-heading" className="text-sm font-semibold">
-        Share link
+        {t("link.title")}
       </h3>
-      <p className="text-sm text-ink-muted">
-        Anyone with the link can read this story and see its pictures and clips, without an account. Your
-        email is never shown.
-      </p>
+      <p className="text-sm text-ink-muted">{t("link.lede")}</p>
       {takenDown ? (
         <div role="status" className="rounded-xl border border-danger/40 bg-danger/5 p-3 text-sm">
-          <p className="font-semibold">An administrator took this story's link down.</p>
-          <p className="mt-1 break-words">Reason: {takenDown.reason}</p>
-          <p className="mt-1 text-ink-muted">
-            The link no longer works, and this story cannot be shared again.
-          </p>
+          <p className="font-semibold">{t("link.takenDown")}</p>
+          <p className="mt-1 break-words">{t("link.takenDownReason", { reason: takenDown.reason })}</p>
+          <p className="mt-1 text-ink-muted">{t("link.takenDownNote")}</p>
         </div>
       ) : url ? (
         <div className="flex gap-2">
           <input
             readOnly
-            aria-label="Share link"
+            aria-label={t("link.title")}
             value={url}
             className={inputClasses}
             onFocus={(event) => event.currentTarget.select()}
@@ -220,14 +223,11 @@ function ShareLinkSection({
             icon={<Copy aria-hidden="true" className="size-4" />}
             onClick={() => void copy()}
           >
-            {copied ? "Copied" : "Copy link"}
+            {copied ? t("link.copied") : t("link.copy")}
           </Button>
         </div>
       ) : live ? (
-        <p className="text-sm">
-          A share link is live, made before links could be shown again. Make a new link to copy it; the old
-          one then stops working.
-        </p>
+        <p className="text-sm">{t("link.liveHidden")}</p>
       ) : null}
       {takenDown ? null : (
         <>
@@ -238,15 +238,15 @@ function ShareLinkSection({
               checked={showUsername}
               onChange={(event) => setShowUsername(event.target.checked)}
             />
-            Show my username on the shared page
+            {t("link.showUsername")}
           </label>
           <div className="flex flex-wrap gap-2">
             <Button size="sm" disabled={busy} loading={create.isPending} onClick={() => create.mutate()}>
-              {live ? "Make a new link" : "Create share link"}
+              {live ? t("link.makeNew") : t("link.create")}
             </Button>
             {live ? (
               <Button variant="secondary" size="sm" disabled={busy} onClick={() => revoke.mutate()}>
-                Revoke link
+                {t("link.revoke")}
               </Button>
             ) : null}
           </div>

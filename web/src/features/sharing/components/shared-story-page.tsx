@@ -12,17 +12,14 @@ import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from "@tan
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { BookOpenText, History } from "lucide-react";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { readOlderPage, showPage, usePageWindow } from "../../../shared/conversation/message-pages";
 import { LOAD_MARGIN_PX, WINDOWED_FROM } from "../../../shared/conversation/windowing";
 import { fetchSharedPage } from "../api/share-links";
-
-export const SHARE_GONE_MESSAGE = "This shared story does not exist or is no longer shared.";
-export const EARLIER_MESSAGES = "Earlier messages load as you scroll up";
-export const LOAD_EARLIER = "Show earlier messages";
-export const EARLIER_FAILED = "Could not load the earlier messages. Please try again.";
 
 /** The token of a /s/{token} address, or null for any other path. */
 export function shareTokenFromPath(pathname: string): string | null {
@@ -49,6 +46,7 @@ export function SharedStoryPage() {
 type Opened = { story: SharedStoryResponse; firstMedia: string | null };
 
 function SharedStoryReader() {
+  const { t } = useTranslation("sharing");
   const token = shareTokenFromPath(window.location.pathname) ?? "";
   const queryClient = useQueryClient();
   const key = sharedMessagesKey(token);
@@ -64,11 +62,7 @@ function SharedStoryReader() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const error = opened.error;
-  const message = error
-    ? error instanceof ApiError && error.status === 404
-      ? SHARE_GONE_MESSAGE
-      : errorMessage(error)
-    : null;
+  const gone = error instanceof ApiError && error.status === 404;
 
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-10 text-ink sm:px-6">
@@ -76,10 +70,14 @@ function SharedStoryReader() {
         <BookOpenText aria-hidden="true" className="size-4" />
         Storyverse
       </a>
-      {opened.isPending ? <p className="text-ink-muted">Loading the story…</p> : null}
-      {message ? (
+      {opened.isPending ? <p className="text-ink-muted">{t("sharedStory.loading")}</p> : null}
+      {gone ? (
         <p role="alert" className="text-lg">
-          {message}
+          {t("sharedStory.gone")}
+        </p>
+      ) : error ? (
+        <p role="alert" className="text-lg" data-server-text>
+          {translateServerMessage(errorMessage(error))}
         </p>
       ) : null}
       {opened.data ? <SharedStory token={token} opened={opened.data} /> : null}
@@ -89,6 +87,7 @@ function SharedStoryReader() {
 
 /** A scene picture at the size the page shows it; the first one on the page loads at once and first. */
 function ScenePicture({ message, first }: { message: SharedMessage; first: boolean }) {
+  const { t } = useTranslation("sharing");
   const picture = message.picture;
   const timing = first
     ? ({ loading: "eager", fetchPriority: "high" } as const)
@@ -97,7 +96,7 @@ function ScenePicture({ message, first }: { message: SharedMessage; first: boole
     return (
       <img
         src={message.image_url ?? undefined}
-        alt="The scene"
+        alt={t("sharedStory.scene")}
         {...timing}
         className="mt-3 w-full rounded-xl"
       />
@@ -110,7 +109,7 @@ function ScenePicture({ message, first }: { message: SharedMessage; first: boole
       sizes={SHARED_PICTURE_SIZES}
       width={picture.width}
       height={picture.height}
-      alt="The scene"
+      alt={t("sharedStory.scene")}
       decoding="async"
       {...timing}
       className="mt-3 h-auto w-full rounded-xl"
@@ -119,6 +118,7 @@ function ScenePicture({ message, first }: { message: SharedMessage; first: boole
 }
 
 function SharedStory({ token, opened }: { token: string; opened: Opened }) {
+  const { t } = useTranslation("sharing");
   const queryClient = useQueryClient();
   const key = sharedMessagesKey(token);
   const { story } = opened;
@@ -222,16 +222,28 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
   return (
     <article className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
-        <h1 className="text-3xl font-bold tracking-tight">{story.story.title}</h1>
-        {story.author ? <p className="text-sm text-ink-muted">A story by {story.author}</p> : null}
+        <h1 className="text-3xl font-bold tracking-tight" data-user-text>
+          {story.story.title}
+        </h1>
+        {story.author ? (
+          <p className="text-sm text-ink-muted">{t("sharedStory.author", { author: story.author })}</p>
+        ) : null}
         {story.story.context ? (
-          <Markdown className="text-ink-muted italic">{story.story.context}</Markdown>
+          <div data-user-text>
+            <Markdown className="text-ink-muted italic">{story.story.context}</Markdown>
+          </div>
         ) : null}
       </header>
-      {messages.length === 0 ? <p className="text-ink-muted">This story has no turns yet.</p> : null}
+      {messages.length === 0 ? <p className="text-ink-muted">{t("sharedStory.empty")}</p> : null}
       {hasOlder ? (
         <div className="flex flex-col items-center gap-2 text-center text-xs text-ink-faint">
-          <p>{olderFailed ? <span role="alert">{EARLIER_FAILED}</span> : EARLIER_MESSAGES}</p>
+          <p>
+            {olderFailed ? (
+              <span role="alert">{t("sharedStory.earlierFailed")}</span>
+            ) : (
+              t("sharedStory.earlier")
+            )}
+          </p>
           <Button
             variant="secondary"
             size="xs"
@@ -239,14 +251,14 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
             icon={<History aria-hidden="true" className="size-3.5" />}
             onClick={() => void loadOlder()}
           >
-            {LOAD_EARLIER}
+            {t("sharedStory.loadEarlier")}
           </Button>
         </div>
       ) : null}
       {rows ? (
         <ol
           ref={list}
-          aria-label="The story"
+          aria-label={t("sharedStory.list")}
           className="relative [overflow-anchor:none]"
           style={{ height: virtualizer.getTotalSize() }}
         >
@@ -259,7 +271,7 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
                 ref={virtualizer.measureElement}
                 data-index={row.index}
                 data-share-id={message.id}
-                className="absolute top-0 left-0 w-full"
+                className="absolute top-0 inset-s-0 w-full"
                 style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
               >
                 <SharedRow message={message} first={message.id === opened.firstMedia} />
@@ -268,7 +280,11 @@ function SharedStory({ token, opened }: { token: string; opened: Opened }) {
           })}
         </ol>
       ) : (
-        <ol ref={list} aria-label="The story" className="flex flex-col gap-5 [overflow-anchor:none]">
+        <ol
+          ref={list}
+          aria-label={t("sharedStory.list")}
+          className="flex flex-col gap-5 [overflow-anchor:none]"
+        >
           {messages.map((message) => (
             <li key={message.id} data-share-id={message.id}>
               <SharedRow message={message} first={message.id === opened.firstMedia} />
@@ -308,12 +324,17 @@ const estimateRow = (message: SharedMessage | undefined) =>
 
 /** One message of the story; memoised, so older pages arriving above draw only their own rows. */
 const SharedRow = memo(function SharedRow({ message, first }: { message: SharedMessage; first: boolean }) {
+  const { t } = useTranslation("sharing");
   return (
     <div className={message.role === "user" ? "rounded-2xl bg-surface-2 px-4 py-3" : ""}>
       {message.role === "user" ? (
-        <p className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">Player</p>
+        <p className="mb-1 text-xs font-semibold tracking-wide text-ink-muted uppercase">
+          {t("sharedStory.player")}
+        </p>
       ) : null}
-      <Markdown>{message.content}</Markdown>
+      <div data-user-text>
+        <Markdown>{message.content}</Markdown>
+      </div>
       {message.video_url ? (
         // biome-ignore lint/a11y/useMediaCaption: generated scenes have no spoken words to caption
         <video

@@ -4,7 +4,11 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
-import { EARLIER_FAILED, EARLIER_MESSAGES, LOAD_EARLIER, SharedStoryPage } from "./shared-story-page";
+import { SharedStoryPage } from "./shared-story-page";
+
+const EARLIER_MESSAGES = "Earlier messages load as you scroll up";
+const LOAD_EARLIER = "Show earlier messages";
+const EARLIER_FAILED = "Could not load the earlier messages. Please try again.";
 
 const TOKEN = "AbCdEfGhIjKlMnOpQrStUv";
 

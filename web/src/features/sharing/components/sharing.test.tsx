@@ -1,11 +1,12 @@
 import { SHARED_PICTURE_SIZES } from "@storyverse/contract/sharing";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeStory } from "../../../test/story-fixtures";
 import { ShareExportDialog } from "./share-export-dialog";
-import { SHARE_GONE_MESSAGE, SharedStoryPage, shareTokenFromPath } from "./shared-story-page";
+import { SharedStoryPage, shareTokenFromPath } from "./shared-story-page";
 
 const TOKEN = "AbCdEfGhIjKlMnOpQrStUv";
 const story = makeStory();
@@ -23,7 +24,10 @@ const film = (status: string, progress: number, video_url: string | null = null)
   updated_at: "2026-01-01T00:00:00.000Z",
 });
 
-afterEach(() => window.history.replaceState(null, "", "/"));
+afterEach(async () => {
+  window.history.replaceState(null, "", "/");
+  await setLanguage("en");
+});
 
 describe("Share & export dialog", () => {
   it("shows the film's price before starting it, then its progress", async () => {
@@ -93,6 +97,41 @@ describe("Share & export dialog", () => {
     expect(exports()[1]?.body).toEqual({ format: "pdf" });
   });
 
+  it("says why an export failed, in the interface's language", async () => {
+    mockFetch(({ path, method }) => {
+      if (path.endsWith("/exports") && method === "POST")
+        return json(
+          {
+            success: true,
+            export: {
+              id: "e1",
+              format: "epub",
+              status: "failed",
+              progress: 0,
+              error: "There were not enough credits to narrate this book.",
+              filename: null,
+              created_at: "2026-01-01T00:00:00.000Z",
+              updated_at: "2026-01-01T00:00:00.000Z",
+            },
+          },
+          202,
+        );
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
+      </Providers>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "EPUB book" }));
+    expect(await screen.findByText("There were not enough credits to narrate this book.")).toBeTruthy();
+    expect(screen.queryByText("An error occurred")).toBeNull();
+    await setLanguage("de");
+    fireEvent.click(screen.getByRole("button", { name: "EPUB-Buch" }));
+    expect(await screen.findByText("Es gab nicht genug Credits, um dieses Buch vorzulesen.")).toBeTruthy();
+  });
+
   it("shows the step an export is on while the server makes it", async () => {
     const running = {
       success: true,
@@ -102,19 +141,20 @@ describe("Share & export dialog", () => {
         status: "running",
         progress: 42,
         step: "Writing turn 1,200 of 10,000",
-        error: null,
+        error: null as string | null,
         filename: null,
         created_at: "2026-01-01T00:00:00.000Z",
         updated_at: "2026-01-01T00:00:00.000Z",
       },
     };
+    let polled = running;
     mockFetch(({ path, method }) => {
       if (path.endsWith("/exports") && method === "POST") return json(running, 202);
-      if (path.includes("/exports/e2")) return json(running);
+      if (path.includes("/exports/e2")) return json(polled);
       if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
       return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
     });
-    const view = render(
+    render(
       <Providers auth={SIGNED_IN}>
         <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
       </Providers>,
@@ -122,7 +162,18 @@ describe("Share & export dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "PDF" }));
     expect(await screen.findByText("Writing turn 1,200 of 10,000")).toBeTruthy();
     expect(screen.getByText(/Preparing your PDF… 42%/)).toBeTruthy();
-    view.unmount();
+    // The job ends (here it fails) while the dialog is open: its polling stops before the test does, so nothing
+    // is left running into the next file (a poll outliving the page once failed the Node 22 run).
+    polled = {
+      ...running,
+      export: {
+        ...running.export,
+        status: "failed",
+        error: "The export could not be made. Please try again.",
+      },
+    };
+    expect(await screen.findByText("The export could not be made. Please try again.")).toBeTruthy();
+    expect(screen.queryByText(/Preparing your PDF/)).toBeNull();
   });
 
   it("plays the finished film with its captions", async () => {
@@ -140,6 +191,9 @@ describe("Share & export dialog", () => {
     const track = video.querySelector("track");
     expect(track?.getAttribute("kind")).toBe("captions");
     expect(track?.getAttribute("src")).toBe("/api/media/f1.vtt");
+    // The captions are the story's words: named as captions, never claimed to be English.
+    expect(track?.getAttribute("label")).toBe("Captions");
+    expect(track?.hasAttribute("srclang")).toBe(false);
   });
 
   it("makes a link with the username choice, shows it, and revokes it", async () => {
@@ -327,6 +381,8 @@ describe("the shared story page", () => {
     window.history.replaceState(null, "", `/s/${TOKEN}`);
     mockFetch(() => json({ detail: "This shared story does not exist or is no longer shared." }, 404));
     render(<SharedStoryPage />);
-    expect((await screen.findByRole("alert")).textContent).toBe(SHARE_GONE_MESSAGE);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "This shared story does not exist or is no longer shared.",
+    );
   });
 });

@@ -8,8 +8,9 @@ import {
   type StoryRestore,
   storyRestoreResponseSchema,
 } from "@storyverse/contract/interop";
-import { formatStorageBytes } from "@storyverse/contract/media";
 import { useQueryClient } from "@tanstack/react-query";
+import { formatBytes } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
 import { apiRequest } from "../../../lib/api-client";
 import { addNewStory, fileForm } from "./import-story";
 
@@ -60,18 +61,17 @@ export async function waitForRestore(
   }
 }
 
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
 /** What a backup holds, in words: "12 exchanges, 3 branches, 2 checkpoints, 41 pictures and clips (5.2 MB)" (no size when it stores no file). */
 export function describePreview(preview: RestorePreview): string {
-  return `${plural(preview.exchanges, "exchange", "exchanges")}, ${plural(preview.branches, "branch", "branches")}, ${plural(
-    preview.checkpoints,
-    "checkpoint",
-    "checkpoints",
-  )}, ${plural(preview.media, "picture or clip", "pictures and clips")}${
-    preview.bytes > 0 ? ` (${formatStorageBytes(preview.bytes)})` : ""
-  }`;
+  const contents = [
+    i18n.t("story-tools:archive.exchanges", { count: preview.exchanges }),
+    i18n.t("story-tools:archive.branches", { count: preview.branches }),
+    i18n.t("story-tools:archive.checkpoints", { count: preview.checkpoints }),
+    i18n.t("story-tools:archive.media", { count: preview.media }),
+  ].join(", ");
+  return preview.bytes > 0
+    ? i18n.t("story-tools:archive.withSize", { contents, size: formatBytes(preview.bytes) })
+    : contents;
 }
 
 /** Puts a restored story at the top of the list the player sees. */

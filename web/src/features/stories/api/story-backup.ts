@@ -3,6 +3,7 @@
 // server's file name; and what it holds, for the dialog to say before the download.
 import { backupSummaryResponseSchema } from "@storyverse/contract/interop";
 import { useQuery } from "@tanstack/react-query";
+import { i18n } from "../../../i18n/i18n";
 import { apiDownload, apiRequest } from "../../../lib/api-client";
 
 export async function downloadStoryBackup(storyId: string): Promise<void> {
@@ -30,14 +31,11 @@ export function useBackupSummary(storyId: string) {
   });
 }
 
-const count = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
-/** "3 branches, 2 checkpoints, 41 pictures and clips". */
+/** "3 branches, 2 checkpoints, 41 pictures and clips", in the interface's language. */
 export function describeBackup(summary: { branches: number; checkpoints: number; media: number }): string {
-  return `${count(summary.branches, "branch", "branches")}, ${count(summary.checkpoints, "checkpoint", "checkpoints")}, ${count(
-    summary.media,
-    "picture or clip",
-    "pictures and clips",
-  )}`;
+  return [
+    i18n.t("story-tools:archive.branches", { count: summary.branches }),
+    i18n.t("story-tools:archive.checkpoints", { count: summary.checkpoints }),
+    i18n.t("story-tools:archive.media", { count: summary.media }),
+  ].join(", ");
 }

@@ -1,7 +1,10 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN, TEST_TOKEN } from "../../../test/render-app";
+import { describePreview } from "../api/restore-story";
+import { turnsLabel } from "../branch-tree";
 import { BackupSection } from "./backup-section";
 
 const STORY_ID = "ffffffff-ffff-4fff-8fff-ffffffffffff";
@@ -68,5 +71,34 @@ describe("Download backup", () => {
     await waitFor(() =>
       expect(onError).toHaveBeenLastCalledWith("Failed to download the backup: Story not found"),
     );
+  });
+
+  it("speaks German: the section, its plurals and numbers, and the backup a restore previews", async () => {
+    await setLanguage("de", { remember: false });
+    mockFetch((call) =>
+      call.path === `/api/stories/${STORY_ID}/backup/summary`
+        ? json({ success: true, branches: 1, checkpoints: 2, media: 1250 })
+        : json({ detail: "unexpected", code: "not_found" }, 404),
+    );
+    renderSection();
+    expect(screen.getByRole("heading", { name: "Backup" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Backup herunterladen" })).toBeTruthy();
+    expect(
+      await screen.findByText(
+        /^Die ganze Geschichte in einer Datei: 1 Zweig, 2 Checkpoints, 1\.250 Bilder und Clips\./,
+      ),
+    ).toBeTruthy();
+    expect(
+      describePreview({
+        title: "Salzstraßen",
+        exchanges: 1,
+        branches: 3,
+        checkpoints: 1,
+        media: 41,
+        bytes: 5_452_595,
+      }),
+    ).toBe("1 Wechsel, 3 Zweige, 1 Checkpoint, 41 Bilder und Clips (5,2 MB)");
+    expect(turnsLabel(1)).toBe("1 Zug");
+    expect(turnsLabel(12)).toBe("12 Züge");
   });
 });

@@ -4,7 +4,9 @@
 // the server). A failure goes to the dialog's own alert, as its other sections' do.
 import { HardDriveDownload } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { describeBackup, downloadStoryBackup, useBackupSummary } from "../api/story-backup";
 
@@ -15,6 +17,7 @@ export function BackupSection({
   storyId: string;
   onError: (message: string | null) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const [saving, setSaving] = useState(false);
   const headingId = useId();
   const summary = useBackupSummary(storyId).data;
@@ -26,7 +29,7 @@ export function BackupSection({
     try {
       await downloadStoryBackup(storyId);
     } catch (error) {
-      onError(`Failed to download the backup: ${errorMessage(error)}`);
+      onError(t("backupSection.failed", { reason: translateServerMessage(errorMessage(error)) }));
     } finally {
       setSaving(false);
     }
@@ -35,25 +38,24 @@ export function BackupSection({
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className="text-sm font-semibold">
-        Backup
+        {t("backupSection.heading")}
       </h3>
       <p className="text-sm text-ink-muted">
         {summary
-          ? `The whole story in one file: ${describeBackup(summary)}.`
-          : "The whole story in one file: every branch, checkpoint, picture and clip."}{" "}
-        Every message with its versions, Memory, Story Cards with their portraits, settings and the story’s
-        film (once made) are in it. Bring it back on any Storyverse with “Restore a backup” in Your Stories.
+          ? t("backupSection.summary", { contents: describeBackup(summary) })
+          : t("backupSection.summaryUnknown")}{" "}
+        {t("backupSection.inside")}
       </p>
       <div>
         <Button
           variant="secondary"
           size="sm"
           loading={saving}
-          loadingText="Preparing the backup…"
+          loadingText={t("backupSection.preparing")}
           icon={<HardDriveDownload aria-hidden="true" className="size-4" />}
           onClick={() => void save()}
         >
-          Download backup
+          {t("backupSection.download")}
         </Button>
       </div>
     </section>

@@ -5,6 +5,8 @@
 import type { Story } from "@storyverse/contract/stories";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { useBanner } from "../../../shared/banner-provider";
 import { requestReveal } from "../../../shared/conversation/conversation-reveal";
@@ -13,6 +15,7 @@ import { BranchControlsContext } from "./branch-controls";
 import { BranchTreeDialog } from "./branch-tree-dialog";
 
 export function BranchHost({ story, children }: { story: Story; children: ReactNode }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const { showError } = useBanner();
   const [switching, setSwitching] = useState<string | null>(null);
@@ -30,13 +33,13 @@ export function BranchHost({ story, children }: { story: Story; children: ReactN
         if (messageId) requestReveal(messageId);
         return true;
       } catch (error) {
-        showError(`Failed to switch branch: ${errorMessage(error)}`);
+        showError(t("branchHost.switchFailed", { reason: translateServerMessage(errorMessage(error)) }));
         return false;
       } finally {
         setSwitching(null);
       }
     },
-    [queryClient, story.id, currentBranch, showError],
+    [queryClient, story.id, currentBranch, showError, t],
   );
 
   const controls = useMemo(

@@ -6,11 +6,13 @@ import { BRANCH_NAME_MAX_LENGTH, CHECKPOINT_NAME_MAX_LENGTH } from "@storyverse/
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bookmark, BookmarkX, Ellipsis, GitBranchPlus } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal, ModalActions, ModalClose } from "../../../components/modal";
 import { TextField } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { useBanner } from "../../../shared/banner-provider";
 import { branchesKey, branchesQueryOptions, createBranch, setCheckpoint } from "../api/branches";
@@ -31,11 +33,14 @@ export function useCheckpointNames(storyId: string, branchId: string): ReadonlyM
 
 /** The marker above a message named as a checkpoint. */
 export function CheckpointMarker({ name }: { name: string }) {
+  const { t } = useTranslation("story-tools");
   return (
     <p className="mb-1 flex min-w-0 items-center gap-1 text-xs font-semibold text-accent-ink">
       <Bookmark aria-hidden="true" className="size-3.5 shrink-0 fill-current" />
-      <span className="sr-only">Checkpoint: </span>
-      <span className="truncate">{name}</span>
+      <span className="sr-only">{`${t("branchMenu.checkpoint")} `}</span>
+      <span data-user-text className="truncate">
+        {name}
+      </span>
     </p>
   );
 }
@@ -63,6 +68,7 @@ export function BranchMessageMenu({
   busy,
   branch,
 }: BranchMessageMenuProps) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const { showError } = useBanner();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -72,7 +78,7 @@ export function BranchMessageMenu({
       await setCheckpoint(storyId, messageId, null);
       await queryClient.invalidateQueries({ queryKey: branchesKey(storyId) });
     } catch (error) {
-      showError(`Failed to clear the checkpoint: ${errorMessage(error)}`);
+      showError(t("branchMenu.clearFailed", { reason: translateServerMessage(errorMessage(error)) }));
     }
   };
 
@@ -80,8 +86,8 @@ export function BranchMessageMenu({
     <>
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
-          aria-label="More actions"
-          title="More actions: branch from here, name a checkpoint"
+          aria-label={t("branchMenu.moreActions")}
+          title={t("branchMenu.moreActionsTitle")}
           className={buttonClasses("ghost", "xs")}
         >
           <Ellipsis aria-hidden="true" className="size-4" />
@@ -94,15 +100,17 @@ export function BranchMessageMenu({
             className="z-[70] w-60 max-w-[calc(100vw-1.5rem)] rounded-2xl border border-line bg-surface p-1.5 text-ink shadow-lifted motion-safe:animate-fade-in"
           >
             <DropdownMenu.Item className={itemClasses} disabled={busy} onSelect={() => setDialog("branch")}>
-              <GitBranchPlus aria-hidden="true" className="size-4 text-ink-muted" /> Branch from here
+              <GitBranchPlus aria-hidden="true" className="size-4 text-ink-muted" />{" "}
+              {t("branchMenu.branchFromHere")}
             </DropdownMenu.Item>
             <DropdownMenu.Item className={itemClasses} onSelect={() => setDialog("checkpoint")}>
               <Bookmark aria-hidden="true" className="size-4 text-ink-muted" />
-              {checkpoint ? "Rename checkpoint" : "Name checkpoint"}
+              {checkpoint ? t("branchMenu.renameCheckpoint") : t("branchMenu.nameCheckpoint")}
             </DropdownMenu.Item>
             {checkpoint ? (
               <DropdownMenu.Item className={itemClasses} onSelect={() => void clearCheckpoint()}>
-                <BookmarkX aria-hidden="true" className="size-4 text-ink-muted" /> Clear checkpoint
+                <BookmarkX aria-hidden="true" className="size-4 text-ink-muted" />{" "}
+                {t("branchMenu.clearCheckpoint")}
               </DropdownMenu.Item>
             ) : null}
           </DropdownMenu.Content>
@@ -142,6 +150,7 @@ function BranchFromHereDialog({
   turn,
   from,
 }: MessageDialogProps & { turn: number; from: { id: string; name: string } }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const { showSuccess } = useBanner();
   const [name, setName] = useState("");
@@ -159,9 +168,9 @@ function BranchFromHereDialog({
       const branch = await createBranch(storyId, messageId, trimmed || undefined);
       // The story now shows the new branch: it is read again on it (this message's chat makes way for it).
       await followServerBranch(queryClient, storyId, from.id);
-      showSuccess(`Now on “${branch.name}”`);
+      showSuccess(t("branchDialog.nowOn", { name: branch.name }));
     } catch (failure) {
-      setError(`Failed to branch: ${errorMessage(failure)}`);
+      setError(t("branchDialog.failed", { reason: translateServerMessage(errorMessage(failure)) }));
       setBusy(false);
     }
   };
@@ -177,30 +186,34 @@ function BranchFromHereDialog({
       }}
       busy={busy}
       size="sm"
-      title="Branch from here"
-      description={`A new branch starts with the story up to turn ${turn}. “${from.name}” stays as it is.`}
+      title={t("branchDialog.title")}
+      description={t("branchDialog.description", { turn, name: from.name })}
       icon={<GitBranchPlus className="size-5" />}
     >
       <form onSubmit={(event) => void submit(event)} className="space-y-4">
         <TextField
-          label="Name"
+          label={t("actions.name")}
           value={name}
           onValueChange={setName}
-          placeholder="e.g. The duel lost"
-          labelAside={trimmed ? `${trimmed.length}/${BRANCH_NAME_MAX_LENGTH}` : "Optional"}
+          placeholder={t("branchDialog.placeholder")}
+          labelAside={trimmed ? `${trimmed.length}/${BRANCH_NAME_MAX_LENGTH}` : t("branchDialog.optional")}
           aria-invalid={tooLong || undefined}
           maxLength={BRANCH_NAME_MAX_LENGTH + 20}
           autoComplete="off"
         />
-        <FormAlert
-          message={tooLong ? `A branch name is 1 to ${BRANCH_NAME_MAX_LENGTH} characters.` : error}
-        />
+        <FormAlert message={tooLong ? t("branchDialog.tooLong", { max: BRANCH_NAME_MAX_LENGTH }) : error} />
         <ModalActions>
           <ModalClose disabled={busy} className={buttonClasses("secondary", "sm")}>
-            Cancel
+            {t("actions.cancel")}
           </ModalClose>
-          <Button type="submit" size="sm" disabled={tooLong} loading={busy} loadingText="Branching…">
-            Create branch
+          <Button
+            type="submit"
+            size="sm"
+            disabled={tooLong}
+            loading={busy}
+            loadingText={t("branchDialog.creating")}
+          >
+            {t("branchDialog.create")}
           </Button>
         </ModalActions>
       </form>
@@ -215,6 +228,7 @@ function CheckpointDialog({
   messageId,
   current,
 }: MessageDialogProps & { current: string | null }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const [name, setName] = useState(current ?? "");
   const [busy, setBusy] = useState(false);
@@ -236,7 +250,7 @@ function CheckpointDialog({
       await queryClient.invalidateQueries({ queryKey: branchesKey(storyId) });
       onClose();
     } catch (failure) {
-      setError(`Failed to save the checkpoint: ${errorMessage(failure)}`);
+      setError(t("checkpointDialog.failed", { reason: translateServerMessage(errorMessage(failure)) }));
     } finally {
       setBusy(false);
     }
@@ -252,16 +266,16 @@ function CheckpointDialog({
       }}
       busy={busy}
       size="sm"
-      title={current ? "Rename checkpoint" : "Name checkpoint"}
-      description="A checkpoint marks this turn, so you can jump back to it from the branch tree."
+      title={current ? t("branchMenu.renameCheckpoint") : t("branchMenu.nameCheckpoint")}
+      description={t("checkpointDialog.description")}
       icon={<Bookmark className="size-5" />}
     >
       <form onSubmit={(event) => void submit(event)} className="space-y-4">
         <TextField
-          label="Name"
+          label={t("actions.name")}
           value={name}
           onValueChange={setName}
-          placeholder="e.g. Before the duel"
+          placeholder={t("checkpointDialog.placeholder")}
           labelAside={`${trimmed.length}/${CHECKPOINT_NAME_MAX_LENGTH}`}
           aria-invalid={trimmed.length > CHECKPOINT_NAME_MAX_LENGTH || undefined}
           maxLength={CHECKPOINT_NAME_MAX_LENGTH + 20}
@@ -270,10 +284,10 @@ function CheckpointDialog({
         <FormAlert message={error} />
         <ModalActions>
           <ModalClose disabled={busy} className={buttonClasses("secondary", "sm")}>
-            Cancel
+            {t("actions.cancel")}
           </ModalClose>
-          <Button type="submit" size="sm" disabled={invalid} loading={busy} loadingText="Saving…">
-            Save
+          <Button type="submit" size="sm" disabled={invalid} loading={busy} loadingText={t("actions.saving")}>
+            {t("actions.save")}
           </Button>
         </ModalActions>
       </form>

@@ -7,10 +7,12 @@ import type { Story } from "@storyverse/contract/stories";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRightLeft, Bookmark, CornerDownRight, GitFork, Pencil, RotateCw, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { branchesKey, branchesQueryOptions, deleteBranch, renameBranch } from "../api/branches";
 import { refreshStoryList } from "../api/list-stories";
@@ -20,7 +22,8 @@ import { updateOpenStory } from "../open-story-query";
 import { useBranchControls } from "./branch-controls";
 import { BranchThumb } from "./branch-thumb";
 
-export const LAST_BRANCH_NOTE = "A story keeps at least one branch.";
+/** A failed call's words for the player: the server's detail in the interface's language when known. */
+const reasonOf = (error: unknown) => translateServerMessage(errorMessage(error));
 
 interface BranchTreeDialogProps {
   story: Story;
@@ -29,6 +32,7 @@ interface BranchTreeDialogProps {
 }
 
 export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialogProps) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const { switchTo, switching } = useBranchControls();
   const branches = useQuery({ ...branchesQueryOptions(story.id), enabled: open });
@@ -60,7 +64,7 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
       void queryClient.invalidateQueries({ queryKey: branchesKey(story.id) });
       refreshStoryList(queryClient);
     } catch (error) {
-      setDeleteError(`Failed to delete the branch: ${errorMessage(error)}`);
+      setDeleteError(t("branchTreeDialog.deleteFailed", { reason: reasonOf(error) }));
     } finally {
       setDeleteBusy(false);
     }
@@ -84,11 +88,11 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
       <Modal
         open={open}
         onOpenChange={onOpenChange}
-        title="Branches"
+        title={t("branchTreeDialog.title")}
         description={
           list.some((branch) => branch.checkpoints.length > 0)
-            ? "Where your story splits, and the checkpoints you named."
-            : "Where your story splits. Name a checkpoint from a message's More actions to jump back to it here."
+            ? t("branchTreeDialog.descriptionWithCheckpoints")
+            : t("branchTreeDialog.description")
         }
         icon={<GitFork className="size-5" />}
       >
@@ -96,20 +100,20 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
           <TreeSkeleton />
         ) : branches.isError && !branches.data ? (
           <div className="space-y-3">
-            <FormAlert message={`Failed to load the branches: ${errorMessage(branches.error)}`} />
+            <FormAlert message={t("branchTreeDialog.loadFailed", { reason: reasonOf(branches.error) })} />
             <Button
               variant="secondary"
               size="sm"
               icon={<RotateCw aria-hidden="true" className="size-4" />}
               onClick={() => void branches.refetch()}
             >
-              Try again
+              {t("actions.tryAgain")}
             </Button>
           </div>
         ) : (
           <BranchList
             nodes={branchTree(list)}
-            label="Branch tree"
+            label={t("branchTreeDialog.treeLabel")}
             context={{
               storyId: story.id,
               current,
@@ -129,14 +133,14 @@ export function BranchTreeDialog({ story, open, onOpenChange }: BranchTreeDialog
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(next) => (next ? undefined : setDeleting(null))}
-        title={`Delete “${deleting?.name ?? ""}”?`}
+        title={t("branchTreeDialog.deleteTitle", { name: deleting?.name ?? "" })}
         description={
           deleting?.id === current
-            ? "Its turns go unless another branch shares them; its pictures and clips stay in your gallery. The story then shows another branch."
-            : "Its turns go unless another branch shares them; its pictures and clips stay in your gallery."
+            ? t("branchTreeDialog.deleteDescriptionViewing")
+            : t("branchTreeDialog.deleteDescription")
         }
-        confirmLabel="Delete branch"
-        busyLabel="Deleting…"
+        confirmLabel={t("branchTreeDialog.deleteConfirm")}
+        busyLabel={t("branchTreeDialog.deleting")}
         busy={deleteBusy}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
@@ -157,6 +161,7 @@ interface TreeContext {
 }
 
 function BranchList({ nodes, label, context }: { nodes: BranchNode[]; label: string; context: TreeContext }) {
+  const { t } = useTranslation("story-tools");
   return (
     <ol aria-label={label} className="space-y-2">
       {nodes.map((node) => (
@@ -164,10 +169,10 @@ function BranchList({ nodes, label, context }: { nodes: BranchNode[]; label: str
           <BranchItem node={node} context={context} />
           {node.children.length > 0 ? (
             // Each level steps in, a line showing where it hangs (less on a phone, where room is short).
-            <div className="mt-2 ml-2 border-l-2 border-line pl-2 sm:ml-5 sm:pl-3">
+            <div className="mt-2 ms-2 border-s-2 border-line ps-2 sm:ms-5 sm:ps-3">
               <BranchList
                 nodes={node.children}
-                label={`Branches from ${node.branch.name}`}
+                label={t("branchTreeDialog.childrenLabel", { name: node.branch.name })}
                 context={context}
               />
             </div>
@@ -179,6 +184,7 @@ function BranchList({ nodes, label, context }: { nodes: BranchNode[]; label: str
 }
 
 function BranchItem({ node, context }: { node: BranchNode; context: TreeContext }) {
+  const { t } = useTranslation("story-tools");
   const { branch } = node;
   const titleId = useId();
   const noteId = useId();
@@ -204,12 +210,12 @@ function BranchItem({ node, context }: { node: BranchNode; context: TreeContext 
             />
           ) : (
             <div className="flex min-w-0 items-center gap-2">
-              <h3 id={titleId} className="truncate font-semibold text-ink">
+              <h3 id={titleId} data-user-text className="truncate font-semibold text-ink">
                 {branch.name}
               </h3>
               {viewing ? (
                 <span className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[0.6875rem] font-semibold text-accent-ink">
-                  Viewing
+                  {t("branchTreeDialog.viewing")}
                 </span>
               ) : null}
             </div>
@@ -224,7 +230,10 @@ function BranchItem({ node, context }: { node: BranchNode; context: TreeContext 
                 {fork}
                 {branch.forked_from.words ? (
                   <>
-                    : <q className="text-ink italic">{branch.forked_from.words}</q>
+                    :{" "}
+                    <q data-user-text className="text-ink italic">
+                      {branch.forked_from.words}
+                    </q>
                   </>
                 ) : null}
               </span>
@@ -238,58 +247,65 @@ function BranchItem({ node, context }: { node: BranchNode; context: TreeContext 
             <Button
               variant="secondary"
               size="xs"
-              aria-label={`Switch to ${branch.name}`}
+              aria-label={t("branchTreeDialog.switchLabel", { name: branch.name })}
               icon={<ArrowRightLeft aria-hidden="true" className="size-3.5" />}
               loading={context.switching === branch.id}
               disabled={context.switching !== null}
               onClick={() => context.onSwitch(branch.id)}
             >
-              Switch
+              {t("branchTreeDialog.switch")}
             </Button>
           )}
           <Button
             variant="ghost"
             size="xs"
-            aria-label={`Rename ${branch.name}`}
+            aria-label={t("branchTreeDialog.renameLabel", { name: branch.name })}
             icon={<Pencil aria-hidden="true" className="size-3.5" />}
             onClick={() => setRenaming(true)}
           >
-            Rename
+            {t("branchTreeDialog.rename")}
           </Button>
           <Button
             variant="ghost"
             size="xs"
-            aria-label={`Delete ${branch.name}`}
+            aria-label={t("branchTreeDialog.deleteLabel", { name: branch.name })}
             aria-describedby={context.onlyOne ? noteId : undefined}
             icon={<Trash2 aria-hidden="true" className="size-3.5" />}
             disabled={context.onlyOne || context.switching !== null}
             className="hover:text-danger"
             onClick={() => context.onDelete(branch)}
           >
-            Delete
+            {t("branchTreeDialog.delete")}
           </Button>
           {context.onlyOne ? (
             <span id={noteId} className="text-xs text-ink-muted">
-              {LAST_BRANCH_NOTE}
+              {t("branchTreeDialog.lastBranch")}
             </span>
           ) : null}
         </div>
       )}
       {branch.checkpoints.length > 0 ? (
-        <ul aria-label={`Checkpoints on ${branch.name}`} className="mt-2 space-y-1 border-t border-line pt-2">
+        <ul
+          aria-label={t("branchTreeDialog.checkpointsLabel", { name: branch.name })}
+          className="mt-2 space-y-1 border-t border-line pt-2"
+        >
           {branch.checkpoints.map((checkpoint) => (
             <li key={checkpoint.message_id} className="flex items-center gap-2 text-sm">
               <Bookmark aria-hidden="true" className="size-3.5 shrink-0 fill-current text-accent-ink" />
-              <span className="min-w-0 flex-1 truncate font-medium text-ink">{checkpoint.name}</span>
-              <span className="shrink-0 text-xs text-ink-muted">turn {checkpoint.turn}</span>
+              <span data-user-text className="min-w-0 flex-1 truncate font-medium text-ink">
+                {checkpoint.name}
+              </span>
+              <span className="shrink-0 text-xs text-ink-muted">
+                {t("branchTreeDialog.checkpointTurn", { turn: checkpoint.turn })}
+              </span>
               <Button
                 variant="ghost"
                 size="xs"
-                aria-label={`Jump to ${checkpoint.name}`}
+                aria-label={t("branchTreeDialog.jumpLabel", { name: checkpoint.name })}
                 disabled={context.switching !== null}
                 onClick={() => context.onJump(branch.id, checkpoint.message_id)}
               >
-                Jump
+                {t("branchTreeDialog.jump")}
               </Button>
             </li>
           ))}
@@ -308,6 +324,7 @@ function RenameForm({
   branch: Branch;
   onDone: (saved: Branch | null) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const [name, setName] = useState(branch.name);
   const input = useRef<HTMLInputElement>(null);
   const done = useRef(onDone);
@@ -336,7 +353,7 @@ function RenameForm({
     try {
       onDone(await renameBranch(storyId, branch.id, trimmed));
     } catch (failure) {
-      setError(`Failed to rename: ${errorMessage(failure)}`);
+      setError(t("branchTreeDialog.renameFailed", { reason: reasonOf(failure) }));
       setSaving(false);
     }
   };
@@ -345,7 +362,7 @@ function RenameForm({
       <div className="flex items-center gap-2">
         <input
           ref={input}
-          aria-label="Branch name"
+          aria-label={t("branchTreeDialog.nameLabel")}
           // biome-ignore lint/a11y/noAutofocus: the player just asked to rename this branch
           autoFocus
           value={name}
@@ -360,10 +377,10 @@ function RenameForm({
       </div>
       <div className="flex items-center justify-end gap-1">
         <Button variant="ghost" size="xs" onClick={() => onDone(null)} disabled={saving}>
-          Cancel
+          {t("actions.cancel")}
         </Button>
         <Button type="submit" size="xs" disabled={invalid} loading={saving}>
-          Save
+          {t("actions.save")}
         </Button>
       </div>
       <FormAlert message={error} />
@@ -372,10 +389,11 @@ function RenameForm({
 }
 
 function TreeSkeleton() {
+  const { t } = useTranslation("story-tools");
   return (
-    <div role="status" aria-label="Loading branches" className="space-y-2">
+    <div role="status" aria-label={t("branchTreeDialog.loadingLabel")} className="space-y-2">
       {[0, 1].map((n) => (
-        <div key={n} className={`flex gap-3 rounded-2xl border border-line p-3 ${n ? "ml-5" : ""}`}>
+        <div key={n} className={`flex gap-3 rounded-2xl border border-line p-3 ${n ? "ms-5" : ""}`}>
           <div className="h-12 w-16 rounded-lg bg-surface-2 motion-safe:animate-pulse" />
           <div className="flex-1 space-y-2 pt-1">
             <div className="h-4 w-1/3 rounded bg-surface-2 motion-safe:animate-pulse" />

@@ -12,13 +12,13 @@ import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
 import { openStoryKey } from "../open-story-query";
-import { LAST_BRANCH_NOTE } from "./branch-tree-dialog";
 import { StoryInterface } from "./story-interface";
 
 const MAIN = "22222222-2222-4222-8222-222222222222";
 const STORM = "44444444-4444-4444-8444-444444444444";
 const CALM = "55555555-5555-4555-8555-555555555555";
 const story = makeStory({ id: MAIN, title: "Salt Roads", context: "A port town" });
+const LAST_BRANCH_NOTE = "A story keeps at least one branch.";
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 
 const exchange = (prefix: string, n: number, image: string | null = null): ChatMessage[] => [

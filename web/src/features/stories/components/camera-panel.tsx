@@ -7,19 +7,21 @@ import type { InputMode } from "@storyverse/contract/generation-settings";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Camera as CameraIcon } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { STORIES_KEY } from "../api/list-stories";
 import { narratorContextQueryOptions } from "../api/narrator-context";
 import { saveSceneState } from "../api/scene-state";
 
-const FIELDS: { key: keyof SceneState; label: string; placeholder: string }[] = [
-  { key: "place", label: "Place", placeholder: "e.g. the Salt Gate" },
-  { key: "time_of_day", label: "Time of day", placeholder: "e.g. night" },
-  { key: "weather", label: "Weather", placeholder: "e.g. rain" },
-];
+const FIELDS = [
+  { key: "place", label: "cameraPanel.place", placeholder: "cameraPanel.placePlaceholder" },
+  { key: "time_of_day", label: "cameraPanel.timeOfDay", placeholder: "cameraPanel.timeOfDayPlaceholder" },
+  { key: "weather", label: "cameraPanel.weather", placeholder: "cameraPanel.weatherPlaceholder" },
+] as const satisfies readonly { key: keyof SceneState; label: string; placeholder: string }[];
 
 export function CameraPanel({
   storyId,
@@ -34,13 +36,14 @@ export function CameraPanel({
   docked?: boolean;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("story-tools");
   return (
     <Modal
       docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="What the camera sees"
-      description="What the next picture keeps from earlier scenes, and the exact prompt the painter gets."
+      title={t("cameraPanel.title")}
+      description={t("cameraPanel.description")}
       icon={<CameraIcon className="size-5" />}
     >
       {storyId ? (
@@ -59,19 +62,20 @@ function CameraView({
   selectedImages: number;
   inputMode: InputMode | null;
 }) {
+  const { t } = useTranslation("story-tools");
   // The next image turn, as Continue or a new message would paint it.
   const context = useQuery(narratorContextQueryOptions(storyId, "", selectedImages, "image", inputMode));
   if (context.isPending) {
     return (
       <p role="status" className="text-sm text-ink-muted">
-        Loading…
+        {t("actions.loading")}
       </p>
     );
   }
   if (context.error) {
     return (
-      <p role="alert" className="text-sm text-danger">
-        {errorMessage(context.error)}
+      <p role="alert" data-server-text className="text-sm text-danger">
+        {translateServerMessage(errorMessage(context.error))}
       </p>
     );
   }
@@ -82,12 +86,13 @@ function CameraView({
       <SceneStateForm key={JSON.stringify(camera.scene_state)} storyId={storyId} state={camera.scene_state} />
       <Characters characters={camera.characters} />
       <References references={camera.references} />
-      <section aria-label="Scene prompt">
-        <h3 className="text-sm font-semibold text-ink">Scene prompt</h3>
-        <p className="mt-1 text-xs text-ink-muted">
-          The illustrator writes the scene from the next answer; the rest goes with it as it is.
-        </p>
-        <pre className="mt-2 rounded-xl border border-line bg-surface-2 px-3 py-2 font-sans text-sm leading-6 whitespace-pre-wrap break-words text-ink">
+      <section aria-label={t("cameraPanel.scenePrompt")}>
+        <h3 className="text-sm font-semibold text-ink">{t("cameraPanel.scenePrompt")}</h3>
+        <p className="mt-1 text-xs text-ink-muted">{t("cameraPanel.scenePromptHint")}</p>
+        <pre
+          data-user-text
+          className="mt-2 rounded-xl border border-line bg-surface-2 px-3 py-2 font-sans text-sm leading-6 whitespace-pre-wrap break-words text-ink"
+        >
           {camera.scene_prompt}
         </pre>
       </section>
@@ -96,6 +101,7 @@ function CameraView({
 }
 
 function SceneStateForm({ storyId, state }: { storyId: string; state: SceneState }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const id = useId();
   const [values, setValues] = useState<SceneState>(state);
@@ -108,10 +114,13 @@ function SceneStateForm({ storyId, state }: { storyId: string; state: SceneState
     setMessage(null);
     try {
       await saveSceneState(storyId, values);
-      setMessage({ error: false, text: "Saved: the next picture keeps it." });
+      setMessage({ error: false, text: t("cameraPanel.saved") });
       await queryClient.invalidateQueries({ queryKey: [...STORIES_KEY, storyId, "context"] });
     } catch (failure) {
-      setMessage({ error: true, text: `Failed to save the scene: ${errorMessage(failure)}` });
+      setMessage({
+        error: true,
+        text: t("cameraPanel.saveFailed", { reason: translateServerMessage(errorMessage(failure)) }),
+      });
     } finally {
       setSaving(false);
     }
@@ -119,25 +128,23 @@ function SceneStateForm({ storyId, state }: { storyId: string; state: SceneState
 
   return (
     <form
-      aria-label="Scene state"
+      aria-label={t("cameraPanel.sceneState")}
       className="space-y-3"
       onSubmit={(event) => {
         event.preventDefault();
         void save();
       }}
     >
-      <h3 className="text-sm font-semibold text-ink">Scene</h3>
-      <p className="text-xs text-ink-muted">
-        Read from the story after each turn. Correct it here; leave a field empty when it does not matter.
-      </p>
+      <h3 className="text-sm font-semibold text-ink">{t("cameraPanel.scene")}</h3>
+      <p className="text-xs text-ink-muted">{t("cameraPanel.sceneHint")}</p>
       {FIELDS.map(({ key, label, placeholder }) => (
         <div key={key}>
-          <FieldLabel htmlFor={`${id}-${key}`}>{label}</FieldLabel>
+          <FieldLabel htmlFor={`${id}-${key}`}>{t(label)}</FieldLabel>
           <input
             id={`${id}-${key}`}
             value={values[key]}
             maxLength={SCENE_STATE_FIELD_MAX_LENGTH}
-            placeholder={placeholder}
+            placeholder={t(placeholder)}
             onChange={(event) => setValues((current) => ({ ...current, [key]: event.target.value }))}
             className={`${inputClasses} mt-1`}
           />
@@ -145,7 +152,7 @@ function SceneStateForm({ storyId, state }: { storyId: string; state: SceneState
       ))}
       <div className="flex items-center gap-3">
         <Button type="submit" size="sm" disabled={saving || !changed}>
-          Save scene
+          {t("cameraPanel.saveScene")}
         </Button>
         {message ? (
           <p
@@ -161,19 +168,22 @@ function SceneStateForm({ storyId, state }: { storyId: string; state: SceneState
 }
 
 function Characters({ characters }: { characters: Camera["characters"] }) {
+  const { t } = useTranslation("story-tools");
   return (
-    <section aria-label="Characters">
-      <h3 className="text-sm font-semibold text-ink">Characters</h3>
+    <section aria-label={t("cameraPanel.characters")}>
+      <h3 className="text-sm font-semibold text-ink">{t("cameraPanel.characters")}</h3>
       {characters.length === 0 ? (
-        <p className="mt-1 text-sm text-ink-muted">
-          No character card has an appearance yet. The story fills it in, or write it on the card.
-        </p>
+        <p className="mt-1 text-sm text-ink-muted">{t("cameraPanel.noCharacters")}</p>
       ) : (
         <ul className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
           {characters.map((character) => (
             <li key={character.card_id} aria-label={character.name} className="px-3 py-2">
-              <span className="font-semibold text-ink">{character.name}</span>
-              <p className="mt-0.5 break-words text-ink-muted">{character.appearance}</p>
+              <span data-user-text className="font-semibold text-ink">
+                {character.name}
+              </span>
+              <p data-user-text className="mt-0.5 break-words text-ink-muted">
+                {character.appearance}
+              </p>
             </li>
           ))}
         </ul>
@@ -183,11 +193,12 @@ function Characters({ characters }: { characters: Camera["characters"] }) {
 }
 
 function References({ references }: { references: Camera["references"] }) {
+  const { t } = useTranslation("story-tools");
   return (
-    <section aria-label="Reference images">
-      <h3 className="text-sm font-semibold text-ink">Reference images</h3>
+    <section aria-label={t("cameraPanel.references")}>
+      <h3 className="text-sm font-semibold text-ink">{t("cameraPanel.references")}</h3>
       {references.length === 0 ? (
-        <p className="mt-1 text-sm text-ink-muted">The next scene is painted from the words alone.</p>
+        <p className="mt-1 text-sm text-ink-muted">{t("cameraPanel.noReferences")}</p>
       ) : (
         <ol className="mt-2 flex flex-wrap gap-2">
           {references.map((reference) =>
@@ -196,7 +207,7 @@ function References({ references }: { references: Camera["references"] }) {
                 key={`selected-${reference.position}`}
                 className="grid size-16 place-items-center rounded-xl border border-line bg-surface-2 px-1 text-center text-xs text-ink-muted"
               >
-                Selected image {reference.position + 1}
+                {t("cameraPanel.selectedImage", { position: reference.position + 1 })}
               </li>
             ) : (
               <li
@@ -205,10 +216,12 @@ function References({ references }: { references: Camera["references"] }) {
               >
                 <img
                   src={reference.url}
-                  alt={`Portrait of ${reference.name}`}
+                  alt={t("cameraPanel.portraitAlt", { name: reference.name })}
                   className="size-16 rounded-xl border border-line object-cover"
                 />
-                <span className="mt-1 block truncate text-xs text-ink-muted">{reference.name}</span>
+                <span data-user-text className="mt-1 block truncate text-xs text-ink-muted">
+                  {reference.name}
+                </span>
               </li>
             ),
           )}

@@ -5,10 +5,13 @@
 
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import type { CardExportFormat, LoreExportFormat } from "@storyverse/contract/interop";
+import type { ParseKeys } from "i18next";
 import { ChevronDown, Download } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { downloadCardExport, downloadLoreExport } from "../api/card-export";
 
@@ -16,21 +19,28 @@ const itemClasses =
   "flex min-h-11 cursor-pointer flex-col justify-center rounded-xl px-3 py-1.5 text-sm font-medium text-ink outline-none " +
   "transition-colors duration-150 data-highlighted:bg-surface-2 data-disabled:cursor-default data-disabled:opacity-50";
 
-const CARD_FORMATS: { format: CardExportFormat; label: string; hint: string }[] = [
-  { format: "png", label: "PNG card", hint: "A picture with the card inside, for most apps" },
-  { format: "charx", label: "CHARX", hint: "The card with its pictures, zipped" },
-  { format: "json", label: "JSON", hint: "The card's text only" },
+/** A format's label and hint: keys of the story-tools namespace. */
+type FormatItem<F extends string> = {
+  format: F;
+  label: ParseKeys<"story-tools">;
+  hint: ParseKeys<"story-tools">;
+};
+
+const CARD_FORMATS: FormatItem<CardExportFormat>[] = [
+  { format: "png", label: "cardExport.pngLabel", hint: "cardExport.pngHint" },
+  { format: "charx", label: "cardExport.charxLabel", hint: "cardExport.charxHint" },
+  { format: "json", label: "cardExport.jsonLabel", hint: "cardExport.jsonHint" },
 ];
 
-const LORE_FORMATS: { format: LoreExportFormat; label: string; hint: string }[] = [
-  { format: "worldinfo", label: "Export as SillyTavern World Info", hint: "A lorebook JSON file" },
-  { format: "character_book", label: "Export as character book", hint: "Character Card V3 lore, as JSON" },
+const LORE_FORMATS: FormatItem<LoreExportFormat>[] = [
+  { format: "worldinfo", label: "cardExport.worldInfoLabel", hint: "cardExport.worldInfoHint" },
+  { format: "character_book", label: "cardExport.characterBookLabel", hint: "cardExport.characterBookHint" },
 ];
 
 interface ExportMenuProps<F extends string> {
   label: string;
   triggerLabel: string;
-  items: { format: F; label: string; hint: string }[];
+  items: FormatItem<F>[];
   download: (format: F) => Promise<void>;
   onError: (message: string | null) => void;
   disabled?: boolean;
@@ -46,6 +56,7 @@ function ExportMenu<F extends string>({
   disabled,
   size,
 }: ExportMenuProps<F>) {
+  const { t } = useTranslation("story-tools");
   const [busy, setBusy] = useState(false);
   const start = async (format: F) => {
     onError(null);
@@ -53,7 +64,7 @@ function ExportMenu<F extends string>({
     try {
       await download(format);
     } catch (failure) {
-      onError(`Failed to export: ${errorMessage(failure)}`);
+      onError(t("cardExport.failed", { reason: translateServerMessage(errorMessage(failure)) }));
     } finally {
       setBusy(false);
     }
@@ -83,8 +94,8 @@ function ExportMenu<F extends string>({
               className={itemClasses}
               onSelect={() => void start(item.format)}
             >
-              <span>{item.label}</span>
-              <span className="text-xs font-normal text-ink-muted">{item.hint}</span>
+              <span>{t(item.label)}</span>
+              <span className="text-xs font-normal text-ink-muted">{t(item.hint)}</span>
             </DropdownMenu.Item>
           ))}
         </DropdownMenu.Content>
@@ -103,10 +114,11 @@ export function CardExportMenu({
   card: { id: string; name: string };
   onError: (message: string | null) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   return (
     <ExportMenu
-      label={`Export ${card.name}`}
-      triggerLabel="Export"
+      label={t("cardExport.exportLabel", { name: card.name })}
+      triggerLabel={t("cardExport.export")}
       items={CARD_FORMATS}
       download={(format) => downloadCardExport(storyId, card, format)}
       onError={onError}
@@ -125,10 +137,11 @@ export function LoreExportMenu({
   disabled: boolean;
   onError: (message: string | null) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   return (
     <ExportMenu
-      label="Export all cards"
-      triggerLabel="Export all"
+      label={t("cardExport.exportAllLabel")}
+      triggerLabel={t("cardExport.exportAll")}
       items={LORE_FORMATS}
       download={(format) => downloadLoreExport(storyId, format)}
       onError={onError}

@@ -4,12 +4,12 @@
 import type { Story } from "@storyverse/contract/stories";
 import { BookPlus } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Modal } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError } from "../../../lib/api-errors";
 import { useCreateStory } from "../api/create-story";
 import { StoryForm } from "./story-form";
-
-export const CREATE_FAILED_MESSAGE = "Failed to create story.";
 
 interface CreateStoryDialogProps {
   open: boolean;
@@ -18,6 +18,7 @@ interface CreateStoryDialogProps {
 }
 
 export function CreateStoryDialog({ open, onOpenChange, onCreated }: CreateStoryDialogProps) {
+  const { t } = useTranslation("stories");
   const [error, setError] = useState<string | null>(null);
   const create = useCreateStory();
 
@@ -35,8 +36,8 @@ export function CreateStoryDialog({ open, onOpenChange, onCreated }: CreateStory
       open={open}
       onOpenChange={changeOpen}
       busy={create.isPending}
-      title="Create New Story"
-      description="Each story keeps its own world, characters and scenes, like a saved game."
+      title={t("createStory.title")}
+      description={t("createStory.description")}
       icon={<BookPlus className="size-5" />}
     >
       <StoryForm
@@ -57,8 +58,8 @@ export function CreateStoryDialog({ open, onOpenChange, onCreated }: CreateStory
               onError: (failure) =>
                 setError(
                   failure instanceof ApiError && failure.fromServer && failure.status < 500
-                    ? `${CREATE_FAILED_MESSAGE} ${failure.detail}`
-                    : CREATE_FAILED_MESSAGE,
+                    ? t("createStory.failedWithReason", { reason: translateServerMessage(failure.detail) })
+                    : t("createStory.failed"),
                 ),
             },
           );

@@ -3,7 +3,9 @@
 // 'Failed to delete story: {message}'. Done, the story leaves the list and its stored canvas is forgotten.
 import type { Story } from "@storyverse/contract/stories";
 import { useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/confirm-dialog";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { useDeleteStory } from "../api/delete-story";
 
@@ -14,6 +16,7 @@ interface DeleteStoryDialogProps {
 }
 
 export function DeleteStoryDialog({ story, onClose, onDeleted }: DeleteStoryDialogProps) {
+  const { t } = useTranslation("stories");
   const remove = useDeleteStory();
   const [error, setError] = useState<string | null>(null);
   // The last story shown, so the text does not blank out while the dialog animates closed.
@@ -34,7 +37,8 @@ export function DeleteStoryDialog({ story, onClose, onDeleted }: DeleteStoryDial
         onDeleted?.(story);
         close();
       },
-      onError: (failure) => setError(`Failed to delete story: ${errorMessage(failure)}`),
+      onError: (failure) =>
+        setError(t("deleteStory.failed", { message: translateServerMessage(errorMessage(failure)) })),
     });
   };
 
@@ -42,15 +46,17 @@ export function DeleteStoryDialog({ story, onClose, onDeleted }: DeleteStoryDial
     <ConfirmDialog
       open={story !== null}
       onOpenChange={(open) => (open ? undefined : close())}
-      title="Delete Story"
+      title={t("deleteStory.title")}
       description={
-        <>
-          Are you sure you want to delete <strong className="font-semibold text-ink">“{shown?.title}”</strong>
-          ? This action cannot be undone. Its images and videos will remain in your gallery.
-        </>
+        <Trans
+          t={t}
+          i18nKey="deleteStory.description"
+          values={{ title: shown?.title ?? "" }}
+          components={{ strong: <strong className="font-semibold text-ink" data-user-text /> }}
+        />
       }
-      confirmLabel="Delete Story"
-      busyLabel="Deleting..."
+      confirmLabel={t("deleteStory.confirm")}
+      busyLabel={t("deleteStory.deleting")}
       busy={remove.isPending}
       error={error}
       onConfirm={confirm}

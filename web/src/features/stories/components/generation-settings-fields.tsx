@@ -8,16 +8,13 @@
 // opens them in a dialog.
 import {
   ART_STYLE_MAX_LENGTH,
-  ASPECT_RATIO_LABELS,
   ASPECT_RATIOS,
   type AspectRatio,
   AUTHORS_NOTE_DEPTH_MAX,
   AUTHORS_NOTE_DEPTH_MIN,
   type GenerationSettingsUpdate,
-  INPUT_MODE_LABELS,
   INPUT_MODES,
   type InputMode,
-  OUTPUT_LENGTH_LABELS,
   OUTPUT_LENGTH_MAX_TOKENS,
   OUTPUT_LENGTHS,
   type OutputLength,
@@ -26,11 +23,16 @@ import {
   type Teller,
 } from "@storyverse/contract/generation-settings";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ParseKeys } from "i18next";
 import { Drama } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { formatNumber } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage, InvalidInputError } from "../../../lib/api-errors";
 import { personasQueryOptions } from "../../../shared/personas/personas-api";
 import { PersonasManager } from "../../../shared/personas/personas-manager";
@@ -47,6 +49,26 @@ import { TellerField } from "./teller-field";
 
 /** The select's value for "the provider's default model". */
 const DEFAULT_MODEL = "";
+
+/** Each choice's words: keys of the story-tools namespace. */
+const OUTPUT_LENGTH_KEYS: Record<OutputLength, ParseKeys<"story-tools">> = {
+  short: "generationSettings.lengthShort",
+  medium: "generationSettings.lengthMedium",
+  long: "generationSettings.lengthLong",
+};
+const INPUT_MODE_KEYS: Record<InputMode, ParseKeys<"story-tools">> = {
+  do: "generationSettings.inputDo",
+  say: "generationSettings.inputSay",
+  story: "generationSettings.inputStory",
+};
+const ASPECT_RATIO_KEYS: Record<AspectRatio, ParseKeys<"story-tools">> = {
+  "1:1": "generationSettings.aspectSquare",
+  "4:3": "generationSettings.aspectLandscape",
+  "3:4": "generationSettings.aspectPortrait",
+  "16:9": "generationSettings.aspectWide",
+  "9:16": "generationSettings.aspectTall",
+  "21:9": "generationSettings.aspectCinema",
+};
 
 /** A whole number from min to max as typed, or null. */
 function wholeNumber(typed: string, min: number, max: number): number | null {
@@ -77,7 +99,10 @@ export function generationChanges(
 ): GenerationSettingsUpdate | string {
   const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
   if (depth === null) {
-    return `The note depth must be a whole number from ${AUTHORS_NOTE_DEPTH_MIN} to ${AUTHORS_NOTE_DEPTH_MAX}.`;
+    return i18n.t("story-tools:generationSettings.depthRange", {
+      min: AUTHORS_NOTE_DEPTH_MIN,
+      max: AUTHORS_NOTE_DEPTH_MAX,
+    });
   }
   const changes: GenerationSettingsUpdate = {};
   if (typed.outputLength !== current.output_length) changes.output_length = typed.outputLength;
@@ -109,6 +134,7 @@ export function useGenerationSettingsFields(storyId: string): {
   fields: ReactNode;
   save: () => Promise<void> | null;
 } {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const stored = useQuery(generationSettingsQueryOptions(storyId));
   const models = useQuery(textModelsQueryOptions());
@@ -135,8 +161,8 @@ export function useGenerationSettingsFields(storyId: string): {
   if (!current) {
     return {
       fields: stored.error ? (
-        <p role="alert" className="text-sm text-danger">
-          Could not load the generation settings: {errorMessage(stored.error)}
+        <p role="alert" data-server-text className="text-sm text-danger">
+          {t("generationSettings.loadFailed", { reason: translateServerMessage(errorMessage(stored.error)) })}
         </p>
       ) : null,
       save: () => null,
@@ -170,7 +196,7 @@ export function useGenerationSettingsFields(storyId: string): {
   const fields = (
     <section aria-labelledby={`${id}-title`} className="space-y-4 border-t border-line pt-5">
       <h3 id={`${id}-title`} className="font-semibold text-ink">
-        Generation
+        {t("generationSettings.heading")}
       </h3>
       <TellerField
         id={id}
@@ -181,7 +207,7 @@ export function useGenerationSettingsFields(storyId: string): {
         onCharacter={setCharacterId}
       />
       <div>
-        <FieldLabel htmlFor={`${id}-persona`}>You play as</FieldLabel>
+        <FieldLabel htmlFor={`${id}-persona`}>{t("generationSettings.youPlayAs")}</FieldLabel>
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <select
             id={`${id}-persona`}
@@ -191,10 +217,12 @@ export function useGenerationSettingsFields(storyId: string): {
             className={`${inputClasses} min-w-0 flex-1`}
           >
             <option value="">
-              {defaultPersona ? `Your default (${defaultPersona.name})` : "Your default (your username)"}
+              {defaultPersona
+                ? t("generationSettings.defaultPersona", { name: defaultPersona.name })
+                : t("generationSettings.defaultPersonaUsername")}
             </option>
             {yours.map((persona) => (
-              <option key={persona.id} value={persona.id}>
+              <option key={persona.id} value={persona.id} data-user-text>
                 {persona.name}
               </option>
             ))}
@@ -206,17 +234,17 @@ export function useGenerationSettingsFields(storyId: string): {
             icon={<Drama aria-hidden="true" className="size-4" />}
             onClick={() => setManaging(true)}
           >
-            Manage personas
+            {t("generationSettings.managePersonas")}
           </Button>
         </div>
         <p id={`${id}-persona-hint`} className="mt-2 text-sm text-ink-muted">
-          The narrator is told who you are, and cards' {"{{user}}"} becomes your persona's name.
+          {t("generationSettings.personaHint", { macro: "{{user}}" })}
         </p>
         <Modal
           open={managing}
           onOpenChange={setManaging}
-          title="Personas"
-          description="Who you play in your stories."
+          title={t("generationSettings.personasTitle")}
+          description={t("generationSettings.personasDescription")}
           icon={<Drama className="size-5" />}
         >
           <PersonasManager />
@@ -224,7 +252,7 @@ export function useGenerationSettingsFields(storyId: string): {
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
-          <FieldLabel htmlFor={`${id}-length`}>Output length</FieldLabel>
+          <FieldLabel htmlFor={`${id}-length`}>{t("generationSettings.outputLength")}</FieldLabel>
           <select
             id={`${id}-length`}
             value={typed.outputLength}
@@ -233,14 +261,20 @@ export function useGenerationSettingsFields(storyId: string): {
           >
             {OUTPUT_LENGTHS.map((length) => (
               <option key={length} value={length}>
-                {`${OUTPUT_LENGTH_LABELS[length]} (up to ${OUTPUT_LENGTH_MAX_TOKENS[length]} tokens)`}
+                {t("generationSettings.outputLengthOption", {
+                  label: t(OUTPUT_LENGTH_KEYS[length]),
+                  tokens: OUTPUT_LENGTH_MAX_TOKENS[length],
+                })}
               </option>
             ))}
           </select>
         </div>
         <div>
-          <FieldLabel htmlFor={`${id}-temperature`} aside={typed.temperature.toFixed(2)}>
-            Randomness
+          <FieldLabel
+            htmlFor={`${id}-temperature`}
+            aside={formatNumber(typed.temperature, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}
+          >
+            {t("generationSettings.randomness")}
           </FieldLabel>
           <input
             id={`${id}-temperature`}
@@ -254,11 +288,11 @@ export function useGenerationSettingsFields(storyId: string): {
             className="mt-4 w-full accent-[var(--color-primary,currentColor)]"
           />
           <p id={`${id}-temperature-hint`} className="mt-1 text-sm text-ink-muted">
-            Lower: steadier and more predictable. Higher: more surprising.
+            {t("generationSettings.randomnessHint")}
           </p>
         </div>
         <div>
-          <FieldLabel htmlFor={`${id}-model`}>Text model</FieldLabel>
+          <FieldLabel htmlFor={`${id}-model`}>{t("generationSettings.textModel")}</FieldLabel>
           <select
             id={`${id}-model`}
             value={typed.model}
@@ -266,22 +300,26 @@ export function useGenerationSettingsFields(storyId: string): {
             aria-describedby={models.error ? `${id}-model-hint` : undefined}
             className={selectClasses}
           >
-            <option value={DEFAULT_MODEL}>{`Default (${defaultModel})`}</option>
+            <option value={DEFAULT_MODEL}>
+              {t("generationSettings.defaultModel", { model: defaultModel })}
+            </option>
             {choices.map((choice) => (
-              <option key={choice} value={choice}>
+              <option key={choice} value={choice} data-user-text>
                 {choice}
               </option>
             ))}
           </select>
           {models.error ? (
-            <p id={`${id}-model-hint`} className="mt-2 text-sm text-ink-muted">
-              Could not load the models: {errorMessage(models.error)}
+            <p id={`${id}-model-hint`} data-server-text className="mt-2 text-sm text-ink-muted">
+              {t("generationSettings.modelsFailed", {
+                reason: translateServerMessage(errorMessage(models.error)),
+              })}
             </p>
           ) : null}
         </div>
         <div>
           <FieldLabel htmlFor={`${id}-depth`} aside={`${AUTHORS_NOTE_DEPTH_MIN}–${AUTHORS_NOTE_DEPTH_MAX}`}>
-            Note depth
+            {t("generationSettings.noteDepth")}
           </FieldLabel>
           <input
             id={`${id}-depth`}
@@ -292,11 +330,11 @@ export function useGenerationSettingsFields(storyId: string): {
             className={`${inputClasses} mt-2`}
           />
           <p id={`${id}-depth-hint`} className="mt-2 text-sm text-ink-muted">
-            How many messages from the end the Author's Note goes. 1: just before yours.
+            {t("generationSettings.noteDepthHint")}
           </p>
         </div>
         <div>
-          <FieldLabel htmlFor={`${id}-input-mode`}>Default input</FieldLabel>
+          <FieldLabel htmlFor={`${id}-input-mode`}>{t("generationSettings.defaultInput")}</FieldLabel>
           <select
             id={`${id}-input-mode`}
             value={typed.inputMode}
@@ -306,16 +344,16 @@ export function useGenerationSettingsFields(storyId: string): {
           >
             {INPUT_MODES.map((mode) => (
               <option key={mode} value={mode}>
-                {INPUT_MODE_LABELS[mode]}
+                {t(INPUT_MODE_KEYS[mode])}
               </option>
             ))}
           </select>
           <p id={`${id}-input-mode-hint`} className="mt-2 text-sm text-ink-muted">
-            Do: “You open the door.” Say: You say “Hello.” Story: your words as written.
+            {t("generationSettings.inputModeHint")}
           </p>
         </div>
         <div>
-          <FieldLabel htmlFor={`${id}-aspect`}>Scene shape</FieldLabel>
+          <FieldLabel htmlFor={`${id}-aspect`}>{t("generationSettings.sceneShape")}</FieldLabel>
           <select
             id={`${id}-aspect`}
             value={typed.aspectRatio}
@@ -324,7 +362,7 @@ export function useGenerationSettingsFields(storyId: string): {
           >
             {ASPECT_RATIOS.map((ratio) => (
               <option key={ratio} value={ratio}>
-                {ASPECT_RATIO_LABELS[ratio]}
+                {t(ASPECT_RATIO_KEYS[ratio])}
               </option>
             ))}
           </select>
@@ -332,19 +370,19 @@ export function useGenerationSettingsFields(storyId: string): {
       </div>
       <div>
         <FieldLabel htmlFor={`${id}-art-style`} counter={`${typed.artStyle.length}/${ART_STYLE_MAX_LENGTH}`}>
-          Art style
+          {t("generationSettings.artStyle")}
         </FieldLabel>
         <input
           id={`${id}-art-style`}
           value={typed.artStyle}
           onChange={(event) => setArtStyle(event.target.value)}
           maxLength={ART_STYLE_MAX_LENGTH}
-          placeholder="e.g. watercolour, soft light"
+          placeholder={t("generationSettings.artStylePlaceholder")}
           aria-describedby={`${id}-art-style-hint`}
           className={`${inputClasses} mt-2`}
         />
         <p id={`${id}-art-style-hint`} className="mt-2 text-sm text-ink-muted">
-          Added to every scene's picture.
+          {t("generationSettings.artStyleHint")}
         </p>
       </div>
       {voices ? (
@@ -352,8 +390,8 @@ export function useGenerationSettingsFields(storyId: string): {
         <div className="space-y-3">
           <VoiceField
             id={`${id}-narrator-voice`}
-            label="Narrator voice"
-            noneLabel="Default voice"
+            label={t("generationSettings.narratorVoice")}
+            noneLabel={t("generationSettings.defaultVoice")}
             voices={voices}
             value={typed.narratorVoice}
             onChange={setNarratorVoice}
@@ -367,7 +405,7 @@ export function useGenerationSettingsFields(storyId: string): {
               onChange={(event) => setReadAloud(event.target.checked)}
               className="size-4 accent-accent-500"
             />
-            Read new turns aloud
+            {t("generationSettings.readAloud")}
           </label>
         </div>
       ) : null}

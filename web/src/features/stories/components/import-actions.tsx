@@ -11,10 +11,12 @@ import { BACKUP_FILE_MAX_MB, INTEROP_FILE_MAX_MB } from "@storyverse/contract/in
 import type { Story } from "@storyverse/contract/stories";
 import { ArchiveRestore, FileUp, TriangleAlert, Upload, X } from "lucide-react";
 import { type ChangeEvent, type DragEvent, type ReactNode, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
 import { Modal, ModalActions, ModalClose } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { CARD_FILE_TYPES, useImportStory } from "../api/import-story";
 import {
@@ -64,6 +66,7 @@ export interface StoryImporter {
 
 /** Uploads one file at a time and hands the new story to `onReady` (which opens it). */
 export function useStoryImporter(onReady: (story: Story) => Promise<void>): StoryImporter {
+  const { t } = useTranslation("story-tools");
   const importCard = useImportStory();
   const addRestored = useAddRestoredStory();
   const [busy, setBusy] = useState<UploadKind | null>(null);
@@ -73,9 +76,10 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
 
   const upload = async (kind: UploadKind, file: File) => {
     if (running.current) return;
-    const verb = kind === "backup" ? "restore" : "import";
+    const backup = kind === "backup";
     if (file.size > LIMIT_MB[kind] * 1024 * 1024) {
-      setError(`Couldn't ${verb} “${file.name}”: the file is larger than ${LIMIT_MB[kind]} MB.`);
+      const tooLarge = backup ? "importActions.restoreTooLarge" : "importActions.importTooLarge";
+      setError(t(tooLarge, { name: file.name, max: LIMIT_MB[kind] }));
       return;
     }
     running.current = true;
@@ -91,7 +95,8 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
       rememberImportNotes(result.story.id, result.notes);
       await onReady(result.story);
     } catch (failure) {
-      setError(`Couldn't ${verb} “${file.name}”: ${errorMessage(failure)}`);
+      const failed = backup ? "importActions.restoreFailed" : "importActions.importFailed";
+      setError(t(failed, { name: file.name, reason: translateServerMessage(errorMessage(failure)) }));
     } finally {
       running.current = false;
       setBusy(null);
@@ -101,10 +106,7 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
   const drop = (file: File) => {
     const kind = kindOfFile(file.name);
     if (kind) void upload(kind, file);
-    else
-      setError(
-        `“${file.name}” is not a file Storyverse can import: drop a character card (PNG, JSON or CHARX) or a story backup (.zip).`,
-      );
+    else setError(t("importActions.notAFile", { name: file.name }));
   };
 
   const confirm = async () => {
@@ -122,7 +124,12 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
             ? {
                 ...now,
                 running: false,
-                error: `Couldn't restore “${fileName}”: ${done.error ?? "it failed."}`,
+                error: t("importActions.restoreFailed", {
+                  name: fileName,
+                  reason: done.error
+                    ? translateServerMessage(done.error)
+                    : t("importActions.restoreFailedNoReason"),
+                }),
               }
             : now,
         );
@@ -135,7 +142,14 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
     } catch (failure) {
       setPending((now) =>
         now
-          ? { ...now, running: false, error: `Couldn't restore “${fileName}”: ${errorMessage(failure)}` }
+          ? {
+              ...now,
+              running: false,
+              error: t("importActions.restoreFailed", {
+                name: fileName,
+                reason: translateServerMessage(errorMessage(failure)),
+              }),
+            }
           : now,
       );
     }
@@ -155,6 +169,7 @@ export function useStoryImporter(onReady: (story: Story) => Promise<void>): Stor
 
 /** The two buttons, each with its hidden file picker. */
 export function ImportActions({ importer }: { importer: StoryImporter }) {
+  const { t } = useTranslation("story-tools");
   const cardInput = useRef<HTMLInputElement>(null);
   const backupInput = useRef<HTMLInputElement>(null);
   const picked = (kind: UploadKind) => (event: ChangeEvent<HTMLInputElement>) => {
@@ -171,11 +186,11 @@ export function ImportActions({ importer }: { importer: StoryImporter }) {
         onClick={() => cardInput.current?.click()}
         disabled={importer.busy !== null}
         loading={importer.busy === "character"}
-        loadingText="Importing…"
+        loadingText={t("importActions.importing")}
         icon={<FileUp aria-hidden="true" className="size-5" />}
-        title="A Character Card from SillyTavern, RisuAI, Agnai and others (PNG, JSON or CHARX)"
+        title={t("importActions.importCharacterTitle")}
       >
-        Import a character
+        {t("importActions.importCharacter")}
       </Button>
       <Button
         variant="secondary"
@@ -183,17 +198,17 @@ export function ImportActions({ importer }: { importer: StoryImporter }) {
         onClick={() => backupInput.current?.click()}
         disabled={importer.busy !== null}
         loading={importer.busy === "backup"}
-        loadingText="Restoring…"
+        loadingText={t("importActions.restoring")}
         icon={<ArchiveRestore aria-hidden="true" className="size-5" />}
-        title="A story backup downloaded from Storyverse (.zip)"
+        title={t("importActions.restoreBackupTitle")}
       >
-        Restore a backup
+        {t("importActions.restoreBackup")}
       </Button>
       <input
         ref={cardInput}
         type="file"
         accept={CARD_FILE_TYPES}
-        aria-label="Character card file"
+        aria-label={t("importActions.cardFileLabel")}
         tabIndex={-1}
         hidden
         onChange={picked("character")}
@@ -202,7 +217,7 @@ export function ImportActions({ importer }: { importer: StoryImporter }) {
         ref={backupInput}
         type="file"
         accept={BACKUP_FILE_TYPES}
-        aria-label="Story backup file"
+        aria-label={t("importActions.backupFileLabel")}
         tabIndex={-1}
         hidden
         onChange={picked("backup")}
@@ -216,6 +231,7 @@ export function ImportActions({ importer }: { importer: StoryImporter }) {
  * the dialog with the server's reason. Nothing is restored until the player confirms.
  */
 export function RestoreDialog({ importer }: { importer: StoryImporter }) {
+  const { t } = useTranslation("story-tools");
   const pending = importer.pending;
   const restore = pending?.restore;
   const progress = restore?.progress ?? 0;
@@ -226,14 +242,14 @@ export function RestoreDialog({ importer }: { importer: StoryImporter }) {
       onOpenChange={(open) => {
         if (!open) importer.dismissRestore();
       }}
-      title="Restore this backup?"
+      title={t("importActions.restoreTitle")}
       description={
-        restore ? (
-          <>
-            “{restore.preview.title}”: {describePreview(restore.preview)}. It becomes a new story of yours;
-            the backup’s own story is not changed.
-          </>
-        ) : null
+        restore
+          ? t("importActions.restoreDescription", {
+              title: restore.preview.title,
+              contents: describePreview(restore.preview),
+            })
+          : null
       }
       busy={pending?.running ?? false}
       size="sm"
@@ -246,25 +262,27 @@ export function RestoreDialog({ importer }: { importer: StoryImporter }) {
             className="h-2 w-full overflow-hidden rounded-full accent-accent-500"
             max={100}
             value={progress}
-            aria-label="Restore progress"
+            aria-label={t("importActions.progressLabel")}
           />
           <p className="text-sm text-ink-muted" aria-live="polite">
-            {restore?.status === "queued" ? "Waiting to start…" : `Restoring… ${progress}%`}
+            {restore?.status === "queued"
+              ? t("importActions.waiting")
+              : t("importActions.progress", { share: progress / 100 })}
           </p>
         </div>
       ) : null}
       <ModalActions>
         <ModalClose disabled={pending?.running ?? false} className={buttonClasses("secondary", "sm")}>
-          {failed ? "Close" : "Cancel"}
+          {failed ? t("actions.close") : t("actions.cancel")}
         </ModalClose>
         {failed ? null : (
           <Button
             onClick={() => void importer.confirm()}
             size="sm"
             loading={pending?.running ?? false}
-            loadingText="Restoring…"
+            loadingText={t("importActions.restoring")}
           >
-            Restore
+            {t("importActions.restore")}
           </Button>
         )}
       </ModalActions>
@@ -274,18 +292,21 @@ export function RestoreDialog({ importer }: { importer: StoryImporter }) {
 
 /** The refusal of the last upload, until the next one or its dismissal. */
 export function ImportError({ importer }: { importer: StoryImporter }) {
+  const { t } = useTranslation("story-tools");
   return (
     <div role="alert">
       {importer.error ? (
         <div className="mt-6 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm leading-6 text-danger">
           <TriangleAlert aria-hidden="true" className="mt-1 size-4 shrink-0" />
-          <p className="min-w-0 flex-1 break-words">{importer.error}</p>
+          <p data-server-text className="min-w-0 flex-1 break-words">
+            {importer.error}
+          </p>
           <button
             type="button"
             onClick={importer.dismissError}
-            aria-label="Dismiss the error"
-            title="Dismiss"
-            className={`${iconButtonClasses} -my-1.5 -mr-2 size-8 text-danger hover:text-danger`}
+            aria-label={t("importActions.dismissError")}
+            title={t("actions.dismiss")}
+            className={`${iconButtonClasses} -my-1.5 -me-2 size-8 text-danger hover:text-danger`}
           >
             <X aria-hidden="true" className="size-4" />
           </button>
@@ -300,6 +321,7 @@ export function ImportError({ importer }: { importer: StoryImporter }) {
  * files count (a dragged link or text does nothing), and nothing is taken while an upload is running.
  */
 export function ImportDropZone({ importer, children }: { importer: StoryImporter; children: ReactNode }) {
+  const { t } = useTranslation("story-tools");
   const [over, setOver] = useState(false);
   // Entering a child fires enter on it before leave on the parent: count to know when the drag truly left.
   const depth = useRef(0);
@@ -345,10 +367,8 @@ export function ImportDropZone({ importer, children }: { importer: StoryImporter
             <span className="bg-primary-gradient mx-auto grid size-14 place-items-center rounded-2xl text-white shadow-lifted">
               <Upload className="size-7" />
             </span>
-            <p className="mt-4 text-lg font-semibold text-ink">Drop to import</p>
-            <p className="mt-1 text-sm text-ink-muted">
-              A character card (PNG, JSON or CHARX) becomes a new story; a backup (.zip) is restored.
-            </p>
+            <p className="mt-4 text-lg font-semibold text-ink">{t("importActions.dropTitle")}</p>
+            <p className="mt-1 text-sm text-ink-muted">{t("importActions.dropHint")}</p>
           </div>
         </div>
       ) : null}

@@ -5,7 +5,9 @@
 import type { ImportNote } from "@storyverse/contract/interop";
 import { Info, X } from "lucide-react";
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { iconButtonClasses } from "../../../components/button-classes";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { createStore, useStore } from "../../../lib/store";
 
 const notesByStory = createStore<ReadonlyMap<string, readonly ImportNote[]>>(new Map());
@@ -26,6 +28,7 @@ function useImportNotes(storyId: string): readonly ImportNote[] {
 }
 
 export function ImportNotesNotice({ storyId }: { storyId: string }) {
+  const { t } = useTranslation("story-tools");
   const notes = useImportNotes(storyId);
   const titleId = useId();
   if (notes.length === 0) return null;
@@ -37,21 +40,22 @@ export function ImportNotesNotice({ storyId }: { storyId: string }) {
       <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-ink" />
       <div className="min-w-0 flex-1">
         <h2 id={titleId} className="font-semibold text-accent-ink">
-          {notes.length === 1
-            ? "One thing was changed on import"
-            : `${notes.length} things were changed on import`}
+          {t("importNotes.title", { count: notes.length })}
         </h2>
         <ul
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a long list scrolls, and a scrollable region must be reachable by keyboard
           tabIndex={0}
-          aria-label="What was changed"
-          className="mt-1.5 max-h-32 list-disc space-y-1 overflow-y-auto pl-4 leading-5 text-ink-muted"
+          aria-label={t("importNotes.listLabel")}
+          className="mt-1.5 max-h-32 list-disc space-y-1 overflow-y-auto ps-4 leading-5 text-ink-muted"
         >
           {notes.map((note, index) => (
             // Two notes may share a name (two entries of one title); their order never changes.
             // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the notice's life
             <li key={index} className="break-words">
-              <span className="font-medium text-ink">{note.name}</span>: {note.reason}
+              <span data-user-text className="font-medium text-ink">
+                {note.name}
+              </span>
+              : <span data-server-text>{translateServerMessage(note.reason)}</span>
             </li>
           ))}
         </ul>
@@ -59,9 +63,9 @@ export function ImportNotesNotice({ storyId }: { storyId: string }) {
       <button
         type="button"
         onClick={() => rememberImportNotes(storyId, NONE)}
-        aria-label="Dismiss the import notes"
-        title="Dismiss"
-        className={`${iconButtonClasses} -my-2 -mr-2 size-8`}
+        aria-label={t("importNotes.dismissLabel")}
+        title={t("actions.dismiss")}
+        className={`${iconButtonClasses} -my-2 -me-2 size-8`}
       >
         <X aria-hidden="true" className="size-4" />
       </button>

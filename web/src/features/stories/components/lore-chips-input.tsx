@@ -3,6 +3,7 @@
 // still being typed is the caller's, so Save can take it without Enter.
 import { isRegexTrigger } from "@storyverse/contract/story-cards";
 import { X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { inputClasses } from "../../../components/text-field";
 
@@ -10,8 +11,11 @@ interface ChipsInputProps {
   id: string;
   /** The chips' list name, e.g. "Trigger words". */
   listLabel: string;
-  /** What a chip's remove button says before the word, e.g. "Remove trigger". */
-  removeLabel: string;
+  /**
+   * A chip's remove button's label: a function of the word (so a language may put it anywhere in the sentence,
+   * e.g. `(word) => t("removeTrigger", { word })`), or the words said before it, e.g. "Remove trigger".
+   */
+  removeLabel: string | ((value: string) => string);
   values: string[];
   onChange: (values: string[]) => void;
   draft: string;
@@ -46,6 +50,9 @@ export function ChipsInput({
   tooManyMessage,
   onError,
 }: ChipsInputProps) {
+  const { t } = useTranslation("story-tools");
+  const removeLabelOf = (value: string) =>
+    typeof removeLabel === "function" ? removeLabel(value) : `${removeLabel} ${value}`;
   const add = (raw: string) => {
     const words = isPattern(raw)
       ? [raw.trim().replace(/,$/, "")]
@@ -79,12 +86,14 @@ export function ChipsInput({
           {values.map((value) => (
             <li
               key={value}
-              className="inline-flex max-w-full items-center gap-1 rounded-full bg-accent-soft py-0.5 pr-1 pl-3 text-sm text-accent-ink"
+              className="inline-flex max-w-full items-center gap-1 rounded-full bg-accent-soft py-0.5 pe-1 ps-3 text-sm text-accent-ink"
             >
-              <span className="min-w-0 break-all">{value}</span>
+              <span data-user-text className="min-w-0 break-all">
+                {value}
+              </span>
               <button
                 type="button"
-                aria-label={`${removeLabel} ${value}`}
+                aria-label={removeLabelOf(value)}
                 onClick={() => onChange(values.filter((t) => t !== value))}
                 className="grid size-6 shrink-0 place-items-center rounded-full hover:bg-black/10 focus-visible:outline-2"
               >
@@ -118,7 +127,7 @@ export function ChipsInput({
           className={inputClasses}
         />
         <Button variant="secondary" onClick={() => add(draft)}>
-          Add
+          {t("chipsInput.add")}
         </Button>
       </div>
     </>

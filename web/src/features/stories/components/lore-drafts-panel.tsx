@@ -5,11 +5,14 @@
 import type { LoreSuggestion } from "@storyverse/contract/lore";
 import { CARD_KINDS, type CardKind } from "@storyverse/contract/story-cards";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ParseKeys } from "i18next";
 import { Sparkles } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import {
   acceptLoreSuggestion,
@@ -19,11 +22,12 @@ import {
 } from "../api/lore-suggestions";
 import { storyCardsKey } from "../api/story-cards";
 
-const KIND_NAMES: Record<CardKind, string> = {
-  character: "Character",
-  place: "Place",
-  thing: "Thing",
-  other: "Other",
+/** Each card kind's name: keys of the story-tools namespace. */
+const KIND_NAMES: Record<CardKind, ParseKeys<"story-tools">> = {
+  character: "cardKinds.character",
+  place: "cardKinds.place",
+  thing: "cardKinds.thing",
+  other: "cardKinds.other",
 };
 
 export function LoreDraftsPanel({
@@ -35,13 +39,14 @@ export function LoreDraftsPanel({
   docked?: boolean;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("story-tools");
   return (
     <Modal
       docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="New in the story"
-      description="Names the story brought up that have no Story Card yet. Accept a draft to make it a card, or dismiss it."
+      title={t("loreDrafts.title")}
+      description={t("loreDrafts.description")}
       icon={<Sparkles className="size-5" />}
     >
       {storyId ? <DraftList storyId={storyId} /> : null}
@@ -50,23 +55,24 @@ export function LoreDraftsPanel({
 }
 
 function DraftList({ storyId }: { storyId: string }) {
+  const { t } = useTranslation("story-tools");
   const drafts = useQuery(loreSuggestionsQueryOptions(storyId));
   if (drafts.isPending) {
     return (
       <p role="status" className="text-sm text-ink-muted">
-        Loading…
+        {t("actions.loading")}
       </p>
     );
   }
   if (drafts.error) {
     return (
-      <p role="alert" className="text-sm text-danger">
-        {errorMessage(drafts.error)}
+      <p role="alert" data-server-text className="text-sm text-danger">
+        {translateServerMessage(errorMessage(drafts.error))}
       </p>
     );
   }
   if (drafts.data.length === 0) {
-    return <p className="text-sm text-ink-muted">Nothing new: every name the story repeats has a card.</p>;
+    return <p className="text-sm text-ink-muted">{t("loreDrafts.empty")}</p>;
   }
   return (
     <ul className="space-y-3">
@@ -78,6 +84,7 @@ function DraftList({ storyId }: { storyId: string }) {
 }
 
 function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const id = useId();
   const [editing, setEditing] = useState(false);
@@ -88,7 +95,10 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const settle = async (action: () => Promise<unknown>, failed: string) => {
+  const settle = async (
+    action: () => Promise<unknown>,
+    failed: "loreDrafts.acceptFailed" | "loreDrafts.dismissFailed",
+  ) => {
     setBusy(true);
     setError(null);
     try {
@@ -99,7 +109,7 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
       void queryClient.invalidateQueries({ queryKey: loreSuggestionsKey(storyId) });
       void queryClient.invalidateQueries({ queryKey: storyCardsKey(storyId) });
     } catch (failure) {
-      setError(`${failed}: ${errorMessage(failure)}`);
+      setError(t(failed, { reason: translateServerMessage(errorMessage(failure)) }));
       setBusy(false);
     }
   };
@@ -122,16 +132,16 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
               }
             : {},
         ),
-      "Failed to make the card",
+      "loreDrafts.acceptFailed",
     );
-  const dismiss = () => settle(() => dismissLoreSuggestion(storyId, draft.id), "Failed to dismiss it");
+  const dismiss = () => settle(() => dismissLoreSuggestion(storyId, draft.id), "loreDrafts.dismissFailed");
 
   return (
     <li aria-label={draft.name} className="rounded-xl border border-line px-3 py-3 text-sm">
       {editing ? (
         <div className="space-y-3">
           <div>
-            <FieldLabel htmlFor={`${id}-name`}>Name</FieldLabel>
+            <FieldLabel htmlFor={`${id}-name`}>{t("actions.name")}</FieldLabel>
             <input
               id={`${id}-name`}
               value={name}
@@ -140,7 +150,7 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
             />
           </div>
           <div>
-            <FieldLabel htmlFor={`${id}-kind`}>Kind</FieldLabel>
+            <FieldLabel htmlFor={`${id}-kind`}>{t("loreDrafts.kind")}</FieldLabel>
             <select
               id={`${id}-kind`}
               value={kind}
@@ -149,14 +159,14 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
             >
               {CARD_KINDS.map((value) => (
                 <option key={value} value={value}>
-                  {KIND_NAMES[value]}
+                  {t(KIND_NAMES[value])}
                 </option>
               ))}
             </select>
           </div>
           <div>
-            <FieldLabel htmlFor={`${id}-triggers`} aside="Separated by commas">
-              Trigger words
+            <FieldLabel htmlFor={`${id}-triggers`} aside={t("loreDrafts.separatedByCommas")}>
+              {t("loreDrafts.triggerWords")}
             </FieldLabel>
             <input
               id={`${id}-triggers`}
@@ -166,7 +176,7 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
             />
           </div>
           <div>
-            <FieldLabel htmlFor={`${id}-description`}>Description</FieldLabel>
+            <FieldLabel htmlFor={`${id}-description`}>{t("loreDrafts.descriptionLabel")}</FieldLabel>
             <textarea
               id={`${id}-description`}
               value={description}
@@ -179,28 +189,34 @@ function Draft({ storyId, draft }: { storyId: string; draft: LoreSuggestion }) {
       ) : (
         <>
           <div className="flex flex-wrap items-baseline gap-x-2">
-            <span className="font-semibold text-ink">{draft.name}</span>
-            <span className="text-xs text-ink-muted">{KIND_NAMES[draft.kind]}</span>
+            <span data-user-text className="font-semibold text-ink">
+              {draft.name}
+            </span>
+            <span className="text-xs text-ink-muted">{t(KIND_NAMES[draft.kind])}</span>
           </div>
-          {draft.description ? <p className="mt-1 break-words text-ink-muted">{draft.description}</p> : null}
+          {draft.description ? (
+            <p data-user-text className="mt-1 break-words text-ink-muted">
+              {draft.description}
+            </p>
+          ) : null}
         </>
       )}
       {error ? (
-        <p role="alert" className="mt-2 text-danger">
+        <p role="alert" data-server-text className="mt-2 text-danger">
           {error}
         </p>
       ) : null}
       <div className="mt-3 flex flex-wrap gap-2">
         <Button size="sm" onClick={() => void accept()} disabled={busy}>
-          {editing ? "Save as card" : "Accept"}
+          {editing ? t("loreDrafts.saveAsCard") : t("loreDrafts.accept")}
         </Button>
         {editing ? null : (
           <Button size="sm" variant="secondary" onClick={() => setEditing(true)} disabled={busy}>
-            Edit
+            {t("loreDrafts.edit")}
           </Button>
         )}
         <Button size="sm" variant="ghost" onClick={() => void dismiss()} disabled={busy}>
-          Dismiss
+          {t("loreDrafts.dismiss")}
         </Button>
       </div>
     </li>

@@ -10,11 +10,14 @@ import {
   type OnDuplicate,
 } from "@storyverse/contract/interop";
 import { useQueryClient } from "@tanstack/react-query";
+import type { ParseKeys, TFunction } from "i18next";
 import { FileUp } from "lucide-react";
 import { type DragEvent, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { ModalActions } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { importCardsFile } from "../api/card-import";
 import { loreSettingsKey } from "../api/lore-settings";
@@ -23,11 +26,12 @@ import { storyCardsKey } from "../api/story-cards";
 const ACCEPT = ".json,.png,.apng,.charx,.lorebook,application/json,image/png";
 const KNOWN_EXTENSION = /\.(json|png|apng|charx|lorebook)$/i;
 
-const KIND_NAMES: Record<string, string> = {
-  character: "Character",
-  place: "Place",
-  thing: "Thing",
-  other: "Other",
+/** Each card kind's name: keys of the story-tools namespace (a kind not listed shows as it came). */
+const KIND_NAMES: Record<string, ParseKeys<"story-tools">> = {
+  character: "cardKinds.character",
+  place: "cardKinds.place",
+  thing: "cardKinds.thing",
+  other: "cardKinds.other",
 };
 
 type Stage =
@@ -36,24 +40,31 @@ type Stage =
   | { step: "preview"; file: File; preview: CardsImportResponse; choice: OnDuplicate; busy?: boolean }
   | { step: "saving"; file: File; preview: CardsImportResponse; choice: OnDuplicate };
 
-const cardsWord = (count: number) => (count === 1 ? "1 card" : `${count} cards`);
-
-const DUPLICATE_CHOICES: { value: OnDuplicate; label: string; hint: string }[] = [
-  { value: "skip", label: "Skip them", hint: "The story keeps its own cards." },
-  {
-    value: "replace",
-    label: "Replace the story's cards",
-    hint: "Their text and lore rules become the file's; names and pictures stay.",
-  },
-  { value: "keep_both", label: "Keep both", hint: "The file's are added with a number after the name." },
+const DUPLICATE_CHOICES: {
+  value: OnDuplicate;
+  label: ParseKeys<"story-tools">;
+  hint: ParseKeys<"story-tools">;
+}[] = [
+  { value: "skip", label: "loreImport.skipLabel", hint: "loreImport.skipHint" },
+  { value: "replace", label: "loreImport.replaceLabel", hint: "loreImport.replaceHint" },
+  { value: "keep_both", label: "loreImport.keepBothLabel", hint: "loreImport.keepBothHint" },
 ];
 
 /** The import button's words: what will be made and what replaced. */
-function importLabel(made: number, replaced: number): string {
-  if (replaced === 0) return `Import ${cardsWord(made)}`;
-  if (made === 0) return `Replace ${cardsWord(replaced)}`;
-  return `Import ${cardsWord(made)}, replace ${replaced}`;
+function importLabel(t: TFunction<"story-tools">, made: number, replaced: number): string {
+  if (replaced === 0) return t("loreImport.importCards", { count: made });
+  if (made === 0) return t("loreImport.replaceCards", { count: replaced });
+  return t("loreImport.importAndReplace", { count: made, replaced });
 }
+
+/** A card kind's name in the interface's language; a kind this page does not know shows as it came. */
+function kindName(t: TFunction<"story-tools">, kind: string): string {
+  const key = Object.hasOwn(KIND_NAMES, kind) ? KIND_NAMES[kind] : undefined;
+  return key ? t(key) : kind;
+}
+
+/** A failed call's words for the player: the server's detail in the interface's language when known. */
+const reasonOf = (failure: unknown) => translateServerMessage(errorMessage(failure));
 
 export function LoreImportPanel({
   storyId,
@@ -63,6 +74,7 @@ export function LoreImportPanel({
   /** Back to the list; `imported` says how many cards were made (none when cancelled). */
   onDone: (imported: number) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -73,10 +85,10 @@ export function LoreImportPanel({
   const read = async (file: File) => {
     setError(null);
     if (!KNOWN_EXTENSION.test(file.name)) {
-      return setError("Please choose a .json, .png, .charx or .lorebook file.");
+      return setError(t("loreImport.badType"));
     }
     if (file.size > INTEROP_FILE_MAX_MB * 1024 * 1024) {
-      return setError(`The file is too large: files up to ${INTEROP_FILE_MAX_MB} MB can be imported.`);
+      return setError(t("loreImport.tooLarge", { max: INTEROP_FILE_MAX_MB }));
     }
     setStage({ step: "reading", file });
     try {
@@ -84,7 +96,7 @@ export function LoreImportPanel({
       setStage({ step: "preview", file, preview, choice: "skip" });
     } catch (failure) {
       setStage({ step: "pick" });
-      setError(`Could not read ${file.name}: ${errorMessage(failure)}`);
+      setError(t("loreImport.readFailed", { name: file.name, reason: reasonOf(failure) }));
     }
   };
 
@@ -97,7 +109,7 @@ export function LoreImportPanel({
       setStage({ step: "preview", file, preview: again, choice });
     } catch (failure) {
       setStage({ step: "preview", file, preview, choice });
-      setError(`Could not read ${file.name}: ${errorMessage(failure)}`);
+      setError(t("loreImport.readFailed", { name: file.name, reason: reasonOf(failure) }));
     }
   };
 
@@ -114,7 +126,7 @@ export function LoreImportPanel({
       onDone(saved.cards.length);
     } catch (failure) {
       setStage({ step: "preview", file, preview, choice });
-      setError(`Failed to import: ${errorMessage(failure)}`);
+      setError(t("loreImport.importFailed", { reason: reasonOf(failure) }));
     }
   };
 
@@ -130,7 +142,7 @@ export function LoreImportPanel({
       ref={fileInput}
       type="file"
       accept={ACCEPT}
-      aria-label="Choose a card or lorebook file"
+      aria-label={t("loreImport.fileLabel")}
       className="hidden"
       onChange={(event) => {
         const file = event.target.files?.[0];
@@ -144,7 +156,7 @@ export function LoreImportPanel({
     return (
       <section aria-labelledby={`${id}-title`} className="space-y-4">
         <h3 id={`${id}-title`} className="font-semibold text-ink">
-          Import cards or a lorebook
+          {t("loreImport.title")}
         </h3>
         {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is the pointer's shortcut; "Choose a file" is the keyboard's way */}
         <div
@@ -161,32 +173,28 @@ export function LoreImportPanel({
           <FileUp aria-hidden="true" className="mx-auto size-8 text-ink-muted" />
           {stage.step === "reading" ? (
             <p role="status" className="mt-3 text-sm text-ink">
-              Reading {stage.file.name}…
+              {t("loreImport.reading", { name: stage.file.name })}
             </p>
           ) : (
             <>
-              <p className="mt-3 text-sm text-ink">Drop a file here, or</p>
+              <p className="mt-3 text-sm text-ink">{t("loreImport.dropHere")}</p>
               <Button
                 size="sm"
                 variant="secondary"
                 className="mt-3"
                 onClick={() => fileInput.current?.click()}
               >
-                Choose a file
+                {t("loreImport.chooseFile")}
               </Button>
             </>
           )}
           {picker}
         </div>
-        <p className="text-sm text-ink-muted">
-          A character card (.png, .charx or .json from SillyTavern, RisuAI, Chub and others) or a lorebook
-          (SillyTavern World Info, NovelAI, AI Dungeon Story Cards), up to {INTEROP_FILE_MAX_MB} MB. You see
-          what it holds before anything is saved. Importing is free.
-        </p>
+        <p className="text-sm text-ink-muted">{t("loreImport.hint", { max: INTEROP_FILE_MAX_MB })}</p>
         <FormAlert message={error} />
         <ModalActions>
           <Button variant="secondary" onClick={() => onDone(0)}>
-            Cancel
+            {t("actions.cancel")}
           </Button>
         </ModalActions>
       </section>
@@ -201,38 +209,44 @@ export function LoreImportPanel({
     <section aria-labelledby={`${id}-title`} className="space-y-4">
       <div>
         <h3 id={`${id}-title`} className="font-semibold text-ink">
-          Import preview
+          {t("loreImport.previewTitle")}
         </h3>
-        <p className="mt-1 text-sm break-words text-ink-muted">
-          {file.name}: {preview.source}. Nothing is saved until you import.
+        <p data-server-text className="mt-1 text-sm break-words text-ink-muted">
+          {t("loreImport.previewSource", { name: file.name, source: translateServerMessage(preview.source) })}
         </p>
       </div>
       <div>
         <h4 className="text-sm font-medium text-ink">
-          {count === 0 ? "No cards to make" : `${cardsWord(count)} to make`}
+          {count === 0 ? t("loreImport.noCards") : t("loreImport.toMake", { count })}
         </h4>
         {count > 0 ? (
           <ul
-            aria-label="Cards to make"
+            aria-label={t("loreImport.cardsToMake")}
             className="mt-2 max-h-72 divide-y divide-line overflow-y-auto rounded-xl border border-line"
           >
             {preview.cards.map((card, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a preview's names may repeat; it is never reordered
               <li key={index} aria-label={card.name} className="px-3 py-2.5">
                 <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                  <p className="font-semibold break-words text-ink">{card.name}</p>
-                  <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind] ?? card.kind}</span>
+                  <p data-user-text className="font-semibold break-words text-ink">
+                    {card.name}
+                  </p>
+                  <span className="text-xs text-ink-muted">{kindName(t, card.kind)}</span>
                   {card.constant ? (
                     <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-ink">
-                      Always on
+                      {t("loreImport.alwaysOn")}
                     </span>
                   ) : null}
                 </div>
                 {card.triggers.length > 0 ? (
-                  <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
+                  <ul
+                    aria-label={t("loreImport.triggersOf", { name: card.name })}
+                    className="mt-1 flex flex-wrap gap-1"
+                  >
                     {card.triggers.map((trigger) => (
                       <li
                         key={trigger}
+                        data-user-text
                         className="rounded-full bg-surface-2 px-2 py-0.5 text-xs break-all text-ink-muted"
                       >
                         {trigger}
@@ -248,22 +262,24 @@ export function LoreImportPanel({
       {preview.duplicates.length > 0 ? (
         <fieldset className="space-y-2" disabled={busy}>
           <legend className="text-sm font-medium text-ink">
-            Already in this story ({preview.duplicates.length})
+            {t("loreImport.alreadyIn", { total: preview.duplicates.length })}
           </legend>
           <ul
-            aria-label="Already in this story"
+            aria-label={t("loreImport.alreadyInLabel")}
             className="max-h-40 space-y-1 overflow-y-auto rounded-xl border border-line bg-surface-2 px-3 py-2 text-sm"
           >
             {preview.duplicates.map((duplicate) => (
               <li key={duplicate.card_id} className="break-words">
-                <span className="font-medium text-ink">{duplicate.name}</span>
+                <span data-user-text className="font-medium text-ink">
+                  {duplicate.name}
+                </span>
                 <span className="text-ink-muted">
-                  {duplicate.same_text ? ": the same text" : ": the file's text differs"}
+                  : {duplicate.same_text ? t("loreImport.sameText") : t("loreImport.textDiffers")}
                 </span>
               </li>
             ))}
           </ul>
-          <div role="radiogroup" aria-label="Cards already in this story" className="space-y-1.5">
+          <div role="radiogroup" aria-label={t("loreImport.duplicatesLabel")} className="space-y-1.5">
             {DUPLICATE_CHOICES.map((option) => (
               <label key={option.value} className="flex items-start gap-2 text-sm text-ink">
                 <input
@@ -275,8 +291,8 @@ export function LoreImportPanel({
                   className="mt-1 accent-[var(--sv-accent-500,currentColor)]"
                 />
                 <span>
-                  <span className="font-medium">{option.label}</span>
-                  <span className="block text-xs text-ink-muted">{option.hint}</span>
+                  <span className="font-medium">{t(option.label)}</span>
+                  <span className="block text-xs text-ink-muted">{t(option.hint)}</span>
                 </span>
               </label>
             ))}
@@ -285,16 +301,26 @@ export function LoreImportPanel({
       ) : null}
       {preview.skipped.length > 0 ? (
         <div>
-          <h4 className="text-sm font-medium text-ink">Skipped or shortened ({preview.skipped.length})</h4>
+          <h4 className="text-sm font-medium text-ink">
+            {t("loreImport.skipped", { total: preview.skipped.length })}
+          </h4>
           <ul
-            aria-label="Skipped"
+            aria-label={t("loreImport.skippedLabel")}
             className="mt-2 max-h-48 space-y-1 overflow-y-auto rounded-xl border border-line bg-surface-2 px-3 py-2 text-sm"
           >
             {preview.skipped.map((note, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: notes may repeat a name; never reordered
               <li key={index} className="break-words">
-                <span className="font-medium text-ink">{note.name || "(no name)"}</span>
-                <span className="text-ink-muted">: {note.reason}</span>
+                {note.name ? (
+                  <span data-user-text className="font-medium text-ink">
+                    {note.name}
+                  </span>
+                ) : (
+                  <span className="font-medium text-ink">{t("loreImport.noName")}</span>
+                )}
+                <span data-server-text className="text-ink-muted">
+                  : {translateServerMessage(note.reason)}
+                </span>
               </li>
             ))}
           </ul>
@@ -304,7 +330,7 @@ export function LoreImportPanel({
       {picker}
       <ModalActions>
         <Button variant="secondary" onClick={() => onDone(0)} disabled={busy}>
-          Cancel
+          {t("actions.cancel")}
         </Button>
         <Button
           variant="ghost"
@@ -314,15 +340,15 @@ export function LoreImportPanel({
           }}
           disabled={busy}
         >
-          Choose another file
+          {t("loreImport.chooseAnother")}
         </Button>
         <Button
           disabled={(count === 0 && replaced === 0) || busy}
           loading={stage.step === "saving"}
-          loadingText="Importing..."
+          loadingText={t("loreImport.importing")}
           onClick={() => void confirm(file, preview, choice)}
         >
-          {importLabel(count, replaced)}
+          {importLabel(t, count, replaced)}
         </Button>
       </ModalActions>
     </section>

@@ -11,18 +11,21 @@ import {
   type SelectiveLogic,
   type StoryCard,
 } from "@storyverse/contract/story-cards";
+import type { ParseKeys } from "i18next";
 import { ChevronDown } from "lucide-react";
 import { type Dispatch, type SetStateAction, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { i18n } from "../../../i18n/i18n";
 import { ChipsInput } from "./lore-chips-input";
 
-/** How the secondary keys combine with a trigger, worded to follow "A trigger, ...". */
-const LOGIC_NAMES: Record<SelectiveLogic, string> = {
-  and_any: "and any of",
-  and_all: "and all of",
-  not_any: "and none of",
-  not_all: "and not all of",
-};
+/** How the secondary keys combine with a trigger, worded to go between "Wake on a trigger" and "these:". */
+const LOGIC_NAMES: [SelectiveLogic, ParseKeys<"story-tools">][] = [
+  ["and_any", "loreRules.logicAndAny"],
+  ["and_all", "loreRules.logicAndAll"],
+  ["not_any", "loreRules.logicNotAny"],
+  ["not_all", "loreRules.logicNotAll"],
+];
 
 /** The rules as the editor holds them: the numbers as typed, checked on save. */
 export interface LoreRules {
@@ -80,9 +83,12 @@ export function loreRulesRequest(
 ): { ok: true; fields: LoreRulesFieldsRequest } | { ok: false; error: string } {
   const insertionOrder = orderValue(rules.insertionOrder);
   const priority = orderValue(rules.priority);
-  const range = `a whole number from 0 to ${CARD_ORDER_MAX}`;
-  if (insertionOrder === null) return { ok: false, error: `Insertion order must be ${range}.` };
-  if (priority === null) return { ok: false, error: `Priority must be ${range}.` };
+  if (insertionOrder === null) {
+    return { ok: false, error: i18n.t("story-tools:loreRules.insertionOrderRange", { max: CARD_ORDER_MAX }) };
+  }
+  if (priority === null) {
+    return { ok: false, error: i18n.t("story-tools:loreRules.priorityRange", { max: CARD_ORDER_MAX }) };
+  }
   return {
     ok: true,
     fields: {
@@ -108,6 +114,7 @@ export function LoreRulesFields({
   onChange: Dispatch<SetStateAction<LoreRules>>;
   onError: (message: string | null) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const [open, setOpen] = useState(() => hasLoreRules(rules));
   const set = (changes: Partial<LoreRules>) => onChange((current) => ({ ...current, ...changes }));
   return (
@@ -118,12 +125,12 @@ export function LoreRulesFields({
           aria-expanded={open}
           aria-controls={open ? `${id}-rules` : undefined}
           onClick={() => setOpen(!open)}
-          className="flex w-full items-center justify-between gap-3 rounded-xl px-4 py-3 text-left text-sm font-medium text-ink hover:bg-surface-2 focus-visible:outline-2"
+          className="flex w-full items-center justify-between gap-3 rounded-xl px-4 py-3 text-start text-sm font-medium text-ink hover:bg-surface-2 focus-visible:outline-2"
         >
           <span>
-            Advanced lore rules
+            {t("loreRules.advanced")}
             {!open && hasLoreRules(rules) ? (
-              <span className="ml-2 text-xs font-normal text-ink-muted">(in use)</span>
+              <span className="ms-2 text-xs font-normal text-ink-muted">{t("loreRules.inUse")}</span>
             ) : null}
           </span>
           <ChevronDown
@@ -135,9 +142,12 @@ export function LoreRulesFields({
       {open ? (
         <div id={`${id}-rules`} className="space-y-5 border-t border-line px-4 pt-4 pb-5">
           <p className="text-sm text-ink-muted">
-            A trigger written as <code className="rounded bg-surface-2 px-1 text-ink">/pattern/flags</code> is
-            a regular expression, e.g.{" "}
-            <code className="rounded bg-surface-2 px-1 text-ink">/drag(on|ons)/i</code>.
+            <Trans
+              t={t}
+              i18nKey="loreRules.regexHint"
+              values={{ pattern: "/pattern/flags", example: "/drag(on|ons)/i" }}
+              components={{ code: <code className="rounded bg-surface-2 px-1 text-ink" /> }}
+            />
           </p>
           <div>
             <label className="flex items-center gap-2 text-sm font-medium text-ink">
@@ -148,10 +158,10 @@ export function LoreRulesFields({
                 aria-describedby={`${id}-constant-hint`}
                 className="size-4 accent-accent-500"
               />
-              Always on
+              {t("loreRules.alwaysOn")}
             </label>
-            <p id={`${id}-constant-hint`} className="mt-1 ml-6 text-sm text-ink-muted">
-              The narrator reads this card every turn, trigger or not.
+            <p id={`${id}-constant-hint`} className="mt-1 ms-6 text-sm text-ink-muted">
+              {t("loreRules.alwaysOnHint")}
             </p>
           </div>
           <div>
@@ -159,42 +169,42 @@ export function LoreRulesFields({
               htmlFor={`${id}-secondary`}
               counter={`${rules.secondaryTriggers.length}/${CARD_TRIGGERS_MAX}`}
             >
-              Secondary keys
+              {t("loreRules.secondaryKeys")}
             </FieldLabel>
             <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink">
-              <span>Wake on a trigger</span>
+              <span>{t("loreRules.wakeBefore")}</span>
               <select
-                aria-label="How the secondary keys combine"
+                aria-label={t("loreRules.logicLabel")}
                 value={rules.selectiveLogic}
                 onChange={(event) => set({ selectiveLogic: event.target.value as SelectiveLogic })}
-                className={`${inputClasses.replace("w-full ", "")} h-10 w-auto pr-8`}
+                className={`${inputClasses.replace("w-full ", "")} h-10 w-auto pe-8`}
               >
-                {Object.entries(LOGIC_NAMES).map(([value, label]) => (
+                {LOGIC_NAMES.map(([value, label]) => (
                   <option key={value} value={value}>
-                    {label}
+                    {t(label)}
                   </option>
                 ))}
               </select>
-              <span>these:</span>
+              <span>{t("loreRules.wakeAfter")}</span>
             </div>
             <ChipsInput
               id={`${id}-secondary`}
-              listLabel="Secondary keys"
-              removeLabel="Remove secondary key"
+              listLabel={t("loreRules.secondaryKeys")}
+              removeLabel={(value) => t("loreRules.removeSecondary", { value })}
               values={rules.secondaryTriggers}
               onChange={(secondaryTriggers) => set({ secondaryTriggers })}
               draft={rules.secondaryDraft}
               onDraftChange={(secondaryDraft) => set({ secondaryDraft })}
               max={CARD_TRIGGERS_MAX}
               maxLength={CARD_TRIGGER_MAX_LENGTH}
-              placeholder="Another word"
+              placeholder={t("loreRules.secondaryPlaceholder")}
               describedBy={`${id}-secondary-hint`}
-              tooLongMessage={`Each secondary key must be at most ${CARD_TRIGGER_MAX_LENGTH} characters.`}
-              tooManyMessage={`A card takes at most ${CARD_TRIGGERS_MAX} secondary keys.`}
+              tooLongMessage={t("loreRules.secondaryTooLong", { max: CARD_TRIGGER_MAX_LENGTH })}
+              tooManyMessage={t("loreRules.secondaryTooMany", { max: CARD_TRIGGERS_MAX })}
               onError={onError}
             />
             <p id={`${id}-secondary-hint`} className="mt-2 text-sm text-ink-muted">
-              Leave empty to wake the card on a trigger alone.
+              {t("loreRules.secondaryHint")}
             </p>
           </div>
           <label className="flex items-center gap-2 text-sm font-medium text-ink">
@@ -204,11 +214,11 @@ export function LoreRulesFields({
               onChange={(event) => set({ caseSensitive: event.target.checked })}
               className="size-4 accent-accent-500"
             />
-            Case-sensitive triggers
+            {t("loreRules.caseSensitive")}
           </label>
           <div className="grid gap-4 sm:grid-cols-2">
             <div>
-              <FieldLabel htmlFor={`${id}-order`}>Insertion order</FieldLabel>
+              <FieldLabel htmlFor={`${id}-order`}>{t("loreRules.insertionOrder")}</FieldLabel>
               <input
                 id={`${id}-order`}
                 inputMode="numeric"
@@ -218,11 +228,11 @@ export function LoreRulesFields({
                 className={`${inputClasses} mt-2`}
               />
               <p id={`${id}-order-hint`} className="mt-2 text-sm text-ink-muted">
-                Lower numbers come first in what the narrator reads.
+                {t("loreRules.insertionOrderHint")}
               </p>
             </div>
             <div>
-              <FieldLabel htmlFor={`${id}-priority`}>Priority</FieldLabel>
+              <FieldLabel htmlFor={`${id}-priority`}>{t("loreRules.priority")}</FieldLabel>
               <input
                 id={`${id}-priority`}
                 inputMode="numeric"
@@ -232,7 +242,7 @@ export function LoreRulesFields({
                 className={`${inputClasses} mt-2`}
               />
               <p id={`${id}-priority-hint`} className="mt-2 text-sm text-ink-muted">
-                When the lore budget is full, lower priorities are left out first.
+                {t("loreRules.priorityHint")}
               </p>
             </div>
           </div>

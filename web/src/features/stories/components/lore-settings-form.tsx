@@ -12,10 +12,12 @@ import {
 } from "@storyverse/contract/story-craft";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { ModalActions } from "../../../components/modal";
 import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import {
   type LoreSettingsState,
@@ -23,6 +25,8 @@ import {
   loreSettingsQueryOptions,
   saveLoreSettings,
 } from "../api/lore-settings";
+
+const CODE = <code className="rounded bg-surface-2 px-1 text-ink" />;
 
 export function LoreSettingsForm({
   storyId,
@@ -32,15 +36,16 @@ export function LoreSettingsForm({
   /** Back to the list; `saved` when something was saved. */
   onDone: (saved: boolean) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const stored = useQuery(loreSettingsQueryOptions(storyId));
-  if (stored.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
+  if (stored.isPending) return <p className="text-sm text-ink-muted">{t("actions.loading")}</p>;
   if (stored.error) {
     return (
       <div className="space-y-4">
         <FormAlert message={errorMessage(stored.error)} />
         <ModalActions>
           <Button variant="secondary" onClick={() => onDone(false)}>
-            Back
+            {t("loreSettings.back")}
           </Button>
         </ModalActions>
       </div>
@@ -65,6 +70,7 @@ function SettingsFields({
   current: LoreSettingsState;
   onDone: (saved: boolean) => void;
 }) {
+  const { t } = useTranslation("story-tools");
   const queryClient = useQueryClient();
   const id = useId();
   const [budget, setBudget] = useState(String(current.lore_budget_percent));
@@ -78,12 +84,12 @@ function SettingsFields({
     const budgetValue = wholeNumber(budget, LORE_BUDGET_PERCENT_MIN, LORE_BUDGET_PERCENT_MAX);
     if (budgetValue === null) {
       return setError(
-        `The lore budget must be a whole number from ${LORE_BUDGET_PERCENT_MIN} to ${LORE_BUDGET_PERCENT_MAX} %.`,
+        t("loreSettings.budgetRange", { min: LORE_BUDGET_PERCENT_MIN, max: LORE_BUDGET_PERCENT_MAX }),
       );
     }
     const depthValue = wholeNumber(depth, 0, LORE_SCAN_DEPTH_MAX);
     if (depthValue === null) {
-      return setError(`The scan depth must be a whole number from 0 to ${LORE_SCAN_DEPTH_MAX}.`);
+      return setError(t("loreSettings.depthRange", { max: LORE_SCAN_DEPTH_MAX }));
     }
     const changes: StoryLoreSettingsUpdate = {};
     if (budgetValue !== current.lore_budget_percent) changes.lore_budget_percent = budgetValue;
@@ -97,7 +103,7 @@ function SettingsFields({
       queryClient.setQueryData(loreSettingsKey(storyId), await saveLoreSettings(storyId, changes));
       onDone(true);
     } catch (failure) {
-      setError(`Failed to save the lore settings: ${errorMessage(failure)}`);
+      setError(t("loreSettings.saveFailed", { reason: translateServerMessage(errorMessage(failure)) }));
       setSaving(false);
     }
   };
@@ -112,22 +118,25 @@ function SettingsFields({
       }}
     >
       <h3 id={`${id}-title`} className="font-semibold text-ink">
-        Lore settings
+        {t("loreSettings.title")}
       </h3>
       {current.creator_notes ? (
         <section
-          aria-label="Creator's notes"
+          aria-label={t("loreSettings.creatorNotes")}
           className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink"
         >
           <p className="font-medium">
-            Creator's notes{current.character_name ? ` for ${current.character_name}` : ""}
+            {current.character_name
+              ? t("loreSettings.creatorNotesFor", { name: current.character_name })
+              : t("loreSettings.creatorNotes")}
           </p>
-          <p className="mt-1 max-h-40 overflow-y-auto whitespace-pre-wrap break-words text-ink-muted">
+          <p
+            data-user-text
+            className="mt-1 max-h-40 overflow-y-auto whitespace-pre-wrap break-words text-ink-muted"
+          >
             {current.creator_notes}
           </p>
-          <p className="mt-2 text-xs text-ink-muted">
-            For you, from the card's author; the narrator never reads them.
-          </p>
+          <p className="mt-2 text-xs text-ink-muted">{t("loreSettings.creatorNotesHint")}</p>
         </section>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -136,7 +145,7 @@ function SettingsFields({
             htmlFor={`${id}-budget`}
             aside={`${LORE_BUDGET_PERCENT_MIN}–${LORE_BUDGET_PERCENT_MAX} %`}
           >
-            Lore budget
+            {t("loreSettings.budget")}
           </FieldLabel>
           <div className="relative mt-2">
             <input
@@ -145,23 +154,22 @@ function SettingsFields({
               value={budget}
               onChange={(event) => setBudget(event.target.value)}
               aria-describedby={`${id}-budget-hint`}
-              className={`${inputClasses} pr-10`}
+              className={`${inputClasses} pe-10`}
             />
             <span
               aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 right-4 -translate-y-1/2 text-ink-muted"
+              className="pointer-events-none absolute top-1/2 inset-e-4 -translate-y-1/2 text-ink-muted"
             >
               %
             </span>
           </div>
           <p id={`${id}-budget-hint`} className="mt-2 text-sm text-ink-muted">
-            The share of the narrator's context the Story Cards may take. When they need more, lower
-            priorities are left out.
+            {t("loreSettings.budgetHint")}
           </p>
         </div>
         <div>
           <FieldLabel htmlFor={`${id}-depth`} aside={`0–${LORE_SCAN_DEPTH_MAX}`}>
-            Scan depth
+            {t("loreSettings.scanDepth")}
           </FieldLabel>
           <input
             id={`${id}-depth`}
@@ -172,7 +180,7 @@ function SettingsFields({
             className={`${inputClasses} mt-2`}
           />
           <p id={`${id}-depth-hint`} className="mt-2 text-sm text-ink-muted">
-            How many of the newest messages are searched for trigger words, besides yours. 0: only yours.
+            {t("loreSettings.scanDepthHint")}
           </p>
         </div>
       </div>
@@ -181,7 +189,7 @@ function SettingsFields({
           htmlFor={`${id}-instructions`}
           counter={`${instructions.length}/${NARRATOR_INSTRUCTIONS_MAX_LENGTH}`}
         >
-          Narrator instructions
+          {t("loreSettings.instructions")}
         </FieldLabel>
         <textarea
           id={`${id}-instructions`}
@@ -189,14 +197,17 @@ function SettingsFields({
           onChange={(event) => setInstructions(event.target.value)}
           maxLength={NARRATOR_INSTRUCTIONS_MAX_LENGTH}
           rows={4}
-          placeholder="Empty: the narrator's own instructions."
+          placeholder={t("loreSettings.instructionsPlaceholder")}
           aria-describedby={`${id}-instructions-hint`}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-instructions-hint`} className="mt-2 text-sm text-ink-muted">
-          Replace the narrator's instructions for this story. Write{" "}
-          <code className="rounded bg-surface-2 px-1 text-ink">{"{{original}}"}</code> where the default
-          instructions should go.
+          <Trans
+            t={t}
+            i18nKey="loreSettings.instructionsHint"
+            values={{ macro: "{{original}}" }}
+            components={{ code: CODE }}
+          />
         </p>
       </div>
       <div>
@@ -204,7 +215,7 @@ function SettingsFields({
           htmlFor={`${id}-post-history`}
           counter={`${postHistory.length}/${POST_HISTORY_INSTRUCTIONS_MAX_LENGTH}`}
         >
-          Post-history instructions
+          {t("loreSettings.postHistory")}
         </FieldLabel>
         <textarea
           id={`${id}-post-history`}
@@ -212,23 +223,26 @@ function SettingsFields({
           onChange={(event) => setPostHistory(event.target.value)}
           maxLength={POST_HISTORY_INSTRUCTIONS_MAX_LENGTH}
           rows={3}
-          placeholder="Empty: nothing after the story's messages."
+          placeholder={t("loreSettings.postHistoryPlaceholder")}
           aria-describedby={`${id}-post-history-hint`}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-post-history-hint`} className="mt-2 text-sm text-ink-muted">
-          Sent after the story's messages, just before yours: the last word the narrator reads.{" "}
-          <code className="rounded bg-surface-2 px-1 text-ink">{"{{original}}"}</code> inserts the default
-          (none).
+          <Trans
+            t={t}
+            i18nKey="loreSettings.postHistoryHint"
+            values={{ macro: "{{original}}" }}
+            components={{ code: CODE }}
+          />
         </p>
       </div>
       <FormAlert message={error} />
       <ModalActions>
         <Button variant="secondary" onClick={() => onDone(false)} disabled={saving}>
-          Cancel
+          {t("actions.cancel")}
         </Button>
-        <Button type="submit" loading={saving} loadingText="Saving...">
-          Save lore settings
+        <Button type="submit" loading={saving} loadingText={t("loreSettings.saving")}>
+          {t("loreSettings.save")}
         </Button>
       </ModalActions>
     </form>

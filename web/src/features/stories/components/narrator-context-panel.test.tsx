@@ -3,6 +3,7 @@
 import type { NarratorContext } from "@storyverse/contract/story-craft";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { NarratorContextPanel } from "./narrator-context-panel";
@@ -145,19 +146,43 @@ describe("What the narrator sees", () => {
     const active = await screen.findByRole("region", { name: "Active Story Cards" });
     expect(calls[0]?.path).toBe(`/api/stories/${STORY}/context?chat_mode=image`);
     const mara = within(active).getByRole("listitem", { name: "Mara" });
-    expect(mara.textContent).toContain('Why: "Mara" in your message, with "sword"');
+    expect(mara.textContent).toContain('Why: "Mara" in your message, and "sword"');
     expect(within(mara).queryByText(/Left out/)).toBeNull();
     expect(within(active).getByRole("listitem", { name: "The Tide" }).textContent).toContain(
       "Why: always on",
     );
     const harbour = within(active).getByRole("listitem", { name: "Old Harbour" });
-    expect(harbour.textContent).toContain('Why: "harbour" 2 messages back');
+    expect(harbour.textContent).toContain('Why: "harbour" in 2 messages back');
     expect(within(harbour).getByText("Left out: lore budget full")).toBeTruthy();
 
     const budget = screen.getByRole("region", { name: "Token budget" });
     expect(within(budget).getByText("Post-history instructions").closest("li")?.textContent).toBe(
       "Post-history instructions6 tokens",
     );
+  });
+
+  it("says why a card fired in the interface's language, from the server's reason", async () => {
+    mockFetch(() => json(CONTEXT));
+    await setLanguage("de");
+    try {
+      render(
+        <Providers auth={SIGNED_IN}>
+          <NarratorContextPanel storyId={STORY} onClose={() => {}} />
+        </Providers>,
+      );
+      const active = await screen.findByRole("region", { name: "Aktive Story-Karten" });
+      expect(within(active).getByRole("listitem", { name: "Mara" }).textContent).toContain(
+        "Warum: „Mara“ in deiner Nachricht, und „sword“",
+      );
+      expect(within(active).getByRole("listitem", { name: "The Tide" }).textContent).toContain(
+        "Warum: immer aktiv",
+      );
+      expect(within(active).getByRole("listitem", { name: "Old Harbour" }).textContent).toContain(
+        "Warum: „harbour“ 2 Nachrichten zuvor",
+      );
+    } finally {
+      await setLanguage("en");
+    }
   });
 
   it("says which long texts this turn sends only in part to fit the budget (issue #43)", async () => {

@@ -6,46 +6,63 @@
 // both can be tried otherwise here. Without a next message, it shows what Continue would send.
 
 import type { ChatMode } from "@storyverse/contract/chat";
-import {
-  ASPECT_RATIO_LABELS,
-  INPUT_MODE_LABELS,
-  type InputMode,
-  OUTPUT_LENGTH_LABELS,
-} from "@storyverse/contract/generation-settings";
-import type { NarratorContext } from "@storyverse/contract/story-craft";
+import type { AspectRatio, InputMode } from "@storyverse/contract/generation-settings";
+import type { CardActivationReason, NarratorContext } from "@storyverse/contract/story-craft";
 import { useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Modal } from "../../../components/modal";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
+import { formatList, formatNumber } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { narratorContextQueryOptions } from "../api/narrator-context";
 import { RecalledExchanges } from "./recalled-exchanges";
 
-const PART_NAMES: Record<NarratorContext["parts"][number]["part"], string> = {
-  instructions: "Narrator instructions",
-  memory: "Memory",
-  cards: "Story Cards",
-  recall: "Recalled from earlier",
-  summary: "The story so far (summary)",
-  history: "Recent messages",
-  authors_note: "Author's Note",
-  post_history_instructions: "Post-history instructions",
-  prompt: "Your next message",
+/** A card kind's name; a kind this page does not know (a newer server) is shown as it came. */
+const KINDS = ["character", "place", "thing", "other"] as const;
+const isKnownKind = (kind: string): kind is (typeof KINDS)[number] =>
+  (KINDS as readonly string[]).includes(kind);
+
+/** The aspect ratios' names in the stories namespace (a key cannot hold the ratio's colon). */
+const RATIO_KEYS: Record<AspectRatio, "square" | "landscape" | "portrait" | "wide" | "tall" | "cinema"> = {
+  "1:1": "square",
+  "4:3": "landscape",
+  "3:4": "portrait",
+  "16:9": "wide",
+  "9:16": "tall",
+  "21:9": "cinema",
 };
 
-const KIND_NAMES: Record<string, string> = {
-  character: "Character",
-  place: "Place",
-  thing: "Thing",
-  other: "Other",
-};
+/**
+ * Why a card fired, in the interface's language, from the server's structured reason (its `because` is the same
+ * in English): `always on`, `"Mara" in your message, and "sword"`, `"harbour" in 2 messages back`.
+ */
+function cardReasonText(reason: CardActivationReason): string {
+  if (reason.kind === "constant") return i18n.t("stories:narratorContext.whyAlwaysOn");
+  const quoted = (keys: string[]) =>
+    formatList(
+      keys.map((key) => i18n.t("stories:narratorContext.whyQuoted", { key })),
+      "unit",
+    );
+  return [
+    reason.messages_back === 0
+      ? i18n.t("stories:narratorContext.whyInMessage", { key: reason.key })
+      : i18n.t("stories:narratorContext.whyBack", { key: reason.key, count: reason.messages_back }),
+    ...(reason.secondary?.length
+      ? [i18n.t("stories:narratorContext.whyAlso", { keys: quoted(reason.secondary) })]
+      : []),
+    ...(reason.without?.length
+      ? [i18n.t("stories:narratorContext.whyWithout", { keys: quoted(reason.without) })]
+      : []),
+  ].join(", ");
+}
 
 /** How long the composer's words rest before the preview asks for them. */
 const PREVIEW_PAUSE_MS = 400;
-
-const ROLE_NAMES = { system: "Instructions", user: "Player", assistant: "Narrator" } as const;
 
 export function NarratorContextPanel({
   storyId,
@@ -66,13 +83,14 @@ export function NarratorContextPanel({
   docked?: boolean;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("stories");
   return (
     <Modal
       docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="What the narrator sees"
-      description="Exactly what the next turn sends the narrator, and what each part costs of its budget."
+      title={t("narratorContext.title")}
+      description={t("narratorContext.description")}
       icon={<Eye className="size-5" />}
     >
       {storyId ? (
@@ -98,6 +116,7 @@ function ContextView({
   inputMode: InputMode | null;
   composer: { mode: ChatMode; draft: string } | null;
 }) {
+  const { t } = useTranslation("stories");
   const composerDraft = composer?.draft.trim() ?? "";
   const [draft, setDraft] = useState(composerDraft);
   const [prompt, setPrompt] = useState(composerDraft);
@@ -131,41 +150,41 @@ function ContextView({
         }}
       >
         <div className="w-full">
-          <FieldLabel htmlFor="narrator-context-prompt" aside="Optional">
-            Next message
+          <FieldLabel htmlFor="narrator-context-prompt" aside={t("narratorContext.optional")}>
+            {t("narratorContext.nextMessage")}
           </FieldLabel>
           <input
             id="narrator-context-prompt"
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
-            placeholder="Empty: what Continue would send"
+            placeholder={t("narratorContext.nextMessagePlaceholder")}
             className={`${inputClasses} mt-2`}
           />
         </div>
         <div>
-          <FieldLabel htmlFor="narrator-context-mode">Turn</FieldLabel>
+          <FieldLabel htmlFor="narrator-context-mode">{t("narratorContext.turn")}</FieldLabel>
           <select
             id="narrator-context-mode"
             value={mode}
             onChange={(event) => setMode(event.target.value as ChatMode)}
             className={`${inputClasses} mt-2 w-auto`}
           >
-            <option value="image">Image</option>
-            <option value="video">Video</option>
-            <option value="chat">Chat</option>
+            <option value="image">{t("narratorContext.modes.image")}</option>
+            <option value="video">{t("narratorContext.modes.video")}</option>
+            <option value="chat">{t("narratorContext.modes.chat")}</option>
           </select>
         </div>
         <Button type="submit" size="sm" variant="secondary">
-          Show
+          {t("narratorContext.show")}
         </Button>
       </form>
       {context.isPending ? (
         <p role="status" className="text-sm text-ink-muted">
-          Loading…
+          {t("narratorContext.loading")}
         </p>
       ) : context.error ? (
-        <p role="alert" className="text-sm text-danger">
-          {errorMessage(context.error)}
+        <p role="alert" data-server-text className="text-sm text-danger">
+          {translateServerMessage(errorMessage(context.error))}
         </p>
       ) : (
         <ContextBody context={context.data} mode={mode} storyId={storyId} />
@@ -174,25 +193,24 @@ function ContextView({
   );
 }
 
-const CUT_NAMES: Record<NarratorContext["cut_to_fit"][number]["part"], string> = {
-  context: "Story context",
-  instructions: "Narrator instructions",
-  post_history_instructions: "Post-history instructions",
-  memory: "Memory",
-};
-
 /** Long texts the story keeps whole but this turn sends only in part (or not at all) to fit the budget. */
 function CutToFit({ cuts }: { cuts: NarratorContext["cut_to_fit"] }) {
+  const { t } = useTranslation("stories");
   if (cuts.length === 0) return null;
   return (
-    <ul aria-label="Left out to fit the budget" className="mt-2 space-y-1 text-sm text-ink-muted">
+    <ul aria-label={t("narratorContext.cutList")} className="mt-2 space-y-1 text-sm text-ink-muted">
       {cuts.map((cut) => (
         <li key={cut.part} className="rounded-xl border border-line bg-surface-2 px-3 py-2">
-          <span className="font-semibold text-ink">{CUT_NAMES[cut.part]}:</span>{" "}
-          {cut.kept_characters === 0
-            ? `left out (${cut.total_characters.toLocaleString("en")} characters)`
-            : `${cut.kept_characters.toLocaleString("en")} of ${cut.total_characters.toLocaleString("en")} characters sent; the rest is left out`}{" "}
-          to fit the budget. The story keeps it whole.
+          <Trans
+            t={t}
+            i18nKey={cut.kept_characters === 0 ? "narratorContext.cutAll" : "narratorContext.cutSome"}
+            values={{
+              part: t(`narratorContext.cuts.${cut.part}`),
+              kept: cut.kept_characters,
+              total: cut.total_characters,
+            }}
+            components={{ name: <span className="font-semibold text-ink" /> }}
+          />
         </li>
       ))}
     </ul>
@@ -208,23 +226,26 @@ function ContextBody({
   mode: ChatMode;
   storyId: string;
 }) {
+  const { t } = useTranslation("stories");
   return (
     <>
-      <section aria-label="Token budget">
+      <section aria-label={t("narratorContext.tokenBudget")}>
         <p className="text-sm font-semibold text-ink">
-          {context.total_tokens.toLocaleString("en")} of {context.budget_tokens.toLocaleString("en")} tokens
+          {t("narratorContext.budgetTotal", { total: context.total_tokens, budget: context.budget_tokens })}
         </p>
         <ul className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
           {context.parts.map(({ part, tokens }) => (
             <li key={part} className="flex justify-between gap-3 px-3 py-2">
               <span className="text-ink-muted">
-                {PART_NAMES[part]}
                 {part === "history" && context.dropped_messages > 0
-                  ? ` (${context.dropped_messages} older left out)`
-                  : ""}
+                  ? t("narratorContext.historyLeftOut", {
+                      part: t("narratorContext.parts.history"),
+                      count: context.dropped_messages,
+                    })
+                  : t(`narratorContext.parts.${part}`)}
               </span>
               <span className="font-semibold text-ink tabular-nums">
-                {tokens.toLocaleString("en")} tokens
+                {t("sectionTokens.tokens", { count: tokens })}
               </span>
             </li>
           ))}
@@ -232,12 +253,10 @@ function ContextBody({
         <CutToFit cuts={context.cut_to_fit} />
       </section>
       <GenerationSummary generation={context.generation} />
-      <section aria-label="Active Story Cards">
-        <h3 className="text-sm font-semibold text-ink">Active Story Cards</h3>
+      <section aria-label={t("narratorContext.activeCards")}>
+        <h3 className="text-sm font-semibold text-ink">{t("narratorContext.activeCards")}</h3>
         {context.active_cards.length === 0 ? (
-          <p className="mt-1 text-sm text-ink-muted">
-            None: no card's trigger word is in the newest messages.
-          </p>
+          <p className="mt-1 text-sm text-ink-muted">{t("narratorContext.noActiveCards")}</p>
         ) : (
           <ul className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
             {context.active_cards.map((card) => {
@@ -245,18 +264,26 @@ function ContextBody({
               return (
                 <li key={card.id} aria-label={card.name} className="px-3 py-2">
                   <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                    <span className={`font-semibold ${leftOut ? "text-ink-muted" : "text-ink"}`}>
+                    <span
+                      data-user-text
+                      className={`font-semibold ${leftOut ? "text-ink-muted" : "text-ink"}`}
+                    >
                       {card.name}
                     </span>
-                    <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind] ?? card.kind}</span>
+                    <span className="text-xs text-ink-muted">
+                      {isKnownKind(card.kind) ? t(`cardKinds.${card.kind}`) : card.kind}
+                    </span>
                     {leftOut ? (
                       <span className="rounded-full border border-line px-2 py-0.5 text-xs font-medium text-ink-muted">
-                        {card.dropped_for_budget ? "Left out: lore budget full" : "Left out: no room"}
+                        {card.dropped_for_budget
+                          ? t("narratorContext.leftOutBudget")
+                          : t("narratorContext.leftOutNoRoom")}
                       </span>
                     ) : null}
                   </div>
                   <p className="mt-0.5 break-words text-ink-muted">
-                    <span className="font-medium">Why:</span> {card.because}
+                    <span className="font-medium">{t("narratorContext.why")}</span>{" "}
+                    <span>{cardReasonText(card.reason)}</span>
                   </p>
                 </li>
               );
@@ -265,13 +292,11 @@ function ContextBody({
         )}
       </section>
       <RecalledExchanges storyId={storyId} recalled={context.recalled} />
-      <section aria-label="Image references">
-        <h3 className="text-sm font-semibold text-ink">Image references</h3>
+      <section aria-label={t("narratorContext.imageReferences")}>
+        <h3 className="text-sm font-semibold text-ink">{t("narratorContext.imageReferences")}</h3>
         {context.image_references.length === 0 ? (
           <p className="mt-1 text-sm text-ink-muted">
-            {mode === "chat"
-              ? "A chat turn paints no scene."
-              : "The next scene is painted from the words alone."}
+            {mode === "chat" ? t("narratorContext.chatNoScene") : t("narratorContext.wordsAlone")}
           </p>
         ) : (
           <ol className="mt-2 flex flex-wrap gap-2">
@@ -281,7 +306,7 @@ function ContextBody({
                   key={`selected-${reference.position}`}
                   className="grid size-16 place-items-center rounded-xl border border-line bg-surface-2 px-1 text-center text-xs text-ink-muted"
                 >
-                  Selected image {reference.position + 1}
+                  {t("narratorContext.selectedImage", { number: reference.position + 1 })}
                 </li>
               ) : (
                 <li
@@ -290,26 +315,28 @@ function ContextBody({
                 >
                   <img
                     src={reference.url}
-                    alt={`Portrait of ${reference.name}`}
+                    alt={t("narratorContext.portraitOf", { name: reference.name })}
                     className="size-16 rounded-xl border border-line object-cover"
                   />
-                  <span className="mt-1 block truncate text-xs text-ink-muted">{reference.name}</span>
+                  <span data-user-text className="mt-1 block truncate text-xs text-ink-muted">
+                    {reference.name}
+                  </span>
                 </li>
               ),
             )}
           </ol>
         )}
       </section>
-      <section aria-label="Messages sent">
-        <h3 className="text-sm font-semibold text-ink">Messages sent</h3>
+      <section aria-label={t("narratorContext.messagesSent")}>
+        <h3 className="text-sm font-semibold text-ink">{t("narratorContext.messagesSent")}</h3>
         <ol className="mt-2 space-y-2">
           {context.messages.map((message, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole, never reordered
             <li key={index} className="rounded-xl border border-line bg-surface-2 px-3 py-2">
               <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">
-                {ROLE_NAMES[message.role]}
+                {t(`narratorContext.roles.${message.role}`)}
               </p>
-              <p className="mt-1 text-sm leading-6 whitespace-pre-wrap break-words text-ink">
+              <p data-user-text className="mt-1 text-sm leading-6 whitespace-pre-wrap break-words text-ink">
                 {message.content}
               </p>
             </li>
@@ -322,33 +349,42 @@ function ContextBody({
 
 /** The story's generation settings as the next turn uses them. */
 function GenerationSummary({ generation }: { generation: NarratorContext["generation"] }) {
-  const rows: [string, string][] = [
-    ["Model", generation.text_model],
+  const { t } = useTranslation("stories", { keyPrefix: "narratorContext.generation" });
+  const ratio = t(`ratios.${RATIO_KEYS[generation.aspect_ratio]}`);
+  // The model's name is an identifier, shown as it is (not interface text).
+  const rows: [string, string, boolean?][] = [
+    [t("model"), generation.text_model, true],
     [
-      "Output length",
-      `${OUTPUT_LENGTH_LABELS[generation.output_length]} (up to ${generation.max_tokens.toLocaleString("en")} tokens)`,
+      t("outputLength"),
+      t("outputLengthValue", {
+        length: t(`lengths.${generation.output_length}`),
+        max: generation.max_tokens,
+      }),
     ],
-    ["Randomness", generation.temperature.toFixed(2)],
     [
-      "Author's Note depth",
-      generation.authors_note_depth === 1
-        ? "1 (just before your message)"
-        : `${generation.authors_note_depth} messages from the end`,
+      t("randomness"),
+      formatNumber(generation.temperature, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
     ],
-    ["Input", INPUT_MODE_LABELS[generation.input_mode]],
+    [t("depth"), t("depthValue", { count: generation.authors_note_depth })],
+    [t("input"), t(`inputModes.${generation.input_mode}`)],
     [
-      "Scenes",
-      `${ASPECT_RATIO_LABELS[generation.aspect_ratio]}${generation.art_style ? `, ${generation.art_style}` : ""}`,
+      t("scenes"),
+      generation.art_style ? t("scenesWithStyle", { ratio, style: generation.art_style }) : ratio,
     ],
   ];
   return (
-    <section aria-label="Generation">
-      <h3 className="text-sm font-semibold text-ink">Generation</h3>
+    <section aria-label={t("title")}>
+      <h3 className="text-sm font-semibold text-ink">{t("title")}</h3>
       <dl className="mt-2 divide-y divide-line rounded-xl border border-line text-sm">
-        {rows.map(([name, value]) => (
+        {rows.map(([name, value, asIs]) => (
           <div key={name} className="flex justify-between gap-3 px-3 py-2">
             <dt className="text-ink-muted">{name}</dt>
-            <dd className="min-w-0 break-words text-right font-semibold text-ink">{value}</dd>
+            <dd
+              data-user-text={asIs ? "" : undefined}
+              className="min-w-0 break-words text-end font-semibold text-ink"
+            >
+              {value}
+            </dd>
           </div>
         ))}
       </dl>

@@ -4,6 +4,7 @@
 // is saved, not an estimate of its own.
 import type { NarratorContext } from "@storyverse/contract/story-craft";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { narratorContextQueryOptions } from "../api/narrator-context";
 
 export type ContextPart = NarratorContext["parts"][number]["part"];
@@ -15,19 +16,14 @@ export function useSectionTokens(storyId: string | null): Partial<Record<Context
   return Object.fromEntries(context.data.parts.map(({ part, tokens }) => [part, tokens]));
 }
 
-export const tokensText = (tokens: number) =>
-  `${tokens.toLocaleString("en")} ${tokens === 1 ? "token" : "tokens"}`;
-
 /** "· 120 tokens" beside a heading; `id` lets a field be described by it. Nothing until the count is known. */
 export function TokenCount({ tokens, id }: { tokens: number | undefined; id?: string }) {
+  const { t } = useTranslation("stories");
   if (tokens === undefined) return null;
   return (
-    <span
-      className="text-xs font-medium text-ink-muted tabular-nums"
-      title="What it takes of the narrator's next turn, as saved"
-    >
+    <span className="text-xs font-medium text-ink-muted tabular-nums" title={t("sectionTokens.hint")}>
       <span aria-hidden="true">· </span>
-      <span id={id}>{tokensText(tokens)}</span>
+      <span id={id}>{t("sectionTokens.tokens", { count: tokens })}</span>
     </span>
   );
 }

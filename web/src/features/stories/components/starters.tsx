@@ -4,12 +4,15 @@ import type { Starter } from "@storyverse/contract/interop";
 import type { Story } from "@storyverse/contract/stories";
 import { Play, RotateCw, TriangleAlert } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { useStarters, useStartStarter } from "../api/starters";
 import { rememberImportNotes } from "./import-notes";
 
 export function StartersSection({ onStarted }: { onStarted: (story: Story) => Promise<void> }) {
+  const { t } = useTranslation("stories");
   const starters = useStarters();
   const start = useStartStarter();
   const [starting, setStarting] = useState<string | null>(null);
@@ -25,7 +28,12 @@ export function StartersSection({ onStarted }: { onStarted: (story: Story) => Pr
       rememberImportNotes(result.story.id, result.notes);
       await onStarted(result.story);
     } catch (failure) {
-      setError(`Couldn't start “${starter.title}”: ${errorMessage(failure)}`);
+      setError(
+        t("starters.failed", {
+          title: starter.title,
+          message: translateServerMessage(errorMessage(failure)),
+        }),
+      );
     } finally {
       setStarting(null);
     }
@@ -37,11 +45,9 @@ export function StartersSection({ onStarted }: { onStarted: (story: Story) => Pr
   return (
     <section aria-labelledby={titleId} className="mt-12 lg:mt-8">
       <h2 id={titleId} className="text-xl font-bold tracking-tight">
-        Start from a scenario
+        {t("starters.title")}
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">
-        A ready-made opening with its characters and world: pick one and the story begins.
-      </p>
+      <p className="mt-1 text-sm text-ink-muted">{t("starters.text")}</p>
       <div role="alert">
         {error ? (
           <p className="mt-4 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm leading-6 text-danger">
@@ -52,7 +58,7 @@ export function StartersSection({ onStarted }: { onStarted: (story: Story) => Pr
       </div>
       {starters.isPending ? (
         <ul
-          aria-label="Loading scenarios"
+          aria-label={t("starters.loading")}
           className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2 xl:grid-cols-4"
         >
           {[0, 1, 2, 3].map((n) => (
@@ -67,9 +73,11 @@ export function StartersSection({ onStarted }: { onStarted: (story: Story) => Pr
         </ul>
       ) : starters.isError ? (
         <div className="mt-5 flex flex-wrap items-center gap-3 text-sm text-ink-muted">
-          <span>The scenarios could not be loaded: {errorMessage(starters.error)}</span>
+          <span>
+            {t("starters.loadFailed", { message: translateServerMessage(errorMessage(starters.error)) })}
+          </span>
           <Button variant="secondary" size="sm" onClick={() => void starters.refetch()}>
-            <RotateCw aria-hidden="true" className="size-4" /> Try again
+            <RotateCw aria-hidden="true" className="size-4" /> {t("starters.tryAgain")}
           </Button>
         </div>
       ) : (
@@ -101,6 +109,7 @@ function StarterCard({
   disabled: boolean;
   onChoose: () => void;
 }) {
+  const { t } = useTranslation("stories");
   const [broken, setBroken] = useState(false);
   return (
     <button
@@ -108,8 +117,8 @@ function StarterCard({
       onClick={onChoose}
       disabled={disabled}
       aria-busy={starting || undefined}
-      aria-label={`Start “${starter.title}”: ${starter.tagline}`}
-      className="group relative flex w-full flex-col overflow-hidden rounded-2xl border border-line bg-surface text-left shadow-soft transition duration-200 hover:-translate-y-0.5 hover:border-accent-400/60 hover:shadow-lifted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--sv-focus)] disabled:cursor-not-allowed disabled:hover:translate-y-0 motion-reduce:hover:translate-y-0 [&:disabled:not([aria-busy])]:opacity-60"
+      aria-label={t("starters.startLabel", { title: starter.title, tagline: starter.tagline })}
+      className="group relative flex w-full flex-col overflow-hidden rounded-2xl border border-line bg-surface text-start shadow-soft transition duration-200 hover:-translate-y-0.5 hover:border-accent-400/60 hover:shadow-lifted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--sv-focus)] disabled:cursor-not-allowed disabled:hover:translate-y-0 motion-reduce:hover:translate-y-0 [&:disabled:not([aria-busy])]:opacity-60"
     >
       <div className="relative aspect-[16/10] w-full overflow-hidden bg-surface-2">
         {broken ? null : (
@@ -122,14 +131,18 @@ function StarterCard({
           />
         )}
         <div className="absolute inset-0 bg-gradient-to-t from-black/45 via-transparent to-transparent" />
-        <span className="absolute right-3 bottom-3 inline-flex items-center gap-1.5 rounded-full bg-black/65 px-3 py-1 text-xs font-semibold text-white">
+        <span className="absolute inset-e-3 bottom-3 inline-flex items-center gap-1.5 rounded-full bg-black/65 px-3 py-1 text-xs font-semibold text-white">
           {starting ? <Spinner className="size-3.5" /> : <Play aria-hidden="true" className="size-3.5" />}
-          {starting ? "Starting…" : "Start"}
+          {starting ? t("starters.starting") : t("starters.start")}
         </span>
       </div>
       <div className="flex flex-1 flex-col p-4">
-        <span className="text-base font-semibold text-ink">{starter.title}</span>
-        <span className="mt-1 line-clamp-3 text-sm leading-5 text-ink-muted">{starter.tagline}</span>
+        <span data-user-text className="text-base font-semibold text-ink">
+          {starter.title}
+        </span>
+        <span data-user-text className="mt-1 line-clamp-3 text-sm leading-5 text-ink-muted">
+          {starter.tagline}
+        </span>
       </div>
     </button>
   );

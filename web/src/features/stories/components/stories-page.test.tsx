@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { makeMessage, makeStory } from "../../../test/story-fixtures";
@@ -208,5 +209,42 @@ describe("the Stories list", () => {
     renderPage();
     expect(await screen.findByText("Failed to load data: Database unavailable")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+
+  it("speaks German: the headings, the cards' counts and dates, and the delete question", async () => {
+    await setLanguage("de");
+    const epic = makeStory({
+      id: "cccccccc-cccc-4ccc-8ccc-cccccccccccc",
+      title: "Long Road",
+      message_count: 1250,
+      last_updated: "2026-03-04T10:00:00Z",
+    });
+    const single = makeStory({
+      id: "dddddddd-dddd-4ddd-8ddd-dddddddddddd",
+      title: "One Step",
+      message_count: 1,
+    });
+    serve({
+      "/api/stories": () => json({ success: true, stories: [forest, neon, epic, single], has_more: false }),
+    });
+    renderPage();
+    expect(screen.getByRole("heading", { level: 1, name: "Deine Geschichten" })).toBeTruthy();
+    expect(screen.getByText("Verwalte deine KI-gestützten Abenteuer")).toBeTruthy();
+    const forestCard = await screen.findByRole("article", { name: "The Lantern Forest" });
+    expect(within(forestCard).getByText("4 Nachrichten")).toBeTruthy();
+    expect(within(forestCard).getByText("5. März 2026")).toBeTruthy();
+    expect(
+      within(screen.getByRole("article", { name: "Long Road" })).getByText("1.250 Nachrichten"),
+    ).toBeTruthy();
+    expect(within(screen.getByRole("article", { name: "One Step" })).getByText("1 Nachricht")).toBeTruthy();
+    expect(within(screen.getByRole("article", { name: "Neon Nights" })).getByText("Neu")).toBeTruthy();
+    expect(screen.getByLabelText("Geschichten durchsuchen")).toBeTruthy();
+
+    fireEvent.click(within(forestCard).getByRole("button", { name: "Geschichte löschen" }));
+    const dialog = await screen.findByRole("dialog", { name: "Geschichte löschen" });
+    expect(dialog.textContent).toContain(
+      "Willst du „The Lantern Forest“ wirklich löschen? Das lässt sich nicht rückgängig machen.",
+    );
+    expect(within(dialog).getByText("„The Lantern Forest“").hasAttribute("data-user-text")).toBe(true);
   });
 });

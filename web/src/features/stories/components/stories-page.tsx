@@ -7,9 +7,11 @@ import type { Story } from "@storyverse/contract/stories";
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { BookOpenText, Plus, RotateCw, Search, SearchX, TriangleAlert, X } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { useLoadMoreNearEnd } from "../../../components/use-load-more";
 import { useSettled } from "../../../components/use-settled";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { refreshStoryList, storyListQueryOptions } from "../api/list-stories";
 import { pruneStoryMediaStates } from "../media-states";
@@ -32,6 +34,7 @@ import { StorySettingsDialog } from "./story-settings-dialog";
 const THUMBNAIL_REFETCH_MS = 30_000;
 
 export function StoriesPage() {
+  const { t } = useTranslation("stories");
   const queryClient = useQueryClient();
   const [query, setQuery] = useState("");
   const searched = useSettled(query.trim());
@@ -80,15 +83,15 @@ export function StoriesPage() {
         <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <h1 id="stories-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
-              Your Stories
+              {t("storiesPage.title")}
             </h1>
-            <p className="mt-2 text-ink-muted">Manage your AI-powered story adventures</p>
+            <p className="mt-2 text-ink-muted">{t("storiesPage.subtitle")}</p>
           </div>
           <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:justify-end sm:gap-3">
             <ImportActions importer={importer} />
             <Button onClick={() => setCreating(true)} className="w-full sm:w-auto">
               <Plus aria-hidden="true" className="size-5" />
-              Create New Story
+              {t("storiesPage.createNew")}
             </Button>
           </div>
         </div>
@@ -99,22 +102,22 @@ export function StoriesPage() {
           <div className="relative mt-8 max-w-md">
             <Search
               aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 left-4 size-4 -translate-y-1/2 text-ink-muted"
+              className="pointer-events-none absolute top-1/2 inset-s-4 size-4 -translate-y-1/2 text-ink-muted"
             />
             <input
               type="search"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
-              placeholder="Search stories by title or context"
-              aria-label="Search stories"
-              className="h-11 w-full rounded-xl border border-line bg-surface pr-10 pl-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
+              placeholder={t("storiesPage.searchPlaceholder")}
+              aria-label={t("storiesPage.searchLabel")}
+              className="h-11 w-full rounded-xl border border-line bg-surface pe-10 ps-11 text-sm text-ink shadow-soft outline-none transition duration-200 placeholder:text-ink-muted/80 hover:border-ink-muted/50 focus:border-accent-500 [&::-webkit-search-cancel-button]:hidden"
             />
             {query ? (
               <button
                 type="button"
                 onClick={() => setQuery("")}
-                aria-label="Clear search"
-                className="absolute top-1/2 right-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
+                aria-label={t("storiesPage.clearSearch")}
+                className="absolute top-1/2 inset-e-2 grid size-8 -translate-y-1/2 place-items-center rounded-lg text-ink-muted transition duration-200 hover:bg-surface-2 hover:text-ink"
               >
                 <X aria-hidden="true" className="size-4" />
               </button>
@@ -126,7 +129,10 @@ export function StoriesPage() {
           {all.isPending || (searched && found.isPending) ? (
             <StoriesSkeleton />
           ) : stories.isError && shown.length === 0 ? (
-            <LoadError message={errorMessage(stories.error)} onRetry={() => void stories.refetch()} />
+            <LoadError
+              message={translateServerMessage(errorMessage(stories.error))}
+              onRetry={() => void stories.refetch()}
+            />
           ) : list.length === 0 ? (
             <>
               <WelcomeState onCreate={() => setCreating(true)} />
@@ -137,7 +143,11 @@ export function StoriesPage() {
           ) : (
             <>
               <p className="sr-only" aria-live="polite">
-                {searched ? `${shown.length}${hasNextPage ? "+" : ""} stories match` : ""}
+                {searched
+                  ? t(hasNextPage ? "storiesPage.matchesMore" : "storiesPage.matches", {
+                      count: shown.length,
+                    })
+                  : ""}
               </p>
               <ul className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
                 {shown.map((story) => (
@@ -160,7 +170,7 @@ export function StoriesPage() {
                   ref={sentinel}
                   className="flex min-h-16 items-center justify-center py-6 text-sm text-ink-muted"
                 >
-                  {isFetchingNextPage ? "Loading more..." : null}
+                  {isFetchingNextPage ? t("storiesPage.loadingMore") : null}
                 </div>
               ) : null}
             </>
@@ -181,61 +191,60 @@ export function StoriesPage() {
  * it stands centred.
  */
 function WelcomeState({ onCreate }: { onCreate: () => void }) {
+  const { t } = useTranslation("stories");
   return (
-    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-20 lg:grid-cols-[auto_minmax(0,1fr)_auto] lg:gap-8 lg:px-10 lg:py-8 lg:text-left">
+    <div className="grid place-items-center rounded-3xl border border-dashed border-line bg-surface px-6 py-16 text-center shadow-soft sm:py-20 lg:grid-cols-[auto_minmax(0,1fr)_auto] lg:gap-8 lg:px-10 lg:py-8 lg:text-start">
       <span className="bg-primary-gradient grid size-16 place-items-center rounded-2xl text-white shadow-lifted">
         <BookOpenText aria-hidden="true" className="size-8" />
       </span>
       <div className="mt-6 flex flex-col items-center lg:mt-0 lg:items-start lg:justify-self-stretch">
-        <h2 className="text-2xl font-bold tracking-tight">Welcome to Your Stories</h2>
-        <p className="mt-3 max-w-lg text-ink-muted lg:mt-2 lg:max-w-2xl">
-          Each story is like a saved game: its own world, characters and history, with every scene painted as
-          you play. Leave whenever you like and pick up right where you left off.
-        </p>
-        <p className="mt-2 max-w-lg text-sm text-ink-muted lg:max-w-2xl">
-          Already have characters from another app? Import their cards, or drop a card file anywhere here.
-        </p>
+        <h2 className="text-2xl font-bold tracking-tight">{t("storiesPage.welcomeTitle")}</h2>
+        <p className="mt-3 max-w-lg text-ink-muted lg:mt-2 lg:max-w-2xl">{t("storiesPage.welcomeText")}</p>
+        <p className="mt-2 max-w-lg text-sm text-ink-muted lg:max-w-2xl">{t("storiesPage.welcomeImport")}</p>
       </div>
       <Button onClick={onCreate} className="mt-8 lg:mt-0">
         <Plus aria-hidden="true" className="size-5" />
-        Create New Story
+        {t("storiesPage.createNew")}
       </Button>
     </div>
   );
 }
 
 function NoMatches({ query, onClear }: { query: string; onClear: () => void }) {
+  const { t } = useTranslation("stories");
   return (
     <div className="grid place-items-center rounded-3xl border border-dashed border-line px-6 py-16 text-center">
       <SearchX aria-hidden="true" className="size-8 text-ink-muted" />
-      <p className="mt-4 font-semibold">No stories match “{query.trim()}”</p>
-      <p className="mt-1 text-sm text-ink-muted">Try another word from a title or a context.</p>
+      <p className="mt-4 font-semibold">{t("storiesPage.noMatches", { query: query.trim() })}</p>
+      <p className="mt-1 text-sm text-ink-muted">{t("storiesPage.noMatchesHint")}</p>
       <Button onClick={onClear} variant="secondary" size="sm" className="mt-6">
-        Clear search
+        {t("storiesPage.clearSearch")}
       </Button>
     </div>
   );
 }
 
 function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const { t } = useTranslation("stories");
   return (
     <div
       role="alert"
       className="grid place-items-center rounded-3xl border border-danger/30 bg-danger/5 px-6 py-16 text-center"
     >
       <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
-      <p className="mt-4 font-semibold">Failed to load data: {message}</p>
+      <p className="mt-4 font-semibold">{t("storiesPage.loadFailed", { message })}</p>
       <Button onClick={onRetry} variant="secondary" size="sm" className="mt-6">
-        <RotateCw aria-hidden="true" className="size-4" /> Try again
+        <RotateCw aria-hidden="true" className="size-4" /> {t("storiesPage.tryAgain")}
       </Button>
     </div>
   );
 }
 
 function StoriesSkeleton() {
+  const { t } = useTranslation("stories");
   return (
     <ul
-      aria-label="Loading stories"
+      aria-label={t("storiesPage.loadingStories")}
       className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4"
     >
       {[0, 1, 2, 3].map((n) => (

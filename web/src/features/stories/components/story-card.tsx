@@ -4,13 +4,14 @@
 import type { Story } from "@storyverse/contract/stories";
 import { BookOpen, Clock, MessageSquare, Settings2, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import desertRuins from "../../../assets/art/desert-ruins.svg";
 import floatingIsles from "../../../assets/art/floating-isles.svg";
 import lanternForest from "../../../assets/art/lantern-forest.svg";
 import nebulaPeaks from "../../../assets/art/nebula-peaks.svg";
 import oceanLighthouse from "../../../assets/art/ocean-lighthouse.svg";
 import { Spinner } from "../../../components/button";
-import { lastActivityLabel, messageCountLabel } from "../story-filter";
+import { lastActivityDate, lastActivityLabel, messageCountLabel } from "../story-filter";
 
 const PLACEHOLDER_ART = [floatingIsles, lanternForest, oceanLighthouse, desertRuins, nebulaPeaks];
 
@@ -43,10 +44,12 @@ export function StoryCard({
   onDelete,
   onThumbnailError,
 }: StoryCardProps) {
+  const { t } = useTranslation("stories");
   const titleId = useId();
   const [failedThumbnail, setFailedThumbnail] = useState<string | null>(null);
   const thumbnail = story.thumbnail && story.thumbnail !== failedThumbnail ? story.thumbnail : null;
   const activity = lastActivityLabel(story);
+  const isNew = lastActivityDate(story) === null;
 
   return (
     <article
@@ -83,7 +86,7 @@ export function StoryCard({
         {opening ? (
           <div className="absolute inset-0 grid place-items-center bg-black/50 backdrop-blur-sm">
             <p role="status" className="flex items-center gap-2 text-sm font-semibold text-white">
-              <Spinner className="size-5" /> Opening…
+              <Spinner className="size-5" /> {t("storyCard.opening")}
             </p>
           </div>
         ) : null}
@@ -94,13 +97,17 @@ export function StoryCard({
           <button
             type="button"
             onClick={() => onOpen(story)}
-            className="text-left outline-none after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-[var(--sv-focus)]"
+            data-user-text
+            className="text-start outline-none after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-[var(--sv-focus)]"
           >
             {story.title}
           </button>
         </h2>
-        <p className="mt-1 line-clamp-2 min-h-10 text-sm leading-5 text-ink-muted">
-          {story.context || <span className="italic">No context yet</span>}
+        <p
+          data-user-text={story.context ? "" : undefined}
+          className="mt-1 line-clamp-2 min-h-10 text-sm leading-5 text-ink-muted"
+        >
+          {story.context || <span className="italic">{t("storyCard.noContext")}</span>}
         </p>
         <div className="mt-auto flex items-center justify-between gap-3 pt-4 text-xs font-medium text-ink-muted">
           <span className="inline-flex items-center gap-1.5">
@@ -108,20 +115,20 @@ export function StoryCard({
             {messageCountLabel(story.message_count)}
           </span>
           <span
-            className={`inline-flex items-center gap-1.5 ${activity === "New" ? "rounded-full bg-accent-soft px-2 py-0.5 text-accent-ink" : ""}`}
+            className={`inline-flex items-center gap-1.5 ${isNew ? "rounded-full bg-accent-soft px-2 py-0.5 text-accent-ink" : ""}`}
           >
-            {activity === "New" ? null : <Clock aria-hidden="true" className="size-3.5" />}
+            {isNew ? null : <Clock aria-hidden="true" className="size-3.5" />}
             {activity}
           </span>
         </div>
       </div>
 
-      <div className="absolute top-3 right-3 z-10 flex gap-1.5">
+      <div className="absolute top-3 inset-e-3 z-10 flex gap-1.5">
         <button
           type="button"
-          aria-label="Story Settings"
+          aria-label={t("storyCard.settings")}
           aria-describedby={titleId}
-          title="Story Settings"
+          title={t("storyCard.settings")}
           onClick={() => onSettings(story)}
           className={actionClasses}
         >
@@ -129,9 +136,9 @@ export function StoryCard({
         </button>
         <button
           type="button"
-          aria-label="Delete Story"
+          aria-label={t("storyCard.delete")}
           aria-describedby={titleId}
-          title="Delete Story"
+          title={t("storyCard.delete")}
           onClick={() => onDelete(story)}
           className={`${actionClasses} hover:bg-red-600 focus-visible:bg-red-600`}
         >

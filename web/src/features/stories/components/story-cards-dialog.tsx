@@ -26,11 +26,14 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BookOpen, Contact, FileUp, ImagePlus, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
 import { MediaThumb } from "../../../components/media-thumb";
 import { Modal, ModalActions } from "../../../components/modal";
 import { FieldLabel, inputClasses, textareaClasses } from "../../../components/text-field";
+import { formatList } from "../../../i18n/format";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { readFileAsDataUrl } from "../../../lib/read-file";
 import { userImagesQueryOptions } from "../../../shared/gallery/user-images";
@@ -51,12 +54,8 @@ import { type LoreRules, LoreRulesFields, loreRulesOf, loreRulesRequest } from "
 import { LoreSettingsForm } from "./lore-settings-form";
 import { TokenCount, useSectionTokens } from "./section-tokens";
 
-const KIND_NAMES: Record<CardKind, string> = {
-  character: "Character",
-  place: "Place",
-  thing: "Thing",
-  other: "Other",
-};
+/** A failed call's words, in the interface's language when the catalogue knows them. */
+const reasonOf = (failure: unknown) => translateServerMessage(errorMessage(failure));
 
 /** What the editor starts from: a saved card, a draft from a message, or nothing (a new card). */
 export type CardEditorStart = { card: StoryCard } | { draft: CardDraft } | { blank: true };
@@ -72,15 +71,16 @@ interface StoryCardsDialogProps {
 }
 
 export function StoryCardsDialog({ storyId, start, onClose, docked = false }: StoryCardsDialogProps) {
+  const { t } = useTranslation("stories");
   const tokens = useSectionTokens(docked ? storyId : null);
   return (
     <Modal
       docked={docked}
       open={storyId !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="Story Cards"
+      title={t("storyCards.title")}
       titleAside={<TokenCount tokens={tokens?.cards} />}
-      description="Characters, places and things the narrator is reminded of when their trigger words come up. Portraits guide the scenes."
+      description={t("storyCards.description")}
       icon={<Contact className="size-5" />}
     >
       {storyId ? <CardsBody key={storyId} storyId={storyId} start={start} /> : null}
@@ -96,6 +96,7 @@ type View =
   | { view: "settings" };
 
 function CardsBody({ storyId, start }: { storyId: string; start: CardEditorStart | null }) {
+  const { t } = useTranslation("stories");
   const [view, setView] = useState<View>(start ? { view: "edit", start } : { view: "list", notice: null });
   // Beside the story the panel stays open while the player uses it: "Make a card" on another message opens the
   // editor on the new draft in place.
@@ -121,18 +122,19 @@ function CardsBody({ storyId, start }: { storyId: string; start: CardEditorStart
     return (
       <LoreImportPanel
         storyId={storyId}
-        onDone={(imported) =>
-          toList(imported > 0 ? `Imported ${imported === 1 ? "1 card" : `${imported} cards`}.` : null)
-        }
+        onDone={(imported) => toList(imported > 0 ? t("storyCards.imported", { count: imported }) : null)}
       />
     );
   }
   if (view.view === "settings") {
     return (
-      <LoreSettingsForm storyId={storyId} onDone={(saved) => toList(saved ? "Lore settings saved." : null)} />
+      <LoreSettingsForm
+        storyId={storyId}
+        onDone={(saved) => toList(saved ? t("storyCards.loreSaved") : null)}
+      />
     );
   }
-  if (cards.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
+  if (cards.isPending) return <p className="text-sm text-ink-muted">{t("storyCards.loading")}</p>;
   if (cards.error) return <FormAlert message={errorMessage(cards.error)} />;
   return (
     <CardList
@@ -161,6 +163,7 @@ function CardList({
   onImport: () => void;
   onSettings: () => void;
 }) {
+  const { t } = useTranslation("stories");
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -176,7 +179,7 @@ function CardList({
     try {
       replace(await updateStoryCard(storyId, card.id, { enabled: !card.enabled }));
     } catch (failure) {
-      setError(`Failed to update the card: ${errorMessage(failure)}`);
+      setError(t("storyCards.toggleFailed", { message: reasonOf(failure) }));
     } finally {
       setBusy(null);
     }
@@ -191,7 +194,7 @@ function CardList({
       );
       setConfirming(null);
     } catch (failure) {
-      setError(`Failed to delete the card: ${errorMessage(failure)}`);
+      setError(t("storyCards.deleteFailed", { message: reasonOf(failure) }));
     } finally {
       setBusy(null);
     }
@@ -201,7 +204,7 @@ function CardList({
     <div className="space-y-4">
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm text-ink-muted tabular-nums">
-          {cards.length}/{STORY_CARDS_MAX} cards
+          {t("storyCards.count", { count: cards.length, max: STORY_CARDS_MAX })}
         </p>
         <Button
           size="sm"
@@ -209,7 +212,7 @@ function CardList({
           disabled={cards.length >= STORY_CARDS_MAX}
           onClick={() => onEdit({ blank: true })}
         >
-          New card
+          {t("storyCards.newCard")}
         </Button>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -220,7 +223,7 @@ function CardList({
           disabled={cards.length >= STORY_CARDS_MAX}
           onClick={onImport}
         >
-          Import cards or a lorebook
+          {t("storyCards.import")}
         </Button>
         <LoreExportMenu storyId={storyId} disabled={cards.length === 0} onError={setError} />
         <Button
@@ -229,36 +232,44 @@ function CardList({
           icon={<BookOpen aria-hidden="true" className="size-4" />}
           onClick={onSettings}
         >
-          Lore settings
+          {t("storyCards.loreSettings")}
         </Button>
       </div>
       {notice ? <FormAlert tone="success" message={notice} /> : null}
       {error ? <FormAlert message={error} /> : null}
       {cards.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line px-4 py-6 text-center text-sm text-ink-muted">
-          No cards yet. Add the story's people and places, or use "Make a card" on a narrator message.
+          {t("storyCards.empty")}
         </p>
       ) : (
-        <ul aria-label="Cards" className="divide-y divide-line rounded-xl border border-line">
+        <ul aria-label={t("storyCards.list")} className="divide-y divide-line rounded-xl border border-line">
           {cards.map((card) => (
             <li key={card.id} aria-label={card.name} className="flex gap-3 px-3 py-3">
               <Portrait card={card} />
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-baseline gap-x-2">
-                  <p className="truncate font-semibold text-ink">{card.name}</p>
-                  <span className="text-xs text-ink-muted">{KIND_NAMES[card.kind]}</span>
-                  {card.enabled ? null : <span className="text-xs text-ink-muted">(off)</span>}
+                  <p data-user-text className="truncate font-semibold text-ink">
+                    {card.name}
+                  </p>
+                  <span className="text-xs text-ink-muted">{t(`cardKinds.${card.kind}`)}</span>
+                  {card.enabled ? null : (
+                    <span className="text-xs text-ink-muted">{t("storyCards.off")}</span>
+                  )}
                   {card.constant ? (
                     <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-ink">
-                      Always on
+                      {t("storyCards.alwaysOn")}
                     </span>
                   ) : null}
                 </div>
                 {card.triggers.length > 0 ? (
-                  <ul aria-label={`Triggers of ${card.name}`} className="mt-1 flex flex-wrap gap-1">
+                  <ul
+                    aria-label={t("storyCards.triggersOf", { name: card.name })}
+                    className="mt-1 flex flex-wrap gap-1"
+                  >
                     {card.triggers.map((trigger) => (
                       <li
                         key={trigger}
+                        data-user-text
                         className="rounded-full bg-surface-2 px-2 py-0.5 text-xs break-all text-ink-muted"
                       >
                         {trigger}
@@ -268,22 +279,22 @@ function CardList({
                 ) : null}
                 {confirming === card.id ? (
                   <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-                    <span className="text-ink">Delete {card.name}?</span>
+                    <span className="text-ink">{t("storyCards.confirmDelete", { name: card.name })}</span>
                     <Button
                       size="xs"
                       variant="danger"
                       loading={busy === card.id}
                       onClick={() => void remove(card)}
                     >
-                      Delete card
+                      {t("storyCards.deleteCard")}
                     </Button>
                     <Button size="xs" variant="ghost" onClick={() => setConfirming(null)}>
-                      Keep
+                      {t("storyCards.keep")}
                     </Button>
                   </div>
                 ) : (
                   <div className="mt-1 flex flex-wrap items-center gap-1">
-                    <label className="mr-2 inline-flex cursor-pointer items-center gap-2 text-xs text-ink-muted">
+                    <label className="me-2 inline-flex cursor-pointer items-center gap-2 text-xs text-ink-muted">
                       <input
                         type="checkbox"
                         role="switch"
@@ -291,29 +302,29 @@ function CardList({
                         checked={card.enabled}
                         disabled={busy === card.id}
                         onChange={() => void toggle(card)}
-                        aria-label={`Enabled: ${card.name}`}
+                        aria-label={t("storyCards.enabledFor", { name: card.name })}
                         className="size-4 accent-accent-500"
                       />
-                      Enabled
+                      {t("storyCards.enabled")}
                     </label>
                     <Button
                       size="xs"
                       variant="ghost"
                       icon={<Pencil aria-hidden="true" className="size-3.5" />}
-                      aria-label={`Edit ${card.name}`}
+                      aria-label={t("storyCards.editCard", { name: card.name })}
                       onClick={() => onEdit({ card })}
                     >
-                      Edit
+                      {t("storyCards.edit")}
                     </Button>
                     <CardExportMenu storyId={storyId} card={card} onError={setError} />
                     <Button
                       size="xs"
                       variant="ghost"
                       icon={<Trash2 aria-hidden="true" className="size-3.5" />}
-                      aria-label={`Delete ${card.name}`}
+                      aria-label={t("storyCards.deleteCardNamed", { name: card.name })}
                       onClick={() => setConfirming(card.id)}
                     >
-                      Delete
+                      {t("storyCards.delete")}
                     </Button>
                   </div>
                 )}
@@ -327,10 +338,11 @@ function CardList({
 }
 
 function Portrait({ card }: { card: Pick<StoryCard, "name" | "portrait"> }) {
+  const { t } = useTranslation("stories");
   return card.portrait ? (
     <img
       src={card.portrait.url}
-      alt={`Portrait of ${card.name}`}
+      alt={t("storyCards.portraitOf", { name: card.name })}
       className="size-14 shrink-0 rounded-xl border border-line object-cover"
     />
   ) : (
@@ -359,6 +371,8 @@ function CardEditor({
   start: CardEditorStart;
   onDone: () => void;
 }) {
+  const { t } = useTranslation("stories", { keyPrefix: "cardEditor" });
+  const { t: tStories } = useTranslation("stories");
   const queryClient = useQueryClient();
   const id = useId();
   const saved = "card" in start ? start.card : null;
@@ -412,9 +426,9 @@ function CardEditor({
     // A draft that came without a name wakes on the name the player gives it, unless they add triggers.
     const allTriggers =
       draft && !draft.name && typedTriggers.length === 0 && name.trim() ? [name.trim()] : typedTriggers;
-    if (!name.trim()) return setError("Please give the card a name.");
+    if (!name.trim()) return setError(t("nameRequired"));
     if (allTriggers.length === 0 && !rules.constant) {
-      return setError("Please add at least one trigger word, or make the card always on.");
+      return setError(t("triggerRequired"));
     }
     const lore = loreRulesRequest(
       rules,
@@ -454,7 +468,7 @@ function CardEditor({
       void queryClient.invalidateQueries({ queryKey: storyCardsKey(storyId) });
       onDone();
     } catch (failure) {
-      setError(`Failed to save the card: ${errorMessage(failure)}`);
+      setError(t("saveFailed", { message: reasonOf(failure) }));
     } finally {
       setSaving(false);
     }
@@ -463,7 +477,7 @@ function CardEditor({
   return (
     <form
       className="space-y-5"
-      aria-label={saved ? `Edit ${saved.name}` : "New card"}
+      aria-label={saved ? t("editLabel", { name: saved.name }) : t("newLabel")}
       onSubmit={(event) => {
         event.preventDefault();
         void save();
@@ -471,40 +485,39 @@ function CardEditor({
     >
       {draft ? (
         <p role="status" className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink">
-          {draft.name
-            ? "A draft from the narrator's message: review it, then save."
-            : "A draft from the narrator's message, which names no one: give the card a name (it wakes on that name unless you add triggers), then save."}
+          {draft.name ? t("draftNamed") : t("draftUnnamed")}
         </p>
       ) : null}
       {saved?.creator_notes ? (
         <section
-          aria-label="Creator's notes"
+          aria-label={t("creatorNotes")}
           className="rounded-xl border border-line bg-surface-2 px-4 py-3 text-sm text-ink"
         >
-          <p className="font-medium">Creator's notes</p>
-          <p className="mt-1 max-h-40 overflow-y-auto whitespace-pre-wrap break-words text-ink-muted">
+          <p className="font-medium">{t("creatorNotes")}</p>
+          <p
+            data-user-text
+            className="mt-1 max-h-40 overflow-y-auto whitespace-pre-wrap break-words text-ink-muted"
+          >
             {saved.creator_notes}
           </p>
-          <p className="mt-2 text-xs text-ink-muted">
-            From the character card's author, for you; the narrator never reads them.
-          </p>
+          <p className="mt-2 text-xs text-ink-muted">{t("creatorNotesHint")}</p>
         </section>
       ) : null}
       <div>
         <FieldLabel htmlFor={`${id}-name`} counter={`${name.length}/${CARD_NAME_MAX_LENGTH}`}>
-          Name
+          {t("name")}
         </FieldLabel>
         <input
           id={`${id}-name`}
           value={name}
           onChange={(event) => setName(event.target.value)}
           maxLength={CARD_NAME_MAX_LENGTH}
-          placeholder="e.g. Captain Rell"
+          placeholder={t("namePlaceholder")}
           className={`${inputClasses} mt-2`}
         />
       </div>
       <div>
-        <FieldLabel htmlFor={`${id}-kind`}>Kind</FieldLabel>
+        <FieldLabel htmlFor={`${id}-kind`}>{t("kind")}</FieldLabel>
         <select
           id={`${id}-kind`}
           value={kind}
@@ -513,7 +526,7 @@ function CardEditor({
         >
           {CARD_KINDS.map((value) => (
             <option key={value} value={value}>
-              {KIND_NAMES[value]}
+              {tStories(`cardKinds.${value}`)}
             </option>
           ))}
         </select>
@@ -521,41 +534,40 @@ function CardEditor({
       {voices && kind === "character" ? (
         <VoiceField
           id={`${id}-voice`}
-          label="Voice"
-          noneLabel="Picked from the name"
+          label={t("voice")}
+          noneLabel={t("voiceNone")}
           voices={voices}
           value={voice}
           onChange={setVoice}
-          hint="The voice this character's lines are read in when the story is read aloud."
+          hint={t("voiceHint")}
         />
       ) : null}
       <div>
         <FieldLabel htmlFor={`${id}-trigger`} counter={`${triggers.length}/${CARD_TRIGGERS_MAX}`}>
-          Triggers
+          {t("triggers")}
         </FieldLabel>
         <ChipsInput
           id={`${id}-trigger`}
-          listLabel="Trigger words"
-          removeLabel="Remove trigger"
+          listLabel={t("triggerWords")}
+          removeLabel={t("removeTrigger")}
           values={triggers}
           onChange={setTriggers}
           draft={triggerDraft}
           onDraftChange={setTriggerDraft}
           max={CARD_TRIGGERS_MAX}
           maxLength={CARD_TRIGGER_MAX_LENGTH}
-          placeholder="A word that wakes the card"
+          placeholder={t("triggerPlaceholder")}
           describedBy={`${id}-trigger-hint`}
-          tooLongMessage={`Each trigger must be at most ${CARD_TRIGGER_MAX_LENGTH} characters.`}
-          tooManyMessage={`A card takes at most ${CARD_TRIGGERS_MAX} triggers.`}
+          tooLongMessage={t("triggerTooLong", { max: CARD_TRIGGER_MAX_LENGTH })}
+          tooManyMessage={t("tooManyTriggers", { max: CARD_TRIGGERS_MAX })}
           onError={setError}
         />
         <p id={`${id}-trigger-hint`} className="mt-2 text-sm text-ink-muted">
-          Whole words, in any case unless set below. The card is used when one appears in your message or the
-          story's newest messages.
+          {t("triggerHint")}
         </p>
         {broad.length > 0 ? (
           <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-200">
-            Too common to pick this card out: {broad.join(", ")}. Prefer a name or a rarer word.
+            {t("tooCommon", { words: formatList(broad, "unit") })}
           </p>
         ) : null}
       </div>
@@ -564,7 +576,7 @@ function CardEditor({
           htmlFor={`${id}-description`}
           counter={`${description.length}/${CARD_DESCRIPTION_MAX_LENGTH}`}
         >
-          Description
+          {t("description")}
         </FieldLabel>
         <textarea
           id={`${id}-description`}
@@ -573,14 +585,14 @@ function CardEditor({
           maxLength={CARD_DESCRIPTION_MAX_LENGTH}
           // A card-ecosystem description runs to thousands of characters: a taller box for a long one.
           rows={description.length > 1000 ? 14 : 4}
-          placeholder="What the narrator should know: looks, manner, history."
+          placeholder={t("descriptionPlaceholder")}
           className={`${textareaClasses} mt-2`}
         />
       </div>
       {kind === "character" ? (
         <div>
           <FieldLabel htmlFor={`${id}-appearance`} counter={`${appearance.length}/${APPEARANCE_MAX_LENGTH}`}>
-            Appearance now
+            {t("appearance")}
           </FieldLabel>
           <textarea
             id={`${id}-appearance`}
@@ -588,23 +600,23 @@ function CardEditor({
             onChange={(event) => setAppearance(event.target.value)}
             maxLength={APPEARANCE_MAX_LENGTH}
             rows={2}
-            placeholder="Clothes, injuries, what they carry. Kept from the story after each turn; every scene shows it."
+            placeholder={t("appearancePlaceholder")}
             className={`${textareaClasses} mt-2`}
           />
         </div>
       ) : null}
       <fieldset>
-        <legend className="text-sm font-medium text-ink">Portrait</legend>
+        <legend className="text-sm font-medium text-ink">{t("portrait")}</legend>
         <div className="mt-2 flex items-center gap-3">
           {portraitUrl ? (
             <img
               src={portraitUrl}
-              alt={`Portrait of ${name || "the card"}`}
+              alt={name ? t("portraitOf", { name }) : t("portraitOfCard")}
               className="size-20 shrink-0 rounded-xl border border-line object-cover"
             />
           ) : (
             <span className="grid size-20 shrink-0 place-items-center rounded-xl border border-dashed border-line text-xs text-ink-muted">
-              None
+              {t("none")}
             </span>
           )}
           <div className="flex flex-wrap gap-2">
@@ -615,7 +627,7 @@ function CardEditor({
               aria-expanded={picking}
               onClick={() => setPicking(!picking)}
             >
-              From gallery
+              {t("fromGallery")}
             </Button>
             <Button
               size="sm"
@@ -623,11 +635,11 @@ function CardEditor({
               icon={<Upload aria-hidden="true" className="size-4" />}
               onClick={() => fileInput.current?.click()}
             >
-              Upload
+              {t("upload")}
             </Button>
             {portraitUrl ? (
               <Button size="sm" variant="ghost" onClick={() => setPortrait({ kind: "none" })}>
-                Remove portrait
+                {t("removePortrait")}
               </Button>
             ) : null}
           </div>
@@ -635,13 +647,13 @@ function CardEditor({
             ref={fileInput}
             type="file"
             accept="image/png,image/jpeg,image/webp,image/gif"
-            aria-label="Upload a portrait"
+            aria-label={t("uploadPortrait")}
             className="hidden"
             onChange={async (event) => {
               const file = event.target.files?.[0];
               event.target.value = "";
               if (!file) return;
-              if (!file.type.startsWith("image/")) return setError("Please select image files only.");
+              if (!file.type.startsWith("image/")) return setError(t("imagesOnly"));
               setPortrait({ kind: "upload", data: await readFileAsDataUrl(file), name: file.name });
               setPicking(false);
             }}
@@ -672,12 +684,10 @@ function CardEditor({
               }
               className="size-4 accent-accent-500"
             />
-            Use this scene as the portrait
+            {t("useScene")}
           </label>
         ) : null}
-        <p className="mt-2 text-sm text-ink-muted">
-          When the card is used, its portrait guides the scene (after the images you selected).
-        </p>
+        <p className="mt-2 text-sm text-ink-muted">{t("portraitHint")}</p>
       </fieldset>
       <label className="flex items-center gap-2 text-sm text-ink">
         <input
@@ -686,35 +696,33 @@ function CardEditor({
           onChange={(event) => setEnabled(event.target.checked)}
           className="size-4 accent-accent-500"
         />
-        Enabled
+        {t("enabled")}
       </label>
       <LoreRulesFields id={id} rules={rules} onChange={setRules} onError={setError} />
       {error ? <FormAlert message={error} /> : null}
       {confirmBroad ? (
         <div
           role="alertdialog"
-          aria-label="Over-broad triggers"
+          aria-label={t("overBroad")}
           className="rounded-xl border border-amber-500/40 bg-amber-400/10 px-4 py-3 text-sm text-ink"
         >
-          <p>
-            These triggers will wake the card on almost every message: {confirmBroad.join(", ")}. Save anyway?
-          </p>
+          <p>{t("overBroadText", { words: formatList(confirmBroad, "unit") })}</p>
           <div className="mt-3 flex flex-wrap gap-2">
-            <Button size="sm" loading={saving} loadingText="Saving..." onClick={() => void save(true)}>
-              Save anyway
+            <Button size="sm" loading={saving} loadingText={t("saving")} onClick={() => void save(true)}>
+              {t("saveAnyway")}
             </Button>
             <Button size="sm" variant="secondary" disabled={saving} onClick={() => setConfirmBroad(null)}>
-              Change the triggers
+              {t("changeTriggers")}
             </Button>
           </div>
         </div>
       ) : null}
       <ModalActions>
         <Button variant="secondary" onClick={onDone} disabled={saving}>
-          Cancel
+          {t("cancel")}
         </Button>
-        <Button type="submit" loading={saving} loadingText="Saving...">
-          Save card
+        <Button type="submit" loading={saving} loadingText={t("saving")}>
+          {t("save")}
         </Button>
       </ModalActions>
     </form>
@@ -738,17 +746,18 @@ function GalleryChoice({
   selectedId: string | null;
   onPick: (item: { id: string; url: string }) => void;
 }) {
+  const { t } = useTranslation("stories", { keyPrefix: "cardEditor" });
   const images = useQuery(userImagesQueryOptions());
   return (
     // Keyed by the query's state: brought into view when it opens and again once the images are in (the grid
     // is taller than "Loading").
     <div key={images.status} ref={bringIntoView}>
       {images.isPending ? (
-        <p className="mt-3 text-sm text-ink-muted">Loading your images…</p>
+        <p className="mt-3 text-sm text-ink-muted">{t("loadingImages")}</p>
       ) : images.error ? (
         <FormAlert className="mt-3" message={errorMessage(images.error)} />
       ) : images.data.length === 0 ? (
-        <p className="mt-3 text-sm text-ink-muted">Your gallery has no images yet.</p>
+        <p className="mt-3 text-sm text-ink-muted">{t("noImages")}</p>
       ) : (
         <GalleryGrid images={images.data} selectedId={selectedId} onPick={onPick} />
       )}
@@ -765,16 +774,17 @@ function GalleryGrid({
   selectedId: string | null;
   onPick: (item: { id: string; url: string }) => void;
 }) {
+  const { t } = useTranslation("stories", { keyPrefix: "cardEditor" });
   return (
     <ul
-      aria-label="Your images"
+      aria-label={t("yourImages")}
       className="mt-3 grid max-h-64 grid-cols-4 gap-2 overflow-y-auto sm:grid-cols-5"
     >
       {images.map((item, index) => (
         <li key={item.id}>
           <button
             type="button"
-            aria-label={`Use image ${index + 1} as the portrait`}
+            aria-label={t("useImage", { number: index + 1 })}
             aria-pressed={item.id === selectedId}
             onClick={() => onPick({ id: item.id, url: item.thumbnail_url ?? item.url })}
             className="block w-full overflow-hidden rounded-lg border-2 border-transparent focus-visible:outline-2 aria-pressed:border-accent-500"
@@ -782,7 +792,7 @@ function GalleryGrid({
             <MediaThumb
               src={item.thumbnail_url ?? item.url}
               type="image"
-              alt={item.description || `Image ${index + 1}`}
+              alt={item.description || t("image", { number: index + 1 })}
               eager={index < 10}
               className="aspect-square w-full"
             />

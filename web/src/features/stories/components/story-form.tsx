@@ -13,6 +13,7 @@ import {
 } from "@storyverse/contract/stories";
 import { type ReactNode, useId } from "react";
 import { type Resolver, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { buttonClasses } from "../../../components/button-classes";
 import { FormAlert } from "../../../components/form-alert";
@@ -26,35 +27,26 @@ export interface StoryFields {
 
 type StoryFormKind = "create" | "settings";
 
+// The words of each form are in the stories namespace, under storyForm.create and storyForm.settings.
 const FORMS = {
   create: {
     schema: createStoryRequestSchema,
-    titleLabel: "Story Name",
     titleMax: STORY_NAME_MAX_LENGTH,
     titleCounter: true,
-    titlePlaceholder: "e.g. The Lantern Forest",
+    hasTitlePlaceholder: true,
     // The Create form sets no limit of its own on the context (the server's still holds).
     contextMax: undefined,
     contextRows: 4,
-    contextPlaceholder: "A misty forest lit by floating lanterns; painterly, warm and mysterious…",
-    contextHint: "Set the scene and style for the first image: the world, the mood, the look.",
-    submit: "Create",
-    submitting: "Creating...",
-    blankReason: "Give your story a name to create it.",
+    hasContextHint: true,
   },
   settings: {
     schema: updateStoryRequestSchema,
-    titleLabel: "Story Title",
     titleMax: STORY_TITLE_MAX_LENGTH,
     titleCounter: false,
-    titlePlaceholder: undefined,
+    hasTitlePlaceholder: false,
     contextMax: STORY_CONTEXT_MAX_LENGTH,
     contextRows: 6,
-    contextPlaceholder: "The world, the characters, the tone and the look of the pictures…",
-    contextHint: undefined,
-    submit: "Save Changes",
-    submitting: "Saving...",
-    blankReason: "A story needs a title: type one to save.",
+    hasContextHint: false,
   },
 } as const;
 
@@ -80,7 +72,17 @@ export function StoryForm({
   onSubmit,
   extra,
 }: StoryFormProps) {
+  const { t } = useTranslation("stories");
   const form = FORMS[kind];
+  const text = {
+    titleLabel: t(`storyForm.${kind}.titleLabel`),
+    titlePlaceholder: form.hasTitlePlaceholder ? t("storyForm.create.titlePlaceholder") : undefined,
+    contextPlaceholder: t(`storyForm.${kind}.contextPlaceholder`),
+    contextHint: form.hasContextHint ? t("storyForm.create.contextHint") : undefined,
+    submit: t(`storyForm.${kind}.submit`),
+    submitting: t(`storyForm.${kind}.submitting`),
+    blankReason: t(`storyForm.${kind}.blankReason`),
+  };
   const { register, handleSubmit, watch, formState } = useForm<StoryFields>({
     defaultValues: initial,
     // Raw: each dialog gets the fields as typed (Story Settings sends the context untrimmed).
@@ -97,10 +99,11 @@ export function StoryForm({
   const contextLimit = form.contextMax ?? STORY_CONTEXT_MAX_LENGTH;
   const contextCounter = form.contextMax !== undefined || context.length >= contextLimit * NEAR_LIMIT;
   const titleNote = blank
-    ? form.blankReason
+    ? text.blankReason
     : atTitleLimit
-      ? `That's the limit: a ${form.titleLabel.toLowerCase()} has at most ${form.titleMax} characters.`
+      ? t(`storyForm.${kind}.atLimit`, { max: form.titleMax })
       : null;
+  // The contract's own words for a field it refuses (FormAlert shows them in the interface's language).
   const invalid = formState.errors.title?.message ?? formState.errors.context?.message ?? null;
 
   return (
@@ -111,13 +114,13 @@ export function StoryForm({
             htmlFor={`${id}-title`}
             counter={titleCounter ? `${title.length}/${form.titleMax}` : undefined}
           >
-            {form.titleLabel}
+            {text.titleLabel}
           </FieldLabel>
           <input
             id={`${id}-title`}
             {...register("title")}
             maxLength={form.titleMax}
-            placeholder={form.titlePlaceholder}
+            placeholder={text.titlePlaceholder}
             autoComplete="off"
             required
             aria-describedby={`${id}-title-note`}
@@ -135,22 +138,22 @@ export function StoryForm({
           <FieldLabel
             htmlFor={`${id}-context`}
             counter={contextCounter ? `${context.length}/${contextLimit}` : undefined}
-            aside={form.contextMax ? undefined : "Optional"}
+            aside={form.contextMax ? undefined : t("storyForm.optional")}
           >
-            Story Context
+            {t("storyForm.contextLabel")}
           </FieldLabel>
           <textarea
             id={`${id}-context`}
             {...register("context")}
             maxLength={form.contextMax}
             rows={form.contextRows}
-            placeholder={form.contextPlaceholder}
-            aria-describedby={form.contextHint ? `${id}-context-hint` : undefined}
+            placeholder={text.contextPlaceholder}
+            aria-describedby={text.contextHint ? `${id}-context-hint` : undefined}
             className={`${textareaClasses} mt-2`}
           />
-          {form.contextHint ? (
+          {text.contextHint ? (
             <p id={`${id}-context-hint`} className="mt-2 text-sm text-ink-muted">
-              {form.contextHint}
+              {text.contextHint}
             </p>
           ) : null}
         </div>
@@ -159,10 +162,10 @@ export function StoryForm({
       <FormAlert message={error ?? invalid} className="mt-5" />
       <ModalActions>
         <ModalClose type="button" disabled={busy} className={buttonClasses("secondary", "sm")}>
-          Cancel
+          {t("storyForm.cancel")}
         </ModalClose>
-        <Button type="submit" size="sm" disabled={blank} loading={busy} loadingText={form.submitting}>
-          {form.submit}
+        <Button type="submit" size="sm" disabled={blank} loading={busy} loadingText={text.submitting}>
+          {text.submit}
         </Button>
       </ModalActions>
     </form>

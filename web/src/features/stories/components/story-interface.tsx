@@ -11,22 +11,13 @@ import type { ChatMessage } from "@storyverse/contract/chat";
 import { formatPlayerInput, type InputMode } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  ArrowLeft,
-  BookOpenText,
-  Camera,
-  Contact,
-  Eye,
-  SearchX,
-  Settings2,
-  Share2,
-  TriangleAlert,
-  X,
-} from "lucide-react";
+import { ArrowLeft, BookOpenText, SearchX, Settings2, TriangleAlert, X } from "lucide-react";
 import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { iconButtonClasses } from "../../../components/button-classes";
 import { ViewLoading } from "../../../components/view-loading";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { useBanner } from "../../../shared/banner-provider";
@@ -72,6 +63,7 @@ import { LoreNotice } from "./lore-notice";
 import { NarratorContextPanel } from "./narrator-context-panel";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { StorySettingsDialog } from "./story-settings-dialog";
+import { type StoryTool, StoryToolButtons, StoryToolsMenu } from "./story-tools-menu";
 
 /** A narrator message's turn number among the loaded messages: 1 for the first of them. */
 const turnOf = (messages: readonly ChatMessage[], messageId: string) => {
@@ -95,6 +87,7 @@ export function StoryInterface({ ShareDialog }: { ShareDialog: StoryShareDialog 
  * back or forward): session, messages, canvas; then it shows.
  */
 function StoryById({ storyId, ShareDialog }: { storyId: string; ShareDialog: StoryShareDialog }) {
+  const { t } = useTranslation("stories");
   const queryClient = useQueryClient();
   const open = useQuery(openStoryQueryOptions(queryClient, storyId));
   const story = open.data;
@@ -113,23 +106,30 @@ function StoryById({ storyId, ShareDialog }: { storyId: string; ShareDialog: Sto
     return (
       <NoStoryOpen
         icon={SearchX}
-        title="Story not found"
-        text="It may have been deleted, or it belongs to another account."
+        title={t("storyInterface.notFoundTitle")}
+        text={t("storyInterface.notFoundText")}
       />
     );
   }
-  return <NoStoryOpen icon={TriangleAlert} title={`Failed to open story: ${errorMessage(error)}`} />;
+  return (
+    <NoStoryOpen
+      icon={TriangleAlert}
+      title={t("openStory.failed", { message: translateServerMessage(errorMessage(error)) })}
+    />
+  );
 }
 
 function NoStoryOpen({
   icon: Icon = BookOpenText,
-  title = "No story is open",
-  text = "Pick a story from your list to continue your adventure.",
+  title,
+  text,
 }: {
   icon?: typeof BookOpenText;
   title?: string;
+  /** Under the title; by default, to pick a story from the list. */
   text?: string;
 }) {
+  const { t } = useTranslation("stories");
   const { navigate } = useView();
   return (
     <div className="grid min-h-[calc(100dvh-65px)] place-items-center px-6 text-center">
@@ -137,10 +137,10 @@ function NoStoryOpen({
         <span className="mx-auto grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
           <Icon aria-hidden="true" className="size-7" />
         </span>
-        <h1 className="mt-5 text-xl font-semibold text-ink">{title}</h1>
-        <p className="mt-2 text-sm text-ink-muted">{text}</p>
+        <h1 className="mt-5 text-xl font-semibold text-ink">{title ?? t("storyInterface.noStoryTitle")}</h1>
+        <p className="mt-2 text-sm text-ink-muted">{text ?? t("storyInterface.noStoryText")}</p>
         <Button onClick={() => navigate("stories")} size="sm" className="mt-6">
-          <ArrowLeft aria-hidden="true" className="size-4" /> Your Stories
+          <ArrowLeft aria-hidden="true" className="size-4" /> {t("storyInterface.backToStories")}
         </Button>
       </div>
     </div>
@@ -157,6 +157,7 @@ type SidePanel =
   | { panel: "lore" };
 
 function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: StoryShareDialog }) {
+  const { t } = useTranslation("stories");
   const queryClient = useQueryClient();
   useStoryTabTitle(story.title);
   const { navigate } = useView();
@@ -286,7 +287,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
       const draft = await draftCardFromMessage(story.id, messageId);
       setPanel({ panel: "cards", start: { draft } });
     } catch (error) {
-      showError(`Failed to draft a card: ${errorMessage(error)}`);
+      showError(t("storyInterface.draftFailed", { message: translateServerMessage(errorMessage(error)) }));
     } finally {
       setDrafting(false);
     }
@@ -341,12 +342,19 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
     [story.id, story.branch, checkpoints, turnDone, turnsBefore],
   );
 
+  const openTool = (tool: StoryTool) => {
+    if (tool === "share") setSharing(true);
+    else if (tool === "cards") setPanel({ panel: "cards", start: null });
+    else setPanel({ panel: tool });
+  };
+
   const header = (
     <div className="flex items-center gap-2 border-b border-line px-3 py-1.5 sm:items-start sm:gap-3 sm:px-5 sm:py-3">
       {/* On a phone one line (issue 46): the title, ellipsised, then the branch's chip; the context is in the
           title's tooltip and Story Settings. Wider, the branch follows the title and the context has a second line. */}
       <div className="grid min-w-0 flex-1 grid-cols-[minmax(0,max-content)_max-content] items-center gap-x-2 gap-y-0.5 [grid-template-areas:'title_branch'] sm:grid-cols-[minmax(0,max-content)_minmax(0,1fr)] sm:[grid-template-areas:'title_branch'_'context_context']">
         <h1
+          data-user-text
           className="min-w-0 truncate text-base font-semibold text-ink [grid-area:title] sm:text-lg"
           title={story.context ? `${story.title}: ${story.context}` : story.title}
         >
@@ -358,6 +366,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         </div>
         {story.context ? (
           <p
+            data-user-text
             className="hidden min-w-0 text-sm text-ink-muted [grid-area:context] sm:line-clamp-2 sm:whitespace-normal"
             title={story.context}
           >
@@ -365,48 +374,14 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
           </p>
         ) : null}
       </div>
-      <div className="-mr-1 flex shrink-0 items-center sm:-mr-2 [&>button]:max-sm:size-8">
-        <button
-          type="button"
-          onClick={() => setSharing(true)}
-          aria-label="Share & export"
-          title="Share & export"
-          className={iconButtonClasses}
-        >
-          <Share2 aria-hidden="true" className="size-5" />
-        </button>
-        <button
-          type="button"
-          onClick={() => setPanel({ panel: "cards", start: null })}
-          aria-label="Story Cards"
-          title="Story Cards"
-          className={iconButtonClasses}
-        >
-          <Contact aria-hidden="true" className="size-5" />
-        </button>
-        <button
-          type="button"
-          onClick={() => setPanel({ panel: "context" })}
-          aria-label="What the narrator sees"
-          title="What the narrator sees"
-          className={iconButtonClasses}
-        >
-          <Eye aria-hidden="true" className="size-5" />
-        </button>
-        <button
-          type="button"
-          onClick={() => setPanel({ panel: "camera" })}
-          aria-label="What the camera sees"
-          title="What the camera sees"
-          className={iconButtonClasses}
-        >
-          <Camera aria-hidden="true" className="size-5" />
-        </button>
+      <div className="-me-1 flex shrink-0 items-center sm:-me-2 [&>button]:max-sm:size-8">
+        <StoryToolButtons onOpen={openTool} />
+        <StoryToolsMenu onOpen={openTool} />
         <button
           type="button"
           onClick={() => setPanel({ panel: "settings" })}
-          aria-label="Story Settings"
-          title="Story Settings"
+          aria-label={t("storyInterface.settings")}
+          title={t("storyInterface.settings")}
           className={iconButtonClasses}
         >
           <Settings2 aria-hidden="true" className="size-5" />
@@ -414,8 +389,8 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         <button
           type="button"
           onClick={close}
-          aria-label="Close story"
-          title="Close story"
+          aria-label={t("storyInterface.close")}
+          title={t("storyInterface.close")}
           className={iconButtonClasses}
         >
           <X aria-hidden="true" className="size-5" />

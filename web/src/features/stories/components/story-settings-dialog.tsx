@@ -17,8 +17,10 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Settings2 } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Modal } from "../../../components/modal";
 import { textareaClasses } from "../../../components/text-field";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { saveStoryMemory, storyMemoryKey, storyMemoryQueryOptions } from "../api/story-memory";
 import { useUpdateStory } from "../api/update-story";
@@ -55,17 +57,14 @@ export function StorySettingsDialog({
   withMemory = false,
   docked = false,
 }: StorySettingsDialogProps) {
+  const { t } = useTranslation("stories");
   return (
     <Modal
       docked={docked}
       open={story !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="Story Settings"
-      description={
-        withMemory
-          ? "Rename the story, change its context, tell the narrator what to always remember, and how to write and paint."
-          : "Rename the story or change the context the narrator follows."
-      }
+      title={t("storySettings.title")}
+      description={withMemory ? t("storySettings.descriptionWithMemory") : t("storySettings.description")}
       icon={<Settings2 className="size-5" />}
     >
       {/* Keyed by story, so the fields start from the story each time the dialog opens. */}
@@ -90,6 +89,7 @@ function SettingsForm({
   /** The Memory fields' section and how to save them, when the dialog has them. */
   memory?: { fields: ReactNode; save: () => Promise<void> | null };
 }) {
+  const { t } = useTranslation("stories");
   const [error, setError] = useState<string | null>(null);
   const [savingMemory, setSavingMemory] = useState(false);
   const update = useUpdateStory();
@@ -112,7 +112,7 @@ function SettingsForm({
           if (changes) await update.mutateAsync({ id: story.id, changes });
           onClose();
         } catch (failure) {
-          setError(`Failed to update story: ${errorMessage(failure)}`);
+          setError(t("storySettings.failed", { message: translateServerMessage(errorMessage(failure)) }));
         } finally {
           setSavingMemory(false);
         }
@@ -161,6 +161,7 @@ function MemorySettingsForm({
   onClose: () => void;
   withTokens: boolean;
 }) {
+  const { t } = useTranslation("stories");
   const queryClient = useQueryClient();
   const stored = useQuery(storyMemoryQueryOptions(story.id));
   const tokens = useSectionTokens(withTokens ? story.id : null);
@@ -169,7 +170,7 @@ function MemorySettingsForm({
   const [note, setNote] = useState<string | null>(null);
   const [summary, setSummary] = useState<string | null>(null);
   const id = useId();
-  if (stored.isPending) return <p className="text-sm text-ink-muted">Loading…</p>;
+  if (stored.isPending) return <p className="text-sm text-ink-muted">{t("storySettings.loading")}</p>;
   const current = stored.data ?? {
     memory: "",
     authors_note: "",
@@ -191,7 +192,7 @@ function MemorySettingsForm({
           tokens={tokens?.memory}
           tokensId={`${id}-memory-tokens`}
         >
-          Memory
+          {t("storySettings.memory")}
         </PartLabel>
         <textarea
           id={`${id}-memory`}
@@ -199,12 +200,12 @@ function MemorySettingsForm({
           onChange={(event) => setMemory(event.target.value)}
           maxLength={MEMORY_MAX_LENGTH}
           rows={4}
-          placeholder="What the narrator must always remember: who the heroes are, what has happened, what is true."
+          placeholder={t("storySettings.memoryPlaceholder")}
           aria-describedby={describedBy("memory", tokens?.memory)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-memory-hint`} className="mt-2 text-sm text-ink-muted">
-          Always at the top of what the narrator reads.
+          {t("storySettings.memoryHint")}
         </p>
       </div>
       <div>
@@ -214,7 +215,7 @@ function MemorySettingsForm({
           tokens={tokens?.authors_note}
           tokensId={`${id}-note-tokens`}
         >
-          Author's Note
+          {t("storySettings.authorsNote")}
         </PartLabel>
         <textarea
           id={`${id}-note`}
@@ -222,12 +223,12 @@ function MemorySettingsForm({
           onChange={(event) => setNote(event.target.value)}
           maxLength={AUTHORS_NOTE_MAX_LENGTH}
           rows={2}
-          placeholder="Style or direction, e.g. Tone: eerie, slow-burning; short sentences."
+          placeholder={t("storySettings.authorsNotePlaceholder")}
           aria-describedby={describedBy("note", tokens?.authors_note)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-note-hint`} className="mt-2 text-sm text-ink-muted">
-          Placed just before the newest messages, so it steers what comes next.
+          {t("storySettings.authorsNoteHint")}
         </p>
       </div>
       <div>
@@ -237,7 +238,7 @@ function MemorySettingsForm({
           tokens={tokens?.summary}
           tokensId={`${id}-summary-tokens`}
         >
-          The story so far
+          {t("storySettings.summary")}
         </PartLabel>
         <textarea
           id={`${id}-summary`}
@@ -245,14 +246,14 @@ function MemorySettingsForm({
           onChange={(event) => setSummary(event.target.value)}
           maxLength={SUMMARY_MAX_LENGTH}
           rows={4}
-          placeholder="Nothing yet: the narrator still reads every message of this story."
+          placeholder={t("storySettings.summaryPlaceholder")}
           aria-describedby={describedBy("summary", tokens?.summary)}
           className={`${textareaClasses} mt-2`}
         />
         <p id={`${id}-summary-hint`} className="mt-2 text-sm text-ink-muted">
           {current.summary_covers_messages > 0
-            ? `The narrator's own summary of the first ${current.summary_covers_messages} messages, which no longer fit in what it reads. Correct anything it got wrong; it builds on your version.`
-            : `Once the story is longer than the ${HISTORY_WINDOW} messages the narrator reads at once, it keeps a summary of the earlier ones here.`}
+            ? t("storySettings.summaryCovers", { count: current.summary_covers_messages })
+            : t("storySettings.summaryEmpty", { window: HISTORY_WINDOW })}
         </p>
       </div>
       {generation.fields}

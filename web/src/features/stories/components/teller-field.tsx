@@ -3,6 +3,7 @@
 // persona). The card is picked from the story's cards; saved with the dialog's other generation settings.
 import type { Teller } from "@storyverse/contract/generation-settings";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { storyCardsQueryOptions } from "../api/story-cards";
 
 const inputId = (id: string, part: string) => `${id}-teller-${part}`;
@@ -22,6 +23,7 @@ export function TellerField({
   onTeller: (teller: Teller) => void;
   onCharacter: (cardId: string) => void;
 }) {
+  const { t } = useTranslation("stories");
   const cards = useQuery(storyCardsQueryOptions(storyId));
   // Characters first, then the story's other cards (any card can be played).
   const choices = [...(cards.data ?? [])].sort(
@@ -30,7 +32,7 @@ export function TellerField({
   const chosen = choices.some((card) => card.id === characterId) ? characterId : null;
   return (
     <fieldset aria-describedby={inputId(id, "hint")}>
-      <legend className="text-sm font-semibold text-ink">Who tells the story</legend>
+      <legend className="text-sm font-semibold text-ink">{t("tellerField.legend")}</legend>
       <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
         <label className="flex items-center gap-2 text-sm text-ink">
           <input
@@ -40,7 +42,7 @@ export function TellerField({
             onChange={() => onTeller("narrator")}
             className="size-4 accent-accent-500"
           />
-          Narrator
+          {t("tellerField.narrator")}
         </label>
         <label className="flex items-center gap-2 text-sm text-ink">
           <input
@@ -55,13 +57,13 @@ export function TellerField({
             disabled={choices.length === 0}
             className="size-4 accent-accent-500"
           />
-          A character
+          {t("tellerField.aCharacter")}
         </label>
       </div>
       {teller === "character" && choices.length > 0 ? (
         <div className="mt-3">
           <label htmlFor={inputId(id, "card")} className="text-sm font-medium text-ink">
-            Character
+            {t("tellerField.character")}
           </label>
           <select
             id={inputId(id, "card")}
@@ -71,11 +73,11 @@ export function TellerField({
           >
             {chosen ? null : (
               <option value="" disabled>
-                Choose a card
+                {t("tellerField.chooseCard")}
               </option>
             )}
             {choices.map((card) => (
-              <option key={card.id} value={card.id}>
+              <option key={card.id} value={card.id} data-user-text>
                 {card.name}
               </option>
             ))}
@@ -84,10 +86,10 @@ export function TellerField({
       ) : null}
       <p id={inputId(id, "hint")} className="mt-2 text-sm text-ink-muted">
         {choices.length === 0
-          ? "The narrator tells the story in the second person. Add a Story Card to let a character speak."
+          ? t("tellerField.hintNoCards")
           : teller === "character"
-            ? "The character speaks in the first person; you speak as your persona."
-            : "The narrator tells the story in the second person."}
+            ? t("tellerField.hintCharacter")
+            : t("tellerField.hintNarrator")}
       </p>
     </fieldset>
   );

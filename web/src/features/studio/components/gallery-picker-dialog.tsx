@@ -7,9 +7,11 @@ import type { GalleryItem } from "@storyverse/contract/media";
 import { useQuery } from "@tanstack/react-query";
 import { Check, ImagePlus, X } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { buttonClasses, iconButtonClasses } from "../../../components/button-classes";
 import { MediaThumb } from "../../../components/media-thumb";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { userImagesQueryOptions } from "../../../shared/gallery/user-images";
 import {
@@ -19,8 +21,6 @@ import {
   type StudioInput,
   togglePickerSelection,
 } from "../studio-rules";
-
-export const PICKER_TITLE = "Select from Gallery";
 
 interface GalleryPickerDialogProps {
   open: boolean;
@@ -51,6 +51,7 @@ function PickerBody({
   onAdd: (items: GalleryItem[]) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("studio");
   const images = useQuery(userImagesQueryOptions());
   const [selected, setSelected] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -78,12 +79,12 @@ function PickerBody({
     <>
       <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4 sm:px-6">
         <div>
-          <Dialog.Title className="text-lg font-semibold tracking-tight">{PICKER_TITLE}</Dialog.Title>
+          <Dialog.Title className="text-lg font-semibold tracking-tight">{t("picker.title")}</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-ink-muted">
-            Choose images to guide your next generation.
+            {t("picker.description")}
           </Dialog.Description>
         </div>
-        <Dialog.Close className={iconButtonClasses} aria-label="Close">
+        <Dialog.Close className={iconButtonClasses} aria-label={t("picker.close")}>
           <X aria-hidden="true" className="size-5" />
         </Dialog.Close>
       </div>
@@ -92,27 +93,27 @@ function PickerBody({
         {images.isPending ? (
           <p role="status" className="flex items-center justify-center gap-2 py-16 text-sm text-ink-muted">
             <Spinner />
-            Loading your images...
+            {t("picker.loading")}
           </p>
         ) : images.isError ? (
-          <p role="alert" className="py-16 text-center text-sm font-medium text-danger">
-            Gallery: {errorMessage(images.error)}
+          <p role="alert" data-server-text className="py-16 text-center text-sm font-medium text-danger">
+            {t("picker.error", { message: translateServerMessage(errorMessage(images.error)) })}
           </p>
         ) : images.data.length === 0 ? (
           <div className="grid place-items-center py-16 text-center">
             <span className="grid size-12 place-items-center rounded-2xl bg-accent-soft text-accent-ink">
               <ImagePlus aria-hidden="true" className="size-6" />
             </span>
-            <p className="mt-3 font-medium">No images yet</p>
-            <p className="mt-1 text-sm text-ink-muted">Images you create will appear here to reuse.</p>
+            <p className="mt-3 font-medium">{t("picker.empty")}</p>
+            <p className="mt-1 text-sm text-ink-muted">{t("picker.emptyHint")}</p>
           </div>
         ) : (
-          <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5 sm:gap-3" aria-label="Your images">
+          <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5 sm:gap-3" aria-label={t("picker.yourImages")}>
             {images.data.map((item, index) => {
               const order = selected.indexOf(item.id);
               const isSelected = order >= 0;
               const added = alreadyAdded.has(item.id);
-              const label = item.description.trim() || `Image ${index + 1}`;
+              const label = item.description.trim() || t("picker.image", { number: index + 1 });
               return (
                 <li key={item.id}>
                   <button
@@ -120,7 +121,7 @@ function PickerBody({
                     aria-pressed={isSelected}
                     disabled={added}
                     onClick={() => toggle(item.id)}
-                    title={added ? "Already an input" : item.description || undefined}
+                    title={added ? t("picker.alreadyInput") : item.description || undefined}
                     className={`relative block aspect-square w-full overflow-hidden rounded-xl border-2 transition duration-200 disabled:cursor-not-allowed disabled:opacity-50 ${
                       isSelected
                         ? "border-accent-500 ring-2 ring-accent-500/40"
@@ -137,14 +138,14 @@ function PickerBody({
                     {isSelected ? (
                       <span
                         aria-hidden="true"
-                        className="bg-primary-gradient absolute top-1.5 right-1.5 grid size-6 place-items-center rounded-full text-xs font-bold text-white shadow-soft"
+                        className="bg-primary-gradient absolute top-1.5 inset-e-1.5 grid size-6 place-items-center rounded-full text-xs font-bold text-white shadow-soft"
                       >
                         {order + 1}
                       </span>
                     ) : added ? (
                       <span
                         aria-hidden="true"
-                        className="absolute top-1.5 right-1.5 grid size-6 place-items-center rounded-full bg-black/60 text-white"
+                        className="absolute top-1.5 inset-e-1.5 grid size-6 place-items-center rounded-full bg-black/60 text-white"
                       >
                         <Check className="size-3.5" />
                       </span>
@@ -168,9 +169,9 @@ function PickerBody({
             {pickerCounter(selected.length, pickerRoom(inputs))}
           </p>
           <div className="flex gap-2">
-            <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
+            <Dialog.Close className={buttonClasses("secondary", "sm")}>{t("picker.cancel")}</Dialog.Close>
             <Button size="sm" disabled={selected.length === 0} onClick={add}>
-              Add Selected
+              {t("picker.addSelected")}
             </Button>
           </div>
         </div>

@@ -2,11 +2,7 @@
 // shape (six, decision 0149) and seed (empty: a new one; "Use this seed" on a result fills it), the input
 // images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
 // Shift+Enter adds a line; the box grows up to 200 px.
-import {
-  ASPECT_RATIO_LABELS,
-  ASPECT_RATIOS,
-  type AspectRatio,
-} from "@storyverse/contract/generation-settings";
+import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
 import { ArrowUp, Images, ImageUp, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
 import {
   type ChangeEvent,
@@ -17,12 +13,13 @@ import {
   useLayoutEffect,
   useRef,
 } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { MediaThumb } from "../../../components/media-thumb";
 import type { StudioMode } from "../../../lib/storage";
 import { CreditShortfallNotice } from "../../../shared/credits/credit-shortfall";
 import type { Shortfall } from "../../../shared/credits/out-of-credits";
-import { MAX_INPUT_IMAGES, ratioValue, SEED_RULE_MESSAGE, type StudioInput } from "../studio-rules";
+import { MAX_INPUT_IMAGES, ratioValue, type StudioInput, seedRuleMessage } from "../studio-rules";
 import { BATCH_SIZES } from "../use-studio-preferences";
 
 const TEXTAREA_MAX_HEIGHT = 200;
@@ -57,12 +54,23 @@ interface StudioComposerProps {
   focusSignal?: number;
 }
 
-const MODES: { value: StudioMode; label: string; icon: typeof WandSparkles }[] = [
-  { value: "image", label: "Image", icon: WandSparkles },
-  { value: "chat", label: "Advisor", icon: MessageCircleQuestion },
-];
+const MODES = [
+  { value: "image", label: "composer.modeImage", icon: WandSparkles },
+  { value: "chat", label: "composer.modeAdvisor", icon: MessageCircleQuestion },
+] as const satisfies readonly { value: StudioMode; label: string; icon: typeof WandSparkles }[];
+
+/** Each shape's name (the contract's ASPECT_RATIO_LABELS, in the interface's language). */
+const SHAPE_LABELS = {
+  "1:1": "shapes.square",
+  "4:3": "shapes.landscape",
+  "3:4": "shapes.portrait",
+  "16:9": "shapes.wide",
+  "9:16": "shapes.tall",
+  "21:9": "shapes.cinema",
+} as const satisfies Record<AspectRatio, string>;
 
 export function StudioComposer(props: StudioComposerProps) {
+  const { t } = useTranslation("studio");
   const { mode, inputs, prompt, sending, cost, balance, shortfall } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -107,12 +115,12 @@ export function StudioComposer(props: StudioComposerProps) {
   return (
     <form
       onSubmit={submit}
-      aria-label="Studio prompt"
+      aria-label={t("composer.label")}
       className="rounded-3xl border border-line bg-surface p-3 shadow-lifted sm:p-4"
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <fieldset className="inline-flex rounded-xl bg-surface-2 p-1">
-          <legend className="sr-only">Mode</legend>
+          <legend className="sr-only">{t("composer.mode")}</legend>
           {MODES.map(({ value, label, icon: Icon }) => {
             const active = mode === value;
             return (
@@ -126,7 +134,7 @@ export function StudioComposer(props: StudioComposerProps) {
                 }`}
               >
                 <Icon aria-hidden="true" className={`size-4 ${active ? "text-accent-ink" : ""}`} />
-                {label}
+                {t(label)}
               </button>
             );
           })}
@@ -136,9 +144,9 @@ export function StudioComposer(props: StudioComposerProps) {
           // Batch size: four real buttons (radios), each bordered with a hover and a filled choice, under a
           // visible name: they looked like labels before (issue 45 item 9).
           <fieldset className="flex items-center gap-2">
-            <legend className="sr-only">Batch size</legend>
+            <legend className="sr-only">{t("composer.batchSize")}</legend>
             <span aria-hidden="true" className="text-xs font-semibold text-ink-muted">
-              Images
+              {t("composer.images")}
             </span>
             <div className="inline-flex gap-1">
               {BATCH_SIZES.map((size) => (
@@ -154,7 +162,7 @@ export function StudioComposer(props: StudioComposerProps) {
                     checked={props.batchSize === size}
                     onChange={() => props.onBatchSizeChange(size)}
                     className="sr-only"
-                    aria-label={`${size} ${size === 1 ? "image" : "images"}`}
+                    aria-label={t("imageCount", { count: size })}
                   />
                   <span aria-hidden="true">{size}</span>
                 </label>
@@ -167,16 +175,16 @@ export function StudioComposer(props: StudioComposerProps) {
       {imageMode ? (
         <div className="mt-3 flex flex-wrap items-start gap-x-4 gap-y-2">
           <fieldset className="flex flex-wrap items-center gap-2">
-            <legend className="sr-only">Shape</legend>
+            <legend className="sr-only">{t("composer.shape")}</legend>
             <span aria-hidden="true" className="text-xs font-semibold text-ink-muted">
-              Shape
+              {t("composer.shape")}
             </span>
             <div className="inline-flex flex-wrap gap-1">
               {ASPECT_RATIOS.map((ratio) => (
                 <label
                   key={ratio}
                   data-testid={`shape-${ratio}`}
-                  title={ASPECT_RATIO_LABELS[ratio]}
+                  title={t(SHAPE_LABELS[ratio])}
                   className="relative inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg border border-line bg-surface px-2 text-xs font-semibold text-ink shadow-soft transition duration-200 select-none hover:border-accent-400/70 hover:bg-surface-2 has-checked:border-transparent has-checked:bg-accent-600 has-checked:text-white has-checked:shadow-none has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--sv-focus)]"
                 >
                   <input
@@ -186,7 +194,7 @@ export function StudioComposer(props: StudioComposerProps) {
                     checked={props.shape === ratio}
                     onChange={() => props.onShapeChange(ratio)}
                     className="sr-only"
-                    aria-label={ASPECT_RATIO_LABELS[ratio]}
+                    aria-label={t(SHAPE_LABELS[ratio])}
                   />
                   <ShapeGlyph ratio={ratio} />
                   <span aria-hidden="true" className="tabular-nums">
@@ -199,7 +207,7 @@ export function StudioComposer(props: StudioComposerProps) {
           <div className="flex flex-col gap-1">
             <div className="flex items-center gap-2">
               <label htmlFor={`${ids}-seed`} className="text-xs font-semibold text-ink-muted">
-                Seed
+                {t("composer.seed")}
               </label>
               <div className="relative">
                 <input
@@ -209,10 +217,10 @@ export function StudioComposer(props: StudioComposerProps) {
                   autoComplete="off"
                   value={props.seed}
                   onChange={(event) => props.onSeedChange(event.target.value)}
-                  placeholder="Random"
+                  placeholder={t("composer.seedPlaceholder")}
                   aria-invalid={props.seedInvalid || undefined}
                   aria-describedby={props.seedInvalid ? `${ids}-seed-rule` : undefined}
-                  className={`h-9 w-32 rounded-lg border bg-canvas pr-8 pl-2.5 text-sm text-ink tabular-nums placeholder:text-ink-muted focus:border-accent-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[var(--sv-focus)] ${
+                  className={`h-9 w-32 rounded-lg border bg-canvas pe-8 ps-2.5 text-sm text-ink tabular-nums placeholder:text-ink-muted focus:border-accent-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[var(--sv-focus)] ${
                     props.seedInvalid ? "border-danger" : "border-line"
                   }`}
                 />
@@ -220,9 +228,9 @@ export function StudioComposer(props: StudioComposerProps) {
                   <button
                     type="button"
                     onClick={() => props.onSeedChange("")}
-                    aria-label="Clear the seed (a new one each time)"
-                    title="Clear the seed"
-                    className="absolute top-1/2 right-1 grid size-7 -translate-y-1/2 place-items-center rounded-md text-ink-muted transition hover:bg-surface-2 hover:text-ink"
+                    aria-label={t("composer.clearSeed")}
+                    title={t("composer.clearSeedTitle")}
+                    className="absolute top-1/2 inset-e-1 grid size-7 -translate-y-1/2 place-items-center rounded-md text-ink-muted transition hover:bg-surface-2 hover:text-ink"
                   >
                     <X aria-hidden="true" className="size-3.5" />
                   </button>
@@ -231,7 +239,7 @@ export function StudioComposer(props: StudioComposerProps) {
             </div>
             {props.seedInvalid ? (
               <p id={`${ids}-seed-rule`} className="text-xs font-medium text-danger">
-                {SEED_RULE_MESSAGE}
+                {seedRuleMessage()}
               </p>
             ) : null}
           </div>
@@ -241,21 +249,25 @@ export function StudioComposer(props: StudioComposerProps) {
       {imageMode ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
           {inputs.length > 0 ? (
-            <ul className="flex flex-wrap gap-2" aria-label="Input images">
+            <ul className="flex flex-wrap gap-2" aria-label={t("composer.inputImages")}>
               {inputs.map((input, index) => (
                 <li key={input.key} className="relative">
                   <MediaThumb
                     src={input.preview}
                     type="image"
-                    alt={`Input image ${index + 1}${"name" in input ? `: ${input.name}` : ""}`}
+                    alt={
+                      "name" in input
+                        ? t("inputImageNamed", { number: index + 1, name: input.name })
+                        : t("inputImage", { number: index + 1 })
+                    }
                     eager
                     className="size-14 rounded-xl border border-line"
                   />
                   <button
                     type="button"
                     onClick={() => props.onRemoveInput(input.key)}
-                    aria-label={`Remove input image ${index + 1}`}
-                    className="absolute -top-1.5 -right-1.5 grid size-6 place-items-center rounded-full border border-line bg-surface text-ink shadow-soft transition hover:bg-surface-2"
+                    aria-label={t("composer.removeInput", { number: index + 1 })}
+                    className="absolute -top-1.5 -inset-e-1.5 grid size-6 place-items-center rounded-full border border-line bg-surface text-ink shadow-soft transition hover:bg-surface-2"
                   >
                     <X aria-hidden="true" className="size-3.5" />
                   </button>
@@ -270,16 +282,16 @@ export function StudioComposer(props: StudioComposerProps) {
               icon={<ImageUp aria-hidden="true" className="size-4 text-accent-ink" />}
               onClick={() => fileInput.current?.click()}
             >
-              Upload
+              {t("composer.upload")}
             </Button>
             <Button
               variant="secondary"
               size="sm"
-              aria-label="Choose from gallery"
+              aria-label={t("composer.chooseFromGallery")}
               icon={<Images aria-hidden="true" className="size-4 text-accent-ink" />}
               onClick={props.onOpenPicker}
             >
-              Gallery
+              {t("composer.gallery")}
             </Button>
             <input
               ref={fileInput}
@@ -289,11 +301,11 @@ export function StudioComposer(props: StudioComposerProps) {
               onChange={onFiles}
               className="sr-only"
               tabIndex={-1}
-              aria-label="Upload input images"
+              aria-label={t("composer.uploadInputs")}
             />
-            <span className="ml-1 text-xs text-ink-muted tabular-nums">
-              {inputs.length}/{MAX_INPUT_IMAGES}
-              <span className="hidden sm:inline"> · paste images with Ctrl+V</span>
+            <span className="ms-1 text-xs text-ink-muted tabular-nums">
+              {t("composer.inputCount", { current: inputs.length, max: MAX_INPUT_IMAGES })}
+              <span className="hidden sm:inline"> {t("composer.pasteHint")}</span>
             </span>
           </div>
         </div>
@@ -301,7 +313,7 @@ export function StudioComposer(props: StudioComposerProps) {
 
       <div className="mt-3 flex items-end gap-2">
         <label htmlFor={`${ids}-prompt`} className="sr-only">
-          {imageMode ? "Describe the image" : "Ask the prompt advisor"}
+          {imageMode ? t("composer.promptLabelImage") : t("composer.promptLabelAdvisor")}
         </label>
         <textarea
           id={`${ids}-prompt`}
@@ -310,17 +322,13 @@ export function StudioComposer(props: StudioComposerProps) {
           onChange={(event) => props.onPromptChange(event.target.value)}
           onKeyDown={onKeyDown}
           rows={1}
-          placeholder={
-            imageMode
-              ? "Describe the image you want to create..."
-              : "Ask the advisor for help with a prompt..."
-          }
+          placeholder={imageMode ? t("composer.placeholderImage") : t("composer.placeholderAdvisor")}
           className="max-h-[200px] min-h-12 flex-1 resize-none rounded-2xl border border-line bg-canvas px-4 py-3 text-sm leading-6 text-ink placeholder:text-ink-muted focus:border-accent-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[var(--sv-focus)]"
         />
         <button
           type="submit"
           disabled={!canSend}
-          aria-label={imageMode ? "Generate" : "Send"}
+          aria-label={imageMode ? t("composer.generate") : t("composer.send")}
           className="bg-primary-gradient grid size-12 shrink-0 place-items-center rounded-2xl text-white shadow-[0_8px_24px_-10px_rgb(124_58_237/0.7)] transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
         >
           {sending ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
@@ -330,8 +338,20 @@ export function StudioComposer(props: StudioComposerProps) {
         <CreditShortfallNotice shortfall={shortfall} className="mt-2" />
       ) : cost ? (
         <p className="mt-2 px-1 text-xs text-ink-muted">
-          {imageMode ? "Generate" : "Ask"} for <span className="font-semibold text-ink">{cost}</span>
-          {balance ? <> · you have {balance}</> : null}
+          <Trans
+            t={t}
+            i18nKey={
+              imageMode
+                ? balance
+                  ? "composer.costImageBalance"
+                  : "composer.costImage"
+                : balance
+                  ? "composer.costAdvisorBalance"
+                  : "composer.costAdvisor"
+            }
+            values={{ cost, balance }}
+            components={{ cost: <span className="font-semibold text-ink" /> }}
+          />
         </p>
       ) : null}
     </form>

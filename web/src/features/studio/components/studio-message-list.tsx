@@ -7,12 +7,14 @@
 // answer offers "Use this prompt", which puts the prompt it suggests into the composer in image mode.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { Check, CircleAlert, Plus, RotateCw, Sparkles, Sprout, WandSparkles, X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { MediaThumb } from "../../../components/media-thumb";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { formatMessageTime } from "../../../lib/message-time";
 import { shapeOf } from "../../../shared/studio-draft";
-import { ratioValue, suggestedPrompt } from "../studio-rules";
+import { batchSummaryText, ratioValue, suggestedPrompt } from "../studio-rules";
 import type { StudioChatMessage } from "../use-studio-conversation";
 
 /** A result as the grid and the lightbox know it: the gallery item when the server gave one. */
@@ -66,8 +68,9 @@ function frameRatio(item: GalleryItem | null): number {
 }
 
 export function StudioMessageList(props: StudioMessageListProps) {
+  const { t } = useTranslation("studio");
   return (
-    <ol className="flex flex-col gap-6" aria-label="Studio conversation">
+    <ol className="flex flex-col gap-6" aria-label={t("list.conversation")}>
       {props.messages.map((message) => (
         <li key={message.id} className={message.role === "user" ? "flex justify-end" : "flex justify-start"}>
           {message.role === "user" ? (
@@ -82,34 +85,33 @@ export function StudioMessageList(props: StudioMessageListProps) {
 }
 
 function UserMessage({ message }: { message: StudioChatMessage }) {
+  const { t } = useTranslation("studio");
+  const label = message.isAdvisor ? t("list.advisor") : t("imageCount", { count: message.batchSize });
+  const time = formatMessageTime(message.timestamp, "clock");
   return (
     <div className="flex max-w-[85%] flex-col items-end gap-2 sm:max-w-[70%]">
       {message.input_images.length > 0 ? (
-        <ul className="flex flex-wrap justify-end gap-1.5" aria-label="Images sent with this prompt">
+        <ul className="flex flex-wrap justify-end gap-1.5" aria-label={t("list.sentImages")}>
           {message.input_images.map((url, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a sent message's inputs never change order
             <li key={index}>
               <MediaThumb
                 src={url}
                 type="image"
-                alt={`Input image ${index + 1}`}
+                alt={t("inputImage", { number: index + 1 })}
                 className="size-12 rounded-lg border border-line"
               />
             </li>
           ))}
         </ul>
       ) : null}
-      <div className="bg-primary-gradient rounded-2xl rounded-br-md px-4 py-2.5 text-sm leading-6 whitespace-pre-wrap break-words text-white shadow-soft">
+      <div
+        data-user-text
+        className="bg-primary-gradient rounded-2xl rounded-ee-md px-4 py-2.5 text-sm leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
+      >
         {message.content}
       </div>
-      <p className="text-xs text-ink-muted">
-        {message.isAdvisor
-          ? "Advisor"
-          : `${message.batchSize} ${message.batchSize === 1 ? "image" : "images"}`}
-        {formatMessageTime(message.timestamp, "clock")
-          ? ` · ${formatMessageTime(message.timestamp, "clock")}`
-          : ""}
-      </p>
+      <p className="text-xs text-ink-muted">{time ? t("list.withTime", { label, time }) : label}</p>
     </div>
   );
 }
@@ -126,20 +128,21 @@ function AnswerMessage({
   onUsePrompt,
   onUseSeed,
 }: { message: StudioChatMessage } & StudioMessageListProps) {
+  const { t } = useTranslation("studio");
   if (message.isLoading) {
     return message.isAdvisor ? (
       <div
-        className="flex items-center gap-2 rounded-2xl rounded-bl-md border border-line bg-surface px-4 py-3 text-sm text-ink-muted shadow-soft"
+        className="flex items-center gap-2 rounded-2xl rounded-es-md border border-line bg-surface px-4 py-3 text-sm text-ink-muted shadow-soft"
         role="status"
       >
         <Spinner className="size-4 text-accent-ink" />
-        The advisor is thinking...
+        {t("list.thinking")}
       </div>
     ) : (
       <div className="w-full" role="status">
         <p className="mb-2 flex items-center gap-2 text-sm font-medium text-ink-muted">
           <Spinner className="size-4 text-accent-ink" />
-          Generating {message.batchSize} {message.batchSize === 1 ? "image" : "images"}...
+          {t("list.generating", { count: message.batchSize })}
         </p>
         <div className="grid grid-cols-2 items-start gap-2 sm:grid-cols-4 sm:gap-3" aria-hidden="true">
           {Array.from({ length: message.batchSize }, (_, index) => (
@@ -160,10 +163,12 @@ function AnswerMessage({
 
   if (message.error) {
     return (
-      <div className="flex max-w-[85%] flex-col gap-3 rounded-2xl rounded-bl-md border border-danger/40 bg-surface px-4 py-3 shadow-soft sm:max-w-[70%]">
+      <div className="flex max-w-[85%] flex-col gap-3 rounded-2xl rounded-es-md border border-danger/40 bg-surface px-4 py-3 shadow-soft sm:max-w-[70%]">
         <p className="flex items-start gap-2 text-sm font-medium text-danger">
           <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span className="text-ink">{message.error}</span>
+          <span data-server-text className="text-ink">
+            {message.error}
+          </span>
         </p>
         <div className="flex gap-2">
           {canRetry(message.id) ? (
@@ -174,7 +179,7 @@ function AnswerMessage({
               icon={<RotateCw aria-hidden="true" className="size-4" />}
               onClick={() => onRetry(message.id)}
             >
-              Try again
+              {t("list.tryAgain")}
             </Button>
           ) : null}
           <Button
@@ -183,7 +188,7 @@ function AnswerMessage({
             icon={<X aria-hidden="true" className="size-4" />}
             onClick={() => onDismiss(message.id)}
           >
-            Dismiss
+            {t("list.dismiss")}
           </Button>
         </div>
       </div>
@@ -199,9 +204,13 @@ function AnswerMessage({
         >
           <Sparkles className="size-4" />
         </span>
-        <div className="min-w-0 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft">
-          <p className="mb-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">Prompt advisor</p>
-          <Markdown>{message.content}</Markdown>
+        <div className="min-w-0 rounded-2xl rounded-ss-md border border-line bg-surface px-4 py-3 text-ink shadow-soft">
+          <p className="mb-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">
+            {t("list.promptAdvisor")}
+          </p>
+          <div data-user-text>
+            <Markdown>{message.content}</Markdown>
+          </div>
           <Button
             variant="secondary"
             size="xs"
@@ -209,7 +218,7 @@ function AnswerMessage({
             icon={<WandSparkles aria-hidden="true" className="size-3.5 text-accent-ink" />}
             onClick={() => onUsePrompt(suggestedPrompt(message.content))}
           >
-            Use this prompt
+            {t("list.usePrompt")}
           </Button>
         </div>
       </div>
@@ -217,14 +226,25 @@ function AnswerMessage({
   }
 
   const results = resultsOf(message);
+  const summary = message.content ? batchSummaryText(message.content) : null;
   return (
     <div className="w-full">
-      {message.content ? <p className="mb-2 text-sm text-ink-muted">{message.content}</p> : null}
-      <ul className="grid grid-cols-2 items-start gap-2 sm:grid-cols-4 sm:gap-3" aria-label="Results">
+      {summary ? (
+        <p className="mb-2 text-sm text-ink-muted">{summary}</p>
+      ) : message.content ? (
+        <p data-server-text className="mb-2 text-sm text-ink-muted">
+          {translateServerMessage(message.content)}
+        </p>
+      ) : null}
+      <ul
+        className="grid grid-cols-2 items-start gap-2 sm:grid-cols-4 sm:gap-3"
+        aria-label={t("list.results")}
+      >
         {results.map((result, index) => {
           const item = result.item;
           const selected = item ? selectedIds.has(item.id) : false;
-          const label = `Result ${index + 1} of ${results.length}`;
+          const number = index + 1;
+          const total = results.length;
           return (
             <li key={result.key} className="group relative">
               <button
@@ -240,7 +260,11 @@ function AnswerMessage({
                 <MediaThumb
                   src={result.thumbnail}
                   type="image"
-                  alt={result.description ? `${label}: ${result.description}` : label}
+                  alt={
+                    result.description
+                      ? t("list.resultDescribed", { number, total, description: result.description })
+                      : t("list.result", { number, total })
+                  }
                   className="size-full transition duration-200 group-hover:scale-[1.02] motion-reduce:group-hover:scale-100"
                 />
               </button>
@@ -248,10 +272,10 @@ function AnswerMessage({
                 <button
                   type="button"
                   aria-pressed={selected}
-                  aria-label={`Use result ${index + 1} as input`}
-                  title={selected ? "Selected as input" : "Use as input"}
+                  aria-label={t("list.useAsInputLabel", { number })}
+                  title={selected ? t("list.selectedAsInput") : t("list.useAsInput")}
                   onClick={() => onToggleResult(item)}
-                  className={`absolute top-2 right-2 grid size-9 place-items-center rounded-full shadow-soft ring-1 backdrop-blur transition duration-200 ${
+                  className={`absolute top-2 inset-e-2 grid size-9 place-items-center rounded-full shadow-soft ring-1 backdrop-blur transition duration-200 ${
                     selected
                       ? "bg-primary-gradient text-white ring-white/40"
                       : "bg-black/55 text-white ring-white/30 hover:bg-black/70"
@@ -266,15 +290,17 @@ function AnswerMessage({
               ) : null}
               {item?.seed != null ? (
                 <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-0.5">
-                  <span className="text-xs text-ink-muted tabular-nums">Seed {item.seed}</span>
+                  <span className="text-xs text-ink-muted tabular-nums">
+                    {t("list.seed", { seed: item.seed })}
+                  </span>
                   <Button
                     variant="ghost"
                     size="xs"
-                    aria-label={`Use the seed of result ${index + 1} (${item.seed})`}
+                    aria-label={t("list.useSeedLabel", { number, seed: item.seed })}
                     icon={<Sprout aria-hidden="true" className="size-3.5 text-accent-ink" />}
                     onClick={() => onUseSeed(item)}
                   >
-                    Use this seed
+                    {t("useThisSeed")}
                   </Button>
                 </div>
               ) : null}

@@ -4,9 +4,10 @@
 import type { GalleryItem } from "@storyverse/contract/media";
 import { MessageCircleQuestion, WandSparkles } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
-import { creditLabel, formatBalance, visibleCostLabel } from "../../../lib/credits";
+import { formatBalance, visibleCostLabel } from "../../../lib/credits";
 import { useBanner } from "../../../shared/banner-provider";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useCreditShortfall } from "../../../shared/credits/credit-shortfall";
@@ -20,20 +21,12 @@ import { GalleryPickerDialog } from "./gallery-picker-dialog";
 import { StudioComposer } from "./studio-composer";
 import { resultsOf, StudioMessageList } from "./studio-message-list";
 
-export const STUDIO_TITLE = "Studio";
-export const STUDIO_SUBTITLE = "Start creating amazing images with AI";
-
-const IMAGE_IDEAS = [
-  "A lighthouse on a cliff at dusk, storm clouds, cinematic lighting",
-  "A cozy fox librarian reading by candlelight, watercolor",
-  "Neon-lit rainy street in a futuristic city, wide shot",
-];
-const ADVISOR_IDEAS = [
-  "How do I keep a character consistent across images?",
-  "Suggest a prompt for a dreamy fantasy forest",
-];
+/** The example prompts the empty Studio offers (their words are in the `studio` namespace, under `ideas`). */
+const IMAGE_IDEAS = ["lighthouse", "fox", "neon"] as const;
+const ADVISOR_IDEAS = ["consistent", "forest"] as const;
 
 export function StudioPage() {
+  const { t } = useTranslation("studio");
   const { showError } = useBanner();
   const { showQuotaExceeded } = useQuotaPrompt();
   const { unlimited, remaining } = useCreditBalance();
@@ -191,39 +184,42 @@ export function StudioPage() {
               <WandSparkles aria-hidden="true" className="size-8" />
             </span>
             <h1 id="studio-title" className="mt-5 text-3xl font-semibold tracking-tight sm:text-4xl">
-              {STUDIO_TITLE}
+              {t("page.title")}
             </h1>
-            <p className="mt-2 max-w-md text-ink-muted">{STUDIO_SUBTITLE}</p>
+            <p className="mt-2 max-w-md text-ink-muted">{t("page.subtitle")}</p>
             {conversation.isLoadingHistory ? (
               <p role="status" className="mt-6 inline-flex items-center gap-2 text-sm text-ink-muted">
                 <Spinner />
-                Loading your Studio...
+                {t("page.loading")}
               </p>
             ) : (
               <div className="mt-8 w-full max-w-2xl">
                 <p className="mb-3 text-xs font-semibold tracking-wide text-ink-muted uppercase">
-                  {mode === "image" ? "Try an idea" : "Ask the advisor"}
+                  {mode === "image" ? t("page.tryIdea") : t("page.askAdvisor")}
                 </p>
                 <ul className="flex flex-wrap justify-center gap-2">
-                  {(mode === "image" ? IMAGE_IDEAS : ADVISOR_IDEAS).map((idea) => (
-                    <li key={idea}>
-                      <button
-                        type="button"
-                        onClick={() => setPrompt(idea)}
-                        className="inline-flex items-center gap-2 rounded-full border border-line bg-surface px-4 py-2 text-left text-sm text-ink shadow-soft transition duration-200 hover:border-accent-400/60 hover:bg-surface-2"
-                      >
-                        {mode === "image" ? (
-                          <WandSparkles aria-hidden="true" className="size-4 shrink-0 text-accent-ink" />
-                        ) : (
-                          <MessageCircleQuestion
-                            aria-hidden="true"
-                            className="size-4 shrink-0 text-accent-ink"
-                          />
-                        )}
-                        {idea}
-                      </button>
-                    </li>
-                  ))}
+                  {(mode === "image" ? IMAGE_IDEAS : ADVISOR_IDEAS).map((key) => {
+                    const idea = t(`ideas.${key}`);
+                    return (
+                      <li key={key}>
+                        <button
+                          type="button"
+                          onClick={() => setPrompt(idea)}
+                          className="inline-flex items-center gap-2 rounded-full border border-line bg-surface px-4 py-2 text-start text-sm text-ink shadow-soft transition duration-200 hover:border-accent-400/60 hover:bg-surface-2"
+                        >
+                          {mode === "image" ? (
+                            <WandSparkles aria-hidden="true" className="size-4 shrink-0 text-accent-ink" />
+                          ) : (
+                            <MessageCircleQuestion
+                              aria-hidden="true"
+                              className="size-4 shrink-0 text-accent-ink"
+                            />
+                          )}
+                          {idea}
+                        </button>
+                      </li>
+                    );
+                  })}
                 </ul>
               </div>
             )}
@@ -236,9 +232,9 @@ export function StudioPage() {
               </span>
               <div>
                 <h1 id="studio-title" className="text-xl font-semibold tracking-tight">
-                  {STUDIO_TITLE}
+                  {t("page.title")}
                 </h1>
-                <p className="text-sm text-ink-muted">{STUDIO_SUBTITLE}</p>
+                <p className="text-sm text-ink-muted">{t("page.subtitle")}</p>
               </div>
             </div>
             <StudioMessageList
@@ -280,7 +276,9 @@ export function StudioPage() {
             onSubmit={() => void submit()}
             sending={sending}
             cost={cost}
-            balance={unlimited ? null : `${formatBalance(remaining)} ${creditLabel(remaining)}`}
+            balance={
+              unlimited ? null : t("page.balance", { count: remaining, amount: formatBalance(remaining) })
+            }
             shortfall={shortfall}
             focusSignal={focusSignal}
           />

@@ -6,10 +6,12 @@
 import type { ChatMessage, ChatMode } from "@storyverse/contract/chat";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { Lightbox, type LightboxItem } from "../../../components/lightbox";
 import { type CanvasPreview, MediaCanvas } from "../../../components/media-canvas";
 import { DOCKED_PANEL_WIDTH } from "../../../components/modal";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { readDraft } from "../../credits/story-return";
 import { useEditKinds } from "../../picture-edit/edit-api";
@@ -22,8 +24,6 @@ import { voiceInputSupported } from "../use-voice-recorder";
 import { ChatInput, type InputModeControl } from "./chat-input";
 import { type MessageCraft, MessageList, type MessageSelection } from "./message-list";
 import { SceneResizer } from "./scene-resizer";
-
-export const PREVIEW_DESCRIPTION = "Generated story image";
 
 export interface ReferenceSelection extends MessageSelection {
   count: number;
@@ -65,12 +65,18 @@ interface Preview {
   index: number;
 }
 
-function previewItem(message: ChatMessage, name: string): LightboxItem | null {
+/** The preview's descriptions of a scene, in the interface's language. */
+interface SceneDescriptions {
+  image: string;
+  video: string;
+}
+
+function previewItem(message: ChatMessage, name: string, described: SceneDescriptions): LightboxItem | null {
   if (message.video_url) {
     return {
       url: message.video_url,
       type: "video",
-      description: "Generated story video",
+      description: described.video,
       downloadName: `${name}.mp4`,
     };
   }
@@ -78,7 +84,7 @@ function previewItem(message: ChatMessage, name: string): LightboxItem | null {
     return {
       url: message.image_url,
       type: "image",
-      description: PREVIEW_DESCRIPTION,
+      description: described.image,
       downloadName: `${name}.png`,
     };
   }
@@ -109,6 +115,7 @@ export function ChatExperience({
   draftKey = null,
   onComposerChange,
 }: ChatExperienceProps) {
+  const { t } = useTranslation("conversation");
   const [mode, setMode] = useChatMode();
   const [sceneCollapsed, setSceneCollapsed] = useSceneCollapsed();
   const [picturesBoth, setPicturesBoth] = useScenePicturesBoth();
@@ -128,13 +135,18 @@ export function ChatExperience({
 
   const mediaMessages = useMemo(() => session.messages.filter(hasMedia), [session.messages]);
   const prefix = safeFileName(downloadPrefix);
+  const imageDescription = t("media.imageLabel");
+  const videoDescription = t("media.videoLabel");
   const items = useMemo(
     () =>
       mediaMessages.flatMap((message, n) => {
-        const item = previewItem(message, `${prefix}-scene-${n + 1}`);
+        const item = previewItem(message, `${prefix}-scene-${n + 1}`, {
+          image: imageDescription,
+          video: videoDescription,
+        });
         return item ? [item] : [];
       }),
-    [mediaMessages, prefix],
+    [mediaMessages, prefix, imageDescription, videoDescription],
   );
 
   // Handed to every message row: the same function while a turn streams, so the rows need not render again.
@@ -152,7 +164,7 @@ export function ChatExperience({
     // Media the conversation no longer lists under that address (a remembered canvas, a fallback image).
     else
       setPreview({
-        items: [{ url, type, description: type === "video" ? "Generated story video" : PREVIEW_DESCRIPTION }],
+        items: [{ url, type, description: type === "video" ? videoDescription : imageDescription }],
         index: 0,
       });
   };
@@ -211,7 +223,7 @@ export function ChatExperience({
         alsoInStory={{ on: picturesBoth, onToggle: setPicturesBoth }}
         className={`shrink-0 border-b border-line lg:order-3 lg:h-full lg:border-b-0 ${
           !session.canvas ? "h-16 lg:h-24" : sceneCollapsed ? "h-14" : "h-[14dvh] min-h-24"
-        } ${sceneCollapsed ? "lg:w-20 lg:border-l lg:border-line" : "lg:w-[var(--scene-width)]"} lg:min-h-0 ${
+        } ${sceneCollapsed ? "lg:w-20 lg:border-s lg:border-line" : "lg:w-[var(--scene-width)]"} lg:min-h-0 ${
           sidePanelOpen ? "lg:hidden" : ""
         }`}
       />
@@ -225,7 +237,10 @@ export function ChatExperience({
           className="hidden lg:order-2 lg:block"
         />
       )}
-      <section aria-label="Chat" className="flex min-h-0 flex-1 flex-col bg-canvas lg:order-1 lg:min-w-0">
+      <section
+        aria-label={t("chatExperience.chatLabel")}
+        className="flex min-h-0 flex-1 flex-col bg-canvas lg:order-1 lg:min-w-0"
+      >
         {header}
         {session.error && session.messages.length === 0 ? (
           <LoadError error={session.error} onRetry={session.retry} />
@@ -284,11 +299,16 @@ export function ChatExperience({
 }
 
 function ConversationSkeleton() {
+  const { t } = useTranslation("conversation");
   return (
-    <div role="status" aria-label="Loading messages" className="flex-1 space-y-5 overflow-hidden px-5 py-6">
+    <div
+      role="status"
+      aria-label={t("chatExperience.loadingMessages")}
+      className="flex-1 space-y-5 overflow-hidden px-5 py-6"
+    >
       {[0, 1, 2].map((n) => (
         <div key={n} className="space-y-3">
-          <div className="ml-auto h-10 w-2/3 rounded-2xl bg-surface-2 motion-safe:animate-pulse" />
+          <div className="ms-auto h-10 w-2/3 rounded-2xl bg-surface-2 motion-safe:animate-pulse" />
           <div className="flex gap-3">
             <div className="size-8 shrink-0 rounded-xl bg-surface-2 motion-safe:animate-pulse" />
             <div className="h-24 flex-1 rounded-2xl bg-surface-2 motion-safe:animate-pulse" />
@@ -300,12 +320,15 @@ function ConversationSkeleton() {
 }
 
 function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  const { t } = useTranslation("conversation");
   return (
     <div role="alert" className="flex flex-1 flex-col items-center justify-center px-6 text-center">
       <TriangleAlert aria-hidden="true" className="size-8 text-danger" />
-      <p className="mt-3 font-semibold text-ink">Failed to load data: {errorMessage(error)}</p>
+      <p className="mt-3 font-semibold text-ink">
+        {t("chatExperience.loadFailed", { error: translateServerMessage(errorMessage(error)) })}
+      </p>
       <Button onClick={onRetry} variant="secondary" size="sm" className="mt-5">
-        <RotateCw aria-hidden="true" className="size-4" /> Try again
+        <RotateCw aria-hidden="true" className="size-4" /> {t("chatExperience.tryAgain")}
       </Button>
     </div>
   );

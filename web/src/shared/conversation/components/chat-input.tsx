@@ -5,7 +5,7 @@
 // chats add Do / Say / Story: how the narrator reads the words ("You open the door.", You say "Hello.", as written).
 import type { ChatMode } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
-import { INPUT_MODE_LABELS, INPUT_MODES, type InputMode } from "@storyverse/contract/generation-settings";
+import { INPUT_MODES, type InputMode } from "@storyverse/contract/generation-settings";
 import { ArrowUp, Clapperboard, ImageIcon, MessageSquare, Mic, Square, X } from "lucide-react";
 import {
   type FormEvent,
@@ -16,7 +16,9 @@ import {
   useRef,
   useState,
 } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "../../../components/button";
+import { formatNumber } from "../../../i18n/format";
 import { useBanner } from "../../banner-provider";
 import { CostLabel } from "../../credits/cost-label";
 import { CreditShortfallNotice, useCreditShortfall } from "../../credits/credit-shortfall";
@@ -26,29 +28,12 @@ import { useVoiceRecorder } from "../use-voice-recorder";
 export const TEXTAREA_MAX_HEIGHT = 200;
 export const PROMPT_LIMIT = 4000;
 
-const MODES: { mode: ChatMode; label: string; icon: typeof MessageSquare; hint: string }[] = [
-  { mode: "chat", label: "Chat", icon: MessageSquare, hint: "Text only" },
-  { mode: "image", label: "Image", icon: ImageIcon, hint: "Text and a painted scene" },
-  { mode: "video", label: "Video", icon: Clapperboard, hint: "Text and a 5-second video" },
+/** The modes, each with its label, hint (tooltip) and placeholder in conversation:chatInput.modes. */
+const MODES: { mode: ChatMode; icon: typeof MessageSquare }[] = [
+  { mode: "chat", icon: MessageSquare },
+  { mode: "image", icon: ImageIcon },
+  { mode: "video", icon: Clapperboard },
 ];
-
-const PLACEHOLDERS: Record<ChatMode, string> = {
-  chat: "Talk with the narrator…",
-  image: "What happens next? The scene will be painted…",
-  video: "What happens next? The scene will come alive…",
-};
-
-/** What each input mode does, as its button's tooltip. */
-export const INPUT_MODE_HINTS: Record<InputMode, string> = {
-  do: "An action: you open the door",
-  say: "Words you speak aloud",
-  story: "Narration, sent as you write it",
-};
-
-const INPUT_PLACEHOLDERS: Record<Exclude<InputMode, "story">, string> = {
-  do: "What do you do?",
-  say: "What do you say?",
-};
 
 export interface InputModeControl {
   value: InputMode;
@@ -104,6 +89,7 @@ export function ChatInput({
     if (draftKey) writeDraft(draftKey, text);
     textSeen.current?.(text);
   }, [draftKey, text]);
+  const { t } = useTranslation("conversation");
   const textarea = useRef<HTMLTextAreaElement>(null);
   const { showError } = useBanner();
   const hintId = useId();
@@ -180,15 +166,15 @@ export function ChatInput({
         }`}
       >
         <fieldset className="flex rounded-xl border border-line bg-canvas p-1">
-          <legend className="sr-only">Mode</legend>
-          {MODES.map(({ mode: value, label, icon: Icon, hint }) => {
+          <legend className="sr-only">{t("chatInput.modeLegend")}</legend>
+          {MODES.map(({ mode: value, icon: Icon }) => {
             const active = value === mode;
             return (
               <button
                 key={value}
                 type="button"
                 aria-pressed={active}
-                title={hint}
+                title={t(`chatInput.modes.${value}.hint`)}
                 onClick={() => onModeChange(value)}
                 className={`inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-semibold transition duration-200 ${
                   active
@@ -197,14 +183,14 @@ export function ChatInput({
                 }`}
               >
                 <Icon aria-hidden="true" className="size-3.5" />
-                {label}
+                {t(`chatInput.modes.${value}.label`)}
               </button>
             );
           })}
         </fieldset>
         {inputMode ? (
           <fieldset className="flex rounded-xl border border-line bg-canvas p-1">
-            <legend className="sr-only">Input</legend>
+            <legend className="sr-only">{t("chatInput.inputLegend")}</legend>
             {INPUT_MODES.map((value) => {
               const active = value === inputMode.value;
               return (
@@ -212,7 +198,7 @@ export function ChatInput({
                   key={value}
                   type="button"
                   aria-pressed={active}
-                  title={INPUT_MODE_HINTS[value]}
+                  title={t(`chatInput.inputModes.${value}.hint`)}
                   onClick={() => inputMode.onChange(value)}
                   className={`inline-flex h-8 items-center rounded-lg px-3 text-xs font-semibold transition duration-200 ${
                     active
@@ -220,7 +206,7 @@ export function ChatInput({
                       : "text-ink-muted hover:bg-surface-2 hover:text-ink"
                   }`}
                 >
-                  {INPUT_MODE_LABELS[value]}
+                  {t(`chatInput.inputModes.${value}.label`)}
                 </button>
               );
             })}
@@ -228,7 +214,7 @@ export function ChatInput({
         ) : null}
         {batch ? (
           <label className="inline-flex h-10 items-center gap-2 rounded-xl border border-line bg-canvas px-3 text-xs font-semibold text-ink-muted">
-            Batch
+            {t("chatInput.batch")}
             <select
               value={batch.value}
               onChange={(event) => batch.onChange(Number(event.target.value))}
@@ -236,7 +222,7 @@ export function ChatInput({
             >
               {[1, 2, 3, 4].map((size) => (
                 <option key={size} value={size}>
-                  {size}
+                  {formatNumber(size)}
                 </option>
               ))}
             </select>
@@ -245,7 +231,7 @@ export function ChatInput({
         <CostLabel
           kind={mode}
           quantity={batch && mode === "image" ? batch.value : 1}
-          className="ml-auto rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent-ink"
+          className="ms-auto rounded-full bg-accent-soft px-2.5 py-1 text-xs font-semibold text-accent-ink"
         />
       </div>
 
@@ -255,7 +241,7 @@ export function ChatInput({
           offer={
             cheaper
               ? {
-                  label: `Use ${cheaper.label} instead`,
+                  label: t("chatInput.useInstead", { mode: t(`chatInput.modes.${cheaper.mode}.label`) }),
                   cost: creditCost(cheaper.mode),
                   onAccept: () => onModeChange(cheaper.mode),
                 }
@@ -269,21 +255,21 @@ export function ChatInput({
         <p className="mb-3 flex items-center gap-2 text-xs font-medium text-ink-muted">
           <span className="inline-flex items-center gap-1.5 rounded-full border border-amber-400/50 bg-amber-400/15 px-2.5 py-1 text-amber-800 dark:text-amber-200">
             <ImageIcon aria-hidden="true" className="size-3.5" />
-            {references.count === 1 ? "1 reference image" : `${references.count} reference images`}
+            {t("chatInput.referenceImages", { count: references.count })}
           </span>
           <button
             type="button"
             onClick={references.onClear}
             className="inline-flex items-center gap-1 rounded-lg px-2 py-1 transition duration-200 hover:bg-surface-2 hover:text-ink"
           >
-            <X aria-hidden="true" className="size-3.5" /> Clear
+            <X aria-hidden="true" className="size-3.5" /> {t("chatInput.clear")}
           </button>
         </p>
       ) : null}
 
       <div className="flex items-end gap-2 rounded-2xl border border-line bg-canvas p-2 shadow-inner transition duration-200 focus-within:border-accent-500">
         <label htmlFor={`${hintId}-text`} className="sr-only">
-          Message
+          {t("chatInput.messageLabel")}
         </label>
         <textarea
           ref={textarea}
@@ -295,10 +281,10 @@ export function ChatInput({
           onKeyDown={onKeyDown}
           placeholder={
             voice.state === "recording"
-              ? "Listening… press Enter or the stop button when done"
+              ? t("chatInput.listening")
               : inputMode && inputMode.value !== "story"
-                ? INPUT_PLACEHOLDERS[inputMode.value]
-                : PLACEHOLDERS[mode]
+                ? t(`chatInput.inputModes.${inputMode.value}.placeholder`)
+                : t(`chatInput.modes.${mode}.placeholder`)
           }
           aria-describedby={hintId}
           className="h-10 max-h-[200px] min-h-10 flex-1 resize-none placeholder:truncate bg-transparent px-2 py-2 text-[0.9375rem] leading-6 text-ink outline-none placeholder:text-ink-muted/80"
@@ -310,12 +296,12 @@ export function ChatInput({
             disabled={voice.state === "transcribing"}
             aria-label={
               voice.state === "recording"
-                ? "Stop recording"
+                ? t("chatInput.stopRecording")
                 : voice.state === "transcribing"
-                  ? "Transcribing"
-                  : "Record a voice message"
+                  ? t("chatInput.transcribing")
+                  : t("chatInput.record")
             }
-            title={voice.state === "recording" ? "Stop recording" : "Record a voice message"}
+            title={voice.state === "recording" ? t("chatInput.stopRecording") : t("chatInput.record")}
             className={`grid size-10 shrink-0 place-items-center rounded-xl transition duration-200 disabled:cursor-wait ${
               voice.state === "recording"
                 ? "bg-red-600 text-white motion-safe:animate-pulse"
@@ -335,8 +321,8 @@ export function ChatInput({
           <button
             type="button"
             onClick={onStop}
-            aria-label="Stop the narrator"
-            title="Stop: keep the words so far"
+            aria-label={t("chatInput.stopNarrator")}
+            title={t("chatInput.stopNarratorTitle")}
             className="grid size-10 shrink-0 place-items-center rounded-xl border border-line bg-surface text-ink shadow-soft transition duration-200 hover:bg-surface-2"
           >
             <Square aria-hidden="true" className="size-4 fill-current" />
@@ -345,8 +331,8 @@ export function ChatInput({
           <button
             type="submit"
             disabled={!canSend}
-            aria-label="Send message"
-            title="Send (Enter)"
+            aria-label={t("chatInput.send")}
+            title={t("chatInput.sendTitle")}
             className="bg-primary-gradient grid size-10 shrink-0 place-items-center rounded-xl text-white shadow-soft transition duration-200 hover:brightness-110 disabled:cursor-not-allowed disabled:opacity-50"
           >
             {busy ? <Spinner className="size-5" /> : <ArrowUp aria-hidden="true" className="size-5" />}
@@ -354,7 +340,7 @@ export function ChatInput({
         )}
       </div>
       <p id={hintId} className="mt-2 hidden px-1 text-xs text-ink-muted sm:block">
-        {busy ? "Wait for the narrator to finish writing…" : "Enter to send · Shift+Enter for a new line"}
+        {busy ? t("chatInput.waitHint") : t("chatInput.keysHint")}
       </p>
     </form>
   );

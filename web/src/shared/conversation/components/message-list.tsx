@@ -1,14 +1,7 @@
 // The conversation: the user's words as plain text, the narrator's as safe
 // Markdown with its image or video at 4:3 underneath. A picture can be selected as a reference (the
 // yellow toggle); clicking it toggles that and opens the preview. Media that cannot load are hidden.
-import {
-  type ChatMessage,
-  MEDIA_FAILED_MESSAGE,
-  MEDIA_TIMED_OUT_MESSAGE,
-  NARRATION_EDIT_MAX_LENGTH,
-  PROMPT_MAX_LENGTH,
-  STOPPED_NOTE,
-} from "@storyverse/contract/chat";
+import { type ChatMessage, NARRATION_EDIT_MAX_LENGTH, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import type { RetryWhat } from "@storyverse/contract/story-craft";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
@@ -40,6 +33,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
 import { Tooltip } from "../../../components/tooltip";
@@ -48,17 +42,11 @@ import { formatMessageTime } from "../../../lib/message-time";
 import { closeOpenEmphasis } from "../../../lib/streaming-markdown";
 import { SpeakerAvatar, useSpeakerPortrait } from "../../speaker/speaker-portraits";
 import { takeReveals } from "../conversation-reveal";
-import { MEDIA_CHECK_FAILED_MESSAGE } from "../media-polling";
 import type { ConversationPaging } from "../use-chat-session";
 import type { PollingStop } from "../use-media-settling";
 import { LOAD_MARGIN_PX, WINDOWED_FROM } from "../windowing";
 import { PricePill } from "./price-pill";
 import { WhatShapedThis } from "./shaped-by";
-
-const SELECTION_TOOLTIP = "Selected images guide the next scene";
-
-export const SENDING_TEXT = "Generating story and image...";
-export const SENDING_TEXT_CHAT = "Generating story...";
 
 export interface MessageSelection {
   isSelected: (messageId: string) => boolean;
@@ -138,6 +126,7 @@ export function MessageList({
   sceneOnCanvas = null,
   canvasOnDesktop = false,
 }: MessageListProps) {
+  const { t } = useTranslation("conversation");
   const scroller = useRef<HTMLDivElement>(null);
   const last = messages[messages.length - 1];
   const windowed = messages.length > WINDOWED_FROM;
@@ -265,7 +254,7 @@ export function MessageList({
       <div
         ref={scroller}
         role="log"
-        aria-label="Conversation"
+        aria-label={t("messageList.logLabel")}
         aria-live="polite"
         aria-relevant="additions"
         aria-busy={paging?.hasOlder && keepPlace.current !== null ? true : undefined}
@@ -280,7 +269,7 @@ export function MessageList({
             {paging?.hasOlder ? <EarlierNote /> : null}
             {rows ? (
               <ol
-                aria-label="Messages"
+                aria-label={t("messageList.messagesLabel")}
                 className="relative mx-auto w-full max-w-3xl"
                 style={{ height: virtualizer.getTotalSize() }}
               >
@@ -293,7 +282,7 @@ export function MessageList({
                       ref={virtualizer.measureElement}
                       data-index={row.index}
                       data-message-id={message.id}
-                      className="absolute top-0 left-0 w-full"
+                      className="absolute top-0 inset-s-0 w-full"
                       style={{ transform: `translateY(${row.start}px)` }}
                     >
                       <MessageRow {...rowProps(message, row.index)} />
@@ -302,7 +291,7 @@ export function MessageList({
                 })}
                 {sending ? (
                   <li
-                    className="absolute left-0 w-full"
+                    className="absolute inset-s-0 w-full"
                     style={{ top: virtualizer.getTotalSize() + ROW_GAP_PX }}
                   >
                     <SendingNote sending={sending} />
@@ -310,7 +299,10 @@ export function MessageList({
                 ) : null}
               </ol>
             ) : (
-              <ol aria-label="Messages" className="mx-auto flex w-full max-w-3xl flex-col gap-5">
+              <ol
+                aria-label={t("messageList.messagesLabel")}
+                className="mx-auto flex w-full max-w-3xl flex-col gap-5"
+              >
                 {messages.map((message, index) => (
                   <li key={keyOf(index)} data-message-id={message.id}>
                     <MessageRow {...rowProps(message, index)} />
@@ -324,7 +316,7 @@ export function MessageList({
               </ol>
             )}
             {firstNewer ? (
-              <p className="mt-5 text-center text-xs text-ink-faint">Loading newer messages…</p>
+              <p className="mt-5 text-center text-xs text-ink-faint">{t("messageList.loadingNewer")}</p>
             ) : null}
           </>
         )}
@@ -339,7 +331,7 @@ export function MessageList({
             icon={<ArrowDown aria-hidden="true" className="size-3.5 text-accent-ink" />}
             className="rounded-full px-3.5 shadow-lifted"
           >
-            New words
+            {t("messageList.newWords")}
           </Button>
         </div>
       ) : null}
@@ -349,12 +341,13 @@ export function MessageList({
 
 /** A turn on its way: the spinner, worded for the mode, after the newest message. */
 function SendingNote({ sending }: { sending: "chat" | "media" }) {
+  const { t } = useTranslation("conversation");
   return (
     <div role="status" className="flex items-center gap-3">
       <NarratorAvatar />
-      <p className="flex items-center gap-2.5 rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
+      <p className="flex items-center gap-2.5 rounded-2xl rounded-ss-md border border-line bg-surface px-4 py-3 text-sm font-medium text-ink-muted shadow-soft">
         <Spinner className="size-4 text-accent-ink" />
-        {sending === "chat" ? SENDING_TEXT_CHAT : SENDING_TEXT}
+        {sending === "chat" ? t("messageList.sendingChat") : t("messageList.sending")}
       </p>
     </div>
   );
@@ -362,9 +355,10 @@ function SendingNote({ sending }: { sending: "chat" | "media" }) {
 
 /** Above the loaded messages while older ones are still to be read (scrolling up reads them). */
 function EarlierNote() {
+  const { t } = useTranslation("conversation");
   return (
     <p className="mx-auto mb-4 flex w-full max-w-3xl items-center justify-center gap-2 text-xs text-ink-faint">
-      <Spinner className="size-3.5" /> Earlier messages load as you scroll up
+      <Spinner className="size-3.5" /> {t("messageList.earlier")}
     </p>
   );
 }
@@ -393,13 +387,14 @@ export const MessageRow = memo(function MessageRow({
 
 /** The empty story; after undoing every exchange, Redo is here. */
 function EmptyConversation({ onRedo }: { onRedo: (() => void) | null }) {
+  const { t } = useTranslation("conversation");
   return (
     <div className="flex h-full min-h-56 flex-col items-center justify-center px-4 text-center">
       <span className="bg-primary-gradient grid size-14 place-items-center rounded-2xl text-white shadow-lifted">
         <Sparkles aria-hidden="true" className="size-7" />
       </span>
-      <h2 className="mt-5 text-lg font-semibold text-ink">Start Your Adventure</h2>
-      <p className="mt-1 max-w-xs text-sm text-ink-muted">Type a message below to begin your story!</p>
+      <h2 className="mt-5 text-lg font-semibold text-ink">{t("messageList.emptyTitle")}</h2>
+      <p className="mt-1 max-w-xs text-sm text-ink-muted">{t("messageList.emptyHint")}</p>
       {onRedo ? (
         <Button
           variant="secondary"
@@ -408,7 +403,7 @@ function EmptyConversation({ onRedo }: { onRedo: (() => void) | null }) {
           icon={<Redo2 aria-hidden="true" className="size-3.5" />}
           onClick={onRedo}
         >
-          Redo
+          {t("messageList.redo")}
         </Button>
       ) : null}
     </div>
@@ -448,6 +443,7 @@ function MessageEditor({
   onDone: () => void;
   regenerate?: { answer: ChatMessage; onRegenerate: () => void; busy: boolean } | null;
 }) {
+  const { t } = useTranslation("conversation");
   const [text, setText] = useState(initial);
   const [saving, setSaving] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -484,7 +480,7 @@ function MessageEditor({
     <div className="w-full min-w-0">
       <textarea
         ref={box}
-        aria-label="Edit message"
+        aria-label={t("editor.label")}
         // biome-ignore lint/a11y/noAutofocus: the player just asked to edit this message
         autoFocus
         value={text}
@@ -497,26 +493,26 @@ function MessageEditor({
         className="min-h-28 w-full resize-y rounded-xl border border-line bg-surface px-3 py-2 text-[0.9375rem] leading-6 text-ink shadow-soft outline-none focus:border-accent-400 focus:ring-2 focus:ring-accent-500/40"
       />
       <div className="mt-1.5 flex flex-wrap items-center justify-end gap-2">
-        <span className={`mr-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
-          {text.trim().length}/{maxLength}
+        <span className={`me-auto text-xs ${tooLong ? "text-danger" : "text-ink-faint"}`}>
+          {t("editor.counter", { length: text.trim().length, max: maxLength })}
         </span>
         <Button variant="ghost" size="xs" onClick={onDone}>
-          Cancel
+          {t("editor.cancel")}
         </Button>
         {regenerate ? (
           <Button
             variant="secondary"
             size="xs"
             disabled={blank || tooLong || saving || regenerate.busy}
-            title="Save your words and write the answer below again"
+            title={t("editor.saveAndRegenerateTitle")}
             onClick={() => void saveAndRegenerate()}
           >
-            Save and regenerate
+            {t("editor.saveAndRegenerate")}
             <PricePill kind={retryPriceKind(regenerate.answer, "both")} />
           </Button>
         ) : null}
         <Button size="xs" disabled={blank || tooLong} loading={saving} onClick={() => void save()}>
-          Save
+          {t("editor.save")}
         </Button>
       </div>
     </div>
@@ -533,10 +529,11 @@ function UserMessage({
   /** The newest answer, when this is the player's line it answers: "Save and regenerate" retries it. */
   answerBelow: ChatMessage | null;
 }) {
+  const { t } = useTranslation("conversation");
   const [editing, setEditing] = useState(false);
   if (editing && craft) {
     return (
-      <div className="flex justify-end pl-4 sm:pl-10">
+      <div className="flex justify-end ps-4 sm:ps-10">
         <MessageEditor
           initial={message.content}
           maxLength={PROMPT_MAX_LENGTH}
@@ -556,24 +553,24 @@ function UserMessage({
     );
   }
   return (
-    <div className="group flex items-start justify-end gap-1 pl-10">
+    <div className="group flex items-start justify-end gap-1 ps-10">
       {craft && !isLocalId(message.id) ? (
         <Button
           variant="ghost"
           size="xs"
           onClick={() => setEditing(true)}
-          aria-label="Edit message"
-          title="Edit message"
+          aria-label={t("message.editMessage")}
+          title={t("message.editMessage")}
           className="mt-1 opacity-70 group-hover:opacity-100 focus-visible:opacity-100"
           icon={<Pencil aria-hidden="true" className="size-3.5" />}
         />
       ) : null}
       <p
         title={formatMessageTime(message.timestamp, "full")}
-        className="bg-primary-gradient rounded-2xl rounded-tr-md px-4 py-2.5 text-[0.9375rem] leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
+        className="bg-primary-gradient rounded-2xl rounded-se-md px-4 py-2.5 text-[0.9375rem] leading-6 whitespace-pre-wrap break-words text-white shadow-soft"
       >
-        <span className="sr-only">You: </span>
-        {message.content}
+        <span className="sr-only">{t("message.youPrefix")}</span>
+        <span data-user-text>{message.content}</span>
       </p>
     </div>
   );
@@ -631,6 +628,7 @@ function AssistantMessage({
   onMediaError,
   onCanvas,
 }: AssistantMessageProps) {
+  const { t } = useTranslation("conversation");
   const [editing, setEditing] = useState(false);
   const generating = message.media_status === "pending" && !pollingStopped;
   const version = message.version ?? 1;
@@ -654,11 +652,15 @@ function AssistantMessage({
   const speaker = message.speaker ?? null;
   const portrait = useSpeakerPortrait(speaker ?? undefined);
   return (
-    <div className="flex gap-3 pr-2 sm:pr-6">
+    <div className="flex gap-3 pe-2 sm:pe-6">
       {speaker ? <SpeakerAvatar name={speaker.name} portrait={portrait} /> : <NarratorAvatar />}
       <div className="min-w-0 flex-1">
         {craft?.marker?.(message)}
-        {speaker ? <p className="mb-1 text-xs font-semibold text-ink-muted">{speaker.name}</p> : null}
+        {speaker ? (
+          <p data-user-text className="mb-1 text-xs font-semibold text-ink-muted">
+            {speaker.name}
+          </p>
+        ) : null}
         {editing && craft ? (
           <MessageEditor
             initial={message.content}
@@ -668,44 +670,54 @@ function AssistantMessage({
           />
         ) : (
           <VersionKeys
-            label={hasVersions ? `${speaker?.name ?? "Narrator"}, version ${version} of ${versions}` : null}
+            label={
+              !hasVersions
+                ? null
+                : speaker
+                  ? t("message.speakerVersionLabel", { name: speaker.name, version, versions })
+                  : t("message.narratorVersionLabel", { version, versions })
+            }
             onKeyDown={onKeyDown}
           >
             <div
               title={formatMessageTime(message.timestamp, "full")}
-              className="rounded-2xl rounded-tl-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
+              className="rounded-2xl rounded-ss-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
             >
-              <span className="sr-only">Narrator: </span>
-              <Markdown>
-                {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
-              </Markdown>
-              {message.stopped ? <p className="mt-1 text-xs text-ink-muted">{STOPPED_NOTE}</p> : null}
+              <span className="sr-only">{t("message.narratorPrefix")}</span>
+              <div data-user-text>
+                <Markdown>
+                  {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
+                </Markdown>
+              </div>
+              {message.stopped ? (
+                <p className="mt-1 text-xs text-ink-muted">{t("message.stoppedNote")}</p>
+              ) : null}
             </div>
           </VersionKeys>
         )}
         {craft && !editing && !isLocalId(message.id) ? (
           <div className="mt-1 flex flex-wrap items-center gap-0.5">
             {hasVersions ? (
-              <span className="mr-1 inline-flex items-center">
+              <span className="me-1 inline-flex items-center">
                 <Button
                   variant="ghost"
                   size="xs"
                   onClick={() => switchTo(version - 1)}
                   disabled={version <= 1}
-                  aria-label="Previous version"
-                  title="Previous version"
+                  aria-label={t("message.previousVersion")}
+                  title={t("message.previousVersion")}
                   icon={<ChevronLeft aria-hidden="true" className="size-4" />}
                 />
                 <span className="min-w-10 text-center text-xs font-semibold text-ink-muted tabular-nums">
-                  {version} / {versions}
+                  {t("message.versionCounter", { version, versions })}
                 </span>
                 <Button
                   variant="ghost"
                   size="xs"
                   onClick={() => switchTo(version + 1)}
                   disabled={version >= versions}
-                  aria-label="Next version"
-                  title="Next version"
+                  aria-label={t("message.nextVersion")}
+                  title={t("message.nextVersion")}
                   icon={<ChevronRight aria-hidden="true" className="size-4" />}
                 />
               </span>
@@ -717,17 +729,17 @@ function AssistantMessage({
               icon={<Pencil aria-hidden="true" className="size-3.5" />}
               onClick={() => setEditing(true)}
             >
-              Edit
+              {t("message.edit")}
             </Button>
             {craft.onMakeCard ? (
               <Button
                 variant="ghost"
                 size="xs"
                 icon={<Contact aria-hidden="true" className="size-3.5" />}
-                title="Draft a Story Card from this message"
+                title={t("message.makeCardTitle")}
                 onClick={() => craft.onMakeCard?.(message.id)}
               >
-                Make a card
+                {t("message.makeCard")}
               </Button>
             ) : null}
             {newest ? <TurnActions message={message} craft={craft} /> : null}
@@ -738,11 +750,9 @@ function AssistantMessage({
         {generating ? (
           <MediaPlaceholder kind={message.mode === "video" ? "video" : "image"} />
         ) : message.media_status === "failed" ? (
-          <MediaNotice text={MEDIA_FAILED_MESSAGE} />
+          <MediaNotice text={t("media.failed")} />
         ) : pollingStopped && message.media_status === "pending" ? (
-          <MediaNotice
-            text={pollingStopped === "timed-out" ? MEDIA_TIMED_OUT_MESSAGE : MEDIA_CHECK_FAILED_MESSAGE}
-          />
+          <MediaNotice text={pollingStopped === "timed-out" ? t("media.timedOut") : t("media.checkFailed")} />
         ) : (
           // The open canvas already shows this scene: a picture is shown once (decision 0144).
           <div
@@ -761,16 +771,8 @@ function AssistantMessage({
   );
 }
 
-/** The retry choices, each with what it costs (UI strings recorded in docs/decisions/0103). */
-export const RETRY_CHOICES: readonly {
-  what: RetryWhat;
-  label: string;
-  title: string;
-}[] = [
-  { what: "text", label: "New words", title: "Write new words for this answer and keep its picture" },
-  { what: "media", label: "New scene", title: "Paint a new picture for the same words" },
-  { what: "both", label: "Both", title: "Write new words and paint a new picture" },
-];
+/** The retry choices, each with what it costs (UI strings recorded in docs/decisions/0103; turnActions.choices). */
+export const RETRY_CHOICES: readonly RetryWhat[] = ["text", "media", "both"];
 
 /** What a retry choice of this message makes, so its price: words cost a chat turn, a scene its picture or clip. */
 export function retryPriceKind(
@@ -785,6 +787,7 @@ export function retryPriceKind(
 
 /** Retry (with its three choices), Undo, Continue and Redo under the newest narrator message. */
 function TurnActions({ message, craft }: { message: ChatMessage; craft: MessageCraft }) {
+  const { t } = useTranslation("conversation");
   const [choosing, setChoosing] = useState(false);
   const choicesId = useId();
   const action = "ghost" as const;
@@ -794,33 +797,33 @@ function TurnActions({ message, craft }: { message: ChatMessage; craft: MessageC
         variant={action}
         size="xs"
         disabled={craft.busy}
-        title="Retry this answer: choose new words, a new scene or both"
+        title={t("turnActions.retryTitle")}
         aria-expanded={choosing}
         aria-controls={choicesId}
         icon={<RotateCcw aria-hidden="true" className="size-3.5" />}
         onClick={() => setChoosing((open) => !open)}
       >
-        Retry
+        {t("turnActions.retry")}
       </Button>
       {choosing ? (
         <fieldset
           id={choicesId}
           className="inline-flex flex-wrap items-center gap-0.5 rounded-xl border border-line bg-surface-2 px-1"
         >
-          <legend className="sr-only">Retry choices</legend>
-          {RETRY_CHOICES.map(({ what, label, title }) => (
+          <legend className="sr-only">{t("turnActions.retryChoices")}</legend>
+          {RETRY_CHOICES.map((what) => (
             <Button
               key={what}
               variant={action}
               size="xs"
               disabled={craft.busy}
-              title={title}
+              title={t(`turnActions.choices.${what}.title`)}
               onClick={() => {
                 setChoosing(false);
                 craft.onRetry(message.id, what);
               }}
             >
-              {label}
+              {t(`turnActions.choices.${what}.label`)}
               <PricePill kind={retryPriceKind(message, what)} />
             </Button>
           ))}
@@ -830,33 +833,33 @@ function TurnActions({ message, craft }: { message: ChatMessage; craft: MessageC
         variant={action}
         size="xs"
         disabled={craft.busy}
-        title="Take the newest exchange out of the story (Redo brings it back until your next turn)"
+        title={t("turnActions.undoTitle")}
         icon={<Undo2 aria-hidden="true" className="size-3.5" />}
         onClick={craft.onUndo}
       >
-        Undo
+        {t("turnActions.undo")}
       </Button>
       {craft.onRedo ? (
         <Button
           variant={action}
           size="xs"
           disabled={craft.busy}
-          title="Bring back what was undone"
+          title={t("turnActions.redoTitle")}
           icon={<Redo2 aria-hidden="true" className="size-3.5" />}
           onClick={craft.onRedo}
         >
-          Redo
+          {t("turnActions.redo")}
         </Button>
       ) : null}
       <Button
         variant={action}
         size="xs"
         disabled={craft.busy}
-        title="Let the narrator carry on this answer (it finishes a stopped sentence; no new picture)"
+        title={t("turnActions.continueTitle")}
         icon={<FastForward aria-hidden="true" className="size-3.5" />}
         onClick={craft.onContinue}
       >
-        Continue
+        {t("turnActions.continue")}
         <PricePill kind="chat" />
       </Button>
     </>
@@ -864,6 +867,7 @@ function TurnActions({ message, craft }: { message: ChatMessage; craft: MessageC
 }
 
 function MediaPlaceholder({ kind }: { kind: "image" | "video" }) {
+  const { t } = useTranslation("conversation");
   return (
     <div className="relative mt-3 grid aspect-[4/3] w-full max-w-md place-items-center overflow-hidden rounded-2xl border border-line bg-surface-2">
       <div
@@ -872,7 +876,7 @@ function MediaPlaceholder({ kind }: { kind: "image" | "video" }) {
       />
       <p role="status" className="relative flex items-center gap-2 text-sm font-medium text-ink-muted">
         <Spinner className="size-4 text-accent-ink" />
-        {kind === "video" ? "Rendering the video…" : "Painting the scene…"}
+        {kind === "video" ? t("media.renderingVideo") : t("media.paintingScene")}
       </p>
     </div>
   );
@@ -887,14 +891,12 @@ function MediaNotice({ text }: { text: string }) {
   );
 }
 
-const deletedMediaText = (kind: "image" | "video") =>
-  kind === "video" ? "This clip was deleted from the Gallery." : "This picture was deleted from the Gallery.";
-
 function DeletedMediaNotice({ kind }: { kind: "image" | "video" }) {
+  const { t } = useTranslation("conversation");
   return (
     <p className="mt-3 flex max-w-md items-center gap-2 rounded-xl border border-dashed border-line bg-surface-2 px-3 py-2 text-sm text-ink-muted">
       <ImageOff aria-hidden="true" className="size-4 shrink-0" />
-      {deletedMediaText(kind)}
+      {kind === "video" ? t("media.deletedClip") : t("media.deletedPicture")}
     </p>
   );
 }
@@ -907,6 +909,7 @@ interface MessageMediaProps {
 }
 
 function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMediaProps) {
+  const { t } = useTranslation("conversation");
   // Hidden per address: a fresh signed URL for the same media is tried again.
   const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
   const fail = (url: string) => {
@@ -927,16 +930,16 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
           loop
           playsInline
           preload="metadata"
-          aria-label="Generated story video"
+          aria-label={t("media.videoLabel")}
           onError={() => fail(video)}
           className="size-full object-cover"
         />
         <button
           type="button"
           onClick={() => onPreview(message.id)}
-          className="absolute top-2 left-2 inline-flex items-center gap-1.5 rounded-lg bg-black/60 px-2.5 py-1.5 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/80"
+          className="absolute top-2 inset-s-2 inline-flex items-center gap-1.5 rounded-lg bg-black/60 px-2.5 py-1.5 text-xs font-semibold text-white backdrop-blur-md transition duration-200 hover:bg-black/80"
         >
-          <Clapperboard aria-hidden="true" className="size-3.5" /> Preview
+          <Clapperboard aria-hidden="true" className="size-3.5" /> {t("media.preview")}
         </button>
       </div>
     );
@@ -961,7 +964,7 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
       <button
         type="button"
         onClick={() => onPreview(message.id)}
-        aria-label="Generated story image"
+        aria-label={t("media.imageLabel")}
         className="block size-full cursor-zoom-in"
       >
         <img
@@ -975,13 +978,13 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
       {selection ? (
         // Choosing a picture and looking at it are two things: the picture opens the preview, this
         // control (always visible, with its reason on hover and focus) chooses it for the next scene.
-        <Tooltip label={SELECTION_TOOLTIP} side="bottom" className="absolute top-2 right-2">
+        <Tooltip label={t("media.selectionTooltip")} side="bottom" className="absolute top-2 inset-e-2">
           <button
             type="button"
             aria-pressed={selected}
-            aria-label={selected ? "Selected as reference" : "Select as reference"}
+            aria-label={selected ? t("media.selectedAsReference") : t("media.selectAsReference")}
             onClick={() => selection.toggle(message.id, image)}
-            className={`inline-flex h-9 items-center gap-1.5 rounded-full border-2 pr-3 pl-2 text-xs font-semibold shadow-lifted backdrop-blur-md transition duration-200 ${
+            className={`inline-flex h-9 items-center gap-1.5 rounded-full border-2 pe-3 ps-2 text-xs font-semibold shadow-lifted backdrop-blur-md transition duration-200 ${
               selected
                 ? "border-amber-300 bg-amber-400 text-black"
                 : "border-white/80 bg-black/55 text-white hover:bg-black/75"
@@ -992,7 +995,7 @@ function MessageMedia({ message, selection, onPreview, onMediaError }: MessageMe
             ) : (
               <Plus aria-hidden="true" className="size-4" strokeWidth={3} />
             )}
-            <span aria-hidden="true">{selected ? "Selected" : "Select"}</span>
+            <span aria-hidden="true">{selected ? t("media.selected") : t("media.select")}</span>
           </button>
         </Tooltip>
       ) : null}

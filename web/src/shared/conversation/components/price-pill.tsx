@@ -12,7 +12,7 @@ export function PricePill({ kind }: { kind: "chat" | "image" | "video" }) {
   return (
     <>
       {" "}
-      <span className="ml-1 rounded-full bg-accent-soft px-1.5 py-0.5 text-[0.6875rem] font-semibold text-accent-ink tabular-nums">
+      <span className="ms-1 rounded-full bg-accent-soft px-1.5 py-0.5 text-[0.6875rem] font-semibold text-accent-ink tabular-nums">
         {label}
       </span>
     </>

@@ -4,6 +4,7 @@
 // when the drag or the key press ends.
 import type { KeyboardEvent, PointerEvent } from "react";
 import { useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { SCENE_WIDTH_MAX, SCENE_WIDTH_MIN } from "../../../lib/storage";
 
 /** One arrow key press moves the handle by this much of the width, in percent. */
@@ -20,6 +21,7 @@ interface SceneResizerProps {
 }
 
 export function SceneResizer({ sceneWidth, onPreview, onChoose, className = "" }: SceneResizerProps) {
+  const { t } = useTranslation("conversation");
   const dragging = useRef(false);
   const latest = useRef(sceneWidth);
   latest.current = sceneWidth;
@@ -67,12 +69,12 @@ export function SceneResizer({ sceneWidth, onPreview, onChoose, className = "" }
     <div
       role="separator"
       aria-orientation="vertical"
-      aria-label="Resize the story and the scene"
+      aria-label={t("sceneResizer.label")}
       aria-valuemin={100 - SCENE_WIDTH_MAX}
       aria-valuemax={100 - SCENE_WIDTH_MIN}
       aria-valuenow={textShare}
-      aria-valuetext={`Story text ${textShare}% of the width`}
-      title="Drag to resize the story and the scene"
+      aria-valuetext={t("sceneResizer.valueText", { share: textShare })}
+      title={t("sceneResizer.title")}
       tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -3,10 +3,11 @@
 import type { ChatMessage, ShapedBy } from "@storyverse/contract/chat";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../../i18n/i18n";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { type MessageCraft, MessageList } from "./message-list";
-import { SHAPED_BY_NOTHING, WhatShapedThis } from "./shaped-by";
+import { WhatShapedThis } from "./shaped-by";
 
 function message(role: ChatMessage["role"], id: string, shapedBy?: ShapedBy): ChatMessage {
   const at = "2026-11-25T18:00:00.000Z";
@@ -101,7 +102,44 @@ describe("What shaped this", () => {
   it("says when only the story so far shaped the message", () => {
     render(<WhatShapedThis shapedBy={{ cards: [], memory: false, summary: false, references: 0 }} />);
     fireEvent.click(screen.getByRole("button", { name: "What shaped this" }));
-    expect(screen.getByText(SHAPED_BY_NOTHING)).not.toBeNull();
     expect(screen.getByText("Only the story so far")).not.toBeNull();
+  });
+
+  it("speaks German: the log, a retried answer's versions, its actions and what shaped it", async () => {
+    await setLanguage("de");
+    renderLog([
+      message("user", "u1"),
+      {
+        ...message("assistant", "a1", {
+          cards: [{ id: "c1", name: "Captain Rell", portrait_used: true }],
+          memory: true,
+          summary: false,
+          references: 2,
+          recalled: [5, 1250],
+        }),
+        version: 2,
+        version_count: 3,
+        stopped: true,
+      },
+    ]);
+    expect(screen.getByRole("log", { name: "Unterhaltung" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Nachricht bearbeiten" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "Erzähler, Version 2 von 3" })).toBeTruthy();
+    expect(screen.getByText("2 / 3")).toBeTruthy();
+    expect(screen.getByText("Gestoppt: Nur der Text wurde berechnet.")).toBeTruthy();
+    for (const name of ["Vorherige Version", "Bearbeiten", "Wiederholen", "Rückgängig"]) {
+      expect(screen.getByRole("button", { name })).toBeTruthy();
+    }
+
+    fireEvent.click(screen.getByRole("button", { name: "Was hier eingeflossen ist" }));
+    const lines = within(screen.getByRole("list", { name: "Was hier eingeflossen ist" }))
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+    expect(lines).toEqual([
+      "Captain Rell(Porträt verwendet)",
+      "Gedächtnis",
+      "Abgerufene Züge 5 und 1.250",
+      "2 Referenzbilder",
+    ]);
   });
 });

@@ -4,18 +4,24 @@
 import type { ShapedBy } from "@storyverse/contract/chat";
 import { Layers } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { formatNumber } from "../../../i18n/format";
+import { i18n } from "../../../i18n/i18n";
 
-export const SHAPED_BY_LABEL = "What shaped this";
-export const SHAPED_BY_NOTHING = "Only the story so far";
-export const PORTRAIT_USED = "portrait used";
-
-export const referenceImagesText = (n: number) => `${n} reference ${n === 1 ? "image" : "images"}`;
+export const referenceImagesText = (n: number) =>
+  i18n.t("conversation:shapedBy.referenceImages", { count: n });
 /** "Recalled turn 5", "Recalled turns 5 and 41", "Recalled turns 5, 9 and 41". */
 export const recalledTurnsText = (turns: number[]) =>
   turns.length === 1
-    ? `Recalled turn ${turns[0]}`
-    : `Recalled turns ${turns.slice(0, -1).join(", ")} and ${turns.at(-1)}`;
+    ? i18n.t("conversation:shapedBy.recalledTurn", { turn: turns[0] })
+    : i18n.t("conversation:shapedBy.recalledTurns", {
+        turns: turns
+          .slice(0, -1)
+          .map((turn) => formatNumber(turn))
+          .join(", "),
+        last: turns.at(-1),
+      });
 
 /** The lines of the panel, in the order the narrator's context holds them; empty when nothing shaped it. */
 function shapedLines(shaped: ShapedBy) {
@@ -24,19 +30,32 @@ function shapedLines(shaped: ShapedBy) {
       key: `card-${card.id}`,
       text: card.name,
       portrait: card.portrait_used,
+      userText: true,
     })),
-    ...(shaped.memory ? [{ key: "memory", text: "Memory", portrait: false }] : []),
-    ...(shaped.recalled?.length
-      ? [{ key: "recalled", text: recalledTurnsText(shaped.recalled), portrait: false }]
+    ...(shaped.memory
+      ? [{ key: "memory", text: i18n.t("conversation:shapedBy.memory"), portrait: false, userText: false }]
       : []),
-    ...(shaped.summary ? [{ key: "summary", text: "Summary", portrait: false }] : []),
+    ...(shaped.recalled?.length
+      ? [{ key: "recalled", text: recalledTurnsText(shaped.recalled), portrait: false, userText: false }]
+      : []),
+    ...(shaped.summary
+      ? [{ key: "summary", text: i18n.t("conversation:shapedBy.summary"), portrait: false, userText: false }]
+      : []),
     ...(shaped.references > 0
-      ? [{ key: "references", text: referenceImagesText(shaped.references), portrait: false }]
+      ? [
+          {
+            key: "references",
+            text: referenceImagesText(shaped.references),
+            portrait: false,
+            userText: false,
+          },
+        ]
       : []),
   ];
 }
 
 export function WhatShapedThis({ shapedBy }: { shapedBy: ShapedBy }) {
+  const { t } = useTranslation("conversation");
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const lines = shapedLines(shapedBy);
@@ -45,13 +64,13 @@ export function WhatShapedThis({ shapedBy }: { shapedBy: ShapedBy }) {
       <Button
         variant="ghost"
         size="xs"
-        title="The Story Cards, Memory, recalled turns, summary and reference images this message was written from"
+        title={t("shapedBy.title")}
         aria-expanded={open}
         aria-controls={panelId}
         icon={<Layers aria-hidden="true" className="size-3.5" />}
         onClick={() => setOpen((shown) => !shown)}
       >
-        {SHAPED_BY_LABEL}
+        {t("shapedBy.label")}
       </Button>
       {open ? (
         <div
@@ -59,14 +78,14 @@ export function WhatShapedThis({ shapedBy }: { shapedBy: ShapedBy }) {
           className="basis-full rounded-xl border border-line bg-surface-2 px-3 py-2 text-xs text-ink-muted"
         >
           {lines.length === 0 ? (
-            <p>{SHAPED_BY_NOTHING}</p>
+            <p>{t("shapedBy.nothing")}</p>
           ) : (
-            <ul aria-label={SHAPED_BY_LABEL} className="flex flex-wrap gap-x-3 gap-y-1">
+            <ul aria-label={t("shapedBy.label")} className="flex flex-wrap gap-x-3 gap-y-1">
               {lines.map((line) => (
                 <li key={line.key} className="font-medium text-ink">
-                  {line.text}
+                  {line.userText ? <span data-user-text>{line.text}</span> : line.text}
                   {line.portrait ? (
-                    <span className="ml-1 font-normal text-ink-muted">({PORTRAIT_USED})</span>
+                    <span className="ms-1 font-normal text-ink-muted">{t("shapedBy.portraitUsed")}</span>
                   ) : null}
                 </li>
               ))}

@@ -3,19 +3,24 @@
 // choice beside it while there is something to hear. With paid speech the first reading's price is in the
 // button's tooltip. A failed narration says why under the button, which reads "Read aloud" again. Nothing is
 // shown when the server has narration switched off.
-import { SPEECH_RATES, speechCost } from "@storyverse/contract/voice";
+import { SPEECH_FAILED_MESSAGE, SPEECH_RATES, speechCost } from "@storyverse/contract/voice";
 import { Pause, Play, Volume2 } from "lucide-react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
+import { i18n } from "../../../i18n/i18n";
+import { translateServerMessage } from "../../../i18n/server-messages";
 import { visibleCostLabel } from "../../../lib/credits";
 import { useCreditBalance } from "../../credits/credit-balance";
 import { useVoices } from "../api/voices";
 import { useMessageNarration } from "../use-message-narration";
 
-export const READ_ALOUD_LABEL = "Read aloud";
-
 /** "1.25×" */
-export const rateLabel = (rate: number) => `${rate}×`;
+export const rateLabel = (rate: number) => i18n.t("voice:narration.rate", { rate });
+
+/** Why a narration failed, in the interface's language (the server's words through its catalogue). */
+const failureText = (error: string) =>
+  error === SPEECH_FAILED_MESSAGE ? i18n.t("voice:narration.failed") : translateServerMessage(error);
 
 export function NarrationControl({
   storyId,
@@ -44,6 +49,7 @@ function NarrationButton({
   text: string;
   unitPrice: number;
 }) {
+  const { t } = useTranslation("voice");
   const narration = useMessageNarration(storyId, messageId);
   const { unlimited } = useCreditBalance();
   const rateId = useId();
@@ -56,44 +62,50 @@ function NarrationButton({
 
   const button =
     status === "preparing" ? (
-      <Button variant="ghost" size="xs" loading aria-label="Preparing narration" title="Preparing narration">
-        Preparing…
+      <Button
+        variant="ghost"
+        size="xs"
+        loading
+        aria-label={t("narration.preparingLabel")}
+        title={t("narration.preparingLabel")}
+      >
+        {t("narration.preparing")}
       </Button>
     ) : status === "playing" ? (
       <Button
         variant="ghost"
         size="xs"
-        aria-label="Pause narration"
-        title="Pause narration"
+        aria-label={t("narration.pauseLabel")}
+        title={t("narration.pauseLabel")}
         icon={<Pause aria-hidden="true" className="size-3.5" />}
         onClick={narration.pause}
       >
-        Pause
+        {t("narration.pause")}
       </Button>
     ) : status === "paused" ? (
       <Button
         variant="ghost"
         size="xs"
-        aria-label="Resume narration"
-        title="Resume narration"
+        aria-label={t("narration.resumeLabel")}
+        title={t("narration.resumeLabel")}
         icon={<Play aria-hidden="true" className="size-3.5" />}
         onClick={narration.resume}
       >
-        Resume
+        {t("narration.resume")}
       </Button>
     ) : (
       <Button
         variant="ghost"
         size="xs"
-        aria-label={READ_ALOUD_LABEL}
-        title={price ? `Read aloud (${price})` : "Read this message aloud"}
+        aria-label={t("narration.readAloud")}
+        title={price ? t("narration.readAloudPrice", { price }) : t("narration.readThisAloud")}
         icon={<Volume2 aria-hidden="true" className="size-3.5" />}
         onClick={() => {
           setNarrated(true);
           narration.start();
         }}
       >
-        {READ_ALOUD_LABEL}
+        {t("narration.readAloud")}
       </Button>
     );
 
@@ -103,7 +115,7 @@ function NarrationButton({
       {listening ? (
         <>
           <label htmlFor={rateId} className="sr-only">
-            Narration speed
+            {t("narration.speed")}
           </label>
           <select
             id={rateId}
@@ -120,8 +132,8 @@ function NarrationButton({
         </>
       ) : null}
       {status === "failed" && narration.error ? (
-        <p role="alert" className="basis-full text-xs text-danger">
-          {narration.error}
+        <p role="alert" data-server-text className="basis-full text-xs text-danger">
+          {failureText(narration.error)}
         </p>
       ) : null}
     </>

@@ -3,6 +3,7 @@
 // default when none is chosen). Shown only when the server has narration on.
 import type { VoicesResponse } from "@storyverse/contract/voice";
 import { Square, Volume2 } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FieldLabel, inputClasses } from "../../../components/text-field";
 import { useVoiceSample } from "../use-voice-sample";
@@ -26,6 +27,7 @@ interface VoiceFieldProps {
 }
 
 export function VoiceField({ id, label, noneLabel, voices, value, onChange, hint }: VoiceFieldProps) {
+  const { t } = useTranslation("voice");
   const sample = useVoiceSample();
   // A stored voice the provider no longer lists stays choosable, so opening the form does not change it.
   const listed = voices.voices.some((voice) => voice.id === value);
@@ -44,19 +46,23 @@ export function VoiceField({ id, label, noneLabel, voices, value, onChange, hint
         >
           <option value={NO_VOICE}>{noneLabel}</option>
           {voices.voices.map((voice) => (
-            <option key={voice.id} value={voice.id}>
+            <option key={voice.id} value={voice.id} data-user-text>
               {voiceOptionLabel(voice)}
             </option>
           ))}
-          {value && !listed ? <option value={value}>{value}</option> : null}
+          {value && !listed ? (
+            <option value={value} data-user-text>
+              {value}
+            </option>
+          ) : null}
         </select>
         <Button
           variant="secondary"
           size="sm"
           disabled={!heard}
           loading={playing && sample.loading}
-          aria-label={playing ? "Stop sample" : "Play sample"}
-          title={heard ? `Hear ${heard.name}` : undefined}
+          aria-label={playing ? t("voiceField.stopSample") : t("voiceField.playSample")}
+          title={heard ? t("voiceField.hear", { name: heard.name }) : undefined}
           icon={
             playing ? (
               <Square aria-hidden="true" className="size-4" />
@@ -67,7 +73,7 @@ export function VoiceField({ id, label, noneLabel, voices, value, onChange, hint
           onClick={() => heard && sample.toggle(heard.id, heard.sample_url)}
           className="shrink-0"
         >
-          <span className="max-sm:sr-only">{playing ? "Stop" : "Sample"}</span>
+          <span className="max-sm:sr-only">{playing ? t("voiceField.stop") : t("voiceField.sample")}</span>
         </Button>
       </div>
       {hint ? (
