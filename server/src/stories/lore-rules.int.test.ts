@@ -46,9 +46,20 @@ async function newStory(user: TestUser, title = "The Drowned Bell") {
   return res.json().story.id as string;
 }
 
-/** What an import would set: the character's name and the creator's notes (not writable through the API). */
-async function setImportedFields(storyId: string, fields: { characterName?: string; creatorNotes?: string }) {
+/**
+ * What an import would set: the character's name and the creator's notes (not writable through the API).
+ * Written from outside the app's modules, as an operator's psql would: the app hears of it by the tables'
+ * change signal, which on PostgreSQL arrives a moment later, so this waits until the story shows it.
+ */
+async function setImportedFields(
+  user: TestUser,
+  storyId: string,
+  fields: { characterName: string; creatorNotes: string },
+) {
   await t.database.db.update(storiesTable).set(fields).where(eq(storiesTable.id, storyId));
+  await expect
+    .poll(async () => (await call(user, "GET", `/api/stories/${storyId}/lore-settings`)).json().character_name)
+    .toBe(fields.characterName);
 }
 
 const lastNarratorMessages = () => {
@@ -84,7 +95,7 @@ describe("a story's lore settings", () => {
       narrator_instructions: "Be terse.\n{{original}}",
     });
     await call(user, "PUT", url, { lore_scan_depth: 0, post_history_instructions: "Stay in character." });
-    await setImportedFields(storyId, { characterName: "Mara", creatorNotes: "Made for rainy evenings." });
+    await setImportedFields(user, storyId, { characterName: "Mara", creatorNotes: "Made for rainy evenings." });
     expect((await call(user, "GET", url)).json()).toEqual({
       ...DEFAULTS,
       lore_budget_percent: 30,
@@ -427,7 +438,7 @@ describe("a turn with the story's own narrator instructions", () => {
   it("sends them with {{original}} and the names in place, the post-history instructions last, never the creator's notes", async () => {
     const user = await createUser(t);
     const storyId = await newStory(user);
-    await setImportedFields(storyId, {
+    await setImportedFields(user, storyId, {
       characterName: "Mara",
       creatorNotes: "CREATOR-ONLY: best read aloud.",
     });

@@ -79,35 +79,41 @@ const EXPORT_POLL_MS = 700;
  * Makes the story's file in a job on the server (reporting its progress, 0 to 100, and the step it is on as it
  * goes), then downloads it: the browser saves it under the server's file name. An unchanged story's export is
  * answered with the one made already, at once. `narration` makes an EPUB a read-along book (the server reads
- * the narrator's words aloud as EPUB 3 Media Overlays).
+ * the narrator's words aloud as EPUB 3 Media Overlays). `signal` stops following it (the dialog was closed):
+ * no more polls and no download; the job goes on on the server, and asking again reuses what it made.
  */
 export async function downloadStoryExport(
   storyId: string,
   format: ExportFormat,
   onProgress: (progress: number, step: string | null) => void = () => {},
   narration = false,
+  signal?: AbortSignal,
 ): Promise<void> {
   const started = await apiRequest(exportsPath(storyId), {
     method: "POST",
     body: narration ? { format, narration: true } : { format },
     schema: storyExportResponseSchema,
     timeoutMs: 30_000,
+    signal,
   });
   let job = started.export;
   while (job.status === "queued" || job.status === "running") {
     onProgress(job.progress, job.step);
     await new Promise((resolve) => setTimeout(resolve, EXPORT_POLL_MS));
+    if (signal?.aborted) return;
     job = (
       await apiRequest(`${exportsPath(storyId)}/${job.id}`, {
         schema: storyExportResponseSchema,
         timeoutMs: 30_000,
+        signal,
       })
     ).export;
   }
   // The job's own reason is the server's words: shown (translated) as a failed call's detail would be.
   if (job.status === "failed") throw new ApiError(502, job.error ?? EXPORT_FAILED_MESSAGE, true);
   onProgress(100, null);
-  const { blob, filename } = await apiDownload(`${exportsPath(storyId)}/${job.id}/file`);
+  if (signal?.aborted) return;
+  const { blob, filename } = await apiDownload(`${exportsPath(storyId)}/${job.id}/file`, { signal });
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = objectUrl;

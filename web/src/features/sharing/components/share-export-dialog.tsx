@@ -5,7 +5,7 @@
 import type { Story } from "@storyverse/contract/stories";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Share2 } from "lucide-react";
-import { type ComponentType, useId, useState } from "react";
+import { type ComponentType, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
@@ -62,6 +62,9 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
   const [step, setStep] = useState<string | null>(null);
   const [readAlong, setReadAlong] = useState(false);
   const readAlongId = useId();
+  // Closing the dialog stops following an export: no more polls, no download after it has gone.
+  const following = useRef<AbortController | null>(null);
+  useEffect(() => () => following.current?.abort(), []);
 
   const download = async (format: ExportFormat) => {
     setError(null);
@@ -72,10 +75,12 @@ function ShareExportBody({ storyId, BackupSection }: { storyId: string; BackupSe
       setProgress(value);
       setStep(now);
     };
+    following.current = new AbortController();
+    const { signal } = following.current;
     try {
-      await downloadStoryExport(storyId, format, onProgress, format === "epub" && readAlong);
+      await downloadStoryExport(storyId, format, onProgress, format === "epub" && readAlong, signal);
     } catch (cause) {
-      setError(errorMessage(cause));
+      if (!signal.aborted) setError(errorMessage(cause));
     } finally {
       setExporting(null);
     }

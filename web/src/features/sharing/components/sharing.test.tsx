@@ -176,6 +176,49 @@ describe("Share & export dialog", () => {
     expect(screen.queryByText(/Preparing your PDF/)).toBeNull();
   });
 
+  it("stops following an export when the dialog is closed: no more polls and no download afterwards", async () => {
+    const running = {
+      success: true,
+      export: {
+        id: "e3",
+        format: "pdf",
+        status: "running",
+        progress: 10,
+        step: "Writing turn 1 of 10,000",
+        error: null as string | null,
+        filename: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
+    };
+    const calls = mockFetch(({ path, method }) => {
+      if (path.endsWith("/exports") && method === "POST") return json(running, 202);
+      if (path.includes("/exports/e3")) return json(running);
+      if (path.endsWith("/film")) return json({ success: true, film: null, cost: 0 });
+      return json({ success: true, shared: false, url: null, created_at: null, show_username: false });
+    });
+    const view = render(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={story} onClose={() => {}} backupSection={NoSection} />
+      </Providers>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "PDF" }));
+    expect(await screen.findByText("Writing turn 1 of 10,000")).toBeTruthy();
+    const exportCalls = () => calls.filter((call) => call.path.includes("/exports/e3")).length;
+    // It is being followed: a poll comes after the first answer.
+    await vi.waitFor(() => expect(exportCalls()).toBeGreaterThan(0), { timeout: 3_000 });
+    view.rerender(
+      <Providers auth={SIGNED_IN}>
+        <ShareExportDialog story={null} onClose={() => {}} backupSection={NoSection} />
+      </Providers>,
+    );
+    const atClose = exportCalls();
+    // Three poll intervals later, nothing more was asked (a poll already on its way may still land).
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    expect(exportCalls()).toBeLessThanOrEqual(atClose + 1);
+    expect(calls.some((call) => call.path.endsWith("/file"))).toBe(false);
+  });
+
   it("plays the finished film with its captions", async () => {
     mockFetch(({ path }) => {
       if (path.endsWith("/film"))
