@@ -58,7 +58,9 @@ async function setImportedFields(
 ) {
   await t.database.db.update(storiesTable).set(fields).where(eq(storiesTable.id, storyId));
   await expect
-    .poll(async () => (await call(user, "GET", `/api/stories/${storyId}/lore-settings`)).json().character_name)
+    .poll(
+      async () => (await call(user, "GET", `/api/stories/${storyId}/lore-settings`)).json().character_name,
+    )
     .toBe(fields.characterName);
 }
 
@@ -95,7 +97,10 @@ describe("a story's lore settings", () => {
       narrator_instructions: "Be terse.\n{{original}}",
     });
     await call(user, "PUT", url, { lore_scan_depth: 0, post_history_instructions: "Stay in character." });
-    await setImportedFields(user, storyId, { characterName: "Mara", creatorNotes: "Made for rainy evenings." });
+    await setImportedFields(user, storyId, {
+      characterName: "Mara",
+      creatorNotes: "Made for rainy evenings.",
+    });
     expect((await call(user, "GET", url)).json()).toEqual({
       ...DEFAULTS,
       lore_budget_percent: 30,
