@@ -4,9 +4,21 @@
 // way shows a placeholder tile per image, in the shape asked for; a failed one says why and offers to try again.
 // Each result keeps its own shape (decision 0149) and shows its seed with "Use this seed", which puts the
 // seed, the shape and the prompt into the composer to repeat the picture with a changed prompt. An advisor's
-// answer offers "Use this prompt", which puts the prompt it suggests into the composer in image mode.
+// answer offers "Use this prompt", which puts the prompt it suggests into the composer in image mode. When
+// the image service can edit, each result offers Edit: the picture editor that the Gallery and stories open
+// (decision 0148).
 import type { GalleryItem } from "@storyverse/contract/media";
-import { Check, CircleAlert, Plus, RotateCw, Sparkles, Sprout, WandSparkles, X } from "lucide-react";
+import {
+  Check,
+  CircleAlert,
+  Paintbrush,
+  Plus,
+  RotateCw,
+  Sparkles,
+  Sprout,
+  WandSparkles,
+  X,
+} from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { Markdown } from "../../../components/markdown";
@@ -59,6 +71,8 @@ interface StudioMessageListProps {
   onUsePrompt: (prompt: string) => void;
   /** "Use this seed" on a result: its seed, shape and prompt go into the composer. */
   onUseSeed: (item: GalleryItem) => void;
+  /** "Edit" on a result: opens the picture editor. Absent when the image service can make no edit. */
+  onEdit?: (item: GalleryItem) => void;
 }
 
 /** A result's frame: its own width over height when known, else square as before. */
@@ -127,6 +141,7 @@ function AnswerMessage({
   retrying,
   onUsePrompt,
   onUseSeed,
+  onEdit,
 }: { message: StudioChatMessage } & StudioMessageListProps) {
   const { t } = useTranslation("studio");
   if (message.isLoading) {
@@ -288,20 +303,37 @@ function AnswerMessage({
                   )}
                 </button>
               ) : null}
-              {item?.seed != null ? (
+              {item && (item.seed != null || onEdit) ? (
                 <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-0.5">
-                  <span className="text-xs text-ink-muted tabular-nums">
-                    {t("list.seed", { seed: item.seed })}
+                  {item.seed != null ? (
+                    <span className="text-xs text-ink-muted tabular-nums">
+                      {t("list.seed", { seed: item.seed })}
+                    </span>
+                  ) : null}
+                  <span className="flex flex-wrap items-center gap-1">
+                    {item.seed != null ? (
+                      <Button
+                        variant="ghost"
+                        size="xs"
+                        aria-label={t("list.useSeedLabel", { number, seed: item.seed })}
+                        icon={<Sprout aria-hidden="true" className="size-3.5 text-accent-ink" />}
+                        onClick={() => onUseSeed(item)}
+                      >
+                        {t("useThisSeed")}
+                      </Button>
+                    ) : null}
+                    {onEdit ? (
+                      <Button
+                        variant="ghost"
+                        size="xs"
+                        aria-label={t("list.editLabel", { number })}
+                        icon={<Paintbrush aria-hidden="true" className="size-3.5 text-accent-ink" />}
+                        onClick={() => onEdit(item)}
+                      >
+                        {t("list.edit")}
+                      </Button>
+                    ) : null}
                   </span>
-                  <Button
-                    variant="ghost"
-                    size="xs"
-                    aria-label={t("list.useSeedLabel", { number, seed: item.seed })}
-                    icon={<Sprout aria-hidden="true" className="size-3.5 text-accent-ink" />}
-                    onClick={() => onUseSeed(item)}
-                  >
-                    {t("useThisSeed")}
-                  </Button>
                 </div>
               ) : null}
             </li>

@@ -38,6 +38,8 @@ interface ServerOptions {
   advisor?: (call: FetchCall) => Response;
   userImages?: GalleryItem[];
   balance?: { remaining: number; unlimited: boolean };
+  /** What the image service can edit (the server's /api/config); no config answer when absent. */
+  editKinds?: string[];
 }
 
 let generated = 0;
@@ -85,6 +87,29 @@ function server(options: ServerOptions = {}): FetchCall[] {
   function route(call: FetchCall): Response {
     if (call.path === "/api/studio/messages") return json({ success: true, messages: history });
     if (call.path === "/api/credit-balance") return json(balance);
+    if (call.path === "/api/config" && options.editKinds)
+      return json({
+        capabilities: ["accounts", "image"],
+        providers: { text: "offline", image: "offline", video: "offline", transcription: null },
+        offline_providers: true,
+        image_edit_kinds: options.editKinds,
+      });
+    const details = /^\/api\/media\/([^/]+)\/details$/.exec(call.path);
+    const detailed = details ? batch.last.find((made) => made.id === details[1]) : undefined;
+    if (detailed)
+      return json({
+        item: detailed,
+        prompt: "a lighthouse",
+        width: 64,
+        height: 48,
+        bytes: 1024,
+        mime_type: "image/png",
+        model: null,
+        seed: null,
+        references: [],
+        parent: null,
+        children: [],
+      });
     if (call.path === "/api/user/images") return json({ success: true, images: options.userImages ?? [] });
     if (call.path === "/api/studio/generate-image") {
       if (options.generate) return options.generate(call);
@@ -416,6 +441,29 @@ describe("Studio shapes and seeds (decision 0149)", () => {
 });
 
 describe("Studio input images", () => {
+  it("offers Edit on each result only when the image service can edit, and opens the picture editor on it", async () => {
+    server();
+    const without = renderStudio();
+    await generate("a lighthouse");
+    await screen.findAllByRole("img", { name: /^Result 1 of 1/ });
+    expect(screen.queryByRole("button", { name: "Edit result 1" })).toBeNull();
+    without.unmount();
+
+    const calls = server({ editKinds: ["vary"] });
+    renderStudio();
+    fireEvent.click(screen.getByRole("radio", { name: "2 images" }));
+    await generate("a lighthouse");
+    const second = await screen.findByRole("button", { name: "Edit result 2" });
+    const [, picked] = batch.last;
+    fireEvent.click(second);
+    const dialog = await screen.findByRole("dialog", { name: "Edit picture" });
+    // The editor opened on the second result, and offers what the service can make.
+    await waitFor(() =>
+      expect(calls.some((call) => call.path === `/api/media/${picked!.id}/details`)).toBe(true),
+    );
+    expect(await within(dialog).findByRole("button", { name: /Subtle/ })).toBeTruthy();
+  });
+
   it("adds a pasted image as an input and sends it as {data, name}", async () => {
     const calls = server();
     renderStudio();

@@ -12,6 +12,8 @@ import { useBanner } from "../../../shared/banner-provider";
 import { useCreditBalance } from "../../../shared/credits/credit-balance";
 import { useCreditShortfall } from "../../../shared/credits/credit-shortfall";
 import { useQuotaPrompt } from "../../../shared/credits/quota-prompt-provider";
+import { useEditKinds } from "../../../shared/picture-edit/edit-api";
+import { type EditTarget, PictureEditDialog } from "../../../shared/picture-edit/picture-edit-dialog";
 import { shapeOf, takeStudioDraft } from "../../../shared/studio-draft";
 import { parseSeed, studioCost } from "../studio-rules";
 import { clipboardFiles, useInputImages } from "../use-input-images";
@@ -40,6 +42,9 @@ export function StudioPage() {
   const seed = parseSeed(seedText);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [lightboxIndex, setLightboxIndex] = useState<number | null>(null);
+  // A result opened in the picture editor (offered only when the image service can edit).
+  const [editing, setEditing] = useState<EditTarget | null>(null);
+  const canEdit = useEditKinds().length > 0;
   const end = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLDivElement>(null);
   const [focusSignal, setFocusSignal] = useState(0);
@@ -248,6 +253,7 @@ export function StudioPage() {
               retrying={sending}
               onUsePrompt={takePrompt}
               onUseSeed={takeSeed}
+              onEdit={canEdit ? (item) => setEditing({ id: item.id }) : undefined}
             />
             <div ref={end} />
           </section>
@@ -291,6 +297,7 @@ export function StudioPage() {
         inputs={inputs}
         onAdd={addFromGallery}
       />
+      <PictureEditDialog target={editing} onClose={() => setEditing(null)} />
       {lightboxIndex !== null && lightboxItems.length > 0 ? (
         <Lightbox
           items={lightboxItems}
