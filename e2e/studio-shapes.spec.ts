@@ -83,6 +83,14 @@ test("choose 9:16 and a seed, see an upright result, and repeat it with the same
   await shootAll(page, "studio-shapes-result");
   await expectNoSeriousAxeViolationsInBothThemes(page, "Studio with a 9:16 result");
 
+  // Edit on a result opens the picture editor on that picture (the offline painter can edit).
+  await results.getByRole("button", { name: "Edit result 1" }).click();
+  const editor = page.getByRole("dialog", { name: "Edit picture" });
+  await expect(editor.getByRole("button", { name: /^Repaint/ })).toBeVisible({ timeout: 30_000 });
+  await shootAll(page, "studio-edit-result");
+  await page.keyboard.press("Escape");
+  await expect(editor).toBeHidden();
+
   // "Use this seed": the seed, shape and prompt come back; the same prompt repeats the picture exactly.
   await page.getByTestId("shape-1:1").click();
   await page.getByRole("textbox", { name: "Seed" }).fill("");
