@@ -3,6 +3,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../../i18n/i18n";
+import { ADMIN_LISTED_PLAYER } from "../../../test/admin-fixtures";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { AdminConsole } from "./admin-console";
@@ -24,27 +25,7 @@ const usage = (group_by: string) => ({
           { key: "2026-01-11", label: "2026-01-11", credits: 0, uses: 0, by_kind: kinds(0) },
         ],
 });
-const user = {
-  id: "11111111-1111-4111-8111-111111111111",
-  email: "mara@example.com",
-  username: "mara",
-  role: "player",
-  verified: true,
-  disabled: false,
-  created_at: "2026-01-01T00:00:00.000Z",
-  balance: 15,
-  unlimited: false,
-  storage_used_bytes: 0,
-  storage_limit_bytes: null,
-  stories: 2,
-  sessions: 1,
-  last_seen_at: null,
-  daily_cap: null,
-  monthly_cap: null,
-  spent_today: 0,
-  spent_this_month: 0,
-  capped: null,
-};
+const user = ADMIN_LISTED_PLAYER;
 
 function renderConsole() {
   render(

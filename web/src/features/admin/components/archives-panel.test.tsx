@@ -4,6 +4,7 @@
 // once confirmed; and a deletion from Users that the worker finishes (202) says where its archive will be.
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ADMIN_LISTED_PLAYER } from "../../../test/admin-fixtures";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
 import { AdminConsole } from "./admin-console";
@@ -116,27 +117,7 @@ describe("Archives of deleted accounts", () => {
   });
 
   it("says a deletion the worker finishes is under way, and where its archive will be", async () => {
-    const user = {
-      id: "11111111-1111-4111-8111-111111111111",
-      email: "mara@example.com",
-      username: "mara",
-      role: "player",
-      verified: true,
-      disabled: false,
-      created_at: "2026-01-01T00:00:00.000Z",
-      balance: 15,
-      unlimited: false,
-      storage_used_bytes: 0,
-      storage_limit_bytes: null,
-      stories: 2,
-      sessions: 1,
-      last_seen_at: null,
-      daily_cap: null,
-      monthly_cap: null,
-      spent_today: 0,
-      spent_this_month: 0,
-      capped: null,
-    };
+    const user = ADMIN_LISTED_PLAYER;
     mockFetch(({ path, method }) => {
       if (path === "/api/admin/users" || path.startsWith("/api/admin/users?"))
         return json({ users: [user], next_cursor: null });
