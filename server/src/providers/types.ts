@@ -95,12 +95,21 @@ export interface TextProvider {
 /** Bytes plus their type: references going in, results coming out. Vendor URLs are always downloaded. */
 export type MediaFile = { data: Buffer; mimeType: string };
 
+/**
+ * What a reference is for (decision 0161): `content` (the default) is what the picture shows, `style` how it
+ * looks (palette, light, medium), `character` who is in it (a Story Card's views and outfits).
+ */
+export type ReferenceRole = "content" | "style" | "character";
+
+/** A reference picture and its role; absent: content. */
+export type ReferenceImage = MediaFile & { role?: ReferenceRole };
+
 export type ImageRequest = {
   prompt: string;
   /** 1..4 images per call. */
   count: number;
-  /** 0..10 reference images that the results should stay consistent with. */
-  references: MediaFile[];
+  /** 0..10 reference images that the results should stay consistent with, each with its role (decision 0161). */
+  references: ReferenceImage[];
   /** The pictures' shape (a story's scenes, a Studio batch); absent: 4:3. 2K on the long side (decision 0149). */
   aspectRatio?: ImageAspectRatio;
   /**

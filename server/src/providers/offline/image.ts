@@ -6,10 +6,12 @@
 // repeats alone with its own seed. Reference images steer the picture without appearing
 // in it: their dominant colours recolour the palette and their light decides which side the scene's light
 // is on (`referenceStyle`), so a selected character's red cloak makes a redder scene, not a pasted photo.
+// By role (decision 0161): style references pull the palette harder and leave the light alone; a character
+// reference puts the figure in the scene, in the character's colour, on its picture's side.
 import sharp from "sharp";
 import type { ImageAspectRatio, ImageProvider, ImageRequest, MediaFile } from "../types";
 import { editOffline } from "./image-edit";
-import { type ReferenceStyle, referenceStyle } from "./references";
+import { type ReferenceRoles, referenceRoles } from "./references";
 import { SCENE_HEIGHT, SCENE_WIDTH } from "./scene-canvas";
 import { paintScene } from "./scene-svg";
 import { detectTheme, paletteFor, recolourPalette } from "./scene-theme";
@@ -17,6 +19,8 @@ import { createRng, hashString } from "./seeded";
 
 /** How strongly references pull the palette toward their dominant colours. */
 const REFERENCE_PULL = 0.6;
+/** Style references (decision 0161) pull harder: how the picture looks is what they are for. */
+const STYLE_PULL = 0.85;
 /** Golden-ratio step: neighbouring seeds of one prompt land far apart. */
 const VARIANT_STEP = 0x9e3779b9;
 
@@ -33,7 +37,7 @@ export const OFFLINE_SHAPES: Record<ImageAspectRatio, { width: number; height: n
 async function paint(
   prompt: string,
   seed: number,
-  style: ReferenceStyle | null,
+  roles: ReferenceRoles,
   scale: number,
   aspectRatio: ImageAspectRatio,
 ): Promise<Buffer> {
@@ -42,8 +46,10 @@ async function paint(
   const theme = detectTheme(prompt, createRng(world));
   const rng = createRng((world + Math.imul(seed, VARIANT_STEP)) >>> 0);
   let palette = paletteFor(theme, rng);
+  const style = roles.content;
   if (style) palette = recolourPalette(palette, style.dominant, REFERENCE_PULL);
-  const { svg, subjectX } = paintScene(theme, palette, rng, style?.focusX);
+  if (roles.style) palette = recolourPalette(palette, roles.style, STYLE_PULL);
+  const { svg, subjectX } = paintScene(theme, palette, rng, style?.focusX, roles.character ?? undefined);
   const shape = OFFLINE_SHAPES[aspectRatio];
   // The SVG is 2048x1536 at 72 dpi; the density rasterises it as large as the shape needs to be covered (a
   // taller shape paints it larger), and a lower scale smaller (and faster).
@@ -89,7 +95,7 @@ export function createOfflineImageProvider(options: { scale?: number | undefined
       request.signal?.throwIfAborted();
       // The contract allows 1..4; anything else is clamped rather than trusted.
       const count = Number.isFinite(request.count) ? Math.max(1, Math.min(4, Math.floor(request.count))) : 1;
-      const style = await referenceStyle(request.references);
+      const roles = await referenceRoles(request.references);
       const images: MediaFile[] = [];
       // One at a time: sharp already uses every core for each render, and the caller can abort in between.
       // Without a seed the pictures are the prompt's seeds 0, 1, ... (what the painter made before seeds).
@@ -98,7 +104,7 @@ export function createOfflineImageProvider(options: { scale?: number | undefined
         request.signal?.throwIfAborted();
         const seed = (first + index) >>> 0;
         images.push({
-          data: await paint(request.prompt, seed, style, scale, request.aspectRatio ?? "4:3"),
+          data: await paint(request.prompt, seed, roles, scale, request.aspectRatio ?? "4:3"),
           mimeType: "image/png",
         });
       }

@@ -1,8 +1,11 @@
 // Turns the reference images a user selected into what the offline painter takes from them: their
 // dominant colours (which recolour the scene's palette) and where their weight sits (which side the
 // scene's light and focal point go). The picture never contains the reference itself: no inset, no wash.
+// Each reference counts by its role (decision 0161): content references as just said; style references only
+// tint the palette, and more strongly; a character reference puts the figure in the scene, in the character's
+// own colour, on the side where the character's picture has its weight.
 import sharp from "sharp";
-import type { MediaFile } from "../types";
+import type { ReferenceImage } from "../types";
 import { type Rgb, toHex } from "./colour";
 
 export type ReferenceStyle = {
@@ -10,6 +13,16 @@ export type ReferenceStyle = {
   dominant: string[];
   /** Where the references' light and colour sit, left (0) to right (1): the scene puts its light there. */
   focusX: number;
+};
+
+/** What the offline painter takes from each role; every part is null when no reference of that role is readable. */
+export type ReferenceRoles = {
+  /** The content references: palette and light, as always. */
+  content: ReferenceStyle | null;
+  /** The style references' colours, the most prominent first: a stronger pull on the palette, no light. */
+  style: string[] | null;
+  /** The characters: the figure's colour (#rrggbb) and where it stands, left (0) to right (1). */
+  character: { ink: string; x: number } | null;
 };
 
 /** Each reference is read at this size: plenty for colour statistics, and quick even for large JPEGs. */
@@ -99,8 +112,7 @@ function focusOf(samples: readonly Sample[]): number {
   return total > 0 ? moment / total : 0.5;
 }
 
-/** Unreadable references are skipped rather than failing the whole picture; null when none is readable. */
-export async function referenceStyle(references: readonly MediaFile[]): Promise<ReferenceStyle | null> {
+async function samplesOf(references: readonly ReferenceImage[]): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (const file of references.slice(0, 10)) {
     try {
@@ -109,6 +121,25 @@ export async function referenceStyle(references: readonly MediaFile[]): Promise<
       // Not an image sharp can read: leave it out.
     }
   }
+  return samples;
+}
+
+/** Unreadable references are skipped rather than failing the whole picture; null when none is readable. */
+export async function referenceStyle(references: readonly ReferenceImage[]): Promise<ReferenceStyle | null> {
+  const samples = await samplesOf(references);
   if (samples.length === 0) return null;
   return { dominant: dominantOf(samples, 4), focusX: focusOf(samples) };
+}
+
+/** The references by role (absent role: content), each part read as the painter uses it. */
+export async function referenceRoles(references: readonly ReferenceImage[]): Promise<ReferenceRoles> {
+  const of = (role: string) => references.filter((file) => (file.role ?? "content") === role);
+  const style = await samplesOf(of("style"));
+  const characters = await samplesOf(of("character"));
+  const ink = characters.length ? dominantOf(characters, 1)[0] : undefined;
+  return {
+    content: await referenceStyle(of("content")),
+    style: style.length ? dominantOf(style, 4) : null,
+    character: ink ? { ink, x: focusOf(characters) } : null,
+  };
 }

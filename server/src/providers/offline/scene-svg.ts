@@ -365,6 +365,8 @@ export function paintScene(
   palette: Palette,
   rng: Rng,
   focusX?: number,
+  /** A character reference (decision 0161): the figure stands in every scene, in its colour, at x (0..1). */
+  character?: { ink: string; x: number },
 ): { svg: string; subjectX: number } {
   let counter = 0;
   const canvas: Canvas = { defs: [], body: [], id: (prefix) => `${prefix}${counter++}` };
@@ -388,11 +390,18 @@ export function paintScene(
   glow(canvas, sun.x, sun.y, 900, palette.light, theme.time === "night" ? 0.08 : 0.18);
   const near = layers.near;
   canvas.body.push(`<path d="${ridgePath(near.ridge, H)}" fill="${near.fill}"/>`);
-  if (theme.figure) {
+  if (theme.figure && !character) {
     const fx = (landmarkX > W / 2 ? rng.range(0.14, 0.3) : rng.range(0.7, 0.86)) * W;
     const fill = near.ink;
     canvas.body.push(
       `<g transform="translate(${n(fx)},${n(near.ridge.yAt(fx) + 8)}) scale(${n(rng.range(0.85, 1.05))})">${traveler(fill)}</g>`,
+    );
+  }
+  if (character) {
+    // Larger than a passing traveler: the character is who the picture is of.
+    const fx = (0.15 + 0.7 * Math.max(0, Math.min(1, character.x))) * W;
+    canvas.body.push(
+      `<g transform="translate(${n(fx)},${n(near.ridge.yAt(fx) + 8)}) scale(2.2)">${traveler(character.ink)}</g>`,
     );
   }
   paintWeather(canvas, theme, palette, rng);
@@ -404,6 +413,12 @@ export function paintScene(
   canvas.body.push(`<rect width="${W}" height="${H}" fill="url(#${vignette})"/>`);
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${canvas.defs.join("")}</defs>${canvas.body.join("")}</svg>`;
-  const subject = theme.landmark ? landmarkX : theme.flyer ? flyerX : sun.x;
+  const subject = character
+    ? (0.15 + 0.7 * Math.max(0, Math.min(1, character.x))) * W
+    : theme.landmark
+      ? landmarkX
+      : theme.flyer
+        ? flyerX
+        : sun.x;
   return { svg, subjectX: Math.max(0, Math.min(1, subject / W)) };
 }
