@@ -20,7 +20,11 @@ async function redOnLeft(): Promise<Buffer> {
 }
 
 async function paintWith(role: ReferenceRole | undefined): Promise<Buffer> {
-  const reference: ReferenceImage = { data: await redOnLeft(), mimeType: "image/png", ...(role ? { role } : {}) };
+  const reference: ReferenceImage = {
+    data: await redOnLeft(),
+    mimeType: "image/png",
+    ...(role ? { role } : {}),
+  };
   const [picture] = await provider.generate({ prompt: PROMPT, count: 1, seed: 3, references: [reference] });
   return picture!.data;
 }
