@@ -6,6 +6,9 @@
 //
 // Each picture is one flat colour made from its seed, so a test can tell which seed painted what; img2img
 // paints every pixel (A1111 returns the whole picture) and upscaling resizes by `upscaling_resize`.
+// GET /sdapi/v1/scripts lists the scripts installed (`behaviour.scripts`, none by default, as a stock install);
+// `alwayson_scripts` naming one that is not installed is refused with A1111's 422, and ControlNet's units are
+// checked as the extension checks them (a decodable image, a known module, at most its max units).
 import sharp from "sharp";
 import {
   type ErrorShape,
@@ -23,8 +26,22 @@ export type A1111Fake = FakeServer & {
   behaviour: {
     /** Put a grid in front of a batch's pictures (A1111 does unless told not to save one). */
     gridFirst: boolean;
+    /** The always-on scripts installed, by name ("controlnet" for the ControlNet extension). */
+    scripts: string[];
   };
 };
+
+/** ControlNet's reference preprocessors (they need no model) and a few others it lists. */
+const controlNetModules = [
+  "none",
+  "reference_only",
+  "reference_adain",
+  "reference_adain+attn",
+  "canny",
+  "depth",
+];
+/** ControlNet's default "Multi ControlNet: max models amount". */
+const controlNetMaxUnits = 3;
 
 /** The samplers and upscalers a stock A1111 lists (GET /sdapi/v1/samplers, /sdapi/v1/upscalers). */
 const samplers = ["Euler a", "Euler", "DPM++ 2M", "DPM++ SDE", "DDIM", "UniPC"];
@@ -87,7 +104,34 @@ async function decodes(base64: unknown): Promise<boolean> {
 
 export async function startA1111Fake(options: { apiKey?: string } = {}): Promise<A1111Fake> {
   const apiKey = options.apiKey;
-  const behaviour: A1111Fake["behaviour"] = { gridFirst: false };
+  const behaviour: A1111Fake["behaviour"] = { gridFirst: false, scripts: [] };
+
+  /** A1111's check of `alwayson_scripts`, and ControlNet's of its units; null when they are fine. */
+  async function scriptsProblem(body: Record<string, unknown>): Promise<FakeReply | null> {
+    const scripts = record(body.alwayson_scripts);
+    for (const [name, value] of Object.entries(scripts)) {
+      if (!behaviour.scripts.includes(name.toLowerCase())) {
+        return a1111Error(422, "HTTPException", `always on script ${name} not found`);
+      }
+      if (name.toLowerCase() !== "controlnet") continue;
+      const args = record(value).args;
+      if (!Array.isArray(args)) return unprocessable("alwayson_scripts", "args must be a list");
+      if (args.length > controlNetMaxUnits) {
+        return a1111Error(
+          500,
+          "ValueError",
+          `Too many ControlNet units: ${args.length} > ${controlNetMaxUnits}`,
+        );
+      }
+      for (const unit of args.map(record)) {
+        if (!(await decodes(unit.image))) return a1111Error(500, "HTTPException", "Invalid encoded image");
+        if (!controlNetModules.includes(String(unit.module))) {
+          return a1111Error(500, "ValueError", `Unrecognized preprocessor: ${String(unit.module)}`);
+        }
+      }
+    }
+    return null;
+  }
 
   async function paint(body: Record<string, unknown>, img2img: boolean): Promise<FakeReply> {
     const width = Number(body.width ?? 512);
@@ -111,6 +155,8 @@ export async function startA1111Fake(options: { apiKey?: string } = {}): Promise
         if (!(await decodes(image))) return a1111Error(500, "HTTPException", "Invalid encoded image");
       }
     }
+    const scripts = await scriptsProblem(body);
+    if (scripts) return scripts;
     const count = Number(body.batch_size ?? 1) * Number(body.n_iter ?? 1);
     const asked = Number(body.seed ?? -1);
     const seed = asked === -1 ? Math.floor(Math.random() * 2 ** 32) : asked;
@@ -173,6 +219,9 @@ export async function startA1111Fake(options: { apiKey?: string } = {}): Promise
           headers: { "www-authenticate": "Basic" },
         };
       }
+    }
+    if (request.method === "GET" && request.path === "/sdapi/v1/scripts") {
+      return { kind: "json", status: 200, body: { txt2img: behaviour.scripts, img2img: behaviour.scripts } };
     }
     if (request.method !== "POST")
       return { kind: "json", status: 405, body: { detail: "Method Not Allowed" } };

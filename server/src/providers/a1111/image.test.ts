@@ -37,6 +37,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.reset();
   fake.behaviour.gridFirst = false;
+  fake.behaviour.scripts = [];
 });
 
 type Body = Record<string, unknown>;
@@ -135,13 +136,68 @@ describe("AUTOMATIC1111 pictures", () => {
     const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
     const pictures = await images.generate({ prompt: "the knight again", count: 2, references, seed: 3 });
     expect(pictures).toHaveLength(2);
-    expect(fake.requests[0]?.path).toBe("/sdapi/v1/img2img");
-    const sent = body();
+    // A stock install (no ControlNet): the second reference cannot be sent.
+    const painted = fake.requests.filter((request) => request.method === "POST");
+    expect(painted.map((request) => request.path)).toEqual(["/sdapi/v1/img2img"]);
+    const sent = painted[0]!.json as Body;
     expect(sent.init_images).toHaveLength(1);
+    expect(sent.alwayson_scripts).toBeUndefined();
     const init = Buffer.from((sent.init_images as string[])[0]!, "base64");
     expect(await size(init)).toEqual({ width: 1152, height: 864 });
     expect(await pixel(init, 500, 400)).toEqual({ r: 255, g: 0, b: 0 });
     expect(sent).toMatchObject({ denoising_strength: 0.7, batch_size: 2, seed: 3 });
+  });
+
+  it("sends every other reference as a ControlNet unit of its role when the server has ControlNet (decision 0161)", async () => {
+    fake.behaviour.scripts = ["controlnet"];
+    const withControlNet = provider();
+    const references = [
+      { ...(await sampleReference("#ff0000")), role: "style" as const },
+      await sampleReference("#00ff00"),
+      { ...(await sampleReference("#0000ff")), role: "character" as const },
+      { ...(await sampleReference("#ffff00")), role: "character" as const },
+    ];
+    const pictures = await withControlNet.generate({ prompt: "the knight", count: 1, references, seed: 5 });
+    expect(pictures).toHaveLength(1);
+    expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "GET /sdapi/v1/scripts",
+      "POST /sdapi/v1/img2img",
+    ]);
+    const sent = body(1);
+    // The content reference (green) starts the picture; the style and both characters steer it.
+    const init = Buffer.from((sent.init_images as string[])[0]!, "base64");
+    expect(await pixel(init, 10, 10)).toEqual({ r: 0, g: 255, b: 0 });
+    const units = (sent.alwayson_scripts as { controlnet: { args: Body[] } }).controlnet.args;
+    expect(units.map((unit) => unit.module)).toEqual([
+      "reference_adain",
+      "reference_adain+attn",
+      "reference_adain+attn",
+    ]);
+    const colours = await Promise.all(
+      units.map((unit) => pixel(Buffer.from(unit.image as string, "base64"), 10, 10)),
+    );
+    expect(colours).toEqual([
+      { r: 255, g: 0, b: 0 },
+      { r: 0, g: 0, b: 255 },
+      { r: 255, g: 255, b: 0 },
+    ]);
+    // Asked once: the next picture goes straight to painting.
+    await withControlNet.generate({ prompt: "again", count: 1, references, seed: 6 });
+    expect(fake.requests.filter((request) => request.method === "GET")).toHaveLength(1);
+  });
+
+  it("paints from style and character references alone with txt2img and ControlNet, no starting picture", async () => {
+    fake.behaviour.scripts = ["controlnet"];
+    const references = [
+      { ...(await sampleReference("#ff0000")), role: "style" as const },
+      { ...(await sampleReference("#0000ff")), role: "character" as const },
+    ];
+    await provider().generate({ prompt: "the knight", count: 1, references, seed: 5 });
+    const painting = fake.requests.find((request) => request.method === "POST")!;
+    expect(painting.path).toBe("/sdapi/v1/txt2img");
+    const units = ((painting.json as Body).alwayson_scripts as { controlnet: { args: Body[] } }).controlnet
+      .args;
+    expect(units.map((unit) => unit.module)).toEqual(["reference_adain", "reference_adain+attn"]);
   });
 
   it("inpaints only the brushed region: it sends the mask, and every other pixel stays as it was", async () => {

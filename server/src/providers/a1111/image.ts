@@ -3,6 +3,9 @@
 // A1111 makes with seed, seed + 1, ...), /sdapi/v1/img2img for a first reference, a variation, an inpaint and
 // an outpaint (the region prepared by gpu/canvas.ts, with a black-and-white mask), and
 // /sdapi/v1/extra-single-image to upscale x2. Every answer carries its pictures inline as base64.
+// References (decision 0161): the first content reference is the starting picture; when the server has the
+// ControlNet extension (GET /sdapi/v1/scripts lists "controlnet"), every other reference goes as a ControlNet
+// unit through `alwayson_scripts`, with the reference preprocessor of its role, which needs no model file.
 import { z } from "zod";
 import {
   defaultGpuSize,
@@ -21,7 +24,14 @@ import {
   varyJob,
 } from "../gpu/canvas";
 import { inlineImage, malformedError, parseAnswer, requestJson, type VendorContext } from "../http";
-import type { ImageEditRequest, ImageProvider, ImageRequest, MediaFile } from "../types";
+import type {
+  ImageEditRequest,
+  ImageProvider,
+  ImageRequest,
+  MediaFile,
+  ReferenceImage,
+  ReferenceRole,
+} from "../types";
 
 export type A1111Settings = Omit<VendorContext, "vendor" | "authorization"> & {
   /** A checkpoint to switch the server to (IMAGE_MODEL); absent: whatever it has loaded. */
@@ -51,6 +61,41 @@ const picturesSchema = z.object({
 });
 
 const upscaledSchema = z.object({ image: z.string().min(1) });
+
+/** GET /sdapi/v1/scripts: the names of the scripts (selectable and always-on) each tab has. */
+const scriptsSchema = z.object({
+  txt2img: z.array(z.string()).nullish(),
+  img2img: z.array(z.string()).nullish(),
+});
+
+/** ControlNet's default "Multi ControlNet: max models amount": more units than this are not run. */
+export const MAX_CONTROLNET_UNITS = 3;
+
+/**
+ * ControlNet's reference preprocessors, which steer by the picture itself with no model file: the whole
+ * picture for content, its colours and light (AdaIN) for style, both for a character (decision 0161).
+ */
+export const CONTROLNET_REFERENCE_MODULES: Record<ReferenceRole, string> = {
+  content: "reference_only",
+  style: "reference_adain",
+  character: "reference_adain+attn",
+};
+
+/**
+ * Which reference starts the picture (img2img) and which go as ControlNet units: the first content reference
+ * starts it; without ControlNet, the first reference of any role does, as before roles, and the rest stay out.
+ */
+export function planReferences(
+  references: readonly ReferenceImage[],
+  controlNet: boolean,
+): { init: ReferenceImage | undefined; units: ReferenceImage[] } {
+  const content = references.find((reference) => (reference.role ?? "content") === "content");
+  if (!controlNet) return { init: content ?? references[0], units: [] };
+  return {
+    init: content,
+    units: references.filter((reference) => reference !== content).slice(0, MAX_CONTROLNET_UNITS),
+  };
+}
 
 /** Where the batch's own pictures start in `images`: A1111 puts a grid first when it made one. */
 function firstPictureIndex(info: string | null | undefined): number {
@@ -117,6 +162,24 @@ export function createA1111ImageProvider(settings: A1111Settings): ImageProvider
     return pictures.map((picture) => inlineImage(fromBase64(picture), ctx));
   }
 
+  // Whether the server has ControlNet, asked once; a failed question is asked again next time.
+  let controlNet: Promise<boolean> | undefined;
+  function hasControlNet(signal: AbortSignal | undefined): Promise<boolean> {
+    controlNet ??= requestJson(ctx, { method: "GET", path: "/sdapi/v1/scripts", signal }).then(
+      (answer) => {
+        const scripts = scriptsSchema.safeParse(answer);
+        return (
+          scripts.success && (scripts.data.txt2img ?? []).some((name) => name.toLowerCase() === "controlnet")
+        );
+      },
+      () => {
+        controlNet = undefined;
+        return false;
+      },
+    );
+    return controlNet;
+  }
+
   async function editRegion(request: ImageEditRequest, job: PaintJob, strength: number): Promise<MediaFile> {
     const body = {
       ...paintBody(request.prompt, request.seed, job.size, 1),
@@ -147,15 +210,38 @@ export function createA1111ImageProvider(settings: A1111Settings): ImageProvider
     async generate(request: ImageRequest) {
       const size = request.aspectRatio ? gpuSizes[request.aspectRatio] : defaultGpuSize;
       const body = paintBody(request.prompt, request.seed, size, request.count);
-      const [reference] = request.references;
-      // A1111 starts from one picture: the first reference, cut to the shape; the rest are not sent.
-      if (!reference) return paint("/sdapi/v1/txt2img", body, request.count, request.signal);
-      const init = await referenceAt(reference.data, size);
+      const { init, units } = planReferences(
+        request.references,
+        request.references.length > 1 && (await hasControlNet(request.signal)),
+      );
+      const controlnet = units.length
+        ? {
+            alwayson_scripts: {
+              controlnet: {
+                args: await Promise.all(
+                  units.map(async (unit) => ({
+                    enabled: true,
+                    image: (await referenceAt(unit.data, size)).toString("base64"),
+                    module: CONTROLNET_REFERENCE_MODULES[unit.role ?? "content"],
+                    model: "None",
+                    weight: 1,
+                    resize_mode: "Crop and Resize",
+                    control_mode: "Balanced",
+                    pixel_perfect: true,
+                  })),
+                ),
+              },
+            },
+          }
+        : {};
+      if (!init) return paint("/sdapi/v1/txt2img", { ...body, ...controlnet }, request.count, request.signal);
+      const start = await referenceAt(init.data, size);
       return paint(
         "/sdapi/v1/img2img",
         {
           ...body,
-          init_images: [init.toString("base64")],
+          ...controlnet,
+          init_images: [start.toString("base64")],
           denoising_strength: REFERENCE_STRENGTH,
           resize_mode: 0,
         },
