@@ -46,6 +46,8 @@ export type ComfyUIFake = FakeServer & {
   }[];
   /** Pictures uploaded to the input folder, by name. */
   uploads: Map<string, Buffer>;
+  /** The pictures VAEEncode nodes encoded, in the order run: what an image-to-image started from. */
+  encoded: Buffer[];
   /** Prompt ids taken off the queue through POST /queue. */
   deleted: string[];
   /** The model files the server has, by folder. */
@@ -146,6 +148,7 @@ const NODE_TYPES: Record<string, { required: string[]; output?: boolean }> = {
   UpscaleModelLoader: { required: ["model_name"] },
   ImageUpscaleWithModel: { required: ["upscale_model", "image"] },
   ImageScale: { required: ["image", "upscale_method", "width", "height", "crop"] },
+  ImageBlend: { required: ["image1", "image2", "blend_factor", "blend_mode"] },
   WanImageToVideo: { required: ["positive", "negative", "vae", "width", "height", "length", "batch_size"] },
   ModelSamplingSD3: { required: ["model", "shift"] },
   CreateVideo: { required: ["images", "fps"] },
@@ -153,6 +156,40 @@ const NODE_TYPES: Record<string, { required: string[]; output?: boolean }> = {
   PreviewImage: { required: ["images"], output: true },
   SaveVideo: { required: ["video", "filename_prefix", "format", "codec"], output: true },
 };
+
+/** ComfyUI's ImageBlend blend modes, per channel on 0..1 values (comfy_extras/nodes_post_processing.py). */
+const BLEND_MODES: Record<string, (a: number, b: number) => number> = {
+  normal: (_a, b) => b,
+  multiply: (a, b) => a * b,
+  screen: (a, b) => 1 - (1 - a) * (1 - b),
+  overlay: (a, b) => (a <= 0.5 ? 2 * a * b : 1 - 2 * (1 - a) * (1 - b)),
+  soft_light: (a, b) => {
+    const g = a <= 0.25 ? ((16 * a - 12) * a + 4) * a : Math.sqrt(a);
+    return b <= 0.5 ? a - (1 - 2 * b) * a * (1 - a) : a + (2 * b - 1) * (g - a);
+  },
+  difference: (a, b) => a - b,
+};
+
+/** ImageBlend: image2 scaled to image1's size (centre crop), blended by mode, mixed in by the factor. */
+async function blendImages(
+  image1: { png: Buffer; width: number; height: number },
+  image2: { png: Buffer },
+  factor: number,
+  mode: (a: number, b: number) => number,
+): Promise<Buffer> {
+  const { width, height } = image1;
+  const a = await sharp(image1.png).removeAlpha().raw().toBuffer();
+  const b = await sharp(image2.png).resize(width, height, { fit: "cover" }).removeAlpha().raw().toBuffer();
+  const out = Buffer.alloc(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]! / 255;
+    const mixed = x * (1 - factor) + mode(x, b[i]! / 255) * factor;
+    out[i] = Math.round(Math.max(0, Math.min(1, mixed)) * 255);
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
 
 const solid = (width: number, height: number, colour: { r: number; g: number; b: number }) =>
   sharp({ create: { width, height, channels: 3, background: colour } })
@@ -186,6 +223,7 @@ export async function startComfyUIFake(options: { apiKey?: string } = {}): Promi
   };
   const prompts: ComfyUIFake["prompts"] = [];
   const uploads = new Map<string, Buffer>();
+  const encoded: Buffer[] = [];
   const deleted: string[] = [];
   const stored = new Map<string, Stored>();
   const files = new Map<string, { body: Buffer; contentType: string }>();
@@ -325,6 +363,7 @@ export async function startComfyUIFake(options: { apiKey?: string } = {}): Promi
         }
         case "VAEEncode": {
           const pixels = (await get("pixels")) as Extract<Value, { kind: "image" }>;
+          encoded.push(pixels.png);
           out = [{ kind: "latent", width: pixels.width, height: pixels.height }];
           break;
         }
@@ -389,6 +428,24 @@ export async function startComfyUIFake(options: { apiKey?: string } = {}): Promi
           const height = number(id, node, "height", node.inputs.height);
           const png = await sharp(image.png).resize(width, height, { fit: "fill" }).png().toBuffer();
           out = [{ kind: "image", png, width, height }];
+          break;
+        }
+        case "ImageBlend": {
+          const image1 = (await get("image1")) as Extract<Value, { kind: "image" }>;
+          const image2 = (await get("image2")) as Extract<Value, { kind: "image" }>;
+          const factor = number(id, node, "blend_factor", node.inputs.blend_factor);
+          const mode = inList(id, node, "blend_mode", node.inputs.blend_mode, Object.keys(BLEND_MODES));
+          if (factor < 0 || factor > 1) {
+            throw new Invalid(
+              id,
+              node.class_type,
+              "value_bigger_than_max",
+              "Value bigger than max",
+              `${factor}`,
+            );
+          }
+          const png = await blendImages(image1, image2, factor, BLEND_MODES[mode]!);
+          out = [{ kind: "image", png, width: image1.width, height: image1.height }];
           break;
         }
         case "CreateVideo": {
@@ -609,11 +666,13 @@ export async function startComfyUIFake(options: { apiKey?: string } = {}): Promi
     behaviour,
     prompts,
     uploads,
+    encoded,
     deleted,
     models,
     reset: () => {
       reset();
       prompts.length = 0;
+      encoded.length = 0;
       deleted.length = 0;
     },
   });

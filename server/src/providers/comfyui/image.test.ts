@@ -106,15 +106,57 @@ describe("ComfyUI pictures", () => {
     expect(fake.deleted).toEqual([fake.prompts[2]!.id]);
   });
 
-  it("starts from the first reference, uploaded and cut to the shape, through the image-to-image workflow", async () => {
-    const references = [await sampleReference("#ff0000"), await sampleReference("#00ff00")];
+  it("starts from the first content reference and loads every other one into the workflow by its role (decision 0161)", async () => {
+    fake.uploads.clear();
+    const references = [
+      { ...(await sampleReference("#0000ff")), role: "style" as const },
+      await sampleReference("#ff0000"),
+      { ...(await sampleReference("#00ff00")), role: "character" as const },
+      { ...(await sampleReference("#ffffff")), role: "character" as const },
+    ];
     await images.generate({ prompt: "the knight again", count: 1, references, seed: 2 });
-    expect(fake.uploads.size).toBe(1);
-    const [name, uploaded] = [...fake.uploads.entries()][0]!;
-    expect(await size(uploaded)).toEqual({ width: 1152, height: 864 });
-    expect(await pixel(uploaded, 600, 400)).toEqual({ r: 255, g: 0, b: 0 });
-    expect(nodeOf(0, "LoadImage")).toEqual({ image: name });
+    // All four pictures went up, each cut to the shape.
+    expect(fake.uploads.size).toBe(4);
+    const uploaded = [...fake.uploads.entries()];
+    for (const [, png] of uploaded) expect(await size(png)).toEqual({ width: 1152, height: 864 });
+    const colourOf = async (name: unknown) => pixel(fake.uploads.get(name as string)!, 600, 400);
+    const workflow = fake.prompts[0]!.workflow;
+    const loads = Object.values(workflow).filter((node) => node.class_type === "LoadImage");
+    // The red (content) reference is the starting picture; the style and both characters are loaded beside it.
+    expect(await Promise.all(loads.map((node) => colourOf(node.inputs.image)))).toEqual([
+      { r: 255, g: 0, b: 0 },
+      { r: 0, g: 0, b: 255 },
+      { r: 0, g: 255, b: 0 },
+      { r: 255, g: 255, b: 255 },
+    ]);
+    const blends = Object.values(workflow).filter((node) => node.class_type === "ImageBlend");
+    expect(blends.map((node) => [node.inputs.blend_mode, node.inputs.blend_factor])).toEqual([
+      ["soft_light", 0.6],
+      ["normal", 0.4],
+      ["normal", 0.4],
+    ]);
     expect(nodeOf(0, "KSampler")).toMatchObject({ denoise: 0.7, seed: 2 });
+    // What the sampler started from is the mix: no longer the plain red of the first picture.
+    expect(fake.encoded).toHaveLength(1);
+    const started = await pixel(fake.encoded[0]!, 600, 400);
+    expect(started).not.toEqual({ r: 255, g: 0, b: 0 });
+    expect(started.g).toBeGreaterThan(60);
+  });
+
+  it("starts from the one reference alone when there is only one", async () => {
+    fake.uploads.clear();
+    await images.generate({
+      prompt: "the knight",
+      count: 1,
+      references: [await sampleReference("#ff0000")],
+      seed: 2,
+    });
+    const [name] = [...fake.uploads.keys()];
+    expect(nodeOf(0, "LoadImage")).toEqual({ image: name });
+    expect(Object.values(fake.prompts[0]!.workflow).some((node) => node.class_type === "ImageBlend")).toBe(
+      false,
+    );
+    expect(await pixel(fake.encoded[0]!, 600, 400)).toEqual({ r: 255, g: 0, b: 0 });
   });
 
   it("inpaints with the mask uploaded and wired in, and keeps every pixel outside it", async () => {

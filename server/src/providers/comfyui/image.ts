@@ -3,6 +3,9 @@
 // own seed; edits run the inpaint workflow (inpaint and outpaint, on the region gpu/canvas.ts prepares), the
 // img2img one (vary) and the upscale one. Pictures going in are uploaded first; results are read from the
 // prompt's history and fetched through /view. One request, all its prompts included, has PROVIDER_TIMEOUT_SECONDS.
+// Every reference goes in (decision 0161): the first content reference is the starting picture and each other
+// is loaded into the workflow beside it (LoadImage) and mixed into it with core ImageBlend nodes, by its role:
+// a style reference's colour and light (soft light), a character or content reference laid over it.
 import { randomInt } from "node:crypto";
 import sharp from "sharp";
 import {
@@ -20,7 +23,7 @@ import {
   VARY_STRENGTH,
   varyJob,
 } from "../gpu/canvas";
-import type { ImageEditRequest, ImageProvider, ImageRequest, MediaFile } from "../types";
+import type { ImageEditRequest, ImageProvider, ImageRequest, MediaFile, ReferenceRole } from "../types";
 import {
   type ComfyContext,
   type ComfySettings,
@@ -52,6 +55,48 @@ export const defaultComfyCheckpoint = "sd_xl_base_1.0.safetensors";
 export const defaultComfyUpscaler = "RealESRGAN_x4plus.pth";
 
 type Call = { deadlineAt: number; signal?: AbortSignal | undefined };
+
+/** How each role's picture is mixed into the starting picture (ComfyUI's ImageBlend). */
+export const REFERENCE_BLENDS: Record<ReferenceRole, { blend_mode: string; blend_factor: number }> = {
+  content: { blend_mode: "normal", blend_factor: 0.3 },
+  style: { blend_mode: "soft_light", blend_factor: 0.6 },
+  character: { blend_mode: "normal", blend_factor: 0.4 },
+};
+
+/**
+ * The workflow with the other references mixed into its starting picture: a LoadImage and an ImageBlend per
+ * reference, chained after the LoadImage that loads `image`, and whatever read that picture reads the mix. A
+ * workflow of the operator's that loads no `image` is left as it is (its other references are not sent).
+ */
+export function blendReferences(
+  workflow: ComfyWorkflow,
+  image: string,
+  others: { name: string; role: ReferenceRole }[],
+): ComfyWorkflow {
+  const start = Object.entries(workflow).find(
+    ([, node]) => node.class_type === "LoadImage" && node.inputs.image === image,
+  )?.[0];
+  if (!start || others.length === 0) return workflow;
+  const graph: ComfyWorkflow = structuredClone(workflow);
+  let last = start;
+  for (const [index, other] of others.entries()) {
+    const load = `storyverse_reference_${index + 1}`;
+    const blend = `storyverse_blend_${index + 1}`;
+    graph[load] = { class_type: "LoadImage", inputs: { image: other.name } };
+    graph[blend] = {
+      class_type: "ImageBlend",
+      inputs: { image1: [last, 0], image2: [load, 0], ...REFERENCE_BLENDS[other.role] },
+    };
+    last = blend;
+  }
+  for (const [id, node] of Object.entries(graph)) {
+    if (id.startsWith("storyverse_blend_")) continue;
+    for (const [name, value] of Object.entries(node.inputs)) {
+      if (Array.isArray(value) && value[0] === start && value[1] === 0) node.inputs[name] = [last, 0];
+    }
+  }
+  return graph;
+}
 
 export function createComfyUIImageProvider(settings: ComfyImageSettings): ImageProvider {
   const ctx: ComfyContext = comfyContext(settings);
@@ -99,11 +144,18 @@ export function createComfyUIImageProvider(settings: ComfyImageSettings): ImageP
       const call = { deadlineAt: Date.now() + ctx.timeoutMs, signal: request.signal };
       const size = request.aspectRatio ? gpuSizes[request.aspectRatio] : defaultGpuSize;
       const first = request.seed ?? randomInt(0, 2 ** 32);
-      const [reference] = request.references;
-      // ComfyUI starts from one picture: the first reference, cut to the shape; the rest are not sent.
+      // The first content reference starts the picture (else the first of any role); the rest are mixed in.
+      const content = request.references.find((reference) => (reference.role ?? "content") === "content");
+      const reference = content ?? request.references[0];
       const image = reference
         ? await uploadImage(ctx, await referenceAt(reference.data, size), call)
         : undefined;
+      const others: { name: string; role: ReferenceRole }[] = [];
+      for (const other of request.references) {
+        if (other === reference) continue;
+        const name = await uploadImage(ctx, await referenceAt(other.data, size), call);
+        others.push({ name, role: other.role ?? "content" });
+      }
       const workflow = image ? workflows.img2img : workflows.txt2img;
       // Every picture is queued at once, so the GPU goes from one to the next without waiting for us.
       const queued: string[] = [];
@@ -114,7 +166,8 @@ export function createComfyUIImageProvider(settings: ComfyImageSettings): ImageP
             ...size,
             ...(image ? { image, denoise: REFERENCE_STRENGTH } : {}),
           };
-          queued.push(await queuePrompt(ctx, fillWorkflow(workflow, values), call));
+          const filled = fillWorkflow(workflow, values);
+          queued.push(await queuePrompt(ctx, image ? blendReferences(filled, image, others) : filled, call));
         }
       } catch (error) {
         await Promise.all(queued.map((promptId) => dropFromQueue(ctx, promptId)));
