@@ -210,6 +210,22 @@ describe("loadConfig", () => {
     expect(comfy.providers.comfyuiWorkflows).toBeUndefined();
   });
 
+  it("takes Replicate's inpainting and upscale models by name or pinned version, and refuses anything else", () => {
+    const pinned = `nightmareai/real-esrgan:${"a".repeat(64)}`;
+    const replicate = loadConfig({
+      IMAGE_PROVIDER: "replicate",
+      IMAGE_API_KEY: "r8_key",
+      REPLICATE_INPAINT_MODEL: "stability-ai/stable-diffusion-inpainting",
+      REPLICATE_UPSCALE_MODEL: pinned,
+    });
+    expect(replicate.providers.replicateInpaintModel).toBe("stability-ai/stable-diffusion-inpainting");
+    expect(replicate.providers.replicateUpscaleModel).toBe(pinned);
+    expect(loadConfig({}).providers.replicateInpaintModel).toBeUndefined();
+    expect(() => loadConfig({ REPLICATE_UPSCALE_MODEL: "real-esrgan" })).toThrow(
+      /REPLICATE_UPSCALE_MODEL.*must be owner\/name or owner\/name:version/,
+    );
+  });
+
   it("reads the operator's ComfyUI workflows at start, and stops on one it cannot use, naming the file", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "storyverse-comfy-"));
     const workflow = {

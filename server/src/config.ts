@@ -115,6 +115,18 @@ const envSchema = z.object({
   IMAGE_MODEL: z.string().optional(),
   /** The upscaler an own-GPU upscale uses: an A1111 upscaler's name, a ComfyUI upscale model's file (decision 0156). */
   IMAGE_UPSCALER: z.string().trim().min(1).optional(),
+  /** Replicate's inpainting model for inpaints and extensions, "owner/name[:version]" (decision 0162). */
+  REPLICATE_INPAINT_MODEL: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]+\/[\w.-]+(:[0-9a-f]{64})?$/, "must be owner/name or owner/name:version")
+    .optional(),
+  /** Replicate's upscaler for an upscale x2, "owner/name[:version]" (decision 0162). */
+  REPLICATE_UPSCALE_MODEL: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]+\/[\w.-]+(:[0-9a-f]{64})?$/, "must be owner/name or owner/name:version")
+    .optional(),
   VIDEO_PROVIDER: z
     .enum(["offline", "byteplus", "replicate", "comfyui"], {
       error: "must be offline, byteplus, replicate or comfyui",
@@ -405,6 +417,9 @@ export type ProvidersConfig = {
   video: ProviderSettings<"offline" | "byteplus" | "replicate" | "comfyui">;
   /** The upscaler an own-GPU upscale asks for (IMAGE_UPSCALER); absent: the adapter's default. */
   imageUpscaler?: string | undefined;
+  /** Replicate's inpainting model and upscaler (REPLICATE_INPAINT_MODEL, REPLICATE_UPSCALE_MODEL); absent: defaults. */
+  replicateInpaintModel?: string | undefined;
+  replicateUpscaleModel?: string | undefined;
   /** The operator's own ComfyUI workflows (COMFYUI_WORKFLOW_DIR), read and checked at start. */
   comfyuiWorkflows?: Partial<ComfyWorkflows> | undefined;
   speech: ProviderSettings<"none" | "openai">;
@@ -569,6 +584,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         model: e.EMBEDDINGS_MODEL,
       },
       imageUpscaler: e.IMAGE_UPSCALER,
+      replicateInpaintModel: e.REPLICATE_INPAINT_MODEL,
+      replicateUpscaleModel: e.REPLICATE_UPSCALE_MODEL,
       comfyuiWorkflows: comfyuiWorkflows(e),
       timeoutMs: e.PROVIDER_TIMEOUT_SECONDS * 1000,
       offlineWordsPerSecond: e.OFFLINE_TEXT_WORDS_PER_SECOND,

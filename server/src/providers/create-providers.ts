@@ -20,7 +20,11 @@ import { createOpenAIImageProvider } from "./openai/image";
 import { createOpenAISpeechProvider } from "./openai/speech";
 import { createOpenAITextProvider } from "./openai/text";
 import { createOpenAIVoiceProvider } from "./openai/voice";
-import { createReplicateImageProvider } from "./replicate/image";
+import {
+  createReplicateImageProvider,
+  defaultReplicateInpaintModel,
+  defaultReplicateUpscaleModel,
+} from "./replicate/image";
 import { createReplicateVideoProvider } from "./replicate/video";
 import type {
   EmbeddingsProvider,
@@ -66,7 +70,13 @@ type Settings = { apiKey: string | undefined; baseUrl: string | undefined; model
 /** What every adapter shares: the time limit and where result files may be downloaded from. */
 type Shared = Pick<
   ProvidersConfig,
-  "timeoutMs" | "downloadHosts" | "offlineWordsPerSecond" | "offlineMediaScale" | "imageUpscaler"
+  | "timeoutMs"
+  | "downloadHosts"
+  | "offlineWordsPerSecond"
+  | "offlineMediaScale"
+  | "imageUpscaler"
+  | "replicateInpaintModel"
+  | "replicateUpscaleModel"
 > & { comfyuiWorkflows: ComfyWorkflows };
 
 function resolve(settings: Settings, vendor: keyof typeof defaultBaseUrls, model: string, shared: Shared) {
@@ -86,6 +96,8 @@ export function createProviders(config: ProvidersConfig): Providers {
     offlineWordsPerSecond: config.offlineWordsPerSecond,
     offlineMediaScale: config.offlineMediaScale,
     imageUpscaler: config.imageUpscaler,
+    replicateInpaintModel: config.replicateInpaintModel,
+    replicateUpscaleModel: config.replicateUpscaleModel,
     // The operator's workflows replace the shipped ones of the same kind.
     comfyuiWorkflows: { ...shippedWorkflows, ...config.comfyuiWorkflows },
   };
@@ -124,9 +136,11 @@ function createImage(settings: ProvidersConfig["image"], shared: Shared): ImageP
     case "byteplus":
       return createBytePlusImageProvider(resolve(settings, "byteplus", defaultModels.image.byteplus, shared));
     case "replicate":
-      return createReplicateImageProvider(
-        resolve(settings, "replicate", defaultModels.image.replicate, shared),
-      );
+      return createReplicateImageProvider({
+        ...resolve(settings, "replicate", defaultModels.image.replicate, shared),
+        inpaintModel: shared.replicateInpaintModel ?? defaultReplicateInpaintModel,
+        upscaleModel: shared.replicateUpscaleModel ?? defaultReplicateUpscaleModel,
+      });
     case "a1111":
       return createA1111ImageProvider({
         ...resolve(settings, "a1111", "", shared),

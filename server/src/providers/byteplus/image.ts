@@ -1,5 +1,9 @@
 // Seedream 4 pictures on ModelArk: POST /images/generations at 2K, references inline as data: URLs, result links
-// downloaded at once (they expire after 24 hours).
+// downloaded at once (they expire after 24 hours). Edits (decision 0162) are the same call with the picture as
+// its `image`: a variation (how far it goes said in the prompt, Seedream having no strength parameter) and an
+// extension (the canvas padded with a grey strip to paint, the original's pixels put back over the answer).
+// Seedream takes no mask, so it declares no inpaint; nor an upscale, which it would repaint rather than enlarge.
+import sharp from "sharp";
 import { z } from "zod";
 import {
   downloadMedia,
@@ -10,7 +14,15 @@ import {
   userMessages,
   type VendorContext,
 } from "../http";
-import { type ImageAspectRatio, type ImageProvider, ProviderError } from "../types";
+import {
+  atSize,
+  outpaintPrompt,
+  seedreamInput,
+  seedreamOutpaint,
+  seedreamSizeFor,
+  varyPrompt,
+} from "../seedream-edit";
+import { type ImageAspectRatio, type ImageProvider, type MediaFile, ProviderError } from "../types";
 import type { BytePlusSettings } from "./settings";
 
 /** Seedream 4.0 takes at most 10 reference images. */
@@ -71,33 +83,81 @@ export function createBytePlusImageProvider(settings: BytePlusSettings): ImagePr
         response_format: "url",
         watermark: false,
       };
-      const answer = await requestJson(ctx, {
-        method: "POST",
-        path: "/images/generations",
-        body,
-        signal: request.signal,
-      });
-      const items = parseAnswer(generationsSchema, answer, ctx, "images").data;
-      const urls = items.flatMap((item) => (item.url && !item.error ? [item.url] : []));
-      if (urls.length === 0) {
-        const failure = items.find((item) => item.error)?.error;
-        const reason = failure?.message ? sanitizeVendorMessage(failure.message, ctx) : "";
+      return paint(body, request.count, request.signal);
+    },
+
+    editKinds: ["outpaint", "vary"],
+
+    async edit(request) {
+      if (request.kind !== "vary" && request.kind !== "outpaint") {
         throw new ProviderError(
-          reason
-            ? `The AI provider could not make this image: ${reason}`
-            : "The AI provider could not make this image. Please try again.",
-          !finalItemCodes.test(failure?.code ?? ""),
-          `byteplus image item error ${failure?.code ?? "without url"}`,
+          `${userMessages.rejected}: Seedream cannot make this edit.`,
+          false,
+          `byteplus edit ${request.kind}`,
         );
       }
-      // Some items may have failed while others succeeded: the caller gets (and pays for) what exists.
-      return Promise.all(
-        urls
-          .slice(0, request.count)
-          .map((url) =>
-            downloadMedia(ctx, url, { kind: "image", timeoutMs: ctx.timeoutMs, signal: request.signal }),
-          ),
+      const common = {
+        model: settings.model,
+        seed: request.seed & SEED_MASK,
+        sequential_image_generation: "disabled",
+        response_format: "url",
+        watermark: false,
+      };
+      if (request.kind === "vary") {
+        const { width = 0, height = 0 } = await sharp(request.image.data).metadata();
+        const [painted] = await paint(
+          {
+            ...common,
+            prompt: varyPrompt(request.prompt, request.strength),
+            image: [toDataUrl(await seedreamInput(request.image.data))],
+            size: seedreamSizeFor(width, height),
+          },
+          1,
+          request.signal,
+        );
+        return { data: await atSize(painted!.data, width, height), mimeType: "image/png" };
+      }
+      const job = await seedreamOutpaint(request);
+      const [painted] = await paint(
+        {
+          ...common,
+          prompt: outpaintPrompt(request.prompt, request.direction),
+          image: [toDataUrl(await seedreamInput(job.canvas))],
+          size: seedreamSizeFor(job.width, job.height),
+        },
+        1,
+        request.signal,
       );
+      return { data: await job.finish(painted!.data), mimeType: "image/png" };
     },
   };
+
+  /** One generations call: the pictures it made (at most `count`), downloaded at once. */
+  async function paint(body: object, count: number, signal: AbortSignal | undefined): Promise<MediaFile[]> {
+    const answer = await requestJson(ctx, {
+      method: "POST",
+      path: "/images/generations",
+      body,
+      signal,
+    });
+    const items = parseAnswer(generationsSchema, answer, ctx, "images").data;
+    const urls = items.flatMap((item) => (item.url && !item.error ? [item.url] : []));
+    if (urls.length === 0) {
+      const failure = items.find((item) => item.error)?.error;
+      const reason = failure?.message ? sanitizeVendorMessage(failure.message, ctx) : "";
+      throw new ProviderError(
+        reason
+          ? `The AI provider could not make this image: ${reason}`
+          : "The AI provider could not make this image. Please try again.",
+        !finalItemCodes.test(failure?.code ?? ""),
+        `byteplus image item error ${failure?.code ?? "without url"}`,
+      );
+    }
+    // Some items may have failed while others succeeded: the caller gets (and pays for) what exists.
+    return Promise.all(
+      urls
+        .slice(0, count)
+        .map((url) => downloadMedia(ctx, url, { kind: "image", timeoutMs: ctx.timeoutMs, signal })),
+    );
+  }
 }
