@@ -144,6 +144,12 @@ export async function startBytePlusFake(options: { apiKey?: string } = {}): Prom
     if (body.size !== undefined && !/^(1K|2K|4K|\d{3,4}x\d{3,4})$/.test(String(body.size))) {
       return invalid("size", `unsupported size ${String(body.size)}`);
     }
+    const [w, h] = String(body.size ?? "")
+      .split("x")
+      .map(Number);
+    if (w && h && (w * h < 1280 * 720 || w * h > 4096 * 4096 || w / h > 16 || h / w > 16)) {
+      return invalid("size", `${w}x${h} is outside 1280x720 to 4096x4096 pixels or 1:16 to 16:1`);
+    }
     const mode = body.sequential_image_generation ?? "disabled";
     if (mode !== "disabled" && mode !== "auto")
       return invalid("sequential_image_generation", "must be disabled or auto");

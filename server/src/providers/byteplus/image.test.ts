@@ -188,3 +188,105 @@ describe("BytePlus Seedream 4 images", () => {
     expect(error.message).toBe(userMessages.malformed);
   });
 });
+
+describe("Seedream 4 edits on ModelArk (decision 0162)", () => {
+  const pixels = async (png: Buffer) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const sent = (index = 0) => fake.requests[index]!.json as Record<string, unknown>;
+  const sentImage = (index = 0) =>
+    Buffer.from(String((sent(index).image as string[])[0]).replace(/^data:image\/png;base64,/, ""), "base64");
+  const picture = async () => ({
+    data: await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0000ff" } })
+      .png()
+      .toBuffer(),
+    mimeType: "image/png",
+  });
+
+  it("declares a variation and an extension only: Seedream takes no mask and does not upscale", () => {
+    expect(images.editKinds).toEqual(["outpaint", "vary"]);
+  });
+
+  it("varies by sending the picture as `image` with the strength in the prompt, at 2K in its proportions", async () => {
+    const image = await picture();
+    const result = await images.edit!({
+      kind: "vary",
+      image,
+      prompt: "a blue sea",
+      strength: "subtle",
+      seed: 7,
+    });
+    expect(fake.requests[0]?.path).toBe("/api/v3/images/generations");
+    expect(sent()).toMatchObject({
+      model: "seedream-4-0-250828",
+      image: [`data:image/png;base64,${image.data.toString("base64")}`],
+      size: "2368x1776",
+      seed: 7,
+      sequential_image_generation: "disabled",
+      response_format: "url",
+      watermark: false,
+    });
+    expect(String(sent().prompt)).toMatch(/^Make a close variation of this picture.*The scene: a blue sea$/);
+    await images.edit!({ kind: "vary", image, prompt: "a blue sea", strength: "strong", seed: 2 ** 32 - 1 });
+    expect(String(sent(1).prompt)).toMatch(/^Make a bold variation/);
+    expect(sent(1).seed).toBe(0x7fffffff);
+    // The answer comes back at the picture's own size.
+    expect(await sharp(result.data).metadata()).toMatchObject({ format: "png", width: 64, height: 48 });
+  });
+
+  it("extends by padding the canvas with a grey strip to paint, and keeps the original's pixels exactly", async () => {
+    const image = await picture();
+    const result = await images.edit!({
+      kind: "outpaint",
+      image,
+      prompt: "more sea",
+      direction: "right",
+      seed: 1,
+    });
+    expect(String(sent().prompt)).toMatch(/grey strip at its right edge.*more sea$/);
+    expect(sent().size).toBe("2640x1584");
+    const canvas = await pixels(sentImage());
+    expect([canvas.info.width, canvas.info.height]).toEqual([80, 48]);
+    expect([...canvas.data.subarray((10 * 80 + 5) * 3, (10 * 80 + 5) * 3 + 3)]).toEqual([0, 0, 255]);
+    expect([...canvas.data.subarray((10 * 80 + 75) * 3, (10 * 80 + 75) * 3 + 3)]).toEqual([128, 128, 128]);
+
+    const out = await pixels(result.data);
+    expect([out.info.width, out.info.height]).toEqual([80, 48]);
+    const original = await pixels(image.data);
+    for (let y = 0; y < 48; y++) {
+      expect(out.data.subarray(y * 80 * 3, (y * 80 + 64) * 3)).toEqual(
+        original.data.subarray(y * 64 * 3, (y + 1) * 64 * 3),
+      );
+    }
+    // The new strip is Seedream's (the fake paints #884422).
+    expect([...out.data.subarray((10 * 80 + 75) * 3, (10 * 80 + 75) * 3 + 3)]).toEqual([0x88, 0x44, 0x22]);
+  });
+
+  it("extends upwards on a canvas grown at the top", async () => {
+    const result = await images.edit!({
+      kind: "outpaint",
+      image: await picture(),
+      prompt: "sky",
+      direction: "up",
+      seed: 1,
+    });
+    expect(String(sent().prompt)).toMatch(/at its top edge/);
+    expect(await sharp(result.data).metadata()).toMatchObject({ width: 64, height: 60 });
+    const out = await pixels(result.data);
+    expect([...out.data.subarray((2 * 64 + 5) * 3, (2 * 64 + 5) * 3 + 3)]).toEqual([0x88, 0x44, 0x22]);
+    expect([...out.data.subarray((40 * 64 + 5) * 3, (40 * 64 + 5) * 3 + 3)]).toEqual([0, 0, 255]);
+  });
+
+  it("explains a refused edit without retrying it, and refuses an inpaint before calling ModelArk", async () => {
+    fake.images.itemErrors = "all";
+    const error = await catchProviderError(
+      images.edit!({ kind: "vary", image: await picture(), prompt: "x", strength: "subtle", seed: 1 }),
+    );
+    expect(error.message).toMatch(/^The AI provider could not make this image: The request failed because/);
+    expect(error.retryable).toBe(false);
+    fake.reset();
+    const inpaint = await catchProviderError(
+      images.edit!({ kind: "inpaint", image: await picture(), prompt: "x", seed: 1 }),
+    );
+    expect(inpaint.retryable).toBe(false);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
