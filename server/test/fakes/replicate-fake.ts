@@ -1,6 +1,9 @@
-// A fake Replicate API (/v1): predictions for bytedance/seedream-4 and bytedance/seedance-1-pro, answered at once
+// A fake Replicate API (/v1): predictions for bytedance/seedream-4 and bytedance/seedance-1-pro, and for the
+// edit models (decision 0162): black-forest-labs/flux-fill-pro (image, mask, prompt; it paints the mask's white
+// pixels) and a pinned nightmareai/real-esrgan (image, scale; it really enlarges by `scale`), answered at once
 // under `Prefer: wait` or going starting -> processing -> done across polls, with Replicate's input validation
 // (422) and its problem-details error bodies `{title, detail, status}`.
+import sharp from "sharp";
 import {
   bearerToken,
   type ErrorShape,
@@ -10,6 +13,9 @@ import {
   startFakeServer,
 } from "./fake-server";
 import { sampleMp4, samplePng } from "./media";
+
+/** The pinned Real-ESRGAN version the fake knows (a community model runs by version). */
+export const fakeRealEsrganVersion = "f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa";
 
 export type PredictionOutcome = "succeeded" | "failed" | "canceled";
 
@@ -116,11 +122,59 @@ function checkSeedance(input: Record<string, unknown>): FakeReply | undefined {
   return undefined;
 }
 
+/** The bytes of a data URI input, or undefined for a link or anything else. */
+function dataUriBytes(value: unknown): Buffer | undefined {
+  const match = typeof value === "string" ? /^data:[a-z]+\/[\w.+-]+;base64,(.*)$/s.exec(value) : null;
+  return match ? Buffer.from(match[1]!, "base64") : undefined;
+}
+
+/** FLUX.1 Fill [pro]: image and mask (URIs, the same size), a prompt; the picture with the mask's white painted. */
+async function fluxFill(input: Record<string, unknown>, color: string): Promise<Buffer | FakeReply> {
+  if (!isUri(input.image)) return invalidInput("image", "image is required");
+  if (!isUri(input.mask)) return invalidInput("mask", "Does not match format 'uri'");
+  if (typeof input.prompt !== "string" || !input.prompt) return invalidInput("prompt", "prompt is required");
+  if (input.seed !== undefined && !(Number.isInteger(input.seed) && Math.abs(Number(input.seed)) < 2 ** 31)) {
+    return invalidInput("seed", "Invalid type. Expected: integer");
+  }
+  const image = dataUriBytes(input.image);
+  const mask = dataUriBytes(input.mask);
+  if (!image || !mask) return invalidInput("image", "the fake takes data URIs only");
+  const picture = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = picture.info;
+  const white = await sharp(mask).greyscale().resize(width, height, { fit: "fill" }).raw().toBuffer();
+  const paint = await sharp({ create: { width: 1, height: 1, channels: 3, background: color } })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < width * height; i++) {
+    if (white[i]! >= 128) paint.copy(picture.data, i * 3, 0, 3);
+  }
+  return sharp(picture.data, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 100, chromaSubsampling: "4:4:4" })
+    .toBuffer();
+}
+
+/** Real-ESRGAN: image (URI) and scale (0..10, default 4); the picture enlarged by `scale`. */
+async function realEsrgan(input: Record<string, unknown>): Promise<Buffer | FakeReply> {
+  if (!isUri(input.image)) return invalidInput("image", "image is required");
+  const scale = Number(input.scale ?? 4);
+  if (!Number.isFinite(scale) || scale < 0 || scale > 10)
+    return invalidInput("scale", "Must be between 0 and 10");
+  const image = dataUriBytes(input.image);
+  if (!image) return invalidInput("image", "the fake takes data URIs only");
+  const { width = 0, height = 0 } = await sharp(image).metadata();
+  return sharp(image)
+    .resize(Math.round(width * scale), Math.round(height * scale))
+    .png()
+    .toBuffer();
+}
+
 type Stored = {
   id: string;
   model: string;
   input: Record<string, unknown>;
-  outputCount: number | "video";
+  outputCount: number | "video" | "one";
+  /** The picture an edit model made ("one": a single link out). */
+  picture?: Buffer;
   outcome: PredictionOutcome;
   polls: number;
   status: string;
@@ -143,7 +197,9 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
   function view(prediction: Stored): Record<string, unknown> {
     const succeeded = prediction.status === "succeeded";
     let output: unknown = null;
-    if (succeeded && prediction.outputCount === "video") {
+    if (succeeded && prediction.outputCount === "one") {
+      output = server.addFile(`${prediction.id}.png`, prediction.picture ?? png, "image/png");
+    } else if (succeeded && prediction.outputCount === "video") {
       output = server.addFile(`${prediction.id}.mp4`, mp4, "video/mp4");
     } else if (succeeded && typeof prediction.outputCount === "number") {
       output = Array.from({ length: prediction.outputCount }, (_, index) =>
@@ -172,12 +228,19 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
     };
   }
 
-  function create(model: string, request: RecordedRequest): FakeReply {
+  async function create(model: string, request: RecordedRequest): Promise<FakeReply> {
     const body = request.json;
     if (!isRecord(body) || !isRecord(body.input)) return invalidInput("input", "input is required");
     const input = body.input;
-    let outputCount: number | "video";
-    if (model === "bytedance/seedream-4") {
+    let outputCount: number | "video" | "one";
+    let picture: Buffer | undefined;
+    if (model === "black-forest-labs/flux-fill-pro" || model === "nightmareai/real-esrgan") {
+      const made =
+        model === "nightmareai/real-esrgan" ? await realEsrgan(input) : await fluxFill(input, "#ff0000");
+      if (!Buffer.isBuffer(made)) return made;
+      picture = made;
+      outputCount = "one";
+    } else if (model === "bytedance/seedream-4") {
       const checked = checkSeedream(input);
       if (typeof checked !== "number") return checked;
       outputCount = checked;
@@ -194,6 +257,7 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
       model,
       input,
       outputCount,
+      ...(picture ? { picture } : {}),
       outcome: predictions.outcome,
       polls: 0,
       status: "starting",
@@ -214,15 +278,19 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
     return { kind: "json", status: 200, body: view(prediction) };
   }
 
-  function handle(request: RecordedRequest): FakeReply {
+  function handle(request: RecordedRequest): FakeReply | Promise<FakeReply> {
     if (bearerToken(request) !== apiKey) return replicateError(401);
     const modelPath = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(request.path);
     if (modelPath && request.method === "POST") {
       return create(`${decodeURIComponent(modelPath[1]!)}/${decodeURIComponent(modelPath[2]!)}`, request);
     }
     if (request.path === "/v1/predictions" && request.method === "POST") {
-      // Pinned versions of the fake are all seedream-4.
-      return create("bytedance/seedream-4", request);
+      // Pinned versions of the fake are seedream-4, but for the Real-ESRGAN one.
+      const version = isRecord(request.json) ? request.json.version : undefined;
+      return create(
+        version === fakeRealEsrganVersion ? "nightmareai/real-esrgan" : "bytedance/seedream-4",
+        request,
+      );
     }
     const cancel = /^\/v1\/predictions\/([^/]+)\/cancel$/.exec(request.path);
     if (cancel && request.method === "POST") {

@@ -7,7 +7,11 @@ import {
   expectNoSecrets,
   standardFailures,
 } from "../../../test/fakes/provider-errors";
-import { type ReplicateFake, startReplicateFake } from "../../../test/fakes/replicate-fake";
+import {
+  fakeRealEsrganVersion,
+  type ReplicateFake,
+  startReplicateFake,
+} from "../../../test/fakes/replicate-fake";
 import { toDataUrl, userMessages } from "../http";
 import type { ImageProvider } from "../types";
 import { createReplicateImageProvider } from "./image";
@@ -16,11 +20,14 @@ let fake: ReplicateFake;
 let images: ImageProvider;
 let quick: ImageProvider;
 
-function provider(options: { timeoutMs?: number; apiKey?: string; model?: string } = {}): ImageProvider {
+function provider(
+  options: { timeoutMs?: number; apiKey?: string; model?: string; upscaleModel?: string } = {},
+): ImageProvider {
   return createReplicateImageProvider({
     apiKey: options.apiKey ?? fake.apiKey,
     baseUrl: fake.baseUrl,
     model: options.model ?? "bytedance/seedream-4",
+    ...(options.upscaleModel ? { upscaleModel: options.upscaleModel } : {}),
     timeoutMs: options.timeoutMs ?? 5000,
     pollIntervalMs: 20,
   });
@@ -180,5 +187,131 @@ describe("Replicate seedream-4 images", () => {
     const creditError = await catchProviderError(images.generate({ prompt: "x", count: 1, references: [] }));
     expect(creditError.message).toBe(userMessages.misconfigured);
     expect(creditError.retryable).toBe(false);
+  });
+});
+
+describe("Replicate edits (decision 0162)", () => {
+  const rgb = async (png: Buffer) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const input = (index = 0) => (fake.requests[index]!.json as { input: Record<string, unknown> }).input;
+  const fromDataUri = (value: unknown) =>
+    Buffer.from(String(value).replace(/^data:image\/png;base64,/, ""), "base64");
+  const picture = async (width = 96, height = 64) => ({
+    data: await sharp({ create: { width, height, channels: 3, background: "#0000ff" } })
+      .png()
+      .toBuffer(),
+    mimeType: "image/png",
+  });
+  /** Opaque (repaint) over x 8..31, y 8..23 of a 96x64 picture. */
+  const mask = () =>
+    sharp({ create: { width: 96, height: 64, channels: 4, background: "#00000000" } })
+      .composite([
+        {
+          input: { create: { width: 24, height: 16, channels: 4, background: "#ffffffff" } },
+          left: 8,
+          top: 8,
+        },
+      ])
+      .png()
+      .toBuffer();
+  const at = (pixels: { data: Buffer; info: { width: number } }, x: number, y: number) => [
+    ...pixels.data.subarray((y * pixels.info.width + x) * 3, (y * pixels.info.width + x) * 3 + 3),
+  ];
+
+  it("declares every edit: inpaint and extend, vary, upscale", () => {
+    expect(images.editKinds).toEqual(["inpaint", "outpaint", "vary", "upscale"]);
+  });
+
+  it("inpaints through FLUX.1 Fill [pro]: image, a white-where-it-paints mask, prompt, seed; the rest kept", async () => {
+    const image = await picture();
+    const result = await images.edit!({
+      kind: "inpaint",
+      image,
+      mask: await mask(),
+      prompt: "a red door",
+      seed: 2 ** 32 - 2,
+    });
+    expect(fake.requests[0]?.path).toBe("/v1/models/black-forest-labs/flux-fill-pro/predictions");
+    expect(fake.requests[0]?.headers.prefer).toMatch(/^wait=\d+$/);
+    expect(Object.keys(input()).sort()).toEqual(["image", "mask", "prompt", "seed"]);
+    expect(input()).toMatchObject({ prompt: "a red door", seed: 0x7ffffffe });
+    expect(String(input().image)).toMatch(/^data:image\/png;base64,/);
+    // The region around the brushed pixels goes out, with a black-and-white mask of its size.
+    const sentImage = await sharp(fromDataUri(input().image)).metadata();
+    const sentMask = await rgb(fromDataUri(input().mask));
+    expect([sentMask.info.width, sentMask.info.height]).toEqual([sentImage.width, sentImage.height]);
+    expect(new Set(sentMask.data)).toEqual(new Set([0, 255]));
+
+    const out = await rgb(result.data);
+    expect(result.mimeType).toBe("image/png");
+    expect([out.info.width, out.info.height]).toEqual([96, 64]);
+    const inside = at(out, 20, 16);
+    expect(inside[0]).toBeGreaterThan(240);
+    expect(inside[2]).toBeLessThan(16);
+    const original = await rgb(image.data);
+    for (let i = 0; i < 96 * 64; i++) {
+      const x = i % 96;
+      const y = Math.floor(i / 96);
+      if (x >= 8 && x < 32 && y >= 8 && y < 24) continue;
+      expect(at(out, x, y)).toEqual(at(original, x, y));
+    }
+  });
+
+  it("extends through the same model, the new strip as its mask", async () => {
+    const image = await picture();
+    const result = await images.edit!({
+      kind: "outpaint",
+      image,
+      prompt: "more sea",
+      direction: "left",
+      seed: 3,
+    });
+    expect(fake.requests[0]?.path).toBe("/v1/models/black-forest-labs/flux-fill-pro/predictions");
+    expect(input().prompt).toBe("more sea");
+    const out = await rgb(result.data);
+    expect([out.info.width, out.info.height]).toEqual([120, 64]);
+    expect(at(out, 4, 30)[0]).toBeGreaterThan(240);
+    expect(at(out, 60, 30)).toEqual([0, 0, 255]);
+  });
+
+  it("upscales through the pinned Real-ESRGAN with scale 2: both sides doubled", async () => {
+    const image = await picture(48, 32);
+    const result = await images.edit!({ kind: "upscale", image, prompt: "", seed: 1 });
+    expect(fake.requests[0]?.path).toBe("/v1/predictions");
+    const body = fake.requests[0]!.json as { version: string; input: Record<string, unknown> };
+    expect(body.version).toBe(fakeRealEsrganVersion);
+    expect(body.input).toEqual({ image: `data:image/png;base64,${image.data.toString("base64")}`, scale: 2 });
+    expect(await sharp(result.data).metadata()).toMatchObject({ format: "png", width: 96, height: 64 });
+  });
+
+  it("takes another upscaler by name (REPLICATE_UPSCALE_MODEL), from its model's endpoint", async () => {
+    const named = provider({ upscaleModel: "nightmareai/real-esrgan" });
+    const result = await named.edit!({ kind: "upscale", image: await picture(40, 30), prompt: "", seed: 1 });
+    expect(fake.requests[0]?.path).toBe("/v1/models/nightmareai/real-esrgan/predictions");
+    expect(await sharp(result.data).metadata()).toMatchObject({ width: 80, height: 60 });
+  });
+
+  it("varies through seedream-4 with the picture as image_input, the strength in the prompt", async () => {
+    const image = await picture();
+    const result = await images.edit!({ kind: "vary", image, prompt: "a boat", strength: "strong", seed: 1 });
+    expect(fake.requests[0]?.path).toBe("/v1/models/bytedance/seedream-4/predictions");
+    expect(input()).toMatchObject({
+      image_input: [`data:image/png;base64,${image.data.toString("base64")}`],
+      aspect_ratio: "match_input_image",
+      size: "2K",
+    });
+    expect(String(input().prompt)).toMatch(/^Make a bold variation of this picture.*a boat$/);
+    expect(await sharp(result.data).metadata()).toMatchObject({ format: "png", width: 96, height: 64 });
+  });
+
+  it("explains a flagged edit without retrying it, after polling", async () => {
+    Object.assign(fake.predictions, { finishWhileWaiting: false, outcome: "failed", pollsBeforeDone: 1 });
+    const error = await catchProviderError(
+      images.edit!({ kind: "inpaint", image: await picture(), mask: await mask(), prompt: "x", seed: 1 }),
+    );
+    expect(error.message).toMatch(
+      /^The AI provider could not make this image: The input or output was flagged/,
+    );
+    expect(error.retryable).toBe(false);
+    expect(fake.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
   });
 });
