@@ -36,6 +36,20 @@ export const editMessageRequestSchema = z.object({
 });
 export type EditMessageRequest = z.input<typeof editMessageRequestSchema>;
 
+/**
+ * PUT /api/stories/{id}/messages/{message_id}/media (decision 0163): the turn shows another picture or clip of
+ * the same line: an edit of its picture (or an extension of its clip), or the one it was made from.
+ */
+export const turnMediaRequestSchema = z.object({
+  gallery_item_id: z.uuid("gallery_item_id must be the id of a picture or clip in your Gallery"),
+});
+export type TurnMediaRequest = z.infer<typeof turnMediaRequestSchema>;
+/** How far up and down a turn's media line the server looks (each edit is one step). */
+export const TURN_MEDIA_LINE_MAX = 32;
+export const NOT_THIS_TURNS_LINE_DETAIL =
+  "This picture was not made from this turn's picture: a turn can show only an edit of its own picture, or the picture it was made from.";
+export const TURN_HAS_NO_MEDIA_DETAIL = "This message has no picture or clip to replace.";
+
 export const messageResponseSchema = z.object({ success: z.literal(true), message: chatMessageSchema });
 
 export const messageVersionSchema = chatMessageSchema.extend({

@@ -475,6 +475,27 @@ export async function updateContent(q: Queryable, messageId: string, content: st
   return row;
 }
 
+/**
+ * Points a message at another picture or clip (decision 0163) if it still shows `from`: the file it shows, not
+ * its words. Undefined when the message is gone or shows another file by now.
+ */
+export async function updateMediaKey(
+  q: Queryable,
+  messageId: string,
+  change: { from: string } & ({ imageKey: string } | { videoKey: string }),
+  at: Date,
+) {
+  const { from, ...media } = change;
+  const column = "videoKey" in media ? chatMessages.videoKey : chatMessages.imageKey;
+  const [row] = await q
+    .update(chatMessages)
+    .set({ ...media, updatedAt: at })
+    .where(and(eq(chatMessages.id, messageId), eq(column, from)))
+    .returning();
+  if (row) messagesChanged(q, [row]);
+  return row;
+}
+
 /** Removes these messages and every version of them. */
 export async function deleteMessagesAndVersions(q: Queryable, userId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -562,6 +562,38 @@ describe("the OpenAPI document against the real answers", () => {
     });
     await call({ method: "GET", path: "/api/download", query: { url: imageUrl } });
     await call({ method: "GET", path: "/api/download", query: { url: "/api/media/someone-else.png" } });
+    // The turn shows an edit of its picture (decision 0163), and a picture from elsewhere is refused.
+    const turnPicture = await t.app.inject({
+      method: "GET",
+      url: `/api/media/by-url?url=${encodeURIComponent(imageUrl)}`,
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    const varied = await t.app.inject({
+      method: "POST",
+      url: `/api/media/${turnPicture.json().item.id}/edit`,
+      headers: { authorization: `Bearer ${user.token}` },
+      payload: { kind: "vary" },
+    });
+    const turnMessage = { id: storyId, message_id: pictureId };
+    const shown = await call({
+      method: "PUT",
+      path: "/api/stories/{id}/messages/{message_id}/media",
+      params: turnMessage,
+      body: { gallery_item_id: varied.json().item.id },
+    });
+    expect(shown.statusCode, shown.body).toBe(200);
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/messages/{message_id}/media",
+      params: turnMessage,
+      body: { gallery_item_id: (await galleryImage(t, user.userId, "#445566")).id },
+    });
+    await call({
+      method: "PUT",
+      path: "/api/stories/{id}/messages/{message_id}/media",
+      params: turnMessage,
+      body: { gallery_item_id: uuid() },
+    });
 
     // The older chat and media reads.
     const legacy = await call({ method: "POST", path: "/api/chat", body: { prompt: "Hello there." } });

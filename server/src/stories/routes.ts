@@ -31,10 +31,12 @@ import {
   storyMemoryUpdateSchema,
   storyRetryOptionsSchema,
   storyTurnOptionsSchema,
+  turnMediaRequestSchema,
   undoResponseSchema,
 } from "@storyverse/contract/story-craft";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { replaceTurnMedia } from "../chat/turn-media";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
@@ -349,6 +351,36 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         request.params.id,
         request.params.message_id,
         request.body.content,
+      ),
+    }),
+  );
+
+  app.put(
+    "/api/stories/:id/messages/:message_id/media",
+    {
+      schema: {
+        tags,
+        summary:
+          "Show an edit of the turn's picture (or an extension of its clip) in its place, or go back to the one it was made from; other branches keep theirs",
+        params: storyMessageParams,
+        body: turnMediaRequestSchema,
+        response: {
+          200: messageResponseSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: await replaceTurnMedia(
+        ctx,
+        currentUser(request).id,
+        request.params.id,
+        request.params.message_id,
+        request.body.gallery_item_id,
       ),
     }),
   );
