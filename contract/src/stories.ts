@@ -101,17 +101,39 @@ export const storyMediaResponseSchema = z.object({
   media: z.array(storyMediaItemSchema),
 });
 
-/** A selected image: a URL we signed, an object carrying one (a story media item the user picked), or a data: URL. */
+/**
+ * What a reference is for (decision 0161): `content` (the default) is what the picture shows, `style` how it
+ * looks, `character` who is in it. Painters that take several references get each with its role.
+ */
+export const REFERENCE_ROLES = ["content", "style", "character"] as const;
+export type ReferenceRole = (typeof REFERENCE_ROLES)[number];
+export const referenceRoleSchema = z.enum(REFERENCE_ROLES, {
+  error: "role must be content, style or character",
+});
+
+/**
+ * A selected image: a URL we signed, an object carrying one (a story media item the user picked), or a data:
+ * URL. The object forms may carry the reference's `role` (absent: content).
+ */
 export const inputImageSchema = z.union([
   z.string().min(1).max(15_000_000),
   z.object({
     url: z.string().min(1).max(15_000_000),
     id: z.string().optional(),
     messageId: z.string().optional(),
+    role: referenceRoleSchema.optional(),
   }),
-  z.object({ data: z.string().min(1).max(15_000_000), name: z.string().optional() }),
+  z.object({
+    data: z.string().min(1).max(15_000_000),
+    name: z.string().optional(),
+    role: referenceRoleSchema.optional(),
+  }),
 ]);
 export type InputImage = z.infer<typeof inputImageSchema>;
+
+/** The role an input image was sent with (content when it names none). */
+export const inputImageRole = (input: InputImage): ReferenceRole =>
+  typeof input === "string" ? "content" : (input.role ?? "content");
 
 export const storyChatRequestSchema = z.object({
   prompt: messageTextSchema("prompt"),

@@ -5,8 +5,10 @@
 // or the deadline do. A batch ends exactly once (settleBatchIfPending), inside the transaction that records
 // its refund and its event.
 import { randomInt, randomUUID } from "node:crypto";
+import { MAX_INPUT_IMAGES } from "@storyverse/contract/chat";
 import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
 import { seedSchema } from "@storyverse/contract/media-edit";
+import { inputImageRole, type ReferenceRole, referenceRoleSchema } from "@storyverse/contract/stories";
 import type { StudioBatch, StudioBatchAccepted } from "@storyverse/contract/studio";
 import { z } from "zod";
 import type { AppContext } from "../context";
@@ -26,11 +28,18 @@ import {
   toGalleryItem,
 } from "../media/service";
 import { InvalidInput } from "../platform/errors";
-import { type MediaFile, ProviderError } from "../providers/types";
+import { ProviderError, type ReferenceImage } from "../providers/types";
 import { findStudioMessage, insertStudioMessages, type StudioMessageRow, settleBatchIfPending } from "./repo";
 
 /** The queued batch; its shape and first seed travel with it (absent in jobs queued before decision 0149). */
-type BatchPayload = { batchId: string; promptId: string; aspectRatio?: AspectRatio; seed?: number };
+type BatchPayload = {
+  batchId: string;
+  promptId: string;
+  aspectRatio?: AspectRatio;
+  seed?: number;
+  /** Each input image's role, in order (decision 0161); absent (jobs queued before it): all content. */
+  roles?: ReferenceRole[];
+};
 
 export const studioBatchJob: JobSpec<BatchPayload> = {
   name: "studio-generate-batch",
@@ -39,6 +48,7 @@ export const studioBatchJob: JobSpec<BatchPayload> = {
     promptId: z.uuid(),
     aspectRatio: z.enum(ASPECT_RATIOS).optional(),
     seed: seedSchema.optional(),
+    roles: z.array(referenceRoleSchema).max(MAX_INPUT_IMAGES).optional(),
   }),
   retryLimit: 2,
   retryDelaySeconds: 5,
@@ -143,6 +153,7 @@ export async function queueBatch(ctx: BatchContext, input: QueueBatchInput): Pro
                 promptId,
                 ...(input.aspectRatio ? { aspectRatio: input.aspectRatio } : {}),
                 ...(seed !== undefined ? { seed } : {}),
+                ...(input.inputImages.length ? { roles: input.inputImages.map(inputImageRole) } : {}),
               };
               await ctx.jobs.send(studioBatchJob, payload, { id: batchId, tx });
             });
@@ -229,8 +240,11 @@ export async function makeBatch(
   await discardMediaOfMessage(ctx, batch.userId, batch.id);
   const saved: MediaItemRow[] = [];
   try {
-    const references: MediaFile[] = await Promise.all(
-      prompt.inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
+    const references: ReferenceImage[] = await Promise.all(
+      prompt.inputKeys.map(async (key, index) => ({
+        ...(await prepareReference(await ctx.storage.read(key))),
+        role: payload.roles?.[index] ?? "content",
+      })),
     );
     // Every try paints with the seed chosen at queueing, so a retry makes the same pictures.
     const images = await ctx.providers.image.generate({

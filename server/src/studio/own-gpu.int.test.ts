@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type A1111Fake, seedColour, startA1111Fake } from "../../test/fakes/a1111-fake";
+import { samplePng } from "../../test/fakes/media";
 import { fetchMedia } from "../../test/media";
 import { ledgerSum } from "../credits/repo";
 
@@ -26,7 +27,10 @@ afterAll(async () => {
   await t?.cleanup();
   await fake?.close();
 });
-beforeEach(() => fake.reset());
+beforeEach(() => {
+  fake.reset();
+  fake.behaviour.scripts = [];
+});
 
 const generate = (user: TestUser, payload: object) =>
   t.app.inject({ method: "POST", url: "/api/studio/generate-image", headers: bearer(user.token), payload });
@@ -73,6 +77,62 @@ describe("a Studio batch on AUTOMATIC1111", () => {
       "vary",
       "upscale",
     ]);
+  });
+
+  it("sends each input image with the role the creator marked it with (decision 0161)", async () => {
+    // The box has ControlNet: the Studio's app is new, so it asks which scripts there are at the first batch.
+    fake.behaviour.scripts = ["controlnet"];
+    const user = await createUser(t);
+    const dataUrl = async (colour: string) =>
+      `data:image/png;base64,${(await samplePng(32, 32, colour)).toString("base64")}`;
+    const res = await generate(user, {
+      prompt: "the knight in the rain",
+      batch_size: 1,
+      seed: 9,
+      input_images: [
+        { data: await dataUrl("#ff0000"), name: "palette.png", role: "style" },
+        { data: await dataUrl("#00ff00"), name: "scene.png" },
+        { data: await dataUrl("#0000ff"), name: "knight.png", role: "character" },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const painting = fake.requests.find((request) => request.method === "POST")!;
+    expect(painting.path).toBe("/sdapi/v1/img2img");
+    const body = painting.json as {
+      init_images: string[];
+      alwayson_scripts: { controlnet: { args: { module: string; image: string }[] } };
+    };
+    const colourOf = async (base64: string) => {
+      const { data } = await sharp(Buffer.from(base64, "base64")).removeAlpha().raw().toBuffer({
+        resolveWithObject: true,
+      });
+      // References are re-encoded on the way (prepareReference): the colour, not the exact bytes.
+      const [r, g, b] = [data[0]!, data[1]!, data[2]!];
+      return r > 200 && g < 40 && b < 40
+        ? "red"
+        : g > 200 && r < 40 && b < 40
+          ? "green"
+          : b > 200
+            ? "blue"
+            : "other";
+    };
+    // The unmarked (content) picture starts the painting; the style and the character steer it by role.
+    expect(await colourOf(body.init_images[0]!)).toBe("green");
+    const units = body.alwayson_scripts.controlnet.args;
+    expect(units.map((unit) => unit.module)).toEqual(["reference_adain", "reference_adain+attn"]);
+    expect(await Promise.all(units.map((unit) => colourOf(unit.image)))).toEqual(["red", "blue"]);
+  });
+
+  it("refuses a role it does not know with a 400, charging nothing", async () => {
+    const user = await createUser(t);
+    const res = await generate(user, {
+      prompt: "the knight",
+      input_images: [{ data: "data:image/png;base64,AAAA", role: "mood" }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/input_images/);
+    expect(fake.requests).toHaveLength(0);
+    expect(await balance(user)).toBe(15);
   });
 
   it("refunds the whole batch and records nothing when the GPU box fails", async () => {

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { STUDIO_IMAGE_USAGE } from "@storyverse/contract/billing";
 import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import type { GalleryItem } from "@storyverse/contract/media";
-import type { InputImage } from "@storyverse/contract/stories";
+import { type InputImage, inputImageRole } from "@storyverse/contract/stories";
 import {
   ADVISOR_HISTORY_WINDOW,
   type AdvisorChatResponse,
@@ -32,7 +32,7 @@ import {
   toGalleryItem,
 } from "../media/service";
 import { DomainError } from "../platform/errors";
-import { type MediaFile, ProviderError } from "../providers/types";
+import { type MediaFile, ProviderError, type ReferenceImage } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
 import { batchSeed, batchSummary, pictureSeed } from "./batch-job";
 import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } from "./repo";
@@ -123,8 +123,12 @@ async function generateBatch(ctx: StudioContext, input: GenerateInput): Promise<
       const saved: MediaItemRow[] = [];
       let undeliveredTenths = 0;
       try {
-        const references: MediaFile[] = await Promise.all(
-          inputKeys.map(async (key) => prepareReference(await ctx.storage.read(key))),
+        // Each reference goes with the role it was sent with (decision 0161).
+        const references: ReferenceImage[] = await Promise.all(
+          inputKeys.map(async (key, index) => ({
+            ...(await prepareReference(await ctx.storage.read(key))),
+            role: inputImageRole(input.inputImages[index]!),
+          })),
         );
         let images: MediaFile[];
         try {
