@@ -2,9 +2,10 @@
 // time with download, close, previous, next and its position 'n of total'. Escape closes (Radix Dialog),
 // the arrow keys step through the items, videos play muted with their controls. The caller owns the
 // index, so it can open the viewer at any item and keep it in step with its own list. A caller that can edit
-// pictures passes onEdit: an Edit button then shows on pictures (decision 0148).
+// pictures passes onEdit: an Edit button then shows on pictures (decision 0148); one that can extend clips passes
+// onExtend: "Extend this clip" then shows on videos (decision 0160).
 import * as Dialog from "@radix-ui/react-dialog";
-import { ChevronLeft, ChevronRight, Download, WandSparkles, X } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, Timer, WandSparkles, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiDownload } from "../lib/api-client";
@@ -25,6 +26,8 @@ export interface LightboxProps {
   onClose: () => void;
   /** Edit the picture at this index (shown on pictures only); the caller opens its editor. */
   onEdit?: (index: number) => void;
+  /** Extend the clip at this index by 5 seconds (shown on videos only); the caller opens its dialog. */
+  onExtend?: (index: number) => void;
 }
 
 const controlClasses =
@@ -75,7 +78,7 @@ export async function downloadMedia(item: LightboxItem): Promise<void> {
   }
 }
 
-export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: LightboxProps) {
+export function Lightbox({ items, index, onIndexChange, onClose, onEdit, onExtend }: LightboxProps) {
   const { t } = useTranslation("common");
   const total = items.length;
   const current = total > 0 ? Math.min(Math.max(index, 0), total - 1) : -1;
@@ -163,6 +166,16 @@ export function Lightbox({ items, index, onIndexChange, onClose, onEdit }: Light
                 >
                   <WandSparkles aria-hidden="true" className="size-5" />
                   {t("lightbox.edit")}
+                </button>
+              ) : null}
+              {onExtend && item?.type === "video" ? (
+                <button
+                  type="button"
+                  className="inline-flex h-11 shrink-0 items-center gap-2 rounded-full bg-white/10 px-4 text-sm font-semibold text-white backdrop-blur transition duration-200 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+                  onClick={() => onExtend(current)}
+                >
+                  <Timer aria-hidden="true" className="size-5" />
+                  {t("lightbox.extendClip")}
                 </button>
               ) : null}
               <button

@@ -7,6 +7,7 @@ import conversation from "./de/conversation.json";
 import credits from "./de/credits.json";
 import gallery from "./de/gallery.json";
 import landing from "./de/landing.json";
+import mediaClip from "./de/media-clip.json";
 import messages from "./de/messages.json";
 import news from "./de/news.json";
 import personas from "./de/personas.json";
@@ -29,6 +30,7 @@ export const de = {
   studio: studio,
   gallery: gallery,
   "picture-edit": pictureEdit,
+  "media-clip": mediaClip,
   admin: admin,
   sharing: sharing,
   news: news,

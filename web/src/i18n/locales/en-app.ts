@@ -4,6 +4,7 @@ import admin from "./en/admin.json";
 import conversation from "./en/conversation.json";
 import credits from "./en/credits.json";
 import gallery from "./en/gallery.json";
+import mediaClip from "./en/media-clip.json";
 import news from "./en/news.json";
 import personas from "./en/personas.json";
 import pictureEdit from "./en/picture-edit.json";
@@ -23,6 +24,7 @@ export const enApp = {
   studio,
   gallery,
   "picture-edit": pictureEdit,
+  "media-clip": mediaClip,
   admin,
   sharing,
   news,

@@ -7,6 +7,7 @@ import conversation from "./es/conversation.json";
 import credits from "./es/credits.json";
 import gallery from "./es/gallery.json";
 import landing from "./es/landing.json";
+import mediaClip from "./es/media-clip.json";
 import messages from "./es/messages.json";
 import news from "./es/news.json";
 import personas from "./es/personas.json";
@@ -29,6 +30,7 @@ export const es = {
   studio: studio,
   gallery: gallery,
   "picture-edit": pictureEdit,
+  "media-clip": mediaClip,
   admin: admin,
   sharing: sharing,
   news: news,

@@ -34,6 +34,8 @@ export interface CraftActions {
   redoable: number;
   edit: (messageId: string, content: string) => Promise<boolean>;
   selectVersion: (messageId: string, version: number) => Promise<boolean>;
+  /** The turn shows an edit of its picture (or the one it was made from) in its place (decision 0163). */
+  showMedia: (messageId: string, galleryItemId: string) => Promise<boolean>;
 }
 
 /** A conversation read a page at a time: where its loaded messages sit, and how to load more. */
@@ -76,6 +78,8 @@ export interface ChatSession {
   canvas: CanvasMedia | null;
   /** A media element failed to load: its signed URL may have expired, so re-read the conversation. */
   reportMediaError: () => void;
+  /** A turn's media changed outside the conversation (an extended clip, decision 0160): read it again. */
+  reloadMedia: () => void;
   /** Retry, continue, undo, edit and versions (story chats only). */
   craft: CraftActions | null;
 }
@@ -280,6 +284,14 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
             answered: (messages, chosen) => replace(messages, messageId, chosen),
           }),
         ),
+      showMedia: (messageId, galleryItemId) =>
+        make(
+          freeChange({
+            call: () => craftBackend.showMedia(messageId, galleryItemId),
+            // On a branch that shared the turn the answer is the branch's own copy: it takes the shown one's place.
+            answered: (messages, shown) => replace(messages, messageId, shown),
+          }),
+        ),
     };
   }, [craftBackend, queryClient, queryKey, make, redoable]);
 
@@ -291,6 +303,10 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     if (busy.current || now - lastRefetch.current < EXPIRED_MEDIA_REFETCH_MS) return;
     lastRefetch.current = now;
     // The same media with a fresh address must replace the dead one, whatever its timestamp.
+    followNextRead();
+    void refetch();
+  }, [refetch, followNextRead]);
+  const reloadMedia = useCallback(() => {
     followNextRead();
     void refetch();
   }, [refetch, followNextRead]);
@@ -310,6 +326,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     stop,
     canvas,
     reportMediaError,
+    reloadMedia,
     craft,
   };
 }

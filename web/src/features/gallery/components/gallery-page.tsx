@@ -7,6 +7,7 @@
 // Organising (decision 0141): filters asked of the server (kind, board, story, days, favourites), a heart
 // on each tile, a details panel, and a selection put on a board or downloaded as one zip.
 // Editing a picture (decision 0148): Edit in the viewer and in the details panel opens the picture editor.
+// Clips (decision 0160): the details panel makes a clip from a picture, or extends a clip by 5 seconds.
 import type { GalleryItem } from "@storyverse/contract/media";
 import { GALLERY_SEARCH_MAX_LENGTH } from "@storyverse/contract/studio";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
@@ -39,6 +40,8 @@ import { translateServerMessage } from "../../../i18n/server-messages";
 import { ApiError, errorMessage } from "../../../lib/api-errors";
 import { useAuth } from "../../../shared/auth";
 import { type GalleryFilters, galleryQueryOptions } from "../../../shared/gallery/gallery-page";
+import { useClipsEnabled } from "../../../shared/media-clip/clip-api";
+import { ClipDialog, type ClipTarget } from "../../../shared/media-clip/clip-dialog";
 import { useEditKinds } from "../../../shared/picture-edit/edit-api";
 import { type EditTarget, PictureEditDialog } from "../../../shared/picture-edit/picture-edit-dialog";
 import { useView } from "../../../shared/view-provider";
@@ -144,6 +147,8 @@ export function GalleryPage() {
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const [editing, setEditing] = useState<EditTarget | null>(null);
   const canEdit = useEditKinds(isAuthenticated && hasAny).length > 0;
+  const [clipping, setClipping] = useState<ClipTarget | null>(null);
+  const canClip = useClipsEnabled(isAuthenticated && hasAny);
   const [zipping, setZipping] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const selectedItems = items.filter((item) => selected.has(item.id));
@@ -448,8 +453,17 @@ export function GalleryPage() {
         onClose={() => setDetailsId(null)}
         onDelete={(item) => askToDelete([item])}
         onEdit={canEdit ? (item) => setEditing({ id: item.id }) : undefined}
+        onClip={
+          canClip
+            ? (item) =>
+                setClipping(
+                  item.type === "video" ? { kind: "extend", id: item.id } : { kind: "animate", id: item.id },
+                )
+            : undefined
+        }
       />
       <PictureEditDialog target={editing} onClose={() => setEditing(null)} />
+      <ClipDialog target={clipping} onClose={() => setClipping(null)} />
       <ConfirmDialog
         open={doomed !== null}
         onOpenChange={(open) => {

@@ -1,10 +1,12 @@
 // One gallery item's details (GET /api/media/{id}/details, decision 0141): its prompt, size, model and seed where they
 // were recorded, the pictures it was made from and the clips made from it (as small thumbnails), its
-// favourite mark and the boards holding it (ticked on and off here), Edit (pictures, decision 0148) and Delete.
+// favourite mark and the boards holding it (ticked on and off here), Edit (pictures, decision 0148), Make a clip
+// (pictures) and Extend by 5 s (clips, up to 20 s; decision 0160), and Delete.
 import type { Board } from "@storyverse/contract/gallery";
 import type { GalleryItem } from "@storyverse/contract/media";
+import { CLIP_MAX_SECONDS, CLIP_SECONDS } from "@storyverse/contract/media-clip";
 import { useQuery } from "@tanstack/react-query";
-import { Heart, Info, Trash2, WandSparkles } from "lucide-react";
+import { Clapperboard, Heart, Info, Timer, Trash2, WandSparkles } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button, Spinner } from "../../../components/button";
 import { FormAlert } from "../../../components/form-alert";
@@ -14,6 +16,8 @@ import { formatBytes, formatDate, formatNumber } from "../../../i18n/format";
 import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { mediaDetailsQueryOptions } from "../../../shared/gallery/media-details";
+import { clipSeconds } from "../../../shared/media-clip/clip-api";
+import { canExtend } from "../../../shared/media-clip/clip-dialog";
 import { UseThisSeedButton } from "../../../shared/studio-draft";
 import { useUpdateMedia } from "../api/organise";
 
@@ -57,6 +61,7 @@ export function MediaDetailsPanel({
   onClose,
   onDelete,
   onEdit,
+  onClip,
 }: {
   itemId: string | null;
   boards: Board[];
@@ -64,6 +69,8 @@ export function MediaDetailsPanel({
   onDelete: (item: GalleryItem) => void;
   /** Absent when the configured image service cannot edit pictures. */
   onEdit?: (item: GalleryItem) => void;
+  /** Make a clip from a picture, or extend a clip; absent when the server makes no clips. */
+  onClip?: (item: GalleryItem) => void;
 }) {
   const { t } = useTranslation("gallery");
   return (
@@ -77,7 +84,9 @@ export function MediaDetailsPanel({
       icon={<Info aria-hidden="true" className="size-5" />}
       docked
     >
-      {itemId ? <DetailsBody id={itemId} boards={boards} onDelete={onDelete} onEdit={onEdit} /> : null}
+      {itemId ? (
+        <DetailsBody id={itemId} boards={boards} onDelete={onDelete} onEdit={onEdit} onClip={onClip} />
+      ) : null}
     </Modal>
   );
 }
@@ -87,13 +96,16 @@ function DetailsBody({
   boards,
   onDelete,
   onEdit,
+  onClip,
 }: {
   id: string;
   boards: Board[];
   onDelete: (item: GalleryItem) => void;
   onEdit: ((item: GalleryItem) => void) | undefined;
+  onClip: ((item: GalleryItem) => void) | undefined;
 }) {
   const { t } = useTranslation("gallery");
+  const { t: tc } = useTranslation("media-clip");
   const details = useQuery(mediaDetailsQueryOptions(id));
   const update = useUpdateMedia();
   if (details.isPending) {
@@ -168,6 +180,28 @@ function DetailsBody({
             {t("details.edit")}
           </Button>
         ) : null}
+        {onClip && item.type === "image" ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Clapperboard aria-hidden="true" className="size-4" />}
+            onClick={() => onClip(item)}
+          >
+            {tc("makeClip")}
+          </Button>
+        ) : null}
+        {onClip && item.type === "video" ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={!canExtend(clipSeconds(item))}
+            aria-describedby={canExtend(clipSeconds(item)) ? undefined : `${id}-clip-max`}
+            icon={<Timer aria-hidden="true" className="size-4" />}
+            onClick={() => onClip(item)}
+          >
+            {tc("extendClip", { seconds: CLIP_SECONDS })}
+          </Button>
+        ) : null}
         <Button
           variant="secondary"
           size="sm"
@@ -177,6 +211,11 @@ function DetailsBody({
           {t("details.delete")}
         </Button>
       </div>
+      {onClip && item.type === "video" && !canExtend(clipSeconds(item)) ? (
+        <p id={`${id}-clip-max`} className="text-sm text-ink-muted">
+          {tc("length.max", { seconds: clipSeconds(item), max: CLIP_MAX_SECONDS })}
+        </p>
+      ) : null}
       <div data-server-text>
         <FormAlert message={update.error ? translateServerMessage(errorMessage(update.error)) : null} />
       </div>

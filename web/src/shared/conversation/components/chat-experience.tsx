@@ -14,6 +14,8 @@ import { DOCKED_PANEL_WIDTH } from "../../../components/modal";
 import { translateServerMessage } from "../../../i18n/server-messages";
 import { errorMessage } from "../../../lib/api-errors";
 import { readDraft } from "../../credits/story-return";
+import { useClipsEnabled } from "../../media-clip/clip-api";
+import { ClipDialog } from "../../media-clip/clip-dialog";
 import { useEditKinds } from "../../picture-edit/edit-api";
 import { PictureEditDialog } from "../../picture-edit/picture-edit-dialog";
 import { useServerConfig } from "../api/server-config";
@@ -132,6 +134,10 @@ export function ChatExperience({
   // Edit in the preview opens the picture editor on that picture (decision 0148); the edit is a new gallery item.
   const [editUrl, setEditUrl] = useState<string | null>(null);
   const canEdit = useEditKinds().length > 0;
+  // "Extend this clip" in the preview of a clip (decision 0160): the longer clip is a new gallery item, and the
+  // conversation is read again once it is made, so a turn showing it shows the longer clip.
+  const [extendUrl, setExtendUrl] = useState<string | null>(null);
+  const canClip = useClipsEnabled();
 
   const mediaMessages = useMemo(() => session.messages.filter(hasMedia), [session.messages]);
   const prefix = safeFileName(downloadPrefix);
@@ -291,9 +297,24 @@ export function ChatExperience({
                 }
               : undefined
           }
+          onExtend={
+            canClip
+              ? (index) => {
+                  const item = preview.items[index];
+                  if (!item) return;
+                  setPreview(null);
+                  setExtendUrl(item.url);
+                }
+              : undefined
+          }
         />
       ) : null}
       <PictureEditDialog target={editUrl ? { url: editUrl } : null} onClose={() => setEditUrl(null)} />
+      <ClipDialog
+        target={extendUrl ? { kind: "extend", url: extendUrl } : null}
+        onClose={() => setExtendUrl(null)}
+        onFinished={session.reloadMedia}
+      />
     </div>
   );
 }
