@@ -45,6 +45,23 @@ describe("Lightbox", () => {
     expect(screen.queryByRole("button", { name: "Edit" })).toBeNull();
   });
 
+  it("offers Extend this clip on clips only when its caller can extend, and says which one", () => {
+    const onExtend = vi.fn();
+    const { rerender } = render(
+      <Lightbox items={items} index={2} onIndexChange={() => {}} onClose={() => {}} />,
+    );
+    expect(screen.queryByRole("button", { name: "Extend this clip" })).toBeNull();
+    rerender(
+      <Lightbox items={items} index={2} onIndexChange={() => {}} onClose={() => {}} onExtend={onExtend} />,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Extend this clip" }));
+    expect(onExtend).toHaveBeenCalledWith(2);
+    rerender(
+      <Lightbox items={items} index={0} onIndexChange={() => {}} onClose={() => {}} onExtend={onExtend} />,
+    );
+    expect(screen.queryByRole("button", { name: "Extend this clip" })).toBeNull();
+  });
+
   it("shows the item and its position 'n of total'", () => {
     render(<Harness />);
     expect(screen.getByRole("dialog")).toBeTruthy();

@@ -271,4 +271,82 @@ describe("organising the Gallery", () => {
     expect(await within(editor).findByRole("button", { name: /^Subtle/ })).toBeTruthy();
     expect(within(editor).queryByRole("radio", { name: "Repaint a region" })).toBeNull();
   });
+
+  it("makes a clip from a picture and offers to extend a clip only under 20 seconds (decision 0160)", async () => {
+    const clip = (n: number, seconds: number) =>
+      item(n, {
+        type: "video",
+        url: `/media/${n}.mp4?sig=x`,
+        file_extension: "mp4",
+        duration_seconds: seconds,
+      });
+    const items = [item(1), clip(2, 20), clip(3, 15)];
+    const detailsOf = (found: GalleryItem) =>
+      json({
+        item: found,
+        prompt: found.description,
+        width: 64,
+        height: 48,
+        bytes: 1024,
+        mime_type: found.type === "video" ? "video/mp4" : "image/png",
+        model: null,
+        seed: null,
+        references: [],
+        parent: null,
+        children: [],
+      });
+    const calls = server((call) => {
+      if (call.path === "/api/config")
+        return json({
+          capabilities: ["accounts", "image", "video"],
+          providers: { text: "offline", image: "offline", video: "offline", transcription: null },
+          offline_providers: true,
+        });
+      if (call.path === "/api/credit-balance") return json({ remaining: 15, unlimited: false });
+      if (call.path.startsWith("/api/gallery")) return json({ success: true, items, next_cursor: null });
+      const asked = items.find((found) => call.path === `/api/media/${found.id}/details`);
+      if (asked) return detailsOf(asked);
+      return undefined;
+    });
+    render(
+      <Providers auth={SIGNED_IN}>
+        <QuotaPromptProvider>
+          <GalleryPage />
+        </QuotaPromptProvider>
+      </Providers>,
+    );
+    await screen.findByRole("list", { name: "Your media" });
+    const details = async (label: string) => {
+      fireEvent.click(within(grid()).getByRole("button", { name: `Details of ${label}` }));
+      return screen.findByRole("dialog", { name: "Details" });
+    };
+
+    // A 20-second clip cannot be extended, and the panel says why.
+    let panel = await details("Scene 2");
+    const atMost = await within(panel).findByRole<HTMLButtonElement>("button", { name: /^Extend by 5 s/ });
+    expect(atMost.disabled).toBe(true);
+    expect(within(panel).getByText("This clip is 20 s long: clips can be at most 20 s.")).toBeTruthy();
+    expect(within(panel).queryByRole("button", { name: "Make a clip" })).toBeNull();
+    fireEvent.click(within(panel).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Details" })).toBeNull());
+
+    panel = await details("Scene 3");
+    fireEvent.click(await within(panel).findByRole("button", { name: /^Extend by 5 s/ }));
+    const extend = await screen.findByRole("dialog", { name: "Extend this clip" });
+    expect(await within(extend).findByText("Now 15 s long; extended, 20 s.")).toBeTruthy();
+    fireEvent.click(within(extend).getAllByRole("button", { name: "Close" }).at(-1)!);
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Extend this clip" })).toBeNull());
+    fireEvent.click(
+      within(screen.getByRole("dialog", { name: "Details" })).getByRole("button", { name: "Close" }),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Details" })).toBeNull());
+
+    panel = await details("Scene 1");
+    fireEvent.click(await within(panel).findByRole("button", { name: "Make a clip" }));
+    const make = await screen.findByRole("dialog", { name: "Make a clip" });
+    expect((await within(make).findByLabelText<HTMLTextAreaElement>("What happens in the clip")).value).toBe(
+      "Scene 1",
+    );
+    expect(calls.some((call) => call.method === "POST")).toBe(false);
+  });
 });
