@@ -48,4 +48,6 @@ export interface CraftBackend {
   redoable?: (signal: AbortSignal) => Promise<number>;
   edit: (messageId: string, content: string) => Promise<ChatMessage>;
   selectVersion: (messageId: string, version: number) => Promise<ChatMessage>;
+  /** The turn shows another picture or clip of its line (an edit of its own, decision 0163). */
+  showMedia: (messageId: string, galleryItemId: string) => Promise<ChatMessage>;
 }

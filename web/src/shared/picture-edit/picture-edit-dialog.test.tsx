@@ -11,7 +11,7 @@ import { costLabel } from "../../lib/credits";
 import { type FetchCall, json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { QuotaPromptProvider } from "../credits/quota-prompt-provider";
-import { PictureEditDialog } from "./picture-edit-dialog";
+import { type EditTarget, PictureEditDialog } from "./picture-edit-dialog";
 
 const MASK_BRUSH_LABEL = "Mask brush";
 const EDIT_SAVED = "Saved to your Gallery";
@@ -84,11 +84,11 @@ const saved = () =>
     quota_info: quotaInfo,
   });
 
-function renderEditor(target: { id: string } | { url: string } = { id: PICTURE }) {
+function renderEditor(target: EditTarget = { id: PICTURE }, onClose = () => {}) {
   return render(
     <Providers auth={SIGNED_IN}>
       <QuotaPromptProvider>
-        <PictureEditDialog target={target} onClose={() => {}} />
+        <PictureEditDialog target={target} onClose={onClose} />
       </QuotaPromptProvider>
     </Providers>,
   );
@@ -232,5 +232,36 @@ describe("the picture editor", () => {
     expect(
       await screen.findByText(`The image service could not edit this picture. Please try again. ${REFUNDED}`),
     ).toBeTruthy();
+  });
+
+  it("offers a story's picture's edit to show in the turn's place, and says so when the story refuses", async () => {
+    server(["vary"], saved);
+    const showInTurn = vi.fn<(edited: GalleryItem) => Promise<boolean>>().mockResolvedValueOnce(false);
+    const onClose = vi.fn();
+    renderEditor({ url: item(PICTURE).url, showInTurn }, onClose);
+    fireEvent.click(await screen.findByRole("button", { name: /^Subtle/ }));
+    expect(await screen.findByText(EDIT_SAVED)).toBeTruthy();
+    const show = screen.getByRole("button", { name: "Show in the story" });
+    fireEvent.click(show);
+    expect(
+      await screen.findByText(
+        "The story could not show this picture. Its turn may have changed: close the editor and try again.",
+      ),
+    ).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+
+    showInTurn.mockResolvedValueOnce(true);
+    fireEvent.click(show);
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(showInTurn).toHaveBeenLastCalledWith(expect.objectContaining({ id: EDITED, parent_id: PICTURE }));
+  });
+
+  it("keeps a Gallery picture's outcome to Done: only a story's picture has a turn to show it in", async () => {
+    server(["vary"], saved);
+    renderEditor();
+    fireEvent.click(await screen.findByRole("button", { name: /^Subtle/ }));
+    expect(await screen.findByText(EDIT_SAVED)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Show in the story" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Done" })).toBeTruthy();
   });
 });

@@ -56,7 +56,13 @@ const BRUSH_MAX = 120;
 const BRUSH_DEFAULT = 40;
 
 /** The picture to edit: a gallery item's id, or the URL of one of the player's pictures (a story's). */
-export type EditTarget = { id: string } | { url: string };
+/**
+ * The picture to edit, by gallery id or by URL (a story's picture). `showInTurn`: the picture is a story turn's,
+ * and the outcome offers to show the edit in the turn's place (decision 0163); resolves false when refused.
+ */
+export type EditTarget = ({ id: string } | { url: string }) & {
+  showInTurn?: (item: GalleryItem) => Promise<boolean>;
+};
 
 /**
  * An edit's price on its button, as the other paid buttons show theirs (the contract's CREDIT_COSTS, what the
@@ -112,7 +118,17 @@ function EditTargetBody({
   const url = "url" in target ? target.url : null;
   const found = useQuery({ ...galleryItemByUrlQueryOptions(url ?? ""), enabled: url !== null });
   const id = "id" in target ? target.id : found.data?.id;
-  if (id) return <PictureEditor key={id} id={id} onBusyChange={onBusyChange} onClose={onClose} />;
+  if (id) {
+    return (
+      <PictureEditor
+        key={id}
+        id={id}
+        onBusyChange={onBusyChange}
+        onClose={onClose}
+        {...(target.showInTurn ? { showInTurn: target.showInTurn } : {})}
+      />
+    );
+  }
   if (found.isError) return <ServerAlert error={found.error} />;
   return <Loading />;
 }
@@ -140,10 +156,12 @@ function PictureEditor({
   id,
   onBusyChange,
   onClose,
+  showInTurn,
 }: {
   id: string;
   onBusyChange: (busy: boolean) => void;
   onClose: () => void;
+  showInTurn?: (item: GalleryItem) => Promise<boolean>;
 }) {
   const { t } = useTranslation("picture-edit");
   const [currentId, setCurrentId] = useState(id);
@@ -163,6 +181,7 @@ function PictureEditor({
     null,
   );
   const [result, setResult] = useState<GalleryItem | null>(null);
+  const [placing, setPlacing] = useState(false);
   const ids = { mode: useId(), prompt: useId(), brush: useId() };
 
   const busy = running !== null;
@@ -218,6 +237,15 @@ function PictureEditor({
   };
 
   if (result) {
+    const placeInTurn = async () => {
+      if (!showInTurn) return;
+      setPlacing(true);
+      setError(null);
+      const shown = await showInTurn(result);
+      setPlacing(false);
+      if (shown) onClose();
+      else setError(t("notShownInTurn"));
+    };
     return (
       <div className="flex flex-col gap-5">
         <div className="grid place-items-center rounded-2xl bg-surface-2 p-2">
@@ -229,8 +257,9 @@ function PictureEditor({
         </div>
         <div role="status" className="flex flex-col gap-1">
           <p className="font-semibold text-ink">{t("saved")}</p>
-          <p className="text-sm text-ink-muted">{t("savedHint")}</p>
+          <p className="text-sm text-ink-muted">{t(showInTurn ? "savedHintTurn" : "savedHint")}</p>
         </div>
+        {error ? <FormAlert message={error} /> : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => setResult(null)}>
             {t("backToOriginal")}
@@ -238,7 +267,19 @@ function PictureEditor({
           <Button variant="secondary" onClick={() => editNew(result)}>
             {t("editNew")}
           </Button>
-          <Button onClick={onClose}>{t("done")}</Button>
+          {showInTurn ? (
+            <>
+              <Button variant="secondary" onClick={onClose} disabled={placing}>
+                {t("done")}
+              </Button>
+              <Button onClick={() => void placeInTurn()} disabled={placing} aria-busy={placing}>
+                {placing ? <Spinner /> : null}
+                {t(placing ? "showingInTurn" : "showInTurn")}
+              </Button>
+            </>
+          ) : (
+            <Button onClick={onClose}>{t("done")}</Button>
+          )}
         </div>
       </div>
     );

@@ -43,6 +43,7 @@ import { fetchRedoableCount, redoStoryTurn } from "../api/redo-story-turn";
 import { retryStoryMessage } from "../api/retry-story-message";
 import { selectMessageVersion } from "../api/select-message-version";
 import { sendStoryMessage } from "../api/send-story-message";
+import { showTurnMedia } from "../api/show-turn-media";
 import { storyCardsQueryOptions } from "../api/story-cards";
 import { fetchStoryMediaStatus } from "../api/story-media-status";
 import { fetchStoryPage, storyMessagesKey } from "../api/story-messages";
@@ -243,6 +244,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         redoable: (signal) => fetchRedoableCount(story.id, signal),
         edit: (messageId, content) => editStoryMessage(story.id, messageId, content),
         selectVersion: (messageId, version) => selectMessageVersion(story.id, messageId, version),
+        showMedia: (messageId, galleryItemId) => showTurnMedia(story.id, messageId, galleryItemId),
       },
     };
   }, [story.id, queryClient]);

@@ -4,6 +4,7 @@
 // the chat, a quarter of the screen at most, and folds to a slim strip (remembered), and while it is open the
 // scene it shows is not repeated in the log. Both the canvas and the pictures in the chat open the large preview.
 import type { ChatMessage, ChatMode } from "@storyverse/contract/chat";
+import type { GalleryItem } from "@storyverse/contract/media";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,7 +18,7 @@ import { readDraft } from "../../credits/story-return";
 import { useClipsEnabled } from "../../media-clip/clip-api";
 import { ClipDialog } from "../../media-clip/clip-dialog";
 import { useEditKinds } from "../../picture-edit/edit-api";
-import { PictureEditDialog } from "../../picture-edit/picture-edit-dialog";
+import { type EditTarget, PictureEditDialog } from "../../picture-edit/picture-edit-dialog";
 import { useServerConfig } from "../api/server-config";
 import { hasMedia } from "../canvas-media";
 import { useChatMode, useSceneCollapsed, useScenePicturesBoth, useSceneWidth } from "../use-chat-preferences";
@@ -131,8 +132,9 @@ export function ChatExperience({
   const config = useServerConfig();
   const voiceEnabled = Boolean(config.data?.capabilities.includes("transcription")) && voiceInputSupported();
   const [preview, setPreview] = useState<Preview | null>(null);
-  // Edit in the preview opens the picture editor on that picture (decision 0148); the edit is a new gallery item.
-  const [editUrl, setEditUrl] = useState<string | null>(null);
+  // Edit in the preview opens the picture editor on that picture (decision 0148); the edit is a new gallery item,
+  // which a story's turn can show in its picture's place (decision 0163).
+  const [editing, setEditing] = useState<{ url: string; messageId: string | null } | null>(null);
   const canEdit = useEditKinds().length > 0;
   // "Extend this clip" in the preview of a clip (decision 0160): the longer clip is a new gallery item, and the
   // conversation is read again once it is made, so a turn showing it shows the longer clip.
@@ -195,6 +197,15 @@ export function ChatExperience({
         )?.id ?? null)
       : null;
   const actions = session.craft;
+  const turnOfEdit = editing?.messageId ?? null;
+  const editTarget: EditTarget | null = editing
+    ? {
+        url: editing.url,
+        ...(actions && turnOfEdit
+          ? { showInTurn: (item: GalleryItem) => actions.showMedia(turnOfEdit, item.id) }
+          : {}),
+      }
+    : null;
   const craft = useMemo<MessageCraft | null>(
     () =>
       actions
@@ -293,7 +304,8 @@ export function ChatExperience({
                   const item = preview.items[index];
                   if (!item) return;
                   setPreview(null);
-                  setEditUrl(item.url);
+                  const message = mediaMessages.find((m) => m.image_url === item.url);
+                  setEditing({ url: item.url, messageId: message?.id ?? null });
                 }
               : undefined
           }
@@ -309,7 +321,7 @@ export function ChatExperience({
           }
         />
       ) : null}
-      <PictureEditDialog target={editUrl ? { url: editUrl } : null} onClose={() => setEditUrl(null)} />
+      <PictureEditDialog target={editTarget} onClose={() => setEditing(null)} />
       <ClipDialog
         target={extendUrl ? { kind: "extend", url: extendUrl } : null}
         onClose={() => setExtendUrl(null)}
