@@ -5,7 +5,11 @@ import { type ComfyUIFake, startComfyUIFake } from "../../test/fakes/comfyui-fak
 import { type ElevenLabsFake, startElevenLabsFake } from "../../test/fakes/elevenlabs-fake";
 import { sampleReference } from "../../test/fakes/media";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
-import { type ReplicateFake, startReplicateFake } from "../../test/fakes/replicate-fake";
+import {
+  fakeRealEsrganVersion,
+  type ReplicateFake,
+  startReplicateFake,
+} from "../../test/fakes/replicate-fake";
 import type { ProvidersConfig } from "../config";
 import { shippedWorkflows } from "./comfyui/workflows";
 import { createProviders, defaultModels } from "./create-providers";
@@ -148,6 +152,50 @@ describe("createProviders", () => {
       `/v1/models/${defaultModels.image.replicate}/predictions`,
       "/v1/models/bytedance/seedance-1-pro/predictions",
     ]);
+  });
+
+  it("wires Replicate's edit models: the defaults, or REPLICATE_INPAINT_MODEL and REPLICATE_UPSCALE_MODEL", async () => {
+    const image = {
+      kind: "replicate" as const,
+      apiKey: replicate.apiKey,
+      baseUrl: replicate.baseUrl,
+      model: undefined,
+    };
+    const picture = await sampleReference();
+    const byDefault = createProviders({ ...offline, image });
+    await byDefault.image.edit?.({ kind: "upscale", image: picture, prompt: "", seed: 0 });
+    await byDefault.image.edit?.({
+      kind: "outpaint",
+      image: picture,
+      prompt: "x",
+      direction: "left",
+      seed: 0,
+    });
+    expect(replicate.requests.map((request) => request.path)).toEqual([
+      "/v1/predictions",
+      "/v1/models/black-forest-labs/flux-fill-pro/predictions",
+    ]);
+    expect(replicate.requests[0]?.json).toMatchObject({ version: fakeRealEsrganVersion });
+    replicate.reset();
+    const configured = createProviders({
+      ...offline,
+      image,
+      replicateInpaintModel: `black-forest-labs/flux-fill-pro:${"b".repeat(64)}`,
+      replicateUpscaleModel: "nightmareai/real-esrgan",
+    });
+    await configured.image.edit?.({ kind: "upscale", image: picture, prompt: "", seed: 0 });
+    await configured.image.edit?.({
+      kind: "outpaint",
+      image: picture,
+      prompt: "x",
+      direction: "left",
+      seed: 0,
+    });
+    expect(replicate.requests.map((request) => request.path)).toEqual([
+      "/v1/models/nightmareai/real-esrgan/predictions",
+      "/v1/predictions",
+    ]);
+    expect(replicate.requests[1]?.json).toMatchObject({ version: "b".repeat(64) });
   });
 
   it("uses the configured model instead of the default", async () => {
