@@ -57,6 +57,7 @@ const ITEMS: Record<string, GalleryItem> = {
   [PICTURE]: item(PICTURE),
   [LAST]: item(LAST, { description: "The harbour at night" }),
   [CLIP]: video(CLIP, 5),
+  [LONGER]: video(LONGER, 5, { parent_id: PICTURE }),
 };
 
 function details(id: string) {
@@ -173,6 +174,12 @@ describe("the clip dialog", () => {
     const clip = within(box).getByTestId("clip-result");
     expect(clip.getAttribute("src")).toBe(video(LONGER, 5).url);
     expect(within(box).queryByRole("progressbar")).toBeNull();
+
+    // The new clip can be extended in turn, from the same dialog.
+    fireEvent.click(within(box).getByRole("button", { name: "Extend the new clip" }));
+    const extend = await screen.findByRole("dialog", { name: "Extend this clip" });
+    expect(await within(extend).findByText("Now 5 s long; extended, 10 s.")).toBeTruthy();
+    expect(within(extend).getByRole("button", { name: /^Extend by 5 s/ })).toBeTruthy();
   });
 
   it("extends a story's clip by 5 seconds and says its new length; the story is told", async () => {

@@ -82,13 +82,21 @@ export function ClipDialog({
 }) {
   const { t } = useTranslation("media-clip");
   const [busy, setBusy] = useState(false);
+  // "Extend the new clip" turns a Make a clip dialog into an Extend one; a new target starts afresh.
+  const [extending, setExtending] = useState(false);
+  const targetKey = target ? `${target.kind} ${"id" in target ? target.id : target.url}` : null;
+  const [shown, setShown] = useState(targetKey);
+  if (shown !== targetKey) {
+    setShown(targetKey);
+    setExtending(false);
+  }
   return (
     <Modal
       open={target !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={target?.kind === "extend" ? t("titleExtend") : t("titleAnimate")}
+      title={target?.kind === "extend" || extending ? t("titleExtend") : t("titleAnimate")}
       description={null}
       icon={<Clapperboard aria-hidden="true" className="size-5" />}
       size="lg"
@@ -100,6 +108,7 @@ export function ClipDialog({
           onBusyChange={setBusy}
           onClose={onClose}
           onFinished={onFinished}
+          onExtendNew={() => setExtending(true)}
           pollMs={pollMs}
         />
       ) : null}
@@ -111,6 +120,7 @@ interface BodyProps {
   onBusyChange: (busy: boolean) => void;
   onClose: () => void;
   onFinished: ((item: GalleryItem) => void) | undefined;
+  onExtendNew: () => void;
   pollMs: number;
 }
 
@@ -148,6 +158,7 @@ function ClipMaker({
   onBusyChange,
   onClose,
   onFinished,
+  onExtendNew,
   pollMs,
 }: BodyProps & { kind: ClipTarget["kind"]; id: string }) {
   const { t } = useTranslation("media-clip");
@@ -265,6 +276,7 @@ function ClipMaker({
             icon={<Timer aria-hidden="true" className="size-4" />}
             onClick={() => {
               setSource({ kind: "extend", id: made.id, seconds: nextSeconds });
+              onExtendNew();
               setPrompt(null);
               setLastFrame(null);
               setError(null);
