@@ -27,6 +27,8 @@ export const galleryItemSchema = z.object({
   /** A picture's size in pixels (decision 0149: its shape shows in the Studio before it loads); null: unknown. */
   width: z.number().int().nullable().optional(),
   height: z.number().int().nullable().optional(),
+  /** A clip's length in seconds (decision 0160); null: a picture, or an older clip whose length is not recorded. */
+  duration_seconds: z.number().nullable().optional(),
 });
 export type GalleryItem = z.infer<typeof galleryItemSchema>;
 

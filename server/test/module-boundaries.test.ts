@@ -31,6 +31,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
     { drizzle: "mediaStorage", sql: "media_storage" },
     { drizzle: "mediaBoards", sql: "media_boards" },
     { drizzle: "mediaBoardItems", sql: "media_board_items" },
+    { drizzle: "mediaClipJobs", sql: "media_clip_jobs" },
   ],
   stories: [
     { drizzle: "stories", sql: "stories" },

@@ -214,7 +214,8 @@ async function produce(ctx: MediaJobContext, message: MessageRow, payload: Media
   if (message.mode === "video" && !message.videoKey) {
     scene ??= await prepareReference(await ctx.storage.read(sceneKey));
     const video = await animate(ctx, withCamera(prompt, payload.camera), scene, deadline);
-    const item = await saveVideo(ctx, ctx.db, origin, video.data, posterKey);
+    // A turn's clip is always asked for 5 seconds; its length is kept so it can be extended (decision 0160).
+    const item = await saveVideo(ctx, ctx.db, { ...origin, durationSeconds: 5 }, video.data, posterKey);
     await attach(ctx, message, item, "videoKey");
   }
   const completed = await ctx.db.transaction(async (tx) => {

@@ -319,6 +319,8 @@ export const mediaItems = pgTable(
     seed: bigint("seed", { mode: "number" }),
     /** The picture an edit was made from (decision 0145); null when not an edit or the parent was deleted. */
     parentId: uuid("parent_id").references((): AnyPgColumn => mediaItems.id, { onDelete: "set null" }),
+    /** A clip's length in seconds (decision 0160); null: a picture, or a clip made before it was recorded. */
+    durationSeconds: doublePrecision("duration_seconds"),
   },
   (t) => [
     index("media_items_user_created_idx").on(t.userId, t.createdAt),
@@ -329,6 +331,42 @@ export const mediaItems = pgTable(
     index("media_items_favourite_idx").on(t.userId, t.createdAt, t.id).where(sql`${t.favourite}`),
     index("media_items_user_story_idx").on(t.userId, t.storyId, t.createdAt),
   ],
+);
+
+/**
+ * media: a clip being made from a picture (animate) or a clip made longer (extend), decision 0160. Charged when
+ * queued; pending until its job (or its deadline) ends it once: completed with the new item, or failed and
+ * refunded in the same transaction.
+ */
+export const mediaClipJobs = pgTable(
+  "media_clip_jobs",
+  {
+    id: uuid("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["animate", "extend"] }).notNull(),
+    status: text("status", { enum: ["pending", "completed", "failed"] })
+      .notNull()
+      .default("pending"),
+    /** The picture or clip it is made from (kept as an id: the job fails if that item is deleted meanwhile). */
+    parentId: uuid("parent_id").notNull(),
+    /** animate: the picture the clip ends on. */
+    lastFrameId: uuid("last_frame_id"),
+    camera: text("camera").notNull().default("still"),
+    prompt: text("prompt").notNull(),
+    /** The new clip's length in seconds. */
+    durationSeconds: doublePrecision("duration_seconds").notNull(),
+    /** What it was charged (tenths): a failure refunds all of it, keyed by the job id. */
+    chargedTenths: integer("charged_tenths").notNull().default(0),
+    /** The new clip, once completed (null again if the player deletes it). */
+    itemId: uuid("item_id").references(() => mediaItems.id, { onDelete: "set null" }),
+    /** Why it failed (shown to the player). */
+    detail: text("detail"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [index("media_clip_jobs_user_idx").on(t.userId, t.createdAt)],
 );
 
 /** media: the player's Gallery boards (decision 0141); a name is unique per player, case-insensitively. */

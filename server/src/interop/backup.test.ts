@@ -105,6 +105,7 @@ const item = (id: string, key: string, overrides: Partial<BackupMediaItem> = {})
   favourite: false,
   seed: null,
   parentId: null,
+  durationSeconds: null,
   ...overrides,
 });
 

@@ -3,6 +3,7 @@ import { sendAccountLinkJob } from "../accounts/jobs";
 import { accountExportJob, makeAccountExport } from "../accounts/leave-export";
 import { sendAccountLink } from "../accounts/service";
 import { archiveAndDelete, deletedAccountArchiveJob } from "../admin/archives";
+import { chatClipTurns } from "../chat/clip-turns";
 import { embedMessages, embedMessagesJob } from "../chat/embed-job";
 import { generateMedia, generateMediaJob } from "../chat/media-job";
 import type { AppContext } from "../context";
@@ -11,6 +12,7 @@ import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import { runRestore, storyRestoreJob } from "../interop/restore-job";
 import type { Mailer } from "../mail/mailer";
+import { clipJob, makeClip } from "../media/clip-job";
 import { livingLoreJob, updateLivingLore } from "../stories/living-lore";
 import { storySummaryJob, writeStorySummary } from "../stories/summary";
 import { makeBatch, studioBatchJob } from "../studio/batch-job";
@@ -29,6 +31,9 @@ export async function startWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<vo
   await jobs.work(storySummaryJob, (payload) => writeStorySummary(deps, payload));
   await jobs.work(livingLoreJob, (payload) => updateLivingLore(deps, payload));
   await jobs.work(studioBatchJob, (payload, attempt) => makeBatch(deps, payload, attempt));
+  await jobs.work(clipJob, (payload, attempt) =>
+    makeClip({ ...deps, clipTurns: chatClipTurns }, payload, attempt),
+  );
   await jobs.work(narrateMessageJob, (payload, attempt) => narrateMessage(deps, payload, attempt));
   await jobs.work(embedMessagesJob, (payload) => embedMessages(deps, payload));
   await jobs.work(storyRestoreJob, (payload, attempt) => runRestore(deps, payload, attempt));

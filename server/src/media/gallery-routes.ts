@@ -14,6 +14,7 @@ import { galleryPageQuerySchema, galleryPageSchema } from "@storyverse/contract/
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { clipRoutes } from "./clip-routes";
 import { deleteGalleryItems, type MediaUses } from "./delete";
 import { editRoutes } from "./edit-routes";
 import { galleryPage } from "./gallery";
@@ -107,4 +108,5 @@ export const galleryRoutes: RouteModule<RouteModuleOptions & { mediaUses: MediaU
 
   await app.register(organiseRoutes, { ctx, kit });
   await app.register(editRoutes, { ctx, kit });
+  await app.register(clipRoutes, { ctx, kit });
 };

@@ -40,8 +40,10 @@ export type MediaOrigin = {
   description: string;
   /** The seed it was made with, when the painter says (decision 0145). */
   seed?: number | null;
-  /** The picture an edit was made from (decision 0145). */
+  /** The picture an edit was made from (decision 0145), or the picture or clip a clip was made from (0160). */
   parentId?: string | null;
+  /** A clip's length in seconds (decision 0160). */
+  durationSeconds?: number | null;
 };
 
 type MediaContext = Pick<AppContext, "storage" | "clock">;
@@ -113,6 +115,9 @@ export async function saveVideo(
     messageId: origin.messageId,
     description: origin.description,
     createdAt: ctx.clock.now(),
+    seed: origin.seed ?? null,
+    parentId: origin.parentId ?? null,
+    durationSeconds: origin.durationSeconds ?? null,
   });
 }
 
@@ -166,6 +171,7 @@ export async function toGalleryItem(
     parent_id: row.parentId ?? null,
     width: row.width ?? null,
     height: row.height ?? null,
+    duration_seconds: row.durationSeconds ?? null,
   };
 }
 

@@ -155,13 +155,23 @@ export interface ImageProvider {
   edit?(request: ImageEditRequest): Promise<MediaFile>;
 }
 
+/** How the camera moves through a clip (contract CAMERA_MOVES, decision 0160); "still" keeps it fixed. */
+export type CameraMove = "still" | "push_in" | "pull_out" | "pan_left" | "pan_right" | "orbit";
+
 export type VideoRequest = {
   prompt: string;
   /** The first frame: the clip animates this image. */
   image: MediaFile;
   durationSeconds: 5;
+  /** The picture the clip ends on; only for a provider whose clipFeatures.lastFrame is true. */
+  lastFrame?: MediaFile;
+  /** The camera's move; only for a provider whose clipFeatures.camera is true. Absent: its own choice. */
+  camera?: CameraMove;
   signal?: AbortSignal;
 };
+
+/** What a video provider takes beyond a first frame and a prompt (decision 0160); absent: neither. */
+export type ClipFeatures = { lastFrame: boolean; camera: boolean };
 
 export type VideoTaskState =
   | { status: "pending" }
@@ -170,6 +180,8 @@ export type VideoTaskState =
 
 export interface VideoProvider {
   readonly name: string;
+  /** Whether it honours a last frame and a camera move; a request for one it lacks is refused before the charge. */
+  readonly clipFeatures?: ClipFeatures;
   start(request: VideoRequest): Promise<{ taskId: string }>;
   poll(taskId: string, signal?: AbortSignal): Promise<VideoTaskState>;
 }

@@ -225,6 +225,19 @@ export async function startBytePlusFake(options: { apiKey?: string } = {}): Prom
         return invalid("content.role", `unsupported role ${String(item.role)}`);
       }
     }
+    // First-and-last-frame mode: one of each, and a last frame only with a first frame.
+    const roles = items.filter((entry) => entry.type === "image_url").map((entry) => entry.role);
+    const count = (role: string) => roles.filter((entry) => entry === role).length;
+    if (count("first_frame") > 1 || count("last_frame") > 1) {
+      return invalid("content.role", "at most one first_frame and one last_frame image");
+    }
+    if (count("last_frame") === 1 && count("first_frame") !== 1) {
+      return invalid("content.role", "a last_frame image needs a first_frame image");
+    }
+    const fixed = /--(?:camerafixed|cf)\s+(\S+)/.exec(text.text)?.[1];
+    if (fixed !== undefined && !["true", "false"].includes(fixed)) {
+      return invalid("camerafixed", `unsupported camerafixed ${fixed}`);
+    }
     taskCounter += 1;
     const id = `cgt-20250101000000-fake${taskCounter}`;
     tasks.set(id, { polls: 0, outcome: video.outcome, model: body.model });

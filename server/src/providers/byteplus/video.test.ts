@@ -58,6 +58,37 @@ describe("BytePlus Seedance video tasks", () => {
     });
   });
 
+  it("sends a last frame as Seedance's last_frame content item after the first frame (decision 0160)", async () => {
+    expect(video.clipFeatures).toEqual({ lastFrame: true, camera: true });
+    const last = { data: Buffer.concat([frame.data, Buffer.from([0])]), mimeType: frame.mimeType };
+    const { taskId } = await video.start({
+      prompt: "the ship reaches the harbour",
+      image: frame,
+      lastFrame: last,
+      camera: "push_in",
+      durationSeconds: 5,
+    });
+    expect(taskId).toMatch(/^cgt-/);
+    expect(fake.requests[0]?.json).toEqual({
+      model: "seedance-1-0-pro-250528",
+      content: [
+        {
+          type: "text",
+          text: "the ship reaches the harbour\n\nCamera: slow push in toward the subject. --duration 5 --resolution 720p --ratio adaptive --watermark false --camerafixed false",
+        },
+        { type: "image_url", image_url: { url: toDataUrl(frame) }, role: "first_frame" },
+        { type: "image_url", image_url: { url: toDataUrl(last) }, role: "last_frame" },
+      ],
+    });
+  });
+
+  it("asks for a fixed camera with --camerafixed true when the move is still", async () => {
+    await video.start({ prompt: "rain on the deck", image: frame, camera: "still", durationSeconds: 5 });
+    const text = (fake.requests[0]?.json as { content: { text?: string }[] }).content[0]?.text;
+    expect(text).toMatch(/ --camerafixed true$/);
+    expect(text).toContain("Camera: static shot");
+  });
+
   it("reports queued and running as pending, then downloads the finished clip", async () => {
     const { taskId } = await video.start({ prompt: "waves", image: frame, durationSeconds: 5 });
     await expect(video.poll(taskId)).resolves.toEqual({ status: "pending" });

@@ -1,6 +1,9 @@
-// Seedance image-to-video on ModelArk: a task is created with the first frame inline, then polled until the
-// vendor reports it done; the finished clip is downloaded at once (its link expires after 24 hours).
+// Seedance image-to-video on ModelArk: a task is created with the first frame inline (and, for a clip that ends
+// on a chosen picture, the last frame: content items with role first_frame and last_frame), then polled until
+// the vendor reports it done; the finished clip is downloaded at once (its link expires after 24 hours). A
+// camera move is said in the prompt, and a still camera is also Seedance's own `--camerafixed true` flag.
 import { z } from "zod";
+import { withCameraWords } from "../camera";
 import {
   downloadMedia,
   malformedError,
@@ -10,7 +13,7 @@ import {
   toDataUrl,
   type VendorContext,
 } from "../http";
-import type { VideoProvider, VideoTaskState } from "../types";
+import type { CameraMove, VideoProvider, VideoTaskState } from "../types";
 import type { BytePlusSettings } from "./settings";
 
 const createdSchema = z.object({ id: z.string().min(1) });
@@ -26,9 +29,10 @@ const taskSchema = z.object({
  * Seedance reads generation settings from `--flag value` pairs in the prompt text. A user's prompt must not be
  * able to set them (a longer clip costs more), so anything that looks like a flag is defused first.
  */
-export function seedancePrompt(prompt: string, durationSeconds: number): string {
-  const text = prompt.replace(/(^|\s)-{2,}(?=\S)/g, "$1").trim();
-  return `${text} --duration ${durationSeconds} --resolution 720p --ratio adaptive --watermark false`;
+export function seedancePrompt(prompt: string, durationSeconds: number, camera?: CameraMove): string {
+  const text = withCameraWords(prompt.replace(/(^|\s)-{2,}(?=\S)/g, "$1").trim(), camera);
+  const fixed = camera ? ` --camerafixed ${camera === "still"}` : "";
+  return `${text} --duration ${durationSeconds} --resolution 720p --ratio adaptive --watermark false${fixed}`;
 }
 
 function taskPath(taskId: string): string {
@@ -39,6 +43,7 @@ export function createBytePlusVideoProvider(settings: BytePlusSettings): VideoPr
   const ctx: VendorContext = { ...settings, vendor: "byteplus" };
   return {
     name: "byteplus",
+    clipFeatures: { lastFrame: true, camera: true },
 
     async start(request) {
       const answer = await requestJson(ctx, {
@@ -47,8 +52,11 @@ export function createBytePlusVideoProvider(settings: BytePlusSettings): VideoPr
         body: {
           model: settings.model,
           content: [
-            { type: "text", text: seedancePrompt(request.prompt, request.durationSeconds) },
+            { type: "text", text: seedancePrompt(request.prompt, request.durationSeconds, request.camera) },
             { type: "image_url", image_url: { url: toDataUrl(request.image) }, role: "first_frame" },
+            ...(request.lastFrame
+              ? [{ type: "image_url", image_url: { url: toDataUrl(request.lastFrame) }, role: "last_frame" }]
+              : []),
           ],
         },
         signal: request.signal,

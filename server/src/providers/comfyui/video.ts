@@ -3,6 +3,7 @@
 // prompt id is the task id; polling reads the prompt's history and fetches the clip once it is there.
 import { randomInt } from "node:crypto";
 import sharp from "sharp";
+import { withCameraWords } from "../camera";
 import { NEGATIVE_PROMPT } from "../gpu/canvas";
 import type { MediaFile, VideoProvider, VideoTaskState } from "../types";
 import {
@@ -49,12 +50,15 @@ export function createComfyUIVideoProvider(settings: ComfyVideoSettings): VideoP
   const ctx = comfyContext(settings);
   return {
     name: "comfyui",
+    // The shipped Wan 2.1 image-to-video workflow takes one start image: no last frame. A camera move is
+    // said in the prompt, which Wan follows.
+    clipFeatures: { lastFrame: false, camera: true },
 
     async start(request) {
       const call = { deadlineAt: Date.now() + ctx.timeoutMs, signal: request.signal };
       const image = await uploadImage(ctx, request.image.data, call);
       const workflow = fillWorkflow(settings.workflows.img2video, {
-        prompt: request.prompt,
+        prompt: withCameraWords(request.prompt, request.camera),
         negative_prompt: NEGATIVE_PROMPT,
         seed: randomInt(0, 2 ** 32),
         checkpoint: settings.model,

@@ -31,8 +31,62 @@ export async function prepareSource(image: Buffer, width: number, height: number
 }
 
 /** Centre (0..1 of the source) and zoom (1 = the whole frame) at one moment. */
-type Shot = { x: number; y: number; zoom: number };
-export type CameraMove = { from: Shot; to: Shot };
+export type Shot = { x: number; y: number; zoom: number };
+/** A straight move from one shot to another, or (an orbit) a path through shots by eased progress. */
+export type CameraMove = { from: Shot; to: Shot; path?: (e: number) => Shot };
+
+/** The moves a player can ask for (decision 0160), each a distinct motion. */
+export type AskedMove = "still" | "push_in" | "pull_out" | "pan_left" | "pan_right" | "orbit";
+
+/**
+ * The asked camera move as a path: still holds one framing; push in and pull out zoom on the centre; a pan
+ * sweeps the frame sideways at the closest zoom (the camera turning left shows what is left of the picture);
+ * an orbit circles the subject: the frame swings from one side to the other along an arc, rising through the
+ * middle, while it leans in.
+ */
+export function askedMove(move: AskedMove): CameraMove {
+  const centre = (zoom: number): Shot => ({ x: 0.5, y: 0.5, zoom });
+  const room = 0.5 - 0.5 / MAX_ZOOM;
+  switch (move) {
+    case "still":
+      return { from: centre(1), to: centre(1) };
+    case "push_in":
+      return { from: centre(1), to: centre(MAX_ZOOM) };
+    case "pull_out":
+      return { from: centre(MAX_ZOOM), to: centre(1) };
+    case "pan_left":
+      return {
+        from: { x: 0.5 + room, y: 0.5, zoom: MAX_ZOOM },
+        to: { x: 0.5 - room, y: 0.5, zoom: MAX_ZOOM },
+      };
+    case "pan_right":
+      return {
+        from: { x: 0.5 - room, y: 0.5, zoom: MAX_ZOOM },
+        to: { x: 0.5 + room, y: 0.5, zoom: MAX_ZOOM },
+      };
+    case "orbit": {
+      const path = (e: number): Shot => {
+        const angle = Math.PI * e;
+        const zoom = 1.1 + 0.1 * Math.sin(angle);
+        const r = 0.5 - 0.5 / zoom;
+        return { x: 0.5 - r * Math.cos(angle), y: 0.5 - r * Math.sin(angle), zoom };
+      };
+      return { from: path(0), to: path(1), path };
+    }
+  }
+}
+
+/** Where the camera is at progress t (0..1): eased along its path. */
+export function shotAt(move: CameraMove, t: number): Shot {
+  const e = ease(t);
+  if (move.path) return move.path(e);
+  // Interpolate zoom geometrically so the zoom speed feels constant.
+  return {
+    zoom: move.from.zoom * (move.to.zoom / move.from.zoom) ** e,
+    x: move.from.x + (move.to.x - move.from.x) * e,
+    y: move.from.y + (move.to.y - move.from.y) * e,
+  };
+}
 
 /** Zoom in or out by 10-20% while drifting toward a seeded corner; never shows past the image edge. */
 export function planMove(rng: Rng): CameraMove {
@@ -58,12 +112,11 @@ export function renderFrame(
   width: number,
   height: number,
 ): void {
-  const e = ease(t);
-  // Interpolate zoom geometrically so the zoom speed feels constant.
-  const zoom = move.from.zoom * (move.to.zoom / move.from.zoom) ** e;
+  const shot = shotAt(move, t);
+  const zoom = shot.zoom;
   const clamp = (c: number): number => Math.min(1 - 0.5 / zoom, Math.max(0.5 / zoom, c));
-  const cx = clamp(move.from.x + (move.to.x - move.from.x) * e);
-  const cy = clamp(move.from.y + (move.to.y - move.from.y) * e);
+  const cx = clamp(shot.x);
+  const cy = clamp(shot.y);
   const sw = source.width;
   const sh = source.height;
   const scale = sw / zoom / width;

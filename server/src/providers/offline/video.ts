@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { type Clock, systemClock } from "../../platform/clock";
 import { faststart } from "../../platform/mp4-faststart";
-import type { VideoProvider, VideoRequest, VideoTaskState } from "../types";
-import { planMove, prepareSource, renderFrame } from "./ken-burns";
+import type { CameraMove, VideoProvider, VideoRequest, VideoTaskState } from "../types";
+import { askedMove, planMove, prepareSource, renderFrame } from "./ken-burns";
 import { encodeMp4, readMp4Info } from "./mp4";
 import { createRng, hashString } from "./seeded";
 
@@ -47,12 +47,23 @@ async function clipSize(image: Buffer): Promise<{ width: number; height: number 
   return { width: Math.round(VIDEO_WIDTH * ratio), height: VIDEO_WIDTH };
 }
 
+/** The last part of a clip with a last frame: the moving first picture dissolves into the last one. */
+export const LAST_FRAME_FADE_SECONDS = 1.5;
+
+export type ClipOptions = {
+  /** The camera's move (decision 0160); absent: a seeded slow zoom and drift, as a story's clips have. */
+  camera?: CameraMove | undefined;
+  /** The picture the clip ends on: its final frame is this picture, whole, reached by a crossfade. */
+  lastFrame?: Buffer | undefined;
+};
+
 /** The whole clip as MP4 bytes: one decode, then 120 sampled frames streamed into the encoder. */
 export async function renderKenBurns(
   image: Buffer,
   prompt: string,
   seconds: number,
   scale = 1,
+  options: ClipOptions = {},
 ): Promise<Buffer> {
   // H.264 needs even sides.
   const even = (side: number) => Math.max(16, 2 * Math.round((side * scale) / 2));
@@ -60,12 +71,24 @@ export async function renderKenBurns(
   const width = even(size.width);
   const height = even(size.height);
   const source = await prepareSource(image, width, height);
-  const move = planMove(createRng(hashString(`${prompt}\u0000video`)));
+  const move = options.camera
+    ? askedMove(options.camera)
+    : planMove(createRng(hashString(`${prompt}\u0000video`)));
   const total = Math.round(seconds * VIDEO_FPS);
   const frame = new Uint8Array(width * height * 4);
+  // The last picture, held whole and still (zoom 1 on its centre), blended in over the fade's frames.
+  const last = options.lastFrame ? await prepareSource(options.lastFrame, width, height) : undefined;
+  const lastFrame = new Uint8Array(last ? width * height * 4 : 0);
+  if (last) {
+    const whole = { x: 0.5, y: 0.5, zoom: 1 };
+    renderFrame(last, { from: whole, to: whole }, 0, lastFrame, width, height);
+  }
+  const fadeFrames = Math.min(total - 1, Math.round(LAST_FRAME_FADE_SECONDS * VIDEO_FPS));
   async function* frames(): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < total; i++) {
       renderFrame(source, move, total > 1 ? i / (total - 1) : 0, frame, width, height);
+      const into = i - (total - 1 - fadeFrames);
+      if (last && into > 0) blend(frame, lastFrame, Math.round((256 * into) / fadeFrames));
       yield frame;
       // Let the server answer requests between frames instead of blocking for the whole clip.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -80,6 +103,12 @@ export async function renderKenBurns(
   });
   // The encoder writes its index last; players want it first, to start before the whole file is in.
   return faststart(mp4);
+}
+
+/** frame = frame * (256 - weight) / 256 + over * weight / 256, per byte (weight 256: `over` exactly). */
+function blend(frame: Uint8Array, over: Uint8Array, weight: number): void {
+  const keep = 256 - weight;
+  for (let i = 0; i < frame.length; i++) frame[i] = (frame[i]! * keep + over[i]! * weight) >> 8;
 }
 
 export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): VideoProvider {
@@ -112,6 +141,7 @@ export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): V
         request.prompt,
         request.durationSeconds,
         options.scale,
+        { camera: request.camera, lastFrame: request.lastFrame?.data },
       );
       // Never hand out a file the browser would choke on.
       if (!readMp4Info(data)) throw new Error("Encoder produced no playable MP4");
@@ -125,6 +155,8 @@ export function createOfflineVideoProvider(options: OfflineVideoOptions = {}): V
 
   return {
     name: "offline",
+    // The offline animator really makes both: distinct camera paths, and a crossfade onto the last frame.
+    clipFeatures: { lastFrame: true, camera: true },
     async start(request: VideoRequest): Promise<{ taskId: string }> {
       request.signal?.throwIfAborted();
       prune();

@@ -1,5 +1,7 @@
 // Image-to-video on Replicate (bytedance/seedance-1-pro by default): a prediction is the task, its id the task
 // id; polling reads it back and downloads the clip once it is done.
+
+import { withCameraWords } from "../camera";
 import { downloadMedia, toDataUrl } from "../http";
 import type { VideoProvider, VideoTaskState } from "../types";
 import {
@@ -15,11 +17,14 @@ export function createReplicateVideoProvider(settings: ReplicateSettings): Video
   const ctx = replicateContext(settings);
   return {
     name: "replicate",
+    // VIDEO_MODEL may be any image-to-video model, and their last-frame inputs differ (or are missing): no
+    // last frame. Every one reads its prompt, so a camera move is said there.
+    clipFeatures: { lastFrame: false, camera: true },
 
     async start(request) {
       // Seedance's input names; other image-to-video models on Replicate mostly share prompt, image, duration.
       const input = {
-        prompt: request.prompt,
+        prompt: withCameraWords(request.prompt, request.camera),
         image: toDataUrl(request.image),
         duration: request.durationSeconds,
         resolution: "720p",
