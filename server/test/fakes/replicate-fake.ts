@@ -1,6 +1,7 @@
 // A fake Replicate API (/v1): predictions for bytedance/seedream-4 and bytedance/seedance-1-pro, and for the
 // edit models (decision 0162): black-forest-labs/flux-fill-pro (image, mask, prompt; it paints the mask's white
-// pixels) and a pinned nightmareai/real-esrgan (image, scale; it really enlarges by `scale`), answered at once
+// pixels) and a pinned nightmareai/real-esrgan (image, scale; it really enlarges by `scale`), reading inputs
+// from data URIs or from files uploaded to its files API (POST /v1/files), answered at once
 // under `Prefer: wait` or going starting -> processing -> done across polls, with Replicate's input validation
 // (422) and its problem-details error bodies `{title, detail, status}`.
 import sharp from "sharp";
@@ -10,6 +11,7 @@ import {
   type FakeReply,
   type FakeServer,
   type RecordedRequest,
+  readMultipart,
   startFakeServer,
 } from "./fake-server";
 import { sampleMp4, samplePng } from "./media";
@@ -122,27 +124,24 @@ function checkSeedance(input: Record<string, unknown>): FakeReply | undefined {
   return undefined;
 }
 
-/** The bytes of a data URI input, or undefined for a link or anything else. */
-function dataUriBytes(value: unknown): Buffer | undefined {
-  const match = typeof value === "string" ? /^data:[a-z]+\/[\w.+-]+;base64,(.*)$/s.exec(value) : null;
-  return match ? Buffer.from(match[1]!, "base64") : undefined;
-}
+/** The bytes of an input file: a data URI, or a link to a file uploaded to this fake; else undefined. */
+type InputBytes = (value: unknown) => Buffer | undefined;
 
 /** FLUX.1 Fill [pro]: image and mask (URIs, the same size), a prompt; the picture with the mask's white painted. */
-async function fluxFill(input: Record<string, unknown>, color: string): Promise<Buffer | FakeReply> {
+async function fluxFill(input: Record<string, unknown>, bytesOf: InputBytes): Promise<Buffer | FakeReply> {
   if (!isUri(input.image)) return invalidInput("image", "image is required");
   if (!isUri(input.mask)) return invalidInput("mask", "Does not match format 'uri'");
   if (typeof input.prompt !== "string" || !input.prompt) return invalidInput("prompt", "prompt is required");
   if (input.seed !== undefined && !(Number.isInteger(input.seed) && Math.abs(Number(input.seed)) < 2 ** 31)) {
     return invalidInput("seed", "Invalid type. Expected: integer");
   }
-  const image = dataUriBytes(input.image);
-  const mask = dataUriBytes(input.mask);
-  if (!image || !mask) return invalidInput("image", "the fake takes data URIs only");
+  const image = bytesOf(input.image);
+  const mask = bytesOf(input.mask);
+  if (!image || !mask) return invalidInput("image", "the fake reads data URIs and its own files only");
   const picture = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = picture.info;
   const white = await sharp(mask).greyscale().resize(width, height, { fit: "fill" }).raw().toBuffer();
-  const paint = await sharp({ create: { width: 1, height: 1, channels: 3, background: color } })
+  const paint = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#ff0000" } })
     .raw()
     .toBuffer();
   for (let i = 0; i < width * height; i++) {
@@ -154,13 +153,13 @@ async function fluxFill(input: Record<string, unknown>, color: string): Promise<
 }
 
 /** Real-ESRGAN: image (URI) and scale (0..10, default 4); the picture enlarged by `scale`. */
-async function realEsrgan(input: Record<string, unknown>): Promise<Buffer | FakeReply> {
+async function realEsrgan(input: Record<string, unknown>, bytesOf: InputBytes): Promise<Buffer | FakeReply> {
   if (!isUri(input.image)) return invalidInput("image", "image is required");
   const scale = Number(input.scale ?? 4);
   if (!Number.isFinite(scale) || scale < 0 || scale > 10)
     return invalidInput("scale", "Must be between 0 and 10");
-  const image = dataUriBytes(input.image);
-  if (!image) return invalidInput("image", "the fake takes data URIs only");
+  const image = bytesOf(input.image);
+  if (!image) return invalidInput("image", "the fake reads data URIs and its own files only");
   const { width = 0, height = 0 } = await sharp(image).metadata();
   return sharp(image)
     .resize(Math.round(width * scale), Math.round(height * scale))
@@ -189,10 +188,40 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
   };
   const cancelled: string[] = [];
   const stored = new Map<string, Stored>();
+  /** Files uploaded through `POST /v1/files`, by id. */
+  const files = new Map<string, Buffer>();
   let counter = 0;
   const png = await samplePng(80, 60, "#228844");
   const mp4 = sampleMp4();
   let server: FakeServer;
+
+  const bytesOf: InputBytes = (value) => {
+    if (typeof value !== "string") return undefined;
+    const data = /^data:[a-z]+\/[\w.+-]+;base64,(.*)$/s.exec(value);
+    if (data) return Buffer.from(data[1]!, "base64");
+    const file = value.startsWith(`${server.origin}/v1/files/`) ? value.slice(server.origin.length + 10) : "";
+    return files.get(file);
+  };
+
+  /** Replicate's files API: multipart `content`, answered with the file's id and the link inputs name it by. */
+  async function upload(request: RecordedRequest): Promise<FakeReply> {
+    const content = (await readMultipart(request)).get("content");
+    if (!(content instanceof File)) return invalidInput("content", "content is required");
+    counter += 1;
+    const id = `fakefile${counter}x`;
+    files.set(id, Buffer.from(await content.arrayBuffer()));
+    return {
+      kind: "json",
+      status: 201,
+      body: {
+        id,
+        name: content.name,
+        content_type: content.type,
+        size: content.size,
+        urls: { get: `${server.origin}/v1/files/${id}` },
+      },
+    };
+  }
 
   function view(prediction: Stored): Record<string, unknown> {
     const succeeded = prediction.status === "succeeded";
@@ -236,7 +265,9 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
     let picture: Buffer | undefined;
     if (model === "black-forest-labs/flux-fill-pro" || model === "nightmareai/real-esrgan") {
       const made =
-        model === "nightmareai/real-esrgan" ? await realEsrgan(input) : await fluxFill(input, "#ff0000");
+        model === "nightmareai/real-esrgan"
+          ? await realEsrgan(input, bytesOf)
+          : await fluxFill(input, bytesOf);
       if (!Buffer.isBuffer(made)) return made;
       picture = made;
       outputCount = "one";
@@ -284,6 +315,7 @@ export async function startReplicateFake(options: { apiKey?: string } = {}): Pro
     if (modelPath && request.method === "POST") {
       return create(`${decodeURIComponent(modelPath[1]!)}/${decodeURIComponent(modelPath[2]!)}`, request);
     }
+    if (request.path === "/v1/files" && request.method === "POST") return upload(request);
     if (request.path === "/v1/predictions" && request.method === "POST") {
       // Pinned versions of the fake are seedream-4, but for the Real-ESRGAN one.
       const version = isRecord(request.json) ? request.json.version : undefined;

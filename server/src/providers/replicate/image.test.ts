@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { readMultipart } from "../../../test/fakes/fake-server";
 import { sampleReference } from "../../../test/fakes/media";
 import {
   catchProviderError,
@@ -288,6 +290,36 @@ describe("Replicate edits (decision 0162)", () => {
     const result = await named.edit!({ kind: "upscale", image: await picture(40, 30), prompt: "", seed: 1 });
     expect(fake.requests[0]?.path).toBe("/v1/models/nightmareai/real-esrgan/predictions");
     expect(await sharp(result.data).metadata()).toMatchObject({ width: 80, height: 60 });
+  });
+
+  it("uploads a picture over 1 MB through the files API and names it by its link (data URIs only below)", async () => {
+    const noise = randomBytes(640 * 640 * 3);
+    const data = await sharp(noise, { raw: { width: 640, height: 640, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(data.length).toBeGreaterThan(1024 * 1024);
+    const result = await images.edit!({
+      kind: "upscale",
+      image: { data, mimeType: "image/png" },
+      prompt: "",
+      seed: 1,
+    });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/files",
+      "POST /v1/predictions",
+    ]);
+    expect(fake.requests[0]?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    const uploaded = (await readMultipart(fake.requests[0]!)).get("content") as File;
+    expect(uploaded.type).toBe("image/png");
+    const sent = await sharp(Buffer.from(await uploaded.arrayBuffer()))
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    expect(sent.equals(noise)).toBe(true);
+    expect((fake.requests[1]!.json as { input: { image: string } }).input.image).toMatch(
+      new RegExp(`^${fake.origin}/v1/files/fakefile\\d+x$`),
+    );
+    expect(await sharp(result.data).metadata()).toMatchObject({ width: 1280, height: 1280 });
   });
 
   it("varies through seedream-4 with the picture as image_input, the strength in the prompt", async () => {

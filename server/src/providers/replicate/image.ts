@@ -4,6 +4,7 @@
 // `image`, a black-and-white `mask`, white where it paints, `prompt`, `seed`) with the region prepared as for the
 // own-GPU painters (gpu/canvas.ts, so only the brushed or new pixels change); an upscale to an upscaler
 // (Real-ESRGAN by default: `image`, `scale: 2`); a variation to seedream-4 itself, the picture as `image_input`.
+// Edit inputs over 1 MB go up through Replicate's files API first (data URIs are recommended below 1 MB only).
 import sharp from "sharp";
 import { exactlyDouble, inpaintJob, outpaintJob, type PaintJob } from "../gpu/canvas";
 import { downloadMedia, toDataUrl, userMessages } from "../http";
@@ -12,6 +13,7 @@ import { type ImageEditRequest, type ImageProvider, type MediaFile, ProviderErro
 import {
   createPrediction,
   failureMessage,
+  inputFile,
   outputUrls,
   type ReplicateSettings,
   replicateContext,
@@ -76,8 +78,8 @@ export function createReplicateImageProvider(settings: ReplicateImageSettings): 
     const [painted] = await run(
       inpaintModel,
       {
-        image: toDataUrl({ data: job.image, mimeType: "image/png" }),
-        mask: toDataUrl({ data: job.mask!, mimeType: "image/png" }),
+        image: await inputFile(ctx, { data: job.image, mimeType: "image/png" }, request.signal),
+        mask: await inputFile(ctx, { data: job.mask!, mimeType: "image/png" }, request.signal),
         prompt: request.prompt,
         seed: request.seed & SEED_MASK,
       },
@@ -125,7 +127,7 @@ export function createReplicateImageProvider(settings: ReplicateImageSettings): 
             settings.model,
             {
               prompt: varyPrompt(request.prompt, request.strength),
-              image_input: [toDataUrl(await seedreamInput(request.image.data))],
+              image_input: [await inputFile(ctx, await seedreamInput(request.image.data), request.signal)],
               size: "2K",
               aspect_ratio: "match_input_image",
             },
@@ -137,7 +139,10 @@ export function createReplicateImageProvider(settings: ReplicateImageSettings): 
         case "upscale": {
           const [upscaled] = await run(
             upscaleModel,
-            { image: toDataUrl(await seedreamInput(request.image.data)), scale: 2 },
+            {
+              image: await inputFile(ctx, await seedreamInput(request.image.data), request.signal),
+              scale: 2,
+            },
             1,
             request.signal,
           );

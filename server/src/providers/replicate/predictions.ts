@@ -1,5 +1,5 @@
 // Replicate predictions: create one for a model (optionally waiting for it with `Prefer: wait`), read one back,
-// wait for one to finish, and read its output links and failure text.
+// wait for one to finish, and read its output links and failure text; and an input file as the model gets it.
 import { z } from "zod";
 import {
   malformedError,
@@ -7,8 +7,10 @@ import {
   requestJson,
   sanitizeVendorMessage,
   timeoutError,
+  toDataUrl,
   type VendorContext,
 } from "../http";
+import type { MediaFile } from "../types";
 
 export type ReplicateSettings = Omit<VendorContext, "vendor"> & {
   /** "owner/name" (the model's latest version) or "owner/name:version". */
@@ -138,4 +140,26 @@ export function failureMessage(ctx: VendorContext, prediction: Prediction, what:
   return reason
     ? `The AI provider could not make this ${what}: ${reason}`
     : `The AI provider could not make this ${what}. Please try again.`;
+}
+
+/** Replicate recommends data URIs for input files under 1 MB only; larger ones go through its files API. */
+export const DATA_URI_LIMIT = 1024 * 1024;
+
+const fileSchema = z.object({ id: z.string().min(1), urls: z.object({ get: z.string().min(1) }) });
+const extensions: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" };
+
+/**
+ * An input file as a model input: a data URI when small, else uploaded (`POST /files`, multipart `content`) and
+ * named by the link Replicate gives it, which predictions of the same account may read.
+ */
+export async function inputFile(ctx: VendorContext, file: MediaFile, signal?: AbortSignal): Promise<string> {
+  if (file.data.length <= DATA_URI_LIMIT) return toDataUrl(file);
+  const form = new FormData();
+  form.append(
+    "content",
+    new Blob([new Uint8Array(file.data)], { type: file.mimeType }),
+    `input.${extensions[file.mimeType] ?? "bin"}`,
+  );
+  const answer = await requestJson(ctx, { method: "POST", path: "/files", body: form, signal });
+  return parseAnswer(fileSchema, answer, ctx, "file").urls.get;
 }
