@@ -136,9 +136,9 @@ export function ChatExperience({
   // which a story's turn can show in its picture's place (decision 0163).
   const [editing, setEditing] = useState<{ url: string; messageId: string | null } | null>(null);
   const canEdit = useEditKinds().length > 0;
-  // "Extend this clip" in the preview of a clip (decision 0160): the longer clip is a new gallery item; once it is
-  // made, a story's turn shows it in its clip's place (decision 0163), and the conversation is read again.
-  const [extending, setExtending] = useState<{ url: string; messageId: string | null } | null>(null);
+  // "Extend this clip" in the preview of a clip (decision 0160): the longer clip is a new gallery item that the
+  // server puts in the turn's place as it completes; the conversation is then read again to show it.
+  const [extendUrl, setExtendUrl] = useState<string | null>(null);
   const canClip = useClipsEnabled();
 
   const mediaMessages = useMemo(() => session.messages.filter(hasMedia), [session.messages]);
@@ -315,8 +315,7 @@ export function ChatExperience({
                   const item = preview.items[index];
                   if (!item) return;
                   setPreview(null);
-                  const message = mediaMessages.find((m) => m.video_url === item.url);
-                  setExtending({ url: item.url, messageId: message?.id ?? null });
+                  setExtendUrl(item.url);
                 }
               : undefined
           }
@@ -324,18 +323,9 @@ export function ChatExperience({
       ) : null}
       <PictureEditDialog target={editTarget} onClose={() => setEditing(null)} />
       <ClipDialog
-        target={extending ? { kind: "extend", url: extending.url } : null}
-        onClose={() => setExtending(null)}
-        onFinished={(item) => {
-          const turn = extending?.messageId;
-          if (actions && turn) {
-            void actions.showMedia(turn, item.id).then((shown) => {
-              if (!shown) session.reloadMedia();
-            });
-          } else {
-            session.reloadMedia();
-          }
-        }}
+        target={extendUrl ? { kind: "extend", url: extendUrl } : null}
+        onClose={() => setExtendUrl(null)}
+        onFinished={session.reloadMedia}
       />
     </div>
   );
