@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createFakeClock } from "../../platform/clock";
 import { topLevelBoxes } from "../../platform/mp4-faststart";
 import type { VideoProvider, VideoTaskState } from "../types";
+import { askedMove, MAX_ZOOM, prepareSource, renderFrame, shotAt } from "./ken-burns";
 import { readMp4Info } from "./mp4";
 import { createOfflineVideoProvider } from "./video";
 
@@ -129,6 +130,52 @@ describe("offline video provider", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     clock.advance(1001);
     expect(await provider.poll(taskId)).toEqual({ status: "failed", error: "Unknown video task" });
+  });
+});
+
+describe("camera moves asked for (decision 0160)", () => {
+  it("makes each move a distinct motion", () => {
+    const ends = (move: Parameters<typeof askedMove>[0]) => {
+      const path = askedMove(move);
+      return { start: shotAt(path, 0), middle: shotAt(path, 0.5), end: shotAt(path, 1) };
+    };
+    const still = ends("still");
+    expect(still.end).toEqual(still.start);
+    const pushIn = ends("push_in");
+    expect([pushIn.start.zoom, pushIn.end.zoom]).toEqual([1, MAX_ZOOM]);
+    expect([pushIn.end.x, pushIn.end.y]).toEqual([0.5, 0.5]);
+    const pullOut = ends("pull_out");
+    expect([pullOut.start.zoom, pullOut.end.zoom]).toEqual([MAX_ZOOM, 1]);
+    const left = ends("pan_left");
+    const right = ends("pan_right");
+    expect(left.end.x).toBeLessThan(left.start.x);
+    expect(right.end.x).toBeGreaterThan(right.start.x);
+    expect([left.start.y, left.end.y, left.start.zoom, left.end.zoom]).toEqual([
+      0.5,
+      0.5,
+      MAX_ZOOM,
+      MAX_ZOOM,
+    ]);
+    // An orbit swings across on an arc (the middle off the line between its ends) and leans in on the way.
+    const orbit = ends("orbit");
+    expect(orbit.end.x).toBeGreaterThan(orbit.start.x);
+    expect(Math.abs(orbit.middle.y - (orbit.start.y + orbit.end.y) / 2)).toBeGreaterThan(0.02);
+    expect(orbit.middle.zoom).toBeGreaterThan(orbit.start.zoom);
+  });
+
+  it("pans over the picture: panning left ends on its left side, panning right on its right", async () => {
+    // Dark on the left, bright on the right.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><defs><linearGradient id="g"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#fff"/></linearGradient></defs><rect width="400" height="300" fill="url(#g)"/></svg>`;
+    const source = await prepareSource(await sharp(Buffer.from(svg)).png().toBuffer(), 80, 60);
+    const brightness = (move: "pan_left" | "pan_right", t: number) => {
+      const out = new Uint8Array(80 * 60 * 4);
+      renderFrame(source, askedMove(move), t, out, 80, 60);
+      let sum = 0;
+      for (let i = 0; i < out.length; i += 4) sum += out[i]!;
+      return sum / (80 * 60);
+    };
+    expect(brightness("pan_left", 1)).toBeLessThan(brightness("pan_left", 0) - 10);
+    expect(brightness("pan_right", 1)).toBeGreaterThan(brightness("pan_right", 0) + 10);
   });
 });
 
