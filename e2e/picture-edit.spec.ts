@@ -2,7 +2,8 @@
 // decisions 0145 and 0148): from the Gallery's viewer, a region brushed with the mouse is repainted and every
 // pixel outside the brush stays as it was; a subtle variation; an upscale twice the size; the three new
 // pictures in the Gallery, each "Made from" the original, and the balance fallen by the prices the buttons
-// showed. On a 390 px phone, a story's picture is opened from the story, brushed with a finger and varied.
+// showed. On a 390 px phone, a story's picture is opened from the story, brushed with a finger and varied, and
+// the variation is shown in the turn's place (decision 0163).
 // Screens in dark, light and on the phone; axe in both themes; no console errors.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Mailbox, openMailbox } from "./support/mailbox";
@@ -301,4 +302,20 @@ test("phone: a story's picture is brushed with a finger and varied from the stor
   const items = await galleryItems(page);
   expect(items).toHaveLength(itemsBefore + 1);
   expect(items[0]!.parent_id).not.toBeNull();
+
+  // The variation takes the turn's place (decision 0163): the scene canvas shows it, and so does a reload.
+  const variation = items[0]!;
+  // (By test id: while the editor is open the page behind it is hidden from the accessibility tree.)
+  const canvasPicture = page.getByTestId("scene-frame").locator("img");
+  const fileOf = (src: string | null) => new URL(src ?? "", "http://x").pathname;
+  const before = fileOf(await canvasPicture.getAttribute("src"));
+  expect(before).not.toBe(fileOf(variation.url));
+  await editor.getByRole("button", { name: "Show in the story" }).click();
+  await expect(editor).toBeHidden();
+  await expect.poll(async () => fileOf(await canvasPicture.getAttribute("src"))).toBe(fileOf(variation.url));
+  await page.reload();
+  await expect
+    .poll(async () => fileOf(await canvasPicture.getAttribute("src")), { timeout: 15_000 })
+    .toBe(fileOf(variation.url));
+  await shoot(page, "picture-edit-phone-shown-in-turn-dark");
 });
