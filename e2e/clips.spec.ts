@@ -182,3 +182,52 @@ test("makes a clip from a picture with a camera move and a last frame, extends i
   expect(longer, "the extension is made from the clip").toBeTruthy();
   expect(await balance(page)).toBeCloseTo(before - makePrice - extendPrice, 5);
 });
+
+test("Extend this clip on a story's video turn: the turn then shows the 10-second clip", async ({ page }) => {
+  test.setTimeout(300_000);
+  const created = await page.request.post("/api/stories", {
+    headers: bearer(account),
+    data: { title: "Lantern Harbour", context: "" },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const storyId = ((await created.json()) as { story: { id: string } }).story.id;
+  const sent = await page.request.post(`/api/stories/${storyId}/chat`, {
+    headers: bearer(account),
+    data: { prompt: "The lanterns begin to swirl", chat_mode: "video", generate_video: true },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const { message_id } = (await sent.json()) as { message_id: string };
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (
+            await page.request.get(`/api/stories/${storyId}/media-status/${message_id}`, {
+              headers: bearer(account),
+            })
+          ).json()) as { media_generation_completed?: boolean }
+        ).media_generation_completed,
+      { timeout: 90_000 },
+    )
+    .toBe(true);
+
+  await page.goto(`/stories/${storyId}`);
+  const canvas = page.getByRole("region", { name: "Scene canvas" });
+  const shown = canvas.locator("video");
+  await expect(shown).toBeVisible({ timeout: 30_000 });
+  const before = await shown.getAttribute("src");
+  await canvas.getByRole("button", { name: "Open large preview" }).first().click();
+  await page.getByTestId("lightbox").getByRole("button", { name: "Extend this clip" }).click();
+  const dialog = page.getByRole("dialog", { name: "Extend this clip" });
+  await expect(dialog.getByText("Now 5 s long; extended, 10 s.")).toBeVisible({ timeout: 30_000 });
+  await dialog.getByRole("button", { name: /^Extend by 5 s/ }).click();
+  await expect(dialog.getByText("The clip is now 10 seconds long")).toBeVisible({ timeout: 180_000 });
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  // The turn (and the canvas) now show the longer clip, which is about 10 seconds long.
+  await expect.poll(() => shown.getAttribute("src"), { timeout: 30_000 }).not.toBe(before);
+  await expect
+    .poll(() => shown.evaluate((v: HTMLVideoElement) => v.duration), { timeout: 30_000 })
+    .toBeGreaterThan(9.5);
+  expect(await shown.evaluate((v: HTMLVideoElement) => v.duration)).toBeLessThan(10.5);
+});

@@ -257,7 +257,7 @@ function ClipMaker({
             autoPlay
             aria-label={made.description || t("newClip")}
             data-testid="clip-result"
-            className="max-h-[55dvh] w-auto max-w-full rounded-xl bg-black"
+            className="max-h-[55dvh] w-full max-w-2xl rounded-xl bg-black"
           />
         </div>
         <div role="status" className="flex flex-col gap-1">
@@ -308,7 +308,7 @@ function ClipMaker({
             muted
             playsInline
             aria-label={item.description || t("clipAlt")}
-            className="block max-h-[40dvh] w-auto max-w-full rounded-xl bg-black md:max-h-[60dvh]"
+            className="block max-h-[40dvh] w-full rounded-xl bg-black md:max-h-[60dvh]"
           />
         )}
         {running ? (
