@@ -156,13 +156,40 @@ export const cardPortraitInputSchema = z
   .nullable();
 export type CardPortraitInput = z.infer<typeof cardPortraitInputSchema>;
 
+/** A Story Card's reference pictures (views, outfits; decision 0161), its portrait the first. */
+export const CARD_REFERENCES_MAX = 4;
+export const TOO_MANY_CARD_REFERENCES_DETAIL = `references: a card holds at most ${CARD_REFERENCES_MAX} reference pictures.`;
+export const REFERENCE_NOT_YOURS_DETAIL = "references: each picture must be one of your own gallery images.";
+export const PORTRAIT_AND_REFERENCES_DETAIL =
+  "portrait: send either portrait or references (whose first picture is the portrait), not both.";
+
+/** One of a card's reference pictures: a gallery image of the player's or an upload, as a portrait. */
+export type CardReferenceInput = NonNullable<CardPortraitInput>;
+
+/** All of a card's references, in order, the first being its portrait; `[]` removes them all. */
+export const cardReferencesInputSchema = z
+  .array(
+    z.union([
+      z.object({ gallery_item_id: z.string().min(1).max(100) }).strict(),
+      z.object({ data: z.string().min(1).max(15_000_000), name: z.string().max(255).optional() }).strict(),
+    ]),
+    { error: "references must be a list of pictures" },
+  )
+  .max(CARD_REFERENCES_MAX, TOO_MANY_CARD_REFERENCES_DETAIL);
+
+/** A reference picture as the client shows it; `gallery_item_id` is null for an upload the card owns. */
+export const cardReferenceSchema = z.object({ url: z.string(), gallery_item_id: z.string().nullable() });
+export type CardReference = z.infer<typeof cardReferenceSchema>;
+
 export const createCardRequestSchema = z
   .object({
     name: nameSchema,
     kind: z.enum(CARD_KINDS, { error: "kind must be character, place, thing or other" }).default("character"),
     triggers: triggersSchema,
     description: descriptionSchema.default(""),
-    portrait: cardPortraitInputSchema.optional().default(null),
+    portrait: cardPortraitInputSchema.optional(),
+    /** The card's reference pictures, the portrait first (instead of `portrait`); at most CARD_REFERENCES_MAX. */
+    references: cardReferencesInputSchema.optional(),
     enabled: z.boolean({ error: "enabled must be true or false" }).default(true),
     secondary_triggers: secondaryTriggersSchema.default([]),
     selective_logic: selectiveLogicSchema.default("and_any"),
@@ -179,10 +206,16 @@ export const createCardRequestSchema = z
     if (card.triggers.length === 0 && !card.constant) {
       ctx.addIssue({ code: "custom", path: ["triggers"], message: EMPTY_TRIGGERS_DETAIL });
     }
+    if (card.portrait !== undefined && card.references !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["portrait"], message: PORTRAIT_AND_REFERENCES_DETAIL });
+    }
   });
 export type CreateCardRequest = z.input<typeof createCardRequestSchema>;
 
-/** A change: the fields sent are replaced; `portrait: null` removes it, leaving it out keeps it. */
+/**
+ * A change: the fields sent are replaced; `portrait: null` removes it, leaving it out keeps it. `references`
+ * replaces all the card's pictures (the portrait included); `portrait` alone replaces only the first.
+ */
 export const updateCardRequestSchema = z
   .object({
     name: nameSchema.optional(),
@@ -190,6 +223,7 @@ export const updateCardRequestSchema = z
     triggers: triggersSchema.optional(),
     description: descriptionSchema.optional(),
     portrait: cardPortraitInputSchema.optional(),
+    references: cardReferencesInputSchema.optional(),
     enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
     secondary_triggers: secondaryTriggersSchema.optional(),
     selective_logic: selectiveLogicSchema.optional(),
@@ -202,6 +236,10 @@ export const updateCardRequestSchema = z
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
     message: "Nothing to update: send name, kind, triggers, description, portrait or enabled",
+  })
+  .refine((v) => v.portrait === undefined || v.references === undefined, {
+    message: PORTRAIT_AND_REFERENCES_DETAIL,
+    path: ["portrait"],
   });
 export type UpdateCardRequest = z.input<typeof updateCardRequestSchema>;
 
@@ -213,6 +251,11 @@ export const storyCardSchema = z.object({
   description: z.string(),
   /** What the client shows; `gallery_item_id` is null for an upload the card owns. */
   portrait: z.object({ url: z.string(), gallery_item_id: z.string().nullable() }).nullable(),
+  /**
+   * Every reference picture of the card (decision 0161), the portrait first (when it has one): all go to the
+   * painter and the animator as character references when the card is active in a turn.
+   */
+  references: z.array(cardReferenceSchema),
   enabled: z.boolean(),
   /** Lore rules: a trigger wakes the card only if these words appear (or not) by `selective_logic`. */
   secondary_triggers: z.array(z.string()),

@@ -50,6 +50,7 @@ import {
   narratorContext,
   runTurn,
   STORY_DELETED_DETAIL,
+  sceneReferenceRoles,
   sceneReferences,
   sceneSettings,
   type TurnContext,
@@ -260,6 +261,11 @@ async function repaintTurn(
                   messageId: assistantId,
                   storyTitle: input.story.title ?? null,
                   ...sceneSettings(input.story),
+                  roles: sceneReferenceRoles(
+                    sceneKeys,
+                    referenceKeys,
+                    input.references.map((reference) => reference.role),
+                  ),
                 },
                 { id: assistantId, tx },
               );

@@ -10,13 +10,19 @@
 
 import { randomInt } from "node:crypto";
 import { CAMERA_TEXT_MAX_LENGTH } from "@storyverse/contract/camera";
-import { MEDIA_DEADLINE_MS, MEDIA_FAILED_MESSAGE, MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
+import {
+  MAX_INPUT_IMAGES,
+  MEDIA_DEADLINE_MS,
+  MEDIA_FAILED_MESSAGE,
+  MEDIA_TIMED_OUT_MESSAGE,
+} from "@storyverse/contract/chat";
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import {
   ART_STYLE_MAX_LENGTH,
   ASPECT_RATIOS,
   type AspectRatio,
 } from "@storyverse/contract/generation-settings";
+import { referenceRoleSchema } from "@storyverse/contract/stories";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
@@ -29,7 +35,7 @@ import { discardUploadedInputs } from "../media/inputs";
 import type { MediaItemRow } from "../media/repo";
 import { discardMedia, type MediaOrigin, saveImage, saveVideo } from "../media/service";
 import { NotFound } from "../platform/errors";
-import { type MediaFile, ProviderError } from "../providers/types";
+import { type MediaFile, ProviderError, type ReferenceImage, type ReferenceRole } from "../providers/types";
 import { parseScenePrompt, scenePromptRequest } from "./narration";
 import { failIfPending, findMessageById, type MessageRow, updateMediaIfPending } from "./repo";
 
@@ -44,6 +50,8 @@ export type MediaJobPayload = {
   aspectRatio?: AspectRatio | undefined;
   /** What the scene keeps from earlier ones (the story's scene state, its characters' looks): decision 0112. */
   camera?: string | undefined;
+  /** Each of the message's reference keys' role, in order (decision 0161); absent: all content. */
+  roles?: ReferenceRole[] | undefined;
 };
 
 export const generateMediaJob: JobSpec<MediaJobPayload> = {
@@ -57,6 +65,7 @@ export const generateMediaJob: JobSpec<MediaJobPayload> = {
     artStyle: z.string().max(ART_STYLE_MAX_LENGTH).optional(),
     aspectRatio: z.enum(ASPECT_RATIOS).optional(),
     camera: z.string().max(CAMERA_TEXT_MAX_LENGTH).optional(),
+    roles: z.array(referenceRoleSchema).max(MAX_INPUT_IMAGES).optional(),
   }),
   retryLimit: 2,
   retryDelaySeconds: 5,
@@ -81,11 +90,18 @@ class NoLongerPending extends Error {}
  * The scene's reference images. One whose file is gone since the turn (a Story Card deleted or given a new
  * portrait meanwhile) no longer steers the scene; any other failure to read is a failure of the try.
  */
-async function loadReferences(ctx: MediaJobContext, keys: string[]): Promise<MediaFile[]> {
+async function loadReferences(
+  ctx: MediaJobContext,
+  keys: string[],
+  roles: ReferenceRole[] | undefined,
+): Promise<ReferenceImage[]> {
   const loaded = await Promise.all(
-    keys.map(async (key): Promise<MediaFile | null> => {
+    keys.map(async (key, index): Promise<ReferenceImage | null> => {
       try {
-        return await prepareReference(await ctx.storage.read(key));
+        return {
+          ...(await prepareReference(await ctx.storage.read(key))),
+          role: roles?.[index] ?? "content",
+        };
       } catch (error) {
         const missing = await ctx.storage.size(key).then(
           () => false,
@@ -97,7 +113,7 @@ async function loadReferences(ctx: MediaJobContext, keys: string[]): Promise<Med
       }
     }),
   );
-  return loaded.filter((file): file is MediaFile => file !== null);
+  return loaded.filter((file): file is ReferenceImage => file !== null);
 }
 
 async function animate(
@@ -193,7 +209,7 @@ async function produce(ctx: MediaJobContext, message: MessageRow, payload: Media
   let posterKey = sceneKey ? sceneKey.replace(/\.[a-z0-9]+$/, ".thumb.webp") : null;
   let scene: MediaFile | undefined;
   if (!sceneKey) {
-    const references = await loadReferences(ctx, message.referenceKeys);
+    const references = await loadReferences(ctx, message.referenceKeys, payload.roles);
     // Every scene keeps the seed it was painted with, where the painter takes one (decision 0149).
     const seed = ctx.providers.image.takesSeed ? randomInt(0, 2 ** 32) : undefined;
     const [image] = await ctx.providers.image.generate({

@@ -15,6 +15,8 @@ export type TurnCard = {
   description: string;
   /** Storage key of the portrait, if it has one. */
   portraitKey: string | null;
+  /** Storage keys of all the card's reference pictures, the portrait first (decision 0161); absent: the portrait's. */
+  referenceKeys?: string[];
   secondaryTriggers?: string[];
   selectiveLogic?: SelectiveLogic;
   constant?: boolean;

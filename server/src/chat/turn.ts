@@ -16,7 +16,7 @@ import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
 import { metrics } from "../platform/metrics";
-import { ProviderError, type TextRequest } from "../providers/types";
+import { ProviderError, type ReferenceRole, type TextRequest } from "../providers/types";
 import { storyPlayed } from "../stories/activity";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { queueEmbeddings } from "./embed-job";
@@ -222,17 +222,36 @@ export const sceneSettings = (story: StorySetting | null) =>
     : {};
 
 /**
- * The storage keys a scene is painted from: the selected images first, then the active cards' portraits, then
- * the portrait of the persona the player plays (decision 0152), at most 10.
+ * The storage keys a scene is painted from: the selected images first, then the active cards' reference
+ * pictures (each card's portrait first, then its other views; decision 0161), then the portrait of the persona
+ * the player plays (decision 0152), at most 10.
  */
 export function sceneReferences(
   selected: string[],
   active: TurnCard[],
   playerPortrait?: string | null,
 ): string[] {
-  const portraits = active.flatMap((card) => (card.portraitKey ? [card.portraitKey] : []));
+  const portraits = active.flatMap(
+    (card) => card.referenceKeys ?? (card.portraitKey ? [card.portraitKey] : []),
+  );
   const player = playerPortrait ? [playerPortrait] : [];
   return [...new Set([...selected, ...portraits, ...player])].slice(0, MAX_INPUT_IMAGES);
+}
+
+/**
+ * Each scene reference's role (decision 0161): a selected image keeps the role the player gave it; the cards'
+ * pictures and the persona's portrait are characters.
+ */
+export function sceneReferenceRoles(
+  sceneKeys: string[],
+  selected: string[],
+  selectedRoles: (ReferenceRole | undefined)[],
+): ReferenceRole[] {
+  const roleOf = new Map<string, ReferenceRole>();
+  selected.forEach((key, index) => {
+    if (!roleOf.has(key)) roleOf.set(key, selectedRoles[index] ?? "content");
+  });
+  return sceneKeys.map((key) => roleOf.get(key) ?? "character");
 }
 
 /**
@@ -511,6 +530,11 @@ export async function runTurn(
                     // The player's words (none when the prompt is the narrator's own instruction).
                     prompt: plan.promptIsInstruction ? "" : plan.prompt,
                     ...sceneSettings(input.story),
+                    roles: sceneReferenceRoles(
+                      sceneKeys,
+                      referenceKeys,
+                      input.references.map((reference) => reference.role),
+                    ),
                   },
                   { id: assistantId, tx },
                 );

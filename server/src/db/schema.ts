@@ -566,6 +566,12 @@ export const storyCards = pgTable(
     portraitItemId: uuid("portrait_item_id"),
     /** The storage key of an uploaded portrait, which the card owns and deletes with itself. */
     portraitKey: text("portrait_key"),
+    /**
+     * The card's other reference pictures after the portrait (views, outfits; decision 0161), in order, at most
+     * three: each the storage key of an upload the card owns (as its portrait's), or `gallery:<id>` for a
+     * gallery image of the player's.
+     */
+    referenceExtras: text("reference_extras").array().notNull().default(sql`'{}'::text[]`),
     enabled: boolean("enabled").notNull().default(true),
     /** Keys of which (some, all, none...) must also appear, by selective_logic; ignored when empty. */
     secondaryTriggers: text("secondary_triggers").array().notNull().default(sql`'{}'::text[]`),

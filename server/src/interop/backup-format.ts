@@ -115,6 +115,8 @@ const cardSchema = z.object({
   extensions: jsonObject.default({}),
   character_card: jsonObject.nullable().default(null),
   portrait: mediaPath.nullable().default(null),
+  /** The card's other reference pictures after the portrait (decision 0161), in order; absent before it. */
+  references: z.array(mediaPath).max(3).default([]),
   /** The character's voice id (a speech provider's); one this server does not offer falls back to the default. */
   voice: z.string().max(100).nullable().default(null),
   /** A character's current appearance, which every scene's prompt keeps (issue #29). */

@@ -119,6 +119,7 @@ const card = (overrides: Partial<BackupCard>): BackupCard => ({
   description: "",
   portraitItemId: null,
   portraitKey: null,
+  referenceExtras: [],
   enabled: true,
   secondaryTriggers: [],
   selectiveLogic: "and_any",

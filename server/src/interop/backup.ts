@@ -15,6 +15,7 @@ import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
 import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
+import { GALLERY_REFERENCE_PREFIX } from "../stories/cards-repo";
 import { generationForBackup } from "../stories/settings";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
@@ -48,6 +49,8 @@ type BackupPlan = {
   viewingBranchId: string | null;
   /** Each card's portrait file (its upload, or its gallery picture's original). */
   portraitOf: Map<string, string>;
+  /** Each card's other reference files after the portrait (decision 0161), in order, as the portrait's. */
+  referencesOf: Map<string, string[]>;
   /** Storage key -> archive path, each file once, in the order they go in. */
   paths: Map<string, string>;
 };
@@ -112,19 +115,29 @@ export function planBackup(parts: {
 
   const portraitItems = new Map(parts.portraitItems.map((item) => [item.id, item]));
   const portraitOf = new Map<string, string>();
+  const referencesOf = new Map<string, string[]>();
   for (const branch of branches) {
     for (const card of branch.cards) {
       const item = card.portraitItemId ? portraitItems.get(card.portraitItemId) : undefined;
       const key = item?.kind === "image" ? item.storageKey : card.portraitKey;
-      if (!key) continue;
-      place(key, "portraits");
-      portraitOf.set(card.id, key);
+      if (key) {
+        place(key, "portraits");
+        portraitOf.set(card.id, key);
+      }
+      // The other references: an upload's file, or the gallery picture's original while it is the player's.
+      const references = (card.referenceExtras ?? []).flatMap((entry) => {
+        if (!entry.startsWith(GALLERY_REFERENCE_PREFIX)) return [entry];
+        const picture = portraitItems.get(entry.slice(GALLERY_REFERENCE_PREFIX.length));
+        return picture?.kind === "image" ? [picture.storageKey] : [];
+      });
+      for (const reference of references) place(reference, "portraits");
+      if (references.length) referencesOf.set(card.id, references);
     }
   }
   for (const branch of branches) {
     for (const message of branch.messages) for (const key of message.referenceKeys) place(key, "references");
   }
-  return { branches, viewingBranchId: parts.viewingBranchId ?? null, portraitOf, paths };
+  return { branches, viewingBranchId: parts.viewingBranchId ?? null, portraitOf, referencesOf, paths };
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -261,6 +274,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
         extensions: card.extensions,
         character_card: card.characterCard,
         portrait: pathOf(plan.portraitOf.get(card.id)),
+        references: (plan.referencesOf.get(card.id) ?? []).flatMap((key) => pathOf(key) ?? []),
         voice: card.voice,
         appearance: card.appearance,
         created_at: card.createdAt.toISOString(),
@@ -310,7 +324,12 @@ async function readTree(ctx: BackupContext, userId: string, storyId: string) {
     ctx,
     userId,
     branches.flatMap((branch) =>
-      branch.cards.flatMap((card) => (card.portraitItemId ? [card.portraitItemId] : [])),
+      branch.cards.flatMap((card) => [
+        ...(card.portraitItemId ? [card.portraitItemId] : []),
+        ...card.referenceExtras.flatMap((entry) =>
+          entry.startsWith(GALLERY_REFERENCE_PREFIX) ? [entry.slice(GALLERY_REFERENCE_PREFIX.length)] : [],
+        ),
+      ]),
     ),
   );
   return { parts, viewingBranchId, portraitItems };

@@ -67,6 +67,7 @@ import {
   setRestoredTellers,
 } from "../stories/backup-rows";
 import { cutToFit, fitTriggers, freeName, renamedNote } from "../stories/card-rules";
+import { GALLERY_REFERENCE_PREFIX } from "../stories/cards-repo";
 import { nameKeyOf } from "../stories/lore-extract";
 import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../stories/portraits";
 import { generationFromBackup } from "../stories/settings";
@@ -189,7 +190,11 @@ function planFiles(archive: Archive, zip: StoryZip): Map<string, PlannedFile> {
   for (const item of archive.media) {
     if (item.thumbnail) want(item.thumbnail, "image", "thumbnail", files.get(item.path)!.itemId);
   }
-  for (const card of archive.cards) if (card.portrait) want(card.portrait, "image", "portrait");
+  for (const card of archive.cards) {
+    for (const path of [...(card.portrait ? [card.portrait] : []), ...card.references]) {
+      want(path, "image", "portrait");
+    }
+  }
   for (const message of archive.messages) {
     for (const path of message.references) want(path, "image", "reference");
     for (const [field, kind] of [
@@ -343,10 +348,11 @@ function restoredDrafts(
 }
 
 /**
- * Each card's uploaded portrait key (null for none, or a gallery picture). An uploaded portrait belongs to its
- * one card in a branch (deleting or changing the card deletes the file unless another card names it), so a
- * second card of the same branch with the same picture, or a card whose picture is a gallery item's
- * thumbnail, gets a copy of its own; the cards of other branches share it, as a branch's copies do.
+ * Each card's uploaded portrait key (null for none, or a gallery picture), and its other references' keys
+ * likewise (decision 0161). An uploaded picture belongs to its one card in a branch (deleting or changing the
+ * card deletes the file unless another card names it), so a second card of the same branch with the same
+ * picture, or a card whose picture is a gallery item's thumbnail, gets a copy of its own; the cards of other
+ * branches share it, as a branch's copies do.
  */
 async function cardPortraitKeys(
   ctx: RestoreContext,
@@ -354,25 +360,27 @@ async function cardPortraitKeys(
   archive: Archive,
   files: Map<string, PlannedFile>,
   hooks: StoreHooks,
-): Promise<(string | null)[]> {
+): Promise<{ portrait: string | null; references: (string | null)[] }[]> {
   const owned = new Set<string>();
-  const keys: (string | null)[] = [];
-  for (const card of archive.cards) {
-    const file = card.portrait ? files.get(card.portrait) : undefined;
-    if (!file || file.role === "gallery") {
-      keys.push(null);
-      continue;
-    }
-    const ownership = `${card.branch ?? ""}\n${file.key}`;
+  const keyOf = async (branch: string | null, path: string | null): Promise<string | null> => {
+    const file = path ? files.get(path) : undefined;
+    if (!file || file.role === "gallery") return null;
+    const ownership = `${branch ?? ""}\n${file.key}`;
     if (file.role === "portrait" && !owned.has(ownership)) {
       owned.add(ownership);
-      keys.push(file.key!);
-      continue;
+      return file.key!;
     }
     const copy = restoredMediaKey(userId, { folder: "portraits" }, file.mimeType!);
     await hooks.record([copy]);
     await ctx.storage.put(copy, await ctx.storage.read(file.key!), file.mimeType!);
-    keys.push(copy);
+    return copy;
+  };
+  const keys: { portrait: string | null; references: (string | null)[] }[] = [];
+  for (const card of archive.cards) {
+    const portrait = await keyOf(card.branch, card.portrait);
+    const references: (string | null)[] = [];
+    for (const path of card.references) references.push(await keyOf(card.branch, path));
+    keys.push({ portrait, references });
   }
   return keys;
 }
@@ -638,8 +646,17 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       if (name !== wanted) notes.push(renamedNote(`Card "${wanted}"`, name));
       const portrait = card.portrait ? files.get(card.portrait)! : null;
       const portraitItemId = portrait?.role === "gallery" ? (galleryItemOf.get(portrait.key!) ?? null) : null;
-      const portraitKey = portraitItemId ? null : (uploadedPortraitOf[i] ?? null);
+      const portraitKey = portraitItemId ? null : (uploadedPortraitOf[i]?.portrait ?? null);
       if (portraitKey) uploadedPortraits.add(portraitKey);
+      // The other references as the portrait: a gallery item's picture stays the gallery's, else an upload.
+      const referenceExtras = card.references.flatMap((path, r) => {
+        const file = files.get(path)!;
+        const itemId = file.role === "gallery" ? galleryItemOf.get(file.key!) : undefined;
+        if (itemId) return [`${GALLERY_REFERENCE_PREFIX}${itemId}`];
+        const key = uploadedPortraitOf[i]?.references[r] ?? null;
+        if (key) uploadedPortraits.add(key);
+        return key ? [key] : [];
+      });
       return {
         id: randomUUID(),
         userId,
@@ -672,6 +689,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
         characterCard: card.character_card,
         portraitItemId,
         portraitKey,
+        referenceExtras,
         createdAt: new Date(card.created_at),
         updatedAt: new Date(card.updated_at),
       };

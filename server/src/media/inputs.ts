@@ -3,7 +3,7 @@
 // memory and before the charge (anything wrong is a 400 and nothing is charged or stored); uploads reach
 // storage only once the request is paid for, and a request that then fails deletes them again.
 import { randomUUID } from "node:crypto";
-import type { InputImage } from "@storyverse/contract/stories";
+import { type InputImage, inputImageRole, type ReferenceRole } from "@storyverse/contract/stories";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
 import { decodeDataUrl, inspectImage } from "./images";
@@ -17,8 +17,10 @@ const extension: Record<string, string> = {
   "image/gif": "gif",
 };
 
-/** A checked input: one of the user's stored images, or an upload not stored yet. */
-export type CheckedInput = { key: string } | { upload: Buffer; mimeType: string };
+/** A checked input: one of the user's stored images, or an upload not stored yet; with its role (decision 0161). */
+export type CheckedInput = ({ key: string } | { upload: Buffer; mimeType: string }) & {
+  role?: ReferenceRole;
+};
 
 const UPLOAD_PREFIX = "/inputs/";
 
@@ -33,7 +35,7 @@ export async function checkInputImages(
     if (value.startsWith("data:")) {
       const decoded = decodeDataUrl(value);
       const info = await inspectImage(decoded.data);
-      checked.push({ upload: decoded.data, mimeType: info.mimeType });
+      checked.push({ upload: decoded.data, mimeType: info.mimeType, role: inputImageRole(input) });
       continue;
     }
     const key = ctx.storage.keyFromUrl(value);
@@ -46,7 +48,7 @@ export async function checkInputImages(
         "One of the selected images is not yours or no longer exists. Please select it again.",
       );
     }
-    checked.push({ key: item.storageKey });
+    checked.push({ key: item.storageKey, role: inputImageRole(input) });
   }
   // Uploads that would pass the storage quota are refused here, before the charge (decision 0122).
   const uploadBytes = checked.reduce((sum, input) => sum + ("upload" in input ? input.upload.length : 0), 0);

@@ -1,5 +1,5 @@
 // SQL for Story Cards (story_cards). Every query is scoped to the owner and the story.
-import { and, asc, count, countDistinct, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, arrayOverlaps, asc, count, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { storyCards } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
@@ -9,6 +9,7 @@ type CardValues = Pick<
   CardRow,
   "name" | "kind" | "triggers" | "description" | "portraitItemId" | "portraitKey" | "enabled"
 > &
+  Partial<Pick<CardRow, "referenceExtras">> &
   Partial<
     Pick<
       CardRow,
@@ -122,23 +123,29 @@ export async function deleteCard(q: Queryable, userId: string, cardId: string): 
   return row;
 }
 
-/** The uploaded portraits of a story's cards (their files go when the story goes). */
+/** A card's other references that are uploads (the rest name gallery images as `gallery:<id>`). */
+export const GALLERY_REFERENCE_PREFIX = "gallery:";
+export const uploadedExtras = (extras: readonly string[]): string[] =>
+  extras.filter((entry) => !entry.startsWith(GALLERY_REFERENCE_PREFIX));
+
+/** The uploaded portraits and references of a story's cards (their files go when the story goes). */
 export async function uploadedPortraitKeys(q: Queryable, userId: string, storyId: string): Promise<string[]> {
   const rows = await q
-    .select({ key: storyCards.portraitKey })
+    .select({ key: storyCards.portraitKey, extras: storyCards.referenceExtras })
     .from(storyCards)
     .where(and(eq(storyCards.userId, userId), eq(storyCards.storyId, storyId)));
-  return rows.flatMap((row) => (row.key ? [row.key] : []));
+  return rows.flatMap((row) => [...(row.key ? [row.key] : []), ...uploadedExtras(row.extras)]);
 }
 
-/** Which of these uploaded portraits some card still shows. */
+/** Which of these uploaded portraits (or references) some card still shows. */
 export async function portraitKeysInUse(q: Queryable, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await q
-    .select({ key: storyCards.portraitKey })
+    .select({ key: storyCards.portraitKey, extras: storyCards.referenceExtras })
     .from(storyCards)
-    .where(inArray(storyCards.portraitKey, keys));
-  return new Set(rows.flatMap((row) => (row.key ? [row.key] : [])));
+    .where(or(inArray(storyCards.portraitKey, keys), arrayOverlaps(storyCards.referenceExtras, keys)));
+  const asked = new Set(keys);
+  return new Set(rows.flatMap((row) => [row.key ?? "", ...row.extras].filter((key) => asked.has(key))));
 }
 
 /** A new branch's copies of the source branch's cards (their uploaded portraits shared, not copied). */
@@ -167,24 +174,29 @@ export async function lockStoryCards(q: Queryable, storyId: string): Promise<voi
   await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cards:${storyId}`}, 0))`);
 }
 
-/** How many uploaded portraits the user's cards keep, across stories (not counting the card `exceptId`). */
+/**
+ * How many uploaded portraits and references the user's cards keep, across stories (not counting the card
+ * `exceptId`): distinct files, since a branch's copy of a card shares its pictures' files.
+ */
 export async function countUploadedPortraits(
   q: Queryable,
   userId: string,
   exceptId: string | null,
 ): Promise<number> {
-  // Distinct files: a branch's copy of a card shares its portrait's file.
-  const [row] = await q
-    .select({ n: countDistinct(storyCards.portraitKey) })
+  const rows = await q
+    .select({ key: storyCards.portraitKey, extras: storyCards.referenceExtras })
     .from(storyCards)
     .where(
       and(
         eq(storyCards.userId, userId),
-        isNotNull(storyCards.portraitKey),
+        or(isNotNull(storyCards.portraitKey), sql`cardinality(${storyCards.referenceExtras}) > 0`),
         exceptId ? ne(storyCards.id, exceptId) : undefined,
       ),
     );
-  return Number(row?.n ?? 0);
+  const files = new Set(
+    rows.flatMap((row) => [...(row.key ? [row.key] : []), ...uploadedExtras(row.extras)]),
+  );
+  return files.size;
 }
 
 /** Serialises the storing of a user's uploaded portraits, so their limit holds under concurrent requests. */
@@ -192,11 +204,17 @@ export async function lockUserPortraits(q: Queryable, userId: string): Promise<v
   await q.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`portraits:${userId}`}, 0))`);
 }
 
-/** The stored keys a Story Card still names: its uploaded portrait (the orphaned media sweep asks before it removes an object). */
+/**
+ * The stored keys a Story Card still names: its uploaded portrait and references (the orphaned media sweep
+ * asks before it removes an object).
+ */
 export const storageKeysNamedByCards: StoredKeyReferrer = (db, owners, keys) =>
   keysNamedIn(
     db,
-    [{ table: storyCards, user: storyCards.userId, column: storyCards.portraitKey }],
+    [
+      { table: storyCards, user: storyCards.userId, column: storyCards.portraitKey },
+      { table: storyCards, user: storyCards.userId, column: storyCards.referenceExtras, array: true },
+    ],
     owners,
     keys,
   );

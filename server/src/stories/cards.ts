@@ -5,19 +5,25 @@
 // PORTRAIT_UPLOADS_MAX an account. Cards also carry the lore rules (secondary triggers and their logic,
 // constant, insertion order, priority, case) and, when imported, the source's unmodelled fields
 // (`extensions`) and character card data (`character_card`), which only an import sets and an export reads.
+// A card holds up to CARD_REFERENCES_MAX reference pictures (decision 0161), its portrait first: the others
+// are kept like it (a gallery image of the player's, or an upload the card owns, counted with the portraits).
 import { randomUUID } from "node:crypto";
 import {
+  CARD_REFERENCES_MAX,
   type CardKind,
-  type CardPortraitInput,
+  type CardReference,
+  type CardReferenceInput,
   type createCardRequestSchema,
   DUPLICATE_CARD_NAME_DETAIL,
   EMPTY_TRIGGERS_DETAIL,
   PORTRAIT_NOT_YOURS_DETAIL,
   PORTRAIT_UPLOADS_MAX,
+  REFERENCE_NOT_YOURS_DETAIL,
   regexTriggerProblem,
   type SelectiveLogic,
   STORY_CARDS_MAX,
   type StoryCard,
+  TOO_MANY_CARD_REFERENCES_DETAIL,
   TOO_MANY_CARDS_DETAIL,
   TOO_MANY_PORTRAITS_DETAIL,
   type UpdateCardRequest,
@@ -37,6 +43,7 @@ import {
   countUploadedPortraits,
   deleteCard,
   findCard,
+  GALLERY_REFERENCE_PREFIX,
   insertCard,
   insertCards,
   listCards,
@@ -55,62 +62,135 @@ type CreateInput = z.output<typeof createCardRequestSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A portrait, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
-type CheckedPortrait = { itemId: string } | { upload: Buffer; mimeType: string } | null;
+/** A picture, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
+type CheckedPicture = { itemId: string } | { upload: Buffer; mimeType: string };
+/** A card's picture as kept: a gallery image of the player's, or the storage key of an upload the card owns. */
+type StoredPicture = { itemId: string } | { key: string };
 
 const tooManyPortraits = () => new TooLarge(TOO_MANY_PORTRAITS_DETAIL);
 
 /**
- * Refuses an upload that would take the user past PORTRAIT_UPLOADS_MAX (the card `cardId` being changed
- * gives its own upload back). Checked before the upload is decoded, and again under the user's lock as the
+ * Refuses `adding` uploads that would take the user past PORTRAIT_UPLOADS_MAX (the card `cardId` being changed
+ * gives its own uploads back). Checked before the uploads are decoded, and again under the user's lock as the
  * card is written.
  */
-async function assertPortraitRoom(q: Queryable, userId: string, cardId: string | null): Promise<void> {
-  if ((await countUploadedPortraits(q, userId, cardId)) >= PORTRAIT_UPLOADS_MAX) throw tooManyPortraits();
+async function assertPortraitRoom(
+  q: Queryable,
+  userId: string,
+  cardId: string | null,
+  adding = 1,
+): Promise<void> {
+  if ((await countUploadedPortraits(q, userId, cardId)) + adding > PORTRAIT_UPLOADS_MAX)
+    throw tooManyPortraits();
 }
 
-async function checkPortrait(
+/** One picture, checked; `field` names it in the 400 ("portrait" or "references"). */
+async function checkPicture(
   ctx: CardsContext,
   userId: string,
-  portrait: CardPortraitInput,
-  cardId: string | null,
-): Promise<CheckedPortrait> {
-  if (portrait === null) return null;
-  if ("gallery_item_id" in portrait) {
-    const id = portrait.gallery_item_id;
+  picture: CardReferenceInput,
+  field: "portrait" | "references",
+): Promise<CheckedPicture> {
+  if ("gallery_item_id" in picture) {
+    const id = picture.gallery_item_id;
     const [item] = UUID.test(id) ? await ownedMediaByIds(ctx, userId, [id]) : [];
-    if (item?.kind !== "image") throw new InvalidInput(PORTRAIT_NOT_YOURS_DETAIL);
+    if (item?.kind !== "image") {
+      throw new InvalidInput(field === "portrait" ? PORTRAIT_NOT_YOURS_DETAIL : REFERENCE_NOT_YOURS_DETAIL);
+    }
     return { itemId: item.id };
   }
-  await assertPortraitRoom(ctx.db, userId, cardId);
   let data: Buffer;
   try {
-    data = decodeDataUrl(portrait.data).data;
+    data = decodeDataUrl(picture.data).data;
     await inspectImage(data);
   } catch (error) {
-    if (error instanceof DomainError) throw new InvalidInput(`portrait: ${error.detail}`);
+    if (error instanceof DomainError) throw new InvalidInput(`${field}: ${error.detail}`);
     throw error;
   }
   // Never kept as sent: a small WebP of it is (portraits.ts). It decoded in the check, so a failure here
   // is the file's fault, not the server's.
   const kept = await encodePortrait(data).catch((error: unknown) => {
     if (error instanceof DomainError) throw error;
-    throw new InvalidInput(`portrait: ${DAMAGED_IMAGE_DETAIL}`);
+    throw new InvalidInput(`${field}: ${DAMAGED_IMAGE_DETAIL}`);
   });
   return { upload: kept.data, mimeType: kept.mimeType };
 }
 
-/** Stores an upload under the card portraits' own prefix (never "/inputs/", which turns discard). */
-async function storePortrait(
+/** Several pictures, checked in order; the upload limit is checked for all of them before any is decoded. */
+async function checkPictures(
   ctx: CardsContext,
   userId: string,
-  checked: CheckedPortrait,
-): Promise<{ portraitItemId: string | null; portraitKey: string | null }> {
-  if (checked === null) return { portraitItemId: null, portraitKey: null };
-  if ("itemId" in checked) return { portraitItemId: checked.itemId, portraitKey: null };
-  const key = `u/${userId}/portraits/${randomUUID()}.webp`;
-  await ctx.storage.put(key, checked.upload, checked.mimeType);
-  return { portraitItemId: null, portraitKey: key };
+  pictures: readonly CardReferenceInput[],
+  field: "portrait" | "references",
+  cardId: string | null,
+): Promise<CheckedPicture[]> {
+  if (pictures.length > CARD_REFERENCES_MAX) throw new InvalidInput(TOO_MANY_CARD_REFERENCES_DETAIL);
+  const uploads = pictures.filter((picture) => "data" in picture).length;
+  if (uploads > 0) await assertPortraitRoom(ctx.db, userId, cardId, uploads);
+  const checked: CheckedPicture[] = [];
+  for (const picture of pictures) checked.push(await checkPicture(ctx, userId, picture, field));
+  return checked;
+}
+
+/** Stores uploads under the card portraits' own prefix (never "/inputs/", which turns discard). */
+async function storePictures(
+  ctx: CardsContext,
+  userId: string,
+  checked: readonly CheckedPicture[],
+): Promise<StoredPicture[]> {
+  const stored: StoredPicture[] = [];
+  try {
+    for (const picture of checked) {
+      if ("itemId" in picture) {
+        stored.push({ itemId: picture.itemId });
+        continue;
+      }
+      const key = `u/${userId}/portraits/${randomUUID()}.webp`;
+      await ctx.storage.put(key, picture.upload, picture.mimeType);
+      stored.push({ key });
+    }
+  } catch (error) {
+    await discardPortraitFiles(ctx, uploadKeysOf(stored));
+    throw error;
+  }
+  return stored;
+}
+
+const uploadKeysOf = (pictures: readonly StoredPicture[]): string[] =>
+  pictures.flatMap((picture) => ("key" in picture ? [picture.key] : []));
+
+/** A card's pictures as kept in its row: the portrait first, then its other references. */
+function picturesOf(
+  row: Pick<CardRow, "portraitItemId" | "portraitKey" | "referenceExtras">,
+): StoredPicture[] {
+  const portrait: StoredPicture[] = row.portraitItemId
+    ? [{ itemId: row.portraitItemId }]
+    : row.portraitKey
+      ? [{ key: row.portraitKey }]
+      : [];
+  const extras = row.referenceExtras.map(
+    (entry): StoredPicture =>
+      entry.startsWith(GALLERY_REFERENCE_PREFIX)
+        ? { itemId: entry.slice(GALLERY_REFERENCE_PREFIX.length) }
+        : { key: entry },
+  );
+  return [...portrait, ...extras];
+}
+
+/** The row's columns for these pictures: the first is the portrait, the rest its other references. */
+function pictureColumns(pictures: readonly StoredPicture[]): {
+  portraitItemId: string | null;
+  portraitKey: string | null;
+  referenceExtras: string[];
+} {
+  const [first, ...rest] = pictures;
+  return {
+    portraitItemId: first && "itemId" in first ? first.itemId : null,
+    portraitKey: first && "key" in first ? first.key : null,
+    referenceExtras: rest.map((picture) =>
+      "itemId" in picture ? `${GALLERY_REFERENCE_PREFIX}${picture.itemId}` : picture.key,
+    ),
+  };
 }
 
 async function discardPortraitFiles(ctx: CardsContext, keys: (string | null)[]): Promise<void> {
@@ -128,26 +208,37 @@ async function discardPortraitFiles(ctx: CardsContext, keys: (string | null)[]):
   );
 }
 
-/** The storage key of each card's portrait: its gallery image (if still the player's) or its upload. */
-async function portraitKeys(
+type ResolvedPicture = { key: string; shown: string; itemId: string | null };
+
+/**
+ * The storage keys of each card's pictures: its portrait (`portrait`, when it still has one) and all its
+ * references in order (`all`, the portrait first). A gallery image counts while it is still the player's.
+ */
+async function pictureKeys(
   ctx: Pick<AppContext, "db">,
   userId: string,
   rows: CardRow[],
-): Promise<Map<string, { key: string; shown: string; itemId: string | null }>> {
-  const itemIds = [...new Set(rows.flatMap((row) => (row.portraitItemId ? [row.portraitItemId] : [])))];
+): Promise<Map<string, { portrait: ResolvedPicture | undefined; all: ResolvedPicture[] }>> {
+  const pictures = new Map(rows.map((row) => [row.id, picturesOf(row)]));
+  const itemIds = [
+    ...new Set(
+      [...pictures.values()].flatMap((list) => list.flatMap((p) => ("itemId" in p ? [p.itemId] : []))),
+    ),
+  ].filter((id) => UUID.test(id));
   const items = new Map((await ownedMediaByIds(ctx, userId, itemIds)).map((item) => [item.id, item]));
-  const keys = new Map<string, { key: string; shown: string; itemId: string | null }>();
+  const resolve = (picture: StoredPicture): ResolvedPicture | undefined => {
+    if ("key" in picture) return { key: picture.key, shown: picture.key, itemId: null };
+    const item = items.get(picture.itemId);
+    return item?.kind === "image"
+      ? { key: item.storageKey, shown: item.thumbnailKey ?? item.storageKey, itemId: item.id }
+      : undefined;
+  };
+  const keys = new Map<string, { portrait: ResolvedPicture | undefined; all: ResolvedPicture[] }>();
   for (const row of rows) {
-    const item = row.portraitItemId ? items.get(row.portraitItemId) : undefined;
-    if (item?.kind === "image") {
-      keys.set(row.id, {
-        key: item.storageKey,
-        shown: item.thumbnailKey ?? item.storageKey,
-        itemId: item.id,
-      });
-    } else if (row.portraitKey) {
-      keys.set(row.id, { key: row.portraitKey, shown: row.portraitKey, itemId: null });
-    }
+    const list = pictures.get(row.id)!;
+    const all = list.flatMap((picture) => resolve(picture) ?? []);
+    const hasPortrait = row.portraitItemId !== null || row.portraitKey !== null;
+    keys.set(row.id, { portrait: hasPortrait ? resolve(list[0]!) : undefined, all });
   }
   return keys;
 }
@@ -159,10 +250,16 @@ function creatorNotesOf(row: CardRow): string {
 }
 
 async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Promise<StoryCard[]> {
-  const keys = await portraitKeys(ctx, userId, rows);
+  const keys = await pictureKeys(ctx, userId, rows);
   return Promise.all(
     rows.map(async (row) => {
-      const portrait = keys.get(row.id);
+      const { portrait, all } = keys.get(row.id)!;
+      const references: CardReference[] = await Promise.all(
+        all.map(async (picture) => ({
+          url: await ctx.storage.signedUrl(picture.shown),
+          gallery_item_id: picture.itemId,
+        })),
+      );
       return {
         id: row.id,
         name: row.name,
@@ -172,6 +269,7 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
         portrait: portrait
           ? { url: await ctx.storage.signedUrl(portrait.shown), gallery_item_id: portrait.itemId }
           : null,
+        references,
         enabled: row.enabled,
         secondary_triggers: row.secondaryTriggers,
         selective_logic: row.selectiveLogic,
@@ -200,6 +298,15 @@ export async function storyCards(ctx: CardsContext, userId: string, storyId: str
   return toCards(ctx, userId, await listCards(ctx.db, userId, storyId));
 }
 
+/** A new card's pictures: `references` (the portrait first), else its `portrait`, else none. */
+function picturesAsked(input: Pick<CreateInput, "portrait" | "references">): {
+  pictures: CardReferenceInput[];
+  field: "portrait" | "references";
+} {
+  if (input.references !== undefined) return { pictures: input.references, field: "references" };
+  return { pictures: input.portrait ? [input.portrait] : [], field: "portrait" };
+}
+
 export async function createStoryCard(
   ctx: CardsContext,
   userId: string,
@@ -207,13 +314,15 @@ export async function createStoryCard(
   input: CreateInput,
 ): Promise<StoryCard> {
   const name = input.name.normalize("NFC");
-  const checked = await checkPortrait(ctx, userId, input.portrait, null);
-  const portrait = await storePortrait(ctx, userId, checked);
+  const asked = picturesAsked(input);
+  const checked = await checkPictures(ctx, userId, asked.pictures, asked.field, null);
+  const pictures = await storePictures(ctx, userId, checked);
+  const uploads = uploadKeysOf(pictures);
   try {
     const row = await ctx.db.transaction(async (tx) => {
-      if (portrait.portraitKey) {
+      if (uploads.length > 0) {
         await lockUserPortraits(tx, userId);
-        await assertPortraitRoom(tx, userId, null);
+        await assertPortraitRoom(tx, userId, null, uploads.length);
       }
       await lockStoryCards(tx, storyId);
       if ((await countCards(tx, storyId)) >= STORY_CARDS_MAX) throw new InvalidInput(TOO_MANY_CARDS_DETAIL);
@@ -235,16 +344,40 @@ export async function createStoryCard(
         voice: input.voice,
         appearance: input.appearance,
         ...(input.appearance ? { appearanceUpdatedAt: ctx.clock.now() } : {}),
-        ...portrait,
+        ...pictureColumns(pictures),
         at: ctx.clock.now(),
       });
     });
     return (await toCards(ctx, userId, [row]))[0]!;
   } catch (error) {
-    await discardPortraitFiles(ctx, [portrait.portraitKey]);
+    await discardPortraitFiles(ctx, uploads);
     if (isUniqueViolation(error)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
     throw error;
   }
+}
+
+/**
+ * A change's new pictures, or undefined when it leaves them: `references` replaces them all; `portrait` only
+ * the first (null removes it, and the next reference becomes the portrait). Only the new ones are checked.
+ */
+async function changedPictures(
+  ctx: CardsContext,
+  userId: string,
+  existing: CardRow,
+  input: UpdateCardRequest,
+): Promise<{ pictures: StoredPicture[]; added: string[] } | undefined> {
+  if (input.references !== undefined) {
+    const checked = await checkPictures(ctx, userId, input.references, "references", existing.id);
+    const pictures = await storePictures(ctx, userId, checked);
+    return { pictures, added: uploadKeysOf(pictures) };
+  }
+  if (input.portrait === undefined) return undefined;
+  const before = picturesOf(existing);
+  const rest = existing.portraitItemId !== null || existing.portraitKey !== null ? before.slice(1) : before;
+  if (input.portrait === null) return { pictures: rest, added: [] };
+  const checked = await checkPictures(ctx, userId, [input.portrait], "portrait", existing.id);
+  const [portrait] = await storePictures(ctx, userId, checked);
+  return { pictures: [portrait!, ...rest].slice(0, CARD_REFERENCES_MAX), added: uploadKeysOf([portrait!]) };
 }
 
 export async function updateStoryCard(
@@ -265,14 +398,13 @@ export async function updateStoryCard(
   if (name !== undefined && (await nameTaken(ctx.db, storyId, name, cardId))) {
     throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
   }
-  const checked =
-    input.portrait === undefined ? undefined : await checkPortrait(ctx, userId, input.portrait, cardId);
-  const portrait = checked === undefined ? undefined : await storePortrait(ctx, userId, checked);
+  const changed = await changedPictures(ctx, userId, existing, input);
   try {
     const row = await ctx.db.transaction(async (tx) => {
-      if (portrait?.portraitKey) {
+      if (changed && changed.added.length > 0) {
         await lockUserPortraits(tx, userId);
-        await assertPortraitRoom(tx, userId, cardId);
+        // The card's own uploads are not counted: the ones it keeps are, with the new ones.
+        await assertPortraitRoom(tx, userId, cardId, uploadKeysOf(changed.pictures).length);
       }
       return updateCard(tx, userId, cardId, {
         ...(name !== undefined ? { name } : {}),
@@ -292,18 +424,22 @@ export async function updateStoryCard(
         ...(input.appearance !== undefined
           ? { appearance: input.appearance, appearanceUpdatedAt: ctx.clock.now() }
           : {}),
-        ...(portrait ?? {}),
+        ...(changed ? pictureColumns(changed.pictures) : {}),
         updatedAt: ctx.clock.now(),
       });
     });
     if (!row) throw new NotFound("Card not found");
-    // The upload the card no longer shows is its own to delete.
-    if (portrait && existing.portraitKey !== portrait.portraitKey) {
-      await discardPortraitFiles(ctx, [existing.portraitKey]);
+    // The uploads the card no longer shows are its own to delete.
+    if (changed) {
+      const kept = new Set(uploadKeysOf(changed.pictures));
+      await discardPortraitFiles(
+        ctx,
+        uploadKeysOf(picturesOf(existing)).filter((key) => !kept.has(key)),
+      );
     }
     return (await toCards(ctx, userId, [row]))[0]!;
   } catch (error) {
-    await discardPortraitFiles(ctx, [portrait?.portraitKey ?? null]);
+    await discardPortraitFiles(ctx, changed?.added ?? []);
     if (isUniqueViolation(error)) throw new InvalidInput(DUPLICATE_CARD_NAME_DETAIL);
     throw error;
   }
@@ -321,7 +457,7 @@ export async function deleteStoryCard(
   // A story told by this card goes back to the narrator by the foreign key (decision 0154): this process forgets
   // the story's cached row now (other processes hear the table's change signal).
   storiesChanged(ctx.db, [{ userId, id: storyId }]);
-  if (deleted) await discardPortraitFiles(ctx, [deleted.portraitKey]);
+  if (deleted) await discardPortraitFiles(ctx, uploadKeysOf(picturesOf(deleted)));
 }
 
 /** The name `{{char}}` stands for in an imported character card: its V3 nickname, else the card's name. */
@@ -337,14 +473,15 @@ export async function cardsForTurn(
   storyId: string,
 ): Promise<TurnCard[]> {
   const rows = (await listCards(ctx.db, userId, storyId)).filter((row) => row.enabled);
-  const keys = await portraitKeys(ctx, userId, rows);
+  const keys = await pictureKeys(ctx, userId, rows);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     kind: row.kind,
     triggers: row.triggers,
     description: row.description,
-    portraitKey: keys.get(row.id)?.key ?? null,
+    portraitKey: keys.get(row.id)?.portrait?.key ?? null,
+    referenceKeys: (keys.get(row.id)?.all ?? []).map((picture) => picture.key),
     secondaryTriggers: row.secondaryTriggers,
     selectiveLogic: row.selectiveLogic,
     constant: row.constant,
@@ -450,7 +587,7 @@ export async function createImportedCards(
       const data = await importedPortrait(card);
       portraits.push(
         data
-          ? (await storePortrait(ctx, userId, { upload: data, mimeType: "image/webp" })).portraitKey
+          ? uploadKeysOf(await storePictures(ctx, userId, [{ upload: data, mimeType: "image/webp" }]))[0]!
           : null,
       );
     }
@@ -530,8 +667,11 @@ export async function createImportedCards(
  * A card with everything it holds, and its portrait's storage key (for exports and backups). The portrait's
  * bytes are read only when asked for: a lore export of a hundred cards reads none of their pictures.
  */
+type ExportedPicture = { key: string; read: () => Promise<Buffer>; galleryItemId: string | null };
 export type ExportedCard = CardRow & {
-  portrait: { key: string; read: () => Promise<Buffer>; galleryItemId: string | null } | null;
+  portrait: ExportedPicture | null;
+  /** The card's other reference pictures after the portrait (decision 0161), in order. */
+  references: ExportedPicture[];
 };
 
 /** A story's cards, or the one card `cardId` (none when it is not there). Callers have checked the story. */
@@ -543,14 +683,18 @@ export async function cardsForExport(
 ): Promise<ExportedCard[]> {
   const all = await listCards(ctx.db, userId, storyId);
   const rows = cardId === undefined ? all : all.filter((row) => row.id === cardId);
-  const keys = await portraitKeys(ctx, userId, rows);
+  const keys = await pictureKeys(ctx, userId, rows);
+  const exported = (picture: ResolvedPicture): ExportedPicture => ({
+    key: picture.key,
+    read: () => ctx.storage.read(picture.key),
+    galleryItemId: picture.itemId,
+  });
   return rows.map((row) => {
-    const portrait = keys.get(row.id);
+    const { portrait, all } = keys.get(row.id)!;
     return {
       ...row,
-      portrait: portrait
-        ? { key: portrait.key, read: () => ctx.storage.read(portrait.key), galleryItemId: portrait.itemId }
-        : null,
+      portrait: portrait ? exported(portrait) : null,
+      references: (portrait ? all.slice(1) : all).map(exported),
     };
   });
 }

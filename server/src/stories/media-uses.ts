@@ -2,13 +2,14 @@
 // made it and the branches' copies of them, the story cards whose portrait it is (decision 0141), each story's
 // title, and whether a live share link shows it.
 // Deleting it clears it from those messages (they show "deleted") and from a story card's pinned picture.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, or } from "drizzle-orm";
 import { forgetDeletedMedia, messagesShowingMedia } from "../chat/deleted-media";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { stories, storyCards } from "../db/schema";
 import type { DeletedItem, MediaShownIn, MediaUses } from "../media/delete";
 import { findLiveStoryLink } from "../sharing/repo";
+import { GALLERY_REFERENCE_PREFIX } from "./cards-repo";
 import { findStory, storyCache } from "./repo";
 
 const madeBy = (items: DeletedItem[]) => [
@@ -20,16 +21,23 @@ export function storyMediaUses(ctx: Pick<AppContext, "db">): MediaUses {
   return {
     async shownIn(userId, items) {
       const messages = await messagesShowingMedia(ctx.db, userId, madeBy(items), keysOf(items));
-      // A story card whose portrait is one of the pictures shows it too (story_cards_portrait_item_idx).
+      // A story card whose portrait (story_cards_portrait_item_idx) or other reference (decision 0161) is one
+      // of the pictures shows it too.
       const portraits = await ctx.db
         .select({ storyId: storyCards.storyId })
         .from(storyCards)
         .where(
           and(
             eq(storyCards.userId, userId),
-            inArray(
-              storyCards.portraitItemId,
-              items.map((item) => item.id),
+            or(
+              inArray(
+                storyCards.portraitItemId,
+                items.map((item) => item.id),
+              ),
+              arrayOverlaps(
+                storyCards.referenceExtras,
+                items.map((item) => `${GALLERY_REFERENCE_PREFIX}${item.id}`),
+              ),
             ),
           ),
         );

@@ -2,8 +2,9 @@
 // dominant colours (which recolour the scene's palette) and where their weight sits (which side the
 // scene's light and focal point go). The picture never contains the reference itself: no inset, no wash.
 // Each reference counts by its role (decision 0161): content references as just said; style references only
-// tint the palette, and more strongly; a character reference puts the figure in the scene, in the character's
-// own colour, on the side where the character's picture has its weight.
+// tint the palette, and more strongly, leaving the light alone; a character reference puts the figure in the
+// scene, in the character's own colour, on the side where the character's picture has its weight, and its
+// colours are in the palette as a content reference's (not its light).
 import sharp from "sharp";
 import type { ReferenceImage } from "../types";
 import { type Rgb, toHex } from "./colour";
@@ -12,12 +13,15 @@ export type ReferenceStyle = {
   /** Up to four colours, the most prominent first, as #rrggbb: the first few across all references. */
   dominant: string[];
   /** Where the references' light and colour sit, left (0) to right (1): the scene puts its light there. */
-  focusX: number;
+  focusX: number | undefined;
 };
 
 /** What the offline painter takes from each role; every part is null when no reference of that role is readable. */
 export type ReferenceRoles = {
-  /** The content references: palette and light, as always. */
+  /**
+   * The palette and light: the content references' colours and light, as always, and the characters' colours
+   * too (they are in the scene), but not their light.
+   */
   content: ReferenceStyle | null;
   /** The style references' colours, the most prominent first: a stronger pull on the palette, no light. */
   style: string[] | null;
@@ -134,11 +138,15 @@ export async function referenceStyle(references: readonly ReferenceImage[]): Pro
 /** The references by role (absent role: content), each part read as the painter uses it. */
 export async function referenceRoles(references: readonly ReferenceImage[]): Promise<ReferenceRoles> {
   const of = (role: string) => references.filter((file) => (file.role ?? "content") === role);
+  const content = await samplesOf(of("content"));
   const style = await samplesOf(of("style"));
   const characters = await samplesOf(of("character"));
   const ink = characters.length ? dominantOf(characters, 1)[0] : undefined;
+  const coloured = [...content, ...characters];
   return {
-    content: await referenceStyle(of("content")),
+    content: coloured.length
+      ? { dominant: dominantOf(coloured, 4), focusX: content.length ? focusOf(content) : undefined }
+      : null,
     style: style.length ? dominantOf(style, 4) : null,
     character: ink ? { ink, x: focusOf(characters) } : null,
   };
