@@ -102,7 +102,7 @@ export async function followClipJob(
  * clips, or a picture).
  */
 export function clipSeconds(item: GalleryItem): number | null {
-  const seconds = (item as GalleryItem & { duration_seconds?: number | null }).duration_seconds;
+  const seconds = item.duration_seconds;
   return typeof seconds === "number" && Number.isFinite(seconds) ? seconds : null;
 }
 
