@@ -28,6 +28,8 @@ export type BytePlusFake = FakeServer & {
     outcome: TaskOutcome;
     /** Polls a task answers "queued" then "running" before its outcome. */
     pollsBeforeDone: number;
+    /** The clip a finished task hands back; absent: a tiny MP4 header (enough for content sniffing). */
+    clip?: Buffer | undefined;
   };
 };
 
@@ -264,7 +266,9 @@ export async function startBytePlusFake(options: { apiKey?: string } = {}): Prom
         id,
         model: task.model,
         status,
-        content: done ? { video_url: server.addFile(`${id}.mp4`, mp4, "video/mp4") } : undefined,
+        content: done
+          ? { video_url: server.addFile(`${id}.mp4`, video.clip ?? mp4, "video/mp4") }
+          : undefined,
         error:
           status === "failed"
             ? {
