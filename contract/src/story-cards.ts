@@ -163,8 +163,14 @@ export const REFERENCE_NOT_YOURS_DETAIL = "references: each picture must be one 
 export const PORTRAIT_AND_REFERENCES_DETAIL =
   "portrait: send either portrait or references (whose first picture is the portrait), not both.";
 
-/** One of a card's reference pictures: a gallery image of the player's or an upload, as a portrait. */
-export type CardReferenceInput = NonNullable<CardPortraitInput>;
+export const KEPT_REFERENCE_UNKNOWN_DETAIL =
+  "references: a kept picture must be one of this card's own pictures (its url as the card lists it).";
+
+/**
+ * One of a card's reference pictures: a gallery image of the player's or an upload, as a portrait, or (in a
+ * change) one of the card's own uploaded pictures kept as it is, named by the url the card lists it with.
+ */
+export type CardReferenceInput = NonNullable<CardPortraitInput> | { kept_url: string };
 
 /** All of a card's references, in order, the first being its portrait; `[]` removes them all. */
 export const cardReferencesInputSchema = z
@@ -172,6 +178,7 @@ export const cardReferencesInputSchema = z
     z.union([
       z.object({ gallery_item_id: z.string().min(1).max(100) }).strict(),
       z.object({ data: z.string().min(1).max(15_000_000), name: z.string().max(255).optional() }).strict(),
+      z.object({ kept_url: z.string().min(1).max(4000) }).strict(),
     ]),
     { error: "references must be a list of pictures" },
   )

@@ -4,6 +4,7 @@
 // all four to the painter (Seedream 4 on BytePlus ModelArk, its fake speaking its wire format) after the
 // player's selected image. A story backup carries them and a restore brings them back.
 import {
+  KEPT_REFERENCE_UNKNOWN_DETAIL,
   PORTRAIT_AND_REFERENCES_DETAIL,
   REFERENCE_NOT_YOURS_DETAIL,
   TOO_MANY_CARD_REFERENCES_DETAIL,
@@ -148,6 +149,34 @@ describe("a story card's reference pictures", () => {
     expect((noPortrait.json().card as Card).portrait?.gallery_item_id).toBe(red.id);
     const none = await call(user, "PUT", `/api/stories/${storyId}/cards/${card.id}`, { references: [] });
     expect(none.json().card).toMatchObject({ portrait: null, references: [] });
+  });
+
+  it("keeps one of the card's own uploads named by its url when the list is sent again, and deletes the one left out", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const { card, blue } = await maraWithFour(user, storyId);
+    const [, green, , yellow] = card.references;
+    const url = `/api/stories/${storyId}/cards/${card.id}`;
+    const kept = await call(user, "PUT", url, {
+      references: [{ kept_url: green!.url }, { gallery_item_id: blue.id }],
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const now = kept.json().card as Card;
+    expect(now.references.map((r) => r.gallery_item_id)).toEqual([null, blue.id]);
+    expect(await colourAt(now.portrait!.url)).toBe("green");
+    expect((await fetchMedia(t, green!.url)).status).toBe(200);
+    expect((await fetchMedia(t, yellow!.url)).status).toBe(404);
+
+    // A url that names none of the card's own pictures is refused, and nothing changes.
+    const other = await createUser(t);
+    const theirs = (await maraWithFour(other, await newStory(other))).card.references[1]!;
+    const foreign = await call(user, "PUT", url, { references: [{ kept_url: theirs.url }] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().detail).toBe(KEPT_REFERENCE_UNKNOWN_DETAIL);
+    expect((await cardsOf(user, storyId))[0]!.references.map((r) => r.gallery_item_id)).toEqual([
+      null,
+      blue.id,
+    ]);
   });
 
   it("refuses a fifth picture, another player's picture, or a portrait sent beside the list, changing nothing", async () => {

@@ -22,6 +22,10 @@ import * as stories from "./service";
 
 const tags = ["story cards"];
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
+/** Whether a card request uploads a picture: its portrait or one of its references (decision 0161). */
+const sendsUpload = (body: { portrait?: unknown; references?: unknown[] | undefined }): boolean =>
+  isPortraitUpload(body.portrait) || (body.references ?? []).some(isPortraitUpload);
+
 /** One portrait upload (base64 of up to 10 MB; kept re-encoded and small) and the card's words. */
 const CARD_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
 
@@ -58,7 +62,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const create = () => stories.createCard(ctx, currentUser(request).id, request.params.id, request.body);
-      const card = isPortraitUpload(request.body.portrait)
+      const card = sendsUpload(request.body)
         ? await withPortraitUpload(kit.limiter, request, create)
         : await create();
       return { success: true as const, card };
@@ -71,7 +75,8 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...portraitBody,
       schema: {
         tags,
-        summary: "Change a card (the fields sent; portrait null removes it)",
+        summary:
+          "Change a card (the fields sent; portrait null removes it; references replaces all its pictures)",
         params: cardParams,
         body: updateCardRequestSchema,
         response: { 200: storyCardResponseSchema, 429: errorBodySchema, 413: errorBodySchema },
@@ -86,7 +91,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
           request.params.card_id,
           request.body,
         );
-      const card = isPortraitUpload(request.body.portrait)
+      const card = sendsUpload(request.body)
         ? await withPortraitUpload(kit.limiter, request, update)
         : await update();
       return { success: true as const, card };

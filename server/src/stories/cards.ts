@@ -16,6 +16,7 @@ import {
   type createCardRequestSchema,
   DUPLICATE_CARD_NAME_DETAIL,
   EMPTY_TRIGGERS_DETAIL,
+  KEPT_REFERENCE_UNKNOWN_DETAIL,
   PORTRAIT_NOT_YOURS_DETAIL,
   PORTRAIT_UPLOADS_MAX,
   REFERENCE_NOT_YOURS_DETAIL,
@@ -62,8 +63,11 @@ type CreateInput = z.output<typeof createCardRequestSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A picture, checked: a gallery image of the player's, or an upload checked by its bytes (not stored yet). */
-type CheckedPicture = { itemId: string } | { upload: Buffer; mimeType: string };
+/**
+ * A picture, checked: a gallery image of the player's, an upload checked by its bytes (not stored yet), or one
+ * of the card's own uploads, kept.
+ */
+type CheckedPicture = { itemId: string } | { upload: Buffer; mimeType: string } | { keptKey: string };
 /** A card's picture as kept: a gallery image of the player's, or the storage key of an upload the card owns. */
 type StoredPicture = { itemId: string } | { key: string };
 
@@ -90,7 +94,14 @@ async function checkPicture(
   userId: string,
   picture: CardReferenceInput,
   field: "portrait" | "references",
+  existing: CardRow | null,
 ): Promise<CheckedPicture> {
+  if ("kept_url" in picture) {
+    const key = ctx.storage.keyFromUrl(picture.kept_url);
+    const own = existing ? uploadKeysOf(picturesOf(existing)) : [];
+    if (!key || !own.includes(key)) throw new InvalidInput(KEPT_REFERENCE_UNKNOWN_DETAIL);
+    return { keptKey: key };
+  }
   if ("gallery_item_id" in picture) {
     const id = picture.gallery_item_id;
     const [item] = UUID.test(id) ? await ownedMediaByIds(ctx, userId, [id]) : [];
@@ -122,13 +133,13 @@ async function checkPictures(
   userId: string,
   pictures: readonly CardReferenceInput[],
   field: "portrait" | "references",
-  cardId: string | null,
+  existing: CardRow | null,
 ): Promise<CheckedPicture[]> {
   if (pictures.length > CARD_REFERENCES_MAX) throw new InvalidInput(TOO_MANY_CARD_REFERENCES_DETAIL);
   const uploads = pictures.filter((picture) => "data" in picture).length;
-  if (uploads > 0) await assertPortraitRoom(ctx.db, userId, cardId, uploads);
+  if (uploads > 0) await assertPortraitRoom(ctx.db, userId, existing?.id ?? null, uploads);
   const checked: CheckedPicture[] = [];
-  for (const picture of pictures) checked.push(await checkPicture(ctx, userId, picture, field));
+  for (const picture of pictures) checked.push(await checkPicture(ctx, userId, picture, field, existing));
   return checked;
 }
 
@@ -145,16 +156,26 @@ async function storePictures(
         stored.push({ itemId: picture.itemId });
         continue;
       }
+      if ("keptKey" in picture) {
+        stored.push({ key: picture.keptKey });
+        continue;
+      }
       const key = `u/${userId}/portraits/${randomUUID()}.webp`;
       await ctx.storage.put(key, picture.upload, picture.mimeType);
       stored.push({ key });
     }
   } catch (error) {
-    await discardPortraitFiles(ctx, uploadKeysOf(stored));
+    await discardPortraitFiles(ctx, newUploads(checked, stored));
     throw error;
   }
   return stored;
 }
+
+/** The storage keys of the pictures stored just now (not those kept from the card). */
+const newUploads = (checked: readonly CheckedPicture[], stored: readonly StoredPicture[]): string[] =>
+  stored.flatMap((picture, index) =>
+    "key" in picture && !("keptKey" in checked[index]!) ? [picture.key] : [],
+  );
 
 const uploadKeysOf = (pictures: readonly StoredPicture[]): string[] =>
   pictures.flatMap((picture) => ("key" in picture ? [picture.key] : []));
@@ -316,6 +337,7 @@ export async function createStoryCard(
   const name = input.name.normalize("NFC");
   const asked = picturesAsked(input);
   const checked = await checkPictures(ctx, userId, asked.pictures, asked.field, null);
+  // Nothing to keep on a new card: a kept picture names none of its own.
   const pictures = await storePictures(ctx, userId, checked);
   const uploads = uploadKeysOf(pictures);
   try {
@@ -367,15 +389,15 @@ async function changedPictures(
   input: UpdateCardRequest,
 ): Promise<{ pictures: StoredPicture[]; added: string[] } | undefined> {
   if (input.references !== undefined) {
-    const checked = await checkPictures(ctx, userId, input.references, "references", existing.id);
+    const checked = await checkPictures(ctx, userId, input.references, "references", existing);
     const pictures = await storePictures(ctx, userId, checked);
-    return { pictures, added: uploadKeysOf(pictures) };
+    return { pictures, added: newUploads(checked, pictures) };
   }
   if (input.portrait === undefined) return undefined;
   const before = picturesOf(existing);
   const rest = existing.portraitItemId !== null || existing.portraitKey !== null ? before.slice(1) : before;
   if (input.portrait === null) return { pictures: rest, added: [] };
-  const checked = await checkPictures(ctx, userId, [input.portrait], "portrait", existing.id);
+  const checked = await checkPictures(ctx, userId, [input.portrait], "portrait", existing);
   const [portrait] = await storePictures(ctx, userId, checked);
   return { pictures: [portrait!, ...rest].slice(0, CARD_REFERENCES_MAX), added: uploadKeysOf([portrait!]) };
 }
