@@ -639,6 +639,33 @@ describe("the OpenAPI document against the real answers", () => {
       params: keptParams,
       body: { kind: "upscale" },
     });
+    // Clips (decision 0160): a clip from a picture, its job, an extension of the clip it made, a refusal; by a
+    // player of their own, so the clips' prices leave the Studio's credits alone.
+    const clipper = await createUser(t);
+    const asClipper = { token: clipper.token };
+    const still = { id: (await galleryImage(t, clipper.userId, "#335577")).id };
+    const clip = await call({
+      method: "POST",
+      path: "/api/media/{id}/animate",
+      params: still,
+      body: { camera: "push_in" },
+      ...asClipper,
+    });
+    const clipJob = { job_id: (clip.json() as { job_id: string }).job_id };
+    let clipItem: { id: string } | null = null;
+    for (let tries = 0; tries < 300 && !clipItem; tries++) {
+      const job = await call({
+        method: "GET",
+        path: "/api/media/clips/{job_id}",
+        params: clipJob,
+        ...asClipper,
+      });
+      clipItem = (job.json() as { item: { id: string } | null }).item;
+      if (!clipItem) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const extended = { id: clipItem!.id };
+    await call({ method: "POST", path: "/api/media/{id}/extend", params: extended, body: {}, ...asClipper });
+    await call({ method: "POST", path: "/api/media/{id}/extend", params: still, body: {}, ...asClipper });
     const keptUrl = await t.ctx.storage.signedUrl(kept.storageKey);
     await call({ method: "GET", path: "/api/media/by-url", query: { url: keptUrl } });
     await call({ method: "GET", path: "/api/gallery", query: { board: board.id, favourite: "1" } });
