@@ -56,6 +56,14 @@ describe("ComfyUI image-to-video", () => {
     expect(workflowNode("CLIPTextEncode")).toMatchObject({ text: "the ship sails on" });
   });
 
+  it("declares no last frame (the workflow takes one image), and says a camera move in the prompt", async () => {
+    expect(video.clipFeatures).toEqual({ lastFrame: false, camera: true });
+    await video.start({ prompt: "the ship sails on", image: frame, camera: "orbit", durationSeconds: 5 });
+    expect(workflowNode("CLIPTextEncode")).toMatchObject({
+      text: "the ship sails on\n\nCamera: slow orbit around the subject.",
+    });
+  });
+
   it("reports a queued or running prompt as pending, then fetches the clip", async () => {
     const { taskId } = await video.start({ prompt: "waves", image: frame, durationSeconds: 5 });
     await expect(video.poll(taskId)).resolves.toEqual({ status: "pending" });

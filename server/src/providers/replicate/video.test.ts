@@ -51,6 +51,14 @@ describe("Replicate image-to-video", () => {
     });
   });
 
+  it("declares no last frame, and says a camera move in the prompt (decision 0160)", async () => {
+    expect(video.clipFeatures).toEqual({ lastFrame: false, camera: true });
+    await video.start({ prompt: "the ship sails on", image: frame, camera: "pan_left", durationSeconds: 5 });
+    expect((fake.requests[0]?.json as { input: { prompt: string } }).input.prompt).toBe(
+      "the ship sails on\n\nCamera: slow pan to the left.",
+    );
+  });
+
   it("reports starting and processing as pending, then downloads the clip", async () => {
     const { taskId } = await video.start({ prompt: "waves", image: frame, durationSeconds: 5 });
     await expect(video.poll(taskId)).resolves.toEqual({ status: "pending" });
