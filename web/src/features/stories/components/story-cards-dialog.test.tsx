@@ -18,6 +18,7 @@ const card = (changes: Partial<StoryCard> = {}): StoryCard => ({
   triggers: ["Rell"],
   description: "A one-eyed captain.",
   portrait: null,
+  references: [],
   enabled: true,
   secondary_triggers: [],
   selective_logic: "and_any",

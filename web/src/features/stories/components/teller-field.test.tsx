@@ -26,6 +26,7 @@ const card = (
   triggers: [name],
   description: `${name} of the coast.`,
   portrait: portrait ? { url: portrait, gallery_item_id: null } : null,
+  references: portrait ? [{ url: portrait, gallery_item_id: null }] : [],
   enabled: true,
   secondary_triggers: [],
   selective_logic: "and_any",
