@@ -49,6 +49,15 @@ export const configResponseSchema = z.object({
     .describe(
       "The picture edits the configured image service can make (POST /api/media/{id}/edit, decision 0148); absent: none",
     ),
+  video_clip_features: z
+    .object({
+      last_frame: z.boolean().describe("A clip can end on a chosen picture (last_frame_id)"),
+      camera: z.boolean().describe("A clip follows a camera move (camera)"),
+    })
+    .optional()
+    .describe(
+      "What the configured video service takes beyond a first frame (POST /api/media/{id}/animate and /extend, decision 0160); absent: neither",
+    ),
   sign_in: z
     .object({
       password: z.boolean().describe("Whether email and password sign-in and registration are on"),

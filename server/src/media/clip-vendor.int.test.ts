@@ -79,6 +79,8 @@ async function colourOf(dataUrl: string) {
 
 describe("clips through Seedance", () => {
   it("sends the first and last frames and the camera move, then extends the clip from its last frame", async () => {
+    const config = (await t.app.inject({ method: "GET", url: "/api/config" })).json();
+    expect(config.video_clip_features).toEqual({ last_frame: true, camera: true });
     const user = await createUser(t);
     const picture = await galleryImage(t, user.userId, "#e01010", 96, 72);
     const last = await galleryImage(t, user.userId, "#1010e0", 96, 72);

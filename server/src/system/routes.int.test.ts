@@ -30,6 +30,7 @@ describe("system routes", () => {
       providers: { text: "offline", image: "offline", video: "offline", transcription: null },
       offline_providers: true,
       image_edit_kinds: ["inpaint", "outpaint", "vary", "upscale"],
+      video_clip_features: { last_frame: true, camera: true },
     });
   });
 

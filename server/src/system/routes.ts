@@ -88,6 +88,11 @@ export const systemRoutes: RouteModule = async (app, { ctx, kit }) => {
     async () => ({
       ...describeServer(ctx.config),
       image_edit_kinds: [...(ctx.providers.image.editKinds ?? [])],
+      // And what the video provider takes for a clip (decision 0160).
+      video_clip_features: {
+        last_frame: ctx.providers.video.clipFeatures?.lastFrame ?? false,
+        camera: ctx.providers.video.clipFeatures?.camera ?? false,
+      },
     }),
   );
 
