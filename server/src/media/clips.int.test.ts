@@ -13,6 +13,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import { samplePng } from "../../test/fakes/media";
 import { fetchMedia, galleryImage, waitForMedia } from "../../test/media";
 import { probeDuration } from "../exports/ffmpeg";
+import { renderKenBurns } from "../providers/offline/video";
 import type { VideoProvider } from "../providers/types";
 import { lastFrameOf } from "./clip-video";
 import { saveImage, saveVideo } from "./service";
@@ -221,6 +222,34 @@ describe("animating a picture offline", () => {
   }, 180_000);
 });
 
+describe("a clip made before lengths were recorded", () => {
+  it("is measured from its file when extended", async () => {
+    const user = await createUser(t);
+    const picture = await galleryImage(t, user.userId, "#6040a0", 96, 72);
+    const older = await saveVideo(
+      t.ctx,
+      t.database.db,
+      {
+        userId: user.userId,
+        source: "studio",
+        storyId: null,
+        storyTitle: null,
+        messageId: null,
+        description: "",
+      },
+      await renderKenBurns(await samplePng(96, 72, "#6040a0"), "older", 5, 0.25),
+      picture.thumbnailKey,
+    );
+    expect(older.durationSeconds).toBeNull();
+    const res = await extend(user, older.id);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().duration_seconds).toBe(10);
+    const done = await waitForClip(user, res.json().job_id);
+    expect(done.status, done.detail ?? "").toBe("completed");
+    expect(Math.abs((await clipFile(done.item.url)).seconds - 10)).toBeLessThan(0.15);
+  }, 120_000);
+});
+
 describe("refusals, before any charge", () => {
   it("answers 400 or 404 with a detail and charges nothing", async () => {
     const user = await createUser(t);
@@ -245,6 +274,7 @@ describe("refusals, before any charge", () => {
         null,
       );
     const sixteen = await clipOf(16);
+    const unreadable = await clipOf(null);
     const before = await balance(user);
 
     const cases: [
@@ -270,6 +300,7 @@ describe("refusals, before any charge", () => {
         400,
         /This clip is 16 seconds long; a clip can be extended up to 20 seconds/,
       ],
+      [extend(user, unreadable.id), 400, /This clip's file cannot be read, so it cannot be extended/],
       [animate(user, theirs.id), 404, /not in your Gallery/],
       [extend(other, sixteen.id), 404, /not in your Gallery/],
       [animate(user, "not-a-uuid"), 400, /not in your Gallery/],

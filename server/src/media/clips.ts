@@ -30,6 +30,7 @@ export const CLIP_ITEM_NOT_FOUND = "This item is not in your Gallery.";
 export const CLIP_JOB_NOT_FOUND = "There is no such clip job.";
 const NOT_A_PICTURE = "Only a picture can be animated; to make a clip longer, extend it.";
 const NOT_A_CLIP = "Only a clip can be extended; to make a clip from a picture, animate it.";
+const UNREADABLE_CLIP = "This clip's file cannot be read, so it cannot be extended.";
 const LAST_FRAME_NOT_YOURS = "last_frame_id must be the id of one of your pictures";
 /** When a picture has no prompt of its own and none is given. */
 const DEFAULT_PROMPT = "The scene comes to life with gentle, natural motion.";
@@ -78,9 +79,7 @@ export function extendClip(ctx: ClipsContext, userId: string, id: string, input:
     if (parent.kind !== "video") throw new InvalidInput(NOT_A_CLIP);
     assertFeatures(ctx, { lastFrame: false, camera: input.camera !== undefined });
     // A clip made before lengths were recorded is measured from its file.
-    const seconds =
-      parent.durationSeconds ??
-      (await clipSeconds(ctx.config.ffmpeg.path, await ctx.storage.read(parent.storageKey)));
+    const seconds = parent.durationSeconds ?? (await measure(ctx, parent));
     // A quarter second of slack: a vendor's "5 s" clip may run a few frames long.
     if (seconds + CLIP_SECONDS > CLIP_MAX_SECONDS + 0.25) throw new InvalidInput(tooLong(seconds));
     return queueClip(ctx, userId, parent, {
@@ -91,6 +90,16 @@ export function extendClip(ctx: ClipsContext, userId: string, id: string, input:
       durationSeconds: Math.round((seconds + CLIP_SECONDS) * 10) / 10,
     });
   });
+}
+
+/** An older clip's length from its file; a file that cannot be read as a clip is a 400, not a charge. */
+async function measure(ctx: ClipsContext, clip: MediaItemRow): Promise<number> {
+  try {
+    return await clipSeconds(ctx.config.ffmpeg.path, await ctx.storage.read(clip.storageKey));
+  } catch (error) {
+    ctx.log.warn({ err: error, mediaId: clip.id }, "a clip's length could not be read");
+    throw new InvalidInput(UNREADABLE_CLIP);
+  }
 }
 
 type ClipPlan = Pick<ClipJobRow, "kind" | "prompt" | "camera" | "lastFrameId" | "durationSeconds">;
