@@ -20,6 +20,7 @@ import {
   type CardDraft,
   type CardKind,
   type CardPortraitInput,
+  type CardReferenceInput,
   STORY_CARDS_MAX,
   type StoryCard,
 } from "@storyverse/contract/story-cards";
@@ -48,6 +49,12 @@ import {
   updateStoryCard,
 } from "../api/story-cards";
 import { CardExportMenu, LoreExportMenu } from "./card-export-menu";
+import {
+  CardReferenceSlots,
+  type ReferenceChoice,
+  referenceInput,
+  savedExtras,
+} from "./card-reference-slots";
 import { ChipsInput, withDraft } from "./lore-chips-input";
 import { LoreImportPanel } from "./lore-import-panel";
 import { type LoreRules, LoreRulesFields, loreRulesOf, loreRulesRequest } from "./lore-rules-fields";
@@ -399,6 +406,9 @@ function CardEditor({
   );
   /** The over-broad triggers the player is being asked about before saving. */
   const [confirmBroad, setConfirmBroad] = useState<string[] | null>(null);
+  /** The card's other pictures after the portrait (decision 0161); sent as `references` once changed. */
+  const [extras, setExtras] = useState<ReferenceChoice[]>(() => savedExtras(saved));
+  const [extrasChanged, setExtrasChanged] = useState(false);
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -455,13 +465,28 @@ function CardEditor({
         ...(kind === "character" ? { appearance: appearance.trim() } : {}),
       };
       const chosen = portraitInput();
+      // Changed extra pictures go as the whole list, the portrait first (kept as it is when unchanged).
+      const pictures = extrasChanged
+        ? {
+            references: [
+              ...(chosen === undefined ? keptPortrait(saved) : chosen ? [chosen] : []),
+              ...extras.map(referenceInput),
+            ],
+          }
+        : chosen === undefined
+          ? {}
+          : { portrait: chosen };
       const card = saved
         ? await updateStoryCard(storyId, saved.id, {
             ...fields,
-            ...(chosen === undefined ? {} : { portrait: chosen }),
+            ...pictures,
             ...(voice === saved.voice ? {} : { voice }),
           })
-        : await createStoryCard(storyId, { ...fields, portrait: chosen ?? null, voice });
+        : await createStoryCard(storyId, {
+            ...fields,
+            ...(extrasChanged ? pictures : { portrait: chosen ?? null }),
+            voice,
+          });
       queryClient.setQueryData<StoryCard[]>(storyCardsKey(storyId), (list) =>
         list ? (saved ? list.map((c) => (c.id === card.id ? card : c)) : [...list, card]) : list,
       );
@@ -689,6 +714,15 @@ function CardEditor({
         ) : null}
         <p className="mt-2 text-sm text-ink-muted">{t("portraitHint")}</p>
       </fieldset>
+      <CardReferenceSlots
+        extras={extras}
+        onChange={(next) => {
+          setExtras(next);
+          setExtrasChanged(true);
+        }}
+        onError={setError}
+        picker={(onPick) => <GalleryChoice selectedId={null} onPick={onPick} />}
+      />
       <label className="flex items-center gap-2 text-sm text-ink">
         <input
           type="checkbox"
@@ -727,6 +761,16 @@ function CardEditor({
       </ModalActions>
     </form>
   );
+}
+
+/** A saved card's portrait, sent again unchanged in a list of references (a gallery image, or its upload). */
+function keptPortrait(saved: StoryCard | null): CardReferenceInput[] {
+  if (!saved?.portrait) return [];
+  return [
+    saved.portrait.gallery_item_id
+      ? { gallery_item_id: saved.portrait.gallery_item_id }
+      : { kept_url: saved.portrait.url },
+  ];
 }
 
 /**
