@@ -5,6 +5,7 @@ import { MAX_INPUT_IMAGES, PROMPT_MAX_LENGTH } from "@storyverse/contract/chat";
 import { creditCost } from "@storyverse/contract/credits";
 import type { AspectRatio } from "@storyverse/contract/generation-settings";
 import { SEED_MAX } from "@storyverse/contract/media-edit";
+import type { InputImage, ReferenceRole } from "@storyverse/contract/stories";
 import { MAX_REUSED_RESULTS } from "@storyverse/contract/studio";
 import { i18n } from "../../i18n/i18n";
 
@@ -60,9 +61,13 @@ export const pickerRoom = (inputs: readonly StudioInput[]) =>
  * uploaded file (sent as {data, name}). `preview` is what the tray shows; of the origins, only `result`
  * counts against the reuse limit of 3.
  */
-export type StudioInput =
+export type StudioInput = (
   | { key: string; origin: "gallery" | "result"; id: string; url: string; preview: string }
-  | { key: string; origin: "upload" | "paste"; data: string; name: string; preview: string };
+  | { key: string; origin: "upload" | "paste"; data: string; name: string; preview: string }
+) & {
+  /** What the picture is for (decision 0161); absent: content. */
+  role?: ReferenceRole;
+};
 
 /** The answer of every rule: what to add (possibly nothing) and, when something was refused, why. */
 export interface RuleResult<T> {
@@ -156,9 +161,14 @@ export function studioCost(mode: "chat" | "image", batchSize: number): number {
   return mode === "chat" ? creditCost("advisor") : creditCost("image", batchSize);
 }
 
-/** What goes to the server for each input: a gallery item by its id, an upload as {data, name}. */
-export function toRequestInput(input: StudioInput): string | { data: string; name: string } {
-  return "id" in input ? input.id : { data: input.data, name: input.name };
+/**
+ * What goes to the server for each input: a gallery item by its id, an upload as {data, name}; one marked
+ * style or character carries its role (a gallery item then as {url: its id, role}).
+ */
+export function toRequestInput(input: StudioInput): InputImage {
+  const role = input.role && input.role !== "content" ? { role: input.role } : {};
+  if ("id" in input) return input.role && input.role !== "content" ? { url: input.id, ...role } : input.id;
+  return { data: input.data, name: input.name, ...role };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The Studio composer's input images: uploads, pastes, picks from the gallery and reused results, held in
 // one list and checked by studio-rules.ts. A refused addition adds nothing and reports the rule's words.
 import type { GalleryItem } from "@storyverse/contract/media";
+import type { ReferenceRole } from "@storyverse/contract/stories";
 import { useCallback, useRef, useState } from "react";
 import { i18n } from "../../i18n/i18n";
 import { readFileAsDataUrl } from "../../lib/read-file";
@@ -139,6 +140,12 @@ export function useInputImages(onError: (text: string) => void) {
   );
   const clear = useCallback(() => update([]), [update]);
   const restore = useCallback((list: StudioInput[]) => update(list), [update]);
+  /** Marks an input content, style or character (decision 0161). */
+  const setRole = useCallback(
+    (key: string, role: ReferenceRole) =>
+      update(current.current.map((input) => (input.key === key ? { ...input, role } : input))),
+    [update],
+  );
 
-  return { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore };
+  return { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore, setRole };
 }

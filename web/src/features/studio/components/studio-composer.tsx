@@ -1,8 +1,10 @@
 // The Studio's prompt box: the mode (image or the prompt advisor), the batch size (1 to 4), the pictures'
 // shape (six, decision 0149) and seed (empty: a new one; "Use this seed" on a result fills it), the input
-// images (upload, paste, gallery picker, reused results) and what the next send costs. Enter sends,
+// images (upload, paste, gallery picker, reused results), each marked content, style or character (decision
+// 0161), and what the next send costs. Enter sends,
 // Shift+Enter adds a line; the box grows up to 200 px.
 import { ASPECT_RATIOS, type AspectRatio } from "@storyverse/contract/generation-settings";
+import { REFERENCE_ROLES, type ReferenceRole } from "@storyverse/contract/stories";
 import { ArrowUp, Images, ImageUp, MessageCircleQuestion, WandSparkles, X } from "lucide-react";
 import {
   type ChangeEvent,
@@ -38,6 +40,8 @@ interface StudioComposerProps {
   seedInvalid: boolean;
   inputs: StudioInput[];
   onRemoveInput: (key: string) => void;
+  /** Marks an input image content, style or character (decision 0161). */
+  onRoleChange: (key: string, role: ReferenceRole) => void;
   onUpload: (files: File[]) => void;
   onOpenPicker: () => void;
   prompt: string;
@@ -58,6 +62,13 @@ const MODES = [
   { value: "image", label: "composer.modeImage", icon: WandSparkles },
   { value: "chat", label: "composer.modeAdvisor", icon: MessageCircleQuestion },
 ] as const satisfies readonly { value: StudioMode; label: string; icon: typeof WandSparkles }[];
+
+/** Each reference role's name in the input strip (decision 0161). */
+const ROLE_LABELS = {
+  content: "composer.roles.content",
+  style: "composer.roles.style",
+  character: "composer.roles.character",
+} as const satisfies Record<ReferenceRole, string>;
 
 /** Each shape's name (the contract's ASPECT_RATIO_LABELS, in the interface's language). */
 const SHAPE_LABELS = {
@@ -263,6 +274,19 @@ export function StudioComposer(props: StudioComposerProps) {
                     eager
                     className="size-14 rounded-xl border border-line"
                   />
+                  <select
+                    value={input.role ?? "content"}
+                    onChange={(event) => props.onRoleChange(input.key, event.target.value as ReferenceRole)}
+                    aria-label={t("composer.roleOf", { number: index + 1 })}
+                    title={t("composer.roleHint")}
+                    className="mt-1 block w-14 rounded-md border border-line bg-surface px-0.5 py-0.5 text-[11px] text-ink"
+                  >
+                    {REFERENCE_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {t(ROLE_LABELS[role])}
+                      </option>
+                    ))}
+                  </select>
                   <button
                     type="button"
                     onClick={() => props.onRemoveInput(input.key)}

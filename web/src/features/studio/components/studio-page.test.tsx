@@ -464,6 +464,29 @@ describe("Studio input images", () => {
     expect(await within(dialog).findByRole("button", { name: /Subtle/ })).toBeTruthy();
   });
 
+  it("marks each input content, style or character, and sends the role with it (decision 0161)", async () => {
+    const calls = server();
+    renderStudio();
+    paste([png("palette.png"), png("hero.png")]);
+    await waitFor(() => expect(inputCount()).toBe(2));
+    const first = screen.getByRole("combobox", { name: "Role of input image 1" }) as HTMLSelectElement;
+    expect(first.value).toBe("content");
+    expect([...first.options].map((option) => option.text)).toEqual(["Content", "Style", "Character"]);
+    fireEvent.change(first, { target: { value: "style" } });
+    fireEvent.change(screen.getByRole("combobox", { name: "Role of input image 2" }), {
+      target: { value: "character" },
+    });
+    await generate("the hero in this palette");
+    await screen.findByRole("list", { name: "Results" });
+    const body = calls.find((call) => call.path === "/api/studio/generate-image")?.body as {
+      input_images: { data: string; name: string; role?: string }[];
+    };
+    expect(body.input_images.map((input) => [input.name, input.role])).toEqual([
+      ["palette.png", "style"],
+      ["hero.png", "character"],
+    ]);
+  });
+
   it("adds a pasted image as an input and sends it as {data, name}", async () => {
     const calls = server();
     renderStudio();

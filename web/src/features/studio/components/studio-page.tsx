@@ -34,7 +34,7 @@ export function StudioPage() {
   const { unlimited, remaining } = useCreditBalance();
   const { mode, setMode, batchSize, setBatchSize, shape, setShape } = useStudioPreferences();
   const conversation = useStudioConversation({ onError: showError, onQuota: showQuotaExceeded });
-  const { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore } =
+  const { inputs, addFiles, addFromGallery, toggleResult, remove, clear, restore, setRole } =
     useInputImages(showError);
   const [prompt, setPrompt] = useState("");
   // The seed field as typed: kept after a send, so the next prompt repeats it ("same seed").
@@ -275,6 +275,7 @@ export function StudioPage() {
             seedInvalid={seed === "invalid"}
             inputs={inputs}
             onRemoveInput={remove}
+            onRoleChange={setRole}
             onUpload={(files) => void addFiles(files, "upload")}
             onOpenPicker={() => setPickerOpen(true)}
             prompt={prompt}
