@@ -103,6 +103,12 @@ export const chatResponseSchema = z.object({
     .describe("Present and true when the player stopped the narrator: the text so far, no media"),
   shaped_by: shapedByField,
   speaker: messageSpeakerSchema.optional(),
+  next_speakers: z
+    .array(z.object({ card_id: z.string(), name: z.string() }))
+    .optional()
+    .describe(
+      'A group scene in "all" order (decision 0164): who answers next, in order; ask continue with each one\'s speaker_id in turn',
+    ),
 });
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
 

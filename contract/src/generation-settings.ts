@@ -51,10 +51,24 @@ export const OUTPUT_LENGTH_LABELS: Record<OutputLength, string> = {
 const temperatureMessage = `temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}`;
 const depthMessage = `authors_note_depth must be a whole number from ${AUTHORS_NOTE_DEPTH_MIN} to ${AUTHORS_NOTE_DEPTH_MAX}`;
 
-/** Who tells a story (issue 43, decision 0154); "group" (several cards in one scene) is not built yet. */
-export const TELLERS = ["narrator", "character"] as const;
+/** Who tells a story (issue 43, decisions 0154 and 0164): the narrator, one character, or a group of cards. */
+export const TELLERS = ["narrator", "character", "group"] as const;
 export type Teller = (typeof TELLERS)[number];
-export const tellerSchema = z.enum(TELLERS, { error: 'teller must be "narrator" or "character"' });
+export const tellerSchema = z.enum(TELLERS, { error: 'teller must be "narrator", "character" or "group"' });
+
+/** How many characters a group scene holds (decision 0164). */
+export const GROUP_MIN_CHARACTERS = 2;
+export const GROUP_MAX_CHARACTERS = 8;
+/**
+ * Who speaks next in a group scene (decision 0164): "natural" (a character named in the player's line, else by
+ * talkativeness), "round_robin" (in character_ids order), "manual" (the player names `speaker_id` each turn),
+ * "all" (every unmuted character answers in turn: the answer lists `next_speakers`).
+ */
+export const SPEAKER_ORDERS = ["natural", "round_robin", "manual", "all"] as const;
+export type SpeakerOrder = (typeof SPEAKER_ORDERS)[number];
+export const speakerOrderSchema = z.enum(SPEAKER_ORDERS, {
+  error: "speaker_order must be one of natural, round_robin, manual or all",
+});
 
 export const generationSettingsSchema = z.object({
   output_length: z.enum(OUTPUT_LENGTHS, { error: "output_length must be one of short, medium or long" }),
@@ -93,12 +107,24 @@ export const generationSettingsSchema = z.object({
    * one card in `character_ids` in the first person and the player speaks as their persona.
    */
   teller: tellerSchema,
-  /** The card a character teller plays: exactly one of this story's cards (kept when the narrator tells). */
+  /**
+   * The card a character teller plays (exactly one), or a group's present characters in order (2 to 8,
+   * decision 0164); kept when the narrator tells.
+   */
   character_ids: z
     .array(z.uuid("character_ids must hold card ids of this story"), {
       error: "character_ids must be a list of card ids of this story",
     })
-    .max(1, "character_ids: a character teller plays exactly one card"),
+    .max(GROUP_MAX_CHARACTERS, `character_ids: a group holds at most ${GROUP_MAX_CHARACTERS} characters`),
+  /** A group scene's order of speakers (decision 0164); "natural" when not set. */
+  speaker_order: speakerOrderSchema.optional(),
+  /** Present characters of a group who never speak (a subset of character_ids, not all of them). */
+  muted_ids: z
+    .array(z.uuid("muted_ids must hold card ids of the group's characters"), {
+      error: "muted_ids must be a list of card ids of the group's characters",
+    })
+    .max(GROUP_MAX_CHARACTERS, `muted_ids: a group holds at most ${GROUP_MAX_CHARACTERS} characters`)
+    .optional(),
 });
 export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
 

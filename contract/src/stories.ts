@@ -151,5 +151,10 @@ export const storyChatRequestSchema = z.object({
     .array(inputImageSchema)
     .max(MAX_INPUT_IMAGES, `Maximum ${MAX_INPUT_IMAGES} images allowed for Seedream-4.`)
     .optional(),
+  /**
+   * A group scene (decision 0164): the present, unmuted character who speaks this turn (required when the
+   * speaker order is "manual"; on continue, the next in "all" order); else the order's rule picks.
+   */
+  speaker_id: z.uuid("speaker_id must be the card id of a character present in this scene").optional(),
 });
 export type StoryChatRequest = z.input<typeof storyChatRequestSchema>;

@@ -29,6 +29,13 @@ export const DEFAULT_INSERTION_ORDER = 100;
 export const DEFAULT_PRIORITY = 10;
 /** The flags a `/pattern/flags` trigger may carry. */
 export const REGEX_TRIGGER_FLAGS = "imsu";
+/** A group scene's natural order picks the next speaker by each card's talkativeness (decision 0164). */
+export const DEFAULT_TALKATIVENESS = 0.5;
+const talkativenessMessage = "talkativeness must be a number from 0 to 1";
+export const talkativenessSchema = z
+  .number({ error: talkativenessMessage })
+  .min(0, talkativenessMessage)
+  .max(1, talkativenessMessage);
 export const EMPTY_TRIGGERS_DETAIL = "triggers: give at least one trigger word";
 
 /**
@@ -206,6 +213,8 @@ export const createCardRequestSchema = z
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).default(false),
     /** The voice the character speaks in, one of GET /api/voices; null: one picked from its name. */
     voice: voiceIdSchema.nullable().default(null),
+    /** How readily the character speaks in a group scene's natural order (0..1; decision 0164). */
+    talkativeness: talkativenessSchema.default(DEFAULT_TALKATIVENESS),
     /** What the character looks like now (clothes, injuries, what they carry): every scene's picture keeps it. */
     appearance: appearanceSchema.default(""),
   })
@@ -239,6 +248,7 @@ export const updateCardRequestSchema = z
     priority: orderSchema("priority").optional(),
     case_sensitive: z.boolean({ error: "case_sensitive must be true or false" }).optional(),
     voice: voiceIdSchema.nullable().optional(),
+    talkativeness: talkativenessSchema.optional(),
     appearance: appearanceSchema.optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
@@ -280,6 +290,8 @@ export const storyCardSchema = z.object({
   creator_notes: z.string(),
   /** The character's voice (GET /api/voices); null: one picked from its name when it speaks. */
   voice: z.string().nullable(),
+  /** How readily the character speaks in a group scene's natural order, 0..1 (decision 0164). */
+  talkativeness: z.number().optional(),
   /** What the character looks like now; kept after each turn from the narration, or by hand ("" when unknown). */
   appearance: z.string(),
   created_at: z.string(),

@@ -48,6 +48,8 @@ export type StorySetting = {
   player?: PlayerCharacter;
   /** Character mode (decision 0154): the card the AI plays in the first person; absent: the narrator tells. */
   teller?: TellingCharacter;
+  /** A group scene's turn (decision 0164): the others present besides the speaker (`teller`). */
+  group?: GroupScene;
   /** The share of the context budget the cards may take, and how many messages back triggers are searched. */
   loreBudgetPercent?: number;
   loreScanDepth?: number;
@@ -67,6 +69,16 @@ export type TellingCharacter = {
   description: string;
   greeting: string;
   ownName?: string;
+};
+
+/**
+ * One speaking turn of a group scene (decision 0164): the characters present besides the speaker, the present
+ * cards for the scene's references (the speaker first), and the character the speaker answers, if another.
+ */
+export type GroupScene = {
+  others: { cardId: string; name: string; description: string }[];
+  present: TurnCard[];
+  answering?: string;
 };
 
 /** Who the player plays in a story (a persona, decision 0152). */
@@ -180,6 +192,7 @@ export function narratorSystemPrompt(setting: StorySetting | null, direction?: s
     `Story title: ${title}`,
     `Story context: ${context || "(none given)"}`,
     ...characterLines(setting),
+    ...groupLines(setting),
     ...playerLines(setting),
     "",
     character ? CHARACTER_ANSWER_FORMAT : ANSWER_FORMAT,
@@ -194,6 +207,24 @@ function characterLines(setting: StorySetting | null): string[] {
   return ["", `${CHARACTER_HEADING} (${character.name}):`, about || "(no description given)"];
 }
 
+/** Heads the other characters present in a group turn's instructions (decision 0164). */
+export const GROUP_HEADING = "Also present in this scene (speak only as yourself, never for them)";
+
+/** The others present in a group scene, named and described (their words with the story's names in place). */
+function groupLines(setting: StorySetting | null): string[] {
+  const group = setting?.group;
+  if (!group || group.others.length === 0) return [];
+  return [
+    "",
+    `${GROUP_HEADING}:`,
+    ...group.others.map((other) => {
+      const about = withNames(other.description, setting, other.name).trim();
+      return `- ${other.name}${about ? `: ${about}` : ""}`;
+    }),
+    "The transcript labels each line with who said it; answer with your own words only, unlabelled.",
+  ];
+}
+
 /** What the offline provider plays a character from (decision 0154): the card's words, names in place. */
 function characterFacts(setting: StorySetting | null): NarrationFacts["character"] {
   const character = setting?.teller;
@@ -204,6 +235,12 @@ function characterFacts(setting: StorySetting | null): NarrationFacts["character
     description: named(character.description),
     greeting: named(character.greeting),
     playerName: setting?.userName ?? "",
+    ...(setting?.group
+      ? {
+          others: setting.group.others.map((other) => other.name),
+          ...(setting.group.answering ? { answering: setting.group.answering } : {}),
+        }
+      : {}),
   };
 }
 

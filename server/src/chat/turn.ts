@@ -77,7 +77,7 @@ export const chargeLabel = (mode: ChatMode) =>
   mode === "chat" ? "Chat" : mode === "image" ? "Story image" : "Story video";
 
 /** What differs between a turn, a retry and a continue; the charge, the narrator and the commit are shared. */
-type TurnPlan = {
+export type TurnPlan = {
   /** The ledger text's subject (the player's words, or what the turn does). */
   label: string;
   /** What the narrator reads before its answer (oldest first) and the message it answers. */
@@ -116,7 +116,7 @@ export function narratorContext(
   direction?: string,
   recalled: RecalledExchange[] = [],
 ) {
-  const window = history.slice(-HISTORY_WINDOW);
+  const window = labelledBySpeaker(story, history.slice(-HISTORY_WINDOW));
   const activation = activateCards(story?.cards ?? [], triggerTexts(prompt, window, story?.loreScanDepth));
   const active = activation.map((entry) => entry.card);
   // The story's long texts are stored whole and sent within their shares of the budget (decision 0142).
@@ -166,7 +166,10 @@ export function narratorContext(
     // A character teller's own card is in its instructions (decision 0154), not among the lore; its portrait
     // still paints.
     cards: active
-      .filter((card) => card.id !== story?.teller?.cardId)
+      .filter(
+        (card) =>
+          card.id !== story?.teller?.cardId && !story?.group?.others.some((o) => o.cardId === card.id),
+      )
       .map((card) => ({
         ...card,
         description: withNames(card.description, story, card.name, card.ownName),
@@ -189,6 +192,22 @@ export function narratorContext(
     recalled,
     facts: narrationFacts(sent, active, lines, assembled),
   };
+}
+
+/**
+ * A group scene's transcript (decision 0164): each line labelled by who said it (a narrator message by its
+ * speaker's name, the player's by their persona's), so each character knows who said what. Else as it is.
+ */
+function labelledBySpeaker(
+  story: StorySetting | null,
+  history: { role: "user" | "assistant"; content: string; speaker?: { name: string } | null }[],
+): { role: "user" | "assistant"; content: string }[] {
+  if (!story?.group) return history;
+  const player = story.userName?.trim() || "Player";
+  return history.map((message) => {
+    const name = message.role === "user" ? player : message.speaker?.name;
+    return name ? { ...message, content: `${name}: ${message.content}` } : message;
+  });
 }
 
 /**
@@ -467,7 +486,12 @@ export async function runTurn(
           const answerAt = new Date(userAt.getTime() + 1);
           // The scene is painted from the selected images, then the active cards' portraits.
           const sceneKeys = wantsMedia
-            ? sceneReferences(referenceKeys, active, input.story?.player?.portraitKey)
+            ? sceneReferences(
+                referenceKeys,
+                // A group scene's present characters first, the speaker first (decision 0164).
+                [...(input.story?.group?.present ?? []), ...active],
+                input.story?.player?.portraitKey,
+              )
             : [];
           const kept = plan.keepScene;
           // A story's answer records what shaped it; a kept scene keeps what it was painted from.

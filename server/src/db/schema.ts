@@ -503,6 +503,12 @@ export const stories = pgTable(
     tellerCardId: uuid("teller_card_id").references((): AnyPgColumn => storyCards.id, {
       onDelete: "set null",
     }),
+    /** A group scene's present characters, in order (decision 0164); ids of cards gone are skipped on read. */
+    groupCardIds: uuid("group_card_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** Who speaks next in a group scene: "natural", "round_robin", "manual" or "all" (decision 0164). */
+    speakerOrder: text("speaker_order").notNull().default("natural"),
+    /** Present characters of the group who never speak. */
+    mutedCardIds: uuid("muted_card_ids").array().notNull().default(sql`'{}'::uuid[]`),
     /**
      * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
      * everywhere); each further branch is a row with root_id set, sharing the history up to its fork
@@ -591,6 +597,8 @@ export const storyCards = pgTable(
     characterCard: jsonb("character_card").$type<Record<string, unknown>>(),
     /** The voice the character speaks its quoted lines in (a TTS voice id); null: one picked from its name. */
     voice: text("voice"),
+    /** How readily the character speaks in a group scene's natural order, 0..1 (decision 0164). */
+    talkativeness: doublePrecision("talkativeness").notNull().default(0.5),
     /** What the character looks like now (clothes, injuries, what they carry), kept from the narration. */
     appearance: text("appearance").notNull().default(""),
     /** When the appearance last changed: the scene prompt carries the most recently changed first. */

@@ -39,7 +39,16 @@ export type NarrationFacts = {
 };
 
 /** The card a character teller plays, its words with the story's names in place, and the player's name. */
-export type CharacterFacts = { name: string; description: string; greeting: string; playerName: string };
+export type CharacterFacts = {
+  name: string;
+  description: string;
+  greeting: string;
+  playerName: string;
+  /** A group scene (decision 0164): the other characters present, by name. */
+  others?: string[];
+  /** A group scene: the other character who spoke last, whom this one answers. */
+  answering?: string;
+};
 
 /**
  * A request's purpose with the facts its answer is made from, as data. Vendor models read the messages; a

@@ -22,6 +22,7 @@ type CardValues = Pick<
       | "extensions"
       | "characterCard"
       | "voice"
+      | "talkativeness"
       | "appearance"
       | "appearanceUpdatedAt"
     >

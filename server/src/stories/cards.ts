@@ -301,6 +301,7 @@ async function toCards(ctx: CardsContext, userId: string, rows: CardRow[]): Prom
         from_character_card: row.characterCard !== null,
         creator_notes: creatorNotesOf(row),
         voice: row.voice,
+        talkativeness: row.talkativeness,
         appearance: row.appearance,
         created_at: row.createdAt.toISOString(),
         updated_at: row.updatedAt.toISOString(),
@@ -364,6 +365,7 @@ export async function createStoryCard(
         priority: input.priority,
         caseSensitive: input.case_sensitive,
         voice: input.voice,
+        talkativeness: input.talkativeness,
         appearance: input.appearance,
         ...(input.appearance ? { appearanceUpdatedAt: ctx.clock.now() } : {}),
         ...pictureColumns(pictures),
@@ -443,6 +445,7 @@ export async function updateStoryCard(
         ...(input.priority !== undefined ? { priority: input.priority } : {}),
         ...(input.case_sensitive !== undefined ? { caseSensitive: input.case_sensitive } : {}),
         ...(input.voice !== undefined ? { voice: input.voice } : {}),
+        ...(input.talkativeness !== undefined ? { talkativeness: input.talkativeness } : {}),
         ...(input.appearance !== undefined
           ? { appearance: input.appearance, appearanceUpdatedAt: ctx.clock.now() }
           : {}),

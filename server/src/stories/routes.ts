@@ -218,13 +218,14 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const { prompt, chat_mode, generate_video, inputImages, input_mode } = request.body;
+      const { prompt, chat_mode, generate_video, inputImages, input_mode, speaker_id } = request.body;
       const turn = {
         prompt,
         mode: chat_mode ?? (generate_video ? ("video" as const) : ("image" as const)),
         inputMode: input_mode,
         inputImages: inputImages ?? [],
         heavySlotHeld: holdsHeavySlot(request),
+        speakerId: speaker_id,
       };
       return answerAsJsonOrStream(
         request,
@@ -441,7 +442,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       schema: {
         tags,
         summary:
-          "The narrator carries on its newest message in place, as a new version of it (a stopped sentence is finished); priced as a chat turn, no media made; turn options in the body are ignored (Accept: text/event-stream streams the added words)",
+          "The narrator carries on its newest message in place, as a new version of it (a stopped sentence is finished); in a group scene the next character speaks instead, a new message (`speaker_id` names who, decision 0164); priced as a chat turn, no media made; other turn options in the body are ignored (Accept: text/event-stream streams the added words)",
         params: storyParams,
         body: storyTurnOptionsSchema,
         response: { 200: chatResponseSchema, ...turnErrors },
@@ -453,7 +454,8 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       return answerAsJsonOrStream(
         request,
         reply,
-        (streaming) => stories.continueStory(ctx, user.id, request.params.id, streaming),
+        (streaming) =>
+          stories.continueStory(ctx, user.id, request.params.id, streaming, request.body?.speaker_id),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },

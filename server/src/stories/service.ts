@@ -54,6 +54,7 @@ import {
   storyCards,
   updateStoryCard,
 } from "./cards";
+import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "./group";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
 import { cameraOf, queueLivingLore } from "./living-lore";
 import {
@@ -568,13 +569,18 @@ export async function chat(
     inputMode?: InputMode | undefined;
     inputImages: InputImage[];
     heavySlotHeld?: boolean;
+    /** A group scene (decision 0164): who speaks this turn; else the speaker order's rule picks. */
+    speakerId?: string | undefined;
   },
   streaming?: TurnStreaming,
 ) {
   const row = await ownStory(ctx, userId, storyId);
-  const story = await settingOf(ctx, row);
+  const setting = await settingOf(ctx, row);
   // The words are stored and sent as the narrator reads them ("You open the door.").
   const prompt = formatPlayerInput(input.inputMode ?? generationOf(row).input_mode, input.prompt);
+  // A group scene: one character speaks this turn (the player's pick or the order's), checked before the charge.
+  const group = await groupSpeaking(ctx, row, setting, { speakerId: input.speakerId, words: input.prompt });
+  const story = group?.setting ?? setting;
   const answer = await withSelectedImages(ctx, userId, input, (references) =>
     sendTurn(
       ctx,
@@ -591,7 +597,7 @@ export async function chat(
   );
   await queueSummaryIfDue(ctx, userId, storyId);
   await queueLivingLore(ctx, userId, storyId);
-  return answer;
+  return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
 }
 
 type TurnOptions = { mode: ChatMode | undefined; inputImages: InputImage[]; heavySlotHeld?: boolean };
@@ -605,7 +611,10 @@ export async function retry(
   input: TurnOptions & { what?: RetryWhat },
   streaming?: TurnStreaming,
 ) {
-  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
+  const row = await ownStory(ctx, userId, storyId);
+  const setting = await settingOf(ctx, row);
+  // A group scene's retry is the same character speaking again (decision 0164).
+  const story = (await groupRetrySetting(ctx, row, setting, messageId)) ?? setting;
   if (input.what === "media" && input.mode === "chat") throw new InvalidInput(SCENE_NEEDS_MEDIA_DETAIL);
   const resolved = await retryMode(ctx, userId, storyId, messageId, input.mode);
   // New words only make no media (no images to send); a new scene of a chat answer is a picture.
@@ -625,12 +634,18 @@ export async function continueStory(
   userId: string,
   storyId: string,
   streaming?: TurnStreaming,
+  speakerId?: string,
 ) {
-  const story = await settingOf(ctx, await ownStory(ctx, userId, storyId));
-  const answer = await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);
+  const row = await ownStory(ctx, userId, storyId);
+  const story = await settingOf(ctx, row);
+  // A group scene (decision 0164): continue lets the next character speak, a new message of its own.
+  const group = await groupSpeaking(ctx, row, story, { speakerId, words: null });
+  const answer = group
+    ? await nextSpeakerTurn(ctx, { userId, storyId, story: group.setting }, streaming)
+    : await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);
   await queueSummaryIfDue(ctx, userId, storyId);
   await queueLivingLore(ctx, userId, storyId);
-  return answer;
+  return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
 }
 
 export async function undo(ctx: StoriesContext, userId: string, storyId: string) {

@@ -71,6 +71,8 @@ const DEFAULTS = {
   persona_id: null,
   teller: "narrator",
   character_ids: [],
+  speaker_order: "natural",
+  muted_ids: [],
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };

@@ -80,8 +80,14 @@ const toResponse = (provider: TextProvider, settings: GenerationSettings) => ({
 export async function generationSettings(ctx: SettingsContext, userId: string, storyId: string) {
   const story = await findStory(ctx.db, userId, storyId);
   if (!story) throw new NotFound("Story not found");
-  const { teller, character_ids } = await tellerOf(ctx, story);
-  return toResponse(ctx.providers.text, { ...generationOf(story), teller, character_ids });
+  const { teller, character_ids, speaker_order, muted_ids } = await tellerOf(ctx, story);
+  return toResponse(ctx.providers.text, {
+    ...generationOf(story),
+    teller,
+    character_ids,
+    speaker_order,
+    muted_ids,
+  });
 }
 
 /**

@@ -179,7 +179,7 @@ describe("who tells the story", () => {
         /there is no card 0b5b2f8e-9a52-4c1e-9d1c-0d7c0e9b1a11/,
       ],
       [{ teller: "character", character_ids: [otherCard.id] }, /belongs to another story/],
-      [{ teller: "group" }, /teller must be "narrator" or "character"/],
+      [{ teller: "group" }, /at least 2 ids in character_ids/],
       [{ character_ids: ["not-an-id"] }, /character_ids must hold card ids/],
     ];
     for (const [payload, detail] of cases) {

@@ -2,16 +2,20 @@
 // story's cards played in the first person. The story row keeps `teller` and `teller_card_id`; a branch's copy
 // of the row names its source's card, so the card is found in this row's cards by that id or by its name (the
 // branch's copy of it). A card that is gone leaves the story told by the narrator.
-import type { Teller } from "@storyverse/contract/generation-settings";
+import type { SpeakerOrder, Teller } from "@storyverse/contract/generation-settings";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { TellingCharacter } from "../chat/narration";
 import type { AppContext } from "../context";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
 import type { CardRow } from "./cards-repo";
+import { activeGroup, groupChange, groupOf } from "./group";
 import type { StoryRow } from "./repo";
 
-type TellerRow = Pick<StoryRow, "id" | "userId" | "teller" | "tellerCardId">;
+type TellerRow = Pick<
+  StoryRow,
+  "id" | "userId" | "teller" | "tellerCardId" | "groupCardIds" | "speakerOrder" | "mutedCardIds"
+>;
 
 /** The card the story's character teller plays (whether or not the story is in character mode), or null. */
 export async function tellerCardOf(ctx: Pick<AppContext, "db">, story: TellerRow): Promise<CardRow | null> {
@@ -30,14 +34,28 @@ export async function tellerCardOf(ctx: Pick<AppContext, "db">, story: TellerRow
   return rows.find((row) => row.id === story.tellerCardId) ?? rows[0] ?? null;
 }
 
-/** Who tells the story as the API says it: "character" only while its card exists. */
+/**
+ * Who tells the story as the API says it: "character" only while its card exists, "group" while two of its
+ * present cards exist (decision 0164; `character_ids` then the present cards in order).
+ */
 export async function tellerOf(
   ctx: Pick<AppContext, "db">,
   story: TellerRow,
-): Promise<{ teller: Teller; character_ids: string[]; card: CardRow | null }> {
+): Promise<{
+  teller: Teller;
+  character_ids: string[];
+  card: CardRow | null;
+  speaker_order: SpeakerOrder;
+  muted_ids: string[];
+}> {
   const card = await tellerCardOf(ctx, story);
+  const group = await groupOf(ctx, story);
+  const grouped = { speaker_order: group.order, muted_ids: group.mutedIds };
+  if (story.teller === "group" && (await activeGroup(ctx, story))) {
+    return { teller: "group", character_ids: group.present.map((row) => row.id), card, ...grouped };
+  }
   const teller: Teller = story.teller === "character" && card ? "character" : "narrator";
-  return { teller, character_ids: card ? [card.id] : [], card };
+  return { teller, character_ids: card ? [card.id] : [], card, ...grouped };
 }
 
 /**
@@ -47,9 +65,28 @@ export async function tellerOf(
 export async function tellerChange(
   ctx: Pick<AppContext, "db">,
   story: TellerRow,
-  input: { teller?: Teller | undefined; character_ids?: string[] | undefined },
-): Promise<Partial<Pick<StoryRow, "teller" | "tellerCardId">>> {
-  if (input.teller === undefined && input.character_ids === undefined) return {};
+  input: {
+    teller?: Teller | undefined;
+    character_ids?: string[] | undefined;
+    speaker_order?: SpeakerOrder | undefined;
+    muted_ids?: string[] | undefined;
+  },
+): Promise<
+  Partial<Pick<StoryRow, "teller" | "tellerCardId" | "groupCardIds" | "speakerOrder" | "mutedCardIds">>
+> {
+  // A group (decision 0164): its own checks; the order and the muted are kept whoever tells the story.
+  const groupTells = (input.teller ?? story.teller) === "group";
+  const grouped =
+    groupTells || input.speaker_order !== undefined || input.muted_ids !== undefined
+      ? await groupChange(ctx, story, input, groupTells)
+      : {};
+  if (groupTells) return grouped;
+  if (input.teller === undefined && input.character_ids === undefined) return grouped;
+  if ((input.character_ids?.length ?? 0) > 1) {
+    throw new InvalidInput(
+      'character_ids: a character teller plays exactly one card (several are a group: teller "group")',
+    );
+  }
   let cardId: string | null | undefined;
   if (input.character_ids !== undefined) {
     const [id] = input.character_ids;
@@ -77,6 +114,7 @@ export async function tellerChange(
     );
   }
   return {
+    ...grouped,
     ...(input.teller !== undefined ? { teller } : {}),
     ...(cardId !== undefined ? { tellerCardId: cardId } : {}),
   };

@@ -138,5 +138,28 @@ export function characterTurn(
   const gesture = fill(rng.pick(GESTURES), slots);
   const closing = fill(rng.pick(CLOSING_GESTURES), slots);
   const hook = fill(rng.pick(HOOKS), slots);
-  return [`*${gesture}.* "${first} ${about}"`, `*${closing}.* "${hook}"`].join("\n\n");
+  const others = (character.others ?? []).filter((other) => other.trim());
+  if (others.length === 0) {
+    return [`*${gesture}.* "${first} ${about}"`, `*${closing}.* "${hook}"`].join("\n\n");
+  }
+  // A group scene (decision 0164): the speaker answers whoever spoke before and turns to another present.
+  const answering = character.answering?.trim();
+  const opening2 =
+    continuing && answering ? capitalize(fill(rng.pick(ANSWER_OTHER), { other: answering })) : first;
+  const turnTo = fill(rng.pick(TURN_TO_OTHER), { ...slots, other: rng.pick(others) });
+  return [`*${gesture}.* "${opening2} ${about}"`, turnTo].join("\n\n");
 }
+
+/** A group scene: the speaker answers the character who spoke before (`{other}`). */
+const ANSWER_OTHER = [
+  "{other} is not wrong, but there is more to it.",
+  "I heard what {other} said, and I see it differently.",
+  "Listen to {other}, but listen to me too.",
+] as const;
+
+/** A group scene: the speaker turns to another character present (`{other}`). */
+const TURN_TO_OTHER = [
+  '*{name} turns to {other}.* "What do you make of this, {other}?"',
+  '*{name} glances at {other}.* "{other} knows this better than I do."',
+  '*{name} nods towards {other}.* "Tell {user} what you saw, {other}."',
+] as const;

@@ -1,0 +1,437 @@
+// Group scenes (issue 43 item 2, decision 0164) on a real database with the offline providers: the settings
+// take 2 to 8 present characters, an order of speakers and muted characters (refusals change nothing); twenty
+// turns in each order give the right speakers; a muted character never speaks; the prompt is the speaker in the
+// first person with the others present and the transcript labelled by speaker; the offline answers alternate
+// speakers and address each other; the scene's references are the present portraits, the speaker's first; a
+// stopped group turn is charged as any stopped turn, and a vendor failure refunds it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app";
+import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
+import { grant, toTenths } from "../credits/service";
+import { ProviderError, type TextRequest } from "../providers/types";
+import { chooseSpeaker } from "./group";
+import * as stories from "./service";
+
+type TurnRequest = Extract<TextRequest, { purpose: "turn" | "continue" }>;
+
+let t: TestApp;
+const sent: TextRequest[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ tickingClock: true });
+  const text = t.ctx.providers.text;
+  const complete = text.complete.bind(text);
+  const stream = text.stream.bind(text);
+  text.complete = (request) => {
+    sent.push(request);
+    return complete(request);
+  };
+  text.stream = (request) => {
+    sent.push(request);
+    return stream(request);
+  };
+}, 60_000);
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+const call = (user: TestUser, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
+
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+type Card = { id: string; name: string; portrait: { url: string } | null };
+
+/** A story with three characters (Ada, Brannoc, Cel), each with a portrait; a rich player. */
+async function groupStory(talk: [number, number, number] = [0.5, 0.5, 0.5]) {
+  const user = await createUser(t);
+  await grant(
+    t.ctx.db,
+    user.userId,
+    toTenths(1000),
+    "admin_grant",
+    `test:${user.userId}`,
+    new Date(),
+    "test",
+  );
+  const story = await call(user, "POST", "/api/stories", { title: "The Inn", context: "A crowded inn." });
+  const storyId = story.json().story.id as string;
+  const cards: Card[] = [];
+  const people: [string, string][] = [
+    ["Ada Quill", "A sharp-tongued scribe who keeps the inn's ledgers."],
+    ["Brannoc", "A retired soldier with a booming laugh."],
+    ["Cel", "A quiet healer who hums old songs."],
+  ];
+  for (const [index, [name, about]] of people.entries()) {
+    const res = await call(user, "POST", `/api/stories/${storyId}/cards`, {
+      name,
+      kind: "character",
+      triggers: [name.split(" ")[0]!.toLowerCase()],
+      description: about,
+      talkativeness: talk[index],
+      portrait: { data: PNG, name: `${index}.png` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    cards.push(res.json().card as Card);
+  }
+  return { user, storyId, cards };
+}
+
+const settings = (user: TestUser, storyId: string, payload: object) =>
+  call(user, "PUT", `/api/stories/${storyId}/settings`, payload);
+
+const turn = (user: TestUser, storyId: string, prompt: string, speakerId?: string) =>
+  stories.chat(t.ctx, user.userId, storyId, {
+    prompt,
+    mode: "chat",
+    inputImages: [],
+    ...(speakerId ? { speakerId } : {}),
+  });
+
+describe("group scenes", () => {
+  it("takes a group in the settings and answers it; refuses bad groups with a detail, changing nothing", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const other = await groupStory();
+    const [ada, brannoc, cel] = cards.map((card) => card.id) as [string, string, string];
+    // A card of another of this player's stories.
+    const second = await call(user, "POST", "/api/stories", { title: "Elsewhere" });
+    const elsewhere = await call(user, "POST", `/api/stories/${second.json().story.id}/cards`, {
+      name: "Dun",
+      kind: "character",
+      triggers: ["dun"],
+    });
+    const elsewhereId = elsewhere.json().card.id as string;
+    const before = (await call(user, "GET", `/api/stories/${storyId}/settings`)).json();
+    const cases: [object, RegExp][] = [
+      [{ teller: "group" }, /at least 2 ids in character_ids/],
+      [{ teller: "group", character_ids: [ada] }, /at least 2 ids in character_ids/],
+      [
+        { teller: "group", character_ids: [ada, "0b5b2f8e-9a52-4c1e-9d1c-0d7c0e9b1a11"] },
+        /there is no card 0b5b2f8e/,
+      ],
+      [{ teller: "group", character_ids: [ada, elsewhereId] }, /belongs to another story/],
+      [{ teller: "group", character_ids: [ada, other.cards[0]!.id] }, /there is no card/],
+      [
+        { teller: "group", character_ids: [ada, brannoc], muted_ids: [cel] },
+        /not one of the group's characters/,
+      ],
+      [
+        { teller: "group", character_ids: [ada, brannoc], muted_ids: [ada, brannoc] },
+        /at least one character/,
+      ],
+      [{ teller: "group", character_ids: [ada, ada] }, /each character of the group once/],
+      [{ teller: "group", character_ids: [ada, brannoc], speaker_order: "loudest" }, /speaker_order must be/],
+      [{ teller: "character", character_ids: [ada, brannoc] }, /exactly one card/],
+    ];
+    for (const [payload, detail] of cases) {
+      const res = await settings(user, storyId, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().detail).toMatch(detail);
+    }
+    expect((await call(user, "GET", `/api/stories/${storyId}/settings`)).json()).toEqual(before);
+
+    const res = await settings(user, storyId, {
+      teller: "group",
+      character_ids: [cel, ada, brannoc],
+      speaker_order: "round_robin",
+      muted_ids: [brannoc],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const expected = {
+      teller: "group",
+      character_ids: [cel, ada, brannoc],
+      speaker_order: "round_robin",
+      muted_ids: [brannoc],
+    };
+    expect(res.json()).toMatchObject(expected);
+    expect((await call(user, "GET", `/api/stories/${storyId}/settings`)).json()).toMatchObject(expected);
+    // A speaker_id outside a group, or of a muted or absent character, is refused before any charge.
+    const { balance } = moneyOf(t);
+    const paid = await balance(user);
+    for (const [speaker_id, detail] of [
+      [brannoc, /muted/],
+      [other.cards[0]!.id, /not one of the characters present/],
+    ] as const) {
+      const refused = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+        prompt: "Hello",
+        chat_mode: "chat",
+        speaker_id,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().detail).toMatch(detail);
+    }
+    const plain = await call(other.user, "POST", `/api/stories/${other.storyId}/chat`, {
+      prompt: "Hello",
+      chat_mode: "chat",
+      speaker_id: other.cards[0]!.id,
+    });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json().detail).toMatch(/only a group scene/);
+    expect(await balance(user)).toBe(paid);
+  });
+
+  it("round robin cycles through the unmuted characters for twenty turns; muted never speaks", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      speaker_order: "round_robin",
+    });
+    const speakers: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const answer = await turn(user, storyId, `I raise my cup, round ${i}.`);
+      speakers.push(answer.speaker!.name);
+    }
+    expect(speakers).toEqual(Array.from({ length: 20 }, (_, i) => [ada, brannoc, cel][i % 3]!.name));
+    // Mute Brannoc: only Ada and Cel speak, in turn.
+    await settings(user, storyId, { muted_ids: [brannoc.id] });
+    const after: string[] = [];
+    for (let i = 0; i < 6; i++) after.push((await turn(user, storyId, `Another round ${i}.`)).speaker!.name);
+    expect(after).not.toContain("Brannoc");
+    expect(new Set(after)).toEqual(new Set(["Ada Quill", "Cel"]));
+    for (let i = 1; i < after.length; i++) expect(after[i]).not.toBe(after[i - 1]);
+    // The message list carries each answer's speaker.
+    const listed = (await call(user, "GET", `/api/stories/${storyId}/messages?limit=4`)).json().messages as {
+      role: string;
+      speaker: { name: string } | null;
+    }[];
+    expect(listed.filter((m) => m.role === "assistant").map((m) => m.speaker?.name)).toEqual(after.slice(-2));
+  });
+
+  it("natural order: a named character answers, else by talkativeness, never a muted one, for twenty turns", async () => {
+    // Cel never volunteers (talkativeness 0); Ada and Brannoc do.
+    const { user, storyId, cards } = await groupStory([0.5, 0.5, 0]);
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      muted_ids: [brannoc.id],
+    });
+    const named = [
+      "Cel, what is that song?",
+      "What do you think, ada?",
+      "I wave at CEL.",
+      "Ada Quill, the ledger!",
+    ];
+    const speakers: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const line = i % 2 === 0 ? named[(i / 2) % named.length]! : `I look around the room (${i}).`;
+      const answer = await turn(user, storyId, line);
+      speakers.push(answer.speaker!.name);
+      if (i % 2 === 0) expect(answer.speaker!.name, line).toBe(/cel/i.test(line) ? "Cel" : "Ada Quill");
+      // Nobody named: Cel (talkativeness 0) and muted Brannoc stay quiet unless nobody else may speak.
+      else expect(answer.speaker!.name, line).toBe("Ada Quill");
+    }
+    expect(speakers).not.toContain("Brannoc");
+    // Naming the muted Brannoc does not make him speak.
+    expect((await turn(user, storyId, "Brannoc, sing!")).speaker!.name).not.toBe("Brannoc");
+    // The draw is deterministic and weighed by talkativeness; the last speaker is passed over when possible.
+    const present = [
+      { id: "a", name: "Ada", triggers: [], talkativeness: 0.9 },
+      { id: "b", name: "Bo", triggers: [], talkativeness: 0.1 },
+      { id: "c", name: "Cy", triggers: [], talkativeness: 0.9 },
+    ];
+    const picks = Array.from(
+      { length: 200 },
+      (_, i) =>
+        chooseSpeaker({
+          present,
+          mutedIds: [],
+          order: "natural",
+          words: null,
+          lastSpeakerId: "a",
+          seed: `s${i}`,
+        }).speaker.id,
+    );
+    expect(picks).not.toContain("a");
+    expect(picks.filter((id) => id === "c").length).toBeGreaterThan(
+      picks.filter((id) => id === "b").length * 4,
+    );
+    expect(
+      chooseSpeaker({ present, mutedIds: [], order: "natural", words: null, lastSpeakerId: "a", seed: "s1" }),
+    ).toEqual(
+      chooseSpeaker({ present, mutedIds: [], order: "natural", words: null, lastSpeakerId: "a", seed: "s1" }),
+    );
+  });
+
+  it("manual order refuses a turn without speaker_id and plays the one named, for twenty turns", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+      speaker_order: "manual",
+    });
+    const { balance } = moneyOf(t);
+    const paid = await balance(user);
+    const refused = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "Hi",
+      chat_mode: "chat",
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toMatch(/speaker_id: .*chosen by the player/);
+    const refusedContinue = await call(user, "POST", `/api/stories/${storyId}/continue`, {});
+    expect(refusedContinue.statusCode).toBe(400);
+    expect(await balance(user)).toBe(paid);
+    for (let i = 0; i < 20; i++) {
+      const card = cards[(i * 7) % 3]!;
+      const res = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+        prompt: `A word for you (${i}).`,
+        chat_mode: "chat",
+        speaker_id: card.id,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().speaker).toEqual({ card_id: card.id, name: card.name });
+    }
+  }, 60_000);
+
+  it("all order: the first answers and names the rest; continue with each speaker_id lets them speak", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      speaker_order: "all",
+      muted_ids: [cel.id],
+    });
+    const { balance } = moneyOf(t);
+    let spoken = 0;
+    for (let round = 0; spoken < 20; round++) {
+      const before = await balance(user);
+      const first = await turn(user, storyId, `Everyone, a toast (${round})!`);
+      expect(first.speaker).toEqual({ card_id: ada.id, name: ada.name });
+      expect(first.next_speakers).toEqual([{ card_id: brannoc.id, name: brannoc.name }]);
+      spoken += 1;
+      for (const next of first.next_speakers ?? []) {
+        const res = await call(user, "POST", `/api/stories/${storyId}/continue`, {
+          speaker_id: next.card_id,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().speaker).toEqual(next);
+        // A new message of its own, not the last one carried on.
+        expect(res.json().message_id).not.toBe(first.message_id);
+        spoken += 1;
+      }
+      // Each speaking turn is its own paid unit.
+      const costs = before - (await balance(user));
+      expect(costs).toBeGreaterThan(0);
+    }
+    // Continue without speaker_id: the next unmuted character after the last speaker speaks.
+    const next = await call(user, "POST", `/api/stories/${storyId}/continue`, {});
+    expect(next.json().speaker.name).toBe("Ada Quill");
+  }, 60_000);
+
+  it("sends the speaker in the first person with the others present and a labelled transcript; offline alternates", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      speaker_order: "round_robin",
+    });
+    const first = await turn(user, storyId, "Good evening, all.");
+    sent.length = 0;
+    const second = await turn(user, storyId, "What news?");
+    expect(first.speaker!.name).toBe("Ada Quill");
+    expect(second.speaker!.name).toBe("Brannoc");
+    const request = sent.find((r) => r.purpose === "turn") as TurnRequest;
+    const system = request.messages[0]!.content;
+    expect(system).toMatch(/You are Brannoc, .* in the first person/);
+    expect(system).toMatch(
+      /Also present in this scene[^\n]*:\n- Ada Quill: A sharp-tongued scribe[^\n]*\n- Cel: A quiet healer/,
+    );
+    expect(system).not.toMatch(/- Brannoc:/);
+    const transcript = request.messages.filter((m) => m.role !== "system").map((m) => m.content);
+    expect(transcript).toContain(`Ada Quill: ${first.story_text}`);
+    expect(transcript.some((line) => line.endsWith(": Good evening, all."))).toBe(true);
+    expect(request.character).toMatchObject({ name: "Brannoc", others: ["Ada Quill", "Cel"] });
+    // Offline, Brannoc speaks in the first person and turns to another present character by name.
+    expect(second.story_text).toMatch(/^\*Brannoc [^*]+\.\* "/);
+    expect(second.story_text).toMatch(/\bI\b/);
+    expect(second.story_text).toMatch(/\*Brannoc (?:turns to|glances at|nods towards) (?:Ada Quill|Cel)\.\*/);
+    // Continue: Cel speaks next and answers Brannoc by name.
+    const third = await stories.continueStory(t.ctx, user.userId, storyId);
+    expect(third.speaker!.name).toBe("Cel");
+    expect(third.story_text).toMatch(/Brannoc/);
+  });
+
+  it("paints the scene from the present characters' portraits, the speaker's first", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      speaker_order: "manual",
+    });
+    const answer = await stories.chat(t.ctx, user.userId, storyId, {
+      prompt: "Cel, look at this.",
+      mode: "image",
+      inputImages: [],
+      speakerId: cel.id,
+    });
+    const { rows } = await t.database.executeSql("select reference_keys from chat_messages where id = $1", [
+      answer.message_id,
+    ]);
+    const keys = (rows[0] as { reference_keys: string[] }).reference_keys;
+    const portraits = (
+      await t.database.executeSql("select id, portrait_key from story_cards where story_id = $1", [storyId])
+    ).rows as { id: string; portrait_key: string }[];
+    const keyOf = (id: string) => portraits.find((row) => row.id === id)!.portrait_key;
+    expect(keys.slice(0, 3)).toEqual([keyOf(cel.id), keyOf(ada.id), keyOf(brannoc.id)]);
+  });
+
+  it("a stopped group turn is charged as a stopped turn is; a vendor failure refunds the group turn", async () => {
+    const { refunds, balance } = moneyOf(t);
+    const stoppedTurn = async (user: TestUser, storyId: string) => {
+      const stop = new AbortController();
+      return stories.chat(
+        t.ctx,
+        user.userId,
+        storyId,
+        { prompt: "Tell me everything.", mode: "image", inputImages: [] },
+        { onText: () => stop.abort(), stop: stop.signal },
+      );
+    };
+    // The same stopped turn in a narrator story and in a group scene.
+    const plain = await groupStory();
+    const group = await groupStory();
+    await settings(group.user, group.storyId, {
+      teller: "group",
+      character_ids: group.cards.map((card) => card.id),
+    });
+    const plainBefore = await balance(plain.user);
+    const groupBefore = await balance(group.user);
+    const plainAnswer = await stoppedTurn(plain.user, plain.storyId);
+    const groupAnswer = await stoppedTurn(group.user, group.storyId);
+    expect(groupAnswer).toMatchObject({ stopped: true, media_generation: { status: "none" } });
+    expect(groupAnswer.speaker).not.toBeNull();
+    expect(plainAnswer.stopped).toBe(true);
+    expect(groupBefore - (await balance(group.user))).toBe(plainBefore - (await balance(plain.user)));
+    expect((await refunds(group.user)).map((r) => r.amount_tenths)).toEqual(
+      (await refunds(plain.user)).map((r) => r.amount_tenths),
+    );
+
+    // The text vendor fails: the group turn is refunded in full, once, and nothing is kept.
+    const text = t.ctx.providers.text;
+    const complete = text.complete;
+    text.complete = async () => {
+      throw new ProviderError("The text vendor is down.", true, "test");
+    };
+    const before = await balance(group.user);
+    const refundsBefore = (await refunds(group.user)).length;
+    try {
+      const res = await call(group.user, "POST", `/api/stories/${group.storyId}/chat`, {
+        prompt: "Anyone?",
+        chat_mode: "image",
+      });
+      expect(res.statusCode).toBe(502);
+    } finally {
+      text.complete = complete;
+    }
+    expect(await balance(group.user)).toBe(before);
+    expect((await refunds(group.user)).length).toBe(refundsBefore + 1);
+    const listed = (await call(group.user, "GET", `/api/stories/${group.storyId}/messages`)).json().messages;
+    expect(listed.some((m: { content: string }) => m.content.includes("Anyone?"))).toBe(false);
+  });
+});
