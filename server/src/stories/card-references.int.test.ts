@@ -250,6 +250,15 @@ describe("a story card's reference pictures", () => {
       sent.map((url) => colourOf(Buffer.from(url.replace(/^data:[^,]*,/, ""), "base64"))),
     );
     expect(colours).toEqual(["other", "red", "green", "blue", "yellow"]);
+    // Seedream reads roles from the prompt: Mara's four pictures are named as the character, the player's
+    // content picture is not named at all.
+    const prompt = (request?.json as { prompt: string }).prompt;
+    for (const n of [2, 3, 4, 5]) {
+      expect(prompt).toContain(
+        `Image ${n} shows a character in the scene: keep their face, build and clothes.`,
+      );
+    }
+    expect(prompt).not.toContain("Image 1 ");
   });
 
   it("carries the four pictures in a story backup, and a restore brings them back as the restorer's", async () => {

@@ -14,6 +14,7 @@ import {
   userMessages,
   type VendorContext,
 } from "../http";
+import { promptWithRoles } from "../reference-roles";
 import {
   atSize,
   outpaintPrompt,
@@ -71,7 +72,8 @@ export function createBytePlusImageProvider(settings: BytePlusSettings): ImagePr
       const several = request.count > 1;
       const body = {
         model: settings.model,
-        prompt: request.prompt,
+        // Each style or character reference is named in the prompt by its place (decision 0161).
+        prompt: promptWithRoles(request.prompt, request.references),
         ...(request.references.length > 0 ? { image: request.references.map(toDataUrl) } : {}),
         // The chosen shape at 2K (Seedream 4's recommended sizes), else Seedream's own 2K.
         size: request.aspectRatio ? seedreamSizes[request.aspectRatio] : "2K",

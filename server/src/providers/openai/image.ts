@@ -7,6 +7,7 @@ import { toFile } from "openai";
 import sharp from "sharp";
 import { z } from "zod";
 import { downloadMedia, inlineImage, malformedError, parseAnswer } from "../http";
+import { promptWithRoles } from "../reference-roles";
 import type { ImageAspectRatio, ImageEditRequest, ImageProvider, MediaFile } from "../types";
 import { callOpenAI, createOpenAIClient, type OpenAISettings } from "./client";
 
@@ -40,7 +41,8 @@ export function createOpenAIImageProvider(settings: OpenAISettings): ImageProvid
     async generate(request) {
       const common = {
         model: settings.model,
-        prompt: request.prompt,
+        // Each style or character reference is named in the prompt by its place (decision 0161).
+        prompt: promptWithRoles(request.prompt, request.references),
         n: request.count,
         size: request.aspectRatio ? openAISizes[request.aspectRatio] : openAIImageSize,
       } as const;

@@ -8,6 +8,7 @@
 import sharp from "sharp";
 import { exactlyDouble, inpaintJob, outpaintJob, type PaintJob } from "../gpu/canvas";
 import { downloadMedia, toDataUrl, userMessages } from "../http";
+import { promptWithRoles } from "../reference-roles";
 import { atSize, seedreamInput, varyPrompt } from "../seedream-edit";
 import { type ImageEditRequest, type ImageProvider, type MediaFile, ProviderError } from "../types";
 import {
@@ -102,7 +103,8 @@ export function createReplicateImageProvider(settings: ReplicateImageSettings): 
       }
       const withReferences = request.references.length > 0;
       const input = {
-        prompt: request.prompt,
+        // Each style or character reference is named in the prompt by its place (decision 0161).
+        prompt: promptWithRoles(request.prompt, request.references),
         ...(withReferences ? { image_input: request.references.map(toDataUrl) } : {}),
         size: "2K",
         // The chosen shape (seedream-4 takes all six by name, decision 0149); else 4:3, the app's scene shape,
