@@ -36,6 +36,7 @@ export const CLIP_FAILED_DETAIL = "The video service could not make this clip. P
 export const CLIP_TIMED_OUT_DETAIL = "The clip took too long to make. Please try again.";
 const PARENT_GONE_DETAIL = "The picture or clip this was made from was deleted.";
 const LAST_FRAME_GONE_DETAIL = "The picture chosen as the last frame was deleted.";
+const NO_LAST_FRAME_DETAIL = "The video service can no longer end a clip on a chosen picture.";
 
 /**
  * How a story turn's clip is swapped for its extension (chat's to do: the media module does not write
@@ -112,6 +113,8 @@ async function makeFile(ctx: ClipContext, job: ClipJobRow, parent: MediaItemRow)
   if (job.kind === "animate") {
     let lastFrame: MediaFile | undefined;
     if (job.lastFrameId) {
+      // The video service was changed since the clip was asked for, to one that would ignore the last frame.
+      if (!ctx.providers.video.clipFeatures?.lastFrame) throw new ProviderError(NO_LAST_FRAME_DETAIL, false);
       const last = await findOwnedById(ctx.db, job.userId, job.lastFrameId);
       if (!last) throw new ProviderError(LAST_FRAME_GONE_DETAIL, false);
       lastFrame = await readPicture(ctx, last);
