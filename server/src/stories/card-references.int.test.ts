@@ -261,6 +261,28 @@ describe("a story card's reference pictures", () => {
     expect(prompt).not.toContain("Image 1 ");
   });
 
+  it("asks before a gallery picture one of the card's views shows is deleted, and the card then lists the rest", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(user);
+    const { card, blue } = await maraWithFour(user, storyId);
+    const refused = await call(user, "DELETE", `/api/media/${blue.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: "media_in_use",
+      used_in: [{ story_id: storyId, story_title: "The Four Views", shared: false }],
+    });
+    expect((await cardsOf(user, storyId))[0]!.references).toHaveLength(4);
+    const confirmed = await call(user, "DELETE", `/api/media/${blue.id}?confirm=1`);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const [after] = await cardsOf(user, storyId);
+    expect(after!.id).toBe(card.id);
+    expect(await Promise.all(after!.references.map((reference) => colourAt(reference.url)))).toEqual([
+      "red",
+      "green",
+      "yellow",
+    ]);
+  });
+
   it("carries the four pictures in a story backup, and a restore brings them back as the restorer's", async () => {
     const alice = await createUser(t);
     const bob = await createUser(t);
