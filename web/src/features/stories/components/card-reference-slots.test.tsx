@@ -91,7 +91,7 @@ describe("Story Cards: more pictures of a character", () => {
     expect(screen.queryByAltText("Picture 3")).toBeNull();
 
     fireEvent.click(screen.getByRole("button", { name: "Add from gallery" }));
-    fireEvent.click(await screen.findByRole("button", { name: "Use image 2 as the portrait" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Add image 2 to the card's pictures" }));
     expect(screen.getByAltText("Picture 3").getAttribute("src")).toBe("/media/2.webp");
 
     const file = new File([new Uint8Array([137, 80, 78, 71])], "back.png", { type: "image/png" });

@@ -721,7 +721,7 @@ function CardEditor({
           setExtrasChanged(true);
         }}
         onError={setError}
-        picker={(onPick) => <GalleryChoice selectedId={null} onPick={onPick} />}
+        picker={(onPick) => <GalleryChoice selectedId={null} onPick={onPick} forView />}
       />
       <label className="flex items-center gap-2 text-sm text-ink">
         <input
@@ -786,9 +786,12 @@ function bringIntoView(element: HTMLElement | null) {
 function GalleryChoice({
   selectedId,
   onPick,
+  forView = false,
 }: {
   selectedId: string | null;
   onPick: (item: { id: string; url: string }) => void;
+  /** Picking one of the card's other pictures (decision 0161), not its portrait. */
+  forView?: boolean;
 }) {
   const { t } = useTranslation("stories", { keyPrefix: "cardEditor" });
   const images = useQuery(userImagesQueryOptions());
@@ -803,7 +806,7 @@ function GalleryChoice({
       ) : images.data.length === 0 ? (
         <p className="mt-3 text-sm text-ink-muted">{t("noImages")}</p>
       ) : (
-        <GalleryGrid images={images.data} selectedId={selectedId} onPick={onPick} />
+        <GalleryGrid images={images.data} selectedId={selectedId} onPick={onPick} forView={forView} />
       )}
     </div>
   );
@@ -813,10 +816,12 @@ function GalleryGrid({
   images,
   selectedId,
   onPick,
+  forView,
 }: {
   images: GalleryItem[];
   selectedId: string | null;
   onPick: (item: { id: string; url: string }) => void;
+  forView: boolean;
 }) {
   const { t } = useTranslation("stories", { keyPrefix: "cardEditor" });
   return (
@@ -828,7 +833,7 @@ function GalleryGrid({
         <li key={item.id}>
           <button
             type="button"
-            aria-label={t("useImage", { number: index + 1 })}
+            aria-label={t(forView ? "addImageAsView" : "useImage", { number: index + 1 })}
             aria-pressed={item.id === selectedId}
             onClick={() => onPick({ id: item.id, url: item.thumbnail_url ?? item.url })}
             className="block w-full overflow-hidden rounded-lg border-2 border-transparent focus-visible:outline-2 aria-pressed:border-accent-500"
