@@ -123,6 +123,38 @@ describe("a Studio batch on AUTOMATIC1111", () => {
     expect(await Promise.all(units.map((unit) => colourOf(unit.image)))).toEqual(["red", "blue"]);
   });
 
+  it("keeps the roles of a queued batch (Prefer: respond-async) until its job paints it", async () => {
+    fake.behaviour.scripts = ["controlnet"];
+    const user = await createUser(t);
+    const dataUrl = async (colour: string) =>
+      `data:image/png;base64,${(await samplePng(32, 32, colour)).toString("base64")}`;
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/studio/generate-image",
+      headers: { ...bearer(user.token), prefer: "respond-async" },
+      payload: {
+        prompt: "the knight at the gate",
+        input_images: [
+          { data: await dataUrl("#00ff00"), name: "gate.png" },
+          { data: await dataUrl("#0000ff"), name: "knight.png", role: "character" },
+          { data: await dataUrl("#ff0000"), name: "palette.png", role: "style" },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json().message_id as string;
+    let status = "pending";
+    for (let i = 0; i < 600 && status === "pending"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await getJson(user, `/api/studio/batches/${id}`)).status;
+    }
+    expect(status).toBe("completed");
+    const painting = fake.requests.find((request) => request.method === "POST")!;
+    const units = (painting.json as { alwayson_scripts: { controlnet: { args: { module: string }[] } } })
+      .alwayson_scripts.controlnet.args;
+    expect(units.map((unit) => unit.module)).toEqual(["reference_adain+attn", "reference_adain"]);
+  });
+
   it("refuses a role it does not know with a 400, charging nothing", async () => {
     const user = await createUser(t);
     const res = await generate(user, {
