@@ -177,6 +177,46 @@ describe("offline narration", () => {
     ]);
   }, 90_000);
 
+  it("reads each group scene message in its speaker's voice (decision 0164)", async () => {
+    const user = await createUser(t);
+    const storyId = (await call(t, user, "POST", "/api/stories", { title: "Two Keepers" })).json().story
+      .id as string;
+    const [narrator, keeper, guest] = [voices[0]!.id, voices[1]!.id, voices[2]!.id];
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: narrator });
+    const card = async (name: string, voice: string) =>
+      (
+        await call(t, user, "POST", `/api/stories/${storyId}/cards`, { name, triggers: [name], voice })
+      ).json().card.id as string;
+    const mira = await card("Mira", keeper);
+    const tobin = await card("Tobin", guest);
+    const told = await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
+      teller: "group",
+      character_ids: [mira, tobin],
+      speaker_order: "round_robin",
+    });
+    expect(told.statusCode).toBe(200);
+    for (const [name, voice] of [
+      ["Mira", keeper],
+      ["Tobin", guest],
+    ] as const) {
+      const turn = await call(t, user, "POST", `/api/stories/${storyId}/chat`, {
+        prompt: "Good evening.",
+        chat_mode: "chat",
+      });
+      expect(turn.json().speaker).toMatchObject({ name });
+      const messageId = turn.json().message_id as string;
+      await call(t, user, "PATCH", `/api/stories/${storyId}/messages/${messageId}`, {
+        content: '*I nod.* "Welcome to the lighthouse."',
+      });
+      const speech = `/api/stories/${storyId}/messages/${messageId}/speech`;
+      expect((await call(t, user, "POST", speech)).statusCode).toBe(202);
+      const done = await waitForSpeech(t, user, speech);
+      expect(done.segments.map((s: { speaker: string; voice: string }) => [s.speaker, s.voice])).toEqual([
+        [name, voice],
+      ]);
+    }
+  }, 90_000);
+
   it("makes a narration once; an edit or another voice makes a new one, and two voices sound different", async () => {
     const user = await createUser(t);
     const { storyId, messageId, speech } = await storyWithLine(t, user, "The tide turns over the harbour.");
