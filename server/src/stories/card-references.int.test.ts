@@ -233,7 +233,7 @@ describe("a story card's reference pictures", () => {
     const res = await call(user, "POST", `/api/stories/${storyId}/chat`, {
       prompt: "Mara unrolls a map by the fire.",
       chat_mode: "image",
-      inputImages: [{ data: await dataUrl("#ffffff"), name: "fire.png", role: "content" }],
+      inputImages: [{ data: await dataUrl("#ffffff"), name: "fire.png", role: "style" }],
     });
     expect(res.statusCode, res.body).toBe(200);
     const done = await waitForMedia(
@@ -250,15 +250,17 @@ describe("a story card's reference pictures", () => {
       sent.map((url) => colourOf(Buffer.from(url.replace(/^data:[^,]*,/, ""), "base64"))),
     );
     expect(colours).toEqual(["other", "red", "green", "blue", "yellow"]);
-    // Seedream reads roles from the prompt: Mara's four pictures are named as the character, the player's
-    // content picture is not named at all.
+    // Seedream reads roles from the prompt: the player's picture keeps the style role it was sent with, and
+    // Mara's four pictures are named as the character.
     const prompt = (request?.json as { prompt: string }).prompt;
     for (const n of [2, 3, 4, 5]) {
       expect(prompt).toContain(
         `Image ${n} shows a character in the scene: keep their face, build and clothes.`,
       );
     }
-    expect(prompt).not.toContain("Image 1 ");
+    expect(prompt).toContain(
+      "Image 1 is a style reference: take its look (palette, light, medium), not its subject.",
+    );
   });
 
   it("asks before a gallery picture one of the card's views shows is deleted, and the card then lists the rest", async () => {
