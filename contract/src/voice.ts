@@ -105,4 +105,9 @@ export const liveSpeechRequestSchema = z.object({
     .trim()
     .min(1, "text: give the sentence to read aloud.")
     .max(LIVE_SPEECH_MAX_CHARACTERS, `text: at most ${LIVE_SPEECH_MAX_CHARACTERS} characters per call.`),
+  /**
+   * Whose turn is being written (a group scene's `speaker` event, decision 0164): read in that card's voice;
+   * absent: the story's teller (the narrator, or the character a character teller plays).
+   */
+  speaker_id: z.uuid("speaker_id must be the id of one of this story's cards").optional(),
 });

@@ -304,7 +304,12 @@ export async function previewContext(
  * Streaming (Accept: text/event-stream): the story text is handed to `onText` as the narrator writes it, and
  * `stop` (the player's Stop, or the connection dropping) ends the turn where it is.
  */
-export type TurnStreaming = { onText: (text: string) => void; stop: AbortSignal };
+export type TurnStreaming = {
+  onText: (text: string) => void;
+  stop: AbortSignal;
+  /** A group scene (decision 0164): who speaks this turn, told before the first word. */
+  onSpeaker?: (speaker: { card_id: string; name: string }) => void;
+};
 
 /** The player stopped the narrator before it wrote a word: nothing to keep, the whole turn is refunded. */
 export class StoppedBeforeText extends Stopped {

@@ -77,12 +77,16 @@ export function startEventStream(reply: FastifyReply): SseWriter {
 
 /**
  * Answers a call as a stream (the chat calls with Accept: text/event-stream): `delta` events with the text as
- * `run` produces it, then `done` with exactly the JSON answer, or `error` with the status and body the JSON
- * call would have answered. The client going away aborts `stop`, which the work treats as the player's Stop.
+ * `run` produces it (a group scene's turn first says who speaks: a `speaker` event, decision 0164), then `done`
+ * with exactly the JSON answer, or `error` with the status and body the JSON call would have answered. The client going away aborts `stop`, which the work treats as the player's Stop.
  */
 export async function answerAsEventStream(
   reply: FastifyReply,
-  run: (streaming: { onText: (text: string) => void; stop: AbortSignal }) => Promise<unknown>,
+  run: (streaming: {
+    onText: (text: string) => void;
+    stop: AbortSignal;
+    onSpeaker: (speaker: { card_id: string; name: string }) => void;
+  }) => Promise<unknown>,
   options: { heartbeatMs: number },
 ): Promise<void> {
   const stream = startEventStream(reply);
@@ -94,7 +98,12 @@ export async function answerAsEventStream(
   const heartbeat = setInterval(() => stream.comment("heartbeat"), options.heartbeatMs);
   heartbeat.unref();
   try {
-    const body = await run({ onText: (text) => stream.send("delta", { text }), stop: stop.signal });
+    const body = await run({
+      onText: (text) => stream.send("delta", { text }),
+      stop: stop.signal,
+      // A group scene's speaker, before the first word (decision 0164): live reading speaks in their voice.
+      onSpeaker: (speaker) => stream.send("speaker", speaker),
+    });
     stream.send("done", body);
   } catch (error) {
     const known = asHttpError(error);

@@ -356,6 +356,28 @@ describe("group scenes", () => {
     expect(third.story_text).toMatch(/Brannoc/);
   });
 
+  it("streams who speaks before the first word", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+      speaker_order: "round_robin",
+    });
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/api/stories/${storyId}/chat`,
+      headers: { ...bearer(user.token), accept: "text/event-stream" },
+      payload: { prompt: "Evening.", chat_mode: "chat" },
+    });
+    const events = [...res.body.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map(([, event, data]) => ({
+      event,
+      data: JSON.parse(data!),
+    }));
+    expect(events[0]).toEqual({ event: "speaker", data: { card_id: cards[0]!.id, name: "Ada Quill" } });
+    expect(events[1]?.event).toBe("delta");
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { speaker: { name: "Ada Quill" } } });
+  });
+
   it("paints the scene from the present characters' portraits, the speaker's first", async () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];

@@ -581,6 +581,8 @@ export async function chat(
   // A group scene: one character speaks this turn (the player's pick or the order's), checked before the charge.
   const group = await groupSpeaking(ctx, row, setting, { speakerId: input.speakerId, words: input.prompt });
   const story = group?.setting ?? setting;
+  if (group && story.teller)
+    streaming?.onSpeaker?.({ card_id: story.teller.cardId, name: story.teller.name });
   const answer = await withSelectedImages(ctx, userId, input, (references) =>
     sendTurn(
       ctx,
@@ -640,6 +642,10 @@ export async function continueStory(
   const story = await settingOf(ctx, row);
   // A group scene (decision 0164): continue lets the next character speak, a new message of its own.
   const group = await groupSpeaking(ctx, row, story, { speakerId, words: null });
+  if (group?.setting.teller) {
+    const { cardId, name } = group.setting.teller;
+    streaming?.onSpeaker?.({ card_id: cardId, name });
+  }
   const answer = group
     ? await nextSpeakerTurn(ctx, { userId, storyId, story: group.setting }, streaming)
     : await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);

@@ -127,6 +127,36 @@ describe("live reading with the offline voice", () => {
     expect((await live(t, user, storyId, sentence)).rawPayload.equals(byMira)).toBe(true);
   }, 60_000);
 
+  it("reads a group scene's turn in its speaker's voice, named by speaker_id (decision 0164)", async () => {
+    const user = await createUser(t);
+    const storyId = await newStory(t, user);
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: voices[0] });
+    const card = async (name: string, voice: string | undefined) =>
+      (await call(t, user, "POST", `/api/stories/${storyId}/cards`, { name, triggers: [name], voice })).json()
+        .card.id as string;
+    const mira = await card("Mira", voices[2]);
+    const tobin = await card("Tobin", voices[1]);
+    const told = await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
+      teller: "group",
+      character_ids: [mira, tobin],
+    });
+    expect(told.statusCode).toBe(200);
+    const sentence = "I lift my lantern and look out over the water.";
+    const say = (speaker_id?: string) =>
+      call(t, user, "POST", `/api/stories/${storyId}/speech/live`, { text: sentence, speaker_id });
+    const byNarrator = (await say()).rawPayload;
+    const byMira = (await say(mira)).rawPayload;
+    const byTobin = (await say(tobin)).rawPayload;
+    expect(byMira.equals(byNarrator)).toBe(false);
+    expect(byMira.equals(byTobin)).toBe(false);
+    // It is Mira's voice: the narrator speaking in that voice sounds the same.
+    await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: voices[2] });
+    expect((await say()).rawPayload.equals(byMira)).toBe(true);
+    const stranger = await say("0b5b2f8e-9a52-4c1e-9d1c-0d7c0e9b1a11");
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().detail).toMatch(/speaker_id: .* is not one of this story's cards/);
+  }, 60_000);
+
   it("refuses bad input with a clear detail, and another player's story as not found", async () => {
     const user = await createUser(t);
     const storyId = await newStory(t, user);

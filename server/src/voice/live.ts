@@ -14,8 +14,9 @@ import {
   LIVE_SPEECH_OFFLINE_ONLY_DETAIL,
   LIVE_SPEECH_PER_USER,
 } from "@storyverse/contract/voice";
-import { Busy, Conflict, ProviderFailed, Unavailable } from "../platform/errors";
+import { Busy, Conflict, InvalidInput, ProviderFailed, Unavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
+import { storyCards } from "../stories/cards";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
 import { speechUnitPrice } from "./voices";
@@ -44,8 +45,16 @@ export async function speakLive(
   userId: string,
   storyId: string,
   text: string,
+  speakerId?: string,
 ): Promise<Buffer> {
   const voices = await storyVoices(ctx, userId, storyId);
+  // A group scene's speaker (decision 0164): the turn being written is theirs.
+  let teller = voices.teller;
+  if (speakerId !== undefined) {
+    const card = (await storyCards(ctx, userId, storyId)).find((row) => row.id === speakerId);
+    if (!card) throw new InvalidInput(`speaker_id: ${speakerId} is not one of this story's cards`);
+    teller = card.name;
+  }
   if (speechUnitPrice(voices.provider) !== 0) throw new Conflict(LIVE_SPEECH_OFFLINE_ONLY_DETAIL);
   const busy = speaking.get(userId) ?? 0;
   if (busy >= LIVE_SPEECH_PER_USER) throw new Busy(LIVE_SPEECH_BUSY_DETAIL);
@@ -56,7 +65,7 @@ export async function speakLive(
   speakingHere += 1;
   try {
     // A turn being written is the current teller's: a character telling the story reads in their voice.
-    const { parts } = planSpeech(voices, text, voices.teller);
+    const { parts } = planSpeech(voices, text, teller);
     // Urgent: the player is listening now, so it goes ahead of narration being made (a few in a row at most).
     const { audio } = await speakSpeechParts(voices.provider, parts, { urgent: true, owner: userId });
     return wavFile(audio);

@@ -141,7 +141,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const userId = currentUser(request).id;
       await kit.limiter.hit(liveRule, userId);
-      const wav = await speakLive(ctx, userId, request.params.id, request.body.text);
+      const wav = await speakLive(ctx, userId, request.params.id, request.body.text, request.body.speaker_id);
       return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
     },
   );
