@@ -48,6 +48,11 @@ export interface CraftBackend {
   redoable?: (signal: AbortSignal) => Promise<number>;
   edit: (messageId: string, content: string) => Promise<ChatMessage>;
   selectVersion: (messageId: string, version: number) => Promise<ChatMessage>;
+  /**
+   * A group scene (decision 0164): the next character speaks without a line from the player, in a message of
+   * their own (`speakerId`, else the scene's order picks).
+   */
+  speakNext?: (speakerId: string | null, streaming?: TurnStreaming) => Promise<ChatResponse>;
   /** The turn shows another picture or clip of its line (an edit of its own, decision 0163). */
   showMedia: (messageId: string, galleryItemId: string) => Promise<ChatMessage>;
 }

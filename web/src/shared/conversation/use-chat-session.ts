@@ -18,7 +18,12 @@ import type { ChatBackend } from "./chat-backend";
 import { localUserMessage, withoutNewestExchange } from "./local-messages";
 import { readNewerPage, readOlderPage, readPageAround, usePageWindow } from "./message-pages";
 import { useConversationCanvas } from "./use-conversation-canvas";
-import { type ConversationChange, freeChange, useConversationMutation } from "./use-conversation-mutation";
+import {
+  type ChangeOutcome,
+  type ConversationChange,
+  freeChange,
+  useConversationMutation,
+} from "./use-conversation-mutation";
 import { type PollingStop, useMediaSettling } from "./use-media-settling";
 
 /** Signed media URLs last an hour; a failed load re-reads the conversation at most this often. */
@@ -36,6 +41,8 @@ export interface CraftActions {
   selectVersion: (messageId: string, version: number) => Promise<boolean>;
   /** The turn shows an edit of its picture (or the one it was made from) in its place (decision 0163). */
   showMedia: (messageId: string, galleryItemId: string) => Promise<boolean>;
+  /** A group scene: the next character (or this one) speaks without a line from the player (decision 0164). */
+  speakNext?: (speakerId: string | null) => Promise<boolean>;
 }
 
 /** A conversation read a page at a time: where its loaded messages sit, and how to load more. */
@@ -159,6 +166,8 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     onReadBack: () => void refreshCreditBalance(queryClient),
   });
 
+  // How the newest change ended: a group's "all" order reads who answers next from it.
+  const lastOutcome = useRef<ChangeOutcome | null>(null);
   /** Makes a change; true when it was made (a stopped turn: when words were kept), false when it failed. */
   const make = useCallback(
     async (made: ConversationChange) => {
@@ -172,6 +181,7 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       }
       try {
         const outcome = await change(made);
+        lastOutcome.current = outcome;
         return outcome.kind === "answered" || outcome.kept;
       } catch {
         return false;
@@ -186,6 +196,24 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
     [change],
   );
 
+  /** A group's next speakers, one after another ("all" order), until one is stopped or fails. */
+  const speakInTurn = useCallback(
+    async (speakerIds: string[]) => {
+      for (const speakerId of speakerIds) {
+        const speakNext = backendRef.current.craft?.speakNext;
+        if (!speakNext) return;
+        lastOutcome.current = null;
+        const made = await make({
+          kind: "turn",
+          mode: "chat",
+          call: (streaming) => speakNext(speakerId, streaming),
+        });
+        if (!made || (lastOutcome.current as ChangeOutcome | null)?.kind !== "answered") return;
+      }
+    },
+    [make],
+  );
+
   const pagingRef = useRef(paging);
   pagingRef.current = paging;
   const send = useCallback(
@@ -195,14 +223,20 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
       // Shown around an older message (a checkpoint): the turn is played at the story's end, so that is read first.
       if (pagingRef.current?.hasNewer) await queryClient.refetchQueries({ queryKey, exact: true });
       const question = localUserMessage(backendRef.current.shownAs?.(text) ?? text, mode);
-      return make({
+      lastOutcome.current = null;
+      const made = await make({
         kind: "turn",
         mode,
         question,
         call: (streaming) => backendRef.current.send(text, mode, streaming),
       });
+      const outcome = lastOutcome.current as ChangeOutcome | null;
+      const next = made && outcome?.kind === "answered" ? outcome.response?.next_speakers : undefined;
+      // The composer is free at once; the others answer one after another, each its own paid turn.
+      if (next?.length) void speakInTurn(next.map((speaker) => speaker.card_id));
+      return made;
     },
-    [make, queryClient, queryKey],
+    [make, queryClient, queryKey, speakInTurn],
   );
 
   // --- story craft --------------------------------------------------------------------------------------
@@ -292,6 +326,14 @@ export function useChatSession(backend: ChatBackend, initialCanvas: CanvasMedia 
             answered: (messages, shown) => replace(messages, messageId, shown),
           }),
         ),
+      ...(craftBackend.speakNext
+        ? {
+            speakNext: (speakerId: string | null) => {
+              const speak = craftBackend.speakNext!;
+              return make({ kind: "turn", mode: "chat", call: (streaming) => speak(speakerId, streaming) });
+            },
+          }
+        : {}),
     };
   }, [craftBackend, queryClient, queryKey, make, redoable]);
 

@@ -15,6 +15,8 @@ export interface StoryTurn {
   /** Do / Say / Story for the words; the story's setting when not given. */
   inputMode?: InputMode;
   selectedImages: readonly SelectedStoryImage[];
+  /** A group scene: the character who answers (decision 0164); none: the scene's order picks. */
+  speakerId?: string | null;
 }
 
 export function storyChatRequest({
@@ -22,6 +24,7 @@ export function storyChatRequest({
   mode,
   inputMode,
   selectedImages,
+  speakerId,
 }: Omit<StoryTurn, "storyId">): StoryChatRequest {
   const body: StoryChatRequest = {
     prompt,
@@ -30,6 +33,7 @@ export function storyChatRequest({
     batchSize: 1,
   };
   if (inputMode) body.input_mode = inputMode;
+  if (speakerId) body.speaker_id = speakerId;
   if (mode === "image" && selectedImages.length > 0) {
     body.inputImages = selectedImages.map(({ id, url, messageId }) => ({ id, url, messageId }));
   }

@@ -13,6 +13,7 @@ import {
   AUTHORS_NOTE_DEPTH_MAX,
   AUTHORS_NOTE_DEPTH_MIN,
   type GenerationSettingsUpdate,
+  GROUP_MIN_CHARACTERS,
   INPUT_MODES,
   type InputMode,
   OUTPUT_LENGTH_MAX_TOKENS,
@@ -45,7 +46,7 @@ import {
   saveGenerationSettings,
   textModelsQueryOptions,
 } from "../api/generation-settings";
-import { TellerField } from "./teller-field";
+import { type GroupChoice, TellerField } from "./teller-field";
 
 /** The select's value for "the provider's default model". */
 const DEFAULT_MODEL = "";
@@ -95,6 +96,8 @@ export function generationChanges(
     /** Who tells the story (decision 0154) and the card a character teller plays; optional as personaId. */
     teller?: Teller;
     characterId?: string | null;
+    /** A group scene's characters, muted ones and order of speakers (decision 0164). */
+    group?: GroupChoice;
   },
 ): GenerationSettingsUpdate | string {
   const depth = wholeNumber(typed.depth, AUTHORS_NOTE_DEPTH_MIN, AUTHORS_NOTE_DEPTH_MAX);
@@ -119,8 +122,29 @@ export function generationChanges(
     changes.persona_id = typed.personaId;
   }
   if (typed.teller !== undefined && typed.teller !== current.teller) changes.teller = typed.teller;
+  if (typed.teller === "group" && typed.group) return withGroupChanges(current, typed.group, changes);
   const storedCharacter = current.character_ids[0] ?? null;
   if (typed.characterId && typed.characterId !== storedCharacter) changes.character_ids = [typed.characterId];
+  return changes;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A group scene's changes, or why it cannot be saved (too few present, nobody left to speak). */
+function withGroupChanges(
+  current: GenerationSettingsState,
+  group: GroupChoice,
+  changes: GenerationSettingsUpdate,
+): GenerationSettingsUpdate | string {
+  if (group.ids.length < GROUP_MIN_CHARACTERS) {
+    return i18n.t("stories:tellerField.tooFew", { min: GROUP_MIN_CHARACTERS });
+  }
+  const muted = group.muted.filter((cardId) => group.ids.includes(cardId));
+  if (muted.length >= group.ids.length) return i18n.t("stories:tellerField.allMuted");
+  if (!sameList(group.ids, current.character_ids)) changes.character_ids = group.ids;
+  if (group.order !== (current.speaker_order ?? "natural")) changes.speaker_order = group.order;
+  if (!sameList(muted, current.muted_ids ?? [])) changes.muted_ids = muted;
   return changes;
 }
 
@@ -155,6 +179,7 @@ export function useGenerationSettingsFields(storyId: string): {
   const [managing, setManaging] = useState(false);
   const [teller, setTeller] = useState<Teller | null>(null);
   const [characterId, setCharacterId] = useState<string | null>(null);
+  const [group, setGroup] = useState<GroupChoice | null>(null);
   const personas = useQuery(personasQueryOptions());
 
   const current = stored.data;
@@ -181,6 +206,11 @@ export function useGenerationSettingsFields(storyId: string): {
     personaId: personaId === undefined ? current.persona_id : personaId,
     teller: teller ?? current.teller,
     characterId: characterId ?? current.character_ids[0] ?? null,
+    group: group ?? {
+      ids: current.teller === "group" ? current.character_ids : [],
+      muted: current.muted_ids ?? [],
+      order: current.speaker_order ?? "natural",
+    },
   };
   const yours = personas.data?.personas ?? [];
   const defaultPersona = yours.find((persona) => persona.is_default);
@@ -203,6 +233,8 @@ export function useGenerationSettingsFields(storyId: string): {
         storyId={storyId}
         teller={typed.teller}
         characterId={typed.characterId}
+        group={typed.group}
+        onGroup={setGroup}
         onTeller={setTeller}
         onCharacter={setCharacterId}
       />

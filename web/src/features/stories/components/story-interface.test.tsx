@@ -5,7 +5,13 @@ import { QuotaPromptProvider } from "../../../shared/credits/quota-prompt-provid
 import { streamed } from "../../../test/event-stream";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { createTestQueryClient, Providers, SIGNED_IN } from "../../../test/render-app";
-import { makeMessage, makeStory, NoShareDialog } from "../../../test/story-fixtures";
+import {
+  makeCard,
+  makeGenerationSettings,
+  makeMessage,
+  makeStory,
+  NoShareDialog,
+} from "../../../test/story-fixtures";
 import { storyMessagesKey } from "../api/story-messages";
 import { readStoryMediaState, saveStoryMediaState } from "../media-states";
 import { openStoryKey } from "../open-story-query";
@@ -848,5 +854,98 @@ describe("Retry and Continue stream like a turn", () => {
     expect(await screen.findByText("2 / 2")).toBeTruthy();
     expect(conversationText()).toContain("Footsteps.");
     expect(conversationText()).not.toContain("Nobody answers.");
+  });
+});
+
+describe("a group scene (decision 0164)", () => {
+  const MIRA = makeCard("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22", "Mira Voss", "character");
+  const ODO = makeCard("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a33", "Odo Brand", "character");
+  const GRETA = makeCard("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a44", "Greta Lund", "character");
+  // What the server keeps: a re-read of the conversation shows what was answered so far.
+  let stored: ChatMessage[] = [];
+  const speaking = (card: typeof MIRA, id: string, text: string, next?: (typeof MIRA)[]) => {
+    const speaker = { card_id: card.id, name: card.name };
+    stored = [...stored, makeMessage({ id, content: text, mode: "chat", speaker })];
+    return json({
+      success: true,
+      quota_exceeded: false,
+      story_text: text,
+      message_id: id,
+      media_generation: { status: "none", type: null },
+      quota_info: { remaining: 14.5, unlimited: false, cost: 0.5, charged: 0.5 },
+      speaker,
+      ...(next ? { next_speakers: next.map((c) => ({ card_id: c.id, name: c.name })) } : {}),
+    });
+  };
+  const group =
+    (order: "all" | "manual", muted: string[] = []) =>
+    (call: FetchCall) => {
+      if (call.path === `/api/stories/${story.id}/settings`) {
+        return json(
+          makeGenerationSettings("group", [MIRA.id, ODO.id, GRETA.id], {
+            speaker_order: order,
+            muted_ids: muted,
+          }),
+        );
+      }
+      if (call.path === `/api/stories/${story.id}/cards`)
+        return json({ success: true, cards: [MIRA, ODO, GRETA] });
+      return undefined;
+    };
+
+  it('"Everyone replies": after the first answer each next speaker is asked in turn, each a paid turn of its own', async () => {
+    const ids = ["44444444-4444-4444-8444-444444444401", "44444444-4444-4444-8444-444444444402"];
+    stored = [];
+    const calls = serve({
+      messages: () => stored,
+      other: group("all"),
+      chat: () => speaking(MIRA, ANSWER_ID, "Mira: the lamp is lit.", [ODO, GRETA]),
+      continueStory: (call) => {
+        const asked = (call.body as { speaker_id: string }).speaker_id;
+        return asked === ODO.id
+          ? speaking(ODO, ids[0]!, "Odo: I saw the ship.")
+          : speaking(GRETA, ids[1]!, "Greta: we leave at dawn.");
+      },
+    });
+    renderStory();
+    const bar = await screen.findByLabelText("Speaks next");
+    expect((bar as HTMLSelectElement).value).toBe("");
+    await screen.findByText("Start Your Adventure");
+    send("Who saw the ship?");
+    await waitFor(() => expect(conversationText()).toContain("Greta: we leave at dawn."));
+    expect(calls.find((c) => c.path.endsWith("/chat"))?.body).not.toHaveProperty("speaker_id");
+    expect(calls.filter((c) => c.path.endsWith("/continue")).map((c) => c.body)).toEqual([
+      { speaker_id: ODO.id },
+      { speaker_id: GRETA.id },
+    ]);
+    const text = conversationText();
+    expect(text.indexOf("Mira: the lamp")).toBeLessThan(text.indexOf("Odo: I saw"));
+    expect(text.indexOf("Odo: I saw")).toBeLessThan(text.indexOf("Greta: we leave"));
+  });
+
+  it('"You choose each time": the turn names the chosen character, and a muted one is not offered; "Let … speak" asks without a line', async () => {
+    stored = [];
+    const calls = serve({
+      messages: () => stored,
+      other: group("manual", [GRETA.id]),
+      chat: () => speaking(ODO, ANSWER_ID, "Odo: aye."),
+      continueStory: () => speaking(MIRA, "44444444-4444-4444-8444-444444444403", "Mira: then go."),
+    });
+    renderStory();
+    const picker = (await screen.findByLabelText("Speaks next")) as HTMLSelectElement;
+    await waitFor(() => expect(picker.value).toBe(MIRA.id));
+    expect([...picker.options].map((o) => o.textContent)).toEqual(["Mira Voss", "Odo Brand"]);
+    fireEvent.change(picker, { target: { value: ODO.id } });
+    await screen.findByText("Start Your Adventure");
+    send("Odo, are you ready?");
+    await waitFor(() => expect(conversationText()).toContain("Odo: aye."));
+    expect(calls.find((c) => c.path.endsWith("/chat"))?.body).toMatchObject({ speaker_id: ODO.id });
+
+    fireEvent.change(picker, { target: { value: MIRA.id } });
+    fireEvent.click(screen.getByRole("button", { name: /^Let Mira Voss speak/ }));
+    await waitFor(() => expect(conversationText()).toContain("Mira: then go."));
+    expect(calls.filter((c) => c.path.endsWith("/continue")).map((c) => c.body)).toEqual([
+      { speaker_id: MIRA.id },
+    ]);
   });
 });

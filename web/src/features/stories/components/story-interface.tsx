@@ -58,6 +58,7 @@ import { BranchMessageMenu, CheckpointMarker, useCheckpointNames } from "./branc
 import { BranchSwitcher } from "./branch-switcher";
 import { CameraPanel } from "./camera-panel";
 import { CreatorNotes } from "./creator-notes";
+import { chosenSpeaker, GroupSpeakerBar, groupSpeakers } from "./group-speaker-bar";
 import { ImportNotesNotice } from "./import-notes";
 import { LoreDraftsPanel } from "./lore-drafts-panel";
 import { LoreNotice } from "./lore-notice";
@@ -184,6 +185,12 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
   const inputMode = chosenInput ?? generation.data?.input_mode ?? "story";
   const inputModeRef = useRef(inputMode);
   inputModeRef.current = inputMode;
+  // A group scene (decision 0164): who may speak, and the one the player chose to speak next (null: the order).
+  const speakers = useMemo(() => groupSpeakers(generation.data, cards.data), [generation.data, cards.data]);
+  const speakerOrder = generation.data?.speaker_order ?? "natural";
+  const [chosenSpeakerId, setChosenSpeakerId] = useState<string | null>(null);
+  const speakerRef = useRef<string | null>(null);
+  speakerRef.current = chosenSpeaker(speakerOrder, speakers, chosenSpeakerId);
 
   const backend = useMemo<ChatBackend>(() => {
     const messagesKey = storyMessagesKey(story.id);
@@ -203,6 +210,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
             mode,
             inputMode: inputModeRef.current,
             selectedImages: refreshSelection(selectedRef.current, currentUrl),
+            speakerId: speakerRef.current,
           },
           streaming,
         ),
@@ -239,6 +247,7 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
           );
         },
         continueStory: (streaming) => continueStory(story.id, streaming),
+        speakNext: (speakerId, streaming) => continueStory(story.id, streaming, speakerId),
         undo: () => undoStoryTurn(story.id),
         redo: () => redoStoryTurn(story.id),
         redoable: (signal) => fetchRedoableCount(story.id, signal),
@@ -423,6 +432,18 @@ function OpenStoryChat({ story, ShareDialog }: { story: Story; ShareDialog: Stor
         inputMode={{ value: inputMode, onChange: setChosenInput }}
         sidePanelOpen={panel !== null}
         onComposerChange={setComposer}
+        aboveComposer={
+          speakers.length > 0 ? (
+            <GroupSpeakerBar
+              order={speakerOrder}
+              speakers={speakers}
+              chosen={chosenSpeakerId}
+              onChoose={setChosenSpeakerId}
+              onSpeak={() => void session.craft?.speakNext?.(speakerRef.current)}
+              busy={session.sending}
+            />
+          ) : null
+        }
       />
       <StoryCardsDialog
         docked

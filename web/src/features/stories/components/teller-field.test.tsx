@@ -9,59 +9,19 @@ import { MessageList } from "../../../shared/conversation/components/message-lis
 import { SpeakerPortraitsProvider } from "../../../shared/speaker/speaker-portraits";
 import { type FetchCall, json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
-import { makeMessage, makeStory } from "../../../test/story-fixtures";
+import { makeCard, makeGenerationSettings, makeMessage, makeStory } from "../../../test/story-fixtures";
 import { StorySettingsDialog } from "./story-settings-dialog";
 
 const story = makeStory({ title: "Lighthouse", context: "A storm coast." });
 
-const card = (
-  id: string,
-  name: string,
-  kind: StoryCard["kind"],
-  portrait: string | null = null,
-): StoryCard => ({
-  id,
-  name,
-  kind,
-  triggers: [name],
-  description: `${name} of the coast.`,
-  portrait: portrait ? { url: portrait, gallery_item_id: null } : null,
-  references: portrait ? [{ url: portrait, gallery_item_id: null }] : [],
-  enabled: true,
-  secondary_triggers: [],
-  selective_logic: "and_any",
-  constant: false,
-  insertion_order: 100,
-  priority: 10,
-  case_sensitive: false,
-  from_character_card: false,
-  creator_notes: "",
-  voice: null,
-  appearance: "",
-  created_at: "2026-11-29T08:00:00.000Z",
-  updated_at: "2026-11-29T08:00:00.000Z",
-});
+const card = makeCard;
 
 const HARBOUR = card("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a11", "The Harbour", "place");
 const MIRA = card("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a22", "Mira Voss", "character", "/media/mira.webp");
 
-const settings = (teller: "narrator" | "character", characterIds: string[]) => ({
-  success: true,
-  output_length: "medium",
-  temperature: 0.9,
-  text_model: null,
-  authors_note_depth: 1,
-  art_style: "",
-  aspect_ratio: "4:3",
-  input_mode: "story",
-  narrator_voice: null,
-  read_aloud: false,
-  persona_id: null,
-  teller,
-  character_ids: characterIds,
-  effective_text_model: "gpt-4o-mini",
-  max_tokens: 900,
-});
+const ODO = card("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a33", "Odo Brand", "character");
+
+const settings = makeGenerationSettings;
 
 function serve(stored: ReturnType<typeof settings>, cards: StoryCard[]) {
   return (call: FetchCall) => {
@@ -162,6 +122,57 @@ describe("Who tells the story", () => {
     expect((within(group).getByRole("radio", { name: "A character" }) as HTMLInputElement).disabled).toBe(
       true,
     );
+  });
+});
+
+describe("A group scene", () => {
+  it("puts characters in the scene, mutes one, picks the order of speakers and saves them", async () => {
+    const calls = mockFetch(serve(settings("narrator", []), [HARBOUR, MIRA, ODO]));
+    const onClose = renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    const aGroup = within(group).getByRole("radio", { name: "A group" }) as HTMLInputElement;
+    await waitFor(() => expect(aGroup.disabled).toBe(false));
+    fireEvent.click(aGroup);
+    // The first three cards are present at first (characters first); the place leaves the scene.
+    const present = within(group).getByRole("group", { name: /Characters present/ });
+    const harbour = within(present).getByRole("checkbox", { name: "The Harbour" }) as HTMLInputElement;
+    expect(harbour.checked).toBe(true);
+    fireEvent.click(harbour);
+    fireEvent.click(within(present).getByRole("checkbox", { name: "Mute Odo Brand" }));
+    fireEvent.change(within(group).getByLabelText("Who speaks next"), { target: { value: "round_robin" } });
+    expect(within(group).getByText(/each in their own voice/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose, document.body.textContent ?? "").toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      expect.objectContaining({
+        body: {
+          teller: "group",
+          character_ids: [MIRA.id, ODO.id],
+          speaker_order: "round_robin",
+          muted_ids: [ODO.id],
+        },
+      }),
+    ]);
+  });
+
+  it("will not save a group of one, nor one where nobody may speak", async () => {
+    const calls = mockFetch(
+      serve(settings("group", [MIRA.id, ODO.id], { speaker_order: "all", muted_ids: [ODO.id] }), [MIRA, ODO]),
+    );
+    renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    const present = await within(group).findByRole("group", { name: /Characters present/ });
+    await waitFor(() =>
+      expect((within(group).getByLabelText("Who speaks next") as HTMLSelectElement).value).toBe("all"),
+    );
+    fireEvent.click(within(present).getByRole("checkbox", { name: "Mute Mira Voss" }));
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    expect(await screen.findByText(/At least one character present must be able to speak/)).toBeTruthy();
+    fireEvent.click(within(present).getByRole("checkbox", { name: "Mute Mira Voss" }));
+    fireEvent.click(within(present).getByRole("checkbox", { name: "Odo Brand" }));
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    expect(await screen.findByText(/Choose at least 2 characters for a group scene\./)).toBeTruthy();
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([]);
   });
 });
 

@@ -56,6 +56,8 @@ interface ChatExperienceProps {
   draftKey?: string | null;
   /** The composer's mode and unsent words, as they change ("What the narrator sees" follows them). */
   onComposerChange?: (composer: ComposerState) => void;
+  /** Story chats: a bar above the composer (a group scene's speaker, decision 0164). */
+  aboveComposer?: ReactNode;
 }
 
 export interface ComposerState {
@@ -117,6 +119,7 @@ export function ChatExperience({
   sidePanelOpen = false,
   draftKey = null,
   onComposerChange,
+  aboveComposer = null,
 }: ChatExperienceProps) {
   const { t } = useTranslation("conversation");
   const [mode, setMode] = useChatMode();
@@ -277,6 +280,7 @@ export function ChatExperience({
             canvasOnDesktop={!sidePanelOpen && !picturesBoth}
           />
         )}
+        {aboveComposer}
         <ChatInput
           // A story's composer keeps its unsent words per story (a new story: a new box with its own).
           key={draftKey ?? "main-chat"}
