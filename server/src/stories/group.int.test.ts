@@ -171,6 +171,27 @@ describe("group scenes", () => {
     expect(await balance(user)).toBe(paid);
   });
 
+  it("keeps a card's talkativeness (0 to 1, 0.5 when not given) and refuses one out of range", async () => {
+    const { user, storyId, cards } = await groupStory([0.5, 0.2, 0]);
+    const url = `/api/stories/${storyId}/cards`;
+    const listed = (await call(user, "GET", url)).json().cards as { name: string; talkativeness: number }[];
+    expect(listed.map((card) => [card.name, card.talkativeness])).toEqual([
+      ["Ada Quill", 0.5],
+      ["Brannoc", 0.2],
+      ["Cel", 0],
+    ]);
+    const plain = await call(user, "POST", url, { name: "Dov", kind: "character", triggers: ["dov"] });
+    expect(plain.json().card.talkativeness).toBe(0.5);
+    const changed = await call(user, "PUT", `${url}/${cards[2]!.id}`, { talkativeness: 0.9 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().card.talkativeness).toBe(0.9);
+    const refused = await call(user, "PUT", `${url}/${cards[2]!.id}`, { talkativeness: 1.5 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toMatch(/talkativeness must be a number from 0 to 1/);
+    const after = (await call(user, "GET", url)).json().cards as { id: string; talkativeness: number }[];
+    expect(after.find((card) => card.id === cards[2]!.id)!.talkativeness).toBe(0.9);
+  });
+
   it("round robin cycles through the unmuted characters for twenty turns; muted never speaks", async () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
