@@ -5,7 +5,7 @@
 // another seed another picture of the same world. Picture i of a batch is painted with seed + i, so each one
 // repeats alone with its own seed. Reference images steer the picture without appearing
 // in it: their dominant colours recolour the palette and their light decides which side the scene's light
-// is on (`referenceStyle`), so a selected character's red cloak makes a redder scene, not a pasted photo.
+// is on (`referenceRoles`), so a selected character's red cloak makes a redder scene, not a pasted photo.
 // By role (decision 0161): style references pull the palette harder and leave the light alone; a character
 // reference puts the figure in the scene, in the character's colour, on its picture's side.
 import sharp from "sharp";

@@ -128,13 +128,6 @@ async function samplesOf(references: readonly ReferenceImage[]): Promise<Sample[
   return samples;
 }
 
-/** Unreadable references are skipped rather than failing the whole picture; null when none is readable. */
-export async function referenceStyle(references: readonly ReferenceImage[]): Promise<ReferenceStyle | null> {
-  const samples = await samplesOf(references);
-  if (samples.length === 0) return null;
-  return { dominant: dominantOf(samples, 4), focusX: focusOf(samples) };
-}
-
 /** The references by role (absent role: content), each part read as the painter uses it. */
 export async function referenceRoles(references: readonly ReferenceImage[]): Promise<ReferenceRoles> {
   const of = (role: string) => references.filter((file) => (file.role ?? "content") === role);
