@@ -251,6 +251,15 @@ export function characterNameOf(card: CardV3Data): string {
   return card.name.trim() || "Unnamed character";
 }
 
+/** SillyTavern's group chat weight, `extensions.talkativeness` (a number or its text, 0..1; decision 0164). */
+function talkativenessOf(extensions: unknown): { talkativeness?: number } {
+  const raw = (extensions as Record<string, unknown> | undefined)?.talkativeness;
+  const value = typeof raw === "string" && raw.trim() ? Number(raw) : raw;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1
+    ? { talkativeness: value }
+    : {};
+}
+
 /**
  * The Story Card for the character itself: always on (constant), woken by its name and nickname, the card's
  * description, its picture as the portrait, and the card data (minus the book, macros unreplaced) kept for
@@ -291,6 +300,7 @@ export function characterCardInput(parsed: ParsedCard, notes: Notes, book?: Book
     priority: clampOrder(ours.priority ?? 100, `card "${name}" priority`, notes),
     caseSensitive: ours.case_sensitive ?? false,
     voice: ours.voice ?? null,
+    ...talkativenessOf(data.extensions),
     // The book's own fields ride on the character card too, so its export can carry the book back; so do
     // the card's asset files, for a CHARX export.
     extensions,

@@ -549,6 +549,8 @@ export type ImportedCardInput = {
   portrait?: { data: Buffer; mimeType?: string } | null;
   /** The character's voice as our own export wrote it. */
   voice?: string | null;
+  /** A SillyTavern card's `extensions.talkativeness` (0..1; decision 0164); absent: the default. */
+  talkativeness?: number;
 };
 
 /** An imported card's own checks, named by the card: what the HTTP API would refuse, refused here too. */
@@ -645,6 +647,7 @@ export async function createImportedCards(
           extensions: card.extensions,
           characterCard: card.characterCard ?? null,
           ...(card.voice ? { voice: card.voice } : {}),
+          ...(card.talkativeness !== undefined ? { talkativeness: card.talkativeness } : {}),
           updatedAt: new Date(at),
         });
         if (!row || row.storyId !== storyId) throw new NotFound("Card not found");
@@ -669,6 +672,7 @@ export async function createImportedCards(
           extensions: card.extensions,
           characterCard: card.characterCard ?? null,
           voice: card.voice ?? null,
+          ...(card.talkativeness !== undefined ? { talkativeness: card.talkativeness } : {}),
           portraitItemId: null,
           portraitKey: portraits[index] ?? null,
           // A millisecond apart, so the story lists them in the order imported.

@@ -4,9 +4,12 @@
 // first person with the others present and the transcript labelled by speaker; the offline answers alternate
 // speakers and address each other; the scene's references are the present portraits, the speaker's first; a
 // stopped group turn is charged as any stopped turn, and a vendor failure refunds it.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
+import { multipart } from "../../test/multipart";
 import { grant, toTenths } from "../credits/service";
 import { ProviderError, type TextRequest } from "../providers/types";
 import { chooseSpeaker } from "./group";
@@ -190,6 +193,26 @@ describe("group scenes", () => {
     expect(refused.json().detail).toMatch(/talkativeness must be a number from 0 to 1/);
     const after = (await call(user, "GET", url)).json().cards as { id: string; talkativeness: number }[];
     expect(after.find((card) => card.id === cards[2]!.id)!.talkativeness).toBe(0.9);
+  });
+
+  it("reads a SillyTavern card's talkativeness on import", async () => {
+    const user = await createUser(t);
+    const fixture = path.resolve(import.meta.dirname, "../../test/fixtures/interop/v2-every-field.json");
+    const card = JSON.parse(await readFile(fixture, "utf8"));
+    card.data.extensions.talkativeness = "0.8";
+    const body = multipart(Buffer.from(JSON.stringify(card)), "mira.json");
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/stories/import",
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(user.token) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const cards = (await call(user, "GET", `/api/stories/${res.json().story.id}/cards`)).json().cards as {
+      name: string;
+      talkativeness: number;
+    }[];
+    expect(cards.find((row) => row.name === "Mira Voss")!.talkativeness).toBe(0.8);
   });
 
   it("round robin cycles through the unmuted characters for twenty turns; muted never speaks", async () => {
