@@ -657,7 +657,7 @@ function AssistantMessage({
       <div className="min-w-0 flex-1">
         {craft?.marker?.(message)}
         {speaker ? (
-          <p data-user-text className="mb-1 text-xs font-semibold text-ink-muted">
+          <p data-user-text data-testid="speaker-name" className="mb-1 text-xs font-semibold text-ink-muted">
             {speaker.name}
           </p>
         ) : null}
