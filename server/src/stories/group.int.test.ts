@@ -400,6 +400,21 @@ describe("group scenes", () => {
     expect(third.story_text).toMatch(/Brannoc/);
   });
 
+  it("shows in what the narrator sees the prompt of the character who would speak next", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+    });
+    const url = (prompt: string) => `/api/stories/${storyId}/context?prompt=${encodeURIComponent(prompt)}`;
+    const named = (await call(user, "GET", url("Brannoc, a song!"))).json();
+    expect(named.messages[0].content).toMatch(/You are Brannoc, /);
+    expect(named.messages[0].content).toMatch(/Also present in this scene/);
+    await settings(user, storyId, { speaker_order: "manual" });
+    const manual = await call(user, "GET", url("Hello"));
+    expect(manual.statusCode).toBe(200);
+  });
+
   it("streams who speaks before the first word", async () => {
     const { user, storyId, cards } = await groupStory();
     await settings(user, storyId, {

@@ -514,7 +514,13 @@ export async function narratorContext(
   const settings = generationOf(story);
   // The prompt as the narrator would read it, in the composer's input mode (the story's when not sent).
   const words = prompt && formatPlayerInput(scene.inputMode ?? settings.input_mode, prompt);
-  const setting = await settingOf(ctx, story);
+  const told = await settingOf(ctx, story);
+  // A group scene: what the character who would speak next is sent (a manual scene's pick is unknown: as told).
+  const speaking = await groupSpeaking(ctx, story, told, { words: prompt ?? null }).catch((error) => {
+    if (error instanceof InvalidInput) return null;
+    throw error;
+  });
+  const setting = speaking?.setting ?? told;
   const context = await previewContext(ctx, userId, storyId, setting, words, scene);
   const camera = await cameraOf(ctx, story);
   // The persona's portrait is the scene's last reference, when it has room (decision 0152, sceneReferences).
