@@ -415,6 +415,41 @@ describe("group scenes", () => {
     expect(manual.statusCode).toBe(200);
   });
 
+  it("a branch plays the group with its own copies of the cards", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+      speaker_order: "round_robin",
+      muted_ids: [cards[2]!.id],
+    });
+    await turn(user, storyId, "Evening.");
+    await turn(user, storyId, "More ale!");
+    const shown = (await call(user, "GET", `/api/stories/${storyId}/messages`)).json().messages as {
+      id: string;
+    }[];
+    const created = await call(user, "POST", `/api/stories/${storyId}/branches`, {
+      from_message_id: shown[1]!.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // The story now shows the branch: its settings name the branch's cards, the same characters in order.
+    const branchCards = (await call(user, "GET", `/api/stories/${storyId}/cards`)).json().cards as Card[];
+    const idOf = (name: string) => branchCards.find((card) => card.name === name)!.id;
+    expect(idOf("Ada Quill")).not.toBe(cards[0]!.id);
+    const shownSettings = (await call(user, "GET", `/api/stories/${storyId}/settings`)).json();
+    expect(shownSettings).toMatchObject({
+      teller: "group",
+      character_ids: [idOf("Ada Quill"), idOf("Brannoc"), idOf("Cel")],
+      muted_ids: [idOf("Cel")],
+    });
+    const res = await call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "Again.",
+      chat_mode: "chat",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().speaker).toEqual({ card_id: idOf("Brannoc"), name: "Brannoc" });
+  });
+
   it("streams who speaks before the first word", async () => {
     const { user, storyId, cards } = await groupStory();
     await settings(user, storyId, {

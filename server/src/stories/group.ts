@@ -322,18 +322,27 @@ export async function groupSpeaking(
   }
   const recent = await recentMessages(ctx.db, story.userId, story.id, HISTORY_WINDOW);
   const lastSpeaker = recent.findLast((message) => message.role === "assistant")?.speaker ?? null;
+  // A branch's messages before its fork name the source's cards: the speaker is found by id, else by name.
+  const lastCard =
+    group.present.find((card) => card.id === lastSpeaker?.card_id) ??
+    group.present.find((card) => card.name.toLowerCase() === lastSpeaker?.name.toLowerCase());
   const { speaker, next } = chooseSpeaker({
     present: group.present.map(speakerOfCard),
     mutedIds: group.mutedIds,
     order: group.order,
     speakerId: input.speakerId,
     words: input.words,
-    lastSpeakerId: lastSpeaker?.card_id ?? null,
+    lastSpeakerId: lastCard?.id ?? null,
     // The same conversation, the same draw (tests can assert it): the newest message's id, else the story's.
     seed: `${story.id}:${recent.at(-1)?.id ?? ""}`,
   });
   return {
-    setting: groupTurnSetting(setting, group.present, speaker, lastSpeaker),
+    setting: groupTurnSetting(
+      setting,
+      group.present,
+      speaker,
+      lastCard ? { card_id: lastCard.id, name: lastSpeaker?.name ?? lastCard.name } : null,
+    ),
     next: next.map((card) => ({ card_id: card.id, name: card.name })),
   };
 }
