@@ -450,6 +450,23 @@ describe("group scenes", () => {
     expect(res.json().speaker).toEqual({ card_id: idOf("Brannoc"), name: "Brannoc" });
   });
 
+  it("a retry of a group message is the same character speaking again", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+      speaker_order: "round_robin",
+    });
+    await turn(user, storyId, "Evening.");
+    const second = await turn(user, storyId, "More ale!");
+    expect(second.speaker!.name).toBe("Brannoc");
+    const retried = await call(user, "POST", `/api/stories/${storyId}/messages/${second.message_id}/retry`, {
+      chat_mode: "chat",
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().speaker).toEqual({ card_id: cards[1]!.id, name: "Brannoc" });
+  });
+
   it("streams who speaks before the first word", async () => {
     const { user, storyId, cards } = await groupStory();
     await settings(user, storyId, {
