@@ -15,10 +15,10 @@ import {
 import { DEFAULT_TALKATIVENESS, isRegexTrigger } from "@storyverse/contract/story-cards";
 import { and, eq, inArray } from "drizzle-orm";
 import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../chat/narration";
-import { recentMessages } from "../chat/repo";
+import { findMessageById, recentMessages } from "../chat/repo";
 import { runTurn, type TurnContext, type TurnStreaming } from "../chat/turn";
 import type { AppContext } from "../context";
-import { chatMessages, storyCards } from "../db/schema";
+import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
 import type { CardRow } from "./cards-repo";
 import type { StoryRow } from "./repo";
@@ -356,10 +356,8 @@ export async function groupRetrySetting(
 ): Promise<StorySetting | null> {
   const group = await activeGroup(ctx, story);
   if (!group) return null;
-  const [row] = await ctx.db
-    .select({ speaker: chatMessages.speaker })
-    .from(chatMessages)
-    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, story.userId)));
+  const found = await findMessageById(ctx.db, messageId);
+  const row = found?.userId === story.userId ? found : undefined;
   const card = group.present.find((present) => present.id === row?.speaker?.card_id);
   return card ? groupTurnSetting(setting, group.present, speakerOfCard(card), null) : null;
 }

@@ -184,9 +184,8 @@ describe("offline narration", () => {
     const [narrator, keeper, guest] = [voices[0]!.id, voices[1]!.id, voices[2]!.id];
     await call(t, user, "PUT", `/api/stories/${storyId}/settings`, { narrator_voice: narrator });
     const card = async (name: string, voice: string) =>
-      (
-        await call(t, user, "POST", `/api/stories/${storyId}/cards`, { name, triggers: [name], voice })
-      ).json().card.id as string;
+      (await call(t, user, "POST", `/api/stories/${storyId}/cards`, { name, triggers: [name], voice })).json()
+        .card.id as string;
     const mira = await card("Mira", keeper);
     const tobin = await card("Tobin", guest);
     const told = await call(t, user, "PUT", `/api/stories/${storyId}/settings`, {
