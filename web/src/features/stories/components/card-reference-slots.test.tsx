@@ -6,32 +6,17 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeCard } from "../../../test/story-fixtures";
 import { StoryCardsDialog } from "./story-cards-dialog";
 
 const STORY = "11111111-1111-4111-8111-111111111111";
 const CARD = "22222222-2222-4222-8222-222222222222";
 
 const card = (references: StoryCard["references"]): StoryCard => ({
-  id: CARD,
-  name: "Mara",
-  kind: "character",
-  triggers: ["Mara"],
+  ...makeCard(CARD, "Mara", "character"),
   description: "",
   portrait: references[0] ?? null,
   references,
-  enabled: true,
-  secondary_triggers: [],
-  selective_logic: "and_any",
-  constant: false,
-  insertion_order: 100,
-  priority: 10,
-  case_sensitive: false,
-  from_character_card: false,
-  creator_notes: "",
-  voice: null,
-  appearance: "",
-  created_at: "2026-11-25T00:00:00.000Z",
-  updated_at: "2026-11-25T00:00:00.000Z",
 });
 
 const PORTRAIT = { url: "/media/portrait.webp", gallery_item_id: "gal-1" };

@@ -5,6 +5,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeCard } from "../../../test/story-fixtures";
 import { LORE_SUGGESTIONS_POLL_MS } from "../api/lore-suggestions";
 import { LoreDraftsPanel } from "./lore-drafts-panel";
 import { LoreNotice } from "./lore-notice";
@@ -24,25 +25,8 @@ const DRAFTS = [
   draft("a3333333-3333-4333-8333-333333333333", "the Heron Lantern", "thing"),
 ];
 const card = (fields: Record<string, unknown>) => ({
-  id: "c1111111-1111-4111-8111-111111111111",
-  name: "Brannoc",
-  kind: "character",
-  triggers: ["Brannoc"],
+  ...makeCard("c1111111-1111-4111-8111-111111111111", "Brannoc", "character"),
   description: "",
-  portrait: null,
-  enabled: true,
-  secondary_triggers: [],
-  selective_logic: "and_any",
-  constant: false,
-  insertion_order: 100,
-  priority: 10,
-  case_sensitive: false,
-  from_character_card: false,
-  creator_notes: "",
-  voice: null,
-  appearance: "",
-  created_at: "2026-11-26T00:00:00.000Z",
-  updated_at: "2026-11-26T00:00:00.000Z",
   ...fields,
 });
 

@@ -7,31 +7,15 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { json, mockFetch } from "../../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../../test/render-app";
+import { makeCard } from "../../../test/story-fixtures";
 import { type CardEditorStart, StoryCardsDialog } from "./story-cards-dialog";
 import { narratorContext } from "./test-context";
 
 const STORY = "11111111-1111-4111-8111-111111111111";
 const card = (changes: Partial<StoryCard> = {}): StoryCard => ({
-  id: "22222222-2222-4222-8222-222222222222",
-  name: "Captain Rell",
-  kind: "character",
+  ...makeCard("22222222-2222-4222-8222-222222222222", "Captain Rell", "character"),
   triggers: ["Rell"],
   description: "A one-eyed captain.",
-  portrait: null,
-  references: [],
-  enabled: true,
-  secondary_triggers: [],
-  selective_logic: "and_any",
-  constant: false,
-  insertion_order: 100,
-  priority: 10,
-  case_sensitive: false,
-  from_character_card: false,
-  creator_notes: "",
-  voice: null,
-  appearance: "",
-  created_at: "2026-11-25T00:00:00.000Z",
-  updated_at: "2026-11-25T00:00:00.000Z",
   ...changes,
 });
 
