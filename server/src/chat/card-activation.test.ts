@@ -222,16 +222,6 @@ describe("a slow /regex/ trigger", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  it("still matches a good trigger after slow ones spent the whole activation's time", () => {
-    // Twelve slow triggers at 25 ms each outlast the activation's 200 ms; the good one after them still matches.
-    const slow = Array.from({ length: 12 }, (_, n) => ({ name: `Slow ${n}`, triggers: [`/(a|a)*$${n}?/i`] }));
-    const good = { name: "Ship", triggers: ["/ship(s|wreck)?/i"] };
-    const started = performance.now();
-    expect(names(activeCards([...slow, good], [`${"a".repeat(25)}!`, "A SHIPWRECK"]))).toEqual(["Ship"]);
-    // The spent budget gives each later trigger a single millisecond: the whole stays near the 200 ms.
-    expect(performance.now() - started).toBeLessThan(1500);
-  });
-
   it("cannot hold the server where V8's linear engine does not help (the i and u flags, lookaround)", () => {
     // Each passes the save-time check and backtracks exponentially: seconds on this text without a limit
     // (each added "a" doubles it).

@@ -49,15 +49,10 @@ function regexLastMatches(
   budget: RegexBudget,
 ): number[] {
   const none = texts.map(() => -1);
-  for (let tried = 1; ; tried += 1) {
-    // The activation's budget spent (slow triggers before it, or a host too loaded to run them in time): a
-    // trigger still gets one try of a millisecond, which an ordinary pattern needs far less than, so slow cards
-    // cannot silence a good one, and a hundred slow cards add at most a tenth of a second.
-    const spent = budget.ms < 1;
-    if (spent && tried > 1) return none;
+  for (let tried = 1; budget.ms >= 1; tried += 1) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
-    const timeout = spent ? 1 : Math.max(1, Math.floor(Math.min(REGEX_MATCH_MAX_MS, budget.ms)));
+    const timeout = Math.max(1, Math.floor(Math.min(REGEX_MATCH_MAX_MS, budget.ms)));
     Object.assign(regexSandbox, { source: regex.source, flags: `${regex.flags}g`, texts: [...texts] });
     try {
       return JSON.parse(lastMatches.runInContext(regexSandbox, { timeout }) as string) as number[];
@@ -73,6 +68,7 @@ function regexLastMatches(
       Object.assign(regexSandbox, { source: null, flags: null, texts: null });
     }
   }
+  return none;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
