@@ -277,36 +277,37 @@ describe("refusals, before any charge", () => {
     const unreadable = await clipOf(null);
     const before = await balance(user);
 
+    // Asked one after another: a player's requests at once would meet the heavy-request limit first (429).
     const cases: [
-      Promise<{ statusCode: number; json: () => { detail: string } }>,
+      () => Promise<{ statusCode: number; json: () => { detail: string } }>,
       number,
       RegExp | string,
     ][] = [
-      [animate(user, picture.id, { camera: "dolly_zoom" }), 400, CAMERA_MESSAGE],
+      [() => animate(user, picture.id, { camera: "dolly_zoom" }), 400, CAMERA_MESSAGE],
       [
-        animate(user, picture.id, { last_frame_id: theirs.id }),
+        () => animate(user, picture.id, { last_frame_id: theirs.id }),
         400,
         /last_frame_id must be the id of one of your pictures/,
       ],
       [
-        animate(user, picture.id, { last_frame_id: sixteen.id }),
+        () => animate(user, picture.id, { last_frame_id: sixteen.id }),
         400,
         /last_frame_id must be the id of one of your pictures/,
       ],
-      [animate(user, sixteen.id), 400, /Only a picture can be animated/],
-      [extend(user, picture.id), 400, /Only a clip can be extended/],
+      [() => animate(user, sixteen.id), 400, /Only a picture can be animated/],
+      [() => extend(user, picture.id), 400, /Only a clip can be extended/],
       [
-        extend(user, sixteen.id),
+        () => extend(user, sixteen.id),
         400,
         /This clip is 16 seconds long; a clip can be extended up to 20 seconds/,
       ],
-      [extend(user, unreadable.id), 400, /This clip's file cannot be read, so it cannot be extended/],
-      [animate(user, theirs.id), 404, /not in your Gallery/],
-      [extend(other, sixteen.id), 404, /not in your Gallery/],
-      [animate(user, "not-a-uuid"), 400, /not in your Gallery/],
+      [() => extend(user, unreadable.id), 400, /This clip's file cannot be read, so it cannot be extended/],
+      [() => animate(user, theirs.id), 404, /not in your Gallery/],
+      [() => extend(other, sixteen.id), 404, /not in your Gallery/],
+      [() => animate(user, "not-a-uuid"), 400, /not in your Gallery/],
     ];
     for (const [request, status, detail] of cases) {
-      const res = await request;
+      const res = await request();
       expect(res.statusCode).toBe(status);
       if (typeof detail === "string") expect(res.json().detail).toContain(detail);
       else expect(res.json().detail).toMatch(detail);
