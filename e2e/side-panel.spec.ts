@@ -154,7 +154,7 @@ test("the gallery picker of a card's portrait opens in view", async ({ page }) =
   const cards = panel(page, "Story Cards");
   await cards.getByRole("button", { name: "New card" }).click();
   await cards.getByLabel("Name").fill("Old Ansel");
-  const fromGallery = cards.getByRole("button", { name: "From gallery" });
+  const fromGallery = cards.getByRole("button", { name: "From gallery", exact: true });
   // The button sits below the fold of the panel: the picker under it would open out of sight.
   await fromGallery.click();
   const picker = cards.getByRole("list", { name: "Your images" });
