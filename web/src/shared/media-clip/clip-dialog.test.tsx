@@ -8,6 +8,7 @@ import type { ClipJob } from "@storyverse/contract/media-clip";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { costLabel } from "../../lib/credits";
+import { makeGalleryItem } from "../../test/media-fixtures";
 import { type FetchCall, json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { QuotaPromptProvider } from "../credits/quota-prompt-provider";
@@ -20,27 +21,7 @@ const LONGER = "00000000-0000-4000-8000-000000000004";
 const JOB = "job-1";
 const REFUNDED = "Nothing was charged: your credits were refunded.";
 
-function item(id: string, overrides: Partial<GalleryItem> = {}): GalleryItem {
-  return {
-    id,
-    type: "image",
-    media_url: `/media/${id}.png?sig=x`,
-    url: `/media/${id}.png?sig=x`,
-    thumbnail_url: null,
-    created_at: "2026-11-29T08:00:00Z",
-    description: "A harbour at dusk",
-    source: "studio",
-    story_id: null,
-    story_title: null,
-    file_extension: "png",
-    message_id: null,
-    favourite: false,
-    boards: [],
-    seed: 7,
-    parent_id: null,
-    ...overrides,
-  };
-}
+const item = makeGalleryItem;
 
 const video = (id: string, seconds: number, overrides: Partial<GalleryItem> = {}) =>
   item(id, {

@@ -8,6 +8,7 @@ import type { MediaEditKind } from "@storyverse/contract/media-edit";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { costLabel } from "../../lib/credits";
+import { makeGalleryItem } from "../../test/media-fixtures";
 import { type FetchCall, json, mockFetch } from "../../test/mock-fetch";
 import { Providers, SIGNED_IN } from "../../test/render-app";
 import { QuotaPromptProvider } from "../credits/quota-prompt-provider";
@@ -21,27 +22,7 @@ const REFUNDED = "Nothing was charged: your credits were refunded.";
 const PICTURE = "00000000-0000-4000-8000-000000000001";
 const EDITED = "00000000-0000-4000-8000-000000000002";
 
-function item(id: string, overrides: Partial<GalleryItem> = {}): GalleryItem {
-  return {
-    id,
-    type: "image",
-    media_url: `/media/${id}.png?sig=x`,
-    url: `/media/${id}.png?sig=x`,
-    thumbnail_url: null,
-    created_at: "2026-11-29T08:00:00Z",
-    description: "A harbour at dusk",
-    source: "studio",
-    story_id: null,
-    story_title: null,
-    file_extension: "png",
-    message_id: null,
-    favourite: false,
-    boards: [],
-    seed: 7,
-    parent_id: null,
-    ...overrides,
-  };
-}
+const item = makeGalleryItem;
 
 const details = (id: string) => ({
   item: item(id),
