@@ -125,6 +125,11 @@ export const generationSettingsSchema = z.object({
     })
     .max(GROUP_MAX_CHARACTERS, `muted_ids: a group holds at most ${GROUP_MAX_CHARACTERS} characters`)
     .optional(),
+  /**
+   * Characters know what they saw (decision 0165): each speaker of a group is sent only the messages they were
+   * present for (and the summary and recall only of those); Memory and lore stay shared. false when not set.
+   */
+  knows_what_they_saw: z.boolean({ error: "knows_what_they_saw must be true or false" }).optional(),
 });
 export type GenerationSettings = z.infer<typeof generationSettingsSchema>;
 

@@ -213,6 +213,11 @@ export const chatMessages = pgTable(
      * null: the narrator (and every player's message).
      */
     speaker: jsonb("speaker").$type<{ card_id: string; name: string }>(),
+    /**
+     * The characters present when the message was written (decision 0165): a group's present cards (muted
+     * ones too), a character teller's card; null: the narrator's, seen by everyone.
+     */
+    present: jsonb("present").$type<PresentCharacter[]>(),
     /** A checkpoint's name on this exchange's narrator message ("Before the duel"); null when not named. */
     checkpoint: text("checkpoint"),
     /**
@@ -461,6 +466,11 @@ export const stories = pgTable(
     /** The time of the newest message the summary covers; null before the first summary. */
     summaryThrough: timestamp("summary_through", { withTimezone: true }),
     summaryUpdatedAt: timestamp("summary_updated_at", { withTimezone: true }),
+    /**
+     * The characters present for every message the summary folds (decision 0165); null: all of them were
+     * seen by everyone. A group speaker outside it is not told the summary when the story keeps to what each saw.
+     */
+    summaryWitnesses: jsonb("summary_witnesses").$type<PresentCharacter[]>(),
     /** Replaces the default narrator instructions when set (an imported card's system_prompt); `{{original}}` = the default. */
     narratorInstructions: text("narrator_instructions").notNull().default(""),
     /** Sent as a system message after the history, just before the player's message. */
@@ -509,6 +519,8 @@ export const stories = pgTable(
     speakerOrder: text("speaker_order").notNull().default("natural"),
     /** Present characters of the group who never speak. */
     mutedCardIds: uuid("muted_card_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** Each speaker of a group knows only the messages they were present for (decision 0165). */
+    knowsWhatTheySaw: boolean("knows_what_they_saw").notNull().default(false),
     /**
      * Branches (decision 0114): a story is a tree of rows. The first row is the story (its id is the story's
      * everywhere); each further branch is a row with root_id set, sharing the history up to its fork
@@ -1172,3 +1184,6 @@ export const serverProcesses = pgTable(
   },
   (t) => [index("server_processes_seen_idx").on(t.seenAt)],
 );
+
+/** A character present for a message (decision 0165): the card and its name as it was then. */
+export type PresentCharacter = { card_id: string; name: string };

@@ -87,6 +87,7 @@ export async function generationSettings(ctx: SettingsContext, userId: string, s
     character_ids,
     speaker_order,
     muted_ids,
+    knows_what_they_saw: story.knowsWhatTheySaw,
   });
 }
 
@@ -127,6 +128,7 @@ export async function updateGenerationSettings(
     ...(input.read_aloud !== undefined ? { readAloud: input.read_aloud } : {}),
     ...(input.persona_id !== undefined ? { personaId: input.persona_id } : {}),
     ...teller,
+    ...(input.knows_what_they_saw !== undefined ? { knowsWhatTheySaw: input.knows_what_they_saw } : {}),
     updatedAt: ctx.clock.now(),
   });
   if (!changed) throw new NotFound("Story not found");
