@@ -202,14 +202,16 @@ export const transcriptionResponseSchema = z.object({
 export const NO_SPEECH_MESSAGE = "No speech detected in the audio. Please try speaking more clearly.";
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 
-/**
- * The chat calls answer as a text/event-stream when asked (Accept: text/event-stream): `delta` events with
- * the story text as it is written, then `done` (exactly the JSON answer) or `error` (what the JSON call would
- * have answered: its status and body).
- */
 /** Under a narrator's message the player stopped. */
 export const STOPPED_NOTE = "Stopped: only the text was charged.";
 
+/**
+ * The chat calls answer as a text/event-stream when asked (Accept: text/event-stream): a group scene's turn
+ * first says who speaks (`speaker`, decision 0164), then `delta` events with the story text as it is written,
+ * then `done` (exactly the JSON answer) or `error` (what the JSON call would have answered: its status and body).
+ */
+export const chatSpeakerEventSchema = z.object({ card_id: z.string(), name: z.string() });
+export type ChatSpeakerEvent = z.infer<typeof chatSpeakerEventSchema>;
 export const chatDeltaEventSchema = z.object({ text: z.string() });
 export const chatErrorEventSchema = z.object({
   status: z.number(),

@@ -2,6 +2,7 @@
 // bearer token, checks every response against its contract schema and turns every failure into an
 // ApiError whose `detail` is fit to show a user. It shows nothing and redirects nowhere itself: a 401
 // goes to the handler the app injects (setUnauthorizedHandler).
+import { type ChatSpeakerEvent, chatSpeakerEventSchema } from "@storyverse/contract/chat";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import {
   ApiError,
@@ -194,14 +195,21 @@ export async function apiOpenEventStream(
 }
 
 /**
- * A call answered as a stream (Accept: text/event-stream): `delta` events go to `onText` as they arrive,
- * `done` is the answer (checked against its schema), `error` throws the ApiError the JSON call would have.
+ * A call answered as a stream (Accept: text/event-stream): `delta` events go to `onText` as they arrive, a
+ * group scene's `speaker` event (who speaks, before the words) to `onSpeaker`, `done` is the answer (checked
+ * against its schema), `error` throws the ApiError the JSON call would have.
  * A server (or proxy) that answers with plain JSON instead is read as apiRequest would. Aborting `signal`
  * ends the request: the server treats that as the player's Stop.
  */
 export async function apiStreamRequest<T>(
   path: string,
-  options: { body: unknown; schema: ResponseSchema<T>; signal: AbortSignal; onText: (text: string) => void },
+  options: {
+    body: unknown;
+    schema: ResponseSchema<T>;
+    signal: AbortSignal;
+    onText: (text: string) => void;
+    onSpeaker?: (speaker: ChatSpeakerEvent) => void;
+  },
 ): Promise<T> {
   const headers: Record<string, string> = {
     Accept: "text/event-stream, application/json;q=0.5",
@@ -231,6 +239,10 @@ export async function apiStreamRequest<T>(
       if (event === "delta") {
         const text = (data as { text?: unknown } | undefined)?.text;
         if (typeof text === "string") options.onText(text);
+      } else if (event === "speaker") {
+        // Only a name to show early: the answer names its speaker again, so a malformed one is passed over.
+        const speaker = chatSpeakerEventSchema.safeParse(data);
+        if (speaker.success) options.onSpeaker?.(speaker.data);
       } else if (event === "done") {
         try {
           return options.schema.parse(data);

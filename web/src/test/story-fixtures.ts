@@ -73,7 +73,11 @@ export function makeCard(
 export const makeGenerationSettings = (
   teller: "narrator" | "character" | "group",
   characterIds: string[],
-  group: { speaker_order?: "natural" | "round_robin" | "manual" | "all"; muted_ids?: string[] } = {},
+  group: {
+    speaker_order?: "natural" | "round_robin" | "manual" | "all";
+    muted_ids?: string[];
+    knows_what_they_saw?: boolean;
+  } = {},
 ) => ({
   success: true as const,
   output_length: "medium" as const,

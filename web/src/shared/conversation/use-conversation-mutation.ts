@@ -92,12 +92,17 @@ export function useConversationMutation(queryKey: QueryKey, events: Conversation
 
   /** Streams a paid turn into the list; resolves with where its words are, or rejects with its failure. */
   const streamTurn = async (change: TurnChange): Promise<ChangeOutcome> => {
-    const { replaces, grows, keepsScene, mode } = change;
-    const written = localNarratorMessage(mode);
-    const places = [written.id, ...(replaces ? [replaces.id] : [])];
+    const { replaces, keepsScene, mode } = change;
+    // A retry or a continuation is spoken by whoever spoke the answer it replaces.
+    const written: ChatMessage = {
+      ...localNarratorMessage(mode),
+      ...(replaces?.speaker ? { speaker: replaces.speaker } : {}),
+    };
+    let places = [written.id, ...(replaces ? [replaces.id] : [])];
     // Continue: the words so far stay and the new ones follow them; new words keep the picture shown.
+    let grows = change.grows ?? false;
     const base = grows ? (replaces?.content ?? "") : "";
-    const scene =
+    let scene =
       keepsScene && replaces
         ? {
             image_url: replaces.image_url,
@@ -114,8 +119,21 @@ export function useConversationMutation(queryKey: QueryKey, events: Conversation
       events.onWriting(true);
       setList((list) => putInPlaceOf(list, places, { ...written, ...scene }));
     };
+    // A group scene's speaker (decision 0164): their name and portrait show at once, over the words to come.
+    // There a continuation is the next character's own message, not more words of the last one.
+    const onSpeaker = (speaker: { card_id: string; name: string }) => {
+      if (grows) {
+        grows = false;
+        places = [written.id];
+        scene = {};
+        written.content = added;
+      }
+      written.speaker = speaker;
+      events.onWriting(true);
+      setList((list) => putInPlaceOf(list, places, { ...written, ...scene }));
+    };
     try {
-      const response = await change.call({ onText, signal: controller.signal });
+      const response = await change.call({ onText, onSpeaker, signal: controller.signal });
       setList((list) => {
         const answered = putInPlaceOf(list, places, { ...assistantMessageFrom(response, mode), ...scene });
         // The player's message takes its stored id, so it can be edited like any other.

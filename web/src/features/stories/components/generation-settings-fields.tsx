@@ -96,7 +96,7 @@ export function generationChanges(
     /** Who tells the story (decision 0154) and the card a character teller plays; optional as personaId. */
     teller?: Teller;
     characterId?: string | null;
-    /** A group scene's characters, muted ones and order of speakers (decision 0164). */
+    /** A group scene's characters, muted ones and order of speakers (decision 0164), what each knows (0165). */
     group?: GroupChoice;
   },
 ): GenerationSettingsUpdate | string {
@@ -145,6 +145,9 @@ function withGroupChanges(
   if (!sameList(group.ids, current.character_ids)) changes.character_ids = group.ids;
   if (group.order !== (current.speaker_order ?? "natural")) changes.speaker_order = group.order;
   if (!sameList(muted, current.muted_ids ?? [])) changes.muted_ids = muted;
+  if (group.knowsWhatTheySaw !== (current.knows_what_they_saw ?? false)) {
+    changes.knows_what_they_saw = group.knowsWhatTheySaw;
+  }
   return changes;
 }
 
@@ -210,6 +213,7 @@ export function useGenerationSettingsFields(storyId: string): {
       ids: current.teller === "group" ? current.character_ids : [],
       muted: current.muted_ids ?? [],
       order: current.speaker_order ?? "natural",
+      knowsWhatTheySaw: current.knows_what_they_saw ?? false,
     },
   };
   const yours = personas.data?.personas ?? [];

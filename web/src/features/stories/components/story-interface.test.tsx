@@ -863,10 +863,11 @@ describe("a group scene (decision 0164)", () => {
   const GRETA = makeCard("6f1c9a52-3b0e-4c1e-9d1c-0d7c0e9b1a44", "Greta Lund", "character");
   // What the server keeps: a re-read of the conversation shows what was answered so far.
   let stored: ChatMessage[] = [];
-  const speaking = (card: typeof MIRA, id: string, text: string, next?: (typeof MIRA)[]) => {
+  /** A character's answer as the server stores it and answers it. */
+  const spoken = (card: typeof MIRA, id: string, text: string, next?: (typeof MIRA)[]) => {
     const speaker = { card_id: card.id, name: card.name };
     stored = [...stored, makeMessage({ id, content: text, mode: "chat", speaker })];
-    return json({
+    return {
       success: true,
       quota_exceeded: false,
       story_text: text,
@@ -875,10 +876,11 @@ describe("a group scene (decision 0164)", () => {
       quota_info: { remaining: 14.5, unlimited: false, cost: 0.5, charged: 0.5 },
       speaker,
       ...(next ? { next_speakers: next.map((c) => ({ card_id: c.id, name: c.name })) } : {}),
-    });
+    };
   };
+  const speaking = (...answer: Parameters<typeof spoken>) => json(spoken(...answer));
   const group =
-    (order: "all" | "manual", muted: string[] = []) =>
+    (order: "natural" | "round_robin" | "all" | "manual", muted: string[] = [], cards = [MIRA, ODO, GRETA]) =>
     (call: FetchCall) => {
       if (call.path === `/api/stories/${story.id}/settings`) {
         return json(
@@ -888,8 +890,7 @@ describe("a group scene (decision 0164)", () => {
           }),
         );
       }
-      if (call.path === `/api/stories/${story.id}/cards`)
-        return json({ success: true, cards: [MIRA, ODO, GRETA] });
+      if (call.path === `/api/stories/${story.id}/cards`) return json({ success: true, cards });
       return undefined;
     };
 
@@ -947,5 +948,65 @@ describe("a group scene (decision 0164)", () => {
     expect(calls.filter((c) => c.path.endsWith("/continue")).map((c) => c.body)).toEqual([
       { speaker_id: MIRA.id },
     ]);
+  });
+
+  const speakerNames = () => screen.queryAllByTestId("speaker-name").map((name) => name.textContent);
+
+  it("names the speaker over a streaming answer as soon as the stream says who speaks, before the first word", async () => {
+    stored = [];
+    const portrait = "/api/media/odo-portrait.png";
+    const call = streamed();
+    serve({
+      messages: () => stored,
+      other: group("natural", [], [MIRA, makeCard(ODO.id, ODO.name, "character", portrait), GRETA]),
+      chat: call.handler,
+    });
+    renderStory();
+    await screen.findByLabelText("Speaks next");
+    await screen.findByText("Start Your Adventure");
+    send("Odo, what did you see?");
+    const stream = await call.stream();
+    expect(speakerNames()).toEqual([]);
+
+    await act(async () => stream.send("speaker", { card_id: ODO.id, name: ODO.name }));
+    // Before any word: Odo's name and portrait over the answer being written, and Stop is offered.
+    await waitFor(() => expect(speakerNames()).toEqual(["Odo Brand"]));
+    expect(screen.getByTestId("speaker-portrait").getAttribute("src")).toBe(portrait);
+    // One "writing" note, in Odo's message: not a second one under the narrator's feather.
+    expect(screen.getAllByText(/^Generating story/)).toHaveLength(1);
+    expect(screen.getByRole("button", { name: "Stop the narrator" })).toBeTruthy();
+
+    await act(async () => stream.send("delta", { text: "I saw the ship " }));
+    await waitFor(() => expect(conversationText()).toContain("I saw the ship"));
+    expect(speakerNames()).toEqual(["Odo Brand"]);
+    expect(conversationText()).not.toMatch(/Generating story/);
+
+    await act(async () => stream.send("done", spoken(ODO, ANSWER_ID, "I saw the ship come in.")));
+    await waitFor(() => expect(conversationText()).toContain("I saw the ship come in."));
+    expect(speakerNames()).toEqual(["Odo Brand"]);
+  });
+
+  it("Continue in a group scene: the next character's words come in a message of their own, under their name", async () => {
+    stored = [];
+    spoken(MIRA, ANSWER_ID, "The lamp is lit.");
+    const call = streamed();
+    serve({ messages: () => stored, other: group("round_robin"), continueStory: call.handler });
+    renderStory();
+    await screen.findByText("The lamp is lit.");
+    fireEvent.click(screen.getByRole("button", { name: /^Continue/ }));
+    const stream = await call.stream();
+    await act(async () => stream.send("speaker", { card_id: ODO.id, name: ODO.name }));
+    await waitFor(() => expect(speakerNames()).toEqual(["Mira Voss", "Odo Brand"]));
+    expect(conversationText()).toContain("The lamp is lit.");
+    await act(async () => stream.send("delta", { text: "Then we sail." }));
+    await waitFor(() => expect(conversationText()).toContain("Then we sail."));
+    // Mira's words stay as they were: Odo's are not added to them.
+    expect(conversationText()).not.toMatch(/lit\.\s*Then we sail/);
+    expect(speakerNames()).toEqual(["Mira Voss", "Odo Brand"]);
+    await act(async () =>
+      stream.send("done", spoken(ODO, "44444444-4444-4444-8444-444444444405", "Then we sail.")),
+    );
+    await waitFor(() => expect(speakerNames()).toEqual(["Mira Voss", "Odo Brand"]));
+    expect(screen.getAllByText("Then we sail.")).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 // "Who tells the story" (decision 0154): Story Settings offers the Narrator or A character (one of this story's
 // cards), saves the choice with the other generation settings, and goes back to the narrator; a story without
-// cards can only be told by the narrator. A character's narrator messages show its name and its card's portrait
-// instead of the narrator's.
+// cards can only be told by the narrator. A group (decision 0164) may have its characters know only what they
+// saw (decision 0165). A character's narrator messages show its name and its card's portrait instead of the
+// narrator's.
 import type { StoryCard } from "@storyverse/contract/story-cards";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -173,6 +174,53 @@ describe("A group scene", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
     expect(await screen.findByText(/Choose at least 2 characters for a group scene\./)).toBeTruthy();
     expect(calls.filter((c) => c.method === "PUT")).toEqual([]);
+  });
+});
+
+describe("Characters know only what they saw (decision 0165)", () => {
+  const knowing = () =>
+    screen.getByRole("checkbox", { name: "Characters know only what they saw" }) as HTMLInputElement;
+
+  it("is offered with the group, off at first, explained, and saved when checked", async () => {
+    const calls = mockFetch(serve(settings("group", [MIRA.id, ODO.id]), [MIRA, ODO]));
+    const onClose = renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    await within(group).findByRole("group", { name: /Characters present/ });
+    expect(knowing().checked).toBe(false);
+    expect(knowing().getAttribute("aria-describedby")).toBeTruthy();
+    expect(document.getElementById(knowing().getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Each character is told only the scenes they were present for. Memory and lore stay shared.",
+    );
+    fireEvent.click(knowing());
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose, document.body.textContent ?? "").toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      expect.objectContaining({ body: { knows_what_they_saw: true } }),
+    ]);
+  });
+
+  it("shows the story's stored choice, and unchecking it saves false", async () => {
+    const calls = mockFetch(
+      serve(settings("group", [MIRA.id, ODO.id], { knows_what_they_saw: true }), [MIRA, ODO]),
+    );
+    const onClose = renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    await within(group).findByRole("group", { name: /Characters present/ });
+    expect(knowing().checked).toBe(true);
+    fireEvent.click(knowing());
+    fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose, document.body.textContent ?? "").toHaveBeenCalled());
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      expect.objectContaining({ body: { knows_what_they_saw: false } }),
+    ]);
+  });
+
+  it("is not offered while one character tells the story", async () => {
+    mockFetch(serve(settings("character", [MIRA.id]), [MIRA, ODO]));
+    renderDialog();
+    const group = await screen.findByRole("group", { name: "Who tells the story" });
+    await waitFor(() => expect(within(group).getByLabelText("Character")).toBeTruthy());
+    expect(screen.queryByRole("checkbox", { name: "Characters know only what they saw" })).toBeNull();
   });
 });
 

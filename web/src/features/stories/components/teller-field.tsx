@@ -16,11 +16,15 @@ import { storyCardsQueryOptions } from "../api/story-cards";
 
 const inputId = (id: string, part: string) => `${id}-teller-${part}`;
 
-/** A group scene as the dialog holds it: the present cards in order, the muted ones, the order of speakers. */
+/**
+ * A group scene as the dialog holds it: the present cards in order, the muted ones, the order of speakers, and
+ * whether each character knows only the scenes they were present for (decision 0165).
+ */
 export interface GroupChoice {
   ids: string[];
   muted: string[];
   order: SpeakerOrder;
+  knowsWhatTheySaw: boolean;
 }
 
 export function TellerField({
@@ -136,7 +140,7 @@ export function TellerField({
   );
 }
 
-/** Who is in the scene (and muted), and who speaks next. */
+/** Who is in the scene (and muted), who speaks next, and whether each knows only what they saw. */
 function GroupFields({
   id,
   cards,
@@ -219,6 +223,21 @@ function GroupFields({
             </option>
           ))}
         </select>
+      </div>
+      <div>
+        <label className="flex items-center gap-2 text-sm font-medium text-ink">
+          <input
+            type="checkbox"
+            checked={group.knowsWhatTheySaw}
+            onChange={(event) => onGroup({ ...group, knowsWhatTheySaw: event.target.checked })}
+            aria-describedby={inputId(id, "knows-hint")}
+            className="size-4 accent-accent-500"
+          />
+          {t("tellerField.knowsWhatTheySaw")}
+        </label>
+        <p id={inputId(id, "knows-hint")} className="mt-1 ms-6 text-sm text-ink-muted">
+          {t("tellerField.knowsWhatTheySawHint")}
+        </p>
       </div>
     </div>
   );

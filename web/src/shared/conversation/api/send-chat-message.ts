@@ -4,6 +4,7 @@ import {
   type ChatMode,
   type ChatRequest,
   type ChatResponse,
+  type ChatSpeakerEvent,
   chatResponseSchema,
 } from "@storyverse/contract/chat";
 import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
@@ -11,6 +12,8 @@ import { apiRequest, apiStreamRequest } from "../../../lib/api-client";
 /** A streamed turn: the story text as the narrator writes it; aborting `signal` is the player's Stop. */
 export interface TurnStreaming {
   onText: (text: string) => void;
+  /** A group scene's speaker, told before the first word (decision 0164). */
+  onSpeaker?: (speaker: ChatSpeakerEvent) => void;
   signal: AbortSignal;
 }
 

@@ -684,11 +684,19 @@ function AssistantMessage({
               className="rounded-2xl rounded-ss-md border border-line bg-surface px-4 py-3 text-ink shadow-soft"
             >
               <span className="sr-only">{t("message.narratorPrefix")}</span>
-              <div data-user-text>
-                <Markdown>
-                  {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
-                </Markdown>
-              </div>
+              {isLocalId(message.id) && message.content === "" ? (
+                // A group scene's speaker is named before their first word (decision 0164).
+                <p role="status" className="flex items-center gap-2.5 text-sm font-medium text-ink-muted">
+                  <Spinner className="size-4 text-accent-ink" />
+                  {message.mode === "chat" ? t("messageList.sendingChat") : t("messageList.sending")}
+                </p>
+              ) : (
+                <div data-user-text>
+                  <Markdown>
+                    {isLocalId(message.id) ? closeOpenEmphasis(message.content) : message.content}
+                  </Markdown>
+                </div>
+              )}
               {message.stopped ? (
                 <p className="mt-1 text-xs text-ink-muted">{t("message.stoppedNote")}</p>
               ) : null}
