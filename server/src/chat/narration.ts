@@ -79,7 +79,15 @@ export type GroupScene = {
   others: { cardId: string; name: string; description: string }[];
   present: TurnCard[];
   answering?: string;
+  /**
+   * The speaker, when the story keeps each character to what they saw (decision 0165): the history and recall
+   * hold only the messages they were present for.
+   */
+  witness?: Witness;
 };
+
+/** The character a turn is kept to (a group's speaker, in a story that keeps each to what they saw). */
+export type Witness = { cardId: string; name: string };
 
 /** Who the player plays in a story (a persona, decision 0152). */
 export type PlayerCharacter = { name: string; description: string; portraitKey: string | null };

@@ -12,7 +12,9 @@ import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
 import { ownMessages } from "./branch-history";
 import { branchMessagesAs } from "./branch-messages";
+import type { Witness } from "./narration";
 import { type MeaningQuery, meaningParts } from "./recall-vectors";
+import { presentInSql } from "./witness";
 
 /** Exchanges recalled at most per turn (pinned ones first). */
 export const RECALL_LIMIT = 4;
@@ -223,13 +225,15 @@ export async function recallExchanges(
   words: string,
   limit = RECALL_LIMIT,
   meaning?: MeaningQuery,
+  witness?: Witness,
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
   const before = windowStart(userId, storyId);
   const query = anyOf(searched.words);
   // The story's shown narrator messages older than the window.
   const olderShown = sql`${branchMessagesAs("message", userId, storyId)}
-    and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}`;
+    and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}
+    ${witness ? sql`and ${presentInSql("message", witness)}` : sql``}`;
   const { recentFrom, rare, long } = await commonAndRare(q, searched.words, olderShown);
   const byMeaning = meaningParts(meaning, userId, storyId, before, long);
   // The story's shown narrator messages older than the window, not forgotten, that `where` picks.

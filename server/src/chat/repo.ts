@@ -129,9 +129,14 @@ export async function messagesAfter(
   storyId: string,
   after: Date | null,
   limit: number,
-): Promise<Pick<MessageRow, "role" | "content" | "createdAt">[]> {
+): Promise<Pick<MessageRow, "role" | "content" | "createdAt" | "present">[]> {
   return q
-    .select({ role: chatMessages.role, content: chatMessages.content, createdAt: chatMessages.createdAt })
+    .select({
+      role: chatMessages.role,
+      content: chatMessages.content,
+      createdAt: chatMessages.createdAt,
+      present: chatMessages.present,
+    })
     .from(chatMessages)
     .where(and(shownIn(userId, storyId), after ? gt(chatMessages.createdAt, after) : undefined))
     .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))

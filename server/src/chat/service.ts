@@ -5,6 +5,7 @@ import type { MediaStatus } from "@storyverse/contract/chat";
 import { MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
+import type { PresentCharacter } from "../db/schema";
 import { urlFor } from "../media/service";
 import { NotFound } from "../platform/errors";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
@@ -148,12 +149,15 @@ export async function storyMessagesAfter(
   storyId: string,
   after: Date | null,
   limit: number,
-): Promise<{ role: "user" | "assistant"; content: string; createdAt: Date }[]> {
+): Promise<
+  { role: "user" | "assistant"; content: string; createdAt: Date; present: PresentCharacter[] | null }[]
+> {
   const rows = await messagesAfter(ctx.db, userId, storyId, after, limit);
   return rows.map((row) => ({
     role: row.role as "user" | "assistant",
     content: row.content,
     createdAt: row.createdAt,
+    present: row.present ?? null,
   }));
 }
 

@@ -12,6 +12,7 @@ import type { AppContext } from "../context";
 import { payFor, refundPaid } from "../credits/paid-work";
 import { fromTenths, toTenths } from "../credits/service";
 import type { Queryable } from "../db/client";
+import type { PresentCharacter } from "../db/schema";
 import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
@@ -54,6 +55,7 @@ import {
 } from "./repo";
 import { shapedBy, withSceneOf } from "./shaped-by";
 import { whileWriting } from "./turn-lock";
+import { presentOf, wasPresent } from "./witness";
 
 export class ProviderUnavailable extends ProviderFailed {}
 
@@ -81,7 +83,7 @@ export type TurnPlan = {
   /** The ledger text's subject (the player's words, or what the turn does). */
   label: string;
   /** What the narrator reads before its answer (oldest first) and the message it answers. */
-  history: () => Promise<{ role: "user" | "assistant"; content: string }[]>;
+  history: () => Promise<HistoryMessage[]>;
   prompt: string;
   /** A line added to the narrator's instructions (e.g. "write a different answer"). */
   direction?: string;
@@ -111,12 +113,12 @@ export type TurnPlan = {
 export function narratorContext(
   ctx: Pick<AppContext, "config">,
   story: StorySetting | null,
-  history: { role: "user" | "assistant"; content: string }[],
+  history: HistoryMessage[],
   prompt: string,
   direction?: string,
   recalled: RecalledExchange[] = [],
 ) {
-  const window = labelledBySpeaker(story, history.slice(-HISTORY_WINDOW));
+  const window = labelledBySpeaker(story, seenBy(story, history).slice(-HISTORY_WINDOW));
   const activation = activateCards(story?.cards ?? [], triggerTexts(prompt, window, story?.loreScanDepth));
   const active = activation.map((entry) => entry.card);
   // The story's long texts are stored whole and sent within their shares of the budget (decision 0142).
@@ -194,13 +196,30 @@ export function narratorContext(
   };
 }
 
+/** A message of the recent window as the narrator's context reads it. */
+type HistoryMessage = {
+  role: "user" | "assistant";
+  content: string;
+  speaker?: { name: string } | null;
+  present?: PresentCharacter[] | null;
+};
+
+/**
+ * The window as a group's speaker knows it (decision 0165): in a story that keeps each character to what they
+ * saw, only the messages they were present for; else all of it.
+ */
+const seenBy = (story: StorySetting | null, history: HistoryMessage[]) => {
+  const witness = story?.group?.witness;
+  return witness ? history.filter((message) => wasPresent(message.present, witness)) : history;
+};
+
 /**
  * A group scene's transcript (decision 0164): each line labelled by who said it (a narrator message by its
  * speaker's name, the player's by their persona's), so each character knows who said what. Else as it is.
  */
 function labelledBySpeaker(
   story: StorySetting | null,
-  history: { role: "user" | "assistant"; content: string; speaker?: { name: string } | null }[],
+  history: HistoryMessage[],
 ): { role: "user" | "assistant"; content: string }[] {
   if (!story?.group) return history;
   const player = story.userName?.trim() || "Player";
@@ -216,18 +235,20 @@ function labelledBySpeaker(
  */
 async function recallFor(
   ctx: Pick<AppContext, "db" | "providers" | "log">,
-  userId: string,
-  storyId: string | null,
+  who: { userId: string; storyId: string | null; story: StorySetting | null },
   words: string,
-  history: { role: "user" | "assistant"; content: string }[],
+  history: HistoryMessage[],
   wordsAreInstruction = false,
 ): Promise<RecalledExchange[]> {
-  if (!storyId) return [];
+  if (!who.storyId) return [];
   const searched = wordsAreInstruction
-    ? (history.findLast((m) => m.role === "assistant")?.content ?? "")
+    ? (seenBy(who.story, history).findLast((m) => m.role === "assistant")?.content ?? "")
     : words;
   if (!searched.trim()) return [];
-  return recallExchanges(ctx.db, userId, storyId, searched, undefined, await meaningOf(ctx, searched));
+  // A group's speaker who knows only what they saw recalls only what they were present for (decision 0165).
+  const witness = who.story?.group?.witness;
+  const meaning = await meaningOf(ctx, searched);
+  return recallExchanges(ctx.db, who.userId, who.storyId, searched, undefined, meaning, witness);
 }
 
 /** The story's art style and scene shape for its media job (none for the main chat). */
@@ -287,7 +308,8 @@ export async function previewContext(
   scene: { mode: ChatMode; selectedImages: number },
 ) {
   const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
-  const recalled = await recallFor(ctx, userId, storyId, prompt ?? "", history, prompt === undefined);
+  const who = { userId, storyId, story };
+  const recalled = await recallFor(ctx, who, prompt ?? "", history, prompt === undefined);
   const assembled = narratorContext(ctx, story, history, prompt ?? CONTINUE_INSTRUCTION, undefined, recalled);
   // Continue sends its instruction as the narrator's own line, not as the player's.
   const context =
@@ -341,14 +363,7 @@ async function narrate(
   // Time to first word (the metrics) counts from here: the charge is taken, the narrator not yet asked.
   const askedAt = performance.now();
   const history = await plan.history();
-  const recalled = await recallFor(
-    ctx,
-    who.userId,
-    who.storyId,
-    plan.prompt,
-    history,
-    plan.promptIsInstruction,
-  );
+  const recalled = await recallFor(ctx, { ...who, story }, plan.prompt, history, plan.promptIsInstruction);
   const context = narratorContext(ctx, story, history, plan.prompt, plan.direction, recalled);
   const { active } = context;
   const request: TextRequest = {
@@ -531,6 +546,7 @@ export async function runTurn(
                 referenceKeys: sceneKeys,
                 shapedBy: shaped,
                 speaker: speakerOf(input.story),
+                present: presentOf(input.story),
                 stopped,
                 versionGroup: plan.version?.group ?? null,
                 versionNumber: plan.version?.number ?? 1,
@@ -645,6 +661,8 @@ export async function sendTurn(
           role: "user",
           content: input.prompt,
           mode: input.mode,
+          // Who heard the player's line (decision 0165): the same characters as the answer's.
+          present: presentOf(input.story),
           createdAt: at,
           updatedAt: at,
         });

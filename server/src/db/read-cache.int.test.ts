@@ -223,7 +223,12 @@ describe("each module's writes invalidate its kept answers, with no change signa
     await expectSeen(list, () => insertStory(db, { userId: user.id, title: "Two", context: "", at }));
     await expectSeen(one, () => updateStory(db, user.id, story.id, { title: "One!", updatedAt: new Date() }));
     await expectSeen(one, () =>
-      replaceSummary(db, story.id, { summary: "", through: null }, { summary: "so far", through: at, at }),
+      replaceSummary(
+        db,
+        story.id,
+        { summary: "", through: null },
+        { summary: "so far", through: at, at, witnesses: null },
+      ),
     );
     await expectSeen(one, () => updateSceneState(db, user.id, story.id, { scenePlace: "a harbour" }));
     story = (await findStory(db, user.id, story.id))!;

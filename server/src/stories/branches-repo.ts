@@ -114,7 +114,9 @@ export async function finishBranch(
       forkTurn: fork.turn,
       forkWords: fork.words,
       // The branch's own summary is then rebuilt from its own turns by the summary job.
-      ...(fork.keepSummary ? {} : { summary: "", summaryThrough: null, summaryUpdatedAt: null }),
+      ...(fork.keepSummary
+        ? {}
+        : { summary: "", summaryThrough: null, summaryUpdatedAt: null, summaryWitnesses: null }),
     })
     .where(eq(stories.id, branchId))
     .returning();

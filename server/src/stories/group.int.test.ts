@@ -6,14 +6,18 @@
 // stopped group turn is charged as any stopped turn, and a vendor failure refunds it.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { and, asc, desc, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
+import { writeExchanges } from "../../test/long-story";
 import { multipart } from "../../test/multipart";
 import { grant, toTenths } from "../credits/service";
+import { chatMessages, stories as dbStories } from "../db/schema";
 import { ProviderError, type TextRequest } from "../providers/types";
 import { chooseSpeaker } from "./group";
 import * as stories from "./service";
+import { writeStorySummary } from "./summary";
 
 type TurnRequest = Extract<TextRequest, { purpose: "turn" | "continue" }>;
 
@@ -566,5 +570,122 @@ describe("group scenes", () => {
     expect((await refunds(group.user)).length).toBe(refundsBefore + 1);
     const listed = (await call(group.user, "GET", `/api/stories/${group.storyId}/messages`)).json().messages;
     expect(listed.some((m: { content: string }) => m.content.includes("Anyone?"))).toBe(false);
+  });
+});
+
+describe("characters know what they saw (decision 0165)", () => {
+  const MARIGOLD = "Listen, all of you: the password is marigold.";
+  const ANVIL = "Keep this from Cel: the vault key is under the anvil.";
+  /** All the words the newest turn sent the narrator. */
+  const lastSent = () => {
+    const request = sent.findLast((r) => r.purpose === "turn") as TurnRequest;
+    return { text: request.messages.map((m) => m.content).join("\n"), request };
+  };
+
+  it("a character who was away is not sent what was said; the others are; the option off sends all", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards.map((card) => card.id) as [string, string, string];
+    const defaults = (await call(user, "GET", `/api/stories/${storyId}/settings`)).json();
+    expect(defaults.knows_what_they_saw).toBe(false);
+    const all = { teller: "group", character_ids: [ada, brannoc, cel], speaker_order: "manual" };
+    const put = await settings(user, storyId, { ...all, knows_what_they_saw: true });
+    expect(put.json().knows_what_they_saw).toBe(true);
+    const refused = await settings(user, storyId, { knows_what_they_saw: "yes" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toMatch(/knows_what_they_saw must be true or false/);
+
+    await turn(user, storyId, MARIGOLD, ada);
+    // Cel leaves the scene; Brannoc tells Ada a secret.
+    await settings(user, storyId, { character_ids: [ada, brannoc] });
+    const secret = await turn(user, storyId, ANVIL, brannoc);
+    await settings(user, storyId, { character_ids: [ada, brannoc, cel] });
+
+    await turn(user, storyId, "Cel, what have you heard tonight?", cel);
+    const toCel = lastSent().text;
+    expect(toCel).toContain("marigold");
+    expect(toCel).not.toContain("anvil");
+    expect(toCel).not.toContain(secret.story_text);
+    await turn(user, storyId, "Ada, what have you heard tonight?", ada);
+    expect(lastSent().text).toContain("anvil");
+    expect(lastSent().text).toContain(secret.story_text);
+
+    await settings(user, storyId, { knows_what_they_saw: false });
+    await turn(user, storyId, "Cel, and now?", cel);
+    expect(lastSent().text).toContain("anvil");
+  });
+
+  it("keeps the summary and recall of what a character missed from them", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await writeExchanges(t, user, storyId, 25, {
+      3: "Brannoc lifts the anvil and slides the vault key beneath it while Ada keeps watch.",
+    });
+    // That exchange happened while Cel was away; the summary folds it.
+    const away = [ada, brannoc].map((card) => ({ card_id: card.id, name: card.name }));
+    await t.ctx.db
+      .update(chatMessages)
+      .set({ present: away })
+      .where(and(eq(chatMessages.storyId, storyId), like(chatMessages.content, "%anvil%")));
+    await t.ctx.db
+      .update(dbStories)
+      .set({ summary: "Brannoc hid the vault key under the anvil.", summaryWitnesses: away })
+      .where(eq(dbStories.id, storyId));
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [ada.id, brannoc.id, cel.id],
+      speaker_order: "manual",
+      knows_what_they_saw: true,
+    });
+    const question = "Where is the vault key, the one by the anvil?";
+    await turn(user, storyId, question, cel.id);
+    const toCel = lastSent();
+    expect(toCel.request.recalled.some((line) => line.narrator.includes("anvil"))).toBe(false);
+    expect(toCel.text).not.toContain("Brannoc hid the vault key");
+    await turn(user, storyId, question, ada.id);
+    const toAda = lastSent();
+    expect(toAda.request.recalled.some((line) => line.narrator.includes("anvil"))).toBe(true);
+    expect(toAda.text).toContain("Brannoc hid the vault key");
+  });
+
+  it("records who was present on each message, and the summary job keeps who witnessed all it folds", async () => {
+    const { user, storyId, cards } = await groupStory();
+    const [ada, brannoc, cel] = cards as [Card, Card, Card];
+    await writeExchanges(t, user, storyId, 25, {});
+    // The oldest messages were written while only Ada and Brannoc were there: Cel never witnessed them.
+    const oldest = await t.ctx.db
+      .select({ id: chatMessages.id })
+      .from(chatMessages)
+      .where(eq(chatMessages.storyId, storyId))
+      .orderBy(asc(chatMessages.createdAt))
+      .limit(4);
+    await t.ctx.db
+      .update(chatMessages)
+      .set({ present: [ada, brannoc].map((card) => ({ card_id: card.id, name: card.name })) })
+      .where(
+        inArray(
+          chatMessages.id,
+          oldest.map((row) => row.id),
+        ),
+      );
+    await writeStorySummary(t.ctx, { userId: user.userId, storyId });
+    const [row] = await t.ctx.db.select().from(dbStories).where(eq(dbStories.id, storyId));
+    expect(row!.summary).not.toBe("");
+    expect(row!.summaryWitnesses!.map((one) => one.name).sort()).toEqual(["Ada Quill", "Brannoc"]);
+
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: [cel.id, brannoc.id],
+      speaker_order: "round_robin",
+    });
+    await turn(user, storyId, "Evening.");
+    const newest = await t.ctx.db
+      .select({ role: chatMessages.role, present: chatMessages.present })
+      .from(chatMessages)
+      .where(eq(chatMessages.storyId, storyId))
+      .orderBy(desc(chatMessages.createdAt))
+      .limit(2);
+    // The answer and the player's line both record the two present.
+    expect(newest.map((m) => m.role)).toEqual(["assistant", "user"]);
+    for (const message of newest) expect(message.present!.map((one) => one.name)).toEqual(["Cel", "Brannoc"]);
   });
 });

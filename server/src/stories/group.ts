@@ -17,6 +17,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../chat/narration";
 import { findMessageById, recentMessages } from "../chat/repo";
 import { runTurn, type TurnContext, type TurnStreaming } from "../chat/turn";
+import { wasPresent } from "../chat/witness";
 import type { AppContext } from "../context";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
@@ -27,6 +28,9 @@ export type GroupRow = Pick<
   StoryRow,
   "id" | "userId" | "teller" | "groupCardIds" | "speakerOrder" | "mutedCardIds"
 >;
+
+/** A group story as its speaking turns read it: the group, and whether each knows only what they saw. */
+type SpeakingRow = GroupRow & Pick<StoryRow, "knowsWhatTheySaw" | "summaryWitnesses">;
 
 export const speakerOrderOf = (story: Pick<StoryRow, "speakerOrder">): SpeakerOrder =>
   (SPEAKER_ORDERS as readonly string[]).includes(story.speakerOrder)
@@ -282,23 +286,29 @@ const paintedCard = (card: CardRow, cards: TurnCard[] | undefined): TurnCard =>
 
 /**
  * The setting of one speaking turn of a group: the speaker played as the character teller, the others present
- * named and described, the present cards (the speaker first) for the scene's references.
+ * named and described, the present cards (the speaker first) for the scene's references. In a story that keeps
+ * each character to what they saw (decision 0165) the speaker is the turn's witness, and the summary is left
+ * out unless they were present for every message it folds.
  */
 export function groupTurnSetting(
   setting: StorySetting,
   present: CardRow[],
   speaker: Speaker,
   lastSpeaker: { card_id: string; name: string } | null,
+  story: Pick<StoryRow, "knowsWhatTheySaw" | "summaryWitnesses">,
 ): StorySetting {
   const card = present.find((row) => row.id === speaker.id);
   if (!card) return setting;
   const others = present.filter((row) => row.id !== card.id);
+  const witness = story.knowsWhatTheySaw ? { cardId: card.id, name: card.name } : undefined;
   const group: GroupScene = {
     others: others.map((row) => ({ cardId: row.id, name: row.name, description: row.description })),
     present: [card, ...others].map((row) => paintedCard(row, setting.cards)),
     ...(lastSpeaker && lastSpeaker.card_id !== card.id ? { answering: lastSpeaker.name } : {}),
+    ...(witness ? { witness } : {}),
   };
-  return { ...setting, teller: tellingCharacter(card), group };
+  const summary = witness && !wasPresent(story.summaryWitnesses, witness) ? "" : setting.summary;
+  return { ...setting, summary, teller: tellingCharacter(card), group };
 }
 
 /**
@@ -307,7 +317,7 @@ export function groupTurnSetting(
  */
 export async function groupSpeaking(
   ctx: Pick<AppContext, "db">,
-  story: GroupRow,
+  story: SpeakingRow,
   setting: StorySetting,
   input: { speakerId?: string | undefined; words: string | null },
 ): Promise<{ setting: StorySetting; next: { card_id: string; name: string }[] } | null> {
@@ -342,6 +352,7 @@ export async function groupSpeaking(
       group.present,
       speaker,
       lastCard ? { card_id: lastCard.id, name: lastSpeaker?.name ?? lastCard.name } : null,
+      story,
     ),
     next: next.map((card) => ({ card_id: card.id, name: card.name })),
   };
@@ -350,7 +361,7 @@ export async function groupSpeaking(
 /** A retry in a group scene: the retried message's speaker speaks again (null: not a group, or none spoke). */
 export async function groupRetrySetting(
   ctx: Pick<AppContext, "db">,
-  story: GroupRow,
+  story: SpeakingRow,
   setting: StorySetting,
   messageId: string,
 ): Promise<StorySetting | null> {
@@ -359,7 +370,7 @@ export async function groupRetrySetting(
   const found = await findMessageById(ctx.db, messageId);
   const row = found?.userId === story.userId ? found : undefined;
   const card = group.present.find((present) => present.id === row?.speaker?.card_id);
-  return card ? groupTurnSetting(setting, group.present, speakerOfCard(card), null) : null;
+  return card ? groupTurnSetting(setting, group.present, speakerOfCard(card), null, story) : null;
 }
 
 /** What the next speaker is told on continue (a line of the instructions, never the player's). */

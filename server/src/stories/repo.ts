@@ -3,7 +3,7 @@ import { and, desc, eq, gte, ilike, isNull, lt, lte, or, type SQL, sql } from "d
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
-import { stories } from "../db/schema";
+import { type PresentCharacter, stories } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
 
@@ -257,11 +257,16 @@ export async function replaceSummary(
   q: Queryable,
   storyId: string,
   expected: { summary: string; through: Date | null },
-  next: { summary: string; through: Date; at: Date },
+  next: { summary: string; through: Date; at: Date; witnesses: PresentCharacter[] | null },
 ): Promise<boolean> {
   const updated = await q
     .update(stories)
-    .set({ summary: next.summary, summaryThrough: next.through, summaryUpdatedAt: next.at })
+    .set({
+      summary: next.summary,
+      summaryThrough: next.through,
+      summaryUpdatedAt: next.at,
+      summaryWitnesses: next.witnesses,
+    })
     .where(
       and(
         eq(stories.id, storyId),

@@ -6,6 +6,7 @@ import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
 import { z } from "zod";
 import { storyMessageCounts, storyMessagesAfter } from "../chat/service";
+import { witnessesAfter } from "../chat/witness";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
 import { findStory, replaceSummary } from "./repo";
@@ -142,7 +143,13 @@ export async function writeStorySummary(
     ctx.db,
     story.id,
     { summary: story.summary, through: story.summaryThrough },
-    { summary, through: fresh[fresh.length - 1]!.createdAt, at: ctx.clock.now() },
+    {
+      summary,
+      through: fresh[fresh.length - 1]!.createdAt,
+      at: ctx.clock.now(),
+      // Who was present for all it now folds (decision 0165): a character who missed a scene is not told it.
+      witnesses: witnessesAfter(story.summaryWitnesses, fresh),
+    },
   );
   // The rest of a long history is the next step's, a job of its own (a lost race leaves it to the winner).
   if (written && uncovered > fresh.length) await ctx.jobs.send(storySummaryJob, payload);
