@@ -5,6 +5,8 @@
 // whole tree of branches with their checkpoints (issue #39): a format-1 reader would have restored every
 // branch's copies as one story, so the version went up. Format 1 (one branch) is still read: it is format 2
 // with no `branches`, every message, card and draft on the one branch.
+import { SPEAKER_ORDERS } from "@storyverse/contract/generation-settings";
+import { DEFAULT_TALKATIVENESS } from "@storyverse/contract/story-cards";
 import { z } from "zod";
 
 export const BACKUP_FORMAT = "storyverse-story";
@@ -30,6 +32,10 @@ const mediaPath = z
   .regex(MEDIA_PATH, "must be a path under media/ (letters, digits, '.', '_' and '-')");
 const archiveId = z.string().min(1).max(ID_MAX);
 const jsonObject = z.record(z.string(), z.unknown());
+/** A card named as it was (cards are named, never by id: the restored cards' ids are new). */
+const cardName = z.string().min(1).max(200);
+/** Characters named in order (a group's present, its muted, a message's present, the summary's witnesses). */
+const cardNames = z.array(cardName).max(100);
 
 const storySchema = z.object({
   title: text,
@@ -52,10 +58,24 @@ const storySchema = z.object({
     .object({ place: text.default(""), time_of_day: text.default(""), weather: text.default("") })
     .default({ place: "", time_of_day: "", weather: "" }),
   pinned_thumbnail: mediaPath.nullable().default(null),
-  /** Who tells the story (decision 0154): the narrator, or the character of the card named `teller_card`. */
-  teller: z.enum(["narrator", "character"]).default("narrator"),
+  /**
+   * Who tells the story (decision 0154): the narrator, the character of the card named `teller_card`, or the
+   * group of `group_cards` (decision 0164).
+   */
+  teller: z.enum(["narrator", "character", "group"]).default("narrator"),
   /** The played card's name among this branch's cards (names are unique in a story), or null. */
   teller_card: text.nullable().default(null),
+  /**
+   * A group scene's present characters by name, in order, and the muted among them, kept whoever tells the
+   * story (the player may switch back to the group); absent before groups were carried.
+   */
+  group_cards: cardNames.default([]),
+  muted_cards: cardNames.default([]),
+  speaker_order: z.enum(SPEAKER_ORDERS).default("natural"),
+  /** Each speaker of a group knows only what they were present for (decision 0165). */
+  knows_what_they_saw: z.boolean().default(false),
+  /** The characters present for everything the summary folds, by name; null: all of it was seen by everyone. */
+  summary_witnesses: cardNames.nullable().default(null),
   created_at: time,
   updated_at: time,
 });
@@ -82,7 +102,9 @@ const messageSchema = z.object({
   /** The message this branch's copy was copied from (`id`), or null (format 2). */
   copied_from: archiveId.nullable().default(null),
   /** The character who spoke this narrator message (decision 0154), by name as it was; null: the narrator. */
-  speaker: z.string().min(1).max(200).nullable().default(null),
+  speaker: cardName.nullable().default(null),
+  /** The characters present when it was written (decision 0165), by name as they were; null: seen by everyone. */
+  present: cardNames.nullable().default(null),
   created_at: time,
   updated_at: time,
 });
@@ -121,6 +143,8 @@ const cardSchema = z.object({
   voice: z.string().max(100).nullable().default(null),
   /** A character's current appearance, which every scene's prompt keeps (issue #29). */
   appearance: text.default(""),
+  /** How readily the character speaks in a group's natural order (0..1, decision 0164); absent before it. */
+  talkativeness: z.number().default(DEFAULT_TALKATIVENESS),
   created_at: time,
   updated_at: time,
 });

@@ -196,6 +196,51 @@ describe("story backup plan", () => {
     for (const secret of [user, first, retry, story.id, "item-a"]) expect(text).not.toContain(secret);
   });
 
+  it("names a group scene's characters, who was present and the summary's witnesses, never by id", () => {
+    const [mara, bell] = [
+      { card_id: "c1", name: "Mara" },
+      { card_id: "c2", name: "Bell" },
+    ];
+    const plan = planBackup({
+      branches: [
+        {
+          story: {
+            ...story,
+            teller: "group",
+            groupCardIds: ["c2", "c1", "gone"],
+            mutedCardIds: ["c2"],
+            speakerOrder: "manual",
+            knowsWhatTheySaw: true,
+            summaryWitnesses: [mara],
+          },
+          messages: [
+            message(first, { speaker: mara, present: [mara, bell] }),
+            message(retry, { role: "user", present: null }),
+          ],
+          cards: [card({ id: "c1", name: "Mara", talkativeness: 0.8 }), card({ id: "c2", name: "Bell" })],
+          items: [],
+        },
+      ],
+      portraitItems: [],
+    });
+    const json = archiveJson(plan, new Set(), at);
+    expect(storyArchiveSchema.safeParse(json).success).toBe(true);
+    expect(json.story).toMatchObject({
+      teller: "group",
+      group_cards: ["Bell", "Mara"],
+      muted_cards: ["Bell"],
+      speaker_order: "manual",
+      knows_what_they_saw: true,
+      summary_witnesses: ["Mara"],
+    });
+    expect(json.messages.map((m) => [m.speaker, m.present])).toEqual([
+      ["Mara", ["Mara", "Bell"]],
+      [null, null],
+    ]);
+    expect(json.cards.map((c) => c.talkativeness)).toEqual([0.8, 0.5]);
+    expect(JSON.stringify(json)).not.toMatch(/"c1"|"c2"/);
+  });
+
   it("never names a file that could not be read", () => {
     const plan = samplePlan();
     const stored = new Set([...plan.paths.keys()].filter((key) => key !== a && key !== portrait));

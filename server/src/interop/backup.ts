@@ -7,6 +7,7 @@
 // them (exports/zip-entries.ts), so a story's media never sit in memory; the JSON goes last, naming only the
 // files that made it into the archive, so a backup never points at a file it lacks.
 import type { Readable } from "node:stream";
+import { GROUP_MIN_CHARACTERS } from "@storyverse/contract/generation-settings";
 import { ZipFile } from "yazl";
 import { type BackupMessage, storyMessagesForBackup } from "../chat/backup-rows";
 import type { AppContext } from "../context";
@@ -16,6 +17,7 @@ import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../m
 import { ownedMediaByIds } from "../media/service";
 import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
 import { GALLERY_REFERENCE_PREFIX } from "../stories/cards-repo";
+import { speakerOrderOf } from "../stories/group";
 import { generationForBackup } from "../stories/settings";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
@@ -148,7 +150,12 @@ function storyJson(
   cards: BackupCard[],
   pathOf: (key: string | null) => string | null,
 ): StoryArchive["story"] {
-  const tellerCard = story.tellerCardId ? cards.find((card) => card.id === story.tellerCardId) : undefined;
+  // A card's id is not the restored card's: cards are named (decisions 0154, 0164). The row names this
+  // branch's own cards (treeForBackup).
+  const nameOf = new Map(cards.map((card) => [card.id, card.name]));
+  const named = (ids: readonly string[]) => ids.flatMap((id) => nameOf.get(id) ?? []);
+  const tellerCard = story.tellerCardId ? nameOf.get(story.tellerCardId) : undefined;
+  const group = named(story.groupCardIds);
   return {
     title: story.title,
     context: story.context,
@@ -170,9 +177,19 @@ function storyJson(
       weather: story.sceneWeather,
     },
     pinned_thumbnail: pathOf(story.pinnedThumbnailKey),
-    // A card's id is not the restored card's: the played card is named (decision 0154).
-    teller: story.teller === "character" && tellerCard ? "character" : "narrator",
-    teller_card: tellerCard?.name ?? null,
+    teller:
+      story.teller === "group" && group.length >= GROUP_MIN_CHARACTERS
+        ? "group"
+        : story.teller === "character" && tellerCard
+          ? "character"
+          : "narrator",
+    teller_card: tellerCard ?? null,
+    group_cards: group,
+    muted_cards: named(story.mutedCardIds),
+    speaker_order: speakerOrderOf(story),
+    knows_what_they_saw: story.knowsWhatTheySaw,
+    // Names as they were, as each message's speaker is.
+    summary_witnesses: story.summaryWitnesses?.map((witness) => witness.name) ?? null,
     created_at: story.createdAt.toISOString(),
     updated_at: story.updatedAt.toISOString(),
   };
@@ -236,6 +253,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
         checkpoint: message.checkpoint,
         copied_from: message.copiedFrom ? (idOf.get(message.copiedFrom) ?? null) : null,
         speaker: message.speaker?.name ?? null,
+        present: message.present?.map((present) => present.name) ?? null,
         created_at: message.createdAt.toISOString(),
         updated_at: message.updatedAt.toISOString(),
       })),
@@ -277,6 +295,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
         references: (plan.referencesOf.get(card.id) ?? []).flatMap((key) => pathOf(key) ?? []),
         voice: card.voice,
         appearance: card.appearance,
+        talkativeness: card.talkativeness,
         created_at: card.createdAt.toISOString(),
         updated_at: card.updatedAt.toISOString(),
       })),

@@ -23,6 +23,7 @@ import {
   FIRST_BRANCH_NAME,
 } from "@storyverse/contract/branches";
 import { APPEARANCE_MAX_LENGTH, SCENE_STATE_FIELD_MAX_LENGTH } from "@storyverse/contract/camera";
+import { GROUP_MAX_CHARACTERS, GROUP_MIN_CHARACTERS } from "@storyverse/contract/generation-settings";
 import type { ImportedStoryResponse, ImportNote } from "@storyverse/contract/interop";
 import { LORE_SUGGESTIONS_MAX } from "@storyverse/contract/lore";
 import { STORY_CONTEXT_MAX_LENGTH, STORY_TITLE_MAX_LENGTH } from "@storyverse/contract/stories";
@@ -45,6 +46,7 @@ import type { z } from "zod";
 import { insertRestoredMessages, type RestoredMessage } from "../chat/backup-rows";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
+import type { PresentCharacter } from "../db/schema";
 import {
   insertRestoredMediaItems,
   inspectArchivedImage,
@@ -678,6 +680,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
         voice: card.voice,
         appearance: cutToFit(card.appearance, APPEARANCE_MAX_LENGTH, `Card "${name}" appearance`, notes),
         appearanceUpdatedAt: card.appearance ? now : null,
+        talkativeness: clamp(card.talkativeness, 0, 1),
         description: cutToFit(
           card.description,
           CARD_DESCRIPTION_MAX_LENGTH,
@@ -695,8 +698,8 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       };
     });
 
-    // Who tells each branch, and who spoke each message, by card name among the branch's restored cards
-    // (decision 0154): an archive names cards, since their ids are new here.
+    // Who tells each branch, who spoke each message and who was present, by card name among the branch's
+    // restored cards (decisions 0154, 0164, 0165): an archive names cards, since their ids are new here.
     const cardKey = (branch: string, name: string) =>
       `${branch}\u0000${name.trim().normalize("NFC").toLowerCase()}`;
     const restoredCardOf = new Map<string, RestoredCard>();
@@ -704,25 +707,48 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
       const key = cardKey(tree.branchOf(card.branch, ""), card.name);
       if (!restoredCardOf.has(key)) restoredCardOf.set(key, cards[i]!);
     });
+    // A name no card of the branch has any more is kept with no card: matching by name still finds it.
+    const characterNamed = (branch: string, name: string): PresentCharacter => {
+      const card = restoredCardOf.get(cardKey(branch, name));
+      return { card_id: card?.id ?? "", name: card?.name ?? name.slice(0, 200) };
+    };
+    const charactersNamed = (branch: string, names: string[] | null) =>
+      names === null ? null : names.map((name) => characterNamed(branch, name));
     archive.messages.forEach((message, i) => {
+      const branch = tree.branchOf(message.branch, "");
+      messages[i]!.present = charactersNamed(branch, message.present);
       if (message.speaker === null || message.role !== "assistant") return;
-      const card = restoredCardOf.get(cardKey(tree.branchOf(message.branch, ""), message.speaker));
-      messages[i]!.speaker = { card_id: card?.id ?? "", name: card?.name ?? message.speaker.slice(0, 200) };
+      messages[i]!.speaker = characterNamed(branch, message.speaker);
     });
     const tellers: RestoredTeller[] = tree.branches.map((branch) => {
       const s = (branch.id !== tree.first && branch.story) || archive.story;
+      const where = branch.id === tree.first ? "" : ` (branch "${branch.name.slice(0, 60)}")`;
       const card = s.teller_card === null ? undefined : restoredCardOf.get(cardKey(branch.id, s.teller_card));
-      const storyIdOfBranch = branchIdOf.get(branch.id)!;
+      const group = restoredGroup(s, (name) => restoredCardOf.get(cardKey(branch.id, name)));
       if (s.teller === "character" && !card) {
         notes.push({
-          name: `Who tells the story${branch.id === tree.first ? "" : ` (branch "${branch.name.slice(0, 60)}")`}`,
+          name: `Who tells the story${where}`,
           reason: "the character's card is not in the backup: the narrator tells it",
         });
       }
+      if (s.teller === "group" && !group.plays) {
+        notes.push({
+          name: `Who tells the story${where}`,
+          reason: "the group's characters are not in the backup: the narrator tells it",
+        });
+      }
       return {
-        storyId: storyIdOfBranch,
-        teller: s.teller === "character" && card ? "character" : "narrator",
+        storyId: branchIdOf.get(branch.id)!,
+        teller:
+          s.teller === "group" && group.plays
+            ? "group"
+            : s.teller === "character" && card
+              ? "character"
+              : "narrator",
         tellerCardId: card?.id ?? null,
+        groupCardIds: group.presentIds,
+        mutedCardIds: group.mutedIds,
+        speakerOrder: s.speaker_order,
       };
     });
 
@@ -793,6 +819,8 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
         ),
         pinnedThumbnailKey: pinned,
         pinnedAt: pinned ? now : null,
+        knowsWhatTheySaw: s.knows_what_they_saw,
+        summaryWitnesses: charactersNamed(branch.id, s.summary_witnesses),
         rootId: isFirst ? null : storyId,
         branchName: cutToFit(
           branch.name.trim() || FIRST_BRANCH_NAME,
@@ -851,6 +879,25 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
   } finally {
     zip.close();
   }
+}
+
+/**
+ * A branch's group as the restored cards have it (decision 0164): the present cards found by name, each once, at
+ * most GROUP_MAX_CHARACTERS, and the muted among them. It plays as a group only as the settings would allow
+ * one: at least GROUP_MIN_CHARACTERS present and one of them not muted.
+ */
+function restoredGroup(
+  s: Archive["story"],
+  cardNamed: (name: string) => RestoredCard | undefined,
+): { presentIds: string[]; mutedIds: string[]; plays: boolean } {
+  const ids = (names: string[]) => [...new Set(names.flatMap((name) => cardNamed(name)?.id ?? []))];
+  const presentIds = ids(s.group_cards).slice(0, GROUP_MAX_CHARACTERS);
+  const mutedIds = ids(s.muted_cards).filter((id) => presentIds.includes(id));
+  return {
+    presentIds,
+    mutedIds,
+    plays: presentIds.length >= GROUP_MIN_CHARACTERS && mutedIds.length < presentIds.length,
+  };
 }
 
 /** Removes what a restore that did not finish wrote: its hidden story and the files it recorded. */

@@ -5,6 +5,7 @@
 // through here. Callers check nothing: a story that is not the user's is a 404 here, and the restore's limits
 // are checked before these writes.
 
+import type { SpeakerOrder } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
 import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
 import { and, eq, or } from "drizzle-orm";
@@ -14,9 +15,11 @@ import { loreSuggestions, stories, storyCards } from "../db/schema";
 import { NotFound, TooLarge } from "../platform/errors";
 import { treeRows } from "./branches-repo";
 import { type CardRow, countUploadedPortraits, listCards, lockUserPortraits } from "./cards-repo";
+import { groupOf } from "./group";
 import { allSuggestions, type SuggestionRow } from "./living-lore-repo";
 import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
 import { listedStory } from "./service";
+import { tellerOf } from "./teller";
 
 /** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
 /** A branch in a backup holds every message it shows (decision 0137): what it shares is not said. */
@@ -49,13 +52,30 @@ export async function treeForBackup(
   const branches: BackupBranch[] = [];
   for (const story of rows) {
     branches.push({
-      story,
+      story: await withOwnCards(ctx, story),
       cards: await listCards(ctx.db, userId, story.id),
       drafts: await allSuggestions(ctx.db, userId, story.id),
     });
   }
   const root = rows.find((branch) => branch.id === rootId);
   return { branches, viewingBranchId: (root ?? row).viewingBranchId ?? null };
+}
+
+/**
+ * The row with who tells it as it plays: its teller, card and group as this branch's own cards. A branch's row
+ * names its source's cards (teller.ts, group.ts), and the archive names each card among its branch's cards.
+ */
+async function withOwnCards(ctx: Pick<AppContext, "db">, story: StoryRow): Promise<StoryRow> {
+  const { teller, card } = await tellerOf(ctx, story);
+  const group = await groupOf(ctx, story);
+  return {
+    ...story,
+    teller,
+    tellerCardId: card?.id ?? null,
+    groupCardIds: group.present.map((present) => present.id),
+    mutedCardIds: group.mutedIds,
+    speakerOrder: group.order,
+  };
 }
 
 /** A restored story's branch rows, hidden (`restoring`) until finishRestoredStory, the first row first. */
@@ -80,11 +100,17 @@ export async function insertRestoredCardsAndDrafts(
   }
 }
 
-/** Who tells each restored branch (decision 0154): set once its cards exist, for the card's foreign key. */
+/**
+ * Who tells each restored branch (decisions 0154, 0164): the teller, its card, and the group's present and
+ * muted cards with its order. Set once its cards exist, for the card's foreign key.
+ */
 export type RestoredTeller = {
   storyId: string;
-  teller: "narrator" | "character";
+  teller: "narrator" | "character" | "group";
   tellerCardId: string | null;
+  groupCardIds: string[];
+  mutedCardIds: string[];
+  speakerOrder: SpeakerOrder;
 };
 
 export async function setRestoredTellers(
@@ -92,11 +118,17 @@ export async function setRestoredTellers(
   userId: string,
   tellers: RestoredTeller[],
 ): Promise<void> {
-  for (const { storyId, teller, tellerCardId } of tellers) {
-    if (teller === "narrator" && tellerCardId === null) continue;
+  for (const { storyId, ...told } of tellers) {
+    // A new row already says this: the narrator, no card, no group.
+    const asNew =
+      told.teller === "narrator" &&
+      told.tellerCardId === null &&
+      told.groupCardIds.length === 0 &&
+      told.speakerOrder === "natural";
+    if (asNew) continue;
     await q
       .update(stories)
-      .set({ teller, tellerCardId })
+      .set(told)
       .where(and(eq(stories.userId, userId), eq(stories.id, storyId)));
   }
 }
