@@ -10,6 +10,11 @@ export async function startTurnInFlight(
   await q.insert(turnsInFlight).values(row);
 }
 
+/** The writing process is alive: the record counts for another TURN_IN_FLIGHT_SILENT_MS. */
+export async function beatTurnInFlight(q: Queryable, id: string, at: Date): Promise<void> {
+  await q.update(turnsInFlight).set({ startedAt: at }).where(eq(turnsInFlight.id, id));
+}
+
 /** Ends this turn's record, and sweeps any a killed process left (older than `staleBefore`). */
 export async function endTurnInFlight(q: Queryable, id: string, staleBefore: Date): Promise<void> {
   await q.delete(turnsInFlight).where(or(eq(turnsInFlight.id, id), lt(turnsInFlight.startedAt, staleBefore)));

@@ -6,7 +6,7 @@ import { STILL_WRITING_DETAIL } from "@storyverse/contract/story-craft";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { TURN_IN_FLIGHT_MAX_MS } from "./turn-lock";
+import { isWriting, TURN_IN_FLIGHT_SILENT_MS, whileWriting } from "./turn-lock";
 import { endTurnInFlight, startTurnInFlight } from "./turn-lock-repo";
 
 let t: TestApp;
@@ -57,11 +57,34 @@ describe("a turn being written, on any process", () => {
     expect((await call(user, `/api/stories/${storyId}/undo`)).statusCode).toBe(200);
   });
 
-  it("stops counting a record its process left behind (killed mid-turn) once it is older than any turn", async () => {
+  it("stops counting a record its process left behind (killed mid-turn) once it stopped beating", async () => {
     const user = await createUser(t);
     const { storyId } = await storyWithTurn(user);
-    const startedAt = new Date(t.ctx.clock.now().getTime() - TURN_IN_FLIGHT_MAX_MS - 1_000);
+    const startedAt = new Date(t.ctx.clock.now().getTime() - TURN_IN_FLIGHT_SILENT_MS - 1_000);
     await startTurnInFlight(t.ctx.db, { id: crypto.randomUUID(), userId: user.userId, storyId, startedAt });
     expect((await call(user, `/api/stories/${storyId}/undo`)).statusCode).toBe(200);
+  });
+
+  it("keeps a long turn counted while its process beats, however long it writes", async () => {
+    const user = await createUser(t);
+    const { storyId } = await storyWithTurn(user);
+    // The writer's clock starts where its record is already silent, then moves on as a live process's does.
+    let writerNow = new Date(Date.now() - TURN_IN_FLIGHT_SILENT_MS - 5_000);
+    const writer = { db: t.ctx.db, clock: { ...t.ctx.clock, now: () => writerNow } };
+    let finish: () => void = () => undefined;
+    const writing = whileWriting(
+      writer,
+      user.userId,
+      storyId,
+      () => new Promise<void>((resolve) => (finish = resolve)),
+      20,
+    );
+    await expect.poll(() => isWriting(t.ctx, user.userId, storyId)).toBe(false);
+    writerNow = new Date();
+    await expect.poll(() => isWriting(t.ctx, user.userId, storyId)).toBe(true);
+    expect((await call(user, `/api/stories/${storyId}/undo`)).statusCode).toBe(409);
+    finish();
+    await writing;
+    expect(await isWriting(t.ctx, user.userId, storyId)).toBe(false);
   });
 });

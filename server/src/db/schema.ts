@@ -255,8 +255,9 @@ export const chatMessages = pgTable(
 
 /**
  * chat: the turns being written now, on any process (chat/turn-lock.ts): Retry, Continue and Undo wait for a
- * conversation's. A row is removed when its turn ends; one a killed process left stops counting after 15
- * minutes and is swept by a later turn.
+ * conversation's. A row is removed when its turn ends; while the turn writes its process refreshes
+ * `started_at` every 10 s (the last sign of life), so one a killed process left stops counting 45 s after its
+ * last beat and is swept by a later turn.
  */
 export const turnsInFlight = pgTable(
   "turns_in_flight",
@@ -267,6 +268,7 @@ export const turnsInFlight = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The story's (the branch's) id; null for the main chat. */
     storyId: uuid("story_id"),
+    /** When the turn started, then its process's last beat (turn-lock.ts). */
     startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("turns_in_flight_user_idx").on(t.userId, t.storyId)],
