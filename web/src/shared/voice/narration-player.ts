@@ -30,6 +30,8 @@ const DEFAULT_RATE = 1;
 
 interface LiveQueue {
   storyId: string;
+  /** A group scene's speaker (their card's voice reads); undefined: the story's voices. */
+  speakerId: string | undefined;
   /** Each sentence's clip (an object URL), in order; null when it could not be spoken. */
   clips: Promise<string | null>[];
   /** The newest sentence's clip, which the next one waits for. */
@@ -255,13 +257,13 @@ async function play(entry: Current) {
  * Starts reading a turn aloud while it is written, under `key` (the message's id as the page knows it then):
  * whatever else was playing stops. Sentences follow with readLiveSentence.
  */
-export function startLiveReading(storyId: string, key: string) {
+export function startLiveReading(storyId: string, key: string, speakerId?: string) {
   release();
   current = {
     messageId: key,
     abort: new AbortController(),
     audio: null,
-    live: { storyId, clips: [], spoken: Promise.resolve(), playing: false, ended: false },
+    live: { storyId, speakerId, clips: [], spoken: Promise.resolve(), playing: false, ended: false },
   };
   update({ messageId: key, status: "preparing", error: null });
 }
@@ -271,9 +273,9 @@ export function readLiveSentence(key: string, text: string) {
   const mine = current;
   if (mine?.messageId !== key || !mine.live || mine.live.ended) return;
   // One sentence is spoken at a time (the server takes a few per player): each waits for the one before.
-  const { storyId, spoken } = mine.live;
+  const { storyId, speakerId, spoken } = mine.live;
   const clip = spoken.then(() =>
-    fetchLiveSpeech(storyId, text, mine.abort.signal).then(
+    fetchLiveSpeech(storyId, text, mine.abort.signal, speakerId).then(
       (blob) => URL.createObjectURL(blob),
       // A sentence that could not be spoken is skipped: the reading goes on with the next.
       () => null,

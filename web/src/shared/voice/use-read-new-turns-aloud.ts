@@ -62,7 +62,8 @@ export function useReadNewTurnsAloud(
     const { sentences, next } = takeSentences(newest.content, reading.next, false);
     if (sentences.length === 0) return;
     if (!hasStarted.current) {
-      startLiveReading(storyId, reading.key);
+      // A group scene's speaker is named before the first word (its stream's speaker event): their voice reads.
+      startLiveReading(storyId, reading.key, newest.speaker?.card_id);
       hasStarted.current = true;
     }
     reading.next = next;

@@ -295,4 +295,27 @@ describe("Read new turns aloud", () => {
     // The message's own control follows the reading.
     expect(await screen.findByRole("button", { name: "Pause narration" })).toBeTruthy();
   });
+
+  it("reads a group scene's streamed turn in its speaker's voice, named before the first word", async () => {
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
+    );
+    const turn = streamed();
+    const listed = [makeMessage({ id: NARRATOR_ID, content: "The inn is loud.", mode: "chat" })];
+    const calls = serve({ readAloud: true, chat: turn.handler, messages: () => listed });
+    const said = () =>
+      calls
+        .filter((c) => c.path.endsWith("/speech/live"))
+        .map((c) => c.body as { text: string; speaker_id?: string });
+    renderStory();
+    await screen.findByRole("button", { name: "Read aloud" });
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "Odo, a song!" } });
+    fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
+    const stream = await turn.stream();
+    const odo = "66666666-6666-4666-8666-666666666666";
+    await act(async () => stream.send("speaker", { card_id: odo, name: "Odo" }));
+    await act(async () => stream.send("delta", { text: "I clear my throat. Then I" }));
+    await waitFor(() => expect(said()).toEqual([{ text: "I clear my throat.", speaker_id: odo }]));
+  });
 });
