@@ -84,6 +84,28 @@ export async function countMessagesThrough(
   return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
 }
 
+/**
+ * How many messages a story shows newer than `after` (all when null), counted up to `most` only: a bounded read
+ * from the newest end, whatever the story's length (the summary's "is a step due" after every turn).
+ */
+export async function countMessagesNewer(
+  q: Queryable,
+  userId: string,
+  storyId: string,
+  after: Date | null,
+  most: number,
+): Promise<number> {
+  const newest = q
+    .select({ one: sql`1` })
+    .from(chatMessages)
+    .where(and(shownIn(userId, storyId), after ? gt(chatMessages.createdAt, after) : undefined))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(most)
+    .as("newest");
+  const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(newest);
+  return Number(row?.n ?? 0);
+}
+
 /** The newest `limit` messages of one conversation, oldest first. */
 export async function recentMessages(
   q: Queryable,

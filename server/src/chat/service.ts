@@ -12,6 +12,7 @@ import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./m
 import { markRecall, recallExchanges, recallMarkOf } from "./recall";
 import { meaningOf } from "./recall-vectors";
 import {
+  countMessagesNewer,
   countMessagesThrough,
   deleteConversation,
   findMessage,
@@ -130,6 +131,17 @@ export async function storyMessageCounts(
   through: Date | null,
 ) {
   return countMessagesThrough(ctx.db, userId, storyId, through);
+}
+
+/** How many messages a story shows newer than `after`, counted up to `most` (a bounded read). */
+export async function storyMessagesNewer(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  after: Date | null,
+  most: number,
+) {
+  return countMessagesNewer(ctx.db, userId, storyId, after, most);
 }
 
 /** A story's newest `limit` narrations (the shown version of each), oldest first: a bounded read. */

@@ -5,10 +5,13 @@
 // database driver (every query of the app's handle) and the message cache must not be asked, so a job that read
 // the whole story again would fail here.
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
+import { storyMessagesNewer } from "../chat/service";
+import { chatMessages } from "../db/schema";
 import type { JobSpec } from "../jobs/queue";
 import type { ChatMessage, TextProvider } from "../providers/types";
 import { updateLivingLore } from "./living-lore";
@@ -110,6 +113,23 @@ async function summaryStepsUntilDone(payload: { userId: string; storyId: string 
 }
 
 describe("a turn's background work on a story of 2,000 exchanges", () => {
+  it("asks whether a summary step is due by counting no further back than one step needs", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, 2_000);
+    const step = HISTORY_WINDOW + SUMMARY_BATCH_MESSAGES + 1;
+    // A story never summarised: 4,000 messages newer than nothing, counted up to one step's worth.
+    expect(await storyMessagesNewer(t.ctx, user.userId, storyId, null, step)).toBe(step);
+    // Below the cap the count is exact: the newest 10 messages after the 3,990th.
+    const [tenth] = await t.ctx.db
+      .select({ at: chatMessages.createdAt })
+      .from(chatMessages)
+      .where(eq(chatMessages.storyId, storyId))
+      .orderBy(desc(chatMessages.createdAt))
+      .offset(10)
+      .limit(1);
+    expect(await storyMessagesNewer(t.ctx, user.userId, storyId, tenth!.at, step)).toBe(10);
+  });
+
   it("living lore reads the newest narrations and the summary one bounded batch", async () => {
     const user = await createUser(t);
     // A name written twice long ago, and one written twice in the newest exchanges.

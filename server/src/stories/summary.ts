@@ -5,7 +5,7 @@
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
 import { z } from "zod";
-import { storyMessageCounts, storyMessagesAfter } from "../chat/service";
+import { storyMessageCounts, storyMessagesAfter, storyMessagesNewer } from "../chat/service";
 import { witnessesAfter } from "../chat/witness";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
@@ -72,6 +72,27 @@ export async function summaryCoverage(
   };
 }
 
+/**
+ * How many messages that left the window the summary does not cover yet, counted only as far as one step needs
+ * (a step folds at most SUMMARY_BATCH_MESSAGES; one more says another step follows): a bounded read after every
+ * turn, whatever the story's length.
+ */
+async function summaryBacklog(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+  storyId: string,
+  through: Date | null,
+) {
+  const newer = await storyMessagesNewer(
+    ctx,
+    userId,
+    storyId,
+    through,
+    HISTORY_WINDOW + SUMMARY_BATCH_MESSAGES + 1,
+  );
+  return Math.max(0, newer - HISTORY_WINDOW);
+}
+
 /** What the summariser is told (a vendor model reads it; the offline provider goes by the request's data). */
 export function summariserInstructions(title: string, summary: string): string {
   return [
@@ -97,7 +118,7 @@ export async function queueSummaryIfDue(ctx: SummaryContext, userId: string, sto
     const story = await findStory(ctx.db, userId, storyId);
     if (!story) return;
     // A count, not the transcript: this runs after every story turn.
-    const { uncovered } = await summaryCoverage(ctx, userId, storyId, story.summaryThrough);
+    const uncovered = await summaryBacklog(ctx, userId, storyId, story.summaryThrough);
     if (uncovered < SUMMARY_MIN_NEW_MESSAGES) return;
     await ctx.jobs.send(storySummaryJob, { userId, storyId });
   } catch (error) {
@@ -115,7 +136,7 @@ export async function writeStorySummary(
 ): Promise<void> {
   const story = await findStory(ctx.db, payload.userId, payload.storyId);
   if (!story) return;
-  const { uncovered } = await summaryCoverage(ctx, payload.userId, payload.storyId, story.summaryThrough);
+  const uncovered = await summaryBacklog(ctx, payload.userId, payload.storyId, story.summaryThrough);
   if (uncovered === 0) return;
   const most = Math.min(uncovered, SUMMARY_BATCH_MESSAGES);
   // One message more than the step takes: it tells whether the step would end inside one instant.
