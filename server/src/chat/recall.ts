@@ -273,7 +273,10 @@ export async function recallExchanges(
     limit ${RECALL_FUSED_BY_WORDS}`;
   const branches = [
     sql`select * from by_words`,
-    scored(sql`mark.pinned`),
+    // The player's pins (a partial index): a few lookups, never a mark looked up for every older message.
+    scored(
+      sql`message.id in (select pin.message_id from recall_marks pin where pin.user_id = ${userId} and pin.pinned)`,
+    ),
     ...(byMeaning.nearest
       ? [
           scored(

@@ -296,7 +296,11 @@ export const recallMarks = pgTable(
     forgotten: boolean("forgotten").notNull().default(false),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("recall_marks_story_idx").on(t.storyId)],
+  (t) => [
+    index("recall_marks_story_idx").on(t.storyId),
+    // Recall starts from the player's few pins, not from every older message of a long story (migration 0061).
+    index("recall_marks_pinned_idx").on(t.userId).where(sql`${t.pinned}`),
+  ],
 );
 
 /** media: every generated file, the gallery. Survives the deletion of its story (the title is kept). */
