@@ -273,9 +273,9 @@ export function readLiveSentence(key: string, text: string) {
   const mine = current;
   if (mine?.messageId !== key || !mine.live || mine.live.ended) return;
   // One sentence is spoken at a time (the server takes a few per player): each waits for the one before.
-  const { storyId, speakerId, spoken } = mine.live;
-  const clip = spoken.then(() =>
-    fetchLiveSpeech(storyId, text, mine.abort.signal, speakerId).then(
+  const live = mine.live;
+  const clip = live.spoken.then(() =>
+    speakInVoice(live, text, mine.abort.signal).then(
       (blob) => URL.createObjectURL(blob),
       // A sentence that could not be spoken is skipped: the reading goes on with the next.
       () => null,
@@ -284,6 +284,22 @@ export function readLiveSentence(key: string, text: string) {
   mine.live.spoken = clip;
   mine.live.clips.push(clip);
   if (!mine.live.playing) void playLive(mine);
+}
+
+/**
+ * One sentence in the speaker's voice. A speaker the story no longer has (a card deleted, or a retried answer's
+ * speaker from before a branch's fork) is refused: that sentence and the rest are read in the story's voices.
+ */
+async function speakInVoice(live: LiveQueue, text: string, signal: AbortSignal): Promise<Blob> {
+  const { speakerId } = live;
+  if (!speakerId) return fetchLiveSpeech(live.storyId, text, signal);
+  try {
+    return await fetchLiveSpeech(live.storyId, text, signal, speakerId);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    live.speakerId = undefined;
+    return fetchLiveSpeech(live.storyId, text, signal);
+  }
 }
 
 /**

@@ -73,18 +73,25 @@ function serve({
   speak,
   chat,
   messages = () => [makeMessage({ id: NARRATOR_ID, content: "The rain glows neon.", mode: "chat" })],
+  goneSpeakers = [],
 }: {
   voices?: VoicesResponse;
   readAloud?: boolean;
   speak?: (call: FetchCall) => Response;
   chat?: (call: FetchCall) => Response;
   messages?: () => ChatMessage[];
+  /** Card ids the story no longer has: live reading in their voice is refused, as the server does. */
+  goneSpeakers?: string[];
 }) {
   return mockFetch((call) => {
     const { path, method } = call;
     if (path === "/api/voices") return json(voices);
     if (path.endsWith("/speech") && speak) return speak(call);
     if (path === `/api/stories/${story.id}/speech/live` && method === "POST") {
+      const speaker = (call.body as { speaker_id?: string }).speaker_id;
+      if (speaker && goneSpeakers.includes(speaker)) {
+        return json({ detail: `speaker_id: ${speaker} is not one of this story's cards` }, 400);
+      }
       return new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "Content-Type": "audio/wav" } });
     }
     if (path === `/api/stories/${story.id}/settings`) return json({ ...SETTINGS, read_aloud: readAloud });
@@ -317,5 +324,41 @@ describe("Read new turns aloud", () => {
     await act(async () => stream.send("speaker", { card_id: odo, name: "Odo" }));
     await act(async () => stream.send("delta", { text: "I clear my throat. Then I" }));
     await waitFor(() => expect(said()).toEqual([{ text: "I clear my throat.", speaker_id: odo }]));
+  });
+
+  it("reads on in the story's voices when the speaker's card is gone", async () => {
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
+    );
+    const gone = "77777777-7777-4777-8777-777777777777";
+    const turn = streamed();
+    const listed = [makeMessage({ id: NARRATOR_ID, content: "The inn is loud.", mode: "chat" })];
+    const calls = serve({
+      readAloud: true,
+      chat: turn.handler,
+      messages: () => listed,
+      goneSpeakers: [gone],
+    });
+    const said = () =>
+      calls
+        .filter((c) => c.path.endsWith("/speech/live"))
+        .map((c) => c.body as { text: string; speaker_id?: string });
+    renderStory();
+    await screen.findByRole("button", { name: "Read aloud" });
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "Sing!" } });
+    fireEvent.keyDown(screen.getByLabelText("Message"), { key: "Enter" });
+    const stream = await turn.stream();
+    await act(async () => stream.send("speaker", { card_id: gone, name: "Odo" }));
+    await act(async () => stream.send("delta", { text: "I sing. I stop. Then" }));
+    // Refused once in that voice, the sentence is read again in the story's, and so is the next.
+    await waitFor(() =>
+      expect(said()).toEqual([
+        { text: "I sing.", speaker_id: gone },
+        { text: "I sing." },
+        { text: "I stop." },
+      ]),
+    );
+    await waitFor(() => expect(play).toHaveBeenCalled());
   });
 });
