@@ -139,6 +139,8 @@ async function turnsAndPlayers(
   userId: string,
   storyId: string,
   picked: Picked[],
+  /** A group speaker kept to what they saw: the player's line before each is one they heard (decision 0165). */
+  witness?: Witness,
 ): Promise<{ turns: number[]; players: (string | null)[] }> {
   if (picked.length === 0) return { turns: [], players: [] };
   const newest = picked.reduce((a, b) => (a.at > b.at ? a : b)).at;
@@ -155,6 +157,7 @@ async function turnsAndPlayers(
         (p) => sql`(select player.content from chat_messages player
           where ${branchMessagesAs("player", userId, storyId)} and player.role = 'user'
             and player.hidden = false and player.created_at < ${p.at}::timestamptz
+            ${witness ? sql`and ${presentInSql("player", witness)}` : sql``}
           order by player.created_at desc, player.id desc limit 1)`,
       ),
       sql`, `,
@@ -305,7 +308,7 @@ export async function recallExchanges(
     order by picked.pinned desc, picked.score desc, picked.created_at desc
   `);
   const picked = result.rows;
-  const { turns, players } = await turnsAndPlayers(q, userId, storyId, picked);
+  const { turns, players } = await turnsAndPlayers(q, userId, storyId, picked, witness);
   return picked.map((row, i) => ({
     messageId: row.id,
     turn: turns[i] ?? 0,

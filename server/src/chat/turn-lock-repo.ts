@@ -10,9 +10,18 @@ export async function startTurnInFlight(
   await q.insert(turnsInFlight).values(row);
 }
 
-/** The writing process is alive: the record counts for another TURN_IN_FLIGHT_SILENT_MS. */
-export async function beatTurnInFlight(q: Queryable, id: string, at: Date): Promise<void> {
-  await q.update(turnsInFlight).set({ startedAt: at }).where(eq(turnsInFlight.id, id));
+/**
+ * The writing process is alive: the record counts for another TURN_IN_FLIGHT_SILENT_MS. Written again if another
+ * process swept it while this one stalled (a turn still writing is never left unrecorded).
+ */
+export async function beatTurnInFlight(
+  q: Queryable,
+  row: { id: string; userId: string; storyId: string | null; startedAt: Date },
+): Promise<void> {
+  await q
+    .insert(turnsInFlight)
+    .values(row)
+    .onConflictDoUpdate({ target: turnsInFlight.id, set: { startedAt: row.startedAt } });
 }
 
 /** Ends this turn's record, and sweeps any a killed process left (older than `staleBefore`). */

@@ -80,6 +80,8 @@ describe("a turn being written, on any process", () => {
       20,
     );
     await expect.poll(() => isWriting(t.ctx, user.userId, storyId)).toBe(false);
+    // Silent that long, another process's turn sweeps the record away; the writer's next beat writes it again.
+    await endTurnInFlight(t.ctx.db, crypto.randomUUID(), new Date());
     writerNow = new Date();
     await expect.poll(() => isWriting(t.ctx, user.userId, storyId)).toBe(true);
     expect((await call(user, `/api/stories/${storyId}/undo`)).statusCode).toBe(409);

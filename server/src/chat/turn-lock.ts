@@ -25,14 +25,19 @@ export async function whileWriting<T>(
   const id = randomUUID();
   await startTurnInFlight(ctx.db, { id, userId, storyId, startedAt: ctx.clock.now() });
   // A missed beat (a busy database) is only late: the next one refreshes the record.
+  let beating: Promise<void> = Promise.resolve();
   const beat = setInterval(() => {
-    beatTurnInFlight(ctx.db, id, ctx.clock.now()).catch(() => undefined);
+    beating = beatTurnInFlight(ctx.db, { id, userId, storyId, startedAt: ctx.clock.now() }).catch(
+      () => undefined,
+    );
   }, beatMs);
   beat.unref();
   try {
     return await work();
   } finally {
     clearInterval(beat);
+    // A beat still on its way would write the record again after it is removed.
+    await beating;
     // A failure here must not replace the turn's own outcome; a row left behind stops counting in time.
     await endTurnInFlight(ctx.db, id, silentSince(ctx)).catch(() => undefined);
   }

@@ -188,8 +188,11 @@ function storyJson(
     muted_cards: named(story.mutedCardIds),
     speaker_order: speakerOrderOf(story),
     knows_what_they_saw: story.knowsWhatTheySaw,
-    // Names as they were, as each message's speaker is.
-    summary_witnesses: story.summaryWitnesses?.map((witness) => witness.name) ?? null,
+    // Each witness by its card's name now when the card is this branch's, else as it was (decision 0165).
+    summary_witnesses:
+      story.summaryWitnesses?.map(
+        (witness) => cards.find((card) => card.id === witness.card_id)?.name ?? witness.name,
+      ) ?? null,
     created_at: story.createdAt.toISOString(),
     updated_at: story.updatedAt.toISOString(),
   };
@@ -209,6 +212,13 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
   }
   const first = plan.branches[0]!;
   const branchOf = (i: number) => (i === 0 ? null : `b${i + 1}`);
+  // Who was present is named by each card's name now (restore finds the cards by name), else as it was then:
+  // a character renamed since is still the one who saw it (decision 0165).
+  const nameNow = new Map(
+    plan.branches.flatMap((branch) => branch.cards.map((card) => [card.id, card.name])),
+  );
+  const presentNames = (present: readonly { card_id: string; name: string }[] | null) =>
+    present?.map((one) => nameNow.get(one.card_id) ?? one.name) ?? null;
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -253,7 +263,7 @@ export function archiveJson(plan: BackupPlan, stored: Set<string>, exportedAt: D
         checkpoint: message.checkpoint,
         copied_from: message.copiedFrom ? (idOf.get(message.copiedFrom) ?? null) : null,
         speaker: message.speaker?.name ?? null,
-        present: message.present?.map((present) => present.name) ?? null,
+        present: presentNames(message.present),
         created_at: message.createdAt.toISOString(),
         updated_at: message.updatedAt.toISOString(),
       })),

@@ -179,6 +179,22 @@ describe("a group scene in a backup", () => {
     expect(next!.card_id).not.toBe(spoken.at(-1)!.speaker?.card_id);
   });
 
+  it("names who was present by each card's name now: a character renamed since is still the one who saw", async () => {
+    const user = await richUser();
+    const { storyId, brannoc } = await groupStory(user);
+    const renamed = await call(user, "PUT", `/api/stories/${storyId}/cards/${brannoc.id}`, { name: "Bran" });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const other = await richUser();
+    const restored = await restoreBackup(t, other, await backupOf(user, storyId));
+    const bran = (await cardsOf(other, restored.story.id)).find((card) => card.name === "Bran")!;
+    const messages = await storedMessages(restored.story.id);
+    for (const message of messages) {
+      expect(message.present).toContainEqual({ card_id: bran.id, name: "Bran" });
+    }
+    const [row] = await t.ctx.db.select().from(stories).where(eq(stories.id, restored.story.id));
+    expect(row!.summaryWitnesses).toContainEqual({ card_id: bran.id, name: "Bran" });
+  });
+
   it("keeps each branch's group as that branch's own cards", async () => {
     const user = await richUser();
     const { storyId } = await groupStory(user);

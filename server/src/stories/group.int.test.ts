@@ -446,6 +446,12 @@ describe("group scenes", () => {
       character_ids: [idOf("Ada Quill"), idOf("Brannoc"), idOf("Cel")],
       muted_ids: [idOf("Cel")],
     });
+    // A retry of the answer from before the fork: the same character, the branch's copy of them, speaks again.
+    const retried = await call(user, "POST", `/api/stories/${storyId}/messages/${shown[1]!.id}/retry`, {
+      chat_mode: "chat",
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().speaker).toEqual({ card_id: idOf("Ada Quill"), name: "Ada Quill" });
     const res = await call(user, "POST", `/api/stories/${storyId}/chat`, {
       prompt: "Again.",
       chat_mode: "chat",
@@ -619,6 +625,7 @@ describe("characters know what they saw (decision 0165)", () => {
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
     await writeExchanges(t, user, storyId, 25, {
       3: "Brannoc lifts the anvil and slides the vault key beneath it while Ada keeps watch.",
+      7: "The lamp gutters while everyone sings.",
     });
     // That exchange happened while Cel was away; the summary folds it.
     const away = [ada, brannoc].map((card) => ({ card_id: card.id, name: card.name }));
@@ -626,6 +633,11 @@ describe("characters know what they saw (decision 0165)", () => {
       .update(chatMessages)
       .set({ present: away })
       .where(and(eq(chatMessages.storyId, storyId), like(chatMessages.content, "%anvil%")));
+    // Everyone saw the lamp gutter, but only Ada and Brannoc heard the player's line before it.
+    await t.ctx.db
+      .update(chatMessages)
+      .set({ present: away, content: "Ada, a whisper: the password is marigold." })
+      .where(and(eq(chatMessages.storyId, storyId), eq(chatMessages.content, "I walk on (7)")));
     await t.ctx.db
       .update(dbStories)
       .set({ summary: "Brannoc hid the vault key under the anvil.", summaryWitnesses: away })
@@ -636,14 +648,17 @@ describe("characters know what they saw (decision 0165)", () => {
       speaker_order: "manual",
       knows_what_they_saw: true,
     });
-    const question = "Where is the vault key, the one by the anvil?";
+    const question = "Where is the vault key, the one by the anvil? And why did the lamp gutter?";
     await turn(user, storyId, question, cel.id);
     const toCel = lastSent();
     expect(toCel.request.recalled.some((line) => line.narrator.includes("anvil"))).toBe(false);
+    expect(toCel.request.recalled.some((line) => line.narrator.includes("lamp gutters"))).toBe(true);
+    expect(toCel.text).not.toContain("marigold");
     expect(toCel.text).not.toContain("Brannoc hid the vault key");
     await turn(user, storyId, question, ada.id);
     const toAda = lastSent();
     expect(toAda.request.recalled.some((line) => line.narrator.includes("anvil"))).toBe(true);
+    expect(toAda.text).toContain("marigold");
     expect(toAda.text).toContain("Brannoc hid the vault key");
   });
 

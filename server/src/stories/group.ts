@@ -369,7 +369,11 @@ export async function groupRetrySetting(
   if (!group) return null;
   const found = await findMessageById(ctx.db, messageId);
   const row = found?.userId === story.userId ? found : undefined;
-  const card = group.present.find((present) => present.id === row?.speaker?.card_id);
+  // A message from before a branch's fork names the source's card: found by id, else by name (as speakers are).
+  const spoke = row?.speaker;
+  const card =
+    group.present.find((present) => present.id === spoke?.card_id) ??
+    group.present.find((present) => present.name.toLowerCase() === spoke?.name.toLowerCase());
   return card ? groupTurnSetting(setting, group.present, speakerOfCard(card), null, story) : null;
 }
 
