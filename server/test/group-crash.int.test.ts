@@ -3,7 +3,7 @@
 // character speaks, POST /continue). Each turn has one outcome after the restart: refunded with nothing stored
 // (it died before its commit), never charged without its messages nor messages without their charge; and the
 // scene plays on: the next turn is not held by the dead one, and its speaker is the one round robin owes (the
-// dead turn's, which moved no one on).
+// dead turn's, which moved no one on); Undo, which waits while a turn is written, is free within a minute.
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { describe, expect, it } from "vitest";
 import { crashServer, ledgerTotal, type Player, readUntil } from "./crash-server";
@@ -144,5 +144,15 @@ describe("a server killed while a character of a group scene speaks", () => {
       expect(await player.balance()).toBe(before.balance - CREDIT_COSTS.chat);
       expect(ledgerTotal(await player.ledger())).toBe(before.balance - CREDIT_COSTS.chat);
     }
-  }, 240_000);
+
+    // Undo (which waits while a turn is written) is free again within a minute of the kill: the dead turns'
+    // records stopped beating (decision 0115), they do not hold the story for the longest a turn may take.
+    await expect
+      .poll(async () => (await continuer.send("POST", `/api/stories/${carried.storyId}/undo`, {})).status, {
+        timeout: 60_000,
+        interval: 2_000,
+      })
+      .toBe(200);
+    expect(await speakers(continuer, carried.storyId)).toEqual([null, "Ada"]);
+  }, 300_000);
 });
