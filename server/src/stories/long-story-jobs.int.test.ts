@@ -5,7 +5,7 @@
 // database driver (every query of the app's handle) and the message cache must not be asked, so a job that read
 // the whole story again would fail here.
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
@@ -59,6 +59,51 @@ async function messageRowsRead(run: () => Promise<void>): Promise<number> {
   }
   expect(cacheReads()).toBe(before);
   return rows;
+}
+
+type PlanNode = {
+  "Relation Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  Plans?: PlanNode[];
+};
+
+/**
+ * What `run` answers, and the most chat_messages rows any scan of its one statement read, as the database's
+ * EXPLAIN ANALYZE of that statement says (run again with the same parameters).
+ */
+async function messageRowsScanned<T>(run: () => Promise<T>): Promise<{ result: T; rowsScanned: number }> {
+  const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
+  const original = client.query;
+  let statement: { text: string; values: unknown[] } | undefined;
+  client.query = async (...args: unknown[]) => {
+    const first = args[0];
+    const text = typeof first === "string" ? first : ((first as { text?: string }).text ?? "");
+    // node-postgres may take the values in the query object or beside it; PGlite beside it.
+    const values =
+      (typeof first === "string" ? undefined : (first as { values?: unknown[] }).values) ?? args[1] ?? [];
+    if (/from "chat_messages"/i.test(text)) statement = { text, values: values as unknown[] };
+    return original.apply(client, args);
+  };
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    client.query = original;
+  }
+  if (!statement) throw new Error("no statement read chat_messages");
+  const explained = await client.query(`explain (analyze, format json) ${statement.text}`, statement.values);
+  const row = explained.rows?.[0] as Record<string, unknown>;
+  const cell = Object.values(row)[0];
+  const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
+  let most = 0;
+  const walk = (node: PlanNode) => {
+    if (node["Relation Name"] === "chat_messages")
+      most = Math.max(most, (node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1));
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(plan[0]!.Plan);
+  return { result, rowsScanned: most };
 }
 
 /** The summariser's requests (the system and user text of each), passed on to the offline summariser. */
@@ -117,8 +162,17 @@ describe("a turn's background work on a story of 2,000 exchanges", () => {
     const user = await createUser(t);
     const storyId = await longStory(user, 2_000);
     const step = HISTORY_WINDOW + SUMMARY_BATCH_MESSAGES + 1;
-    // A story never summarised: 4,000 messages newer than nothing, counted up to one step's worth.
-    expect(await storyMessagesNewer(t.ctx, user.userId, storyId, null, step)).toBe(step);
+    // The planner knows the table's size, as it does once PostgreSQL's autovacuum or PGlite's housekeeping ran.
+    await t.ctx.db.execute(sql`analyze chat_messages`);
+    // A story never summarised: 4,000 messages newer than nothing, counted up to one step's worth, and the
+    // database reads no more of the story's rows than that (its own account of the statement, EXPLAIN ANALYZE).
+    const { result, rowsScanned } = await messageRowsScanned(() =>
+      storyMessagesNewer(t.ctx, user.userId, storyId, null, step),
+    );
+    expect(result).toBe(step);
+    // About one step's rows (a sort by time may read one row past the last it keeps), not the story's 4,000.
+    expect(rowsScanned).toBeGreaterThanOrEqual(step);
+    expect(rowsScanned).toBeLessThan(2 * step);
     // Below the cap the count is exact: the newest 10 messages after the 3,990th.
     const [tenth] = await t.ctx.db
       .select({ at: chatMessages.createdAt })
