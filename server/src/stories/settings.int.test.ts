@@ -73,6 +73,7 @@ const DEFAULTS = {
   character_ids: [],
   speaker_order: "natural",
   muted_ids: [],
+  knows_what_they_saw: false,
   effective_text_model: "gpt-4o-mini",
   max_tokens: 900,
 };
