@@ -3,7 +3,7 @@ import { and, desc, eq, gte, ilike, isNull, lt, lte, or, type SQL, sql } from "d
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
-import { type PresentCharacter, stories } from "../db/schema";
+import { stories } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
 
@@ -257,7 +257,7 @@ export async function replaceSummary(
   q: Queryable,
   storyId: string,
   expected: { summary: string; through: Date | null },
-  next: { summary: string; through: Date; at: Date; witnesses: PresentCharacter[] | null },
+  next: { summary: string; through: Date; at: Date; witnesses: StoryRow["summaryWitnesses"] },
 ): Promise<boolean> {
   const updated = await q
     .update(stories)
