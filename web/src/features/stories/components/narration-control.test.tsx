@@ -151,6 +151,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Each spoken sentence's clip becomes the same object URL (jsdom has none). */
+const stubSentenceUrls = () =>
+  vi.stubGlobal(
+    "URL",
+    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
+  );
+
 describe("Read aloud on a narrator message", () => {
   it("prepares the narration, plays it, pauses and resumes, at the speed chosen", async () => {
     let looks = 0;
@@ -257,10 +264,7 @@ describe("Read new turns aloud", () => {
   });
 
   it("reads a streamed turn sentence by sentence while it is written (offline voice), not again when it ends", async () => {
-    vi.stubGlobal(
-      "URL",
-      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
-    );
+    stubSentenceUrls();
     const turn = streamed();
     let listed = [makeMessage({ id: NARRATOR_ID, content: "The rain glows neon.", mode: "chat" })];
     const calls = serve({ readAloud: true, chat: turn.handler, messages: () => listed });
@@ -304,10 +308,7 @@ describe("Read new turns aloud", () => {
   });
 
   it("reads a group scene's streamed turn in its speaker's voice, named before the first word", async () => {
-    vi.stubGlobal(
-      "URL",
-      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
-    );
+    stubSentenceUrls();
     const turn = streamed();
     const listed = [makeMessage({ id: NARRATOR_ID, content: "The inn is loud.", mode: "chat" })];
     const calls = serve({ readAloud: true, chat: turn.handler, messages: () => listed });
@@ -327,10 +328,7 @@ describe("Read new turns aloud", () => {
   });
 
   it("reads on in the story's voices when the speaker's card is gone", async () => {
-    vi.stubGlobal(
-      "URL",
-      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:sentence"), revokeObjectURL: vi.fn() }),
-    );
+    stubSentenceUrls();
     const gone = "77777777-7777-4777-8777-777777777777";
     const turn = streamed();
     const listed = [makeMessage({ id: NARRATOR_ID, content: "The inn is loud.", mode: "chat" })];
