@@ -76,12 +76,12 @@ export function useFollowBottom(
       const top = element.scrollTop;
       if (distanceToBottom(element) <= AT_BOTTOM_PX) {
         following.current = true;
-        catchingUp.current = false;
         setHasNew(false);
-      } else if (top < lastTop.current - 1) {
-        // The reader scrolled up: leave them where they are.
+      } else if (top < lastTop.current - 1 && !catchingUp.current) {
+        // The reader scrolled up: leave them where they are. (Not while a smooth catch-up runs: the browser
+        // may report a position a little short of where the scroll already was while words are laid out;
+        // a gesture upwards still lets go, below.)
         following.current = false;
-        catchingUp.current = false;
       }
       lastTop.current = top;
     };
