@@ -27,7 +27,6 @@ import { generateMediaJob } from "./media-job";
 import type { StorySetting } from "./narration";
 import { toChatMessage, withVersions } from "./presentation";
 import {
-  allMessages,
   findMessage,
   hideAsUndone,
   insertMessage,
@@ -60,6 +59,13 @@ import { isWriting, whileWriting } from "./turn-lock";
 
 /** The newest exchange of a conversation: the newest message and, if it answers a player's message, that. */
 type Exchange = { answer: MessageRow; question: MessageRow | null; before: MessageRow[] };
+
+/**
+ * The newest shown messages: the newest exchange and the narrator's window before it. Retry, Continue and Undo
+ * read no further back, so they cost the same at turn 10,000 as at turn 10 (issue 42).
+ */
+const newestShown = (db: Queryable, userId: string, storyId: string | null) =>
+  recentMessages(db, userId, storyId, HISTORY_WINDOW + 2);
 
 function newestExchange(shown: MessageRow[]): Exchange | null {
   const answer = shown.at(-1);
@@ -153,8 +159,7 @@ export async function retryTurn(
     targetId === asked.id ? asked : await findMessage(ctx.db, input.userId, input.storyId, targetId);
   if (!target || target.undoStep !== null) throw new NotFound("Message not found");
   const group = groupOf(target);
-  const shown = await allMessages(ctx.db, input.userId, input.storyId);
-  const exchange = newestExchange(shown);
+  const exchange = newestExchange(await newestShown(ctx.db, input.userId, input.storyId));
   if (!exchange || groupOf(exchange.answer) !== group) throw new Conflict(NEWEST_ONLY_DETAIL);
   await assertSettled(ctx, input.userId, input.storyId, exchange.answer);
   const versions = await versionsOf(ctx.db, input.userId, group);
@@ -302,14 +307,14 @@ export async function continueTurn(
   input: Omit<CraftInput, "mode">,
   streaming?: TurnStreaming,
 ): Promise<ChatResponse> {
-  let shown = await allMessages(ctx.db, input.userId, input.storyId);
+  let shown = await newestShown(ctx.db, input.userId, input.storyId);
   const last = shown.at(-1);
   // Continuing writes a version of the newest answer: the branch holds it alone first (decision 0137).
   if (
     last?.role === "assistant" &&
     (await ownedId(ctx, input.userId, input.storyId, groupOf(last))) !== groupOf(last)
   ) {
-    shown = await allMessages(ctx.db, input.userId, input.storyId);
+    shown = await newestShown(ctx.db, input.userId, input.storyId);
   }
   const newest = shown.at(-1);
   await assertSettled(ctx, input.userId, input.storyId, newest);
@@ -350,7 +355,7 @@ export async function undoExchange(
   userId: string,
   storyId: string,
 ): Promise<string[]> {
-  const exchange = newestExchange(await allMessages(ctx.db, userId, storyId));
+  const exchange = newestExchange(await newestShown(ctx.db, userId, storyId));
   if (!exchange) throw new Conflict(NOTHING_TO_UNDO_DETAIL);
   await assertSettled(ctx, userId, storyId, exchange.answer);
   const shownIds = [exchange.question?.id, exchange.answer.id].filter((id): id is string => !!id);
