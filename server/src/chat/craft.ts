@@ -88,6 +88,16 @@ async function assertSettled(
   if (newest?.mediaStatus === "pending") throw new Conflict(STILL_PAINTING_DETAIL, "media_in_progress");
 }
 
+/** A group scene's Continue (the next character speaks) waits for the newest turn, as Continue in place does. */
+export async function assertNewestSettled(
+  ctx: Pick<AppContext, "db" | "clock">,
+  userId: string,
+  storyId: string,
+) {
+  const [newest] = await recentMessages(ctx.db, userId, storyId, 1);
+  await assertSettled(ctx, userId, storyId, newest);
+}
+
 /** Inside the commit: the newest shown message must still be the one the request was based on. */
 async function assertNewestIs(
   tx: Queryable,

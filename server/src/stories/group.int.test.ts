@@ -23,19 +23,32 @@ type TurnRequest = Extract<TextRequest, { purpose: "turn" | "continue" }>;
 
 let t: TestApp;
 const sent: TextRequest[] = [];
+/** While set, the narrator's turn requests wait for it (a turn held in flight); how many are waiting. */
+let hold: Promise<void> | null = null;
+let held = 0;
+const waitIfHeld = async (request: TextRequest) => {
+  if (!hold || request.purpose !== "turn") return;
+  held += 1;
+  await hold;
+  held -= 1;
+};
 
 beforeAll(async () => {
   t = await createTestApp({ tickingClock: true });
   const text = t.ctx.providers.text;
   const complete = text.complete.bind(text);
   const stream = text.stream.bind(text);
-  text.complete = (request) => {
+  text.complete = async (request) => {
     sent.push(request);
+    await waitIfHeld(request);
     return complete(request);
   };
   text.stream = (request) => {
     sent.push(request);
-    return stream(request);
+    return (async function* () {
+      await waitIfHeld(request);
+      yield* stream(request);
+    })();
   };
 }, 60_000);
 afterAll(async () => {
@@ -303,6 +316,39 @@ describe("group scenes", () => {
       chooseSpeaker({ present, mutedIds: [], order: "natural", words: null, lastSpeakerId: "a", seed: "s1" }),
     );
   });
+
+  it("continue waits for a turn still being written: 409 turn_in_progress, nothing charged", async () => {
+    const { user, storyId, cards } = await groupStory();
+    await settings(user, storyId, {
+      teller: "group",
+      character_ids: cards.map((card) => card.id),
+      speaker_order: "round_robin",
+    });
+    const { balance } = moneyOf(t);
+    let release = () => {};
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const writing = call(user, "POST", `/api/stories/${storyId}/chat`, {
+      prompt: "Good evening, all.",
+      chat_mode: "chat",
+    });
+    try {
+      await expect.poll(() => held).toBe(1);
+      const paid = await balance(user);
+      const refused = await call(user, "POST", `/api/stories/${storyId}/continue`, {});
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ code: "turn_in_progress" });
+      expect(await balance(user)).toBe(paid);
+    } finally {
+      hold = null;
+      release();
+    }
+    expect((await writing).statusCode).toBe(200);
+    const next = await call(user, "POST", `/api/stories/${storyId}/continue`, {});
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.json().speaker).not.toBeNull();
+  }, 60_000);
 
   it("manual order refuses a turn without speaker_id and plays the one named, for twenty turns", async () => {
     const { user, storyId, cards } = await groupStory();

@@ -19,6 +19,7 @@ import {
 } from "@storyverse/contract/story-craft";
 import { publicUsername } from "../accounts/service";
 import {
+  assertNewestSettled,
   continueTurn,
   editMessage,
   messageVersions,
@@ -648,6 +649,8 @@ export async function continueStory(
   const story = await settingOf(ctx, row);
   // A group scene (decision 0164): continue lets the next character speak, a new message of its own.
   const group = await groupSpeaking(ctx, row, story, { speakerId, words: null });
+  // Before the speaker is named on the stream: a turn still being written (or painted) is refused first.
+  if (group) await assertNewestSettled(ctx, userId, storyId);
   if (group?.setting.teller) {
     const { cardId, name } = group.setting.teller;
     streaming?.onSpeaker?.({ card_id: cardId, name });
