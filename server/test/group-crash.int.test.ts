@@ -129,9 +129,19 @@ describe("a server killed while a character of a group scene speaks", () => {
     const nextLine = await liner.send("POST", `/api/stories/${line.storyId}/chat`, turnBody);
     expect(nextLine.status).toBe(200);
     expect(((await nextLine.json()) as Answer).speaker).toEqual(line.cards[0]);
-    const nextCarried = await continuer.send("POST", `/api/stories/${carried.storyId}/continue`, {});
-    expect(nextCarried.status).toBe(200);
-    expect(((await nextCarried.json()) as Answer).speaker).toEqual(carried.cards[1]);
+    // Continue, like Undo, waits while a turn is written (409, nothing charged): the dead continue's record stops
+    // holding the story within a minute of the kill (decision 0115).
+    let nextCarried: Response | undefined;
+    await expect
+      .poll(
+        async () => {
+          nextCarried = await continuer.send("POST", `/api/stories/${carried.storyId}/continue`, {});
+          return nextCarried.status;
+        },
+        { timeout: 60_000, interval: 2_000 },
+      )
+      .toBe(200);
+    expect(((await nextCarried!.json()) as Answer).speaker).toEqual(carried.cards[1]);
 
     const speakers = async (player: Player, storyId: string) =>
       (await snapshot(player, storyId)).messages.map((message) => message.speaker?.name ?? null);
@@ -145,8 +155,8 @@ describe("a server killed while a character of a group scene speaks", () => {
       expect(ledgerTotal(await player.ledger())).toBe(before.balance - CREDIT_COSTS.chat);
     }
 
-    // Undo (which waits while a turn is written) is free again within a minute of the kill: the dead turns'
-    // records stopped beating (decision 0115), they do not hold the story for the longest a turn may take.
+    // Undo (which waits while a turn is written, as Continue did above) is free: the dead turns' records stopped
+    // beating (decision 0115), they do not hold the story for the longest a turn may take.
     await expect
       .poll(async () => (await continuer.send("POST", `/api/stories/${carried.storyId}/undo`, {})).status, {
         timeout: 60_000,
