@@ -31,6 +31,8 @@ function observeContent(observer: ResizeObserver | null, observed: WeakSet<Eleme
   }
 }
 
+const isSettling = (until: { current: number }) => performance.now() < until.current;
+
 const prefersReducedMotion = () =>
   typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -52,6 +54,11 @@ export function useFollowBottom(
   pausedRef.current = paused;
   const following = useRef(true);
   const catchingUp = useRef(false);
+  /**
+   * Until then (a catch-up's first CATCH_UP_MS) a position that moved up is not taken for the player's scroll:
+   * Chromium may read one a little short of the end while the next words are laid out. A gesture still lets go.
+   */
+  const settlingUntil = useRef(0);
   const lastTop = useRef(0);
   const observer = useRef<ResizeObserver | null>(null);
   const observed = useRef(new WeakSet<Element>());
@@ -76,11 +83,10 @@ export function useFollowBottom(
       const top = element.scrollTop;
       if (distanceToBottom(element) <= AT_BOTTOM_PX) {
         following.current = true;
+        catchingUp.current = false;
         setHasNew(false);
-      } else if (top < lastTop.current - 1 && !catchingUp.current) {
-        // The reader scrolled up: leave them where they are. (Not while a smooth catch-up runs: the browser
-        // may report a position a little short of where the scroll already was while words are laid out;
-        // a gesture upwards still lets go, below.)
+      } else if (top < lastTop.current - 1 && !catchingUp.current && !isSettling(settlingUntil)) {
+        // The reader scrolled up: leave them where they are.
         following.current = false;
       }
       lastTop.current = top;
@@ -92,6 +98,7 @@ export function useFollowBottom(
       if (element.scrollTop <= 0) return;
       following.current = false;
       catchingUp.current = false;
+      settlingUntil.current = 0;
     };
     const onWheel = (event: WheelEvent) => {
       if (event.deltaY < 0) letGo();
@@ -137,6 +144,7 @@ export function useFollowBottom(
     if (pausedRef.current) return;
     following.current = true;
     catchingUp.current = false;
+    settlingUntil.current = 0;
     setHasNew(false);
     jump();
   }, [restartKey]);
@@ -147,7 +155,8 @@ export function useFollowBottom(
     if (element) {
       observeContent(observer.current, observed.current, element);
       // Moved up since the log last followed, and the browser has not said so yet: the player did that.
-      if (!catchingUp.current && element.scrollTop < lastTop.current - 1) following.current = false;
+      if (!catchingUp.current && !isSettling(settlingUntil) && element.scrollTop < lastTop.current - 1)
+        following.current = false;
     }
     if (pausedRef.current) following.current = false;
     else if (following.current) jump();
@@ -164,6 +173,7 @@ export function useFollowBottom(
       return;
     }
     catchingUp.current = true;
+    settlingUntil.current = performance.now() + CATCH_UP_MS;
     jump();
     // Reduced motion jumps at once; a smooth scroll that is interrupted or lands short still ends.
     window.setTimeout(() => {
