@@ -317,7 +317,8 @@ describe.skipIf(missing.length > 0)("pictures stay with their exchange", () => {
     expectPicturesWithTheirExchanges(layout);
   });
 
-  it("builds a 40-turn story with pictures and CJK text in a few seconds", async () => {
+  // How fast is the bench's to say (docs/benchmarks.md, the long-story exports), not a timed test's.
+  it("builds a 40-turn story with pictures and CJK text, each picture with its exchange", async () => {
     const story = book(
       Array.from({ length: 40 }, (_, i) =>
         exchange(i + 1, `${long(60 + ((i * 37) % 120))} 東京の夜、第${i + 1}章。œuvre.`, {
@@ -326,13 +327,7 @@ describe.skipIf(missing.length > 0)("pictures stay with their exchange", () => {
         }),
       ),
     );
-    const started = performance.now();
     const { pdf, layout } = await build(story, "letter");
-    const seconds = (performance.now() - started) / 1000;
-    console.info(
-      `40-turn PDF: ${seconds.toFixed(2)} s, ${layout.pages} pages, ${(pdf.length / 1024).toFixed(0)} KiB`,
-    );
-    expect(seconds).toBeLessThan(5);
     expect(layout.pictures).toHaveLength(20);
     expectPicturesWithTheirExchanges(layout);
     const file = save(pdf);
