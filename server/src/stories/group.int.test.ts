@@ -101,6 +101,10 @@ async function groupStory(talk: [number, number, number] = [0.5, 0.5, 0.5]) {
 const settings = (user: TestUser, storyId: string, payload: object) =>
   call(user, "PUT", `/api/stories/${storyId}/settings`, payload);
 
+/** The story becomes a group scene of these characters, speaking in this order. */
+const playAsGroup = (user: TestUser, storyId: string, characterIds: string[], order: string) =>
+  settings(user, storyId, { teller: "group", character_ids: characterIds, speaker_order: order });
+
 const turn = (user: TestUser, storyId: string, prompt: string, speakerId?: string) =>
   stories.chat(t.ctx, user.userId, storyId, {
     prompt,
@@ -235,11 +239,7 @@ describe("group scenes", () => {
   it("round robin cycles through the unmuted characters for twenty turns; muted never speaks", async () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: [ada.id, brannoc.id, cel.id],
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(user, storyId, [ada.id, brannoc.id, cel.id], "round_robin");
     const speakers: string[] = [];
     for (let i = 0; i < 20; i++) {
       const answer = await turn(user, storyId, `I raise my cup, round ${i}.`);
@@ -319,11 +319,12 @@ describe("group scenes", () => {
 
   it("continue waits for a turn still being written: 409 turn_in_progress, nothing charged", async () => {
     const { user, storyId, cards } = await groupStory();
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: cards.map((card) => card.id),
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(
+      user,
+      storyId,
+      cards.map((card) => card.id),
+      "round_robin",
+    );
     const { balance } = moneyOf(t);
     let release = () => {};
     hold = new Promise((resolve) => {
@@ -352,11 +353,12 @@ describe("group scenes", () => {
 
   it("manual order refuses a turn without speaker_id and plays the one named, for twenty turns", async () => {
     const { user, storyId, cards } = await groupStory();
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: cards.map((card) => card.id),
-      speaker_order: "manual",
-    });
+    await playAsGroup(
+      user,
+      storyId,
+      cards.map((card) => card.id),
+      "manual",
+    );
     const { balance } = moneyOf(t);
     const paid = await balance(user);
     const refused = await call(user, "POST", `/api/stories/${storyId}/chat`, {
@@ -419,11 +421,7 @@ describe("group scenes", () => {
   it("sends the speaker in the first person with the others present and a labelled transcript; offline alternates", async () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: [ada.id, brannoc.id, cel.id],
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(user, storyId, [ada.id, brannoc.id, cel.id], "round_robin");
     const first = await turn(user, storyId, "Good evening, all.");
     sent.length = 0;
     const second = await turn(user, storyId, "What news?");
@@ -508,11 +506,12 @@ describe("group scenes", () => {
 
   it("a retry of a group message is the same character speaking again", async () => {
     const { user, storyId, cards } = await groupStory();
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: cards.map((card) => card.id),
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(
+      user,
+      storyId,
+      cards.map((card) => card.id),
+      "round_robin",
+    );
     await turn(user, storyId, "Evening.");
     const second = await turn(user, storyId, "More ale!");
     expect(second.speaker!.name).toBe("Brannoc");
@@ -525,11 +524,12 @@ describe("group scenes", () => {
 
   it("streams who speaks before the first word", async () => {
     const { user, storyId, cards } = await groupStory();
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: cards.map((card) => card.id),
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(
+      user,
+      storyId,
+      cards.map((card) => card.id),
+      "round_robin",
+    );
     const res = await t.app.inject({
       method: "POST",
       url: `/api/stories/${storyId}/chat`,
@@ -548,11 +548,7 @@ describe("group scenes", () => {
   it("paints the scene from the present characters' portraits, the speaker's first", async () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: [ada.id, brannoc.id, cel.id],
-      speaker_order: "manual",
-    });
+    await playAsGroup(user, storyId, [ada.id, brannoc.id, cel.id], "manual");
     const answer = await stories.chat(t.ctx, user.userId, storyId, {
       prompt: "Cel, look at this.",
       mode: "image",
@@ -733,11 +729,7 @@ describe("characters know what they saw (decision 0165)", () => {
     expect(row!.summary).not.toBe("");
     expect(row!.summaryWitnesses!.map((one) => one.name).sort()).toEqual(["Ada Quill", "Brannoc"]);
 
-    await settings(user, storyId, {
-      teller: "group",
-      character_ids: [cel.id, brannoc.id],
-      speaker_order: "round_robin",
-    });
+    await playAsGroup(user, storyId, [cel.id, brannoc.id], "round_robin");
     await turn(user, storyId, "Evening.");
     const newest = await t.ctx.db
       .select({ role: chatMessages.role, present: chatMessages.present })
