@@ -97,6 +97,15 @@ function providerPerson(prefix: string, claims: Partial<ProviderAccount> = {}) {
   return { id, email: provider.accounts.get(id)!.email };
 }
 
+/**
+ * Signs this browser out of the app only (the provider still knows it): the app is left first, so no request it
+ * starts in the background goes out without its token and meets a 401.
+ */
+async function forgetTheApp(page: Page) {
+  await page.goto(`${server?.baseURL}/robots.txt`);
+  await page.evaluate(() => localStorage.clear());
+}
+
 async function openSignIn(page: Page, theme: "light" | "dark" = "light") {
   await page.goto(`${server?.baseURL}/robots.txt`);
   await page.evaluate((t) => localStorage.setItem("theme", t), theme);
@@ -187,7 +196,7 @@ test("links an existing account only with its password", async ({ page }) => {
 
   // Linked: the next sign-in by the provider opens the same account without asking (the provider still
   // knows this browser, so it does not ask either).
-  await page.evaluate(() => localStorage.clear());
+  await forgetTheApp(page);
   await openSignIn(page);
   await signInAtProvider(page, id, { remembered: true });
   await expect(stories(page)).toBeVisible();
@@ -220,7 +229,7 @@ test("a disabled account is refused with a clear message", async ({ page }) => {
   await openSignIn(page);
   await signInAtProvider(page, gone.id);
   await expect(stories(page)).toBeVisible();
-  await page.evaluate(() => localStorage.clear());
+  await forgetTheApp(page);
 
   const headers = { Authorization: `Bearer ${adminToken}` };
   const found = await api.get(`/api/admin/users?q=${encodeURIComponent(gone.email)}`, { headers });
