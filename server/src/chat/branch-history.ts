@@ -243,15 +243,21 @@ export async function checkpointsOf(
   ).flat();
   const storyIds = allIds.filter((id) => !sharesHistory(id));
   if (storyIds.length === 0) return shared.sort((a, b) => a.turn - b.turn);
+  // The named messages from their own index, each numbered by counting the narrations up to it the way the
+  // tree counts a branch's turns (the narrator index, less the undone still marked shown): a story without
+  // checkpoints reads nothing, and one with them never sorts its whole history.
   const result = await q.execute<NamedCheckpoint>(sql`
-    select "storyId", "messageId", name, turn from (
-      select m.story_id as "storyId", m.id as "messageId", m.checkpoint as name,
-             row_number() over (partition by m.story_id order by m.created_at, m.id)::int as turn
-      from chat_messages m
-      where m.user_id = ${userId} and m.story_id in ${storyIds}
-        and m.role = 'assistant' and m.hidden = false and m.undo_step is null
-    ) numbered
-    where name is not null
+    select c.story_id as "storyId", c.id as "messageId", c.checkpoint as name,
+           ((select count(*) from chat_messages n
+              where n.user_id = ${userId} and n.story_id = c.story_id and n.role = 'assistant'
+                and n.hidden = false and (n.created_at, n.id) <= (c.created_at, c.id))
+            - (select count(*) from chat_messages n
+              where n.user_id = ${userId} and n.story_id = c.story_id and n.undo_step is not null
+                and n.role = 'assistant' and n.hidden = false and (n.created_at, n.id) <= (c.created_at, c.id)))::int
+             as turn
+    from chat_messages c
+    where c.user_id = ${userId} and c.story_id in ${storyIds} and c.checkpoint is not null
+      and c.role = 'assistant' and c.hidden = false and c.undo_step is null
     order by turn
   `);
   return [...shared, ...result.rows.map((row) => ({ ...row, turn: Number(row.turn) }))].sort(

@@ -430,7 +430,7 @@ export async function editMessage(
     return updateContent(tx, owned.get(messageId) ?? messageId, content, ctx.clock.now());
   });
   if (!updated) throw new NotFound("Message not found");
-  if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId);
+  if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId, updated.id);
   return (await withVersions(ctx, [updated]))[0]!;
 }
 

@@ -120,6 +120,24 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 const isIndexing = (request: RecordedRequest) =>
   request.path === "/v1/embeddings" && (request.json as { input: string[] }).input.length > 1;
 
+type Client = { query: (...args: unknown[]) => Promise<{ rows?: unknown[] }> };
+
+/** How many narrations each of the indexing job's scans returned (the app's database handle, both drivers). */
+function recordEmbeddingScans(): { sizes: number[]; restore: () => void } {
+  const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
+  const original = client.query;
+  const sizes: number[] = [];
+  client.query = async (...args: unknown[]) => {
+    const result = await original.apply(client, args);
+    const first = args[0];
+    const text = typeof first === "string" ? first : ((first as { text?: string }).text ?? "");
+    if (text.includes("left join message_embeddings emb on emb.message_id = scanned.id"))
+      sizes.push(result.rows?.length ?? 0);
+    return result;
+  };
+  return { sizes, restore: () => (client.query = original) };
+}
+
 /** A turn, then the story's narrator messages (all of them, and the new one) indexed. */
 async function turnAndIndex(user: TestUser, storyId: string, narratorMessages: number) {
   const turn = await call(user, "POST", `/api/stories/${storyId}/chat`, {
@@ -227,6 +245,33 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
       .filter((request) => request.path === "/v1/embeddings")
       .flatMap((request) => (request.json as { input: string[] }).input);
     expect(embedded.filter((text) => text !== QUESTION)).toEqual([BEACON]);
+  }, 120_000);
+
+  it("indexes a long story in bounded steps: a turn's job reads the newest narrations, a backlog is walked a step at a time", async () => {
+    const user = await createUser(t);
+    // 600 exchanges played before recall by meaning was on: none has a vector.
+    const storyId = await longStory(user, "The Backlog", 600, {});
+    const scans = recordEmbeddingScans();
+    try {
+      await turnAndIndex(user, storyId, 600);
+      // The turn's job read the newest 64, found even the oldest of them without a vector, and walked the story
+      // from its start 256 narrations a step (601 = 256 + 256 + 89): no step read the whole story.
+      expect(scans.sizes).toEqual([64, 256, 256, 89]);
+      const embedded = openai.requests
+        .filter(isIndexing)
+        .map((request) => (request.json as { input: string[] }).input.length);
+      expect(embedded.every((size) => size <= 32)).toBe(true);
+      expect(embedded.reduce((sum, size) => sum + size, 0)).toBe(601);
+
+      // Indexed, the next turn's job reads the newest 64 and embeds the one new narration.
+      scans.sizes.length = 0;
+      openai.reset();
+      await turnAndIndex(user, storyId, 601);
+      expect(scans.sizes).toEqual([64]);
+      expect(openai.requests.filter(isIndexing)).toHaveLength(0);
+    } finally {
+      scans.restore();
+    }
   }, 120_000);
 
   it("never brings back another story's or another player's vectors", async () => {

@@ -137,23 +137,56 @@ export async function storeEmbedding(
   `);
 }
 
-/** The story's shown narrator messages whose vector is missing, of another model or of older text. */
-export async function unembeddedMessages(
+/**
+ * Which of a story's shown narrator messages the indexing job looks at, always a bounded read (issue 42): the
+ * newest `most` (after a turn), the next `most` after a place in the story (a walk through an older backlog), or
+ * one message (after an edit).
+ */
+export type EmbeddingScan =
+  | { kind: "newest"; most: number }
+  | { kind: "after"; from: NarrationPlace | null; most: number }
+  | { kind: "one"; messageId: string };
+
+/** A message's place in the story's order: its time as the database writes it (to the microsecond), and its id. */
+export type NarrationPlace = { at: string; id: string };
+
+/** A scanned narrator message, and whether its vector is missing, of another model or of older text. */
+export type ScannedNarration = { id: string; content: string; place: NarrationPlace; missing: boolean };
+
+/** The narrator messages of the scan, in the story's order (oldest first). */
+export async function scanForEmbedding(
   q: Queryable,
   userId: string,
   storyId: string,
   model: string,
-  limit: number,
-): Promise<{ id: string; content: string }[]> {
+  scan: EmbeddingScan,
+): Promise<ScannedNarration[]> {
+  const where =
+    scan.kind === "one"
+      ? sql`and m.id = ${scan.messageId}`
+      : scan.kind === "after" && scan.from
+        ? sql`and (m.created_at, m.id) > (${scan.from.at}::timestamptz, ${scan.from.id}::uuid)`
+        : sql``;
+  const order = scan.kind === "newest" ? sql`m.created_at desc, m.id desc` : sql`m.created_at, m.id`;
+  const most = scan.kind === "one" ? 1 : scan.most;
   const result = (await q.execute(sql`
-    select m.id, m.content
-    from chat_messages m
-    left join message_embeddings emb on emb.message_id = m.id
-    where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
-      and length(trim(m.content)) > 0
-      and (emb.message_id is null or emb.model <> ${model} or emb.content_hash <> md5(m.content))
-    order by m.created_at, m.id
-    limit ${limit}
-  `)) as unknown as { rows: { id: string; content: string }[] };
-  return result.rows;
+    select scanned.id, scanned.content, scanned.created_at::text as at,
+           (emb.message_id is null or emb.model <> ${model} or emb.content_hash <> md5(scanned.content)) as missing
+    from (
+      select m.id, m.content, m.created_at
+      from chat_messages m
+      where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
+        and length(trim(m.content)) > 0 ${where}
+      order by ${order}
+      limit ${most}
+    ) scanned
+    left join message_embeddings emb on emb.message_id = scanned.id
+    order by scanned.created_at, scanned.id
+  `)) as unknown as { rows: { id: string; content: string; at: string; missing: boolean }[] };
+  return result.rows.map((row) => ({
+    id: row.id,
+    content: row.content,
+    place: { at: row.at, id: row.id },
+    missing: row.missing,
+  }));
 }

@@ -250,6 +250,8 @@ export const chatMessages = pgTable(
     index("chat_messages_pictured_idx")
       .on(t.userId, t.storyId, t.createdAt, t.id)
       .where(sql`${t.imageKey} is not null`),
+    // A story's checkpoints without numbering its whole history (migration 0062).
+    index("chat_messages_checkpoint_idx").on(t.userId, t.storyId).where(sql`${t.checkpoint} is not null`),
   ],
 );
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
+import { checkpointsOf } from "../chat/branch-history";
 import { storyMessagesNewer } from "../chat/service";
 import { chatMessages } from "../db/schema";
 import type { JobSpec } from "../jobs/queue";
@@ -75,7 +76,10 @@ type PlanNode = {
  * What `run` answers, and the most chat_messages rows any scan of its one statement read, as the database's
  * EXPLAIN ANALYZE of that statement says (run again with the same parameters).
  */
-async function messageRowsScanned<T>(run: () => Promise<T>): Promise<{ result: T; rowsScanned: number }> {
+async function messageRowsScanned<T>(
+  run: () => Promise<T>,
+  statementPattern = /from "chat_messages"/i,
+): Promise<{ result: T; rowsScanned: number }> {
   const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
   const original = client.query;
   let statement: { text: string; values: unknown[] } | undefined;
@@ -85,7 +89,7 @@ async function messageRowsScanned<T>(run: () => Promise<T>): Promise<{ result: T
     // node-postgres may take the values in the query object or beside it; PGlite beside it.
     const values =
       (typeof first === "string" ? undefined : (first as { values?: unknown[] }).values) ?? args[1] ?? [];
-    if (/from "chat_messages"/i.test(text)) statement = { text, values: values as unknown[] };
+    if (statementPattern.test(text)) statement = { text, values: values as unknown[] };
     return original.apply(client, args);
   };
   let result: T;
@@ -94,7 +98,7 @@ async function messageRowsScanned<T>(run: () => Promise<T>): Promise<{ result: T
   } finally {
     client.query = original;
   }
-  if (!statement) throw new Error("no statement read chat_messages");
+  if (!statement) throw new Error(`no statement matched ${statementPattern}`);
   const explained = await client.query(`explain (analyze, format json) ${statement.text}`, statement.values);
   const row = explained.rows?.[0] as Record<string, unknown>;
   const cell = Object.values(row)[0];
@@ -126,7 +130,7 @@ function recordSummaryRequests(): { sizes: number[]; restore: () => void } {
   return { sizes, restore: () => (t.providers.text = narrator) };
 }
 
-const call = (user: TestUser, method: "GET" | "POST", url: string, payload?: object) =>
+const call = (user: TestUser, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
 
 async function longStory(user: TestUser, exchanges: number, told: Record<number, string> = {}) {
@@ -302,5 +306,36 @@ describe("the player's tools on a story of 2,000 exchanges", () => {
       messages: { content: string }[];
     };
     expect(page.messages.map((m) => m.content)).toContain("I walk on (1999)");
+  }, 120_000);
+
+  it("the branch tree finds its checkpoints without numbering the whole story", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, 2_000);
+    await t.ctx.db.execute(sql`analyze chat_messages`);
+    const tree = () => checkpointsOf(t.ctx.db, user.userId, [storyId]);
+    // The most rows any one scan of the checkpoints' statement read (EXPLAIN ANALYZE): the whole story's 2,000
+    // narrations when they are numbered to find the named ones.
+    const checkpointScan = (run: () => Promise<unknown>) =>
+      messageRowsScanned(run, /checkpoint as name/).then((found) => found.rowsScanned);
+
+    // None named: the statement reads no narration.
+    expect(await tree()).toEqual([]);
+    expect(await checkpointScan(tree)).toBe(0);
+
+    // One named on the third turn: it is numbered 3 by counting the three narrations up to it.
+    const [third] = (
+      await t.database.executeSql(
+        "select id from chat_messages where story_id = $1 and role = 'assistant' order by created_at offset 2 limit 1",
+        [storyId],
+      )
+    ).rows as { id: string }[];
+    const named = await call(user, "PUT", `/api/stories/${storyId}/checkpoints/${third!.id}`, {
+      name: "Early on",
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(await tree()).toEqual([{ storyId, messageId: third!.id, name: "Early on", turn: 3 }]);
+    const read = await checkpointScan(tree);
+    expect(read).toBeGreaterThanOrEqual(1);
+    expect(read).toBeLessThan(20);
   }, 120_000);
 });
