@@ -227,7 +227,7 @@ describe("each module's writes invalidate its kept answers, with no change signa
         db,
         story.id,
         { summary: "", through: null },
-        { summary: "so far", through: at, at, witnesses: null },
+        { summary: "so far", through: at, at, covers: 2, witnesses: null },
       ),
     );
     await expectSeen(one, () => updateSceneState(db, user.id, story.id, { scenePlace: "a harbour" }));

@@ -475,6 +475,12 @@ export const stories = pgTable(
     summaryThrough: timestamp("summary_through", { withTimezone: true }),
     summaryUpdatedAt: timestamp("summary_updated_at", { withTimezone: true }),
     /**
+     * How many messages the summary has folded (migration 0063), added to by each summary step; null where it was
+     * never counted (counted once when the Memory panel asks). An undone message stays counted: the summary still
+     * tells it.
+     */
+    summaryCovers: integer("summary_covers"),
+    /**
      * The characters present for every message the summary folds (decision 0165); null: all of them were
      * seen by everyone. A group speaker outside it is not told the summary when the story keeps to what each saw.
      */

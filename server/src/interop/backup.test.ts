@@ -21,6 +21,7 @@ const story: BackupStory = {
   authorsNote: "n",
   summary: "s",
   summaryThrough: at,
+  summaryCovers: 4,
   summaryUpdatedAt: at,
   narratorInstructions: "",
   postHistoryInstructions: "",

@@ -116,7 +116,13 @@ export async function finishBranch(
       // The branch's own summary is then rebuilt from its own turns by the summary job.
       ...(fork.keepSummary
         ? {}
-        : { summary: "", summaryThrough: null, summaryUpdatedAt: null, summaryWitnesses: null }),
+        : {
+            summary: "",
+            summaryThrough: null,
+            summaryCovers: null,
+            summaryUpdatedAt: null,
+            summaryWitnesses: null,
+          }),
     })
     .where(eq(stories.id, branchId))
     .returning();

@@ -308,6 +308,40 @@ describe("the player's tools on a story of 2,000 exchanges", () => {
     expect(page.messages.map((m) => m.content)).toContain("I walk on (1999)");
   }, 120_000);
 
+  it("the Memory panel says how much the summary covers without reading the story", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, 2_000);
+    const payload = { userId: user.userId, storyId };
+    await writeStorySummary(t.ctx, payload);
+    await writeStorySummary(t.ctx, payload);
+    // The statements on the messages table while the Memory panel opens (and its count checked).
+    const statements = async () => {
+      const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
+      const original = client.query;
+      let on = 0;
+      client.query = async (...args: unknown[]) => {
+        const first = args[0];
+        const text = typeof first === "string" ? first : ((first as { text?: string }).text ?? "");
+        if (/chat_messages/.test(text)) on += 1;
+        return original.apply(client, args);
+      };
+      try {
+        expect((await memory(user, storyId)).summary_covers_messages).toBe(2 * SUMMARY_BATCH_MESSAGES);
+      } finally {
+        client.query = original;
+      }
+      return on;
+    };
+    // Two steps folded two batches: the count is the story's own, no statement touches its messages.
+    expect(await statements()).toBe(0);
+
+    // A story summarised before the count was kept (or restored) is counted once, then reads nothing again.
+    await t.database.executeSql("update stories set summary_covers = null where id = $1", [storyId]);
+    t.database.readCaches?.tableChanged("stories");
+    expect(await statements()).toBeGreaterThan(0);
+    expect(await statements()).toBe(0);
+  }, 120_000);
+
   it("the branch tree finds its checkpoints without numbering the whole story", async () => {
     const user = await createUser(t);
     const storyId = await longStory(user, 2_000);

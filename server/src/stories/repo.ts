@@ -257,13 +257,20 @@ export async function replaceSummary(
   q: Queryable,
   storyId: string,
   expected: { summary: string; through: Date | null },
-  next: { summary: string; through: Date; at: Date; witnesses: StoryRow["summaryWitnesses"] },
+  next: {
+    summary: string;
+    through: Date;
+    at: Date;
+    covers: number | null;
+    witnesses: StoryRow["summaryWitnesses"];
+  },
 ): Promise<boolean> {
   const updated = await q
     .update(stories)
     .set({
       summary: next.summary,
       summaryThrough: next.through,
+      summaryCovers: next.covers,
       summaryUpdatedAt: next.at,
       summaryWitnesses: next.witnesses,
     })
@@ -277,6 +284,21 @@ export async function replaceSummary(
     .returning({ id: stories.id, userId: stories.userId });
   storiesChanged(q, updated);
   return updated.length === 1;
+}
+
+/** Keeps the count of messages a summary folded, counted once, if the summary is still the one counted. */
+export async function keepSummaryCovers(
+  q: Queryable,
+  storyId: string,
+  through: Date,
+  covers: number,
+): Promise<void> {
+  const updated = await q
+    .update(stories)
+    .set({ summaryCovers: covers })
+    .where(and(eq(stories.id, storyId), eq(stories.summaryThrough, through), isNull(stories.summaryCovers)))
+    .returning({ id: stories.id, userId: stories.userId });
+  storiesChanged(q, updated);
 }
 
 /** The stored keys a story still names: its pinned picture (the orphaned media sweep asks before it removes an object). */

@@ -475,7 +475,7 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
 
 export async function memory(ctx: StoriesContext, userId: string, storyId: string) {
   const story = await ownStory(ctx, userId, storyId);
-  const { covered } = await summaryCoverage(ctx, userId, storyId, story.summaryThrough);
+  const covered = await summaryCoverage(ctx, userId, story);
   return {
     memory: story.memory,
     authors_note: story.authorsNote,

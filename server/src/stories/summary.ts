@@ -9,7 +9,7 @@ import { storyMessageCounts, storyMessagesAfter, storyMessagesNewer } from "../c
 import { witnessesAfter } from "../chat/witness";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
-import { findStory, replaceSummary } from "./repo";
+import { findStory, keepSummaryCovers, replaceSummary, type StoryRow } from "./repo";
 
 type SummaryContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log">;
 
@@ -58,18 +58,21 @@ function batchOf(read: Transcript, most: number): Transcript {
   return batch;
 }
 
-/** How many of the story's earliest messages the summary covers, and how many that left the window it does not. */
+/**
+ * How many of the story's earliest messages the summary has folded: kept on the story by each step, so the
+ * Memory panel reads no messages; a story whose count was never kept (summarised before it was, or restored)
+ * is counted once and the count kept.
+ */
 export async function summaryCoverage(
   ctx: Pick<AppContext, "db">,
   userId: string,
-  storyId: string,
-  through: Date | null,
-) {
-  const counts = await storyMessageCounts(ctx, userId, storyId, through);
-  return {
-    covered: counts.through,
-    uncovered: Math.max(0, counts.total - HISTORY_WINDOW - counts.through),
-  };
+  story: Pick<StoryRow, "id" | "summaryThrough" | "summaryCovers">,
+): Promise<number> {
+  if (story.summaryThrough === null) return 0;
+  if (story.summaryCovers !== null) return story.summaryCovers;
+  const counts = await storyMessageCounts(ctx, userId, story.id, story.summaryThrough);
+  await keepSummaryCovers(ctx.db, story.id, story.summaryThrough, counts.through);
+  return counts.through;
 }
 
 /**
@@ -168,6 +171,8 @@ export async function writeStorySummary(
       summary,
       through: fresh[fresh.length - 1]!.createdAt,
       at: ctx.clock.now(),
+      // What it folded so far, when that was kept (else counted once when the Memory panel asks).
+      covers: story.summaryThrough === null ? fresh.length : nextCovers(story.summaryCovers, fresh.length),
       // Who was present for all it now folds (decision 0165): a character who missed a scene is not told it.
       witnesses: witnessesAfter(story.summaryWitnesses, fresh),
     },
@@ -175,3 +180,5 @@ export async function writeStorySummary(
   // The rest of a long history is the next step's, a job of its own (a lost race leaves it to the winner).
   if (written && uncovered > fresh.length) await ctx.jobs.send(storySummaryJob, payload);
 }
+
+const nextCovers = (covers: number | null, folded: number) => (covers === null ? null : covers + folded);
