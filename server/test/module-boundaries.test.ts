@@ -23,6 +23,7 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
   chat: [
     { drizzle: "chatMessages", sql: "chat_messages" },
     { drizzle: "recallMarks", sql: "recall_marks" },
+    { drizzle: "recallWalksDue", sql: "recall_walks_due" },
     { drizzle: "turnsInFlight", sql: "turns_in_flight" },
   ],
   media: [

@@ -17,6 +17,7 @@ import {
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
 import { branchMessages, branchMessagesAs, copyIdOf, sharesHistory } from "./branch-messages";
+import { markRecallWalkDue } from "./recall-vectors";
 import { conversationCache } from "./repo";
 
 /** The exchange a branch is made from: its narrator message, its turn number and first words. */
@@ -135,6 +136,8 @@ export async function copyHistory(
     where ${recallMarks.userId} = ${input.userId} and ${recallMarks.storyId} = ${input.fromStoryId}
       and exists (select 1 from ${chatMessages} where ${chatMessages.id} = ${markCopy})
   `);
+  // The copies carry no vectors: the branch's next indexing job walks it (decision 0166).
+  await markRecallWalkDue(q, input.toStoryId);
   conversationCache.invalidate(q, input.userId);
 
   return {
@@ -422,6 +425,8 @@ async function copyShared(
     where ${inRange}
     on conflict (message_id) do nothing
   `);
+  // The copies carry no vectors: the branch's next indexing job walks it (decision 0166).
+  await markRecallWalkDue(q, input.toStoryId);
 }
 
 /**

@@ -4,14 +4,16 @@
 // turns, not for the index. A failed embeddings call fails the try, and the queue retries it with backoff.
 // Each step reads a bounded part of the story, whatever its length (issue 42, decision 0166): a turn's job looks
 // at the newest narrations only, an edit's at the edited message; when the newest show an older backlog (a story
-// restored, or played before recall by meaning was on), a walk from the story's start follows, one bounded step
-// a job, each queueing the next.
+// restored, or played before recall by meaning was on), or the branch was given copies of messages since (they
+// carry no vectors), a walk from the story's start follows, one bounded step a job, each queueing the next.
 import { z } from "zod";
 import type { AppContext } from "../context";
 import type { JobSpec } from "../jobs/queue";
 import {
+  clearRecallWalkDue,
   type EmbeddingScan,
   meaningProvider,
+  recallWalkDue,
   type ScannedNarration,
   scanForEmbedding,
   storeEmbedding,
@@ -97,10 +99,14 @@ export async function embedMessages(
       });
     }
   }
-  const walkFrom = nextWalkStep(scan, scanned);
+  // A branch given copies of messages since its last walk (they carry no vectors) is walked from its start.
+  const copied = scan.kind === "after" ? null : await recallWalkDue(ctx.db, payload.storyId);
+  const walkFrom = copied ? null : nextWalkStep(scan, scanned);
   if (walkFrom !== undefined) {
     await ctx.jobs.send(embedMessagesJob, { userId: payload.userId, storyId: payload.storyId, walkFrom });
   }
+  // Cleared once the walk is queued: a failure before leaves the mark for the job's next try.
+  if (copied) await clearRecallWalkDue(ctx.db, payload.storyId, copied);
 }
 
 /**

@@ -12,6 +12,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import type { RecordedRequest } from "../../test/fakes/fake-server";
 import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { writeExchanges } from "../../test/long-story";
+import { chatMessages } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
@@ -136,6 +137,26 @@ function recordEmbeddingScans(): { sizes: number[]; restore: () => void } {
     return result;
   };
   return { sizes, restore: () => (client.query = original) };
+}
+
+type Listed = { id: string; role: string; created_at: string };
+
+/** The first page of the story's messages (up to 200), oldest first. */
+const messagesOf = async (user: TestUser, storyId: string) =>
+  (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json().messages as Listed[];
+
+/** `exchanges` of filler written straight to a branch, a second apart after `after`. */
+async function writeAfter(user: TestUser, storyId: string, after: Date, exchanges: number) {
+  const rows = [];
+  for (let turn = 1; turn <= exchanges; turn += 1) {
+    const at = new Date(after.getTime() + turn * 1000);
+    const base = { userId: user.userId, storyId, mode: "chat" as const, createdAt: at, updatedAt: at };
+    rows.push(
+      { ...base, role: "user" as const, content: `I press on (${turn})` },
+      { ...base, role: "assistant" as const, content: `The trail climbs (${turn}).` },
+    );
+  }
+  await t.ctx.db.insert(chatMessages).values(rows);
 }
 
 /** A turn, then the story's narrator messages (all of them, and the new one) indexed. */
@@ -272,6 +293,41 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     } finally {
       scans.restore();
     }
+  }, 120_000);
+
+  it("walks a branch given copies of shared messages: an edit's copies get their vectors though the branch's newest 64 have theirs", async () => {
+    const user = await createUser(t);
+    const storyId = await longStory(user, "The Fork", 30, {});
+    await storeVectors(user.userId, storyId, await narratorMessages(storyId));
+    const firstBranch = await messagesOf(user, storyId);
+    const fork = (
+      await call(user, "POST", `/api/stories/${storyId}/branches`, {
+        from_message_id: firstBranch.at(-1)!.id,
+      })
+    ).json().branch as { id: string };
+    // The branch shares the 30 exchanges and plays 70 of its own after them, each with its vector.
+    const newest = firstBranch.at(-1)!;
+    await writeAfter(user, fork.id, new Date(newest.created_at), 70);
+    await storeVectors(user.userId, fork.id, await narratorMessages(fork.id));
+    expect(await embeddedCount(fork.id)).toBe(70);
+
+    // Editing the third narration on the branch gives it its own copies of the 28 shared narrations from
+    // there on (new ids, no vectors); the edit's job embeds the edited one, and the branch is walked for the rest.
+    const third = firstBranch.filter((m) => m.role === "assistant")[2]!;
+    const edited = await call(
+      user,
+      "PATCH",
+      `/api/stories/${storyId}/messages/${third.id}?branch=${fork.id}`,
+      {
+        content: BEACON,
+      },
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    await waitFor(async () => (await embeddedCount(fork.id)) === 70 + 28, "the copies' vectors");
+    const walkMarks = await t.database.executeSql("select 1 from recall_walks_due where story_id = $1", [
+      fork.id,
+    ]);
+    expect(walkMarks.rows).toHaveLength(0);
   }, 120_000);
 
   it("never brings back another story's or another player's vectors", async () => {

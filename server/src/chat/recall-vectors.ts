@@ -3,9 +3,10 @@
 // the background job in embed-job.ts), and a turn's words are embedded once, with a short time limit, to rank
 // the story's older exchanges by cosine similarity beside their text rank (recall.ts). Any failure here leaves
 // recall to text search: meaning only ever adds candidates and score.
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
+import { recallWalksDue } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
 import { branchMessagesAs, sharesHistory } from "./branch-messages";
@@ -189,4 +190,31 @@ export async function scanForEmbedding(
     place: { at: row.at, id: row.id },
     missing: row.missing,
   }));
+}
+
+/**
+ * Marks a branch that was given copies of messages (in the copy's transaction): copies carry no vectors, and a
+ * turn's indexing job reads only the newest narrations, so the branch's next job walks it from its start.
+ */
+export async function markRecallWalkDue(q: Queryable, storyId: string): Promise<void> {
+  await q
+    .insert(recallWalksDue)
+    .values({ storyId })
+    .onConflictDoUpdate({ target: recallWalksDue.storyId, set: { since: sql`now()` } });
+}
+
+/** When the branch was last marked for a walk (markRecallWalkDue); null when it is not. */
+export async function recallWalkDue(q: Queryable, storyId: string): Promise<Date | null> {
+  const [row] = await q
+    .select({ since: recallWalksDue.since })
+    .from(recallWalksDue)
+    .where(eq(recallWalksDue.storyId, storyId));
+  return row?.since ?? null;
+}
+
+/** Clears the mark once its walk is queued, unless the branch was marked again since (a later copy). */
+export async function clearRecallWalkDue(q: Queryable, storyId: string, since: Date): Promise<void> {
+  await q
+    .delete(recallWalksDue)
+    .where(and(eq(recallWalksDue.storyId, storyId), eq(recallWalksDue.since, since)));
 }

@@ -256,6 +256,18 @@ export const chatMessages = pgTable(
 );
 
 /**
+ * chat: the branches whose recall index is to be walked from their start (decision 0166): a copy of messages
+ * (copy-on-write, or a copied history) marks the branch that received it, as its copies carry no vectors; the
+ * branch's next indexing job walks it and clears the mark.
+ */
+export const recallWalksDue = pgTable("recall_walks_due", {
+  storyId: uuid("story_id")
+    .primaryKey()
+    .references(() => stories.id, { onDelete: "cascade" }),
+  since: timestamp("since", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * chat: the turns being written now, on any process (chat/turn-lock.ts): Retry, Continue and Undo wait for a
  * conversation's. A row is removed when its turn ends; while the turn writes its process refreshes
  * `started_at` every 10 s (the last sign of life), so one a killed process left stops counting 45 s after its
