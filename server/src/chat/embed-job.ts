@@ -101,12 +101,12 @@ export async function embedMessages(
   }
   // A branch given copies of messages since its last walk (they carry no vectors) is walked from its start.
   const copied = scan.kind === "after" ? null : await recallWalkDue(ctx.db, payload.storyId);
-  const walkFrom = copied ? null : nextWalkStep(scan, scanned);
+  const walkFrom = copied !== null ? null : nextWalkStep(scan, scanned);
   if (walkFrom !== undefined) {
     await ctx.jobs.send(embedMessagesJob, { userId: payload.userId, storyId: payload.storyId, walkFrom });
   }
   // Cleared once the walk is queued: a failure before leaves the mark for the job's next try.
-  if (copied) await clearRecallWalkDue(ctx.db, payload.storyId, copied);
+  if (copied !== null) await clearRecallWalkDue(ctx.db, payload.storyId, copied);
 }
 
 /**

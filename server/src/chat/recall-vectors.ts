@@ -200,21 +200,21 @@ export async function markRecallWalkDue(q: Queryable, storyId: string): Promise<
   await q
     .insert(recallWalksDue)
     .values({ storyId })
-    .onConflictDoUpdate({ target: recallWalksDue.storyId, set: { since: sql`now()` } });
+    .onConflictDoUpdate({ target: recallWalksDue.storyId, set: { marks: sql`${recallWalksDue.marks} + 1` } });
 }
 
-/** When the branch was last marked for a walk (markRecallWalkDue); null when it is not. */
-export async function recallWalkDue(q: Queryable, storyId: string): Promise<Date | null> {
+/** The branch's marks for a walk (markRecallWalkDue); null when it has none. */
+export async function recallWalkDue(q: Queryable, storyId: string): Promise<number | null> {
   const [row] = await q
-    .select({ since: recallWalksDue.since })
+    .select({ marks: recallWalksDue.marks })
     .from(recallWalksDue)
     .where(eq(recallWalksDue.storyId, storyId));
-  return row?.since ?? null;
+  return row?.marks ?? null;
 }
 
-/** Clears the mark once its walk is queued, unless the branch was marked again since (a later copy). */
-export async function clearRecallWalkDue(q: Queryable, storyId: string, since: Date): Promise<void> {
+/** Clears the marks once their walk is queued, unless a later copy marked the branch again meanwhile. */
+export async function clearRecallWalkDue(q: Queryable, storyId: string, marks: number): Promise<void> {
   await q
     .delete(recallWalksDue)
-    .where(and(eq(recallWalksDue.storyId, storyId), eq(recallWalksDue.since, since)));
+    .where(and(eq(recallWalksDue.storyId, storyId), eq(recallWalksDue.marks, marks)));
 }

@@ -264,7 +264,8 @@ export const recallWalksDue = pgTable("recall_walks_due", {
   storyId: uuid("story_id")
     .primaryKey()
     .references(() => stories.id, { onDelete: "cascade" }),
-  since: timestamp("since", { withTimezone: true }).notNull().defaultNow(),
+  /** How many copies marked it since its last walk: the job clears only the mark it read. */
+  marks: integer("marks").notNull().default(1),
 });
 
 /**
