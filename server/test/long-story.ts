@@ -13,7 +13,10 @@ const FILLER = [
   "The wind smells of rain and cut hay.",
 ];
 
-/** `exchanges` turns of filler in the story; `told` puts words into the narrator's answer at chosen turns (1 the first). */
+/**
+ * `exchanges` turns of filler in the story; `told` puts words into the narrator's answer at chosen turns (1 the
+ * first). They start a day ago, or a second after `after` (a branch's own turns after its fork).
+ */
 export async function writeExchanges(
   t: TestApp,
   user: TestUser,
@@ -21,8 +24,9 @@ export async function writeExchanges(
   storyId: string | null,
   exchanges: number,
   told: Record<number, string>,
+  after?: Date,
 ): Promise<void> {
-  const start = t.clock.now().getTime() - 86_400_000;
+  const start = after ? after.getTime() : t.clock.now().getTime() - 86_400_000;
   const rows = [];
   for (let turn = 1; turn <= exchanges; turn += 1) {
     const at = start + turn * 1000;

@@ -12,7 +12,6 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import type { RecordedRequest } from "../../test/fakes/fake-server";
 import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { writeExchanges } from "../../test/long-story";
-import { chatMessages } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
@@ -152,20 +151,6 @@ type Listed = { id: string; role: string; created_at: string };
 /** The first page of the story's messages (up to 200), oldest first. */
 const messagesOf = async (user: TestUser, storyId: string) =>
   (await call(user, "GET", `/api/stories/${storyId}/messages?limit=200`)).json().messages as Listed[];
-
-/** `exchanges` of filler written straight to a branch, a second apart after `after`. */
-async function writeAfter(user: TestUser, storyId: string, after: Date, exchanges: number) {
-  const rows = [];
-  for (let turn = 1; turn <= exchanges; turn += 1) {
-    const at = new Date(after.getTime() + turn * 1000);
-    const base = { userId: user.userId, storyId, mode: "chat" as const, createdAt: at, updatedAt: at };
-    rows.push(
-      { ...base, role: "user" as const, content: `I press on (${turn})` },
-      { ...base, role: "assistant" as const, content: `The trail climbs (${turn}).` },
-    );
-  }
-  await t.ctx.db.insert(chatMessages).values(rows);
-}
 
 /** A turn, then the story's narrator messages (all of them, and the new one) indexed. */
 async function turnAndIndex(user: TestUser, storyId: string, narratorMessages: number) {
@@ -315,7 +300,7 @@ describe.runIf(vectors)("recall by meaning (pgvector: always on PGlite)", () => 
     ).json().branch as { id: string };
     // The branch shares the 30 exchanges and plays 70 of its own after them, each with its vector.
     const newest = firstBranch.at(-1)!;
-    await writeAfter(user, fork.id, new Date(newest.created_at), 70);
+    await writeExchanges(t, user, fork.id, 70, {}, new Date(newest.created_at));
     await storeVectors(user.userId, fork.id, await narratorMessages(fork.id));
     expect(await embeddedCount(fork.id)).toBe(70);
 

@@ -163,6 +163,8 @@ export async function writeStorySummary(
   const summary = answer.trim().slice(0, SUMMARY_MAX_LENGTH).trim();
   // An empty answer is a failed try: the queue asks again later.
   if (!summary) throw new Error("the text provider returned an empty summary");
+  // What the summary folded before this step: none before its first; unknown where it was never kept.
+  const coveredBefore = story.summaryThrough === null ? 0 : story.summaryCovers;
   const written = await replaceSummary(
     ctx.db,
     story.id,
@@ -172,7 +174,7 @@ export async function writeStorySummary(
       through: fresh[fresh.length - 1]!.createdAt,
       at: ctx.clock.now(),
       // What it folded so far, when that was kept (else counted once when the Memory panel asks).
-      covers: story.summaryThrough === null ? fresh.length : nextCovers(story.summaryCovers, fresh.length),
+      covers: coveredBefore === null ? null : coveredBefore + fresh.length,
       // Who was present for all it now folds (decision 0165): a character who missed a scene is not told it.
       witnesses: witnessesAfter(story.summaryWitnesses, fresh),
     },
@@ -180,5 +182,3 @@ export async function writeStorySummary(
   // The rest of a long history is the next step's, a job of its own (a lost race leaves it to the winner).
   if (written && uncovered > fresh.length) await ctx.jobs.send(storySummaryJob, payload);
 }
-
-const nextCovers = (covers: number | null, folded: number) => (covers === null ? null : covers + folded);
