@@ -105,6 +105,8 @@ test("everyone in the scene replies in turn, and the player can choose who speak
   await expect(answers(page).nth(3).getByTestId("speaker-name")).toHaveText("Greta Lund");
   await bar.selectOption({ label: "Odo Brand" });
   await messageBox(page).fill("Odo, did you see the ship?");
+  // Greta's words can be on screen before her turn ends; Enter sends only once Send is back in place of Stop.
+  await expect(page.getByRole("button", { name: "Send message" })).toBeEnabled();
   await messageBox(page).press("Enter");
   await expect(answers(page)).toHaveCount(5, { timeout: 60_000 });
   await expect(answers(page).nth(4).getByTestId("speaker-name")).toHaveText("Odo Brand");
