@@ -1,7 +1,7 @@
 // Builds the server to plain JavaScript in server/dist/ (part of `npm run build`), so production runs `node`
 // on it and never loads a TypeScript loader: `node server/dist/main.js` (the server; the worker is the same
 // file with WORKER=only), `node server/dist/admin.js` (the admin CLI) and `node server/dist/migrate.js`
-// (the migrations alone). Decision 0126.
+// (the migrations alone), and pdf-thread.js, the PDF export's worker thread (decision 0167). Decision 0126.
 //
 // esbuild bundles the server's own modules and the contract (a workspace package of TypeScript files) into
 // one ES module per entry; every other package stays an import resolved from node_modules at run time, as
@@ -36,6 +36,8 @@ const result = await build({
     main: "server/src/main.ts",
     admin: "server/src/admin.ts",
     migrate: "server/src/migrate.ts",
+    // The PDF export's thread (platform/threads.ts finds it beside main.js).
+    "pdf-thread": "server/src/exports/pdf-thread.ts",
   },
   outdir,
   bundle: true,

@@ -45,7 +45,7 @@ describe("the server process", () => {
     expect(lines[0]).toContain("PORT");
   });
 
-  it("signs up a new user: register, verification link by mail, sign in, then a clean stop", async () => {
+  it("signs up a new user: register, verification link by mail, sign in, a PDF of a story, then a clean stop", async () => {
     const smtp = await startSmtpSink();
     let server: Started | undefined;
     try {
@@ -71,11 +71,27 @@ describe("the server process", () => {
       expect(verified.status).toBe(200);
 
       const login = await post("/api/login", { email: c.email, password: c.password });
-      expect(await login.json()).toMatchObject({
+      const session = await login.json();
+      expect(session).toMatchObject({
         access_token: expect.any(String),
         email_verified: true,
         credits_remaining: 15,
       });
+
+      // The PDF is laid out in its own thread, whose file the build puts beside main.js.
+      const auth = { authorization: `Bearer ${session.access_token}` };
+      const created = await fetch(`${base}/api/stories`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ title: "Blank Pages", context: "" }),
+      });
+      expect(created.status, server.output()).toBe(200);
+      const { id } = (await created.json()).story;
+      const pdf = await fetch(`${base}/api/stories/${id}/export?format=pdf`, { headers: auth });
+      expect(pdf.status, await pdf.clone().text()).toBe(200);
+      const bytes = Buffer.from(await pdf.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      expect(bytes.toString("latin1")).toContain("(Blank Pages)");
 
       server.child.kill("SIGTERM");
       const [code] = await once(server.child, "exit");

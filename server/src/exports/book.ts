@@ -44,9 +44,6 @@ export type Book = BookStream & { exchanges: Exchange[] };
 /** An export's or a film's progress is written at most this often (and this often while its work moves). */
 export const PROGRESS_EVERY_MS = 500;
 
-/** Exchanges per EPUB chapter. */
-export const EXCHANGES_PER_CHAPTER = 10;
-
 type Turn = Pick<CursorMessage, "role" | "content" | "mode" | "mediaStatus" | "imageKey" | "videoKey"> &
   Partial<Pick<CursorMessage, "speaker">>;
 

@@ -8,7 +8,8 @@
 import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
-import { type BookStream, EXCHANGES_PER_CHAPTER, type Exchange, pad, scanBook } from "./book";
+import { type BookStream, type Exchange, pad, scanBook } from "./book";
+import { EXCHANGES_PER_CHAPTER } from "./chapters";
 import {
   ACTIVE_CLASS,
   AUDIO_EXTENSION,

@@ -24,7 +24,8 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { StorageFull } from "../media/quota";
 import type { ByteRange, MediaStorage } from "../media/storage/types";
 import { ProviderError } from "../providers/types";
-import { EXCHANGES_PER_CHAPTER, openBook, PROGRESS_EVERY_MS, scanBook } from "./book";
+import { openBook, PROGRESS_EVERY_MS, scanBook } from "./book";
+import { EXCHANGES_PER_CHAPTER } from "./chapters";
 import { type ExportRow, findExport, updateExport, updateExportIfPresent } from "./export-repo";
 import { exportHash, narratedBy, readAlongOf, readAlongPrice, writeExport } from "./service";
 

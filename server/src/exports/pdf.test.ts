@@ -10,8 +10,9 @@ import { SaxesParser } from "saxes";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Book, Exchange } from "./book";
-import { bookLanguage, type Paper, type PdfLayout, placePicture, startsNewPage, writePdf } from "./pdf";
+import { bookLanguage, writePdf } from "./pdf";
 import { fontRuns } from "./pdf-fonts";
+import { type Paper, type PdfLayout, placePicture, startsNewPage } from "./pdf-layout";
 
 const POPPLER = ["pdffonts", "pdftotext", "pdfinfo", "pdfimages"].map((tool) => `/usr/bin/${tool}`);
 const missing = POPPLER.filter((tool) => !existsSync(tool));

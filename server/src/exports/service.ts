@@ -22,7 +22,8 @@ import { contentHash, voicesSignature } from "./content-hash";
 import { writeEpub } from "./epub";
 import type { ReadAlong } from "./epub-read-along";
 import { type WriteOptions, writeMarkdownZip } from "./markdown-zip";
-import { PAPER_SIZES, type Paper, writePdf } from "./pdf";
+import { writePdf } from "./pdf";
+import { PAPER_SIZES, type Paper } from "./pdf-layout";
 import { ArchiveAbandoned } from "./zip-entries";
 
 type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
