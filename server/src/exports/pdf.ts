@@ -15,8 +15,9 @@ import { LanguageCount } from "./text";
 const PDF_THREAD = threadModule("pdf-thread", import.meta.url);
 
 /**
- * The thread's heap ceiling. Under 256 MB V8 grows a heap by little before collecting it again (over it, up to
- * four times what is live), and a 10,000-exchange book keeps about 35 MB alive.
+ * The thread's heap ceiling. V8 lets a heap grow by a factor of what was live before collecting it again, a
+ * factor that falls with the ceiling (to its smallest at 256 MB or less; up to 4 for the server's own heap), and a
+ * 10,000-exchange book keeps about 35 MB alive.
  */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 16 };
 
