@@ -40,6 +40,8 @@ export type SizeMeasurement = {
     Record<"md" | "epub" | "pdf", { cpuMs: number; peakGrowthMb: number; ms: number; againMs: number }>
   >;
   branchMs?: number;
+  /** Opening the branch just made from the newest exchange (it shares the whole story): server CPU, warm. */
+  branchOpenCpuMs?: number;
   firstSoundMs?: number;
 };
 
@@ -541,7 +543,14 @@ async function exportsOf(storyId: string, label: string): Promise<NonNullable<Si
   return figures;
 }
 
-async function branch(story: Options["stories"][number]): Promise<number> {
+/**
+ * Makes a branch from the newest exchange (the branch shares the whole story), then opens it as the story was
+ * opened (`openPaths`, when given): the time to make it, and the opening's server CPU.
+ */
+async function branch(
+  story: Options["stories"][number],
+  openPaths: string[] = [],
+): Promise<{ ms: number; openCpuMs?: number }> {
   const started = performance.now();
   const created = await json<{ branch: { id: string } }>(
     await call("POST", `/api/stories/${story.id}/branches`, {
@@ -551,13 +560,25 @@ async function branch(story: Options["stories"][number]): Promise<number> {
   );
   const ms = performance.now() - started;
   await jobsDone(undefined, []);
+  // The new branch is the story's current one: the opening's requests now read it.
+  const opened = openPaths.length > 0 ? await openCpu(openPaths) : undefined;
+  if (opened) {
+    const each: string[] = [];
+    for (const path of [...new Set(openPaths)]) {
+      const alone = await openCpu([path], 300);
+      each.push(`${path.replace(story.id, "{id}")} ${alone.cpuMs.toFixed(2)} ms`);
+    }
+    notes.push(
+      `${story.size.toLocaleString("en")} exchanges: opening the branch, per request: ${each.join(", ")}`,
+    );
+  }
   // Back to the story's first branch, which the other parts measure.
   const { branches } = await json<{ branches: { id: string; forked_from: unknown }[] }>(
     await call("GET", `/api/stories/${story.id}/branches`),
   );
   const main = branches.find((b) => b.forked_from === null && b.id !== created.branch.id);
   if (main) await json(await call("PUT", `/api/stories/${story.id}/branch`, { branch_id: main.id }));
-  return ms;
+  return { ms, ...(opened ? { openCpuMs: opened.cpuMs } : {}) };
 }
 
 /** From the Read aloud request to the first bytes of audio, however the app hands them out. */
@@ -716,10 +737,12 @@ async function main() {
     if (parts.has("exports")) result.exports = await exportsOf(story.id, label);
     if (parts.has("branch")) {
       await jobsDone(undefined, []);
-      result.branchMs = await branch(story).catch((error: Error) => {
+      const made = await branch(story, parts.has("open") ? openPaths : []).catch((error: Error) => {
         notes.push(`${label}: the branch was not measured (${error.message})`);
         return undefined;
       });
+      result.branchMs = made?.ms;
+      result.branchOpenCpuMs = made?.openCpuMs;
     }
     console.error(`[long-story] ${label} measured`);
   }

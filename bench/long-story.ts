@@ -8,7 +8,8 @@
 // CPU from /proc and the bytes), a turn and its background jobs (living lore, the summary step, embedding) with
 // a probe request to another story meanwhile, the page in Chromium (interactive after its data, elements, a
 // streamed word's main-thread time), the Markdown, EPUB and PDF exports (CPU, the worker's peak memory, a second
-// identical request), a branch from the newest exchange and the first sound of Read aloud.
+// identical request), a branch from the newest exchange (made, then opened with the same requests as the story)
+// and the first sound of Read aloud.
 // BENCH_LONG_STORY_PARTS (open,browser,turns,branch,narration,exports) picks parts; BENCH_LONG_STORY_TURNS (4)
 // the turns measured per size.
 import { execFileSync } from "node:child_process";
@@ -416,6 +417,14 @@ function rows(m: SizeMeasurement[]): Row[] {
       format: ms,
       budget: `< ${budgets.branchMs} ms at the largest size`,
       met: (value, i) => (i === sizes.length - 1 ? value < budgets.branchMs : undefined),
+    },
+    {
+      figure: "opening that branch (it shares the whole story): server CPU (warm)",
+      values: at((s) => s.branchOpenCpuMs),
+      format: ms,
+      ratio: true,
+      budget: `<= ${budgets.openRatio}x`,
+      met: ratioTo(budgets.openRatio),
     },
     {
       figure: "Read aloud: the request to the first audio bytes",
