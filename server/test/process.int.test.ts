@@ -71,7 +71,7 @@ describe("the server process", () => {
       expect(verified.status).toBe(200);
 
       const login = await post("/api/login", { email: c.email, password: c.password });
-      const session = await login.json();
+      const session = (await login.json()) as { access_token: string };
       expect(session).toMatchObject({
         access_token: expect.any(String),
         email_verified: true,
@@ -86,7 +86,7 @@ describe("the server process", () => {
         body: JSON.stringify({ title: "Blank Pages", context: "" }),
       });
       expect(created.status, server.output()).toBe(200);
-      const { id } = (await created.json()).story;
+      const { id } = ((await created.json()) as { story: { id: string } }).story;
       const pdf = await fetch(`${base}/api/stories/${id}/export?format=pdf`, { headers: auth });
       expect(pdf.status, await pdf.clone().text()).toBe(200);
       const bytes = Buffer.from(await pdf.arrayBuffer());
