@@ -10,8 +10,14 @@
 // Such a branch is told apart by its id alone (`sharesHistory`), so the condition is chosen without a read and
 // an ordinary story's reads keep their plan; an id that looks shared by chance only gets the general condition,
 // which is correct for every branch.
+//
+// One condition over every level gives the planner no range it can use: reading a shared branch in order through
+// it scanned the whole table and sorted the branch's rows (docs/benchmarks.md, stop 59). The reads a screen
+// waits on (a page, its turn numbers, the narrator's window, the tree) therefore read a shared branch part by
+// part (`branchParts`): each part is one index range, read in order and bounded, and the parts are merged.
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, lte, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 
 /** The last hex digits of the id of every branch that shares its history (decision 0137). */
@@ -84,3 +90,70 @@ export const branchMessagesAs = (alias: string, userId: string, storyId: string)
  */
 export const ownBranchMessages = (userId: string, storyId: string): SQL =>
   and(eq(chatMessages.userId, userId), eq(chatMessages.storyId, storyId))!;
+
+/**
+ * One part of a branch's messages: the user's rows of one story id, up to a seq (null: all of them), none told
+ * after `until` (null: no bound; decision 0168).
+ */
+export type BranchPart = { storyId: string; through: number | null; until?: Date | null };
+
+/**
+ * The parts of the branch's messages, which never overlap: its own rows, then each branch of its lineage up to
+ * its cut. A branch that does not share history is one part, known without a read.
+ */
+export async function branchParts(q: Queryable, storyId: string): Promise<BranchPart[]> {
+  const own: BranchPart = { storyId, through: null };
+  if (!sharesHistory(storyId)) return [own];
+  const result = await q.execute<{
+    from: string[] | null;
+    through: string[] | null;
+    until: string | null;
+  }>(sql`
+    select history_from::text[] as "from", history_through::text[] as "through",
+           (extract(epoch from history_until) * 1000)::bigint::text as until
+    from stories where id = ${storyId}
+  `);
+  const [row] = result.rows;
+  const through = row?.through ?? [];
+  const until = row?.until ? new Date(Number(row.until)) : null;
+  const shared = (row?.from ?? []).map((id, i) => {
+    const cut = through[i];
+    return { storyId: id, through: cut === undefined ? null : Number(cut), until };
+  });
+  return [own, ...shared];
+}
+
+/** The condition on `chat_messages` that selects one part's rows (an index range on user and story). */
+export const partMessages = (userId: string, part: BranchPart): SQL =>
+  and(
+    eq(chatMessages.userId, userId),
+    eq(chatMessages.storyId, part.storyId),
+    part.through === null ? undefined : lte(chatMessages.seq, part.through),
+    part.until ? lte(chatMessages.createdAt, part.until) : undefined,
+  )!;
+
+/** partMessages for hand-written SQL that names `chat_messages` by `alias`. */
+export const partMessagesAs = (alias: string, userId: string, part: BranchPart): SQL => {
+  const column = (name: string) => sql`${sql.identifier(alias)}.${sql.identifier(name)}`;
+  const cut = part.through === null ? sql`` : sql` and ${column("seq")} <= ${part.through}`;
+  const until = part.until
+    ? sql` and ${column("created_at")} <= ${part.until.toISOString()}::timestamptz`
+    : sql``;
+  return sql`${column("user_id")} = ${userId} and ${column("story_id")} = ${part.storyId}${cut}${until}`;
+};
+
+/**
+ * The first `limit` rows of a branch in an order, read part by part: `read` reads one part's first `limit` in
+ * that order (one bounded index range), `before` says whether a row comes before another. One part is read as is.
+ */
+export async function firstAcrossParts<P, T>(
+  parts: P[],
+  limit: number,
+  read: (part: P) => Promise<T[]>,
+  before: (a: T, b: T) => boolean,
+): Promise<T[]> {
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined) return read(only);
+  const all = (await Promise.all(parts.map(read))).flat();
+  return all.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, limit);
+}

@@ -10,7 +10,7 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { branchMessages } from "./branch-messages";
+import { branchMessages, branchParts, firstAcrossParts, partMessages } from "./branch-messages";
 import { withVersions } from "./presentation";
 import type { MessageRow } from "./repo";
 
@@ -33,6 +33,19 @@ const shown = (userId: string, storyId: string | null): SQL =>
     storyId === null ? mainChatScope(userId) : storyMessagesScope(userId, storyId),
     eq(chatMessages.hidden, false),
   )!;
+
+/**
+ * `shown` as the parts ordered reads go through one at a time (branch-messages.ts): the main chat and a branch
+ * that holds its messages are one part; a branch that shares history is its own rows and each level's.
+ */
+async function shownParts(q: Queryable, userId: string, storyId: string | null): Promise<SQL[]> {
+  if (storyId === null) return [shown(userId, null)];
+  const parts = await branchParts(q, storyId);
+  return parts.map((part) => and(partMessages(userId, part), eq(chatMessages.hidden, false))!);
+}
+
+/** The row order of a page: by time to the microsecond (`stamp`), then id, as the database sorts them. */
+const earlier = (a: PagedRow, b: PagedRow) => a.stamp < b.stamp || (a.stamp === b.stamp && a.id < b.id);
 
 /** What a cursor the server did not make is told (a 400). */
 export const CURSOR_DETAIL = "This conversation is out of date. Please reload the story.";
@@ -70,27 +83,37 @@ const notOlderThan = (p: Position): SQL =>
 /** Up to `limit` shown rows on one side of `edge`, oldest first; `more` says whether another lies beyond. */
 async function side(
   q: Queryable,
-  scope: SQL,
+  scopes: SQL[],
   direction: "older" | "newer",
   edge: SQL | undefined,
   limit: number,
 ): Promise<{ rows: PagedRow[]; more: boolean }> {
   if (limit <= 0) {
     // Nothing asked for on this side: still say whether anything is there.
-    const [one] = await q.select({ id: chatMessages.id }).from(chatMessages).where(and(scope, edge)).limit(1);
-    return { rows: [], more: Boolean(one) };
+    const found = await Promise.all(
+      scopes.map((scope) =>
+        q.select({ id: chatMessages.id }).from(chatMessages).where(and(scope, edge)).limit(1),
+      ),
+    );
+    return { rows: [], more: found.some((rows) => rows.length > 0) };
   }
   const order =
     direction === "older"
       ? [desc(chatMessages.createdAt), desc(chatMessages.id)]
       : [asc(chatMessages.createdAt), asc(chatMessages.id)];
   // One extra row says whether another page exists, without a count.
-  const rows = (await q
-    .select({ ...messageColumns, stamp: stampOf })
-    .from(chatMessages)
-    .where(and(scope, edge))
-    .orderBy(...order)
-    .limit(limit + 1)) as PagedRow[];
+  const rows = await firstAcrossParts(
+    scopes,
+    limit + 1,
+    async (scope) =>
+      (await q
+        .select({ ...messageColumns, stamp: stampOf })
+        .from(chatMessages)
+        .where(and(scope, edge))
+        .orderBy(...order)
+        .limit(limit + 1)) as PagedRow[],
+    direction === "older" ? (a, b) => earlier(b, a) : earlier,
+  );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return { rows: direction === "older" ? page.reverse() : page, more };
@@ -98,25 +121,19 @@ async function side(
 
 const messageColumns = getTableColumns(chatMessages);
 
-/** How many narrator messages the story shows before `first` (turn numbers of the page). */
-async function turnsBefore(
-  q: Queryable,
-  userId: string,
-  storyId: string | null,
-  first: PagedRow | undefined,
-) {
+/** How many narrator messages the story shows before `first` (turn numbers of the page), counted part by part. */
+async function turnsBefore(q: Queryable, scopes: SQL[], first: PagedRow | undefined) {
   if (!first) return 0;
-  const [row] = await q
-    .select({ count: sql<number>`count(*)::int` })
-    .from(chatMessages)
-    .where(
-      and(
-        shown(userId, storyId),
-        eq(chatMessages.role, "assistant"),
-        olderThan({ at: first.stamp, id: first.id }),
-      ),
-    );
-  return Number(row?.count ?? 0);
+  const counts = await Promise.all(
+    scopes.map(async (scope) => {
+      const [row] = await q
+        .select({ count: sql<number>`count(*)::int` })
+        .from(chatMessages)
+        .where(and(scope, eq(chatMessages.role, "assistant"), olderThan({ at: first.stamp, id: first.id })));
+      return Number(row?.count ?? 0);
+    }),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** Where a page sits: the cursors to the pages before and after it, and the narrations before it. */
@@ -167,12 +184,18 @@ export async function firstNarration(
   userId: string,
   storyId: string | null,
 ): Promise<string | null> {
-  const [row] = await q
-    .select({ content: chatMessages.content })
-    .from(chatMessages)
-    .where(and(shown(userId, storyId), eq(chatMessages.role, "assistant")))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
-    .limit(1);
+  const [row] = await firstAcrossParts(
+    await shownParts(q, userId, storyId),
+    1,
+    (scope) =>
+      q
+        .select({ content: chatMessages.content, stamp: stampOf, id: chatMessages.id })
+        .from(chatMessages)
+        .where(and(scope, eq(chatMessages.role, "assistant")))
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+        .limit(1),
+    (a, b) => a.stamp < b.stamp || (a.stamp === b.stamp && a.id < b.id),
+  );
   return row?.content ?? null;
 }
 
@@ -193,11 +216,11 @@ export async function messageRowsPage(
     throw new InvalidInput("Pass at most one of before, after and around");
   }
   const q = ctx.db;
-  const scope = shown(userId, storyId);
+  const scopes = await shownParts(q, userId, storyId);
   let older: { rows: PagedRow[]; more: boolean } = { rows: [], more: false };
   let newer: { rows: PagedRow[]; more: boolean } = { rows: [], more: false };
   if (query.after) {
-    newer = await side(q, scope, "newer", newerThan(decodeCursor(query.after)), query.limit);
+    newer = await side(q, scopes, "newer", newerThan(decodeCursor(query.after)), query.limit);
     // Reading on towards the newest: the reader came from the messages before (at least the cursor's own).
     older = { rows: [], more: newer.rows.length > 0 };
   } else if (query.around) {
@@ -207,8 +230,8 @@ export async function messageRowsPage(
     // About half before it; a side with fewer messages leaves its share to the other.
     const half = Math.floor((query.limit - 1) / 2);
     const [before, from] = await Promise.all([
-      side(q, scope, "older", olderThan(at), query.limit - 1),
-      side(q, scope, "newer", notOlderThan(at), query.limit),
+      side(q, scopes, "older", olderThan(at), query.limit - 1),
+      side(q, scopes, "newer", notOlderThan(at), query.limit),
     ]);
     const olderTake = Math.min(before.rows.length, Math.max(half, query.limit - from.rows.length));
     const newerTake = query.limit - olderTake;
@@ -219,7 +242,7 @@ export async function messageRowsPage(
     newer = { rows: from.rows.slice(0, newerTake), more: from.more || from.rows.length > newerTake };
   } else {
     const edge = query.before ? olderThan(decodeCursor(query.before)) : undefined;
-    older = await side(q, scope, "older", edge, query.limit);
+    older = await side(q, scopes, "older", edge, query.limit);
   }
   const rows = [...older.rows, ...newer.rows];
   const first = rows[0];
@@ -230,7 +253,7 @@ export async function messageRowsPage(
     next_cursor: first && older.more ? encodeCursor(first) : null,
     has_newer: newer.more,
     newer_cursor: last && newer.more ? encodeCursor(last) : null,
-    turns_before: await turnsBefore(q, userId, storyId, first),
+    turns_before: await turnsBefore(q, scopes, first),
   };
 }
 

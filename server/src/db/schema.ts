@@ -572,6 +572,12 @@ export const stories = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::bigint[]`),
+    /**
+     * No message the branch shares was told after this time (its fork's time, rounded up to the millisecond):
+     * a bound that lets its reads start each lineage level's index range at the fork (decision 0168). Null: no
+     * bound (a branch that holds its history, or one made before the bound).
+     */
+    historyUntil: timestamp("history_until", { withTimezone: true }),
     /** A restore still writing this story (interop/restore-job.ts): hidden everywhere until its last batch. */
     restoring: boolean("restoring").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),

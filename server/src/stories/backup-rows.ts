@@ -23,7 +23,7 @@ import { tellerOf } from "./teller";
 
 /** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
 /** A branch in a backup holds every message it shows (decision 0137): what it shares is not said. */
-export type BackupStory = Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">;
+export type BackupStory = Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough" | "historyUntil">;
 export type BackupCard = CardRow;
 export type BackupDraft = SuggestionRow;
 export type RestoredStory = Omit<typeof stories.$inferInsert, "lastActivity">;

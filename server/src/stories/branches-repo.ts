@@ -72,7 +72,7 @@ export async function insertBranch(
     name: string;
     at: Date;
     /** A branch that shares its source's history (decision 0137): its id and lineage. */
-    shared?: { id: string; historyFrom: string[]; historyThrough: number[] };
+    shared?: { id: string; historyFrom: string[]; historyThrough: number[]; historyUntil: Date };
   },
 ): Promise<StoryRow> {
   const { id: _id, ...copied } = source;
@@ -85,8 +85,9 @@ export async function insertBranch(
             id: values.shared.id,
             historyFrom: values.shared.historyFrom,
             historyThrough: values.shared.historyThrough,
+            historyUntil: values.shared.historyUntil,
           }
-        : { historyFrom: [], historyThrough: [] }),
+        : { historyFrom: [], historyThrough: [], historyUntil: null }),
       rootId: values.rootId,
       branchName: values.name,
       branchRemoved: false,

@@ -176,6 +176,9 @@ export async function createBranch(
               id: newSharedBranchId(),
               historyFrom: shared.historyFrom,
               historyThrough: shared.historyThrough,
+              // No shared message was told after the fork (planSharedFork): rounded up past the database's
+              // microseconds, which a Date drops.
+              historyUntil: new Date(shared.through.getTime() + 1),
             },
           }
         : {}),

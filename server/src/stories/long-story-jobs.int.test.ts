@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
+import { messageRowsScanned } from "../../test/rows-scanned";
 import { checkpointsOf } from "../chat/branch-history";
 import { storyMessagesNewer } from "../chat/service";
 import { chatMessages } from "../db/schema";
@@ -63,54 +64,6 @@ async function messageRowsRead(run: () => Promise<void>, cacheUnasked = true): P
   }
   if (cacheUnasked) expect(cacheReads()).toBe(before);
   return rows;
-}
-
-type PlanNode = {
-  "Relation Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  Plans?: PlanNode[];
-};
-
-/**
- * What `run` answers, and the most chat_messages rows any scan of its one statement read, as the database's
- * EXPLAIN ANALYZE of that statement says (run again with the same parameters).
- */
-async function messageRowsScanned<T>(
-  run: () => Promise<T>,
-  statementPattern = /from "chat_messages"/i,
-): Promise<{ result: T; rowsScanned: number }> {
-  const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
-  const original = client.query;
-  let statement: { text: string; values: unknown[] } | undefined;
-  client.query = async (...args: unknown[]) => {
-    const first = args[0];
-    const text = typeof first === "string" ? first : ((first as { text?: string }).text ?? "");
-    // node-postgres may take the values in the query object or beside it; PGlite beside it.
-    const values =
-      (typeof first === "string" ? undefined : (first as { values?: unknown[] }).values) ?? args[1] ?? [];
-    if (statementPattern.test(text)) statement = { text, values: values as unknown[] };
-    return original.apply(client, args);
-  };
-  let result: T;
-  try {
-    result = await run();
-  } finally {
-    client.query = original;
-  }
-  if (!statement) throw new Error(`no statement matched ${statementPattern}`);
-  const explained = await client.query(`explain (analyze, format json) ${statement.text}`, statement.values);
-  const row = explained.rows?.[0] as Record<string, unknown>;
-  const cell = Object.values(row)[0];
-  const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
-  let most = 0;
-  const walk = (node: PlanNode) => {
-    if (node["Relation Name"] === "chat_messages")
-      most = Math.max(most, (node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1));
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(plan[0]!.Plan);
-  return { result, rowsScanned: most };
 }
 
 /** The summariser's requests (the system and user text of each), passed on to the offline summariser. */
@@ -173,7 +126,7 @@ describe("a turn's background work on a story of 2,000 exchanges", () => {
     await t.ctx.db.execute(sql`analyze chat_messages`);
     // A story never summarised: 4,000 messages newer than nothing, counted up to one step's worth, and the
     // database reads no more of the story's rows than that (its own account of the statement, EXPLAIN ANALYZE).
-    const { result, rowsScanned } = await messageRowsScanned(() =>
+    const { result, rowsScanned } = await messageRowsScanned(t, () =>
       storyMessagesNewer(t.ctx, user.userId, storyId, null, step),
     );
     expect(result).toBe(step);
@@ -350,7 +303,7 @@ describe("the player's tools on a story of 2,000 exchanges", () => {
     // The most rows any one scan of the checkpoints' statement read (EXPLAIN ANALYZE): the whole story's 2,000
     // narrations when they are numbered to find the named ones.
     const checkpointScan = (run: () => Promise<unknown>) =>
-      messageRowsScanned(run, /checkpoint as name/).then((found) => found.rowsScanned);
+      messageRowsScanned(t, run, /checkpoint as name/).then((found) => found.rowsScanned);
 
     // None named: the statement reads no narration.
     expect(await tree()).toEqual([]);

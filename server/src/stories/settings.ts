@@ -34,7 +34,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
 
 /** The row's settings; a value the contract no longer knows reads as the default. */
 export function generationOf(
-  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
+  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough" | "historyUntil">,
 ): GenerationSettings {
   const d = DEFAULT_GENERATION_SETTINGS;
   return {
@@ -177,7 +177,7 @@ export async function textModels(ctx: Pick<AppContext, "providers" | "clock" | "
  * story's, and a backup may be restored into another account (decision 0152).
  */
 export const generationForBackup = (
-  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough">,
+  story: Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough" | "historyUntil">,
 ): Omit<GenerationSettings, "persona_id" | "teller" | "character_ids"> => {
   // Nor who tells the story: its card's id is not the restored card's (decision 0154).
   const { persona_id: _account, teller: _teller, character_ids: _card, ...settings } = generationOf(story);

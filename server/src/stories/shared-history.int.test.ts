@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
+import { messageRowsScanned } from "../../test/rows-scanned";
 import { readZip } from "../../test/zip";
 import { chatMessages, recallMarks } from "../db/schema";
 
@@ -168,6 +169,72 @@ describe("shared history", () => {
     const text = markdown!.data.toString("utf8");
     expect(text).toContain("The Grey Mill turns at the start.");
     expect(text).toContain("The middle path");
+  }, 120_000);
+
+  it("a shared branch pages through its own and its shared rows in order, each page a bounded read", async () => {
+    const user = await createUser(t);
+    // Another long story in the library: no read of the branch may touch it.
+    await writeStory(user, 1_500);
+    const storyId = await writeStory(user, 300);
+    // The newest 200 of 600 messages: exchanges 201 to 300; the branch is made from exchange 250's answer.
+    const main = await told(user, storyId, storyId);
+    const forkAt = main[99]!;
+    expect(forkAt.role).toBe("assistant");
+    const fork = await branchFrom(user, storyId, storyId, forkAt.id);
+    expect(await ownRows(fork.id)).toBe(0);
+    const play = async (branch: string, prompt: string) => {
+      const res = await call(user, "POST", `/api/stories/${storyId}/chat?branch=${branch}`, {
+        prompt,
+        chat_mode: "chat",
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The first branch plays on after the fork (rows of its own that the branch's reads pass over), then the
+    // branch plays two turns of its own.
+    await play(storyId, "Main after the fork");
+    await play(storyId, "Main again");
+    await play(fork.id, "Fork turn 1");
+    await play(fork.id, "Fork turn 2");
+    await t.ctx.db.execute(sql`analyze chat_messages`);
+
+    type Page = { messages: Message[]; turns_before: number; has_more: boolean; next_cursor: string | null };
+    const pageOf = async (before: string | null) => {
+      const cursor = before ? `&before=${before}` : "";
+      const res = await call(
+        user,
+        "GET",
+        `/api/stories/${storyId}/messages?branch=${fork.id}&limit=50${cursor}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Page;
+    };
+    const pages: Page[] = [await pageOf(null)];
+    while (pages.at(-1)!.has_more) pages.push(await pageOf(pages.at(-1)!.next_cursor));
+    const all = [...pages].reverse().flatMap((page) => page.messages);
+    // 250 shared exchanges, then the branch's two: in order across the fork, nothing of the first branch's later.
+    expect(all).toHaveLength(504);
+    expect(words(all.slice(0, 2))).toEqual([
+      "user: I walk on (1)",
+      "assistant: The Grey Mill turns at the start.",
+    ]);
+    expect(words(all.slice(498, 500))).toEqual(["user: I walk on (250)", `assistant: ${forkAt.content}`]);
+    expect([all[500]!.content, all[502]!.content]).toEqual(["Fork turn 1", "Fork turn 2"]);
+    expect(new Set(all.map((message) => message.id)).size).toBe(504);
+    // Each page's turn numbers start after the narrations before it.
+    let before = 0;
+    for (const page of [...pages].reverse()) {
+      expect(page.turns_before).toBe(before);
+      before += page.messages.filter((message) => message.role === "assistant").length;
+    }
+
+    // The newest page reads about a page from each part, the first branch's from the fork back (not through the
+    // 104 rows it told after it): not the 500 rows shared, nor the 3,600 of the library.
+    const newest = await messageRowsScanned(t, () => pageOf(null), /to_char/);
+    expect(newest.result.messages.map((message) => message.id)).toEqual(
+      pages[0]!.messages.map((message) => message.id),
+    );
+    expect(newest.rowsScanned).toBeGreaterThan(0);
+    expect(newest.rowsScanned).toBeLessThan(60);
   }, 120_000);
 
   it("a history whose rows were numbered out of the story's order is copied, not shared, and shows the same", async () => {
