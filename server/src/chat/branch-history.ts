@@ -16,7 +16,14 @@ import {
 } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import { branchMessages, branchMessagesAs, copyIdOf, sharesHistory } from "./branch-messages";
+import {
+  branchMessages,
+  branchMessagesAs,
+  branchParts,
+  copyIdOf,
+  partMessagesAs,
+  sharesHistory,
+} from "./branch-messages";
 import { markRecallWalkDue } from "./recall-vectors";
 import { conversationCache } from "./repo";
 
@@ -207,31 +214,53 @@ export async function branchHistoryStats(
   ];
 }
 
-/** branchHistoryStats of a branch that shares its history (decision 0137): the same figures over its messages. */
+/**
+ * branchHistoryStats of a branch that shares its history (decision 0137): the same figures over its messages,
+ * read part by part (decision 0168), each part an index range.
+ */
 async function sharedBranchStats(q: Queryable, userId: string, storyId: string): Promise<BranchHistoryStats> {
-  const shown = (alias: string) =>
-    sql`${branchMessagesAs(alias, userId, storyId)} and ${sql.identifier(alias)}.hidden = false
-      and ${sql.identifier(alias)}.undo_step is null`;
-  const result = await q.execute<{
-    turns: number;
-    lastMessageAt: string | null;
-    newestImageKey: string | null;
-  }>(sql`
-    select (select count(*) from chat_messages n where ${shown("n")} and n.role = 'assistant')::int as turns,
-           (select (extract(epoch from newest.created_at) * 1000)::bigint::text from chat_messages newest
-             where ${shown("newest")} order by newest.created_at desc limit 1) as "lastMessageAt",
-           (select image.image_key from chat_messages image
-             where ${shown("image")} and image.image_key is not null
-             order by image.created_at desc, image.id desc limit 1) as "newestImageKey"
-  `);
-  const row = result.rows[0];
+  const parts = await branchParts(q, storyId);
+  const each = await Promise.all(
+    parts.map(async (part) => {
+      const shown = (alias: string) =>
+        sql`${partMessagesAs(alias, userId, part)} and ${sql.identifier(alias)}.hidden = false
+          and ${sql.identifier(alias)}.undo_step is null`;
+      const result = await q.execute<{
+        turns: number;
+        lastMessageAt: string | null;
+        image: string[] | null;
+      }>(sql`
+        select (select count(*) from chat_messages n where ${shown("n")} and n.role = 'assistant')::int as turns,
+               (select (extract(epoch from newest.created_at) * 1000)::bigint::text from chat_messages newest
+                 where ${shown("newest")} order by newest.created_at desc limit 1) as "lastMessageAt",
+               (select array[${stampOf("image")}, image.id::text, image.image_key] from chat_messages image
+                 where ${shown("image")} and image.image_key is not null
+                 order by image.created_at desc, image.id desc limit 1) as image
+      `);
+      return result.rows[0];
+    }),
+  );
+  let lastMessageAt: number | null = null;
+  let image: string[] | null = null;
+  let turns = 0;
+  for (const row of each) {
+    turns += Number(row?.turns ?? 0);
+    if (row?.lastMessageAt) lastMessageAt = Math.max(lastMessageAt ?? 0, Number(row.lastMessageAt));
+    const [at, id] = row?.image ?? [];
+    if (row?.image && at && id && (!image || at > image[0]! || (at === image[0] && id > image[1]!)))
+      image = row.image;
+  }
   return {
     storyId,
-    turns: Number(row?.turns ?? 0),
-    lastMessageAt: row?.lastMessageAt ? new Date(Number(row.lastMessageAt)) : null,
-    newestImageKey: row?.newestImageKey ?? null,
+    turns,
+    lastMessageAt: lastMessageAt === null ? null : new Date(lastMessageAt),
+    newestImageKey: image?.[2] ?? null,
   };
 }
+
+/** A message's time to the microsecond as sortable text (the database's own order of created_at). */
+const stampOf = (alias: string) =>
+  sql`to_char(${sql.identifier(alias)}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export type NamedCheckpoint = { storyId: string; messageId: string; name: string; turn: number };
 
@@ -273,11 +302,16 @@ export async function checkpointsOf(
  * to the branch it was given on), each numbered among every turn the branch shows.
  */
 async function sharedCheckpoints(q: Queryable, userId: string, storyId: string): Promise<NamedCheckpoint[]> {
+  const parts = await branchParts(q, storyId);
+  // Each named message numbered among every turn the branch shows, counted part by part (decision 0168).
+  const upTo = parts.map(
+    (part) => sql`(select count(*) from chat_messages m
+      where ${partMessagesAs("m", userId, part)} and m.role = 'assistant' and m.hidden = false
+        and m.undo_step is null and (m.created_at, m.id) <= (c.created_at, c.id))`,
+  );
   const result = await q.execute<NamedCheckpoint>(sql`
     select c.story_id as "storyId", c.id as "messageId", c.checkpoint as name,
-           (select count(*) from chat_messages m
-             where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
-               and m.undo_step is null and (m.created_at, m.id) <= (c.created_at, c.id))::int as turn
+           (${sql.join(upTo, sql` + `)})::int as turn
     from chat_messages c
     where c.user_id = ${userId} and c.story_id = ${storyId} and c.checkpoint is not null
       and c.role = 'assistant' and c.hidden = false and c.undo_step is null

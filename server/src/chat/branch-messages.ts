@@ -157,3 +157,10 @@ export async function firstAcrossParts<P, T>(
   const all = (await Promise.all(parts.map(read))).flat();
   return all.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, limit);
 }
+
+/** A message's time to the microsecond as sortable text: the database's own order of created_at. */
+export const messageStamp = sql<string>`to_char(${chatMessages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Whether a row comes before another in a story's order (time to the microsecond, then id), as the database sorts. */
+export const stampedBefore = (a: { stamp: string; id: string }, b: { stamp: string; id: string }) =>
+  a.stamp < b.stamp || (a.stamp === b.stamp && a.id < b.id);

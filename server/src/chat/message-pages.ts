@@ -10,7 +10,14 @@ import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { branchMessages, branchParts, firstAcrossParts, partMessages } from "./branch-messages";
+import {
+  branchMessages,
+  branchParts,
+  firstAcrossParts,
+  messageStamp,
+  partMessages,
+  stampedBefore,
+} from "./branch-messages";
 import { withVersions } from "./presentation";
 import type { MessageRow } from "./repo";
 
@@ -44,9 +51,6 @@ async function shownParts(q: Queryable, userId: string, storyId: string | null):
   return parts.map((part) => and(partMessages(userId, part), eq(chatMessages.hidden, false))!);
 }
 
-/** The row order of a page: by time to the microsecond (`stamp`), then id, as the database sorts them. */
-const earlier = (a: PagedRow, b: PagedRow) => a.stamp < b.stamp || (a.stamp === b.stamp && a.id < b.id);
-
 /** What a cursor the server did not make is told (a 400). */
 export const CURSOR_DETAIL = "This conversation is out of date. Please reload the story.";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,8 +59,6 @@ const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 type Position = { at: string; id: string };
 export type PagedRow = MessageRow & { stamp: string };
-
-const stampOf = sql<string>`to_char(${chatMessages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 function encodeCursor(row: PagedRow): string {
   return Buffer.from(`${row.stamp}|${row.id}`, "utf8").toString("base64url");
@@ -107,12 +109,12 @@ async function side(
     limit + 1,
     async (scope) =>
       (await q
-        .select({ ...messageColumns, stamp: stampOf })
+        .select({ ...messageColumns, stamp: messageStamp })
         .from(chatMessages)
         .where(and(scope, edge))
         .orderBy(...order)
         .limit(limit + 1)) as PagedRow[],
-    direction === "older" ? (a, b) => earlier(b, a) : earlier,
+    direction === "older" ? (a, b) => stampedBefore(b, a) : stampedBefore,
   );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
@@ -172,7 +174,7 @@ export async function shownMessage(
   messageId: string,
 ): Promise<PagedRow | undefined> {
   const [row] = (await q
-    .select({ ...messageColumns, stamp: stampOf })
+    .select({ ...messageColumns, stamp: messageStamp })
     .from(chatMessages)
     .where(and(shown(userId, storyId), eq(chatMessages.id, messageId)))) as PagedRow[];
   return row;
@@ -189,12 +191,12 @@ export async function firstNarration(
     1,
     (scope) =>
       q
-        .select({ content: chatMessages.content, stamp: stampOf, id: chatMessages.id })
+        .select({ content: chatMessages.content, stamp: messageStamp, id: chatMessages.id })
         .from(chatMessages)
         .where(and(scope, eq(chatMessages.role, "assistant")))
         .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
         .limit(1),
-    (a, b) => a.stamp < b.stamp || (a.stamp === b.stamp && a.id < b.id),
+    stampedBefore,
   );
   return row?.content ?? null;
 }

@@ -1,11 +1,34 @@
 // SQL for chat messages (main chat and stories).
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
 import { chatMessages } from "../db/schema";
 import { keysNamedIn, type StoredKeyReferrer } from "../db/stored-keys";
 import { acrossParts, defineReadCache, partOf } from "../platform/read-cache";
-import { branchMessages, copyIdOf, ownBranchMessages, sharesHistory } from "./branch-messages";
+import {
+  branchMessages,
+  branchParts,
+  copyIdOf,
+  firstAcrossParts,
+  messageStamp,
+  ownBranchMessages,
+  partMessages,
+  sharesHistory,
+  stampedBefore,
+} from "./branch-messages";
 
 export type MessageRow = typeof chatMessages.$inferSelect;
 export type NewMessage = typeof chatMessages.$inferInsert;
@@ -58,6 +81,28 @@ function messagesChanged(q: Queryable, rows: readonly { userId: string; storyId:
 /** The story as it reads: every message but the retry versions that are not the one shown. */
 const shownIn = (userId: string, storyId: string | null | undefined): SQL =>
   and(inConversation(userId, storyId), eq(chatMessages.hidden, false))!;
+
+/**
+ * `shownIn` as ordered reads go through it (decision 0168): the main chat and a branch that holds its history are
+ * one scope; a branch that shares history is one per part, each an index range.
+ */
+async function shownScopes(q: Queryable, userId: string, storyId: string | null): Promise<SQL[]> {
+  if (storyId === null) return [shownIn(userId, null)];
+  const parts = await branchParts(q, storyId);
+  return parts.map((part) => and(partMessages(userId, part), eq(chatMessages.hidden, false))!);
+}
+
+/** The first `limit` rows `read` finds in the scopes, in the story's order (`newestFirst` or oldest first). */
+async function firstShown<T extends { stamp: string; id: string }>(
+  scopes: SQL[],
+  limit: number,
+  newestFirst: boolean,
+  read: (scope: SQL) => Promise<T[]>,
+): Promise<T[]> {
+  return firstAcrossParts(scopes, limit, read, newestFirst ? (a, b) => stampedBefore(b, a) : stampedBefore);
+}
+
+const withoutStamp = <T extends { stamp: string }>({ stamp: _stamp, ...row }: T): Omit<T, "stamp"> => row;
 
 export async function insertMessage(q: Queryable, values: NewMessage): Promise<MessageRow> {
   const [row] = await q.insert(chatMessages).values(values).returning();
@@ -113,13 +158,15 @@ export async function recentMessages(
   storyId: string | null,
   limit: number,
 ): Promise<MessageRow[]> {
-  const rows = await q
-    .select()
-    .from(chatMessages)
-    .where(shownIn(userId, storyId))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(limit);
-  return rows.reverse();
+  const rows = await firstShown(await shownScopes(q, userId, storyId), limit, true, (scope) =>
+    q
+      .select({ ...getTableColumns(chatMessages), stamp: messageStamp })
+      .from(chatMessages)
+      .where(scope)
+      .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+      .limit(limit),
+  );
+  return rows.map(withoutStamp).reverse();
 }
 
 /**
@@ -132,13 +179,20 @@ export async function newestNarrations(
   storyId: string,
   limit: number,
 ): Promise<Pick<MessageRow, "content" | "createdAt">[]> {
-  const rows = await q
-    .select({ content: chatMessages.content, createdAt: chatMessages.createdAt })
-    .from(chatMessages)
-    .where(and(shownIn(userId, storyId), eq(chatMessages.role, "assistant")))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(limit);
-  return rows.reverse();
+  const rows = await firstShown(await shownScopes(q, userId, storyId), limit, true, (scope) =>
+    q
+      .select({
+        content: chatMessages.content,
+        createdAt: chatMessages.createdAt,
+        id: chatMessages.id,
+        stamp: messageStamp,
+      })
+      .from(chatMessages)
+      .where(and(scope, eq(chatMessages.role, "assistant")))
+      .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+      .limit(limit),
+  );
+  return rows.map(({ content, createdAt }) => ({ content, createdAt })).reverse();
 }
 
 /**
@@ -152,17 +206,22 @@ export async function messagesAfter(
   after: Date | null,
   limit: number,
 ): Promise<Pick<MessageRow, "role" | "content" | "createdAt" | "present">[]> {
-  return q
-    .select({
-      role: chatMessages.role,
-      content: chatMessages.content,
-      createdAt: chatMessages.createdAt,
-      present: chatMessages.present,
-    })
-    .from(chatMessages)
-    .where(and(shownIn(userId, storyId), after ? gt(chatMessages.createdAt, after) : undefined))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
-    .limit(limit);
+  const rows = await firstShown(await shownScopes(q, userId, storyId), limit, false, (scope) =>
+    q
+      .select({
+        role: chatMessages.role,
+        content: chatMessages.content,
+        createdAt: chatMessages.createdAt,
+        present: chatMessages.present,
+        id: chatMessages.id,
+        stamp: messageStamp,
+      })
+      .from(chatMessages)
+      .where(and(scope, after ? gt(chatMessages.createdAt, after) : undefined))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+      .limit(limit),
+  );
+  return rows.map(({ role, content, createdAt, present }) => ({ role, content, createdAt, present }));
 }
 
 // A story's (or the main chat's) messages are read on every open and refresh: prepared once per handle.

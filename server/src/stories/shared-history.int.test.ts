@@ -235,6 +235,17 @@ describe("shared history", () => {
     );
     expect(newest.rowsScanned).toBeGreaterThan(0);
     expect(newest.rowsScanned).toBeLessThan(60);
+
+    // The tree counts each branch's turns part by part: no scan reads more than a branch's own history (the
+    // first branch's 604 rows), none the library's 3,600.
+    const tree = await messageRowsScanned(
+      t,
+      () => call(user, "GET", `/api/stories/${storyId}/branches`),
+      /from "?chat_messages"?/i,
+    );
+    const branches = (tree.result.json() as { branches: { id: string; turns: number }[] }).branches;
+    expect(branches.find((branch) => branch.id === fork.id)?.turns).toBe(252);
+    expect(tree.rowsScanned).toBeLessThanOrEqual(610);
   }, 120_000);
 
   it("a history whose rows were numbered out of the story's order is copied, not shared, and shows the same", async () => {
