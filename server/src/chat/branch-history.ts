@@ -230,7 +230,11 @@ async function sharedBranchStats(q: Queryable, userId: string, storyId: string):
         lastMessageAt: string | null;
         image: string[] | null;
       }>(sql`
-        select (select count(*) from chat_messages n where ${shown("n")} and n.role = 'assistant')::int as turns,
+        select ((select count(*) from chat_messages n
+                  where ${partMessagesAs("n", userId, part)} and n.role = 'assistant' and n.hidden = false)
+                - (select count(*) from chat_messages n
+                  where ${partMessagesAs("n", userId, part)} and n.undo_step is not null
+                    and n.role = 'assistant' and n.hidden = false))::int as turns,
                (select (extract(epoch from newest.created_at) * 1000)::bigint::text from chat_messages newest
                  where ${shown("newest")} order by newest.created_at desc limit 1) as "lastMessageAt",
                (select array[${stampOf("image")}, image.id::text, image.image_key] from chat_messages image
@@ -303,11 +307,15 @@ export async function checkpointsOf(
  */
 async function sharedCheckpoints(q: Queryable, userId: string, storyId: string): Promise<NamedCheckpoint[]> {
   const parts = await branchParts(q, storyId);
-  // Each named message numbered among every turn the branch shows, counted part by part (decision 0168).
+  // Each named message numbered among every turn the branch shows, counted part by part (decision 0168), as the
+  // tree counts them: the narrator index alone (it carries seq), less the undone narrations still marked shown.
   const upTo = parts.map(
     (part) => sql`(select count(*) from chat_messages m
       where ${partMessagesAs("m", userId, part)} and m.role = 'assistant' and m.hidden = false
-        and m.undo_step is null and (m.created_at, m.id) <= (c.created_at, c.id))`,
+        and (m.created_at, m.id) <= (c.created_at, c.id))
+      - (select count(*) from chat_messages m
+      where ${partMessagesAs("m", userId, part)} and m.undo_step is not null and m.role = 'assistant'
+        and m.hidden = false and (m.created_at, m.id) <= (c.created_at, c.id))`,
   );
   const result = await q.execute<NamedCheckpoint>(sql`
     select c.story_id as "storyId", c.id as "messageId", c.checkpoint as name,

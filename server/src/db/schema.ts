@@ -235,7 +235,8 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index("chat_messages_user_story_idx").on(t.userId, t.storyId, t.createdAt),
-    // Recall's turn numbers count these (migration 0026).
+    // Recall's turn numbers count these (migration 0026); it carries `seq` too (INCLUDE, migration 0066, which
+    // drizzle cannot say here), so a shared branch counts each lineage level's up to its cut from the index alone.
     index("chat_messages_narrator_idx")
       .on(t.userId, t.storyId, t.createdAt, t.id)
       .where(sql`${t.role} = 'assistant' and ${t.hidden} = false`),
