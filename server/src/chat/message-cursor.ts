@@ -2,21 +2,24 @@
 // of 10,000 exchanges is read a page of PAGE_ROWS messages at a time from a keyset cursor on (created_at, id),
 // so reading it costs the same per message at any length and never holds the whole story. The same scope
 // gives the story's content fingerprint: one aggregate in the database that changes whenever a shown message,
-// its words, its place or its media change, which is what makes a finished export reusable.
+// its words, its place or its media change, which is what makes a finished export reusable. A branch that
+// shares its history is read part by part (decision 0168): each page takes the next rows of each part and merges
+// them, and the fingerprint is each part's in turn.
+import { createHash } from "node:crypto";
 import { and, asc, eq, gt, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages } from "../db/schema";
-import { branchMessages } from "./branch-messages";
+import { type BranchPart, branchParts, firstAcrossParts, partMessages } from "./branch-messages";
 
 /** Messages read per page. */
 const PAGE_ROWS = 500;
 
 /**
- * The messages a story (a branch) shows: the one scope every read here uses. It is the branch's messages
- * (`branchMessages`, decision 0132, which says what a branch's messages are) that are not a hidden retry version.
+ * The messages one part of a story (a branch) shows: the part's rows (`partMessages`, decision 0168; a branch that
+ * holds its history is one part) that are not a hidden retry version.
  */
-export const storyShownMessages = (userId: string, storyId: string): SQL =>
-  and(branchMessages(userId, storyId), eq(chatMessages.hidden, false))!;
+const partShownMessages = (userId: string, part: BranchPart): SQL =>
+  and(partMessages(userId, part), eq(chatMessages.hidden, false))!;
 
 /** What a book needs of a message. */
 export type CursorMessage = {
@@ -46,12 +49,12 @@ const columns = {
 
 /**
  * One page of the story's shown messages after `after` (from the start when null), in story order. Bounded:
- * at most `limit` rows, found through the (user, story, created_at) index.
+ * at most `limit` rows of each part, each found through the (user, story, created_at) index.
  */
 async function storyMessagesPage(
   q: Queryable,
   userId: string,
-  storyId: string,
+  parts: BranchPart[],
   after: { createdAt: Date; id: string } | null,
   limit = PAGE_ROWS,
 ): Promise<CursorMessage[]> {
@@ -61,12 +64,20 @@ async function storyMessagesPage(
         and(eq(chatMessages.createdAt, after.createdAt), gt(chatMessages.id, after.id)),
       )
     : undefined;
-  return q
-    .select(columns)
-    .from(chatMessages)
-    .where(and(storyShownMessages(userId, storyId), from))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
-    .limit(limit);
+  return firstAcrossParts(
+    parts,
+    limit,
+    (part) =>
+      q
+        .select(columns)
+        .from(chatMessages)
+        .where(and(partShownMessages(userId, part), from))
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+        .limit(limit),
+    (a, b) =>
+      a.createdAt.getTime() < b.createdAt.getTime() ||
+      (a.createdAt.getTime() === b.createdAt.getTime() && a.id < b.id),
+  );
 }
 
 /** The story's shown messages in order, read a page at a time. */
@@ -76,9 +87,10 @@ export async function* storyMessages(
   storyId: string,
   pageRows = PAGE_ROWS,
 ): AsyncGenerator<CursorMessage> {
+  const parts = await branchParts(q, storyId);
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
-    const page = await storyMessagesPage(q, userId, storyId, after, pageRows);
+    const page = await storyMessagesPage(q, userId, parts, after, pageRows);
     yield* page;
     const last = page.at(-1);
     if (!last || page.length < pageRows) return;
@@ -88,24 +100,36 @@ export async function* storyMessages(
 
 /**
  * A fingerprint of what the story shows: how many messages, and a hash over each one's id, last change, role,
- * mode, media (status and keys) and words, in story order. Computed by the database in one statement.
+ * mode, media (status and keys) and words, in story order: computed by the database in one statement per part,
+ * the parts' hashes hashed together for a branch that shares its history.
  */
 export async function storyContentFingerprint(
   q: Queryable,
   userId: string,
   storyId: string,
 ): Promise<{ messages: number; hash: string }> {
-  const [row] = await q
-    .select({
-      messages: sql<number>`count(*)::int`,
-      hash: sql<string | null>`md5(string_agg(
-        ${chatMessages.id}::text || '|' || ${chatMessages.updatedAt}::text || '|' || ${chatMessages.role} || '|' ||
-        coalesce(${chatMessages.mode}, '') || '|' || ${chatMessages.mediaStatus} || '|' ||
-        coalesce(${chatMessages.imageKey}, '') || '|' || coalesce(${chatMessages.videoKey}, '') || '|' ||
-        md5(${chatMessages.content}),
-        ',' order by ${chatMessages.createdAt}, ${chatMessages.id}))`,
-    })
-    .from(chatMessages)
-    .where(storyShownMessages(userId, storyId));
-  return { messages: Number(row?.messages ?? 0), hash: row?.hash ?? "empty" };
+  const parts = await branchParts(q, storyId);
+  const each = await Promise.all(
+    parts.map(async (part) => {
+      const [row] = await q
+        .select({
+          messages: sql<number>`count(*)::int`,
+          hash: sql<string | null>`md5(string_agg(
+            ${chatMessages.id}::text || '|' || ${chatMessages.updatedAt}::text || '|' || ${chatMessages.role} || '|' ||
+            coalesce(${chatMessages.mode}, '') || '|' || ${chatMessages.mediaStatus} || '|' ||
+            coalesce(${chatMessages.imageKey}, '') || '|' || coalesce(${chatMessages.videoKey}, '') || '|' ||
+            md5(${chatMessages.content}),
+            ',' order by ${chatMessages.createdAt}, ${chatMessages.id}))`,
+        })
+        .from(chatMessages)
+        .where(partShownMessages(userId, part));
+      return { messages: Number(row?.messages ?? 0), hash: row?.hash ?? "empty" };
+    }),
+  );
+  const messages = each.reduce((sum, part) => sum + part.messages, 0);
+  // One part (every branch that holds its history): its own hash, as before shared branches.
+  const [only] = each;
+  if (each.length === 1 && only) return only;
+  const joined = each.map((part) => part.hash).join(",");
+  return { messages, hash: createHash("md5").update(joined).digest("hex") };
 }

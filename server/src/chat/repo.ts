@@ -430,6 +430,31 @@ const storyStatsStatement = preparedPerHandle((q) =>
     .prepare("story_conversation_stats"),
 );
 
+/** storyStatsStatement's answer for a branch that shares its history: summed over its parts (decision 0168). */
+async function sharedConversationStats(q: Queryable, userId: string, storyId: string) {
+  const each = await Promise.all(
+    (await shownScopes(q, userId, storyId)).map(async (scope) => {
+      const [row] = await q
+        .select({
+          messageCount: sql<number>`count(*)::int`,
+          lastMessageAt: sql<
+            string | null
+          >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+        })
+        .from(chatMessages)
+        .where(scope);
+      return { messageCount: Number(row?.messageCount ?? 0), lastMessageAt: row?.lastMessageAt ?? null };
+    }),
+  );
+  const times = each.flatMap((part) => (part.lastMessageAt === null ? [] : [Number(part.lastMessageAt)]));
+  return [
+    {
+      messageCount: each.reduce((sum, part) => sum + part.messageCount, 0),
+      lastMessageAt: times.length > 0 ? String(Math.max(...times)) : null,
+    },
+  ];
+}
+
 /** Message count and newest message time of each of these stories' conversations (absent: no messages). */
 export async function storyConversationStats(
   q: Queryable,
@@ -441,15 +466,7 @@ export async function storyConversationStats(
       const owner = conversationOwner(userId, storyId);
       const [row] = (await conversationCache.read(q, `count:${owner}`, owner, () =>
         sharesHistory(storyId)
-          ? q
-              .select({
-                messageCount: sql<number>`count(*)::int`,
-                lastMessageAt: sql<
-                  string | null
-                >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
-              })
-              .from(chatMessages)
-              .where(shownIn(userId, storyId))
+          ? sharedConversationStats(q, userId, storyId)
           : storyStatsStatement(q).execute({ userId, storyId }),
       )) as { messageCount: number; lastMessageAt: string | null }[];
       const messageCount = Number(row?.messageCount ?? 0);
