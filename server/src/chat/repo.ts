@@ -408,17 +408,19 @@ export async function failIfPending(
 
 export type ConversationStats = { storyId: string; messageCount: number; lastMessageAt: Date | null };
 
+/** A conversation's message count and newest message time (epoch milliseconds: the same on both drivers). */
+const conversationStatsColumns = {
+  messageCount: sql<number>`count(*)::int`,
+  lastMessageAt: sql<
+    string | null
+  >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
+};
+
 // A story card's count and newest message time: one story's, kept under that story (decision 0134), so a page
 // of cards reads again only the stories played since.
 const storyStatsStatement = preparedPerHandle((q) =>
   q
-    .select({
-      messageCount: sql<number>`count(*)::int`,
-      // Epoch milliseconds: the same on both drivers, whatever their timestamp parsing.
-      lastMessageAt: sql<
-        string | null
-      >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
-    })
+    .select(conversationStatsColumns)
     .from(chatMessages)
     .where(
       and(
@@ -434,15 +436,7 @@ const storyStatsStatement = preparedPerHandle((q) =>
 async function sharedConversationStats(q: Queryable, userId: string, storyId: string) {
   const each = await Promise.all(
     (await shownScopes(q, userId, storyId)).map(async (scope) => {
-      const [row] = await q
-        .select({
-          messageCount: sql<number>`count(*)::int`,
-          lastMessageAt: sql<
-            string | null
-          >`(extract(epoch from max(${chatMessages.createdAt})) * 1000)::bigint::text`,
-        })
-        .from(chatMessages)
-        .where(scope);
+      const [row] = await q.select(conversationStatsColumns).from(chatMessages).where(scope);
       return { messageCount: Number(row?.messageCount ?? 0), lastMessageAt: row?.lastMessageAt ?? null };
     }),
   );
