@@ -159,9 +159,21 @@ test("a batch of 4 gives 4 results and charges 6 credits", async ({ page }) => {
   await page.getByRole("radio", { name: "4 images" }).check({ force: true });
   await expect(page.getByText("6 credits", { exact: true })).toBeVisible();
   await promptBox(page).fill(FIRST_PROMPT);
+  // The request is held until the waiting state has been seen: a batch that comes back at once would take the
+  // state away before a look at a loaded machine's pace could find it.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/api/studio/generate-image", async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByRole("button", { name: "Generate" }).click();
   await expect(page.getByText("Generating 4 images...")).toBeVisible();
+  release();
   await expect(results(page).getByRole("listitem")).toHaveCount(4, { timeout: 60_000 });
+  await page.unroute("**/api/studio/generate-image");
   await expect(page.getByRole("banner").getByRole("button", { name: "9 credits" })).toBeVisible();
   expect(await balance(creator)).toBe(9);
 

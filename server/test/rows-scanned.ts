@@ -20,7 +20,7 @@ export async function messageRowsScanned<T>(
   t: TestApp,
   run: () => Promise<T>,
   statementPattern = /from "chat_messages"/i,
-): Promise<{ result: T; rowsScanned: number; statements: number }> {
+): Promise<{ result: T; rowsScanned: number; statements: number; worst: string }> {
   const client = (t.ctx.db as unknown as { session: { client: Client } }).session.client;
   const original = client.query;
   const statements: { text: string; values: unknown[] }[] = [];
@@ -41,6 +41,8 @@ export async function messageRowsScanned<T>(
   }
   if (statements.length === 0) throw new Error(`no statement matched ${statementPattern}`);
   let most = 0;
+  /** The statement that read the most (for a failing test's message). */
+  let worst = "";
   const walk = (node: PlanNode) => {
     if (node["Relation Name"] === "chat_messages") {
       const read = (node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0);
@@ -56,7 +58,9 @@ export async function messageRowsScanned<T>(
     const row = explained.rows?.[0] as Record<string, unknown>;
     const cell = Object.values(row)[0];
     const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
+    const before = most;
     walk(plan[0]!.Plan);
+    if (most > before) worst = statement.text;
   }
-  return { result, rowsScanned: most, statements: statements.length };
+  return { result, rowsScanned: most, statements: statements.length, worst };
 }

@@ -143,6 +143,49 @@ export const partMessagesAs = (alias: string, userId: string, part: BranchPart):
 };
 
 /**
+ * partMessagesAs for each part, joined by OR, with `within` (a condition on `alias`, such as a time range) said
+ * in each: every part stays one index range the planner can read (a bitmap of them), where the general
+ * condition gives it none. One part is its condition as is.
+ */
+export const partsMessagesAs = (alias: string, userId: string, parts: BranchPart[], within?: SQL): SQL => {
+  const each = parts.map((part) =>
+    within
+      ? sql`(${partMessagesAs(alias, userId, part)} and ${within})`
+      : sql`(${partMessagesAs(alias, userId, part)})`,
+  );
+  return sql`(${sql.join(each, sql` or `)})`;
+};
+
+/**
+ * A subquery (named `alias`) of the branch's first `limit` rows that `where` keeps, in the story's order (time,
+ * then id; `newest` from the end), with `columns` of `alias` besides created_at and id: each part's first
+ * `limit` read by its own index range, then merged. SQL's counterpart of firstAcrossParts, for a read that goes on
+ * in the same statement.
+ */
+export function firstOfPartsSql(read: {
+  alias: string;
+  userId: string;
+  parts: BranchPart[];
+  where: SQL;
+  limit: number | SQL;
+  newest: boolean;
+  columns?: string[];
+}): SQL {
+  const table = sql.identifier(read.alias);
+  const picked = [...(read.columns ?? []), "created_at", "id"].map(
+    (name) => sql`${table}.${sql.identifier(name)}`,
+  );
+  const direction = sql.raw(read.newest ? "desc" : "asc");
+  const order = sql`${table}.created_at ${direction}, ${table}.id ${direction}`;
+  const each = read.parts.map(
+    (part) => sql`(select ${sql.join(picked, sql`, `)} from chat_messages ${table}
+      where ${partMessagesAs(read.alias, read.userId, part)} and ${read.where}
+      order by ${order} limit ${read.limit})`,
+  );
+  return sql`(select * from (${sql.join(each, sql` union all `)}) ${table} order by ${order} limit ${read.limit})`;
+}
+
+/**
  * The first `limit` rows of a branch in an order, read part by part: `read` reads one part's first `limit` in
  * that order (one bounded index range), `before` says whether a row comes before another. One part is read as is.
  */

@@ -9,7 +9,7 @@ import type { Queryable } from "../db/client";
 import { recallWalksDue } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
-import { branchMessagesAs, sharesHistory } from "./branch-messages";
+import { branchParts, firstOfPartsSql, sharesHistory } from "./branch-messages";
 
 /** A recalled exchange's score is its text score plus this times its cosine similarity to the turn's words. */
 export const MEANING_WEIGHT = 0.1;
@@ -78,6 +78,8 @@ export function meaningParts(
   storyId: string,
   before: SQL,
   long: boolean,
+  /** The condition that a row of chat_messages named `alias` is one of the branch's (recall.ts reads its parts once). */
+  inBranch: (alias: string) => SQL,
 ): { join: SQL; score: SQL; nearest: ((matches: SQL) => SQL) | undefined } {
   if (!meaning) return { join: sql``, score: sql``, nearest: undefined };
   const vector = vectorLiteral(meaning.vector);
@@ -100,7 +102,7 @@ export function meaningParts(
       join chat_messages shown on shown.id = near.message_id
       left join recall_marks mark on mark.message_id = near.message_id
       where near.content_hash = md5(shown.content)
-        and ${branchMessagesAs("shown", userId, storyId)} and shown.role = 'assistant'
+        and ${inBranch("shown")} and shown.role = 'assistant'
         and shown.hidden = false and shown.created_at < ${before}
         and coalesce(mark.forgotten, false) = false
         and (1 - near.distance >= ${MEANING_MIN_SIMILARITY} or ${matches})
@@ -168,19 +170,22 @@ export async function scanForEmbedding(
       : scan.kind === "after" && scan.from
         ? sql`and (m.created_at, m.id) > (${scan.from.at}::timestamptz, ${scan.from.id}::uuid)`
         : sql``;
-  const order = scan.kind === "newest" ? sql`m.created_at desc, m.id desc` : sql`m.created_at, m.id`;
   const most = scan.kind === "one" ? 1 : scan.most;
+  // Read part by part (decision 0168): a branch that shares its history reads each level's range in order.
+  const parts = await branchParts(q, storyId);
+  const scanned = firstOfPartsSql({
+    alias: "m",
+    userId,
+    parts,
+    where: sql`m.role = 'assistant' and m.hidden = false and length(trim(m.content)) > 0 ${where}`,
+    limit: most,
+    newest: scan.kind === "newest",
+    columns: ["content"],
+  });
   const result = (await q.execute(sql`
     select scanned.id, scanned.content, scanned.created_at::text as at,
            (emb.message_id is null or emb.model <> ${model} or emb.content_hash <> md5(scanned.content)) as missing
-    from (
-      select m.id, m.content, m.created_at
-      from chat_messages m
-      where ${branchMessagesAs("m", userId, storyId)} and m.role = 'assistant' and m.hidden = false
-        and length(trim(m.content)) > 0 ${where}
-      order by ${order}
-      limit ${most}
-    ) scanned
+    from ${scanned} scanned
     left join message_embeddings emb on emb.message_id = scanned.id
     order by scanned.created_at, scanned.id
   `)) as unknown as { rows: { id: string; content: string; at: string; missing: boolean }[] };

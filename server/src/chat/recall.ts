@@ -11,7 +11,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
 import { ownMessages } from "./branch-history";
-import { branchMessagesAs } from "./branch-messages";
+import { type BranchPart, branchParts, firstOfPartsSql, partsMessagesAs } from "./branch-messages";
 import type { Witness } from "./narration";
 import { type MeaningQuery, meaningParts } from "./recall-vectors";
 import { presentInSql } from "./witness";
@@ -122,12 +122,15 @@ const cut = (text: string, max: number) => {
 const anyOf = (words: string) => sql`replace(plainto_tsquery('english', ${words})::text, '&', '|')::tsquery`;
 
 /** When the narrator's window (its newest HISTORY_WINDOW messages) begins: older exchanges are recalled. */
-const windowStart = (userId: string, storyId: string) => sql`(
-  select min(created_at) from (
-    select created_at from chat_messages
-    where ${branchMessagesAs("chat_messages", userId, storyId)} and hidden = false
-    order by created_at desc, id desc limit ${HISTORY_WINDOW}
-  ) newest
+const windowStart = (userId: string, parts: BranchPart[]) => sql`(
+  select min(windowed.created_at) from ${firstOfPartsSql({
+    alias: "windowed",
+    userId,
+    parts,
+    where: sql`windowed.hidden = false`,
+    limit: HISTORY_WINDOW,
+    newest: true,
+  })} windowed
 )`;
 
 /**
@@ -137,7 +140,7 @@ const windowStart = (userId: string, storyId: string) => sql`(
 async function turnsAndPlayers(
   q: Queryable,
   userId: string,
-  storyId: string,
+  parts: BranchPart[],
   picked: Picked[],
   /** A group speaker kept to what they saw: the player's line before each is one they heard (decision 0165). */
   witness?: Witness,
@@ -154,21 +157,30 @@ async function turnsAndPlayers(
     )}] as turns,
     array[${sql.join(
       picked.map(
-        (p) => sql`(select player.content from chat_messages player
-          where ${branchMessagesAs("player", userId, storyId)} and player.role = 'user'
-            and player.hidden = false and player.created_at < ${p.at}::timestamptz
-            ${witness ? sql`and ${presentInSql("player", witness)}` : sql``}
-          order by player.created_at desc, player.id desc limit 1)`,
+        (p) =>
+          sql`(select player.content from ${firstOfPartsSql({
+            alias: "player",
+            userId,
+            parts,
+            where: sql`player.role = 'user' and player.hidden = false and player.created_at < ${p.at}::timestamptz
+            ${witness ? sql`and ${presentInSql("player", witness)}` : sql``}`,
+            limit: 1,
+            newest: true,
+            columns: ["content"],
+          })} player)`,
       ),
       sql`, `,
     )}] as players
     from chat_messages earlier
-    where ${branchMessagesAs("earlier", userId, storyId)} and earlier.role = 'assistant'
-      and earlier.hidden = false and earlier.created_at <= ${newest}::timestamptz
+    where ${partsMessagesAs("earlier", userId, parts, sql`earlier.created_at <= ${newest}::timestamptz`)}
+      and earlier.role = 'assistant' and earlier.hidden = false
   `);
   const [row] = result.rows;
   return { turns: (row?.turns ?? []).map(Number), players: row?.players ?? [] };
 }
+
+/** The newest `limit` of the story's shown narrator messages older than the window, a subquery of `columns`. */
+type NewestOlder = (limit: number, columns?: string[]) => SQL;
 
 /**
  * Where the story's newest RECALL_RECENT exchanges older than the window begin (-infinity when it has fewer:
@@ -178,7 +190,7 @@ async function turnsAndPlayers(
 async function commonAndRare(
   q: Queryable,
   words: string,
-  olderShown: SQL,
+  newestOlder: NewestOlder,
 ): Promise<{ recentFrom: string; rare: string; long: boolean }> {
   const unique = [...new Set(words.split(/\s+/).filter(Boolean))];
   // Words that fell back to the whole turn (none was telling) are searched for everywhere, as they are.
@@ -186,8 +198,8 @@ async function commonAndRare(
   const each = fallback ? [] : unique;
   const result = await q.execute<{ recent_from: string; sampled: number; found: number[] }>(sql`
     select coalesce((
-             select message.created_at from chat_messages message where ${olderShown}
-             order by message.created_at desc limit 1 offset ${RECALL_RECENT - 1}
+             select message.created_at from ${newestOlder(RECALL_RECENT)} message
+             order by message.created_at desc, message.id desc limit 1 offset ${RECALL_RECENT - 1}
            ), '-infinity'::timestamptz)::text as recent_from,
            count(*)::int as sampled,
            array[${sql.join(
@@ -197,10 +209,7 @@ async function commonAndRare(
              ),
              sql`, `,
            )}]::int[] as found
-    from (
-      select message.search from chat_messages message where ${olderShown}
-      order by message.created_at desc limit ${fallback ? 0 : RECALL_SAMPLE}
-    ) sample
+    from ${newestOlder(fallback ? 0 : RECALL_SAMPLE, ["search"])} sample
   `);
   const row = result.rows[0];
   if (!row) return { recentFrom: "-infinity", rare: words, long: false };
@@ -231,21 +240,28 @@ export async function recallExchanges(
   witness?: Witness,
 ): Promise<RecalledExchange[]> {
   const searched = searchWords(words);
-  const before = windowStart(userId, storyId);
+  // The branch's parts (decision 0168): a shared branch's reads below go part by part, each an index range.
+  const parts = await branchParts(q, storyId);
+  const before = windowStart(userId, parts);
   const query = anyOf(searched.words);
-  // The story's shown narrator messages older than the window.
-  const olderShown = sql`${branchMessagesAs("message", userId, storyId)}
-    and message.role = 'assistant' and message.hidden = false and message.created_at < ${before}
+  // Which of the story's messages are shown narrator messages older than the window (the branch aside).
+  const older = sql`message.role = 'assistant' and message.hidden = false and message.created_at < ${before}
     ${witness ? sql`and ${presentInSql("message", witness)}` : sql``}`;
-  const { recentFrom, rare, long } = await commonAndRare(q, searched.words, olderShown);
-  const byMeaning = meaningParts(meaning, userId, storyId, before, long);
-  // The story's shown narrator messages older than the window, not forgotten, that `where` picks.
-  const shown = (where: SQL) => sql`(
+  const newestOlder: NewestOlder = (limit, columns) =>
+    firstOfPartsSql({ alias: "message", userId, parts, where: older, limit, newest: true, columns });
+  const { recentFrom, rare, long } = await commonAndRare(q, searched.words, newestOlder);
+  const byMeaning = meaningParts(meaning, userId, storyId, before, long, (alias) =>
+    partsMessagesAs(alias, userId, parts),
+  );
+  // The story's shown narrator messages older than the window, not forgotten, that `where` picks (`within`: a
+  // range of the story's time, said within each part so each stays one index range).
+  const shown = (where: SQL, within?: SQL) => sql`(
     select message.id, message.created_at, message.content, message.search,
            coalesce(mark.pinned, false) as pinned
     from chat_messages message
     left join recall_marks mark on mark.message_id = message.id
-    where ${where} and ${olderShown} and coalesce(mark.forgotten, false) = false
+    where ${where} and ${partsMessagesAs("message", userId, parts, within)} and ${older}
+      and coalesce(mark.forgotten, false) = false
   )`;
   // Each candidate's text score: ts_rank (0 where no word matches, as for a pinned one), plus 1 for a message
   // naming a name the turn asks after (ts_rank weighs all words alike, and a message full of the turn's
@@ -254,22 +270,23 @@ export async function recallExchanges(
     searched.names === ""
       ? sql`0`
       : sql`case when shown.search @@ ${anyOf(searched.names)} then 1 else 0 end`;
-  const scored = (where: SQL) => sql`
+  const scored = (where: SQL, within?: SQL) => sql`
     select shown.id, shown.created_at, shown.content, shown.search, shown.pinned,
            (ts_rank(shown.search, ${query}) + ${nameBonus})::float8 as text_score
-    from ${shown(where)} shown`;
+    from ${shown(where, within)} shown`;
   const since = sql`${recentFrom}::timestamptz`;
   // The recent matches, and older ones holding a word that is not common here; pinned ones apart (below).
   const unpinned = sql`not coalesce(mark.pinned, false)`;
-  const recentMatch = sql`message.created_at >= ${since} and message.search @@ ${query} and ${unpinned}`;
-  const olderMatch = rare
-    ? sql`message.created_at < ${since} and message.search @@ ${anyOf(rare)} and ${unpinned}`
-    : undefined;
+  const recentMatch = sql`message.search @@ ${query} and ${unpinned}`;
+  const olderMatch = rare ? sql`message.search @@ ${anyOf(rare)} and ${unpinned}` : undefined;
   // The matches by words (each looked up by its own index: a rare name is a few rows in the words' index,
   // unknown words none, the recent ones a range of the story's order), the best RECALL_FUSED_BY_WORDS of them
   // by their text score (decision 0116: only these are compared by meaning), then all the pinned ones, then
   // (by meaning) the story's nearest exchanges that are not among them.
-  const matches = [scored(recentMatch), ...(olderMatch ? [scored(olderMatch)] : [])];
+  const matches = [
+    scored(recentMatch, sql`message.created_at >= ${since}`),
+    ...(olderMatch ? [scored(olderMatch, sql`message.created_at < ${since}`)] : []),
+  ];
   const byWords = sql`
     select * from (${sql.join(matches, sql` union all `)}) matches
     order by text_score desc, created_at desc
@@ -308,7 +325,7 @@ export async function recallExchanges(
     order by picked.pinned desc, picked.score desc, picked.created_at desc
   `);
   const picked = result.rows;
-  const { turns, players } = await turnsAndPlayers(q, userId, storyId, picked, witness);
+  const { turns, players } = await turnsAndPlayers(q, userId, parts, picked, witness);
   return picked.map((row, i) => ({
     messageId: row.id,
     turn: turns[i] ?? 0,

@@ -117,16 +117,25 @@ export async function countMessagesThrough(
   storyId: string,
   through: Date | null,
 ): Promise<{ total: number; through: number }> {
-  const [row] = await q
-    .select({
-      total: sql<number>`count(*)::int`,
-      through: through
-        ? sql<number>`count(*) filter (where ${chatMessages.createdAt} <= ${through})::int`
-        : sql<number>`0`,
-    })
-    .from(chatMessages)
-    .where(shownIn(userId, storyId));
-  return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
+  // Counted part by part (decision 0168): each part one index range.
+  const counts = await Promise.all(
+    (await shownScopes(q, userId, storyId)).map(async (scope) => {
+      const [row] = await q
+        .select({
+          total: sql<number>`count(*)::int`,
+          through: through
+            ? sql<number>`count(*) filter (where ${chatMessages.createdAt} <= ${through})::int`
+            : sql<number>`0`,
+        })
+        .from(chatMessages)
+        .where(scope);
+      return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
+    }),
+  );
+  return counts.reduce((sum, part) => ({
+    total: sum.total + part.total,
+    through: sum.through + part.through,
+  }));
 }
 
 /**
@@ -140,15 +149,24 @@ export async function countMessagesNewer(
   after: Date | null,
   most: number,
 ): Promise<number> {
-  const newest = q
-    .select({ one: sql`1` })
-    .from(chatMessages)
-    .where(and(shownIn(userId, storyId), after ? gt(chatMessages.createdAt, after) : undefined))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(most)
-    .as("newest");
-  const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(newest);
-  return Number(row?.n ?? 0);
+  // Counted part by part (decision 0168), each up to `most`: each part one bounded index range.
+  const counts = await Promise.all(
+    (await shownScopes(q, userId, storyId)).map(async (scope) => {
+      const newest = q
+        .select({ one: sql`1` })
+        .from(chatMessages)
+        .where(and(scope, after ? gt(chatMessages.createdAt, after) : undefined))
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(most)
+        .as("newest");
+      const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(newest);
+      return Number(row?.n ?? 0);
+    }),
+  );
+  return Math.min(
+    most,
+    counts.reduce((sum, n) => sum + n, 0),
+  );
 }
 
 /** The newest `limit` messages of one conversation, oldest first. */

@@ -267,6 +267,30 @@ describe("shared history", () => {
     expect(text).not.toContain("I walk on (251)");
     expect(text).not.toContain("Main after the fork");
     expect(book.rowsScanned).toBeLessThanOrEqual(610);
+
+    // Recall on the branch finds its first exchange (shared from the first branch, far out of the window) with
+    // its turn number and player line, part by part too: no scan over the library, whose other story opens with
+    // the same words.
+    const question = encodeURIComponent("Where does the Grey Mill turn?");
+    const recall = await messageRowsScanned(
+      t,
+      () => call(user, "GET", `/api/stories/${storyId}/context?branch=${fork.id}&prompt=${question}`),
+      readsOfMessages,
+    );
+    expect(recall.result.statusCode, recall.result.body.slice(0, 200)).toBe(200);
+    const recalled = (
+      recall.result.json() as { recalled: { message_id: string; turn: number; player: string }[] }
+    ).recalled;
+    expect(recalled[0]).toMatchObject({ message_id: all[1]!.id, turn: 1, player: "I walk on (1)" });
+    expect(recall.statements).toBeGreaterThan(0);
+    expect(recall.rowsScanned, recall.worst).toBeLessThanOrEqual(610);
+    // And a turn played on it reads no more.
+    const turn = await messageRowsScanned(
+      t,
+      () => play(fork.id, "I look for the Grey Mill again"),
+      readsOfMessages,
+    );
+    expect(turn.rowsScanned, turn.worst).toBeLessThanOrEqual(610);
   }, 120_000);
 
   it("a history whose rows were numbered out of the story's order is copied, not shared, and shows the same", async () => {
