@@ -246,9 +246,12 @@ describe("docs/architecture.md", () => {
     expect(biomeProblems(doctored, truth)).toEqual([
       "the page says noNonNullAssertion is error, biome.json off",
     ]);
-    const newRule = { ...truth, biomeLevels: { ...truth.biomeLevels, noExcessiveLinesPerFunction: "error" } };
+    const newRule = {
+      ...truth,
+      biomeLevels: { ...truth.biomeLevels, noExcessiveCognitiveComplexity: "error" },
+    };
     expect(biomeProblems(page, newRule)).toEqual([
-      "biome.json sets noExcessiveLinesPerFunction to error but the page does not say so",
+      "biome.json sets noExcessiveCognitiveComplexity to error but the page does not say so",
     ]);
   });
 
