@@ -53,6 +53,46 @@ export type Delivery<T> = { result: T; undeliveredTenths?: number; refundDescrip
 export type Settle = (tx: Queryable, undeliveredTenths?: number) => Promise<void>;
 
 /**
+ * What paid work asks of the ledger, each step one statement or transaction of credits/service.ts: the database's
+ * (`databaseLedger`), or an in-memory one whose steps can fail at will (the money rules' fast tests).
+ */
+export type PaidLedger = {
+  /** Refuses a capped player (admin/caps.ts) before anything is charged. */
+  assertUnderCaps(userId: string, tenths: number): Promise<void>;
+  /** Takes the price and records the charge as unsettled under `request.paidFor`, in one transaction. */
+  charge(request: PaidRequest, at: Date): Promise<Charge>;
+  /** Marks the charge delivered (keeping `undeliveredTenths` owed) in the delivery's transaction `tx`. */
+  settle(tx: Queryable, paid: Charge, paidFor: string, undeliveredTenths: number): Promise<void>;
+  /** What the charge's unsettled row still owes (0 or none when it is settled whole or gone). */
+  owed(paidFor: string): Promise<number>;
+  /** Gives back `tenths` under `reference`, at most once per reference; true if this call gave them. */
+  refund(userId: string, tenths: number, reference: string, at: Date, description: string): Promise<boolean>;
+  /** Forgets the charge's unsettled row once its refund (if any) is in the ledger. */
+  forget(paidFor: string): Promise<void>;
+};
+
+/** The ledger in the database. */
+export const databaseLedger = (ctx: PaidContext): PaidLedger => ({
+  assertUnderCaps: (userId, tenths) => assertUnderCaps(ctx, userId, tenths),
+  charge: (request, at) =>
+    charge(
+      ctx.db,
+      request.userId,
+      request.kind,
+      request.quantity,
+      at,
+      request.description,
+      request.paidFor,
+      request.usage,
+    ),
+  settle: (tx, paid, paidFor, undeliveredTenths) => settleCharge(tx, paid, paidFor, undeliveredTenths),
+  owed: async (paidFor) => (await unsettledCharge(ctx.db, paidFor))?.refundTenths ?? 0,
+  refund: (userId, tenths, reference, at, description) =>
+    refund(ctx.db, userId, tenths, reference, at, description),
+  forget: (paidFor) => forgetUnsettled(ctx.db, paidFor),
+});
+
+/**
  * A 402 before any work when the balance cannot cover the price, so a user with no credits never makes the
  * server decode, store or send anything. Only a pre-check: the charge itself stays the atomic guard.
  */
@@ -79,21 +119,13 @@ export async function payFor<T>(
   ctx: PaidContext,
   request: PaidRequest,
   deliver: (paid: Charge, settle: Settle) => Promise<Delivery<T>>,
+  ledger: PaidLedger = databaseLedger(ctx),
 ): Promise<{ result: T; paid: Charge; refundedTenths: number }> {
   // A capped player is refused here, before the charge and before deliver calls any vendor.
-  await assertUnderCaps(ctx, request.userId, toTenths(creditCost(request.kind, request.quantity)));
+  await ledger.assertUnderCaps(request.userId, toTenths(creditCost(request.kind, request.quantity)));
   let paid: Charge;
   try {
-    paid = await charge(
-      ctx.db,
-      request.userId,
-      request.kind,
-      request.quantity,
-      ctx.clock.now(),
-      request.description,
-      request.paidFor,
-      request.usage,
-    );
+    paid = await ledger.charge(request, ctx.clock.now());
   } catch (error) {
     // A charge whose commit was lost with its connection left its unsettled row: the sweep returns it.
     if (isTransientDatabaseError(error)) throw busy(ctx, error, request, "not taken");
@@ -102,7 +134,7 @@ export async function payFor<T>(
   let settled = false;
   // Only a settlement in a transaction that committed counts; see the catch below.
   const settle: Settle = async (tx, undeliveredTenths = 0) => {
-    await settleCharge(tx, paid, request.paidFor, undeliveredTenths);
+    await ledger.settle(tx, paid, request.paidFor, undeliveredTenths);
     settled = true;
   };
   let delivery: Delivery<T>;
@@ -114,7 +146,7 @@ export async function payFor<T>(
     const transient = isTransientDatabaseError(error);
     let owed: number;
     try {
-      owed = await refundOwed(ctx, paid, request);
+      owed = await refundOwed(ctx, ledger, paid, request);
     } catch (refundError) {
       // The charge's unsettled row is still there, so the sweep gives the credits back later.
       if (transient && isTransientDatabaseError(refundError))
@@ -142,6 +174,7 @@ export async function payFor<T>(
         refundedTenths,
         request.paidFor,
         delivery.refundDescription ?? request.refundDescription,
+        ledger,
       );
     } catch (error) {
       ctx.log.error(
@@ -150,7 +183,7 @@ export async function payFor<T>(
       );
       return { result: delivery.result, paid, refundedTenths: 0 };
     }
-    await forgetUnsettled(ctx.db, request.paidFor).catch((error: Error) => {
+    await ledger.forget(request.paidFor).catch((error: Error) => {
       // The refund is in the ledger: a row left behind is only cleared by the sweep, never paid twice.
       ctx.log.warn({ err: error, paidFor: request.paidFor }, "refunded charge's row left for the sweep");
     });
@@ -163,12 +196,17 @@ export async function payFor<T>(
  * that rolled back took its settlement with it), the undelivered part when the delivery committed, nothing
  * when the row is gone (delivered whole, or the sweep refunded it).
  */
-async function refundOwed(ctx: PaidContext, paid: Charge, request: PaidRequest): Promise<number> {
-  const owed = await owedFor(ctx, paid, request.paidFor);
+async function refundOwed(
+  ctx: PaidContext,
+  ledger: PaidLedger,
+  paid: Charge,
+  request: PaidRequest,
+): Promise<number> {
+  const owed = paid.chargedTenths <= 0 ? 0 : await ledger.owed(request.paidFor);
   if (owed > 0) {
-    await refundPaid(ctx, paid, owed, request.paidFor, request.refundDescription);
+    await refundPaid(ctx, paid, owed, request.paidFor, request.refundDescription, ledger);
     // With the refund in the ledger, a row left behind is only cleared by the sweep, never paid twice.
-    await forgetUnsettled(ctx.db, request.paidFor).catch((error: Error) => {
+    await ledger.forget(request.paidFor).catch((error: Error) => {
       if (!isTransientDatabaseError(error)) throw error;
       ctx.log.warn({ err: error, paidFor: request.paidFor }, "refunded charge's row left for the sweep");
     });
@@ -190,11 +228,6 @@ function busy(
   return new BusyTryAgain(credits);
 }
 
-async function owedFor(ctx: PaidContext, paid: Charge, paidFor: string): Promise<number> {
-  if (paid.chargedTenths <= 0) return 0;
-  return (await unsettledCharge(ctx.db, paidFor))?.refundTenths ?? 0;
-}
-
 /** Gives back `tenths` of the charge for `paidFor`, once whatever happens next. */
 export async function refundPaid(
   ctx: PaidContext,
@@ -202,10 +235,11 @@ export async function refundPaid(
   tenths: number,
   paidFor: string,
   description: string,
+  ledger: PaidLedger = databaseLedger(ctx),
 ): Promise<boolean> {
   if (tenths <= 0) return false;
   try {
-    return await refund(ctx.db, paid.userId, tenths, refundReference(paidFor), ctx.clock.now(), description);
+    return await ledger.refund(paid.userId, tenths, refundReference(paidFor), ctx.clock.now(), description);
   } catch (error) {
     // The database itself is failing: the ledger cannot take the refund now. Leave a trail to settle by hand.
     ctx.log.error({ err: error, userId: paid.userId, paidFor, tenths }, "refund could not be recorded");
