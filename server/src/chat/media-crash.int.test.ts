@@ -2,41 +2,23 @@
 // prompt and the picture): once a worker runs again, the job is retried within the dead-worker time (60 s in
 // production, 3 s here), resumes from what it already made (the scene image, the scene prompt), and the user
 // gets the media for the price they paid, once.
-import { afterEach, expect, it } from "vitest";
-import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "../../test/app";
+import { expect, it } from "vitest";
 import { bearer, createUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
-import { type JobQueue, startJobQueue } from "../jobs/queue";
-import { startWorkers } from "../jobs/workers";
-import { createSmtpMailer } from "../mail/mailer";
+import { crashTestApp, hangingCall, REVIVAL_WAIT_MS, reviveWorker } from "../../test/worker-crash";
 import type { ImageProvider, TextProvider, VideoProvider } from "../providers/types";
 import { findMessageById } from "./repo";
 
-const DEAD_WORKER_SECONDS = 3;
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
 it("a video job cut off by a crash is finished by the next worker within the dead-worker time", async () => {
-  // A short dead-worker window (production: 60 s), so the retry comes within seconds.
-  const t: TestApp = await createTestApp({ env: { DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) } });
-  cleanups.push(() => t.cleanup());
+  const t = await crashTestApp();
   const user = await createUser(t);
 
   // The animator starts the clip and then the process "dies": the first worker never hears back.
   const animator = t.providers.video;
-  let started!: () => void;
-  const animating = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  const animating = hangingCall();
   const dying: VideoProvider = {
     name: animator.name,
-    async start() {
-      started();
-      return new Promise(() => {});
-    },
+    start: animating.hang,
     poll: (taskId) => animator.poll(taskId),
   };
   t.providers.video = dying;
@@ -49,28 +31,18 @@ it("a video job cut off by a crash is finished by the next worker within the dea
       payload: { prompt: "The ship sails into the storm", chat_mode: "video" },
     })
   ).json();
-  await animating;
+  await animating.started;
   await t.jobs.stop(100);
 
   // A new worker process starts on the same database, with healthy providers.
   t.providers.video = animator;
-  const revived: JobQueue = await startJobQueue(t.database, {
-    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
-    deadWorkerSeconds: DEAD_WORKER_SECONDS,
-    maintenanceIntervalSeconds: 1,
-  });
-  cleanups.push(() => revived.stop(5_000));
-  await startWorkers(revived, {
-    ...t.ctx,
-    jobs: revived,
-    mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
-  });
+  await reviveWorker(t);
 
   const status = await waitForMedia(
     t,
     user.token,
     `/api/chat/media-status/${turn.message_id}`,
-    (DEAD_WORKER_SECONDS + 60) * 1000,
+    REVIVAL_WAIT_MS,
   );
   expect(status.media_generation_completed).toBe(true);
   expect(status.video_url).toBeTruthy();
@@ -86,8 +58,7 @@ it("a video job cut off by a crash is finished by the next worker within the dea
 }, 120_000);
 
 it("an image job cut off between its scene prompt and its picture is finished by the next worker with that scene, charged once", async () => {
-  const t: TestApp = await createTestApp({ env: { DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) } });
-  cleanups.push(() => t.cleanup());
+  const t = await crashTestApp();
   const user = await createUser(t);
 
   // The scene prompt is written (and kept), then the process "dies" while the picture is painted.
@@ -105,17 +76,8 @@ it("an image job cut off between its scene prompt and its picture is finished by
     },
   };
   t.providers.text = counting;
-  let painting!: () => void;
-  const dying = new Promise<void>((resolve) => {
-    painting = resolve;
-  });
-  const hanging: ImageProvider = {
-    name: painter.name,
-    async generate() {
-      painting();
-      return new Promise(() => {});
-    },
-  };
+  const painting = hangingCall();
+  const hanging: ImageProvider = { name: painter.name, generate: painting.hang };
   t.providers.image = hanging;
 
   const turn = (
@@ -126,7 +88,7 @@ it("an image job cut off between its scene prompt and its picture is finished by
       payload: { prompt: "A lighthouse burns on the cliff", chat_mode: "image" },
     })
   ).json();
-  await dying;
+  await painting.started;
   await t.jobs.stop(100);
   const kept = (await findMessageById(t.ctx.db, turn.message_id))!;
   expect(kept.mediaStatus).toBe("pending");
@@ -135,23 +97,13 @@ it("an image job cut off between its scene prompt and its picture is finished by
 
   // A new worker process starts on the same database, with a healthy painter.
   t.providers.image = painter;
-  const revived: JobQueue = await startJobQueue(t.database, {
-    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
-    deadWorkerSeconds: DEAD_WORKER_SECONDS,
-    maintenanceIntervalSeconds: 1,
-  });
-  cleanups.push(() => revived.stop(5_000));
-  await startWorkers(revived, {
-    ...t.ctx,
-    jobs: revived,
-    mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
-  });
+  await reviveWorker(t);
 
   const status = await waitForMedia(
     t,
     user.token,
     `/api/chat/media-status/${turn.message_id}`,
-    (DEAD_WORKER_SECONDS + 60) * 1000,
+    REVIVAL_WAIT_MS,
   );
   expect(status.media_generation_completed).toBe(true);
   expect(status.image_url).toBeTruthy();

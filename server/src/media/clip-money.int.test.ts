@@ -4,17 +4,13 @@
 // deadline is refunded once and a late finish keeps nothing. Also run on PostgreSQL (TEST_DATABASE_URL).
 import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "../../test/app";
+import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { galleryImage } from "../../test/media";
+import { crashTestApp, hangingCall, REVIVAL_WAIT_MS, reviveWorker } from "../../test/worker-crash";
 import { ledgerSum } from "../credits/repo";
-import { type JobQueue, startJobQueue } from "../jobs/queue";
-import { startWorkers } from "../jobs/workers";
-import { createSmtpMailer } from "../mail/mailer";
 import { ProviderError, type VideoProvider } from "../providers/types";
 import { CLIP_DEADLINE_MS, makeClip } from "./clip-job";
-
-const DEAD_WORKER_SECONDS = 3;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -128,41 +124,28 @@ describe("a vendor that fails", () => {
 });
 
 it("a clip job cut off by a crash is finished by the next worker, charged once, one clip", async () => {
-  const t = await app({ DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) });
+  const t = await crashTestApp();
   const user = await createUser(t);
   const start = await ledgerSum(t.ctx.db, user.userId);
 
   // The animator takes the job and the process "dies": the first worker never hears back.
   const animator = t.providers.video;
-  let started!: () => void;
-  const animating = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  const animating = hangingCall();
   t.providers.video = {
     name: animator.name,
     clipFeatures: animator.clipFeatures!,
-    start: () => {
-      started();
-      return new Promise(() => {});
-    },
+    start: animating.hang,
     poll: (taskId, signal) => animator.poll(taskId, signal),
   };
   const jobId = await startClip(t, user);
-  await animating;
+  await animating.started;
   await t.jobs.stop(100);
 
   // A new worker process starts on the same database, with a healthy animator.
   t.providers.video = animator;
-  const revived: JobQueue = await startJobQueue(t.database, {
-    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
-    deadWorkerSeconds: DEAD_WORKER_SECONDS,
-    maintenanceIntervalSeconds: 1,
-  });
-  cleanups.push(() => revived.stop(5_000));
-  const deps = { ...t.ctx, jobs: revived, mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom) };
-  await startWorkers(revived, deps);
+  const deps = await reviveWorker(t);
 
-  const ended = await waitForEnd(t, user, jobId, (DEAD_WORKER_SECONDS + 60) * 1000);
+  const ended = await waitForEnd(t, user, jobId, REVIVAL_WAIT_MS);
   expect(ended.status, ended.detail ?? "").toBe("completed");
   expect((await videos(t, user)).map((item) => item.id)).toEqual([ended.item!.id]);
   // A job delivered twice (a retry after the clip was kept) changes nothing.

@@ -1,42 +1,21 @@
 // A queued Studio batch whose worker dies mid-job (the process is killed while the vendor paints): once a
 // worker runs again, the job is retried within the dead-worker time (60 s in production, 3 s here) and the user gets the
 // batch for the price paid, once, with one set of images (none left over from the dead try).
-import { afterEach, expect, it } from "vitest";
-import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "../../test/app";
+import { expect, it } from "vitest";
 import { bearer, createUser } from "../../test/factories";
+import { crashTestApp, hangingCall, REVIVAL_WAIT_MS, reviveWorker } from "../../test/worker-crash";
 import { ledgerSum } from "../credits/repo";
-import { type JobQueue, startJobQueue } from "../jobs/queue";
-import { startWorkers } from "../jobs/workers";
-import { createSmtpMailer } from "../mail/mailer";
 import { saveImage } from "../media/service";
 import type { ImageProvider } from "../providers/types";
 
-const DEAD_WORKER_SECONDS = 3;
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
 it("a batch job cut off by a crash is finished by the next worker, charged once", async () => {
-  // A short dead-worker window (production: 60 s), so the retry comes within seconds.
-  const t: TestApp = await createTestApp({ env: { DEAD_WORKER_SECONDS: String(DEAD_WORKER_SECONDS) } });
-  cleanups.push(() => t.cleanup());
+  const t = await crashTestApp();
   const user = await createUser(t);
 
   // The painter takes the job and the process "dies": the first worker never hears back.
   const painter = t.providers.image;
-  let started!: () => void;
-  const painting = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const dying: ImageProvider = {
-    name: painter.name,
-    generate: () => {
-      started();
-      return new Promise(() => {});
-    },
-  };
+  const painting = hangingCall();
+  const dying: ImageProvider = { name: painter.name, generate: painting.hang };
   t.providers.image = dying;
 
   const accepted = await t.app.inject({
@@ -47,7 +26,7 @@ it("a batch job cut off by a crash is finished by the next worker, charged once"
   });
   expect(accepted.statusCode, accepted.body).toBe(202);
   const batchId = accepted.json().message_id as string;
-  await painting;
+  await painting.started;
   await t.jobs.stop(100);
   // What a try that died after saving its first image leaves in the gallery.
   const [leftover] = await painter.generate({ prompt: "A ship in a storm", count: 1, references: [] });
@@ -67,19 +46,9 @@ it("a batch job cut off by a crash is finished by the next worker, charged once"
 
   // A new worker process starts on the same database, with a healthy painter.
   t.providers.image = painter;
-  const revived: JobQueue = await startJobQueue(t.database, {
-    pollingIntervalSeconds: TEST_JOB_POLLING_SECONDS,
-    deadWorkerSeconds: DEAD_WORKER_SECONDS,
-    maintenanceIntervalSeconds: 1,
-  });
-  cleanups.push(() => revived.stop(5_000));
-  await startWorkers(revived, {
-    ...t.ctx,
-    jobs: revived,
-    mailer: createSmtpMailer(t.smtp.url, t.config.mailFrom),
-  });
+  await reviveWorker(t);
 
-  const deadline = Date.now() + (DEAD_WORKER_SECONDS + 60) * 1000;
+  const deadline = Date.now() + REVIVAL_WAIT_MS;
   let batch: { status: string; images: string[] } | undefined;
   while (Date.now() < deadline) {
     const res = await t.app.inject({
