@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { chromium, type Page } from "playwright-core";
+import { probeLoop } from "./probe-loop";
 
 type OpenFigures = {
   cpuMs: number;
@@ -416,31 +417,8 @@ async function turn(storyId: string): Promise<void> {
   await json(await call("POST", `/api/stories/${storyId}/chat`, { prompt, chat_mode: "chat" }));
 }
 
-/**
- * A probe loop on another story's card until `stop` is called: every answer's time, and what was running when it
- * was asked (`phase()`, read at each request: the turn's request, or only its background jobs).
- */
-function probeLoop(phase: () => string = () => ""): { stop: () => Promise<{ ms: number; phase: string }[]> } {
-  const times: { ms: number; phase: string }[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const asked = phase();
-      const started = performance.now();
-      const res = await call("GET", `/api/stories/${options.probe.id}`);
-      await res.arrayBuffer();
-      times.push({ ms: performance.now() - started, phase: asked });
-      await sleep(20);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return times;
-    },
-  };
-}
+/** The probe: another story's card, as its player's screen asks for it. */
+const askProbe = () => call("GET", `/api/stories/${options.probe.id}`);
 
 async function turns(storyId: string, storyLabel: string, openPaths: string[], scrapeMs: number) {
   // Living lore runs after every turn; the summary step when due and embedding where the database has pgvector
@@ -465,11 +443,11 @@ async function turns(storyId: string, storyLabel: string, openPaths: string[], s
     openAfter.push(cpuMs() - before);
   }
   // The probe: first with nothing else running, then through two turns and their jobs.
-  const idle = probeLoop();
+  const idle = probeLoop(askProbe);
   await sleep(2_000);
   const idleTimes = (await idle.stop()).map((probe) => probe.ms);
   let phase = "turn";
-  const probe = probeLoop(() => phase);
+  const probe = probeLoop(askProbe, () => phase);
   for (let i = 0; i < 2; i += 1) {
     const { finished } = await queueState();
     phase = "turn";

@@ -25,7 +25,7 @@ const LONG_FILES: Record<string, number> = {
   "web/src/features/stories/components/story-cards-dialog.tsx": 853,
   "server/src/config.ts": 779,
   "server/src/chat/branch-history.ts": 765,
-  "bench/long-story-client.ts": 756,
+  "bench/long-story-client.ts": 746,
   "server/src/stories/service.ts": 732,
   "server/src/stories/cards.ts": 729,
   "server/src/chat/repo.ts": 719,
