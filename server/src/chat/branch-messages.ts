@@ -159,7 +159,7 @@ export const partsMessagesAs = (alias: string, userId: string, parts: BranchPart
 /**
  * A subquery (named `alias`) of the branch's first `limit` rows that `where` keeps, in the story's order (time,
  * then id; `newest` from the end), with `columns` of `alias` besides created_at and id: each part's first
- * `limit` read by its own index range, then merged. SQL's counterpart of firstAcrossParts, for a read that goes on
+ * `limit` read by its own index range, then merged (one part is read as is). SQL's counterpart of firstAcrossParts, for a read that goes on
  * in the same statement.
  */
 export function firstOfPartsSql(read: {
@@ -182,6 +182,9 @@ export function firstOfPartsSql(read: {
       where ${partMessagesAs(read.alias, read.userId, part)} and ${read.where}
       order by ${order} limit ${read.limit})`,
   );
+  // A story that holds its history (one part) reads its range as is: nothing to merge.
+  const [only] = each;
+  if (each.length === 1 && only) return only;
   return sql`(select * from (${sql.join(each, sql` union all `)}) ${table} order by ${order} limit ${read.limit})`;
 }
 

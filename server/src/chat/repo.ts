@@ -92,6 +92,14 @@ async function shownScopes(q: Queryable, userId: string, storyId: string | null)
   return parts.map((part) => and(partMessages(userId, part), eq(chatMessages.hidden, false))!);
 }
 
+/** `read` on each of the conversation's scopes (`shownScopes`): one answer per part, for the caller to add up. */
+const eachShownScope = async <T>(
+  q: Queryable,
+  user: string,
+  story: string,
+  read: (scope: SQL) => Promise<T>,
+) => Promise.all((await shownScopes(q, user, story)).map(read));
+
 /** The first `limit` rows `read` finds in the scopes, in the story's order (`newestFirst` or oldest first). */
 async function firstShown<T extends { stamp: string; id: string }>(
   scopes: SQL[],
@@ -118,20 +126,18 @@ export async function countMessagesThrough(
   through: Date | null,
 ): Promise<{ total: number; through: number }> {
   // Counted part by part (decision 0168): each part one index range.
-  const counts = await Promise.all(
-    (await shownScopes(q, userId, storyId)).map(async (scope) => {
-      const [row] = await q
-        .select({
-          total: sql<number>`count(*)::int`,
-          through: through
-            ? sql<number>`count(*) filter (where ${chatMessages.createdAt} <= ${through})::int`
-            : sql<number>`0`,
-        })
-        .from(chatMessages)
-        .where(scope);
-      return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
-    }),
-  );
+  const counts = await eachShownScope(q, userId, storyId, async (scope) => {
+    const [row] = await q
+      .select({
+        total: sql<number>`count(*)::int`,
+        through: through
+          ? sql<number>`count(*) filter (where ${chatMessages.createdAt} <= ${through})::int`
+          : sql<number>`0`,
+      })
+      .from(chatMessages)
+      .where(scope);
+    return { total: Number(row?.total ?? 0), through: Number(row?.through ?? 0) };
+  });
   return counts.reduce((sum, part) => ({
     total: sum.total + part.total,
     through: sum.through + part.through,
@@ -150,23 +156,19 @@ export async function countMessagesNewer(
   most: number,
 ): Promise<number> {
   // Counted part by part (decision 0168), each up to `most`: each part one bounded index range.
-  const counts = await Promise.all(
-    (await shownScopes(q, userId, storyId)).map(async (scope) => {
-      const newest = q
-        .select({ one: sql`1` })
-        .from(chatMessages)
-        .where(and(scope, after ? gt(chatMessages.createdAt, after) : undefined))
-        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-        .limit(most)
-        .as("newest");
-      const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(newest);
-      return Number(row?.n ?? 0);
-    }),
-  );
-  return Math.min(
-    most,
-    counts.reduce((sum, n) => sum + n, 0),
-  );
+  const counts = await eachShownScope(q, userId, storyId, async (scope) => {
+    const newest = q
+      .select({ one: sql`1` })
+      .from(chatMessages)
+      .where(and(scope, after ? gt(chatMessages.createdAt, after) : undefined))
+      .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+      .limit(most)
+      .as("newest");
+    const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(newest);
+    return Number(row?.n ?? 0);
+  });
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  return Math.min(most, total);
 }
 
 /** The newest `limit` messages of one conversation, oldest first. */
@@ -452,12 +454,10 @@ const storyStatsStatement = preparedPerHandle((q) =>
 
 /** storyStatsStatement's answer for a branch that shares its history: summed over its parts (decision 0168). */
 async function sharedConversationStats(q: Queryable, userId: string, storyId: string) {
-  const each = await Promise.all(
-    (await shownScopes(q, userId, storyId)).map(async (scope) => {
-      const [row] = await q.select(conversationStatsColumns).from(chatMessages).where(scope);
-      return { messageCount: Number(row?.messageCount ?? 0), lastMessageAt: row?.lastMessageAt ?? null };
-    }),
-  );
+  const each = await eachShownScope(q, userId, storyId, async (scope) => {
+    const [row] = await q.select(conversationStatsColumns).from(chatMessages).where(scope);
+    return { messageCount: Number(row?.messageCount ?? 0), lastMessageAt: row?.lastMessageAt ?? null };
+  });
   const times = each.flatMap((part) => (part.lastMessageAt === null ? [] : [Number(part.lastMessageAt)]));
   return [
     {
