@@ -13,7 +13,8 @@ let t: TestApp;
 
 /**
  * One trigger for the whole file, switched by a row: the media job's insert fails with `fault` as its SQLSTATE,
- * or with 'lock' waits for advisory lock 4242. Switching a row takes no table lock, so the tests never race the
+ * or with 'lock' marks itself with advisory lock 4243, waits until the session `waiter` waits for a lock,
+ * then asks for advisory lock 4242. Switching a row takes no table lock, so the tests never race the
  * app's job workers for pgboss.job the way a trigger made and dropped per test did (CI saw that deadlock).
  */
 const setFault = (fault: string) => t.database.executeSql("update busy_fault set fault = $1", [fault]);
@@ -21,16 +22,24 @@ const setFault = (fault: string) => t.database.executeSql("update busy_fault set
 beforeAll(async () => {
   t = await createTestApp();
   await t.database.executeSql(`
-    create table busy_fault (fault text not null);
-    insert into busy_fault values ('none');
+    create table busy_fault (fault text not null, waiter int);
+    insert into busy_fault values ('none', null);
     create or replace function busy_media_jobs() returns trigger language plpgsql as $$
-    declare chosen text;
+    declare chosen text; waiter_pid int;
     begin
       if new.name <> 'chat-generate-media' then
         return new;
       end if;
-      select fault into chosen from public.busy_fault;
+      select fault, waiter into chosen, waiter_pid from public.busy_fault;
       if chosen = 'lock' then
+        perform pg_advisory_xact_lock_shared(4243);
+        -- Ask for 4242 only once the other session waits: the cycle then closes at this wait, and this
+        -- session's deadlock check (the only one due within the test) is the one that finds it.
+        for tries in 1..3000 loop
+          exit when exists (
+            select 1 from pg_locks where locktype = 'advisory' and not granted and pid = waiter_pid);
+          perform pg_sleep(0.01);
+        end loop;
         perform pg_advisory_xact_lock(4242);
       elsif chosen <> 'none' then
         raise exception 'the database is busy' using errcode = chosen;
@@ -106,23 +115,28 @@ describe("a turn the database cannot finish under load", () => {
     "answers 503 with its credits returned when PostgreSQL breaks a real deadlock by aborting its delivery",
     async () => {
       const user = await createUser(t);
-      // The delivery takes the conversation's lock first, then (at its job row) lock 4242; another session
-      // holds 4242 and then asks for the conversation's lock: a cycle that PostgreSQL breaks after
-      // deadlock_timeout by aborting the session that waited first, the turn's.
+      // The delivery takes the conversation's lock first, then (at its job row) waits for lock 4242, which another
+      // session holds while it asks for the conversation's lock. The trigger asks for 4242 only after that
+      // session waits, and the other session's deadlock_timeout is a minute, so the turn's check runs first
+      // after the cycle closes and PostgreSQL aborts the turn's delivery. (Left to timing, a loaded machine let
+      // the turn's one check pass before the cycle closed, and the other session was aborted instead.)
       await setFault("lock");
       const url = "url" in t.target ? t.target.url : "";
       const other = new pg.Client({ connectionString: url });
       await other.connect();
       try {
         await other.query("begin");
+        await other.query("set local deadlock_timeout = '60s'");
         await other.query("select pg_advisory_xact_lock(4242)");
+        const { pid } = (await other.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0];
+        await t.database.executeSql("update busy_fault set waiter = $1", [pid]);
         const answer = turn(user);
-        // Once the turn's delivery waits for 4242 it holds the conversation's lock.
+        // Once the turn's delivery holds the marker 4243 it holds the conversation's lock.
         for (;;) {
-          const waiting = await t.database.executeSql(
-            "select 1 from pg_locks where locktype = 'advisory' and objid = 4242 and not granted",
+          const marked = await t.database.executeSql(
+            "select 1 from pg_locks where locktype = 'advisory' and objid = 4243 and granted",
           );
-          if (waiting.rows.length > 0) break;
+          if (marked.rows.length > 0) break;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
         const otherDone = other
