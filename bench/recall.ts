@@ -1,7 +1,7 @@
 import path from "node:path";
-import { recallExchanges } from "../server/src/chat/recall";
 import { type Database, openDatabase } from "../server/src/db/client";
 import { setupVectors } from "../server/src/db/vectors";
+import { recallExchanges } from "../server/src/recall/recall";
 import {
   benchAppData,
   type Child,

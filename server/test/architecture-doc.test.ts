@@ -158,7 +158,7 @@ function moduleProblems(text: string, truth: Truth): string[] {
   return problems;
 }
 
-/** Where a path the page writes short ("chat/turn.ts", "shared/voice/narration-player.ts") may live. */
+/** Where a path the page writes short ("conversation/turn.ts", "shared/voice/narration-player.ts") may live. */
 const sourceRoots = ["", "server/src", "web/src", "contract/src"];
 
 function sourceFiles(root: string): string[] {
@@ -256,9 +256,9 @@ describe("docs/architecture.md", () => {
   });
 
   it("fails on a module folder the page leaves out, or a module that is gone", () => {
-    const grown = { ...truth, folders: [...truth.folders, "recall"] };
+    const grown = { ...truth, folders: [...truth.folders, "lore"] };
     expect(moduleProblems(page, grown)).toEqual([
-      "server/src/recall/ is in neither the page's modules nor its plumbing",
+      "server/src/lore/ is in neither the page's modules nor its plumbing",
     ]);
     const doctored = page.replace("`sharing`, ", "`sharing`, `gallery`, ");
     expect(moduleProblems(doctored, truth)).toEqual([

@@ -16,7 +16,7 @@ const recordsDir = path.join(repo, "docs/decisions");
  * nothing, so a record saying it is not built is then allowed.
  */
 const builtFeatures: { name: string; named: RegExp; denied?: RegExp; file: string; contains?: string }[] = [
-  { name: "Story Cards", named: /\bstory cards?\b/i, file: "server/src/stories/cards.ts" },
+  { name: "Story Cards", named: /\bstory cards?\b/i, file: "server/src/story-cards/cards.ts" },
   {
     name: "portraits as references",
     named: /portraits? as references|image_references/i,
@@ -28,7 +28,11 @@ const builtFeatures: { name: string; named: RegExp; denied?: RegExp; file: strin
     named: /rolling summary|story so far/i,
     file: "server/src/stories/summary.ts",
   },
-  { name: "Make a card", named: /make a card|card[- ]drafts?\b/i, file: "server/src/stories/card-draft.ts" },
+  {
+    name: "Make a card",
+    named: /make a card|card[- ]drafts?\b/i,
+    file: "server/src/story-cards/card-draft.ts",
+  },
   {
     name: "rate limits in Redis",
     named: /\bredis\b/i,
@@ -197,10 +201,10 @@ describe("the decision records", () => {
       'stale.md: says something is not built without a "Remains:" line saying what is left',
     );
     expect(problems).toContain(
-      "stale.md: says Story Cards is not built, but server/src/stories/cards.ts has it",
+      "stale.md: says Story Cards is not built, but server/src/story-cards/cards.ts has it",
     );
     expect(problems).toContain(
-      "stale.md: says Make a card is not built, but server/src/stories/card-draft.ts has it",
+      "stale.md: says Make a card is not built, but server/src/story-cards/card-draft.ts has it",
     );
 
     // Marked superseded by a record that exists, the same text is history and passes.

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestApp, type TestApp } from "../../test/app";
 import { testEngine } from "../../test/database";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { allMessages, storyConversationStats } from "../chat/repo";
+import { allMessages, storyConversationStats } from "../conversation/repo";
 import { findStory } from "../stories/repo";
 import { type Database, openDatabase } from "./client";
 import { runMigrations } from "./migrate";

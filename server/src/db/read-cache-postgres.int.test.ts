@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testEngine } from "../../test/database";
 import { insertNarration } from "../../test/factories";
 import { findUserById, setEmailVerified } from "../accounts/repo";
-import { allMessages, findMessage, insertMessage, updateMediaIfPending } from "../chat/repo";
+import { allMessages, findMessage, insertMessage, updateMediaIfPending } from "../conversation/repo";
 import { findAccountForDisplay as findAccount } from "../credits/repo";
 import { charge, refund } from "../credits/service";
 import { insertMediaItem, listMediaItems } from "../media/repo";

@@ -10,8 +10,8 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findUserById, insertUser, setEmailVerified, setPasswordHash } from "../accounts/repo";
-import { insertRestoredMessages } from "../chat/backup-rows";
-import { copyHistory, nameCheckpoint } from "../chat/branch-history";
+import { insertRestoredMessages } from "../conversation/backup-rows";
+import { copyHistory, nameCheckpoint } from "../conversation/branch-history";
 import {
   allMessages,
   allStoriesConversationStats,
@@ -26,7 +26,7 @@ import {
   startVersionGroup,
   updateContent,
   updateMediaIfPending,
-} from "../chat/repo";
+} from "../conversation/repo";
 import { findAccountForDisplay, setUnlimited } from "../credits/repo";
 import { charge, grant, openAccountWithSignupBonus, refund } from "../credits/service";
 import { insertRestoredMediaItems } from "../media/backup-items";
@@ -43,7 +43,6 @@ import {
   retitleTree,
   setViewingBranch,
 } from "../stories/branches-repo";
-import { updateSceneState } from "../stories/living-lore-repo";
 import {
   deleteStory,
   findStory,
@@ -52,6 +51,7 @@ import {
   replaceSummary,
   updateStory,
 } from "../stories/repo";
+import { updateSceneState } from "../story-cards/living-lore-repo";
 import { type Database, openDatabase, type Queryable } from "./client";
 import { runMigrations } from "./migrate";
 import * as schema from "./schema";

@@ -270,7 +270,7 @@ export const recallWalksDue = pgTable("recall_walks_due", {
 });
 
 /**
- * chat: the turns being written now, on any process (chat/turn-lock.ts): Retry, Continue and Undo wait for a
+ * chat: the turns being written now, on any process (conversation/turn-lock.ts): Retry, Continue and Undo wait for a
  * conversation's. A row is removed when its turn ends; while the turn writes its process refreshes
  * `started_at` every 10 s (the last sign of life), so one a killed process left stops counting 45 s after its
  * last beat and is swept by a later turn.

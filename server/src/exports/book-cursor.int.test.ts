@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { createUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
-import { storyContentFingerprint } from "../chat/message-cursor";
+import { storyContentFingerprint } from "../conversation/message-cursor";
 import { chatMessages } from "../db/schema";
 import { openBook, scanBook } from "./book";
 

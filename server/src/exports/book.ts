@@ -1,13 +1,14 @@
 // A story as a book: its title, context and exchanges (a player's line and the narrator's answer with
 // its scene), read through the stories and chat modules. Every export format is laid out from this.
 //
-// A book's exchanges are read from a cursor over the story's messages (chat/message-cursor.ts), a bounded page
+// A book's exchanges are read from a cursor over the story's messages (conversation/message-cursor.ts), a bounded page
 // at a time, each time they are walked: a writer never holds the story, only the exchange it is on (and the
 // few pictures being shrunk ahead). A first walk, scanBook, counts what the writing will do (exchanges,
 // pictures, how often each picture is shown, the book's language) so progress can be told and each picture
 // shrunk once however many exchanges show it (decision 0131).
-import { type CursorMessage, storyMessages } from "../chat/message-cursor";
+
 import type { AppContext } from "../context";
+import { type CursorMessage, storyMessages } from "../conversation/message-cursor";
 import { ownedStoryRecord } from "../stories/service";
 import { LanguageCount } from "./text";
 

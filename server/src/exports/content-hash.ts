@@ -2,8 +2,8 @@
 // new request's is served again instead of being made again. Kept apart from service.ts so the film job can
 // use it without an import cycle.
 import { createHash } from "node:crypto";
-import { storyContentFingerprint } from "../chat/message-cursor";
 import type { AppContext } from "../context";
+import { storyContentFingerprint } from "../conversation/message-cursor";
 import { ownedStoryRecord } from "../stories/service";
 import { SPEECH_RULES_VERSION, type StoryVoices } from "../voice/narration";
 

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { readZip } from "../../test/zip";
-import { insertMessage } from "../chat/repo";
+import { insertMessage } from "../conversation/repo";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { charge } from "../credits/service";
 import { creditTransactions, storyExports } from "../db/schema";

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { waitForMedia } from "../../test/media";
 import { readZip, type ZipEntry } from "../../test/zip";
-import { insertMessage } from "../chat/repo";
+import { insertMessage } from "../conversation/repo";
 import { setStorageQuota, storageUsage } from "../media/quota";
 import { saveImage } from "../media/service";
 import { BOOK_IMAGE_MAX_SIZE } from "./ereader-images";

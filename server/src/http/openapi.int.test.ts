@@ -11,7 +11,7 @@ import { createUser, newCredentials, type TestUser } from "../../test/factories"
 import { galleryImage } from "../../test/media";
 import { multipart } from "../../test/multipart";
 import { changeAccount } from "../accounts/service";
-import { insertSuggestions } from "../stories/living-lore-repo";
+import { insertSuggestions } from "../story-cards/living-lore-repo";
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

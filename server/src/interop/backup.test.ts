@@ -1,7 +1,7 @@
 // The backup's plan and JSON, from rows alone: each file goes in once whatever uses it, a file that could not
 // be read is never named, ids are the archive's own, and what the writer writes is what the reader accepts.
 import { describe, expect, it } from "vitest";
-import type { BackupMessage } from "../chat/backup-rows";
+import type { BackupMessage } from "../conversation/backup-rows";
 import type { BackupMediaItem } from "../media/backup-items";
 import { sniffVideo } from "../media/backup-items";
 import type { BackupCard, BackupStory } from "../stories/backup-rows";

@@ -9,16 +9,16 @@
 import type { Readable } from "node:stream";
 import { GROUP_MIN_CHARACTERS } from "@storyverse/contract/generation-settings";
 import { ZipFile } from "yazl";
-import { type BackupMessage, storyMessagesForBackup } from "../chat/backup-rows";
 import type { AppContext } from "../context";
+import { type BackupMessage, storyMessagesForBackup } from "../conversation/backup-rows";
+import { speakerOrderOf } from "../conversation/group";
 import { fileStem } from "../exports/book";
 import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
 import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
-import { GALLERY_REFERENCE_PREFIX } from "../stories/cards-repo";
-import { speakerOrderOf } from "../stories/group";
 import { generationForBackup } from "../stories/settings";
+import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
 type BackupContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;

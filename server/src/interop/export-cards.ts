@@ -15,7 +15,7 @@ import sharp from "sharp";
 import { fileStem } from "../exports/book";
 import { MAX_INPUT_PIXELS } from "../media/images";
 import { InvalidInput } from "../platform/errors";
-import type { ExportedCard } from "../stories/cards";
+import type { ExportedCard } from "../story-cards/cards";
 import {
   type CardV3Data,
   cardFromJson,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { multipart } from "../../test/multipart";
-import { activeCards } from "../chat/card-activation";
+import { activeCards } from "../conversation/card-activation";
 import { storyCards } from "../db/schema";
 import { isZip } from "./formats/character-card";
 import { readTextChunks } from "./formats/png-chunks";

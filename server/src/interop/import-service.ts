@@ -12,9 +12,9 @@ import type {
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
 import { defaultPersonaName } from "../personas/service";
-import { nameKey } from "../stories/card-rules";
-import type { ImportedCardInput } from "../stories/cards";
 import * as stories from "../stories/service";
+import { nameKey } from "../story-cards/card-rules";
+import type { ImportedCardInput } from "../story-cards/cards";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
 import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";

@@ -43,8 +43,8 @@ import {
   SUMMARY_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
 import type { z } from "zod";
-import { insertRestoredMessages, type RestoredMessage } from "../chat/backup-rows";
 import type { AppContext } from "../context";
+import { insertRestoredMessages, type RestoredMessage } from "../conversation/backup-rows";
 import type { Queryable } from "../db/client";
 import type { PresentCharacter } from "../db/schema";
 import {
@@ -68,11 +68,11 @@ import {
   restoredStory,
   setRestoredTellers,
 } from "../stories/backup-rows";
-import { cutToFit, fitTriggers, freeName, renamedNote } from "../stories/card-rules";
-import { GALLERY_REFERENCE_PREFIX } from "../stories/cards-repo";
-import { nameKeyOf } from "../stories/lore-extract";
-import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../stories/portraits";
 import { generationFromBackup } from "../stories/settings";
+import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards/card-rules";
+import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
+import { nameKeyOf } from "../story-cards/lore-extract";
+import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../story-cards/portraits";
 import {
   ARCHIVE_MESSAGES_MAX,
   BACKUP_FORMAT,

@@ -10,8 +10,8 @@ import {
   type MediaEditRequest,
   type MediaEditResponse,
 } from "@storyverse/contract/media-edit";
-import { ProviderUnavailable } from "../chat/turn";
 import type { AppContext } from "../context";
+import { ProviderUnavailable } from "../conversation/turn";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { fromTenths, remainingCredits } from "../credits/service";
 import { InvalidInput, NotFound } from "../platform/errors";

@@ -26,7 +26,7 @@ const ID = "6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e";
 
 /** Each key template in the code, with a key it makes and the kind the sweep gives it. */
 const TEMPLATES: Record<string, { example: string; kind: string }> = {
-  "stories/cards.ts: `u/${userId}/portraits/${randomUUID()}.webp`": {
+  "story-cards/cards.ts: `u/${userId}/portraits/${randomUUID()}.webp`": {
     example: `u/${USER}/portraits/${ID}.webp`,
     kind: "portraits",
   },
@@ -66,7 +66,7 @@ const TEMPLATES: Record<string, { example: string; kind: string }> = {
  * Voice samples (voice/voices.ts) are under no account's "u/" and never in media_objects, so never swept.
  */
 const PUT_SITES: Record<string, string> = {
-  "stories/cards.ts": "its portraits template",
+  "story-cards/cards.ts": "its portraits template",
   "voice/narration-job.ts": "its speech template",
   "voice/voices.ts": "voice samples, outside u/<userId>/: no account's, never swept",
   "accounts/leave-export.ts": "account archives (account-exports/<id>.zip), outside u/<userId>/: never swept",

@@ -48,7 +48,7 @@ export const KEY_KINDS = [
   },
   {
     kind: "portraits",
-    // A Story Card's uploaded portrait (stories/cards.ts) or a restored one (media/backup-items.ts).
+    // A Story Card's uploaded portrait (story-cards/cards.ts) or a restored one (media/backup-items.ts).
     pattern: new RegExp(`^portraits/${UUID}\\.[a-z0-9]+$`, "i"),
     namedBy: "story_cards.portrait_key",
     sweep: true,

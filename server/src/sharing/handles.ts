@@ -5,8 +5,8 @@
 // own cursor sealed with AES-256-GCM under another key of this link's. A sealed cursor that was changed, made
 // up or taken from another link does not open: the page answers 400, as a story's does for a bad cursor.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { CURSOR_DETAIL } from "../chat/message-pages";
 import type { AppContext } from "../context";
+import { CURSOR_DETAIL } from "../conversation/message-pages";
 import { InvalidInput } from "../platform/errors";
 
 const IV_BYTES = 12;

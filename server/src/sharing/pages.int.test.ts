@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, freshAddress, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
 import { fetchMedia, waitForMedia } from "../../test/media";
-import { allMessages } from "../chat/repo";
+import { allMessages } from "../conversation/repo";
 
 let t: TestApp;
 beforeAll(async () => {

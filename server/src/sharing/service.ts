@@ -20,13 +20,13 @@ import {
   type SharedStoryResponse,
 } from "@storyverse/contract/sharing";
 import { publicUsername } from "../accounts/service";
+import type { AppContext } from "../context";
 import {
   firstNarration as firstNarrationOf,
   messageRowsPage,
   type PagedRow,
   shownMessage,
-} from "../chat/message-pages";
-import type { AppContext } from "../context";
+} from "../conversation/message-pages";
 import { ownedImageByKey } from "../media/service";
 import { createMediaSigner, linkExpiry } from "../media/storage/signing";
 import { Conflict, Forbidden, NotFound } from "../platform/errors";

@@ -2,13 +2,14 @@
 // still being made refunded), cards, drafts, exports and narrations in the caller's transaction, and the files
 // only they used once it has committed. A branch shares its earliest history's files with the branch it came
 // from (its copies name the same uploads and portraits), so a file another branch still names stays.
-import { filesStillNamed, referencesOfConversation } from "../chat/branch-history";
-import { deleteStoryConversation } from "../chat/service";
+
 import type { AppContext } from "../context";
+import { filesStillNamed, referencesOfConversation } from "../conversation/branch-history";
+import { deleteStoryConversation } from "../conversation/service";
 import { deleteStoryExports, discardExportFiles } from "../exports/deleted-story";
 import { discardUploadedInputs } from "../media/inputs";
+import { discardStoryPortraits, storyPortraitUploads } from "../story-cards/cards";
 import { discardSpeechFiles, storySpeechFiles } from "../voice/deleted-story";
-import { discardStoryPortraits, storyPortraitUploads } from "./cards";
 
 type DeletionContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "jobs">;
 

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
 import { readZip } from "../../test/zip";
-import { branchMessages } from "../chat/branch-messages";
+import { branchMessages } from "../conversation/branch-messages";
 import { chatMessages, recallMarks } from "../db/schema";
 
 let t: TestApp;

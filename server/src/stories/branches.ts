@@ -4,6 +4,7 @@
 // deleting one never takes another's turns. Every story call acts on the branch being viewed (branch-scope.ts) unless `?branch=` names
 // another.
 import { type Branch, type BranchesResponse, MAX_BRANCHES_PER_STORY } from "@storyverse/contract/branches";
+import type { AppContext } from "../context";
 import {
   branchHistoryStats,
   checkpointsOf,
@@ -12,12 +13,12 @@ import {
   nameCheckpoint,
   planSharedFork,
   unshareBranch,
-} from "../chat/branch-history";
-import { newSharedBranchId } from "../chat/branch-messages";
-import type { AppContext } from "../context";
+} from "../conversation/branch-history";
+import { newSharedBranchId } from "../conversation/branch-messages";
 import { recordEvent } from "../events/service";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { revokeBranchLinks } from "../sharing/deleted-branch";
+import { copyCards, deleteCardsOf } from "../story-cards/cards-repo";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import {
   branchAddress,
@@ -32,7 +33,6 @@ import {
   setViewingBranch,
   treeRows,
 } from "./branches-repo";
-import { copyCards, deleteCardsOf } from "./cards-repo";
 import type { StoryRow } from "./repo";
 
 type BranchesContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "jobs">;

@@ -4,12 +4,12 @@
 // removed again when the transaction does not commit (createImportedCards cleans up its own failures).
 
 import { eq } from "drizzle-orm";
-import { insertOpeningMessage } from "../chat/opening-message";
 import type { AppContext } from "../context";
+import { insertOpeningMessage } from "../conversation/opening-message";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
 import { storageWithin } from "../media/quota";
-import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "./cards";
+import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "../story-cards/cards";
 import { storyCache } from "./repo";
 
 type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;

@@ -11,12 +11,12 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
 import { writeExchanges } from "../../test/long-story";
 import { messageRowsScanned } from "../../test/rows-scanned";
-import { checkpointsOf } from "../chat/branch-history";
-import { storyMessagesNewer } from "../chat/service";
+import { checkpointsOf } from "../conversation/branch-history";
+import { storyMessagesNewer } from "../conversation/service";
 import { chatMessages } from "../db/schema";
 import type { JobSpec } from "../jobs/queue";
 import type { ChatMessage, TextProvider } from "../providers/types";
-import { updateLivingLore } from "./living-lore";
+import { updateLivingLore } from "../story-cards/living-lore";
 import {
   SUMMARY_BATCH_CHARACTERS,
   SUMMARY_BATCH_MESSAGES,

@@ -3,13 +3,13 @@
 // title, and whether a live share link shows it.
 // Deleting it clears it from those messages (they show "deleted") and from a story card's pinned picture.
 import { and, arrayOverlaps, eq, inArray, or } from "drizzle-orm";
-import { forgetDeletedMedia, messagesShowingMedia } from "../chat/deleted-media";
 import type { AppContext } from "../context";
+import { forgetDeletedMedia, messagesShowingMedia } from "../conversation/deleted-media";
 import type { Queryable } from "../db/client";
 import { stories, storyCards } from "../db/schema";
 import type { DeletedItem, MediaShownIn, MediaUses } from "../media/delete";
 import { findLiveStoryLink } from "../sharing/repo";
-import { GALLERY_REFERENCE_PREFIX } from "./cards-repo";
+import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
 import { findStory, storyCache } from "./repo";
 
 const madeBy = (items: DeletedItem[]) => [

@@ -36,19 +36,19 @@ import {
 } from "@storyverse/contract/story-craft";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { replaceTurnMedia } from "../chat/turn-media";
+import { replaceTurnMedia } from "../conversation/turn-media";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
+import { recallRoutes } from "../recall/routes";
+import { recalledJson } from "../recall/service";
+import { livingLoreRoutes } from "../story-cards/living-lore-routes";
+import { loreSettingsRoutes } from "../story-cards/lore-settings-routes";
 import { branchRoutes } from "./branch-routes";
 import { storyLimits } from "./limits";
-import { livingLoreRoutes } from "./living-lore-routes";
-import { loreSettingsRoutes } from "./lore-settings-routes";
-import { recalledJson } from "./recall";
-import { recallRoutes } from "./recall-routes";
 import * as stories from "./service";
 import { generationSettingsRoutes } from "./settings-routes";
 

@@ -18,6 +18,7 @@ import {
   type StoryMemoryUpdate,
 } from "@storyverse/contract/story-craft";
 import { publicUsername } from "../accounts/service";
+import type { AppContext } from "../context";
 import {
   assertNewestSettled,
   continueTurn,
@@ -29,22 +30,20 @@ import {
   retryTurn,
   selectVersion,
   undoExchange,
-} from "../chat/craft";
-import { painterPrompt } from "../chat/media-job";
-import { messagePage, type PageQuery } from "../chat/message-pages";
-import { conversationStats, mediaStatus } from "../chat/service";
-import { previewContext, sendTurn, type TurnStreaming } from "../chat/turn";
-import type { AppContext } from "../context";
+} from "../conversation/craft";
+import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "../conversation/group";
+import { painterPrompt } from "../conversation/media-job";
+import { messagePage, type PageQuery } from "../conversation/message-pages";
+import { conversationStats, mediaStatus } from "../conversation/service";
+import { tellerForTurn } from "../conversation/teller";
+import { previewContext, sendTurn, type TurnStreaming } from "../conversation/turn";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";
 import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { playedPersona } from "../personas/service";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { assertVoiceOffered } from "../voice/voices";
-import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
-import { retitleTree, treeRows } from "./branches-repo";
-import { draftCardFromMessage } from "./card-draft";
+import { draftCardFromMessage } from "../story-cards/card-draft";
 import {
   cardsForExport,
   cardsForTurn,
@@ -54,10 +53,12 @@ import {
   type ImportedCardInput,
   storyCards,
   updateStoryCard,
-} from "./cards";
-import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "./group";
+} from "../story-cards/cards";
+import { cameraOf, queueLivingLore } from "../story-cards/living-lore";
+import { assertVoiceOffered } from "../voice/voices";
+import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
+import { retitleTree, treeRows } from "./branches-repo";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
-import { cameraOf, queueLivingLore } from "./living-lore";
 import {
   countStoriesCreated,
   deleteStory,
@@ -70,7 +71,6 @@ import {
 } from "./repo";
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
 import { queueSummaryIfDue, summaryCoverage } from "./summary";
-import { tellerForTurn } from "./teller";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 

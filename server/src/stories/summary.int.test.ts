@@ -6,7 +6,7 @@ import { SUMMARY_MAX_LENGTH } from "@storyverse/contract/story-craft";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
-import { SUMMARY_HEADING } from "../chat/narrator-context";
+import { SUMMARY_HEADING } from "../conversation/narrator-context";
 import type { TextProvider } from "../providers/types";
 
 let t: TestApp;

@@ -14,8 +14,8 @@ import {
   type StudioGenerateResponse,
   type StudioMessage,
 } from "@storyverse/contract/studio";
-import { ProviderUnavailable } from "../chat/turn";
 import type { AppContext } from "../context";
+import { ProviderUnavailable } from "../conversation/turn";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { type Charge, fromTenths, remainingCredits } from "../credits/service";
 import type { Queryable } from "../db/client";

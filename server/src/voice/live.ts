@@ -16,7 +16,7 @@ import {
 } from "@storyverse/contract/voice";
 import { Busy, Conflict, InvalidInput, ProviderFailed, Unavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
-import { storyCards } from "../stories/cards";
+import { storyCards } from "../story-cards/cards";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
 import { speechUnitPrice } from "./voices";

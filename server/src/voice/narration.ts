@@ -17,15 +17,15 @@ import {
   SPEECH_JOBS_PER_USER,
   speechCost,
 } from "@storyverse/contract/voice";
-import { storyMessageText } from "../chat/service";
 import type { AppContext } from "../context";
+import { storyMessageText } from "../conversation/service";
 import { payFor } from "../credits/paid-work";
 import type { Queryable } from "../db/client";
 import { markdownToPlain } from "../exports/text";
 import { Busy, InvalidInput, NotFound } from "../platform/errors";
 import type { VoiceProvider } from "../providers/types";
-import { storyCards } from "../stories/cards";
 import { generationSettings } from "../stories/settings";
+import { storyCards } from "../story-cards/cards";
 import { failSpeech, narrateMessageJob } from "./narration-job";
 import { type CastMember, speechParts, voiceForName } from "./parts";
 import {

@@ -1,7 +1,7 @@
 // The offline narrator's Continue: asked by the narrator's own instruction after its answer, it writes the words
 // that come next (a stopped sentence finished first), never the player's line again.
 import { describe, expect, it } from "vitest";
-import { CONTINUE_INSTRUCTION } from "../../chat/turn";
+import { CONTINUE_INSTRUCTION } from "../../conversation/turn";
 import type { ChatMessage } from "../types";
 import { narrate } from "./narrator";
 

@@ -3,11 +3,11 @@
 // offline provider read, "Story title:", "Summary so far:", "Existing cards:") give the same answer, and one
 // conversation asked for different purposes gives different kinds of answer.
 import { describe, expect, it } from "vitest";
-import { scenePromptRequest } from "../../chat/narration";
-import { CARDS_HEADING, cardLine } from "../../chat/narrator-context";
-import { CONTINUE_INSTRUCTION } from "../../chat/turn";
-import { cardDrafterInstructions } from "../../stories/card-draft";
+import { scenePromptRequest } from "../../conversation/narration";
+import { CARDS_HEADING, cardLine } from "../../conversation/narrator-context";
+import { CONTINUE_INSTRUCTION } from "../../conversation/turn";
 import { summariserInstructions } from "../../stories/summary";
+import { cardDrafterInstructions } from "../../story-cards/card-draft";
 import { buildAdvisorMessages } from "../../studio/advisor-prompt";
 import type { ChatMessage, TextRequest } from "../types";
 import { createOfflineTextProvider } from "./text";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scenePromptRequest } from "../../chat/narration";
-import { CARDS_HEADING, cardLine, RECALL_HEADING, recalledLine } from "../../chat/narrator-context";
+import { scenePromptRequest } from "../../conversation/narration";
+import { CARDS_HEADING, cardLine, RECALL_HEADING, recalledLine } from "../../conversation/narrator-context";
 import type { ChatMessage, NarrationFacts, TextRequest } from "../types";
 import { keyPhrases, toSecondPerson } from "./phrases";
 import { createOfflineTextProvider } from "./text";

@@ -8,13 +8,18 @@
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { ownMessages } from "../conversation/branch-history";
+import {
+  type BranchPart,
+  branchParts,
+  firstOfPartsSql,
+  partsMessagesAs,
+} from "../conversation/branch-messages";
+import type { Witness } from "../conversation/narration";
+import { presentInSql } from "../conversation/witness";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
-import { ownMessages } from "./branch-history";
-import { type BranchPart, branchParts, firstOfPartsSql, partsMessagesAs } from "./branch-messages";
-import type { Witness } from "./narration";
-import { type MeaningQuery, meaningParts } from "./recall-vectors";
-import { presentInSql } from "./witness";
+import { type MeaningQuery, meaningParts } from "./vectors";
 
 /** Exchanges recalled at most per turn (pinned ones first). */
 export const RECALL_LIMIT = 4;

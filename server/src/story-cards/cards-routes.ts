@@ -16,9 +16,9 @@ import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
-import { storyLimits } from "./limits";
+import { storyLimits } from "../stories/limits";
+import * as stories from "../stories/service";
 import { isPortraitUpload, portraitUploadGate, withPortraitUpload } from "./portrait-gate";
-import * as stories from "./service";
 
 const tags = ["story cards"];
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });

@@ -12,9 +12,9 @@ import {
   type CardDraft,
   type CardKind,
 } from "@storyverse/contract/story-cards";
-import { storyMessageText } from "../chat/service";
-import { ProviderUnavailable } from "../chat/turn";
 import type { AppContext } from "../context";
+import { storyMessageText } from "../conversation/service";
+import { ProviderUnavailable } from "../conversation/turn";
 import { ownedImageByKey } from "../media/service";
 import { NotFound } from "../platform/errors";
 import { ProviderError } from "../providers/types";

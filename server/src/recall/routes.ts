@@ -11,7 +11,7 @@ import {
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
-import { markRecall, recall } from "./recall";
+import { markRecall, recall } from "./service";
 
 const tags = ["stories"];
 // A text search per call: generous for a player, a stop for a loop.

@@ -16,11 +16,11 @@ import { bearer, createUser, type TestUser } from "../../test/factories";
 import { isTurnChat, type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { postTurnStream } from "../../test/sse";
-import { CONTINUE_INSTRUCTION } from "../chat/turn";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { charge } from "../credits/service";
 import { createOfflineImageProvider } from "../providers/offline/image";
 import { ProviderError } from "../providers/types";
+import { CONTINUE_INSTRUCTION } from "./turn";
 
 let openai: OpenAIFake;
 let t: TestApp;

@@ -9,8 +9,6 @@ import type { PresentCharacter } from "../db/schema";
 import { urlFor } from "../media/service";
 import { NotFound } from "../platform/errors";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
-import { markRecall, recallExchanges, recallMarkOf } from "./recall";
-import { meaningOf } from "./recall-vectors";
 import {
   countMessagesNewer,
   countMessagesThrough,
@@ -171,39 +169,4 @@ export async function storyMessagesAfter(
     createdAt: row.createdAt,
     present: row.present ?? null,
   }));
-}
-
-/** What a turn with these words would recall from the story (GET /api/stories/{id}/recall). */
-export async function recallPreview(
-  ctx: Pick<AppContext, "db"> & Partial<Pick<AppContext, "providers" | "log">>,
-  userId: string,
-  storyId: string,
-  words: string,
-) {
-  // By meaning too when the caller's context carries the providers (the routes' does).
-  const meaning =
-    ctx.providers && ctx.log
-      ? await meaningOf({ ...ctx, providers: ctx.providers, log: ctx.log }, words)
-      : undefined;
-  return recallExchanges(ctx.db, userId, storyId, words, undefined, meaning);
-}
-
-/**
- * Pins one of the story's narrator messages (always recalled; it is remembered again) or forgets it (never
- * recalled; it is unpinned). Undefined when the story has no such narrator message.
- */
-export async function markRecalled(
-  ctx: Pick<AppContext, "db" | "clock">,
-  userId: string,
-  storyId: string,
-  messageId: string,
-  change: { pinned?: boolean | undefined; forgotten?: boolean | undefined },
-): Promise<{ pinned: boolean; forgotten: boolean } | undefined> {
-  const message = await findMessage(ctx.db, userId, storyId, messageId);
-  if (message?.role !== "assistant" || message.hidden) return undefined;
-  const was = await recallMarkOf(ctx.db, userId, messageId);
-  const forgotten = change.forgotten ?? (change.pinned ? false : (was?.forgotten ?? false));
-  const pinned = !forgotten && (change.pinned ?? was?.pinned ?? false);
-  await markRecall(ctx.db, { userId, storyId, messageId, pinned, forgotten, at: ctx.clock.now() });
-  return { pinned, forgotten };
 }

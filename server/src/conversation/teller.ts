@@ -4,13 +4,13 @@
 // branch's copy of it). A card that is gone leaves the story told by the narrator.
 import type { SpeakerOrder, Teller } from "@storyverse/contract/generation-settings";
 import { and, eq, or, sql } from "drizzle-orm";
-import type { TellingCharacter } from "../chat/narration";
 import type { AppContext } from "../context";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { CardRow } from "./cards-repo";
+import type { StoryRow } from "../stories/repo";
+import type { CardRow } from "../story-cards/cards-repo";
 import { activeGroup, groupChange, groupOf } from "./group";
-import type { StoryRow } from "./repo";
+import type { TellingCharacter } from "./narration";
 
 type TellerRow = Pick<
   StoryRow,

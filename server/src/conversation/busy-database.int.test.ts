@@ -128,7 +128,7 @@ describe("a turn the database cannot finish under load", () => {
         await other.query("begin");
         await other.query("set local deadlock_timeout = '60s'");
         await other.query("select pg_advisory_xact_lock(4242)");
-        const { pid } = (await other.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0];
+        const { pid } = (await other.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!;
         await t.database.executeSql("update busy_fault set waiter = $1", [pid]);
         const answer = turn(user);
         // Once the turn's delivery holds the marker 4243 it holds the conversation's lock.

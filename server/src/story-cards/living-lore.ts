@@ -30,11 +30,12 @@ import {
   type StoryCard,
 } from "@storyverse/contract/story-cards";
 import { z } from "zod";
-import { storyNarrations } from "../chat/service";
 import type { AppContext } from "../context";
+import { storyNarrations } from "../conversation/service";
 import { recordEvent } from "../events/service";
 import type { JobSpec } from "../jobs/queue";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
+import { findStory, type StoryRow } from "../stories/repo";
 import { createStoryCard } from "./cards";
 import { type CardRow, listCards } from "./cards-repo";
 import {
@@ -56,7 +57,6 @@ import {
   type FoundName,
   type FoundScene,
 } from "./lore-extract";
-import { findStory, type StoryRow } from "./repo";
 
 type LoreContext = Pick<AppContext, "db" | "clock" | "providers" | "jobs" | "log">;
 

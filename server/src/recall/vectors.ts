@@ -5,11 +5,11 @@
 // recall to text search: meaning only ever adds candidates and score.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
+import { branchParts, firstOfPartsSql, sharesHistory } from "../conversation/branch-messages";
 import type { Queryable } from "../db/client";
 import { recallWalksDue } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { EmbeddingsProvider } from "../providers/types";
-import { branchParts, firstOfPartsSql, sharesHistory } from "./branch-messages";
 
 /** A recalled exchange's score is its text score plus this times its cosine similarity to the turn's words. */
 export const MEANING_WEIGHT = 0.1;

@@ -17,7 +17,7 @@ import {
   type ScannedNarration,
   scanForEmbedding,
   storeEmbedding,
-} from "./recall-vectors";
+} from "./vectors";
 
 /** Texts per embeddings call. */
 const BATCH = 32;

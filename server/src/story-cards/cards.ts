@@ -30,12 +30,13 @@ import {
   type UpdateCardRequest,
 } from "@storyverse/contract/story-cards";
 import type { z } from "zod";
-import type { TurnCard } from "../chat/narration";
 import type { AppContext } from "../context";
+import type { TurnCard } from "../conversation/narration";
 import type { Queryable } from "../db/client";
 import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/images";
 import { ownedMediaByIds } from "../media/service";
 import { DomainError, InvalidInput, NotFound, TooLarge } from "../platform/errors";
+import { storiesChanged } from "../stories/repo";
 import { cleanTriggers, freeName } from "./card-rules";
 import {
   type CardRow,
@@ -56,7 +57,6 @@ import {
   uploadedPortraitKeys,
 } from "./cards-repo";
 import { encodePortrait } from "./portraits";
-import { storiesChanged } from "./repo";
 
 type CardsContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
 type CreateInput = z.output<typeof createCardRequestSchema>;

@@ -18,9 +18,11 @@ import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../m
 import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
 import { metrics } from "../platform/metrics";
 import { ProviderError, type ReferenceRole, type TextRequest } from "../providers/types";
+import { queueEmbeddings } from "../recall/embed-job";
+import { type RecalledExchange, recallExchanges } from "../recall/recall";
+import { meaningOf } from "../recall/vectors";
 import { storyPlayed } from "../stories/activity";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
-import { queueEmbeddings } from "./embed-job";
 import { generateMediaJob, mediaPartTenths } from "./media-job";
 import {
   narrationFacts,
@@ -42,8 +44,6 @@ import {
   POST_HISTORY_BUDGET_PERCENT,
   STORY_CONTEXT_BUDGET_PERCENT,
 } from "./narrator-context";
-import { type RecalledExchange, recallExchanges } from "./recall";
-import { meaningOf } from "./recall-vectors";
 import {
   deleteMessagesAndVersions,
   insertMessage,

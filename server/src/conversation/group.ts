@@ -14,15 +14,15 @@ import {
 } from "@storyverse/contract/generation-settings";
 import { DEFAULT_TALKATIVENESS, isRegexTrigger } from "@storyverse/contract/story-cards";
 import { and, eq, inArray } from "drizzle-orm";
-import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../chat/narration";
-import { findMessageById, recentMessages } from "../chat/repo";
-import { runTurn, type TurnContext, type TurnStreaming } from "../chat/turn";
-import { wasPresent } from "../chat/witness";
 import type { AppContext } from "../context";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { CardRow } from "./cards-repo";
-import type { StoryRow } from "./repo";
+import type { StoryRow } from "../stories/repo";
+import type { CardRow } from "../story-cards/cards-repo";
+import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "./narration";
+import { findMessageById, recentMessages } from "./repo";
+import { runTurn, type TurnContext, type TurnStreaming } from "./turn";
+import { wasPresent } from "./witness";
 
 export type GroupRow = Pick<
   StoryRow,

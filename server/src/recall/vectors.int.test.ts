@@ -16,7 +16,7 @@ import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
 import { startWorkers } from "../jobs/workers";
 import { recallExchanges } from "./recall";
-import { MEANING_WEIGHT } from "./recall-vectors";
+import { MEANING_WEIGHT } from "./vectors";
 
 const openai = await startOpenAIFake();
 const t = await createTestApp({
