@@ -83,11 +83,15 @@ const owners: Record<string, { drizzle: string; sql: string }[]> = {
 const ALLOWED_TRESPASSES: Record<string, { tables: string[]; why: string }> = {
   "conversation/branch-history.ts": {
     tables: ["stories", "recall_marks"],
-    why: "a branch's lineage columns and its tree's lock; a fork copies the recall marks with the messages",
+    why: "a branch's lineage columns and its tree's lock; a copy of messages carries their recall marks",
+  },
+  "conversation/recall-walk.ts": {
+    tables: ["recall_walks_due"],
+    why: "a copy of messages marks the branch for recall's walk, in the copy's transaction",
   },
   "conversation/branch-messages.ts": { tables: ["stories"], why: "a branch's lineage in every branch read" },
-  "conversation/group.ts": { tables: ["story_cards"], why: "the scene's cast is read with the turn's cards" },
-  "conversation/teller.ts": { tables: ["story_cards"], why: "the teller card is read with the turn's cards" },
+  "stories/group.ts": { tables: ["story_cards"], why: "the scene's cast is read with the turn's cards" },
+  "stories/teller.ts": { tables: ["story_cards"], why: "the teller card is read with the turn's cards" },
   "recall/recall.ts": {
     tables: ["chat_messages"],
     why: "recall scores the messages in SQL built with conversation's branch helpers",

@@ -16,7 +16,6 @@ import {
 } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { chatMessages, recallMarks } from "../db/schema";
-import { markRecallWalkDue } from "../recall/vectors";
 import {
   branchMessages,
   branchMessagesAs,
@@ -25,6 +24,7 @@ import {
   partMessagesAs,
   sharesHistory,
 } from "./branch-messages";
+import { markRecallWalkDue } from "./recall-walk";
 import { conversationCache } from "./repo";
 
 /** The exchange a branch is made from: its narrator message, its turn number and first words. */

@@ -20,8 +20,6 @@ import type { Queryable } from "../db/client";
 import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
-import { queueEmbeddings } from "../recall/embed-job";
-import { storyPlayed } from "../stories/activity";
 import { ownMessages } from "./branch-history";
 import { generateMediaJob } from "./media-job";
 import type { StorySetting } from "./narration";
@@ -41,6 +39,7 @@ import {
   versionsOf,
 } from "./repo";
 import { shapedBy, withSceneOf } from "./shaped-by";
+import type { StoryHooks } from "./story-hooks";
 import {
   CONTINUE_INSTRUCTION,
   chargeLabel,
@@ -126,6 +125,7 @@ async function ownedId(ctx: Pick<AppContext, "db">, userId: string, storyId: str
 export type CraftInput = {
   userId: string;
   storyId: string;
+  hooks: StoryHooks;
   story: StorySetting;
   /** The mode asked for; a retry without one keeps the retried answer's mode. */
   mode: ChatMode | undefined;
@@ -268,7 +268,7 @@ async function repaintTurn(
                 updatedAt: at,
               });
               await showVersion(tx, version.group, assistantId, at);
-              await storyPlayed(tx, input.userId, input.storyId, at);
+              await input.hooks.played(tx, input.userId, input.storyId, at);
               await recordEvent(tx, { userId: input.userId, kind: "story", subjectId: input.storyId, at });
               await ctx.jobs.send(
                 generateMediaJob,
@@ -415,6 +415,7 @@ export async function editMessage(
   storyId: string,
   messageId: string,
   content: string,
+  hooks: StoryHooks,
 ): Promise<ChatMessage> {
   const row = await findMessage(ctx.db, userId, storyId, messageId);
   if (!row || row.undoStep !== null) throw new NotFound("Message not found");
@@ -430,7 +431,7 @@ export async function editMessage(
     return updateContent(tx, owned.get(messageId) ?? messageId, content, ctx.clock.now());
   });
   if (!updated) throw new NotFound("Message not found");
-  if (updated.role === "assistant") void queueEmbeddings(ctx, userId, storyId, updated.id);
+  if (updated.role === "assistant") void hooks.index(ctx, userId, storyId, updated.id);
   return (await withVersions(ctx, [updated]))[0]!;
 }
 

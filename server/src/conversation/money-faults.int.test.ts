@@ -443,6 +443,7 @@ describe("a turn's charge has exactly one outcome", () => {
         {
           userId: user.userId,
           storyId: null,
+          hooks: null,
           story: null,
           prompt: "The bridge",
           mode: "image",

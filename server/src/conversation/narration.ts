@@ -2,8 +2,8 @@
 // illustrator is asked for a scene. The narrator writes story text only, so the player's turn ends with the
 // prose; the media job asks the text provider for the scene from the finished answer (scenePromptRequest).
 import type { SelectiveLogic } from "@storyverse/contract/story-cards";
-import { replaceMacros } from "../interop/formats/macros";
 import type { NarrationFacts, StoryFacts, TextRequestFor } from "../providers/types";
+import { replaceMacros } from "./macros";
 import type { TurnGeneration } from "./narrator-context";
 
 /** A story's enabled card as a turn sees it (the narrator gets the active ones, the painter their portraits). */
@@ -88,6 +88,21 @@ export type GroupScene = {
 
 /** The character a turn is kept to (a group's speaker, in a story that keeps each to what they saw). */
 export type Witness = { cardId: string; name: string };
+
+/** An older exchange recall brings back for the narrator (the recall module finds it). */
+export type RecalledExchange = {
+  /** The exchange's narrator message. */
+  messageId: string;
+  /** Its place among the story's narrator messages, 1 the first. */
+  turn: number;
+  player: string;
+  narrator: string;
+  /** ts_rank of the turn's words in it (0 for a pinned one that does not match). */
+  score: number;
+  /** The turn's words (as the player wrote them) whose stems it holds: why it was picked. */
+  matched: string[];
+  pinned: boolean;
+};
 
 /** Who the player plays in a story (a persona, decision 0152). */
 export type PlayerCharacter = { name: string; description: string; portraitKey: string | null };

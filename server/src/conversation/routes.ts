@@ -46,6 +46,7 @@ export const chatRoutes: RouteModule = async (app, { ctx, kit }) => {
       const turn: TurnInput = {
         userId: user.id,
         storyId: null,
+        hooks: null,
         story: null,
         prompt,
         mode: chat_mode ?? (generate_video ? "video" : "image"),

@@ -15,13 +15,9 @@ import type { Queryable } from "../db/client";
 import type { PresentCharacter } from "../db/schema";
 import { recordEvent } from "../events/service";
 import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
-import { NotFound, ProviderFailed, Stopped } from "../platform/errors";
+import { NotFound, ProviderUnavailable, Stopped } from "../platform/errors";
 import { metrics } from "../platform/metrics";
 import { ProviderError, type ReferenceRole, type TextRequest } from "../providers/types";
-import { queueEmbeddings } from "../recall/embed-job";
-import { type RecalledExchange, recallExchanges } from "../recall/recall";
-import { meaningOf } from "../recall/vectors";
-import { storyPlayed } from "../stories/activity";
 import { activateCards, describeReason, triggerTexts } from "./card-activation";
 import { generateMediaJob, mediaPartTenths } from "./media-job";
 import {
@@ -29,6 +25,7 @@ import {
   narratorSystemPrompt,
   parseNarration,
   postHistoryInstructions,
+  type RecalledExchange,
   type StorySetting,
   storyTextSplitter,
   type TurnCard,
@@ -54,15 +51,16 @@ import {
   undoneMessagesAndVersions,
 } from "./repo";
 import { shapedBy, withSceneOf } from "./shaped-by";
+import type { StoryHooks } from "./story-hooks";
 import { whileWriting } from "./turn-lock";
 import { presentOf, wasPresent } from "./witness";
-
-export class ProviderUnavailable extends ProviderFailed {}
 
 export type TurnInput = {
   userId: string;
   /** null for the main chat. */
   storyId: string | null;
+  /** What a story's turn asks of the stories and recall modules; null for the main chat. */
+  hooks: StoryHooks | null;
   story: StorySetting | null;
   prompt: string;
   mode: ChatMode;
@@ -235,20 +233,19 @@ function labelledBySpeaker(
  */
 async function recallFor(
   ctx: Pick<AppContext, "db" | "providers" | "log">,
-  who: { userId: string; storyId: string | null; story: StorySetting | null },
+  who: { userId: string; storyId: string | null; story: StorySetting | null; hooks: StoryHooks | null },
   words: string,
   history: HistoryMessage[],
   wordsAreInstruction = false,
 ): Promise<RecalledExchange[]> {
-  if (!who.storyId) return [];
+  if (!who.storyId || !who.hooks) return [];
   const searched = wordsAreInstruction
     ? (seenBy(who.story, history).findLast((m) => m.role === "assistant")?.content ?? "")
     : words;
   if (!searched.trim()) return [];
   // A group's speaker who knows only what they saw recalls only what they were present for (decision 0165).
   const witness = who.story?.group?.witness;
-  const meaning = await meaningOf(ctx, searched);
-  return recallExchanges(ctx.db, who.userId, who.storyId, searched, undefined, meaning, witness);
+  return who.hooks.recall(ctx, { userId: who.userId, storyId: who.storyId }, searched, witness);
 }
 
 /** The story's art style and scene shape for its media job (none for the main chat). */
@@ -306,9 +303,10 @@ export async function previewContext(
   story: StorySetting,
   prompt: string | undefined,
   scene: { mode: ChatMode; selectedImages: number },
+  hooks: StoryHooks,
 ) {
   const history = await recentMessages(ctx.db, userId, storyId, HISTORY_WINDOW);
-  const who = { userId, storyId, story };
+  const who = { userId, storyId, story, hooks };
   const recalled = await recallFor(ctx, who, prompt ?? "", history, prompt === undefined);
   const assembled = narratorContext(ctx, story, history, prompt ?? CONTINUE_INSTRUCTION, undefined, recalled);
   // Continue sends its instruction as the narrator's own line, not as the player's.
@@ -349,7 +347,7 @@ function asInstruction<T extends { role: string; content: string }>(messages: T[
 /** The narrator's answer, whole or streamed; `stopped` when the player stopped it before it finished. */
 async function narrate(
   ctx: TurnContext,
-  who: { userId: string; storyId: string | null },
+  who: { userId: string; storyId: string | null; hooks: StoryHooks | null },
   story: StorySetting | null,
   plan: TurnPlan,
   streaming: TurnStreaming | undefined,
@@ -556,7 +554,7 @@ export async function runTurn(
               if (plan.version) await showVersion(tx, plan.version.group, assistantId, answerAt);
               if (input.storyId) {
                 // The story list's order (decision 0134): kept by the stories module, in this transaction.
-                await storyPlayed(tx, input.userId, input.storyId, answerAt);
+                await input.hooks?.played(tx, input.userId, input.storyId, answerAt);
                 await recordEvent(tx, {
                   userId: input.userId,
                   kind: "story",
@@ -610,7 +608,7 @@ export async function runTurn(
     ),
   );
   // Indexing for recall by meaning runs in the background: never on the turn's path, never charged.
-  void queueEmbeddings(ctx, input.userId, input.storyId);
+  if (input.storyId) void input.hooks?.index(ctx, input.userId, input.storyId);
   // What a stopped turn gave back shows in the balance it reports.
   const quotaInfo = paid.quotaInfo.unlimited
     ? paid.quotaInfo

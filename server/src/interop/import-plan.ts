@@ -22,13 +22,13 @@ import {
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
 import { VOICE_ID_MAX_LENGTH } from "@storyverse/contract/voice";
+import { replaceMacros } from "../conversation/macros";
 import type { ImportedStoryInput } from "../stories/imported-story";
 import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards/card-rules";
 import type { ImportedCardInput } from "../story-cards/cards";
 import { type CardAsset, type CardV3Data, imageMimeType, type ParsedCard } from "./formats/character-card";
 import { InteropError } from "./formats/errors";
 import { bookEntriesToLore, bookFieldsOf, type LoreEntry, type LoreFormat } from "./formats/lorebooks";
-import { replaceMacros } from "./formats/macros";
 
 /** The longest creator notes kept on the story: a card field, whole (decision 0142). */
 export const IMPORTED_CREATOR_NOTES_MAX_LENGTH = CARD_FIELD_MAX_LENGTH;

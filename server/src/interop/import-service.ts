@@ -14,7 +14,7 @@ import type { AppContext } from "../context";
 import { defaultPersonaName } from "../personas/service";
 import * as stories from "../stories/service";
 import { nameKey } from "../story-cards/card-rules";
-import type { ImportedCardInput } from "../story-cards/cards";
+import { type ImportedCardInput, storyCards } from "../story-cards/cards";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
 import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";
@@ -109,7 +109,7 @@ export async function importCardsIntoStory(
   dryRun: boolean,
   onDuplicate: OnDuplicate = "skip",
 ): Promise<CardsImportResponse> {
-  const existing = await stories.cards(ctx, userId, storyId);
+  const existing = await storyCards(ctx, userId, storyId);
   const read = await cardsOfFile(bytes, STORY_CARDS_MAX);
   const { source, notes } = read;
   const byName = new Map(existing.map((card) => [nameKey(card.name), card]));

@@ -11,10 +11,9 @@ import {
   type MediaEditResponse,
 } from "@storyverse/contract/media-edit";
 import type { AppContext } from "../context";
-import { ProviderUnavailable } from "../conversation/turn";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { fromTenths, remainingCredits } from "../credits/service";
-import { InvalidInput, NotFound } from "../platform/errors";
+import { InvalidInput, NotFound, ProviderUnavailable } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { decodeDataUrl, inspectImage } from "./images";
 import { assertStorageAvailable } from "./quota";

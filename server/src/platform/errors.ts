@@ -85,6 +85,9 @@ export class ProviderFailed extends DomainError {
   }
 }
 
+/** A vendor could not be reached or answered that it cannot serve now (a turn, a picture edit, a Studio batch). */
+export class ProviderUnavailable extends ProviderFailed {}
+
 /** The server cannot do it now (a feature off, the database busy). */
 export class Unavailable extends DomainError {
   constructor(detail: string, options: DomainErrorOptions = {}) {

@@ -15,7 +15,7 @@ import {
   firstOfPartsSql,
   partsMessagesAs,
 } from "../conversation/branch-messages";
-import type { Witness } from "../conversation/narration";
+import type { RecalledExchange, Witness } from "../conversation/narration";
 import { presentInSql } from "../conversation/witness";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
@@ -25,20 +25,6 @@ import { type MeaningQuery, meaningParts } from "./vectors";
 export const RECALL_LIMIT = 4;
 /** A recalled narrator message is cut to this many characters (its player line to a third of it). */
 const RECALLED_CHARACTERS = 600;
-
-export type RecalledExchange = {
-  /** The exchange's narrator message. */
-  messageId: string;
-  /** Its place among the story's narrator messages, 1 the first. */
-  turn: number;
-  player: string;
-  narrator: string;
-  /** ts_rank of the turn's words in it (0 for a pinned one that does not match). */
-  score: number;
-  /** The turn's words (as the player wrote them) whose stems it holds: why it was picked. */
-  matched: string[];
-  pinned: boolean;
-};
 
 /** A picked exchange as the query answers it; `at` is its created_at as text (microseconds kept). */
 type Picked = {

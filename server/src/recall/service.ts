@@ -1,18 +1,15 @@
 // A story's recall (issue #29, decision 0111): what a turn's words would bring back from its older exchanges, and
-// the player's pins (always recalled) and forgets (never recalled). Owner only (others: 404).
+// the player's pins (always recalled) and forgets (never recalled). Owner only (others: 404): its routes sit under
+// the story scope (stories/branch-scope.ts), which answers 404 for a story not the caller's before any handler
+// runs, and every read and mark here is scoped by the caller's id as well.
 import type { RecalledExchange } from "@storyverse/contract/recall";
 import type { AppContext } from "../context";
 import { findMessage } from "../conversation/repo";
 import { NotFound } from "../platform/errors";
-import { findStory } from "../stories/repo";
 import { recallExchanges, recallMarkOf, markRecall as writeRecallMark } from "./recall";
 import { meaningOf } from "./vectors";
 
 type RecallContext = Pick<AppContext, "db" | "clock">;
-
-async function ownStory(ctx: RecallContext, userId: string, storyId: string) {
-  if (!(await findStory(ctx.db, userId, storyId))) throw new NotFound("Story not found");
-}
 
 /** What a turn with these words would recall from the story (GET /api/stories/{id}/recall). */
 export async function recallPreview(
@@ -60,7 +57,6 @@ export const recalledJson = (line: Awaited<ReturnType<typeof recallPreview>>[num
 });
 
 export async function recall(ctx: RecallContext, userId: string, storyId: string, prompt: string) {
-  await ownStory(ctx, userId, storyId);
   return (await recallPreview(ctx, userId, storyId, prompt)).map(recalledJson);
 }
 
@@ -71,7 +67,6 @@ export async function markRecall(
   messageId: string,
   change: { pinned?: boolean | undefined; forgotten?: boolean | undefined },
 ) {
-  await ownStory(ctx, userId, storyId);
   const marked = await markRecalled(ctx, userId, storyId, messageId, change);
   if (!marked) throw new NotFound("Message not found");
   return { message_id: messageId, ...marked };

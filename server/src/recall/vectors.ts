@@ -197,17 +197,6 @@ export async function scanForEmbedding(
   }));
 }
 
-/**
- * Marks a branch that was given copies of messages (in the copy's transaction): copies carry no vectors, and a
- * turn's indexing job reads only the newest narrations, so the branch's next job walks it from its start.
- */
-export async function markRecallWalkDue(q: Queryable, storyId: string): Promise<void> {
-  await q
-    .insert(recallWalksDue)
-    .values({ storyId })
-    .onConflictDoUpdate({ target: recallWalksDue.storyId, set: { marks: sql`${recallWalksDue.marks} + 1` } });
-}
-
 /** The branch's marks for a walk (markRecallWalkDue); null when it has none. */
 export async function recallWalkDue(q: Queryable, storyId: string): Promise<number | null> {
   const [row] = await q

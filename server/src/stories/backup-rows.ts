@@ -10,8 +10,6 @@ import type { Story } from "@storyverse/contract/stories";
 import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
 import { and, eq, or } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { groupOf } from "../conversation/group";
-import { tellerOf } from "../conversation/teller";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
 import { NotFound, TooLarge } from "../platform/errors";
@@ -23,8 +21,10 @@ import {
 } from "../story-cards/cards-repo";
 import { allSuggestions, type SuggestionRow } from "../story-cards/living-lore-repo";
 import { treeRows } from "./branches-repo";
+import { groupOf } from "./group";
 import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
 import { listedStory } from "./service";
+import { tellerOf } from "./teller";
 
 /** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
 /** A branch in a backup holds every message it shows (decision 0137): what it shares is not said. */

@@ -31,11 +31,9 @@ import {
   selectVersion,
   undoExchange,
 } from "../conversation/craft";
-import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "../conversation/group";
 import { painterPrompt } from "../conversation/media-job";
 import { messagePage, type PageQuery } from "../conversation/message-pages";
 import { conversationStats, mediaStatus } from "../conversation/service";
-import { tellerForTurn } from "../conversation/teller";
 import { previewContext, sendTurn, type TurnStreaming } from "../conversation/turn";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
 import { checkInputImages } from "../media/inputs";
@@ -49,15 +47,14 @@ import {
   cardsForTurn,
   createImportedCards,
   createStoryCard,
-  deleteStoryCard,
   type ImportedCardInput,
-  storyCards,
   updateStoryCard,
 } from "../story-cards/cards";
 import { cameraOf, queueLivingLore } from "../story-cards/living-lore";
 import { assertVoiceOffered } from "../voice/voices";
 import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import { retitleTree, treeRows } from "./branches-repo";
+import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "./group";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
 import {
   countStoriesCreated,
@@ -71,6 +68,8 @@ import {
 } from "./repo";
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
 import { queueSummaryIfDue, summaryCoverage } from "./summary";
+import { tellerForTurn } from "./teller";
+import { storyHooks } from "./turn-hooks";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 
@@ -331,11 +330,6 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
 
 // --- Story Cards ---------------------------------------------------------------------------------------
 
-export async function cards(ctx: StoriesContext, userId: string, storyId: string) {
-  await ownStory(ctx, userId, storyId);
-  return storyCards(ctx, userId, storyId);
-}
-
 export async function createCard(
   ctx: StoriesContext,
   userId: string,
@@ -357,11 +351,6 @@ export async function updateCard(
   await ownStory(ctx, userId, storyId);
   if (input.voice) await assertVoiceOffered(ctx, input.voice);
   return updateStoryCard(ctx, userId, storyId, cardId, input);
-}
-
-export async function deleteCard(ctx: StoriesContext, userId: string, storyId: string, cardId: string) {
-  await ownStory(ctx, userId, storyId);
-  return deleteStoryCard(ctx, userId, storyId, cardId);
 }
 
 // --- Imports and exports (interop/) ---------------------------------------------------------------------
@@ -522,7 +511,7 @@ export async function narratorContext(
     throw error;
   });
   const setting = speaking?.setting ?? told;
-  const context = await previewContext(ctx, userId, storyId, setting, words, scene);
+  const context = await previewContext(ctx, userId, storyId, setting, words, scene, storyHooks);
   const camera = await cameraOf(ctx, story);
   // The persona's portrait is the scene's last reference, when it has room (decision 0152, sceneReferences).
   const personaKey = scene.mode === "chat" ? null : (setting.player?.portraitKey ?? null);
@@ -596,6 +585,7 @@ export async function chat(
       {
         userId,
         storyId,
+        hooks: storyHooks,
         story,
         prompt,
         mode: input.mode,
@@ -630,7 +620,11 @@ export async function retry(
   const mode =
     input.what === "text" ? "chat" : input.what === "media" && resolved === "chat" ? "image" : resolved;
   const answer = await withSelectedImages(ctx, userId, { ...input, mode }, (references) =>
-    retryTurn(ctx, { userId, storyId, story, mode, references, messageId, what: input.what }, streaming),
+    retryTurn(
+      ctx,
+      { userId, storyId, hooks: storyHooks, story, mode, references, messageId, what: input.what },
+      streaming,
+    ),
   );
   // New words are read again for names and the scene (a new scene alone changes neither).
   if (input.what !== "media") await queueLivingLore(ctx, userId, storyId);
@@ -657,7 +651,7 @@ export async function continueStory(
   }
   const answer = group
     ? await nextSpeakerTurn(ctx, { userId, storyId, story: group.setting }, streaming)
-    : await continueTurn(ctx, { userId, storyId, story, references: [] }, streaming);
+    : await continueTurn(ctx, { userId, storyId, hooks: storyHooks, story, references: [] }, streaming);
   await queueSummaryIfDue(ctx, userId, storyId);
   await queueLivingLore(ctx, userId, storyId);
   return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
@@ -694,7 +688,7 @@ export async function editStoryMessage(
   content: string,
 ) {
   await ownStory(ctx, userId, storyId);
-  const edited = await editMessage(ctx, userId, storyId, messageId, content);
+  const edited = await editMessage(ctx, userId, storyId, messageId, content, storyHooks);
   // The narrator's new words are read for names, the scene and the looks, as a retry's are.
   if (edited.role === "assistant") await queueLivingLore(ctx, userId, storyId);
   return edited;

@@ -17,12 +17,12 @@ import {
 } from "@storyverse/contract/generation-settings";
 import type { AppContext } from "../context";
 import type { TurnGeneration } from "../conversation/narrator-context";
-import { tellerChange, tellerOf } from "../conversation/teller";
 import { assertPersonaOwned } from "../personas/service";
 import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
 import { assertVoiceOffered } from "../voice/voices";
 import { findStory, type StoryRow, updateStory } from "./repo";
+import { tellerChange, tellerOf } from "./teller";
 
 type SettingsContext = Pick<AppContext, "db" | "clock" | "providers" | "log">;
 

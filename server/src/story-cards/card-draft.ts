@@ -14,9 +14,8 @@ import {
 } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
 import { storyMessageText } from "../conversation/service";
-import { ProviderUnavailable } from "../conversation/turn";
 import { ownedImageByKey } from "../media/service";
-import { NotFound } from "../platform/errors";
+import { NotFound, ProviderUnavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { cleanTriggers } from "./card-rules";
 import { storyCards } from "./cards";

@@ -1,5 +1,6 @@
 // HTTP for Story Cards: list, create, change and delete a story's cards. Only the story's owner reaches
-// them (anyone else gets a 404). Cards are free: no charge; drafting one asks the text provider, so it counts
+// them (anyone else gets a 404: the story scope, stories/branch-scope.ts, answers it before any handler, and
+// the card services read by the caller's id too). Cards are free: no charge; drafting one asks the text provider, so it counts
 // against the generation limit and its own; an uploaded portrait goes through the portrait gate (one at a
 // time per player, a per-user limit).
 import { errorBodySchema } from "@storyverse/contract/errors";
@@ -18,6 +19,7 @@ import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
 import { storyLimits } from "../stories/limits";
 import * as stories from "../stories/service";
+import { deleteStoryCard, storyCards } from "./cards";
 import { isPortraitUpload, portraitUploadGate, withPortraitUpload } from "./portrait-gate";
 
 const tags = ["story cards"];
@@ -44,7 +46,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      cards: await stories.cards(ctx, currentUser(request).id, request.params.id),
+      cards: await storyCards(ctx, currentUser(request).id, request.params.id),
     }),
   );
 
@@ -109,7 +111,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      await stories.deleteCard(ctx, currentUser(request).id, request.params.id, request.params.card_id);
+      await deleteStoryCard(ctx, currentUser(request).id, request.params.id, request.params.card_id);
       return { success: true as const };
     },
   );

@@ -15,7 +15,6 @@ import {
   type StudioMessage,
 } from "@storyverse/contract/studio";
 import type { AppContext } from "../context";
-import { ProviderUnavailable } from "../conversation/turn";
 import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
 import { type Charge, fromTenths, remainingCredits } from "../credits/service";
 import type { Queryable } from "../db/client";
@@ -31,7 +30,7 @@ import {
   smallImageKeys,
   toGalleryItem,
 } from "../media/service";
-import { DomainError } from "../platform/errors";
+import { DomainError, ProviderUnavailable } from "../platform/errors";
 import { type MediaFile, ProviderError, type ReferenceImage } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";
 import { batchSeed, batchSummary, pictureSeed } from "./batch-job";

@@ -5,12 +5,12 @@
 import type { SpeakerOrder, Teller } from "@storyverse/contract/generation-settings";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
+import type { TellingCharacter } from "../conversation/narration";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { StoryRow } from "../stories/repo";
 import type { CardRow } from "../story-cards/cards-repo";
 import { activeGroup, groupChange, groupOf } from "./group";
-import type { TellingCharacter } from "./narration";
+import type { StoryRow } from "./repo";
 
 type TellerRow = Pick<
   StoryRow,

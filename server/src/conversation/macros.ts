@@ -1,5 +1,6 @@
 // The placeholder names cards are written with (spec V2: `{{char}}`/`<BOT>` and `{{user}}`/`<USER>`,
 // case-insensitive), replaced by the character's and the player's names.
+// They live with the narrator, which fills them in every turn; the card importer (interop) uses them too.
 
 const MACRO = /\{\{(char|user)\}\}|<(bot|user)>/gi;
 

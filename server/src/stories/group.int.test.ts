@@ -15,9 +15,9 @@ import { multipart } from "../../test/multipart";
 import { grant, toTenths } from "../credits/service";
 import { chatMessages, stories as dbStories } from "../db/schema";
 import { ProviderError, type TextRequest } from "../providers/types";
-import * as stories from "../stories/service";
-import { writeStorySummary } from "../stories/summary";
 import { chooseSpeaker } from "./group";
+import * as stories from "./service";
+import { writeStorySummary } from "./summary";
 
 type TurnRequest = Extract<TextRequest, { purpose: "turn" | "continue" }>;
 

@@ -15,14 +15,15 @@ import {
 import { DEFAULT_TALKATIVENESS, isRegexTrigger } from "@storyverse/contract/story-cards";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../context";
+import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../conversation/narration";
+import { findMessageById, recentMessages } from "../conversation/repo";
+import { runTurn, type TurnContext, type TurnStreaming } from "../conversation/turn";
+import { wasPresent } from "../conversation/witness";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { StoryRow } from "../stories/repo";
 import type { CardRow } from "../story-cards/cards-repo";
-import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "./narration";
-import { findMessageById, recentMessages } from "./repo";
-import { runTurn, type TurnContext, type TurnStreaming } from "./turn";
-import { wasPresent } from "./witness";
+import type { StoryRow } from "./repo";
+import { storyHooks } from "./turn-hooks";
 
 export type GroupRow = Pick<
   StoryRow,
@@ -394,7 +395,14 @@ export function nextSpeakerTurn(
   const name = input.story.teller?.name ?? "the next character";
   return runTurn(
     ctx,
-    { userId: input.userId, storyId: input.storyId, story: input.story, mode: "chat", references: [] },
+    {
+      userId: input.userId,
+      storyId: input.storyId,
+      hooks: storyHooks,
+      story: input.story,
+      mode: "chat",
+      references: [],
+    },
     {
       label: `${name} speaks`,
       prompt: nextSpeakerInstruction(name),
