@@ -51,7 +51,7 @@ import { sharingRoutes } from "./sharing/routes";
 import { installBranchScope } from "./stories/branch-scope";
 import { storyMediaUses } from "./stories/media-uses";
 import { storyRoutes } from "./stories/routes";
-import { storyEventOf } from "./stories/service";
+import { storiesCreatedBetween, storyEventOf } from "./stories/service";
 import { storyCardRoutes } from "./story-cards/cards-routes";
 import { loreEventOf } from "./story-cards/living-lore";
 import { studioRoutes } from "./studio/routes";
@@ -194,7 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(leaveRoutes, routes);
   await app.register(oidcRoutes, routes);
   await app.register(adminRoutes, { ...routes, healthReport });
-  await app.register(creditRoutes, routes);
+  await app.register(creditRoutes, { ...routes, storiesCreated: storiesCreatedBetween });
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);
   await app.register(mediaRoutes, routes);

@@ -15,7 +15,7 @@
 //
 // Memory stays bounded however large the library: stories, gallery items, Studio messages and ledger rows are
 // read a page of ACCOUNT_EXPORT_PAGE at a time from keyset cursors, one file is streamed into the archive at a
-// time at the pace storage takes it (exports/zip-entries.ts), and each JSON list is written as its pages come.
+// time at the pace storage takes it (platform/zip-entries.ts), and each JSON list is written as its pages come.
 // One story's backup is made at a time (that backup reads its own rows as the story backup does).
 //
 // The file lives outside the account's media ("account-exports/<id>.zip", so it never counts against the
@@ -32,7 +32,6 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { accountBalance, accountLedgerCount, accountLedgerPage } from "../credits/account-rows";
 import { fileStem, PROGRESS_EVERY_MS } from "../exports/book";
-import { addStreamedEntry } from "../exports/zip-entries";
 import { storyBackup } from "../interop/backup";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { accountGalleryCount, accountGalleryPage } from "../media/account-rows";
@@ -41,6 +40,7 @@ import { paidCheckouts } from "../payments/account-rows";
 import { personasForExport } from "../personas/service";
 import { NotFound } from "../platform/errors";
 import { startPeriodic } from "../platform/periodic";
+import { addStreamedEntry } from "../platform/zip-entries";
 import { accountStoriesPage, accountStoryCount } from "../stories/account-rows";
 import { accountStudioCount, accountStudioPage } from "../studio/account-rows";
 import {

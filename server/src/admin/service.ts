@@ -112,7 +112,7 @@ export async function userDetail(ctx: AdminContext, userId: string): Promise<Adm
   const [remaining, storage, stories, sessions, spent, atCap] = await Promise.all([
     remainingCredits(ctx.db, row.id),
     storageUsage(ctx, row.id),
-    storiesCreatedBetween(ctx, row.id, new Date(0), new Date(now.getTime() + 1)),
+    storiesCreatedBetween(ctx.db, row.id, new Date(0), new Date(now.getTime() + 1)),
     accountSessions(ctx, row.id),
     accountSpending(ctx, row.id),
     // At a cap: the smallest charge (a tenth) would pass it.

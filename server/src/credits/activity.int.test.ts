@@ -7,6 +7,7 @@ import { STUDIO_IMAGE_USAGE } from "@storyverse/contract/billing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, type TestUser } from "../../test/factories";
+import { storiesCreatedBetween } from "../stories/service";
 import { countCharge, monthlyActivity, utcMonth } from "./activity";
 import { setUnlimited } from "./repo";
 import { charge, grant, refund, toTenths } from "./service";
@@ -128,7 +129,7 @@ describe("GET /api/monthly-activity", () => {
 
     // Next month starts from zero.
     const next = utcMonth(new Date(utcMonth(now).end.getTime() + 1));
-    expect(await monthlyActivity(t.ctx.db, user.userId, next.start)).toEqual({
+    expect(await monthlyActivity(t.ctx.db, user.userId, next.start, storiesCreatedBetween)).toEqual({
       chat_interactions: 0,
       images_generated: 0,
       videos_generated: 0,

@@ -22,7 +22,6 @@ import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "../db/client";
 import { creditTransactions } from "../db/schema";
-import { storiesCreatedBetween } from "../stories/service";
 import { fromTenths, toTenths } from "./service";
 
 /** The calendar month (UTC) that contains `at`: [start, end). */
@@ -67,7 +66,15 @@ export function countCharge(row: ChargeRow): Counts {
   };
 }
 
-export async function monthlyActivity(db: Queryable, userId: string, now: Date): Promise<MonthlyActivity> {
+/** How many stories the player created in [start, end): the stories module's count, handed in by the root. */
+export type StoriesCreated = (db: Queryable, userId: string, start: Date, end: Date) => Promise<number>;
+
+export async function monthlyActivity(
+  db: Queryable,
+  userId: string,
+  now: Date,
+  storiesCreatedBetween: StoriesCreated,
+): Promise<MonthlyActivity> {
   const { start, end, label } = utcMonth(now);
   const type = creditTransactions.transactionType;
   const inMonth = and(
@@ -118,8 +125,8 @@ export async function monthlyActivity(db: Queryable, userId: string, now: Date):
     counts.videos_generated += add.videos_generated;
   }
 
-  // The stories are another module's table: ask its service.
-  const storiesCreated = await storiesCreatedBetween({ db }, userId, start, end);
+  // The stories are another module's table: its count is handed in (app.ts composes it).
+  const storiesCreated = await storiesCreatedBetween(db, userId, start, end);
   const usedTenths = Math.max(0, Number(money?.chargedTenths ?? 0) - Number(money?.refundedTenths ?? 0));
   return {
     ...counts,

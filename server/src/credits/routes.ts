@@ -12,14 +12,18 @@ import {
 } from "@storyverse/contract/credits";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { currentUser } from "../http/auth";
-import type { RouteModule } from "../http/route-module";
-import { monthlyActivity } from "./activity";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { monthlyActivity, type StoriesCreated } from "./activity";
 import { creditHistory } from "./history";
 import { remainingCredits } from "./service";
 
 const tags = ["credits"];
 
-export const creditRoutes: RouteModule = async (app, { ctx }) => {
+/** `storiesCreated`: the stories module's count for the monthly activity (composed in app.ts). */
+export const creditRoutes: RouteModule<RouteModuleOptions & { storiesCreated: StoriesCreated }> = async (
+  app,
+  { ctx, storiesCreated },
+) => {
   app.get(
     "/api/credit-balance",
     {
@@ -76,6 +80,6 @@ export const creditRoutes: RouteModule = async (app, { ctx }) => {
         response: { 200: monthlyActivitySchema, 401: errorBodySchema },
       },
     },
-    async (request) => monthlyActivity(ctx.db, currentUser(request).id, ctx.clock.now()),
+    async (request) => monthlyActivity(ctx.db, currentUser(request).id, ctx.clock.now(), storiesCreated),
   );
 };

@@ -5,7 +5,6 @@
 
 import { errorBodySchema } from "@storyverse/contract/errors";
 import { EVENTS_PATH, type EventKind } from "@storyverse/contract/events";
-import { sessionIsLive } from "../accounts/service";
 import { currentUser } from "../http/auth";
 import { startEventStream } from "../http/event-stream";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
@@ -25,7 +24,7 @@ function parseLastEventId(header: string | string[] | undefined): number | undef
 /** `builders`: what each kind of event says, from the module that owns the kind (composed in app.ts). */
 export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuilders }> = async (
   app,
-  { ctx, builders },
+  { ctx, kit, builders },
 ) => {
   const hub = createEventHub(ctx, builders);
   app.addHook("preClose", async () => hub.close());
@@ -78,7 +77,7 @@ export const eventRoutes: RouteModule<RouteModuleOptions & { builders: EventBuil
       // The session was checked before the stream was registered (maybe from this process's cache); a
       // logout on another process in between sent its close notice before this stream could hear it. Now
       // that the stream is registered, any later revocation closes it, and this read sees any earlier one.
-      const live = await sessionIsLive(ctx, user.sessionTokenHash).catch((error: Error) => {
+      const live = await kit.sessionIsLive(user.sessionTokenHash).catch((error: Error) => {
         request.log.warn({ err: error }, "event stream session re-check failed");
         return false;
       });

@@ -9,11 +9,11 @@ import { ZipFile } from "yazl";
 import { readZip } from "../../test/zip";
 import type { AppContext } from "../context";
 import type { ByteRange, MediaStorage } from "../media/storage/types";
+import { ArchiveAbandoned } from "../platform/zip-entries";
 import type { Book } from "./book";
 import { writeEpub } from "./epub";
 import { writeMarkdownZip } from "./markdown-zip";
 import { writePdf } from "./pdf";
-import { ArchiveAbandoned } from "./zip-entries";
 
 const silent: AppContext["log"] = { info: () => {}, warn: () => {}, error: () => {} };
 const CHUNK = 64 * 1024;

@@ -13,10 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
+import { runFfmpeg } from "../platform/ffmpeg";
 import { type StoryVoices, tellerVoice } from "../voice/narration";
 import { speakerSpans } from "../voice/parts";
 import { durationSeconds, wavFile } from "../voice/wav";
-import { runFfmpeg } from "./ffmpeg";
 import { speakScene } from "./film-job";
 import { markdownToPlain, xmlEscape } from "./text";
 

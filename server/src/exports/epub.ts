@@ -8,6 +8,7 @@
 import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
+import { addStreamedEntry } from "../platform/zip-entries";
 import { type BookStream, type Exchange, pad, scanBook } from "./book";
 import { EXCHANGES_PER_CHAPTER } from "./chapters";
 import {
@@ -25,7 +26,6 @@ import {
 import { BookImages, bookImage, inOrder } from "./ereader-images";
 import type { WriteOptions } from "./markdown-zip";
 import { markdownToXhtml, xmlEscape } from "./text";
-import { addStreamedEntry } from "./zip-entries";
 
 type ManifestItem = {
   id: string;

@@ -7,9 +7,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import type { AppContext } from "../context";
+import { runFfmpeg } from "../platform/ffmpeg";
 import { topLevelBoxes } from "../platform/mp4-faststart";
 import { createOfflineVoiceProvider } from "../providers/offline/voice";
-import { runFfmpeg } from "./ffmpeg";
 import { PAN_SECONDS, renderFilm } from "./film-job";
 
 const config = loadConfig({});

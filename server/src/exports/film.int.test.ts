@@ -11,7 +11,7 @@ import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { waitForMedia } from "../../test/media";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { storyFilms } from "../db/schema";
-import { probeDuration, runFfmpeg } from "./ffmpeg";
+import { probeDuration, runFfmpeg } from "../platform/ffmpeg";
 import { FILM_STALE_MS } from "./film";
 import { PAN_SECONDS } from "./film-job";
 import { markdownToPlain } from "./text";

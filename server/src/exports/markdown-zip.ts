@@ -5,8 +5,8 @@
 import { Readable } from "node:stream";
 import type { ZipFile } from "yazl";
 import type { AppContext } from "../context";
+import { addStreamedEntry } from "../platform/zip-entries";
 import { type BookScan, type BookStream, pad, scanBook } from "./book";
-import { addStreamedEntry } from "./zip-entries";
 
 const extensionOf = (key: string) => /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? "bin";
 

@@ -24,8 +24,8 @@ import { findAccount, ledgerSum } from "../credits/repo";
 import { charge } from "../credits/service";
 import { creditTransactions, storyExports } from "../db/schema";
 import { saveImage } from "../media/service";
+import { probeDuration, runFfmpeg } from "../platform/ffmpeg";
 import { READ_ALONG_REFUND_DESCRIPTION } from "./export-job";
-import { probeDuration, runFfmpeg } from "./ffmpeg";
 
 // .ci/run installs Debian's epubcheck; without it the epubcheck runs are skipped (named in the report).
 const epubcheckPath = spawnSync("sh", ["-c", "command -v epubcheck"], { encoding: "utf8" }).stdout.trim();

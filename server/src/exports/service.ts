@@ -15,6 +15,7 @@ import { speechCost } from "@storyverse/contract/voice";
 import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
+import { ArchiveAbandoned } from "../platform/zip-entries";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { speechUnitPrice, voiceProvider } from "../voice/voices";
 import { type BookScan, type BookStream, fileStem, scanBook } from "./book";
@@ -24,7 +25,6 @@ import type { ReadAlong } from "./epub-read-along";
 import { type WriteOptions, writeMarkdownZip } from "./markdown-zip";
 import { writePdf } from "./pdf";
 import { PAPER_SIZES, type Paper } from "./pdf-layout";
-import { ArchiveAbandoned } from "./zip-entries";
 
 type ExportContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;
 type ReadAlongContext = Pick<

@@ -3,7 +3,7 @@
 // accounts context the auth hook reads sessions through, the health probe's database ping and the check
 // for locally served media links.
 import type { onRequestAsyncHookHandler } from "fastify";
-import type { AccountsContext } from "../accounts/service";
+import { type AccountsContext, sessionIsLive } from "../accounts/service";
 import type { MediaLinkVerifier } from "../media/storage/signing";
 import type { RateLimiter } from "../platform/rate-limit";
 import { requireUser } from "./auth";
@@ -16,6 +16,8 @@ export type RouteKit = {
   limitGeneration: (userId: string) => Promise<void>;
   /** The accounts service's context in the HTTP app: the shared context plus the session cache. */
   accounts: AccountsContext;
+  /** Whether the session with this token hash is still signed in (read from the database, not the cache). */
+  sessionIsLive: (tokenHash: string) => Promise<boolean>;
   /** One database round trip; throws when the database is unreachable. */
   pingDatabase: () => Promise<void>;
   mediaLinks: MediaLinkVerifier;
@@ -42,6 +44,7 @@ export function createRouteKit(parts: {
   return {
     ...parts,
     auth: requireUser(accounts),
+    sessionIsLive: (tokenHash) => sessionIsLive(accounts, tokenHash),
     security: [{ bearerAuth: [] }],
     limitGeneration: (userId) => limiter.hit(generationRule, userId),
   };

@@ -4,7 +4,7 @@
 // pictures and clips with their thumbnails (the film included: it is a gallery clip of the story), the
 // portraits of its Story Cards and the reference images its turns kept. Only the owner gets it (anyone else:
 // 404, decided before a byte is sent). Files are streamed in one at a time at the pace the download reads
-// them (exports/zip-entries.ts), so a story's media never sit in memory; the JSON goes last, naming only the
+// them (platform/zip-entries.ts), so a story's media never sit in memory; the JSON goes last, naming only the
 // files that made it into the archive, so a backup never points at a file it lacks.
 import type { Readable } from "node:stream";
 import { GROUP_MIN_CHARACTERS } from "@storyverse/contract/generation-settings";
@@ -12,9 +12,9 @@ import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
 import { type BackupMessage, storyMessagesForBackup } from "../conversation/backup-rows";
 import { fileStem } from "../exports/book";
-import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
+import { ArchiveAbandoned, addStreamedEntry } from "../platform/zip-entries";
 import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
 import { speakerOrderOf } from "../stories/group";
 import { generationForBackup } from "../stories/settings";

@@ -13,7 +13,7 @@ import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories
 import { type BytePlusFake, startBytePlusFake } from "../../test/fakes/byteplus-fake";
 import { samplePng } from "../../test/fakes/media";
 import { fetchMedia, galleryImage } from "../../test/media";
-import { probeDuration } from "../exports/ffmpeg";
+import { probeDuration } from "../platform/ffmpeg";
 import { renderKenBurns } from "../providers/offline/video";
 
 let fake: BytePlusFake;

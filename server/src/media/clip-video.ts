@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { probeDuration, runFfmpeg } from "../exports/ffmpeg";
+import { probeDuration, runFfmpeg } from "../platform/ffmpeg";
 
 const STITCH_FPS = 24;
 const TIMEOUT_MS = 3 * 60_000;

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser, moneyOf, type TestUser } from "../../test/factories";
 import { samplePng } from "../../test/fakes/media";
 import { fetchMedia, galleryImage, waitForMedia } from "../../test/media";
-import { probeDuration } from "../exports/ffmpeg";
+import { probeDuration } from "../platform/ffmpeg";
 import { renderKenBurns } from "../providers/offline/video";
 import type { VideoProvider } from "../providers/types";
 import { lastFrameOf } from "./clip-video";

@@ -1,12 +1,12 @@
 // A Gallery selection as one zip (POST /api/media/zip, decision 0141): the originals, stored as they are (they
-// are compressed already), streamed one at a time at the pace the download reads (exports/zip-entries.ts), so
+// are compressed already), streamed one at a time at the pace the download reads (platform/zip-entries.ts), so
 // memory holds one file's stream buffers however large the selection. yazl (MIT) writes the format, Zip64
 // where a selection passes 4 GB. Every id must be the caller's, or it is a 404 before a byte is sent.
 import type { Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
-import { ArchiveAbandoned, addStreamedEntry } from "../exports/zip-entries";
 import { NotFound } from "../platform/errors";
+import { ArchiveAbandoned, addStreamedEntry } from "../platform/zip-entries";
 import { findOwnedByIds, type MediaItemRow } from "./repo";
 
 const extensionFor: Record<string, string> = {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app";
 import { bearer, createUser } from "../../test/factories";
 import { fetchMedia, waitForMedia } from "../../test/media";
-import { runFfmpeg } from "../exports/ffmpeg";
+import { runFfmpeg } from "./ffmpeg";
 import { topLevelBoxes } from "./mp4-faststart";
 
 let t: TestApp;

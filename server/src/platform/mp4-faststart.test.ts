@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
-import { runFfmpeg } from "../exports/ffmpeg";
 import { encodeMp4 } from "../providers/offline/mp4";
+import { runFfmpeg } from "./ffmpeg";
 import { faststart, isFaststart, topLevelBoxes } from "./mp4-faststart";
 
 const ffmpeg = loadConfig({}).ffmpeg.path;

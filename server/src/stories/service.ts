@@ -36,6 +36,7 @@ import { messagePage, type PageQuery } from "../conversation/message-pages";
 import { conversationStats, mediaStatus } from "../conversation/service";
 import { previewContext, sendTurn, type TurnStreaming } from "../conversation/turn";
 import { assertCovers, withHeavySlot } from "../credits/paid-work";
+import type { Queryable } from "../db/client";
 import { checkInputImages } from "../media/inputs";
 import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
@@ -711,13 +712,8 @@ export async function selectStoryVersion(
 }
 
 /** Stories the user created in [start, end) that still exist. */
-export async function storiesCreatedBetween(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-  start: Date,
-  end: Date,
-) {
-  return countStoriesCreated(ctx.db, userId, start, end);
+export async function storiesCreatedBetween(db: Queryable, userId: string, start: Date, end: Date) {
+  return countStoriesCreated(db, userId, start, end);
 }
 
 /** Any account's stories whose title holds the words (the admin console's share search), at most `limit`. */
