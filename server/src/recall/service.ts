@@ -4,6 +4,7 @@
 // runs, and every read and mark here is scoped by the caller's id as well.
 import type { RecalledExchange } from "@storyverse/contract/recall";
 import type { AppContext } from "../context";
+import type { Witness } from "../conversation/narration";
 import { findMessage } from "../conversation/repo";
 import { NotFound } from "../platform/errors";
 import { recallExchanges, recallMarkOf, markRecall as writeRecallMark } from "./recall";
@@ -11,19 +12,23 @@ import { meaningOf } from "./vectors";
 
 type RecallContext = Pick<AppContext, "db" | "clock">;
 
-/** What a turn with these words would recall from the story (GET /api/stories/{id}/recall). */
-export async function recallPreview(
+/**
+ * The older exchanges these words bring back from the story: for a turn (through its `StoryHooks`, with the
+ * speaker who knows only what they saw as `witness`) and for GET /api/stories/{id}/recall alike.
+ */
+export async function recallFor(
   ctx: Pick<AppContext, "db"> & Partial<Pick<AppContext, "providers" | "log">>,
   userId: string,
   storyId: string,
   words: string,
+  witness?: Witness,
 ) {
-  // By meaning too when the caller's context carries the providers (the routes' does).
+  // By meaning too when the caller's context carries the providers (a turn's and the routes' do).
   const meaning =
     ctx.providers && ctx.log
       ? await meaningOf({ ...ctx, providers: ctx.providers, log: ctx.log }, words)
       : undefined;
-  return recallExchanges(ctx.db, userId, storyId, words, undefined, meaning);
+  return recallExchanges(ctx.db, userId, storyId, words, undefined, meaning, witness);
 }
 
 /**
@@ -46,7 +51,7 @@ export async function markRecalled(
   return { pinned, forgotten };
 }
 
-export const recalledJson = (line: Awaited<ReturnType<typeof recallPreview>>[number]): RecalledExchange => ({
+export const recalledJson = (line: Awaited<ReturnType<typeof recallFor>>[number]): RecalledExchange => ({
   message_id: line.messageId,
   turn: line.turn,
   player: line.player,
@@ -57,7 +62,7 @@ export const recalledJson = (line: Awaited<ReturnType<typeof recallPreview>>[num
 });
 
 export async function recall(ctx: RecallContext, userId: string, storyId: string, prompt: string) {
-  return (await recallPreview(ctx, userId, storyId, prompt)).map(recalledJson);
+  return (await recallFor(ctx, userId, storyId, prompt)).map(recalledJson);
 }
 
 export async function markRecall(

@@ -3,13 +3,11 @@
 // The conversation then imports neither stories nor recall, which both read its messages (decision 0170).
 import type { StoryHooks } from "../conversation/story-hooks";
 import { queueEmbeddings } from "../recall/embed-job";
-import { recallExchanges } from "../recall/recall";
-import { meaningOf } from "../recall/vectors";
+import { recallFor } from "../recall/service";
 import { storyPlayed } from "./activity";
 
 export const storyHooks: StoryHooks = {
   played: storyPlayed,
-  recall: async (ctx, who, words, witness) =>
-    recallExchanges(ctx.db, who.userId, who.storyId, words, undefined, await meaningOf(ctx, words), witness),
+  recall: (ctx, who, words, witness) => recallFor(ctx, who.userId, who.storyId, words, witness),
   index: queueEmbeddings,
 };
