@@ -1,7 +1,8 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
 import { formatStorageBytes } from "@storyverse/contract/media";
 import { findUserByEmail, listUsers } from "./accounts/repo";
-import { type AdminContext, adjustCredits, COMMAND_LINE, makeAdmin, updateUser } from "./admin/service";
+import { type AdminContext, adjustCredits, makeAdmin, updateUser } from "./admin/service";
+import { COMMAND_LINE } from "./audit/log";
 import { ConfigError, loadConfig } from "./config";
 import { listBalances } from "./credits/history";
 import { fromTenths, remainingCredits } from "./credits/service";

@@ -3,12 +3,12 @@
 import multipart from "@fastify/multipart";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { leaveRoutes } from "./accounts/leave-routes";
 import { accountRoutes } from "./accounts/routes";
 import type { AccountsContext } from "./accounts/service";
 import { createSessionCache, followRevocations } from "./accounts/session-cache";
 import { type HealthReport, startHealthReport } from "./admin/health-report";
 import { adminRoutes } from "./admin/routes";
+import { composedParts } from "./composition";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { mediaEventOf } from "./conversation/presentation";
@@ -34,6 +34,7 @@ import { installSpa } from "./http/spa";
 import { backupRoutes } from "./interop/backup-routes";
 import { interopRoutes } from "./interop/routes";
 import type { JobQueue } from "./jobs/queue";
+import { leaveRoutes } from "./leave/routes";
 import { mediaFileRoutes } from "./media/file-routes";
 import { galleryRoutes } from "./media/gallery-routes";
 import { mediaRoutes } from "./media/routes";
@@ -47,13 +48,19 @@ import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
 import { connectRedis, watchRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
+import { recallRoutes } from "./recall/routes";
+import { findLiveStoryLink } from "./sharing/repo";
 import { sharingRoutes } from "./sharing/routes";
 import { installBranchScope } from "./stories/branch-scope";
 import { storyMediaUses } from "./stories/media-uses";
+import { storiesChanged } from "./stories/repo";
 import { storyRoutes } from "./stories/routes";
 import { storiesCreatedBetween, storyEventOf } from "./stories/service";
+import { storiesWhoseCardsShow } from "./story-cards/cards-repo";
 import { storyCardRoutes } from "./story-cards/cards-routes";
 import { loreEventOf } from "./story-cards/living-lore";
+import { livingLoreRoutes } from "./story-cards/living-lore-routes";
+import { loreSettingsRoutes } from "./story-cards/lore-settings-routes";
 import { studioRoutes } from "./studio/routes";
 import { studioEventOf } from "./studio/service";
 import { systemRoutes } from "./system/routes";
@@ -155,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     storage: deps.storage,
     log: app.log,
     notify: deps.database.notifier,
+    ...composedParts,
   };
   // Story calls act on the branch being viewed (or the one ?branch= names): decided once, before any handler.
   installBranchScope(app, ctx);
@@ -200,12 +208,26 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(mediaRoutes, routes);
   await app.register(storyRoutes, routes);
   await app.register(storyCardRoutes, routes);
+  // A story's sub-routes of other modules, under the same story scope: its lore settings, living lore's drafts
+  // and the camera's scene state, recall.
+  await app.register(loreSettingsRoutes, routes);
+  await app.register(livingLoreRoutes, routes);
+  await app.register(recallRoutes, routes);
   await app.register(interopRoutes, routes);
   await app.register(studioRoutes, routes);
-  await app.register(galleryRoutes, { ...routes, mediaUses: storyMediaUses(ctx) });
+  await app.register(galleryRoutes, {
+    ...routes,
+    mediaUses: storyMediaUses(ctx, {
+      isShared: async (q, userId, storyId) => !!(await findLiveStoryLink(q, userId, storyId)),
+      storiesWhoseCardsShow,
+    }),
+  });
   await app.register(transcriptionRoutes, routes);
   await app.register(voiceRoutes, routes);
-  await app.register(personaRoutes, routes);
+  await app.register(personaRoutes, {
+    ...routes,
+    storiesReset: (q, userId) => storiesChanged(q, [{ userId }]),
+  });
   await app.register(mediaFileRoutes, routes);
   await app.register(exportRoutes, routes);
   await app.register(backupRoutes, routes);

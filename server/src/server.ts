@@ -1,10 +1,10 @@
 // The process lifecycle: open the database, migrate, start jobs and HTTP; stop in the reverse order
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
-import { startAccountArchiveSweep } from "./accounts/leave-export";
 import { startDeletedAccountArchiveSweep } from "./admin/archives";
 import { type HealthReport, startHealthReport } from "./admin/health-report";
 import { buildApp } from "./app";
+import { composedParts } from "./composition";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
 import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
@@ -18,6 +18,7 @@ import { startRestoreSweep } from "./interop/restore-job";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { storedKeyReferrers } from "./jobs/stored-key-referrers";
 import { startWorkers } from "./jobs/workers";
+import { startAccountArchiveSweep } from "./leave/export";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
 import { startOrphanedMediaSweep } from "./media/orphan-sweep";
 import { createMediaStorage } from "./media/storage/create-storage";
@@ -117,6 +118,7 @@ export async function startServer(
         storage,
         log,
         notify: database.notifier,
+        ...composedParts,
       };
       await startWorkers(jobs, { ...ctx, mailer });
       const stopChargeSweep = startUnsettledChargeSweep(ctx);

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildApp } from "../src/app";
+import { composedParts } from "../src/composition";
 import { type Config, loadConfig } from "../src/config";
 import type { AppContext } from "../src/context";
 import type { TypedApp } from "../src/http/route-module";
@@ -100,6 +101,7 @@ export async function createTestApp(
     storage,
     log: silent,
     notify: testDb.database.notifier,
+    ...composedParts,
   };
   const withWorkers = async (log: AppContext["log"]) => {
     if (options.workers !== false)

@@ -71,67 +71,12 @@ function stronglyConnectedParts(graph: Map<string, Set<string>>): Map<string, nu
   return part;
 }
 
-/** The edges on a cycle between modules at stop 61, after the story domain's move. */
-const KNOWN_CYCLE_EDGES = [
-  "accounts -> admin",
-  "accounts -> credits",
-  "accounts -> exports",
-  "accounts -> interop",
-  "accounts -> media",
-  "accounts -> payments",
-  "accounts -> personas",
-  "accounts -> stories",
-  "accounts -> studio",
-  "admin -> accounts",
-  "admin -> credits",
-  "admin -> media",
-  "admin -> sharing",
-  "admin -> stories",
-  "conversation -> credits",
-  "conversation -> media",
-  "credits -> admin",
-  "exports -> conversation",
-  "exports -> credits",
-  "exports -> media",
-  "exports -> stories",
-  "exports -> voice",
-  "interop -> conversation",
-  "interop -> exports",
-  "interop -> media",
-  "interop -> personas",
-  "interop -> stories",
-  "interop -> story-cards",
-  "media -> credits",
-  "payments -> credits",
-  "personas -> media",
-  "personas -> stories",
-  "personas -> voice",
-  "recall -> conversation",
-  "sharing -> accounts",
-  "sharing -> conversation",
-  "sharing -> media",
-  "sharing -> stories",
-  "stories -> accounts",
-  "stories -> conversation",
-  "stories -> credits",
-  "stories -> exports",
-  "stories -> media",
-  "stories -> personas",
-  "stories -> recall",
-  "stories -> sharing",
-  "stories -> story-cards",
-  "stories -> voice",
-  "story-cards -> conversation",
-  "story-cards -> media",
-  "story-cards -> stories",
-  "studio -> credits",
-  "studio -> media",
-  "voice -> conversation",
-  "voice -> credits",
-  "voice -> exports",
-  "voice -> stories",
-  "voice -> story-cards",
-];
+/**
+ * The edges on a cycle between modules: 58 at stop 61, after the story domain's move; 2 at stop 62, once the
+ * account's leaving (leave/) and the audit log (audit/) left accounts and admin, the voice catalog (voices/) left
+ * voice, and the root composed the spending caps, the branch parts and two hooks (decision 0171).
+ */
+const KNOWN_CYCLE_EDGES = ["stories -> story-cards", "story-cards -> stories"];
 
 describe("cycles between modules", () => {
   it("finds no cycle but those listed, and every listed one still there", async () => {

@@ -1,6 +1,6 @@
 // Archives of deleted accounts (issue #44 item 3, decision 0157): when an administrator deletes an account and
 // the install keeps archives (DELETED_ACCOUNT_ARCHIVE_DAYS, 30 by default), the account's whole data export (the
-// very archive a player downloads, accounts/leave-export.ts) is made first and kept for the operator for that
+// very archive a player downloads, leave/export.ts) is made first and kept for the operator for that
 // many days, then removed.
 //
 // 1. The request (DELETE /api/admin/users/{id}, 202) locks the account out at once (disabled, every session ended
@@ -25,12 +25,13 @@ import {
   ENABLE_WHILE_DELETING_MESSAGE,
 } from "@storyverse/contract/admin";
 import { z } from "zod";
-import { closeAccount } from "../accounts/leave-delete";
-import { throttledProgress, writeAccountArchive } from "../accounts/leave-export";
 import { accountById, changeAccount, endSessionsEverywhere, type UserRow } from "../accounts/service";
+import { type Actor, auditAction } from "../audit/log";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
+import { closeAccount } from "../leave/delete";
+import { throttledProgress, writeAccountArchive } from "../leave/export";
 import { Conflict, NotFound } from "../platform/errors";
 import { startPeriodic } from "../platform/periodic";
 import {
@@ -44,7 +45,7 @@ import {
   updateArchive,
 } from "./archives-repo";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { type Actor, type AdminContext, auditAction } from "./service";
+import type { AdminContext } from "./service";
 
 export type ArchivesContext = AdminContext &
   Pick<AppContext, "jobs" | "storage" | "log"> & {

@@ -10,10 +10,10 @@ import { type OpenAIFake, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { type EventStream, openEventStream } from "../../test/sse";
 import { changeAccount } from "../accounts/service";
 import { buildApp } from "../app";
+import { forgetAccountInAudit } from "../audit/log";
 import { findAccount, ledgerSum } from "../credits/repo";
 import { type Database, openDatabase } from "../db/client";
 import type { TypedApp } from "../http/route-module";
-import { forgetAccountInAudit } from "./service";
 
 let t: TestApp;
 let openai: OpenAIFake;

@@ -6,13 +6,14 @@
 // has just made shows at once. Latency quantiles come from the summed log-scale histograms (within 9.05% of
 // the true value; exact for one call). The queue and storage figures are read from their own tables.
 import type { AdminHealth } from "@storyverse/contract/admin";
+import { type Actor, auditAction } from "../audit/log";
 import type { AppContext } from "../context";
 import { installStorageUsage } from "../media/quota";
 import { NotFound } from "../platform/errors";
 import { HISTOGRAM_BUCKETS, histogramQuantile } from "../platform/vendor-minutes";
 import { readLiveProcesses, readVendorBuckets, readVendorTotals } from "./health-repo";
 import { type HealthReport, PROCESS_STALE_SECONDS, windowStart } from "./health-report";
-import { type Actor, type AdminContext, auditAction } from "./service";
+import type { AdminContext } from "./service";
 
 /** How many failed jobs the tab lists, newest first. */
 export const FAILED_JOBS_SHOWN = 25;

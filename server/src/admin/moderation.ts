@@ -9,9 +9,10 @@ import {
   type AdminSharesResponse,
   type AdminUserDeleting,
 } from "@storyverse/contract/admin";
-import { closeAccount } from "../accounts/leave-delete";
 import { accountById, requirePasswordReset, searchAccounts } from "../accounts/service";
+import { type Actor, auditAction } from "../audit/log";
 import type { AppContext } from "../context";
+import { closeAccount } from "../leave/delete";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import {
   liftShareTakedown,
@@ -23,7 +24,7 @@ import {
 import { ownedStoryRecord, storiesTitled } from "../stories/service";
 import { orderDeletion } from "./archives";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { type Actor, type AdminContext, auditAction } from "./service";
+import type { AdminContext } from "./service";
 
 type ModerationContext = AdminContext & Pick<AppContext, "jobs" | "storage" | "log" | "config">;
 

@@ -41,6 +41,7 @@ import {
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { FastifyRequest } from "fastify";
 import { authenticate } from "../accounts/service";
+import { actorOf, auditAction, auditLog } from "../audit/log";
 import { bearerToken, currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
@@ -57,10 +58,7 @@ import type { HealthReport } from "./health-report";
 import { deleteUser, forcePasswordReset, liftTakedown, listShares, takeDown } from "./moderation";
 import {
   type AdminContext,
-  actorOf,
   adjustCredits,
-  auditAction,
-  auditLog,
   getCaps,
   isAdmin,
   listUsers,

@@ -4,7 +4,6 @@
 // (`npm run admin`) both come through here.
 import { randomUUID } from "node:crypto";
 import type {
-  AdminAuditResponse,
   AdminCaps,
   AdminCapsResponse,
   AdminCreditsRequest,
@@ -28,6 +27,7 @@ import {
   type UserRow,
 } from "../accounts/service";
 import type { SessionCache } from "../accounts/session-cache";
+import { type Actor, auditAction, COMMAND_LINE } from "../audit/log";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import {
@@ -39,11 +39,10 @@ import {
   toTenths,
 } from "../credits/service";
 import { storageUsage } from "../media/quota";
-import { Conflict, InvalidInput, NotFound } from "../platform/errors";
+import { Conflict, NotFound } from "../platform/errors";
 import { storiesCreatedBetween } from "../stories/service";
 import { accountSpending, capPassed, installSpentToday, readCaps, writeCaps } from "./caps";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { anonymiseAudit, auditPage, insertAudit } from "./repo";
 
 export type AdminContext = Pick<AppContext, "db" | "clock" | "notify"> & {
   config: Pick<Config, "mediaQuotaMb">;
@@ -51,32 +50,8 @@ export type AdminContext = Pick<AppContext, "db" | "clock" | "notify"> & {
   sessions?: SessionCache;
 };
 
-/** Who acts: an administrator's account, or the command line. */
-export type Actor = { id: string | null; label: string };
-export const COMMAND_LINE: Actor = { id: null, label: "command line" };
-
 const toCredits = (tenths: number | null) => (tenths === null ? null : fromTenths(tenths));
 const toCapTenths = (credits: number | null) => (credits === null ? null : toTenths(credits));
-
-export async function auditAction(
-  ctx: Pick<AdminContext, "db" | "clock">,
-  actor: Actor,
-  action: string,
-  target: Pick<UserRow, "id" | "email"> | undefined,
-  details: Record<string, unknown>,
-  reason?: string,
-) {
-  await insertAudit(ctx.db, {
-    at: ctx.clock.now(),
-    actorId: actor.id,
-    actor: actor.label,
-    action,
-    targetId: target?.id || null,
-    target: target?.email ?? null,
-    details,
-    reason: reason || null,
-  });
-}
 
 function summary(row: UserRow): AdminUserSummary {
   return {
@@ -279,32 +254,6 @@ export async function setCaps(ctx: AdminContext, actor: Actor, caps: AdminCaps):
   return getCaps(ctx);
 }
 
-export async function auditLog(ctx: AdminContext, cursor: string | undefined): Promise<AdminAuditResponse> {
-  if (cursor !== undefined && !/^\d{1,18}$/.test(cursor)) {
-    throw new InvalidInput("cursor must be the next_cursor of a previous page");
-  }
-  const rows = await auditPage(
-    ctx.db,
-    cursor === undefined ? undefined : Number(cursor),
-    ADMIN_PAGE_SIZE + 1,
-  );
-  const page = rows.slice(0, ADMIN_PAGE_SIZE);
-  return {
-    entries: page.map((row) => ({
-      id: String(row.id),
-      at: row.at.toISOString(),
-      actor: row.actor,
-      actor_id: row.actorId,
-      action: row.action,
-      target: row.target,
-      target_id: row.targetId,
-      details: row.details,
-      reason: row.reason,
-    })),
-    next_cursor: rows.length > ADMIN_PAGE_SIZE ? String(page.at(-1)!.id) : null,
-  };
-}
-
 /** The command line's make-admin: the account by email becomes an administrator (audited). */
 export async function makeAdmin(ctx: AdminContext, email: string): Promise<UserRow | undefined> {
   const row = await accountByEmail(ctx, email);
@@ -329,21 +278,8 @@ export async function makeAdminByClaim(
   return changed ?? row;
 }
 
-/** The actor for an administrator's request. */
-export function actorOf(user: { id: string; email: string }): Actor {
-  return { id: user.id, label: user.email };
-}
-
 /** Whether the account is an enabled administrator (the gate of every /api/admin/* call). */
 export async function isAdmin(ctx: Pick<AdminContext, "db">, userId: string): Promise<boolean> {
   const row = await accountById(ctx, userId);
   return row !== undefined && row.role === "admin" && row.disabledAt === null;
-}
-
-/**
- * For an account's deletion: the audit log keeps every action but no longer names the account (its id and
- * address become "a deleted account"), so no row of the log points at the person.
- */
-export async function forgetAccountInAudit(ctx: Pick<AdminContext, "db">, userId: string): Promise<void> {
-  await anonymiseAudit(ctx.db, userId, "a deleted account");
 }

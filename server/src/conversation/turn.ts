@@ -70,7 +70,7 @@ export type TurnInput = {
 
 export type TurnContext = Pick<
   AppContext,
-  "db" | "clock" | "providers" | "jobs" | "log" | "storage" | "config"
+  "db" | "clock" | "providers" | "jobs" | "log" | "storage" | "config" | "spendingCaps"
 >;
 
 export const chargeLabel = (mode: ChatMode) =>

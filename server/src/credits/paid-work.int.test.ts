@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/database";
 import { createUser } from "../../test/factories";
+import { assertUnderCaps } from "../admin/caps";
 import { createFakeClock } from "../platform/clock";
 import { type Delivery, payFor } from "./paid-work";
 import { findAccount, ledgerSum } from "./repo";
@@ -52,6 +53,7 @@ it("keeps one outcome per paid request and the ledger equal to the balance, what
     db: testDb.database.db,
     clock: createFakeClock(new Date()),
     log: { info: () => {}, warn: () => {}, error: () => {} },
+    spendingCaps: assertUnderCaps,
   };
   await fc.assert(
     fc.asyncProperty(fc.array(work, { minLength: 1, maxLength: 8 }), async (sequence) => {

@@ -1,10 +1,10 @@
 // Paid work, the one way every chargeable request runs (main chat, story chat, Studio batches, advisor):
-// check the price is covered before any expensive preparation, check the spending caps (admin/caps.ts),
+// check the price is covered before any expensive preparation, check the spending caps (admin/caps.ts, handed
+// in through the context),
 // charge, deliver, and give back what was not delivered. Every refund is keyed by what it refunds (a message
 // or batch id), and the ledger accepts one refund per key, so a retried or raced refund (a job retry, a
 // stale-timeout poll, a story deletion) can never pay out twice.
 import { creditCost } from "@storyverse/contract/credits";
-import { assertUnderCaps } from "../admin/caps";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
 import { isTransientDatabaseError } from "../db/transient";
@@ -25,7 +25,9 @@ import {
 /** The ledger reference of the (single) refund for the message or batch `id`. */
 export const refundReference = (id: string) => `refund:${id}`;
 
-type PaidContext = Pick<AppContext, "db" | "clock" | "log">;
+/** What a refund needs; paid work also needs the spending caps. */
+type LedgerContext = Pick<AppContext, "db" | "clock" | "log">;
+type PaidContext = LedgerContext & Pick<AppContext, "spendingCaps">;
 
 export type PaidRequest = {
   userId: string;
@@ -73,7 +75,7 @@ export type PaidLedger = {
 
 /** The ledger in the database. */
 export const databaseLedger = (ctx: PaidContext): PaidLedger => ({
-  assertUnderCaps: (userId, tenths) => assertUnderCaps(ctx, userId, tenths),
+  assertUnderCaps: (userId, tenths) => ctx.spendingCaps(ctx, userId, tenths),
   charge: (request, at) =>
     charge(
       ctx.db,
@@ -87,9 +89,14 @@ export const databaseLedger = (ctx: PaidContext): PaidLedger => ({
     ),
   settle: (tx, paid, paidFor, undeliveredTenths) => settleCharge(tx, paid, paidFor, undeliveredTenths),
   owed: async (paidFor) => (await unsettledCharge(ctx.db, paidFor))?.refundTenths ?? 0,
+  ...databaseRefunds(ctx),
+  forget: (paidFor) => forgetUnsettled(ctx.db, paidFor),
+});
+
+/** The ledger's refunds in the database: all a refund after the work needs. */
+const databaseRefunds = (ctx: LedgerContext): Pick<PaidLedger, "refund"> => ({
   refund: (userId, tenths, reference, at, description) =>
     refund(ctx.db, userId, tenths, reference, at, description),
-  forget: (paidFor) => forgetUnsettled(ctx.db, paidFor),
 });
 
 /**
@@ -197,7 +204,7 @@ export async function payFor<T>(
  * when the row is gone (delivered whole, or the sweep refunded it).
  */
 async function refundOwed(
-  ctx: PaidContext,
+  ctx: LedgerContext,
   ledger: PaidLedger,
   paid: Charge,
   request: PaidRequest,
@@ -215,7 +222,7 @@ async function refundOwed(
 }
 
 function busy(
-  ctx: PaidContext,
+  ctx: LedgerContext,
   error: unknown,
   request: PaidRequest,
   credits: ConstructorParameters<typeof BusyTryAgain>[0],
@@ -230,12 +237,12 @@ function busy(
 
 /** Gives back `tenths` of the charge for `paidFor`, once whatever happens next. */
 export async function refundPaid(
-  ctx: PaidContext,
+  ctx: LedgerContext,
   paid: Pick<Charge, "userId">,
   tenths: number,
   paidFor: string,
   description: string,
-  ledger: PaidLedger = databaseLedger(ctx),
+  ledger: Pick<PaidLedger, "refund"> = databaseRefunds(ctx),
 ): Promise<boolean> {
   if (tenths <= 0) return false;
   try {

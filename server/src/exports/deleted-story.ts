@@ -1,7 +1,7 @@
 // What deleting a story asks of the exports module: its exports' rows go inside the deleting transaction,
 // their files once it has committed. Kept apart from export-files.ts, which reads the story to build a
-// book, so the stories service calls this without an import cycle.
-import type { AppContext } from "../context";
+// book. The root hands it to the stories module as a branch part (decision 0171).
+import type { AppContext, StoryBranchPart } from "../context";
 import { deleteExportsOfStory } from "./export-repo";
 import { storyFilmCaptionKeys } from "./film-repo";
 
@@ -26,3 +26,9 @@ export async function discardExportFiles(ctx: Pick<AppContext, "storage" | "log"
     ),
   );
 }
+
+/** A deleted branch's exports: rows inside the deletion, files after it. */
+export const exportsBranchPart: StoryBranchPart = {
+  remove: (ctx, _userId, branchId) => deleteStoryExports(ctx, branchId),
+  discard: discardExportFiles,
+};

@@ -14,9 +14,9 @@ import path from "node:path";
 import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
 import { runFfmpeg } from "../platform/ffmpeg";
+import { durationSeconds, wavFile } from "../platform/wav";
 import { type StoryVoices, tellerVoice } from "../voice/narration";
 import { speakerSpans } from "../voice/parts";
-import { durationSeconds, wavFile } from "../voice/wav";
 import { speakScene } from "./film-job";
 import { markdownToPlain, xmlEscape } from "./text";
 

@@ -43,7 +43,7 @@ export const storyExportJob: JobSpec<{ exportId: string; narration?: boolean }> 
 
 type ExportJobContext = Pick<
   AppContext,
-  "db" | "clock" | "storage" | "log" | "providers" | "jobs" | "config"
+  "db" | "clock" | "storage" | "log" | "providers" | "jobs" | "config" | "spendingCaps"
 >;
 
 /** Where a finished export is kept: beside the user's media, never in the gallery. */

@@ -18,10 +18,10 @@ import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { storageWithin } from "../media/quota";
 import { saveVideo } from "../media/service";
 import { probeDuration, runFfmpeg } from "../platform/ffmpeg";
+import { durationSeconds, joinSpeech, wavFile } from "../platform/wav";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
 import { splitForProvider } from "../voice/parts";
-import { durationSeconds, joinSpeech, wavFile } from "../voice/wav";
 import { type Book, type Exchange, loadBook, PROGRESS_EVERY_MS } from "./book";
 import { filmHash } from "./content-hash";
 import {

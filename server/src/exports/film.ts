@@ -15,13 +15,16 @@ import { ownedMediaUrl } from "../media/service";
 import { Conflict, InvalidInput } from "../platform/errors";
 import { ownedStoryRecord } from "../stories/service";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
-import { speechUnitPrice } from "../voice/voices";
+import { speechUnitPrice } from "../voices/catalog";
 import { openBook } from "./book";
 import { filmHash } from "./content-hash";
 import { FILM_FAILED_MESSAGE, refundFilm, storyFilmJob } from "./film-job";
 import { type FilmRow, failStaleFilms, insertFilm, latestFilm } from "./film-repo";
 
-type FilmContext = Pick<AppContext, "db" | "clock" | "storage" | "jobs" | "providers" | "log">;
+type FilmContext = Pick<
+  AppContext,
+  "db" | "clock" | "storage" | "jobs" | "providers" | "log" | "spendingCaps"
+>;
 
 /** A film that has not reported for this long lost its worker: it counts as failed and frees the story. */
 export const FILM_STALE_MS = 40 * 60 * 1000;

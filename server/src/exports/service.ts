@@ -17,7 +17,7 @@ import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
 import { ArchiveAbandoned } from "../platform/zip-entries";
 import { planSpeech, type StoryVoices, storyVoices } from "../voice/narration";
-import { speechUnitPrice, voiceProvider } from "../voice/voices";
+import { speechUnitPrice, voiceProvider } from "../voices/catalog";
 import { type BookScan, type BookStream, fileStem, scanBook } from "./book";
 import { contentHash, voicesSignature } from "./content-hash";
 import { writeEpub } from "./epub";

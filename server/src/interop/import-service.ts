@@ -15,6 +15,7 @@ import { defaultPersonaName } from "../personas/service";
 import * as stories from "../stories/service";
 import { nameKey } from "../story-cards/card-rules";
 import { type ImportedCardInput, storyCards } from "../story-cards/cards";
+import { importCards } from "../story-cards/service";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
 import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";
@@ -155,6 +156,6 @@ export async function importCardsIntoStory(
       duplicates,
     };
   }
-  const made = await stories.importCards(ctx, userId, storyId, cards, replacing);
+  const made = await importCards(ctx, userId, storyId, cards, replacing);
   return { success: true, dry_run: false, source, cards: made, skipped: notes, duplicates };
 }

@@ -24,6 +24,7 @@ import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { InvalidInput, TooLarge } from "../platform/errors";
 import * as stories from "../stories/service";
+import { exportCards } from "../story-cards/service";
 import { exportCardFile, exportLoreFile, parseCardFormat, parseLoreFormat } from "./export-cards";
 import { INTEROP_FILE_MAX_BYTES, InteropError } from "./formats/errors";
 import { withImportSlot } from "./import-gate";
@@ -132,10 +133,10 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = parseCardFormat(request.query.format);
       await kit.limiter.hit(exportRule, user.id);
-      const { cards } = await stories.exportCards(ctx, user.id, request.params.id, request.params.card_id);
+      const { cards } = await exportCards(ctx, user.id, request.params.id, request.params.card_id);
       // A card that came with a book carries the story's cards from that book back out as its character_book.
       const storyCards = bookOriginOf(cards[0]!.extensions)
-        ? (await stories.exportCards(ctx, user.id, request.params.id)).cards
+        ? (await exportCards(ctx, user.id, request.params.id)).cards
         : [];
       const file = await exportCardFile(cards[0]!, format, storyCards);
       return asAttachment(reply, file.filename, file.contentType).send(file.data);
@@ -157,7 +158,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = parseLoreFormat(request.query.format);
       await kit.limiter.hit(exportRule, user.id);
-      const { title, cards } = await stories.exportCards(ctx, user.id, request.params.id);
+      const { title, cards } = await exportCards(ctx, user.id, request.params.id);
       const file = exportLoreFile(cards, title, format);
       return asAttachment(reply, file.filename, file.contentType).send(file.data);
     },

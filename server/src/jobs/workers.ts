@@ -1,6 +1,5 @@
 // Which handler runs each job; started in every process that runs the worker (WORKER=on or only).
 import { sendAccountLinkJob } from "../accounts/jobs";
-import { accountExportJob, makeAccountExport } from "../accounts/leave-export";
 import { sendAccountLink } from "../accounts/service";
 import { archiveAndDelete, deletedAccountArchiveJob } from "../admin/archives";
 import type { AppContext } from "../context";
@@ -10,6 +9,7 @@ import { vectorsAvailable } from "../db/vectors";
 import { makeExport, storyExportJob } from "../exports/export-job";
 import { makeFilm, storyFilmJob } from "../exports/film-job";
 import { runRestore, storyRestoreJob } from "../interop/restore-job";
+import { accountExportJob, makeAccountExport } from "../leave/export";
 import type { Mailer } from "../mail/mailer";
 import { clipJob, makeClip } from "../media/clip-job";
 import { embedMessages, embedMessagesJob } from "../recall/embed-job";

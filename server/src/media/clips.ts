@@ -24,7 +24,10 @@ import { assertStorageAvailable } from "./quota";
 import { findOwnedById, type MediaItemRow } from "./repo";
 import { toGalleryItem } from "./service";
 
-type ClipsContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config" | "jobs">;
+type ClipsContext = Pick<
+  AppContext,
+  "db" | "clock" | "providers" | "storage" | "log" | "config" | "jobs" | "spendingCaps"
+>;
 
 export const CLIP_ITEM_NOT_FOUND = "This item is not in your Gallery.";
 export const CLIP_JOB_NOT_FOUND = "There is no such clip job.";

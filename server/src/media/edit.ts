@@ -20,7 +20,10 @@ import { assertStorageAvailable } from "./quota";
 import { findOwnedById, findOwnedByKey, type MediaItemRow } from "./repo";
 import { saveImage, toGalleryItem } from "./service";
 
-type EditContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config">;
+type EditContext = Pick<
+  AppContext,
+  "db" | "clock" | "providers" | "storage" | "log" | "config" | "spendingCaps"
+>;
 
 export const EDIT_ITEM_NOT_FOUND = "This picture is not in your Gallery.";
 export const EDIT_FAILED_DETAIL = "The image service could not edit this picture. Please try again.";

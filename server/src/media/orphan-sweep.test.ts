@@ -63,13 +63,13 @@ const TEMPLATES: Record<string, { example: string; kind: string }> = {
 
 /**
  * The files that put into the media store, and where their keys come from (a template above, or another's).
- * Voice samples (voice/voices.ts) are under no account's "u/" and never in media_objects, so never swept.
+ * Voice samples (voices/catalog.ts) are under no account's "u/" and never in media_objects, so never swept.
  */
 const PUT_SITES: Record<string, string> = {
   "story-cards/cards.ts": "its portraits template",
   "voice/narration-job.ts": "its speech template",
-  "voice/voices.ts": "voice samples, outside u/<userId>/: no account's, never swept",
-  "accounts/leave-export.ts": "account archives (account-exports/<id>.zip), outside u/<userId>/: never swept",
+  "voices/catalog.ts": "voice samples, outside u/<userId>/: no account's, never swept",
+  "leave/export.ts": "account archives (account-exports/<id>.zip), outside u/<userId>/: never swept",
   "exports/export-job.ts": "its exports template",
   "exports/film-job.ts": "captions: the film's gallery key with .vtt (gallery kind)",
   "media/service.ts": "its gallery templates",

@@ -8,12 +8,12 @@ import { oidcDeleteOptionSchema, oidcDeleteStartSchema } from "@storyverse/contr
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ACCOUNT_DELETE_RULE } from "../accounts/leave-delete";
 import { accountLimitsFor } from "../accounts/limits";
 import type { Config } from "../config";
 import { currentUser } from "../http/auth";
 import { cookieValue } from "../http/cookies";
 import type { RouteModule } from "../http/route-module";
+import { ACCOUNT_DELETE_RULE } from "../leave/delete";
 import { DomainError, Forbidden } from "../platform/errors";
 import {
   backchannelLogout,

@@ -18,7 +18,6 @@ import {
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
-import { deleteOwnAccount } from "../accounts/leave-delete";
 import { digestToken, newToken } from "../accounts/secrets";
 import {
   AccountDisabled,
@@ -38,6 +37,7 @@ import { type AdminContext, makeAdminByClaim } from "../admin/service";
 import type { OidcConfig } from "../config";
 import type { AppContext } from "../context";
 import { oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
+import { deleteOwnAccount } from "../leave/delete";
 import { DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
 
 /** How long a sign-in may take at the provider, and a link may wait for the password. */

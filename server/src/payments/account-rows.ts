@@ -1,4 +1,4 @@
-// What deleting an account (accounts/leave-delete.ts, decision 0143) needs of the payments module: the account's
+// What deleting an account (leave/delete.ts, decision 0143) needs of the payments module: the account's
 // paid checkout sessions, whose amounts the closed account's ledger keeps for accounting beside each purchase.
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../db/client";

@@ -13,13 +13,17 @@ import {
 } from "@storyverse/contract/personas";
 import { z } from "zod";
 import { currentUser } from "../http/auth";
-import type { RouteModule } from "../http/route-module";
-import { createPersona, deletePersona, personaList, updatePersona } from "./service";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { createPersona, deletePersona, personaList, type StoriesPlayedAs, updatePersona } from "./service";
 
 const tags = ["personas"];
 const personaParams = z.object({ id: z.uuid(PERSONA_NOT_FOUND_DETAIL) });
 
-export const personaRoutes: RouteModule = async (app, { ctx }) => {
+/** `storiesReset`: the stories module's forgetting of a deleted persona's stories (composed in app.ts). */
+export const personaRoutes: RouteModule<RouteModuleOptions & { storiesReset: StoriesPlayedAs }> = async (
+  app,
+  { ctx, storiesReset },
+) => {
   app.get(
     "/api/personas",
     {
@@ -85,7 +89,7 @@ export const personaRoutes: RouteModule = async (app, { ctx }) => {
       },
     },
     async (request) => {
-      await deletePersona(ctx, currentUser(request).id, request.params.id);
+      await deletePersona(ctx, currentUser(request).id, request.params.id, storiesReset);
       return { success: true as const };
     },
   );

@@ -13,10 +13,10 @@ import {
   type UpdatePersonaRequest,
 } from "@storyverse/contract/personas";
 import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
 import { ownedMediaByIds } from "../media/service";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { storiesChanged } from "../stories/repo";
-import { assertVoiceOffered } from "../voice/voices";
+import { assertVoiceOffered } from "../voices/catalog";
 import {
   clearDefault,
   countPersonas,
@@ -132,12 +132,22 @@ export async function updatePersona(
   return persona!;
 }
 
+/**
+ * What a deleted persona's stories must hear: the foreign key (ON DELETE SET NULL) set them back to the default
+ * persona, so this process forgets their cached rows now (other processes hear the table's change signal). The
+ * stories module's, handed in by the root (decision 0171), so personas imports no stories.
+ */
+export type StoriesPlayedAs = (q: Queryable, userId: string) => void;
+
 /** Stories played as it go back to the default persona (the foreign key sets theirs to null). */
-export async function deletePersona(ctx: PersonasContext, userId: string, id: string): Promise<void> {
+export async function deletePersona(
+  ctx: PersonasContext,
+  userId: string,
+  id: string,
+  storiesReset: StoriesPlayedAs,
+): Promise<void> {
   if (!(await deleteRow(ctx.db, userId, id))) throw new NotFound(PERSONA_NOT_FOUND_DETAIL);
-  // The stories played as it were set back to the default by the foreign key (ON DELETE SET NULL): this
-  // process forgets their cached rows now (other processes hear the table's change signal).
-  storiesChanged(ctx.db, [{ userId }]);
+  storiesReset(ctx.db, userId);
 }
 
 /** A story's persona_id must name one of the player's personas (400 otherwise, changing nothing). */

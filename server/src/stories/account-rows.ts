@@ -1,4 +1,4 @@
-// What the account archive (accounts/leave-export.ts, decision 0143) needs of the stories module: the user's
+// What the account archive (leave/export.ts, decision 0143) needs of the stories module: the user's
 // stories (each the first row of its tree; its branches travel in its backup) a page at a time, from a keyset
 // cursor on (created_at, id), so the archive never lists the whole library at once.
 import { and, asc, count, eq, gt, isNull, or } from "drizzle-orm";

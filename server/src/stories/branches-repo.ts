@@ -2,7 +2,7 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { preparedPerHandle } from "../db/prepared";
-import { loreSuggestions, stories } from "../db/schema";
+import { stories } from "../db/schema";
 import { laterActivity, type StoryRow, storiesChanged, storyCache, storyOwner } from "./repo";
 
 /** What every story call needs to find the branch it acts on: one primary-key read, prepared once. */
@@ -132,20 +132,6 @@ export async function finishBranch(
 }
 
 /** A new branch keeps the source's drafts, so a name dismissed before the split is not offered again. */
-export async function copyLoreSuggestions(
-  q: Queryable,
-  fromStoryId: string,
-  toStoryId: string,
-): Promise<void> {
-  const rows = await q.select().from(loreSuggestions).where(eq(loreSuggestions.storyId, fromStoryId));
-  if (rows.length === 0) return;
-  await q.insert(loreSuggestions).values(rows.map(({ id: _id, ...row }) => ({ ...row, storyId: toStoryId })));
-}
-
-export async function deleteLoreSuggestionsOf(q: Queryable, storyId: string): Promise<void> {
-  await q.delete(loreSuggestions).where(eq(loreSuggestions.storyId, storyId));
-}
-
 export async function setViewingBranch(q: Queryable, rootId: string, branchId: string | null): Promise<void> {
   storiesChanged(
     q,

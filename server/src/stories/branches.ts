@@ -17,14 +17,10 @@ import {
 import { newSharedBranchId } from "../conversation/branch-messages";
 import { recordEvent } from "../events/service";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
-import { revokeBranchLinks } from "../sharing/deleted-branch";
-import { copyCards, deleteCardsOf } from "../story-cards/cards-repo";
-import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
+import { type DeletionContext, deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import {
   branchAddress,
-  copyLoreSuggestions,
   deleteBranchRow,
-  deleteLoreSuggestionsOf,
   finishBranch,
   insertBranch,
   lockTree,
@@ -35,7 +31,7 @@ import {
 } from "./branches-repo";
 import type { StoryRow } from "./repo";
 
-type BranchesContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "jobs">;
+type BranchesContext = Pick<AppContext, "db" | "clock" | "storage" | "log" | "jobs" | "storyBranchParts">;
 
 export const BRANCH_NOT_FOUND = "Branch not found";
 
@@ -197,8 +193,8 @@ export async function createBranch(
     }
     const keepSummary = source.summaryThrough !== null && source.summaryThrough <= fork.through;
     const finished = await finishBranch(tx, row.id, { ...fork, keepSummary });
-    await copyCards(tx, source.id, row.id, now);
-    await copyLoreSuggestions(tx, source.id, row.id);
+    // What other modules keep of the source (its cards and drafts) is copied to the new branch.
+    for (const part of ctx.storyBranchParts) await part.copy?.(tx, source.id, row.id, now);
     await setViewingBranch(tx, root.id, row.id);
     await recordEvent(tx, { userId, kind: "story", subjectId: root.id, at: now });
     return { finished, liveIds: [...branches.map((row) => row.id), finished.id] };
@@ -238,7 +234,7 @@ export async function renameBranch(
  * own copy of them first; the media stay in the gallery). The last branch stays (409: delete the story instead).
  */
 export async function deleteBranch(
-  ctx: BranchesContext,
+  ctx: DeletionContext,
   userId: string,
   storyId: string,
   branchId: string,
@@ -259,12 +255,10 @@ export async function deleteBranch(
     }
     // A branch sharing this one's history gets its own copy of it first (decision 0137).
     await unshareBranch(tx, userId, branchId);
-    const gone = await deleteBranchContents(txCtx, userId, [branchId]);
-    if (branchId === root.id) {
-      // The first row is the story itself: it stays, emptied, holding the other branches.
-      await deleteCardsOf(tx, branchId);
-      await deleteLoreSuggestionsOf(tx, branchId);
-      await revokeBranchLinks(txCtx, userId, branchId);
+    // The first row is the story itself: it stays, emptied, holding the other branches.
+    const emptied = branchId === root.id;
+    const gone = await deleteBranchContents(txCtx, userId, [branchId], emptied);
+    if (emptied) {
       await markFirstBranchRemoved(tx, root.id, now);
     } else {
       await deleteBranchRow(tx, branchId);

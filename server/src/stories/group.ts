@@ -21,9 +21,11 @@ import { runTurn, type TurnContext, type TurnStreaming } from "../conversation/t
 import { wasPresent } from "../conversation/witness";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { CardRow } from "../story-cards/cards-repo";
 import type { StoryRow } from "./repo";
 import { storyHooks } from "./turn-hooks";
+
+/** A card as stored: who speaks is read from the cards' rows (a listed trespass, module-boundaries.test.ts). */
+type CardRow = typeof storyCards.$inferSelect;
 
 export type GroupRow = Pick<
   StoryRow,

@@ -2,14 +2,12 @@
 // made it and the branches' copies of them, the story cards whose portrait it is (decision 0141), each story's
 // title, and whether a live share link shows it.
 // Deleting it clears it from those messages (they show "deleted") and from a story card's pinned picture.
-import { and, arrayOverlaps, eq, inArray, or } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { forgetDeletedMedia, messagesShowingMedia } from "../conversation/deleted-media";
 import type { Queryable } from "../db/client";
-import { stories, storyCards } from "../db/schema";
+import { stories } from "../db/schema";
 import type { DeletedItem, MediaShownIn, MediaUses } from "../media/delete";
-import { findLiveStoryLink } from "../sharing/repo";
-import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
 import { findStory, storyCache } from "./repo";
 
 const madeBy = (items: DeletedItem[]) => [
@@ -17,41 +15,31 @@ const madeBy = (items: DeletedItem[]) => [
 ];
 const keysOf = (items: DeletedItem[]) => items.map((item) => item.storageKey);
 
-export function storyMediaUses(ctx: Pick<AppContext, "db">): MediaUses {
+/** What other modules answer about a story's media, handed in by the root (decision 0171). */
+type OtherUses = {
+  /** Whether the story has a live share link (sharing). */
+  isShared: (q: Queryable, userId: string, storyId: string) => Promise<boolean>;
+  /** The stories whose cards show one of these gallery items as a portrait or a reference (story cards). */
+  storiesWhoseCardsShow: (q: Queryable, userId: string, itemIds: string[]) => Promise<string[]>;
+};
+
+export function storyMediaUses(ctx: Pick<AppContext, "db">, others: OtherUses): MediaUses {
   return {
     async shownIn(userId, items) {
       const messages = await messagesShowingMedia(ctx.db, userId, madeBy(items), keysOf(items));
-      // A story card whose portrait (story_cards_portrait_item_idx) or other reference (decision 0161) is one
-      // of the pictures shows it too.
-      const portraits = await ctx.db
-        .select({ storyId: storyCards.storyId })
-        .from(storyCards)
-        .where(
-          and(
-            eq(storyCards.userId, userId),
-            or(
-              inArray(
-                storyCards.portraitItemId,
-                items.map((item) => item.id),
-              ),
-              arrayOverlaps(
-                storyCards.referenceExtras,
-                items.map((item) => `${GALLERY_REFERENCE_PREFIX}${item.id}`),
-              ),
-            ),
-          ),
-        );
+      const portraits = await others.storiesWhoseCardsShow(
+        ctx.db,
+        userId,
+        items.map((item) => item.id),
+      );
       const storyIds = [
-        ...new Set([
-          ...messages.flatMap((m) => (m.storyId ? [m.storyId] : [])),
-          ...portraits.map((card) => card.storyId),
-        ]),
+        ...new Set([...messages.flatMap((m) => (m.storyId ? [m.storyId] : [])), ...portraits]),
       ];
       const shown: MediaShownIn[] = [];
       for (const storyId of storyIds) {
         const story = await findStory(ctx.db, userId, storyId);
         if (!story) continue;
-        const shared = !!(await findLiveStoryLink(ctx.db, userId, storyId));
+        const shared = await others.isShared(ctx.db, userId, storyId);
         shown.push({ storyId, storyTitle: story.title, shared });
       }
       return shown;

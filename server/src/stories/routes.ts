@@ -43,10 +43,7 @@ import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
-import { recallRoutes } from "../recall/routes";
 import { recalledJson } from "../recall/service";
-import { livingLoreRoutes } from "../story-cards/living-lore-routes";
-import { loreSettingsRoutes } from "../story-cards/lore-settings-routes";
 import { branchRoutes } from "./branch-routes";
 import { storyLimits } from "./limits";
 import * as stories from "./service";
@@ -565,11 +562,6 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
   );
 
-  // A story's lore settings live in their own module (lore-settings-routes.ts).
-  await app.register(loreSettingsRoutes, { ctx, kit });
-  // Living lore's drafts and the camera's scene state (living-lore-routes.ts).
-  await app.register(livingLoreRoutes, { ctx, kit });
-  await app.register(recallRoutes, { ctx, kit });
   await app.register(branchRoutes, { ctx, kit });
   // Generation settings and the text models (settings-routes.ts).
   await app.register(generationSettingsRoutes, { ctx, kit });

@@ -11,7 +11,6 @@ import {
   OUTPUT_LENGTH_MAX_TOKENS,
 } from "@storyverse/contract/generation-settings";
 import type { InputImage, Story } from "@storyverse/contract/stories";
-import type { UpdateCardRequest } from "@storyverse/contract/story-cards";
 import {
   type RetryWhat,
   SCENE_NEEDS_MEDIA_DETAIL,
@@ -42,18 +41,9 @@ import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { playedPersona } from "../personas/service";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { draftCardFromMessage } from "../story-cards/card-draft";
-import {
-  cardsForExport,
-  cardsForTurn,
-  createImportedCards,
-  createStoryCard,
-  type ImportedCardInput,
-  updateStoryCard,
-} from "../story-cards/cards";
+import { cardsForTurn } from "../story-cards/cards";
 import { cameraOf, queueLivingLore } from "../story-cards/living-lore";
-import { assertVoiceOffered } from "../voice/voices";
-import { deleteBranchContents, discardBranchFiles } from "./branch-deletion";
+import { type DeletionContext, deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import { retitleTree, treeRows } from "./branches-repo";
 import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "./group";
 import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
@@ -73,6 +63,8 @@ import { tellerForTurn } from "./teller";
 import { storyHooks } from "./turn-hooks";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
+/** A turn or a craft operation is paid work: it also checks the spending caps. */
+type PlayContext = StoriesContext & Pick<AppContext, "spendingCaps">;
 
 /**
  * A story with what its card shows from other modules: its conversation's size and age, its newest media. The
@@ -312,7 +304,7 @@ export async function update(
 }
 
 /** Deletes the whole story, every branch of it, whichever branch's id names it. */
-export async function remove(ctx: StoriesContext, userId: string, storyId: string): Promise<void> {
+export async function remove(ctx: DeletionContext, userId: string, storyId: string): Promise<void> {
   const row = await ownStory(ctx, userId, storyId);
   const rootId = row.rootId ?? row.id;
   const files = await ctx.db.transaction(async (tx) => {
@@ -329,62 +321,11 @@ export async function remove(ctx: StoriesContext, userId: string, storyId: strin
   await discardBranchFiles(ctx, files);
 }
 
-// --- Story Cards ---------------------------------------------------------------------------------------
-
-export async function createCard(
-  ctx: StoriesContext,
-  userId: string,
-  storyId: string,
-  input: Parameters<typeof createStoryCard>[3],
-) {
-  await ownStory(ctx, userId, storyId);
-  if (input.voice) await assertVoiceOffered(ctx, input.voice);
-  return createStoryCard(ctx, userId, storyId, input);
-}
-
-export async function updateCard(
-  ctx: StoriesContext,
-  userId: string,
-  storyId: string,
-  cardId: string,
-  input: UpdateCardRequest,
-) {
-  await ownStory(ctx, userId, storyId);
-  if (input.voice) await assertVoiceOffered(ctx, input.voice);
-  return updateStoryCard(ctx, userId, storyId, cardId, input);
-}
-
 // --- Imports and exports (interop/) ---------------------------------------------------------------------
 
 /** A new story from an imported character card: the story, its opening and its cards, or nothing at all. */
 export async function createImported(ctx: StoriesContext, userId: string, input: ImportedStoryInput) {
   return storyCard(ctx, userId, await insertImportedStory(ctx, userId, input));
-}
-
-/** Cards from an imported card or lorebook, added to one of the user's stories (all of them or none). */
-export async function importCards(
-  ctx: StoriesContext,
-  userId: string,
-  storyId: string,
-  cards: ImportedCardInput[],
-  replacing: { id: string; card: ImportedCardInput }[] = [],
-) {
-  await ownStory(ctx, userId, storyId);
-  return (await createImportedCards(ctx, userId, storyId, cards, replacing)).cards;
-}
-
-/** A story's cards (or the one card `cardId`) with all they hold, for an export; NotFound when not there. */
-export async function exportCards(ctx: StoriesContext, userId: string, storyId: string, cardId?: string) {
-  const story = await ownStory(ctx, userId, storyId);
-  const cards = await cardsForExport(ctx, userId, storyId, cardId);
-  if (cardId !== undefined && cards.length === 0) throw new NotFound("Card not found");
-  return { title: story.title, cards };
-}
-
-/** "Make a card": a draft from one of the story's narrator messages, not saved. */
-export async function cardDraft(ctx: StoriesContext, userId: string, storyId: string, messageId: string) {
-  const story = await ownStory(ctx, userId, storyId);
-  return draftCardFromMessage(ctx, userId, story, messageId);
 }
 
 // The three reads below come only from routes under /api/stories/{id}, whose branch scope (branch-scope.ts)
@@ -556,7 +497,7 @@ export async function narratorContext(
 }
 
 export async function chat(
-  ctx: StoriesContext,
+  ctx: PlayContext,
   userId: string,
   storyId: string,
   input: {
@@ -604,7 +545,7 @@ type TurnOptions = { mode: ChatMode | undefined; inputImages: InputImage[]; heav
 
 /** A new version of the newest narrator answer (the mode asked for, else the answer's own). */
 export async function retry(
-  ctx: StoriesContext,
+  ctx: PlayContext,
   userId: string,
   storyId: string,
   messageId: string,
@@ -634,7 +575,7 @@ export async function retry(
 
 /** The narrator carries on its newest message in place: text only, priced as a chat turn. */
 export async function continueStory(
-  ctx: StoriesContext,
+  ctx: PlayContext,
   userId: string,
   storyId: string,
   streaming?: TurnStreaming,
@@ -658,7 +599,7 @@ export async function continueStory(
   return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
 }
 
-export async function undo(ctx: StoriesContext, userId: string, storyId: string) {
+export async function undo(ctx: PlayContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   const removed = await undoExchange(ctx, userId, storyId);
   // The camera follows the narration now newest (what it does not say stays; drafts offered stay offered).
@@ -667,13 +608,13 @@ export async function undo(ctx: StoriesContext, userId: string, storyId: string)
 }
 
 /** How many undone exchanges Redo can bring back. */
-export async function redoState(ctx: StoriesContext, userId: string, storyId: string) {
+export async function redoState(ctx: PlayContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   return redoableExchanges(ctx, userId, storyId);
 }
 
 /** Brings back the most recently undone exchange (409 when nothing is undone). */
-export async function redo(ctx: StoriesContext, userId: string, storyId: string) {
+export async function redo(ctx: PlayContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   const restored = await redoExchange(ctx, userId, storyId);
   // The exchange brought back is the newest narration again: read it, as after the turn.

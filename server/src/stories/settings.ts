@@ -20,7 +20,7 @@ import type { TurnGeneration } from "../conversation/narrator-context";
 import { assertPersonaOwned } from "../personas/service";
 import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
-import { assertVoiceOffered } from "../voice/voices";
+import { assertVoiceOffered } from "../voices/catalog";
 import { findStory, type StoryRow, updateStory } from "./repo";
 import { tellerChange, tellerOf } from "./teller";
 

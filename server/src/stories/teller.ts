@@ -8,9 +8,11 @@ import type { AppContext } from "../context";
 import type { TellingCharacter } from "../conversation/narration";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
-import type { CardRow } from "../story-cards/cards-repo";
 import { activeGroup, groupChange, groupOf } from "./group";
 import type { StoryRow } from "./repo";
+
+/** A card as stored: who speaks is read from the cards' rows (a listed trespass, module-boundaries.test.ts). */
+type CardRow = typeof storyCards.$inferSelect;
 
 type TellerRow = Pick<
   StoryRow,

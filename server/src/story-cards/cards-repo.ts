@@ -219,3 +219,30 @@ export const storageKeysNamedByCards: StoredKeyReferrer = (db, owners, keys) =>
     owners,
     keys,
   );
+
+/**
+ * The stories whose cards show one of these gallery items: as the portrait (story_cards_portrait_item_idx) or as
+ * another reference (decision 0161). For the Gallery's "where is this shown" (stories/media-uses.ts).
+ */
+export async function storiesWhoseCardsShow(
+  q: Queryable,
+  userId: string,
+  itemIds: string[],
+): Promise<string[]> {
+  const rows = await q
+    .select({ storyId: storyCards.storyId })
+    .from(storyCards)
+    .where(
+      and(
+        eq(storyCards.userId, userId),
+        or(
+          inArray(storyCards.portraitItemId, itemIds),
+          arrayOverlaps(
+            storyCards.referenceExtras,
+            itemIds.map((id) => `${GALLERY_REFERENCE_PREFIX}${id}`),
+          ),
+        ),
+      ),
+    );
+  return rows.map((row) => row.storyId);
+}

@@ -18,9 +18,9 @@ import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { MAX_IMAGE_BYTES } from "../media/images";
 import { storyLimits } from "../stories/limits";
-import * as stories from "../stories/service";
 import { deleteStoryCard, storyCards } from "./cards";
 import { isPortraitUpload, portraitUploadGate, withPortraitUpload } from "./portrait-gate";
+import * as cards from "./service";
 
 const tags = ["story cards"];
 const cardParams = storyParams.extend({ card_id: z.uuid("Card not found") });
@@ -63,7 +63,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const create = () => stories.createCard(ctx, currentUser(request).id, request.params.id, request.body);
+      const create = () => cards.createCard(ctx, currentUser(request).id, request.params.id, request.body);
       const card = sendsUpload(request.body)
         ? await withPortraitUpload(kit.limiter, request, create)
         : await create();
@@ -86,7 +86,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const update = () =>
-        stories.updateCard(
+        cards.updateCard(
           ctx,
           currentUser(request).id,
           request.params.id,
@@ -135,7 +135,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limitGeneration(user.id);
       return {
         success: true as const,
-        draft: await stories.cardDraft(ctx, user.id, request.params.id, request.params.message_id),
+        draft: await cards.cardDraft(ctx, user.id, request.params.id, request.params.message_id),
       };
     },
   );

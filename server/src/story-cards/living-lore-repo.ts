@@ -130,3 +130,19 @@ export async function updateAppearance(
     .set({ appearance, appearanceUpdatedAt: at })
     .where(and(eq(storyCards.id, cardId), sql`${storyCards.appearance} is distinct from ${appearance}`));
 }
+
+/** An emptied branch's suggestions (its row stays, so the foreign key does not take them). */
+export async function deleteLoreSuggestionsOf(q: Queryable, storyId: string): Promise<void> {
+  await q.delete(loreSuggestions).where(eq(loreSuggestions.storyId, storyId));
+}
+
+/** A new branch's drafts: its source's, copied. */
+export async function copyLoreSuggestions(
+  q: Queryable,
+  fromStoryId: string,
+  toStoryId: string,
+): Promise<void> {
+  const rows = await q.select().from(loreSuggestions).where(eq(loreSuggestions.storyId, fromStoryId));
+  if (rows.length === 0) return;
+  await q.insert(loreSuggestions).values(rows.map(({ id: _id, ...row }) => ({ ...row, storyId: toStoryId })));
+}

@@ -1,4 +1,4 @@
-// What the account archive (accounts/leave-export.ts, decision 0143) needs of the Studio: its conversation a
+// What the account archive (leave/export.ts, decision 0143) needs of the Studio: its conversation a
 // page at a time, oldest first, from a keyset cursor on (created_at, id).
 import { and, asc, count, eq, gt, or } from "drizzle-orm";
 import type { Queryable } from "../db/client";

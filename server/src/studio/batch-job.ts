@@ -63,7 +63,10 @@ export const BATCH_FAILED_DETAIL = "The image service could not make these image
 const NO_IMAGES_DETAIL = "The image service returned no usable image. Please try again.";
 const TIMED_OUT_DETAIL = "The images took too long to make. Please try again.";
 
-type BatchContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config" | "jobs">;
+type BatchContext = Pick<
+  AppContext,
+  "db" | "clock" | "providers" | "storage" | "log" | "config" | "jobs" | "spendingCaps"
+>;
 
 export function batchSummary(made: number, asked: number): string {
   if (made === asked) return made === 1 ? "Here is your image." : `Here are your ${made} images.`;

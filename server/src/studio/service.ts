@@ -38,7 +38,10 @@ import { insertStudioMessages, recentStudioMessages, type StudioMessageRow } fro
 
 export { batchStatus, queueBatch, studioEventOf } from "./batch-job";
 
-type StudioContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "config">;
+type StudioContext = Pick<
+  AppContext,
+  "db" | "clock" | "providers" | "storage" | "log" | "config" | "spendingCaps"
+>;
 
 export const NO_IMAGES_DETAIL = "The image service returned no usable image. Please try again.";
 const IMAGE_FAILED_DETAIL = "The image service could not make these images. Please try again.";

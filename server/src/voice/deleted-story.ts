@@ -1,5 +1,5 @@
 // A deleted story's narrations: their rows go with it (foreign key), their audio files right after the commit.
-import type { AppContext } from "../context";
+import type { AppContext, StoryBranchPart } from "../context";
 import type { Queryable } from "../db/client";
 import { storySpeechKeys } from "./repo";
 
@@ -16,3 +16,9 @@ export async function discardSpeechFiles(ctx: Pick<AppContext, "storage" | "log"
     ),
   );
 }
+
+/** A deleted branch's narration audio (decision 0171): its rows go with its messages, its files after. */
+export const speechBranchPart: StoryBranchPart = {
+  remove: (ctx, _userId, branchId) => storySpeechFiles(ctx, branchId),
+  discard: discardSpeechFiles,
+};

@@ -15,12 +15,12 @@ import {
   LIVE_SPEECH_PER_USER,
 } from "@storyverse/contract/voice";
 import { Busy, Conflict, InvalidInput, ProviderFailed, Unavailable } from "../platform/errors";
+import { wavFile } from "../platform/wav";
 import { ProviderError } from "../providers/types";
 import { storyCards } from "../story-cards/cards";
+import { speechUnitPrice } from "../voices/catalog";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
-import { speechUnitPrice } from "./voices";
-import { wavFile } from "./wav";
 
 /** Sentences being spoken per user in this process: the offline voice is CPU work, shared by every player. */
 const speaking = new Map<string, number>();

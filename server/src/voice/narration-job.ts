@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { refundPaid } from "../credits/paid-work";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
+import { durationSeconds, joinSpeech, wavFile } from "../platform/wav";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";
 import { firstSentenceFirst, splitForProvider } from "./parts";
 import {
@@ -21,7 +22,6 @@ import {
   findSpeechById,
   type SpeechRow,
 } from "./repo";
-import { durationSeconds, joinSpeech, wavFile } from "./wav";
 
 export const narrateMessageJob: JobSpec<{ speechId: string }> = {
   name: "narrate-message",

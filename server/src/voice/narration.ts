@@ -7,6 +7,7 @@
 // row leaves "pending" once, either completed by the job or failed (by the job's last try or, when its worker
 // died, by the stale time-out here) in the same transaction as its keyed refund.
 import { createHash, randomUUID } from "node:crypto";
+import { markdownToPlain } from "@storyverse/contract/plain-text";
 import { isRegexTrigger } from "@storyverse/contract/story-cards";
 import {
   type MessageSpeech,
@@ -21,11 +22,11 @@ import type { AppContext } from "../context";
 import { storyMessageText } from "../conversation/service";
 import { payFor } from "../credits/paid-work";
 import type { Queryable } from "../db/client";
-import { markdownToPlain } from "../exports/text";
 import { Busy, InvalidInput, NotFound } from "../platform/errors";
 import type { VoiceProvider } from "../providers/types";
 import { generationSettings } from "../stories/settings";
 import { storyCards } from "../story-cards/cards";
+import { listVoices, speechUnitPrice, voiceProvider } from "../voices/catalog";
 import { failSpeech, narrateMessageJob } from "./narration-job";
 import { type CastMember, speechParts, voiceForName } from "./parts";
 import {
@@ -39,7 +40,6 @@ import {
   speechChunkList,
   staleSpeech,
 } from "./repo";
-import { listVoices, speechUnitPrice, voiceProvider } from "./voices";
 
 export type NarrationContext = Pick<AppContext, "db" | "clock" | "providers" | "storage" | "log" | "jobs">;
 
@@ -185,7 +185,7 @@ export async function messageSpeech(
  * most SPEECH_JOBS_PER_USER pending per user (429), paid for first when the provider is a vendor (402).
  */
 export async function startSpeech(
-  ctx: NarrationContext,
+  ctx: NarrationContext & Pick<AppContext, "spendingCaps">,
   userId: string,
   storyId: string,
   messageId: string,

@@ -14,9 +14,9 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "../voices/catalog";
 import { speakLive } from "./live";
 import { messageSpeech, speechChunk, startSpeech } from "./narration";
-import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "./voices";
 
 const tags = ["voice"];
 const sampleRule = { name: "voice-sample-user", limit: 60, windowMs: 60_000 };

@@ -11,8 +11,8 @@ import {
 import { z } from "zod";
 import { currentUser } from "../http/auth";
 import type { RouteModule } from "../http/route-module";
-import { ACCOUNT_DELETE_RULE, deleteOwnAccount } from "./leave-delete";
-import { accountExportStatus, startAccountExport } from "./leave-export";
+import { ACCOUNT_DELETE_RULE, deleteOwnAccount } from "./delete";
+import { accountExportStatus, startAccountExport } from "./export";
 
 const tags = ["accounts"];
 /** An archive reads the whole account: a few an hour is plenty for a person. */

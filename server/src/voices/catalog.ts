@@ -5,8 +5,8 @@ import { CREDIT_COSTS } from "@storyverse/contract/credits";
 import { SPEECH_OFF_DETAIL, UNKNOWN_VOICE_DETAIL } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
 import { InvalidInput, NotFound, ProviderFailed, Unavailable } from "../platform/errors";
+import { wavFile } from "../platform/wav";
 import { ProviderError, type VoiceInfo, type VoiceProvider } from "../providers/types";
-import { wavFile } from "./wav";
 
 type VoicesContext = Pick<AppContext, "providers" | "clock" | "log">;
 

@@ -29,6 +29,7 @@ import {
 } from "@storyverse/contract/leave";
 import { ZipFile } from "yazl";
 import { z } from "zod";
+import { findUserById } from "../accounts/repo";
 import type { AppContext } from "../context";
 import { accountBalance, accountLedgerCount, accountLedgerPage } from "../credits/account-rows";
 import { fileStem, PROGRESS_EVERY_MS } from "../exports/book";
@@ -51,8 +52,7 @@ import {
   findAccountExport,
   insertAccountExport,
   updateAccountExport,
-} from "./leave-repo";
-import { findUserById } from "./repo";
+} from "./repo";
 
 /** Rows read per page, whatever is read (stories, gallery items, Studio messages, ledger rows). */
 export const ACCOUNT_EXPORT_PAGE = 200;

@@ -19,7 +19,7 @@ import {
   makeAccountExport,
   startAccountExport,
   sweepAccountArchives,
-} from "./leave-export";
+} from "./export";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -16,16 +16,16 @@
 // closeAccount does 1-4 without a password: for an administrator's delete (server/src/admin).
 import { randomUUID } from "node:crypto";
 import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
-import { forgetAccountInAudit } from "../admin/service";
+import { deleteUserRow, findUserById } from "../accounts/repo";
+import { verifyPassword } from "../accounts/secrets";
+import { type AccountsContext, endSessionsEverywhere } from "../accounts/service";
+import { forgetAccountInAudit } from "../audit/log";
 import type { AppContext } from "../context";
 import { accountLedgerCount, closeLedger } from "../credits/account-rows";
 import { ownedObjectKeysPage } from "../media/account-rows";
 import { paidCheckouts } from "../payments/account-rows";
 import { Forbidden, NotAuthenticated } from "../platform/errors";
-import { accountExportKeys } from "./leave-repo";
-import { deleteUserRow, findUserById } from "./repo";
-import { verifyPassword } from "./secrets";
-import { type AccountsContext, endSessionsEverywhere } from "./service";
+import { accountExportKeys } from "./repo";
 
 /** Objects removed per page; also the most a deleting transaction collects of files stored meanwhile. */
 export const DELETE_PAGE = 200;

@@ -1,0 +1,15 @@
+// What the root hands the modules so that they need not import each other (decision 0171): the spending
+// caps paid work checks (the admin console's) and each module's share of a deleted branch. Every context
+// (the HTTP app's, the worker's, a test's) is built with these.
+import { assertUnderCaps } from "./admin/caps";
+import type { AppContext } from "./context";
+import { exportsBranchPart } from "./exports/deleted-story";
+import { sharingBranchPart } from "./sharing/deleted-branch";
+import { cardsBranchPart } from "./story-cards/deleted-branch";
+import { speechBranchPart } from "./voice/deleted-story";
+
+export const composedParts: Pick<AppContext, "spendingCaps" | "storyBranchParts"> = {
+  spendingCaps: assertUnderCaps,
+  // Cards first: their portraits are read before an emptied branch's cards go.
+  storyBranchParts: [cardsBranchPart, speechBranchPart, exportsBranchPart, sharingBranchPart],
+};
