@@ -61,6 +61,7 @@ import { storyCardRoutes } from "./story-cards/cards-routes";
 import { loreEventOf } from "./story-cards/living-lore";
 import { livingLoreRoutes } from "./story-cards/living-lore-routes";
 import { loreSettingsRoutes } from "./story-cards/lore-settings-routes";
+import { storyCardsOfATurn } from "./story-cards/turn-cards";
 import { studioRoutes } from "./studio/routes";
 import { studioEventOf } from "./studio/service";
 import { systemRoutes } from "./system/routes";
@@ -206,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   await app.register(paymentRoutes, { ...routes, webDistDir: deps.webDistDir });
   await app.register(chatRoutes, routes);
   await app.register(mediaRoutes, routes);
-  await app.register(storyRoutes, routes);
+  await app.register(storyRoutes, { ...routes, turnCards: storyCardsOfATurn });
   await app.register(storyCardRoutes, routes);
   // A story's sub-routes of other modules, under the same story scope: its lore settings, living lore's drafts
   // and the camera's scene state, recall.

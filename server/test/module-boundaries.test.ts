@@ -100,10 +100,6 @@ const ALLOWED_TRESPASSES: Record<string, { tables: string[]; why: string }> = {
     tables: ["stories", "chat_messages"],
     why: "a branch's lineage and its messages in recall by meaning",
   },
-  "stories/backup-rows.ts": {
-    tables: ["story_cards", "lore_suggestions"],
-    why: "a story's backup restores its cards and drafts in the story row's transaction",
-  },
   "story-cards/living-lore-repo.ts": {
     tables: ["stories"],
     why: "living lore writes the scene state, columns of the story row",

@@ -26,7 +26,7 @@ const LONG_FILES: Record<string, number> = {
   "server/src/config.ts": 779,
   "server/src/conversation/branch-history.ts": 765,
   "bench/long-story-client.ts": 746,
-  "server/src/stories/service.ts": 663,
+  "server/src/stories/service.ts": 649,
   "server/src/story-cards/cards.ts": 729,
   "server/src/conversation/repo.ts": 719,
   "server/src/conversation/turn.ts": 672,

@@ -250,7 +250,7 @@ describe("each module's writes invalidate its kept answers, with no change signa
     const restoredId = crypto.randomUUID();
     await expectSeen(
       () => findStory(db, user.id, restoredId),
-      () => insertRestoredStory(db, { ...story, id: restoredId, rootId: null, viewingBranchId: null }, []),
+      () => insertRestoredStory(db, { ...story, id: restoredId, rootId: null, viewingBranchId: null }),
     );
   });
 });

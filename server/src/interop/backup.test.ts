@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { BackupMessage } from "../conversation/backup-rows";
 import type { BackupMediaItem } from "../media/backup-items";
 import { sniffVideo } from "../media/backup-items";
-import type { BackupCard, BackupStory } from "../stories/backup-rows";
+import type { BackupStory } from "../stories/backup-rows";
+import type { BackupCard } from "../story-cards/backup-rows";
 import { archiveJson, planBackup } from "./backup";
 import { storyArchiveSchema } from "./backup-format";
 

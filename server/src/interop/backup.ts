@@ -15,9 +15,10 @@ import { fileStem } from "../exports/book";
 import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
 import { ownedMediaByIds } from "../media/service";
 import { ArchiveAbandoned, addStreamedEntry } from "../platform/zip-entries";
-import { type BackupCard, type BackupDraft, type BackupStory, treeForBackup } from "../stories/backup-rows";
+import { type BackupStory, treeForBackup } from "../stories/backup-rows";
 import { speakerOrderOf } from "../stories/group";
 import { generationForBackup } from "../stories/settings";
+import { type BackupCard, type BackupDraft, branchCardsForBackup } from "../story-cards/backup-rows";
 import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
@@ -343,16 +344,17 @@ async function readTree(ctx: BackupContext, userId: string, storyId: string) {
   const { branches, viewingBranchId } = await treeForBackup(ctx, userId, storyId);
   const parts: BranchParts[] = [];
   for (const branch of branches) {
-    const [messages, items] = await Promise.all([
+    const [messages, items, cards] = await Promise.all([
       storyMessagesForBackup(ctx, userId, branch.story.id),
       storyMediaForBackup(ctx, userId, branch.story.id),
+      branchCardsForBackup(ctx, userId, branch.story.id),
     ]);
-    parts.push({ ...branch, messages, items });
+    parts.push({ ...branch, ...cards, messages, items });
   }
   const portraitItems = await ownedMediaByIds(
     ctx,
     userId,
-    branches.flatMap((branch) =>
+    parts.flatMap((branch) =>
       branch.cards.flatMap((card) => [
         ...(card.portraitItemId ? [card.portraitItemId] : []),
         ...card.referenceExtras.flatMap((entry) =>

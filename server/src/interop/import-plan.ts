@@ -398,7 +398,7 @@ const joinParts = (parts: string[]) =>
 export function storyFromCard(
   parsed: ParsedCard,
   username: string,
-): { story: ImportedStoryInput; notes: Notes } {
+): { story: ImportedStoryInput & { cards: ImportedCardInput[] }; notes: Notes } {
   const notes: Notes = [];
   const card = parsed.card;
   const character = characterNameOf(card);

@@ -14,7 +14,12 @@ import type { AppContext } from "../context";
 import { defaultPersonaName } from "../personas/service";
 import * as stories from "../stories/service";
 import { nameKey } from "../story-cards/card-rules";
-import { type ImportedCardInput, storyCards } from "../story-cards/cards";
+import {
+  createImportedCards,
+  discardStoryPortraits,
+  type ImportedCardInput,
+  storyCards,
+} from "../story-cards/cards";
 import { importCards } from "../story-cards/service";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
@@ -43,7 +48,10 @@ export async function importStoryFromParsed(
   // The story plays as the default persona (decision 0152), so the words read now name it for `{{user}}`.
   const player = (await defaultPersonaName(ctx, user.id)) ?? user.username;
   const { story, notes } = storyFromCard(parsed, player);
-  const created = await stories.createImported(ctx, user.id, story);
+  const created = await stories.createImported(ctx, user.id, story, {
+    make: (txCtx, storyId) => createImportedCards(txCtx, user.id, storyId, story.cards),
+    discard: discardStoryPortraits,
+  });
   return { success: true, story: created, notes };
 }
 

@@ -56,19 +56,16 @@ import {
 import { assertStorageAvailable } from "../media/quota";
 import { TooLarge } from "../platform/errors";
 import {
-  assertRoomForRestoredPortraits,
   deleteRestoringStory,
   finishRestoredStory,
-  insertRestoredCardsAndDrafts,
   insertRestoringStories,
-  type RestoredCard,
-  type RestoredDraft,
   type RestoredStory,
   type RestoredTeller,
   restoredStory,
   setRestoredTellers,
 } from "../stories/backup-rows";
 import { generationFromBackup } from "../stories/settings";
+import * as cardRows from "../story-cards/backup-rows";
 import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards/card-rules";
 import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
 import { nameKeyOf } from "../story-cards/lore-extract";
@@ -309,8 +306,8 @@ function restoredDrafts(
   userId: string,
   storyId: string,
   notes: ImportNote[],
-): RestoredDraft[] {
-  const byKey = new Map<string, RestoredDraft>();
+): cardRows.RestoredDraft[] {
+  const byKey = new Map<string, cardRows.RestoredDraft>();
   for (const draft of archive.lore_drafts) {
     const name = cutToFit(draft.name.trim().normalize("NFC"), CARD_NAME_MAX_LENGTH, "A draft's name", notes);
     const nameKey = nameKeyOf(name);
@@ -634,7 +631,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     const uploadedPortraitOf = await cardPortraitKeys(ctx, userId, archive, files, hooks);
     const takenOf = new Map<string, Set<string>>();
     const uploadedPortraits = new Set<string>();
-    const cards: RestoredCard[] = archive.cards.map((card, i) => {
+    const cards: cardRows.RestoredCard[] = archive.cards.map((card, i) => {
       const branch = tree.branchOf(card.branch, "");
       const taken = takenOf.get(branch) ?? new Set<string>();
       takenOf.set(branch, taken);
@@ -702,7 +699,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     // restored cards (decisions 0154, 0164, 0165): an archive names cards, since their ids are new here.
     const cardKey = (branch: string, name: string) =>
       `${branch}\u0000${name.trim().normalize("NFC").toLowerCase()}`;
-    const restoredCardOf = new Map<string, RestoredCard>();
+    const restoredCardOf = new Map<string, cardRows.RestoredCard>();
     archive.cards.forEach((card, i) => {
       const key = cardKey(tree.branchOf(card.branch, ""), card.name);
       if (!restoredCardOf.has(key)) restoredCardOf.set(key, cards[i]!);
@@ -754,7 +751,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
 
     // Each branch's row: its own words and settings (the first's are the archive's `story`).
     const rows: RestoredStory[] = [];
-    const drafts: RestoredDraft[] = [];
+    const drafts: cardRows.RestoredDraft[] = [];
     for (const branch of tree.branches) {
       const id = branchIdOf.get(branch.id)!;
       const isFirst = branch.id === tree.first;
@@ -868,9 +865,9 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     await new Promise((resolve) => setImmediate(resolve));
     const viewing = archive.viewing_branch ? branchIdOf.get(archive.viewing_branch)! : storyId;
     await ctx.db.transaction(async (tx) => {
-      await assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
+      await cardRows.assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
       await insertRestoredMediaItems(tx, media);
-      await insertRestoredCardsAndDrafts(tx, cards, drafts);
+      await cardRows.insertRestoredCardsAndDrafts(tx, cards, drafts);
       await setRestoredTellers(tx, userId, tellers);
       await finishRestoredStory(tx, userId, storyId, viewing === storyId ? null : viewing);
       await run.finished(tx, storyId, notes);
@@ -888,7 +885,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
  */
 function restoredGroup(
   s: Archive["story"],
-  cardNamed: (name: string) => RestoredCard | undefined,
+  cardNamed: (name: string) => cardRows.RestoredCard | undefined,
 ): { presentIds: string[]; mutedIds: string[]; plays: boolean } {
   const ids = (names: string[]) => [...new Set(names.flatMap((name) => cardNamed(name)?.id ?? []))];
   const presentIds = ids(s.group_cards).slice(0, GROUP_MAX_CHARACTERS);

@@ -1,25 +1,16 @@
-// What a whole-story backup needs of the stories module: every live branch row of the story, each with its
-// Story Cards as stored (every column, the lore ones included) and its living-lore drafts, and the restore's
-// writes of a new story: its branch rows hidden (`restoring`) until the last batch shows them, its cards and
-// drafts, and the removal of a hidden story a restore did not finish. The interop module reaches the stories, story_cards and lore_suggestions tables only
-// through here. Callers check nothing: a story that is not the user's is a 404 here, and the restore's limits
+// What a whole-story backup needs of the stories module: every live branch row of the story, and the restore's
+// writes of a new story: its branch rows hidden (`restoring`) until the last batch shows them, who tells each,
+// and the removal of a hidden story a restore did not finish. The interop module reaches the stories table
+// only through here (the cards and drafts through story-cards/backup-rows.ts). Callers check nothing: a story that is not the user's is a 404 here, and the restore's limits
 // are checked before these writes.
 
 import type { SpeakerOrder } from "@storyverse/contract/generation-settings";
 import type { Story } from "@storyverse/contract/stories";
-import { PORTRAIT_UPLOADS_MAX, TOO_MANY_PORTRAITS_DETAIL } from "@storyverse/contract/story-cards";
 import { and, eq, or } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { loreSuggestions, stories, storyCards } from "../db/schema";
-import { NotFound, TooLarge } from "../platform/errors";
-import {
-  type CardRow,
-  countUploadedPortraits,
-  listCards,
-  lockUserPortraits,
-} from "../story-cards/cards-repo";
-import { allSuggestions, type SuggestionRow } from "../story-cards/living-lore-repo";
+import { stories } from "../db/schema";
+import { NotFound } from "../platform/errors";
 import { treeRows } from "./branches-repo";
 import { groupOf } from "./group";
 import { findStory, type StoryRow, storiesChanged, storyCache } from "./repo";
@@ -29,23 +20,18 @@ import { tellerOf } from "./teller";
 /** A branch row as a backup writes it (when it was last played is the restore's own: it was made then). */
 /** A branch in a backup holds every message it shows (decision 0137): what it shares is not said. */
 export type BackupStory = Omit<StoryRow, "lastActivity" | "historyFrom" | "historyThrough" | "historyUntil">;
-export type BackupCard = CardRow;
-export type BackupDraft = SuggestionRow;
 export type RestoredStory = Omit<typeof stories.$inferInsert, "lastActivity">;
-export type RestoredCard = typeof storyCards.$inferInsert;
-export type RestoredDraft = typeof loreSuggestions.$inferInsert;
-
-export type BackupBranch = { story: BackupStory; cards: BackupCard[]; drafts: BackupDraft[] };
 
 /**
  * Every live branch of the story that `storyId` (the story or any of its branches) belongs to, the first
- * branch first, each with its cards and drafts; and the branch the story shows. NotFound for anyone else's.
+ * branch first (its cards and drafts are the story cards module's: story-cards/backup-rows.ts); and the branch
+ * the story shows. NotFound for anyone else's.
  */
 export async function treeForBackup(
   ctx: Pick<AppContext, "db">,
   userId: string,
   storyId: string,
-): Promise<{ branches: BackupBranch[]; viewingBranchId: string | null }> {
+): Promise<{ branches: { story: BackupStory }[]; viewingBranchId: string | null }> {
   const row = await findStory(ctx.db, userId, storyId);
   if (!row) throw new NotFound("Story not found");
   const rootId = row.rootId ?? row.id;
@@ -54,14 +40,8 @@ export async function treeForBackup(
   );
   // The first row first (treeRows orders by creation; the first row is the oldest, but say so).
   rows.sort((a, b) => (a.id === rootId ? -1 : b.id === rootId ? 1 : 0));
-  const branches: BackupBranch[] = [];
-  for (const story of rows) {
-    branches.push({
-      story: await withOwnCards(ctx, story),
-      cards: await listCards(ctx.db, userId, story.id),
-      drafts: await allSuggestions(ctx.db, userId, story.id),
-    });
-  }
+  const branches: { story: BackupStory }[] = [];
+  for (const story of rows) branches.push({ story: await withOwnCards(ctx, story) });
   const root = rows.find((branch) => branch.id === rootId);
   return { branches, viewingBranchId: (root ?? row).viewingBranchId ?? null };
 }
@@ -89,20 +69,6 @@ export async function insertRestoringStories(q: Queryable, rows: RestoredStory[]
     await q.insert(stories).values({ ...row, restoring: true, lastActivity: row.updatedAt });
   }
   storiesChanged(q, rows);
-}
-
-/** A restored story's cards and drafts (in the last batch, with its gallery items). */
-export async function insertRestoredCardsAndDrafts(
-  q: Queryable,
-  cards: RestoredCard[],
-  drafts: RestoredDraft[],
-): Promise<void> {
-  for (let start = 0; start < cards.length; start += 500) {
-    await q.insert(storyCards).values(cards.slice(start, start + 500));
-  }
-  for (let start = 0; start < drafts.length; start += 1_000) {
-    await q.insert(loreSuggestions).values(drafts.slice(start, start + 1_000));
-  }
 }
 
 /**
@@ -166,32 +132,10 @@ export async function deleteRestoringStory(q: Queryable, userId: string, rootId:
   return gone.length > 0;
 }
 
-/**
- * Refuses a restore whose uploaded portraits would take the user past PORTRAIT_UPLOADS_MAX. Holds the
- * user's portrait lock until the caller's transaction ends, as a card's own upload does.
- */
-export async function assertRoomForRestoredPortraits(q: Queryable, userId: string, count: number) {
-  if (count === 0) return;
-  await lockUserPortraits(q, userId);
-  if ((await countUploadedPortraits(q, userId, null)) + count > PORTRAIT_UPLOADS_MAX) {
-    throw new TooLarge(TOO_MANY_PORTRAITS_DETAIL);
-  }
-}
-
-/** The restored story, its cards and drafts, in the caller's transaction (ids, keys and times already chosen). */
-export async function insertRestoredStory(
-  q: Queryable,
-  story: RestoredStory,
-  cards: RestoredCard[],
-  drafts: RestoredDraft[] = [],
-): Promise<void> {
+/** A restored story's row in the caller's transaction (ids, keys and times already chosen). */
+export async function insertRestoredStory(q: Queryable, story: RestoredStory): Promise<void> {
   await q.insert(stories).values({ ...story, lastActivity: story.updatedAt });
   storyCache.invalidate(q, story.userId);
-  if (cards.length > 0) await q.insert(storyCards).values(cards);
-  // In slices: a long story's drafts would pass the driver's limit on parameters in one statement.
-  for (let start = 0; start < drafts.length; start += 1_000) {
-    await q.insert(loreSuggestions).values(drafts.slice(start, start + 1_000));
-  }
 }
 
 /** The restored story as the stories list shows it (its card, with counts and picture). */

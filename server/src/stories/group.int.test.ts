@@ -15,6 +15,7 @@ import { multipart } from "../../test/multipart";
 import { grant, toTenths } from "../credits/service";
 import { chatMessages, stories as dbStories } from "../db/schema";
 import { ProviderError, type TextRequest } from "../providers/types";
+import { storyCardsOfATurn } from "../story-cards/turn-cards";
 import { chooseSpeaker } from "./group";
 import * as stories from "./service";
 import { writeStorySummary } from "./summary";
@@ -102,11 +103,14 @@ const settings = (user: TestUser, storyId: string, payload: object) =>
   call(user, "PUT", `/api/stories/${storyId}/settings`, payload);
 
 /** The story becomes a group scene of these characters, speaking in this order. */
+/** The context the story routes give a turn: the app's, with the cards' part of it (app.ts composes the same). */
+const play = () => ({ ...t.ctx, turnCards: storyCardsOfATurn });
+
 const playAsGroup = (user: TestUser, storyId: string, characterIds: string[], order: string) =>
   settings(user, storyId, { teller: "group", character_ids: characterIds, speaker_order: order });
 
 const turn = (user: TestUser, storyId: string, prompt: string, speakerId?: string) =>
-  stories.chat(t.ctx, user.userId, storyId, {
+  stories.chat(play(), user.userId, storyId, {
     prompt,
     mode: "chat",
     inputImages: [],
@@ -443,7 +447,7 @@ describe("group scenes", () => {
     expect(second.story_text).toMatch(/\bI\b/);
     expect(second.story_text).toMatch(/\*Brannoc (?:turns to|glances at|nods towards) (?:Ada Quill|Cel)\.\*/);
     // Continue: Cel speaks next and answers Brannoc by name.
-    const third = await stories.continueStory(t.ctx, user.userId, storyId);
+    const third = await stories.continueStory(play(), user.userId, storyId);
     expect(third.speaker!.name).toBe("Cel");
     expect(third.story_text).toMatch(/Brannoc/);
   });
@@ -549,7 +553,7 @@ describe("group scenes", () => {
     const { user, storyId, cards } = await groupStory();
     const [ada, brannoc, cel] = cards as [Card, Card, Card];
     await playAsGroup(user, storyId, [ada.id, brannoc.id, cel.id], "manual");
-    const answer = await stories.chat(t.ctx, user.userId, storyId, {
+    const answer = await stories.chat(play(), user.userId, storyId, {
       prompt: "Cel, look at this.",
       mode: "image",
       inputImages: [],
@@ -571,7 +575,7 @@ describe("group scenes", () => {
     const stoppedTurn = async (user: TestUser, storyId: string) => {
       const stop = new AbortController();
       return stories.chat(
-        t.ctx,
+        play(),
         user.userId,
         storyId,
         { prompt: "Tell me everything.", mode: "image", inputImages: [] },

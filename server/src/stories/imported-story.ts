@@ -1,20 +1,21 @@
 // A new story made from an imported character card (interop/): the story row with the card's prompts and
 // names, its opening message with the greetings as versions, and its Story Cards, all in one transaction,
-// so an import that fails anywhere leaves no story, message or card. Portrait files the cards stored are
-// removed again when the transaction does not commit (createImportedCards cleans up its own failures).
+// so an import that fails anywhere leaves no story, message or card. The cards are made by the story cards
+// module, handed in by the importer (decision 0171); the portrait files they stored are removed again when the
+// transaction does not commit (the card maker cleans up its own failures).
 
+import type { StoryCard } from "@storyverse/contract/story-cards";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { insertOpeningMessage } from "../conversation/opening-message";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
 import { storageWithin } from "../media/quota";
-import { createImportedCards, discardStoryPortraits, type ImportedCardInput } from "../story-cards/cards";
 import { storyCache } from "./repo";
 
 type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;
 
-/** Everything an imported story starts with, already cut to the app's limits by the importer. */
+/** Everything an imported story's row and opening start with, already cut to the app's limits by the importer. */
 export type ImportedStoryInput = {
   title: string;
   context: string;
@@ -25,7 +26,15 @@ export type ImportedStoryInput = {
   characterName: string;
   /** The opening message's versions, the first shown (macros already replaced). */
   greetings: string[];
-  cards: ImportedCardInput[];
+};
+
+/** The imported story's cards, made in the story's transaction, and their files removed if it rolls back. */
+export type ImportedCardsMaker = {
+  make(
+    ctx: ImportContext,
+    storyId: string,
+  ): Promise<{ cards: Pick<StoryCard, "id" | "name" | "from_character_card">[]; portraitKeys: string[] }>;
+  discard(ctx: ImportContext, keys: string[]): Promise<void>;
 };
 
 async function insertStoryRow(q: Queryable, userId: string, input: ImportedStoryInput, at: Date) {
@@ -54,6 +63,7 @@ export async function insertImportedStory(
   ctx: ImportContext,
   userId: string,
   input: ImportedStoryInput,
+  cards: ImportedCardsMaker,
 ): Promise<string> {
   const at = ctx.clock.now();
   let portraits: string[] = [];
@@ -62,7 +72,7 @@ export async function insertImportedStory(
       const storyId = await insertStoryRow(tx, userId, input, at);
       // The portraits are counted against the storage quota in this transaction (media/quota.ts).
       const txCtx = { ...ctx, db: tx, storage: storageWithin(ctx.storage, tx) };
-      const made = await createImportedCards(txCtx, userId, storyId, input.cards);
+      const made = await cards.make(txCtx, storyId);
       portraits = made.portraitKeys;
       // The card's character tells the story from the first turn (decision 0154).
       const character = made.cards.find((card) => card.from_character_card);
@@ -84,7 +94,7 @@ export async function insertImportedStory(
     });
   } catch (error) {
     // The cards' rows were rolled back with the story: the files they stored go too.
-    await discardStoryPortraits(ctx, portraits);
+    await cards.discard(ctx, portraits);
     throw error;
   }
 }

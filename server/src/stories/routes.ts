@@ -36,23 +36,31 @@ import {
 } from "@storyverse/contract/story-craft";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { messageVersions, selectVersion } from "../conversation/craft";
 import { replaceTurnMedia } from "../conversation/turn-media";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import { storyMessageParams, storyParams } from "../http/params";
-import type { RouteModule } from "../http/route-module";
+import type { RouteModule, RouteModuleOptions } from "../http/route-module";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
 import { recalledJson } from "../recall/service";
 import { branchRoutes } from "./branch-routes";
 import { storyLimits } from "./limits";
 import * as stories from "./service";
 import { generationSettingsRoutes } from "./settings-routes";
+import type { WithTurnCards } from "./turn-cards";
 
 const tags = ["stories"];
 const IMAGE_BODY_LIMIT = IMAGE_ROUTE_BODY_LIMIT;
 
-export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
+/** `turnCards`: the story cards' part of a turn (composed in app.ts, decision 0171). */
+export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = async (
+  app,
+  { ctx, kit, turnCards },
+) => {
+  // The context of the calls that play a turn or read what it would see.
+  const play = { ...ctx, turnCards };
   app.get(
     "/api/stories",
     {
@@ -227,7 +235,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       return answerAsJsonOrStream(
         request,
         reply,
-        (streaming) => stories.chat(ctx, user.id, request.params.id, turn, streaming),
+        (streaming) => stories.chat(play, user.id, request.params.id, turn, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -276,7 +284,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       return answerAsJsonOrStream(
         request,
         reply,
-        (streaming) => stories.retry(ctx, user.id, id, message_id, options, streaming),
+        (streaming) => stories.retry(play, user.id, id, message_id, options, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -294,7 +302,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      versions: await stories.versions(
+      versions: await messageVersions(
         ctx,
         currentUser(request).id,
         request.params.id,
@@ -320,7 +328,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      message: await stories.selectStoryVersion(
+      message: await selectVersion(
         ctx,
         currentUser(request).id,
         request.params.id,
@@ -344,7 +352,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request) => ({
       success: true as const,
       message: await stories.editStoryMessage(
-        ctx,
+        play,
         currentUser(request).id,
         request.params.id,
         request.params.message_id,
@@ -396,7 +404,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      removed_message_ids: await stories.undo(ctx, currentUser(request).id, request.params.id),
+      removed_message_ids: await stories.undo(play, currentUser(request).id, request.params.id),
     }),
   );
 
@@ -412,7 +420,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      redoable: await stories.redoState(ctx, currentUser(request).id, request.params.id),
+      redoable: await stories.redoState(play, currentUser(request).id, request.params.id),
     }),
   );
 
@@ -429,7 +437,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      messages: await stories.redo(ctx, currentUser(request).id, request.params.id),
+      messages: await stories.redo(play, currentUser(request).id, request.params.id),
     }),
   );
 
@@ -452,7 +460,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
         request,
         reply,
         (streaming) =>
-          stories.continueStory(ctx, user.id, request.params.id, streaming, request.body?.speaker_id),
+          stories.continueStory(play, user.id, request.params.id, streaming, request.body?.speaker_id),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -508,7 +516,7 @@ export const storyRoutes: RouteModule = async (app, { ctx, kit }) => {
       // one player's loop from slowing everyone's answers.
       await kit.limiter.hit(storyLimits.narratorContextPerUser, userId);
       const prompt = request.query.prompt || undefined;
-      const context = await stories.narratorContext(ctx, userId, request.params.id, prompt, {
+      const context = await stories.narratorContext(play, userId, request.params.id, prompt, {
         // Continue (no prompt) paints in image mode unless asked otherwise, as a turn does.
         mode: request.query.chat_mode ?? "image",
         selectedImages: request.query.selected_images ?? 0,

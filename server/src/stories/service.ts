@@ -22,12 +22,10 @@ import {
   assertNewestSettled,
   continueTurn,
   editMessage,
-  messageVersions,
   redoableExchanges,
   redoExchange,
   retryMode,
   retryTurn,
-  selectVersion,
   undoExchange,
 } from "../conversation/craft";
 import { painterPrompt } from "../conversation/media-job";
@@ -41,12 +39,10 @@ import { assertStorageAvailable } from "../media/quota";
 import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
 import { playedPersona } from "../personas/service";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { cardsForTurn } from "../story-cards/cards";
-import { cameraOf, queueLivingLore } from "../story-cards/living-lore";
 import { type DeletionContext, deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import { retitleTree, treeRows } from "./branches-repo";
 import { groupRetrySetting, groupSpeaking, nextSpeakerTurn } from "./group";
-import { type ImportedStoryInput, insertImportedStory } from "./imported-story";
+import { type ImportedCardsMaker, type ImportedStoryInput, insertImportedStory } from "./imported-story";
 import {
   countStoriesCreated,
   deleteStory,
@@ -60,11 +56,12 @@ import {
 import { effectiveModel, generationOf, turnGenerationOf } from "./settings";
 import { queueSummaryIfDue, summaryCoverage } from "./summary";
 import { tellerForTurn } from "./teller";
+import type { WithTurnCards } from "./turn-cards";
 import { storyHooks } from "./turn-hooks";
 
 type StoriesContext = Pick<AppContext, "db" | "clock" | "storage" | "providers" | "jobs" | "log" | "config">;
 /** A turn or a craft operation is paid work: it also checks the spending caps. */
-type PlayContext = StoriesContext & Pick<AppContext, "spendingCaps">;
+type PlayContext = StoriesContext & Pick<AppContext, "spendingCaps"> & WithTurnCards;
 
 /**
  * A story with what its card shows from other modules: its conversation's size and age, its newest media. The
@@ -324,8 +321,13 @@ export async function remove(ctx: DeletionContext, userId: string, storyId: stri
 // --- Imports and exports (interop/) ---------------------------------------------------------------------
 
 /** A new story from an imported character card: the story, its opening and its cards, or nothing at all. */
-export async function createImported(ctx: StoriesContext, userId: string, input: ImportedStoryInput) {
-  return storyCard(ctx, userId, await insertImportedStory(ctx, userId, input));
+export async function createImported(
+  ctx: StoriesContext,
+  userId: string,
+  input: ImportedStoryInput,
+  cards: ImportedCardsMaker,
+) {
+  return storyCard(ctx, userId, await insertImportedStory(ctx, userId, input, cards));
 }
 
 // The three reads below come only from routes under /api/stories/{id}, whose branch scope (branch-scope.ts)
@@ -379,7 +381,7 @@ async function withSelectedImages<T>(
  * What a turn knows of the story: its title, context, Memory, Author's Note, enabled cards, lore settings and
  * narrator instructions, and the names its macros stand for (never the creator's notes: they are the player's).
  */
-const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
+const settingOf = async (ctx: Pick<AppContext, "db"> & WithTurnCards, story: StoryRow) => {
   // Who the player plays (decision 0152): `{{user}}` is the persona's name, else the player's username.
   const player = await playedPersona(ctx, story.userId, story.personaId);
   return {
@@ -388,7 +390,7 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
     memory: story.memory,
     authorsNote: story.authorsNote,
     summary: story.summary,
-    cards: await cardsForTurn(ctx, story.userId, story.id),
+    cards: await ctx.turnCards.forTurn(ctx, story.userId, story.id),
     narratorInstructions: story.narratorInstructions,
     postHistoryInstructions: story.postHistoryInstructions,
     characterName: story.characterName,
@@ -400,7 +402,7 @@ const settingOf = async (ctx: Pick<AppContext, "db">, story: StoryRow) => {
     loreScanDepth: story.loreScanDepth,
     generation: turnGenerationOf(story),
     // What the camera keeps from earlier scenes: the media job adds it to the painter's prompt.
-    camera: (await cameraOf(ctx, story)).text,
+    camera: (await ctx.turnCards.camera(ctx, story)).text,
   };
 };
 
@@ -436,7 +438,7 @@ export async function updateMemory(
 
 /** What the next turn (or, without a prompt, Continue) would send the narrator. */
 export async function narratorContext(
-  ctx: StoriesContext,
+  ctx: StoriesContext & WithTurnCards,
   userId: string,
   storyId: string,
   prompt: string | undefined,
@@ -454,7 +456,7 @@ export async function narratorContext(
   });
   const setting = speaking?.setting ?? told;
   const context = await previewContext(ctx, userId, storyId, setting, words, scene, storyHooks);
-  const camera = await cameraOf(ctx, story);
+  const camera = await ctx.turnCards.camera(ctx, story);
   // The persona's portrait is the scene's last reference, when it has room (decision 0152, sceneReferences).
   const personaKey = scene.mode === "chat" ? null : (setting.player?.portraitKey ?? null);
   const painted = context.selectedImages + context.portraits.length;
@@ -537,7 +539,7 @@ export async function chat(
     ),
   );
   await queueSummaryIfDue(ctx, userId, storyId);
-  await queueLivingLore(ctx, userId, storyId);
+  await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
 }
 
@@ -569,7 +571,7 @@ export async function retry(
     ),
   );
   // New words are read again for names and the scene (a new scene alone changes neither).
-  if (input.what !== "media") await queueLivingLore(ctx, userId, storyId);
+  if (input.what !== "media") await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return answer;
 }
 
@@ -595,7 +597,7 @@ export async function continueStory(
     ? await nextSpeakerTurn(ctx, { userId, storyId, story: group.setting }, streaming)
     : await continueTurn(ctx, { userId, storyId, hooks: storyHooks, story, references: [] }, streaming);
   await queueSummaryIfDue(ctx, userId, storyId);
-  await queueLivingLore(ctx, userId, storyId);
+  await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return group && group.next.length > 0 ? { ...answer, next_speakers: group.next } : answer;
 }
 
@@ -603,7 +605,7 @@ export async function undo(ctx: PlayContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   const removed = await undoExchange(ctx, userId, storyId);
   // The camera follows the narration now newest (what it does not say stays; drafts offered stay offered).
-  await queueLivingLore(ctx, userId, storyId);
+  await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return removed;
 }
 
@@ -618,12 +620,12 @@ export async function redo(ctx: PlayContext, userId: string, storyId: string) {
   await ownStory(ctx, userId, storyId);
   const restored = await redoExchange(ctx, userId, storyId);
   // The exchange brought back is the newest narration again: read it, as after the turn.
-  await queueLivingLore(ctx, userId, storyId);
+  await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return restored;
 }
 
 export async function editStoryMessage(
-  ctx: StoriesContext,
+  ctx: PlayContext,
   userId: string,
   storyId: string,
   messageId: string,
@@ -632,24 +634,8 @@ export async function editStoryMessage(
   await ownStory(ctx, userId, storyId);
   const edited = await editMessage(ctx, userId, storyId, messageId, content, storyHooks);
   // The narrator's new words are read for names, the scene and the looks, as a retry's are.
-  if (edited.role === "assistant") await queueLivingLore(ctx, userId, storyId);
+  if (edited.role === "assistant") await ctx.turnCards.afterTurn(ctx, userId, storyId);
   return edited;
-}
-
-export async function versions(ctx: StoriesContext, userId: string, storyId: string, messageId: string) {
-  await ownStory(ctx, userId, storyId);
-  return messageVersions(ctx, userId, storyId, messageId);
-}
-
-export async function selectStoryVersion(
-  ctx: StoriesContext,
-  userId: string,
-  storyId: string,
-  messageId: string,
-  n: number,
-) {
-  await ownStory(ctx, userId, storyId);
-  return selectVersion(ctx, userId, storyId, messageId, n);
 }
 
 /** Stories the user created in [start, end) that still exist. */
