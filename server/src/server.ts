@@ -17,7 +17,6 @@ import type { TypedApp } from "./http/route-module";
 import { startRestoreSweep } from "./interop/restore-job";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { storedKeyReferrers } from "./jobs/stored-key-referrers";
-import { startWorkers } from "./jobs/workers";
 import { startAccountArchiveSweep } from "./leave/export";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
 import { startOrphanedMediaSweep } from "./media/orphan-sweep";
@@ -27,6 +26,7 @@ import { systemClock } from "./platform/clock";
 import { serverDir } from "./platform/server-dir";
 import { createProviders } from "./providers/create-providers";
 import { startSpeechChunkSweep } from "./voice/chunk-sweep";
+import { startWorkers } from "./workers";
 
 export const defaultWebDistDir = path.join(serverDir, "../web/dist");
 

@@ -10,7 +10,6 @@ import { type Config, loadConfig } from "../src/config";
 import type { AppContext } from "../src/context";
 import type { TypedApp } from "../src/http/route-module";
 import { type JobQueue, startJobQueue } from "../src/jobs/queue";
-import { startWorkers } from "../src/jobs/workers";
 import { createSmtpMailer } from "../src/mail/mailer";
 import { createMediaStorage } from "../src/media/storage/create-storage";
 import { meteredStorage } from "../src/media/storage/metered";
@@ -18,6 +17,7 @@ import type { MediaStorage } from "../src/media/storage/types";
 import { createFakeClock, createTickingClock } from "../src/platform/clock";
 import { createProviders } from "../src/providers/create-providers";
 import type { Providers } from "../src/providers/types";
+import { startWorkers } from "../src/workers";
 import { createTestDatabase, type TestDatabase } from "./database";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink";
 

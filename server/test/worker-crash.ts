@@ -3,8 +3,8 @@
 // process-level crash tests (`kill -9` of a real server) use crash-server.ts instead.
 import { afterEach } from "vitest";
 import { type JobQueue, startJobQueue } from "../src/jobs/queue";
-import { startWorkers } from "../src/jobs/workers";
 import { createSmtpMailer } from "../src/mail/mailer";
+import { startWorkers } from "../src/workers";
 import { createTestApp, TEST_JOB_POLLING_SECONDS, type TestApp } from "./app";
 
 /** The dead-worker window of these tests (production: 60 s), so a retry comes within seconds. */

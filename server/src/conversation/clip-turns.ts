@@ -1,6 +1,6 @@
 // A story turn's clip replaced by its extension (decision 0160, media/clip-job.ts): "Extend this clip" on a
 // video turn makes the turn show the longer clip; the shorter one stays in the Gallery. Wired into the clip
-// job by the worker (jobs/workers.ts), since media does not write chat's rows.
+// job by the worker (workers.ts), since media does not write chat's rows.
 import { and, eq, or } from "drizzle-orm";
 import { chatMessages } from "../db/schema";
 import type { ClipTurns } from "../media/clip-job";

@@ -40,7 +40,7 @@ const NO_LAST_FRAME_DETAIL = "The video service can no longer end a clip on a ch
 
 /**
  * How a story turn's clip is swapped for its extension (chat's to do: the media module does not write
- * chat_messages). Wired by the worker (jobs/workers.ts); absent: no turn is changed.
+ * chat_messages). Wired by the worker (workers.ts); absent: no turn is changed.
  */
 export type ClipTurns = {
   /** In the completing transaction: the turn `messageId` (and its branches' copies) showing `fromKey` show `toKey`. */

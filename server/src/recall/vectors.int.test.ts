@@ -14,7 +14,7 @@ import { fakeEmbedding, startOpenAIFake } from "../../test/fakes/openai-fake";
 import { writeExchanges } from "../../test/long-story";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";
 import type { JobQueue } from "../jobs/queue";
-import { startWorkers } from "../jobs/workers";
+import { startWorkers } from "../workers";
 import { recallExchanges } from "./recall";
 import { MEANING_WEIGHT } from "./vectors";
 
