@@ -1,6 +1,7 @@
 // What the root hands the modules so that they need not import each other (decision 0171): the spending
-// caps paid work checks (the admin console's) and each module's share of a deleted branch. Every context
-// (the HTTP app's, the worker's, a test's) is built with these.
+// caps paid work checks (the admin console's) and what each module keeps of a story's branch (copied to a new
+// branch, removed with a deleted one). Every context (the HTTP app's, the worker's, a test's) is built with
+// these.
 import { assertUnderCaps } from "./admin/caps";
 import type { AppContext } from "./context";
 import { exportsBranchPart } from "./exports/deleted-story";

@@ -53,8 +53,8 @@ export type StoryBranchPart = {
    * foreign key would have taken go here too.
    */
   remove(ctx: StoryBranchPartContext, userId: string, branchId: string, emptied: boolean): Promise<string[]>;
-  /** After the commit: removes the files `remove` answered (a rolled-back delete keeps them). */
-  discard(ctx: StoryBranchPartContext, keys: string[]): Promise<void>;
+  /** After the commit: removes the files `remove` answered (a rolled-back delete keeps them); none, no files. */
+  discard?(ctx: StoryBranchPartContext, keys: string[]): Promise<void>;
 };
 
 export type SpendingCapsCheck = (

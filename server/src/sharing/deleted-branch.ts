@@ -18,5 +18,4 @@ export const sharingBranchPart: StoryBranchPart = {
     if (emptied) await revokeBranchLinks(ctx, userId, branchId);
     return [];
   },
-  discard: async () => {},
 };

@@ -48,5 +48,5 @@ export async function deleteBranchContents(
 export async function discardBranchFiles(ctx: DeletionContext, files: BranchFiles): Promise<void> {
   await discardUploadedInputs(ctx, files.uploads);
   for (const [index, part] of ctx.storyBranchParts.entries())
-    await part.discard(ctx, files.parts[index] ?? []);
+    await part.discard?.(ctx, files.parts[index] ?? []);
 }
