@@ -60,8 +60,13 @@ async function closeStory(page: Page) {
 }
 
 async function send(page: Page, mode: "Chat" | "Image" | "Video", text: string) {
-  await page.getByRole("button", { name: mode, exact: true }).click();
+  const modeButton = page.getByRole("button", { name: mode, exact: true });
+  await modeButton.click();
+  await expect(modeButton).toHaveAttribute("aria-pressed", "true");
   await messageBox(page).fill(text);
+  // Enter sends only once the composer can (the balance confirmed, the story loaded): a loaded machine can
+  // still be getting there, and an Enter pressed before then is rightly ignored, as the disabled Send shows.
+  await expect(page.getByRole("button", { name: "Send message" })).toBeEnabled();
   await messageBox(page).press("Enter");
 }
 
