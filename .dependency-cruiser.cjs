@@ -26,6 +26,20 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "module-surface-only",
+      severity: "error",
+      comment:
+        "A module's index.ts is its whole public surface: another module, or the root composing them, imports " +
+        "that and no other file of it, so a module's other files can change without its importers. Plumbing " +
+        "(db, http, jobs, mail, platform, providers) is no module and may reach a module's file, and so may " +
+        "context.ts, the type every module is handed: through media's surface it would load the whole module.",
+      from: {
+        path: "^server/src/([^/]+)",
+        pathNot: [`^server/src/(${[...INFRASTRUCTURE].join("|")})/`, "^server/src/context\\.ts$", TESTS],
+      },
+      to: { path: anyModule(), pathNot: ["^server/src/$1/", "^server/src/[^/]+/index\\.ts$"] },
+    },
+    {
       name: "event-hub-knows-no-module",
       severity: "error",
       comment:

@@ -1,15 +1,14 @@
 // npm run admin -- <command>: maintenance for self-hosters, against the same database the server uses.
 import { formatStorageBytes } from "@storyverse/contract/media";
-import { findUserByEmail, listUsers } from "./accounts/repo";
-import { type AdminContext, adjustCredits, makeAdmin, updateUser } from "./admin/service";
-import { COMMAND_LINE } from "./audit/log";
+import { findUserByEmail, listUsers } from "./accounts";
+import { type AdminContext, adjustCredits, makeAdmin, updateUser } from "./admin/index";
+import { COMMAND_LINE } from "./audit";
 import { ConfigError, loadConfig } from "./config";
-import { listBalances } from "./credits/history";
-import { fromTenths, remainingCredits } from "./credits/service";
+import { fromTenths, listBalances, remainingCredits } from "./credits";
 import { type Database, DataDirectoryInUse, openDatabase, type Queryable } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { databaseTarget } from "./db/target";
-import { setStorageQuota, storageUsage } from "./media/quota";
+import { setStorageQuota, storageUsage } from "./media";
 import { systemClock } from "./platform/clock";
 
 const usage = `Usage: npm run admin -- <command>

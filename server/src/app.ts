@@ -3,22 +3,18 @@
 import multipart from "@fastify/multipart";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { accountRoutes } from "./accounts/routes";
-import type { AccountsContext } from "./accounts/service";
-import { createSessionCache, followRevocations } from "./accounts/session-cache";
-import { type HealthReport, startHealthReport } from "./admin/health-report";
-import { adminRoutes } from "./admin/routes";
+import type { AccountsContext } from "./accounts";
+import { accountRoutes, createSessionCache, followRevocations } from "./accounts";
+import { adminRoutes, type HealthReport, startHealthReport } from "./admin/index";
 import { composedParts } from "./composition";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
-import { mediaEventOf } from "./conversation/presentation";
-import { chatRoutes } from "./conversation/routes";
-import { creditRoutes } from "./credits/routes";
-import { balanceOf } from "./credits/service";
+import { chatRoutes, mediaEventOf } from "./conversation";
+import { balanceOf, creditRoutes } from "./credits";
 import type { Database } from "./db/client";
-import type { EventBuilders } from "./events/hub";
-import { eventRoutes } from "./events/routes";
-import { exportRoutes } from "./exports/routes";
+import type { EventBuilders } from "./events";
+import { eventRoutes } from "./events";
+import { exportRoutes } from "./exports";
 import { installAuth } from "./http/auth";
 import { installCompression } from "./http/compression";
 import { installApiDocs } from "./http/docs";
@@ -31,42 +27,41 @@ import type { RouteModuleOptions, TypedApp } from "./http/route-module";
 import { installSecureByDefault } from "./http/secure-by-default";
 import { installSecurityHeaders } from "./http/security";
 import { installSpa } from "./http/spa";
-import { backupRoutes } from "./interop/backup-routes";
-import { interopRoutes } from "./interop/routes";
+import { backupRoutes, interopRoutes } from "./interop";
 import type { JobQueue } from "./jobs/queue";
-import { leaveRoutes } from "./leave/routes";
-import { mediaFileRoutes } from "./media/file-routes";
-import { galleryRoutes } from "./media/gallery-routes";
-import { mediaRoutes } from "./media/routes";
-import { createMediaSigner } from "./media/storage/signing";
-import type { MediaStorage } from "./media/storage/types";
-import { newsletterRoutes } from "./newsletter/routes";
-import { installPasswordLoginSwitch, oidcRoutes } from "./oidc/routes";
-import { paymentRoutes } from "./payments/routes";
-import { personaRoutes } from "./personas/routes";
+import { leaveRoutes } from "./leave";
+import type { MediaStorage } from "./media";
+import { createMediaSigner, galleryRoutes, mediaFileRoutes, mediaRoutes } from "./media";
+import { newsletterRoutes } from "./newsletter";
+import { installPasswordLoginSwitch, oidcRoutes } from "./oidc";
+import { paymentRoutes } from "./payments";
+import { personaRoutes } from "./personas";
 import type { Clock } from "./platform/clock";
 import { createRateLimiter } from "./platform/rate-limit";
 import { connectRedis, watchRedis } from "./platform/redis";
 import type { Providers } from "./providers/types";
-import { recallRoutes } from "./recall/routes";
-import { findLiveStoryLink } from "./sharing/repo";
-import { sharingRoutes } from "./sharing/routes";
-import { installBranchScope } from "./stories/branch-scope";
-import { storyMediaUses } from "./stories/media-uses";
-import { storiesChanged } from "./stories/repo";
-import { storyRoutes } from "./stories/routes";
-import { storiesCreatedBetween, storyEventOf } from "./stories/service";
-import { storiesWhoseCardsShow } from "./story-cards/cards-repo";
-import { storyCardRoutes } from "./story-cards/cards-routes";
-import { loreEventOf } from "./story-cards/living-lore";
-import { livingLoreRoutes } from "./story-cards/living-lore-routes";
-import { loreSettingsRoutes } from "./story-cards/lore-settings-routes";
-import { storyCardsOfATurn } from "./story-cards/turn-cards";
-import { studioRoutes } from "./studio/routes";
-import { studioEventOf } from "./studio/service";
-import { systemRoutes } from "./system/routes";
-import { transcriptionRoutes } from "./transcription/routes";
-import { voiceRoutes } from "./voice/routes";
+import { recallRoutes } from "./recall";
+import { findLiveStoryLink, sharingRoutes } from "./sharing";
+import {
+  installBranchScope,
+  storiesChanged,
+  storiesCreatedBetween,
+  storyEventOf,
+  storyMediaUses,
+  storyRoutes,
+} from "./stories";
+import {
+  livingLoreRoutes,
+  loreEventOf,
+  loreSettingsRoutes,
+  storiesWhoseCardsShow,
+  storyCardRoutes,
+  storyCardsOfATurn,
+} from "./story-cards";
+import { studioEventOf, studioRoutes } from "./studio";
+import { systemRoutes } from "./system";
+import { transcriptionRoutes } from "./transcription";
+import { voiceRoutes } from "./voice";
 
 export type AppDeps = {
   config: Config;

@@ -2,12 +2,12 @@
 // caps paid work checks (the admin console's) and what each module keeps of a story's branch (copied to a new
 // branch, removed with a deleted one). Every context (the HTTP app's, the worker's, a test's) is built with
 // these.
-import { assertUnderCaps } from "./admin/caps";
+import { assertUnderCaps } from "./admin/index";
 import type { AppContext } from "./context";
-import { exportsBranchPart } from "./exports/deleted-story";
-import { sharingBranchPart } from "./sharing/deleted-branch";
-import { cardsBranchPart } from "./story-cards/deleted-branch";
-import { speechBranchPart } from "./voice/deleted-story";
+import { exportsBranchPart } from "./exports";
+import { sharingBranchPart } from "./sharing";
+import { cardsBranchPart } from "./story-cards";
+import { speechBranchPart } from "./voice";
 
 export const composedParts: Pick<AppContext, "spendingCaps" | "storyBranchParts"> = {
   spendingCaps: assertUnderCaps,

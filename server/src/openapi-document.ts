@@ -10,7 +10,7 @@ import { loadConfig } from "./config";
 import type { Database } from "./db/client";
 import * as schema from "./db/schema";
 import type { JobQueue } from "./jobs/queue";
-import { createMediaStorage } from "./media/storage/create-storage";
+import { createMediaStorage } from "./media";
 import { systemClock } from "./platform/clock";
 import { createLocalNotifier } from "./platform/notify";
 import { createProviders } from "./providers/create-providers";

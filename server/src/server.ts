@@ -1,31 +1,28 @@
 // The process lifecycle: open the database, migrate, start jobs and HTTP; stop in the reverse order
 // so in-flight requests finish, running jobs finish, and only then the database closes.
 import path from "node:path";
-import { startDeletedAccountArchiveSweep } from "./admin/archives";
-import { type HealthReport, startHealthReport } from "./admin/health-report";
+import { type HealthReport, startDeletedAccountArchiveSweep, startHealthReport } from "./admin/index";
 import { buildApp } from "./app";
 import { composedParts } from "./composition";
 import type { Config } from "./config";
 import type { AppContext, Logger } from "./context";
-import { startUnsettledChargeSweep } from "./credits/unsettled-sweep";
+import { startUnsettledChargeSweep } from "./credits";
 import { type Database, openDatabase } from "./db/client";
 import { startHousekeeping } from "./db/housekeeping";
 import { describeMigrations, migrateThen } from "./db/migrate";
 import { databaseTarget } from "./db/target";
 import type { Lifecycle } from "./http/route-kit";
 import type { TypedApp } from "./http/route-module";
-import { startRestoreSweep } from "./interop/restore-job";
+import { startRestoreSweep } from "./interop";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { storedKeyReferrers } from "./jobs/stored-key-referrers";
-import { startAccountArchiveSweep } from "./leave/export";
+import { startAccountArchiveSweep } from "./leave";
 import { createLogMailer, createSmtpMailer, type Mailer } from "./mail/mailer";
-import { startOrphanedMediaSweep } from "./media/orphan-sweep";
-import { createMediaStorage } from "./media/storage/create-storage";
-import { meteredStorage } from "./media/storage/metered";
+import { createMediaStorage, meteredStorage, startOrphanedMediaSweep } from "./media";
 import { systemClock } from "./platform/clock";
 import { serverDir } from "./platform/server-dir";
 import { createProviders } from "./providers/create-providers";
-import { startSpeechChunkSweep } from "./voice/chunk-sweep";
+import { startSpeechChunkSweep } from "./voice";
 import { startWorkers } from "./workers";
 
 export const defaultWebDistDir = path.join(serverDir, "../web/dist");

@@ -1,23 +1,20 @@
 // Which handler runs each job; started in every process that runs the worker (WORKER=on or only).
-import { sendAccountLinkJob } from "./accounts/jobs";
-import { sendAccountLink } from "./accounts/service";
-import { archiveAndDelete, deletedAccountArchiveJob } from "./admin/archives";
+import { sendAccountLink, sendAccountLinkJob } from "./accounts";
+import { archiveAndDelete, deletedAccountArchiveJob } from "./admin/index";
 import type { AppContext } from "./context";
-import { chatClipTurns } from "./conversation/clip-turns";
-import { generateMedia, generateMediaJob } from "./conversation/media-job";
+import { chatClipTurns, generateMedia, generateMediaJob } from "./conversation";
 import { vectorsAvailable } from "./db/vectors";
-import { makeExport, storyExportJob } from "./exports/export-job";
-import { makeFilm, storyFilmJob } from "./exports/film-job";
-import { runRestore, storyRestoreJob } from "./interop/restore-job";
+import { makeExport, makeFilm, storyExportJob, storyFilmJob } from "./exports";
+import { runRestore, storyRestoreJob } from "./interop";
 import type { JobQueue } from "./jobs/queue";
-import { accountExportJob, makeAccountExport } from "./leave/export";
+import { accountExportJob, makeAccountExport } from "./leave";
 import type { Mailer } from "./mail/mailer";
-import { clipJob, makeClip } from "./media/clip-job";
-import { embedMessages, embedMessagesJob } from "./recall/embed-job";
-import { storySummaryJob, writeStorySummary } from "./stories/summary";
-import { livingLoreJob, updateLivingLore } from "./story-cards/living-lore";
-import { makeBatch, studioBatchJob } from "./studio/batch-job";
-import { narrateMessage, narrateMessageJob } from "./voice/narration-job";
+import { clipJob, makeClip } from "./media";
+import { embedMessages, embedMessagesJob } from "./recall";
+import { storySummaryJob, writeStorySummary } from "./stories";
+import { livingLoreJob, updateLivingLore } from "./story-cards";
+import { makeBatch, studioBatchJob } from "./studio";
+import { narrateMessage, narrateMessageJob } from "./voice";
 
 export type WorkerDeps = AppContext & { mailer: Mailer };
 

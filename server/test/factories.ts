@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { insertSession, insertUser } from "../src/accounts/repo";
 import { digestToken, hashPassword, newToken } from "../src/accounts/secrets";
-import { SESSION_TTL_MS } from "../src/accounts/service";
+import { SESSION_TTL_MS } from "../src/accounts/sessions";
 import type { AppContext } from "../src/context";
 import { openAccountWithSignupBonus } from "../src/credits/service";
 import type { Queryable } from "../src/db/client";

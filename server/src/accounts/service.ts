@@ -14,25 +14,18 @@ import {
   type User,
   VERIFY_LINK_TTL_HOURS,
 } from "@storyverse/contract/accounts";
-import type { Config } from "../config";
-import { openAccountWithSignupBonus, remainingCredits } from "../credits/service";
-import type { Queryable } from "../db/client";
-import { closeSessionStreams, closeUserStreams } from "../events/service";
-import type { JobQueue } from "../jobs/queue";
+import { openAccountWithSignupBonus, remainingCredits } from "../credits";
+import { closeSessionStreams, closeUserStreams } from "../events";
 import type { Mailer } from "../mail/mailer";
 import { passwordResetMail, verificationMail } from "../mail/templates";
-import type { Clock } from "../platform/clock";
 import { Conflict, DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
-import type { Notifier } from "../platform/notify";
 import { RateLimited, type RateLimiter } from "../platform/rate-limit";
 import { sendAccountLinkJob } from "./jobs";
 import type { AccountLimits } from "./limits";
 import {
   type AccountAdminFields,
   consumeEmailToken,
-  extendSession,
   findEmailToken,
-  findLiveSession,
   findUserByEmail,
   findUserById,
   findUserByLogin,
@@ -52,35 +45,13 @@ import {
   updateAccountAdminFields,
 } from "./repo";
 import { digestToken, hashPassword, newToken, spendPasswordCheckTime, verifyPassword } from "./secrets";
-import { announceRevocation, type SessionCache } from "./session-cache";
+import { announceRevocation } from "./session-cache";
+import { type AccountsContext, type AuthenticatedUser, SESSION_TTL_MS } from "./sessions";
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** A session's expiry is pushed forward at most this often, so reads don't turn into writes. */
-const SESSION_EXTEND_EVERY_MS = 60 * 60 * 1000;
 const LINK_TTL_MS: Record<TokenPurpose, number> = {
   verify_email: VERIFY_LINK_TTL_HOURS * 60 * 60 * 1000,
   reset_password: RESET_LINK_TTL_MINUTES * 60 * 1000,
 };
-
-export type AccountsContext = {
-  db: Queryable;
-  clock: Clock;
-  jobs: JobQueue;
-  config: Pick<
-    Config,
-    | "appUrl"
-    | "requireEmailVerification"
-    | "signupsPerAddressPerHour"
-    | "addressLimitsFactor"
-    | "sessionSecret"
-  >;
-  /** Tells every process's session cache about a revocation. */
-  notify: Pick<Notifier, "publish">;
-  /** Present in the HTTP app; workers and the admin CLI do without. */
-  sessions?: SessionCache;
-};
-
-export type AuthenticatedUser = { id: string; email: string; username: string; sessionTokenHash: string };
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
@@ -297,33 +268,6 @@ async function takeFailurePlaces(guard: LoginGuard, userId: string | undefined) 
   return { giveBack };
 }
 
-/** The signed-in user for a bearer token, or undefined; slides the session's expiry forward. */
-export async function authenticate(
-  ctx: AccountsContext,
-  token: string,
-): Promise<AuthenticatedUser | undefined> {
-  const tokenHash = digestToken(token);
-  const cached = ctx.sessions?.get(tokenHash);
-  if (cached) return { ...cached, sessionTokenHash: tokenHash };
-  const lookup = async () => {
-    const readAt = ctx.sessions?.generation() ?? 0;
-    const now = ctx.clock.now();
-    const found = await findLiveSession(ctx.db, tokenHash, now);
-    if (!found) return undefined;
-    const renewedExpiry = now.getTime() + SESSION_TTL_MS;
-    let expiresAt = found.session.expiresAt;
-    if (renewedExpiry - expiresAt.getTime() > SESSION_EXTEND_EVERY_MS) {
-      expiresAt = new Date(renewedExpiry);
-      await extendSession(ctx.db, found.session.id, expiresAt);
-    }
-    const user = { id: found.user.id, email: found.user.email, username: found.user.username };
-    ctx.sessions?.set(tokenHash, user, expiresAt, readAt);
-    return user;
-  };
-  const user = await (ctx.sessions ? ctx.sessions.share(tokenHash, lookup) : lookup());
-  return user && { ...user, sessionTokenHash: tokenHash };
-}
-
 export async function logout(ctx: AccountsContext, user: AuthenticatedUser): Promise<void> {
   await revokeSession(ctx.db, user.sessionTokenHash, ctx.clock.now());
   ctx.sessions?.evict(user.sessionTokenHash);
@@ -347,11 +291,6 @@ export async function endSessionsEverywhere(
   ctx.sessions?.evictUser(userId);
   await announceRevocation(ctx.notify, { userId });
   await closeUserStreams(ctx, userId);
-}
-
-/** Whether the session is live in the database right now (no cache): the event stream's check after registering. */
-export async function sessionIsLive(ctx: Pick<AccountsContext, "db" | "clock">, tokenHash: string) {
-  return (await findLiveSession(ctx.db, tokenHash, ctx.clock.now())) !== undefined;
 }
 
 export async function getUser(ctx: AccountsContext, userId: string): Promise<User> {

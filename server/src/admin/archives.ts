@@ -25,13 +25,12 @@ import {
   ENABLE_WHILE_DELETING_MESSAGE,
 } from "@storyverse/contract/admin";
 import { z } from "zod";
-import { accountById, changeAccount, endSessionsEverywhere, type UserRow } from "../accounts/service";
-import { type Actor, auditAction } from "../audit/log";
+import { accountById, changeAccount, endSessionsEverywhere, type UserRow } from "../accounts";
+import { type Actor, auditAction } from "../audit";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { closeAccount } from "../leave/delete";
-import { throttledProgress, writeAccountArchive } from "../leave/export";
+import { closeAccount, throttledProgress, writeAccountArchive } from "../leave";
 import { Conflict, NotFound } from "../platform/errors";
 import { startPeriodic } from "../platform/periodic";
 import {

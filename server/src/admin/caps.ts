@@ -5,9 +5,9 @@
 // The check is not a lock: requests racing at the edge of a cap may each pass it (a cap is a budget, not
 // the balance, which stays the atomic guard).
 import { formatCredits } from "@storyverse/contract/credits";
-import { accountById } from "../accounts/service";
+import { accountById } from "../accounts";
 import type { AppContext } from "../context";
-import { fromTenths, remainingCredits, spentBetween } from "../credits/service";
+import { fromTenths, remainingCredits, spentBetween } from "../credits";
 import { DomainError } from "../platform/errors";
 import { defineReadCache } from "../platform/read-cache";
 import { type CapsRow, readCapsRow, writeCapsRow } from "./repo";

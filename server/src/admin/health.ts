@@ -6,9 +6,9 @@
 // has just made shows at once. Latency quantiles come from the summed log-scale histograms (within 9.05% of
 // the true value; exact for one call). The queue and storage figures are read from their own tables.
 import type { AdminHealth } from "@storyverse/contract/admin";
-import { type Actor, auditAction } from "../audit/log";
+import { type Actor, auditAction } from "../audit";
 import type { AppContext } from "../context";
-import { installStorageUsage } from "../media/quota";
+import { installStorageUsage } from "../media";
 import { NotFound } from "../platform/errors";
 import { HISTOGRAM_BUCKETS, histogramQuantile } from "../platform/vendor-minutes";
 import { readLiveProcesses, readVendorBuckets, readVendorTotals } from "./health-repo";

@@ -9,19 +9,13 @@ import {
   type AdminSharesResponse,
   type AdminUserDeleting,
 } from "@storyverse/contract/admin";
-import { accountById, requirePasswordReset, searchAccounts } from "../accounts/service";
-import { type Actor, auditAction } from "../audit/log";
+import { accountById, requirePasswordReset, searchAccounts } from "../accounts";
+import { type Actor, auditAction } from "../audit";
 import type { AppContext } from "../context";
-import { closeAccount } from "../leave/delete";
+import { closeAccount } from "../leave";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
-import {
-  liftShareTakedown,
-  liveLinks,
-  type ModeratedLink,
-  shareTokenIn,
-  takeDownShare,
-} from "../sharing/service";
-import { ownedStoryRecord, storiesTitled } from "../stories/service";
+import { liftShareTakedown, liveLinks, type ModeratedLink, shareTokenIn, takeDownShare } from "../sharing";
+import { ownedStoryRecord, storiesTitled } from "../stories";
 import { orderDeletion } from "./archives";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { AdminContext } from "./service";

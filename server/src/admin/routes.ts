@@ -40,8 +40,8 @@ import {
 } from "@storyverse/contract/admin";
 import { errorBodySchema } from "@storyverse/contract/errors";
 import type { FastifyRequest } from "fastify";
-import { authenticate } from "../accounts/service";
-import { actorOf, auditAction, auditLog } from "../audit/log";
+import { authenticate } from "../accounts";
+import { actorOf, auditAction, auditLog } from "../audit";
 import { bearerToken, currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";

@@ -16,6 +16,7 @@ import type {
 import { ADMIN_PAGE_SIZE } from "@storyverse/contract/admin";
 import { TRANSACTION_TYPES } from "@storyverse/contract/billing";
 import { formatCredits } from "@storyverse/contract/credits";
+import type { SessionCache } from "../accounts";
 import {
   type AccountAdminFields,
   accountByEmail,
@@ -25,22 +26,14 @@ import {
   endSessionsEverywhere,
   searchAccounts,
   type UserRow,
-} from "../accounts/service";
-import type { SessionCache } from "../accounts/session-cache";
-import { type Actor, auditAction, COMMAND_LINE } from "../audit/log";
+} from "../accounts";
+import { type Actor, auditAction, COMMAND_LINE } from "../audit";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
-import {
-  fromTenths,
-  grant,
-  remainingCredits,
-  setUnlimitedCredits,
-  takeBack,
-  toTenths,
-} from "../credits/service";
-import { storageUsage } from "../media/quota";
+import { fromTenths, grant, remainingCredits, setUnlimitedCredits, takeBack, toTenths } from "../credits";
+import { storageUsage } from "../media";
 import { Conflict, NotFound } from "../platform/errors";
-import { storiesCreatedBetween } from "../stories/service";
+import { storiesCreatedBetween } from "../stories";
 import { accountSpending, capPassed, installSpentToday, readCaps, writeCaps } from "./caps";
 import { decodeCursor, encodeCursor } from "./cursor";
 

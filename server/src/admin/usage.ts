@@ -11,8 +11,8 @@ import {
   USAGE_MAX_USERS,
   type UsageCategory,
 } from "@storyverse/contract/admin";
-import { accountById } from "../accounts/service";
-import { type UsageBucket, usageCells } from "../credits/usage-report";
+import { accountById } from "../accounts";
+import { type UsageBucket, usageCells } from "../credits";
 import { InvalidInput } from "../platform/errors";
 import type { AdminContext } from "./service";
 

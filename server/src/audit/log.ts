@@ -2,7 +2,7 @@
 // write it; an account's deletion makes its rows anonymous (decision 0143). Its own module so that leaving
 // (server/src/leave) can forget an account in it without importing the admin console, which closes accounts.
 import { ADMIN_PAGE_SIZE, type AdminAuditResponse } from "@storyverse/contract/admin";
-import type { UserRow } from "../accounts/service";
+import type { UserRow } from "../accounts";
 import type { AppContext } from "../context";
 import { InvalidInput } from "../platform/errors";
 import { anonymiseAudit, auditPage, insertAudit } from "./repo";

@@ -3,7 +3,7 @@
 // job by the worker (workers.ts), since media does not write chat's rows.
 import { and, eq, or } from "drizzle-orm";
 import { chatMessages } from "../db/schema";
-import type { ClipTurns } from "../media/clip-job";
+import type { ClipTurns } from "../media";
 import { conversationCache } from "./repo";
 
 export const chatClipTurns: ClipTurns = {

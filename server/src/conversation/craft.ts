@@ -15,10 +15,10 @@ import {
   STILL_WRITING_DETAIL,
 } from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
-import { payFor } from "../credits/paid-work";
+import { payFor } from "../credits";
 import type { Queryable } from "../db/client";
-import { recordEvent } from "../events/service";
-import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media/inputs";
+import { recordEvent } from "../events";
+import { type CheckedInput, discardUploadedInputs, storeInputImages } from "../media";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { ownMessages } from "./branch-history";
 import { generateMediaJob } from "./media-job";

@@ -25,15 +25,19 @@ import {
 import { referenceRoleSchema } from "@storyverse/contract/stories";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { refundPaid } from "../credits/paid-work";
-import { toTenths } from "../credits/service";
+import { refundPaid, toTenths } from "../credits";
 import type { Queryable } from "../db/client";
-import { recordEvent } from "../events/service";
+import { recordEvent } from "../events";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { prepareReference } from "../media/images";
-import { discardUploadedInputs } from "../media/inputs";
-import type { MediaItemRow } from "../media/repo";
-import { discardMedia, type MediaOrigin, saveImage, saveVideo } from "../media/service";
+import type { MediaItemRow } from "../media";
+import {
+  discardMedia,
+  discardUploadedInputs,
+  type MediaOrigin,
+  prepareReference,
+  saveImage,
+  saveVideo,
+} from "../media";
 import { NotFound } from "../platform/errors";
 import { type MediaFile, ProviderError, type ReferenceImage, type ReferenceRole } from "../providers/types";
 import { parseScenePrompt, scenePromptRequest } from "./narration";

@@ -2,7 +2,7 @@
 import type { ChatMessage } from "@storyverse/contract/chat";
 import type { MediaEvent } from "@storyverse/contract/events";
 import type { AppContext } from "../context";
-import { urlFor } from "../media/service";
+import { urlFor } from "../media";
 import { findMessage, type MessageRow, versionCounts } from "./repo";
 
 /** Messages as the API shows them, with their version number and count where they were retried. */

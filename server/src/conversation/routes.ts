@@ -13,7 +13,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import type { RouteModule } from "../http/route-module";
-import { assertStorageAvailable } from "../media/quota";
+import { assertStorageAvailable } from "../media";
 import { messagePage } from "./message-pages";
 import { mediaStatus, videoTaskStatus } from "./service";
 import { sendTurn, type TurnInput } from "./turn";

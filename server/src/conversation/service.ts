@@ -4,9 +4,9 @@
 import type { MediaStatus } from "@storyverse/contract/chat";
 import { MEDIA_TIMED_OUT_MESSAGE } from "@storyverse/contract/chat";
 import type { AppContext } from "../context";
-import { refundPaid } from "../credits/paid-work";
+import { refundPaid } from "../credits";
 import type { PresentCharacter } from "../db/schema";
-import { urlFor } from "../media/service";
+import { urlFor } from "../media";
 import { NotFound } from "../platform/errors";
 import { failMedia, generateMediaJob, mediaDeadline, mediaPartTenths } from "./media-job";
 import {

@@ -12,7 +12,7 @@ import {
 } from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { findOwnedById, findOwnedByKey, type MediaItemRow } from "../media/repo";
+import { findOwnedById, findOwnedByKey, type MediaItemRow } from "../media";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { ownMessages } from "./branch-history";
 import { withVersions } from "./presentation";

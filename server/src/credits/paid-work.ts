@@ -303,7 +303,7 @@ export function takeHeavySlot(userId: string): () => void {
 
 /**
  * Runs `work` holding one of the user's heavy-request slots, unless the request already holds one (the
- * upload gate takes it before a large body is read, see http/heavy-upload-gate.ts).
+ * upload gate takes it before a large body is read, see heavy-upload-gate.ts).
  */
 export async function withHeavySlot<T>(
   userId: string,

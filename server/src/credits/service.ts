@@ -5,7 +5,7 @@ import { NEW_ACCOUNT_CREDITS } from "@storyverse/contract/accounts";
 import { creditCost, type QuotaInfo, UNLIMITED_CREDITS } from "@storyverse/contract/credits";
 import type { CreditsEvent } from "@storyverse/contract/events";
 import type { Queryable } from "../db/client";
-import { recordEvent } from "../events/service";
+import { recordEvent } from "../events";
 import { DomainError, Unavailable } from "../platform/errors";
 import { metrics } from "../platform/metrics";
 import {

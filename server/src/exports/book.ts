@@ -8,8 +8,8 @@
 // shrunk once however many exchanges show it (decision 0131).
 
 import type { AppContext } from "../context";
-import { type CursorMessage, storyMessages } from "../conversation/message-cursor";
-import { ownedStoryRecord } from "../stories/service";
+import { type CursorMessage, storyMessages } from "../conversation";
+import { ownedStoryRecord } from "../stories";
 import { LanguageCount } from "./text";
 
 export type Exchange = {

@@ -3,9 +3,9 @@
 // use it without an import cycle.
 import { createHash } from "node:crypto";
 import type { AppContext } from "../context";
-import { storyContentFingerprint } from "../conversation/message-cursor";
-import { ownedStoryRecord } from "../stories/service";
-import { SPEECH_RULES_VERSION, type StoryVoices } from "../voice/narration";
+import { storyContentFingerprint } from "../conversation";
+import { ownedStoryRecord } from "../stories";
+import { SPEECH_RULES_VERSION, type StoryVoices } from "../voice";
 
 /**
  * Who speaks, as far as a hash needs to know: the provider, the narrator's voice and each character's, and the

@@ -15,8 +15,7 @@ import { splitSentences } from "@storyverse/contract/sentences";
 import type { SpeechPart } from "../db/schema";
 import { runFfmpeg } from "../platform/ffmpeg";
 import { durationSeconds, wavFile } from "../platform/wav";
-import { type StoryVoices, tellerVoice } from "../voice/narration";
-import { speakerSpans } from "../voice/parts";
+import { type StoryVoices, speakerSpans, tellerVoice } from "../voice";
 import { speakScene } from "./film-job";
 import { markdownToPlain, xmlEscape } from "./text";
 

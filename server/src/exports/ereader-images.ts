@@ -3,7 +3,7 @@
 // than failing the whole book.
 import sharp from "sharp";
 import type { AppContext } from "../context";
-import { MAX_INPUT_PIXELS } from "../media/images";
+import { MAX_INPUT_PIXELS } from "../media";
 
 /** Long side in pixels: sharp on a 6-8" e-reader and on an A4 page at about 150 dpi. */
 export const BOOK_IMAGE_MAX_SIZE = 1200;

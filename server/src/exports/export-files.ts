@@ -6,9 +6,9 @@ import type { Readable } from "node:stream";
 import { EXPORT_FAILED_MESSAGE, type StoryExport } from "@storyverse/contract/exports";
 import { SPEECH_CHARACTERS_PER_UNIT } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
-import { assertCovers } from "../credits/paid-work";
+import { assertCovers } from "../credits";
 import { NotFound, Unavailable } from "../platform/errors";
-import { ownedStoryRecord } from "../stories/service";
+import { ownedStoryRecord } from "../stories";
 import { openBook } from "./book";
 import { storyExportJob } from "./export-job";
 import {

@@ -17,12 +17,11 @@ import { EXPORT_FAILED_MESSAGE, READ_ALONG_NO_CREDITS_MESSAGE } from "@storyvers
 import { SPEECH_CHARACTERS_PER_UNIT } from "@storyverse/contract/voice";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { payFor } from "../credits/paid-work";
-import { InsufficientCredits } from "../credits/service";
+import { InsufficientCredits, payFor } from "../credits";
 import type { Queryable } from "../db/client";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { StorageFull } from "../media/quota";
-import type { ByteRange, MediaStorage } from "../media/storage/types";
+import type { ByteRange, MediaStorage } from "../media";
+import { StorageFull } from "../media";
 import { ProviderError } from "../providers/types";
 import { openBook, PROGRESS_EVERY_MS, scanBook } from "./book";
 import { EXCHANGES_PER_CHAPTER } from "./chapters";

@@ -1,7 +1,7 @@
 // Bearer-token authentication: an onRequest hook (so it runs before the body is read or validated) that
 // resolves the session to a user, or answers 401.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { type AccountsContext, type AuthenticatedUser, authenticate } from "../accounts/service";
+import { type AccountsContext, type AuthenticatedUser, authenticate } from "../accounts/sessions";
 import { NotAuthenticated } from "../platform/errors";
 
 declare module "fastify" {

@@ -3,7 +3,7 @@
 // accounts context the auth hook reads sessions through, the health probe's database ping and the check
 // for locally served media links.
 import type { onRequestAsyncHookHandler } from "fastify";
-import { type AccountsContext, sessionIsLive } from "../accounts/service";
+import { type AccountsContext, sessionIsLive } from "../accounts/sessions";
 import type { MediaLinkVerifier } from "../media/storage/signing";
 import type { RateLimiter } from "../platform/rate-limit";
 import { requireUser } from "./auth";

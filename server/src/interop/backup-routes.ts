@@ -23,7 +23,7 @@ import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { Conflict, TooLarge } from "../platform/errors";
-import { restoredStory } from "../stories/backup-rows";
+import { restoredStory } from "../stories";
 import { backupSummary, storyBackup } from "./backup";
 import { withImportSlot } from "./import-gate";
 import { previewRestore } from "./restore";

@@ -10,16 +10,17 @@ import type { Readable } from "node:stream";
 import { GROUP_MIN_CHARACTERS } from "@storyverse/contract/generation-settings";
 import { ZipFile } from "yazl";
 import type { AppContext } from "../context";
-import { type BackupMessage, storyMessagesForBackup } from "../conversation/backup-rows";
-import { fileStem } from "../exports/book";
-import { type BackupMediaItem, extensionOfType, storyMediaForBackup } from "../media/backup-items";
-import { ownedMediaByIds } from "../media/service";
+import { type BackupMessage, storyMessagesForBackup } from "../conversation";
+import { fileStem } from "../exports";
+import { type BackupMediaItem, extensionOfType, ownedMediaByIds, storyMediaForBackup } from "../media";
 import { ArchiveAbandoned, addStreamedEntry } from "../platform/zip-entries";
-import { type BackupStory, treeForBackup } from "../stories/backup-rows";
-import { speakerOrderOf } from "../stories/group";
-import { generationForBackup } from "../stories/settings";
-import { type BackupCard, type BackupDraft, branchCardsForBackup } from "../story-cards/backup-rows";
-import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
+import { type BackupStory, generationForBackup, speakerOrderOf, treeForBackup } from "../stories";
+import {
+  type BackupCard,
+  type BackupDraft,
+  branchCardsForBackup,
+  GALLERY_REFERENCE_PREFIX,
+} from "../story-cards";
 import { BACKUP_FORMAT, BACKUP_JSON_NAME, BACKUP_VERSION, type StoryArchive } from "./backup-format";
 
 type BackupContext = Pick<AppContext, "db" | "storage" | "clock" | "log">;

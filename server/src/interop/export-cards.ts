@@ -12,10 +12,10 @@ import {
 } from "@storyverse/contract/interop";
 import { CARD_DESCRIPTION_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from "@storyverse/contract/story-cards";
 import sharp from "sharp";
-import { fileStem } from "../exports/book";
-import { MAX_INPUT_PIXELS } from "../media/images";
+import { fileStem } from "../exports";
+import { MAX_INPUT_PIXELS } from "../media";
 import { InvalidInput } from "../platform/errors";
-import type { ExportedCard } from "../story-cards/cards";
+import type { ExportedCard } from "../story-cards";
 import {
   type CardV3Data,
   cardFromJson,

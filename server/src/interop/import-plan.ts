@@ -22,10 +22,10 @@ import {
   POST_HISTORY_INSTRUCTIONS_MAX_LENGTH,
 } from "@storyverse/contract/story-craft";
 import { VOICE_ID_MAX_LENGTH } from "@storyverse/contract/voice";
-import { replaceMacros } from "../conversation/macros";
-import type { ImportedStoryInput } from "../stories/imported-story";
-import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards/card-rules";
-import type { ImportedCardInput } from "../story-cards/cards";
+import { replaceMacros } from "../conversation";
+import type { ImportedStoryInput } from "../stories";
+import type { ImportedCardInput } from "../story-cards";
+import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards";
 import { type CardAsset, type CardV3Data, imageMimeType, type ParsedCard } from "./formats/character-card";
 import { InteropError } from "./formats/errors";
 import { bookEntriesToLore, bookFieldsOf, type LoreEntry, type LoreFormat } from "./formats/lorebooks";

@@ -11,16 +11,16 @@ import type {
 } from "@storyverse/contract/interop";
 import { STORY_CARDS_MAX } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
-import { defaultPersonaName } from "../personas/service";
-import * as stories from "../stories/service";
-import { nameKey } from "../story-cards/card-rules";
+import { defaultPersonaName } from "../personas";
+import { createImported } from "../stories";
 import {
   createImportedCards,
   discardStoryPortraits,
   type ImportedCardInput,
+  importCards,
+  nameKey,
   storyCards,
-} from "../story-cards/cards";
-import { importCards } from "../story-cards/service";
+} from "../story-cards";
 import { isZip, looksLikeJson, type ParsedCard, readCardFile } from "./formats/character-card";
 import { decodeUtf8, parseJsonSafely } from "./formats/errors";
 import { type ParsedLorebook, readLorebookFile } from "./formats/lorebooks";
@@ -48,7 +48,7 @@ export async function importStoryFromParsed(
   // The story plays as the default persona (decision 0152), so the words read now name it for `{{user}}`.
   const player = (await defaultPersonaName(ctx, user.id)) ?? user.username;
   const { story, notes } = storyFromCard(parsed, player);
-  const created = await stories.createImported(ctx, user.id, story, {
+  const created = await createImported(ctx, user.id, story, {
     make: (txCtx, storyId) => createImportedCards(txCtx, user.id, storyId, story.cards),
     discard: discardStoryPortraits,
   });

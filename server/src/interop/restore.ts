@@ -44,32 +44,41 @@ import {
 } from "@storyverse/contract/story-craft";
 import type { z } from "zod";
 import type { AppContext } from "../context";
-import { insertRestoredMessages, type RestoredMessage } from "../conversation/backup-rows";
+import { insertRestoredMessages, type RestoredMessage } from "../conversation";
 import type { Queryable } from "../db/client";
 import type { PresentCharacter } from "../db/schema";
 import {
+  assertStorageAvailable,
   insertRestoredMediaItems,
   inspectArchivedImage,
   type RestoredMediaItem,
   restoredMediaKey,
-} from "../media/backup-items";
-import { assertStorageAvailable } from "../media/quota";
+} from "../media";
 import { TooLarge } from "../platform/errors";
 import {
   deleteRestoringStory,
   finishRestoredStory,
+  generationFromBackup,
   insertRestoringStories,
   type RestoredStory,
   type RestoredTeller,
   restoredStory,
   setRestoredTellers,
-} from "../stories/backup-rows";
-import { generationFromBackup } from "../stories/settings";
-import * as cardRows from "../story-cards/backup-rows";
-import { cutToFit, fitTriggers, freeName, renamedNote } from "../story-cards/card-rules";
-import { GALLERY_REFERENCE_PREFIX } from "../story-cards/cards-repo";
-import { nameKeyOf } from "../story-cards/lore-extract";
-import { encodePortrait, PORTRAIT_MAX_STORED_BYTES } from "../story-cards/portraits";
+} from "../stories";
+import {
+  assertRoomForRestoredPortraits,
+  cutToFit,
+  encodePortrait,
+  fitTriggers,
+  freeName,
+  GALLERY_REFERENCE_PREFIX,
+  insertRestoredCardsAndDrafts,
+  nameKeyOf,
+  PORTRAIT_MAX_STORED_BYTES,
+  type RestoredCard,
+  type RestoredDraft,
+  renamedNote,
+} from "../story-cards";
 import {
   ARCHIVE_MESSAGES_MAX,
   BACKUP_FORMAT,
@@ -306,8 +315,8 @@ function restoredDrafts(
   userId: string,
   storyId: string,
   notes: ImportNote[],
-): cardRows.RestoredDraft[] {
-  const byKey = new Map<string, cardRows.RestoredDraft>();
+): RestoredDraft[] {
+  const byKey = new Map<string, RestoredDraft>();
   for (const draft of archive.lore_drafts) {
     const name = cutToFit(draft.name.trim().normalize("NFC"), CARD_NAME_MAX_LENGTH, "A draft's name", notes);
     const nameKey = nameKeyOf(name);
@@ -631,7 +640,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     const uploadedPortraitOf = await cardPortraitKeys(ctx, userId, archive, files, hooks);
     const takenOf = new Map<string, Set<string>>();
     const uploadedPortraits = new Set<string>();
-    const cards: cardRows.RestoredCard[] = archive.cards.map((card, i) => {
+    const cards: RestoredCard[] = archive.cards.map((card, i) => {
       const branch = tree.branchOf(card.branch, "");
       const taken = takenOf.get(branch) ?? new Set<string>();
       takenOf.set(branch, taken);
@@ -699,7 +708,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     // restored cards (decisions 0154, 0164, 0165): an archive names cards, since their ids are new here.
     const cardKey = (branch: string, name: string) =>
       `${branch}\u0000${name.trim().normalize("NFC").toLowerCase()}`;
-    const restoredCardOf = new Map<string, cardRows.RestoredCard>();
+    const restoredCardOf = new Map<string, RestoredCard>();
     archive.cards.forEach((card, i) => {
       const key = cardKey(tree.branchOf(card.branch, ""), card.name);
       if (!restoredCardOf.has(key)) restoredCardOf.set(key, cards[i]!);
@@ -751,7 +760,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
 
     // Each branch's row: its own words and settings (the first's are the archive's `story`).
     const rows: RestoredStory[] = [];
-    const drafts: cardRows.RestoredDraft[] = [];
+    const drafts: RestoredDraft[] = [];
     for (const branch of tree.branches) {
       const id = branchIdOf.get(branch.id)!;
       const isFirst = branch.id === tree.first;
@@ -865,9 +874,9 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
     await new Promise((resolve) => setImmediate(resolve));
     const viewing = archive.viewing_branch ? branchIdOf.get(archive.viewing_branch)! : storyId;
     await ctx.db.transaction(async (tx) => {
-      await cardRows.assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
+      await assertRoomForRestoredPortraits(tx, userId, uploadedPortraits.size);
       await insertRestoredMediaItems(tx, media);
-      await cardRows.insertRestoredCardsAndDrafts(tx, cards, drafts);
+      await insertRestoredCardsAndDrafts(tx, cards, drafts);
       await setRestoredTellers(tx, userId, tellers);
       await finishRestoredStory(tx, userId, storyId, viewing === storyId ? null : viewing);
       await run.finished(tx, storyId, notes);
@@ -885,7 +894,7 @@ export async function writeRestore(ctx: RestoreContext, run: RestoreRun): Promis
  */
 function restoredGroup(
   s: Archive["story"],
-  cardNamed: (name: string) => cardRows.RestoredCard | undefined,
+  cardNamed: (name: string) => RestoredCard | undefined,
 ): { presentIds: string[]; mutedIds: string[]; plays: boolean } {
   const ids = (names: string[]) => [...new Set(names.flatMap((name) => cardNamed(name)?.id ?? []))];
   const presentIds = ids(s.group_cards).slice(0, GROUP_MAX_CHARACTERS);

@@ -23,8 +23,8 @@ import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
 import { InvalidInput, TooLarge } from "../platform/errors";
-import * as stories from "../stories/service";
-import { exportCards } from "../story-cards/service";
+import { ownedStoryRecord } from "../stories";
+import { exportCards } from "../story-cards";
 import { exportCardFile, exportLoreFile, parseCardFormat, parseLoreFormat } from "./export-cards";
 import { INTEROP_FILE_MAX_BYTES, InteropError } from "./formats/errors";
 import { withImportSlot } from "./import-gate";
@@ -106,7 +106,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const storyId = request.params.id;
       // Not the player's story: 404 before a byte of the file is read.
-      await stories.ownedStoryRecord(ctx, user.id, storyId);
+      await ownedStoryRecord(ctx, user.id, storyId);
       return withImportSlot(kit.limiter, user.id, async () => {
         const bytes = await uploadedFile(request);
         const dryRun = request.query.dry_run === "true";

@@ -16,14 +16,18 @@
 // closeAccount does 1-4 without a password: for an administrator's delete (server/src/admin).
 import { randomUUID } from "node:crypto";
 import { ACCOUNT_DELETED_MESSAGE, WRONG_PASSWORD_DETAIL } from "@storyverse/contract/leave";
-import { deleteUserRow, findUserById } from "../accounts/repo";
-import { verifyPassword } from "../accounts/secrets";
-import { type AccountsContext, endSessionsEverywhere } from "../accounts/service";
-import { forgetAccountInAudit } from "../audit/log";
+import {
+  type AccountsContext,
+  deleteUserRow,
+  endSessionsEverywhere,
+  findUserById,
+  verifyPassword,
+} from "../accounts";
+import { forgetAccountInAudit } from "../audit";
 import type { AppContext } from "../context";
-import { accountLedgerCount, closeLedger } from "../credits/account-rows";
-import { ownedObjectKeysPage } from "../media/account-rows";
-import { paidCheckouts } from "../payments/account-rows";
+import { accountLedgerCount, closeLedger } from "../credits";
+import { ownedObjectKeysPage } from "../media";
+import { paidCheckouts } from "../payments";
 import { Forbidden, NotAuthenticated } from "../platform/errors";
 import { accountExportKeys } from "./repo";
 

@@ -29,21 +29,20 @@ import {
 } from "@storyverse/contract/leave";
 import { ZipFile } from "yazl";
 import { z } from "zod";
-import { findUserById } from "../accounts/repo";
+import { findUserById } from "../accounts";
 import type { AppContext } from "../context";
-import { accountBalance, accountLedgerCount, accountLedgerPage } from "../credits/account-rows";
-import { fileStem, PROGRESS_EVERY_MS } from "../exports/book";
-import { storyBackup } from "../interop/backup";
+import { accountBalance, accountLedgerCount, accountLedgerPage } from "../credits";
+import { fileStem, PROGRESS_EVERY_MS } from "../exports";
+import { storyBackup } from "../interop";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { accountGalleryCount, accountGalleryPage } from "../media/account-rows";
-import { extensionOfType } from "../media/backup-items";
-import { paidCheckouts } from "../payments/account-rows";
-import { personasForExport } from "../personas/service";
+import { accountGalleryCount, accountGalleryPage, extensionOfType } from "../media";
+import { paidCheckouts } from "../payments";
+import { personasForExport } from "../personas";
 import { NotFound } from "../platform/errors";
 import { startPeriodic } from "../platform/periodic";
 import { addStreamedEntry } from "../platform/zip-entries";
-import { accountStoriesPage, accountStoryCount } from "../stories/account-rows";
-import { accountStudioCount, accountStudioPage } from "../studio/account-rows";
+import { accountStoriesPage, accountStoryCount } from "../stories";
+import { accountStudioCount, accountStudioPage } from "../studio";
 import {
   type AccountExportRow,
   accountExportsOf,

@@ -7,9 +7,9 @@
 import { type CameraMove, CLIP_SECONDS } from "@storyverse/contract/media-clip";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { refundPaid } from "../credits/paid-work";
+import { refundPaid } from "../credits";
 import type { Queryable } from "../db/client";
-import { recordEvent } from "../events/service";
+import { recordEvent } from "../events";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { type ClipJobRow, endClipJobIfPending, findClipJob } from "./clip-repo";

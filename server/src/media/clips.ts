@@ -15,7 +15,7 @@ import {
   type ExtendRequest,
 } from "@storyverse/contract/media-clip";
 import type { AppContext } from "../context";
-import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
+import { assertCovers, payFor, withHeavySlot } from "../credits";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { CLIP_DEADLINE_MS, CLIP_TIMED_OUT_DETAIL, clipJob, failClip } from "./clip-job";
 import { type ClipJobRow, findClipJob, insertClipJob } from "./clip-repo";

@@ -11,8 +11,7 @@ import {
   type MediaEditResponse,
 } from "@storyverse/contract/media-edit";
 import type { AppContext } from "../context";
-import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
-import { fromTenths, remainingCredits } from "../credits/service";
+import { assertCovers, fromTenths, payFor, remainingCredits, withHeavySlot } from "../credits";
 import { InvalidInput, NotFound, ProviderUnavailable } from "../platform/errors";
 import { type MediaFile, ProviderError } from "../providers/types";
 import { decodeDataUrl, inspectImage } from "./images";

@@ -8,12 +8,12 @@ import { oidcDeleteOptionSchema, oidcDeleteStartSchema } from "@storyverse/contr
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { accountLimitsFor } from "../accounts/limits";
+import { accountLimitsFor } from "../accounts";
 import type { Config } from "../config";
 import { currentUser } from "../http/auth";
 import { cookieValue } from "../http/cookies";
 import type { RouteModule } from "../http/route-module";
-import { ACCOUNT_DELETE_RULE } from "../leave/delete";
+import { ACCOUNT_DELETE_RULE } from "../leave";
 import { DomainError, Forbidden } from "../platform/errors";
 import {
   backchannelLogout,

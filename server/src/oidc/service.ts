@@ -18,26 +18,27 @@ import {
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
-import { digestToken, newToken } from "../accounts/secrets";
 import {
   AccountDisabled,
   type AccountsContext,
   accountByEmail,
   accountById,
+  digestToken,
   type LoginGuard,
   login,
   logout,
   markEmailVerified,
+  newToken,
   registerVerified,
   sessionIsLive,
   startSession,
   type UserRow,
-} from "../accounts/service";
-import { type AdminContext, makeAdminByClaim } from "../admin/service";
+} from "../accounts";
+import { type AdminContext, makeAdminByClaim } from "../admin/index";
 import type { OidcConfig } from "../config";
 import type { AppContext } from "../context";
 import { oidcIdentities, oidcLinks, oidcLogins, oidcSessions } from "../db/schema";
-import { deleteOwnAccount } from "../leave/delete";
+import { deleteOwnAccount } from "../leave";
 import { DomainError, Forbidden, InvalidInput, NotAuthenticated } from "../platform/errors";
 
 /** How long a sign-in may take at the provider, and a link may wait for the password. */

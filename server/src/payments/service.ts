@@ -20,8 +20,7 @@ import {
   type VerifySessionResponse,
 } from "@storyverse/contract/billing";
 import type { AppContext } from "../context";
-import { ledgerTotals } from "../credits/history";
-import { fromTenths, grant, remainingCredits, toTenths } from "../credits/service";
+import { fromTenths, grant, ledgerTotals, remainingCredits, toTenths } from "../credits";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import type { PaymentProvider, ProviderSession } from "./provider";
 import {

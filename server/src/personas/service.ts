@@ -14,9 +14,9 @@ import {
 } from "@storyverse/contract/personas";
 import type { AppContext } from "../context";
 import type { Queryable } from "../db/client";
-import { ownedMediaByIds } from "../media/service";
+import { ownedMediaByIds } from "../media";
 import { InvalidInput, NotFound } from "../platform/errors";
-import { assertVoiceOffered } from "../voices/catalog";
+import { assertVoiceOffered } from "../voices";
 import {
   clearDefault,
   countPersonas,

@@ -8,15 +8,15 @@
 import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { COMMON_WORDS } from "@storyverse/contract/common-words";
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { ownMessages } from "../conversation/branch-history";
+import type { RecalledExchange, Witness } from "../conversation";
 import {
   type BranchPart,
   branchParts,
   firstOfPartsSql,
+  ownMessages,
   partsMessagesAs,
-} from "../conversation/branch-messages";
-import type { RecalledExchange, Witness } from "../conversation/narration";
-import { presentInSql } from "../conversation/witness";
+  presentInSql,
+} from "../conversation";
 import type { Queryable } from "../db/client";
 import { recallMarks } from "../db/schema";
 import { type MeaningQuery, meaningParts } from "./vectors";

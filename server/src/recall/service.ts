@@ -4,8 +4,8 @@
 // runs, and every read and mark here is scoped by the caller's id as well.
 import type { RecalledExchange } from "@storyverse/contract/recall";
 import type { AppContext } from "../context";
-import type { Witness } from "../conversation/narration";
-import { findMessage } from "../conversation/repo";
+import type { Witness } from "../conversation";
+import { findMessage } from "../conversation";
 import { NotFound } from "../platform/errors";
 import { recallExchanges, recallMarkOf, markRecall as writeRecallMark } from "./recall";
 import { meaningOf } from "./vectors";

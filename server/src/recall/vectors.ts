@@ -5,7 +5,7 @@
 // recall to text search: meaning only ever adds candidates and score.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { branchParts, firstOfPartsSql, sharesHistory } from "../conversation/branch-messages";
+import { branchParts, firstOfPartsSql, sharesHistory } from "../conversation";
 import type { Queryable } from "../db/client";
 import { recallWalksDue } from "../db/schema";
 import { indexVectorLength, vectorsAvailable } from "../db/vectors";

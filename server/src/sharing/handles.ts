@@ -6,7 +6,7 @@
 // up or taken from another link does not open: the page answers 400, as a story's does for a bad cursor.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { AppContext } from "../context";
-import { CURSOR_DETAIL } from "../conversation/message-pages";
+import { CURSOR_DETAIL } from "../conversation";
 import { InvalidInput } from "../platform/errors";
 
 const IV_BYTES = 12;

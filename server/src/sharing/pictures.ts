@@ -4,7 +4,7 @@
 // refuse WebP). Each is made on first request and kept in a small in-memory cache: a shared page's first
 // visitors pay one resize per picture, everyone after gets bytes.
 import sharp from "sharp";
-import { MAX_INPUT_PIXELS } from "../media/images";
+import { MAX_INPUT_PIXELS } from "../media";
 
 /** The widths a shared picture is offered in (the page column, and twice it for 2x screens). */
 export const PICTURE_WIDTHS = [720, 1440] as const;

@@ -19,18 +19,17 @@ import {
   type SharedPicture,
   type SharedStoryResponse,
 } from "@storyverse/contract/sharing";
-import { publicUsername } from "../accounts/service";
+import { publicUsername } from "../accounts";
 import type { AppContext } from "../context";
 import {
   firstNarration as firstNarrationOf,
   messageRowsPage,
   type PagedRow,
   shownMessage,
-} from "../conversation/message-pages";
-import { ownedImageByKey } from "../media/service";
-import { createMediaSigner, linkExpiry } from "../media/storage/signing";
+} from "../conversation";
+import { createMediaSigner, linkExpiry, ownedImageByKey } from "../media";
 import { Conflict, Forbidden, NotFound } from "../platform/errors";
-import { ownedStoryRecord, type StoryRecord } from "../stories/service";
+import { ownedStoryRecord, type StoryRecord } from "../stories";
 import { messageHandle, messageIdOf, openCursor, sealCursor } from "./handles";
 import { offeredWidths, PICTURE_WIDTHS, scaledSize } from "./pictures";
 import {

@@ -5,9 +5,8 @@
 // from (its copies name the same uploads and portraits), so a file another branch still names stays.
 
 import type { AppContext } from "../context";
-import { filesStillNamed, referencesOfConversation } from "../conversation/branch-history";
-import { deleteStoryConversation } from "../conversation/service";
-import { discardUploadedInputs } from "../media/inputs";
+import { deleteStoryConversation, filesStillNamed, referencesOfConversation } from "../conversation";
+import { discardUploadedInputs } from "../media";
 
 export type DeletionContext = Pick<
   AppContext,

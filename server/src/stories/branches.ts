@@ -11,11 +11,11 @@ import {
   copyHistory,
   type NamedCheckpoint,
   nameCheckpoint,
+  newSharedBranchId,
   planSharedFork,
   unshareBranch,
-} from "../conversation/branch-history";
-import { newSharedBranchId } from "../conversation/branch-messages";
-import { recordEvent } from "../events/service";
+} from "../conversation";
+import { recordEvent } from "../events";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
 import { type DeletionContext, deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import {

@@ -15,10 +15,15 @@ import {
 import { DEFAULT_TALKATIVENESS, isRegexTrigger } from "@storyverse/contract/story-cards";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../context";
-import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../conversation/narration";
-import { findMessageById, recentMessages } from "../conversation/repo";
-import { runTurn, type TurnContext, type TurnStreaming } from "../conversation/turn";
-import { wasPresent } from "../conversation/witness";
+import type { GroupScene, StorySetting, TellingCharacter, TurnCard } from "../conversation";
+import {
+  findMessageById,
+  recentMessages,
+  runTurn,
+  type TurnContext,
+  type TurnStreaming,
+  wasPresent,
+} from "../conversation";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
 import type { StoryRow } from "./repo";

@@ -7,10 +7,10 @@
 import type { StoryCard } from "@storyverse/contract/story-cards";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { insertOpeningMessage } from "../conversation/opening-message";
+import { insertOpeningMessage } from "../conversation";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
-import { storageWithin } from "../media/quota";
+import { storageWithin } from "../media";
 import { storyCache } from "./repo";
 
 type ImportContext = Pick<AppContext, "db" | "clock" | "storage" | "log">;

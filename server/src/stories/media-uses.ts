@@ -4,10 +4,10 @@
 // Deleting it clears it from those messages (they show "deleted") and from a story card's pinned picture.
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { forgetDeletedMedia, messagesShowingMedia } from "../conversation/deleted-media";
+import { forgetDeletedMedia, messagesShowingMedia } from "../conversation";
 import type { Queryable } from "../db/client";
 import { stories } from "../db/schema";
-import type { DeletedItem, MediaShownIn, MediaUses } from "../media/delete";
+import type { DeletedItem, MediaShownIn, MediaUses } from "../media";
 import { findStory, storyCache } from "./repo";
 
 const madeBy = (items: DeletedItem[]) => [

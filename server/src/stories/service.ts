@@ -16,28 +16,36 @@ import {
   SCENE_NEEDS_MEDIA_DETAIL,
   type StoryMemoryUpdate,
 } from "@storyverse/contract/story-craft";
-import { publicUsername } from "../accounts/service";
+import { publicUsername } from "../accounts";
 import type { AppContext } from "../context";
 import {
   assertNewestSettled,
   continueTurn,
+  conversationStats,
   editMessage,
+  mediaStatus,
+  messagePage,
+  type PageQuery,
+  painterPrompt,
+  previewContext,
   redoableExchanges,
   redoExchange,
   retryMode,
   retryTurn,
+  sendTurn,
+  type TurnStreaming,
   undoExchange,
-} from "../conversation/craft";
-import { painterPrompt } from "../conversation/media-job";
-import { messagePage, type PageQuery } from "../conversation/message-pages";
-import { conversationStats, mediaStatus } from "../conversation/service";
-import { previewContext, sendTurn, type TurnStreaming } from "../conversation/turn";
-import { assertCovers, withHeavySlot } from "../credits/paid-work";
+} from "../conversation";
+import { assertCovers, withHeavySlot } from "../credits";
 import type { Queryable } from "../db/client";
-import { checkInputImages } from "../media/inputs";
-import { assertStorageAvailable } from "../media/quota";
-import { newestMediaOfStories, ownedKeyFromUrl, storyMedia } from "../media/service";
-import { playedPersona } from "../personas/service";
+import {
+  assertStorageAvailable,
+  checkInputImages,
+  newestMediaOfStories,
+  ownedKeyFromUrl,
+  storyMedia,
+} from "../media";
+import { playedPersona } from "../personas";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { type DeletionContext, deleteBranchContents, discardBranchFiles } from "./branch-deletion";
 import { retitleTree, treeRows } from "./branches-repo";

@@ -16,11 +16,11 @@ import {
   type OutputLength,
 } from "@storyverse/contract/generation-settings";
 import type { AppContext } from "../context";
-import type { TurnGeneration } from "../conversation/narrator-context";
-import { assertPersonaOwned } from "../personas/service";
+import type { TurnGeneration } from "../conversation";
+import { assertPersonaOwned } from "../personas";
 import { InvalidInput, NotFound, ProviderFailed } from "../platform/errors";
 import { ProviderError, type TextProvider } from "../providers/types";
-import { assertVoiceOffered } from "../voices/catalog";
+import { assertVoiceOffered } from "../voices";
 import { findStory, type StoryRow, updateStory } from "./repo";
 import { tellerChange, tellerOf } from "./teller";
 

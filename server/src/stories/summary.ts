@@ -6,8 +6,7 @@ import { HISTORY_WINDOW } from "@storyverse/contract/chat";
 import { SUMMARY_MAX_LENGTH, SUMMARY_MIN_NEW_MESSAGES } from "@storyverse/contract/story-craft";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { storyMessageCounts, storyMessagesAfter, storyMessagesNewer } from "../conversation/service";
-import { witnessesAfter } from "../conversation/witness";
+import { storyMessageCounts, storyMessagesAfter, storyMessagesNewer, witnessesAfter } from "../conversation";
 import type { JobSpec } from "../jobs/queue";
 import { findStory, keepSummaryCovers, replaceSummary, type StoryRow } from "./repo";
 

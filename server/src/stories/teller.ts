@@ -5,7 +5,7 @@
 import type { SpeakerOrder, Teller } from "@storyverse/contract/generation-settings";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
-import type { TellingCharacter } from "../conversation/narration";
+import type { TellingCharacter } from "../conversation";
 import { storyCards } from "../db/schema";
 import { InvalidInput } from "../platform/errors";
 import { activeGroup, groupChange, groupOf } from "./group";

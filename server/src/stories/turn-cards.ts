@@ -5,7 +5,7 @@
 // `StoryHooks`.
 import type { SceneState } from "@storyverse/contract/camera";
 import type { AppContext } from "../context";
-import type { TurnCard } from "../conversation/narration";
+import type { TurnCard } from "../conversation";
 import type { StoryRow } from "./repo";
 
 export type TurnCards = {

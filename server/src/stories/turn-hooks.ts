@@ -1,9 +1,8 @@
 // What a story's turn asks of the modules around the conversation (`StoryHooks`): the stories module composes a
 // story's turn, so it hands the conversation the story row's "played at" write and recall's search and index.
 // The conversation then imports neither stories nor recall, which both read its messages (decision 0170).
-import type { StoryHooks } from "../conversation/story-hooks";
-import { queueEmbeddings } from "../recall/embed-job";
-import { recallFor } from "../recall/service";
+import type { StoryHooks } from "../conversation";
+import { queueEmbeddings, recallFor } from "../recall";
 import { storyPlayed } from "./activity";
 
 export const storyHooks: StoryHooks = {

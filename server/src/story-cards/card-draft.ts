@@ -13,8 +13,8 @@ import {
   type CardKind,
 } from "@storyverse/contract/story-cards";
 import type { AppContext } from "../context";
-import { storyMessageText } from "../conversation/service";
-import { ownedImageByKey } from "../media/service";
+import { storyMessageText } from "../conversation";
+import { ownedImageByKey } from "../media";
 import { NotFound, ProviderUnavailable } from "../platform/errors";
 import { ProviderError } from "../providers/types";
 import { cleanTriggers } from "./card-rules";

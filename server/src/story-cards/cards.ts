@@ -31,12 +31,11 @@ import {
 } from "@storyverse/contract/story-cards";
 import type { z } from "zod";
 import type { AppContext } from "../context";
-import type { TurnCard } from "../conversation/narration";
+import type { TurnCard } from "../conversation";
 import type { Queryable } from "../db/client";
-import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage } from "../media/images";
-import { ownedMediaByIds } from "../media/service";
+import { DAMAGED_IMAGE_DETAIL, decodeDataUrl, inspectImage, ownedMediaByIds } from "../media";
 import { DomainError, InvalidInput, NotFound, TooLarge } from "../platform/errors";
-import { storiesChanged } from "../stories/repo";
+import { storiesChanged } from "../stories";
 import { cleanTriggers, freeName } from "./card-rules";
 import {
   type CardRow,

@@ -3,7 +3,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import { loreSuggestions, stories, storyCards } from "../db/schema";
-import { storiesChanged } from "../stories/repo";
+import { storiesChanged } from "../stories";
 
 export type SuggestionRow = typeof loreSuggestions.$inferSelect;
 type SceneStateValues = { scenePlace: string; sceneTimeOfDay: string; sceneWeather: string };

@@ -31,11 +31,11 @@ import {
 } from "@storyverse/contract/story-cards";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { storyNarrations } from "../conversation/service";
-import { recordEvent } from "../events/service";
+import { storyNarrations } from "../conversation";
+import { recordEvent } from "../events";
 import type { JobSpec } from "../jobs/queue";
 import { Conflict, InvalidInput, NotFound } from "../platform/errors";
-import { findStory, type StoryRow } from "../stories/repo";
+import { findStory, type StoryRow } from "../stories";
 import { createStoryCard } from "./cards";
 import { type CardRow, listCards } from "./cards-repo";
 import {

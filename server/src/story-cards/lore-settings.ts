@@ -5,7 +5,7 @@
 import type { StoryLoreSettingsUpdate } from "@storyverse/contract/story-craft";
 import type { AppContext } from "../context";
 import { NotFound } from "../platform/errors";
-import { findStory, type StoryRow, updateStory } from "../stories/repo";
+import { findStory, type StoryRow, updateStory } from "../stories";
 
 type LoreContext = Pick<AppContext, "db" | "clock">;
 

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from "f
 import { currentUser } from "../http/auth";
 import { Busy } from "../platform/errors";
 import type { RateLimiter } from "../platform/rate-limit";
-import { storyLimits } from "../stories/limits";
+import { storyLimits } from "../stories";
 
 export const PORTRAIT_BUSY_DETAIL =
   "portrait: another of your portraits is still being uploaded. Please wait for it to finish.";

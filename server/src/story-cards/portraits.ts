@@ -6,7 +6,7 @@
 // many uploads a player may send is the routes' gate (portrait-gate.ts).
 import { PORTRAIT_MAX_EDGE } from "@storyverse/contract/story-cards";
 import sharp from "sharp";
-import { MAX_INPUT_PIXELS } from "../media/images";
+import { MAX_INPUT_PIXELS } from "../media";
 import { InvalidInput } from "../platform/errors";
 import { createSlots } from "../platform/slots";
 

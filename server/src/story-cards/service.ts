@@ -4,8 +4,8 @@
 // card can never be made under another player's story whatever calls them.
 import type { AppContext } from "../context";
 import { NotFound } from "../platform/errors";
-import { findStory } from "../stories/repo";
-import { assertVoiceOffered } from "../voices/catalog";
+import { findStory } from "../stories";
+import { assertVoiceOffered } from "../voices";
 import { draftCardFromMessage } from "./card-draft";
 import {
   cardsForExport,

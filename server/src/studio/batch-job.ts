@@ -12,21 +12,23 @@ import { inputImageRole, type ReferenceRole, referenceRoleSchema } from "@storyv
 import type { StudioBatch, StudioBatchAccepted } from "@storyverse/contract/studio";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { assertCovers, payFor, refundPaid, withHeavySlot } from "../credits/paid-work";
-import { recordEvent } from "../events/service";
+import { assertCovers, payFor, refundPaid, withHeavySlot } from "../credits";
+import { recordEvent } from "../events";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
-import { prepareReference } from "../media/images";
-import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
-import { assertStorageAvailable } from "../media/quota";
-import type { MediaItemRow } from "../media/repo";
+import type { MediaItemRow } from "../media";
 import {
+  assertStorageAvailable,
+  checkInputImages,
   discardMedia,
   discardMediaOfMessage,
+  discardUploadedInputs,
   type MediaOrigin,
   ownedMediaByIds,
+  prepareReference,
   saveImage,
+  storeInputImages,
   toGalleryItem,
-} from "../media/service";
+} from "../media";
 import { InvalidInput } from "../platform/errors";
 import { ProviderError, type ReferenceImage } from "../providers/types";
 import { findStudioMessage, insertStudioMessages, type StudioMessageRow, settleBatchIfPending } from "./repo";

@@ -12,10 +12,10 @@ import {
   studioMessagesResponseSchema,
 } from "@storyverse/contract/studio";
 import { z } from "zod";
+import { heavyUploadGate, holdsHeavySlot } from "../credits";
 import { currentUser } from "../http/auth";
-import { heavyUploadGate, holdsHeavySlot } from "../http/heavy-upload-gate";
 import type { RouteModule } from "../http/route-module";
-import { IMAGE_ROUTE_BODY_LIMIT } from "../media/images";
+import { IMAGE_ROUTE_BODY_LIMIT } from "../media";
 import { NotFound } from "../platform/errors";
 import { askAdvisor, batchStatus, generateImages, queueBatch, studioHistory } from "./service";
 

@@ -15,21 +15,23 @@ import {
   type StudioMessage,
 } from "@storyverse/contract/studio";
 import type { AppContext } from "../context";
-import { assertCovers, payFor, withHeavySlot } from "../credits/paid-work";
-import { type Charge, fromTenths, remainingCredits } from "../credits/service";
+import { assertCovers, type Charge, fromTenths, payFor, remainingCredits, withHeavySlot } from "../credits";
 import type { Queryable } from "../db/client";
-import { prepareReference } from "../media/images";
-import { checkInputImages, discardUploadedInputs, storeInputImages } from "../media/inputs";
-import { assertStorageAvailable, StorageFull } from "../media/quota";
-import type { MediaItemRow } from "../media/repo";
+import type { MediaItemRow } from "../media";
 import {
+  assertStorageAvailable,
+  checkInputImages,
   discardMedia,
+  discardUploadedInputs,
   type MediaOrigin,
   ownedMediaByIds,
+  prepareReference,
+  StorageFull,
   saveImage,
   smallImageKeys,
+  storeInputImages,
   toGalleryItem,
-} from "../media/service";
+} from "../media";
 import { DomainError, ProviderUnavailable } from "../platform/errors";
 import { type MediaFile, ProviderError, type ReferenceImage } from "../providers/types";
 import { buildAdvisorMessages } from "./advisor-prompt";

@@ -17,8 +17,8 @@ import {
 import { Busy, Conflict, InvalidInput, ProviderFailed, Unavailable } from "../platform/errors";
 import { wavFile } from "../platform/wav";
 import { ProviderError } from "../providers/types";
-import { storyCards } from "../story-cards/cards";
-import { speechUnitPrice } from "../voices/catalog";
+import { storyCards } from "../story-cards";
+import { speechUnitPrice } from "../voices";
 import { type NarrationContext, planSpeech, storyVoices } from "./narration";
 import { speakSpeechParts } from "./narration-job";
 

@@ -9,7 +9,7 @@
 import { SPEECH_FAILED_MESSAGE } from "@storyverse/contract/voice";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { refundPaid } from "../credits/paid-work";
+import { refundPaid } from "../credits";
 import type { JobAttempt, JobSpec } from "../jobs/queue";
 import { durationSeconds, joinSpeech, wavFile } from "../platform/wav";
 import { ProviderError, type SpeechAudio, type VoiceProvider } from "../providers/types";

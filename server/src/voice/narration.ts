@@ -19,14 +19,14 @@ import {
   speechCost,
 } from "@storyverse/contract/voice";
 import type { AppContext } from "../context";
-import { storyMessageText } from "../conversation/service";
-import { payFor } from "../credits/paid-work";
+import { storyMessageText } from "../conversation";
+import { payFor } from "../credits";
 import type { Queryable } from "../db/client";
 import { Busy, InvalidInput, NotFound } from "../platform/errors";
 import type { VoiceProvider } from "../providers/types";
-import { generationSettings } from "../stories/settings";
-import { storyCards } from "../story-cards/cards";
-import { listVoices, speechUnitPrice, voiceProvider } from "../voices/catalog";
+import { generationSettings } from "../stories";
+import { storyCards } from "../story-cards";
+import { listVoices, speechUnitPrice, voiceProvider } from "../voices";
 import { failSpeech, narrateMessageJob } from "./narration-job";
 import { type CastMember, speechParts, voiceForName } from "./parts";
 import {

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
-import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "../voices/catalog";
+import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "../voices";
 import { speakLive } from "./live";
 import { messageSpeech, speechChunk, startSpeech } from "./narration";
 

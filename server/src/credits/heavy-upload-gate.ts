@@ -4,8 +4,8 @@
 // the user's heavy-request slot and refuses a user who cannot pay before a byte of it is read.
 import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from "fastify";
 import type { AppContext } from "../context";
-import { assertCovers, takeHeavySlot } from "../credits/paid-work";
-import { currentUser } from "./auth";
+import { currentUser } from "../http/auth";
+import { assertCovers, takeHeavySlot } from "./paid-work";
 
 /** Bodies up to this size are ordinary requests (the app's default body limit); larger ones carry images. */
 const ORDINARY_BODY_BYTES = 1024 * 1024;

@@ -1,0 +1,6 @@
+// The interop module's public surface: what other modules and the root may import from it. Every other file
+// in the folder is the module's own (the module-surface-only rule in .dependency-cruiser.cjs, decision 0172).
+export { storyBackup } from "./backup";
+export { backupRoutes } from "./backup-routes";
+export { runRestore, startRestoreSweep, storyRestoreJob } from "./restore-job";
+export { interopRoutes } from "./routes";

@@ -1,0 +1,4 @@
+// The payments module's public surface: what other modules and the root may import from it. Every other file
+// in the folder is the module's own (the module-surface-only rule in .dependency-cruiser.cjs, decision 0172).
+export { paidCheckouts } from "./account-rows";
+export { paymentRoutes } from "./routes";

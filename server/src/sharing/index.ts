@@ -1,0 +1,6 @@
+// The sharing module's public surface: what other modules and the root may import from it. Every other file
+// in the folder is the module's own (the module-surface-only rule in .dependency-cruiser.cjs, decision 0172).
+export { sharingBranchPart } from "./deleted-branch";
+export { findLiveStoryLink } from "./repo";
+export { sharingRoutes } from "./routes";
+export { liftShareTakedown, liveLinks, type ModeratedLink, shareTokenIn, takeDownShare } from "./service";

@@ -1,0 +1,6 @@
+// The studio module's public surface: what other modules and the root may import from it. Every other file
+// in the folder is the module's own (the module-surface-only rule in .dependency-cruiser.cjs, decision 0172).
+export { accountStudioCount, accountStudioPage } from "./account-rows";
+export { makeBatch, studioBatchJob } from "./batch-job";
+export { studioRoutes } from "./routes";
+export { studioEventOf } from "./service";

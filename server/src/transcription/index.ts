@@ -1,0 +1,3 @@
+// The transcription module's public surface: what other modules and the root may import from it. Every other file
+// in the folder is the module's own (the module-surface-only rule in .dependency-cruiser.cjs, decision 0172).
+export { transcriptionRoutes } from "./routes";
