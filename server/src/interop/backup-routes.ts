@@ -22,6 +22,7 @@ import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { Conflict, TooLarge } from "../platform/errors";
 import { restoredStory } from "../stories";
 import { backupSummary, storyBackup } from "./backup";
@@ -82,7 +83,7 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limiter.hit(backupRule, user.id);
-      const file = await storyBackup(ctx, user.id, request.params.id);
+      const file = await storyBackup(ctx, user.id, scopedStory(request).id);
       return asAttachment(reply, file.filename, "application/zip").send(file.stream);
     },
   );
@@ -99,7 +100,7 @@ export const backupRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      return { success: true as const, ...(await backupSummary(ctx, user.id, request.params.id)) };
+      return { success: true as const, ...(await backupSummary(ctx, user.id, scopedStory(request).id)) };
     },
   );
 

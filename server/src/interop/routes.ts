@@ -22,6 +22,7 @@ import { asAttachment } from "../http/attachment";
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { InvalidInput, TooLarge } from "../platform/errors";
 import { ownedStoryRecord } from "../stories";
 import { exportCards } from "../story-cards";
@@ -104,7 +105,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const storyId = request.params.id;
+      const storyId = scopedStory(request).id;
       // Not the player's story: 404 before a byte of the file is read.
       await ownedStoryRecord(ctx, user.id, storyId);
       return withImportSlot(kit.limiter, user.id, async () => {
@@ -133,10 +134,10 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = parseCardFormat(request.query.format);
       await kit.limiter.hit(exportRule, user.id);
-      const { cards } = await exportCards(ctx, user.id, request.params.id, request.params.card_id);
+      const { cards } = await exportCards(ctx, user.id, scopedStory(request).id, request.params.card_id);
       // A card that came with a book carries the story's cards from that book back out as its character_book.
       const storyCards = bookOriginOf(cards[0]!.extensions)
-        ? (await exportCards(ctx, user.id, request.params.id)).cards
+        ? (await exportCards(ctx, user.id, scopedStory(request).id)).cards
         : [];
       const file = await exportCardFile(cards[0]!, format, storyCards);
       return asAttachment(reply, file.filename, file.contentType).send(file.data);
@@ -158,7 +159,7 @@ export const interopRoutes: RouteModule = async (app, { ctx, kit }) => {
       const user = currentUser(request);
       const format = parseLoreFormat(request.query.format);
       await kit.limiter.hit(exportRule, user.id);
-      const { title, cards } = await exportCards(ctx, user.id, request.params.id);
+      const { title, cards } = await exportCards(ctx, user.id, scopedStory(request).id);
       const file = exportLoreFile(cards, title, format);
       return asAttachment(reply, file.filename, file.contentType).send(file.data);
     },

@@ -11,6 +11,7 @@ import {
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { markRecall, recall } from "./service";
 
 const tags = ["stories"];
@@ -35,7 +36,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limiter.hit(recallRule, userId);
       return {
         success: true as const,
-        recalled: await recall(ctx, userId, request.params.id, request.query.prompt),
+        recalled: await recall(ctx, userId, scopedStory(request).id, request.query.prompt),
       };
     },
   );
@@ -56,7 +57,7 @@ export const recallRoutes: RouteModule = async (app, { ctx, kit }) => {
       ...(await markRecall(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.message_id,
         request.body,
       )),

@@ -16,6 +16,7 @@ import { currentUser } from "../http/auth";
 import { HttpError } from "../http/errors";
 import { storyParams } from "../http/params";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { contentTypeForKey, parseExpiry, parseRange } from "../media";
 import { InvalidInput, NotFound } from "../platform/errors";
 import { createSharePages, type SharePageOptions } from "./page";
@@ -63,7 +64,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
       },
     },
     async (request) =>
-      sharing.createShare(ctx, currentUser(request).id, request.params.id, {
+      sharing.createShare(ctx, currentUser(request).id, scopedStory(request).id, {
         showUsername: request.body?.show_username ?? false,
       }),
   );
@@ -79,7 +80,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         response: { 200: liveShareResponseSchema, 429: errorBodySchema },
       },
     },
-    async (request) => sharing.liveShare(ctx, currentUser(request).id, request.params.id),
+    async (request) => sharing.liveShare(ctx, currentUser(request).id, scopedStory(request).id),
   );
 
   app.delete(
@@ -92,7 +93,7 @@ export const sharingRoutes: RouteModule<RouteModuleOptions & { pages: SharePageO
         response: { 200: revokeShareResponseSchema, 429: errorBodySchema },
       },
     },
-    async (request) => sharing.revokeShare(ctx, currentUser(request).id, request.params.id),
+    async (request) => sharing.revokeShare(ctx, currentUser(request).id, scopedStory(request).id),
   );
 
   app.get(

@@ -17,6 +17,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import {
   BRANCH_NOT_FOUND,
   createBranch,
@@ -44,7 +45,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
         response: { 200: branchesResponseSchema },
       },
     },
-    async (request) => listBranches(ctx, currentUser(request).id, request.params.id),
+    async (request) => listBranches(ctx, currentUser(request).id, scopedStory(request).id),
   );
 
   app.post(
@@ -62,7 +63,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const userId = currentUser(request).id;
       await kit.limiter.hit(branchRule, userId);
-      const branch = await createBranch(ctx, userId, request.params.id, {
+      const branch = await createBranch(ctx, userId, scopedStory(request).id, {
         fromMessageId: request.body.from_message_id,
         ...(request.body.name ? { name: request.body.name } : {}),
       });
@@ -86,7 +87,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
       branch: await renameBranch(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.branch_id,
         request.body.name,
       ),
@@ -104,7 +105,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request, reply) => {
-      await deleteBranch(ctx, currentUser(request).id, request.params.id, request.params.branch_id);
+      await deleteBranch(ctx, currentUser(request).id, scopedStory(request).id, request.params.branch_id);
       return reply.code(204).send(null);
     },
   );
@@ -125,7 +126,7 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
       current_branch_id: await viewBranch(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.body.branch_id,
       ),
     }),
@@ -144,7 +145,8 @@ export const branchRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const { id, message_id: messageId } = request.params;
+      const { message_id: messageId } = request.params;
+      const { id } = scopedStory(request);
       await setCheckpoint(ctx, currentUser(request).id, id, messageId, request.body.name);
       return { success: true as const, message_id: messageId, name: request.body.name };
     },

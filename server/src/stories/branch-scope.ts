@@ -1,18 +1,21 @@
 // The ownership check and the branch of every story call (decision 0114), decided once for every route under
 // /api/stories/{id}: a story that is not the caller's is a 404 before any handler runs; the story's id stands
 // for the branch being viewed, `?branch=` names another of its branches, and a branch's own id names that
-// branch. The routes and services below then see one story row, the branch, and need not
-// know about branches at all.
+// branch. The scope puts the branch on the request (`request.story`, read by `scopedStory` of
+// http/story-scope.ts); the URL's params stay as sent. The routes and services below then see one story row,
+// the branch, and need not know about branches at all.
 import { branchQuerySchema } from "@storyverse/contract/branches";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context";
+import type { ScopedStory } from "../http/story-scope";
 import { InvalidInput } from "../platform/errors";
 import { resolveBranch } from "./branches";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function installBranchScope(app: FastifyInstance, ctx: Pick<AppContext, "db">): void {
+  app.decorateRequest("story", null);
   // Every story call takes `?branch=`: said once here, so the OpenAPI document lists it on each.
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/api/stories/:id")) return;
@@ -30,6 +33,7 @@ export function installBranchScope(app: FastifyInstance, ctx: Pick<AppContext, "
     const branch = (request.query as { branch?: unknown } | undefined)?.branch;
     const requested = typeof branch === "string" ? branch : null;
     if (requested !== null && !UUID.test(requested)) throw new InvalidInput("branch must be a branch id");
-    params.id = await resolveBranch(ctx, request.user.id, params.id, requested);
+    const story: ScopedStory = { id: await resolveBranch(ctx, request.user.id, params.id, requested) };
+    request.story = story;
   });
 }

@@ -42,6 +42,7 @@ import { currentUser } from "../http/auth";
 import { answerAsJsonOrStream } from "../http/event-stream";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule, RouteModuleOptions } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { IMAGE_ROUTE_BODY_LIMIT } from "../media";
 import { recalledJson } from "../recall";
 import { branchRoutes } from "./branch-routes";
@@ -94,7 +95,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      story: await stories.listedStory(ctx, currentUser(request).id, request.params.id),
+      story: await stories.listedStory(ctx, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -130,7 +131,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      story: await stories.update(ctx, currentUser(request).id, request.params.id, request.body),
+      story: await stories.update(ctx, currentUser(request).id, scopedStory(request).id, request.body),
     }),
   );
 
@@ -145,7 +146,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       },
     },
     async (request) => {
-      await stories.remove(ctx, currentUser(request).id, request.params.id);
+      await stories.remove(ctx, currentUser(request).id, scopedStory(request).id);
       return { success: true as const, message: "Story deleted. Its media remain in your gallery." };
     },
   );
@@ -164,7 +165,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      ...(await stories.messages(ctx, currentUser(request).id, request.params.id, request.query)),
+      ...(await stories.messages(ctx, currentUser(request).id, scopedStory(request).id, request.query)),
     }),
   );
 
@@ -180,7 +181,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      media: await stories.media(ctx, currentUser(request).id, request.params.id),
+      media: await stories.media(ctx, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -196,7 +197,12 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       },
     },
     async (request) =>
-      stories.messageMediaStatus(ctx, currentUser(request).id, request.params.id, request.params.messageId),
+      stories.messageMediaStatus(
+        ctx,
+        currentUser(request).id,
+        scopedStory(request).id,
+        request.params.messageId,
+      ),
   );
 
   app.post(
@@ -234,7 +240,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       return answerAsJsonOrStream(
         request,
         reply,
-        (streaming) => stories.chat(play, user.id, request.params.id, turn, streaming),
+        (streaming) => stories.chat(play, user.id, scopedStory(request).id, turn, streaming),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -278,7 +284,8 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     async (request, reply) => {
       const user = currentUser(request);
       await kit.limitGeneration(user.id);
-      const { id, message_id } = request.params;
+      const { message_id } = request.params;
+      const { id } = scopedStory(request);
       const options = { ...turnOptions(request), what: request.body?.what };
       return answerAsJsonOrStream(
         request,
@@ -304,7 +311,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       versions: await messageVersions(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.message_id,
       ),
     }),
@@ -330,7 +337,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       message: await selectVersion(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.message_id,
         request.params.n,
       ),
@@ -353,7 +360,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       message: await stories.editStoryMessage(
         play,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.message_id,
         request.body.content,
       ),
@@ -383,7 +390,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       message: await replaceTurnMedia(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.message_id,
         request.body.gallery_item_id,
       ),
@@ -403,7 +410,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      removed_message_ids: await stories.undo(play, currentUser(request).id, request.params.id),
+      removed_message_ids: await stories.undo(play, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -419,7 +426,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      redoable: await stories.redoState(play, currentUser(request).id, request.params.id),
+      redoable: await stories.redoState(play, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -436,7 +443,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      messages: await stories.redo(play, currentUser(request).id, request.params.id),
+      messages: await stories.redo(play, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -459,7 +466,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
         request,
         reply,
         (streaming) =>
-          stories.continueStory(play, user.id, request.params.id, streaming, request.body?.speaker_id),
+          stories.continueStory(play, user.id, scopedStory(request).id, streaming, request.body?.speaker_id),
         { heartbeatMs: ctx.config.eventHeartbeatMs },
       );
     },
@@ -477,7 +484,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      ...(await stories.memory(ctx, currentUser(request).id, request.params.id)),
+      ...(await stories.memory(ctx, currentUser(request).id, scopedStory(request).id)),
     }),
   );
 
@@ -494,7 +501,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
     },
     async (request) => ({
       success: true as const,
-      ...(await stories.updateMemory(ctx, currentUser(request).id, request.params.id, request.body)),
+      ...(await stories.updateMemory(ctx, currentUser(request).id, scopedStory(request).id, request.body)),
     }),
   );
 
@@ -515,7 +522,7 @@ export const storyRoutes: RouteModule<RouteModuleOptions & WithTurnCards> = asyn
       // one player's loop from slowing everyone's answers.
       await kit.limiter.hit(storyLimits.narratorContextPerUser, userId);
       const prompt = request.query.prompt || undefined;
-      const context = await stories.narratorContext(play, userId, request.params.id, prompt, {
+      const context = await stories.narratorContext(play, userId, scopedStory(request).id, prompt, {
         // Continue (no prompt) paints in image mode unless asked otherwise, as a turn does.
         mode: request.query.chat_mode ?? "image",
         selectedImages: request.query.selected_images ?? 0,

@@ -10,6 +10,7 @@ import {
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { generationSettings, textModels, updateGenerationSettings } from "./settings";
 
 const tags = ["stories"];
@@ -28,7 +29,7 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      ...(await generationSettings(ctx, currentUser(request).id, request.params.id)),
+      ...(await generationSettings(ctx, currentUser(request).id, scopedStory(request).id)),
     }),
   );
 
@@ -46,7 +47,12 @@ export const generationSettingsRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      ...(await updateGenerationSettings(ctx, currentUser(request).id, request.params.id, request.body)),
+      ...(await updateGenerationSettings(
+        ctx,
+        currentUser(request).id,
+        scopedStory(request).id,
+        request.body,
+      )),
     }),
   );
 

@@ -16,6 +16,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { MAX_IMAGE_BYTES } from "../media";
 import { storyLimits } from "../stories";
 import { deleteStoryCard, storyCards } from "./cards";
@@ -46,7 +47,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
     },
     async (request) => ({
       success: true as const,
-      cards: await storyCards(ctx, currentUser(request).id, request.params.id),
+      cards: await storyCards(ctx, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -63,7 +64,8 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      const create = () => cards.createCard(ctx, currentUser(request).id, request.params.id, request.body);
+      const create = () =>
+        cards.createCard(ctx, currentUser(request).id, scopedStory(request).id, request.body);
       const card = sendsUpload(request.body)
         ? await withPortraitUpload(kit.limiter, request, create)
         : await create();
@@ -89,7 +91,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
         cards.updateCard(
           ctx,
           currentUser(request).id,
-          request.params.id,
+          scopedStory(request).id,
           request.params.card_id,
           request.body,
         );
@@ -111,7 +113,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) => {
-      await deleteStoryCard(ctx, currentUser(request).id, request.params.id, request.params.card_id);
+      await deleteStoryCard(ctx, currentUser(request).id, scopedStory(request).id, request.params.card_id);
       return { success: true as const };
     },
   );
@@ -135,7 +137,7 @@ export const storyCardRoutes: RouteModule = async (app, { ctx, kit }) => {
       await kit.limitGeneration(user.id);
       return {
         success: true as const,
-        draft: await cards.cardDraft(ctx, user.id, request.params.id, request.params.message_id),
+        draft: await cards.cardDraft(ctx, user.id, scopedStory(request).id, request.params.message_id),
       };
     },
   );

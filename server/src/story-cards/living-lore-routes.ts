@@ -14,6 +14,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import {
   acceptSuggestion,
   changeSceneState,
@@ -38,7 +39,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      suggestions: await loreSuggestions(ctx, currentUser(request).id, request.params.id),
+      suggestions: await loreSuggestions(ctx, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -58,7 +59,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
       card: await acceptSuggestion(
         ctx,
         currentUser(request).id,
-        request.params.id,
+        scopedStory(request).id,
         request.params.sid,
         request.body,
       ),
@@ -76,7 +77,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
       },
     },
     async (request) => {
-      await dismissSuggestion(ctx, currentUser(request).id, request.params.id, request.params.sid);
+      await dismissSuggestion(ctx, currentUser(request).id, scopedStory(request).id, request.params.sid);
       return { success: true as const };
     },
   );
@@ -93,7 +94,7 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      scene_state: await sceneState(ctx, currentUser(request).id, request.params.id),
+      scene_state: await sceneState(ctx, currentUser(request).id, scopedStory(request).id),
     }),
   );
 
@@ -110,7 +111,12 @@ export const livingLoreRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      scene_state: await changeSceneState(ctx, currentUser(request).id, request.params.id, request.body),
+      scene_state: await changeSceneState(
+        ctx,
+        currentUser(request).id,
+        scopedStory(request).id,
+        request.body,
+      ),
     }),
   );
 };

@@ -8,6 +8,7 @@ import {
 import { currentUser } from "../http/auth";
 import { storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { loreSettings, updateLoreSettings } from "./lore-settings";
 
 const tags = ["stories"];
@@ -25,7 +26,7 @@ export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      ...(await loreSettings(ctx, currentUser(request).id, request.params.id)),
+      ...(await loreSettings(ctx, currentUser(request).id, scopedStory(request).id)),
     }),
   );
 
@@ -42,7 +43,7 @@ export const loreSettingsRoutes: RouteModule = async (app, { ctx }) => {
     },
     async (request) => ({
       success: true as const,
-      ...(await updateLoreSettings(ctx, currentUser(request).id, request.params.id, request.body)),
+      ...(await updateLoreSettings(ctx, currentUser(request).id, scopedStory(request).id, request.body)),
     }),
   );
 };

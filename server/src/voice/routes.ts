@@ -14,6 +14,7 @@ import { z } from "zod";
 import { currentUser } from "../http/auth";
 import { storyMessageParams, storyParams } from "../http/params";
 import type { RouteModule } from "../http/route-module";
+import { scopedStory } from "../http/story-scope";
 import { listVoices, sampleUrl, speechUnitPrice, voiceSample } from "../voices";
 import { speakLive } from "./live";
 import { messageSpeech, speechChunk, startSpeech } from "./narration";
@@ -76,7 +77,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request) =>
-      messageSpeech(ctx, currentUser(request).id, request.params.id, request.params.message_id),
+      messageSpeech(ctx, currentUser(request).id, scopedStory(request).id, request.params.message_id),
   );
 
   app.post(
@@ -99,7 +100,7 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const userId = currentUser(request).id;
       await kit.limiter.hit(speechRule, userId);
-      const speech = await startSpeech(ctx, userId, request.params.id, request.params.message_id);
+      const speech = await startSpeech(ctx, userId, scopedStory(request).id, request.params.message_id);
       return reply.code(speech.status === "pending" ? 202 : 200).send(speech);
     },
   );
@@ -121,7 +122,8 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
       },
     },
     async (request, reply) => {
-      const { id, message_id, index } = request.params;
+      const { message_id, index } = request.params;
+      const { id } = scopedStory(request);
       const wav = await speechChunk(ctx, currentUser(request).id, id, message_id, index);
       return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
     },
@@ -141,7 +143,13 @@ export const voiceRoutes: RouteModule = async (app, { ctx, kit }) => {
     async (request, reply) => {
       const userId = currentUser(request).id;
       await kit.limiter.hit(liveRule, userId);
-      const wav = await speakLive(ctx, userId, request.params.id, request.body.text, request.body.speaker_id);
+      const wav = await speakLive(
+        ctx,
+        userId,
+        scopedStory(request).id,
+        request.body.text,
+        request.body.speaker_id,
+      );
       return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
     },
   );
